@@ -1,0 +1,99 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
+import { limits, newId, routeList, routerPath, type RouteContract } from '@svc/protocol';
+import type { RateLimitConfig, TlsMode } from './config/env.js';
+import { createAuthenticator } from './http/authenticate.js';
+import { authorize } from './http/authorize.js';
+import { sendError } from './http/envelope.js';
+import { installErrorHandler } from './http/error-handler.js';
+import { RateLimiter } from './http/rate-limit.js';
+import { registerContractRoutes, type Handlers, type RawHandler } from './http/register-routes.js';
+import { createTransportCheck } from './http/transport-security.js';
+import { compileValidator } from './http/validation.js';
+import { HubError } from './platform/hub-error.js';
+import type { Logger } from './platform/logger.js';
+import type { Principal } from './modules/access/principal.js';
+
+export interface AppDeps {
+  logger: Logger;
+  tlsMode: TlsMode;
+  trustedProxies: readonly string[];
+  rateLimit: RateLimitConfig;
+  verifyApiKey(text: string): Promise<Principal | null>;
+  handlers: Handlers;
+  rawHandlers: Partial<Record<string, RawHandler>>;
+  routes?: readonly RouteContract[];
+}
+
+/** Routes that share a path with another method, for telling 405 from 404. */
+function pathMatchers(routes: readonly RouteContract[]): { pattern: RegExp; method: string }[] {
+  return routes.map((r) => ({
+    method: r.method,
+    pattern: new RegExp(`^${routerPath(r).replace(/:[a-zA-Z_]+/g, '[^/]+')}/?$`),
+  }));
+}
+
+/** The Fastify instance without listening: tests call inject() on it, main.ts listens. */
+export function buildApp(deps: AppDeps): FastifyInstance {
+  const routes = deps.routes ?? routeList;
+  // Typed as Fastify's base logger so the instance type stays the plain FastifyInstance.
+  const loggerInstance: FastifyBaseLogger = deps.logger;
+  const app = Fastify({
+    loggerInstance,
+    genReqId: () => newId('request'),
+    requestIdHeader: false,
+    bodyLimit: limits.bodyBytes,
+    trustProxy: deps.trustedProxies.length > 0 ? [...deps.trustedProxies] : false,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+  });
+  app.setValidatorCompiler(compileValidator);
+  app.decorateRequest('principal', null);
+
+  const authenticator = createAuthenticator({
+    verifyApiKey: (text) => deps.verifyApiKey(text),
+    isSecure: createTransportCheck({ tlsMode: deps.tlsMode, trustedProxies: deps.trustedProxies }),
+    perIp: deps.rateLimit.enabled ? new RateLimiter(deps.rateLimit.perIpPerMinute) : null,
+    perKey: deps.rateLimit.enabled ? new RateLimiter(deps.rateLimit.perKeyPerMinute) : null,
+  });
+
+  // The guard: authentication, then authorization from the contract, before body parsing and validation.
+  app.addHook('onRequest', async (request: FastifyRequest) => {
+    const contract = request.routeOptions.config.contract;
+    if (!contract || contract.auth === 'public') return;
+    const principal = await authenticator.authenticate(request);
+    authorize(contract, principal, request.params as Record<string, string>);
+    request.principal = principal;
+  });
+
+  app.addHook('onSend', async (request, reply) => {
+    void reply.header('X-Content-Type-Options', 'nosniff');
+    if (request.url.startsWith('/api/')) void reply.header('Cache-Control', 'no-store');
+  });
+
+  installErrorHandler(app);
+
+  const matchers = pathMatchers(routes);
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const methods = matchers.filter((m) => m.pattern.test(path)).map((m) => m.method);
+    if (path.startsWith('/api/v2/')) {
+      // Authentication before existence: an anonymous caller cannot map the API by probing.
+      await authenticator.authenticate(request);
+    }
+    if (methods.length > 0) {
+      void reply.header('Allow', [...new Set(methods)].join(', '));
+      return sendError(
+        request,
+        reply,
+        new HubError(
+          'method_not_allowed',
+          `${request.method} is not allowed on ${path}; use ${methods.join(' or ')}.`,
+        ),
+      );
+    }
+    return sendError(request, reply, new HubError('not_found', `No endpoint ${request.method} ${path}.`));
+  });
+
+  registerContractRoutes(app, routes, deps.handlers, deps.rawHandlers);
+  return app;
+}

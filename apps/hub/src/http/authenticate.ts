@@ -1,0 +1,54 @@
+import type { FastifyRequest } from 'fastify';
+import { HubError } from '../platform/hub-error.js';
+import type { Principal } from '../modules/access/principal.js';
+import type { RateLimiter } from './rate-limit.js';
+
+export interface Authenticator {
+  /**
+   * The principal behind the request's credentials. Throws 401 for missing or invalid credentials,
+   * 403 `https_required` for a key over plain HTTP, 429 when the client or key is over its rate.
+   */
+  authenticate(request: FastifyRequest): Promise<Principal>;
+}
+
+export interface AuthenticatorDeps {
+  verifyApiKey(text: string): Promise<Principal | null>;
+  isSecure(request: FastifyRequest): boolean;
+  /** Null when rate limits are switched off. */
+  perIp: RateLimiter | null;
+  perKey: RateLimiter | null;
+}
+
+const bearerPattern = /^bearer[ ]+(\S+)[ ]*$/i;
+
+function rateLimited(seconds: number): HubError {
+  return new HubError('rate_limited', undefined, { headers: { 'Retry-After': String(seconds) } });
+}
+
+export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
+  return {
+    async authenticate(request) {
+      const header = request.headers.authorization;
+      if (header === undefined) {
+        throw new HubError('unauthorized', 'Send an API key as "Authorization: Bearer svc_…".');
+      }
+      // Every request that presents a credential counts against its IP, valid or not, so guessing is slow.
+      const ipDecision = deps.perIp?.take(request.ip);
+      if (ipDecision && !ipDecision.allowed) throw rateLimited(ipDecision.retryAfterSeconds);
+      if (!deps.isSecure(request)) {
+        throw new HubError(
+          'https_required',
+          'API keys are accepted only over HTTPS; this request was plain HTTP.',
+        );
+      }
+      const match = bearerPattern.exec(header);
+      if (!match) throw new HubError('unauthorized', 'The Authorization header must be "Bearer <API key>".');
+      const principal = await deps.verifyApiKey(match[1] as string);
+      if (!principal)
+        throw new HubError('unauthorized', 'The API key is not valid, has expired or was revoked.');
+      const keyDecision = principal.key ? deps.perKey?.take(principal.key.id) : undefined;
+      if (keyDecision && !keyDecision.allowed) throw rateLimited(keyDecision.retryAfterSeconds);
+      return principal;
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import { isMutatingMethod, type RouteContract } from '@svc/protocol';
+import { HubError } from '../platform/hub-error.js';
+import {
+  assetIdOf,
+  canSeeAsset,
+  hasScope,
+  isAdmin,
+  isRestricted,
+  type Principal,
+} from '../modules/access/principal.js';
+
+/**
+ * Decides whether a principal may call a route, from the route's contract alone. Runs before validation and
+ * before any lookup, so a refused caller learns nothing about the resource.
+ */
+export function authorize(
+  contract: RouteContract,
+  principal: Principal,
+  params: Record<string, string>,
+): void {
+  if (principal.role === 'viewer' && isMutatingMethod(contract.method)) {
+    throw new HubError('read_only_role', `The viewer role cannot ${contract.method}.`);
+  }
+  switch (contract.auth) {
+    case 'public':
+    case 'authenticated':
+      break;
+    case 'admin':
+      if (!isAdmin(principal)) throw new HubError('admin_required');
+      break;
+    case 'scope':
+      if (!contract.scope) throw new HubError('internal_error', `route ${contract.name} has no scope`);
+      if (!hasScope(principal, contract.scope)) {
+        throw new HubError('insufficient_scope', `This endpoint needs the scope "${contract.scope}".`);
+      }
+      break;
+  }
+  if (contract.unrestrictedOnly && isRestricted(principal)) {
+    throw new HubError('forbidden', 'A key limited to some assets cannot use this endpoint.');
+  }
+  if (contract.asset) {
+    const raw = params[contract.asset.param] ?? '';
+    if (!canSeeAsset(principal, assetIdOf(raw, contract.asset.form))) {
+      throw new HubError('not_found', `no asset ${assetIdOf(raw, contract.asset.form)}`);
+    }
+  }
+}

@@ -1,0 +1,22 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorEnvelope } from '@svc/protocol';
+import { HubError } from '../platform/hub-error.js';
+
+export function errorEnvelope(requestId: string, error: HubError): ErrorEnvelope {
+  return {
+    request_id: requestId,
+    error: error.code,
+    message: error.message,
+    status: error.status,
+    ...(error.details ? { details: error.details } : {}),
+  };
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: HubError): FastifyReply {
+  for (const [name, value] of Object.entries(error.headers)) void reply.header(name, value);
+  if (error.status === 401) void reply.header('WWW-Authenticate', 'Bearer');
+  return reply
+    .code(error.status)
+    .type('application/json; charset=utf-8')
+    .send(errorEnvelope(request.id, error));
+}

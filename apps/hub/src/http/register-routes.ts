@@ -1,0 +1,112 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Static, TSchema } from 'typebox';
+import {
+  ListEnvelope,
+  SuccessEnvelope,
+  routerPath,
+  type RouteContract,
+  type RouteName,
+  type Routes,
+} from '@svc/protocol';
+import type { Page } from '../platform/db/paging.js';
+import { HubError } from '../platform/hub-error.js';
+import type { ActionContext, Principal } from '../modules/access/principal.js';
+import { sendError } from './envelope.js';
+
+type StaticOf<S> = S extends TSchema ? Static<S> : undefined;
+
+export interface RouteInput<R extends RouteContract> {
+  params: StaticOf<R['params']>;
+  query: StaticOf<R['query']>;
+  body: StaticOf<R['body']>;
+  ctx: ActionContext;
+}
+
+export type RouteOutput<R extends RouteContract> = R extends { response: infer S extends TSchema; list: true }
+  ? Page<Static<S>>
+  : R extends { response: infer S extends TSchema }
+    ? Static<S>
+    : never;
+
+export type Handlers = {
+  [K in RouteName]?: (input: RouteInput<Routes[K]>) => Promise<RouteOutput<Routes[K]>>;
+};
+
+/** A handler that writes its own reply (documents, certificates, streams); it still runs behind the guard. */
+export type RawHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    contract?: RouteContract;
+  }
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+type AnyHandler = (input: {
+  params: unknown;
+  query: unknown;
+  body: unknown;
+  ctx: ActionContext;
+}) => Promise<unknown>;
+
+function isPage(value: unknown): value is Page<unknown> {
+  return typeof value === 'object' && value !== null && 'items' in value && 'meta' in value;
+}
+
+/**
+ * Registers every contract of a surface. A contract without a handler answers 501 `not_implemented` — after
+ * the guard, so an unbuilt endpoint is as closed as a built one.
+ */
+export function registerContractRoutes(
+  app: FastifyInstance,
+  contracts: readonly RouteContract[],
+  handlers: Handlers,
+  rawHandlers: Partial<Record<RouteName, RawHandler>> = {},
+): void {
+  const handlerMap = handlers as Partial<Record<string, AnyHandler>>;
+  const rawMap = rawHandlers as Partial<Record<string, RawHandler>>;
+  for (const contract of contracts) {
+    const handler = handlerMap[contract.name];
+    const raw = rawMap[contract.name];
+    const status = contract.successStatus ?? 200;
+    const response =
+      contract.response && handler
+        ? { [status]: contract.list ? ListEnvelope(contract.response) : SuccessEnvelope(contract.response) }
+        : undefined;
+    app.route({
+      method: contract.method,
+      url: routerPath(contract),
+      config: { contract },
+      schema: {
+        ...(contract.params ? { params: contract.params } : {}),
+        ...(contract.query ? { querystring: contract.query } : {}),
+        ...(contract.body ? { body: contract.body } : {}),
+        ...(response ? { response } : {}),
+      },
+      handler: async (request, reply) => {
+        if (raw) return raw(request, reply);
+        if (!handler) {
+          const where = contract.plannedIn ? ` It is planned with ${contract.plannedIn}.` : '';
+          return sendError(
+            request,
+            reply,
+            new HubError('not_implemented', `${contract.method} ${contract.path} is not built yet.${where}`),
+          );
+        }
+        const principal = request.principal;
+        if (!principal) throw new HubError('unauthorized');
+        const result = await handler({
+          params: request.params,
+          query: request.query,
+          body: request.body,
+          ctx: { principal, requestId: request.id, ip: request.ip },
+        });
+        if (isPage(result))
+          return reply.code(status).send({ request_id: request.id, data: result.items, meta: result.meta });
+        return reply.code(status).send({ request_id: request.id, data: result });
+      },
+    });
+  }
+}

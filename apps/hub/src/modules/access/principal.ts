@@ -1,0 +1,50 @@
+import { isAdminRole, scopesCover, type Role, type Scope } from '@svc/protocol';
+
+/** Who is calling, as authentication resolved it. Services take this to scope what they return. */
+export interface Principal {
+  authType: 'api_key' | 'session';
+  userId: string | null;
+  role: Role;
+  /** API key scopes; null for sessions, whose role alone decides. */
+  scopes: readonly string[] | null;
+  key: { id: string; name: string; expiresAt: string | null } | null;
+  /** Assets this principal may touch; null means every asset. */
+  allowedAssets: ReadonlySet<string> | null;
+}
+
+export function canSeeAsset(principal: Principal, assetId: string): boolean {
+  return principal.allowedAssets === null || principal.allowedAssets.has(assetId);
+}
+
+export function isRestricted(principal: Principal): boolean {
+  return principal.allowedAssets !== null;
+}
+
+export function hasScope(principal: Principal, scope: Scope): boolean {
+  return principal.scopes === null || scopesCover(principal.scopes, scope);
+}
+
+export function isAdmin(principal: Principal): boolean {
+  return isAdminRole(principal.role);
+}
+
+/** The actor columns of an audit event. */
+export function actorOf(principal: Principal): { actorType: 'api_key' | 'session'; actorId: string | null } {
+  return principal.authType === 'api_key'
+    ? { actorType: 'api_key', actorId: principal.key?.id ?? null }
+    : { actorType: 'session', actorId: principal.userId };
+}
+
+/** The asset id inside a route parameter: itself, or the part before the first ':' of a compound id. */
+export function assetIdOf(value: string, form: 'asset' | 'compound'): string {
+  if (form === 'asset') return value;
+  const colon = value.indexOf(':');
+  return colon === -1 ? value : value.slice(0, colon);
+}
+
+/** What a service needs to know about the request it serves, without knowing HTTP. */
+export interface ActionContext {
+  principal: Principal;
+  requestId: string | null;
+  ip: string | null;
+}

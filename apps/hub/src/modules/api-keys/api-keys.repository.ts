@@ -1,0 +1,56 @@
+import type { ApiKeysTable, Executor } from '../../platform/db/schema.js';
+import type { Window } from '../../platform/db/paging.js';
+
+export type ApiKeyRow = ApiKeysTable;
+
+export async function insertApiKey(db: Executor, row: ApiKeyRow): Promise<void> {
+  await db.insertInto('api_keys').values(row).execute();
+}
+
+export async function findApiKeyByHash(db: Executor, keyHash: string): Promise<ApiKeyRow | undefined> {
+  return db.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
+}
+
+export async function findApiKey(db: Executor, id: string): Promise<ApiKeyRow | undefined> {
+  return db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function listApiKeys(
+  db: Executor,
+  window: Window,
+): Promise<{ rows: ApiKeyRow[]; total: number }> {
+  const { limit, offset } = window;
+  const rows = await db
+    .selectFrom('api_keys')
+    .selectAll()
+    .orderBy('id')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  const count = await db
+    .selectFrom('api_keys')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return { rows, total: Number(count.n) };
+}
+
+export async function updateApiKey(
+  db: Executor,
+  id: string,
+  changes: Partial<Omit<ApiKeyRow, 'id' | 'key_hash'>>,
+): Promise<void> {
+  await db.updateTable('api_keys').set(changes).where('id', '=', id).execute();
+}
+
+export async function deleteApiKey(db: Executor, id: string): Promise<void> {
+  await db.deleteFrom('api_keys').where('id', '=', id).execute();
+}
+
+export async function countApiKeysByRole(db: Executor, role: string): Promise<number> {
+  const row = await db
+    .selectFrom('api_keys')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('role', '=', role)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

@@ -1,0 +1,105 @@
+import { sql } from 'kysely';
+import type { AssetStatus, Platform } from '@svc/protocol';
+import type { AssetsTable, Executor } from '../../platform/db/schema.js';
+import { likePattern, type Window } from '../../platform/db/paging.js';
+
+export type AssetRow = AssetsTable;
+
+export interface AssetFilter {
+  status?: AssetStatus | undefined;
+  platform?: Platform | undefined;
+  /** Only these ids; null means every asset. */
+  visible: readonly string[] | null;
+  /** Case-insensitive substring of name, hostname, ip addresses or tags. */
+  text?: string;
+}
+
+function filtered(db: Executor, filter: AssetFilter) {
+  let query = db.selectFrom('assets');
+  if (filter.status) query = query.where('status', '=', filter.status);
+  if (filter.platform) query = query.where('platform', '=', filter.platform);
+  if (filter.visible !== null) {
+    if (filter.visible.length === 0) return query.where(sql<boolean>`1 = 0`);
+    query = query.where('id', 'in', filter.visible);
+  }
+  if (filter.text !== undefined) {
+    const pattern = likePattern(filter.text);
+    query = query.where((eb) =>
+      eb.or([
+        eb(sql`lower(name)`, 'like', sql`${pattern} escape '\\'`),
+        eb(sql`lower(coalesce(hostname, ''))`, 'like', sql`${pattern} escape '\\'`),
+        eb(sql`lower(ip_addresses)`, 'like', sql`${pattern} escape '\\'`),
+        eb(sql`lower(tags)`, 'like', sql`${pattern} escape '\\'`),
+      ]),
+    );
+  }
+  return query;
+}
+
+export async function listAssets(
+  db: Executor,
+  filter: AssetFilter,
+  window: Window,
+): Promise<{ rows: AssetRow[]; total: number }> {
+  const { limit, offset } = window;
+  const rows = await filtered(db, filter)
+    .selectAll()
+    .orderBy('name')
+    .orderBy('id')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  const count = await filtered(db, filter)
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return { rows, total: Number(count.n) };
+}
+
+export async function countAssets(db: Executor, visible: readonly string[] | null): Promise<number> {
+  const row = await filtered(db, { visible })
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function countAssetsByStatus(db: Executor): Promise<Record<string, number>> {
+  const rows = await db
+    .selectFrom('assets')
+    .select(['status', (eb) => eb.fn.countAll<string | number>().as('n')])
+    .groupBy('status')
+    .execute();
+  return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+}
+
+export async function findAsset(db: Executor, id: string): Promise<AssetRow | undefined> {
+  return db.selectFrom('assets').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function insertAsset(db: Executor, row: AssetRow): Promise<void> {
+  await db.insertInto('assets').values(row).execute();
+}
+
+export async function updateAsset(
+  db: Executor,
+  id: string,
+  changes: Partial<Omit<AssetRow, 'id'>>,
+): Promise<void> {
+  await db.updateTable('assets').set(changes).where('id', '=', id).execute();
+}
+
+export async function deleteAsset(db: Executor, id: string): Promise<void> {
+  await db.deleteFrom('group_members').where('asset_id', '=', id).execute();
+  await db.deleteFrom('assets').where('id', '=', id).execute();
+}
+
+/** The ids among `ids` that name no asset. */
+export async function findMissingAssetIds(db: Executor, ids: readonly string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const found = new Set<string>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    const rows = await db.selectFrom('assets').select('id').where('id', 'in', chunk).execute();
+    for (const r of rows) found.add(r.id);
+  }
+  return ids.filter((id) => !found.has(id));
+}

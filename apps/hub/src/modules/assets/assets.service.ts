@@ -1,0 +1,148 @@
+import { newId, type Asset, type AssetCreate, type AssetListQuery, type AssetUpdate } from '@svc/protocol';
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../platform/clock.js';
+import type { Database } from '../../platform/db/schema.js';
+import { pageWindow, toPage, type Page, type PageRequest } from '../../platform/db/paging.js';
+import { HubError } from '../../platform/hub-error.js';
+import { canSeeAsset, isRestricted, type ActionContext, type Principal } from '../access/principal.js';
+import type { AuditService } from '../audit/audit.service.js';
+import {
+  deleteAsset,
+  findAsset,
+  insertAsset,
+  listAssets,
+  updateAsset,
+  type AssetRow,
+} from './assets.repository.js';
+import { presentAsset } from './assets.presenter.js';
+
+export interface AssetService {
+  list(principal: Principal, query: AssetListQuery, page: PageRequest): Promise<Page<Asset>>;
+  get(principal: Principal, id: string): Promise<Asset>;
+  create(ctx: ActionContext, input: AssetCreate): Promise<Asset>;
+  update(ctx: ActionContext, id: string, input: AssetUpdate): Promise<Asset>;
+  remove(ctx: ActionContext, id: string): Promise<Asset>;
+}
+
+export interface AssetServiceDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  audit: AuditService;
+  /** Whether an agent for this asset holds a connection now (the agent gateway answers). */
+  isConnected?: (assetId: string) => boolean;
+}
+
+export function visibleAssetIds(principal: Principal): readonly string[] | null {
+  return principal.allowedAssets === null ? null : [...principal.allowedAssets];
+}
+
+/** MAC addresses are stored as lowercase, colon-separated. */
+function normalizeMac(mac: string | null | undefined): string | null {
+  return mac ? mac.toLowerCase().replace(/-/g, ':') : null;
+}
+
+function notFound(id: string): HubError {
+  return new HubError('not_found', `no asset ${id}`);
+}
+
+export function createAssetService(deps: AssetServiceDeps): AssetService {
+  const { db, clock, audit } = deps;
+  const isConnected = deps.isConnected ?? (() => false);
+  const present = (row: AssetRow) => presentAsset(row, isConnected(row.id));
+
+  /** Loads an asset the principal may see; anything else is the same 404 as a random id. */
+  async function loadVisible(principal: Principal, id: string): Promise<AssetRow> {
+    if (!canSeeAsset(principal, id)) throw notFound(id);
+    const row = await findAsset(db, id);
+    if (!row) throw notFound(id);
+    return row;
+  }
+
+  return {
+    async list(principal, query, page) {
+      const { rows, total } = await listAssets(
+        db,
+        { status: query.status, platform: query.platform, visible: visibleAssetIds(principal) },
+        pageWindow(page),
+      );
+      return toPage(rows.map(present), total, page);
+    },
+
+    async get(principal, id) {
+      return present(await loadVisible(principal, id));
+    },
+
+    async create(ctx, input) {
+      if (isRestricted(ctx.principal)) {
+        throw new HubError('forbidden', 'a key limited to some assets cannot add assets');
+      }
+      const now = clock.now().toISOString();
+      const row: AssetRow = {
+        id: newId('asset'),
+        name: input.name,
+        hostname: input.hostname ?? null,
+        platform: input.platform ?? 'other',
+        status: 'unknown',
+        source: 'manual',
+        ip_addresses: JSON.stringify(input.ip_addresses ?? []),
+        mac_address: normalizeMac(input.mac_address),
+        tags: JSON.stringify([...new Set(input.tags ?? [])]),
+        description: input.description ?? null,
+        last_seen_at: null,
+        agent_version: null,
+        agent_connected_at: null,
+        created_at: now,
+        updated_at: now,
+      };
+      await db.transaction().execute(async (trx) => {
+        await insertAsset(trx, row);
+        await audit.record(trx, ctx, {
+          action: 'asset.created',
+          targetType: 'asset',
+          targetId: row.id,
+          assetId: row.id,
+          detail: { name: row.name },
+        });
+      });
+      return present(row);
+    },
+
+    async update(ctx, id, input) {
+      const row = await loadVisible(ctx.principal, id);
+      const changes: Partial<AssetRow> = { updated_at: clock.now().toISOString() };
+      if (input.name !== undefined) changes.name = input.name;
+      if (input.hostname !== undefined) changes.hostname = input.hostname;
+      if (input.platform !== undefined) changes.platform = input.platform;
+      if (input.ip_addresses !== undefined) changes.ip_addresses = JSON.stringify(input.ip_addresses);
+      if (input.mac_address !== undefined) changes.mac_address = normalizeMac(input.mac_address);
+      if (input.tags !== undefined) changes.tags = JSON.stringify([...new Set(input.tags)]);
+      if (input.description !== undefined) changes.description = input.description;
+      await db.transaction().execute(async (trx) => {
+        await updateAsset(trx, id, changes);
+        await audit.record(trx, ctx, {
+          action: 'asset.updated',
+          targetType: 'asset',
+          targetId: id,
+          assetId: id,
+          detail: { fields: Object.keys(input) },
+        });
+      });
+      return present({ ...row, ...changes });
+    },
+
+    async remove(ctx, id) {
+      const row = await loadVisible(ctx.principal, id);
+      await db.transaction().execute(async (trx) => {
+        await deleteAsset(trx, id);
+        await audit.record(trx, ctx, {
+          action: 'asset.deleted',
+          targetType: 'asset',
+          targetId: id,
+          assetId: id,
+          detail: { name: row.name },
+        });
+      });
+      return present(row);
+    },
+  };
+}

@@ -1,0 +1,78 @@
+import { newId, type AuditEvent, type AuditQuery } from '@svc/protocol';
+import type { Clock } from '../../platform/clock.js';
+import type { Executor } from '../../platform/db/schema.js';
+import { pageWindow, toPage, type Page, type PageRequest } from '../../platform/db/paging.js';
+import { actorOf, type ActionContext } from '../access/principal.js';
+import { insertAuditEvent, listAuditEvents, type AuditRow } from './audit.repository.js';
+
+export interface AuditEntry {
+  action: string;
+  targetType?: string;
+  targetId?: string;
+  assetId?: string | null;
+  detail?: Record<string, unknown>;
+}
+
+export interface AuditService {
+  /**
+   * Records an event inside the caller's transaction: if the write fails, the transaction and so the
+   * mutation fail with it (ARCHITECTURE.md security rule 8).
+   */
+  record(trx: Executor, ctx: ActionContext | null, entry: AuditEntry): Promise<void>;
+  list(ctx: ActionContext, query: AuditQuery, page: PageRequest): Promise<Page<AuditEvent>>;
+}
+
+export function presentAuditEvent(row: AuditRow): AuditEvent {
+  let detail: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = JSON.parse(row.detail);
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
+      detail = parsed as Record<string, unknown>;
+  } catch {
+    detail = {};
+  }
+  return {
+    id: row.id,
+    ts: row.ts,
+    actor_type: row.actor_type as AuditEvent['actor_type'],
+    actor_id: row.actor_id,
+    action: row.action,
+    target_type: row.target_type,
+    target_id: row.target_id,
+    asset_id: row.asset_id,
+    ip: row.ip,
+    request_id: row.request_id,
+    detail,
+  };
+}
+
+export function createAuditService(deps: { db: Executor; clock: Clock }): AuditService {
+  const { db, clock } = deps;
+  return {
+    async record(trx, ctx, entry) {
+      const actor = ctx ? actorOf(ctx.principal) : { actorType: 'system' as const, actorId: null };
+      await insertAuditEvent(trx, {
+        id: newId('event'),
+        ts: clock.now().toISOString(),
+        actor_type: actor.actorType,
+        actor_id: actor.actorId,
+        action: entry.action,
+        target_type: entry.targetType ?? null,
+        target_id: entry.targetId ?? null,
+        asset_id: entry.assetId ?? null,
+        ip: ctx?.ip ?? null,
+        request_id: ctx?.requestId ?? null,
+        detail: JSON.stringify(entry.detail ?? {}),
+      });
+    },
+    async list(ctx, query, page) {
+      const allowed = ctx.principal.allowedAssets;
+      const { rows, total } = await listAuditEvents(
+        db,
+        { ...query, visibleAssets: allowed === null ? null : [...allowed] },
+        pageWindow(page),
+      );
+      return toPage(rows.map(presentAuditEvent), total, page);
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import type { SearchHit, SearchQuery } from '@svc/protocol';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../platform/db/schema.js';
+import { pageWindow, readStringList, toPage, type Page, type PageRequest } from '../../platform/db/paging.js';
+import type { Principal } from '../access/principal.js';
+import { listAssets, type AssetRow } from '../assets/assets.repository.js';
+import { visibleAssetIds } from '../assets/assets.service.js';
+import { listGroups } from '../groups/groups.repository.js';
+
+export interface SearchService {
+  search(principal: Principal, query: SearchQuery, page: PageRequest): Promise<Page<SearchHit>>;
+}
+
+/** Which field of an asset the text matched, shown to the user beside the hit. */
+function matchedField(row: AssetRow, needle: string): string {
+  const candidates = [
+    row.name,
+    row.hostname ?? '',
+    ...readStringList(row.ip_addresses),
+    ...readStringList(row.tags),
+  ];
+  return candidates.find((c) => c.toLowerCase().includes(needle)) ?? row.name;
+}
+
+/**
+ * Searches assets, then groups, as one list paged across both. Both halves are filtered by what the principal
+ * may see inside the query, so a hit outside `allowed_assets` never reaches the page or the total.
+ */
+export function createSearchService(deps: { db: Kysely<Database> }): SearchService {
+  const { db } = deps;
+  return {
+    async search(principal, query, page) {
+      const text = query.q.trim();
+      const needle = text.toLowerCase();
+      const visible = visibleAssetIds(principal);
+      const { limit, offset } = pageWindow(page);
+      const hits: SearchHit[] = [];
+
+      let assetTotal = 0;
+      if (query.type !== 'group') {
+        const assets = await listAssets(db, { visible, text }, { limit, offset });
+        assetTotal = assets.total;
+        for (const row of assets.rows) {
+          hits.push({ type: 'asset', id: row.id, name: row.name, matched: matchedField(row, needle) });
+        }
+      }
+      let groupTotal = 0;
+      if (query.type !== 'asset') {
+        const groupWindow = { limit: limit - hits.length, offset: Math.max(0, offset - assetTotal) };
+        const groups = await listGroups(db, { visible, text }, groupWindow);
+        groupTotal = groups.total;
+        for (const row of groups.rows)
+          hits.push({ type: 'group', id: row.id, name: row.name, matched: row.name });
+      }
+      return toPage(hits, assetTotal + groupTotal, page);
+    },
+  };
+}

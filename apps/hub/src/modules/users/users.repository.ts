@@ -1,0 +1,43 @@
+import type { Executor, UsersTable } from '../../platform/db/schema.js';
+import type { Window } from '../../platform/db/paging.js';
+
+export type UserRow = UsersTable;
+
+export async function insertUser(db: Executor, row: UserRow): Promise<void> {
+  await db.insertInto('users').values(row).execute();
+}
+
+export async function findUser(db: Executor, id: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function findUserByUsername(db: Executor, username: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
+}
+
+export async function findUserByRole(db: Executor, role: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('role', '=', role).orderBy('id').executeTakeFirst();
+}
+
+export async function listUsers(db: Executor, window: Window): Promise<{ rows: UserRow[]; total: number }> {
+  const rows = await db
+    .selectFrom('users')
+    .selectAll()
+    .orderBy('username')
+    .limit(window.limit)
+    .offset(window.offset)
+    .execute();
+  const count = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return { rows, total: Number(count.n) };
+}
+
+export async function updateUser(
+  db: Executor,
+  id: string,
+  changes: Partial<Omit<UserRow, 'id'>>,
+): Promise<void> {
+  await db.updateTable('users').set(changes).where('id', '=', id).execute();
+}

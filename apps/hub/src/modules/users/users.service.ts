@@ -1,0 +1,109 @@
+import { limits, newId, type User, type UserCreate, type UserUpdate } from '@svc/protocol';
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../platform/clock.js';
+import { hashPassword } from '../../platform/crypto.js';
+import type { Database } from '../../platform/db/schema.js';
+import { pageWindow, toPage, type Page, type PageRequest } from '../../platform/db/paging.js';
+import { HubError, validationError } from '../../platform/hub-error.js';
+import type { ActionContext } from '../access/principal.js';
+import type { AuditService } from '../audit/audit.service.js';
+import {
+  findUser,
+  findUserByUsername,
+  insertUser,
+  listUsers,
+  updateUser,
+  type UserRow,
+} from './users.repository.js';
+
+export interface UserService {
+  list(page: PageRequest): Promise<Page<User>>;
+  create(ctx: ActionContext, input: UserCreate): Promise<User>;
+  update(ctx: ActionContext, id: string, input: UserUpdate): Promise<User>;
+}
+
+export function presentUser(row: UserRow): User {
+  return {
+    id: row.id,
+    username: row.username,
+    role: row.role as User['role'],
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+/** bcrypt reads only the first 72 bytes: a longer password would silently be cut, so it is refused. */
+export function checkPassword(password: string): void {
+  if (Buffer.byteLength(password, 'utf8') > limits.passwordMaxBytes) {
+    throw validationError('password', `must be at most ${limits.passwordMaxBytes} bytes (UTF-8)`);
+  }
+}
+
+export function createUserService(deps: {
+  db: Kysely<Database>;
+  clock: Clock;
+  audit: AuditService;
+  bcryptCost: number;
+}): UserService {
+  const { db, clock, audit, bcryptCost } = deps;
+  return {
+    async list(page) {
+      const { rows, total } = await listUsers(db, pageWindow(page));
+      return toPage(rows.map(presentUser), total, page);
+    },
+
+    async create(ctx, input) {
+      checkPassword(input.password);
+      const username = input.username.toLowerCase();
+      if (await findUserByUsername(db, username)) {
+        throw new HubError('conflict', `a user named ${username} exists already`);
+      }
+      const now = clock.now().toISOString();
+      const row: UserRow = {
+        id: newId('user'),
+        username,
+        password_hash: await hashPassword(input.password, bcryptCost),
+        role: input.role,
+        created_at: now,
+        updated_at: now,
+      };
+      await db.transaction().execute(async (trx) => {
+        await insertUser(trx, row);
+        await audit.record(trx, ctx, {
+          action: 'user.created',
+          targetType: 'user',
+          targetId: row.id,
+          detail: { username, role: row.role },
+        });
+      });
+      return presentUser(row);
+    },
+
+    async update(ctx, id, input) {
+      const row = await findUser(db, id);
+      if (!row) throw new HubError('not_found', `no user ${id}`);
+      if (row.role === 'owner' && ctx.principal.role !== 'owner') {
+        throw new HubError('forbidden', 'only the owner can change the owner account');
+      }
+      if (row.role === 'owner' && input.role !== undefined) {
+        throw new HubError('forbidden', 'the owner role cannot be changed');
+      }
+      const changes: Partial<UserRow> = { updated_at: clock.now().toISOString() };
+      if (input.role !== undefined) changes.role = input.role;
+      if (input.password !== undefined) {
+        checkPassword(input.password);
+        changes.password_hash = await hashPassword(input.password, bcryptCost);
+      }
+      await db.transaction().execute(async (trx) => {
+        await updateUser(trx, id, changes);
+        await audit.record(trx, ctx, {
+          action: input.password !== undefined ? 'user.password_reset' : 'user.updated',
+          targetType: 'user',
+          targetId: id,
+          detail: { fields: Object.keys(input) },
+        });
+      });
+      return presentUser({ ...row, ...changes });
+    },
+  };
+}

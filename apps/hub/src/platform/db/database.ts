@@ -1,0 +1,71 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import { migrationProvider } from './migrations.js';
+import type { Database } from './schema.js';
+
+export type DatabaseDialect = 'sqlite' | 'postgres';
+
+export interface HubDatabase {
+  db: Kysely<Database>;
+  dialect: DatabaseDialect;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** PostgreSQL URL; null selects the embedded SQLite file in `dataDir`. */
+  databaseUrl: string | null;
+  dataDir: string;
+  /** PostgreSQL schema to use (tests isolate themselves in their own). */
+  pgSchema?: string;
+  /** SQLite file name inside dataDir, or ':memory:'. */
+  sqliteFile?: string;
+}
+
+/** Opens the database and brings its schema up to date. */
+export async function openDatabase(options: DatabaseOptions): Promise<HubDatabase> {
+  const hub = options.databaseUrl ? openPostgres(options.databaseUrl, options.pgSchema) : openSqlite(options);
+  await migrate(hub.db);
+  return hub;
+}
+
+function openSqlite(options: DatabaseOptions): HubDatabase {
+  const file = options.sqliteFile ?? 'hub.sqlite';
+  let location = file;
+  if (file !== ':memory:') {
+    fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+    location = path.join(options.dataDir, file);
+  }
+  const sqlite = new SQLite(location);
+  // WAL: readers never block the writer. synchronous=NORMAL in WAL mode keeps every committed transaction
+  // across a process crash (the OS holds the WAL pages); only a power cut can lose the last commits.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+function openPostgres(url: string, schema: string | undefined): HubDatabase {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', close: () => db.destroy() };
+}
+
+async function migrate(db: Kysely<Database>): Promise<void> {
+  const migrator = new Migrator({ db, provider: migrationProvider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    const reason =
+      error instanceof Error ? error.message : `migration ${failed?.migrationName ?? 'unknown'} failed`;
+    throw new Error(`database migration failed: ${reason}`);
+  }
+}

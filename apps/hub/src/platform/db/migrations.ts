@@ -1,0 +1,120 @@
+/**
+ * Schema migrations, in code so they ship with the hub. Written with Kysely's schema builder only, so each
+ * runs unchanged on SQLite and PostgreSQL. Never edit a migration that has shipped: add a new one.
+ */
+import { type Kysely, type Migration, type MigrationProvider } from 'kysely';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists */
+const initial: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .createTable('users')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('username', 'text', (c) => c.notNull().unique())
+      .addColumn('password_hash', 'text', (c) => c.notNull())
+      .addColumn('role', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .execute();
+
+    await db.schema
+      .createTable('api_keys')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('prefix', 'text', (c) => c.notNull())
+      .addColumn('key_hash', 'text', (c) => c.notNull().unique())
+      .addColumn('role', 'text', (c) => c.notNull())
+      .addColumn('scopes', 'text', (c) => c.notNull())
+      .addColumn('allowed_assets', 'text', (c) => c.notNull())
+      .addColumn('is_restricted', 'integer', (c) => c.notNull())
+      .addColumn('expires_at', 'text')
+      .addColumn('created_by', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('last_used_at', 'text')
+      .execute();
+
+    await db.schema
+      .createTable('assets')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('hostname', 'text')
+      .addColumn('platform', 'text', (c) => c.notNull())
+      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('source', 'text', (c) => c.notNull())
+      .addColumn('ip_addresses', 'text', (c) => c.notNull())
+      .addColumn('mac_address', 'text')
+      .addColumn('tags', 'text', (c) => c.notNull())
+      .addColumn('description', 'text')
+      .addColumn('last_seen_at', 'text')
+      .addColumn('agent_version', 'text')
+      .addColumn('agent_connected_at', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('assets_name_idx').on('assets').columns(['name', 'id']).execute();
+    await db.schema.createIndex('assets_status_idx').on('assets').columns(['status', 'name', 'id']).execute();
+    await db.schema
+      .createIndex('assets_platform_idx')
+      .on('assets')
+      .columns(['platform', 'name', 'id'])
+      .execute();
+
+    await db.schema
+      .createTable('groups')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('description', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('groups_name_idx').on('groups').columns(['name', 'id']).execute();
+
+    await db.schema
+      .createTable('group_members')
+      .addColumn('group_id', 'text', (c) => c.notNull().references('groups.id').onDelete('cascade'))
+      .addColumn('asset_id', 'text', (c) => c.notNull().references('assets.id').onDelete('cascade'))
+      .addPrimaryKeyConstraint('group_members_pk', ['group_id', 'asset_id'])
+      .execute();
+    await db.schema.createIndex('group_members_asset_idx').on('group_members').column('asset_id').execute();
+
+    await db.schema
+      .createTable('audit_events')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('ts', 'text', (c) => c.notNull())
+      .addColumn('actor_type', 'text', (c) => c.notNull())
+      .addColumn('actor_id', 'text')
+      .addColumn('action', 'text', (c) => c.notNull())
+      .addColumn('target_type', 'text')
+      .addColumn('target_id', 'text')
+      .addColumn('asset_id', 'text')
+      .addColumn('ip', 'text')
+      .addColumn('request_id', 'text')
+      .addColumn('detail', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('audit_events_ts_idx').on('audit_events').column('ts').execute();
+    await db.schema
+      .createIndex('audit_events_asset_idx')
+      .on('audit_events')
+      .columns(['asset_id', 'id'])
+      .execute();
+    await db.schema
+      .createIndex('audit_events_action_idx')
+      .on('audit_events')
+      .columns(['action', 'id'])
+      .execute();
+  },
+  async down(db: Kysely<any>) {
+    for (const table of ['audit_events', 'group_members', 'groups', 'assets', 'api_keys', 'users']) {
+      await db.schema.dropTable(table).execute();
+    }
+  },
+};
+/* eslint-enable @typescript-eslint/no-explicit-any */
+
+export const migrations: Record<string, Migration> = {
+  '0001_initial': initial,
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: () => Promise.resolve(migrations),
+};

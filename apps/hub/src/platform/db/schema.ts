@@ -1,0 +1,86 @@
+/**
+ * Table types. Timestamps are ISO 8601 text, lists are JSON text and booleans are 0/1 integers, so that one
+ * repository code path serves SQLite and PostgreSQL alike.
+ */
+import type { Kysely, Transaction } from 'kysely';
+
+export interface ApiKeysTable {
+  id: string;
+  name: string;
+  prefix: string;
+  key_hash: string;
+  role: string;
+  scopes: string;
+  allowed_assets: string;
+  is_restricted: number;
+  expires_at: string | null;
+  created_by: string | null;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+export interface UsersTable {
+  id: string;
+  username: string;
+  password_hash: string;
+  role: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AssetsTable {
+  id: string;
+  name: string;
+  hostname: string | null;
+  platform: string;
+  status: string;
+  source: string;
+  ip_addresses: string;
+  mac_address: string | null;
+  tags: string;
+  description: string | null;
+  last_seen_at: string | null;
+  agent_version: string | null;
+  agent_connected_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface GroupsTable {
+  id: string;
+  name: string;
+  description: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface GroupMembersTable {
+  group_id: string;
+  asset_id: string;
+}
+
+export interface AuditEventsTable {
+  id: string;
+  ts: string;
+  actor_type: string;
+  actor_id: string | null;
+  action: string;
+  target_type: string | null;
+  target_id: string | null;
+  asset_id: string | null;
+  ip: string | null;
+  request_id: string | null;
+  detail: string;
+}
+
+export interface Database {
+  api_keys: ApiKeysTable;
+  users: UsersTable;
+  assets: AssetsTable;
+  groups: GroupsTable;
+  group_members: GroupMembersTable;
+  audit_events: AuditEventsTable;
+}
+
+/** What repositories run queries on: the database or a transaction. */
+export type Executor = Kysely<Database> | Transaction<Database>;

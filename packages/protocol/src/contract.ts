@@ -1,0 +1,69 @@
+import type { TSchema } from 'typebox';
+import type { Scope } from './scopes.js';
+
+export const httpMethods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export type HttpMethod = (typeof httpMethods)[number];
+
+/** Which HTTP surface a route belongs to (ARCHITECTURE.md: one file per surface in the hub). */
+export type Surface = 'v2' | 'console' | 'transport' | 'root';
+
+export const surfaceBase: Record<Surface, string> = {
+  v2: '/api/v2',
+  console: '/api',
+  transport: '/api/v1',
+  root: '',
+};
+
+/**
+ * How a route is guarded:
+ * - `public`: no credential;
+ * - `scope`: a key must hold `scope`; sessions pass on role alone;
+ * - `authenticated`: any valid credential;
+ * - `admin`: role admin or owner (and, for keys, nothing else: admin areas are not scoped).
+ */
+export type RouteAuth = 'public' | 'scope' | 'authenticated' | 'admin';
+
+/** Where the asset a route acts on is named, so it can be checked against `allowed_assets` before anything runs. */
+export interface AssetRef {
+  param: string;
+  /** `asset`: the param is an asset id; `compound`: `<asset id>:<engine id>` (containers, stacks). */
+  form: 'asset' | 'compound';
+}
+
+export interface RouteContract {
+  name: string;
+  surface: Surface;
+  method: HttpMethod;
+  /** OpenAPI-style path relative to the surface base: `/assets/{id}`. */
+  path: string;
+  auth: RouteAuth;
+  scope?: Scope;
+  summary: string;
+  asset?: AssetRef;
+  /** Keys restricted by `allowed_assets` may not use this route at all (it is not about one asset). */
+  unrestrictedOnly?: boolean;
+  params?: TSchema;
+  query?: TSchema;
+  body?: TSchema;
+  /** Schema of `data` in the success envelope; absent means the route is not built yet. */
+  response?: TSchema;
+  list?: boolean;
+  successStatus?: 200 | 201 | 202 | 204;
+  /** Routes that do not use the JSON envelope (openapi document, CA certificate, event stream). */
+  raw?: boolean;
+  /** Which issue builds it, for routes that still answer 501. */
+  plannedIn?: string;
+}
+
+export function fullPath(route: Pick<RouteContract, 'surface' | 'path'>): string {
+  return surfaceBase[route.surface] + route.path;
+}
+
+/** `/assets/{id}` → `/assets/:id` for the router. */
+export function routerPath(route: Pick<RouteContract, 'surface' | 'path'>): string {
+  return fullPath(route).replace(/\{([a-zA-Z_]+)\}/g, ':$1');
+}
+
+export function defineRoute<const T extends RouteContract>(route: T): T {
+  return route;
+}

@@ -1,0 +1,34 @@
+/**
+ * The error-code catalog: every error the hub returns uses one of these codes, and the code fixes the
+ * HTTP status. Services throw `HubError(code)`; the catalog supplies the default message.
+ */
+export const errorCatalog = {
+  validation: { status: 400, message: 'The request is not valid.' },
+  unauthorized: { status: 401, message: 'Authentication is required: send a valid API key or session.' },
+  insufficient_scope: {
+    status: 403,
+    message: 'The credential does not carry the scope this endpoint needs.',
+  },
+  read_only_role: { status: 403, message: 'The viewer role is read-only.' },
+  admin_required: { status: 403, message: 'This endpoint requires the admin role.' },
+  https_required: { status: 403, message: 'API keys are accepted only over HTTPS.' },
+  forbidden: { status: 403, message: 'This action is not allowed.' },
+  not_found: { status: 404, message: 'Not found.' },
+  method_not_allowed: { status: 405, message: 'Method not allowed on this path.' },
+  asset_offline: { status: 409, message: 'The asset is offline.' },
+  conflict: { status: 409, message: 'The request conflicts with the current state.' },
+  payload_too_large: { status: 413, message: 'The request body is too large.' },
+  unsupported_media_type: { status: 415, message: 'Send the body as application/json.' },
+  rate_limited: { status: 429, message: 'Too many requests; retry after the time in Retry-After.' },
+  internal_error: { status: 500, message: 'Internal error.' },
+  not_implemented: { status: 501, message: 'This endpoint is not implemented yet.' },
+  upstream_error: { status: 502, message: 'The upstream service failed.' },
+  unavailable: { status: 503, message: 'The service is temporarily unavailable.' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof errorCatalog;
+export const errorCodes = Object.keys(errorCatalog) as ErrorCode[];
+
+export function statusOf(code: ErrorCode): number {
+  return errorCatalog[code].status;
+}

@@ -1,0 +1,176 @@
+/**
+ * Starts a real hub (same wiring as main.ts) on a temporary SQLite file, or on a fresh PostgreSQL schema,
+ * for tests. Requests go through app.inject(): no port is opened.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { createHub, parseEnv, ManualClock, silentLogger, type Hub, type HubConfig } from '@svc/hub';
+import type { ApiKeyCreated, AssignableRole } from '@svc/protocol';
+
+export interface TestHubOptions {
+  /** Use the PostgreSQL at this URL (a fresh schema), instead of SQLite. */
+  postgresUrl?: string;
+  rateLimit?: Partial<HubConfig['rateLimit']>;
+  env?: Record<string, string>;
+  clock?: ManualClock;
+}
+
+export interface InjectOptions {
+  key?: string | null;
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+  remoteAddress?: string;
+}
+
+export interface InjectResult {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  json: Record<string, unknown> & {
+    data?: unknown;
+    error?: string;
+    meta?: { total: number; page: number; per_page: number };
+  };
+  text: string;
+}
+
+export interface TestHub {
+  hub: Hub;
+  config: HubConfig;
+  ownerKey: string;
+  ownerPassword: string;
+  dataDir: string;
+  clock: ManualClock;
+  request(method: string, url: string, options?: InjectOptions): Promise<InjectResult>;
+  createKey(input: {
+    role?: AssignableRole;
+    scopes?: string[];
+    allowed_assets?: string[];
+    expires_at?: string;
+    name?: string;
+  }): Promise<ApiKeyCreated>;
+  createAsset(input?: Record<string, unknown>): Promise<{ id: string; name: string }>;
+  close(): Promise<void>;
+}
+
+async function createPgSchema(url: string): Promise<{ schema: string; drop: () => Promise<void> }> {
+  const schema = `t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query(`create schema ${schema}`);
+  await client.end();
+  return {
+    schema,
+    drop: async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`drop schema if exists ${schema} cascade`);
+      await c.end();
+    },
+  };
+}
+
+export async function startTestHub(options: TestHubOptions = {}): Promise<TestHub> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-hub-test-'));
+  const config = parseEnv(
+    {
+      SVC_DATA_DIR: dataDir,
+      SVC_TLS_MODE: 'disabled',
+      SVC_BCRYPT_COST: '4',
+      SVC_RATE_LIMIT_ENABLED: 'false',
+      ...(options.postgresUrl ? { SVC_DATABASE_URL: options.postgresUrl } : {}),
+      ...options.env,
+    },
+    dataDir,
+  );
+  config.rateLimit = { ...config.rateLimit, ...options.rateLimit };
+  const pgSchema = options.postgresUrl ? await createPgSchema(options.postgresUrl) : null;
+  const clock = options.clock ?? new ManualClock(new Date('2026-11-23T12:00:00.000Z'));
+  const hub = await createHub({
+    config,
+    logger: silentLogger,
+    clock,
+    ...(pgSchema ? { database: { pgSchema: pgSchema.schema } } : {}),
+  });
+  const ownerKey = hub.owner.ownerKey;
+  const ownerPassword = hub.owner.password;
+  if (!ownerKey || !ownerPassword) throw new Error('test hub did not bootstrap an owner');
+
+  const request: TestHub['request'] = async (method, url, o = {}) => {
+    const headers: Record<string, string> = { ...o.headers };
+    const key = o.key === undefined ? ownerKey : o.key;
+    if (key !== null) headers.authorization = `Bearer ${key}`;
+    let payload: string | undefined;
+    if (o.rawBody !== undefined) payload = o.rawBody;
+    else if (o.body !== undefined) {
+      payload = JSON.stringify(o.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await hub.app.inject({
+      method: method as 'GET',
+      url,
+      headers,
+      ...(payload !== undefined ? { payload } : {}),
+      remoteAddress: o.remoteAddress ?? '127.0.0.1',
+    });
+    let json: InjectResult['json'] = {};
+    try {
+      json = response.body ? (JSON.parse(response.body) as InjectResult['json']) : {};
+    } catch {
+      json = {};
+    }
+    return { status: response.statusCode, headers: response.headers, json, text: response.body };
+  };
+
+  return {
+    hub,
+    config,
+    ownerKey,
+    ownerPassword,
+    dataDir,
+    clock,
+    request,
+    async createKey(input) {
+      const res = await request('POST', '/api/v2/keys', {
+        body: {
+          name: input.name ?? 'test key',
+          role: input.role ?? 'admin',
+          scopes: input.scopes ?? ['*'],
+          ...pick(input),
+        },
+      });
+      if (res.status !== 201) throw new Error(`createKey failed: ${res.status} ${res.text}`);
+      return res.json.data as ApiKeyCreated;
+    },
+    async createAsset(input = {}) {
+      const res = await request('POST', '/api/v2/assets', {
+        body: { name: `asset-${Math.random().toString(36).slice(2, 8)}`, ...input },
+      });
+      if (res.status !== 201) throw new Error(`createAsset failed: ${res.status} ${res.text}`);
+      return res.json.data as { id: string; name: string };
+    },
+    async close() {
+      await hub.close();
+      await pgSchema?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function pick(input: { allowed_assets?: string[]; expires_at?: string }) {
+  return {
+    ...(input.allowed_assets ? { allowed_assets: input.allowed_assets } : {}),
+    ...(input.expires_at ? { expires_at: input.expires_at } : {}),
+  };
+}
+
+/**
+ * The databases a storage test runs against: SQLite always, and the real PostgreSQL when
+ * SVC_TEST_DATABASE_URL is set (CI sets it).
+ */
+export function databaseTargets(): { name: string; options: TestHubOptions }[] {
+  const url = process.env.SVC_TEST_DATABASE_URL;
+  return [{ name: 'sqlite', options: {} }, ...(url ? [{ name: 'postgres', options: { postgresUrl: url } }] : [])];
+}
