@@ -1,13 +1,18 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyRequest,
+  type FastifyServerFactory,
+} from 'fastify';
 import { limits, newId, routeList, routerPath, type RouteContract } from '@svc/protocol';
-import type { RateLimitConfig, TlsMode } from './config/env.js';
+import type { RateLimitConfig } from './config/env.js';
 import { createAuthenticator } from './http/authenticate.js';
 import { authorize } from './http/authorize.js';
 import { sendError } from './http/envelope.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { registerContractRoutes, type Handlers, type RawHandler } from './http/register-routes.js';
-import { createTransportCheck } from './http/transport-security.js';
+import { createOriginCheck } from './http/transport-security.js';
 import { compileValidator } from './http/validation.js';
 import { HubError } from './platform/hub-error.js';
 import type { Logger } from './platform/logger.js';
@@ -15,10 +20,15 @@ import type { Principal } from './modules/access/principal.js';
 
 export interface AppDeps {
   logger: Logger;
-  tlsMode: TlsMode;
+  /** Whether a request arrived over TLS (transport-security.ts), shared with the sign-in routes. */
+  isSecure(request: FastifyRequest): boolean;
   trustedProxies: readonly string[];
+  publicOrigin?: string | null;
   rateLimit: RateLimitConfig;
   verifyApiKey(text: string): Promise<Principal | null>;
+  verifySession?(token: string): Promise<Principal | null>;
+  /** Builds the HTTPS server (TLS modes auto/external); absent for plain HTTP and for inject() tests. */
+  serverFactory?: FastifyServerFactory;
   handlers: Handlers;
   rawHandlers: Partial<Record<string, RawHandler>>;
   routes?: readonly RouteContract[];
@@ -45,13 +55,17 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     trustProxy: deps.trustedProxies.length > 0 ? [...deps.trustedProxies] : false,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    ...(deps.serverFactory ? { serverFactory: deps.serverFactory } : {}),
   });
   app.setValidatorCompiler(compileValidator);
   app.decorateRequest('principal', null);
 
+  const verifySession = deps.verifySession;
   const authenticator = createAuthenticator({
     verifyApiKey: (text) => deps.verifyApiKey(text),
-    isSecure: createTransportCheck({ tlsMode: deps.tlsMode, trustedProxies: deps.trustedProxies }),
+    ...(verifySession ? { verifySession: (token: string) => verifySession(token) } : {}),
+    isSameOrigin: createOriginCheck({ publicOrigin: deps.publicOrigin ?? null, trustedProxies: deps.trustedProxies }),
+    isSecure: (request) => deps.isSecure(request),
     perIp: deps.rateLimit.enabled ? new RateLimiter(deps.rateLimit.perIpPerMinute) : null,
     perKey: deps.rateLimit.enabled ? new RateLimiter(deps.rateLimit.perKeyPerMinute) : null,
   });
@@ -67,6 +81,10 @@ export function buildApp(deps: AppDeps): FastifyInstance {
 
   app.addHook('onSend', async (request, reply) => {
     void reply.header('X-Content-Type-Options', 'nosniff');
+    void reply.header('X-Frame-Options', 'DENY');
+    if ((request.raw.socket as { encrypted?: boolean }).encrypted === true) {
+      void reply.header('Strict-Transport-Security', 'max-age=63072000');
+    }
     if (request.url.startsWith('/api/')) void reply.header('Cache-Control', 'no-store');
   });
 

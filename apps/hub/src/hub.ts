@@ -2,27 +2,39 @@
  * Composition: opens storage, builds every service and the HTTP app from a config. main.ts and the test
  * harness both start the hub through here, so tests run the same wiring users do.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyServerFactory } from 'fastify';
 import type { HubConfig } from './config/env.js';
 import { buildApp } from './app.js';
 import { buildOpenApiDocument } from './http/openapi.js';
-import type { Handlers } from './http/register-routes.js';
+import type { Handlers, RawHandler } from './http/register-routes.js';
+import { createTransportCheck } from './http/transport-security.js';
 import { systemClock, type Clock } from './platform/clock.js';
 import { openDatabase, type DatabaseOptions, type HubDatabase } from './platform/db/database.js';
 import type { Logger } from './platform/logger.js';
+import { loadSecretBox, type SecretBox } from './platform/secret-box.js';
+import { TlsManager } from './platform/tls/tls-manager.js';
 import { apiKeyRoutes } from './modules/api-keys/api-keys.routes.js';
 import { createApiKeyService, type ApiKeyService } from './modules/api-keys/api-keys.service.js';
 import { assetRoutes } from './modules/assets/assets.routes.js';
 import { createAssetService, type AssetService } from './modules/assets/assets.service.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { createAuditService, type AuditService } from './modules/audit/audit.service.js';
+import { authRawRoutes, authRoutes } from './modules/auth/auth.routes.js';
+import { createLoginService, type LoginService } from './modules/auth/login.service.js';
+import { createSessionService, type SessionService } from './modules/auth/session.service.js';
+import { createTwoFactorService, type TwoFactorService } from './modules/auth/two-factor.service.js';
 import { groupRoutes } from './modules/groups/groups.routes.js';
 import { createGroupService, type GroupService } from './modules/groups/groups.service.js';
 import { hubRoutes } from './modules/hub/hub.routes.js';
 import { createHubStatusService } from './modules/hub/hub-status.service.js';
+import { createRestartService } from './modules/hub/restart.service.js';
+import { createStatusAggregateService } from './modules/hub/status-aggregate.service.js';
 import { searchRoutes } from './modules/search/search.routes.js';
 import { createSearchService } from './modules/search/search.service.js';
+import { tlsRawRoutes, tlsRoutes } from './modules/tls/tls.routes.js';
+import { createTlsService, loadTlsOverride } from './modules/tls/tls.service.js';
 import { bootstrapOwner, type OwnerBootstrapResult } from './modules/users/owner-bootstrap.js';
+import { findUser } from './modules/users/users.repository.js';
 import { userRoutes } from './modules/users/users.routes.js';
 import { createUserService, type UserService } from './modules/users/users.service.js';
 import { whoamiRoutes } from './modules/whoami/whoami.routes.js';
@@ -33,6 +45,10 @@ export interface HubOptions {
   logger: Logger;
   clock?: Clock;
   database?: Partial<DatabaseOptions>;
+  /** Builds the HTTPS server around Fastify's handler (server.ts); absent for inject()-only use. */
+  serverFactory?: (tls: TlsManager) => FastifyServerFactory;
+  /** How this process restarts itself (main.ts); null where a supervisor must do it. */
+  requestRestart?: () => void;
 }
 
 export interface Services {
@@ -41,6 +57,9 @@ export interface Services {
   assets: AssetService;
   groups: GroupService;
   users: UserService;
+  sessions: SessionService;
+  twoFactor: TwoFactorService;
+  login: LoginService;
 }
 
 export interface Hub {
@@ -48,12 +67,15 @@ export interface Hub {
   database: HubDatabase;
   services: Services;
   owner: OwnerBootstrapResult;
+  tls: TlsManager;
+  box: SecretBox;
   close(): Promise<void>;
 }
 
 export async function createHub(options: HubOptions): Promise<Hub> {
   const { config, logger } = options;
   const clock = options.clock ?? systemClock;
+  const box = loadSecretBox({ dataDir: config.dataDir, key: config.encryptionKey, retired: config.retiredEncryptionKeys });
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -62,6 +84,19 @@ export async function createHub(options: HubOptions): Promise<Hub> {
   const { db } = database;
   const startedAt = clock.now();
 
+  const tls = new TlsManager({
+    mode: config.tlsMode,
+    dataDir: config.dataDir,
+    hostnames: config.tlsHostnames,
+    externalCertFile: config.tlsCertFile,
+    externalKeyFile: config.tlsKeyFile,
+    box,
+    clock,
+    logger,
+    loadOverride: () => loadTlsOverride(db),
+  });
+  await tls.init();
+
   const audit = createAuditService({ db, clock });
   const apiKeys = createApiKeyService({ db, clock, audit });
   const assets = createAssetService({ db, clock, audit });
@@ -69,24 +104,24 @@ export async function createHub(options: HubOptions): Promise<Hub> {
   const users = createUserService({ db, clock, audit, bcryptCost: config.bcryptCost });
   const search = createSearchService({ db });
   const whoami = createWhoamiService({ db });
-  const hubStatus = createHubStatusService({
-    db,
-    clock,
-    dialect: database.dialect,
-    startedAt,
-    connectedAgents: () => 0,
-  });
-
-  const owner = await bootstrapOwner({
+  const hubStatus = createHubStatusService({ db, clock, dialect: database.dialect, startedAt, connectedAgents: () => 0 });
+  const aggregate = createStatusAggregateService({ db, clock });
+  const restart = createRestartService({ db, audit, requestRestart: options.requestRestart ?? null });
+  const sessions = createSessionService({ db, clock });
+  const twoFactor = createTwoFactorService({
     db,
     clock,
     audit,
-    apiKeys,
-    logger,
-    dataDir: config.dataDir,
+    box,
     bcryptCost: config.bcryptCost,
+    username: async (userId) => (await findUser(db, userId))?.username ?? userId,
   });
+  const login = createLoginService({ db, clock, audit, sessions, twoFactor, loginsPerMinute: 10, bcryptCost: config.bcryptCost });
+  const tlsService = createTlsService({ db, clock, audit, tls });
 
+  const owner = await bootstrapOwner({ db, clock, audit, apiKeys, logger, dataDir: config.dataDir, bcryptCost: config.bcryptCost });
+
+  const isSecure = createTransportCheck({ tlsMode: config.tlsMode, trustedProxies: config.trustedProxies });
   const handlers: Handlers = {
     ...whoamiRoutes(whoami),
     ...apiKeyRoutes(apiKeys),
@@ -94,27 +129,37 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     ...groupRoutes(groups),
     ...searchRoutes(search),
     ...auditRoutes(audit),
-    ...hubRoutes(hubStatus),
+    ...hubRoutes({ hub: hubStatus, aggregate, restart }),
     ...userRoutes(users),
+    ...authRoutes({ sessions, twoFactor }),
+    ...tlsRoutes(tlsService),
   };
   const openapi = JSON.stringify(buildOpenApiDocument());
+  const rawHandlers: Partial<Record<string, RawHandler>> = {
+    openapi: async (_request, reply) => reply.type('application/json; charset=utf-8').send(openapi),
+    ...authRawRoutes({ login, sessions, isSecure }),
+    ...tlsRawRoutes(tlsService),
+  };
   const app = buildApp({
     logger,
-    tlsMode: config.tlsMode,
+    isSecure,
     trustedProxies: config.trustedProxies,
+    publicOrigin: config.publicOrigin,
     rateLimit: config.rateLimit,
     verifyApiKey: (text) => apiKeys.authenticate(text),
+    verifySession: async (token) => (await sessions.resolve(token))?.principal ?? null,
     handlers,
-    rawHandlers: {
-      openapi: async (_request, reply) => reply.type('application/json; charset=utf-8').send(openapi),
-    },
+    rawHandlers,
+    ...(options.serverFactory && tls.secureContext() ? { serverFactory: options.serverFactory(tls) } : {}),
   });
 
   return {
     app,
     database,
-    services: { audit, apiKeys, assets, groups, users },
+    services: { audit, apiKeys, assets, groups, users, sessions, twoFactor, login },
     owner,
+    tls,
+    box,
     async close() {
       await app.close();
       await database.close();

@@ -1,42 +1,62 @@
-import { ConfigError, parseEnv } from './config/env.js';
+import { ConfigError, parseEnv, type HubConfig } from './config/env.js';
 import { createHub } from './hub.js';
-import { createLogger } from './platform/logger.js';
+import { createLogger, type Logger } from './platform/logger.js';
+import { CertificateProblem } from './platform/tls/certificates.js';
+import { httpsServerFactory, startServers } from './server.js';
 
-async function main(): Promise<void> {
-  let config;
+function fail(message: string, code: number): never {
+  process.stderr.write(`svc hub: ${message}\n`);
+  process.exit(code);
+}
+
+/** Starts the hub; `restart` closes it and starts it again in this process (POST /api/settings/restart). */
+async function run(config: HubConfig, logger: Logger): Promise<void> {
+  let restarting = false;
+  const hub = await createHub({
+    config,
+    logger,
+    serverFactory: httpsServerFactory,
+    requestRestart: () => {
+      if (restarting) return;
+      restarting = true;
+      logger.info('restarting on request');
+      void stopAll().then(() => run(config, logger));
+    },
+  });
+  let servers;
   try {
-    config = parseEnv(process.env, process.cwd());
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`svc hub: configuration error: ${error.message}\n`);
-      process.exit(2);
-    }
-    throw error;
-  }
-  const logger = createLogger(config.logLevel);
-  const hub = await createHub({ config, logger });
-  const port = config.httpPort;
-  try {
-    await hub.app.listen({ host: config.host, port });
+    servers = await startServers(hub, config);
   } catch (error) {
     const code = (error as { code?: string }).code;
-    if (code === 'EADDRINUSE') {
-      logger.error(`port ${port} is in use: stop the other program or set SVC_HTTP_PORT to a free port`);
-      process.exit(1);
+    if (code === 'EADDRINUSE' || code === 'EACCES') {
+      fail(`cannot listen (${code}): ports ${config.httpsPort}/${config.httpPort} are taken or not allowed; set SVC_HTTPS_PORT and SVC_HTTP_PORT`, 1);
     }
     throw error;
   }
-  logger.info(
-    { mode: config.tlsMode, database: hub.database.dialect, data_dir: config.dataDir },
-    `svc hub listening on http://${config.host}:${port} (API at /api/v2, description at /api/v2/openapi.json)`,
-  );
+  const running = servers;
+  async function stopAll(): Promise<void> {
+    await running.close();
+    await hub.close();
+  }
+  if (running.httpsPort !== null) {
+    const fingerprint = hub.tls.status().certificate?.fingerprint_sha256 ?? '';
+    logger.info(
+      { mode: config.tlsMode, source: hub.tls.status().source, fingerprint, database: hub.database.dialect, data_dir: config.dataDir },
+      `svc hub on https://${config.host}:${running.httpsPort} (HTTP ${running.httpPort} redirects). CA: /api/v1/tls/ca.crt`,
+    );
+  } else {
+    logger.info(
+      { mode: config.tlsMode, database: hub.database.dialect, data_dir: config.dataDir },
+      `svc hub on http://${config.host}:${running.httpPort} (TLS disabled: keys only from loopback or a trusted TLS proxy)`,
+    );
+  }
 
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
-    hub.close().then(
+    stopAll().then(
       () => process.exit(0),
       (error: unknown) => {
         logger.error({ err: error }, 'shutdown failed');
@@ -44,6 +64,8 @@ async function main(): Promise<void> {
       },
     );
   };
+  process.removeAllListeners('SIGINT');
+  process.removeAllListeners('SIGTERM');
   process.on('SIGINT', () => {
     stop('SIGINT');
   });
@@ -52,9 +74,24 @@ async function main(): Promise<void> {
   });
 }
 
+async function main(): Promise<void> {
+  let config: HubConfig;
+  try {
+    config = parseEnv(process.env, process.cwd());
+  } catch (error) {
+    if (error instanceof ConfigError) fail(`configuration error: ${error.message}`, 2);
+    throw error;
+  }
+  const logger = createLogger(config.logLevel);
+  try {
+    await run(config, logger);
+  } catch (error) {
+    if (error instanceof CertificateProblem) fail(`TLS: ${error.message}`, 2);
+    throw error;
+  }
+}
+
 main().catch((error: unknown) => {
-  process.stderr.write(
-    `svc hub failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
-  );
+  process.stderr.write(`svc hub failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 });

@@ -42,6 +42,10 @@ export interface RouteContract {
   asset?: AssetRef;
   /** Keys restricted by `allowed_assets` may not use this route at all (it is not about one asset). */
   unrestrictedOnly?: boolean;
+  /** A caller acting on their own account (sign-out, own 2FA): allowed to viewers too. */
+  selfService?: boolean;
+  /** Only for console sessions, not API keys (a key has no password or second factor). */
+  sessionOnly?: boolean;
   params?: TSchema;
   query?: TSchema;
   body?: TSchema;

@@ -8,3 +8,4 @@ export * from './envelope.js';
 export * from './resources.js';
 export * from './contract.js';
 export * from './routes.js';
+export * from './transport.js';

@@ -17,6 +17,27 @@ export interface HubConfig {
   logLevel: string;
   rateLimit: RateLimitConfig;
   bcryptCost: number;
+  /** Extra names and addresses for the built-in server certificate. */
+  tlsHostnames: string[];
+  tlsCertFile: string | null;
+  tlsKeyFile: string | null;
+  encryptionKey: string | null;
+  retiredEncryptionKeys: string[];
+  /** The public origin browsers use, e.g. https://hub.example.net (for the same-origin check); null = from Host. */
+  publicOrigin: string | null;
+  oidc: OidcConfig | null;
+}
+
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string | null;
+  redirectUri: string;
+  scopes: string;
+  /** Claim whose values map to roles, and the mapping (value → role). */
+  roleClaim: string;
+  roleMap: Record<string, 'admin' | 'operator' | 'viewer'>;
+  defaultRole: 'admin' | 'operator' | 'viewer' | null;
 }
 
 export interface RateLimitConfig {
@@ -47,8 +68,50 @@ function readBool(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
 }
 
+function readList(env: Env, name: string): string[] {
+  return (env[name] ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+const oidcRoles = ['admin', 'operator', 'viewer'] as const;
+type OidcRole = (typeof oidcRoles)[number];
+
+function readOidc(env: Env): OidcConfig | null {
+  const issuer = env.SVC_OIDC_ISSUER?.trim();
+  if (!issuer) return null;
+  const clientId = env.SVC_OIDC_CLIENT_ID?.trim();
+  const redirectUri = env.SVC_OIDC_REDIRECT_URI?.trim();
+  if (!clientId || !redirectUri) {
+    throw new ConfigError('SVC_OIDC_ISSUER is set: SVC_OIDC_CLIENT_ID and SVC_OIDC_REDIRECT_URI are needed too');
+  }
+  const roleMap: Record<string, OidcRole> = {};
+  for (const pair of readList(env, 'SVC_OIDC_ROLE_MAP')) {
+    const [value, role] = pair.split('=').map((s) => s.trim());
+    if (!value || !role || !(oidcRoles as readonly string[]).includes(role)) {
+      throw new ConfigError(`SVC_OIDC_ROLE_MAP entries are claim-value=role with role admin, operator or viewer; got "${pair}"`);
+    }
+    roleMap[value] = role as OidcRole;
+  }
+  const defaultRole = env.SVC_OIDC_DEFAULT_ROLE?.trim() ?? '';
+  if (defaultRole && !(oidcRoles as readonly string[]).includes(defaultRole)) {
+    throw new ConfigError('SVC_OIDC_DEFAULT_ROLE must be admin, operator or viewer (or unset to refuse unmapped users)');
+  }
+  return {
+    issuer,
+    clientId,
+    clientSecret: env.SVC_OIDC_CLIENT_SECRET?.trim() || null,
+    redirectUri,
+    scopes: env.SVC_OIDC_SCOPES?.trim() || 'openid profile email',
+    roleClaim: env.SVC_OIDC_ROLE_CLAIM?.trim() || 'groups',
+    roleMap,
+    defaultRole: defaultRole ? (defaultRole as OidcRole) : null,
+  };
+}
+
 export function parseEnv(env: Env, cwd: string): HubConfig {
-  const tlsMode = (env.SVC_TLS_MODE ?? 'disabled') as TlsMode;
+  const tlsMode = (env.SVC_TLS_MODE ?? 'auto') as TlsMode;
   if (!tlsModes.includes(tlsMode)) {
     throw new ConfigError(`SVC_TLS_MODE must be one of ${tlsModes.join(', ')}, got "${tlsMode}"`);
   }
@@ -65,10 +128,7 @@ export function parseEnv(env: Env, cwd: string): HubConfig {
     httpPort: readInt(env, 'SVC_HTTP_PORT', 8080, 0, 65535),
     httpsPort: readInt(env, 'SVC_HTTPS_PORT', 8443, 0, 65535),
     tlsMode,
-    trustedProxies: (env.SVC_TRUSTED_PROXIES ?? '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
+    trustedProxies: readList(env, 'SVC_TRUSTED_PROXIES'),
     logLevel: env.SVC_LOG_LEVEL ?? 'info',
     rateLimit: {
       enabled: readBool(env, 'SVC_RATE_LIMIT_ENABLED', true),
@@ -76,5 +136,12 @@ export function parseEnv(env: Env, cwd: string): HubConfig {
       perKeyPerMinute: readInt(env, 'SVC_RATE_LIMIT_PER_KEY', 3000, 1, 10_000_000),
     },
     bcryptCost: readInt(env, 'SVC_BCRYPT_COST', 12, 4, 15),
+    tlsHostnames: readList(env, 'SVC_TLS_HOSTNAMES'),
+    tlsCertFile: env.SVC_TLS_CERT?.trim() || null,
+    tlsKeyFile: env.SVC_TLS_KEY?.trim() || null,
+    encryptionKey: env.SVC_ENCRYPTION_KEY?.trim() || null,
+    retiredEncryptionKeys: readList(env, 'SVC_ENCRYPTION_KEYS_RETIRED'),
+    publicOrigin: env.SVC_PUBLIC_ORIGIN?.trim().replace(/\/$/, '') || null,
+    oidc: readOidc(env),
   };
 }

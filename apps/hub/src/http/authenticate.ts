@@ -1,4 +1,6 @@
 import type { FastifyRequest } from 'fastify';
+import { isMutatingMethod } from '@svc/protocol';
+import { readCookie, sessionCookieName } from '../modules/auth/session-cookie.js';
 import { HubError } from '../platform/hub-error.js';
 import type { Principal } from '../modules/access/principal.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -13,6 +15,10 @@ export interface Authenticator {
 
 export interface AuthenticatorDeps {
   verifyApiKey(text: string): Promise<Principal | null>;
+  /** Resolves a console session cookie; absent where sessions are not wired (some tests). */
+  verifySession?(token: string): Promise<Principal | null>;
+  /** Whether the request's Origin is this hub's own (for cookie-authenticated mutations and upgrades). */
+  isSameOrigin?(request: FastifyRequest): boolean;
   isSecure(request: FastifyRequest): boolean;
   /** Null when rate limits are switched off. */
   perIp: RateLimiter | null;
@@ -26,12 +32,22 @@ function rateLimited(seconds: number): HubError {
 }
 
 export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
+  async function authenticateSession(request: FastifyRequest): Promise<Principal> {
+    const token = deps.verifySession ? readCookie(request.headers.cookie, sessionCookieName) : null;
+    const principal = token && deps.verifySession ? await deps.verifySession(token) : null;
+    if (!principal) throw new HubError('unauthorized', 'Send an API key as "Authorization: Bearer svc_…" or sign in.');
+    // A cookie rides along on cross-site requests; a mutation or upgrade must come from the hub's own pages.
+    const needsOrigin = isMutatingMethod(request.method) || request.headers.upgrade !== undefined;
+    if (needsOrigin && !(deps.isSameOrigin?.(request) ?? false)) {
+      throw new HubError('forbidden', 'Cross-origin request refused: the Origin header must be this hub.');
+    }
+    return principal;
+  }
+
   return {
     async authenticate(request) {
       const header = request.headers.authorization;
-      if (header === undefined) {
-        throw new HubError('unauthorized', 'Send an API key as "Authorization: Bearer svc_…".');
-      }
+      if (header === undefined) return authenticateSession(request);
       // Every request that presents a credential counts against its IP, valid or not, so guessing is slow.
       const ipDecision = deps.perIp?.take(request.ip);
       if (ipDecision && !ipDecision.allowed) throw rateLimited(ipDecision.retryAfterSeconds);

@@ -18,7 +18,10 @@ export function authorize(
   principal: Principal,
   params: Record<string, string>,
 ): void {
-  if (principal.role === 'viewer' && isMutatingMethod(contract.method)) {
+  if (contract.sessionOnly && principal.authType !== 'session') {
+    throw new HubError('forbidden', 'This endpoint is for console sessions; API keys use /api/v2.');
+  }
+  if (principal.role === 'viewer' && isMutatingMethod(contract.method) && !contract.selfService) {
     throw new HubError('read_only_role', `The viewer role cannot ${contract.method}.`);
   }
   switch (contract.auth) {

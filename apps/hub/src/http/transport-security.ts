@@ -12,21 +12,55 @@ export function isLoopbackAddress(address: string | undefined): boolean {
   return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
 }
 
+type Socketish = { encrypted?: boolean; remoteAddress?: string };
+
+/**
+ * The scheme a request arrived with: `https` when the hub terminated TLS; what a trusted proxy's
+ * X-Forwarded-Proto says when a trusted proxy sent it; `http` otherwise. `viaProxy` tells whether the peer is
+ * a trusted proxy.
+ */
+function createSchemeReader(trustedProxies: readonly string[]) {
+  const isTrustedProxy = proxyAddr.compile([...trustedProxies]);
+  return (request: FastifyRequest): { scheme: 'http' | 'https'; viaProxy: boolean; peer: string } => {
+    const socket = request.raw.socket as Socketish;
+    const peer = socket.remoteAddress ?? '';
+    if (socket.encrypted === true) return { scheme: 'https', viaProxy: false, peer };
+    if (trustedProxies.length > 0 && peer && isTrustedProxy(peer, 0)) {
+      const proto = request.headers['x-forwarded-proto'];
+      const first = (Array.isArray(proto) ? proto[0] : proto)?.split(',')[0]?.trim().toLowerCase();
+      return { scheme: first === 'https' ? 'https' : 'http', viaProxy: true, peer };
+    }
+    return { scheme: 'http', viaProxy: false, peer };
+  };
+}
+
 /**
  * Whether a request arrived over TLS: the hub terminated it itself, or a trusted proxy says so. In `disabled`
  * mode a loopback client that is not a trusted proxy counts as well (a developer on the same machine).
  */
 export function createTransportCheck(policy: TransportPolicy): (request: FastifyRequest) => boolean {
-  const isTrustedProxy = proxyAddr.compile([...policy.trustedProxies]);
+  const schemeOf = createSchemeReader(policy.trustedProxies);
   return (request) => {
-    const socket = request.raw.socket as { encrypted?: boolean; remoteAddress?: string };
-    if (socket.encrypted === true) return true;
-    const peer = socket.remoteAddress ?? '';
-    if (policy.trustedProxies.length > 0 && peer && isTrustedProxy(peer, 0)) {
-      const proto = request.headers['x-forwarded-proto'];
-      const first = (Array.isArray(proto) ? proto[0] : proto)?.split(',')[0]?.trim().toLowerCase();
-      return first === 'https';
-    }
-    return policy.tlsMode === 'disabled' && isLoopbackAddress(peer);
+    const { scheme, viaProxy, peer } = schemeOf(request);
+    if (scheme === 'https') return true;
+    return !viaProxy && policy.tlsMode === 'disabled' && isLoopbackAddress(peer);
+  };
+}
+
+/**
+ * The same-origin check for cookie-authenticated mutations and upgrades: the Origin header must equal the
+ * hub's public origin (SVC_PUBLIC_ORIGIN) or, when that is unset, the scheme and Host this request came with.
+ */
+export function createOriginCheck(options: {
+  publicOrigin: string | null;
+  trustedProxies: readonly string[];
+}): (request: FastifyRequest) => boolean {
+  const schemeOf = createSchemeReader(options.trustedProxies);
+  return (request) => {
+    const origin = request.headers.origin;
+    if (typeof origin !== 'string') return false;
+    if (options.publicOrigin) return origin === options.publicOrigin;
+    const host = request.headers.host;
+    return host !== undefined && origin === `${schemeOf(request).scheme}://${host}`;
   };
 }

@@ -109,10 +109,55 @@ const initial: Migration = {
     }
   },
 };
+const transportSecurity: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .createTable('settings')
+      .addColumn('key', 'text', (c) => c.primaryKey())
+      .addColumn('value', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .execute();
+
+    await db.schema
+      .createTable('sessions')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+      .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('auth_method', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('expires_at', 'text', (c) => c.notNull())
+      .addColumn('last_seen_at', 'text', (c) => c.notNull())
+      .addColumn('ip', 'text')
+      .addColumn('user_agent', 'text')
+      .execute();
+    await db.schema.createIndex('sessions_user_idx').on('sessions').column('user_id').execute();
+
+    await db.schema.alterTable('users').addColumn('totp_secret', 'text').execute();
+    await db.schema.alterTable('users').addColumn('totp_pending_secret', 'text').execute();
+    await db.schema.alterTable('users').addColumn('totp_last_step', 'integer').execute();
+    await db.schema.alterTable('users').addColumn('oidc_subject', 'text').execute();
+
+    await db.schema
+      .createTable('recovery_codes')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('code_hash', 'text', (c) => c.notNull())
+      .addColumn('used_at', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('recovery_codes_user_idx').on('recovery_codes').column('user_id').execute();
+  },
+  async down(db: Kysely<any>) {
+    await db.schema.dropTable('recovery_codes').execute();
+    await db.schema.dropTable('sessions').execute();
+    await db.schema.dropTable('settings').execute();
+  },
+};
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
+  '0002_transport_security': transportSecurity,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -26,6 +26,39 @@ export interface UsersTable {
   role: string;
   created_at: string;
   updated_at: string;
+  /** Sealed (SecretBox) TOTP secret once 2FA is active. */
+  totp_secret: string | null;
+  /** Sealed secret of a setup not yet confirmed with a code. */
+  totp_pending_secret: string | null;
+  /** Last TOTP time step accepted: a code from it or before cannot be used again. */
+  totp_last_step: number | null;
+  oidc_subject: string | null;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+  updated_at: string;
+}
+
+export interface SessionsTable {
+  id: string;
+  token_hash: string;
+  user_id: string;
+  auth_method: string;
+  created_at: string;
+  expires_at: string;
+  last_seen_at: string;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+export interface RecoveryCodesTable {
+  id: string;
+  user_id: string;
+  code_hash: string;
+  used_at: string | null;
+  created_at: string;
 }
 
 export interface AssetsTable {
@@ -80,6 +113,9 @@ export interface Database {
   groups: GroupsTable;
   group_members: GroupMembersTable;
   audit_events: AuditEventsTable;
+  settings: SettingsTable;
+  sessions: SessionsTable;
+  recovery_codes: RecoveryCodesTable;
 }
 
 /** What repositories run queries on: the database or a transaction. */

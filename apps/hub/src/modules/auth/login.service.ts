@@ -1,0 +1,99 @@
+import type { LoginResult } from '@svc/protocol';
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../platform/clock.js';
+import { hashPassword, randomToken, verifyPassword } from '../../platform/crypto.js';
+import type { Database } from '../../platform/db/schema.js';
+import { HubError } from '../../platform/hub-error.js';
+import { RateLimiter } from '../../http/rate-limit.js';
+import type { AuditService } from '../audit/audit.service.js';
+import { findUser, findUserByUsername } from '../users/users.repository.js';
+import type { SessionService } from './session.service.js';
+import type { TwoFactorService } from './two-factor.service.js';
+
+export interface LoginOutcome {
+  result: LoginResult;
+  /** Set when a session started: the cookie token. */
+  token?: string;
+}
+
+export interface RequestMeta {
+  ip: string | null;
+  userAgent: string | null;
+  requestId: string;
+}
+
+export function createLoginService(deps: {
+  db: Kysely<Database>;
+  clock: Clock;
+  audit: AuditService;
+  sessions: SessionService;
+  twoFactor: TwoFactorService;
+  loginsPerMinute: number;
+  bcryptCost: number;
+}) {
+  const { db, audit, sessions, twoFactor } = deps;
+  const limiter = new RateLimiter(deps.loginsPerMinute);
+  // A hash of nothing anyone knows, at the same cost as real ones: an unknown user takes as long as a known one.
+  let decoy: Promise<string> | null = null;
+  const decoyHash = () => (decoy ??= hashPassword(randomToken(16), deps.bcryptCost));
+
+  async function recordSignIn(userId: string, meta: RequestMeta, outcome: string): Promise<void> {
+    await db.transaction().execute(async (trx) => {
+      await audit.record(
+        trx,
+        { principal: { authType: 'session', userId, role: 'viewer', scopes: null, key: null, allowedAssets: null }, requestId: meta.requestId, ip: meta.ip },
+        { action: `auth.${outcome}`, targetType: 'user', targetId: userId },
+      );
+    });
+  }
+
+  async function startSession(userId: string, method: 'password' | 'password+2fa' | 'oidc', meta: RequestMeta): Promise<LoginOutcome> {
+    const user = await findUser(db, userId);
+    if (!user) throw new HubError('unauthorized');
+    const { token, expiresAt } = await sessions.start({ userId, authMethod: method, ip: meta.ip, userAgent: meta.userAgent });
+    await recordSignIn(userId, meta, 'signed_in');
+    return {
+      token,
+      result: {
+        requires_2fa: false,
+        user: {
+          id: user.id,
+          username: user.username,
+          role: user.role as 'viewer',
+          totp_enabled: user.totp_secret !== null,
+          auth_method: method,
+          session_expires_at: expiresAt,
+        },
+      },
+    };
+  }
+
+  return {
+    async login(username: string, password: string, meta: RequestMeta): Promise<LoginOutcome> {
+      const name = username.toLowerCase();
+      const decision = limiter.take(`${name}|${meta.ip ?? ''}`);
+      if (!decision.allowed) {
+        throw new HubError('rate_limited', 'Too many sign-in attempts for this account; wait a minute.', {
+          headers: { 'Retry-After': String(decision.retryAfterSeconds) },
+        });
+      }
+      const user = await findUserByUsername(db, name);
+      const ok = await verifyPassword(password, user?.password_hash.startsWith('$2') ? user.password_hash : await decoyHash());
+      if (!user || !ok) {
+        if (user) await recordSignIn(user.id, meta, 'sign_in_failed');
+        throw new HubError('unauthorized', 'Wrong username or password.');
+      }
+      if (user.totp_secret) return { result: { requires_2fa: true, challenge_token: twoFactor.openChallenge(user.id) } };
+      return startSession(user.id, 'password', meta);
+    },
+
+    async completeTwoFactor(challengeToken: string, code: string, meta: RequestMeta): Promise<LoginOutcome> {
+      const { userId } = await twoFactor.completeChallenge(challengeToken, code);
+      return startSession(userId, 'password+2fa', meta);
+    },
+
+    startSession,
+  };
+}
+
+export type LoginService = ReturnType<typeof createLoginService>;

@@ -1,0 +1,265 @@
+/**
+ * Two-factor sign-in (spec 5.2): TOTP setup confirmed by a code, login challenges, recovery codes, disable.
+ *
+ * One-time secrets stay single-use under concurrency: a challenge is claimed synchronously before any await,
+ * a TOTP step is consumed by a conditional UPDATE, and a recovery code by an UPDATE … WHERE used_at IS NULL.
+ */
+import { newId, type RecoveryCodes, type TotpSetup } from '@svc/protocol';
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../platform/clock.js';
+import { hashPassword, randomToken, verifyPassword } from '../../platform/crypto.js';
+import type { Database, Executor } from '../../platform/db/schema.js';
+import { HubError } from '../../platform/hub-error.js';
+import type { SecretBox } from '../../platform/secret-box.js';
+import type { ActionContext } from '../access/principal.js';
+import type { AuditService } from '../audit/audit.service.js';
+import { findUser } from '../users/users.repository.js';
+import { matchTotp, newTotpSecret, totpUri } from './totp.js';
+
+export const twoFactorLimits = {
+  challengeLifetimeMs: 5 * 60 * 1000,
+  challengeAttempts: 5,
+  /** Failed codes per user across all challenges before sign-in by 2FA pauses. */
+  userFailures: 10,
+  userFailureWindowMs: 15 * 60 * 1000,
+  recoveryCodes: 8,
+  pendingSetupMs: 15 * 60 * 1000,
+} as const;
+
+interface Challenge {
+  userId: string;
+  expiresAt: number;
+  failures: number;
+  busy: boolean;
+}
+
+export interface TwoFactorService {
+  isEnabled(userId: string): Promise<boolean>;
+  setup(ctx: ActionContext): Promise<TotpSetup>;
+  verifySetup(ctx: ActionContext, code: string): Promise<RecoveryCodes>;
+  disable(ctx: ActionContext, code: string): Promise<void>;
+  regenerateRecoveryCodes(ctx: ActionContext, code: string): Promise<RecoveryCodes>;
+  /** Opens a challenge after a correct password; returns its token. */
+  openChallenge(userId: string): string;
+  /** Checks a code against a challenge; returns the user id once, then the challenge is gone. */
+  completeChallenge(token: string, code: string): Promise<{ userId: string; method: 'totp' | 'recovery' }>;
+}
+
+const pendingContext = (userId: string) => `totp-pending:${userId}`;
+const secretContext = (userId: string) => `totp:${userId}`;
+
+function recoveryCodeText(): string {
+  const raw = randomToken(7).slice(0, 10);
+  return `${raw.slice(0, 5)}-${raw.slice(5)}`;
+}
+
+function normalizeRecoveryCode(code: string): string | null {
+  const compact = code.trim().toLowerCase().replace(/[\s-]/g, '');
+  return /^[a-z2-7]{10}$/.test(compact) ? `${compact.slice(0, 5)}-${compact.slice(5)}` : null;
+}
+
+export function createTwoFactorService(deps: {
+  db: Kysely<Database>;
+  clock: Clock;
+  audit: AuditService;
+  box: SecretBox;
+  bcryptCost: number;
+  username: (userId: string) => Promise<string>;
+}): TwoFactorService {
+  const { db, clock, audit, box, bcryptCost } = deps;
+  const challenges = new Map<string, Challenge>();
+  const failures = new Map<string, number[]>();
+
+  function recentFailures(userId: string): number[] {
+    const now = clock.now().getTime();
+    const list = (failures.get(userId) ?? []).filter((t) => now - t < twoFactorLimits.userFailureWindowMs);
+    failures.set(userId, list);
+    return list;
+  }
+
+  function noteFailure(userId: string): void {
+    recentFailures(userId).push(clock.now().getTime());
+  }
+
+  async function loadUser(userId: string) {
+    const user = await findUser(db, userId);
+    if (!user) throw new HubError('unauthorized');
+    return user;
+  }
+
+  /** Consumes a TOTP code for an active secret: true once per time step, false otherwise. */
+  async function consumeTotp(userId: string, sealedSecret: string, code: string): Promise<boolean> {
+    const step = matchTotp(box.open(sealedSecret, secretContext(userId)), code, clock.now());
+    if (step === null) return false;
+    const result = await db
+      .updateTable('users')
+      .set({ totp_last_step: step })
+      .where('id', '=', userId)
+      .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Consumes an unused recovery code: true once, false for any other code or a second use. */
+  async function consumeRecoveryCode(userId: string, code: string): Promise<boolean> {
+    const normalized = normalizeRecoveryCode(code);
+    if (!normalized) return false;
+    const rows = await db
+      .selectFrom('recovery_codes')
+      .select(['id', 'code_hash'])
+      .where('user_id', '=', userId)
+      .where('used_at', 'is', null)
+      .execute();
+    for (const row of rows) {
+      if (await verifyPassword(normalized, row.code_hash)) {
+        const result = await db
+          .updateTable('recovery_codes')
+          .set({ used_at: clock.now().toISOString() })
+          .where('id', '=', row.id)
+          .where('used_at', 'is', null)
+          .executeTakeFirst();
+        return Number(result.numUpdatedRows) === 1;
+      }
+    }
+    return false;
+  }
+
+  async function newRecoveryCodes(trx: Executor, userId: string): Promise<string[]> {
+    const codes = Array.from({ length: twoFactorLimits.recoveryCodes }, recoveryCodeText);
+    const now = clock.now().toISOString();
+    await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
+    for (const code of codes) {
+      await trx
+        .insertInto('recovery_codes')
+        .values({ id: newId('event'), user_id: userId, code_hash: await hashPassword(code, bcryptCost), used_at: null, created_at: now })
+        .execute();
+    }
+    return codes;
+  }
+
+  /** A code for an action on one's own 2FA: TOTP, or (when allowed) an unused recovery code. */
+  async function checkOwnCode(userId: string, code: string, allowRecovery: boolean): Promise<void> {
+    const user = await loadUser(userId);
+    if (!user.totp_secret) throw new HubError('conflict', 'Two-factor sign-in is not on.');
+    if (recentFailures(userId).length >= twoFactorLimits.userFailures) {
+      throw new HubError('rate_limited', 'Too many wrong codes; wait a few minutes.', { headers: { 'Retry-After': '900' } });
+    }
+    const ok = (await consumeTotp(userId, user.totp_secret, code)) || (allowRecovery && (await consumeRecoveryCode(userId, code)));
+    if (!ok) {
+      noteFailure(userId);
+      throw new HubError('validation', 'The code is not valid (or was already used).', { details: [{ field: 'body.code', problem: 'is not valid' }] });
+    }
+  }
+
+  function requireUser(ctx: ActionContext): string {
+    if (!ctx.principal.userId || ctx.principal.authType !== 'session') throw new HubError('forbidden', 'Sign in to the console first.');
+    return ctx.principal.userId;
+  }
+
+  return {
+    async isEnabled(userId) {
+      return (await loadUser(userId)).totp_secret !== null;
+    },
+
+    async setup(ctx) {
+      const userId = requireUser(ctx);
+      const user = await loadUser(userId);
+      if (user.totp_secret) throw new HubError('conflict', 'Two-factor sign-in is already on; disable it first.');
+      const secret = newTotpSecret();
+      const pending = JSON.stringify({ secret, created_at: clock.now().toISOString() });
+      await db.updateTable('users').set({ totp_pending_secret: box.seal(pending, pendingContext(userId)) }).where('id', '=', userId).execute();
+      return { secret, otpauth_uri: totpUri(secret, await deps.username(userId)) };
+    },
+
+    async verifySetup(ctx, code) {
+      const userId = requireUser(ctx);
+      const user = await loadUser(userId);
+      if (user.totp_secret) throw new HubError('conflict', 'Two-factor sign-in is already on.');
+      if (!user.totp_pending_secret) throw new HubError('conflict', 'Start the setup first (POST /api/auth/2fa/setup).');
+      const pending = JSON.parse(box.open(user.totp_pending_secret, pendingContext(userId))) as { secret: string; created_at: string };
+      if (clock.now().getTime() - new Date(pending.created_at).getTime() > twoFactorLimits.pendingSetupMs) {
+        await db.updateTable('users').set({ totp_pending_secret: null }).where('id', '=', userId).execute();
+        throw new HubError('conflict', 'The setup expired; start it again.');
+      }
+      const step = matchTotp(pending.secret, code, clock.now());
+      if (step === null) {
+        noteFailure(userId);
+        throw new HubError('validation', 'The code does not match the new secret.', { details: [{ field: 'body.code', problem: 'is not valid' }] });
+      }
+      let codes: string[] = [];
+      await db.transaction().execute(async (trx) => {
+        const result = await trx
+          .updateTable('users')
+          .set({ totp_secret: box.seal(pending.secret, secretContext(userId)), totp_pending_secret: null, totp_last_step: step })
+          .where('id', '=', userId)
+          .where('totp_secret', 'is', null)
+          .executeTakeFirst();
+        if (Number(result.numUpdatedRows) !== 1) throw new HubError('conflict', 'Two-factor sign-in is already on.');
+        codes = await newRecoveryCodes(trx, userId);
+        await audit.record(trx, ctx, { action: 'user.2fa_enabled', targetType: 'user', targetId: userId });
+      });
+      return { recovery_codes: codes };
+    },
+
+    async disable(ctx, code) {
+      const userId = requireUser(ctx);
+      await checkOwnCode(userId, code, true);
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable('users').set({ totp_secret: null, totp_pending_secret: null, totp_last_step: null }).where('id', '=', userId).execute();
+        await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
+        await audit.record(trx, ctx, { action: 'user.2fa_disabled', targetType: 'user', targetId: userId });
+      });
+    },
+
+    async regenerateRecoveryCodes(ctx, code) {
+      const userId = requireUser(ctx);
+      await checkOwnCode(userId, code, false);
+      let codes: string[] = [];
+      await db.transaction().execute(async (trx) => {
+        codes = await newRecoveryCodes(trx, userId);
+        await audit.record(trx, ctx, { action: 'user.recovery_codes_replaced', targetType: 'user', targetId: userId });
+      });
+      return { recovery_codes: codes };
+    },
+
+    openChallenge(userId) {
+      const token = randomToken(32);
+      const now = clock.now().getTime();
+      for (const [key, c] of challenges) if (c.expiresAt <= now) challenges.delete(key);
+      challenges.set(token, { userId, expiresAt: now + twoFactorLimits.challengeLifetimeMs, failures: 0, busy: false });
+      return token;
+    },
+
+    async completeChallenge(token, code) {
+      const challenge = challenges.get(token);
+      const expired = 'The sign-in challenge is unknown, expired or used up; sign in again.';
+      if (!challenge || challenge.expiresAt <= clock.now().getTime()) {
+        challenges.delete(token);
+        throw new HubError('unauthorized', expired);
+      }
+      // Claimed synchronously: a concurrent attempt on the same challenge is refused, not raced.
+      if (challenge.busy) throw new HubError('conflict', 'Another attempt on this challenge is in progress.');
+      challenge.busy = true;
+      try {
+        if (recentFailures(challenge.userId).length >= twoFactorLimits.userFailures) {
+          throw new HubError('rate_limited', 'Too many wrong codes; wait a few minutes.', { headers: { 'Retry-After': '900' } });
+        }
+        const user = await loadUser(challenge.userId);
+        if (!user.totp_secret) throw new HubError('unauthorized', expired);
+        let method: 'totp' | 'recovery' | null = null;
+        if (await consumeTotp(user.id, user.totp_secret, code)) method = 'totp';
+        else if (await consumeRecoveryCode(user.id, code)) method = 'recovery';
+        if (method === null) {
+          challenge.failures++;
+          noteFailure(challenge.userId);
+          if (challenge.failures >= twoFactorLimits.challengeAttempts) challenges.delete(token);
+          throw new HubError('unauthorized', 'The code is not valid (or was already used).');
+        }
+        challenges.delete(token);
+        return { userId: challenge.userId, method };
+      } finally {
+        challenge.busy = false;
+      }
+    },
+  };
+}

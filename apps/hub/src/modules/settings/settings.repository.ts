@@ -1,0 +1,26 @@
+import type { Executor } from '../../platform/db/schema.js';
+
+/** Runtime settings: one row per key, the value as JSON text. */
+export async function readSetting(db: Executor, key: string): Promise<unknown> {
+  const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
+  if (!row) return undefined;
+  try {
+    return JSON.parse(row.value) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function writeSetting(db: Executor, key: string, value: unknown, now: Date): Promise<void> {
+  const text = JSON.stringify(value);
+  const updatedAt = now.toISOString();
+  await db
+    .insertInto('settings')
+    .values({ key, value: text, updated_at: updatedAt })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value: text, updated_at: updatedAt }))
+    .execute();
+}
+
+export async function deleteSetting(db: Executor, key: string): Promise<void> {
+  await db.deleteFrom('settings').where('key', '=', key).execute();
+}

@@ -1,0 +1,261 @@
+/**
+ * Decides which certificate the hub serves and keeps it current.
+ * Source precedence: an uploaded override, then the deployment's mode (external files or the built-in CA).
+ * Changes (renewal, upload, clear) are pushed to listeners, which swap the server's secure context live.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import type { SecureContextOptions } from 'node:tls';
+import type { TlsMode } from '../../config/env.js';
+import type { Clock } from '../clock.js';
+import type { Logger } from '../logger.js';
+import type { SecretBox } from '../secret-box.js';
+import {
+  CertificateProblem,
+  sanOf,
+  checkUploadedPair,
+  createCertificateAuthority,
+  describeCertificate,
+  issueServerCertificate,
+  needsRenewal,
+  renewBeforeDays,
+  type CertificateDetails,
+  type KeyAndCert,
+} from './certificates.js';
+import { readPair, tlsPaths, writePair } from './tls-files.js';
+
+export type TlsSource = 'builtin' | 'external' | 'uploaded' | 'disabled';
+
+export interface TlsOverride {
+  certPem: string;
+  keySealed: string;
+  uploadedAt: string;
+  uploadedBy: string | null;
+}
+
+
+export interface TlsStatus {
+  mode: TlsMode;
+  source: TlsSource;
+  certificate: CertificateDetails | null;
+  ca: CertificateDetails | null;
+  ca_download: boolean;
+  renews_at: string | null;
+  override_uploaded_at: string | null;
+}
+
+export interface TlsManagerOptions {
+  mode: TlsMode;
+  dataDir: string;
+  hostnames: readonly string[];
+  externalCertFile: string | null;
+  externalKeyFile: string | null;
+  box: SecretBox;
+  clock: Clock;
+  logger: Logger;
+  /** Reads a stored override (the settings table); its key is sealed. */
+  loadOverride(): Promise<TlsOverride | null>;
+}
+
+/** TLS 1.2 and up, forward-secret AEAD suites only. */
+export const tlsPolicy = {
+  minVersion: 'TLSv1.2',
+  ciphers: [
+    'TLS_AES_128_GCM_SHA256',
+    'TLS_AES_256_GCM_SHA384',
+    'TLS_CHACHA20_POLY1305_SHA256',
+    'ECDHE-ECDSA-AES128-GCM-SHA256',
+    'ECDHE-RSA-AES128-GCM-SHA256',
+    'ECDHE-ECDSA-AES256-GCM-SHA384',
+    'ECDHE-RSA-AES256-GCM-SHA384',
+    'ECDHE-ECDSA-CHACHA20-POLY1305',
+    'ECDHE-RSA-CHACHA20-POLY1305',
+  ].join(':'),
+  honorCipherOrder: true,
+} as const satisfies SecureContextOptions;
+
+/** Host names and addresses for the built-in certificate: configured ones, this host, loopback, interfaces. */
+export function defaultServerNames(configured: readonly string[]): string[] {
+  const addresses = Object.values(os.networkInterfaces())
+    .flat()
+    .filter((a): a is os.NetworkInterfaceInfo => a !== undefined && !a.address.startsWith('fe80'))
+    .map((a) => a.address);
+  return [...new Set([...configured, os.hostname(), 'localhost', '127.0.0.1', '::1', ...addresses])];
+}
+
+const caKeyContext = 'tls:ca-key';
+const serverKeyContext = 'tls:server-key';
+const overrideKeyContext = 'tls:override-key';
+
+export class TlsManager {
+  private active: KeyAndCert | null = null;
+  private source: TlsSource = 'disabled';
+  private startupSource: TlsSource = 'disabled';
+  private ca: KeyAndCert | null = null;
+  private override: TlsOverride | null = null;
+  private readonly listeners: ((pair: KeyAndCert) => void)[] = [];
+  private readonly paths;
+
+  constructor(private readonly options: TlsManagerOptions) {
+    this.paths = tlsPaths(options.dataDir);
+  }
+
+  /** Loads or creates the material for the configured mode, then applies a stored override if any. */
+  async init(): Promise<void> {
+    const { mode } = this.options;
+    if (mode === 'disabled') return;
+    if (mode === 'external') {
+      this.active = this.readExternal();
+      this.startupSource = 'external';
+    } else {
+      this.ca = await this.loadOrCreateCa();
+      this.active = await this.loadOrIssueServer(this.ca);
+      this.startupSource = 'builtin';
+    }
+    this.source = this.startupSource;
+    const override = await this.options.loadOverride();
+    if (override) {
+      try {
+        this.override = override;
+        this.active = { certPem: override.certPem, keyPem: this.options.box.open(override.keySealed, overrideKeyContext) };
+        this.source = 'uploaded';
+      } catch (error) {
+        this.options.logger.error({ err: error }, 'the uploaded TLS certificate could not be opened; serving the startup certificate');
+        this.override = null;
+      }
+    }
+  }
+
+  get mode(): TlsMode {
+    return this.options.mode;
+  }
+
+  /** Options for https.createServer / setSecureContext; null when TLS is disabled. */
+  secureContext(): SecureContextOptions | null {
+    if (!this.active) return null;
+    return { cert: this.active.certPem, key: this.active.keyPem, ...tlsPolicy };
+  }
+
+  onChange(listener: (pair: KeyAndCert) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** The CA certificate, offered only while the hub's own CA signs what it serves. */
+  caCertificate(): string | null {
+    return this.source === 'builtin' && this.ca ? this.ca.certPem : null;
+  }
+
+  status(): TlsStatus {
+    const certificate = this.active ? describeCertificate(this.active.certPem) : null;
+    const renewsAt =
+      this.source === 'builtin' && certificate
+        ? new Date(new Date(certificate.not_after).getTime() - renewBeforeDays * 86_400_000).toISOString()
+        : null;
+    return {
+      mode: this.options.mode,
+      source: this.source,
+      certificate,
+      ca: this.ca ? describeCertificate(this.ca.certPem) : null,
+      ca_download: this.caCertificate() !== null,
+      renews_at: renewsAt,
+      override_uploaded_at: this.override?.uploadedAt ?? null,
+    };
+  }
+
+  /** Renews the built-in server certificate when it is within 30 days of expiry. Returns whether it did. */
+  async renewIfDue(): Promise<boolean> {
+    if (this.startupSource !== 'builtin' || !this.ca) return false;
+    const current = readPair(this.options.box, this.paths.serverCert, this.paths.serverKey, serverKeyContext);
+    if (current && !needsRenewal(current.certPem, this.options.clock.now())) return false;
+    const renewed = await this.issueServer(this.ca);
+    this.options.logger.info({ not_after: describeCertificate(renewed.certPem).not_after }, 'renewed the built-in server certificate');
+    if (this.source === 'builtin') this.apply(renewed);
+    return true;
+  }
+
+  /**
+   * Checks an uploaded chain and key and seals the key, ready to be stored. Throws CertificateProblem saying
+   * what is wrong. Nothing changes until `applyOverride`.
+   */
+  prepareOverride(chainPem: string, keyPem: string, uploadedBy: string | null): { override: TlsOverride; pair: KeyAndCert } {
+    if (this.options.mode === 'disabled') {
+      throw new CertificateProblem('TLS is disabled on this hub: set SVC_TLS_MODE=auto or external and restart first');
+    }
+    const pair = checkUploadedPair(chainPem, keyPem, this.options.clock.now());
+    const override: TlsOverride = {
+      certPem: pair.certPem,
+      keySealed: this.options.box.seal(pair.keyPem, overrideKeyContext),
+      uploadedAt: this.options.clock.now().toISOString(),
+      uploadedBy,
+    };
+    return { override, pair };
+  }
+
+  /** Serves a stored override from now on (live, no restart). */
+  applyOverride(override: TlsOverride, pair: KeyAndCert): TlsStatus {
+    this.override = override;
+    this.source = 'uploaded';
+    this.apply(pair);
+    return this.status();
+  }
+
+  /** After the stored override is removed: serves the startup source again. */
+  async clearOverride(): Promise<TlsStatus> {
+    this.override = null;
+    if (this.options.mode === 'disabled') return this.status();
+    const startup =
+      this.startupSource === 'external'
+        ? this.readExternal()
+        : await this.loadOrIssueServer(this.ca ?? (await this.loadOrCreateCa()));
+    this.source = this.startupSource;
+    this.apply(startup);
+    return this.status();
+  }
+
+  private apply(pair: KeyAndCert): void {
+    this.active = pair;
+    for (const listener of this.listeners) listener(pair);
+  }
+
+  private readExternal(): KeyAndCert {
+    const { externalCertFile, externalKeyFile } = this.options;
+    if (!externalCertFile || !externalKeyFile) {
+      throw new CertificateProblem('SVC_TLS_MODE=external needs SVC_TLS_CERT and SVC_TLS_KEY (paths to PEM files)');
+    }
+    let chain: string;
+    let key: string;
+    try {
+      chain = fs.readFileSync(externalCertFile, 'utf8');
+      key = fs.readFileSync(externalKeyFile, 'utf8');
+    } catch (error) {
+      throw new CertificateProblem(`cannot read SVC_TLS_CERT/SVC_TLS_KEY: ${(error as Error).message}`);
+    }
+    return checkUploadedPair(chain, key, this.options.clock.now());
+  }
+
+  private async loadOrCreateCa(): Promise<KeyAndCert> {
+    const existing = readPair(this.options.box, this.paths.caCert, this.paths.caKey, caKeyContext);
+    if (existing) return existing;
+    const ca = await createCertificateAuthority(this.options.clock.now());
+    writePair(this.options.box, this.paths, this.paths.caCert, this.paths.caKey, ca, caKeyContext);
+    this.options.logger.info({ ca: this.paths.caCert }, 'created the built-in certificate authority');
+    return ca;
+  }
+
+  private async loadOrIssueServer(ca: KeyAndCert): Promise<KeyAndCert> {
+    const existing = readPair(this.options.box, this.paths.serverCert, this.paths.serverKey, serverKeyContext);
+    const wanted = defaultServerNames(this.options.hostnames);
+    if (existing && !needsRenewal(existing.certPem, this.options.clock.now())) {
+      const names = new Set(describeCertificate(existing.certPem).subject_alt_names);
+      const covered = wanted.every((n) => names.has(sanOf(n)));
+      if (covered) return existing;
+    }
+    return this.issueServer(ca);
+  }
+
+  private async issueServer(ca: KeyAndCert): Promise<KeyAndCert> {
+    const pair = await issueServerCertificate(ca, defaultServerNames(this.options.hostnames), this.options.clock.now());
+    writePair(this.options.box, this.paths, this.paths.serverCert, this.paths.serverKey, pair, serverKeyContext);
+    return pair;
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * Listening: HTTPS on the HTTPS port with the TLS manager's certificate (swapped live on renewal or upload),
+ * and on the HTTP port a small server that sends browsers to HTTPS. A request carrying a credential is never
+ * redirected (that would replay it); it gets 403 `https_required`. In `disabled` mode the app itself serves
+ * plain HTTP on the HTTP port.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { FastifyServerFactory } from 'fastify';
+import { newId } from '@svc/protocol';
+import type { HubConfig } from './config/env.js';
+import type { Hub } from './hub.js';
+import type { TlsManager } from './platform/tls/tls-manager.js';
+
+export const renewalCheckMs = 12 * 60 * 60 * 1000;
+
+/** Fastify's server: HTTPS with the manager's current context, which later changes replace in place. */
+export function httpsServerFactory(tls: TlsManager): FastifyServerFactory {
+  return (handler) => {
+    const context = tls.secureContext();
+    if (!context) throw new Error('TLS has no certificate to serve');
+    const server = https.createServer(context, handler);
+    tls.onChange(() => {
+      const next = tls.secureContext();
+      if (next) server.setSecureContext(next);
+    });
+    return server as unknown as http.Server;
+  };
+}
+
+function refuse(res: http.ServerResponse, status: number, error: string, message: string): void {
+  const body = JSON.stringify({ request_id: newId('request'), error, message, status });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'x-content-type-options': 'nosniff',
+    'cache-control': 'no-store',
+  });
+  res.end(body);
+}
+
+/** The plain-HTTP listener of TLS modes: redirects browsers, refuses credentials. */
+export function createRedirectServer(httpsPort: number): http.Server {
+  return http.createServer((req, res) => {
+    const hasCredential = req.headers.authorization !== undefined || /(^|;\s*)svc_session=/.test(req.headers.cookie ?? '');
+    if (hasCredential) {
+      refuse(res, 403, 'https_required', `Credentials are accepted only over HTTPS, on port ${httpsPort}.`);
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      refuse(res, 403, 'https_required', `Use HTTPS on port ${httpsPort}.`);
+      return;
+    }
+    const host = (req.headers.host ?? 'localhost').replace(/:\d+$/, '');
+    const target = `https://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}${httpsPort === 443 ? '' : `:${httpsPort}`}${req.url ?? '/'}`;
+    res.writeHead(308, { location: target, 'content-length': '0', 'x-content-type-options': 'nosniff' });
+    res.end();
+  });
+}
+
+export interface RunningServers {
+  httpsPort: number | null;
+  httpPort: number;
+  close(): Promise<void>;
+}
+
+function listen(server: http.Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+export async function startServers(hub: Hub, config: Pick<HubConfig, 'host' | 'httpPort' | 'httpsPort' | 'tlsMode'>): Promise<RunningServers> {
+  if (config.tlsMode === 'disabled') {
+    await hub.app.listen({ host: config.host, port: config.httpPort });
+    return { httpsPort: null, httpPort: (hub.app.server.address() as AddressInfo).port, close: () => Promise.resolve() };
+  }
+  await hub.app.listen({ host: config.host, port: config.httpsPort });
+  const httpsPort = (hub.app.server.address() as AddressInfo).port;
+  const redirect = createRedirectServer(httpsPort);
+  const httpPort = await listen(redirect, config.httpPort, config.host);
+  const timer = setInterval(() => {
+    hub.tls.renewIfDue().catch((error: unknown) => {
+      hub.app.log.error({ err: error }, 'certificate renewal failed; will retry');
+    });
+  }, renewalCheckMs);
+  timer.unref();
+  return {
+    httpsPort,
+    httpPort,
+    close: async () => {
+      clearInterval(timer);
+      redirect.closeAllConnections();
+      await new Promise<void>((resolve) => redirect.close(() => resolve()));
+    },
+  };
+}
