@@ -56,7 +56,14 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     ...(deps.serverFactory ? { serverFactory: deps.serverFactory } : {}),
+    // Requests the router refuses (bad percent-encoding, over-long parameters) still get the envelope.
+    frameworkErrors: (error, request, reply) => {
+      const code = (error.statusCode ?? 400) >= 500 ? 'internal_error' : 'validation';
+      void sendError(request, reply, new HubError(code, `The request URL is not valid: ${error.message}`));
+    },
   });
+  // JSON only: a text/plain body is refused with 415 rather than parsed as a string.
+  app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(compileValidator);
   app.decorateRequest('principal', null);
 

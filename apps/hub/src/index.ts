@@ -4,3 +4,5 @@ export { parseEnv, ConfigError, type HubConfig } from './config/env.js';
 export { ManualClock, systemClock, type Clock } from './platform/clock.js';
 export { silentLogger, createLogger } from './platform/logger.js';
 export { buildOpenApiDocument } from './http/openapi.js';
+export { httpsServerFactory, startServers, type RunningServers } from './server.js';
+export { createSecretBox, type SecretBox } from './platform/secret-box.js';

@@ -4,8 +4,10 @@
  */
 import type { Static, TSchema } from 'typebox';
 import {
+  errorCatalog,
   fullPath,
   routes,
+  type ErrorCode,
   type ErrorEnvelope,
   type PageMeta,
   type RouteContract,
@@ -22,11 +24,13 @@ export type CallInput<R extends RouteContract> = {
   body?: StaticOf<R['body']>;
 };
 
-export type CallOutput<R extends RouteContract> = R extends { response: infer S extends TSchema; list: true }
-  ? { data: Static<S>[]; meta: PageMeta }
-  : R extends { response: infer S extends TSchema }
-    ? { data: Static<S> }
-    : { data: unknown };
+export type CallOutput<R extends RouteContract> = R extends { raw: true }
+  ? unknown
+  : R extends { response: infer S extends TSchema; list: true }
+    ? { data: Static<S>[]; meta: PageMeta }
+    : R extends { response: infer S extends TSchema }
+      ? { data: Static<S> }
+      : { data: unknown };
 
 export type FetchLike = (
   url: string,
@@ -51,6 +55,40 @@ export class SvcApiError extends Error {
     super(`${status} ${body.error}: ${body.message}`);
     this.name = 'SvcApiError';
   }
+}
+
+/** One code per status, the least specific, for answers that did not come from the hub. */
+const genericErrorCodes: readonly ErrorCode[] = [
+  'validation',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'method_not_allowed',
+  'conflict',
+  'payload_too_large',
+  'unsupported_media_type',
+  'rate_limited',
+  'internal_error',
+  'not_implemented',
+  'upstream_error',
+  'unavailable',
+];
+
+/**
+ * The hub's error envelope from an error answer; when something in between (a proxy, a load balancer) answered
+ * with text that is not one, an envelope is made from the status so callers always get an SvcApiError.
+ */
+function errorEnvelopeOf(status: number, text: string): ErrorEnvelope {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed && typeof parsed === 'object' && typeof (parsed as { error?: unknown }).error === 'string') {
+      return parsed as ErrorEnvelope;
+    }
+  } catch {
+    // not JSON: fall through
+  }
+  const code = genericErrorCodes.find((c) => errorCatalog[c].status === status) ?? 'internal_error';
+  return { request_id: '', error: code, message: text.slice(0, 200) || errorCatalog[code].message, status };
 }
 
 export function buildUrl(
@@ -100,8 +138,9 @@ export function createClient(options: ClientOptions) {
         ...(body !== undefined ? { body } : {}),
       });
       const text = await response.text();
+      if (response.status >= 400)
+        throw new SvcApiError(response.status, errorEnvelopeOf(response.status, text));
       const parsed: unknown = text ? JSON.parse(text) : {};
-      if (response.status >= 400) throw new SvcApiError(response.status, parsed as ErrorEnvelope);
       return parsed as CallOutput<Routes[K]>;
     },
   };

@@ -6,7 +6,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { createHub, parseEnv, ManualClock, silentLogger, type Hub, type HubConfig } from '@svc/hub';
+import {
+  createHub,
+  httpsServerFactory,
+  parseEnv,
+  ManualClock,
+  silentLogger,
+  startServers,
+  type Hub,
+  type HubConfig,
+  type RunningServers,
+} from '@svc/hub';
 import type { ApiKeyCreated, AssignableRole } from '@svc/protocol';
 
 export interface TestHubOptions {
@@ -15,6 +25,13 @@ export interface TestHubOptions {
   rateLimit?: Partial<HubConfig['rateLimit']>;
   env?: Record<string, string>;
   clock?: ManualClock;
+  /** Listen on real loopback ports (HTTPS and the redirect listener in TLS modes), not only inject(). */
+  listen?: boolean;
+  /**
+   * For hubs in a TLS mode: inject() requests arrive as from a TLS-terminating proxy on loopback
+   * (SVC_TRUSTED_PROXIES=127.0.0.1 and X-Forwarded-Proto: https), since inject() has no TLS of its own.
+   */
+  injectAsHttps?: boolean;
 }
 
 export interface InjectOptions {
@@ -43,6 +60,8 @@ export interface TestHub {
   ownerPassword: string;
   dataDir: string;
   clock: ManualClock;
+  /** Set when `listen` was asked for. */
+  servers: RunningServers | null;
   request(method: string, url: string, options?: InjectOptions): Promise<InjectResult>;
   createKey(input: {
     role?: AssignableRole;
@@ -80,6 +99,7 @@ export async function startTestHub(options: TestHubOptions = {}): Promise<TestHu
       SVC_TLS_MODE: 'disabled',
       SVC_BCRYPT_COST: '4',
       SVC_RATE_LIMIT_ENABLED: 'false',
+      ...(options.injectAsHttps ? { SVC_TRUSTED_PROXIES: '127.0.0.1' } : {}),
       ...(options.postgresUrl ? { SVC_DATABASE_URL: options.postgresUrl } : {}),
       ...options.env,
     },
@@ -93,13 +113,22 @@ export async function startTestHub(options: TestHubOptions = {}): Promise<TestHu
     logger: silentLogger,
     clock,
     ...(pgSchema ? { database: { pgSchema: pgSchema.schema } } : {}),
+    ...(options.listen ? { serverFactory: httpsServerFactory } : {}),
   });
-  const ownerKey = hub.owner.ownerKey;
-  const ownerPassword = hub.owner.password;
+  const servers = options.listen
+    ? await startServers(hub, { host: '127.0.0.1', httpPort: 0, httpsPort: 0, tlsMode: config.tlsMode })
+    : null;
+  // A hub reopened on an existing data directory finds its owner in the credentials file.
+  const credentials = hub.owner.created ? '' : fs.readFileSync(hub.owner.credentialsPath, 'utf8');
+  const ownerKey = hub.owner.ownerKey ?? /owner_token=(\S+)/.exec(credentials)?.[1];
+  const ownerPassword = hub.owner.password ?? /password=(\S+)/.exec(credentials)?.[1];
   if (!ownerKey || !ownerPassword) throw new Error('test hub did not bootstrap an owner');
 
   const request: TestHub['request'] = async (method, url, o = {}) => {
-    const headers: Record<string, string> = { ...o.headers };
+    const headers: Record<string, string> = {
+      ...(options.injectAsHttps ? { 'x-forwarded-proto': 'https' } : {}),
+      ...o.headers,
+    };
     const key = o.key === undefined ? ownerKey : o.key;
     if (key !== null) headers.authorization = `Bearer ${key}`;
     let payload: string | undefined;
@@ -131,6 +160,7 @@ export async function startTestHub(options: TestHubOptions = {}): Promise<TestHu
     ownerPassword,
     dataDir,
     clock,
+    servers,
     request,
     async createKey(input) {
       const res = await request('POST', '/api/v2/keys', {
@@ -152,6 +182,7 @@ export async function startTestHub(options: TestHubOptions = {}): Promise<TestHu
       return res.json.data as { id: string; name: string };
     },
     async close() {
+      await servers?.close();
       await hub.close();
       await pgSchema?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });

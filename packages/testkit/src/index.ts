@@ -1,1 +1,3 @@
 export * from './hub-harness.js';
+export * from './https-client.js';
+export * from './oidc-provider.js';

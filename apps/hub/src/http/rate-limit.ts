@@ -30,7 +30,9 @@ export class RateLimiter {
     const now = this.now();
     this.sweep(now);
     const bucket = this.buckets.get(key) ?? { tokens: this.perMinute, updatedAt: now };
-    bucket.tokens = Math.min(this.perMinute, bucket.tokens + (now - bucket.updatedAt) * this.refillPerMs);
+    // A wall clock stepping back (NTP) must not drain buckets: elapsed time is never negative.
+    const elapsed = Math.max(0, now - bucket.updatedAt);
+    bucket.tokens = Math.min(this.perMinute, bucket.tokens + elapsed * this.refillPerMs);
     bucket.updatedAt = now;
     this.buckets.set(key, bucket);
     if (bucket.tokens >= 1) {
@@ -45,10 +47,10 @@ export class RateLimiter {
 
   /** Full buckets carry no information: drop them now and then so memory stays bounded by active clients. */
   private sweep(now: number): void {
-    if (now - this.lastSweep < 60_000) return;
+    if (now - this.lastSweep < 60_000 && now >= this.lastSweep) return;
     this.lastSweep = now;
     for (const [key, bucket] of this.buckets) {
-      if (bucket.tokens + (now - bucket.updatedAt) * this.refillPerMs >= this.perMinute)
+      if (bucket.tokens + Math.max(0, now - bucket.updatedAt) * this.refillPerMs >= this.perMinute)
         this.buckets.delete(key);
     }
   }

@@ -51,6 +51,15 @@ type AnyHandler = (input: {
   ctx: ActionContext;
 }) => Promise<unknown>;
 
+const anonymous: Principal = {
+  authType: 'session',
+  userId: null,
+  role: 'viewer',
+  scopes: [],
+  key: null,
+  allowedAssets: new Set<string>(),
+};
+
 function isPage(value: unknown): value is Page<unknown> {
   return typeof value === 'object' && value !== null && 'items' in value && 'meta' in value;
 }
@@ -95,7 +104,8 @@ export function registerContractRoutes(
             new HubError('not_implemented', `${contract.method} ${contract.path} is not built yet.${where}`),
           );
         }
-        const principal = request.principal;
+        // Public routes run with a principal that may see nothing, so no service can leak through them.
+        const principal = request.principal ?? (contract.auth === 'public' ? anonymous : null);
         if (!principal) throw new HubError('unauthorized');
         const result = await handler({
           params: request.params,

@@ -26,9 +26,10 @@ function createSchemeReader(trustedProxies: readonly string[]) {
     const peer = socket.remoteAddress ?? '';
     if (socket.encrypted === true) return { scheme: 'https', viaProxy: false, peer };
     if (trustedProxies.length > 0 && peer && isTrustedProxy(peer, 0)) {
+      // The last value is the one our trusted proxy set; earlier ones may come from the client.
       const proto = request.headers['x-forwarded-proto'];
-      const first = (Array.isArray(proto) ? proto[0] : proto)?.split(',')[0]?.trim().toLowerCase();
-      return { scheme: first === 'https' ? 'https' : 'http', viaProxy: true, peer };
+      const last = (Array.isArray(proto) ? proto.join(',') : proto)?.split(',').pop()?.trim().toLowerCase();
+      return { scheme: last === 'https' ? 'https' : 'http', viaProxy: true, peer };
     }
     return { scheme: 'http', viaProxy: false, peer };
   };

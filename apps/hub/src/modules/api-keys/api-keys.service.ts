@@ -17,7 +17,7 @@ import {
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
 import { constantTimeEqual, sha256Hex } from '../../platform/crypto.js';
-import type { Database } from '../../platform/db/schema.js';
+import type { Database, Executor } from '../../platform/db/schema.js';
 import { pageWindow, readStringList, toPage, type Page, type PageRequest } from '../../platform/db/paging.js';
 import { HubError, validationError } from '../../platform/hub-error.js';
 import type { ActionContext, Principal } from '../access/principal.js';
@@ -45,8 +45,8 @@ export interface ApiKeyService {
   revoke(ctx: ActionContext, id: string): Promise<ApiKey>;
   /** Resolves key text to a principal; null for anything not a live key. Never throws on bad text. */
   authenticate(text: string): Promise<Principal | null>;
-  /** The owner token made at first run (no API can make an `owner` key). */
-  createOwnerKey(ownerUserId: string): Promise<string>;
+  /** The owner token made at first run (no API can make an `owner` key), inside the bootstrap's transaction. */
+  createOwnerKey(trx: Executor, ownerUserId: string): Promise<string>;
 }
 
 export interface ApiKeyServiceDeps {
@@ -142,6 +142,7 @@ export function createApiKeyService(deps: ApiKeyServiceDeps): ApiKeyService {
         allowed_assets: JSON.stringify(allowed),
         is_restricted: allowed.length > 0 ? 1 : 0,
         expires_at: expiresAt,
+        user_id: ctx.principal.userId,
         created_by: ctx.principal.key?.id ?? ctx.principal.userId,
         created_at: now.toISOString(),
         last_used_at: null,
@@ -232,7 +233,7 @@ export function createApiKeyService(deps: ApiKeyServiceDeps): ApiKeyService {
       }
       return {
         authType: 'api_key',
-        userId: row.created_by,
+        userId: row.user_id,
         role: row.role as Role,
         scopes: readStringList(row.scopes),
         key: { id: row.id, name: row.name, expiresAt: row.expires_at },
@@ -240,7 +241,7 @@ export function createApiKeyService(deps: ApiKeyServiceDeps): ApiKeyService {
       };
     },
 
-    async createOwnerKey(ownerUserId) {
+    async createOwnerKey(trx, ownerUserId) {
       const raw = newKeyText();
       const parsed = parseApiKey(raw);
       if (!parsed) throw new Error('generated key failed its own format');
@@ -255,18 +256,17 @@ export function createApiKeyService(deps: ApiKeyServiceDeps): ApiKeyService {
         allowed_assets: '[]',
         is_restricted: 0,
         expires_at: null,
+        user_id: ownerUserId,
         created_by: ownerUserId,
         created_at: now,
         last_used_at: null,
       };
-      await db.transaction().execute(async (trx) => {
-        await insertApiKey(trx, row);
-        await audit.record(trx, null, {
-          action: 'api_key.created',
-          targetType: 'api_key',
-          targetId: row.id,
-          detail: { name: row.name, role: 'owner', bootstrap: true },
-        });
+      await insertApiKey(trx, row);
+      await audit.record(trx, null, {
+        action: 'api_key.created',
+        targetType: 'api_key',
+        targetId: row.id,
+        detail: { name: row.name, role: 'owner', bootstrap: true },
       });
       return raw;
     },

@@ -51,7 +51,14 @@ export async function bootstrapOwner(deps: {
     role: 'owner',
     created_at: now,
     updated_at: now,
+    totp_secret: null,
+    totp_pending_secret: null,
+    totp_last_step: null,
+    oidc_subject: null,
   };
+  // One transaction for the account, its token and the credentials file: the file is written before the commit,
+  // so a crash leaves either nothing (the next start bootstraps again) or a complete, usable owner.
+  let ownerKey = '';
   await deps.db.transaction().execute(async (trx) => {
     await insertUser(trx, owner);
     await deps.audit.record(trx, null, {
@@ -60,19 +67,18 @@ export async function bootstrapOwner(deps: {
       targetId: owner.id,
       detail: { username: owner.username, role: 'owner', bootstrap: true },
     });
+    ownerKey = await deps.apiKeys.createOwnerKey(trx, owner.id);
+    await fs.mkdir(deps.dataDir, { recursive: true, mode: 0o700 });
+    const text = [
+      '# svc hub owner credentials, made on first run. Keep this file private (it is mode 0600).',
+      `username=${owner.username}`,
+      `password=${password}`,
+      `owner_token=${ownerKey}`,
+      '',
+    ].join('\n');
+    await fs.writeFile(credentialsPath, text, { mode: 0o600 });
+    await fs.chmod(credentialsPath, 0o600);
   });
-  const ownerKey = await deps.apiKeys.createOwnerKey(owner.id);
-
-  await fs.mkdir(deps.dataDir, { recursive: true, mode: 0o700 });
-  const text = [
-    '# svc hub owner credentials, made on first run. Keep this file private (it is mode 0600).',
-    `username=${owner.username}`,
-    `password=${password}`,
-    `owner_token=${ownerKey}`,
-    '',
-  ].join('\n');
-  await fs.writeFile(credentialsPath, text, { mode: 0o600 });
-  await fs.chmod(credentialsPath, 0o600);
   deps.logger.info(
     { credentials_file: credentialsPath },
     `owner account created: username "owner", password ${maskSecret(password)}, token ${maskSecret(ownerKey)} — full text in ${credentialsPath}`,

@@ -3,6 +3,13 @@ import type { Window } from '../../platform/db/paging.js';
 
 export type UserRow = UsersTable;
 
+/** Whether a write failed on a unique constraint (SQLite or PostgreSQL): a concurrent insert won the race. */
+export function isUniqueViolation(error: unknown): boolean {
+  if (!error || typeof error !== 'object') return false;
+  const code = (error as { code?: unknown }).code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
 export async function insertUser(db: Executor, row: UserRow): Promise<void> {
   await db.insertInto('users').values(row).execute();
 }

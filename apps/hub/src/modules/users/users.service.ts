@@ -7,10 +7,12 @@ import { pageWindow, toPage, type Page, type PageRequest } from '../../platform/
 import { HubError, validationError } from '../../platform/hub-error.js';
 import type { ActionContext } from '../access/principal.js';
 import type { AuditService } from '../audit/audit.service.js';
+import { deleteSessionsForUser } from '../auth/sessions.repository.js';
 import {
   findUser,
   findUserByUsername,
   insertUser,
+  isUniqueViolation,
   listUsers,
   updateUser,
   type UserRow,
@@ -39,6 +41,18 @@ export function checkPassword(password: string): void {
   }
 }
 
+/**
+ * A user with a password can do everything its role allows, so a key may manage users only when it could do
+ * all of that itself: unrestricted and holding `*`. Otherwise a narrow admin key could mint a full admin.
+ */
+function checkCanManageUsers(ctx: ActionContext): void {
+  const { principal } = ctx;
+  if (principal.authType !== 'api_key') return;
+  if (principal.allowedAssets !== null || !(principal.scopes ?? []).includes('*')) {
+    throw new HubError('forbidden', 'Managing users needs an unrestricted key with the scope "*" (or a console session).');
+  }
+}
+
 export function createUserService(deps: {
   db: Kysely<Database>;
   clock: Clock;
@@ -53,6 +67,7 @@ export function createUserService(deps: {
     },
 
     async create(ctx, input) {
+      checkCanManageUsers(ctx);
       checkPassword(input.password);
       const username = input.username.toLowerCase();
       if (await findUserByUsername(db, username)) {
@@ -66,20 +81,32 @@ export function createUserService(deps: {
         role: input.role,
         created_at: now,
         updated_at: now,
+        totp_secret: null,
+        totp_pending_secret: null,
+        totp_last_step: null,
+        oidc_subject: null,
       };
-      await db.transaction().execute(async (trx) => {
-        await insertUser(trx, row);
-        await audit.record(trx, ctx, {
-          action: 'user.created',
-          targetType: 'user',
-          targetId: row.id,
-          detail: { username, role: row.role },
+      try {
+        await db.transaction().execute(async (trx) => {
+          await insertUser(trx, row);
+          await audit.record(trx, ctx, {
+            action: 'user.created',
+            targetType: 'user',
+            targetId: row.id,
+            detail: { username, role: row.role },
+          });
         });
-      });
+      } catch (error) {
+        // the lookup above and this insert are apart (bcrypt runs between): a concurrent create can win
+        if (isUniqueViolation(error))
+          throw new HubError('conflict', `a user named ${username} exists already`);
+        throw error;
+      }
       return presentUser(row);
     },
 
     async update(ctx, id, input) {
+      checkCanManageUsers(ctx);
       const row = await findUser(db, id);
       if (!row) throw new HubError('not_found', `no user ${id}`);
       if (row.role === 'owner' && ctx.principal.role !== 'owner') {
@@ -96,6 +123,8 @@ export function createUserService(deps: {
       }
       await db.transaction().execute(async (trx) => {
         await updateUser(trx, id, changes);
+        // A new password or role ends every session the user has: they sign in again under the new terms.
+        await deleteSessionsForUser(trx, id);
         await audit.record(trx, ctx, {
           action: input.password !== undefined ? 'user.password_reset' : 'user.updated',
           targetType: 'user',

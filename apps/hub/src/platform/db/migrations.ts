@@ -28,6 +28,7 @@ const initial: Migration = {
       .addColumn('allowed_assets', 'text', (c) => c.notNull())
       .addColumn('is_restricted', 'integer', (c) => c.notNull())
       .addColumn('expires_at', 'text')
+      .addColumn('user_id', 'text')
       .addColumn('created_by', 'text')
       .addColumn('created_at', 'text', (c) => c.notNull())
       .addColumn('last_used_at', 'text')

@@ -14,6 +14,9 @@ export interface ApiKeysTable {
   allowed_assets: string;
   is_restricted: number;
   expires_at: string | null;
+  /** The user the key acts for: the creator's user (a key made by a key inherits its user). */
+  user_id: string | null;
+  /** Who made it: a user id, or the id of the key that made it. */
   created_by: string | null;
   created_at: string;
   last_used_at: string | null;

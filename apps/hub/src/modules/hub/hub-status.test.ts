@@ -1,0 +1,95 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { HubStatus } from '@svc/protocol';
+import { databaseTargets, startTestHub, type TestHub } from '@svc/testkit';
+import { hubVersion } from './hub-status.service.js';
+
+async function status(t: TestHub, key?: string): Promise<HubStatus> {
+  const res = await t.request('GET', '/api/v2/hub/status', key === undefined ? {} : { key });
+  expect(res.status, res.text).toBe(200);
+  return res.json.data as HubStatus;
+}
+
+/** Agents set online/offline; until they exist, the test puts an asset in that state directly. */
+async function setStatus(t: TestHub, id: string, value: 'online' | 'offline'): Promise<void> {
+  await t.hub.database.db.updateTable('assets').set({ status: value }).where('id', '=', id).execute();
+}
+
+describe.each(databaseTargets())('GET /hub/status ($name)', ({ name, options }) => {
+  let t: TestHub;
+  beforeEach(async () => {
+    t = await startTestHub(options);
+  });
+  afterEach(async () => {
+    await t.close();
+  });
+
+  it('reports health, version, database and start time', async () => {
+    const started = t.clock.now().toISOString();
+
+    const s = await status(t);
+
+    expect(s).toEqual({
+      status: 'ok',
+      version: hubVersion,
+      started_at: started,
+      uptime_seconds: 0,
+      database: name,
+      assets: { total: 0, online: 0, offline: 0, unknown: 0 },
+      agents_connected: 0,
+      time: started,
+    });
+    expect(hubVersion).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it('counts assets by status as they change', async () => {
+    const a = await t.createAsset();
+    const b = await t.createAsset();
+    const c = await t.createAsset();
+    await t.createAsset();
+    expect((await status(t)).assets).toEqual({ total: 4, online: 0, offline: 0, unknown: 4 });
+
+    await setStatus(t, a.id, 'online');
+    await setStatus(t, b.id, 'online');
+    await setStatus(t, c.id, 'offline');
+    expect((await status(t)).assets).toEqual({ total: 4, online: 2, offline: 1, unknown: 1 });
+
+    expect((await t.request('DELETE', `/api/v2/assets/${a.id}`)).status).toBe(200);
+    expect((await status(t)).assets).toEqual({ total: 3, online: 1, offline: 1, unknown: 1 });
+  });
+
+  it('grows uptime_seconds with the clock', async () => {
+    t.clock.advance(1_500);
+    expect((await status(t)).uptime_seconds).toBe(1);
+    t.clock.advance(3_600_000);
+    const later = await status(t);
+    expect(later.uptime_seconds).toBe(3601);
+    expect(later.time).toBe(t.clock.now().toISOString());
+    expect(new Date(later.time).getTime() - new Date(later.started_at).getTime()).toBe(3_601_500);
+  });
+
+  it('needs hub:read: other scopes get 403, no key 401', async () => {
+    const reader = await t.createKey({ role: 'viewer', scopes: ['hub:read'] });
+    const family = await t.createKey({ role: 'viewer', scopes: ['hub:*'] });
+    const other = await t.createKey({ role: 'admin', scopes: ['assets:read', 'groups:*'] });
+
+    expect((await status(t, reader.raw_key)).status).toBe('ok');
+    expect((await status(t, family.raw_key)).status).toBe('ok');
+    const refused = await t.request('GET', '/api/v2/hub/status', { key: other.raw_key });
+    expect(refused.status).toBe(403);
+    expect(refused.json.error).toBe('insufficient_scope');
+    expect(refused.text).not.toContain('uptime_seconds');
+    const anonymous = await t.request('GET', '/api/v2/hub/status', { key: null });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.json.error).toBe('unauthorized');
+  });
+
+  it('reports degraded, not an error, when the database cannot be read', async () => {
+    const drop = t.hub.database.db.schema.dropTable('assets');
+    await (name === 'postgres' ? drop.cascade() : drop).execute();
+
+    const s = await status(t);
+
+    expect(s.status).toBe('degraded');
+    expect(s.assets).toEqual({ total: 0, online: 0, offline: 0, unknown: 0 });
+  });
+});

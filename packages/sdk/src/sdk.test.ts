@@ -1,0 +1,222 @@
+import { afterEach, beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
+import { routes } from '@svc/protocol';
+import { startTestHub, type TestHub } from '@svc/testkit';
+import { SvcApiError, buildUrl, createClient, type FetchLike } from './index.js';
+
+const baseUrl = 'http://hub.test/';
+
+interface SentRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** A fetch that hands the request to the hub's app.inject (no port), recording what the SDK sent. */
+function injectFetch(t: TestHub, sent: SentRequest[] = []): FetchLike {
+  return async (url, init) => {
+    sent.push({ url, ...init });
+    const { pathname, search } = new URL(url);
+    const res = await t.hub.app.inject({
+      method: init.method as 'GET',
+      url: pathname + search,
+      headers: init.headers,
+      ...(init.body !== undefined ? { payload: init.body } : {}),
+      remoteAddress: '127.0.0.1',
+    });
+    return { status: res.statusCode, text: () => Promise.resolve(res.body) };
+  };
+}
+
+describe('@svc/sdk client', () => {
+  let t: TestHub;
+  beforeEach(async () => {
+    t = await startTestHub();
+  });
+  afterEach(async () => {
+    await t.close();
+  });
+
+  it('calls whoami with the key as a bearer token', async () => {
+    const sent: SentRequest[] = [];
+    const client = createClient({ baseUrl, apiKey: t.ownerKey, fetch: injectFetch(t, sent) });
+
+    const { data } = await client.call('whoami');
+
+    expect(data.role).toBe('owner');
+    expect(data.auth_type).toBe('api_key');
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({
+      method: 'GET',
+      url: 'http://hub.test/api/v2/whoami',
+      headers: { authorization: `Bearer ${t.ownerKey}`, accept: 'application/json' },
+    });
+    expect(sent[0]?.body).toBeUndefined();
+  });
+
+  it('creates a key whose raw text works in a second client', async () => {
+    const owner = createClient({ baseUrl, apiKey: t.ownerKey, fetch: injectFetch(t) });
+
+    const { data: key } = await owner.call('keys.create', {
+      body: { name: 'sdk', role: 'operator', scopes: ['assets:read', 'search:read'] },
+    });
+    const second = createClient({ baseUrl, apiKey: key.raw_key, fetch: injectFetch(t) });
+    const { data: me } = await second.call('whoami');
+
+    expect(me).toMatchObject({ role: 'operator', key_id: key.id, scopes: ['assets:read', 'search:read'] });
+    const denied = await second.call('groups.list').catch((e: unknown) => e);
+    expect(denied).toBeInstanceOf(SvcApiError);
+    expect((denied as SvcApiError).status).toBe(403);
+    expect((denied as SvcApiError).body.error).toBe('insufficient_scope');
+  });
+
+  it('creates and lists assets with query filters and paging', async () => {
+    const sent: SentRequest[] = [];
+    const client = createClient({ baseUrl, apiKey: t.ownerKey, fetch: injectFetch(t, sent) });
+
+    const { data: web } = await client.call('assets.create', {
+      body: { name: 'web-1', platform: 'linux', tags: ['prod'] },
+    });
+    await client.call('assets.create', { body: { name: 'web-2', platform: 'linux' } });
+    await client.call('assets.create', { body: { name: 'desk', platform: 'windows' } });
+    const linuxPage = await client.call('assets.list', { query: { platform: 'linux', per_page: 1 } });
+    const windows = await client.call('assets.list', { query: { platform: 'windows' } });
+
+    expect(web).toMatchObject({ name: 'web-1', platform: 'linux', status: 'unknown', tags: ['prod'] });
+    expect(sent[0]?.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(sent[0]?.body ?? '{}')).toEqual({ name: 'web-1', platform: 'linux', tags: ['prod'] });
+    expect(linuxPage.meta).toEqual({ total: 2, page: 1, per_page: 1 });
+    expect(linuxPage.data).toHaveLength(1);
+    expect(linuxPage.data[0]?.platform).toBe('linux');
+    expect(windows.data.map((a) => a.name)).toEqual(['desk']);
+    expect(sent[3]?.url).toBe('http://hub.test/api/v2/assets?platform=linux&per_page=1');
+  });
+
+  it('creates groups and searches across assets and groups', async () => {
+    const client = createClient({ baseUrl, apiKey: t.ownerKey, fetch: injectFetch(t) });
+    const { data: asset } = await client.call('assets.create', { body: { name: 'nas-main' } });
+    await client.call('assets.create', { body: { name: 'printer' } });
+
+    const { data: group } = await client.call('groups.create', {
+      body: { name: 'nas boxes', asset_ids: [asset.id] },
+    });
+    const all = await client.call('search', { query: { q: 'nas' } });
+    const groupsOnly = await client.call('search', { query: { q: 'nas', type: 'group' } });
+
+    expect(group).toMatchObject({ name: 'nas boxes', asset_ids: [asset.id] });
+    expect(all.data.map((h) => `${h.type}:${h.id}`).sort()).toEqual(
+      [`asset:${asset.id}`, `group:${group.id}`].sort(),
+    );
+    expect(all.meta.total).toBe(2);
+    expect(groupsOnly.data.map((h) => h.id)).toEqual([group.id]);
+  });
+
+  it('throws SvcApiError carrying the status and the error envelope', async () => {
+    const client = createClient({ baseUrl, apiKey: t.ownerKey, fetch: injectFetch(t) });
+
+    const missing = await client
+      .call('assets.get', { params: { id: 'ast_01jd7k2m3n4p5q6r7s8t9v0wxy' } })
+      .catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(SvcApiError);
+    expect(missing).toMatchObject({
+      name: 'SvcApiError',
+      status: 404,
+      body: { error: 'not_found', status: 404 },
+    });
+    expect((missing as SvcApiError).body.request_id).toEqual(expect.any(String));
+    expect((missing as SvcApiError).message).toContain('404 not_found');
+
+    const badKey = createClient({ baseUrl, apiKey: 'svc_abcd_notarealkey', fetch: injectFetch(t) });
+    const denied = await badKey.call('whoami').catch((e: unknown) => e);
+    expect(denied).toBeInstanceOf(SvcApiError);
+    expect(denied).toMatchObject({ status: 401, body: { error: 'unauthorized', status: 401 } });
+
+    const anonymous = createClient({ baseUrl, fetch: injectFetch(t) });
+    await expect(anonymous.call('whoami')).rejects.toMatchObject({ status: 401 });
+
+    const invalid = await client.call('assets.create', { body: { name: '' } }).catch((e: unknown) => e);
+    expect(invalid).toMatchObject({ status: 400, body: { error: 'validation' } });
+  });
+
+  it('returns the OpenAPI document as it is, typed unknown (it has no envelope)', async () => {
+    const client = createClient({ baseUrl, fetch: injectFetch(t) });
+
+    const doc = await client.call('openapi');
+
+    expectTypeOf(doc).toEqualTypeOf<unknown>();
+    expect(doc).toMatchObject({ openapi: '3.1.0' });
+    expect(doc).not.toHaveProperty('data');
+  });
+
+  it('keeps an id with "/" in one path segment', async () => {
+    const client = createClient({ baseUrl, apiKey: t.ownerKey, fetch: injectFetch(t) });
+
+    const error = await client.call('assets.get', { params: { id: '../keys' } }).catch((e: unknown) => e);
+
+    // a 404 for the asset, not the key list nor a 405 from another route
+    expect(error).toMatchObject({ status: 404, body: { error: 'not_found' } });
+  });
+
+  it('rejects a missing path parameter before sending anything', async () => {
+    const sent: SentRequest[] = [];
+    const client = createClient({ baseUrl, apiKey: t.ownerKey, fetch: injectFetch(t, sent) });
+
+    await expect(client.call('assets.get', {})).rejects.toThrow(TypeError);
+    expect(sent).toHaveLength(0);
+  });
+});
+
+describe('@svc/sdk errors from something other than the hub', () => {
+  it('throws SvcApiError, not a JSON parse error, for a non-JSON error answer', async () => {
+    const proxy: FetchLike = () =>
+      Promise.resolve({ status: 502, text: () => Promise.resolve('<html>Bad Gateway</html>') });
+    const client = createClient({ baseUrl, apiKey: 'svc_abcd_x', fetch: proxy });
+
+    const error = await client.call('whoami').catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(SvcApiError);
+    expect(error).toMatchObject({
+      status: 502,
+      body: { error: 'upstream_error', status: 502, message: '<html>Bad Gateway</html>' },
+    });
+  });
+
+  it('keeps the status for an empty error answer', async () => {
+    const empty: FetchLike = () => Promise.resolve({ status: 403, text: () => Promise.resolve('') });
+
+    const error = await createClient({ baseUrl, fetch: empty })
+      .call('whoami')
+      .catch((e: unknown) => e);
+
+    expect(error).toMatchObject({ status: 403, body: { error: 'forbidden', status: 403 } });
+  });
+});
+
+describe('buildUrl', () => {
+  it('percent-encodes path parameters', () => {
+    expect(buildUrl(routes['assets.get'], { id: 'a/b' })).toBe('/api/v2/assets/a%2Fb');
+    expect(buildUrl(routes['container.logs'], { id: 'ast_1:web/app' })).toBe(
+      '/api/v2/container/containers/ast_1%3Aweb%2Fapp/logs',
+    );
+    expect(buildUrl(routes['assets.get'], { id: '?x=1#y' })).toBe('/api/v2/assets/%3Fx%3D1%23y');
+    expect(buildUrl(routes['users.update'], { id: 'usr 1' })).toBe('/api/auth/users/usr%201');
+  });
+
+  it('repeats array query values, encodes text and skips null and undefined', () => {
+    expect(
+      buildUrl(
+        routes['assets.list'],
+        {},
+        { tag: ['a b', 'c&d'], page: 2, status: undefined, platform: null },
+      ),
+    ).toBe('/api/v2/assets?tag=a+b&tag=c%26d&page=2');
+    expect(buildUrl(routes['search'], {}, { q: 'x=y', flag: true })).toBe('/api/v2/search?q=x%3Dy&flag=true');
+    expect(buildUrl(routes['assets.list'], {}, {})).toBe('/api/v2/assets');
+  });
+
+  it('throws TypeError for a missing or non-text path parameter', () => {
+    expect(() => buildUrl(routes['assets.get'])).toThrow(TypeError);
+    expect(() => buildUrl(routes['assets.get'], { other: 'x' })).toThrow(/missing path parameter id/);
+    expect(() => buildUrl(routes['assets.get'], { id: { toString: () => 'x' } })).toThrow(TypeError);
+  });
+});
