@@ -55,6 +55,8 @@ export interface RouteContract {
   successStatus?: 200 | 201 | 202 | 204;
   /** Routes that do not use the JSON envelope (openapi document, CA certificate, event stream). */
   raw?: boolean;
+  /** A body limit above the hub's default (file uploads). */
+  bodyLimit?: number;
   /** Which issue builds it, for routes that still answer 501. */
   plannedIn?: string;
 }

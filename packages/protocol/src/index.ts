@@ -9,3 +9,5 @@ export * from './resources.js';
 export * from './contract.js';
 export * from './routes.js';
 export * from './transport.js';
+export * from './agent-messages.js';
+export * from './operations.js';

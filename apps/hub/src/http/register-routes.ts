@@ -88,6 +88,7 @@ export function registerContractRoutes(
       method: contract.method,
       url: routerPath(contract),
       config: { contract },
+      ...(contract.bodyLimit ? { bodyLimit: contract.bodyLimit } : {}),
       schema: {
         ...(contract.params ? { params: contract.params } : {}),
         ...(contract.query ? { querystring: contract.query } : {}),

@@ -91,6 +91,7 @@ export function createAssetService(deps: AssetServiceDeps): AssetService {
         last_seen_at: null,
         agent_version: null,
         agent_connected_at: null,
+        agent_low_power: null,
         created_at: now,
         updated_at: now,
       };

@@ -154,11 +154,60 @@ const transportSecurity: Migration = {
     await db.schema.dropTable('settings').execute();
   },
 };
+const agents: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .createTable('enrollment_tokens')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('expires_at', 'text', (c) => c.notNull())
+      .addColumn('max_uses', 'integer', (c) => c.notNull())
+      .addColumn('uses', 'integer', (c) => c.notNull())
+      .addColumn('revoked_at', 'text')
+      .addColumn('created_by', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .execute();
+
+    await db.schema
+      .createTable('agent_credentials')
+      .addColumn('asset_id', 'text', (c) => c.primaryKey().references('assets.id').onDelete('cascade'))
+      .addColumn('credential_hash', 'text', (c) => c.notNull().unique())
+      .addColumn('enrollment_token_id', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('rotated_at', 'text')
+      .execute();
+
+    await db.schema.alterTable('assets').addColumn('agent_low_power', 'integer').execute();
+
+    await db.schema
+      .createTable('metric_samples')
+      .addColumn('asset_id', 'text', (c) => c.notNull())
+      .addColumn('ts', 'text', (c) => c.notNull())
+      .addColumn('cpu_percent', 'real', (c) => c.notNull())
+      .addColumn('memory_used_bytes', 'bigint', (c) => c.notNull())
+      .addColumn('memory_total_bytes', 'bigint', (c) => c.notNull())
+      .addColumn('disk_used_bytes', 'bigint', (c) => c.notNull())
+      .addColumn('disk_total_bytes', 'bigint', (c) => c.notNull())
+      .addColumn('load1', 'real', (c) => c.notNull())
+      .addColumn('net_rx_bytes', 'bigint', (c) => c.notNull())
+      .addColumn('net_tx_bytes', 'bigint', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('metric_samples_asset_ts_idx').on('metric_samples').columns(['asset_id', 'ts']).execute();
+    await db.schema.createIndex('metric_samples_ts_idx').on('metric_samples').column('ts').execute();
+  },
+  async down(db: Kysely<any>) {
+    await db.schema.dropTable('metric_samples').execute();
+    await db.schema.dropTable('agent_credentials').execute();
+    await db.schema.dropTable('enrollment_tokens').execute();
+  },
+};
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_transport_security': transportSecurity,
+  '0003_agents': agents,
 };
 
 export const migrationProvider: MigrationProvider = {

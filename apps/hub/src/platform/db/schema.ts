@@ -64,6 +64,40 @@ export interface RecoveryCodesTable {
   created_at: string;
 }
 
+export interface EnrollmentTokensTable {
+  id: string;
+  token_hash: string;
+  name: string;
+  expires_at: string;
+  max_uses: number;
+  uses: number;
+  revoked_at: string | null;
+  created_by: string | null;
+  created_at: string;
+}
+
+export interface AgentCredentialsTable {
+  asset_id: string;
+  credential_hash: string;
+  enrollment_token_id: string | null;
+  created_at: string;
+  rotated_at: string | null;
+}
+
+/** Numbers arrive as JS numbers from SQLite and as text for bigint columns from pg: read with Number(). */
+export interface MetricSamplesTable {
+  asset_id: string;
+  ts: string;
+  cpu_percent: number;
+  memory_used_bytes: number | string;
+  memory_total_bytes: number | string;
+  disk_used_bytes: number | string;
+  disk_total_bytes: number | string;
+  load1: number;
+  net_rx_bytes: number | string;
+  net_tx_bytes: number | string;
+}
+
 export interface AssetsTable {
   id: string;
   name: string;
@@ -78,6 +112,7 @@ export interface AssetsTable {
   last_seen_at: string | null;
   agent_version: string | null;
   agent_connected_at: string | null;
+  agent_low_power: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -119,6 +154,9 @@ export interface Database {
   settings: SettingsTable;
   sessions: SessionsTable;
   recovery_codes: RecoveryCodesTable;
+  enrollment_tokens: EnrollmentTokensTable;
+  agent_credentials: AgentCredentialsTable;
+  metric_samples: MetricSamplesTable;
 }
 
 /** What repositories run queries on: the database or a transaction. */

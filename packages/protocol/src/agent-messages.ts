@@ -1,0 +1,338 @@
+/**
+ * The hub ↔ agent channel: versioned JSON frames `{v, type, id, payload}` over one WebSocket per agent.
+ * One catalog per direction; both ends validate every frame against it. Everything an agent sends is
+ * untrusted input to the hub.
+ *
+ * Hub → agent: requests (`exec.run`, `files.list`, …). The agent answers each with a `result` frame carrying
+ * the request's id. Agent → hub: `hello` (once, answered by `welcome`), `heartbeat`, `metrics`, `result`.
+ */
+import { Type, type Static, type TSchema } from 'typebox';
+
+export const agentProtocolVersion = 1;
+
+export const agentLimits = {
+  /** Largest frame either side accepts (a file chunk in base64 plus envelope). */
+  frameBytes: 16 * 1024 * 1024,
+  /** Largest file read or written through the channel. */
+  fileBytes: 8 * 1024 * 1024,
+  /** Per exec stream (stdout, stderr). */
+  execStreamBytes: 1024 * 1024,
+  pathLength: 4096,
+  listEntries: 10_000,
+  processes: 5_000,
+  logEntries: 5_000,
+  metricsPerFrame: 500,
+  /** Frames an agent may send per second before the hub closes it. */
+  framesPerSecond: 200,
+} as const;
+
+const Path = Type.String({ minLength: 1, maxLength: agentLimits.pathLength });
+const Iso = Type.String({ maxLength: 40 });
+const Count = Type.Integer({ minimum: 0 });
+const Text = (max = 4096) => Type.String({ maxLength: max });
+const Maybe = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+
+/** Error codes an agent may return; the hub maps them to its own catalog. */
+export const agentErrorCodes = [
+  'not_found',
+  'permission_denied',
+  'invalid_path',
+  'invalid_argument',
+  'too_large',
+  'exists',
+  'is_directory',
+  'not_directory',
+  'unsupported',
+  'timeout',
+  'failed',
+] as const;
+export type AgentErrorCode = (typeof agentErrorCodes)[number];
+
+export const AgentError = Type.Object({
+  code: Type.Enum<[...typeof agentErrorCodes]>([...agentErrorCodes]),
+  message: Text(2000),
+});
+export type AgentError = Static<typeof AgentError>;
+
+// ---- requests, hub → agent ---------------------------------------------------------------------------
+const ServiceName = Type.String({ minLength: 1, maxLength: 256, pattern: '^[A-Za-z0-9@._:-]+$' });
+export const serviceActions = ['start', 'stop', 'restart'] as const;
+export const signals = ['SIGTERM', 'SIGKILL', 'SIGINT', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2', 'SIGSTOP', 'SIGCONT'] as const;
+
+export const FileEntry = Type.Object({
+  name: Text(1024),
+  type: Type.Enum<['file', 'directory', 'symlink', 'other']>(['file', 'directory', 'symlink', 'other']),
+  size: Count,
+  mode: Text(16),
+  modified_at: Maybe(Iso),
+});
+export type FileEntry = Static<typeof FileEntry>;
+
+export const ExecOutcome = Type.Object({
+  exit_code: Maybe(Type.Integer()),
+  signal: Maybe(Text(32)),
+  stdout: Type.String({ maxLength: agentLimits.execStreamBytes * 2 }),
+  stderr: Type.String({ maxLength: agentLimits.execStreamBytes * 2 }),
+  truncated: Type.Boolean(),
+  timed_out: Type.Boolean(),
+  duration_ms: Count,
+});
+export type ExecOutcome = Static<typeof ExecOutcome>;
+
+export const ProcessInfo = Type.Object({
+  pid: Count,
+  ppid: Count,
+  user: Text(256),
+  name: Text(256),
+  command: Text(4096),
+  state: Text(32),
+  cpu_percent: Type.Number({ minimum: 0 }),
+  memory_bytes: Count,
+  started_at: Maybe(Iso),
+});
+export type ProcessInfo = Static<typeof ProcessInfo>;
+
+export const ServiceInfo = Type.Object({
+  name: Text(256),
+  description: Text(1024),
+  load_state: Text(32),
+  active_state: Text(32),
+  sub_state: Text(32),
+  enabled: Maybe(Type.Boolean()),
+});
+export type ServiceInfo = Static<typeof ServiceInfo>;
+
+export const NetworkInterface = Type.Object({
+  name: Text(256),
+  mac: Maybe(Text(32)),
+  internal: Type.Boolean(),
+  addresses: Type.Array(
+    Type.Object({ address: Text(64), family: Type.Enum<['IPv4', 'IPv6']>(['IPv4', 'IPv6']), cidr: Maybe(Text(64)) }),
+    { maxItems: 256 },
+  ),
+});
+export type NetworkInterface = Static<typeof NetworkInterface>;
+
+export const Filesystem = Type.Object({
+  mount: Text(1024),
+  device: Text(1024),
+  fstype: Text(64),
+  size_bytes: Count,
+  used_bytes: Count,
+  available_bytes: Count,
+});
+export type Filesystem = Static<typeof Filesystem>;
+
+export const PackageInfo = Type.Object({ name: Text(256), version: Text(256), arch: Maybe(Text(64)) });
+export type PackageInfo = Static<typeof PackageInfo>;
+
+export const CronJob = Type.Object({ source: Text(1024), user: Maybe(Text(256)), schedule: Text(256), command: Text(4096) });
+export type CronJob = Static<typeof CronJob>;
+
+export const SystemUser = Type.Object({
+  name: Text(256),
+  uid: Count,
+  gid: Count,
+  home: Text(1024),
+  shell: Text(1024),
+  gecos: Text(1024),
+});
+export type SystemUser = Static<typeof SystemUser>;
+
+export const LogEntry = Type.Object({ ts: Maybe(Iso), source: Text(256), priority: Maybe(Type.Integer()), message: Text(8192) });
+export type LogEntry = Static<typeof LogEntry>;
+
+export const LogQuery = Type.Object(
+  {
+    source: Type.Optional(Type.Enum<['journal', 'file']>(['journal', 'file'])),
+    unit: Type.Optional(ServiceName),
+    path: Type.Optional(Path),
+    since: Type.Optional(Iso),
+    until: Type.Optional(Iso),
+    grep: Type.Optional(Type.String({ maxLength: 256 })),
+    priority: Type.Optional(Type.Integer({ minimum: 0, maximum: 7 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: agentLimits.logEntries })),
+  },
+  { additionalProperties: false },
+);
+export type LogQuery = Static<typeof LogQuery>;
+
+/** Every request the hub can send, with its payload and the `data` of a successful result. */
+export const agentRequests = {
+  'exec.run': {
+    payload: Type.Object({
+      command: Type.String({ minLength: 1, maxLength: 65_536 }),
+      timeout_ms: Type.Integer({ minimum: 1, maximum: 3_600_000 }),
+      max_output_bytes: Type.Integer({ minimum: 1, maximum: agentLimits.execStreamBytes }),
+    }),
+    result: ExecOutcome,
+  },
+  'files.list': {
+    payload: Type.Object({ path: Path }),
+    result: Type.Object({ path: Path, entries: Type.Array(FileEntry, { maxItems: agentLimits.listEntries }), truncated: Type.Boolean() }),
+  },
+  'files.read': {
+    payload: Type.Object({ path: Path, max_bytes: Type.Integer({ minimum: 0, maximum: agentLimits.fileBytes }) }),
+    result: Type.Object({ path: Path, size: Count, data_base64: Type.String({ maxLength: Math.ceil((agentLimits.fileBytes * 4) / 3) + 8 }) }),
+  },
+  'files.write': {
+    payload: Type.Object({
+      path: Path,
+      data_base64: Type.String({ maxLength: Math.ceil((agentLimits.fileBytes * 4) / 3) + 8 }),
+      overwrite: Type.Boolean(),
+    }),
+    result: Type.Object({ path: Path, size: Count }),
+  },
+  'files.mkdir': { payload: Type.Object({ path: Path, recursive: Type.Boolean() }), result: Type.Object({ path: Path }) },
+  'files.rename': {
+    payload: Type.Object({ from: Path, to: Path, overwrite: Type.Boolean() }),
+    result: Type.Object({ from: Path, to: Path }),
+  },
+  'files.copy': {
+    payload: Type.Object({ from: Path, to: Path, overwrite: Type.Boolean() }),
+    result: Type.Object({ from: Path, to: Path }),
+  },
+  'files.delete': { payload: Type.Object({ path: Path, recursive: Type.Boolean() }), result: Type.Object({ path: Path }) },
+  'processes.list': {
+    payload: Type.Object({}),
+    result: Type.Object({ processes: Type.Array(ProcessInfo, { maxItems: agentLimits.processes }) }),
+  },
+  'processes.kill': {
+    payload: Type.Object({ pid: Type.Integer({ minimum: 1, maximum: 4_194_304 }), signal: Type.Enum<[...typeof signals]>([...signals]) }),
+    result: Type.Object({ pid: Count, signal: Text(16) }),
+  },
+  'services.list': {
+    payload: Type.Object({}),
+    result: Type.Object({ manager: Type.Enum<['systemd', 'none']>(['systemd', 'none']), services: Type.Array(ServiceInfo, { maxItems: 10_000 }) }),
+  },
+  'services.action': {
+    payload: Type.Object({ name: ServiceName, action: Type.Enum<[...typeof serviceActions]>([...serviceActions]) }),
+    result: Type.Object({ name: Text(256), action: Text(16), active_state: Text(32) }),
+  },
+  'system.network': { payload: Type.Object({}), result: Type.Object({ interfaces: Type.Array(NetworkInterface, { maxItems: 1024 }) }) },
+  'system.disks': { payload: Type.Object({}), result: Type.Object({ filesystems: Type.Array(Filesystem, { maxItems: 1024 }) }) },
+  'system.packages': {
+    payload: Type.Object({}),
+    result: Type.Object({
+      manager: Type.Enum<['dpkg', 'rpm', 'apk', 'none']>(['dpkg', 'rpm', 'apk', 'none']),
+      packages: Type.Array(PackageInfo, { maxItems: 100_000 }),
+    }),
+  },
+  'system.cron': { payload: Type.Object({}), result: Type.Object({ jobs: Type.Array(CronJob, { maxItems: 10_000 }) }) },
+  'system.users': { payload: Type.Object({}), result: Type.Object({ users: Type.Array(SystemUser, { maxItems: 100_000 }) }) },
+  'system.logs': {
+    payload: LogQuery,
+    result: Type.Object({ source: Text(64), entries: Type.Array(LogEntry, { maxItems: agentLimits.logEntries }), truncated: Type.Boolean() }),
+  },
+  'power.reboot': { payload: Type.Object({}), result: Type.Object({ accepted: Type.Boolean() }) },
+  'power.shutdown': { payload: Type.Object({}), result: Type.Object({ accepted: Type.Boolean() }) },
+  'wol.relay': {
+    payload: Type.Object({ mac: Type.String({ pattern: '^[0-9a-f]{2}(:[0-9a-f]{2}){5}$' }), address: Text(64), port: Type.Integer({ minimum: 1, maximum: 65535 }) }),
+    result: Type.Object({ sent: Type.Boolean() }),
+  },
+  'credential.rotate': {
+    payload: Type.Object({ credential: Type.String({ minLength: 20, maxLength: 200 }) }),
+    result: Type.Object({ saved: Type.Boolean() }),
+  },
+} as const satisfies Record<string, { payload: TSchema; result: TSchema }>;
+
+export type AgentRequestType = keyof typeof agentRequests;
+export const agentRequestTypes = Object.keys(agentRequests) as AgentRequestType[];
+export type AgentRequestPayload<T extends AgentRequestType> = Static<(typeof agentRequests)[T]['payload']>;
+export type AgentRequestResult<T extends AgentRequestType> = Static<(typeof agentRequests)[T]['result']>;
+
+// ---- frames agent → hub ------------------------------------------------------------------------------
+export const agentCapabilities = ['exec', 'files', 'processes', 'services', 'system', 'logs', 'power', 'wol', 'metrics'] as const;
+
+export const Hello = Type.Object({
+  agent_version: Text(64),
+  protocol: Type.Integer({ minimum: 1, maximum: 1000 }),
+  hostname: Text(253),
+  platform: Type.Enum<['linux', 'windows', 'macos', 'freebsd', 'other']>(['linux', 'windows', 'macos', 'freebsd', 'other']),
+  os_release: Text(256),
+  arch: Text(32),
+  ip_addresses: Type.Array(Text(64), { maxItems: 64 }),
+  mac_addresses: Type.Array(Text(32), { maxItems: 64 }),
+  capabilities: Type.Array(Text(32), { maxItems: 32 }),
+  low_power: Type.Boolean(),
+});
+export type Hello = Static<typeof Hello>;
+
+export const Welcome = Type.Object({
+  asset_id: Type.String(),
+  heartbeat_interval_s: Type.Integer({ minimum: 1 }),
+  collect_interval_s: Type.Integer({ minimum: 1 }),
+});
+export type Welcome = Static<typeof Welcome>;
+
+export const Heartbeat = Type.Object({ uptime_s: Count, load1: Maybe(Type.Number({ minimum: 0 })) });
+export type Heartbeat = Static<typeof Heartbeat>;
+
+export const MetricSample = Type.Object({
+  ts: Iso,
+  cpu_percent: Type.Number({ minimum: 0, maximum: 100_000 }),
+  memory_used_bytes: Count,
+  memory_total_bytes: Count,
+  disk_used_bytes: Count,
+  disk_total_bytes: Count,
+  load1: Type.Number({ minimum: 0 }),
+  net_rx_bytes: Count,
+  net_tx_bytes: Count,
+});
+export type MetricSample = Static<typeof MetricSample>;
+
+export const MetricsFrame = Type.Object({ samples: Type.Array(MetricSample, { minItems: 1, maxItems: agentLimits.metricsPerFrame }) });
+export type MetricsFrame = Static<typeof MetricsFrame>;
+
+export const ResultPayload = Type.Union([
+  Type.Object({ ok: Type.Literal(true), data: Type.Unknown() }),
+  Type.Object({ ok: Type.Literal(false), error: AgentError }),
+]);
+export type ResultPayload = Static<typeof ResultPayload>;
+
+export const agentToHub = {
+  hello: Hello,
+  heartbeat: Heartbeat,
+  metrics: MetricsFrame,
+  result: ResultPayload,
+} as const satisfies Record<string, TSchema>;
+export type AgentToHubType = keyof typeof agentToHub;
+
+export const hubToAgentEvents = { welcome: Welcome } as const satisfies Record<string, TSchema>;
+
+/** The frame envelope both directions share. `id` correlates a request and its result. */
+export const Frame = Type.Object({
+  v: Type.Literal(agentProtocolVersion),
+  type: Type.String({ minLength: 1, maxLength: 64 }),
+  id: Type.String({ minLength: 1, maxLength: 64 }),
+  payload: Type.Unknown(),
+});
+export type Frame = Static<typeof Frame>;
+
+// ---- enrollment (/api/v1/enroll) ---------------------------------------------------------------------
+export const EnrollRequest = Type.Object(
+  {
+    token: Type.String({ minLength: 10, maxLength: 200 }),
+    hostname: Type.String({ minLength: 1, maxLength: 253 }),
+    platform: Type.Optional(Type.Enum<['linux', 'windows', 'macos', 'freebsd', 'other']>(['linux', 'windows', 'macos', 'freebsd', 'other'])),
+    agent_version: Type.Optional(Type.String({ maxLength: 64 })),
+  },
+  { additionalProperties: false },
+);
+export type EnrollRequest = Static<typeof EnrollRequest>;
+
+export const EnrollResponse = Type.Object({
+  asset_id: Type.String(),
+  credential: Type.String(),
+  /** The hub's CA (PEM) when it serves its own; null when it uses a public or external certificate. */
+  ca_pem: Maybe(Type.String()),
+  ca_fingerprint_sha256: Maybe(Type.String()),
+  channel_path: Type.String(),
+});
+export type EnrollResponse = Static<typeof EnrollResponse>;
+
+/** Agent credential text: `sva_` + 52 lowercase base32 characters (32 random bytes). */
+export const agentCredentialPattern = /^sva_[a-z2-7]{52}$/;
+/** Enrollment token text: `sve_` + 52 lowercase base32 characters. */
+export const enrollmentTokenPattern = /^sve_[a-z2-7]{52}$/;
+export const agentChannelPath = '/api/v1/agent/channel';
