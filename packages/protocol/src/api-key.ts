@@ -42,7 +42,8 @@ export function encodeBase32(bytes: Uint8Array): string {
 /** Builds key text from random bytes: 3 bytes for the prefix (4 chars used), 32 for the secret. */
 export function formatApiKey(prefixBytes: Uint8Array, secretBytes: Uint8Array): string {
   if (secretBytes.length !== 32) throw new RangeError('an API key secret is 32 bytes');
+  // 2 bytes would also give 4 characters, but the last one would carry a single random bit.
+  if (prefixBytes.length < 3) throw new RangeError('prefix needs at least 3 bytes');
   const prefix = encodeBase32(prefixBytes).slice(0, apiKeyPrefixLength);
-  if (prefix.length !== apiKeyPrefixLength) throw new RangeError('prefix needs at least 3 bytes');
   return `${apiKeyMarker}${prefix}_${encodeBase32(secretBytes)}`;
 }

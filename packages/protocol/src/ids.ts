@@ -41,21 +41,35 @@ function randomChars(count: number): string {
 let lastTime = 0;
 let lastRandom = '';
 
-/** A new id such as `ast_01jd7k2m3n4p5q6r7s8t9v0wxy`: 10 time characters then 16 random ones. */
+/**
+ * A new id such as `ast_01jd7k2m3n4p5q6r7s8t9v0wxy`: 10 time characters then 16 random ones. Ids made by one
+ * process sort in creation order: in the same millisecond (or if the clock steps back) the previous id's time
+ * is kept and its random tail incremented, as ULID's monotonic mode does; a tail that cannot be incremented
+ * carries into the time.
+ */
 export function newId(kind: IdKind, now: number = Date.now()): string {
-  // Ids made in the same millisecond still sort in creation order: bump the random tail.
+  let time: number;
   let tail: string;
-  if (now === lastTime && lastRandom) {
-    tail = increment(lastRandom);
+  if (now <= lastTime && lastRandom) {
+    time = lastTime;
+    const next = increment(lastRandom);
+    if (next === null) {
+      time = lastTime + 1;
+      tail = '0'.repeat(lastRandom.length);
+    } else {
+      tail = next;
+    }
   } else {
+    time = now;
     tail = randomChars(16);
   }
-  lastTime = now;
+  lastTime = time;
   lastRandom = tail;
-  return `${idPrefixes[kind]}_${encodeTime(now)}${tail}`;
+  return `${idPrefixes[kind]}_${encodeTime(time)}${tail}`;
 }
 
-function increment(value: string): string {
+/** The next value in Crockford base32, or null when every character is already the last one. */
+function increment(value: string): string | null {
   const chars = value.split('');
   for (let i = chars.length - 1; i >= 0; i--) {
     const index = crockford.indexOf(chars[i] ?? '0');
@@ -65,14 +79,18 @@ function increment(value: string): string {
     }
     chars[i] = '0';
   }
-  return randomChars(value.length);
+  return null;
 }
 
 const idPattern = /^[a-z]{3}_[0-9a-hjkmnp-tv-z]{26}$/;
 
+const knownPrefixes: readonly string[] = Object.values(idPrefixes);
+
+/** Whether the text is an id of this kind, or without a kind, of any known kind. */
 export function isId(value: string, kind?: IdKind): boolean {
-  if (!idPattern.test(value)) return false;
-  return kind === undefined || value.startsWith(`${idPrefixes[kind]}_`);
+  if (typeof value !== 'string' || !idPattern.test(value)) return false;
+  const prefix = value.slice(0, 3);
+  return kind === undefined ? knownPrefixes.includes(prefix) : prefix === idPrefixes[kind];
 }
 
 /** JSON-schema pattern for an id of one kind, used by route contracts. */

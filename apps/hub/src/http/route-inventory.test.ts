@@ -193,10 +193,23 @@ const documentedExtras: readonly (readonly [method: string, path: string, access
   ['POST', '/api/auth/2fa/recovery-codes', 'authenticated'],
   ['GET', '/api/auth/oidc/start', 'public'],
   ['GET', '/api/auth/oidc/callback', 'public'],
+  // Enrollment and agent-token management (spec 2.4 admin area; decision 0003) and the agent channel.
+  ['POST', '/api/v2/enrollment-tokens', 'admin'],
+  ['GET', '/api/v2/enrollment-tokens', 'admin'],
+  ['DELETE', '/api/v2/enrollment-tokens/{id}', 'admin'],
+  ['POST', '/api/v2/agents/{id}/credential/rotate', 'admin'],
+  ['DELETE', '/api/v2/agents/{id}/credential', 'admin'],
+  ['GET', '/api/v1/agent/channel', 'public'],
 ];
 
 /** Spec 2.4: admin-only areas are runtime settings, enrollment/agent tokens, admin reset, users, API keys. */
-const adminAreas = [/^\/api\/v2\/keys(\/|$)/, /^\/api\/auth\/users(\/|$)/, /^\/api\/settings\//];
+const adminAreas = [
+  /^\/api\/v2\/keys(\/|$)/,
+  /^\/api\/auth\/users(\/|$)/,
+  /^\/api\/settings\//,
+  /^\/api\/v2\/enrollment-tokens(\/|$)/,
+  /^\/api\/v2\/agents\/\{id\}\/credential(\/|$)/,
+];
 
 const accessOf = (route: RouteContract): string =>
   route.auth === 'scope' ? (route.scope ?? '(scope missing)') : route.auth;
@@ -295,6 +308,7 @@ describe('route inventory against the interface (spec section 4)', () => {
         'POST /api/auth/login/2fa',
         'GET /api/auth/oidc/start',
         'GET /api/auth/oidc/callback',
+        'GET /api/v1/agent/channel',
       ].sort(),
     );
   });

@@ -1,10 +1,17 @@
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 import type { FieldProblem } from '@svc/protocol';
 
 // ajv-formats is CommonJS with a default export; under NodeNext it arrives wrapped.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+// ajv-formats defines date-time as a validate/compare pair (its type is the wider `Format` union).
+const rfc3339 = fullFormats['date-time'] as {
+  validate: (text: string) => boolean;
+  compare: (a: string, b: string) => number | undefined;
+};
 
 function makeAjv(coerce: boolean): Ajv {
   const ajv = new Ajv({
@@ -15,6 +22,13 @@ function makeAjv(coerce: boolean): Ajv {
     strict: false,
   });
   addFormats(ajv);
+  // RFC 3339 allows a leap second (`23:59:60`) that a JavaScript Date cannot hold: every timestamp the hub
+  // accepts must also be one it can read, or `new Date(text).toISOString()` throws deep inside a service.
+  ajv.addFormat('date-time', {
+    type: 'string',
+    validate: (text: string) => rfc3339.validate(text) && !Number.isNaN(Date.parse(text)),
+    compare: rfc3339.compare,
+  });
   return ajv;
 }
 
@@ -22,8 +36,54 @@ function makeAjv(coerce: boolean): Ajv {
 const bodyAjv = makeAjv(false);
 const textAjv = makeAjv(true);
 
+/**
+ * Where the first NUL character sits in a value (a JSON pointer), or null. PostgreSQL cannot store U+0000 in
+ * text and SQLite cuts strings (and LIKE patterns) at it, so no string the hub accepts may hold one.
+ */
+function findNul(root: unknown): string | null {
+  const stack: [unknown, string][] = [[root, '']];
+  for (let top = stack.pop(); top; top = stack.pop()) {
+    const [value, pointer] = top;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return pointer;
+    } else if (Array.isArray(value)) {
+      value.forEach((item, i) => stack.push([item, `${pointer}/${i}`]));
+    } else if (typeof value === 'object' && value !== null) {
+      for (const [key, item] of Object.entries(value)) {
+        if (key.includes('\u0000')) return pointer;
+        stack.push([item, `${pointer}/${key}`]);
+      }
+    }
+  }
+  return null;
+}
+
 export function compileValidator({ schema, httpPart }: { schema: object; httpPart?: string | undefined }) {
-  return (httpPart === 'body' ? bodyAjv : textAjv).compile(schema);
+  const validate = (httpPart === 'body' ? bodyAjv : textAjv).compile(schema);
+  const checked = Object.assign(
+    (data: unknown, dataCxt?: Parameters<ValidateFunction>[1]): boolean => {
+      checked.errors = null;
+      if (!validate(data, dataCxt)) {
+        checked.errors = validate.errors ?? null;
+        return false;
+      }
+      const pointer = findNul(data);
+      if (pointer === null) return true;
+      checked.errors = [
+        {
+          instancePath: pointer,
+          schemaPath: '#',
+          keyword: 'nul',
+          params: {},
+          message: 'must not contain the NUL character',
+        },
+      ];
+      return false;
+    },
+    // Fastify passes the parent (so Ajv can coerce a root value) only to functions that carry schemaEnv.
+    { errors: null as ErrorObject[] | null, schemaEnv: validate.schemaEnv },
+  );
+  return checked;
 }
 
 /** Ajv problems as `{field, problem}` a person can act on: `body.name: must NOT have more than 120 characters`. */

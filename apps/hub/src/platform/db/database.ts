@@ -27,7 +27,7 @@ export interface DatabaseOptions {
 /** Opens the database and brings its schema up to date. */
 export async function openDatabase(options: DatabaseOptions): Promise<HubDatabase> {
   const hub = options.databaseUrl ? openPostgres(options.databaseUrl, options.pgSchema) : openSqlite(options);
-  await migrate(hub.db);
+  await migrate(hub.db, options.databaseUrl ? options.pgSchema : undefined);
   return hub;
 }
 
@@ -64,8 +64,14 @@ function openPostgres(url: string, schema: string | undefined): HubDatabase {
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }
 
-async function migrate(db: Kysely<Database>): Promise<void> {
-  const migrator = new Migrator({ db, provider: migrationProvider });
+async function migrate(db: Kysely<Database>, schema: string | undefined): Promise<void> {
+  // With a schema of its own, the migration bookkeeping lives there too: several hubs (or test runs) on one
+  // PostgreSQL database never see each other's migration lock.
+  const migrator = new Migrator({
+    db,
+    provider: migrationProvider,
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
