@@ -20,6 +20,8 @@ import { createAssetService, type AssetService } from './modules/assets/assets.s
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { createAuditService, type AuditService } from './modules/audit/audit.service.js';
 import { authRawRoutes, authRoutes } from './modules/auth/auth.routes.js';
+import { oidcRawRoutes } from './modules/auth/oidc.routes.js';
+import { createOidcService } from './modules/auth/oidc.service.js';
 import { createLoginService, type LoginService } from './modules/auth/login.service.js';
 import { createSessionService, type SessionService } from './modules/auth/session.service.js';
 import { createTwoFactorService, type TwoFactorService } from './modules/auth/two-factor.service.js';
@@ -118,6 +120,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
   });
   const login = createLoginService({ db, clock, audit, sessions, twoFactor, loginsPerMinute: 10, bcryptCost: config.bcryptCost });
   const tlsService = createTlsService({ db, clock, audit, tls });
+  const oidc = config.oidc ? createOidcService({ config: config.oidc, db, clock, audit, login }) : null;
 
   const owner = await bootstrapOwner({ db, clock, audit, apiKeys, logger, dataDir: config.dataDir, bcryptCost: config.bcryptCost });
 
@@ -138,6 +141,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
   const rawHandlers: Partial<Record<string, RawHandler>> = {
     openapi: async (_request, reply) => reply.type('application/json; charset=utf-8').send(openapi),
     ...authRawRoutes({ login, sessions, isSecure }),
+    ...oidcRawRoutes({ oidc }),
     ...tlsRawRoutes(tlsService),
   };
   const app = buildApp({

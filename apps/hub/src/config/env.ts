@@ -38,6 +38,8 @@ export interface OidcConfig {
   roleClaim: string;
   roleMap: Record<string, 'admin' | 'operator' | 'viewer'>;
   defaultRole: 'admin' | 'operator' | 'viewer' | null;
+  /** Let discovery and token requests go over plain http (SVC_OIDC_ALLOW_INSECURE): tests on loopback only. */
+  allowInsecure: boolean;
 }
 
 export interface RateLimitConfig {
@@ -107,6 +109,7 @@ function readOidc(env: Env): OidcConfig | null {
     roleClaim: env.SVC_OIDC_ROLE_CLAIM?.trim() || 'groups',
     roleMap,
     defaultRole: defaultRole ? (defaultRole as OidcRole) : null,
+    allowInsecure: readBool(env, 'SVC_OIDC_ALLOW_INSECURE', false),
   };
 }
 

@@ -179,6 +179,8 @@ const agents: Migration = {
       .execute();
 
     await db.schema.alterTable('assets').addColumn('agent_low_power', 'integer').execute();
+    // One account per OpenID subject, across hub processes too (NULLs, local users, do not collide).
+    await db.schema.createIndex('users_oidc_subject_idx').on('users').column('oidc_subject').unique().execute();
 
     await db.schema
       .createTable('metric_samples')
