@@ -67,10 +67,9 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.setValidatorCompiler(compileValidator);
   app.decorateRequest('principal', null);
 
-  const verifySession = deps.verifySession;
   const authenticator = createAuthenticator({
     verifyApiKey: (text) => deps.verifyApiKey(text),
-    ...(verifySession ? { verifySession: (token: string) => verifySession(token) } : {}),
+    ...(deps.verifySession ? { verifySession: (token: string) => deps.verifySession?.(token) ?? Promise.resolve(null) } : {}),
     isSameOrigin: createOriginCheck({ publicOrigin: deps.publicOrigin ?? null, trustedProxies: deps.trustedProxies }),
     isSecure: (request) => deps.isSecure(request),
     perIp: deps.rateLimit.enabled ? new RateLimiter(deps.rateLimit.perIpPerMinute) : null,

@@ -12,6 +12,7 @@ import type { Page } from '../platform/db/paging.js';
 import { HubError } from '../platform/hub-error.js';
 import type { ActionContext, Principal } from '../modules/access/principal.js';
 import { sendError } from './envelope.js';
+import { serializationSchema } from './serialization-schema.js';
 
 type StaticOf<S> = S extends TSchema ? Static<S> : undefined;
 
@@ -82,7 +83,11 @@ export function registerContractRoutes(
     const status = contract.successStatus ?? 200;
     const response =
       contract.response && handler
-        ? { [status]: contract.list ? ListEnvelope(contract.response) : SuccessEnvelope(contract.response) }
+        ? {
+            [status]: serializationSchema(
+              contract.list ? ListEnvelope(contract.response) : SuccessEnvelope(contract.response),
+            ),
+          }
         : undefined;
     app.route({
       method: contract.method,

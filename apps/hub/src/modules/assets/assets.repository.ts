@@ -14,6 +14,9 @@ export interface AssetFilter {
   text?: string;
 }
 
+/** Characters JSON.stringify puts around or into list items. */
+const jsonListSyntax = /["\\,[\]]/;
+
 function filtered(db: Executor, filter: AssetFilter) {
   let query = db.selectFrom('assets');
   if (filter.status) query = query.where('status', '=', filter.status);
@@ -24,12 +27,19 @@ function filtered(db: Executor, filter: AssetFilter) {
   }
   if (filter.text !== undefined) {
     const pattern = likePattern(filter.text);
+    // The lists are JSON text: text with a quote, comma, bracket or backslash could only match their JSON
+    // syntax ('[' would match every asset), never one address or tag, so those columns are left out.
+    const searchesLists = !jsonListSyntax.test(filter.text);
     query = query.where((eb) =>
       eb.or([
         eb(sql`lower(name)`, 'like', sql`${pattern} escape '\\'`),
         eb(sql`lower(coalesce(hostname, ''))`, 'like', sql`${pattern} escape '\\'`),
-        eb(sql`lower(ip_addresses)`, 'like', sql`${pattern} escape '\\'`),
-        eb(sql`lower(tags)`, 'like', sql`${pattern} escape '\\'`),
+        ...(searchesLists
+          ? [
+              eb(sql`lower(ip_addresses)`, 'like', sql`${pattern} escape '\\'`),
+              eb(sql`lower(tags)`, 'like', sql`${pattern} escape '\\'`),
+            ]
+          : []),
       ]),
     );
   }

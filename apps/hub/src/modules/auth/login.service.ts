@@ -32,7 +32,7 @@ export function createLoginService(deps: {
   bcryptCost: number;
 }) {
   const { db, audit, sessions, twoFactor } = deps;
-  const limiter = new RateLimiter(deps.loginsPerMinute);
+  const limiter = new RateLimiter(deps.loginsPerMinute, () => deps.clock.now().getTime());
   // A hash of nothing anyone knows, at the same cost as real ones: an unknown user takes as long as a known one.
   let decoy: Promise<string> | null = null;
   const decoyHash = () => (decoy ??= hashPassword(randomToken(16), deps.bcryptCost));
@@ -83,7 +83,7 @@ export function createLoginService(deps: {
         if (user) await recordSignIn(user.id, meta, 'sign_in_failed');
         throw new HubError('unauthorized', 'Wrong username or password.');
       }
-      if (user.totp_secret) return { result: { requires_2fa: true, challenge_token: twoFactor.openChallenge(user.id) } };
+      if (user.totp_secret) return { result: { requires_2fa: true, challenge_token: twoFactor.openChallenge(user.id, user.password_hash) } };
       return startSession(user.id, 'password', meta);
     },
 

@@ -28,6 +28,8 @@ export const twoFactorLimits = {
 
 interface Challenge {
   userId: string;
+  /** The password hash the challenge was opened under: a reset in between voids the challenge. */
+  passwordHash: string;
   expiresAt: number;
   failures: number;
   busy: boolean;
@@ -40,7 +42,7 @@ export interface TwoFactorService {
   disable(ctx: ActionContext, code: string): Promise<void>;
   regenerateRecoveryCodes(ctx: ActionContext, code: string): Promise<RecoveryCodes>;
   /** Opens a challenge after a correct password; returns its token. */
-  openChallenge(userId: string): string;
+  openChallenge(userId: string, passwordHash: string): string;
   /** Checks a code against a challenge; returns the user id once, then the challenge is gone. */
   completeChallenge(token: string, code: string): Promise<{ userId: string; method: 'totp' | 'recovery' }>;
 }
@@ -69,6 +71,8 @@ export function createTwoFactorService(deps: {
   const { db, clock, audit, box, bcryptCost } = deps;
   const challenges = new Map<string, Challenge>();
   const failures = new Map<string, number[]>();
+  /** Code checks under way per user (see reserveAttempt). */
+  const inFlight = new Map<string, number>();
 
   function recentFailures(userId: string): number[] {
     const now = clock.now().getTime();
@@ -79,6 +83,27 @@ export function createTwoFactorService(deps: {
 
   function noteFailure(userId: string): void {
     recentFailures(userId).push(clock.now().getTime());
+  }
+
+  /**
+   * Reserves one code check against the per-user failure limit, synchronously (before any await): attempts
+   * still being checked count as possible failures, so parallel guesses on many challenges cannot all pass
+   * the limit before the first of them is recorded. Returns the release, for a finally block.
+   */
+  function reserveAttempt(userId: string): () => void {
+    const pending = inFlight.get(userId) ?? 0;
+    if (recentFailures(userId).length + pending >= twoFactorLimits.userFailures) {
+      throw new HubError('rate_limited', 'Too many wrong codes; wait a few minutes.', { headers: { 'Retry-After': '900' } });
+    }
+    inFlight.set(userId, pending + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (inFlight.get(userId) ?? 1) - 1;
+      if (left > 0) inFlight.set(userId, left);
+      else inFlight.delete(userId);
+    };
   }
 
   async function loadUser(userId: string) {
@@ -139,15 +164,17 @@ export function createTwoFactorService(deps: {
 
   /** A code for an action on one's own 2FA: TOTP, or (when allowed) an unused recovery code. */
   async function checkOwnCode(userId: string, code: string, allowRecovery: boolean): Promise<void> {
-    const user = await loadUser(userId);
-    if (!user.totp_secret) throw new HubError('conflict', 'Two-factor sign-in is not on.');
-    if (recentFailures(userId).length >= twoFactorLimits.userFailures) {
-      throw new HubError('rate_limited', 'Too many wrong codes; wait a few minutes.', { headers: { 'Retry-After': '900' } });
-    }
-    const ok = (await consumeTotp(userId, user.totp_secret, code)) || (allowRecovery && (await consumeRecoveryCode(userId, code)));
-    if (!ok) {
-      noteFailure(userId);
-      throw new HubError('validation', 'The code is not valid (or was already used).', { details: [{ field: 'body.code', problem: 'is not valid' }] });
+    const release = reserveAttempt(userId);
+    try {
+      const user = await loadUser(userId);
+      if (!user.totp_secret) throw new HubError('conflict', 'Two-factor sign-in is not on.');
+      const ok = (await consumeTotp(userId, user.totp_secret, code)) || (allowRecovery && (await consumeRecoveryCode(userId, code)));
+      if (!ok) {
+        noteFailure(userId);
+        throw new HubError('validation', 'The code is not valid (or was already used).', { details: [{ field: 'body.code', problem: 'is not valid' }] });
+      }
+    } finally {
+      release();
     }
   }
 
@@ -222,11 +249,11 @@ export function createTwoFactorService(deps: {
       return { recovery_codes: codes };
     },
 
-    openChallenge(userId) {
+    openChallenge(userId, passwordHash) {
       const token = randomToken(32);
       const now = clock.now().getTime();
       for (const [key, c] of challenges) if (c.expiresAt <= now) challenges.delete(key);
-      challenges.set(token, { userId, expiresAt: now + twoFactorLimits.challengeLifetimeMs, failures: 0, busy: false });
+      challenges.set(token, { userId, passwordHash, expiresAt: now + twoFactorLimits.challengeLifetimeMs, failures: 0, busy: false });
       return token;
     },
 
@@ -240,12 +267,14 @@ export function createTwoFactorService(deps: {
       // Claimed synchronously: a concurrent attempt on the same challenge is refused, not raced.
       if (challenge.busy) throw new HubError('conflict', 'Another attempt on this challenge is in progress.');
       challenge.busy = true;
+      let release: (() => void) | null = null;
       try {
-        if (recentFailures(challenge.userId).length >= twoFactorLimits.userFailures) {
-          throw new HubError('rate_limited', 'Too many wrong codes; wait a few minutes.', { headers: { 'Retry-After': '900' } });
-        }
+        release = reserveAttempt(challenge.userId);
         const user = await loadUser(challenge.userId);
-        if (!user.totp_secret) throw new HubError('unauthorized', expired);
+        if (!user.totp_secret || user.password_hash !== challenge.passwordHash) {
+          challenges.delete(token);
+          throw new HubError('unauthorized', expired);
+        }
         let method: 'totp' | 'recovery' | null = null;
         if (await consumeTotp(user.id, user.totp_secret, code)) method = 'totp';
         else if (await consumeRecoveryCode(user.id, code)) method = 'recovery';
@@ -258,6 +287,7 @@ export function createTwoFactorService(deps: {
         challenges.delete(token);
         return { userId: challenge.userId, method };
       } finally {
+        release?.();
         challenge.busy = false;
       }
     },

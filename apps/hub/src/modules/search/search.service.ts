@@ -2,6 +2,7 @@ import type { SearchHit, SearchQuery } from '@svc/protocol';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
 import { pageWindow, readStringList, toPage, type Page, type PageRequest } from '../../platform/db/paging.js';
+import { validationError } from '../../platform/hub-error.js';
 import type { Principal } from '../access/principal.js';
 import { listAssets, type AssetRow } from '../assets/assets.repository.js';
 import { visibleAssetIds } from '../assets/assets.service.js';
@@ -31,6 +32,8 @@ export function createSearchService(deps: { db: Kysely<Database> }): SearchServi
   return {
     async search(principal, query, page) {
       const text = query.q.trim();
+      // Blank text would match everything: refuse it like an empty q.
+      if (text === '') throw validationError('query.q', 'must contain a character other than spaces');
       const needle = text.toLowerCase();
       const visible = visibleAssetIds(principal);
       const { limit, offset } = pageWindow(page);

@@ -386,3 +386,67 @@ describe.each(databaseTargets())('/api/auth/users ($name)', ({ options }) => {
     expect(await auditActions(t, (await ownerRow()).id)).toHaveLength(1); // only the bootstrap creation
   });
 });
+
+describe.each(databaseTargets())('/api/auth/users with narrowed admin keys ($name)', ({ options }) => {
+  let t: TestHub;
+  beforeEach(async () => {
+    t = await startTestHub(options);
+  });
+  afterEach(async () => {
+    await t.close();
+  });
+
+  it("refuses POST and PATCH to an admin key without '*' or with allowed_assets; a '*' admin key works", async () => {
+    const asset = await t.createAsset();
+    const victim = (
+      await t.request('POST', '/api/auth/users', {
+        body: { username: 'victor', password: 'victor password', role: 'viewer' },
+      })
+    ).json.data as User;
+    const narrowScopes = await t.createKey({
+      role: 'admin',
+      scopes: ['assets:*', 'groups:*', 'users:read', 'audit:read'],
+    });
+    const restricted = await t.createKey({ role: 'admin', scopes: ['*'], allowed_assets: [asset.id] });
+    const full = await t.createKey({ role: 'admin', scopes: ['*'] });
+
+    for (const [label, key] of [
+      ['scopes without *', narrowScopes.raw_key],
+      ['restricted to one asset', restricted.raw_key],
+    ] as const) {
+      const create = await t.request('POST', '/api/auth/users', {
+        key,
+        body: { username: `minted-${label.length}`, password: 'full admin now', role: 'admin' },
+      });
+      expect(create.status, label).toBe(403);
+      expect(create.json.error, label).toBe('forbidden');
+
+      for (const body of [{ role: 'admin' }, { password: 'taken over pw' }]) {
+        const patch = await t.request('PATCH', `/api/auth/users/${victim.id}`, { key, body });
+        expect(patch.status, `${label} ${JSON.stringify(body)}`).toBe(403);
+        expect(patch.json.error).toBe('forbidden');
+      }
+    }
+    const names = (await t.hub.database.db.selectFrom('users').select('username').execute()).map(
+      (r) => r.username,
+    );
+    expect(names.sort()).toEqual(['owner', 'victor']);
+    const [unchanged] = await usersNamed(t.hub, 'victor');
+    expect(unchanged?.role).toBe('viewer');
+    expect(await verifyPassword('victor password', unchanged?.password_hash ?? '')).toBe(true);
+
+    const create = await t.request('POST', '/api/auth/users', {
+      key: full.raw_key,
+      body: { username: 'minted', password: 'full admin now', role: 'admin' },
+    });
+    expect(create.status, create.text).toBe(201);
+    const patch = await t.request('PATCH', `/api/auth/users/${victim.id}`, {
+      key: full.raw_key,
+      body: { role: 'operator', password: 'reset by admin' },
+    });
+    expect(patch.status, patch.text).toBe(200);
+    const [changed] = await usersNamed(t.hub, 'victor');
+    expect(changed?.role).toBe('operator');
+    expect(await verifyPassword('reset by admin', changed?.password_hash ?? '')).toBe(true);
+  });
+});

@@ -244,7 +244,10 @@ describe('crash durability', () => {
       second.child.kill('SIGTERM');
       await within('the hub to stop on SIGTERM', 10_000, second.exited).catch((error: unknown) => {
         second.child.kill('SIGKILL');
-        throw error;
+        const tail = second.output().split('\n').slice(-8).join('\n');
+        throw new Error(
+          `${error instanceof Error ? error.message : String(error)}; its last output:\n${tail}`,
+        );
       });
     }
 

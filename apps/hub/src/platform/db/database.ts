@@ -27,7 +27,12 @@ export interface DatabaseOptions {
 /** Opens the database and brings its schema up to date. */
 export async function openDatabase(options: DatabaseOptions): Promise<HubDatabase> {
   const hub = options.databaseUrl ? openPostgres(options.databaseUrl, options.pgSchema) : openSqlite(options);
-  await migrate(hub.db, options.databaseUrl ? options.pgSchema : undefined);
+  try {
+    await migrate(hub.db, options.databaseUrl ? options.pgSchema : undefined);
+  } catch (error) {
+    await hub.close();
+    throw error;
+  }
   return hub;
 }
 
@@ -50,8 +55,31 @@ function openSqlite(options: DatabaseOptions): HubDatabase {
   sqlite.function('lower', { deterministic: true }, (value: unknown) =>
     typeof value === 'string' ? value.toLowerCase() : value,
   );
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/**
+ * Kysely prepares every query anew; preparing costs more than running the small queries the hub makes.
+ * Statements are cached by SQL text (bounded: the hub's query shapes are few, parameters are bound).
+ */
+function withStatementCache(sqlite: SQLite.Database): SQLite.Database {
+  const cache = new Map<string, SQLite.Statement>();
+  const prepare = sqlite.prepare.bind(sqlite);
+  return new Proxy(sqlite, {
+    get(target, property, receiver) {
+      if (property !== 'prepare') return Reflect.get(target, property, receiver) as unknown;
+      return (sql: string) => {
+        let statement = cache.get(sql);
+        if (!statement) {
+          if (cache.size >= 1000) cache.clear();
+          statement = prepare(sql);
+          cache.set(sql, statement);
+        }
+        return statement;
+      };
+    },
+  });
 }
 
 function openPostgres(url: string, schema: string | undefined): HubDatabase {

@@ -8,12 +8,12 @@ import { X509Certificate, createPrivateKey, randomBytes, webcrypto, type KeyObje
 import { isIP } from 'node:net';
 import * as x509 from '@peculiar/x509';
 
-// @peculiar/x509 is typed against the DOM's WebCrypto; node's is the same API under other type names.
-type X509Crypto = Parameters<typeof x509.cryptoProvider.set>[0];
-type KeyPair = x509.X509CertificateCreateSelfSignedParams['keys'];
-type SigningKey = x509.X509CertificateCreateWithKeyParams['signingKey'];
+// @peculiar/x509 is typed against the DOM's WebCrypto, which this project's lib leaves out; node's webcrypto
+// is the same API, so node's types are used here.
+type KeyPair = webcrypto.CryptoKeyPair;
+type SigningKey = webcrypto.CryptoKey;
 
-x509.cryptoProvider.set(webcrypto as unknown as X509Crypto);
+x509.cryptoProvider.set(webcrypto);
 
 const ecdsa = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 const dayMs = 24 * 60 * 60 * 1000;
@@ -37,14 +37,14 @@ export interface CertificateDetails {
 }
 
 async function exportKeyPem(key: SigningKey): Promise<string> {
-  const der = await webcrypto.subtle.exportKey('pkcs8', key as unknown as webcrypto.CryptoKey);
+  const der = await webcrypto.subtle.exportKey('pkcs8', key);
   const b64 = Buffer.from(der).toString('base64').replace(/(.{64})/g, '$1\n').trimEnd();
   return `-----BEGIN PRIVATE KEY-----\n${b64}\n-----END PRIVATE KEY-----\n`;
 }
 
 async function importKeyPem(pem: string): Promise<SigningKey> {
   const der = createPrivateKey(pem).export({ type: 'pkcs8', format: 'der' });
-  return (await webcrypto.subtle.importKey('pkcs8', der, ecdsa, true, ['sign'])) as unknown as SigningKey;
+  return webcrypto.subtle.importKey('pkcs8', der, ecdsa, true, ['sign']);
 }
 
 function serial(): string {
@@ -55,7 +55,7 @@ function serial(): string {
 }
 
 async function newKeyPair(): Promise<KeyPair> {
-  return (await webcrypto.subtle.generateKey(ecdsa, true, ['sign', 'verify'])) as unknown as KeyPair;
+  return webcrypto.subtle.generateKey(ecdsa, true, ['sign', 'verify']);
 }
 
 export async function createCertificateAuthority(now: Date, commonName = 'svc hub CA'): Promise<KeyAndCert> {

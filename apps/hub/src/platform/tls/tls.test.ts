@@ -16,7 +16,9 @@ function plainRequest(port: number, pathname: string, headers: Record<string, st
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      res.on('end', () => {
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
+      });
     });
     req.on('error', reject);
     req.end();
@@ -149,7 +151,7 @@ describe('TLS renewal, uploads and clearing, live', () => {
     expect(upload.json.data).toMatchObject({ source: 'uploaded', ca_download: false });
 
     const served = await tlsRequest(`${base}/api/v1/tls/info`, { ca: otherCa.certPem });
-    expect(served.peer.fingerprint256).toBe(new X509Certificate(leaf.certPem.split('-----END CERTIFICATE-----')[0] + '-----END CERTIFICATE-----').fingerprint256);
+    expect(served.peer.fingerprint256).toBe(new X509Certificate(leaf.certPem).fingerprint256);
     expect((await t.request('GET', '/api/v1/tls/ca.crt', { key: null })).status).toBe(404);
 
     const stored = await t.hub.database.db.selectFrom('settings').selectAll().execute();
@@ -280,7 +282,7 @@ describe.skipIf(!sslscan)('TLS scanner (sslscan)', () => {
       const { execFile } = await import('node:child_process');
       const output = await new Promise<string>((resolve, reject) => {
         execFile(sslscan!, ['--no-colour', `127.0.0.1:${t.servers!.httpsPort!}`], { timeout: 60_000 }, (error, stdout) => {
-          if (error) reject(error);
+          if (error) reject(new Error(`sslscan failed: ${error.message}`));
           else resolve(stdout);
         });
       });

@@ -1,0 +1,315 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId, type Asset } from '@svc/protocol';
+import { startTestHub, type TestHub } from '@svc/testkit';
+
+function useHub(): () => TestHub {
+  let t: TestHub | undefined;
+  beforeAll(async () => {
+    t = await startTestHub();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  return () => {
+    if (!t) throw new Error('hub not started');
+    return t;
+  };
+}
+
+async function listAll(t: TestHub, query = '', key?: string): Promise<{ data: Asset[]; total: number }> {
+  const res = await t.request('GET', `/api/v2/assets?per_page=500${query}`, key ? { key } : {});
+  expect(res.status, res.text).toBe(200);
+  return { data: res.json.data as Asset[], total: res.json.meta?.total ?? -1 };
+}
+
+describe('assets: create, read, update, delete', () => {
+  const hub = useHub();
+
+  it('creates a manual device with the documented defaults', async () => {
+    const t = hub();
+    const res = await t.request('POST', '/api/v2/assets', { body: { name: 'nas' } });
+    expect(res.status).toBe(201);
+    const asset = res.json.data as Asset;
+    const now = t.clock.now().toISOString();
+    expect(asset).toEqual({
+      id: asset.id,
+      name: 'nas',
+      hostname: null,
+      platform: 'other',
+      status: 'unknown',
+      source: 'manual',
+      ip_addresses: [],
+      mac_address: null,
+      tags: [],
+      description: null,
+      last_seen_at: null,
+      created_at: now,
+      updated_at: now,
+      agent: null,
+    });
+    expect(asset.id).toMatch(/^ast_[0-9a-z]+$/);
+    expect(res.json.request_id).toMatch(/^req_/);
+
+    const fetched = await t.request('GET', `/api/v2/assets/${asset.id}`);
+    expect(fetched.status).toBe(200);
+    expect(fetched.json.data).toEqual(asset);
+  });
+
+  it('updates only the fields a PUT names and moves updated_at', async () => {
+    const t = hub();
+    const created = (
+      await t.request('POST', '/api/v2/assets', {
+        body: {
+          name: 'router',
+          hostname: 'gw.lan',
+          platform: 'linux',
+          ip_addresses: ['192.168.1.1'],
+          tags: ['network'],
+          description: 'edge',
+        },
+      })
+    ).json.data as Asset;
+
+    t.clock.advance(90_000);
+    const res = await t.request('PUT', `/api/v2/assets/${created.id}`, {
+      body: { hostname: 'gateway.lan', tags: ['network', 'core'] },
+    });
+    expect(res.status, res.text).toBe(200);
+    const expected = {
+      ...created,
+      hostname: 'gateway.lan',
+      tags: ['network', 'core'],
+      updated_at: t.clock.now().toISOString(),
+    };
+    expect(res.json.data).toEqual(expected);
+    expect(expected.updated_at).not.toBe(created.updated_at);
+    expect((await t.request('GET', `/api/v2/assets/${created.id}`)).json.data).toEqual(expected);
+  });
+
+  it('deletes an asset; afterwards it is 404 everywhere', async () => {
+    const t = hub();
+    const asset = await t.createAsset({ name: 'to-delete' });
+    const deleted = await t.request('DELETE', `/api/v2/assets/${asset.id}`);
+    expect(deleted.status).toBe(200);
+    expect(deleted.json.data).toMatchObject({ id: asset.id, name: 'to-delete' });
+
+    for (const method of ['GET', 'PUT', 'DELETE']) {
+      const res = await t.request(method, `/api/v2/assets/${asset.id}`, {
+        ...(method === 'PUT' ? { body: { name: 'back' } } : {}),
+      });
+      expect(res.status, method).toBe(404);
+      expect(res.json.error).toBe('not_found');
+    }
+    expect((await listAll(t)).data.map((a) => a.id)).not.toContain(asset.id);
+  });
+
+  it('stores MAC addresses lowercase and colon-separated, on create and update', async () => {
+    const t = hub();
+    const created = (
+      await t.request('POST', '/api/v2/assets', { body: { name: 'mac', mac_address: 'AA-BB-CC-0D-0E-FF' } })
+    ).json.data as Asset;
+    expect(created.mac_address).toBe('aa:bb:cc:0d:0e:ff');
+    expect(((await t.request('GET', `/api/v2/assets/${created.id}`)).json.data as Asset).mac_address).toBe(
+      'aa:bb:cc:0d:0e:ff',
+    );
+
+    const updated = await t.request('PUT', `/api/v2/assets/${created.id}`, {
+      body: { mac_address: '0A:1b:2C:3d:4E:5f' },
+    });
+    expect((updated.json.data as Asset).mac_address).toBe('0a:1b:2c:3d:4e:5f');
+    expect(((await t.request('GET', `/api/v2/assets/${created.id}`)).json.data as Asset).mac_address).toBe(
+      '0a:1b:2c:3d:4e:5f',
+    );
+  });
+});
+
+describe('assets: filters and paging', () => {
+  const hub = useHub();
+  const ids: Record<string, string[]> = {};
+
+  beforeAll(async () => {
+    const t = hub();
+    const made: [string, string, string][] = [
+      ['l1', 'linux', 'online'],
+      ['l2', 'linux', 'online'],
+      ['l3', 'linux', 'offline'],
+      ['l4', 'linux', 'unknown'],
+      ['w1', 'windows', 'online'],
+      ['w2', 'windows', 'unknown'],
+      ['o1', 'other', 'unknown'],
+    ];
+    for (const [name, platform, status] of made) {
+      const asset = await t.createAsset({ name, platform });
+      // Status is what agents report; no API sets it, so the test plays the agent in the database.
+      await t.hub.database.db.updateTable('assets').set({ status }).where('id', '=', asset.id).execute();
+      (ids[`${platform}/${status}`] ??= []).push(asset.id);
+      (ids[platform] ??= []).push(asset.id);
+      (ids[status] ??= []).push(asset.id);
+    }
+  });
+
+  it.each([
+    ['?platform=linux', 'linux', 4],
+    ['?platform=windows', 'windows', 2],
+    ['?status=online', 'online', 3],
+    ['?status=unknown', 'unknown', 3],
+    ['?status=online&platform=linux', 'linux/online', 2],
+  ])('%s returns exactly the matching assets', async (query, group, count) => {
+    const { data, total } = await listAll(hub(), `&${query.slice(1)}`);
+    expect(total).toBe(count);
+    expect(data.map((a) => a.id).sort()).toEqual([...(ids[group] ?? [])].sort());
+  });
+
+  it('returns nothing for a filter nothing matches', async () => {
+    expect(await listAll(hub(), '&platform=macos')).toEqual({ data: [], total: 0 });
+  });
+
+  it('pages a filtered list with the filtered total', async () => {
+    const t = hub();
+    const seen: string[] = [];
+    for (const page of [1, 2, 3]) {
+      const res = await t.request('GET', `/api/v2/assets?platform=linux&per_page=3&page=${page}`);
+      expect(res.json.meta).toEqual({ total: 4, page, per_page: 3 });
+      const data = res.json.data as Asset[];
+      expect(data).toHaveLength([3, 1, 0][page - 1]!);
+      expect(data.every((a) => a.platform === 'linux')).toBe(true);
+      seen.push(...data.map((a) => a.id));
+    }
+    expect(seen.sort()).toEqual([...(ids.linux ?? [])].sort());
+  });
+
+  it('refuses unknown filter values and page sizes', async () => {
+    const t = hub();
+    for (const query of ['status=sleeping', 'platform=solaris', 'per_page=0', 'per_page=501', 'page=0']) {
+      const res = await t.request('GET', `/api/v2/assets?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(res.json.error).toBe('validation');
+    }
+  });
+});
+
+describe('assets: validation', () => {
+  const hub = useHub();
+  let existing: Asset;
+
+  beforeAll(async () => {
+    const t = hub();
+    existing = (
+      await t.request('POST', '/api/v2/assets', {
+        body: { name: 'keep-me', hostname: 'keep.lan', ip_addresses: ['10.1.1.1'], mac_address: null },
+      })
+    ).json.data as Asset;
+  });
+
+  it('accepts a name of exactly 120 characters', async () => {
+    const t = hub();
+    const res = await t.request('POST', '/api/v2/assets', { body: { name: 'n'.repeat(120) } });
+    expect(res.status).toBe(201);
+    expect((await t.request('DELETE', `/api/v2/assets/${(res.json.data as Asset).id}`)).status).toBe(200);
+  });
+
+  it.each([
+    ['a name over 120 characters', { name: 'n'.repeat(121) }, 'body.name'],
+    ['an empty name', { name: '' }, 'body.name'],
+    ['no name', { hostname: 'x.lan' }, 'body.name'],
+    ['a MAC with five octets', { name: 'x', mac_address: 'aa:bb:cc:dd:ee' }, 'body.mac_address'],
+    ['a MAC with non-hex digits', { name: 'x', mac_address: 'zz:bb:cc:dd:ee:ff' }, 'body.mac_address'],
+    ['an IPv4 out of range', { name: 'x', ip_addresses: ['300.1.1.1'] }, 'body.ip_addresses'],
+    ['text as IP', { name: 'x', ip_addresses: ['not-an-ip'] }, 'body.ip_addresses'],
+    ['an unknown platform', { name: 'x', platform: 'solaris' }, 'body.platform'],
+    ['an unknown field', { name: 'x', colour: 'red' }, 'body.colour'],
+    ['a number as name', { name: 42 }, 'body.name'],
+  ])('refuses a create with %s and stores nothing', async (_label, body, field) => {
+    const t = hub();
+    const res = await t.request('POST', '/api/v2/assets', { body });
+    expect(res.status).toBe(400);
+    expect(res.json.error).toBe('validation');
+    expect((res.json.details as { field: string }[] | undefined)?.[0]?.field).toContain(field);
+    const { data, total } = await listAll(t);
+    expect(total).toBe(1);
+    expect(data).toEqual([existing]);
+  });
+
+  it.each([
+    ['an empty body', {}],
+    ['a name over 120 characters', { name: 'n'.repeat(121) }],
+    ['a bad MAC', { mac_address: '00:11:22:33:44:5G' }],
+    ['a bad IP', { ip_addresses: ['10.0.0.256'] }],
+    ['a bad platform', { platform: 'amiga' }],
+    ['an unknown field', { status: 'online' }],
+    ['an unknown field next to a good one', { name: 'renamed', colour: 'red' }],
+  ])('refuses a PUT with %s and changes nothing', async (_label, body) => {
+    const t = hub();
+    t.clock.advance(1000);
+    const res = await t.request('PUT', `/api/v2/assets/${existing.id}`, { body });
+    expect(res.status).toBe(400);
+    expect(res.json.error).toBe('validation');
+    expect((await t.request('GET', `/api/v2/assets/${existing.id}`)).json.data).toEqual(existing);
+    const audit = await t.request('GET', `/api/v2/audit/events?action=asset.updated`);
+    expect(audit.json.meta?.total).toBe(0);
+  });
+});
+
+describe('assets: keys limited to some assets', () => {
+  const hub = useHub();
+  let mine: Asset;
+  let other: Asset;
+  let restricted: string;
+
+  beforeAll(async () => {
+    const t = hub();
+    mine = (await t.request('POST', '/api/v2/assets', { body: { name: 'mine' } })).json.data as Asset;
+    other = (await t.request('POST', '/api/v2/assets', { body: { name: 'other' } })).json.data as Asset;
+    restricted = (await t.createKey({ role: 'operator', scopes: ['*'], allowed_assets: [mine.id] })).raw_key;
+  });
+
+  it('sees and changes its own asset', async () => {
+    const t = hub();
+    expect((await t.request('GET', `/api/v2/assets/${mine.id}`, { key: restricted })).status).toBe(200);
+    const res = await t.request('PUT', `/api/v2/assets/${mine.id}`, {
+      key: restricted,
+      body: { description: 'mine to change' },
+    });
+    expect(res.status).toBe(200);
+    mine = res.json.data as Asset;
+  });
+
+  it('gets the same 404 for an asset outside its list as for one that does not exist', async () => {
+    const t = hub();
+    const missing = newId('asset');
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['PUT', { name: 'taken over' }],
+      ['DELETE', undefined],
+    ] as const) {
+      const hidden = await t.request(method, `/api/v2/assets/${other.id}`, {
+        key: restricted,
+        ...(body ? { body } : {}),
+      });
+      const absent = await t.request(method, `/api/v2/assets/${missing}`, {
+        key: restricted,
+        ...(body ? { body } : {}),
+      });
+      expect(hidden.status, method).toBe(404);
+      expect(hidden.json.error).toBe('not_found');
+      expect(hidden.json.message).toBe(String(absent.json.message).replace(missing, other.id));
+      expect(absent.status).toBe(404);
+    }
+    expect((await t.request('GET', `/api/v2/assets/${other.id}`)).json.data).toEqual(other);
+  });
+
+  it('lists and counts only its own assets', async () => {
+    const t = hub();
+    expect(await listAll(t, '', restricted)).toEqual({ data: [mine], total: 1 });
+    expect(await listAll(t, '&platform=other', restricted)).toEqual({ data: [mine], total: 1 });
+    expect((await listAll(t)).total).toBe(2);
+  });
+
+  it('cannot create assets', async () => {
+    const t = hub();
+    const res = await t.request('POST', '/api/v2/assets', { key: restricted, body: { name: 'sneaky' } });
+    expect(res.status).toBe(403);
+    expect(res.json.error).toBe('forbidden');
+    expect((await listAll(t)).data.map((a) => a.name)).not.toContain('sneaky');
+  });
+});

@@ -1,0 +1,47 @@
+/** A quick in-process probe (not a committed benchmark): per-request cost of hub routes via inject(). */
+import fs from 'node:fs';
+import os from 'node:os';
+import inspector from 'node:inspector';
+import path from 'node:path';
+import { createHub, parseEnv, silentLogger } from '@svc/hub';
+import { newId } from '@svc/protocol';
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-probe-'));
+const config = parseEnv({ SVC_DATA_DIR: dataDir, SVC_TLS_MODE: 'disabled', SVC_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' }, dataDir);
+const hub = await createHub({ config, logger: silentLogger });
+const now = new Date().toISOString();
+await hub.database.db.transaction().execute(async (trx) => {
+  for (let i = 0; i < 10_000; i += 500) {
+    await trx.insertInto('assets').values(Array.from({ length: 500 }, (_, j) => ({
+      id: newId('asset'), name: `host-${i + j}`, hostname: `h${i + j}`, platform: 'linux', status: 'online', source: 'agent',
+      ip_addresses: '["10.0.0.1"]', mac_address: null, tags: '["a"]', description: null, last_seen_at: now, agent_version: '1',
+      agent_connected_at: now, agent_low_power: 0, created_at: now, updated_at: now,
+    }))).execute();
+  }
+});
+const headers = { authorization: `Bearer ${hub.owner.ownerKey!}` };
+for (const url of (process.env.PROBE_URLS ?? '/api/v2/assets?per_page=50,/api/v2/whoami').split(',')) {
+  for (let i = 0; i < 200; i++) await hub.app.inject({ method: 'GET', url, headers });
+  const n = 2000;
+  const session = process.env.PROBE_PROFILE ? new inspector.Session() : null;
+  if (session) {
+    session.connect();
+    await post(session, 'Profiler.enable');
+    await post(session, 'Profiler.start');
+  }
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) await hub.app.inject({ method: 'GET', url, headers });
+  const ms = (performance.now() - t0) / n;
+  if (session) {
+    const { profile } = (await post(session, 'Profiler.stop')) as { profile: unknown };
+    fs.writeFileSync(process.env.PROBE_PROFILE!, JSON.stringify(profile));
+  }
+  process.stdout.write(`${url}: ${ms.toFixed(3)} ms/req (${(1000 / ms).toFixed(0)} req/s in-process)\n`);
+}
+await hub.close();
+
+function post(session: inspector.Session, method: string): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    session.post(method, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+}

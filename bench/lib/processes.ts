@@ -1,0 +1,85 @@
+/** Child processes for benchmarks: a hub on its own data directory, waited for, always stopped. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { repoRoot } from './report.js';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export interface Child {
+  process: ChildProcess;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** Polls a loopback URL until it answers (any status), for children that log nothing on start. */
+export async function waitForUrl(url: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      await fetch(url);
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  throw new Error(`${url} did not answer in ${timeoutMs} ms`);
+}
+
+/** Runs a TypeScript entry with tsx; resolves once `readyText` appears in its output (or rejects on exit). */
+export function startTs(entry: string, env: Record<string, string>, readyText: string | RegExp, timeoutMs = 60_000): Promise<Child> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, entry)], {
+      cwd: repoRoot,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    const ready = typeof readyText === 'string' ? (s: string) => s.includes(readyText) : (s: string) => readyText.test(s);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${entry} was not ready in ${timeoutMs} ms:\n${out.slice(-2000)}`));
+    }, timeoutMs);
+    const handle: Child = {
+      process: child,
+      output: () => out,
+      stop: () =>
+        new Promise<void>((done) => {
+          if (child.exitCode !== null) return done();
+          child.once('exit', () => done());
+          child.kill('SIGTERM');
+          setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+        }),
+    };
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.length > 1_000_000) out = out.slice(-500_000);
+      if (ready(out)) {
+        clearTimeout(timer);
+        resolve(handle);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${entry} exited with ${code}:\n${out.slice(-2000)}`));
+    });
+  });
+}
+
+/** RSS of a process in bytes, from /proc. */
+export function rssOf(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = /VmRSS:\s+(\d+)/.exec(status)?.[1];
+  return kb ? Number(kb) * 1024 : 0;
+}

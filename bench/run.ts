@@ -1,0 +1,19 @@
+/** `npm run bench -- <name>`: runs one benchmark and writes its section of docs/BENCHMARKS.md. */
+import { runApiBench } from './api.bench.js';
+
+const benchmarks: Record<string, () => Promise<void>> = {
+  api: runApiBench,
+};
+
+const name = process.argv[2];
+if (!name || !benchmarks[name]) {
+  process.stderr.write(`usage: npm run bench -- <${Object.keys(benchmarks).join('|')}>\n`);
+  process.exit(2);
+}
+benchmarks[name]().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`bench ${name} failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);
