@@ -69,8 +69,13 @@ export function buildApp(deps: AppDeps): FastifyInstance {
 
   const authenticator = createAuthenticator({
     verifyApiKey: (text) => deps.verifyApiKey(text),
-    ...(deps.verifySession ? { verifySession: (token: string) => deps.verifySession?.(token) ?? Promise.resolve(null) } : {}),
-    isSameOrigin: createOriginCheck({ publicOrigin: deps.publicOrigin ?? null, trustedProxies: deps.trustedProxies }),
+    ...(deps.verifySession
+      ? { verifySession: (token: string) => deps.verifySession?.(token) ?? Promise.resolve(null) }
+      : {}),
+    isSameOrigin: createOriginCheck({
+      publicOrigin: deps.publicOrigin ?? null,
+      trustedProxies: deps.trustedProxies,
+    }),
     isSecure: (request) => deps.isSecure(request),
     perIp: deps.rateLimit.enabled ? new RateLimiter(deps.rateLimit.perIpPerMinute) : null,
     perKey: deps.rateLimit.enabled ? new RateLimiter(deps.rateLimit.perKeyPerMinute) : null,

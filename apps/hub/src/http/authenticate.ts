@@ -35,7 +35,8 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
   async function authenticateSession(request: FastifyRequest): Promise<Principal> {
     const token = deps.verifySession ? readCookie(request.headers.cookie, sessionCookieName) : null;
     const principal = token && deps.verifySession ? await deps.verifySession(token) : null;
-    if (!principal) throw new HubError('unauthorized', 'Send an API key as "Authorization: Bearer svc_…" or sign in.');
+    if (!principal)
+      throw new HubError('unauthorized', 'Send an API key as "Authorization: Bearer svc_…" or sign in.');
     // A cookie rides along on cross-site requests; a mutation or upgrade must come from the hub's own pages.
     const needsOrigin = isMutatingMethod(request.method) || request.headers.upgrade !== undefined;
     if (needsOrigin && !(deps.isSameOrigin?.(request) ?? false)) {

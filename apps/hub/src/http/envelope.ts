@@ -22,6 +22,11 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: H
 }
 
 /** The success envelope, for raw handlers that must also set headers (cookies, redirects). */
-export function sendData(request: FastifyRequest, reply: FastifyReply, data: unknown, status = 200): FastifyReply {
+export function sendData(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  data: unknown,
+  status = 200,
+): FastifyReply {
   return reply.code(status).type('application/json; charset=utf-8').send({ request_id: request.id, data });
 }

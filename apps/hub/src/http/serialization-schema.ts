@@ -41,7 +41,9 @@ export function serializationSchema(schema: unknown): unknown {
   for (const [key, value] of Object.entries(source)) {
     if (validationOnly.has(key)) continue;
     if (key === 'properties' && typeof value === 'object' && value !== null) {
-      out[key] = Object.fromEntries(Object.entries(value as JsonSchema).map(([k, v]) => [k, serializationSchema(v)]));
+      out[key] = Object.fromEntries(
+        Object.entries(value as JsonSchema).map(([k, v]) => [k, serializationSchema(v)]),
+      );
     } else {
       out[key] = serializationSchema(value);
     }

@@ -23,9 +23,13 @@ function keyIdOf(key: Buffer): string {
 
 function parseKey(text: string, source: string): Buffer {
   const trimmed = text.trim();
-  const key = /^[0-9a-fA-F]{64}$/.test(trimmed) ? Buffer.from(trimmed, 'hex') : Buffer.from(trimmed, 'base64');
+  const key = /^[0-9a-fA-F]{64}$/.test(trimmed)
+    ? Buffer.from(trimmed, 'hex')
+    : Buffer.from(trimmed, 'base64');
   if (key.length !== 32) {
-    throw new SecretBoxError(`${source} must be 32 bytes as 64 hex characters or base64 (e.g. openssl rand -hex 32)`);
+    throw new SecretBoxError(
+      `${source} must be 32 bytes as 64 hex characters or base64 (e.g. openssl rand -hex 32)`,
+    );
   }
   return key;
 }
@@ -46,19 +50,29 @@ export function createSecretBox(current: Buffer, retired: readonly Buffer[] = []
       cipher.setAAD(Buffer.from(context, 'utf8'));
       const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
       const tag = cipher.getAuthTag();
-      return ['v1', keyId, iv.toString('base64url'), tag.toString('base64url'), ciphertext.toString('base64url')].join('.');
+      return [
+        'v1',
+        keyId,
+        iv.toString('base64url'),
+        tag.toString('base64url'),
+        ciphertext.toString('base64url'),
+      ].join('.');
     },
     open(sealed, context) {
       const parts = sealed.split('.');
       if (parts.length !== 5 || parts[0] !== 'v1') throw new SecretBoxError('not a sealed value');
       const [, id, iv, tag, ciphertext] = parts as [string, string, string, string, string];
       const key = keys.get(id);
-      if (!key) throw new SecretBoxError(`sealed with unknown key ${id}: was the hub encryption key replaced?`);
+      if (!key)
+        throw new SecretBoxError(`sealed with unknown key ${id}: was the hub encryption key replaced?`);
       try {
         const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
         decipher.setAAD(Buffer.from(context, 'utf8'));
         decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-        return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
+        return Buffer.concat([
+          decipher.update(Buffer.from(ciphertext, 'base64url')),
+          decipher.final(),
+        ]).toString('utf8');
       } catch {
         throw new SecretBoxError('sealed value failed authentication');
       }
@@ -72,7 +86,11 @@ export const encryptionKeyFile = 'encryption.key';
  * The hub key: SVC_ENCRYPTION_KEY when given, else `<dataDir>/encryption.key`, made (0600) on first run.
  * Retired keys (SVC_ENCRYPTION_KEYS_RETIRED, comma-separated) still open older values.
  */
-export function loadSecretBox(options: { dataDir: string; key: string | null; retired: readonly string[] }): SecretBox {
+export function loadSecretBox(options: {
+  dataDir: string;
+  key: string | null;
+  retired: readonly string[];
+}): SecretBox {
   let current: Buffer;
   if (options.key) {
     current = parseKey(options.key, 'SVC_ENCRYPTION_KEY');

@@ -180,7 +180,12 @@ const agents: Migration = {
 
     await db.schema.alterTable('assets').addColumn('agent_low_power', 'integer').execute();
     // One account per OpenID subject, across hub processes too (NULLs, local users, do not collide).
-    await db.schema.createIndex('users_oidc_subject_idx').on('users').column('oidc_subject').unique().execute();
+    await db.schema
+      .createIndex('users_oidc_subject_idx')
+      .on('users')
+      .column('oidc_subject')
+      .unique()
+      .execute();
 
     await db.schema
       .createTable('metric_samples')
@@ -195,7 +200,11 @@ const agents: Migration = {
       .addColumn('net_rx_bytes', 'bigint', (c) => c.notNull())
       .addColumn('net_tx_bytes', 'bigint', (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('metric_samples_asset_ts_idx').on('metric_samples').columns(['asset_id', 'ts']).execute();
+    await db.schema
+      .createIndex('metric_samples_asset_ts_idx')
+      .on('metric_samples')
+      .columns(['asset_id', 'ts'])
+      .execute();
     await db.schema.createIndex('metric_samples_ts_idx').on('metric_samples').column('ts').execute();
   },
   async down(db: Kysely<any>) {

@@ -38,7 +38,10 @@ export interface CertificateDetails {
 
 async function exportKeyPem(key: SigningKey): Promise<string> {
   const der = await webcrypto.subtle.exportKey('pkcs8', key);
-  const b64 = Buffer.from(der).toString('base64').replace(/(.{64})/g, '$1\n').trimEnd();
+  const b64 = Buffer.from(der)
+    .toString('base64')
+    .replace(/(.{64})/g, '$1\n')
+    .trimEnd();
   return `-----BEGIN PRIVATE KEY-----\n${b64}\n-----END PRIVATE KEY-----\n`;
 }
 
@@ -77,7 +80,11 @@ export async function createCertificateAuthority(now: Date, commonName = 'svc hu
 }
 
 /** A server certificate for these host names and addresses, signed by the CA. The PEM holds leaf then CA. */
-export async function issueServerCertificate(ca: KeyAndCert, names: readonly string[], now: Date): Promise<KeyAndCert> {
+export async function issueServerCertificate(
+  ca: KeyAndCert,
+  names: readonly string[],
+  now: Date,
+): Promise<KeyAndCert> {
   const caCert = new x509.X509Certificate(ca.certPem);
   const caKey = await importKeyPem(ca.keyPem);
   const keys = await newKeyPair();
@@ -148,13 +155,18 @@ export const uploadLimits = { pemBytes: 65_536, chainLength: 8 } as const;
  * is wrong.
  */
 export function checkUploadedPair(chainPem: string, keyPem: string, now: Date): KeyAndCert {
-  if (Buffer.byteLength(chainPem) > uploadLimits.pemBytes || Buffer.byteLength(keyPem) > uploadLimits.pemBytes) {
+  if (
+    Buffer.byteLength(chainPem) > uploadLimits.pemBytes ||
+    Buffer.byteLength(keyPem) > uploadLimits.pemBytes
+  ) {
     throw new CertificateProblem(`certificate and key must each be at most ${uploadLimits.pemBytes} bytes`);
   }
   const blocks = splitPemCertificates(chainPem);
   if (blocks.length === 0) throw new CertificateProblem('certificate: no "BEGIN CERTIFICATE" block found');
   if (blocks.length > uploadLimits.chainLength) {
-    throw new CertificateProblem(`certificate: at most ${uploadLimits.chainLength} certificates in the chain`);
+    throw new CertificateProblem(
+      `certificate: at most ${uploadLimits.chainLength} certificates in the chain`,
+    );
   }
   let certs: X509Certificate[];
   try {
@@ -162,7 +174,8 @@ export function checkUploadedPair(chainPem: string, keyPem: string, now: Date): 
   } catch {
     throw new CertificateProblem('certificate: a block is not a valid X.509 certificate');
   }
-  if (/ENCRYPTED/.test(keyPem)) throw new CertificateProblem('private_key: encrypted keys are not supported; upload it unencrypted');
+  if (/ENCRYPTED/.test(keyPem))
+    throw new CertificateProblem('private_key: encrypted keys are not supported; upload it unencrypted');
   let key: KeyObject;
   try {
     key = createPrivateKey(keyPem);
@@ -173,13 +186,17 @@ export function checkUploadedPair(chainPem: string, keyPem: string, now: Date): 
   if (!leaf.checkPrivateKey(key)) {
     throw new CertificateProblem('private_key: does not match the first certificate of the chain');
   }
-  if (new Date(leaf.validTo).getTime() <= now.getTime()) throw new CertificateProblem('certificate: has expired');
-  if (new Date(leaf.validFrom).getTime() > now.getTime()) throw new CertificateProblem('certificate: is not valid yet');
+  if (new Date(leaf.validTo).getTime() <= now.getTime())
+    throw new CertificateProblem('certificate: has expired');
+  if (new Date(leaf.validFrom).getTime() > now.getTime())
+    throw new CertificateProblem('certificate: is not valid yet');
   for (let i = 0; i + 1 < certs.length; i++) {
     const child = certs[i] as X509Certificate;
     const parent = certs[i + 1] as X509Certificate;
     if (!child.checkIssued(parent) || !child.verify(parent.publicKey)) {
-      throw new CertificateProblem(`certificate: certificate ${i + 1} of the chain is not issued by certificate ${i + 2}`);
+      throw new CertificateProblem(
+        `certificate: certificate ${i + 1} of the chain is not issued by certificate ${i + 2}`,
+      );
     }
   }
   return {

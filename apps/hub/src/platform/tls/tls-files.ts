@@ -29,7 +29,12 @@ export function tlsPaths(dataDir: string): TlsPaths {
   };
 }
 
-export function readPair(box: SecretBox, certFile: string, keyFile: string, context: string): KeyAndCert | null {
+export function readPair(
+  box: SecretBox,
+  certFile: string,
+  keyFile: string,
+  context: string,
+): KeyAndCert | null {
   if (!fs.existsSync(certFile) || !fs.existsSync(keyFile)) return null;
   return {
     certPem: fs.readFileSync(certFile, 'utf8'),
@@ -45,7 +50,14 @@ function writeAtomic(file: string, text: string, mode: number): void {
   fs.chmodSync(file, mode);
 }
 
-export function writePair(box: SecretBox, paths: TlsPaths, certFile: string, keyFile: string, pair: KeyAndCert, context: string): void {
+export function writePair(
+  box: SecretBox,
+  paths: TlsPaths,
+  certFile: string,
+  keyFile: string,
+  pair: KeyAndCert,
+  context: string,
+): void {
   fs.mkdirSync(paths.publicDir, { recursive: true, mode: 0o755 });
   fs.mkdirSync(paths.privateDir, { recursive: true, mode: 0o700 });
   fs.chmodSync(paths.privateDir, 0o700);

@@ -33,7 +33,6 @@ export interface TlsOverride {
   uploadedBy: string | null;
 }
 
-
 export interface TlsStatus {
   mode: TlsMode;
   source: TlsSource;
@@ -117,10 +116,16 @@ export class TlsManager {
     if (override) {
       try {
         this.override = override;
-        this.active = { certPem: override.certPem, keyPem: this.options.box.open(override.keySealed, overrideKeyContext) };
+        this.active = {
+          certPem: override.certPem,
+          keyPem: this.options.box.open(override.keySealed, overrideKeyContext),
+        };
         this.source = 'uploaded';
       } catch (error) {
-        this.options.logger.error({ err: error }, 'the uploaded TLS certificate could not be opened; serving the startup certificate');
+        this.options.logger.error(
+          { err: error },
+          'the uploaded TLS certificate could not be opened; serving the startup certificate',
+        );
         this.override = null;
       }
     }
@@ -168,7 +173,10 @@ export class TlsManager {
     const current = readPair(this.options.box, this.paths.serverCert, this.paths.serverKey, serverKeyContext);
     if (current && !needsRenewal(current.certPem, this.options.clock.now())) return false;
     const renewed = await this.issueServer(this.ca);
-    this.options.logger.info({ not_after: describeCertificate(renewed.certPem).not_after }, 'renewed the built-in server certificate');
+    this.options.logger.info(
+      { not_after: describeCertificate(renewed.certPem).not_after },
+      'renewed the built-in server certificate',
+    );
     if (this.source === 'builtin') this.apply(renewed);
     return true;
   }
@@ -177,9 +185,15 @@ export class TlsManager {
    * Checks an uploaded chain and key and seals the key, ready to be stored. Throws CertificateProblem saying
    * what is wrong. Nothing changes until `applyOverride`.
    */
-  prepareOverride(chainPem: string, keyPem: string, uploadedBy: string | null): { override: TlsOverride; pair: KeyAndCert } {
+  prepareOverride(
+    chainPem: string,
+    keyPem: string,
+    uploadedBy: string | null,
+  ): { override: TlsOverride; pair: KeyAndCert } {
     if (this.options.mode === 'disabled') {
-      throw new CertificateProblem('TLS is disabled on this hub: set SVC_TLS_MODE=auto or external and restart first');
+      throw new CertificateProblem(
+        'TLS is disabled on this hub: set SVC_TLS_MODE=auto or external and restart first',
+      );
     }
     const pair = checkUploadedPair(chainPem, keyPem, this.options.clock.now());
     const override: TlsOverride = {
@@ -220,7 +234,9 @@ export class TlsManager {
   private readExternal(): KeyAndCert {
     const { externalCertFile, externalKeyFile } = this.options;
     if (!externalCertFile || !externalKeyFile) {
-      throw new CertificateProblem('SVC_TLS_MODE=external needs SVC_TLS_CERT and SVC_TLS_KEY (paths to PEM files)');
+      throw new CertificateProblem(
+        'SVC_TLS_MODE=external needs SVC_TLS_CERT and SVC_TLS_KEY (paths to PEM files)',
+      );
     }
     let chain: string;
     let key: string;
@@ -243,7 +259,12 @@ export class TlsManager {
   }
 
   private async loadOrIssueServer(ca: KeyAndCert): Promise<KeyAndCert> {
-    const existing = readPair(this.options.box, this.paths.serverCert, this.paths.serverKey, serverKeyContext);
+    const existing = readPair(
+      this.options.box,
+      this.paths.serverCert,
+      this.paths.serverKey,
+      serverKeyContext,
+    );
     const wanted = defaultServerNames(this.options.hostnames);
     if (existing && !needsRenewal(existing.certPem, this.options.clock.now())) {
       const names = new Set(describeCertificate(existing.certPem).subject_alt_names);
@@ -254,8 +275,19 @@ export class TlsManager {
   }
 
   private async issueServer(ca: KeyAndCert): Promise<KeyAndCert> {
-    const pair = await issueServerCertificate(ca, defaultServerNames(this.options.hostnames), this.options.clock.now());
-    writePair(this.options.box, this.paths, this.paths.serverCert, this.paths.serverKey, pair, serverKeyContext);
+    const pair = await issueServerCertificate(
+      ca,
+      defaultServerNames(this.options.hostnames),
+      this.options.clock.now(),
+    );
+    writePair(
+      this.options.box,
+      this.paths,
+      this.paths.serverCert,
+      this.paths.serverKey,
+      pair,
+      serverKeyContext,
+    );
     return pair;
   }
 }

@@ -11,18 +11,23 @@ import { createCertificateAuthority, issueServerCertificate } from './certificat
 const dayMs = 86_400_000;
 
 function plainRequest(port: number, pathname: string, headers: Record<string, string> = {}, method = 'GET') {
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path: pathname, method, headers, agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => {
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
-      });
-    });
-    req.on('error', reject);
-    req.end();
-  });
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>(
+    (resolve, reject) => {
+      const req = http.request(
+        { host: '127.0.0.1', port, path: pathname, method, headers, agent: false },
+        (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => (body += c));
+          res.on('end', () => {
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    },
+  );
 }
 
 describe('TLS auto mode on real sockets', () => {
@@ -31,7 +36,12 @@ describe('TLS auto mode on real sockets', () => {
   let ca: string;
 
   beforeAll(async () => {
-    t = await startTestHub({ env: { SVC_TLS_MODE: 'auto' }, listen: true, injectAsHttps: true, clock: new ManualClock(new Date()) });
+    t = await startTestHub({
+      env: { SVC_TLS_MODE: 'auto' },
+      listen: true,
+      injectAsHttps: true,
+      clock: new ManualClock(new Date()),
+    });
     base = `https://localhost:${t.servers!.httpsPort!}`;
     // The CA is public: fetched without a key, then used to verify everything else.
     const caResponse = await tlsRequest(`${base}/api/v1/tls/ca.crt`, { insecure: true });
@@ -43,7 +53,10 @@ describe('TLS auto mode on real sockets', () => {
   });
 
   it('serves a P-256 chain that verifies against the downloadable CA', async () => {
-    const res = await tlsRequest(`${base}/api/v2/whoami`, { ca, headers: { authorization: `Bearer ${t.ownerKey}` } });
+    const res = await tlsRequest(`${base}/api/v2/whoami`, {
+      ca,
+      headers: { authorization: `Bearer ${t.ownerKey}` },
+    });
     expect(res.status).toBe(200);
     const caCert = new X509Certificate(ca);
     expect(caCert.ca).toBe(true);
@@ -86,11 +99,21 @@ describe('TLS auto mode on real sockets', () => {
   });
 
   it('refuses TLS 1.1 and weak TLS 1.2 ciphers, accepts TLS 1.2 AEAD and TLS 1.3', async () => {
-    await expect(tlsRequest(`${base}/api/v1/tls/info`, { ca, maxVersion: 'TLSv1.1', minVersion: 'TLSv1' })).rejects.toThrow();
     await expect(
-      tlsRequest(`${base}/api/v1/tls/info`, { ca, maxVersion: 'TLSv1.2', ciphers: 'ECDHE-ECDSA-AES128-SHA:AES128-SHA:AES256-SHA256' }),
+      tlsRequest(`${base}/api/v1/tls/info`, { ca, maxVersion: 'TLSv1.1', minVersion: 'TLSv1' }),
     ).rejects.toThrow();
-    const tls12 = await tlsRequest(`${base}/api/v1/tls/info`, { ca, maxVersion: 'TLSv1.2', ciphers: 'ECDHE-ECDSA-AES128-GCM-SHA256' });
+    await expect(
+      tlsRequest(`${base}/api/v1/tls/info`, {
+        ca,
+        maxVersion: 'TLSv1.2',
+        ciphers: 'ECDHE-ECDSA-AES128-SHA:AES128-SHA:AES256-SHA256',
+      }),
+    ).rejects.toThrow();
+    const tls12 = await tlsRequest(`${base}/api/v1/tls/info`, {
+      ca,
+      maxVersion: 'TLSv1.2',
+      ciphers: 'ECDHE-ECDSA-AES128-GCM-SHA256',
+    });
     expect(tls12.protocol).toBe('TLSv1.2');
     const tls13 = await tlsRequest(`${base}/api/v1/tls/info`, { ca });
     expect(tls13.protocol).toBe('TLSv1.3');
@@ -114,7 +137,11 @@ describe('TLS auto mode on real sockets', () => {
   it('answers /api/v1/tls/info and /api/v2/hub/tls with the served certificate', async () => {
     const info = await tlsRequest(`${base}/api/v1/tls/info`, { ca });
     expect(info.status, info.body).toBe(200);
-    const data = (JSON.parse(info.body) as { data: { fingerprint_sha256: string; mode: string; source: string; expires_at: string } }).data;
+    const data = (
+      JSON.parse(info.body) as {
+        data: { fingerprint_sha256: string; mode: string; source: string; expires_at: string };
+      }
+    ).data;
     expect(data.mode).toBe('auto');
     expect(data.source).toBe('builtin');
     expect(data.fingerprint_sha256).toBe(new X509Certificate(info.peer.raw).fingerprint256);
@@ -128,14 +155,20 @@ describe('TLS renewal, uploads and clearing, live', () => {
   let base: string;
 
   beforeAll(async () => {
-    t = await startTestHub({ env: { SVC_TLS_MODE: 'auto' }, listen: true, injectAsHttps: true, clock: new ManualClock(new Date()) });
+    t = await startTestHub({
+      env: { SVC_TLS_MODE: 'auto' },
+      listen: true,
+      injectAsHttps: true,
+      clock: new ManualClock(new Date()),
+    });
     base = `https://localhost:${t.servers!.httpsPort!}`;
   });
   afterAll(async () => {
     await t.close();
   });
 
-  const servedFingerprint = async () => (await tlsRequest(`${base}/api/v1/tls/info`, { insecure: true })).peer.fingerprint256;
+  const servedFingerprint = async () =>
+    (await tlsRequest(`${base}/api/v1/tls/info`, { insecure: true })).peer.fingerprint256;
 
   it('applies an uploaded chain live, keeps its key sealed, and clears back to the built-in one', async () => {
     const now = new Date();
@@ -164,7 +197,9 @@ describe('TLS renewal, uploads and clearing, live', () => {
     expect(cleared.status).toBe(200);
     expect(cleared.json.data).toMatchObject({ source: 'builtin', ca_download: true });
     const caPem = (await t.request('GET', '/api/v1/tls/ca.crt', { key: null })).text;
-    await expect(tlsRequest(`${base}/api/v1/tls/info`, { ca: caPem })).resolves.toMatchObject({ status: 200 });
+    await expect(tlsRequest(`${base}/api/v1/tls/info`, { ca: caPem })).resolves.toMatchObject({
+      status: 200,
+    });
 
     const audit = await t.request('GET', '/api/v2/audit/events?per_page=500');
     const actions = (audit.json.data as { action: string }[]).map((e) => e.action);
@@ -182,7 +217,13 @@ describe('TLS renewal, uploads and clearing, live', () => {
     const cases: [Record<string, string>, string][] = [
       [{ certificate: a.certPem, private_key: b.keyPem }, 'body.private_key'],
       [{ certificate: 'not a pem', private_key: a.keyPem }, 'body.certificate'],
-      [{ certificate: a.certPem, private_key: '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----' }, 'body.private_key'],
+      [
+        {
+          certificate: a.certPem,
+          private_key: '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----',
+        },
+        'body.private_key',
+      ],
       [{ certificate: old.certPem, private_key: old.keyPem }, 'body.certificate'],
     ];
     for (const [body, field] of cases) {
@@ -198,17 +239,32 @@ describe('TLS renewal, uploads and clearing, live', () => {
   it('lets only admins upload or clear', async () => {
     const operator = await t.createKey({ role: 'operator', scopes: ['*'] });
     const viewer = await t.createKey({ role: 'viewer', scopes: ['*'] });
-    expect((await t.request('POST', '/api/settings/tls', { key: operator.raw_key, body: { certificate: 'x', private_key: 'y' } })).json.error).toBe('admin_required');
-    expect((await t.request('DELETE', '/api/settings/tls', { key: viewer.raw_key })).json.error).toBe('read_only_role');
+    expect(
+      (
+        await t.request('POST', '/api/settings/tls', {
+          key: operator.raw_key,
+          body: { certificate: 'x', private_key: 'y' },
+        })
+      ).json.error,
+    ).toBe('admin_required');
+    expect((await t.request('DELETE', '/api/settings/tls', { key: viewer.raw_key })).json.error).toBe(
+      'read_only_role',
+    );
     expect((await t.request('GET', '/api/settings/tls', { key: viewer.raw_key })).status).toBe(200);
   });
 });
 
 describe('TLS renewal', () => {
   it('renews the server certificate 30 days before expiry, without a restart', async () => {
-    const t = await startTestHub({ env: { SVC_TLS_MODE: 'auto' }, listen: true, injectAsHttps: true, clock: new ManualClock(new Date()) });
+    const t = await startTestHub({
+      env: { SVC_TLS_MODE: 'auto' },
+      listen: true,
+      injectAsHttps: true,
+      clock: new ManualClock(new Date()),
+    });
     const base = `https://localhost:${t.servers!.httpsPort!}`;
-    const servedFingerprint = async () => (await tlsRequest(`${base}/api/v1/tls/info`, { insecure: true })).peer.fingerprint256;
+    const servedFingerprint = async () =>
+      (await tlsRequest(`${base}/api/v1/tls/info`, { insecure: true })).peer.fingerprint256;
     const before = await servedFingerprint();
     expect(await t.hub.tls.renewIfDue()).toBe(false);
     t.clock.advance(334 * dayMs);
@@ -218,23 +274,38 @@ describe('TLS renewal', () => {
     const after = await servedFingerprint();
     expect(after).not.toBe(before);
     const status = t.hub.tls.status();
-    expect(new Date(status.certificate!.not_after).getTime()).toBeGreaterThan(t.clock.now().getTime() + 360 * dayMs);
+    expect(new Date(status.certificate!.not_after).getTime()).toBeGreaterThan(
+      t.clock.now().getTime() + 360 * dayMs,
+    );
     expect(await t.hub.tls.renewIfDue()).toBe(false);
     await t.close();
   });
-
 });
 
 describe('TLS across restarts and modes', () => {
   it('keeps an uploaded certificate over a restart, ahead of the startup source', async () => {
     const now = new Date();
-    const t = await startTestHub({ env: { SVC_TLS_MODE: 'auto' }, injectAsHttps: true, clock: new ManualClock(now) });
+    const t = await startTestHub({
+      env: { SVC_TLS_MODE: 'auto' },
+      injectAsHttps: true,
+      clock: new ManualClock(now),
+    });
     const ca = await createCertificateAuthority(now);
     const leaf = await issueServerCertificate(ca, ['localhost'], now);
-    expect((await t.request('POST', '/api/settings/tls', { body: { certificate: leaf.certPem, private_key: leaf.keyPem } })).status).toBe(200);
+    expect(
+      (
+        await t.request('POST', '/api/settings/tls', {
+          body: { certificate: leaf.certPem, private_key: leaf.keyPem },
+        })
+      ).status,
+    ).toBe(200);
     const dataDir = t.dataDir;
     await t.hub.close();
-    const again = await startTestHub({ env: { SVC_TLS_MODE: 'auto', SVC_DATA_DIR: dataDir }, injectAsHttps: true, clock: new ManualClock(now) });
+    const again = await startTestHub({
+      env: { SVC_TLS_MODE: 'auto', SVC_DATA_DIR: dataDir },
+      injectAsHttps: true,
+      clock: new ManualClock(now),
+    });
     expect(again.hub.tls.status().source).toBe('uploaded');
     await again.close();
   });
@@ -247,15 +318,31 @@ describe('TLS across restarts and modes', () => {
     fs.writeFileSync(path.join(dir, 'cert.pem'), leaf.certPem);
     fs.writeFileSync(path.join(dir, 'key.pem'), leaf.keyPem);
     const t = await startTestHub({
-      env: { SVC_TLS_MODE: 'external', SVC_TLS_CERT: path.join(dir, 'cert.pem'), SVC_TLS_KEY: path.join(dir, 'key.pem') },
+      env: {
+        SVC_TLS_MODE: 'external',
+        SVC_TLS_CERT: path.join(dir, 'cert.pem'),
+        SVC_TLS_KEY: path.join(dir, 'key.pem'),
+      },
       listen: true,
       clock: new ManualClock(now),
     });
-    const res = await tlsRequest(`https://localhost:${t.servers!.httpsPort!}/api/v1/tls/info`, { ca: ca.certPem });
-    expect(JSON.parse(res.body)).toMatchObject({ data: { mode: 'external', source: 'external', ca_fingerprint_sha256: null } });
+    const res = await tlsRequest(`https://localhost:${t.servers!.httpsPort!}/api/v1/tls/info`, {
+      ca: ca.certPem,
+    });
+    expect(JSON.parse(res.body)).toMatchObject({
+      data: { mode: 'external', source: 'external', ca_fingerprint_sha256: null },
+    });
     expect((await t.request('GET', '/api/v1/tls/ca.crt', { key: null })).status).toBe(404);
     await t.close();
-    await expect(startTestHub({ env: { SVC_TLS_MODE: 'external', SVC_TLS_CERT: path.join(dir, 'missing.pem'), SVC_TLS_KEY: path.join(dir, 'key.pem') } })).rejects.toThrow(/SVC_TLS_CERT/);
+    await expect(
+      startTestHub({
+        env: {
+          SVC_TLS_MODE: 'external',
+          SVC_TLS_CERT: path.join(dir, 'missing.pem'),
+          SVC_TLS_KEY: path.join(dir, 'key.pem'),
+        },
+      }),
+    ).rejects.toThrow(/SVC_TLS_CERT/);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -264,10 +351,16 @@ describe('TLS across restarts and modes', () => {
     const t = await startTestHub();
     const ca = await createCertificateAuthority(now);
     const leaf = await issueServerCertificate(ca, ['localhost'], now);
-    const res = await t.request('POST', '/api/settings/tls', { body: { certificate: leaf.certPem, private_key: leaf.keyPem } });
+    const res = await t.request('POST', '/api/settings/tls', {
+      body: { certificate: leaf.certPem, private_key: leaf.keyPem },
+    });
     expect(res.status).toBe(409);
     expect(res.json.message).toMatch(/SVC_TLS_MODE/);
-    expect((await t.request('GET', '/api/v2/hub/tls')).json.data).toMatchObject({ mode: 'disabled', source: 'disabled', certificate: null });
+    expect((await t.request('GET', '/api/v2/hub/tls')).json.data).toMatchObject({
+      mode: 'disabled',
+      source: 'disabled',
+      certificate: null,
+    });
     await t.close();
   });
 });
@@ -277,14 +370,23 @@ const sslscan = ['/usr/bin/sslscan', '/usr/local/bin/sslscan'].find((p) => fs.ex
 
 describe.skipIf(!sslscan)('TLS scanner (sslscan)', () => {
   it('finds no protocol below TLS 1.2 and no cipher without forward secrecy and AEAD', async () => {
-    const t = await startTestHub({ env: { SVC_TLS_MODE: 'auto' }, listen: true, clock: new ManualClock(new Date()) });
+    const t = await startTestHub({
+      env: { SVC_TLS_MODE: 'auto' },
+      listen: true,
+      clock: new ManualClock(new Date()),
+    });
     try {
       const { execFile } = await import('node:child_process');
       const output = await new Promise<string>((resolve, reject) => {
-        execFile(sslscan!, ['--no-colour', `127.0.0.1:${t.servers!.httpsPort!}`], { timeout: 60_000 }, (error, stdout) => {
-          if (error) reject(new Error(`sslscan failed: ${error.message}`));
-          else resolve(stdout);
-        });
+        execFile(
+          sslscan!,
+          ['--no-colour', `127.0.0.1:${t.servers!.httpsPort!}`],
+          { timeout: 60_000 },
+          (error, stdout) => {
+            if (error) reject(new Error(`sslscan failed: ${error.message}`));
+            else resolve(stdout);
+          },
+        );
       });
       for (const protocol of ['SSLv2', 'SSLv3', 'TLSv1.0', 'TLSv1.1']) {
         expect(output).toMatch(new RegExp(`^${protocol.replace('.', '\\.')}\\s+disabled`, 'm'));
