@@ -12,6 +12,13 @@ import { systemClock, type Clock } from './platform/clock.js';
 import { openDatabase, type DatabaseOptions, type HubDatabase } from './platform/db/database.js';
 import type { Logger } from './platform/logger.js';
 import { loadSecretBox, type SecretBox } from './platform/secret-box.js';
+import { EventBus } from './platform/event-bus.js';
+import type { MetricsSink } from './agents/agent-gateway.js';
+import { createChannelAuthenticator } from './agents/channel-auth.js';
+import { createAgentGateway, type WebSocketAgentGateway } from './agents/gateway.js';
+import { markAgentAssetsOffline } from './agents/presence.js';
+import { agentChannelRawRoutes, enrollmentRoutes } from './modules/enrollment/enrollment.routes.js';
+import { createEnrollmentService, type EnrollmentService } from './modules/enrollment/enrollment.service.js';
 import { TlsManager } from './platform/tls/tls-manager.js';
 import { apiKeyRoutes } from './modules/api-keys/api-keys.routes.js';
 import { createApiKeyService, type ApiKeyService } from './modules/api-keys/api-keys.service.js';
@@ -62,6 +69,7 @@ export interface Services {
   sessions: SessionService;
   twoFactor: TwoFactorService;
   login: LoginService;
+  enrollment: EnrollmentService;
 }
 
 export interface Hub {
@@ -71,13 +79,19 @@ export interface Hub {
   owner: OwnerBootstrapResult;
   tls: TlsManager;
   box: SecretBox;
+  gateway: WebSocketAgentGateway;
+  events: EventBus;
   close(): Promise<void>;
 }
 
 export async function createHub(options: HubOptions): Promise<Hub> {
   const { config, logger } = options;
   const clock = options.clock ?? systemClock;
-  const box = loadSecretBox({ dataDir: config.dataDir, key: config.encryptionKey, retired: config.retiredEncryptionKeys });
+  const box = loadSecretBox({
+    dataDir: config.dataDir,
+    key: config.encryptionKey,
+    retired: config.retiredEncryptionKeys,
+  });
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -85,6 +99,11 @@ export async function createHub(options: HubOptions): Promise<Hub> {
   });
   const { db } = database;
   const startedAt = clock.now();
+  // No agent is connected before this process serves: whatever the last run left online is offline now.
+  await markAgentAssetsOffline(db);
+  const events = new EventBus(clock, (error) => {
+    logger.error({ err: error }, 'event listener failed');
+  });
 
   const tls = new TlsManager({
     mode: config.tlsMode,
@@ -101,12 +120,41 @@ export async function createHub(options: HubOptions): Promise<Hub> {
 
   const audit = createAuditService({ db, clock });
   const apiKeys = createApiKeyService({ db, clock, audit });
-  const assets = createAssetService({ db, clock, audit });
+  const metricsSink: MetricsSink = { add: () => undefined };
+  const gateway = createAgentGateway({
+    db,
+    clock,
+    logger,
+    events,
+    metrics: metricsSink,
+    authenticate: createChannelAuthenticator({
+      db,
+      tlsMode: config.tlsMode,
+      trustedProxies: config.trustedProxies,
+    }),
+    heartbeatIntervalS: 30,
+    collectIntervalS: 60,
+  });
+  const assets = createAssetService({
+    db,
+    clock,
+    audit,
+    isConnected: (id) => gateway.isConnected(id),
+    disconnectAgent: (id) => {
+      gateway.disconnect(id, 'asset deleted');
+    },
+  });
   const groups = createGroupService({ db, clock, audit });
   const users = createUserService({ db, clock, audit, bcryptCost: config.bcryptCost });
   const search = createSearchService({ db });
   const whoami = createWhoamiService({ db });
-  const hubStatus = createHubStatusService({ db, clock, dialect: database.dialect, startedAt, connectedAgents: () => 0 });
+  const hubStatus = createHubStatusService({
+    db,
+    clock,
+    dialect: database.dialect,
+    startedAt,
+    connectedAgents: () => gateway.connectedCount(),
+  });
   const aggregate = createStatusAggregateService({ db, clock });
   const restart = createRestartService({ db, audit, requestRestart: options.requestRestart ?? null });
   const sessions = createSessionService({ db, clock });
@@ -118,11 +166,36 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     bcryptCost: config.bcryptCost,
     username: async (userId) => (await findUser(db, userId))?.username ?? userId,
   });
-  const login = createLoginService({ db, clock, audit, sessions, twoFactor, loginsPerMinute: 10, bcryptCost: config.bcryptCost });
+  const login = createLoginService({
+    db,
+    clock,
+    audit,
+    sessions,
+    twoFactor,
+    loginsPerMinute: 10,
+    bcryptCost: config.bcryptCost,
+  });
   const tlsService = createTlsService({ db, clock, audit, tls });
+  const enrollment = createEnrollmentService({
+    db,
+    clock,
+    audit,
+    events,
+    tls,
+    gateway,
+    enrollsPerMinute: config.rateLimit.enabled ? 30 : null,
+  });
   const oidc = config.oidc ? createOidcService({ config: config.oidc, db, clock, audit, login }) : null;
 
-  const owner = await bootstrapOwner({ db, clock, audit, apiKeys, logger, dataDir: config.dataDir, bcryptCost: config.bcryptCost });
+  const owner = await bootstrapOwner({
+    db,
+    clock,
+    audit,
+    apiKeys,
+    logger,
+    dataDir: config.dataDir,
+    bcryptCost: config.bcryptCost,
+  });
 
   const isSecure = createTransportCheck({ tlsMode: config.tlsMode, trustedProxies: config.trustedProxies });
   const handlers: Handlers = {
@@ -136,6 +209,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     ...userRoutes(users),
     ...authRoutes({ sessions, twoFactor }),
     ...tlsRoutes(tlsService),
+    ...enrollmentRoutes(enrollment),
   };
   const openapi = JSON.stringify(buildOpenApiDocument());
   const rawHandlers: Partial<Record<string, RawHandler>> = {
@@ -143,6 +217,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     ...authRawRoutes({ login, sessions, isSecure }),
     ...oidcRawRoutes({ oidc }),
     ...tlsRawRoutes(tlsService),
+    ...agentChannelRawRoutes(),
   };
   const app = buildApp({
     logger,
@@ -160,11 +235,15 @@ export async function createHub(options: HubOptions): Promise<Hub> {
   return {
     app,
     database,
-    services: { audit, apiKeys, assets, groups, users, sessions, twoFactor, login },
+    services: { audit, apiKeys, assets, groups, users, sessions, twoFactor, login, enrollment },
     owner,
     tls,
     box,
+    gateway,
+    events,
     async close() {
+      // Agents first: upgraded sockets would otherwise keep app.close() waiting.
+      await gateway.close();
       await app.close();
       await database.close();
     },

@@ -8,7 +8,8 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { FastifyServerFactory } from 'fastify';
-import { newId } from '@svc/protocol';
+import type { Duplex } from 'node:stream';
+import { agentChannelPath, newId } from '@svc/protocol';
 import type { HubConfig } from './config/env.js';
 import type { Hub } from './hub.js';
 import type { TlsManager } from './platform/tls/tls-manager.js';
@@ -42,7 +43,8 @@ function refuse(res: http.ServerResponse, status: number, error: string, message
 /** The plain-HTTP listener of TLS modes: redirects browsers, refuses credentials. */
 export function createRedirectServer(httpsPort: number): http.Server {
   return http.createServer((req, res) => {
-    const hasCredential = req.headers.authorization !== undefined || /(^|;\s*)svc_session=/.test(req.headers.cookie ?? '');
+    const hasCredential =
+      req.headers.authorization !== undefined || /(^|;\s*)svc_session=/.test(req.headers.cookie ?? '');
     if (hasCredential) {
       refuse(res, 403, 'https_required', `Credentials are accepted only over HTTPS, on port ${httpsPort}.`);
       return;
@@ -74,10 +76,33 @@ function listen(server: http.Server, port: number, host: string): Promise<number
   });
 }
 
-export async function startServers(hub: Hub, config: Pick<HubConfig, 'host' | 'httpPort' | 'httpsPort' | 'tlsMode'>): Promise<RunningServers> {
+/**
+ * WebSocket upgrades on the hub's own listener: the agent channel goes to the gateway; nothing else upgrades
+ * yet. (Node hands upgrades to this listener, not to Fastify's routes.)
+ */
+function routeUpgrades(hub: Hub): void {
+  hub.app.server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    const path = (req.url ?? '').split('?')[0];
+    if (path === agentChannelPath) {
+      hub.gateway.handleUpgrade(req, socket, head);
+      return;
+    }
+    socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+  });
+}
+
+export async function startServers(
+  hub: Hub,
+  config: Pick<HubConfig, 'host' | 'httpPort' | 'httpsPort' | 'tlsMode'>,
+): Promise<RunningServers> {
+  routeUpgrades(hub);
   if (config.tlsMode === 'disabled') {
     await hub.app.listen({ host: config.host, port: config.httpPort });
-    return { httpsPort: null, httpPort: (hub.app.server.address() as AddressInfo).port, close: () => Promise.resolve() };
+    return {
+      httpsPort: null,
+      httpPort: (hub.app.server.address() as AddressInfo).port,
+      close: () => Promise.resolve(),
+    };
   }
   await hub.app.listen({ host: config.host, port: config.httpsPort });
   const httpsPort = (hub.app.server.address() as AddressInfo).port;

@@ -203,5 +203,8 @@ function pick(input: { allowed_assets?: string[]; expires_at?: string }) {
  */
 export function databaseTargets(): { name: string; options: TestHubOptions }[] {
   const url = process.env.SVC_TEST_DATABASE_URL;
-  return [{ name: 'sqlite', options: {} }, ...(url ? [{ name: 'postgres', options: { postgresUrl: url } }] : [])];
+  return [
+    { name: 'sqlite', options: {} },
+    ...(url ? [{ name: 'postgres', options: { postgresUrl: url } }] : []),
+  ];
 }

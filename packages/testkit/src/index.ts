@@ -1,3 +1,4 @@
 export * from './hub-harness.js';
 export * from './https-client.js';
 export * from './oidc-provider.js';
+export * from './fake-agent.js';

@@ -30,6 +30,8 @@ export interface AssetServiceDeps {
   audit: AuditService;
   /** Whether an agent for this asset holds a connection now (the agent gateway answers). */
   isConnected?: (assetId: string) => boolean;
+  /** Closes the asset's agent connection once the asset is gone (its credential went with it). */
+  disconnectAgent?: (assetId: string) => void;
 }
 
 export function visibleAssetIds(principal: Principal): readonly string[] | null {
@@ -143,6 +145,7 @@ export function createAssetService(deps: AssetServiceDeps): AssetService {
           detail: { name: row.name },
         });
       });
+      deps.disconnectAgent?.(id);
       return present(row);
     },
   };

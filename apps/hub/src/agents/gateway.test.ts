@@ -1,0 +1,843 @@
+/**
+ * The agent channel end to end over a real WebSocket on loopback: a hand-written fake agent speaks the
+ * catalog (and, for the hostile cases, breaks it) against the gateway, the enrollment routes and a real hub
+ * database. hub.ts does not wire the gateway yet, so each test composes it around a test hub.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import {
+  agentChannelPath,
+  agentCredentialPattern,
+  type EnrollResponse,
+  type MetricSample,
+} from '@svc/protocol';
+import { startTestHub, databaseTargets, type TestHub, type TestHubOptions } from '@svc/testkit';
+import { buildApp } from '../app.js';
+import { createTransportCheck } from '../http/transport-security.js';
+import { sha256Hex } from '../platform/crypto.js';
+import { EventBus, type HubEvent } from '../platform/event-bus.js';
+import { silentLogger } from '../platform/logger.js';
+import { agentChannelRawRoutes, enrollmentRoutes } from '../modules/enrollment/enrollment.routes.js';
+import { createEnrollmentService } from '../modules/enrollment/enrollment.service.js';
+import { AgentOfflineError, AgentReplyError, AgentTimeoutError } from './agent-gateway.js';
+import { createChannelAuthenticator, createUpgradeTransportReader } from './channel-auth.js';
+import { createAgentGateway, type AgentGatewayDeps, type WebSocketAgentGateway } from './gateway.js';
+import { markAgentAssetsOffline } from './presence.js';
+
+// ---- the fake agent ------------------------------------------------------------------------------------
+
+interface Received {
+  v: number;
+  type: string;
+  id: string;
+  payload: Record<string, unknown>;
+}
+type Answer = (type: string, payload: Record<string, unknown>, id: string) => unknown;
+
+function helloPayload(overrides: Record<string, unknown> = {}) {
+  return {
+    agent_version: '0.1.0',
+    protocol: 1,
+    hostname: 'host-a',
+    platform: 'linux',
+    os_release: 'Debian 12',
+    arch: 'x64',
+    ip_addresses: ['192.168.1.10', '127.0.0.1', 'not-an-ip', 'fe80::1'],
+    mac_addresses: ['00:00:00:00:00:00', 'AA-BB-CC-DD-EE-0F', '11:22:33:44:55:66'],
+    capabilities: ['exec', 'files'],
+    low_power: true,
+    ...overrides,
+  };
+}
+
+class FakeAgent {
+  readonly frames: Received[] = [];
+  readonly closed: Promise<{ code: number; reason: string }>;
+  /** Answers each request with the returned result payload; undefined leaves it unanswered. */
+  answer: Answer | null = null;
+  private waiters: { match: (f: Received) => boolean; resolve: (f: Received) => void }[] = [];
+  private seq = 0;
+
+  constructor(readonly ws: WebSocket) {
+    ws.on('error', () => undefined);
+    this.closed = new Promise((resolve) => {
+      ws.on('close', (code, reason) => {
+        resolve({ code, reason: reason.toString() });
+      });
+    });
+    ws.on('message', (data) => {
+      const frame = JSON.parse((data as Buffer).toString('utf8')) as Received;
+      this.frames.push(frame);
+      this.waiters = this.waiters.filter((w) => {
+        if (!w.match(frame)) return true;
+        w.resolve(frame);
+        return false;
+      });
+      if (frame.type !== 'welcome' && this.answer) {
+        const result = this.answer(frame.type, frame.payload, frame.id);
+        if (result !== undefined) this.send('result', result, frame.id);
+      }
+    });
+  }
+
+  next(match: (f: Received) => boolean): Promise<Received> {
+    const seen = this.frames.find(match);
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve) => this.waiters.push({ match, resolve }));
+  }
+
+  send(type: string, payload: unknown, id = `a${++this.seq}`): void {
+    this.ws.send(JSON.stringify({ v: 1, type, id, payload }));
+  }
+
+  async hello(overrides: Record<string, unknown> = {}): Promise<Received> {
+    this.send('hello', helloPayload(overrides), 'hello-1');
+    return this.next((f) => f.type === 'welcome');
+  }
+
+  close(): void {
+    this.ws.close();
+  }
+}
+
+// ---- composition -------------------------------------------------------------------------------------
+
+interface Rig {
+  t: TestHub;
+  gateway: WebSocketAgentGateway;
+  events: HubEvent[];
+  samples: { assetId: string; samples: readonly MetricSample[] }[];
+  url: string;
+  call(
+    method: string,
+    url: string,
+    body?: unknown,
+  ): Promise<{ status: number; json: Record<string, unknown> }>;
+  enroll(hostname?: string): Promise<EnrollResponse>;
+  connect(credential: string | null, options?: { autoPong?: boolean }): Promise<FakeAgent>;
+  /** The HTTP status an upgrade gets when the hub refuses it. */
+  refusedStatus(credential: string | null): Promise<number>;
+  agent(credential: string, hello?: Record<string, unknown>): Promise<FakeAgent>;
+  close(): Promise<void>;
+}
+
+async function compose(
+  hubOptions: TestHubOptions,
+  gatewayOptions: Partial<AgentGatewayDeps> & { tlsMode?: 'auto' | 'disabled' } = {},
+): Promise<Rig> {
+  const t = await startTestHub(hubOptions);
+  const db = t.hub.database.db;
+  const bus = new EventBus(t.clock);
+  const events: HubEvent[] = [];
+  bus.subscribe((e) => events.push(e));
+  const samples: Rig['samples'] = [];
+  const { tlsMode, ...gatewayOverrides } = gatewayOptions;
+  const gateway = createAgentGateway({
+    db,
+    clock: t.clock,
+    logger: silentLogger,
+    events: bus,
+    metrics: { add: (assetId, s) => samples.push({ assetId, samples: s }) },
+    authenticate: createChannelAuthenticator({
+      db,
+      tlsMode: tlsMode ?? t.config.tlsMode,
+      trustedProxies: t.config.trustedProxies,
+    }),
+    heartbeatIntervalS: 30,
+    collectIntervalS: 60,
+    requestTimeoutMs: 3_000,
+    helloTimeoutMs: 400,
+    tickMs: 50,
+    presenceFlushMs: 50,
+    ...gatewayOverrides,
+  });
+  const enrollment = createEnrollmentService({
+    db,
+    clock: t.clock,
+    audit: t.hub.services.audit,
+    events: bus,
+    tls: t.hub.tls,
+    gateway,
+    enrollsPerMinute: null,
+    rotationTimeoutMs: 2_000,
+  });
+  const app = buildApp({
+    logger: silentLogger,
+    isSecure: createTransportCheck({ tlsMode: t.config.tlsMode, trustedProxies: t.config.trustedProxies }),
+    trustedProxies: t.config.trustedProxies,
+    rateLimit: t.config.rateLimit,
+    verifyApiKey: (text) => t.hub.services.apiKeys.authenticate(text),
+    handlers: enrollmentRoutes(enrollment),
+    rawHandlers: agentChannelRawRoutes(),
+  });
+  const server = http.createServer((_req, res) => {
+    res.statusCode = 404;
+    res.end();
+  });
+  server.on('upgrade', (req: http.IncomingMessage, socket, head: Buffer) => {
+    gateway.handleUpgrade(req, socket, head);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}${agentChannelPath}`;
+  const sockets: WebSocket[] = [];
+
+  const call: Rig['call'] = async (method, path, body) => {
+    const res = await app.inject({
+      method: method as 'GET',
+      url: path,
+      headers: {
+        authorization: `Bearer ${t.ownerKey}`,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
+      remoteAddress: '127.0.0.1',
+    });
+    return { status: res.statusCode, json: JSON.parse(res.body) as Record<string, unknown> };
+  };
+
+  const rig: Rig = {
+    t,
+    gateway,
+    events,
+    samples,
+    url,
+    call,
+    async enroll(hostname = 'host-a') {
+      const token = await call('POST', '/api/v2/enrollment-tokens', { name: 'test', max_uses: 10 });
+      expect(token.status).toBe(201);
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/v1/enroll',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({
+          token: (token.json.data as { token: string }).token,
+          hostname,
+          platform: 'linux',
+        }),
+        remoteAddress: '127.0.0.1',
+      });
+      expect(res.statusCode).toBe(201);
+      return (JSON.parse(res.body) as { data: EnrollResponse }).data;
+    },
+    connect(credential, options = {}) {
+      const ws = new WebSocket(url, {
+        headers: credential ? { authorization: `Bearer ${credential}` } : {},
+        perMessageDeflate: false,
+        maxPayload: 64 * 1024 * 1024,
+        ...(options.autoPong === false ? { autoPong: false } : {}),
+      });
+      sockets.push(ws);
+      const agent = new FakeAgent(ws);
+      return new Promise((resolve, reject) => {
+        ws.once('open', () => {
+          resolve(agent);
+        });
+        ws.once('unexpected-response', (_req, res) => {
+          reject(new Error(`upgrade refused: ${res.statusCode ?? 0}`));
+        });
+        ws.once('error', reject);
+      });
+    },
+    refusedStatus(credential) {
+      const ws = new WebSocket(url, { headers: credential ? { authorization: `Bearer ${credential}` } : {} });
+      sockets.push(ws);
+      ws.on('error', () => undefined);
+      return new Promise((resolve) => {
+        ws.once('open', () => {
+          resolve(101);
+        });
+        ws.once('unexpected-response', (_req, res) => {
+          resolve(res.statusCode ?? 0);
+          res.resume();
+        });
+      });
+    },
+    async agent(credential, hello = {}) {
+      const agent = await rig.connect(credential);
+      await agent.hello(hello);
+      return agent;
+    },
+    async close() {
+      for (const ws of sockets) ws.terminate();
+      await gateway.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) =>
+        server.close(() => {
+          resolve();
+        }),
+      );
+      await app.close();
+      await t.close();
+    },
+  };
+  return rig;
+}
+
+async function until<T>(
+  probe: () => Promise<T> | T,
+  ok: (value: T) => boolean,
+  timeoutMs = 4_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (ok(value)) return value;
+    if (Date.now() > deadline)
+      throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+function assetRow(rig: Rig, id: string) {
+  return rig.t.hub.database.db
+    .selectFrom('assets')
+    .selectAll()
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+}
+
+const execOutcome = (stdout: string) => ({
+  exit_code: 0,
+  signal: null,
+  stdout,
+  stderr: '',
+  truncated: false,
+  timed_out: false,
+  duration_ms: 1,
+});
+
+// ---- tests -------------------------------------------------------------------------------------------
+
+describe.each(databaseTargets())('agent channel ($name)', ({ options }) => {
+  // One hub for the group (each test enrolls its own assets); tests that end the gateway make their own.
+  let rig: Rig;
+  beforeAll(async () => {
+    rig = await compose(options);
+  });
+  afterAll(async () => {
+    await rig.close();
+  });
+
+  it('answers hello with welcome and marks the asset online with what the hello says, then offline on close', async () => {
+    const enrolled = await rig.enroll('enrolled-name');
+    const agent = await rig.connect(enrolled.credential);
+    const welcome = await agent.hello({ hostname: 'renamed-host', agent_version: '1.2.3' });
+
+    expect(welcome.id).toBe('hello-1');
+    expect(welcome.payload).toEqual({
+      asset_id: enrolled.asset_id,
+      heartbeat_interval_s: 30,
+      collect_interval_s: 60,
+    });
+    const online = await assetRow(rig, enrolled.asset_id);
+    expect(online).toMatchObject({
+      status: 'online',
+      hostname: 'renamed-host',
+      name: 'enrolled-name',
+      platform: 'linux',
+      agent_version: '1.2.3',
+      agent_low_power: 1,
+      mac_address: 'aa:bb:cc:dd:ee:0f',
+      agent_connected_at: rig.t.clock.now().toISOString(),
+      last_seen_at: rig.t.clock.now().toISOString(),
+    });
+    expect(JSON.parse(online.ip_addresses)).toEqual(['192.168.1.10', 'fe80::1']);
+    expect(rig.gateway.isConnected(enrolled.asset_id)).toBe(true);
+    expect(rig.gateway.sessions().map((x) => x.assetId)).toContain(enrolled.asset_id);
+    expect(rig.gateway.session(enrolled.asset_id)).toMatchObject({
+      assetId: enrolled.asset_id,
+      remoteAddress: '127.0.0.1',
+      hello: { agent_version: '1.2.3' },
+    });
+    const about = () => rig.events.filter((e) => e.assetId === enrolled.asset_id).map((e) => e.type);
+    expect(about()).toEqual(['agent.enrolled', 'asset.online', 'agent.connected']);
+
+    rig.t.clock.advance(5_000);
+    agent.close();
+    const offline = await until(
+      () => assetRow(rig, enrolled.asset_id),
+      (r) => r.status === 'offline',
+    );
+    expect(offline.last_seen_at).toBe(rig.t.clock.now().toISOString());
+    expect(rig.gateway.isConnected(enrolled.asset_id)).toBe(false);
+    await until(about, (types) => types.includes('asset.offline'));
+    expect(about()).toEqual([
+      'agent.enrolled',
+      'asset.online',
+      'agent.connected',
+      'agent.disconnected',
+      'asset.offline',
+    ]);
+  });
+
+  it('correlates concurrent requests with their results, whatever order the agent answers in', async () => {
+    const enrolled = await rig.enroll();
+    const agent = await rig.agent(enrolled.credential);
+    const held: { id: string; command: string }[] = [];
+    agent.answer = (type, payload, id) => {
+      expect(type).toBe('exec.run');
+      held.push({ id, command: payload.command as string });
+      if (held.length === 20) {
+        // Answer every request at once, in reverse order of arrival.
+        for (const h of [...held].reverse())
+          agent.send('result', { ok: true, data: execOutcome(`out:${h.command}`) }, h.id);
+      }
+      return undefined;
+    };
+    const commands = Array.from({ length: 20 }, (_, i) => `echo ${i}`);
+    const results = await Promise.all(
+      commands.map((command) =>
+        rig.gateway.request(enrolled.asset_id, 'exec.run', {
+          command,
+          timeout_ms: 1000,
+          max_output_bytes: 1000,
+        }),
+      ),
+    );
+    expect(results.map((r) => r.stdout)).toEqual(commands.map((c) => `out:${c}`));
+    expect(new Set(held.map((h) => h.id)).size).toBe(20);
+  });
+
+  it('rejects a wrong-shaped or failed result for that request only, and ignores a result for an unknown id', async () => {
+    const enrolled = await rig.enroll();
+    const agent = await rig.agent(enrolled.credential);
+    const id = enrolled.asset_id;
+
+    agent.answer = () => ({ ok: true, data: { exit_code: 'zero', stdout: 42 } });
+    const wrong = rig.gateway.request(id, 'exec.run', {
+      command: 'x',
+      timeout_ms: 1000,
+      max_output_bytes: 10,
+    });
+    await expect(wrong).rejects.toBeInstanceOf(AgentReplyError);
+    await expect(wrong).rejects.toMatchObject({ code: 'failed' });
+
+    agent.answer = () => ({ ok: true, data: execOutcome('x'.repeat(3 * 1024 * 1024)) });
+    await expect(
+      rig.gateway.request(id, 'exec.run', { command: 'x', timeout_ms: 1000, max_output_bytes: 10 }),
+    ).rejects.toMatchObject({ name: 'AgentReplyError', code: 'failed' });
+
+    agent.answer = () => ({ sure: 'thing' });
+    await expect(rig.gateway.request(id, 'processes.list', {})).rejects.toMatchObject({ code: 'failed' });
+
+    agent.answer = () => ({ ok: false, error: { code: 'permission_denied', message: 'no access to /root' } });
+    await expect(rig.gateway.request(id, 'files.list', { path: '/root' })).rejects.toMatchObject({
+      code: 'permission_denied',
+      message: 'no access to /root',
+    });
+
+    agent.answer = null;
+    agent.send('result', { ok: true, data: { saved: true } }, 'r-made-up');
+    agent.answer = (type) => (type === 'files.mkdir' ? { ok: true, data: { path: '/tmp/a' } } : undefined);
+    await expect(
+      rig.gateway.request(id, 'files.mkdir', { path: '/tmp/a', recursive: false }),
+    ).resolves.toEqual({ path: '/tmp/a' });
+    expect(rig.gateway.isConnected(id)).toBe(true);
+  });
+
+  it('times out a request the agent never answers, and fails pending ones when the socket closes', async () => {
+    const enrolled = await rig.enroll();
+    const agent = await rig.agent(enrolled.credential);
+    await expect(
+      rig.gateway.request(enrolled.asset_id, 'processes.list', {}, { timeoutMs: 100 }),
+    ).rejects.toBeInstanceOf(AgentTimeoutError);
+
+    const pending = rig.gateway.request(enrolled.asset_id, 'processes.list', {});
+    await agent.next((f) => f.type === 'processes.list');
+    agent.ws.terminate();
+    await expect(pending).rejects.toBeInstanceOf(AgentOfflineError);
+    await expect(rig.gateway.request(enrolled.asset_id, 'processes.list', {})).rejects.toBeInstanceOf(
+      AgentOfflineError,
+    );
+    await expect(rig.gateway.request('ast_nothing', 'processes.list', {})).rejects.toBeInstanceOf(
+      AgentOfflineError,
+    );
+  });
+
+  it('closes the connection on a 20 MiB frame without hurting the hub, and takes the agent back after', async () => {
+    const enrolled = await rig.enroll();
+    const agent = await rig.agent(enrolled.credential);
+    const pending = rig.gateway.request(enrolled.asset_id, 'processes.list', {});
+    await agent.next((f) => f.type === 'processes.list');
+    agent.ws.send(
+      JSON.stringify({ v: 1, type: 'heartbeat', id: 'big', payload: { pad: 'x'.repeat(20 * 1024 * 1024) } }),
+    );
+
+    expect((await agent.closed).code).toBe(1009);
+    await expect(pending).rejects.toBeInstanceOf(AgentOfflineError);
+    await until(
+      () => assetRow(rig, enrolled.asset_id),
+      (r) => r.status === 'offline',
+    );
+
+    const again = await rig.agent(enrolled.credential);
+    again.answer = () => ({ ok: true, data: { processes: [] } });
+    await expect(rig.gateway.request(enrolled.asset_id, 'processes.list', {})).resolves.toEqual({
+      processes: [],
+    });
+  });
+
+  it.each([
+    [
+      'invalid JSON',
+      (a: FakeAgent) => {
+        a.ws.send('{"v":1,"type":');
+      },
+    ],
+    [
+      'a wrong protocol version',
+      (a: FakeAgent) => {
+        a.ws.send(JSON.stringify({ v: 2, type: 'heartbeat', id: 'x', payload: {} }));
+      },
+    ],
+    [
+      'an unknown frame type',
+      (a: FakeAgent) => {
+        a.send('exec.run', { command: 'id' });
+      },
+    ],
+    [
+      'a frame without an id',
+      (a: FakeAgent) => {
+        a.ws.send(JSON.stringify({ v: 1, type: 'heartbeat', payload: {} }));
+      },
+    ],
+    [
+      'a binary frame',
+      (a: FakeAgent) => {
+        a.ws.send(Buffer.from('{}'));
+      },
+    ],
+    [
+      'a second hello',
+      (a: FakeAgent) => {
+        a.send('hello', helloPayload());
+      },
+    ],
+  ])('closes the connection with 1008 on %s', async (_name, misbehave) => {
+    const enrolled = await rig.enroll();
+    const agent = await rig.agent(enrolled.credential);
+    misbehave(agent);
+    const { code } = await agent.closed;
+    expect(code).toBe(1008);
+    await until(
+      () => assetRow(rig, enrolled.asset_id),
+      (r) => r.status === 'offline',
+    );
+    expect(rig.gateway.isConnected(enrolled.asset_id)).toBe(false);
+  });
+
+  it('closes with 1008 on a frame flood, a frame before hello, a bad hello, or no hello in time', async () => {
+    const enrolled = await rig.enroll();
+
+    const flood = await rig.agent(enrolled.credential);
+    for (let i = 0; i < 300; i++) flood.send('heartbeat', { uptime_s: i, load1: null });
+    expect((await flood.closed).code).toBe(1008);
+
+    const early = await rig.connect(enrolled.credential);
+    early.send('heartbeat', { uptime_s: 1, load1: null });
+    expect((await early.closed).code).toBe(1008);
+
+    const badHello = await rig.connect(enrolled.credential);
+    badHello.send('hello', helloPayload({ hostname: 'h'.repeat(300) }));
+    expect((await badHello.closed).code).toBe(1008);
+
+    const otherProtocol = await rig.connect(enrolled.credential);
+    otherProtocol.send('hello', helloPayload({ protocol: 2 }));
+    expect((await otherProtocol.closed).code).toBe(1008);
+
+    const silent = await rig.connect(enrolled.credential);
+    const { code, reason } = await silent.closed;
+    expect(code).toBe(1008);
+    expect(reason).toContain('no hello');
+    expect(rig.gateway.isConnected(enrolled.asset_id)).toBe(false);
+  });
+
+  it('passes valid metrics to the sink, drops invalid ones, and keeps the connection', async () => {
+    const enrolled = await rig.enroll();
+    const agent = await rig.agent(enrolled.credential);
+    const sample = {
+      ts: '2026-11-23T12:00:00.000Z',
+      cpu_percent: 12.5,
+      memory_used_bytes: 1,
+      memory_total_bytes: 2,
+      disk_used_bytes: 3,
+      disk_total_bytes: 4,
+      load1: 0.5,
+      net_rx_bytes: 5,
+      net_tx_bytes: 6,
+    };
+    agent.send('metrics', { samples: [{ ...sample, cpu_percent: -1 }] });
+    agent.send('metrics', { samples: [{ ...sample, ts: 'not a time' }] });
+    agent.send('metrics', { samples: [sample] });
+    const mine = () => rig.samples.filter((s) => s.assetId === enrolled.asset_id);
+    await until(
+      () => mine().length,
+      (n) => n >= 1,
+    );
+    expect(mine()).toEqual([{ assetId: enrolled.asset_id, samples: [sample] }]);
+    expect(rig.gateway.isConnected(enrolled.asset_id)).toBe(true);
+  });
+
+  it('writes heartbeats to last_seen_at at most once a minute per asset', async () => {
+    const enrolled = await rig.enroll();
+    const agent = await rig.agent(enrolled.credential);
+    const connectedAt = rig.t.clock.now().toISOString();
+
+    rig.t.clock.advance(30_000);
+    agent.send('heartbeat', { uptime_s: 30, load1: 0.1 });
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await assetRow(rig, enrolled.asset_id)).last_seen_at).toBe(connectedAt);
+
+    rig.t.clock.advance(31_000);
+    agent.send('heartbeat', { uptime_s: 61, load1: 0.1 });
+    const row = await until(
+      () => assetRow(rig, enrolled.asset_id),
+      (r) => r.last_seen_at !== connectedAt,
+    );
+    expect(row.last_seen_at).toBe(rig.t.clock.now().toISOString());
+    expect(row.status).toBe('online');
+    expect(rig.gateway.session(enrolled.asset_id)?.lastSeenAt.toISOString()).toBe(
+      rig.t.clock.now().toISOString(),
+    );
+  });
+
+  it('lets a second connection of the same agent replace the first, staying online', async () => {
+    const enrolled = await rig.enroll();
+    const first = await rig.agent(enrolled.credential);
+    const second = await rig.agent(enrolled.credential);
+
+    expect((await first.closed).code).toBe(4000);
+    second.answer = () => ({ ok: true, data: { processes: [] } });
+    await expect(rig.gateway.request(enrolled.asset_id, 'processes.list', {})).resolves.toEqual({
+      processes: [],
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await assetRow(rig, enrolled.asset_id)).status).toBe('online');
+    expect(rig.gateway.sessions().filter((x) => x.assetId === enrolled.asset_id)).toHaveLength(1);
+  });
+
+  it('lets a credential act only as its own asset, whatever its hello or results claim', async () => {
+    const a = await rig.enroll('host-a');
+    const b = await rig.enroll('host-b');
+    const agentB = await rig.agent(b.credential, { hostname: 'host-b' });
+    const bBefore = await assetRow(rig, b.asset_id);
+
+    const agentA = await rig.connect(a.credential);
+    const welcome = await agentA.hello({ hostname: 'host-b', mac_addresses: ['de:ad:be:ef:00:01'] });
+    expect(welcome.payload.asset_id).toBe(a.asset_id);
+    expect(await assetRow(rig, b.asset_id)).toEqual(bBefore);
+    expect((await assetRow(rig, a.asset_id)).hostname).toBe('host-b');
+    expect(rig.gateway.isConnected(b.asset_id)).toBe(true);
+
+    // A result from A carrying the id of a request pending for B does not answer it.
+    const forB = rig.gateway.request(b.asset_id, 'processes.list', {}, { timeoutMs: 300 });
+    const sent = await agentB.next((f) => f.type === 'processes.list');
+    agentA.send('result', { ok: true, data: { processes: [] } }, sent.id);
+    await expect(forB).rejects.toBeInstanceOf(AgentTimeoutError);
+    expect(rig.gateway.isConnected(b.asset_id)).toBe(true);
+  });
+
+  it('refuses upgrades without a valid credential, and a revoked one, and closes the connection it had', async () => {
+    const enrolled = await rig.enroll();
+    expect(await rig.refusedStatus(null)).toBe(401);
+    expect(await rig.refusedStatus('sva_' + 'a'.repeat(52))).toBe(401);
+    expect(await rig.refusedStatus('svc_abcd_' + 'a'.repeat(52))).toBe(401);
+    expect(await rig.refusedStatus(`${enrolled.credential}x`)).toBe(401);
+
+    const agent = await rig.agent(enrolled.credential);
+    const waiting = await rig.connect(enrolled.credential);
+    const revoked = await rig.call('DELETE', `/api/v2/agents/${enrolled.asset_id}/credential`);
+    expect(revoked.status).toBe(200);
+    expect(revoked.json.data).toEqual({ asset_id: enrolled.asset_id, revoked: true });
+    expect((await agent.closed).code).toBe(1008);
+    expect((await waiting.closed).code).toBe(1008);
+    expect(await rig.refusedStatus(enrolled.credential)).toBe(401);
+    await until(
+      () => assetRow(rig, enrolled.asset_id),
+      (r) => r.status === 'offline',
+    );
+    const audit = await rig.t.hub.database.db
+      .selectFrom('audit_events')
+      .selectAll()
+      .where('action', '=', 'agent.credential_revoked')
+      .where('asset_id', '=', enrolled.asset_id)
+      .execute();
+    expect(audit.map((e) => e.asset_id)).toEqual([enrolled.asset_id]);
+  });
+
+  it('refuses the credential of a deleted asset', async () => {
+    const enrolled = await rig.enroll();
+    await rig.t.request('DELETE', `/api/v2/assets/${enrolled.asset_id}`);
+    expect(await rig.refusedStatus(enrolled.credential)).toBe(401);
+  });
+
+  it('rotates the credential through the connected agent: the old one stops working, the new one connects', async () => {
+    const enrolled = await rig.enroll();
+    const agent = await rig.agent(enrolled.credential);
+    let delivered = '';
+    agent.answer = (type, payload) => {
+      if (type !== 'credential.rotate') return undefined;
+      delivered = payload.credential as string;
+      return { ok: true, data: { saved: true } };
+    };
+
+    const res = await rig.call('POST', `/api/v2/agents/${enrolled.asset_id}/credential/rotate`);
+    expect(res.status).toBe(200);
+    expect(res.json.data).toEqual({ asset_id: enrolled.asset_id, delivered: true });
+    expect(delivered).toMatch(agentCredentialPattern);
+    expect(delivered).not.toBe(enrolled.credential);
+    const stored = await rig.t.hub.database.db
+      .selectFrom('agent_credentials')
+      .selectAll()
+      .where('asset_id', '=', enrolled.asset_id)
+      .executeTakeFirstOrThrow();
+    expect(stored.credential_hash).toBe(sha256Hex(delivered));
+    expect(stored.rotated_at).toBe(rig.t.clock.now().toISOString());
+
+    expect(await rig.refusedStatus(enrolled.credential)).toBe(401);
+    const renewed = await rig.agent(delivered);
+    expect(renewed.frames[0]?.payload.asset_id).toBe(enrolled.asset_id);
+  });
+
+  it('keeps the old credential when the agent does not save the new one, and refuses rotation offline', async () => {
+    const enrolled = await rig.enroll('rot-host');
+    const offline = await rig.call('POST', `/api/v2/agents/${enrolled.asset_id}/credential/rotate`);
+    expect(offline.status).toBe(409);
+    expect(offline.json).toMatchObject({
+      error: 'asset_offline',
+      message: `asset rot-host (${enrolled.asset_id}) is offline (last seen: never)`,
+    });
+
+    const agent = await rig.agent(enrolled.credential);
+    agent.answer = () => ({ ok: true, data: { saved: false } });
+    const res = await rig.call('POST', `/api/v2/agents/${enrolled.asset_id}/credential/rotate`);
+    expect(res.json.data).toEqual({ asset_id: enrolled.asset_id, delivered: false });
+
+    agent.answer = () => ({ ok: false, error: { code: 'permission_denied', message: 'read-only config' } });
+    const failed = await rig.call('POST', `/api/v2/agents/${enrolled.asset_id}/credential/rotate`);
+    expect(failed.status).toBe(502);
+    agent.close();
+    await agent.closed;
+    expect(await rig.refusedStatus(enrolled.credential)).toBe(101);
+  });
+});
+
+describe('agent channel limits (sqlite)', () => {
+  let rig: Rig | null = null;
+  afterEach(async () => {
+    await rig?.close();
+    rig = null;
+  });
+
+  it('terminates a connection that stops answering pings', async () => {
+    rig = await compose({}, { keepaliveIntervalMs: 100 });
+    const enrolled = await rig.enroll();
+    const lively = await rig.agent(enrolled.credential);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(rig.gateway.isConnected(enrolled.asset_id)).toBe(true);
+
+    const mute = await rig.connect(enrolled.credential, { autoPong: false });
+    await mute.hello();
+    expect((await lively.closed).code).toBe(4000);
+    const { code } = await mute.closed;
+    expect(code).toBe(1006);
+    expect(rig.gateway.isConnected(enrolled.asset_id)).toBe(false);
+  });
+
+  it('refuses a request instead of queueing more when the agent does not read', async () => {
+    rig = await compose({}, { maxBufferedBytes: 1024 * 1024, requestTimeoutMs: 5_000 });
+    const enrolled = await rig.enroll();
+    const agent = await rig.agent(enrolled.credential);
+    (agent.ws as unknown as { _socket: { pause(): void } })._socket.pause();
+    const data = Buffer.alloc(6 * 1024 * 1024, 7).toString('base64');
+    const outcomes: unknown[] = [];
+    for (let i = 0; i < 12; i++) {
+      const p = rig.gateway.request(enrolled.asset_id, 'files.write', {
+        path: `/tmp/f${i}`,
+        data_base64: data,
+        overwrite: true,
+      });
+      p.catch(() => undefined);
+      outcomes.push(
+        await Promise.race([
+          p.then(
+            () => 'resolved',
+            (e: unknown) => e,
+          ),
+          new Promise((r) =>
+            setTimeout(() => {
+              r('pending');
+            }, 30),
+          ),
+        ]),
+      );
+    }
+    const refused = outcomes.filter((o) => o instanceof AgentReplyError);
+    expect(refused.length).toBeGreaterThan(0);
+    expect((refused[0] as AgentReplyError).message).toContain('backed up');
+  });
+
+  it('refuses an upgrade over plain HTTP from a TLS-mode hub with 403', async () => {
+    rig = await compose({}, { tlsMode: 'auto' });
+    const enrolled = await rig.enroll();
+    expect(await rig.refusedStatus(enrolled.credential)).toBe(403);
+  });
+
+  it('closes every connection with 1001 on shutdown and leaves the assets offline', async () => {
+    const r = await compose({});
+    rig = r;
+    const enrolled = await r.enroll();
+    const agent = await r.agent(enrolled.credential);
+    await r.gateway.close();
+    expect((await agent.closed).code).toBe(1001);
+    expect((await assetRow(r, enrolled.asset_id)).status).toBe('offline');
+    await expect(r.gateway.request(enrolled.asset_id, 'processes.list', {})).rejects.toBeInstanceOf(
+      AgentOfflineError,
+    );
+  });
+
+  it('marks agent assets left online by a previous process offline at start, and no others', async () => {
+    const r = await compose({});
+    rig = r;
+    const enrolled = await r.enroll();
+    const manual = await r.t.createAsset({ name: 'manual' });
+    const db = r.t.hub.database.db;
+    await db.updateTable('assets').set({ status: 'online' }).execute();
+    expect(await markAgentAssetsOffline(db)).toBe(1);
+    expect((await assetRow(r, enrolled.asset_id)).status).toBe('offline');
+    expect((await assetRow(r, manual.id)).status).toBe('online');
+  });
+
+  it('answers a plain GET on the channel path with a clear error', async () => {
+    rig = await compose({});
+    const res = await rig.call('GET', agentChannelPath);
+    expect(res.status).toBe(400);
+    expect(String(res.json.message)).toContain('WebSocket');
+  });
+});
+
+describe('upgrade transport', () => {
+  const req = (remoteAddress: string, encrypted: boolean, headers: Record<string, string> = {}) =>
+    ({ socket: { remoteAddress, encrypted }, headers }) as unknown as http.IncomingMessage;
+
+  it('counts TLS, loopback in disabled mode, and a trusted proxy saying https; nothing else', () => {
+    const disabled = createUpgradeTransportReader({ tlsMode: 'disabled', trustedProxies: [] });
+    const auto = createUpgradeTransportReader({ tlsMode: 'auto', trustedProxies: ['10.0.0.1'] });
+    expect(disabled(req('127.0.0.1', false)).secure).toBe(true);
+    expect(disabled(req('::1', false)).secure).toBe(true);
+    expect(disabled(req('192.168.1.5', false)).secure).toBe(false);
+    expect(auto(req('127.0.0.1', false)).secure).toBe(false);
+    expect(auto(req('192.168.1.5', true))).toEqual({ secure: true, remoteAddress: '192.168.1.5' });
+    expect(
+      auto(req('10.0.0.1', false, { 'x-forwarded-proto': 'https', 'x-forwarded-for': '1.2.3.4, 5.6.7.8' })),
+    ).toEqual({
+      secure: true,
+      remoteAddress: '5.6.7.8',
+    });
+    expect(auto(req('10.0.0.1', false, { 'x-forwarded-proto': 'https, http' })).secure).toBe(false);
+    expect(auto(req('10.0.0.2', false, { 'x-forwarded-proto': 'https' })).secure).toBe(false);
+  });
+});

@@ -1,0 +1,233 @@
+/**
+ * Agent presence on the assets table: `online` with what the agent's hello says while its channel is open,
+ * `offline` with the last-seen time when it closes. Heartbeats move `last_seen_at` at most once a minute per
+ * asset, written in batches (one UPDATE per 500 assets per flush), so thousands of agents cost a few queries
+ * a minute, not one per heartbeat.
+ */
+import { isIP } from 'node:net';
+import type { Kysely } from 'kysely';
+import type { Hello } from '@svc/protocol';
+import type { Clock } from '../platform/clock.js';
+import type { Database } from '../platform/db/schema.js';
+import type { EventBus } from '../platform/event-bus.js';
+import type { Logger } from '../platform/logger.js';
+import type { AssetRow } from '../modules/assets/assets.repository.js';
+
+export const presenceDefaults = {
+  /** `last_seen_at` moves at most this often per asset from heartbeats. */
+  lastSeenResolutionMs: 60_000,
+  batchSize: 500,
+  maxIpAddresses: 64,
+  hostnameLength: 253,
+} as const;
+
+export interface Presence {
+  /**
+   * Marks the asset online and records what its hello says about it. Resolves false when the asset no
+   * longer exists (deleted while its agent was connecting).
+   */
+  connected(assetId: string, hello: Hello, remoteAddress: string | null): Promise<boolean>;
+  disconnected(assetId: string): Promise<void>;
+  /** Notes a sign of life; written by the next flush when the stored one is older than the resolution. */
+  seen(assetId: string): void;
+  /** Writes the pending last-seen times. */
+  flush(): Promise<void>;
+  /** Marks these assets offline in one go, without events (hub shutdown). */
+  allDisconnected(assetIds: readonly string[]): Promise<void>;
+}
+
+export interface PresenceDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  events: EventBus;
+  logger: Logger;
+  lastSeenResolutionMs?: number;
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** IP addresses as the agent reports them, kept only when they parse, without loopback, deduplicated. */
+export function cleanIpAddresses(addresses: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const raw of addresses) {
+    const address = raw.trim().toLowerCase();
+    if (isIP(address) === 0) continue;
+    if (address === '::1' || address.startsWith('127.')) continue;
+    out.add(address);
+    if (out.size >= presenceDefaults.maxIpAddresses) break;
+  }
+  return [...out];
+}
+
+const macPattern = /^[0-9a-f]{2}([:-])[0-9a-f]{2}(\1[0-9a-f]{2}){4}$/i;
+
+/** The first MAC address that names a real interface (not all zeros, not broadcast), lowercase with colons. */
+export function firstRealMac(addresses: readonly string[]): string | null {
+  for (const raw of addresses) {
+    const mac = raw.trim();
+    if (!macPattern.test(mac)) continue;
+    const normal = mac.toLowerCase().replace(/-/g, ':');
+    if (normal === '00:00:00:00:00:00' || normal === 'ff:ff:ff:ff:ff:ff') continue;
+    return normal;
+  }
+  return null;
+}
+
+/** What a hello changes on the asset's descriptive fields (only the ones that differ). */
+function describedBy(row: AssetRow, hello: Hello): Partial<AssetRow> {
+  const changes: Partial<AssetRow> = {};
+  const hostname = hello.hostname.trim().slice(0, presenceDefaults.hostnameLength);
+  if (hostname !== '' && hostname !== row.hostname) changes.hostname = hostname;
+  if (hello.platform !== row.platform) changes.platform = hello.platform;
+  const ips = JSON.stringify(cleanIpAddresses(hello.ip_addresses));
+  if (ips !== row.ip_addresses) changes.ip_addresses = ips;
+  const mac = firstRealMac(hello.mac_addresses);
+  if (mac !== null && mac !== row.mac_address) changes.mac_address = mac;
+  return changes;
+}
+
+/**
+ * Marks every agent asset still `online` as `offline`: at hub start no agent is connected yet, whatever the
+ * previous process left behind (a crash leaves them online). Returns how many it changed.
+ */
+export async function markAgentAssetsOffline(db: Kysely<Database>): Promise<number> {
+  const result = await db
+    .updateTable('assets')
+    .set({ status: 'offline' })
+    .where('source', '=', 'agent')
+    .where('status', '=', 'online')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export function createPresence(deps: PresenceDeps): Presence {
+  const { db, clock, events, logger } = deps;
+  const resolution = deps.lastSeenResolutionMs ?? presenceDefaults.lastSeenResolutionMs;
+  /** When last_seen_at was last written, per connected asset (ms). */
+  const written = new Map<string, number>();
+  const pending = new Set<string>();
+  /** Connect and disconnect writes of one asset run in order, so a quick reconnect never ends up offline. */
+  const chains = new Map<string, Promise<unknown>>();
+  let flushing: Promise<void> | null = null;
+
+  function serial<T>(assetId: string, task: () => Promise<T>): Promise<T> {
+    const previous = chains.get(assetId) ?? Promise.resolve();
+    const run = previous.then(task, task);
+    chains.set(assetId, run);
+    run
+      .finally(() => {
+        if (chains.get(assetId) === run) chains.delete(assetId);
+      })
+      .catch(() => undefined);
+    return run;
+  }
+
+  async function writePending(): Promise<void> {
+    const ids = [...pending];
+    pending.clear();
+    const now = clock.now();
+    const iso = now.toISOString();
+    for (const chunk of chunks(ids, presenceDefaults.batchSize)) {
+      try {
+        await db
+          .updateTable('assets')
+          .set({ last_seen_at: iso })
+          .where('id', 'in', chunk)
+          .where('status', '=', 'online')
+          .execute();
+        for (const id of chunk) if (written.has(id)) written.set(id, now.getTime());
+      } catch (error) {
+        logger.error({ err: error, assets: chunk.length }, 'writing agent last-seen times failed');
+      }
+    }
+  }
+
+  return {
+    connected(assetId, hello, remoteAddress) {
+      return serial(assetId, async () => {
+        const row = await db.selectFrom('assets').selectAll().where('id', '=', assetId).executeTakeFirst();
+        if (!row) return false;
+        const now = clock.now();
+        const iso = now.toISOString();
+        const described = describedBy(row, hello);
+        const changes: Partial<AssetRow> = {
+          ...described,
+          ...(Object.keys(described).length > 0 ? { updated_at: iso } : {}),
+          status: 'online',
+          agent_connected_at: iso,
+          last_seen_at: iso,
+          agent_version: hello.agent_version,
+          agent_low_power: hello.low_power ? 1 : 0,
+        };
+        await db.updateTable('assets').set(changes).where('id', '=', assetId).execute();
+        written.set(assetId, now.getTime());
+        pending.delete(assetId);
+        if (row.status !== 'online')
+          events.publish('asset.online', { asset_id: assetId, name: row.name }, assetId);
+        events.publish(
+          'agent.connected',
+          {
+            asset_id: assetId,
+            name: row.name,
+            agent_version: hello.agent_version,
+            remote_address: remoteAddress,
+          },
+          assetId,
+        );
+        return true;
+      });
+    },
+
+    disconnected(assetId) {
+      return serial(assetId, async () => {
+        written.delete(assetId);
+        pending.delete(assetId);
+        const row = await db
+          .updateTable('assets')
+          .set({ status: 'offline', last_seen_at: clock.now().toISOString() })
+          .where('id', '=', assetId)
+          .returning(['name'])
+          .executeTakeFirst();
+        if (!row) return;
+        events.publish('agent.disconnected', { asset_id: assetId, name: row.name }, assetId);
+        events.publish('asset.offline', { asset_id: assetId, name: row.name }, assetId);
+      });
+    },
+
+    seen(assetId) {
+      const last = written.get(assetId);
+      if (last === undefined) return;
+      if (clock.now().getTime() - last >= resolution) pending.add(assetId);
+    },
+
+    async flush() {
+      while (flushing) await flushing;
+      if (pending.size === 0) return;
+      flushing = writePending().finally(() => {
+        flushing = null;
+      });
+      await flushing;
+    },
+
+    async allDisconnected(assetIds) {
+      // A connect still being written must not land after this and leave its asset online.
+      await Promise.allSettled([...chains.values()]);
+      const iso = clock.now().toISOString();
+      for (const id of assetIds) {
+        written.delete(id);
+        pending.delete(id);
+      }
+      for (const chunk of chunks(assetIds, presenceDefaults.batchSize)) {
+        await db
+          .updateTable('assets')
+          .set({ status: 'offline', last_seen_at: iso })
+          .where('id', 'in', chunk)
+          .execute();
+      }
+    },
+  };
+}

@@ -1,0 +1,190 @@
+/**
+ * A fake agent that speaks the real channel catalog: it connects with a credential, says hello, answers
+ * requests with handlers the test gives (or a default echo of success), and can send heartbeats, metrics
+ * and hand-made (hostile) frames. The fleet simulator runs thousands of these in one process.
+ */
+import WebSocket from 'ws';
+import {
+  agentProtocolVersion,
+  type AgentErrorCode,
+  type AgentRequestPayload,
+  type AgentRequestResult,
+  type AgentRequestType,
+  type Hello,
+  type MetricSample,
+  type Welcome,
+} from '@svc/protocol';
+
+export type FakeHandler<T extends AgentRequestType> = (
+  payload: AgentRequestPayload<T>,
+) =>
+  | AgentRequestResult<T>
+  | Promise<AgentRequestResult<T>>
+  | { error: { code: AgentErrorCode; message: string } };
+
+export type FakeHandlers = { [T in AgentRequestType]?: FakeHandler<T> };
+
+export interface FakeAgentOptions {
+  url: string;
+  credential: string;
+  ca?: string;
+  hello?: Partial<Hello>;
+  handlers?: FakeHandlers;
+  /** Skip TLS verification (only for loopback test hubs whose certificate is not for the clock). */
+  insecure?: boolean;
+}
+
+export function defaultHello(overrides: Partial<Hello> = {}): Hello {
+  return {
+    agent_version: 'fake-1.0.0',
+    protocol: agentProtocolVersion,
+    hostname: 'fake-host',
+    platform: 'linux',
+    os_release: 'FakeOS 1',
+    arch: 'x64',
+    ip_addresses: ['192.0.2.10'],
+    mac_addresses: ['02:00:00:00:00:01'],
+    capabilities: ['exec', 'metrics'],
+    low_power: false,
+    ...overrides,
+  };
+}
+
+let frameCounter = 0;
+const frameId = () => `f${(++frameCounter).toString(36)}`;
+
+export class FakeAgent {
+  readonly socket: WebSocket;
+  welcome: Welcome | null = null;
+  readonly received: { type: string; id: string; payload: unknown }[] = [];
+  private readonly opened: Promise<void>;
+  private closedWith: { code: number; reason: string } | null = null;
+  private readonly closeWaiters: ((c: { code: number; reason: string }) => void)[] = [];
+  private onWelcome: ((welcome: Welcome) => void) | null = null;
+
+  constructor(private readonly options: FakeAgentOptions) {
+    this.socket = new WebSocket(options.url, {
+      headers: { authorization: `Bearer ${options.credential}` },
+      ...(options.ca ? { ca: options.ca } : {}),
+      rejectUnauthorized: !options.insecure,
+      perMessageDeflate: false,
+    });
+    this.opened = new Promise((resolve, reject) => {
+      this.socket.once('open', () => resolve());
+      this.socket.once('error', reject);
+      this.socket.once('unexpected-response', (_req, res) =>
+        reject(new Error(`upgrade refused: ${res.statusCode ?? 0}`)),
+      );
+    });
+    this.socket.on('message', (data) => {
+      this.onMessage(data.toString());
+    });
+    this.socket.on('close', (code, reason) => {
+      this.closedWith = { code, reason: reason.toString() };
+      for (const w of this.closeWaiters.splice(0)) w(this.closedWith);
+    });
+    this.socket.on('error', () => undefined);
+  }
+
+  /** Connects and completes hello/welcome. */
+  async start(timeoutMs = 15_000): Promise<Welcome> {
+    await this.opened;
+    const welcomed = new Promise<Welcome>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        reject(new Error('no welcome in time'));
+      }, timeoutMs);
+      this.onWelcome = (welcome) => {
+        clearTimeout(timer);
+        resolve(welcome);
+      };
+      this.closeWaiters.push((c) => {
+        clearTimeout(timer);
+        reject(new Error(`closed before welcome: ${c.code} ${c.reason}`));
+      });
+    });
+    this.send('hello', defaultHello(this.options.hello));
+    return welcomed;
+  }
+
+  send(type: string, payload: unknown, id: string = frameId()): void {
+    this.socket.send(JSON.stringify({ v: agentProtocolVersion, type, id, payload }));
+  }
+
+  sendRaw(text: string | Buffer): void {
+    this.socket.send(text);
+  }
+
+  heartbeat(uptime = 1): void {
+    this.send('heartbeat', { uptime_s: uptime, load1: 0.1 });
+  }
+
+  metrics(samples: MetricSample[]): void {
+    this.send('metrics', { samples });
+  }
+
+  closed(): Promise<{ code: number; reason: string }> {
+    if (this.closedWith) return Promise.resolve(this.closedWith);
+    return new Promise((resolve) => this.closeWaiters.push(resolve));
+  }
+
+  close(): void {
+    this.socket.close();
+  }
+
+  private onMessage(text: string): void {
+    let frame: { type?: unknown; id?: unknown; payload?: unknown };
+    try {
+      frame = JSON.parse(text) as typeof frame;
+    } catch {
+      return;
+    }
+    const type = String(frame.type);
+    const id = String(frame.id);
+    this.received.push({ type, id, payload: frame.payload });
+    if (type === 'welcome') {
+      this.welcome = frame.payload as Welcome;
+      this.onWelcome?.(this.welcome);
+      return;
+    }
+    void this.answer(type, id, frame.payload);
+  }
+
+  private async answer(type: string, id: string, payload: unknown): Promise<void> {
+    const handler = (
+      this.options.handlers as Record<string, ((p: unknown) => unknown) | undefined> | undefined
+    )?.[type];
+    if (!handler) {
+      this.send(
+        'result',
+        { ok: false, error: { code: 'unsupported', message: `fake agent has no handler for ${type}` } },
+        id,
+      );
+      return;
+    }
+    try {
+      const result = await handler(payload);
+      if (result && typeof result === 'object' && 'error' in result) {
+        this.send('result', { ok: false, error: (result as { error: unknown }).error }, id);
+      } else {
+        this.send('result', { ok: true, data: result }, id);
+      }
+    } catch (error) {
+      this.send(
+        'result',
+        { ok: false, error: { code: 'failed', message: error instanceof Error ? error.message : 'failed' } },
+        id,
+      );
+    }
+  }
+}
+
+/** An exec handler that answers like a shell echo: stdout is the command text. */
+export const echoExec: FakeHandler<'exec.run'> = (payload) => ({
+  exit_code: 0,
+  signal: null,
+  stdout: `${payload.command}\n`,
+  stderr: '',
+  truncated: false,
+  timed_out: false,
+  duration_ms: 1,
+});
