@@ -2,3 +2,4 @@ export * from './hub-harness.js';
 export * from './https-client.js';
 export * from './oidc-provider.js';
 export * from './fake-agent.js';
+export * from './fleet-simulator.js';

@@ -1,0 +1,222 @@
+/**
+ * A fleet of simulated agents in one process, for tests and benchmarks: each holds its own WebSocket to the
+ * hub, says hello, answers exec with an echo, sends heartbeats and metrics on shared timers (never one timer
+ * per agent), and reconnects after a drop with capped, jittered exponential backoff like the real agent.
+ */
+import type { Hub } from '@svc/hub';
+import { agentChannelPath, type MetricSample } from '@svc/protocol';
+import { echoExec, FakeAgent, type FakeHandlers } from './fake-agent.js';
+
+export interface SimulatedAgentIdentity {
+  assetId: string;
+  credential: string;
+  hostname: string;
+}
+
+/** Enrolls `count` agents through the hub's own enrollment service (rate limits must be off). */
+export async function provisionAgents(
+  hub: Hub,
+  count: number,
+  prefix = 'sim',
+): Promise<SimulatedAgentIdentity[]> {
+  const ctx = {
+    principal: {
+      authType: 'api_key' as const,
+      userId: null,
+      role: 'owner' as const,
+      scopes: ['*'],
+      key: null,
+      allowedAssets: null,
+    },
+    requestId: null,
+    ip: '127.0.0.1',
+  };
+  const token = await hub.services.enrollment.createToken(ctx, {
+    name: `${prefix} fleet`,
+    max_uses: Math.max(1, Math.min(10_000, count)),
+    expires_in_hours: 24,
+  });
+  let current = token;
+  let left = current.max_uses;
+  const out: SimulatedAgentIdentity[] = [];
+  for (let i = 0; i < count; i++) {
+    if (left === 0) {
+      current = await hub.services.enrollment.createToken(ctx, {
+        name: `${prefix} fleet`,
+        max_uses: Math.min(10_000, count - i),
+        expires_in_hours: 24,
+      });
+      left = current.max_uses;
+    }
+    const hostname = `${prefix}-${String(i).padStart(5, '0')}`;
+    const enrolled = await hub.services.enrollment.enroll(ctx, {
+      token: current.token,
+      hostname,
+      platform: 'linux',
+      agent_version: 'sim-1',
+    });
+    left--;
+    out.push({ assetId: enrolled.asset_id, credential: enrolled.credential, hostname });
+  }
+  return out;
+}
+
+export interface FleetOptions {
+  /** Hub origin, e.g. https://127.0.0.1:8443 (loopback only). */
+  origin: string;
+  identities: readonly SimulatedAgentIdentity[];
+  ca?: string;
+  insecure?: boolean;
+  handlers?: FakeHandlers;
+  /** Connections opened at once while starting (the rest wait their turn). */
+  connectConcurrency?: number;
+  heartbeatIntervalMs?: number;
+  metricsIntervalMs?: number;
+  reconnect?: boolean;
+  backoff?: { baseMs: number; capMs: number };
+}
+
+export interface FleetStats {
+  connected: number;
+  connecting: number;
+  reconnects: number;
+  connectFailures: number;
+  requestsAnswered: number;
+}
+
+function sampleNow(): MetricSample {
+  return {
+    ts: new Date().toISOString(),
+    cpu_percent: Math.random() * 100,
+    memory_used_bytes: 2_000_000_000,
+    memory_total_bytes: 8_000_000_000,
+    disk_used_bytes: 50_000_000_000,
+    disk_total_bytes: 200_000_000_000,
+    load1: Math.random() * 2,
+    net_rx_bytes: 1_000_000,
+    net_tx_bytes: 500_000,
+  };
+}
+
+export class FleetSimulator {
+  private readonly agents = new Map<string, FakeAgent>();
+  private readonly attempts = new Map<string, number>();
+  private readonly timers: NodeJS.Timeout[] = [];
+  private stopped = false;
+  readonly stats: FleetStats = {
+    connected: 0,
+    connecting: 0,
+    reconnects: 0,
+    connectFailures: 0,
+    requestsAnswered: 0,
+  };
+
+  constructor(private readonly options: FleetOptions) {
+    if (!/^https?:\/\/(127\.|localhost|\[::1\])/.test(options.origin)) {
+      throw new Error(`the fleet simulator only connects to loopback, not ${options.origin}`);
+    }
+  }
+
+  /** Connects every agent; resolves when each has either been welcomed or failed once. */
+  async start(): Promise<{ connected: number; failed: number; ms: number }> {
+    const started = performance.now();
+    const queue = [...this.options.identities];
+    const concurrency = this.options.connectConcurrency ?? 200;
+    let failed = 0;
+    const worker = async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        if (!(await this.connect(next))) failed++;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, worker));
+    this.startTimers();
+    return { connected: this.stats.connected, failed, ms: performance.now() - started };
+  }
+
+  /** Agents currently welcomed. */
+  connectedCount(): number {
+    return this.stats.connected;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const t of this.timers) clearInterval(t);
+    for (const agent of this.agents.values()) agent.close();
+    this.agents.clear();
+  }
+
+  private wsUrl(): string {
+    return this.options.origin.replace(/^http/, 'ws') + agentChannelPath;
+  }
+
+  private async connect(identity: SimulatedAgentIdentity): Promise<boolean> {
+    if (this.stopped) return false;
+    this.stats.connecting++;
+    const handlers: FakeHandlers = {
+      'exec.run': (payload) => {
+        this.stats.requestsAnswered++;
+        return echoExec(payload);
+      },
+      ...this.options.handlers,
+    };
+    const agent = new FakeAgent({
+      url: this.wsUrl(),
+      credential: identity.credential,
+      ...(this.options.ca ? { ca: this.options.ca } : {}),
+      ...(this.options.insecure ? { insecure: true } : {}),
+      hello: { hostname: identity.hostname },
+      handlers,
+    });
+    try {
+      await agent.start();
+      this.stats.connecting--;
+      this.stats.connected++;
+      this.attempts.set(identity.assetId, 0);
+      this.agents.set(identity.assetId, agent);
+      void agent.closed().then(() => {
+        this.stats.connected--;
+        this.agents.delete(identity.assetId);
+        this.scheduleReconnect(identity);
+      });
+      return true;
+    } catch {
+      this.stats.connecting--;
+      this.stats.connectFailures++;
+      agent.close();
+      this.scheduleReconnect(identity);
+      return false;
+    }
+  }
+
+  private scheduleReconnect(identity: SimulatedAgentIdentity): void {
+    if (this.stopped || this.options.reconnect === false) return;
+    const attempt = (this.attempts.get(identity.assetId) ?? 0) + 1;
+    this.attempts.set(identity.assetId, attempt);
+    const { baseMs, capMs } = this.options.backoff ?? { baseMs: 1000, capMs: 30_000 };
+    const delay = Math.random() * Math.min(capMs, baseMs * 2 ** Math.min(attempt - 1, 16));
+    setTimeout(() => {
+      this.stats.reconnects++;
+      void this.connect(identity);
+    }, delay).unref();
+  }
+
+  private startTimers(): void {
+    const heartbeat = this.options.heartbeatIntervalMs;
+    if (heartbeat) {
+      this.timers.push(
+        setInterval(() => {
+          for (const agent of this.agents.values()) agent.heartbeat();
+        }, heartbeat),
+      );
+    }
+    const metrics = this.options.metricsIntervalMs;
+    if (metrics) {
+      this.timers.push(
+        setInterval(() => {
+          for (const agent of this.agents.values()) agent.metrics([sampleNow()]);
+        }, metrics),
+      );
+    }
+    for (const t of this.timers) t.unref();
+  }
+}
