@@ -70,14 +70,16 @@ export class FakeAgent {
       perMessageDeflate: false,
     });
     this.opened = new Promise((resolve, reject) => {
-      this.socket.once('open', () => resolve());
+      this.socket.once('open', () => {
+        resolve();
+      });
       this.socket.once('error', reject);
-      this.socket.once('unexpected-response', (_req, res) =>
-        reject(new Error(`upgrade refused: ${res.statusCode ?? 0}`)),
-      );
+      this.socket.once('unexpected-response', (_req, res) => {
+        reject(new Error(`upgrade refused: ${res.statusCode ?? 0}`));
+      });
     });
-    this.socket.on('message', (data) => {
-      this.onMessage(data.toString());
+    this.socket.on('message', (data: Buffer) => {
+      this.onMessage(data.toString('utf8'));
     });
     this.socket.on('close', (code, reason) => {
       this.closedWith = { code, reason: reason.toString() };
@@ -164,7 +166,7 @@ export class FakeAgent {
     try {
       const result = await handler(payload);
       if (result && typeof result === 'object' && 'error' in result) {
-        this.send('result', { ok: false, error: (result as { error: unknown }).error }, id);
+        this.send('result', { ok: false, error: result.error }, id);
       } else {
         this.send('result', { ok: true, data: result }, id);
       }

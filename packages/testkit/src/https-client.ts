@@ -41,6 +41,8 @@ export function tlsRequest(url: string, options: TlsRequestOptions = {}): Promis
         timeout: 10_000,
       },
       (res) => {
+        // An https response always arrives on a TLS socket.
+        // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment
         const socket = res.socket as TLSSocket;
         const peer = socket.getPeerCertificate();
         const protocol = socket.getProtocol();
