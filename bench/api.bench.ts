@@ -80,7 +80,11 @@ export async function runApiBench(): Promise<void> {
     }
     const whoamiBody = await (await fetch(`${base}/api/v2/whoami`, { headers })).text();
 
-    const bare = await startTs('bench/lib/bare-fastify.ts', { BARE_PORT: String(barePort), BARE_ASSETS_BODY: assetsBody, BARE_WHOAMI_BODY: whoamiBody }, 'bare fastify ready');
+    const bare = await startTs(
+      'bench/lib/bare-fastify.ts',
+      { BARE_PORT: String(barePort), BARE_ASSETS_BODY: assetsBody, BARE_WHOAMI_BODY: whoamiBody },
+      'bare fastify ready',
+    );
     await waitForUrl(`http://127.0.0.1:${barePort}/api/v2/whoami`);
     try {
       const load = { seconds, connections };
@@ -91,18 +95,38 @@ export async function runApiBench(): Promise<void> {
       const bareAssets = await runWrk(`http://127.0.0.1:${barePort}/api/v2/assets`, load);
       const hubWhoami = await runWrk(`${base}/api/v2/whoami`, { ...load, headers });
       const bareWhoami = await runWrk(`http://127.0.0.1:${barePort}/api/v2/whoami`, load);
-      for (const [name, r] of [['assets', hubAssets], ['whoami', hubWhoami]] as const) {
-        if (r.non2xx > 0 || r.errors > 0) throw new Error(`${name}: ${r.non2xx} non-2xx answers and ${r.errors} socket errors`);
+      for (const [name, r] of [
+        ['assets', hubAssets],
+        ['whoami', hubWhoami],
+      ] as const) {
+        if (r.non2xx > 0 || r.errors > 0)
+          throw new Error(`${name}: ${r.non2xx} non-2xx answers and ${r.errors} socket errors`);
       }
       const assetsRatio = hubAssets.requestsPerSecond / bareAssets.requestsPerSecond;
       const whoamiRatio = hubWhoami.requestsPerSecond / bareWhoami.requestsPerSecond;
       const figures: Figure[] = [
-        { name: 'GET /assets?per_page=50 (10,000 assets)', value: `${hubAssets.requestsPerSecond.toFixed(0)} req/s`, target: '≥ 5,000 req/s', met: hubAssets.requestsPerSecond >= 5000 },
-        { name: '  p50 / p99 latency', value: `${hubAssets.p50Ms.toFixed(2)} ms / ${hubAssets.p99Ms.toFixed(2)} ms` },
+        {
+          name: 'GET /assets?per_page=50 (10,000 assets)',
+          value: `${hubAssets.requestsPerSecond.toFixed(0)} req/s`,
+          target: '≥ 5,000 req/s',
+          met: hubAssets.requestsPerSecond >= 5000,
+        },
+        {
+          name: '  p50 / p99 latency',
+          value: `${hubAssets.p50Ms.toFixed(2)} ms / ${hubAssets.p99Ms.toFixed(2)} ms`,
+        },
         { name: '  bare Fastify, same body', value: `${bareAssets.requestsPerSecond.toFixed(0)} req/s` },
         { name: '  ratio to bare', value: assetsRatio.toFixed(2), target: '≥ 0.3', met: assetsRatio >= 0.3 },
-        { name: 'GET /whoami', value: `${hubWhoami.requestsPerSecond.toFixed(0)} req/s`, target: '≥ 5,000 req/s', met: hubWhoami.requestsPerSecond >= 5000 },
-        { name: '  p50 / p99 latency', value: `${hubWhoami.p50Ms.toFixed(2)} ms / ${hubWhoami.p99Ms.toFixed(2)} ms` },
+        {
+          name: 'GET /whoami',
+          value: `${hubWhoami.requestsPerSecond.toFixed(0)} req/s`,
+          target: '≥ 5,000 req/s',
+          met: hubWhoami.requestsPerSecond >= 5000,
+        },
+        {
+          name: '  p50 / p99 latency',
+          value: `${hubWhoami.p50Ms.toFixed(2)} ms / ${hubWhoami.p99Ms.toFixed(2)} ms`,
+        },
         { name: '  bare Fastify, same body', value: `${bareWhoami.requestsPerSecond.toFixed(0)} req/s` },
         { name: '  ratio to bare', value: whoamiRatio.toFixed(2), target: '≥ 0.3', met: whoamiRatio >= 0.3 },
       ];

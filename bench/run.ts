@@ -13,7 +13,9 @@ if (!name || !benchmarks[name]) {
 benchmarks[name]().then(
   () => process.exit(0),
   (error: unknown) => {
-    process.stderr.write(`bench ${name} failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+    process.stderr.write(
+      `bench ${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exit(1);
   },
 );

@@ -7,19 +7,40 @@ import { createHub, parseEnv, silentLogger } from '@svc/hub';
 import { newId } from '@svc/protocol';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-probe-'));
-const config = parseEnv({ SVC_DATA_DIR: dataDir, SVC_TLS_MODE: 'disabled', SVC_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' }, dataDir);
+const config = parseEnv(
+  { SVC_DATA_DIR: dataDir, SVC_TLS_MODE: 'disabled', SVC_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' },
+  dataDir,
+);
 const hub = await createHub({ config, logger: silentLogger });
 const now = new Date().toISOString();
 await hub.database.db.transaction().execute(async (trx) => {
   for (let i = 0; i < 10_000; i += 500) {
-    await trx.insertInto('assets').values(Array.from({ length: 500 }, (_, j) => ({
-      id: newId('asset'), name: `host-${i + j}`, hostname: `h${i + j}`, platform: 'linux', status: 'online', source: 'agent',
-      ip_addresses: '["10.0.0.1"]', mac_address: null, tags: '["a"]', description: null, last_seen_at: now, agent_version: '1',
-      agent_connected_at: now, agent_low_power: 0, created_at: now, updated_at: now,
-    }))).execute();
+    await trx
+      .insertInto('assets')
+      .values(
+        Array.from({ length: 500 }, (_, j) => ({
+          id: newId('asset'),
+          name: `host-${i + j}`,
+          hostname: `h${i + j}`,
+          platform: 'linux',
+          status: 'online',
+          source: 'agent',
+          ip_addresses: '["10.0.0.1"]',
+          mac_address: null,
+          tags: '["a"]',
+          description: null,
+          last_seen_at: now,
+          agent_version: '1',
+          agent_connected_at: now,
+          agent_low_power: 0,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .execute();
   }
 });
-const headers = { authorization: `Bearer ${hub.owner.ownerKey!}` };
+const headers = { authorization: `Bearer ${hub.owner.ownerKey ?? ''}` };
 for (const url of (process.env.PROBE_URLS ?? '/api/v2/assets?per_page=50,/api/v2/whoami').split(',')) {
   for (let i = 0; i < 200; i++) await hub.app.inject({ method: 'GET', url, headers });
   const n = 2000;
@@ -34,7 +55,7 @@ for (const url of (process.env.PROBE_URLS ?? '/api/v2/assets?per_page=50,/api/v2
   const ms = (performance.now() - t0) / n;
   if (session) {
     const { profile } = (await post(session, 'Profiler.stop')) as { profile: unknown };
-    fs.writeFileSync(process.env.PROBE_PROFILE!, JSON.stringify(profile));
+    fs.writeFileSync(process.env.PROBE_PROFILE ?? 'probe.cpuprofile', JSON.stringify(profile));
   }
   process.stdout.write(`${url}: ${ms.toFixed(3)} ms/req (${(1000 / ms).toFixed(0)} req/s in-process)\n`);
 }
@@ -42,6 +63,9 @@ await hub.close();
 
 function post(session: inspector.Session, method: string): Promise<unknown> {
   return new Promise((resolve, reject) => {
-    session.post(method, (error, result) => (error ? reject(error) : resolve(result)));
+    session.post(method, (error, result) => {
+      if (error) reject(error);
+      else resolve(result);
+    });
   });
 }

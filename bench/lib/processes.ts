@@ -10,7 +10,10 @@ export function freePort(): Promise<number> {
     const server = net.createServer();
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() => {
+        if (typeof address === 'object' && address) resolve(address.port);
+        else reject(new Error('no port'));
+      });
     });
   });
 }
@@ -36,7 +39,12 @@ export async function waitForUrl(url: string, timeoutMs = 60_000): Promise<void>
 }
 
 /** Runs a TypeScript entry with tsx; resolves once `readyText` appears in its output (or rejects on exit). */
-export function startTs(entry: string, env: Record<string, string>, readyText: string | RegExp, timeoutMs = 60_000): Promise<Child> {
+export function startTs(
+  entry: string,
+  env: Record<string, string>,
+  readyText: string | RegExp,
+  timeoutMs = 60_000,
+): Promise<Child> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, entry)], {
       cwd: repoRoot,
@@ -44,7 +52,8 @@ export function startTs(entry: string, env: Record<string, string>, readyText: s
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
-    const ready = typeof readyText === 'string' ? (s: string) => s.includes(readyText) : (s: string) => readyText.test(s);
+    const ready =
+      typeof readyText === 'string' ? (s: string) => s.includes(readyText) : (s: string) => readyText.test(s);
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`${entry} was not ready in ${timeoutMs} ms:\n${out.slice(-2000)}`));
@@ -54,8 +63,13 @@ export function startTs(entry: string, env: Record<string, string>, readyText: s
       output: () => out,
       stop: () =>
         new Promise<void>((done) => {
-          if (child.exitCode !== null) return done();
-          child.once('exit', () => done());
+          if (child.exitCode !== null) {
+            done();
+            return;
+          }
+          child.once('exit', () => {
+            done();
+          });
           child.kill('SIGTERM');
           setTimeout(() => child.kill('SIGKILL'), 5000).unref();
         }),

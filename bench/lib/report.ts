@@ -33,7 +33,10 @@ export function machineLine(): string {
 
 function render(result: BenchResult): string {
   const rows = result.figures
-    .map((f) => `| ${f.name} | ${f.value} | ${f.target ?? ''} | ${f.met === undefined ? '' : f.met ? 'met' : '**missed**'} |`)
+    .map(
+      (f) =>
+        `| ${f.name} | ${f.value} | ${f.target ?? ''} | ${f.met === undefined ? '' : f.met ? 'met' : '**missed**'} |`,
+    )
     .join('\n');
   const notes = (result.notes ?? []).map((n) => `- ${n}`).join('\n');
   return [
@@ -64,8 +67,12 @@ are shared and noisy: the ratio is the figure to trust, the absolute numbers mov
 export function writeResult(result: BenchResult): void {
   const current = fs.existsSync(reportFile) ? fs.readFileSync(reportFile, 'utf8') : header;
   const section = render(result);
-  const pattern = new RegExp(`<!-- bench:${result.benchmark}:start -->[\\s\\S]*?<!-- bench:${result.benchmark}:end -->`);
-  const next = pattern.test(current) ? current.replace(pattern, section) : `${current.trimEnd()}\n\n${section}\n`;
+  const pattern = new RegExp(
+    `<!-- bench:${result.benchmark}:start -->[\\s\\S]*?<!-- bench:${result.benchmark}:end -->`,
+  );
+  const next = pattern.test(current)
+    ? current.replace(pattern, section)
+    : `${current.trimEnd()}\n\n${section}\n`;
   fs.writeFileSync(reportFile, next);
   process.stdout.write(`\n${section}\n\nwritten to ${path.relative(repoRoot, reportFile)}\n`);
 }

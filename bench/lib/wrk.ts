@@ -17,14 +17,29 @@ function toMs(text: string): number {
   return m[2] === 'us' ? v / 1000 : m[2] === 's' ? v * 1000 : v;
 }
 
-export function runWrk(url: string, options: { seconds: number; connections: number; threads?: number; headers?: Record<string, string> }): Promise<WrkResult> {
-  if (!/^https?:\/\/(127\.|localhost|\[::1\])/.test(url)) throw new Error(`benchmarks only load loopback, not ${url}`);
-  const args = ['-t', String(options.threads ?? 1), '-c', String(options.connections), '-d', `${options.seconds}s`, '--latency'];
+export function runWrk(
+  url: string,
+  options: { seconds: number; connections: number; threads?: number; headers?: Record<string, string> },
+): Promise<WrkResult> {
+  if (!/^https?:\/\/(127\.|localhost|\[::1\])/.test(url))
+    throw new Error(`benchmarks only load loopback, not ${url}`);
+  const args = [
+    '-t',
+    String(options.threads ?? 1),
+    '-c',
+    String(options.connections),
+    '-d',
+    `${options.seconds}s`,
+    '--latency',
+  ];
   for (const [k, v] of Object.entries(options.headers ?? {})) args.push('-H', `${k}: ${v}`);
   args.push(url);
   return new Promise((resolve, reject) => {
     execFile('wrk', args, { timeout: (options.seconds + 30) * 1000 }, (error, stdout) => {
-      if (error) return reject(new Error(`wrk failed (install it: apt-get install wrk): ${error.message}`));
+      if (error) {
+        reject(new Error(`wrk failed (install it: apt-get install wrk): ${error.message}`));
+        return;
+      }
       const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1]);
       const p50 = toMs(/\s50%\s+(\S+)/.exec(stdout)?.[1] ?? '');
       const p99 = toMs(/\s99%\s+(\S+)/.exec(stdout)?.[1] ?? '');

@@ -13,12 +13,14 @@ import { openDatabase, type DatabaseOptions, type HubDatabase } from './platform
 import type { Logger } from './platform/logger.js';
 import { loadSecretBox, type SecretBox } from './platform/secret-box.js';
 import { EventBus } from './platform/event-bus.js';
-import type { MetricsSink } from './agents/agent-gateway.js';
 import { createChannelAuthenticator } from './agents/channel-auth.js';
 import { createAgentGateway, type WebSocketAgentGateway } from './agents/gateway.js';
 import { markAgentAssetsOffline } from './agents/presence.js';
 import { agentChannelRawRoutes, enrollmentRoutes } from './modules/enrollment/enrollment.routes.js';
 import { createEnrollmentService, type EnrollmentService } from './modules/enrollment/enrollment.service.js';
+import { createOperationServices, operationsRoutes } from './modules/agent-ops/operations.js';
+import type { ExecService } from './modules/exec/exec.service.js';
+import { createMetricsStore } from './modules/metrics/metrics.store.js';
 import { TlsManager } from './platform/tls/tls-manager.js';
 import { apiKeyRoutes } from './modules/api-keys/api-keys.routes.js';
 import { createApiKeyService, type ApiKeyService } from './modules/api-keys/api-keys.service.js';
@@ -70,6 +72,7 @@ export interface Services {
   twoFactor: TwoFactorService;
   login: LoginService;
   enrollment: EnrollmentService;
+  exec: ExecService;
 }
 
 export interface Hub {
@@ -120,13 +123,20 @@ export async function createHub(options: HubOptions): Promise<Hub> {
 
   const audit = createAuditService({ db, clock });
   const apiKeys = createApiKeyService({ db, clock, audit });
-  const metricsSink: MetricsSink = { add: () => undefined };
+  const metricsStore = createMetricsStore({
+    db,
+    clock,
+    retentionDays: config.metricsRetentionDays,
+    onError: (error) => {
+      logger.error({ err: error }, 'metrics write failed');
+    },
+  });
   const gateway = createAgentGateway({
     db,
     clock,
     logger,
     events,
-    metrics: metricsSink,
+    metrics: metricsStore,
     authenticate: createChannelAuthenticator({
       db,
       tlsMode: config.tlsMode,
@@ -187,6 +197,17 @@ export async function createHub(options: HubOptions): Promise<Hub> {
   });
   const oidc = config.oidc ? createOidcService({ config: config.oidc, db, clock, audit, login }) : null;
 
+  const operations = createOperationServices({
+    db,
+    clock,
+    audit,
+    groups,
+    gateway,
+    events,
+    wolBroadcast: config.wolBroadcast,
+  });
+  const operationRoutes = operationsRoutes(operations);
+
   const owner = await bootstrapOwner({
     db,
     clock,
@@ -210,6 +231,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     ...authRoutes({ sessions, twoFactor }),
     ...tlsRoutes(tlsService),
     ...enrollmentRoutes(enrollment),
+    ...operationRoutes.handlers,
   };
   const openapi = JSON.stringify(buildOpenApiDocument());
   const rawHandlers: Partial<Record<string, RawHandler>> = {
@@ -218,6 +240,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     ...oidcRawRoutes({ oidc }),
     ...tlsRawRoutes(tlsService),
     ...agentChannelRawRoutes(),
+    ...operationRoutes.rawHandlers,
   };
   const app = buildApp({
     logger,
@@ -235,7 +258,18 @@ export async function createHub(options: HubOptions): Promise<Hub> {
   return {
     app,
     database,
-    services: { audit, apiKeys, assets, groups, users, sessions, twoFactor, login, enrollment },
+    services: {
+      audit,
+      apiKeys,
+      assets,
+      groups,
+      users,
+      sessions,
+      twoFactor,
+      login,
+      enrollment,
+      exec: operations.exec,
+    },
     owner,
     tls,
     box,
@@ -245,6 +279,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
       // Agents first: upgraded sockets would otherwise keep app.close() waiting.
       await gateway.close();
       await app.close();
+      await metricsStore.close();
       await database.close();
     },
   };

@@ -29,7 +29,10 @@ async function run(config: HubConfig, logger: Logger): Promise<void> {
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === 'EADDRINUSE' || code === 'EACCES') {
-      fail(`cannot listen (${code}): ports ${config.httpsPort}/${config.httpPort} are taken or not allowed; set SVC_HTTPS_PORT and SVC_HTTP_PORT`, 1);
+      fail(
+        `cannot listen (${code}): ports ${config.httpsPort}/${config.httpPort} are taken or not allowed; set SVC_HTTPS_PORT and SVC_HTTP_PORT`,
+        1,
+      );
     }
     throw error;
   }
@@ -41,7 +44,13 @@ async function run(config: HubConfig, logger: Logger): Promise<void> {
   if (running.httpsPort !== null) {
     const fingerprint = hub.tls.status().certificate?.fingerprint_sha256 ?? '';
     logger.info(
-      { mode: config.tlsMode, source: hub.tls.status().source, fingerprint, database: hub.database.dialect, data_dir: config.dataDir },
+      {
+        mode: config.tlsMode,
+        source: hub.tls.status().source,
+        fingerprint,
+        database: hub.database.dialect,
+        data_dir: config.dataDir,
+      },
       `svc hub on https://${config.host}:${running.httpsPort} (HTTP ${running.httpPort} redirects). CA: /api/v1/tls/ca.crt`,
     );
   } else {
@@ -92,6 +101,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`svc hub failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(
+    `svc hub failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
   process.exit(1);
 });

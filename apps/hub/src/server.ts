@@ -26,7 +26,7 @@ export function httpsServerFactory(tls: TlsManager): FastifyServerFactory {
       const next = tls.secureContext();
       if (next) server.setSecureContext(next);
     });
-    return server as unknown as http.Server;
+    return server;
   };
 }
 
@@ -120,7 +120,11 @@ export async function startServers(
     close: async () => {
       clearInterval(timer);
       redirect.closeAllConnections();
-      await new Promise<void>((resolve) => redirect.close(() => resolve()));
+      await new Promise<void>((resolve) => {
+        redirect.close(() => {
+          resolve();
+        });
+      });
     },
   };
 }

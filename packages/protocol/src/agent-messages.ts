@@ -57,7 +57,17 @@ export type AgentError = Static<typeof AgentError>;
 // ---- requests, hub → agent ---------------------------------------------------------------------------
 const ServiceName = Type.String({ minLength: 1, maxLength: 256, pattern: '^[A-Za-z0-9@._:-]+$' });
 export const serviceActions = ['start', 'stop', 'restart'] as const;
-export const signals = ['SIGTERM', 'SIGKILL', 'SIGINT', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2', 'SIGSTOP', 'SIGCONT'] as const;
+export const signals = [
+  'SIGTERM',
+  'SIGKILL',
+  'SIGINT',
+  'SIGHUP',
+  'SIGQUIT',
+  'SIGUSR1',
+  'SIGUSR2',
+  'SIGSTOP',
+  'SIGCONT',
+] as const;
 
 export const FileEntry = Type.Object({
   name: Text(1024),
@@ -107,7 +117,11 @@ export const NetworkInterface = Type.Object({
   mac: Maybe(Text(32)),
   internal: Type.Boolean(),
   addresses: Type.Array(
-    Type.Object({ address: Text(64), family: Type.Enum<['IPv4', 'IPv6']>(['IPv4', 'IPv6']), cidr: Maybe(Text(64)) }),
+    Type.Object({
+      address: Text(64),
+      family: Type.Enum<['IPv4', 'IPv6']>(['IPv4', 'IPv6']),
+      cidr: Maybe(Text(64)),
+    }),
     { maxItems: 256 },
   ),
 });
@@ -126,7 +140,12 @@ export type Filesystem = Static<typeof Filesystem>;
 export const PackageInfo = Type.Object({ name: Text(256), version: Text(256), arch: Maybe(Text(64)) });
 export type PackageInfo = Static<typeof PackageInfo>;
 
-export const CronJob = Type.Object({ source: Text(1024), user: Maybe(Text(256)), schedule: Text(256), command: Text(4096) });
+export const CronJob = Type.Object({
+  source: Text(1024),
+  user: Maybe(Text(256)),
+  schedule: Text(256),
+  command: Text(4096),
+});
 export type CronJob = Static<typeof CronJob>;
 
 export const SystemUser = Type.Object({
@@ -139,7 +158,12 @@ export const SystemUser = Type.Object({
 });
 export type SystemUser = Static<typeof SystemUser>;
 
-export const LogEntry = Type.Object({ ts: Maybe(Iso), source: Text(256), priority: Maybe(Type.Integer()), message: Text(8192) });
+export const LogEntry = Type.Object({
+  ts: Maybe(Iso),
+  source: Text(256),
+  priority: Maybe(Type.Integer()),
+  message: Text(8192),
+});
 export type LogEntry = Static<typeof LogEntry>;
 
 export const LogQuery = Type.Object(
@@ -169,11 +193,22 @@ export const agentRequests = {
   },
   'files.list': {
     payload: Type.Object({ path: Path }),
-    result: Type.Object({ path: Path, entries: Type.Array(FileEntry, { maxItems: agentLimits.listEntries }), truncated: Type.Boolean() }),
+    result: Type.Object({
+      path: Path,
+      entries: Type.Array(FileEntry, { maxItems: agentLimits.listEntries }),
+      truncated: Type.Boolean(),
+    }),
   },
   'files.read': {
-    payload: Type.Object({ path: Path, max_bytes: Type.Integer({ minimum: 0, maximum: agentLimits.fileBytes }) }),
-    result: Type.Object({ path: Path, size: Count, data_base64: Type.String({ maxLength: Math.ceil((agentLimits.fileBytes * 4) / 3) + 8 }) }),
+    payload: Type.Object({
+      path: Path,
+      max_bytes: Type.Integer({ minimum: 0, maximum: agentLimits.fileBytes }),
+    }),
+    result: Type.Object({
+      path: Path,
+      size: Count,
+      data_base64: Type.String({ maxLength: Math.ceil((agentLimits.fileBytes * 4) / 3) + 8 }),
+    }),
   },
   'files.write': {
     payload: Type.Object({
@@ -183,7 +218,10 @@ export const agentRequests = {
     }),
     result: Type.Object({ path: Path, size: Count }),
   },
-  'files.mkdir': { payload: Type.Object({ path: Path, recursive: Type.Boolean() }), result: Type.Object({ path: Path }) },
+  'files.mkdir': {
+    payload: Type.Object({ path: Path, recursive: Type.Boolean() }),
+    result: Type.Object({ path: Path }),
+  },
   'files.rename': {
     payload: Type.Object({ from: Path, to: Path, overwrite: Type.Boolean() }),
     result: Type.Object({ from: Path, to: Path }),
@@ -192,25 +230,43 @@ export const agentRequests = {
     payload: Type.Object({ from: Path, to: Path, overwrite: Type.Boolean() }),
     result: Type.Object({ from: Path, to: Path }),
   },
-  'files.delete': { payload: Type.Object({ path: Path, recursive: Type.Boolean() }), result: Type.Object({ path: Path }) },
+  'files.delete': {
+    payload: Type.Object({ path: Path, recursive: Type.Boolean() }),
+    result: Type.Object({ path: Path }),
+  },
   'processes.list': {
     payload: Type.Object({}),
     result: Type.Object({ processes: Type.Array(ProcessInfo, { maxItems: agentLimits.processes }) }),
   },
   'processes.kill': {
-    payload: Type.Object({ pid: Type.Integer({ minimum: 1, maximum: 4_194_304 }), signal: Type.Enum<[...typeof signals]>([...signals]) }),
+    payload: Type.Object({
+      pid: Type.Integer({ minimum: 1, maximum: 4_194_304 }),
+      signal: Type.Enum<[...typeof signals]>([...signals]),
+    }),
     result: Type.Object({ pid: Count, signal: Text(16) }),
   },
   'services.list': {
     payload: Type.Object({}),
-    result: Type.Object({ manager: Type.Enum<['systemd', 'none']>(['systemd', 'none']), services: Type.Array(ServiceInfo, { maxItems: 10_000 }) }),
+    result: Type.Object({
+      manager: Type.Enum<['systemd', 'none']>(['systemd', 'none']),
+      services: Type.Array(ServiceInfo, { maxItems: 10_000 }),
+    }),
   },
   'services.action': {
-    payload: Type.Object({ name: ServiceName, action: Type.Enum<[...typeof serviceActions]>([...serviceActions]) }),
+    payload: Type.Object({
+      name: ServiceName,
+      action: Type.Enum<[...typeof serviceActions]>([...serviceActions]),
+    }),
     result: Type.Object({ name: Text(256), action: Text(16), active_state: Text(32) }),
   },
-  'system.network': { payload: Type.Object({}), result: Type.Object({ interfaces: Type.Array(NetworkInterface, { maxItems: 1024 }) }) },
-  'system.disks': { payload: Type.Object({}), result: Type.Object({ filesystems: Type.Array(Filesystem, { maxItems: 1024 }) }) },
+  'system.network': {
+    payload: Type.Object({}),
+    result: Type.Object({ interfaces: Type.Array(NetworkInterface, { maxItems: 1024 }) }),
+  },
+  'system.disks': {
+    payload: Type.Object({}),
+    result: Type.Object({ filesystems: Type.Array(Filesystem, { maxItems: 1024 }) }),
+  },
   'system.packages': {
     payload: Type.Object({}),
     result: Type.Object({
@@ -218,16 +274,30 @@ export const agentRequests = {
       packages: Type.Array(PackageInfo, { maxItems: 100_000 }),
     }),
   },
-  'system.cron': { payload: Type.Object({}), result: Type.Object({ jobs: Type.Array(CronJob, { maxItems: 10_000 }) }) },
-  'system.users': { payload: Type.Object({}), result: Type.Object({ users: Type.Array(SystemUser, { maxItems: 100_000 }) }) },
+  'system.cron': {
+    payload: Type.Object({}),
+    result: Type.Object({ jobs: Type.Array(CronJob, { maxItems: 10_000 }) }),
+  },
+  'system.users': {
+    payload: Type.Object({}),
+    result: Type.Object({ users: Type.Array(SystemUser, { maxItems: 100_000 }) }),
+  },
   'system.logs': {
     payload: LogQuery,
-    result: Type.Object({ source: Text(64), entries: Type.Array(LogEntry, { maxItems: agentLimits.logEntries }), truncated: Type.Boolean() }),
+    result: Type.Object({
+      source: Text(64),
+      entries: Type.Array(LogEntry, { maxItems: agentLimits.logEntries }),
+      truncated: Type.Boolean(),
+    }),
   },
   'power.reboot': { payload: Type.Object({}), result: Type.Object({ accepted: Type.Boolean() }) },
   'power.shutdown': { payload: Type.Object({}), result: Type.Object({ accepted: Type.Boolean() }) },
   'wol.relay': {
-    payload: Type.Object({ mac: Type.String({ pattern: '^[0-9a-f]{2}(:[0-9a-f]{2}){5}$' }), address: Text(64), port: Type.Integer({ minimum: 1, maximum: 65535 }) }),
+    payload: Type.Object({
+      mac: Type.String({ pattern: '^[0-9a-f]{2}(:[0-9a-f]{2}){5}$' }),
+      address: Text(64),
+      port: Type.Integer({ minimum: 1, maximum: 65535 }),
+    }),
     result: Type.Object({ sent: Type.Boolean() }),
   },
   'credential.rotate': {
@@ -242,13 +312,29 @@ export type AgentRequestPayload<T extends AgentRequestType> = Static<(typeof age
 export type AgentRequestResult<T extends AgentRequestType> = Static<(typeof agentRequests)[T]['result']>;
 
 // ---- frames agent → hub ------------------------------------------------------------------------------
-export const agentCapabilities = ['exec', 'files', 'processes', 'services', 'system', 'logs', 'power', 'wol', 'metrics'] as const;
+export const agentCapabilities = [
+  'exec',
+  'files',
+  'processes',
+  'services',
+  'system',
+  'logs',
+  'power',
+  'wol',
+  'metrics',
+] as const;
 
 export const Hello = Type.Object({
   agent_version: Text(64),
   protocol: Type.Integer({ minimum: 1, maximum: 1000 }),
   hostname: Text(253),
-  platform: Type.Enum<['linux', 'windows', 'macos', 'freebsd', 'other']>(['linux', 'windows', 'macos', 'freebsd', 'other']),
+  platform: Type.Enum<['linux', 'windows', 'macos', 'freebsd', 'other']>([
+    'linux',
+    'windows',
+    'macos',
+    'freebsd',
+    'other',
+  ]),
   os_release: Text(256),
   arch: Text(32),
   ip_addresses: Type.Array(Text(64), { maxItems: 64 }),
@@ -281,7 +367,9 @@ export const MetricSample = Type.Object({
 });
 export type MetricSample = Static<typeof MetricSample>;
 
-export const MetricsFrame = Type.Object({ samples: Type.Array(MetricSample, { minItems: 1, maxItems: agentLimits.metricsPerFrame }) });
+export const MetricsFrame = Type.Object({
+  samples: Type.Array(MetricSample, { minItems: 1, maxItems: agentLimits.metricsPerFrame }),
+});
 export type MetricsFrame = Static<typeof MetricsFrame>;
 
 export const ResultPayload = Type.Union([
@@ -314,7 +402,15 @@ export const EnrollRequest = Type.Object(
   {
     token: Type.String({ minLength: 10, maxLength: 200 }),
     hostname: Type.String({ minLength: 1, maxLength: 253 }),
-    platform: Type.Optional(Type.Enum<['linux', 'windows', 'macos', 'freebsd', 'other']>(['linux', 'windows', 'macos', 'freebsd', 'other'])),
+    platform: Type.Optional(
+      Type.Enum<['linux', 'windows', 'macos', 'freebsd', 'other']>([
+        'linux',
+        'windows',
+        'macos',
+        'freebsd',
+        'other',
+      ]),
+    ),
     agent_version: Type.Optional(Type.String({ maxLength: 64 })),
   },
   { additionalProperties: false },

@@ -33,14 +33,18 @@ export const ExecManyResult = Type.Object({
 export type ExecManyResult = Static<typeof ExecManyResult>;
 
 export const PathQuery = Type.Object({ path: Path });
-export const DeleteQuery = Type.Object({ path: Path, recursive: Type.Optional(Type.Boolean({ default: false })) });
+export const DeleteQuery = Type.Object({
+  path: Path,
+  recursive: Type.Optional(Type.Boolean({ default: false })),
+});
 
 /** Uploads travel as base64 in JSON; the route's body limit allows the largest file plus encoding. */
 export const fileUploadBodyBytes = Math.ceil((agentLimits.fileBytes * 4) / 3) + 64 * 1024;
 export const FileWrite = Type.Object(
   {
     path: Path,
-    content_base64: Type.String({ maxLength: Math.ceil((agentLimits.fileBytes * 4) / 3) + 8, pattern: '^[A-Za-z0-9+/]*={0,2}$' }),
+    // No maxLength: the route's body limit bounds it, and the service answers 413 for a file over the limit.
+    content_base64: Type.String({ pattern: '^[A-Za-z0-9+/]*={0,2}$' }),
     overwrite: Type.Optional(Type.Boolean({ default: false })),
   },
   { additionalProperties: false },
@@ -67,7 +71,8 @@ export type ProcessKill = Static<typeof ProcessKill>;
 
 export const ServiceParams = Type.Object({
   id: Type.String({ minLength: 1, maxLength: 200 }),
-  name: Type.String({ minLength: 1, maxLength: 256, pattern: '^[A-Za-z0-9@._:-]+$' }),
+  // Not starting with '-': systemctl would read such a name as an option.
+  name: Type.String({ minLength: 1, maxLength: 256, pattern: '^[A-Za-z0-9@._:][A-Za-z0-9@._:-]*$' }),
 });
 export { serviceActions };
 

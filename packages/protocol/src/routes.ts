@@ -81,6 +81,8 @@ const IdNameParams = Type.Object({
 const paged = <P extends TProperties>(extra: TObject<P>) =>
   Type.Object({ ...PaginationQuery.properties, ...extra.properties });
 /** The REST answer of an operation is the agent's result, as the catalog defines it. */
+// The type parameter keeps each route's result schema precise (handlers are typed from it).
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters
 const agentResult = <T extends AgentRequestType>(type: T) => agentRequests[type].result;
 const assetParam: AssetRef = { param: 'id', form: 'asset' };
 const compoundParam: AssetRef = { param: 'id', form: 'compound' };
@@ -830,14 +832,16 @@ export const routes = {
   ),
 
   // ---- metrics, webhooks, schedules, actions ----
-  'metrics.overview': planned(
-    'metrics.overview',
-    'GET',
-    '/metrics/overview',
-    'metrics:read',
-    'Fleet-wide summary',
-    AGENTS,
-  ),
+  'metrics.overview': defineRoute({
+    name: 'metrics.overview',
+    surface: 'v2',
+    method: 'GET',
+    path: '/metrics/overview',
+    auth: 'scope',
+    scope: 'metrics:read',
+    summary: 'Fleet-wide summary of recent metrics',
+    response: MetricsOverview,
+  }),
   'webhooks.create': {
     ...planned('webhooks.create', 'POST', '/webhooks', 'webhooks:write', 'Register a webhook', AUTOMATION),
     unrestrictedOnly: true,
@@ -1108,7 +1112,15 @@ export const routes = {
     body: UserUpdate,
     response: User,
   }),
-  'settings.meshvpnServe': plannedOther('settings.meshvpnServe', 'console', 'authenticated', 'GET', '/settings/meshvpn/serve', 'Tailscale HTTPS host detection and serve status', CONNECTORS),
+  'settings.meshvpnServe': plannedOther(
+    'settings.meshvpnServe',
+    'console',
+    'authenticated',
+    'GET',
+    '/settings/meshvpn/serve',
+    'Tailscale HTTPS host detection and serve status',
+    CONNECTORS,
+  ),
   'settings.tlsGet': defineRoute({
     name: 'settings.tlsGet',
     surface: 'console',
@@ -1292,7 +1304,8 @@ export const routes = {
     method: 'POST',
     path: '/enroll',
     auth: 'public',
-    summary: 'Agent enrollment with an enrollment token; returns the asset id, a credential and the CA (trust on first use)',
+    summary:
+      'Agent enrollment with an enrollment token; returns the asset id, a credential and the CA (trust on first use)',
     body: EnrollRequest,
     response: EnrollResponse,
     successStatus: 201,

@@ -21,7 +21,12 @@ export type CertificateDetails = Static<typeof CertificateDetails>;
 
 export const TlsStatus = Type.Object({
   mode: Type.Enum<['auto', 'external', 'disabled']>(['auto', 'external', 'disabled']),
-  source: Type.Enum<['builtin', 'external', 'uploaded', 'disabled']>(['builtin', 'external', 'uploaded', 'disabled']),
+  source: Type.Enum<['builtin', 'external', 'uploaded', 'disabled']>([
+    'builtin',
+    'external',
+    'uploaded',
+    'disabled',
+  ]),
   certificate: Nullable(CertificateDetails),
   ca: Nullable(CertificateDetails),
   ca_download: Type.Boolean(),
@@ -32,7 +37,12 @@ export type TlsStatus = Static<typeof TlsStatus>;
 
 export const TlsInfo = Type.Object({
   mode: Type.Enum<['auto', 'external', 'disabled']>(['auto', 'external', 'disabled']),
-  source: Type.Enum<['builtin', 'external', 'uploaded', 'disabled']>(['builtin', 'external', 'uploaded', 'disabled']),
+  source: Type.Enum<['builtin', 'external', 'uploaded', 'disabled']>([
+    'builtin',
+    'external',
+    'uploaded',
+    'disabled',
+  ]),
   fingerprint_sha256: Nullable(Type.String()),
   expires_at: Nullable(Timestamp),
   ca_fingerprint_sha256: Nullable(Type.String()),

@@ -26,6 +26,11 @@ export interface HubConfig {
   /** The public origin browsers use, e.g. https://hub.example.net (for the same-origin check); null = from Host. */
   publicOrigin: string | null;
   oidc: OidcConfig | null;
+  /** Where the hub sends Wake-on-LAN packets when no agent on the target's LAN relays them (`host:port`). */
+  wolBroadcast: string;
+  metricsRetentionDays: number;
+  /** `npm start` runs an agent for this machine beside the hub. */
+  localAgent: boolean;
 }
 
 export interface OidcConfig {
@@ -77,6 +82,16 @@ function readList(env: Env, name: string): string[] {
     .filter(Boolean);
 }
 
+function readUdpTarget(env: Env, name: string, fallback: string): string {
+  const value = env[name]?.trim() || fallback;
+  const match = /^\[([^\]]+)\]:(\d+)$/.exec(value) ?? /^([^:]+):(\d+)$/.exec(value);
+  const port = Number(match?.[2]);
+  if (!match || !Number.isInteger(port) || port < 1 || port > 65535) {
+    throw new ConfigError(`${name} must be host:port (for example 192.168.1.255:9), got "${value}"`);
+  }
+  return value;
+}
+
 const oidcRoles = ['admin', 'operator', 'viewer'] as const;
 type OidcRole = (typeof oidcRoles)[number];
 
@@ -86,19 +101,25 @@ function readOidc(env: Env): OidcConfig | null {
   const clientId = env.SVC_OIDC_CLIENT_ID?.trim();
   const redirectUri = env.SVC_OIDC_REDIRECT_URI?.trim();
   if (!clientId || !redirectUri) {
-    throw new ConfigError('SVC_OIDC_ISSUER is set: SVC_OIDC_CLIENT_ID and SVC_OIDC_REDIRECT_URI are needed too');
+    throw new ConfigError(
+      'SVC_OIDC_ISSUER is set: SVC_OIDC_CLIENT_ID and SVC_OIDC_REDIRECT_URI are needed too',
+    );
   }
   const roleMap: Record<string, OidcRole> = {};
   for (const pair of readList(env, 'SVC_OIDC_ROLE_MAP')) {
     const [value, role] = pair.split('=').map((s) => s.trim());
     if (!value || !role || !(oidcRoles as readonly string[]).includes(role)) {
-      throw new ConfigError(`SVC_OIDC_ROLE_MAP entries are claim-value=role with role admin, operator or viewer; got "${pair}"`);
+      throw new ConfigError(
+        `SVC_OIDC_ROLE_MAP entries are claim-value=role with role admin, operator or viewer; got "${pair}"`,
+      );
     }
     roleMap[value] = role as OidcRole;
   }
   const defaultRole = env.SVC_OIDC_DEFAULT_ROLE?.trim() ?? '';
   if (defaultRole && !(oidcRoles as readonly string[]).includes(defaultRole)) {
-    throw new ConfigError('SVC_OIDC_DEFAULT_ROLE must be admin, operator or viewer (or unset to refuse unmapped users)');
+    throw new ConfigError(
+      'SVC_OIDC_DEFAULT_ROLE must be admin, operator or viewer (or unset to refuse unmapped users)',
+    );
   }
   return {
     issuer,
@@ -146,5 +167,8 @@ export function parseEnv(env: Env, cwd: string): HubConfig {
     retiredEncryptionKeys: readList(env, 'SVC_ENCRYPTION_KEYS_RETIRED'),
     publicOrigin: env.SVC_PUBLIC_ORIGIN?.trim().replace(/\/$/, '') || null,
     oidc: readOidc(env),
+    wolBroadcast: readUdpTarget(env, 'SVC_WOL_BROADCAST', '255.255.255.255:9'),
+    metricsRetentionDays: readInt(env, 'SVC_METRICS_RETENTION_DAYS', 7, 1, 3650),
+    localAgent: readBool(env, 'SVC_LOCAL_AGENT', false),
   };
 }

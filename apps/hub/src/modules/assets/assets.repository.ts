@@ -99,6 +99,7 @@ export async function updateAsset(
 
 export async function deleteAsset(db: Executor, id: string): Promise<void> {
   await db.deleteFrom('group_members').where('asset_id', '=', id).execute();
+  await db.deleteFrom('metric_samples').where('asset_id', '=', id).execute();
   await db.deleteFrom('assets').where('id', '=', id).execute();
 }
 

@@ -10,8 +10,12 @@ export interface AuditFilter extends AuditQuery {
   visibleAssets: readonly string[] | null;
 }
 
-export async function insertAuditEvent(db: Executor, row: AuditRow): Promise<void> {
-  await db.insertInto('audit_events').values(row).execute();
+export async function insertAuditEvents(db: Executor, rows: readonly AuditRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db
+    .insertInto('audit_events')
+    .values([...rows])
+    .execute();
 }
 
 function filtered(db: Executor, filter: AuditFilter) {

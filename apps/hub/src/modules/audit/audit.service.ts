@@ -3,7 +3,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { Executor } from '../../platform/db/schema.js';
 import { pageWindow, toPage, type Page, type PageRequest } from '../../platform/db/paging.js';
 import { actorOf, type ActionContext } from '../access/principal.js';
-import { insertAuditEvent, listAuditEvents, type AuditRow } from './audit.repository.js';
+import { insertAuditEvents, listAuditEvents, type AuditRow } from './audit.repository.js';
 
 export interface AuditEntry {
   action: string;
@@ -19,6 +19,8 @@ export interface AuditService {
    * mutation fail with it (ARCHITECTURE.md security rule 8).
    */
   record(trx: Executor, ctx: ActionContext | null, entry: AuditEntry): Promise<void>;
+  /** Several events in one multi-row write (a fan-out audits every target), inside the caller's transaction. */
+  recordMany(trx: Executor, ctx: ActionContext | null, entries: readonly AuditEntry[]): Promise<void>;
   list(ctx: ActionContext, query: AuditQuery, page: PageRequest): Promise<Page<AuditEvent>>;
 }
 
@@ -48,22 +50,29 @@ export function presentAuditEvent(row: AuditRow): AuditEvent {
 
 export function createAuditService(deps: { db: Executor; clock: Clock }): AuditService {
   const { db, clock } = deps;
+  function toRow(ctx: ActionContext | null, entry: AuditEntry): AuditRow {
+    const actor = ctx ? actorOf(ctx.principal) : { actorType: 'system' as const, actorId: null };
+    return {
+      id: newId('event'),
+      ts: clock.now().toISOString(),
+      actor_type: actor.actorType,
+      actor_id: actor.actorId,
+      action: entry.action,
+      target_type: entry.targetType ?? null,
+      target_id: entry.targetId ?? null,
+      asset_id: entry.assetId ?? null,
+      ip: ctx?.ip ?? null,
+      request_id: ctx?.requestId ?? null,
+      detail: JSON.stringify(entry.detail ?? {}),
+    };
+  }
   return {
     async record(trx, ctx, entry) {
-      const actor = ctx ? actorOf(ctx.principal) : { actorType: 'system' as const, actorId: null };
-      await insertAuditEvent(trx, {
-        id: newId('event'),
-        ts: clock.now().toISOString(),
-        actor_type: actor.actorType,
-        actor_id: actor.actorId,
-        action: entry.action,
-        target_type: entry.targetType ?? null,
-        target_id: entry.targetId ?? null,
-        asset_id: entry.assetId ?? null,
-        ip: ctx?.ip ?? null,
-        request_id: ctx?.requestId ?? null,
-        detail: JSON.stringify(entry.detail ?? {}),
-      });
+      await insertAuditEvents(trx, [toRow(ctx, entry)]);
+    },
+    async recordMany(trx, ctx, entries) {
+      const rows = entries.map((entry) => toRow(ctx, entry));
+      for (let i = 0; i < rows.length; i += 500) await insertAuditEvents(trx, rows.slice(i, i + 500));
     },
     async list(ctx, query, page) {
       const allowed = ctx.principal.allowedAssets;

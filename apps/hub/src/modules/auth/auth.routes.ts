@@ -36,7 +36,11 @@ export function authRawRoutes(deps: {
     'auth.login2fa': async (request, res) => {
       requireSecure(request);
       const body = request.body as TwoFactorLogin;
-      return reply(request, res, await deps.login.completeTwoFactor(body.challenge_token, body.code, metaOf(request)));
+      return reply(
+        request,
+        res,
+        await deps.login.completeTwoFactor(body.challenge_token, body.code, metaOf(request)),
+      );
     },
     'auth.me': async (request, res) => {
       const token = readCookie(request.headers.cookie, sessionCookieName);

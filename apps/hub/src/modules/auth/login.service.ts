@@ -41,16 +41,36 @@ export function createLoginService(deps: {
     await db.transaction().execute(async (trx) => {
       await audit.record(
         trx,
-        { principal: { authType: 'session', userId, role: 'viewer', scopes: null, key: null, allowedAssets: null }, requestId: meta.requestId, ip: meta.ip },
+        {
+          principal: {
+            authType: 'session',
+            userId,
+            role: 'viewer',
+            scopes: null,
+            key: null,
+            allowedAssets: null,
+          },
+          requestId: meta.requestId,
+          ip: meta.ip,
+        },
         { action: `auth.${outcome}`, targetType: 'user', targetId: userId },
       );
     });
   }
 
-  async function startSession(userId: string, method: 'password' | 'password+2fa' | 'oidc', meta: RequestMeta): Promise<LoginOutcome> {
+  async function startSession(
+    userId: string,
+    method: 'password' | 'password+2fa' | 'oidc',
+    meta: RequestMeta,
+  ): Promise<LoginOutcome> {
     const user = await findUser(db, userId);
     if (!user) throw new HubError('unauthorized');
-    const { token, expiresAt } = await sessions.start({ userId, authMethod: method, ip: meta.ip, userAgent: meta.userAgent });
+    const { token, expiresAt } = await sessions.start({
+      userId,
+      authMethod: method,
+      ip: meta.ip,
+      userAgent: meta.userAgent,
+    });
     await recordSignIn(userId, meta, 'signed_in');
     return {
       token,
@@ -78,12 +98,21 @@ export function createLoginService(deps: {
         });
       }
       const user = await findUserByUsername(db, name);
-      const ok = await verifyPassword(password, user?.password_hash.startsWith('$2') ? user.password_hash : await decoyHash());
+      const ok = await verifyPassword(
+        password,
+        user?.password_hash.startsWith('$2') ? user.password_hash : await decoyHash(),
+      );
       if (!user || !ok) {
         if (user) await recordSignIn(user.id, meta, 'sign_in_failed');
         throw new HubError('unauthorized', 'Wrong username or password.');
       }
-      if (user.totp_secret) return { result: { requires_2fa: true, challenge_token: twoFactor.openChallenge(user.id, user.password_hash) } };
+      if (user.totp_secret)
+        return {
+          result: {
+            requires_2fa: true,
+            challenge_token: twoFactor.openChallenge(user.id, user.password_hash),
+          },
+        };
       return startSession(user.id, 'password', meta);
     },
 

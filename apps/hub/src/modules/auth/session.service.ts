@@ -27,7 +27,12 @@ export interface SessionInfo {
 
 export interface SessionService {
   /** Starts a session; returns the cookie token (shown to the browser only). */
-  start(input: { userId: string; authMethod: 'password' | 'password+2fa' | 'oidc'; ip: string | null; userAgent: string | null }): Promise<{ token: string; expiresAt: string }>;
+  start(input: {
+    userId: string;
+    authMethod: 'password' | 'password+2fa' | 'oidc';
+    ip: string | null;
+    userAgent: string | null;
+  }): Promise<{ token: string; expiresAt: string }>;
   resolve(token: string): Promise<SessionInfo | null>;
   end(token: string): Promise<void>;
   endAllForUser(userId: string): Promise<void>;

@@ -93,7 +93,9 @@ export function createTwoFactorService(deps: {
   function reserveAttempt(userId: string): () => void {
     const pending = inFlight.get(userId) ?? 0;
     if (recentFailures(userId).length + pending >= twoFactorLimits.userFailures) {
-      throw new HubError('rate_limited', 'Too many wrong codes; wait a few minutes.', { headers: { 'Retry-After': '900' } });
+      throw new HubError('rate_limited', 'Too many wrong codes; wait a few minutes.', {
+        headers: { 'Retry-After': '900' },
+      });
     }
     inFlight.set(userId, pending + 1);
     let released = false;
@@ -156,7 +158,13 @@ export function createTwoFactorService(deps: {
     for (const code of codes) {
       await trx
         .insertInto('recovery_codes')
-        .values({ id: newId('event'), user_id: userId, code_hash: await hashPassword(code, bcryptCost), used_at: null, created_at: now })
+        .values({
+          id: newId('event'),
+          user_id: userId,
+          code_hash: await hashPassword(code, bcryptCost),
+          used_at: null,
+          created_at: now,
+        })
         .execute();
     }
     return codes;
@@ -168,10 +176,14 @@ export function createTwoFactorService(deps: {
     try {
       const user = await loadUser(userId);
       if (!user.totp_secret) throw new HubError('conflict', 'Two-factor sign-in is not on.');
-      const ok = (await consumeTotp(userId, user.totp_secret, code)) || (allowRecovery && (await consumeRecoveryCode(userId, code)));
+      const ok =
+        (await consumeTotp(userId, user.totp_secret, code)) ||
+        (allowRecovery && (await consumeRecoveryCode(userId, code)));
       if (!ok) {
         noteFailure(userId);
-        throw new HubError('validation', 'The code is not valid (or was already used).', { details: [{ field: 'body.code', problem: 'is not valid' }] });
+        throw new HubError('validation', 'The code is not valid (or was already used).', {
+          details: [{ field: 'body.code', problem: 'is not valid' }],
+        });
       }
     } finally {
       release();
@@ -179,7 +191,8 @@ export function createTwoFactorService(deps: {
   }
 
   function requireUser(ctx: ActionContext): string {
-    if (!ctx.principal.userId || ctx.principal.authType !== 'session') throw new HubError('forbidden', 'Sign in to the console first.');
+    if (!ctx.principal.userId || ctx.principal.authType !== 'session')
+      throw new HubError('forbidden', 'Sign in to the console first.');
     return ctx.principal.userId;
   }
 
@@ -191,10 +204,15 @@ export function createTwoFactorService(deps: {
     async setup(ctx) {
       const userId = requireUser(ctx);
       const user = await loadUser(userId);
-      if (user.totp_secret) throw new HubError('conflict', 'Two-factor sign-in is already on; disable it first.');
+      if (user.totp_secret)
+        throw new HubError('conflict', 'Two-factor sign-in is already on; disable it first.');
       const secret = newTotpSecret();
       const pending = JSON.stringify({ secret, created_at: clock.now().toISOString() });
-      await db.updateTable('users').set({ totp_pending_secret: box.seal(pending, pendingContext(userId)) }).where('id', '=', userId).execute();
+      await db
+        .updateTable('users')
+        .set({ totp_pending_secret: box.seal(pending, pendingContext(userId)) })
+        .where('id', '=', userId)
+        .execute();
       return { secret, otpauth_uri: totpUri(secret, await deps.username(userId)) };
     },
 
@@ -202,8 +220,12 @@ export function createTwoFactorService(deps: {
       const userId = requireUser(ctx);
       const user = await loadUser(userId);
       if (user.totp_secret) throw new HubError('conflict', 'Two-factor sign-in is already on.');
-      if (!user.totp_pending_secret) throw new HubError('conflict', 'Start the setup first (POST /api/auth/2fa/setup).');
-      const pending = JSON.parse(box.open(user.totp_pending_secret, pendingContext(userId))) as { secret: string; created_at: string };
+      if (!user.totp_pending_secret)
+        throw new HubError('conflict', 'Start the setup first (POST /api/auth/2fa/setup).');
+      const pending = JSON.parse(box.open(user.totp_pending_secret, pendingContext(userId))) as {
+        secret: string;
+        created_at: string;
+      };
       if (clock.now().getTime() - new Date(pending.created_at).getTime() > twoFactorLimits.pendingSetupMs) {
         await db.updateTable('users').set({ totp_pending_secret: null }).where('id', '=', userId).execute();
         throw new HubError('conflict', 'The setup expired; start it again.');
@@ -211,17 +233,24 @@ export function createTwoFactorService(deps: {
       const step = matchTotp(pending.secret, code, clock.now());
       if (step === null) {
         noteFailure(userId);
-        throw new HubError('validation', 'The code does not match the new secret.', { details: [{ field: 'body.code', problem: 'is not valid' }] });
+        throw new HubError('validation', 'The code does not match the new secret.', {
+          details: [{ field: 'body.code', problem: 'is not valid' }],
+        });
       }
       let codes: string[] = [];
       await db.transaction().execute(async (trx) => {
         const result = await trx
           .updateTable('users')
-          .set({ totp_secret: box.seal(pending.secret, secretContext(userId)), totp_pending_secret: null, totp_last_step: step })
+          .set({
+            totp_secret: box.seal(pending.secret, secretContext(userId)),
+            totp_pending_secret: null,
+            totp_last_step: step,
+          })
           .where('id', '=', userId)
           .where('totp_secret', 'is', null)
           .executeTakeFirst();
-        if (Number(result.numUpdatedRows) !== 1) throw new HubError('conflict', 'Two-factor sign-in is already on.');
+        if (Number(result.numUpdatedRows) !== 1)
+          throw new HubError('conflict', 'Two-factor sign-in is already on.');
         codes = await newRecoveryCodes(trx, userId);
         await audit.record(trx, ctx, { action: 'user.2fa_enabled', targetType: 'user', targetId: userId });
       });
@@ -232,7 +261,11 @@ export function createTwoFactorService(deps: {
       const userId = requireUser(ctx);
       await checkOwnCode(userId, code, true);
       await db.transaction().execute(async (trx) => {
-        await trx.updateTable('users').set({ totp_secret: null, totp_pending_secret: null, totp_last_step: null }).where('id', '=', userId).execute();
+        await trx
+          .updateTable('users')
+          .set({ totp_secret: null, totp_pending_secret: null, totp_last_step: null })
+          .where('id', '=', userId)
+          .execute();
         await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
         await audit.record(trx, ctx, { action: 'user.2fa_disabled', targetType: 'user', targetId: userId });
       });
@@ -244,7 +277,11 @@ export function createTwoFactorService(deps: {
       let codes: string[] = [];
       await db.transaction().execute(async (trx) => {
         codes = await newRecoveryCodes(trx, userId);
-        await audit.record(trx, ctx, { action: 'user.recovery_codes_replaced', targetType: 'user', targetId: userId });
+        await audit.record(trx, ctx, {
+          action: 'user.recovery_codes_replaced',
+          targetType: 'user',
+          targetId: userId,
+        });
       });
       return { recovery_codes: codes };
     },
@@ -253,7 +290,13 @@ export function createTwoFactorService(deps: {
       const token = randomToken(32);
       const now = clock.now().getTime();
       for (const [key, c] of challenges) if (c.expiresAt <= now) challenges.delete(key);
-      challenges.set(token, { userId, passwordHash, expiresAt: now + twoFactorLimits.challengeLifetimeMs, failures: 0, busy: false });
+      challenges.set(token, {
+        userId,
+        passwordHash,
+        expiresAt: now + twoFactorLimits.challengeLifetimeMs,
+        failures: 0,
+        busy: false,
+      });
       return token;
     },
 

@@ -23,7 +23,8 @@ export function createStatusAggregateService(deps: { db: Kysely<Database>; clock
   const cache = new Map<string, { value: AggregateStatus; expiresAt: number }>();
 
   async function compute(principal: Principal): Promise<AggregateStatus> {
-    const visible = principal.role === 'owner' || principal.allowedAssets === null ? null : [...principal.allowedAssets];
+    const visible =
+      principal.role === 'owner' || principal.allowedAssets === null ? null : [...principal.allowedAssets];
     const count = async (status: 'online' | 'offline' | 'unknown') =>
       (await listAssets(db, { visible, status }, { limit: 0, offset: 0 })).total;
     const [online, offline, unknown, groups] = await Promise.all([

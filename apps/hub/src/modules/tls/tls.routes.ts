@@ -14,6 +14,10 @@ export function tlsRoutes(tls: TlsService): Handlers {
 
 export function tlsRawRoutes(tls: TlsService): Partial<Record<RouteName, RawHandler>> {
   return {
-    'tls.caCert': async (_request, reply) => reply.type('application/x-pem-file').header('Content-Disposition', 'attachment; filename="svc-hub-ca.crt"').send(tls.caCertificate()),
+    'tls.caCert': async (_request, reply) =>
+      reply
+        .type('application/x-pem-file')
+        .header('Content-Disposition', 'attachment; filename="svc-hub-ca.crt"')
+        .send(tls.caCertificate()),
   };
 }

@@ -13,14 +13,21 @@ const overrideKey = 'tls.override';
 
 function isOverride(value: unknown): value is TlsOverride {
   const v = value as Partial<TlsOverride> | null;
-  return typeof v?.certPem === 'string' && typeof v.keySealed === 'string' && typeof v.uploadedAt === 'string';
+  return (
+    typeof v?.certPem === 'string' && typeof v.keySealed === 'string' && typeof v.uploadedAt === 'string'
+  );
 }
 
 export function loadTlsOverride(db: Kysely<Database>): Promise<TlsOverride | null> {
   return readSetting(db, overrideKey).then((value) => (isOverride(value) ? value : null));
 }
 
-export function createTlsService(deps: { db: Kysely<Database>; clock: Clock; audit: AuditService; tls: TlsManager }) {
+export function createTlsService(deps: {
+  db: Kysely<Database>;
+  clock: Clock;
+  audit: AuditService;
+  tls: TlsManager;
+}) {
   const { db, clock, audit, tls } = deps;
   return {
     status(): TlsStatus {
@@ -40,7 +47,11 @@ export function createTlsService(deps: { db: Kysely<Database>; clock: Clock; aud
 
     caCertificate(): string {
       const pem = tls.caCertificate();
-      if (!pem) throw new HubError('not_found', 'This hub does not serve its own CA (TLS is external, uploaded or disabled).');
+      if (!pem)
+        throw new HubError(
+          'not_found',
+          'This hub does not serve its own CA (TLS is external, uploaded or disabled).',
+        );
       return pem;
     },
 
@@ -51,7 +62,8 @@ export function createTlsService(deps: { db: Kysely<Database>; clock: Clock; aud
       } catch (error) {
         if (error instanceof CertificateProblem) {
           const [field, ...rest] = error.message.split(': ');
-          if (rest.length > 0 && (field === 'certificate' || field === 'private_key')) throw validationError(`body.${field}`, rest.join(': '));
+          if (rest.length > 0 && (field === 'certificate' || field === 'private_key'))
+            throw validationError(`body.${field}`, rest.join(': '));
           throw new HubError('conflict', error.message);
         }
         throw error;
@@ -63,7 +75,11 @@ export function createTlsService(deps: { db: Kysely<Database>; clock: Clock; aud
           action: 'tls.override_uploaded',
           targetType: 'settings',
           targetId: overrideKey,
-          detail: { subject: uploaded.subject, fingerprint: uploaded.fingerprint_sha256, not_after: uploaded.not_after },
+          detail: {
+            subject: uploaded.subject,
+            fingerprint: uploaded.fingerprint_sha256,
+            not_after: uploaded.not_after,
+          },
         });
       });
       return tls.applyOverride(prepared.override, prepared.pair);
@@ -72,7 +88,11 @@ export function createTlsService(deps: { db: Kysely<Database>; clock: Clock; aud
     async clear(ctx: ActionContext): Promise<TlsStatus> {
       await db.transaction().execute(async (trx) => {
         await deleteSetting(trx, overrideKey);
-        await audit.record(trx, ctx, { action: 'tls.override_cleared', targetType: 'settings', targetId: overrideKey });
+        await audit.record(trx, ctx, {
+          action: 'tls.override_cleared',
+          targetType: 'settings',
+          targetId: overrideKey,
+        });
       });
       return tls.clearOverride();
     },

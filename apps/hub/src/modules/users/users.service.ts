@@ -49,7 +49,10 @@ function checkCanManageUsers(ctx: ActionContext): void {
   const { principal } = ctx;
   if (principal.authType !== 'api_key') return;
   if (principal.allowedAssets !== null || !(principal.scopes ?? []).includes('*')) {
-    throw new HubError('forbidden', 'Managing users needs an unrestricted key with the scope "*" (or a console session).');
+    throw new HubError(
+      'forbidden',
+      'Managing users needs an unrestricted key with the scope "*" (or a console session).',
+    );
   }
 }
 

@@ -1,0 +1,526 @@
+import { once } from 'node:events';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import WebSocket, { WebSocketServer } from 'ws';
+import { Compile } from 'typebox/compile';
+import { Hello, MetricsFrame, agentChannelPath, type Frame } from '@svc/protocol';
+import { writeSettingsFile } from '../config/settings-file.js';
+import { createHandlers } from '../handlers/index.js';
+import { silentLogger } from '../logger.js';
+import { startAgent, type RunningAgent } from '../main.js';
+import { createPlatformAdapter } from '../platform/platform.js';
+import { hasOpenssl, makeTestPki } from '../testing/certificates.js';
+import { nextDelay, type BackoffPolicy } from './backoff.js';
+import { AgentChannel, channelUrl, type ChannelEvent } from './client.js';
+import { createDispatcher } from './dispatch.js';
+
+// ---- a tiny hub that speaks the channel ---------------------------------------------------------------
+
+interface HubSide {
+  ws: WebSocket;
+  authorization: string | undefined;
+  frames: Frame[];
+  nextFrame(type: string, timeoutMs?: number): Promise<Frame>;
+  send(frame: unknown): void;
+  closed: Promise<{ code: number }>;
+}
+
+interface TestHub {
+  url: string;
+  connections: HubSide[];
+  nextConnection(timeoutMs?: number): Promise<HubSide>;
+  refuseWith: number | null;
+  close(): Promise<void>;
+}
+
+async function startTestHub(tls?: { cert: string; key: string }): Promise<TestHub> {
+  const server = tls ? https.createServer({ cert: tls.cert, key: tls.key }) : http.createServer();
+  const hub: TestHub = {
+    url: '',
+    connections: [],
+    refuseWith: null,
+    nextConnection: () => Promise.reject(new Error('not started')),
+    close: async () => {
+      for (const c of hub.connections) c.ws.terminate();
+      wss.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+  const wss = new WebSocketServer({
+    server,
+    path: agentChannelPath,
+    verifyClient: (_info, done) => {
+      if (hub.refuseWith) done(false, hub.refuseWith);
+      else done(true);
+    },
+  });
+  const waiting: ((side: HubSide) => void)[] = [];
+  wss.on('connection', (ws, request) => {
+    const frames: Frame[] = [];
+    const frameWaiters: { type: string; resolve: (f: Frame) => void }[] = [];
+    ws.on('message', (data: Buffer) => {
+      const frame = JSON.parse(data.toString('utf8')) as Frame;
+      const waiter = frameWaiters.find((w) => w.type === frame.type);
+      if (waiter) {
+        frameWaiters.splice(frameWaiters.indexOf(waiter), 1);
+        waiter.resolve(frame);
+      } else {
+        frames.push(frame);
+      }
+    });
+    const side: HubSide = {
+      ws,
+      authorization: request.headers.authorization,
+      frames,
+      send: (frame) => {
+        ws.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
+      },
+      nextFrame: (type, timeoutMs = 5_000) => {
+        const index = frames.findIndex((f) => f.type === type);
+        if (index >= 0) return Promise.resolve(frames.splice(index, 1)[0]!);
+        return withTimeout(
+          new Promise((resolve) => frameWaiters.push({ type, resolve })),
+          timeoutMs,
+          `${type} frame`,
+        );
+      },
+      closed: new Promise((resolve) => {
+        ws.on('close', (code) => {
+          resolve({ code });
+        });
+      }),
+    };
+    hub.connections.push(side);
+    const next = waiting.shift();
+    if (next) next(side);
+  });
+  let seen = 0;
+  hub.nextConnection = (timeoutMs = 5_000) => {
+    const existing = hub.connections[seen];
+    if (existing) {
+      seen += 1;
+      return Promise.resolve(existing);
+    }
+    return withTimeout(
+      new Promise<HubSide>((resolve) =>
+        waiting.push((side) => {
+          seen += 1;
+          resolve(side);
+        }),
+      ),
+      timeoutMs,
+      'agent connection',
+    );
+  };
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  hub.url = `${tls ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return hub;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      reject(new Error(`timed out waiting for ${what}`));
+    }, ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
+const welcome = (id = 'w1') => ({
+  v: 1,
+  type: 'welcome',
+  id,
+  payload: { asset_id: 'ast_test', heartbeat_interval_s: 30, collect_interval_s: 10 },
+});
+const fastBackoff: Partial<BackoffPolicy> = { baseMs: 40, capMs: 400, minMs: 5, resetAfterMs: 30_000 };
+const checkHello = Compile(Hello);
+
+// ---- the agent side -------------------------------------------------------------------------------------
+
+let hub: TestHub;
+let channels: AgentChannel[] = [];
+let events: ChannelEvent[] = [];
+
+function makeChannel(overrides: Partial<ConstructorParameters<typeof AgentChannel>[0]> = {}): AgentChannel {
+  const platform = createPlatformAdapter('linux', { allowPowerActions: () => false });
+  const handlers = createHandlers({ platform, saveCredential: () => Promise.resolve() });
+  const channel = new AgentChannel({
+    hubUrl: hub.url,
+    getCredential: () => 'sva_testcredential',
+    caPem: null,
+    hello: () =>
+      Promise.resolve({
+        agent_version: '0.1.0',
+        protocol: 1,
+        hostname: 'test-host',
+        platform: 'linux',
+        os_release: 'Test OS',
+        arch: 'x64',
+        ip_addresses: ['192.0.2.1'],
+        mac_addresses: ['aa:bb:cc:dd:ee:ff'],
+        capabilities: ['exec'],
+        low_power: false,
+      }),
+    heartbeat: () => ({ uptime_s: 1, load1: 0.1 }),
+    dispatch: createDispatcher(handlers, silentLogger),
+    heartbeatIntervalS: 30,
+    logger: silentLogger,
+    backoff: fastBackoff,
+    random: () => 0.5,
+    onEvent: (event) => events.push(event),
+    ...overrides,
+  });
+  channels.push(channel);
+  return channel;
+}
+
+async function welcomed(): Promise<HubSide> {
+  const side = await hub.nextConnection();
+  await side.nextFrame('hello');
+  side.send(welcome());
+  await waitFor(() => events.some((e) => e.type === 'welcome'));
+  return side;
+}
+
+async function waitFor(check: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const started = Date.now();
+  while (!check()) {
+    if (Date.now() - started > timeoutMs) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+beforeEach(async () => {
+  hub = await startTestHub();
+  events = [];
+});
+
+afterEach(async () => {
+  await Promise.all(channels.map((c) => c.stop()));
+  channels = [];
+  await hub.close();
+});
+
+describe('connecting', () => {
+  it('builds the channel URL, and refuses plain http to anything but loopback', () => {
+    expect(channelUrl('https://hub.example.net:8443')).toBe(
+      'wss://hub.example.net:8443/api/v1/agent/channel',
+    );
+    expect(channelUrl('https://example.net/svc/')).toBe('wss://example.net/svc/api/v1/agent/channel');
+    expect(channelUrl('http://127.0.0.1:8080')).toBe('ws://127.0.0.1:8080/api/v1/agent/channel');
+    expect(channelUrl('http://[::1]:8080')).toBe('ws://[::1]:8080/api/v1/agent/channel');
+    expect(() => channelUrl('http://hub.example.net:8080')).toThrow(/plain HTTP/);
+  });
+
+  it('presents its credential and sends a hello that matches the catalog', async () => {
+    makeChannel().start();
+    const side = await hub.nextConnection();
+    const hello = await side.nextFrame('hello');
+    expect(side.authorization).toBe('Bearer sva_testcredential');
+    expect(hello.v).toBe(1);
+    expect(hello.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(checkHello.Check(hello.payload)).toBe(true);
+    expect(hello.payload).toMatchObject({ hostname: 'test-host', platform: 'linux', protocol: 1 });
+  });
+
+  it('answers no request before the welcome: it closes instead', async () => {
+    makeChannel().start();
+    const side = await hub.nextConnection();
+    await side.nextFrame('hello');
+    side.send({
+      v: 1,
+      type: 'exec.run',
+      id: 'r1',
+      payload: { command: 'echo hi', timeout_ms: 1000, max_output_bytes: 100 },
+    });
+    expect((await side.closed).code).toBe(1008);
+    expect(side.frames.filter((f) => f.type === 'result')).toEqual([]);
+  });
+});
+
+describe('requests', () => {
+  it('dispatches a request and answers with a result frame of the same id', async () => {
+    makeChannel().start();
+    const side = await welcomed();
+    side.send({
+      v: 1,
+      type: 'exec.run',
+      id: 'req-1',
+      payload: { command: 'echo hi; exit 2', timeout_ms: 5000, max_output_bytes: 1000 },
+    });
+    const result = await side.nextFrame('result');
+    expect(result).toMatchObject({
+      v: 1,
+      type: 'result',
+      id: 'req-1',
+      payload: { ok: true, data: { stdout: 'hi\n', exit_code: 2, timed_out: false } },
+    });
+  });
+
+  it('answers a payload that breaks the catalog with invalid_argument, and runs nothing', async () => {
+    makeChannel().start();
+    const side = await welcomed();
+    side.send({
+      v: 1,
+      type: 'exec.run',
+      id: 'bad-1',
+      payload: { command: 'touch /tmp/should-not-exist', timeout_ms: -1, max_output_bytes: 10 },
+    });
+    const result = await side.nextFrame('result');
+    expect(result).toMatchObject({
+      id: 'bad-1',
+      payload: { ok: false, error: { code: 'invalid_argument' } },
+    });
+  });
+
+  it('answers an unknown request type with unsupported', async () => {
+    makeChannel().start();
+    const side = await welcomed();
+    side.send({ v: 1, type: 'files.teleport', id: 'u-1', payload: {} });
+    expect(await side.nextFrame('result')).toMatchObject({
+      id: 'u-1',
+      payload: { ok: false, error: { code: 'unsupported' } },
+    });
+  });
+
+  it('passes handler errors through with their code (power is disabled on test agents)', async () => {
+    makeChannel().start();
+    const side = await welcomed();
+    side.send({ v: 1, type: 'power.reboot', id: 'p-1', payload: {} });
+    expect(await side.nextFrame('result')).toMatchObject({
+      id: 'p-1',
+      payload: {
+        ok: false,
+        error: { code: 'unsupported', message: 'power actions are disabled on this agent' },
+      },
+    });
+  });
+
+  it('sends heartbeats at the interval the hub asks for when it is shorter', async () => {
+    makeChannel().start();
+    const side = await hub.nextConnection();
+    await side.nextFrame('hello');
+    side.send({
+      v: 1,
+      type: 'welcome',
+      id: 'w',
+      payload: { asset_id: 'ast_test', heartbeat_interval_s: 1, collect_interval_s: 10 },
+    });
+    const heartbeat = await side.nextFrame('heartbeat', 3_000);
+    expect(heartbeat.payload).toEqual({ uptime_s: 1, load1: 0.1 });
+  });
+});
+
+describe('hostile or broken hub frames', () => {
+  const cases: { name: string; frame: string | Buffer; code: number }[] = [
+    { name: 'not JSON', frame: '{"v":1,', code: 1007 },
+    {
+      name: 'missing the envelope fields',
+      frame: JSON.stringify({ type: 'exec.run', payload: {} }),
+      code: 1008,
+    },
+    {
+      name: 'a wrong protocol version',
+      frame: JSON.stringify({ v: 2, type: 'exec.run', id: 'x', payload: {} }),
+      code: 1008,
+    },
+    {
+      name: 'an oversized id',
+      frame: JSON.stringify({ v: 1, type: 'exec.run', id: 'x'.repeat(65), payload: {} }),
+      code: 1008,
+    },
+    { name: 'a binary frame', frame: Buffer.from([1, 2, 3]), code: 1003 },
+  ];
+  for (const c of cases) {
+    it(`closes on ${c.name}, then reconnects`, async () => {
+      makeChannel().start();
+      const side = await welcomed();
+      side.ws.send(c.frame);
+      expect((await side.closed).code).toBe(c.code);
+      expect(events.some((e) => e.type === 'protocol_error')).toBe(true);
+      const again = await hub.nextConnection();
+      expect((await again.nextFrame('hello')).type).toBe('hello');
+    });
+  }
+
+  it('closes on a welcome that does not match the catalog', async () => {
+    makeChannel().start();
+    const side = await hub.nextConnection();
+    await side.nextFrame('hello');
+    side.send({ v: 1, type: 'welcome', id: 'w', payload: { asset_id: 'ast_x', heartbeat_interval_s: 0 } });
+    expect((await side.closed).code).toBe(1008);
+    expect(events.some((e) => e.type === 'welcome')).toBe(false);
+  });
+
+  it('closes when no welcome comes in time', async () => {
+    makeChannel({ welcomeTimeoutMs: 200 }).start();
+    const side = await hub.nextConnection();
+    expect((await side.closed).code).toBe(1008);
+  });
+});
+
+describe('reconnecting', () => {
+  it('reconnects after the hub drops it, with capped jittered backoff, and resets after a welcome', async () => {
+    hub.refuseWith = 503;
+    makeChannel().start();
+    await waitFor(() => events.filter((e) => e.type === 'reconnect_scheduled').length >= 4);
+    const delays = events.flatMap((e) => (e.type === 'reconnect_scheduled' ? [[e.attempt, e.delayMs]] : []));
+    const policy = { baseMs: 40, capMs: 400, minMs: 5, resetAfterMs: 30_000 };
+    expect(delays.slice(0, 4)).toEqual(
+      [0, 1, 2, 3].map((attempt) => [attempt, nextDelay(attempt, () => 0.5, policy)]),
+    );
+    expect(hub.connections).toEqual([]);
+
+    hub.refuseWith = null;
+    const side = await welcomed();
+    events = [];
+    side.ws.terminate(); // the hub goes away without a close frame
+    const again = await hub.nextConnection();
+    await again.nextFrame('hello');
+    expect(events.find((e) => e.type === 'reconnect_scheduled')).toEqual({
+      type: 'reconnect_scheduled',
+      attempt: 0,
+      delayMs: nextDelay(0, () => 0.5, policy),
+    });
+  });
+
+  it('stops reconnecting once stopped', async () => {
+    const channel = makeChannel();
+    channel.start();
+    await welcomed();
+    await channel.stop();
+    const before = hub.connections.length;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(hub.connections.length).toBe(before);
+  });
+});
+
+describe('TLS', () => {
+  it.skipIf(!hasOpenssl())(
+    'verifies the hub against the saved CA and refuses a hub its CA did not sign',
+    async () => {
+      const pki = makeTestPki();
+      const tlsHub = await startTestHub({ cert: pki.serverCert, key: pki.serverKey });
+      const previous = hub;
+      hub = tlsHub;
+      try {
+        const trusted = makeChannel({ caPem: pki.caCert });
+        trusted.start();
+        await welcomed();
+        await trusted.stop();
+
+        events = [];
+        makeChannel({ caPem: pki.leafOnlyCert }).start();
+        await waitFor(() => events.some((e) => e.type === 'reconnect_scheduled'));
+        expect(events.find((e) => e.type === 'error')).toMatchObject({
+          message: expect.stringMatching(/certificate|self.signed|verify/i) as unknown,
+        });
+        expect(tlsHub.connections.length).toBe(1); // only the trusted agent got through
+      } finally {
+        await Promise.all(channels.map((c) => c.stop()));
+        channels = [];
+        await tlsHub.close();
+        hub = previous;
+      }
+    },
+  );
+});
+
+describe('the whole agent (startAgent)', () => {
+  let dir: string;
+  let agent: RunningAgent | undefined;
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'svc-agent-run-'));
+  });
+  afterEach(async () => {
+    await agent?.stop();
+    agent = undefined;
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('persists a rotated credential before answering, and uses it on the next connection', async () => {
+    const configPath = path.join(dir, 'settings.json');
+    const oldCredential = `sva_${'a'.repeat(52)}`;
+    const newCredential = `sva_${'b'.repeat(52)}`;
+    await writeSettingsFile(configPath, {
+      hub_url: hub.url,
+      asset_id: 'ast_test',
+      credential: oldCredential,
+      allow_power_actions: false,
+    });
+    agent = await startAgent({ configPath, env: {}, logger: silentLogger, onEvent: (e) => events.push(e) });
+    const side = await welcomed();
+    expect(side.authorization).toBe(`Bearer ${oldCredential}`);
+
+    side.send({ v: 1, type: 'credential.rotate', id: 'rot-1', payload: { credential: newCredential } });
+    const result = await side.nextFrame('result');
+    expect(result).toMatchObject({ id: 'rot-1', payload: { ok: true, data: { saved: true } } });
+    const saved = JSON.parse(await readFile(configPath, 'utf8')) as Record<string, unknown>;
+    expect(saved).toMatchObject({ credential: newCredential, hub_url: hub.url, asset_id: 'ast_test' });
+
+    side.ws.terminate();
+    const again = await hub.nextConnection();
+    expect(again.authorization).toBe(`Bearer ${newCredential}`);
+  });
+
+  it('refuses a rotated credential in the wrong format and keeps the old one', async () => {
+    const configPath = path.join(dir, 'settings.json');
+    const oldCredential = `sva_${'a'.repeat(52)}`;
+    await writeSettingsFile(configPath, {
+      hub_url: hub.url,
+      credential: oldCredential,
+      allow_power_actions: false,
+    });
+    agent = await startAgent({ configPath, env: {}, logger: silentLogger, onEvent: (e) => events.push(e) });
+    const side = await welcomed();
+    side.send({
+      v: 1,
+      type: 'credential.rotate',
+      id: 'rot-2',
+      payload: { credential: 'svc_not_an_agent_credential_at_all' },
+    });
+    expect(await side.nextFrame('result')).toMatchObject({
+      payload: { ok: false, error: { code: 'invalid_argument' } },
+    });
+    expect(JSON.parse(await readFile(configPath, 'utf8'))).toMatchObject({ credential: oldCredential });
+  });
+
+  it('sends metrics collected before the welcome once welcomed', async () => {
+    const configPath = path.join(dir, 'settings.json');
+    await writeSettingsFile(configPath, {
+      hub_url: hub.url,
+      credential: `sva_${'a'.repeat(52)}`,
+      allow_power_actions: false,
+    });
+    agent = await startAgent({ configPath, env: {}, logger: silentLogger, onEvent: (e) => events.push(e) });
+    const side = await hub.nextConnection();
+    const hello = await side.nextFrame('hello');
+    expect(checkHello.Check(hello.payload)).toBe(true);
+    expect(hello.payload).toMatchObject({ hostname: os.hostname(), platform: 'linux', low_power: false });
+    side.send(welcome());
+    const metrics = await side.nextFrame('metrics');
+    expect(Compile(MetricsFrame).Check(metrics.payload)).toBe(true);
+  });
+
+  it('will not start without an enrollment', async () => {
+    await expect(
+      startAgent({ configPath: path.join(dir, 'none.json'), env: {}, logger: silentLogger }),
+    ).rejects.toThrow(/not enrolled/);
+  });
+});

@@ -1,0 +1,353 @@
+/**
+ * The agent's side of the channel: one WebSocket to `<hub>/api/v1/agent/channel`, authenticated with the
+ * agent credential, TLS verified against the CA saved at enrollment (the system CAs when none was saved).
+ *
+ * On open it sends `hello` and waits for `welcome`; only then does it accept requests, heartbeat and send
+ * metrics. Every incoming frame is checked against the catalog: a frame that is not a valid envelope, or a
+ * bad `welcome`, closes the connection (1008); a request with a bad payload is answered `invalid_argument`.
+ * When the connection ends it reconnects after a capped, jittered exponential delay.
+ */
+import { isIP } from 'node:net';
+import WebSocket, { type RawData } from 'ws';
+import {
+  agentChannelPath,
+  agentLimits,
+  agentRequests,
+  type Heartbeat,
+  type Hello,
+  type ResultPayload,
+  type Welcome,
+} from '@svc/protocol';
+import type { MetricsBuffer } from '../collectors/metrics.js';
+import type { Logger } from '../logger.js';
+import { defaultBackoff, nextDelay, type BackoffPolicy } from './backoff.js';
+import type { Dispatch } from './dispatch.js';
+import { checkFrame, checkWelcome, describeProblem, encodeFrame } from './frames.js';
+
+export type ChannelEvent =
+  | { type: 'connecting'; attempt: number }
+  | { type: 'open' }
+  | { type: 'welcome'; welcome: Welcome }
+  | { type: 'protocol_error'; message: string }
+  | { type: 'error'; message: string }
+  | { type: 'closed'; code: number; reason: string; welcomed: boolean }
+  | { type: 'reconnect_scheduled'; attempt: number; delayMs: number };
+
+export interface ChannelOptions {
+  hubUrl: string;
+  /** Read at every connection, so a rotated credential is used from the next one on. */
+  getCredential: () => string;
+  caPem: string | null;
+  hello: () => Promise<Hello>;
+  heartbeat: () => Heartbeat;
+  dispatch: Dispatch;
+  heartbeatIntervalS: number;
+  logger: Logger;
+  metrics?: MetricsBuffer;
+  backoff?: Partial<BackoffPolicy>;
+  random?: () => number;
+  welcomeTimeoutMs?: number;
+  maxConcurrentRequests?: number;
+  onEvent?: (event: ChannelEvent) => void;
+}
+
+/** Loopback hosts may use plain `ws://`: the credential never leaves the machine. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (host === 'localhost' || host === '::1') return true;
+  return isIP(host) === 4 && host.startsWith('127.');
+}
+
+/** `https://hub:8443` → `wss://hub:8443/api/v1/agent/channel`; plain http only to a loopback hub. */
+export function channelUrl(hubUrl: string): string {
+  const url = new URL(hubUrl);
+  if (url.protocol === 'http:') {
+    if (!isLoopbackHost(url.hostname))
+      throw new Error(`refusing to send the agent credential over plain HTTP to ${url.hostname}; use https`);
+    url.protocol = 'ws:';
+  } else if (url.protocol === 'https:') {
+    url.protocol = 'wss:';
+  } else {
+    throw new Error(`unsupported hub URL ${hubUrl}`);
+  }
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}${agentChannelPath}`;
+  url.search = '';
+  url.hash = '';
+  return url.toString();
+}
+
+const closeCodes = { normal: 1000, unsupportedData: 1003, invalidPayload: 1007, policy: 1008 } as const;
+/** Above this many bytes waiting in the socket, metrics wait in their buffer instead. */
+const sendBufferLimit = 4 * 1024 * 1024;
+
+export class AgentChannel {
+  private ws: WebSocket | null = null;
+  private attempt = 0;
+  private stopped = true;
+  private welcomed = false;
+  private connectedAt = 0;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private welcomeTimer: NodeJS.Timeout | undefined;
+  private heartbeatTimer: NodeJS.Timeout | undefined;
+  private lastPongAt = 0;
+  private readonly inFlight = new Set<string>();
+  private readonly policy: BackoffPolicy;
+  private heartbeatIntervalS: number;
+  private closedWaiters: (() => void)[] = [];
+
+  constructor(private readonly options: ChannelOptions) {
+    this.policy = { ...defaultBackoff, ...options.backoff };
+    this.heartbeatIntervalS = options.heartbeatIntervalS;
+    channelUrl(options.hubUrl); // refuse a bad URL at construction, not on the first retry
+  }
+
+  /** Whether the hub has welcomed this connection. */
+  get isReady(): boolean {
+    return this.welcomed && this.ws?.readyState === WebSocket.OPEN;
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.connect();
+  }
+
+  /** Closes the connection and stops reconnecting. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.reconnectTimer);
+    const ws = this.ws;
+    if (!ws || ws.readyState === WebSocket.CLOSED) return;
+    const closed = new Promise<void>((resolve) => this.closedWaiters.push(resolve));
+    ws.close(closeCodes.normal, 'agent stopping');
+    const force = setTimeout(() => {
+      ws.terminate();
+    }, 2_000);
+    await closed;
+    clearTimeout(force);
+  }
+
+  /** Sends buffered metric samples, in frames of at most agentLimits.metricsPerFrame, while the socket keeps up. */
+  flushMetrics(): void {
+    const buffer = this.options.metrics;
+    const ws = this.ws;
+    if (!buffer || !ws || !this.isReady) return;
+    while (buffer.size > 0 && ws.bufferedAmount < sendBufferLimit) {
+      const samples = buffer.take(agentLimits.metricsPerFrame);
+      try {
+        ws.send(encodeFrame('metrics', { samples }));
+      } catch (error) {
+        buffer.putBack(samples);
+        this.options.logger.warn('cannot send metrics', { error: (error as Error).message });
+        return;
+      }
+    }
+  }
+
+  private emit(event: ChannelEvent): void {
+    this.options.onEvent?.(event);
+  }
+
+  private connect(): void {
+    if (this.stopped) return;
+    this.emit({ type: 'connecting', attempt: this.attempt });
+    const url = channelUrl(this.options.hubUrl);
+    const ws = new WebSocket(url, {
+      headers: { Authorization: `Bearer ${this.options.getCredential()}` },
+      ...(this.options.caPem ? { ca: this.options.caPem } : {}),
+      maxPayload: agentLimits.frameBytes,
+      handshakeTimeout: 15_000,
+      perMessageDeflate: false,
+      followRedirects: false,
+    });
+    this.ws = ws;
+    this.welcomed = false;
+    this.connectedAt = 0;
+
+    ws.on('open', () => {
+      this.connectedAt = Date.now();
+      this.lastPongAt = Date.now();
+      this.emit({ type: 'open' });
+      this.welcomeTimer = setTimeout(() => {
+        this.protocolError(ws, 'no welcome from the hub in time');
+      }, this.options.welcomeTimeoutMs ?? 15_000);
+      this.options
+        .hello()
+        .then((hello) => {
+          if (ws.readyState === WebSocket.OPEN) ws.send(encodeFrame('hello', hello));
+        })
+        .catch((error: unknown) => {
+          this.options.logger.error('cannot build hello', { error: (error as Error).message });
+          ws.close(closeCodes.normal, 'agent error');
+        });
+    });
+    ws.on('message', (data, isBinary) => {
+      this.onMessage(ws, data, isBinary);
+    });
+    ws.on('pong', () => {
+      this.lastPongAt = Date.now();
+    });
+    ws.on('error', (error) => {
+      // 'close' follows; say why here (a 401 means the credential was refused or revoked).
+      this.options.logger.warn('channel error', { error: error.message });
+      this.emit({ type: 'error', message: error.message });
+    });
+    ws.on('close', (code, reasonBuffer) => {
+      this.onClose(ws, code, reasonBuffer.toString('utf8'));
+    });
+  }
+
+  private onClose(ws: WebSocket, code: number, reason: string): void {
+    clearTimeout(this.welcomeTimer);
+    clearInterval(this.heartbeatTimer);
+    this.inFlight.clear();
+    const welcomed = this.welcomed;
+    this.welcomed = false;
+    if (this.ws === ws) this.ws = null;
+    this.emit({ type: 'closed', code, reason, welcomed });
+    if (this.stopped) {
+      for (const resolve of this.closedWaiters.splice(0)) resolve();
+      return;
+    }
+    if (this.connectedAt > 0 && Date.now() - this.connectedAt > this.policy.resetAfterMs) this.attempt = 0;
+    const delayMs = nextDelay(this.attempt, this.options.random ?? Math.random, this.policy);
+    this.emit({ type: 'reconnect_scheduled', attempt: this.attempt, delayMs });
+    this.options.logger.info('channel closed; reconnecting', {
+      code,
+      reason: reason || undefined,
+      in_ms: delayMs,
+    });
+    this.attempt += 1;
+    this.reconnectTimer = setTimeout(() => {
+      this.connect();
+    }, delayMs);
+  }
+
+  private protocolError(ws: WebSocket, message: string, code: number = closeCodes.policy): void {
+    this.options.logger.warn('protocol error from the hub; closing', { problem: message });
+    this.emit({ type: 'protocol_error', message });
+    ws.close(code, 'protocol error');
+  }
+
+  private onMessage(ws: WebSocket, data: RawData, isBinary: boolean): void {
+    if (isBinary) {
+      this.protocolError(ws, 'binary frame', closeCodes.unsupportedData);
+      return;
+    }
+    let frame: unknown;
+    try {
+      const bytes = Array.isArray(data)
+        ? Buffer.concat(data)
+        : Buffer.isBuffer(data)
+          ? data
+          : Buffer.from(data);
+      frame = JSON.parse(bytes.toString('utf8'));
+    } catch {
+      this.protocolError(ws, 'frame is not JSON', closeCodes.invalidPayload);
+      return;
+    }
+    if (!checkFrame.Check(frame)) {
+      this.protocolError(ws, `invalid frame: ${describeProblem(checkFrame, frame)}`);
+      return;
+    }
+    if (frame.type === 'welcome') {
+      this.onWelcome(ws, frame.payload);
+      return;
+    }
+    if (!this.welcomed) {
+      this.protocolError(ws, `${frame.type} before welcome`);
+      return;
+    }
+    if (!(frame.type in agentRequests)) {
+      // An envelope we understand with a type we do not: answer, so the hub's caller is not left waiting.
+      this.sendResult(ws, frame.id, {
+        ok: false,
+        error: { code: 'unsupported', message: `unknown request type ${frame.type}` },
+      });
+      return;
+    }
+    this.onRequest(ws, frame.type, frame.id, frame.payload);
+  }
+
+  private onWelcome(ws: WebSocket, payload: unknown): void {
+    if (!checkWelcome.Check(payload)) {
+      this.protocolError(ws, `invalid welcome: ${describeProblem(checkWelcome, payload)}`);
+      return;
+    }
+    if (this.welcomed) return; // a repeated welcome changes nothing
+    clearTimeout(this.welcomeTimer);
+    this.welcomed = true;
+    this.attempt = 0;
+    // Never heartbeat less often than the hub expects, or it would mark us offline.
+    this.heartbeatIntervalS = Math.max(
+      1,
+      Math.min(this.options.heartbeatIntervalS, payload.heartbeat_interval_s),
+    );
+    this.options.logger.info('connected to the hub', {
+      asset_id: payload.asset_id,
+      heartbeat_s: this.heartbeatIntervalS,
+    });
+    this.startHeartbeat(ws);
+    this.emit({ type: 'welcome', welcome: payload });
+    this.flushMetrics();
+  }
+
+  private startHeartbeat(ws: WebSocket): void {
+    clearInterval(this.heartbeatTimer);
+    const intervalMs = this.heartbeatIntervalS * 1000;
+    this.heartbeatTimer = setInterval(() => {
+      if (ws.readyState !== WebSocket.OPEN) return;
+      // A hub that stopped answering pings for two intervals is gone even if TCP has not noticed.
+      if (Date.now() - this.lastPongAt > 2 * intervalMs + 10_000) {
+        this.options.logger.warn('hub stopped answering; reconnecting');
+        ws.terminate();
+        return;
+      }
+      try {
+        ws.send(encodeFrame('heartbeat', this.options.heartbeat()));
+        ws.ping();
+      } catch (error) {
+        this.options.logger.warn('cannot send heartbeat', { error: (error as Error).message });
+      }
+      this.flushMetrics();
+    }, intervalMs);
+  }
+
+  private onRequest(ws: WebSocket, type: string, id: string, payload: unknown): void {
+    if (this.inFlight.has(id)) {
+      this.options.logger.warn('duplicate request id ignored', { id, type });
+      return;
+    }
+    if (this.inFlight.size >= (this.options.maxConcurrentRequests ?? 64)) {
+      this.sendResult(ws, id, {
+        ok: false,
+        error: { code: 'failed', message: 'the agent is busy; try again' },
+      });
+      return;
+    }
+    this.inFlight.add(id);
+    this.options
+      .dispatch(type, payload)
+      .then((result) => {
+        // A result for a connection that has since closed has nobody waiting for it.
+        if (this.ws === ws && this.inFlight.delete(id)) this.sendResult(ws, id, result);
+      })
+      .catch((error: unknown) => {
+        this.inFlight.delete(id);
+        this.options.logger.error('dispatch failed', { type, error: (error as Error).message });
+      });
+  }
+
+  private sendResult(ws: WebSocket, id: string, result: ResultPayload): void {
+    if (ws.readyState !== WebSocket.OPEN) return;
+    let text = encodeFrame('result', result, id);
+    if (Buffer.byteLength(text) > agentLimits.frameBytes) {
+      text = encodeFrame(
+        'result',
+        { ok: false, error: { code: 'too_large', message: 'the result is larger than a frame may be' } },
+        id,
+      );
+    }
+    ws.send(text);
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * The real executable: `node bin/svc-agent.js run --config <file>` as its own process, against a loopback
+ * stand-in for the hub. This is how a script starts an agent from a hub URL and a credential.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { agentChannelPath, type Frame } from '@svc/protocol';
+import { writeSettingsFile } from '../config/settings-file.js';
+
+const launcher = fileURLToPath(new URL('../../bin/svc-agent.js', import.meta.url));
+let dir: string;
+let server: http.Server;
+let wss: WebSocketServer;
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'svc-agent-launch-'));
+  server = http.createServer();
+  wss = new WebSocketServer({ server, path: agentChannelPath });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+});
+afterEach(async () => {
+  for (const client of wss.clients) client.terminate();
+  wss.close();
+  await new Promise((resolve) => server.close(resolve));
+  await rm(dir, { recursive: true, force: true });
+});
+
+function nextFrame(ws: WebSocket, type: string): Promise<Frame> {
+  return new Promise((resolve) => {
+    const onMessage = (data: Buffer) => {
+      const frame = JSON.parse(data.toString()) as Frame;
+      if (frame.type !== type) return;
+      ws.off('message', onMessage);
+      resolve(frame);
+    };
+    ws.on('message', onMessage);
+  });
+}
+
+it('runs as a process: connects, answers a request, and stops cleanly on SIGTERM', async () => {
+  const configPath = path.join(dir, 'settings.json');
+  const hubUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  await writeSettingsFile(configPath, {
+    hub_url: hubUrl,
+    credential: `sva_${'a'.repeat(52)}`,
+    allow_power_actions: false,
+  });
+  const connected = once(wss, 'connection') as Promise<[WebSocket, http.IncomingMessage]>;
+  const child = spawn(process.execPath, [launcher, 'run', '--config', configPath], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  try {
+    const [ws, request] = await connected;
+    expect(request.headers.authorization).toBe(`Bearer sva_${'a'.repeat(52)}`);
+    await nextFrame(ws, 'hello');
+    ws.send(
+      JSON.stringify({
+        v: 1,
+        type: 'welcome',
+        id: 'w',
+        payload: { asset_id: 'ast_1', heartbeat_interval_s: 30, collect_interval_s: 10 },
+      }),
+    );
+    const result = nextFrame(ws, 'result');
+    ws.send(
+      JSON.stringify({
+        v: 1,
+        type: 'exec.run',
+        id: 'e1',
+        payload: { command: 'echo from-the-agent', timeout_ms: 5000, max_output_bytes: 100 },
+      }),
+    );
+    expect((await result).payload).toMatchObject({
+      ok: true,
+      data: { stdout: 'from-the-agent\n', exit_code: 0 },
+    });
+
+    const exited = once(child, 'exit') as Promise<[number | null, string | null]>;
+    child.kill('SIGTERM');
+    const [code] = await exited;
+    expect(code).toBe(0);
+    expect(stderr).toContain('connected to the hub');
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+});

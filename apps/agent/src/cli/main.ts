@@ -1,0 +1,11 @@
+/** Entry of the `svc-agent` executable (bin/svc-agent.js loads this through tsx). */
+import { runCli } from './program.js';
+
+const code = await runCli(process.argv.slice(2), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  stdin: process.stdin,
+  env: process.env,
+  platform: process.platform,
+});
+process.exitCode = code;

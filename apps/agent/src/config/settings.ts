@@ -1,0 +1,416 @@
+/**
+ * Agent settings (spec 2.7): one pure function turns the environment, the settings file and the platform into
+ * the values the agent runs with, with where each came from and what was wrong.
+ *
+ * Precedence, per setting: environment, then the settings file, then the low-power default (when low-power
+ * mode is on and the setting has one), then the normal default. A value set in the file counts as explicitly
+ * set, the same as one from the environment: `svc-agent settings set collect_interval 15s` keeps working on a
+ * low-power machine.
+ */
+import {
+  defaultDockerSocket,
+  formatContainerEndpoint,
+  parseContainerEndpoint,
+  type ContainerEndpoint,
+} from './container-endpoint.js';
+import { formatDuration, parseBoolean, parseDuration } from './durations.js';
+
+export type SettingSource = 'env' | 'file' | 'low_power' | 'default';
+
+export interface AgentSettings {
+  /** Base URL of the hub (`https://hub.example.net:8443`); null before enrollment. */
+  hubUrl: string | null;
+  assetId: string | null;
+  credential: string | null;
+  /** The hub's CA saved at enrollment; null means "verify with the system CAs". */
+  caPem: string | null;
+  caFingerprint: string | null;
+  lowPowerMode: boolean;
+  collectIntervalS: number;
+  heartbeatIntervalS: number;
+  containerDiscoveryIntervalS: number;
+  servicesDiscoveryIntervalS: number;
+  servicesDiscoveryPortScanEnabled: boolean;
+  servicesDiscoveryPortScanIncludeListening: boolean;
+  logStreamEnabled: boolean;
+  containerEndpoint: ContainerEndpoint;
+  allowPowerActions: boolean;
+}
+
+type ValueKind = 'duration' | 'boolean' | 'endpoint' | 'url' | 'text';
+
+export interface SettingDefinition {
+  /** Key in the settings file and for `settings set`. */
+  key: string;
+  env: string | null;
+  kind: ValueKind;
+  description: string;
+  /** Default as text; for the endpoint it depends on the platform. */
+  normal: string;
+  /** Default when low-power mode is on, if it differs. */
+  lowPower: string | null;
+  /** Set by `enroll` and key rotation, not by hand. */
+  identity?: boolean;
+}
+
+/** Every setting, in display order. The README's tables are this list. */
+export const settingDefinitions = [
+  {
+    key: 'hub_url',
+    env: null,
+    kind: 'url',
+    description: 'hub base URL (set by enroll)',
+    normal: '',
+    lowPower: null,
+    identity: true,
+  },
+  {
+    key: 'asset_id',
+    env: null,
+    kind: 'text',
+    description: 'this machine as an asset (set by enroll)',
+    normal: '',
+    lowPower: null,
+    identity: true,
+  },
+  {
+    key: 'credential',
+    env: null,
+    kind: 'text',
+    description: 'agent credential (set by enroll, rotated by the hub)',
+    normal: '',
+    lowPower: null,
+    identity: true,
+  },
+  {
+    key: 'ca_pem',
+    env: null,
+    kind: 'text',
+    description: "the hub's CA certificate (set by enroll)",
+    normal: '',
+    lowPower: null,
+    identity: true,
+  },
+  {
+    key: 'ca_fingerprint_sha256',
+    env: null,
+    kind: 'text',
+    description: 'SHA-256 fingerprint of ca_pem',
+    normal: '',
+    lowPower: null,
+    identity: true,
+  },
+  {
+    key: 'low_power_mode',
+    env: 'SVC_LOW_POWER_MODE',
+    kind: 'boolean',
+    description: 'slower intervals, no port scans, no log streaming',
+    normal: 'false',
+    lowPower: null,
+  },
+  {
+    key: 'collect_interval',
+    env: 'AGENT_COLLECT_INTERVAL',
+    kind: 'duration',
+    description: 'metrics collection interval',
+    normal: '10s',
+    lowPower: '30s',
+  },
+  {
+    key: 'heartbeat_interval',
+    env: 'AGENT_HEARTBEAT_INTERVAL',
+    kind: 'duration',
+    description: 'heartbeat interval',
+    normal: '30s',
+    lowPower: '120s',
+  },
+  {
+    key: 'container_discovery_interval',
+    env: 'SVC_CONTAINER_DISCOVERY_INTERVAL',
+    kind: 'duration',
+    description: 'container discovery interval',
+    normal: '1m',
+    lowPower: '5m',
+  },
+  {
+    key: 'services_discovery_interval',
+    env: 'SVC_SERVICES_DISCOVERY_INTERVAL',
+    kind: 'duration',
+    description: 'service discovery interval',
+    normal: '2m',
+    lowPower: '10m',
+  },
+  {
+    key: 'services_discovery_port_scan_enabled',
+    env: 'SVC_SERVICES_DISCOVERY_PORT_SCAN_ENABLED',
+    kind: 'boolean',
+    description: 'local port scan during service discovery',
+    normal: 'true',
+    lowPower: 'false',
+  },
+  {
+    key: 'services_discovery_port_scan_include_listening',
+    env: 'SVC_SERVICES_DISCOVERY_PORT_SCAN_INCLUDE_LISTENING',
+    kind: 'boolean',
+    description: 'include listening sockets in the port scan',
+    normal: 'true',
+    lowPower: 'false',
+  },
+  {
+    key: 'log_stream_enabled',
+    env: 'SVC_LOG_STREAM_ENABLED',
+    kind: 'boolean',
+    description: 'stream logs to the hub',
+    normal: 'true',
+    lowPower: 'false',
+  },
+  {
+    key: 'docker_endpoint',
+    env: 'SVC_CONTAINER_SOCKET',
+    kind: 'endpoint',
+    description: 'container engine: socket path, unix:// URI or http(s)://host:port',
+    normal: defaultDockerSocket,
+    lowPower: null,
+  },
+  {
+    key: 'allow_power_actions',
+    env: 'SVC_AGENT_ALLOW_POWER_ACTIONS',
+    kind: 'boolean',
+    description: 'let the hub reboot or shut down this machine',
+    normal: 'true',
+    lowPower: null,
+  },
+] as const satisfies readonly SettingDefinition[];
+
+export type SettingKey = (typeof settingDefinitions)[number]['key'];
+export const settingKeys: SettingKey[] = settingDefinitions.map((d) => d.key);
+
+export interface SettingsInput {
+  env: Readonly<Record<string, string | undefined>>;
+  /** The parsed settings file; null when there is none. */
+  file: unknown;
+  platform: NodeJS.Platform;
+}
+
+export interface ResolvedSettings {
+  settings: AgentSettings;
+  sources: Record<SettingKey, SettingSource>;
+  /** Values that were refused (and what was used instead), unknown keys in the file. */
+  warnings: string[];
+}
+
+export function defaultContainerEndpoint(platform: NodeJS.Platform): ContainerEndpoint {
+  // Docker Desktop on Windows listens on a named pipe; node reaches it through the same socketPath option.
+  return platform === 'win32'
+    ? { kind: 'unix', socketPath: '//./pipe/docker_engine' }
+    : { kind: 'unix', socketPath: defaultDockerSocket };
+}
+
+/** A hub base URL: http(s), no credentials, query or fragment; returned without a trailing slash. */
+export function parseHubUrl(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
+  if (url.username || url.password || url.search || url.hash) return null;
+  return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+function definition(key: SettingKey): SettingDefinition {
+  const found = settingDefinitions.find((d) => d.key === key);
+  if (!found) throw new Error(`unknown setting ${key}`);
+  return found;
+}
+
+export function resolveSettings(input: SettingsInput): ResolvedSettings {
+  const warnings: string[] = [];
+  const sources = {} as Record<SettingKey, SettingSource>;
+  const file = readFileObject(input.file, warnings);
+
+  const envText = (name: string | null): string | undefined => {
+    if (!name) return undefined;
+    const value = input.env[name];
+    return value === undefined || value.trim() === '' ? undefined : value;
+  };
+
+  const usedFrom: Record<SettingSource, string> = {
+    env: 'using the environment',
+    file: 'using the settings file',
+    low_power: 'using the low-power default',
+    default: 'using the default',
+  };
+
+  /** env → file → fallback; a refused value is reported with what was used instead. */
+  const pick = <T>(
+    key: SettingKey,
+    parse: (v: unknown) => T | null,
+    fallback: () => { value: T; source: SettingSource },
+    fallbackWording?: string,
+  ): T => {
+    const def = definition(key);
+    const refused: string[] = [];
+    let chosen: { value: T; source: SettingSource } | null = null;
+    const fromEnv = envText(def.env);
+    if (fromEnv !== undefined) {
+      const parsed = parse(fromEnv);
+      if (parsed !== null) chosen = { value: parsed, source: 'env' };
+      else refused.push(`${def.env ?? key}=${JSON.stringify(fromEnv)}`);
+    }
+    if (!chosen && key in file && file[key] !== null) {
+      const parsed = parse(file[key]);
+      if (parsed !== null) chosen = { value: parsed, source: 'file' };
+      else refused.push(`${key} ${JSON.stringify(file[key])} in the settings file`);
+    }
+    chosen ??= fallback();
+    for (const what of refused) {
+      const instead =
+        chosen.source === 'env' || chosen.source === 'file'
+          ? usedFrom[chosen.source]
+          : (fallbackWording ?? usedFrom[chosen.source]);
+      warnings.push(`${what} is not a valid ${def.kind}; ${instead}`);
+    }
+    sources[key] = chosen.source;
+    return chosen.value;
+  };
+
+  const lowPowerMode = pick('low_power_mode', parseBoolean, () => ({ value: false, source: 'default' }));
+  const tuned = <T>(key: SettingKey, parse: (v: unknown) => T | null): T =>
+    pick(key, parse, () => {
+      const def = definition(key);
+      const text = lowPowerMode && def.lowPower !== null ? def.lowPower : def.normal;
+      const value = parse(text);
+      if (value === null) throw new Error(`bad built-in default for ${key}`);
+      return { value, source: lowPowerMode && def.lowPower !== null ? 'low_power' : 'default' };
+    });
+
+  const fallbackEndpoint = defaultContainerEndpoint(input.platform);
+  const containerEndpoint = pick(
+    'docker_endpoint',
+    (v) => (typeof v === 'string' ? parseContainerEndpoint(v) : null),
+    () => ({ value: fallbackEndpoint, source: 'default' }),
+    // The spec's rule: an invalid endpoint falls back to the engine's local socket, and we say so.
+    `falling back to ${formatContainerEndpoint(fallbackEndpoint)}`,
+  );
+
+  const text = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
+  const none = () => ({ value: null, source: 'default' as const });
+  const settings: AgentSettings = {
+    hubUrl: pick('hub_url', parseHubUrl, none),
+    assetId: pick('asset_id', text, none),
+    credential: pick('credential', text, none),
+    caPem: pick(
+      'ca_pem',
+      (v) => (typeof v === 'string' && v.includes('-----BEGIN CERTIFICATE-----') ? v : null),
+      none,
+    ),
+    caFingerprint: pick('ca_fingerprint_sha256', text, none),
+    lowPowerMode,
+    collectIntervalS: tuned('collect_interval', parseDuration),
+    heartbeatIntervalS: tuned('heartbeat_interval', parseDuration),
+    containerDiscoveryIntervalS: tuned('container_discovery_interval', parseDuration),
+    servicesDiscoveryIntervalS: tuned('services_discovery_interval', parseDuration),
+    servicesDiscoveryPortScanEnabled: tuned('services_discovery_port_scan_enabled', parseBoolean),
+    servicesDiscoveryPortScanIncludeListening: tuned(
+      'services_discovery_port_scan_include_listening',
+      parseBoolean,
+    ),
+    logStreamEnabled: tuned('log_stream_enabled', parseBoolean),
+    containerEndpoint,
+    allowPowerActions: pick('allow_power_actions', parseBoolean, () => ({ value: true, source: 'default' })),
+  };
+  return { settings, sources, warnings };
+}
+
+function readFileObject(file: unknown, warnings: string[]): Record<string, unknown> {
+  if (file === null || file === undefined) return {};
+  if (typeof file !== 'object' || Array.isArray(file)) {
+    warnings.push('the settings file does not hold a JSON object; ignored');
+    return {};
+  }
+  const record = file as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    if (!(settingKeys as string[]).includes(key))
+      warnings.push(`unknown setting ${key} in the settings file; ignored`);
+  }
+  return record;
+}
+
+/** Keys a person may set by hand: everything but what enrollment writes (the hub URL may be corrected). */
+export const settableKeys = settingDefinitions
+  .filter((d) => !('identity' in d) || d.key === 'hub_url')
+  .map((d) => d.key) as SettingKey[];
+
+/**
+ * Checks a value typed by a person (`settings set`) and returns what the file stores, or an error message.
+ * Identity keys are refused: they come from enrollment.
+ */
+export function parseSettingValue(
+  key: string,
+  value: string,
+): { ok: true; key: SettingKey; stored: string | boolean } | { ok: false; message: string } {
+  const def = settingDefinitions.find((d) => d.key === key);
+  if (!def) return { ok: false, message: `unknown setting ${key}; known: ${settingKeys.join(', ')}` };
+  if (!settableKeys.includes(def.key)) {
+    return { ok: false, message: `${key} is set by \`svc-agent enroll\`, not by hand` };
+  }
+  switch (def.kind) {
+    case 'boolean': {
+      const parsed = parseBoolean(value);
+      return parsed === null
+        ? { ok: false, message: `${key} takes true or false` }
+        : { ok: true, key: def.key, stored: parsed };
+    }
+    case 'duration': {
+      const parsed = parseDuration(value);
+      return parsed === null
+        ? { ok: false, message: `${key} takes a duration from 1s to 7 days: 30s, 5m, 1h or plain seconds` }
+        : { ok: true, key: def.key, stored: formatDuration(parsed) };
+    }
+    case 'endpoint': {
+      const parsed = parseContainerEndpoint(value);
+      return parsed === null
+        ? {
+            ok: false,
+            message: `${key} takes an absolute unix socket path, a unix:// URI or http(s)://host:port`,
+          }
+        : { ok: true, key: def.key, stored: formatContainerEndpoint(parsed) };
+    }
+    case 'url': {
+      const parsed = parseHubUrl(value);
+      return parsed === null
+        ? { ok: false, message: `${key} takes an http(s) URL` }
+        : { ok: true, key: def.key, stored: parsed };
+    }
+    case 'text':
+      return { ok: true, key: def.key, stored: value };
+  }
+}
+
+/** Settings for display: never the credential, the CA as its fingerprint. */
+export function describeSettings(
+  resolved: ResolvedSettings,
+): { key: SettingKey; value: string; source: SettingSource }[] {
+  const s = resolved.settings;
+  const values: Record<SettingKey, string> = {
+    hub_url: s.hubUrl ?? '(not enrolled)',
+    asset_id: s.assetId ?? '(not enrolled)',
+    credential: s.credential ? '(set, hidden)' : '(none)',
+    ca_pem: s.caPem ? '(saved)' : '(none: system CAs)',
+    ca_fingerprint_sha256: s.caFingerprint ?? '(none)',
+    low_power_mode: String(s.lowPowerMode),
+    collect_interval: formatDuration(s.collectIntervalS),
+    heartbeat_interval: formatDuration(s.heartbeatIntervalS),
+    container_discovery_interval: formatDuration(s.containerDiscoveryIntervalS),
+    services_discovery_interval: formatDuration(s.servicesDiscoveryIntervalS),
+    services_discovery_port_scan_enabled: String(s.servicesDiscoveryPortScanEnabled),
+    services_discovery_port_scan_include_listening: String(s.servicesDiscoveryPortScanIncludeListening),
+    log_stream_enabled: String(s.logStreamEnabled),
+    docker_endpoint: formatContainerEndpoint(s.containerEndpoint),
+    allow_power_actions: String(s.allowPowerActions),
+  };
+  return settingKeys.map((key) => ({ key, value: values[key], source: resolved.sources[key] }));
+}

@@ -1,0 +1,96 @@
+import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { runExec } from './exec.js';
+
+const run = (command: string, timeout_ms = 10_000, max_output_bytes = 1024 * 1024) =>
+  runExec({ command, timeout_ms, max_output_bytes }, { killGraceMs: 200, drainMs: 200 });
+
+/** Running, as opposed to gone or a zombie waiting for a parent that may never reap it (PID 1 here may not). */
+function isAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+describe('exec.run', () => {
+  it('returns stdout, stderr and the exit code', async () => {
+    const result = await run('echo hello; echo oops >&2; exit 3');
+    expect(result).toMatchObject({
+      exit_code: 3,
+      signal: null,
+      stdout: 'hello\n',
+      stderr: 'oops\n',
+      truncated: false,
+      timed_out: false,
+    });
+    expect(result.duration_ms).toBeGreaterThanOrEqual(0);
+  });
+
+  it('runs through /bin/sh, so shell syntax works (exec is the one place with a shell)', async () => {
+    const result = await run('x=4; for i in 1 2; do x=$((x*i)); done; printf "%s" "$x" | tr 8 9');
+    expect(result.stdout).toBe('9');
+    expect(result.exit_code).toBe(0);
+  });
+
+  it('keeps binary-ish and multi-byte output intact', async () => {
+    expect((await run("printf 'h\\303\\251 \\342\\202\\254'")).stdout).toBe('hé €');
+  });
+
+  it('times out, reports it as a result, and kills the whole process group', async () => {
+    const result = await run('sleep 30 & echo $!; wait', 300);
+    const childPid = Number(result.stdout.trim());
+    expect(result.timed_out).toBe(true);
+    expect(result.exit_code).toBeNull();
+    expect(result.signal).toBe('SIGTERM');
+    expect(result.duration_ms).toBeGreaterThanOrEqual(250);
+    expect(result.duration_ms).toBeLessThan(5_000);
+    expect(Number.isInteger(childPid) && childPid > 1).toBe(true);
+    // the background sleep was in the group: it is gone (give the kernel a moment to reap it)
+    for (let i = 0; i < 20 && isAlive(childPid); i++) await sleep(50);
+    expect(isAlive(childPid)).toBe(false);
+  });
+
+  it('escalates to SIGKILL when the command ignores SIGTERM', async () => {
+    const result = await run("trap '' TERM; sleep 5 & wait; sleep 5", 200);
+    expect(result.timed_out).toBe(true);
+    expect(result.signal).toBe('SIGKILL');
+  });
+
+  it('caps each stream at max_output_bytes and flags the cut', async () => {
+    const result = await run(
+      'head -c 5000 /dev/zero | tr "\\0" a; head -c 10 /dev/zero | tr "\\0" b >&2',
+      10_000,
+      1000,
+    );
+    expect(result.stdout).toBe('a'.repeat(1000));
+    expect(result.stderr).toBe('b'.repeat(10));
+    expect(result.truncated).toBe(true);
+    expect(result.exit_code).toBe(0);
+  });
+
+  it('does not flag output that fits exactly', async () => {
+    const result = await run('printf 12345', 10_000, 5);
+    expect(result).toMatchObject({ stdout: '12345', truncated: false });
+  });
+
+  it('reports a command killed by a signal', async () => {
+    const result = await run('kill -9 $$');
+    expect(result).toMatchObject({ exit_code: null, signal: 'SIGKILL', timed_out: false });
+  });
+
+  it('returns when the shell exits even if a background child keeps the pipes open', async () => {
+    const result = await run('sleep 3 >/dev/null 2>&1 & echo started', 10_000);
+    expect(result.stdout).toBe('started\n');
+    expect(result.duration_ms).toBeLessThan(2_500);
+  });
+
+  it('answers unsupported when there is no shell', async () => {
+    await expect(
+      runExec({ command: 'true', timeout_ms: 1000, max_output_bytes: 10 }, { shell: '/nonexistent/sh' }),
+    ).rejects.toMatchObject({ code: 'unsupported' });
+  });
+});

@@ -1,0 +1,130 @@
+/**
+ * exec.run: runs a command with `/bin/sh -c`. By design this is the only place in the agent that uses a
+ * shell. The command runs in its own process group so a timeout kills everything it started, each output
+ * stream is capped and flagged when cut, and a timeout is a result (timed_out), not an error.
+ */
+import { spawn } from 'node:child_process';
+import type { AgentRequestPayload, AgentRequestResult } from '@svc/protocol';
+import { AgentError } from './agent-error.js';
+
+export interface ExecOptions {
+  shell?: string;
+  /** Working directory of the command. */
+  cwd?: string;
+  /** After a timeout's SIGTERM, how long the group gets before SIGKILL. */
+  killGraceMs?: number;
+  /**
+   * After the shell exits, how long to wait for the output pipes to close. A command that leaves a
+   * background child holding them open would otherwise look like it never ended.
+   */
+  drainMs?: number;
+}
+
+class CappedBuffer {
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  truncated = false;
+
+  constructor(private readonly max: number) {}
+
+  push(chunk: Buffer): void {
+    const room = this.max - this.size;
+    if (chunk.length > room) this.truncated = true;
+    if (room <= 0) return;
+    const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
+    this.chunks.push(part);
+    this.size += part.length;
+  }
+
+  text(): string {
+    return Buffer.concat(this.chunks).toString('utf8');
+  }
+}
+
+function killGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // The group is already gone.
+  }
+}
+
+export function runExec(
+  payload: AgentRequestPayload<'exec.run'>,
+  options: ExecOptions = {},
+): Promise<AgentRequestResult<'exec.run'>> {
+  const shell = options.shell ?? '/bin/sh';
+  const killGraceMs = options.killGraceMs ?? 2_000;
+  const drainMs = options.drainMs ?? 500;
+  const started = performance.now();
+
+  return new Promise((resolve, reject) => {
+    const child = spawn(shell, ['-c', payload.command], {
+      cwd: options.cwd ?? '/',
+      detached: true, // a new process group, killed as a whole on timeout
+      stdio: ['ignore', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
+    const stdout = new CappedBuffer(payload.max_output_bytes);
+    const stderr = new CappedBuffer(payload.max_output_bytes);
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout.push(chunk);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr.push(chunk);
+    });
+
+    let timedOut = false;
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+    let settled = false;
+    let killTimer: NodeJS.Timeout | undefined;
+    let drainTimer: NodeJS.Timeout | undefined;
+
+    const timeoutTimer = setTimeout(() => {
+      if (child.pid === undefined) return;
+      timedOut = true;
+      const pid = child.pid;
+      killGroup(pid, 'SIGTERM');
+      killTimer = setTimeout(() => {
+        killGroup(pid, 'SIGKILL');
+      }, killGraceMs);
+    }, payload.timeout_ms);
+
+    const finish = () => {
+      if (settled || !exit) return;
+      settled = true;
+      clearTimeout(timeoutTimer);
+      clearTimeout(drainTimer);
+      // On a timeout, leave nothing of the group behind.
+      if (timedOut && child.pid !== undefined) killGroup(child.pid, 'SIGKILL');
+      clearTimeout(killTimer);
+      child.stdout.destroy();
+      child.stderr.destroy();
+      resolve({
+        exit_code: exit.code,
+        signal: exit.signal,
+        stdout: stdout.text(),
+        stderr: stderr.text(),
+        truncated: stdout.truncated || stderr.truncated,
+        timed_out: timedOut,
+        duration_ms: Math.max(0, Math.round(performance.now() - started)),
+      });
+    };
+
+    child.on('error', (error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timeoutTimer);
+      clearTimeout(killTimer);
+      const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+      reject(new AgentError(missing ? 'unsupported' : 'failed', `cannot run ${shell}: ${error.message}`));
+    });
+    child.on('exit', (code, signal) => {
+      exit = { code, signal };
+      drainTimer = setTimeout(finish, drainMs);
+    });
+    child.on('close', () => {
+      finish();
+    });
+  });
+}

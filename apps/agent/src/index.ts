@@ -1,0 +1,35 @@
+/** @svc/agent: the agent as a library, for scripts and tests that run one in-process. */
+export {
+  startAgent,
+  runDaemon,
+  buildHello,
+  AgentStartError,
+  type RunningAgent,
+  type StartAgentOptions,
+} from './main.js';
+export {
+  resolveSettings,
+  settingDefinitions,
+  type AgentSettings,
+  type ResolvedSettings,
+} from './config/settings.js';
+export {
+  readSettingsFile,
+  writeSettingsFile,
+  updateSettingsFile,
+  defaultSettingsPath,
+} from './config/settings-file.js';
+export { AgentChannel, channelUrl, type ChannelEvent, type ChannelOptions } from './channel/client.js';
+export { nextDelay, defaultBackoff, type BackoffPolicy } from './channel/backoff.js';
+export { createDispatcher } from './channel/dispatch.js';
+export { createHandlers } from './handlers/index.js';
+export { AgentError } from './handlers/agent-error.js';
+export {
+  enroll,
+  checkCaCertificate,
+  EnrollError,
+  type EnrollOptions,
+  type EnrollOutcome,
+} from './cli/enroll.js';
+export { runCli } from './cli/program.js';
+export { agentVersion } from './version.js';

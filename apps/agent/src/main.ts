@@ -1,0 +1,170 @@
+/**
+ * The daemon (`svc-agent run`): settings → platform → handlers → channel and metrics. The only place that
+ * wires the agent together; `startAgent` is also what a script or test uses to run an agent in-process.
+ */
+import os from 'node:os';
+import { agentCapabilities, agentProtocolVersion, type Heartbeat, type Hello } from '@svc/protocol';
+import { AgentChannel, type ChannelEvent } from './channel/client.js';
+import { createDispatcher } from './channel/dispatch.js';
+import { MetricsBuffer, MetricsCollector } from './collectors/metrics.js';
+import { readSettingsFile, updateSettingsFile } from './config/settings-file.js';
+import { resolveSettings, type AgentSettings } from './config/settings.js';
+import { createHandlers } from './handlers/index.js';
+import type { ExecOptions } from './handlers/exec.js';
+import { createLogger, type Logger } from './logger.js';
+import { createPlatformAdapter, type PlatformAdapter } from './platform/platform.js';
+import { agentVersion } from './version.js';
+
+export interface StartAgentOptions {
+  configPath: string;
+  env: Readonly<Record<string, string | undefined>>;
+  nodePlatform?: NodeJS.Platform;
+  logger?: Logger;
+  /** Log files readable through system.logs live under this directory (default /var/log). */
+  logRoot?: string;
+  exec?: ExecOptions;
+  onEvent?: (event: ChannelEvent) => void;
+}
+
+export interface RunningAgent {
+  readonly settings: AgentSettings;
+  readonly channel: AgentChannel;
+  stop(): Promise<void>;
+}
+
+export class AgentStartError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AgentStartError';
+  }
+}
+
+/** The identity the agent announces in `hello`. */
+export async function buildHello(platform: PlatformAdapter, settings: AgentSettings): Promise<Hello> {
+  const ips: string[] = [];
+  const macs = new Set<string>();
+  for (const infos of Object.values(os.networkInterfaces())) {
+    for (const info of infos ?? []) {
+      if (info.internal) continue;
+      ips.push(info.address);
+      if (info.mac && info.mac !== '00:00:00:00:00:00') macs.add(info.mac.toLowerCase());
+    }
+  }
+  // Elsewhere only the plain-Node areas work (exec needs /bin/sh, so not on Windows).
+  const portable: readonly string[] =
+    platform.name === 'windows' ? ['files', 'wol'] : ['exec', 'files', 'wol'];
+  const capabilities = agentCapabilities.filter((c) => platform.name === 'linux' || portable.includes(c));
+  return {
+    agent_version: agentVersion,
+    protocol: agentProtocolVersion,
+    hostname: os.hostname().slice(0, 253),
+    platform: platform.name,
+    os_release: await platform.osRelease(),
+    arch: os.arch().slice(0, 32),
+    ip_addresses: ips.slice(0, 64),
+    mac_addresses: [...macs].slice(0, 64),
+    capabilities,
+    low_power: settings.lowPowerMode,
+  };
+}
+
+export function buildHeartbeat(): Heartbeat {
+  const load1 = os.loadavg()[0];
+  return {
+    uptime_s: Math.max(0, Math.floor(os.uptime())),
+    load1: load1 === undefined ? null : Math.max(0, load1),
+  };
+}
+
+export async function startAgent(options: StartAgentOptions): Promise<RunningAgent> {
+  const logger = options.logger ?? createLogger();
+  const nodePlatform = options.nodePlatform ?? process.platform;
+  const file = await readSettingsFile(options.configPath);
+  if (file.error) throw new AgentStartError(file.error);
+  const resolved = resolveSettings({ env: options.env, file: file.content, platform: nodePlatform });
+  for (const warning of resolved.warnings) logger.warn(warning);
+  const settings = resolved.settings;
+  if (!settings.hubUrl || !settings.credential) {
+    throw new AgentStartError(
+      `not enrolled: ${options.configPath} has no hub_url or credential; run \`svc-agent enroll --hub <url> --token <sve_…>\``,
+    );
+  }
+
+  let credential = settings.credential;
+  const platform = createPlatformAdapter(nodePlatform, {
+    allowPowerActions: () => settings.allowPowerActions,
+    ...(options.logRoot ? { logRoot: options.logRoot } : {}),
+  });
+  const handlers = createHandlers({
+    platform,
+    ...(options.exec ? { exec: options.exec } : {}),
+    saveCredential: async (next) => {
+      await updateSettingsFile(options.configPath, { credential: next });
+      credential = next;
+      logger.info('credential rotated and saved');
+    },
+  });
+
+  const metrics = new MetricsBuffer();
+  const channel = new AgentChannel({
+    hubUrl: settings.hubUrl,
+    getCredential: () => credential,
+    caPem: settings.caPem,
+    hello: () => buildHello(platform, settings),
+    heartbeat: buildHeartbeat,
+    dispatch: createDispatcher(handlers, logger),
+    heartbeatIntervalS: settings.heartbeatIntervalS,
+    metrics,
+    logger,
+    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+  });
+
+  let collectTimer: NodeJS.Timeout | undefined;
+  if (platform.readCounters) {
+    const collector = new MetricsCollector(platform.readCounters);
+    const collect = () => {
+      collector
+        .sample()
+        .then((sample) => {
+          metrics.push(sample);
+          channel.flushMetrics();
+        })
+        .catch((error: unknown) => {
+          logger.warn('metrics collection failed', { error: (error as Error).message });
+        });
+    };
+    collect(); // the first reading is the baseline for CPU and network deltas
+    collectTimer = setInterval(collect, settings.collectIntervalS * 1000);
+  }
+
+  logger.info('svc-agent starting', {
+    version: agentVersion,
+    hub: settings.hubUrl,
+    platform: platform.name,
+    low_power: settings.lowPowerMode,
+  });
+  channel.start();
+  return {
+    settings,
+    channel,
+    async stop() {
+      clearInterval(collectTimer);
+      await channel.stop();
+    },
+  };
+}
+
+/** `svc-agent run`: start, then stop cleanly on SIGTERM or SIGINT. */
+export async function runDaemon(options: StartAgentOptions): Promise<void> {
+  const agent = await startAgent(options);
+  await new Promise<void>((resolve) => {
+    const onSignal = (signal: NodeJS.Signals) => {
+      (options.logger ?? createLogger()).info('stopping', { signal });
+      process.off('SIGTERM', onSignal);
+      process.off('SIGINT', onSignal);
+      agent.stop().then(resolve, resolve);
+    };
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+  });
+}

@@ -1,0 +1,135 @@
+/**
+ * OS adapters: what differs between operating systems sits behind PlatformAdapter. Linux is implemented;
+ * on any other system the OS-specific requests answer `unsupported` with a clear message, and exec, files,
+ * network and Wake-on-LAN (plain Node) keep working.
+ */
+import { readFile } from 'node:fs/promises';
+import os from 'node:os';
+import type { Hello } from '@svc/protocol';
+import { readLinuxCounters, type Counters } from '../collectors/metrics.js';
+import { AgentError } from '../handlers/agent-error.js';
+import { createLogsHandlers } from '../handlers/logs.js';
+import { createPowerHandlers } from '../handlers/power.js';
+import { createProcessesHandlers } from '../handlers/processes.js';
+import { createServicesHandlers } from '../handlers/services.js';
+import { createSystemHandlers } from '../handlers/system.js';
+import type { HandlerMap } from '../handlers/types.js';
+import type { RunCommand } from './run-command.js';
+
+export type PlatformName = Hello['platform'];
+
+export const osRequestTypes = [
+  'processes.list',
+  'processes.kill',
+  'services.list',
+  'services.action',
+  'system.disks',
+  'system.packages',
+  'system.cron',
+  'system.users',
+  'system.logs',
+  'power.reboot',
+  'power.shutdown',
+] as const;
+export type OsRequestType = (typeof osRequestTypes)[number];
+
+export interface PlatformAdapter {
+  readonly name: PlatformName;
+  readonly handlers: Pick<HandlerMap, OsRequestType>;
+  /** Raw counters for the metrics collector; null where not implemented. */
+  readonly readCounters: (() => Promise<Counters>) | null;
+  osRelease(): Promise<string>;
+}
+
+export interface PlatformOptions {
+  allowPowerActions: () => boolean;
+  runCommand?: RunCommand;
+  /** Log files may only be read under this directory; /var/log unless a test says otherwise. */
+  logRoot?: string;
+}
+
+export function platformName(nodePlatform: NodeJS.Platform): PlatformName {
+  switch (nodePlatform) {
+    case 'linux':
+      return 'linux';
+    case 'win32':
+      return 'windows';
+    case 'darwin':
+      return 'macos';
+    case 'freebsd':
+      return 'freebsd';
+    case 'aix':
+    case 'android':
+    case 'cygwin':
+    case 'haiku':
+    case 'netbsd':
+    case 'openbsd':
+    case 'sunos':
+      return 'other';
+  }
+}
+
+/** PRETTY_NAME from os-release, else the kernel name and release. */
+export function parseOsRelease(text: string): string | null {
+  const match = /^PRETTY_NAME=(?:"([^"]*)"|'([^']*)'|(.*))$/m.exec(text);
+  const value = match?.[1] ?? match?.[2] ?? match?.[3];
+  return value ? value.trim() : null;
+}
+
+export function createLinuxAdapter(options: PlatformOptions): PlatformAdapter {
+  const runCommand = options.runCommand;
+  const commandOption = runCommand ? { runCommand } : {};
+  return {
+    name: 'linux',
+    handlers: {
+      ...createProcessesHandlers(),
+      ...createServicesHandlers(commandOption),
+      ...pickSystem(createSystemHandlers(commandOption)),
+      ...createLogsHandlers({ ...commandOption, ...(options.logRoot ? { logRoot: options.logRoot } : {}) }),
+      ...createPowerHandlers({ ...commandOption, isAllowed: options.allowPowerActions }),
+    },
+    readCounters: () => readLinuxCounters(),
+    async osRelease() {
+      for (const file of ['/etc/os-release', '/usr/lib/os-release']) {
+        const name = parseOsRelease(await readFile(file, 'utf8').catch(() => ''));
+        if (name) return name.slice(0, 256);
+      }
+      return `Linux ${os.release()}`.slice(0, 256);
+    },
+  };
+}
+
+function pickSystem(
+  handlers: ReturnType<typeof createSystemHandlers>,
+): Pick<HandlerMap, 'system.disks' | 'system.packages' | 'system.cron' | 'system.users'> {
+  return {
+    'system.disks': handlers['system.disks'],
+    'system.packages': handlers['system.packages'],
+    'system.cron': handlers['system.cron'],
+    'system.users': handlers['system.users'],
+  };
+}
+
+/** Every OS-specific request answers `unsupported`, naming the platform. */
+export function createUnsupportedAdapter(name: PlatformName): PlatformAdapter {
+  const refuse = (type: OsRequestType) => () =>
+    Promise.reject(new AgentError('unsupported', `${type} is not supported on ${name} by this agent yet`));
+  const handlers = Object.fromEntries(osRequestTypes.map((type) => [type, refuse(type)])) as unknown as Pick<
+    HandlerMap,
+    OsRequestType
+  >;
+  return {
+    name,
+    handlers,
+    readCounters: null,
+    osRelease: () => Promise.resolve(`${os.type()} ${os.release()}`.slice(0, 256)),
+  };
+}
+
+export function createPlatformAdapter(
+  nodePlatform: NodeJS.Platform,
+  options: PlatformOptions,
+): PlatformAdapter {
+  const name = platformName(nodePlatform);
+  return name === 'linux' ? createLinuxAdapter(options) : createUnsupportedAdapter(name);
+}

@@ -1,0 +1,140 @@
+/**
+ * Test composition for the operation modules: a real test hub (database, keys, audit, groups) plus an app
+ * built with buildApp from the operation handlers and a FakeGateway, so every request passes the same guard
+ * and schemas it will in the wired hub.
+ */
+import type { FastifyInstance } from 'fastify';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { startTestHub, type TestHub, type TestHubOptions } from '@svc/testkit';
+import { buildApp } from '../../app.js';
+import { createTransportCheck } from '../../http/transport-security.js';
+import { EventBus, type HubEvent } from '../../platform/event-bus.js';
+import { silentLogger } from '../../platform/logger.js';
+import { FakeGateway } from '../../testing/fake-gateway.js';
+import {
+  createOperationServices,
+  operationsRoutes,
+  type OperationServices,
+  type OperationsDeps,
+} from './operations.js';
+
+export interface OperationsResponse {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  json: Record<string, unknown> & { data?: unknown; error?: string; message?: string; meta?: unknown };
+  body: Buffer;
+}
+
+export interface OperationsApp {
+  gateway: FakeGateway;
+  services: OperationServices;
+  events: HubEvent[];
+  app: FastifyInstance;
+  request(
+    method: string,
+    url: string,
+    options?: { key?: string; body?: unknown; rawBody?: string },
+  ): Promise<OperationsResponse>;
+  /** Gives an asset a last-seen time (as the gateway's presence does) and marks it an agent asset. */
+  setLastSeen(assetId: string, iso: string | null): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startOperationsApp(
+  t: TestHub,
+  options: Partial<Pick<OperationsDeps, 'wolBroadcast' | 'execConcurrency' | 'sendWakePacket'>> = {},
+): Promise<OperationsApp> {
+  const db = t.hub.database.db;
+  const gateway = new FakeGateway(() => t.clock.now());
+  const bus = new EventBus(t.clock);
+  const events: HubEvent[] = [];
+  bus.subscribe((e) => events.push(e));
+  const services = createOperationServices({
+    db,
+    clock: t.clock,
+    audit: t.hub.services.audit,
+    groups: t.hub.services.groups,
+    gateway,
+    events: bus,
+    ...options,
+  });
+  const { handlers, rawHandlers } = operationsRoutes(services);
+  const app = buildApp({
+    logger: silentLogger,
+    isSecure: createTransportCheck({ tlsMode: 'disabled', trustedProxies: [] }),
+    trustedProxies: [],
+    rateLimit: { enabled: false, perIpPerMinute: 1, perKeyPerMinute: 1 },
+    verifyApiKey: (text) => t.hub.services.apiKeys.authenticate(text),
+    handlers,
+    rawHandlers,
+  });
+  await app.ready();
+
+  return {
+    gateway,
+    services,
+    events,
+    app,
+    async request(method, url, o = {}) {
+      const headers: Record<string, string> = { authorization: `Bearer ${o.key ?? t.ownerKey}` };
+      let payload: string | undefined;
+      if (o.rawBody !== undefined) payload = o.rawBody;
+      else if (o.body !== undefined) payload = JSON.stringify(o.body);
+      if (payload !== undefined) headers['content-type'] = 'application/json';
+      const response = await app.inject({
+        method: method as 'GET',
+        url,
+        headers,
+        ...(payload !== undefined ? { payload } : {}),
+        remoteAddress: '127.0.0.1',
+      });
+      let json: OperationsResponse['json'] = {};
+      if (String(response.headers['content-type'] ?? '').startsWith('application/json')) {
+        json = JSON.parse(response.body) as OperationsResponse['json'];
+      }
+      return { status: response.statusCode, headers: response.headers, json, body: response.rawPayload };
+    },
+    async setLastSeen(assetId, iso) {
+      await db
+        .updateTable('assets')
+        .set({ last_seen_at: iso, source: 'agent', status: 'offline' })
+        .where('id', '=', assetId)
+        .execute();
+    },
+    async close() {
+      await app.close();
+    },
+  };
+}
+
+type AppOptions = Parameters<typeof startOperationsApp>[1];
+
+/**
+ * One test hub per describe block (started once: keys, assets and audit rows of earlier tests stay, so
+ * tests make their own assets) and a fresh operations app with a fresh FakeGateway per test.
+ */
+export function useOperations(
+  hubOptions: TestHubOptions = {},
+  appOptions: AppOptions | (() => AppOptions) = {},
+): () => { t: TestHub; ops: OperationsApp } {
+  let t: TestHub | undefined;
+  let ops: OperationsApp | undefined;
+  beforeAll(async () => {
+    t = await startTestHub(hubOptions);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  beforeEach(async () => {
+    if (!t) throw new Error('hub not started');
+    ops = await startOperationsApp(t, typeof appOptions === 'function' ? appOptions() : appOptions);
+  });
+  afterEach(async () => {
+    await ops?.close();
+    ops = undefined;
+  });
+  return () => {
+    if (!t || !ops) throw new Error('hub not started');
+    return { t, ops };
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * Paths are canonicalized by the hub before an agent sees them (ARCHITECTURE.md security rule 2): absolute,
+ * POSIX, no NUL, no `..` segment, `.` and repeated slashes removed. The canonical path is what is audited and
+ * what the agent acts on. A `..` is refused rather than resolved: a caller who means /etc says /etc.
+ */
+import path from 'node:path';
+import { agentLimits } from '@svc/protocol';
+import { validationError } from '../../platform/hub-error.js';
+
+export type PathCheck = { ok: true; path: string } | { ok: false; problem: string };
+
+export function canonicalPath(text: string): PathCheck {
+  if (text.length === 0) return { ok: false, problem: 'must not be empty' };
+  if (text.includes('\u0000')) return { ok: false, problem: 'must not contain the NUL character' };
+  if (Buffer.byteLength(text, 'utf8') > agentLimits.pathLength) {
+    return { ok: false, problem: `must be at most ${agentLimits.pathLength} bytes` };
+  }
+  if (!text.startsWith('/')) return { ok: false, problem: 'must be an absolute path (start with /)' };
+  if (text.split('/').includes('..')) return { ok: false, problem: "must not contain '..' segments" };
+  let normalized = path.posix.normalize(text);
+  if (normalized.length > 1 && normalized.endsWith('/')) normalized = normalized.slice(0, -1);
+  return { ok: true, path: normalized };
+}
+
+/** The canonical path, or a 400 naming the field. */
+export function requirePath(field: string, text: string): string {
+  const check = canonicalPath(text);
+  if (!check.ok) throw validationError(field, check.problem);
+  return check.path;
+}
+
+/** A download name safe in a Content-Disposition header: the last segment, plain ASCII. */
+export function downloadName(canonical: string): { ascii: string; encoded: string } {
+  // Whole code points, so a cut never leaves half a surrogate pair for encodeURIComponent to throw on.
+  const base = Array.from(path.posix.basename(canonical) || 'download')
+    .slice(0, 200)
+    .join('');
+  const ascii = base.replace(/[^A-Za-z0-9._-]/g, '_') || 'download';
+  let encoded = ascii;
+  try {
+    // RFC 8187 attr-chars: encodeURIComponent leaves ' ( ) * ! as they are; ' would end the charset part.
+    encoded = encodeURIComponent(base).replace(
+      /['()*!]/g,
+      (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+    );
+  } catch {
+    // A lone surrogate cannot be encoded: the ASCII name stands in.
+  }
+  return { ascii, encoded };
+}
+
+/**
+ * Decodes strict base64 (padding optional): null when the text is not base64 at all, rather than the
+ * lenient decoder's silent skipping. `maxBytes` is checked from the length, before anything is allocated.
+ */
+export function decodeBase64(
+  text: string,
+  maxBytes: number,
+): { ok: true; bytes: Buffer } | { ok: false; tooLarge: boolean } {
+  const body = text.replace(/={1,2}$/, '');
+  if (body.length % 4 === 1 || !/^[A-Za-z0-9+/]*$/.test(body)) return { ok: false, tooLarge: false };
+  if (Math.floor((body.length * 3) / 4) > maxBytes) return { ok: false, tooLarge: true };
+  const bytes = Buffer.from(body, 'base64');
+  if (bytes.toString('base64').replace(/={1,2}$/, '') !== body) return { ok: false, tooLarge: false };
+  return { ok: true, bytes };
+}

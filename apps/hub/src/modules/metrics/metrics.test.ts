@@ -1,0 +1,278 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { MetricSample, MetricsOverview, MetricsSeries } from '@svc/protocol';
+import { databaseTargets, type TestHub } from '@svc/testkit';
+import { useOperations } from '../agent-ops/operations.test-support.js';
+import { countMetricSamples } from './metrics.repository.js';
+import { createMetricsStore, type MetricsStoreOptions } from './metrics.store.js';
+
+const start = new Date('2026-11-23T12:00:00.000Z');
+
+function sample(ts: Date | string, overrides: Partial<MetricSample> = {}): MetricSample {
+  return {
+    ts: typeof ts === 'string' ? ts : ts.toISOString(),
+    cpu_percent: 10,
+    memory_used_bytes: 2_000,
+    memory_total_bytes: 8_000,
+    disk_used_bytes: 50,
+    disk_total_bytes: 100,
+    load1: 0.5,
+    net_rx_bytes: 123_456_789_012,
+    net_tx_bytes: 42,
+    ...overrides,
+  };
+}
+
+function at(secondsAfterStart: number): Date {
+  return new Date(start.getTime() + secondsAfterStart * 1000);
+}
+
+function storeFor(t: TestHub, options: Partial<MetricsStoreOptions> = {}) {
+  return createMetricsStore({
+    db: t.hub.database.db,
+    clock: t.clock,
+    flushIntervalMs: 0,
+    retentionIntervalMs: 0,
+    ...options,
+  });
+}
+
+describe.each(databaseTargets())('metrics ($name)', ({ options }) => {
+  const use = useOperations(options);
+
+  it('stores samples in batches and returns a time range in ascending order, limited', async () => {
+    const { t, ops } = use();
+    t.clock.set(at(3600));
+    const a = await t.createAsset();
+    const b = await t.createAsset();
+    const store = storeFor(t);
+    // 1,200 samples, one a second, newest first: more than two 500-row chunks, out of order.
+    const samples = Array.from({ length: 1200 }, (_, i) => sample(at(1199 - i), { cpu_percent: 1199 - i }));
+    store.add(a.id, samples);
+    store.add(b.id, [sample(at(10))]);
+    await store.close();
+
+    expect(store.stats()).toEqual({ buffered: 0, written: 1201, dropped: 0, rejected: 0 });
+    const res = await ops.request(
+      'GET',
+      `/api/v2/assets/${a.id}/metrics?from=${at(100).toISOString()}&to=${at(200).toISOString()}&limit=50`,
+    );
+    expect(res.status).toBe(200);
+    const series = res.json.data as MetricsSeries;
+    expect(series.asset_id).toBe(a.id);
+    expect(series.samples).toHaveLength(50);
+    expect(series.samples.map((s) => s.cpu_percent)).toEqual(Array.from({ length: 50 }, (_, i) => 100 + i));
+    expect(series.samples[0]).toEqual(sample(at(100), { cpu_percent: 100 }));
+
+    const all = await ops.request(
+      'GET',
+      `/api/v2/assets/${a.id}/metrics?from=${at(100).toISOString()}&to=${at(200).toISOString()}`,
+    );
+    expect((all.json.data as MetricsSeries).samples).toHaveLength(101);
+  });
+
+  it('defaults to the last hour, and answers while the asset is offline', async () => {
+    const { t, ops } = use();
+    t.clock.set(at(5400));
+    const asset = await t.createAsset();
+    const store = storeFor(t);
+    store.add(asset.id, [sample(at(0)), sample(at(1800)), sample(at(5400))]);
+    await store.flush();
+    t.clock.set(at(5400 + 60));
+
+    const res = await ops.request('GET', `/api/v2/assets/${asset.id}/metrics`);
+
+    expect(ops.gateway.isConnected(asset.id)).toBe(false);
+    expect(res.status).toBe(200);
+    expect((res.json.data as MetricsSeries).samples.map((s) => s.ts)).toEqual([at(5400).toISOString()]);
+    await store.close();
+  });
+
+  it('refuses a range whose start is after its end, and hides assets outside allowed_assets', async () => {
+    const { t, ops } = use();
+    const mine = await t.createAsset();
+    const other = await t.createAsset();
+    const key = await t.createKey({ role: 'viewer', scopes: ['metrics:read'], allowed_assets: [mine.id] });
+
+    const backwards = await ops.request(
+      'GET',
+      `/api/v2/assets/${mine.id}/metrics?from=${at(10).toISOString()}&to=${at(0).toISOString()}`,
+    );
+    const hidden = await ops.request('GET', `/api/v2/assets/${other.id}/metrics`, { key: key.raw_key });
+    const unknown = await ops.request('GET', '/api/v2/assets/ast_00000000000000000000000000/metrics');
+
+    expect(backwards.status).toBe(400);
+    expect(hidden.status).toBe(404);
+    expect(unknown.status).toBe(404);
+  });
+
+  it('refuses unreadable, out-of-window and out-of-range samples, and drops what does not fit the buffer', async () => {
+    const { t } = use();
+    t.clock.set(at(0));
+    const asset = await t.createAsset();
+    const before = await countMetricSamples(t.hub.database.db);
+    const store = storeFor(t, { maxBuffered: 3, retentionDays: 7 });
+
+    store.add(asset.id, [
+      sample('not a time'),
+      sample(new Date(start.getTime() - 8 * 24 * 3600 * 1000)),
+      sample(at(24 * 3600)),
+      sample(at(0), { memory_used_bytes: 2 ** 60 }),
+      sample('2026-11-23T13:00:00+01:00'),
+      sample(at(1)),
+      sample(at(2)),
+      sample(at(3)),
+    ]);
+    await store.close();
+    store.add(asset.id, [sample(at(4))]);
+
+    expect(store.stats()).toEqual({ buffered: 0, written: 3, dropped: 2, rejected: 4 });
+    expect((await countMetricSamples(t.hub.database.db)) - before).toBe(3);
+    const stored = await t.hub.database.db
+      .selectFrom('metric_samples')
+      .select('ts')
+      .where('asset_id', '=', asset.id)
+      .orderBy('ts')
+      .execute();
+    // A timestamp with an offset is stored in the canonical UTC form.
+    expect(stored.map((r) => r.ts)).toEqual([at(0).toISOString(), at(1).toISOString(), at(2).toISOString()]);
+  });
+
+  it('writes on its own once a batch is full, and on the timer', async () => {
+    const { t } = use();
+    t.clock.set(at(0));
+    const asset = await t.createAsset();
+    const store = storeFor(t, { batchSize: 10, flushIntervalMs: 20 });
+
+    store.add(
+      asset.id,
+      Array.from({ length: 10 }, (_, i) => sample(at(i))),
+    );
+    await vi.waitFor(
+      () => {
+        expect(store.stats().written).toBe(10);
+      },
+      { timeout: 2000, interval: 5 },
+    );
+    store.add(asset.id, [sample(at(20))]);
+    await vi.waitFor(
+      () => {
+        expect(store.stats().written).toBe(11);
+      },
+      { timeout: 2000, interval: 5 },
+    );
+    await store.close();
+  });
+
+  it('deletes samples older than the retention', async () => {
+    const { t } = use();
+    t.clock.set(at(0));
+    const asset = await t.createAsset();
+    const store = storeFor(t, { retentionDays: 7 });
+    store.add(asset.id, [sample(at(0)), sample(at(90))]);
+    t.clock.set(at(3 * 24 * 3600));
+    store.add(asset.id, [sample(at(3 * 24 * 3600 - 3600)), sample(at(3 * 24 * 3600))]);
+    await store.flush();
+
+    t.clock.set(at(7 * 24 * 3600 + 120));
+    const before = await countMetricSamples(t.hub.database.db);
+    const deleted = await store.prune();
+
+    // Samples of earlier tests in this hub go too; the count must match what left the table.
+    expect(deleted).toBeGreaterThanOrEqual(2);
+    expect(await countMetricSamples(t.hub.database.db)).toBe(before - deleted);
+    const left = await t.hub.database.db
+      .selectFrom('metric_samples')
+      .select('ts')
+      .where('asset_id', '=', asset.id)
+      .orderBy('ts')
+      .execute();
+    expect(left.map((r) => r.ts)).toEqual([
+      at(3 * 24 * 3600 - 3600).toISOString(),
+      at(3 * 24 * 3600).toISOString(),
+    ]);
+    expect(await store.prune()).toBe(0);
+    await store.close();
+  });
+
+  it('summarizes the fleet from the latest sample per asset within five minutes, scoped to the caller', async () => {
+    const { t, ops } = use();
+    // Earlier tests in this block left samples; start well after them so only these count.
+    t.clock.set(at(30 * 24 * 3600));
+    const now = t.clock.now().getTime();
+    const ago = (s: number) => new Date(now - s * 1000);
+    const a = await t.createAsset();
+    const b = await t.createAsset();
+    const stale = await t.createAsset();
+    const silent = await t.createAsset();
+    const store = storeFor(t);
+    store.add(a.id, [
+      sample(ago(200), { cpu_percent: 90, memory_used_bytes: 8_000 }),
+      sample(ago(30), {
+        cpu_percent: 20,
+        memory_used_bytes: 4_000,
+        memory_total_bytes: 8_000,
+        disk_used_bytes: 10,
+        disk_total_bytes: 100,
+      }),
+    ]);
+    store.add(b.id, [
+      sample(ago(60), {
+        cpu_percent: 40,
+        memory_used_bytes: 1_000,
+        memory_total_bytes: 4_000,
+        disk_used_bytes: 30,
+        disk_total_bytes: 100,
+      }),
+    ]);
+    store.add(stale.id, [sample(ago(400), { cpu_percent: 100 })]);
+    await store.close();
+    ops.gateway.connect(a.id);
+    ops.gateway.connect(silent.id);
+    const assetsNow = (await t.hub.database.db.selectFrom('assets').select('id').execute()).length;
+
+    const res = await ops.request('GET', '/api/v2/metrics/overview');
+
+    expect(res.status).toBe(200);
+    expect(res.json.data as MetricsOverview).toEqual({
+      assets_total: assetsNow,
+      assets_online: 2,
+      assets_reporting: 2,
+      cpu_percent_avg: 30,
+      memory_used_percent_avg: 37.5,
+      disk_used_percent_avg: 20,
+      window_minutes: 5,
+      generated_at: new Date(now).toISOString(),
+    });
+
+    const key = await t.createKey({
+      role: 'viewer',
+      scopes: ['metrics:read'],
+      allowed_assets: [b.id, silent.id],
+    });
+    const scoped = await ops.request('GET', '/api/v2/metrics/overview', { key: key.raw_key });
+    expect(scoped.json.data).toMatchObject({
+      assets_total: 2,
+      assets_online: 1,
+      assets_reporting: 1,
+      cpu_percent_avg: 40,
+      memory_used_percent_avg: 25,
+      disk_used_percent_avg: 30,
+    });
+
+    const nothing = await t.createKey({
+      role: 'viewer',
+      scopes: ['metrics:read'],
+      allowed_assets: [stale.id],
+    });
+    const empty = await ops.request('GET', '/api/v2/metrics/overview', { key: nothing.raw_key });
+    expect(empty.json.data).toMatchObject({
+      assets_total: 1,
+      assets_reporting: 0,
+      cpu_percent_avg: null,
+      memory_used_percent_avg: null,
+    });
+
+    const noScope = await t.createKey({ role: 'viewer', scopes: ['assets:read'] });
+    expect((await ops.request('GET', '/api/v2/metrics/overview', { key: noScope.raw_key })).status).toBe(403);
+  });
+});

@@ -1,0 +1,265 @@
+import dgram from 'node:dgram';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { WakeResult } from '@svc/protocol';
+import { databaseTargets, type TestHub } from '@svc/testkit';
+import { AgentReplyError } from '../../agents/agent-gateway.js';
+import { useOperations } from '../agent-ops/operations.test-support.js';
+import {
+  chooseRelay,
+  magicPacket,
+  normalizeMac,
+  parseIpv4,
+  parseUdpTarget,
+  sendMagicPacket,
+} from './wake-on-lan.js';
+
+/** A UDP listener on loopback standing in for the LAN broadcast: the hub never sends anywhere else in tests. */
+let listener: dgram.Socket;
+let port = 0;
+const received: Buffer[] = [];
+
+beforeAll(async () => {
+  listener = dgram.createSocket('udp4');
+  listener.on('message', (msg) => received.push(msg));
+  await new Promise<void>((resolve) => listener.bind(0, '127.0.0.1', resolve));
+  port = listener.address().port;
+});
+afterAll(() => {
+  listener.close();
+});
+beforeEach(() => {
+  received.length = 0;
+});
+
+/** What the listener got: waits for `count` packets, or a moment for stray ones when none are expected. */
+async function packets(count: number): Promise<Buffer[]> {
+  if (count === 0) await new Promise((r) => setTimeout(r, 50));
+  for (let i = 0; i < 100 && received.length < count; i += 1) await new Promise((r) => setTimeout(r, 10));
+  return [...received];
+}
+
+function expectedPacket(hex: string): Buffer {
+  const mac = Buffer.from(hex, 'hex');
+  return Buffer.concat([Buffer.alloc(6, 0xff), ...Array.from({ length: 16 }, () => mac)]);
+}
+
+async function auditOf(t: TestHub, assetId: string) {
+  const rows = await t.hub.database.db
+    .selectFrom('audit_events')
+    .selectAll()
+    .where('asset_id', '=', assetId)
+    .where('action', 'like', 'power.%')
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({ action: r.action, detail: JSON.parse(r.detail) as Record<string, unknown> }));
+}
+
+describe.each(databaseTargets())('power ($name)', ({ options }) => {
+  const use = useOperations(options, () => ({ wolBroadcast: `127.0.0.1:${port}` }));
+
+  it('reboots and shuts down through the agent, audited before the agent is asked', async () => {
+    const { t, ops } = use();
+    const asset = await t.createAsset({ name: 'srv' });
+    const auditAtCall: number[] = [];
+    ops.gateway.connect(asset.id, {
+      handlers: {
+        'power.reboot': async () => {
+          auditAtCall.push((await auditOf(t, asset.id)).length);
+          return { accepted: true };
+        },
+        'power.shutdown': async () => {
+          auditAtCall.push((await auditOf(t, asset.id)).length);
+          return { accepted: true };
+        },
+      },
+    });
+
+    const reboot = await ops.request('POST', `/api/v2/assets/${asset.id}/reboot`);
+    const shutdown = await ops.request('POST', `/api/v2/assets/${asset.id}/shutdown`);
+
+    expect([reboot.status, reboot.json.data]).toEqual([200, { accepted: true }]);
+    expect([shutdown.status, shutdown.json.data]).toEqual([200, { accepted: true }]);
+    expect(auditAtCall).toEqual([1, 2]);
+    expect((await auditOf(t, asset.id)).map((a) => a.action)).toEqual(['power.reboot', 'power.shutdown']);
+  });
+
+  it('refuses reboot of an offline asset with 409 and audits nothing', async () => {
+    const { t, ops } = use();
+    const asset = await t.createAsset({ name: 'gone' });
+
+    const res = await ops.request('POST', `/api/v2/assets/${asset.id}/reboot`);
+
+    expect(res.status).toBe(409);
+    expect(res.json.message).toBe(`asset gone (${asset.id}) is offline (last seen: never)`);
+    expect(await auditOf(t, asset.id)).toEqual([]);
+  });
+
+  it('refuses to wake an asset without a MAC address with 409 conflict saying so', async () => {
+    const { t, ops } = use();
+    const asset = await t.createAsset({ name: 'nomac' });
+
+    const res = await ops.request('POST', `/api/v2/assets/${asset.id}/wake`);
+
+    expect(res.status).toBe(409);
+    expect(res.json.error).toBe('conflict');
+    expect(res.json.message).toContain('has no MAC address');
+    expect(await packets(0)).toEqual([]);
+  });
+
+  it('sends the magic packet from the hub to the configured broadcast when no agent shares the LAN', async () => {
+    const { t, ops } = use();
+    const asset = await t.createAsset({ mac_address: 'AA-BB-CC-0D-0E-0F', ip_addresses: ['192.168.7.20'] });
+    const far = await t.createAsset();
+    ops.gateway.connect(far.id, {
+      hello: { ip_addresses: ['10.1.2.3/24'] },
+      handlers: { 'wol.relay': () => ({ sent: true }) },
+    });
+
+    const res = await ops.request('POST', `/api/v2/assets/${asset.id}/wake`);
+
+    expect(res.status).toBe(200);
+    expect(res.json.data).toEqual({
+      mac: 'aa:bb:cc:0d:0e:0f',
+      sent_via: 'hub',
+      relay_asset_id: null,
+      target: `127.0.0.1:${port}`,
+    });
+    const [packet] = await packets(1);
+    expect(packet?.length).toBe(102);
+    expect(packet?.equals(expectedPacket('aabbcc0d0e0f'))).toBe(true);
+    expect(ops.gateway.callsOf('wol.relay')).toEqual([]);
+    expect(await auditOf(t, asset.id)).toEqual([
+      { action: 'power.wake', detail: { mac: 'aa:bb:cc:0d:0e:0f', via: 'hub', relay_asset_id: null } },
+    ]);
+  });
+
+  it('asks an online agent on the same /24 to relay, to its LAN broadcast', async () => {
+    const { t, ops } = use();
+    const asset = await t.createAsset({ mac_address: '52:54:00:ab:cd:ef', ip_addresses: ['192.168.7.20'] });
+    const neighbour = await t.createAsset();
+    ops.gateway.connect(neighbour.id, {
+      hello: { ip_addresses: ['fe80::1', '192.168.7.5'] },
+      handlers: { 'wol.relay': () => ({ sent: true }) },
+    });
+
+    const res = await ops.request('POST', `/api/v2/assets/${asset.id}/wake`);
+
+    expect(res.status).toBe(200);
+    expect(res.json.data as WakeResult).toEqual({
+      mac: '52:54:00:ab:cd:ef',
+      sent_via: 'agent',
+      relay_asset_id: neighbour.id,
+      target: '192.168.7.255:9',
+    });
+    expect(ops.gateway.callsOf('wol.relay').map((c) => [c.assetId, c.payload])).toEqual([
+      [neighbour.id, { mac: '52:54:00:ab:cd:ef', address: '192.168.7.255', port: 9 }],
+    ]);
+    expect(await packets(0)).toEqual([]);
+  });
+
+  it('uses the relay address prefix when it has one, and skips agents that cannot relay', async () => {
+    const { t, ops } = use();
+    const asset = await t.createAsset({ mac_address: '52:54:00:00:00:01', ip_addresses: ['192.168.1.20'] });
+    const noWol = await t.createAsset();
+    const wide = await t.createAsset();
+    ops.gateway.connect(noWol.id, { hello: { ip_addresses: ['192.168.1.2/24'], capabilities: ['exec'] } });
+    ops.gateway.connect(wide.id, {
+      hello: { ip_addresses: ['192.168.0.5/23'] },
+      handlers: { 'wol.relay': () => ({ sent: true }) },
+    });
+
+    const res = await ops.request('POST', `/api/v2/assets/${asset.id}/wake`);
+
+    expect(res.json.data).toMatchObject({
+      sent_via: 'agent',
+      relay_asset_id: wide.id,
+      target: '192.168.1.255:9',
+    });
+    expect(ops.gateway.calls.map((c) => c.assetId)).toEqual([wide.id]);
+  });
+
+  it('falls back to the hub when the relay fails', async () => {
+    const { t, ops } = use();
+    const asset = await t.createAsset({ mac_address: '52:54:00:00:00:02', ip_addresses: ['192.168.9.20'] });
+    const relay = await t.createAsset();
+    ops.gateway.connect(relay.id, {
+      hello: { ip_addresses: ['192.168.9.3'] },
+      handlers: {
+        'wol.relay': () => {
+          throw new AgentReplyError('failed', 'no broadcast permission');
+        },
+      },
+    });
+
+    const res = await ops.request('POST', `/api/v2/assets/${asset.id}/wake`);
+
+    expect(res.json.data).toMatchObject({ sent_via: 'hub', relay_asset_id: null });
+    expect(ops.gateway.callsOf('wol.relay')).toHaveLength(1);
+    const [packet] = await packets(1);
+    expect(packet?.equals(expectedPacket('525400000002'))).toBe(true);
+  });
+
+  it('does not name a relay the caller may not see', async () => {
+    const { t, ops } = use();
+    const asset = await t.createAsset({ mac_address: '52:54:00:00:00:03', ip_addresses: ['172.16.4.9'] });
+    const relay = await t.createAsset();
+    ops.gateway.connect(relay.id, {
+      hello: { ip_addresses: ['172.16.4.1'] },
+      handlers: { 'wol.relay': () => ({ sent: true }) },
+    });
+    const key = await t.createKey({ role: 'operator', scopes: ['assets:power'], allowed_assets: [asset.id] });
+
+    const res = await ops.request('POST', `/api/v2/assets/${asset.id}/wake`, { key: key.raw_key });
+    const other = await ops.request('POST', `/api/v2/assets/${relay.id}/reboot`, { key: key.raw_key });
+
+    expect(res.json.data).toMatchObject({
+      sent_via: 'agent',
+      relay_asset_id: null,
+      target: '172.16.4.255:9',
+    });
+    expect(other.status).toBe(404);
+    expect(await auditOf(t, asset.id)).toEqual([
+      { action: 'power.wake', detail: { mac: '52:54:00:00:00:03', via: 'agent', relay_asset_id: null } },
+    ]);
+  });
+});
+
+describe('Wake-on-LAN pieces', () => {
+  it('builds the 102-byte magic packet', () => {
+    const packet = magicPacket('01:23:45:67:89:AB');
+    expect(packet.length).toBe(102);
+    expect(packet.subarray(0, 6).equals(Buffer.alloc(6, 0xff))).toBe(true);
+    for (let i = 0; i < 16; i += 1)
+      expect(packet.subarray(6 + i * 6, 12 + i * 6).toString('hex')).toBe('0123456789ab');
+  });
+
+  it('sends the packet over UDP to a loopback listener', async () => {
+    received.length = 0;
+    await sendMagicPacket('0a0b0c0d0e0f', { host: '127.0.0.1', port });
+    const [packet] = await packets(1);
+    expect(packet?.equals(expectedPacket('0a0b0c0d0e0f'))).toBe(true);
+  });
+
+  it('reads MAC addresses and host:port settings', () => {
+    expect(normalizeMac('AA-BB-CC-DD-EE-FF')).toBe('aa:bb:cc:dd:ee:ff');
+    expect(normalizeMac('aabbccddeeff')).toBe('aa:bb:cc:dd:ee:ff');
+    expect(normalizeMac('aa:bb:cc:dd:ee')).toBeNull();
+    expect(parseUdpTarget('255.255.255.255:9')).toEqual({ host: '255.255.255.255', port: 9 });
+    expect(parseUdpTarget('[ff02::1]:7')).toEqual({ host: 'ff02::1', port: 7 });
+    expect(() => parseUdpTarget('192.168.1.255')).toThrow();
+    expect(() => parseUdpTarget('host:70000')).toThrow();
+  });
+
+  it('chooses a relay on the same subnet only', () => {
+    expect(parseIpv4('127.0.0.1')).toBeNull();
+    expect(parseIpv4('10.0.0.1/33')).toBeNull();
+    expect(chooseRelay(['10.0.5.9'], [{ assetId: 'a', addresses: ['10.0.6.1'] }])).toBeNull();
+    expect(chooseRelay(['10.0.5.9'], [{ assetId: 'a', addresses: ['10.0.6.1/16'] }])).toEqual({
+      assetId: 'a',
+      broadcast: '10.0.255.255',
+    });
+    expect(chooseRelay([], [{ assetId: 'a', addresses: ['10.0.6.1'] }])).toBeNull();
+    expect(chooseRelay(['10.0.5.9'], [{ assetId: 'a', addresses: ['10.0.5.1/32'] }])).toBeNull();
+    expect(chooseRelay(['127.0.0.5'], [{ assetId: 'a', addresses: ['127.0.0.1'] }])).toBeNull();
+  });
+});

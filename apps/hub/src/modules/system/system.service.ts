@@ -1,0 +1,173 @@
+/**
+ * System data and control of an asset through its agent: processes, services, network, disks, packages,
+ * cron, users and logs. No shell anywhere (ARCHITECTURE.md security rule 5): service names and signals are
+ * checked against closed vocabularies here and passed to the agent as data.
+ */
+import {
+  signals,
+  type AgentRequestPayload,
+  type AgentRequestResult,
+  type LogQuery,
+  type ProcessKill,
+} from '@svc/protocol';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../platform/db/schema.js';
+import type { EventBus } from '../../platform/event-bus.js';
+import { validationError } from '../../platform/hub-error.js';
+import type { ActionContext } from '../access/principal.js';
+import { recordIntent, type AgentCaller } from '../agent-ops/agent-call.js';
+import type { AuditService } from '../audit/audit.service.js';
+import { requirePath } from '../files/file-paths.js';
+
+export type ServiceAction = 'start' | 'stop' | 'restart';
+
+type ReadType =
+  | 'processes.list'
+  | 'services.list'
+  | 'system.network'
+  | 'system.disks'
+  | 'system.packages'
+  | 'system.cron'
+  | 'system.users';
+
+export interface SystemService {
+  read<T extends ReadType>(ctx: ActionContext, assetId: string, type: T): Promise<AgentRequestResult<T>>;
+  kill(
+    ctx: ActionContext,
+    assetId: string,
+    input: ProcessKill,
+  ): Promise<AgentRequestResult<'processes.kill'>>;
+  serviceAction(
+    ctx: ActionContext,
+    assetId: string,
+    name: string,
+    action: ServiceAction,
+  ): Promise<AgentRequestResult<'services.action'>>;
+  logs(ctx: ActionContext, assetId: string, query: LogQuery): Promise<AgentRequestResult<'system.logs'>>;
+}
+
+export interface SystemServiceDeps {
+  db: Kysely<Database>;
+  audit: AuditService;
+  agents: AgentCaller;
+  events: EventBus;
+}
+
+/** Slow readers (a full package list, a journal query) get longer than the gateway's default. */
+const readTimeoutMs: Partial<Record<ReadType, number>> = {
+  'system.packages': 60_000,
+  'system.users': 30_000,
+};
+
+const serviceNamePattern = /^[A-Za-z0-9@._:-]+$/;
+const serviceEvents = {
+  start: 'service.started',
+  stop: 'service.stopped',
+  restart: 'service.restarted',
+} as const;
+
+/**
+ * A unit name the agent can pass as one argv item. The contract's pattern allows a leading '-', which
+ * systemctl would read as an option (`--help`, `-H host`): refused here, as are '.' and '..'.
+ */
+export function checkServiceName(name: string): string {
+  if (name.length === 0 || name.length > 256 || !serviceNamePattern.test(name)) {
+    throw validationError('name', 'must be 1-256 characters of letters, digits and @ . _ : -');
+  }
+  if (name.startsWith('-')) throw validationError('name', "must not start with '-'");
+  if (name === '.' || name === '..') throw validationError('name', 'is not a service name');
+  return name;
+}
+
+/** Times the agent gets as arguments: parsed here and sent as ISO 8601, never as free text. */
+function checkTime(field: string, text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  const ms = Date.parse(text);
+  if (Number.isNaN(ms)) throw validationError(field, 'must be an ISO 8601 date-time');
+  return new Date(ms).toISOString();
+}
+
+export function checkLogQuery(query: LogQuery): LogQuery {
+  const out: LogQuery = {};
+  const source = query.source ?? (query.path !== undefined ? 'file' : undefined);
+  if (source !== undefined) out.source = source;
+  if (source === 'file' && query.path === undefined)
+    throw validationError('path', 'is required with source=file');
+  if (source === 'journal' && query.path !== undefined)
+    throw validationError('path', 'is only for source=file');
+  if (query.path !== undefined) out.path = requirePath('path', query.path);
+  if (query.unit !== undefined) {
+    if (source === 'file') throw validationError('unit', 'is only for source=journal');
+    out.unit = checkServiceName(query.unit);
+  }
+  const since = checkTime('since', query.since);
+  const until = checkTime('until', query.until);
+  if (since !== undefined && until !== undefined && since > until)
+    throw validationError('until', 'must not be before since');
+  if (since !== undefined) out.since = since;
+  if (until !== undefined) out.until = until;
+  if (query.grep !== undefined) out.grep = query.grep;
+  if (query.priority !== undefined) out.priority = query.priority;
+  if (query.limit !== undefined) out.limit = query.limit;
+  return out;
+}
+
+export function createSystemService(deps: SystemServiceDeps): SystemService {
+  const { db, audit, agents, events } = deps;
+
+  return {
+    async read<T extends ReadType>(ctx: ActionContext, assetId: string, type: T) {
+      const row = await agents.loadAsset(ctx.principal, assetId);
+      const timeoutMs = readTimeoutMs[type];
+      // Every read request carries the empty payload; TypeScript cannot see that through the generic.
+      const payload = {} as AgentRequestPayload<T>;
+      return agents.call(row, type, payload, timeoutMs ? { timeoutMs } : {});
+    },
+
+    async kill(ctx, assetId, input) {
+      const signal = input.signal ?? 'SIGTERM';
+      if (!(signals as readonly string[]).includes(signal))
+        throw validationError('signal', `must be one of ${signals.join(', ')}`);
+      const row = await agents.loadAsset(ctx.principal, assetId);
+      agents.requireOnline(row);
+      await recordIntent(db, audit, ctx, [
+        {
+          action: 'process.kill',
+          targetType: 'process',
+          targetId: String(input.pid),
+          assetId: row.id,
+          detail: { pid: input.pid, signal },
+        },
+      ]);
+      return agents.call(row, 'processes.kill', { pid: input.pid, signal });
+    },
+
+    async serviceAction(ctx, assetId, name, action) {
+      checkServiceName(name);
+      const row = await agents.loadAsset(ctx.principal, assetId);
+      agents.requireOnline(row);
+      await recordIntent(db, audit, ctx, [
+        {
+          action: `service.${action}`,
+          targetType: 'service',
+          targetId: name,
+          assetId: row.id,
+          detail: { name, action },
+        },
+      ]);
+      const result = await agents.call(row, 'services.action', { name, action }, { timeoutMs: 120_000 });
+      events.publish(
+        serviceEvents[action],
+        { asset_id: row.id, name, active_state: result.active_state },
+        row.id,
+      );
+      return result;
+    },
+
+    async logs(ctx, assetId, query) {
+      const checked = checkLogQuery(query);
+      const row = await agents.loadAsset(ctx.principal, assetId);
+      return agents.call(row, 'system.logs', checked, { timeoutMs: 60_000 });
+    },
+  };
+}

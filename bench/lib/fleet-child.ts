@@ -1,0 +1,36 @@
+/**
+ * One simulator process of a benchmark fleet (a process holds at most a few thousand sockets; the sandbox caps
+ * open files per process). Reads its identities from FLEET_FILE (a JSON array), connects them to FLEET_ORIGIN
+ * with the CA in FLEET_CA_FILE, and prints a JSON status line every second.
+ */
+import fs from 'node:fs';
+import { FleetSimulator, type SimulatedAgentIdentity } from '@svc/testkit';
+
+const identities = JSON.parse(
+  fs.readFileSync(process.env.FLEET_FILE ?? '', 'utf8'),
+) as SimulatedAgentIdentity[];
+const caFile = process.env.FLEET_CA_FILE;
+const fleet = new FleetSimulator({
+  origin: process.env.FLEET_ORIGIN ?? '',
+  identities,
+  ...(caFile ? { ca: fs.readFileSync(caFile, 'utf8') } : {}),
+  connectConcurrency: Number(process.env.FLEET_CONCURRENCY ?? 100),
+  heartbeatIntervalMs: Number(process.env.FLEET_HEARTBEAT_MS ?? 30_000),
+  metricsIntervalMs: Number(process.env.FLEET_METRICS_MS ?? 60_000),
+  backoff: {
+    baseMs: Number(process.env.FLEET_BACKOFF_BASE_MS ?? 1000),
+    capMs: Number(process.env.FLEET_BACKOFF_CAP_MS ?? 30_000),
+  },
+});
+
+const report = () => {
+  process.stdout.write(`${JSON.stringify({ fleet: fleet.stats, rss: process.memoryUsage().rss })}\n`);
+};
+setInterval(report, 1000).unref();
+process.on('SIGTERM', () => {
+  fleet.stop();
+  process.exit(0);
+});
+const started = await fleet.start();
+process.stdout.write(`${JSON.stringify({ started })}\n`);
+setInterval(() => undefined, 1 << 30);
