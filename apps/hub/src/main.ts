@@ -2,6 +2,7 @@ import { ConfigError, parseEnv, type HubConfig } from './config/env.js';
 import { createHub } from './hub.js';
 import { createLogger, type Logger } from './platform/logger.js';
 import { CertificateProblem } from './platform/tls/certificates.js';
+import { startLocalAgent } from './local-agent.js';
 import { httpsServerFactory, startServers } from './server.js';
 
 function fail(message: string, code: number): never {
@@ -37,7 +38,9 @@ async function run(config: HubConfig, logger: Logger): Promise<void> {
     throw error;
   }
   const running = servers;
+  const localAgent = config.localAgent ? await startLocalAgent(hub, config, running, logger) : null;
   async function stopAll(): Promise<void> {
+    await localAgent?.stop();
     await running.close();
     await hub.close();
   }

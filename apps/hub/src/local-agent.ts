@@ -1,0 +1,164 @@
+/**
+ * `npm start` runs an agent for this machine beside the hub, so a newcomer has a machine to manage at once.
+ * The hub enrolls it through its own enrollment service (no token to copy), writes its settings (0600, in
+ * `<data>/local-agent/`) with power actions switched off — trying the product must never reboot the machine —
+ * and runs the real svc-agent as a child process, restarting it if it exits.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { HubConfig } from './config/env.js';
+import type { Hub } from './hub.js';
+import type { Logger } from './platform/logger.js';
+import { findAsset } from './modules/assets/assets.repository.js';
+
+const agentLauncher = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '..',
+  'agent',
+  'bin',
+  'svc-agent.js',
+);
+
+interface LocalAgentSettings {
+  hub_url: string;
+  asset_id: string;
+  credential: string;
+  ca_pem?: string;
+  ca_fingerprint_sha256?: string;
+  allow_power_actions: false;
+}
+
+function readSettings(file: string): LocalAgentSettings | null {
+  try {
+    const value = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<LocalAgentSettings>;
+    return typeof value.asset_id === 'string' && typeof value.credential === 'string'
+      ? (value as LocalAgentSettings)
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+async function ensureEnrolled(hub: Hub, file: string, hubUrl: string): Promise<void> {
+  const existing = readSettings(file);
+  if (existing && (await findAsset(hub.database.db, existing.asset_id))) {
+    // Same identity; the hub's address or CA may have changed since (ports, TLS mode).
+    const ca = hub.tls.caCertificate();
+    const fingerprint = hub.tls.status().ca?.fingerprint_sha256;
+    writeSettings(file, {
+      ...existing,
+      hub_url: hubUrl,
+      ...(ca ? { ca_pem: ca } : {}),
+      ...(ca && fingerprint ? { ca_fingerprint_sha256: fingerprint } : {}),
+    });
+    return;
+  }
+  const ctx = {
+    principal: {
+      authType: 'api_key' as const,
+      userId: null,
+      role: 'owner' as const,
+      scopes: ['*'],
+      key: null,
+      allowedAssets: null,
+    },
+    requestId: null,
+    ip: '127.0.0.1',
+  };
+  const token = await hub.services.enrollment.createToken(ctx, {
+    name: 'local agent (npm start)',
+    max_uses: 1,
+    expires_in_hours: 1,
+  });
+  const enrolled = await hub.services.enrollment.enroll(ctx, {
+    token: token.token,
+    hostname: os.hostname().slice(0, 253) || 'localhost',
+    platform: os.platform() === 'linux' ? 'linux' : 'other',
+    agent_version: 'local',
+  });
+  writeSettings(file, {
+    hub_url: hubUrl,
+    asset_id: enrolled.asset_id,
+    credential: enrolled.credential,
+    ...(enrolled.ca_pem ? { ca_pem: enrolled.ca_pem } : {}),
+    ...(enrolled.ca_fingerprint_sha256 ? { ca_fingerprint_sha256: enrolled.ca_fingerprint_sha256 } : {}),
+    allow_power_actions: false,
+  });
+}
+
+function writeSettings(file: string, settings: LocalAgentSettings): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const temp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(temp, `${JSON.stringify(settings, null, 2)}\n`, { mode: 0o600 });
+  fs.renameSync(temp, file);
+}
+
+export interface LocalAgent {
+  stop(): Promise<void>;
+}
+
+export async function startLocalAgent(
+  hub: Hub,
+  config: Pick<HubConfig, 'dataDir' | 'tlsMode'>,
+  ports: { httpsPort: number | null; httpPort: number },
+  logger: Logger,
+): Promise<LocalAgent> {
+  const file = path.join(config.dataDir, 'local-agent', 'settings.json');
+  const hubUrl =
+    ports.httpsPort !== null ? `https://127.0.0.1:${ports.httpsPort}` : `http://127.0.0.1:${ports.httpPort}`;
+  await ensureEnrolled(hub, file, hubUrl);
+  let child: ChildProcess | null = null;
+  let stopping = false;
+  let restarts = 0;
+
+  const run = () => {
+    const proc = spawn(process.execPath, [agentLauncher, 'run', '--config', file], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, SVC_AGENT_ALLOW_POWER_ACTIONS: 'false' },
+    });
+    child = proc;
+    const forward = (chunk: Buffer) => {
+      for (const line of chunk.toString('utf8').split('\n'))
+        if (line.trim()) logger.info({ local_agent: true }, line.slice(0, 2000));
+    };
+    proc.stdout.on('data', forward);
+    proc.stderr.on('data', forward);
+    proc.once('exit', (code, signal) => {
+      child = null;
+      if (stopping) return;
+      restarts++;
+      const delay = Math.min(60_000, 1000 * 2 ** Math.min(restarts, 6));
+      logger.warn(
+        { code, signal },
+        `the local agent exited; starting it again in ${Math.round(delay / 1000)} s`,
+      );
+      setTimeout(() => {
+        if (!stopping) run();
+      }, delay).unref();
+    });
+  };
+  run();
+  logger.info({ settings: file }, 'started the local agent for this machine (power actions off)');
+
+  return {
+    stop: () =>
+      new Promise<void>((resolve) => {
+        stopping = true;
+        const proc = child;
+        if (!proc || proc.exitCode !== null) {
+          resolve();
+          return;
+        }
+        const kill = setTimeout(() => proc.kill('SIGKILL'), 5000);
+        proc.once('exit', () => {
+          clearTimeout(kill);
+          resolve();
+        });
+        proc.kill('SIGTERM');
+      }),
+  };
+}
