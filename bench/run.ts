@@ -1,8 +1,14 @@
 /** `npm run bench -- <name>`: runs one benchmark and writes its section of docs/BENCHMARKS.md. */
+import { runAgentsBench } from './agents.bench.js';
 import { runApiBench } from './api.bench.js';
+import { runStormBench } from './storm.bench.js';
+import { runIngestBench } from './ingest.bench.js';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   api: runApiBench,
+  agents: runAgentsBench,
+  storm: runStormBench,
+  ingest: runIngestBench,
 };
 
 const name = process.argv[2];
