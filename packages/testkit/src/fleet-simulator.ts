@@ -200,23 +200,35 @@ export class FleetSimulator {
     }, delay).unref();
   }
 
+  /**
+   * Real agents heartbeat on their own phase (from when each connected), not all in the same millisecond. One
+   * shared timer ticks every 250 ms and serves the next slice of agents, so each agent still sends once per
+   * interval, spread evenly over it.
+   */
   private startTimers(): void {
-    const heartbeat = this.options.heartbeatIntervalMs;
-    if (heartbeat) {
+    const tickMs = 250;
+    const spread = (intervalMs: number | undefined, send: (agent: FakeAgent) => void) => {
+      if (!intervalMs) return;
+      let cursor = 0;
       this.timers.push(
         setInterval(() => {
-          for (const agent of this.agents.values()) agent.heartbeat();
-        }, heartbeat),
+          const agents = [...this.agents.values()];
+          if (agents.length === 0) return;
+          const slice = Math.max(1, Math.ceil((agents.length * tickMs) / intervalMs));
+          for (let i = 0; i < slice; i++) {
+            const agent = agents[(cursor + i) % agents.length];
+            if (agent) send(agent);
+          }
+          cursor = (cursor + slice) % agents.length;
+        }, tickMs),
       );
-    }
-    const metrics = this.options.metricsIntervalMs;
-    if (metrics) {
-      this.timers.push(
-        setInterval(() => {
-          for (const agent of this.agents.values()) agent.metrics([sampleNow()]);
-        }, metrics),
-      );
-    }
+    };
+    spread(this.options.heartbeatIntervalMs, (agent) => {
+      agent.heartbeat();
+    });
+    spread(this.options.metricsIntervalMs, (agent) => {
+      agent.metrics([sampleNow()]);
+    });
     for (const t of this.timers) t.unref();
   }
 }
