@@ -14,10 +14,10 @@ export async function runStormBench(): Promise<void> {
   const fleet = await prepareFleet(count);
   const ports = { https: await freePort(), http: await freePort() };
   let hub = await startHubProcess(fleet, ports);
-  // The real agent's backoff: 1 s base, 60 s cap, full jitter.
+  // The real agent's backoff: 1 s base, 30 s cap, full jitter.
   const fleetProcs = await startFleetProcesses(fleet, hub.origin, {
     FLEET_BACKOFF_BASE_MS: '1000',
-    FLEET_BACKOFF_CAP_MS: '60000',
+    FLEET_BACKOFF_CAP_MS: '30000',
   });
   try {
     const firstMs = await waitForAgents(hub.origin, fleet.ownerKey, fleet.ca, count, 600_000);
@@ -40,7 +40,7 @@ export async function runStormBench(): Promise<void> {
     writeResult({
       benchmark: 'storm',
       command: `BENCH_AGENTS=${count} npm run bench -- storm`,
-      summary: `${count} simulated agents over TLS; the hub process is stopped (SIGTERM) and started again on the same data and ports; agents reconnect with the real agent's backoff (1 s base, 60 s cap, full jitter). Baseline: the hub's steady-state RSS with all agents connected before the restart.`,
+      summary: `${count} simulated agents over TLS; the hub process is stopped (SIGTERM) and started again on the same data and ports; agents reconnect with the real agent's backoff (1 s base, 30 s cap, full jitter). Baseline: the hub's steady-state RSS with all agents connected before the restart.`,
       figures: [
         {
           name: 'all agents back after the hub answered again',

@@ -14,7 +14,7 @@ export interface BackoffPolicy {
 
 export const defaultBackoff: BackoffPolicy = {
   baseMs: 1_000,
-  capMs: 60_000,
+  capMs: 30_000,
   minMs: 100,
   resetAfterMs: 30_000,
 };
