@@ -68,6 +68,11 @@ async function run(config: HubConfig, logger: Logger): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
+    // Committed data is safe at any point (WAL); a close that hangs must not keep the process alive.
+    setTimeout(() => {
+      logger.warn('shutdown took over 5 s; exiting now');
+      process.exit(0);
+    }, 5000).unref();
     stopAll().then(
       () => process.exit(0),
       (error: unknown) => {

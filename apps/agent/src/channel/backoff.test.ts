@@ -9,16 +9,17 @@ describe('nextDelay', () => {
     ]);
   });
 
-  it('is capped at 60 s however many attempts failed', () => {
+  it('is capped at 30 s however many attempts failed', () => {
     for (const attempt of [6, 10, 50, 1_000, Number.MAX_SAFE_INTEGER]) {
-      expect(nextDelay(attempt, () => 0.999_999)).toBeLessThanOrEqual(60_000);
-      expect(nextDelay(attempt, () => 0.999_999)).toBeGreaterThan(59_000);
+      expect(nextDelay(attempt, () => 0.999_999)).toBeLessThanOrEqual(30_000);
+      expect(nextDelay(attempt, () => 0.999_999)).toBeGreaterThan(29_000);
     }
   });
 
   it('spreads delays over the whole range (full jitter)', () => {
-    expect(nextDelay(5, () => 0.5)).toBe(16_000);
-    expect(nextDelay(5, () => 0.25)).toBe(8_000);
+    expect(nextDelay(4, () => 0.5)).toBe(8_000);
+    expect(nextDelay(4, () => 0.25)).toBe(4_000);
+    expect(nextDelay(5, () => 0.5)).toBe(15_000);
   });
 
   it('never goes below the floor, even when the dice say 0', () => {
