@@ -1,6 +1,8 @@
 /** `npm run bench -- <name>`: runs one benchmark and writes its section of docs/BENCHMARKS.md. */
+import { runAgentBench } from './agent.bench.js';
 import { runAgentsBench } from './agents.bench.js';
 import { runApiBench } from './api.bench.js';
+import { runFanoutBench } from './fanout.bench.js';
 import { runStormBench } from './storm.bench.js';
 import { runIngestBench } from './ingest.bench.js';
 
@@ -9,6 +11,8 @@ const benchmarks: Record<string, () => Promise<void>> = {
   agents: runAgentsBench,
   storm: runStormBench,
   ingest: runIngestBench,
+  fanout: runFanoutBench,
+  agent: runAgentBench,
 };
 
 const name = process.argv[2];

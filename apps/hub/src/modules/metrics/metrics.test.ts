@@ -1,9 +1,15 @@
+import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import type { MetricSample, MetricsOverview, MetricsSeries } from '@svc/protocol';
 import { databaseTargets, type TestHub } from '@svc/testkit';
 import { useOperations } from '../agent-ops/operations.test-support.js';
 import { countMetricSamples } from './metrics.repository.js';
-import { createMetricsStore, type MetricsStoreOptions } from './metrics.store.js';
+import {
+  createMetricsStore,
+  isCanonicalTs,
+  statementSizes,
+  type MetricsStoreOptions,
+} from './metrics.store.js';
 
 const start = new Date('2026-11-23T12:00:00.000Z');
 
@@ -35,6 +41,45 @@ function storeFor(t: TestHub, options: Partial<MetricsStoreOptions> = {}) {
     ...options,
   });
 }
+
+describe('metrics store internals', () => {
+  it('takes a timestamp as it is only when re-formatting would print exactly the same text', () => {
+    const twoDigits = (max: number) => fc.integer({ min: 0, max }).map((n) => String(n).padStart(2, '0'));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1970, max: 2200 }),
+        twoDigits(13),
+        twoDigits(32),
+        twoDigits(25),
+        twoDigits(61),
+        twoDigits(61),
+        fc.integer({ min: 0, max: 999 }),
+        fc.constantFrom('Z', '+00:00', '+01:00', 'z', ''),
+        (year, month, day, hour, minute, second, ms, zone) => {
+          const ts = `${year}-${month}-${day}T${hour}:${minute}:${second}.${String(ms).padStart(3, '0')}${zone}`;
+          if (isCanonicalTs(ts)) expect(new Date(Date.parse(ts)).toISOString()).toBe(ts);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+    expect(isCanonicalTs('2026-11-23T12:00:00.000Z')).toBe(true);
+    // Readable, but stored after re-formatting: no milliseconds, an offset, a day Date.parse rolls over.
+    expect(isCanonicalTs('2026-11-23T12:00:00Z')).toBe(false);
+    expect(isCanonicalTs('2026-11-23T13:00:00.000+01:00')).toBe(false);
+    expect(isCanonicalTs('2026-02-30T00:00:00.000Z')).toBe(false);
+    expect(isCanonicalTs('2026-11-23T24:00:00.000Z')).toBe(false);
+  });
+
+  it('cuts any number of rows into statements of a few fixed sizes', () => {
+    const allowed = new Set([500, 256, 128, 64, 32, 16, 8, 4, 2, 1]);
+    for (let rows = 0; rows <= 2_000; rows++) {
+      const sizes = statementSizes(rows);
+      expect(sizes.reduce((a, b) => a + b, 0)).toBe(rows);
+      expect(sizes.every((size) => allowed.has(size))).toBe(true);
+      expect(sizes.length).toBeLessThanOrEqual(Math.floor(rows / 500) + 9);
+    }
+  });
+});
 
 describe.each(databaseTargets())('metrics ($name)', ({ options }) => {
   const use = useOperations(options);
@@ -191,6 +236,78 @@ describe.each(databaseTargets())('metrics ($name)', ({ options }) => {
       at(3 * 24 * 3600).toISOString(),
     ]);
     expect(await store.prune()).toBe(0);
+    await store.close();
+  });
+
+  it('writes many batches in few transactions, every sample once, canonical timestamps', async () => {
+    const { t } = use();
+    t.clock.set(at(10 * 24 * 3600));
+    const asset = await t.createAsset();
+    const store = storeFor(t, { batchSize: 100, maxTransactionRows: 1_000 });
+    const first = 10 * 24 * 3600 - 2_345;
+    // Whole seconds without milliseconds: readable, stored in the canonical form.
+    const samples = Array.from({ length: 2_345 }, (_, i) =>
+      sample(
+        at(first + i)
+          .toISOString()
+          .replace('.000Z', 'Z'),
+        { cpu_percent: i % 100 },
+      ),
+    );
+    store.add(asset.id, samples);
+    await store.close();
+
+    expect(store.stats()).toEqual({ buffered: 0, written: 2_345, dropped: 0, rejected: 0 });
+    const stored = await t.hub.database.db
+      .selectFrom('metric_samples')
+      .select(['ts', 'cpu_percent'])
+      .where('asset_id', '=', asset.id)
+      .orderBy('ts')
+      .execute();
+    expect(stored).toHaveLength(2_345);
+    expect(stored.map((r) => r.ts)).toEqual(samples.map((_, i) => at(first + i).toISOString()));
+    expect(stored.map((r) => r.cpu_percent)).toEqual(samples.map((_, i) => i % 100));
+  });
+
+  it('never writes inside a transaction of someone else: its samples survive that rollback', async () => {
+    const { t } = use();
+    const now = 11 * 24 * 3600;
+    t.clock.set(at(now));
+    const asset = await t.createAsset();
+    const store = storeFor(t);
+    let flushing: Promise<void> = Promise.resolve();
+    const rolledBack = t.hub.database.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('metric_samples')
+        .values({
+          asset_id: asset.id,
+          ts: at(now - 1).toISOString(),
+          cpu_percent: 1,
+          memory_used_bytes: 1,
+          memory_total_bytes: 1,
+          disk_used_bytes: 1,
+          disk_total_bytes: 1,
+          load1: 1,
+          net_rx_bytes: 1,
+          net_tx_bytes: 1,
+        })
+        .execute();
+      store.add(asset.id, [sample(at(now))]);
+      flushing = store.flush();
+      // The store's write is due while this transaction is still open.
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      throw new Error('roll back');
+    });
+
+    await expect(rolledBack).rejects.toThrow('roll back');
+    await flushing;
+    expect(store.stats()).toMatchObject({ written: 1, dropped: 0 });
+    const stored = await t.hub.database.db
+      .selectFrom('metric_samples')
+      .select('ts')
+      .where('asset_id', '=', asset.id)
+      .execute();
+    expect(stored.map((r) => r.ts)).toEqual([at(now).toISOString()]);
     await store.close();
   });
 
