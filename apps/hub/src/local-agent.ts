@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { HubConfig } from './config/env.js';
 import type { Hub } from './hub.js';
 import type { Logger } from './platform/logger.js';
+import { systemOwnerContext } from './modules/access/principal.js';
 import { findAsset } from './modules/assets/assets.repository.js';
 
 const agentLauncher = path.resolve(
@@ -57,18 +58,7 @@ async function ensureEnrolled(hub: Hub, file: string, hubUrl: string): Promise<v
     });
     return;
   }
-  const ctx = {
-    principal: {
-      authType: 'api_key' as const,
-      userId: null,
-      role: 'owner' as const,
-      scopes: ['*'],
-      key: null,
-      allowedAssets: null,
-    },
-    requestId: null,
-    ip: '127.0.0.1',
-  };
+  const ctx = systemOwnerContext();
   const token = await hub.services.enrollment.createToken(ctx, {
     name: 'local agent (npm start)',
     max_uses: 1,

@@ -3,7 +3,7 @@
  * hub, says hello, answers exec with an echo, sends heartbeats and metrics on shared timers (never one timer
  * per agent), and reconnects after a drop with capped, jittered exponential backoff like the real agent.
  */
-import type { Hub } from '@svc/hub';
+import { systemOwnerContext, type Hub } from '@svc/hub';
 import { agentChannelPath, type MetricSample } from '@svc/protocol';
 import { echoExec, FakeAgent, type FakeHandlers } from './fake-agent.js';
 
@@ -19,18 +19,7 @@ export async function provisionAgents(
   count: number,
   prefix = 'sim',
 ): Promise<SimulatedAgentIdentity[]> {
-  const ctx = {
-    principal: {
-      authType: 'api_key' as const,
-      userId: null,
-      role: 'owner' as const,
-      scopes: ['*'],
-      key: null,
-      allowedAssets: null,
-    },
-    requestId: null,
-    ip: '127.0.0.1',
-  };
+  const ctx = systemOwnerContext();
   const token = await hub.services.enrollment.createToken(ctx, {
     name: `${prefix} fleet`,
     max_uses: Math.max(1, Math.min(10_000, count)),

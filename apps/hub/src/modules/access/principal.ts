@@ -48,3 +48,22 @@ export interface ActionContext {
   requestId: string | null;
   ip: string | null;
 }
+
+/**
+ * The hub acting on its own behalf, not for a caller: an owner with every scope and every asset. Used where
+ * the hub drives its own services directly (enrolling the local agent, provisioning a simulated fleet).
+ */
+export function systemOwnerContext(ip: string | null = '127.0.0.1'): ActionContext {
+  return {
+    principal: {
+      authType: 'api_key',
+      userId: null,
+      role: 'owner',
+      scopes: ['*'],
+      key: null,
+      allowedAssets: null,
+    },
+    requestId: null,
+    ip,
+  };
+}
