@@ -7,6 +7,8 @@ const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => T
 
 export const tlsModes = ['auto', 'external', 'disabled'] as const;
 export const tlsSources = ['builtin', 'external', 'uploaded', 'disabled'] as const;
+const TlsMode = Type.Enum<[...typeof tlsModes]>([...tlsModes]);
+const TlsSource = Type.Enum<[...typeof tlsSources]>([...tlsSources]);
 
 export const CertificateDetails = Type.Object({
   subject: Type.String(),
@@ -20,13 +22,8 @@ export const CertificateDetails = Type.Object({
 export type CertificateDetails = Static<typeof CertificateDetails>;
 
 export const TlsStatus = Type.Object({
-  mode: Type.Enum<['auto', 'external', 'disabled']>(['auto', 'external', 'disabled']),
-  source: Type.Enum<['builtin', 'external', 'uploaded', 'disabled']>([
-    'builtin',
-    'external',
-    'uploaded',
-    'disabled',
-  ]),
+  mode: TlsMode,
+  source: TlsSource,
   certificate: Nullable(CertificateDetails),
   ca: Nullable(CertificateDetails),
   ca_download: Type.Boolean(),
@@ -36,13 +33,8 @@ export const TlsStatus = Type.Object({
 export type TlsStatus = Static<typeof TlsStatus>;
 
 export const TlsInfo = Type.Object({
-  mode: Type.Enum<['auto', 'external', 'disabled']>(['auto', 'external', 'disabled']),
-  source: Type.Enum<['builtin', 'external', 'uploaded', 'disabled']>([
-    'builtin',
-    'external',
-    'uploaded',
-    'disabled',
-  ]),
+  mode: TlsMode,
+  source: TlsSource,
   fingerprint_sha256: Nullable(Type.String()),
   expires_at: Nullable(Timestamp),
   ca_fingerprint_sha256: Nullable(Type.String()),
