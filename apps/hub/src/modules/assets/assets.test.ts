@@ -1,20 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { newId, type Asset } from '@svc/protocol';
-import { startTestHub, type TestHub } from '@svc/testkit';
-
-function useHub(): () => TestHub {
-  let t: TestHub | undefined;
-  beforeAll(async () => {
-    t = await startTestHub();
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
-  return () => {
-    if (!t) throw new Error('hub not started');
-    return t;
-  };
-}
+import type { TestHub } from '@svc/testkit';
+import { useTestHub } from '@svc/testkit/vitest';
 
 async function listAll(t: TestHub, query = '', key?: string): Promise<{ data: Asset[]; total: number }> {
   const res = await t.request('GET', `/api/v2/assets?per_page=500${query}`, key ? { key } : {});
@@ -23,7 +10,7 @@ async function listAll(t: TestHub, query = '', key?: string): Promise<{ data: As
 }
 
 describe('assets: create, read, update, delete', () => {
-  const hub = useHub();
+  const hub = useTestHub();
 
   it('creates a manual device with the documented defaults', async () => {
     const t = hub();
@@ -124,7 +111,7 @@ describe('assets: create, read, update, delete', () => {
 });
 
 describe('assets: filters and paging', () => {
-  const hub = useHub();
+  const hub = useTestHub();
   const ids: Record<string, string[]> = {};
 
   beforeAll(async () => {
@@ -189,7 +176,7 @@ describe('assets: filters and paging', () => {
 });
 
 describe('assets: validation', () => {
-  const hub = useHub();
+  const hub = useTestHub();
   let existing: Asset;
 
   beforeAll(async () => {
@@ -251,7 +238,7 @@ describe('assets: validation', () => {
 });
 
 describe('assets: keys limited to some assets', () => {
-  const hub = useHub();
+  const hub = useTestHub();
   let mine: Asset;
   let other: Asset;
   let restricted: string;

@@ -1,20 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEvent } from '@svc/protocol';
-import { startTestHub, type InjectResult, type TestHub } from '@svc/testkit';
-
-function useHub(): () => TestHub {
-  let t: TestHub | undefined;
-  beforeAll(async () => {
-    t = await startTestHub();
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
-  return () => {
-    if (!t) throw new Error('hub not started');
-    return t;
-  };
-}
+import type { InjectResult, TestHub } from '@svc/testkit';
+import { useTestHub } from '@svc/testkit/vitest';
 
 async function events(
   t: TestHub,
@@ -35,7 +22,7 @@ function idOf(res: InjectResult): string {
 }
 
 describe('audit: one event per mutation', () => {
-  const hub = useHub();
+  const hub = useTestHub();
 
   it('records the caller, the request and the target of every mutation', async () => {
     const t = hub();
@@ -151,7 +138,7 @@ describe('audit: one event per mutation', () => {
 });
 
 describe('audit: reading the trail', () => {
-  const hub = useHub();
+  const hub = useTestHub();
   const start = new Date('2026-11-23T12:00:00.000Z').getTime();
   const at = (minutes: number) => new Date(start + minutes * 60_000).toISOString();
   let one: { id: string; raw_key: string };

@@ -1,20 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { newId, type Group } from '@svc/protocol';
-import { startTestHub, type TestHub } from '@svc/testkit';
-
-function useHub(): () => TestHub {
-  let t: TestHub | undefined;
-  beforeAll(async () => {
-    t = await startTestHub();
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
-  return () => {
-    if (!t) throw new Error('hub not started');
-    return t;
-  };
-}
+import type { TestHub } from '@svc/testkit';
+import { useTestHub } from '@svc/testkit/vitest';
 
 async function createGroup(t: TestHub, body: Record<string, unknown>, key?: string): Promise<Group> {
   const res = await t.request('POST', '/api/v2/groups', { body, ...(key ? { key } : {}) });
@@ -29,7 +16,7 @@ async function listGroups(t: TestHub, key?: string): Promise<{ data: Group[]; to
 }
 
 describe('groups', () => {
-  const hub = useHub();
+  const hub = useTestHub();
 
   it('creates a group with members, and gets and lists it', async () => {
     const t = hub();
@@ -156,7 +143,7 @@ describe('groups', () => {
 });
 
 describe('groups seen through a key limited to some assets', () => {
-  const hub = useHub();
+  const hub = useTestHub();
   const ids = { a: '', b: '', c: '' };
   const groups: Record<'ab' | 'b' | 'a' | 'empty', Group> = {} as Record<'ab' | 'b' | 'a' | 'empty', Group>;
   let key: string;
