@@ -4,8 +4,9 @@
  * and schemas it will in the wired hub.
  */
 import type { FastifyInstance } from 'fastify';
-import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
-import { startTestHub, type TestHub, type TestHubOptions } from '@svc/testkit';
+import { afterEach, beforeEach } from 'vitest';
+import type { TestHub, TestHubOptions } from '@svc/testkit';
+import { useTestHub } from '@svc/testkit/vitest';
 import { buildApp } from '../../app.js';
 import { createTransportCheck } from '../../http/transport-security.js';
 import { EventBus, type HubEvent } from '../../platform/event-bus.js';
@@ -117,24 +118,17 @@ export function useOperations(
   hubOptions: TestHubOptions = {},
   appOptions: AppOptions | (() => AppOptions) = {},
 ): () => { t: TestHub; ops: OperationsApp } {
-  let t: TestHub | undefined;
+  const hub = useTestHub(hubOptions);
   let ops: OperationsApp | undefined;
-  beforeAll(async () => {
-    t = await startTestHub(hubOptions);
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
   beforeEach(async () => {
-    if (!t) throw new Error('hub not started');
-    ops = await startOperationsApp(t, typeof appOptions === 'function' ? appOptions() : appOptions);
+    ops = await startOperationsApp(hub(), typeof appOptions === 'function' ? appOptions() : appOptions);
   });
   afterEach(async () => {
     await ops?.close();
     ops = undefined;
   });
   return () => {
-    if (!t || !ops) throw new Error('hub not started');
-    return { t, ops };
+    if (!ops) throw new Error('hub not started');
+    return { t: hub(), ops };
   };
 }
