@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LoginResult, SessionUser, User, Whoami } from '@svc/protocol';
 import { databaseTargets, startTestHub, type InjectResult, type TestHub } from '@svc/testkit';
+import { useTestHub } from '@svc/testkit/vitest';
 import { sha256Hex } from '../../platform/crypto.js';
 
 // inject() sends this Host unless told otherwise; a same-origin request from the console carries its origin.
@@ -387,15 +388,10 @@ describe.each(databaseTargets())('console sessions ($name)', ({ options }) => {
 
 // A hub of its own, configured with a public origin.
 describe.each(databaseTargets())('console sessions behind SVC_PUBLIC_ORIGIN ($name)', ({ options }) => {
-  let pub: TestHub;
-  beforeEach(async () => {
-    pub = await startTestHub({ ...options, env: { SVC_PUBLIC_ORIGIN: 'https://hub.example.net' } });
-  });
-  afterEach(async () => {
-    await pub.close();
-  });
+  const hub = useTestHub({ ...options, env: { SVC_PUBLIC_ORIGIN: 'https://hub.example.net' } }, 'per-test');
 
   it('accepts only that origin on a cookie-authenticated mutation', async () => {
+    const pub = hub();
     const res = await pub.request('POST', '/api/auth/login', {
       key: null,
       body: { username: 'owner', password: pub.ownerPassword },

@@ -1,6 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { HubStatus } from '@svc/protocol';
-import { databaseTargets, startTestHub, type TestHub } from '@svc/testkit';
+import { databaseTargets, type TestHub } from '@svc/testkit';
+import { useTestHub } from '@svc/testkit/vitest';
 import { hubVersion } from './hub-status.service.js';
 
 async function status(t: TestHub, key?: string): Promise<HubStatus> {
@@ -15,15 +16,10 @@ async function setStatus(t: TestHub, id: string, value: 'online' | 'offline'): P
 }
 
 describe.each(databaseTargets())('GET /hub/status ($name)', ({ name, options }) => {
-  let t: TestHub;
-  beforeEach(async () => {
-    t = await startTestHub(options);
-  });
-  afterEach(async () => {
-    await t.close();
-  });
+  const hub = useTestHub(options, 'per-test');
 
   it('reports health, version, database and start time', async () => {
+    const t = hub();
     const started = t.clock.now().toISOString();
 
     const s = await status(t);
@@ -42,6 +38,7 @@ describe.each(databaseTargets())('GET /hub/status ($name)', ({ name, options }) 
   });
 
   it('counts assets by status as they change', async () => {
+    const t = hub();
     const a = await t.createAsset();
     const b = await t.createAsset();
     const c = await t.createAsset();
@@ -58,6 +55,7 @@ describe.each(databaseTargets())('GET /hub/status ($name)', ({ name, options }) 
   });
 
   it('grows uptime_seconds with the clock', async () => {
+    const t = hub();
     t.clock.advance(1_500);
     expect((await status(t)).uptime_seconds).toBe(1);
     t.clock.advance(3_600_000);
@@ -68,6 +66,7 @@ describe.each(databaseTargets())('GET /hub/status ($name)', ({ name, options }) 
   });
 
   it('needs hub:read: other scopes get 403, no key 401', async () => {
+    const t = hub();
     const reader = await t.createKey({ role: 'viewer', scopes: ['hub:read'] });
     const family = await t.createKey({ role: 'viewer', scopes: ['hub:*'] });
     const other = await t.createKey({ role: 'admin', scopes: ['assets:read', 'groups:*'] });
@@ -84,6 +83,7 @@ describe.each(databaseTargets())('GET /hub/status ($name)', ({ name, options }) 
   });
 
   it('reports degraded, not an error, when the database cannot be read', async () => {
+    const t = hub();
     const drop = t.hub.database.db.schema.dropTable('assets');
     await (name === 'postgres' ? drop.cascade() : drop).execute();
 

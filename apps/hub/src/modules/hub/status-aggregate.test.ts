@@ -1,26 +1,22 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AggregateStatus, AuditEvent, RestartResult } from '@svc/protocol';
-import { databaseTargets, startTestHub, type TestHub } from '@svc/testkit';
+import { databaseTargets } from '@svc/testkit';
+import { useTestHub } from '@svc/testkit/vitest';
 
 const ownOrigin = 'http://localhost:80';
 
 describe.each(databaseTargets())('/status/aggregate and /api/settings/restart ($name)', ({ options }) => {
-  let t: TestHub;
-
-  beforeEach(async () => {
-    t = await startTestHub(options);
-  });
-  afterEach(async () => {
-    await t.close();
-  });
+  const hub = useTestHub(options, 'per-test');
 
   async function assetWithStatus(status: 'online' | 'offline' | 'unknown', name?: string): Promise<string> {
+    const t = hub();
     const asset = await t.createAsset(name ? { name } : {});
     await t.hub.database.db.updateTable('assets').set({ status }).where('id', '=', asset.id).execute();
     return asset.id;
   }
 
   async function group(name: string, assetIds: string[]): Promise<string> {
+    const t = hub();
     const res = await t.request('POST', '/api/v2/groups', { body: { name, asset_ids: assetIds } });
     expect(res.status, res.text).toBe(201);
     return (res.json.data as { id: string }).id;
@@ -28,6 +24,7 @@ describe.each(databaseTargets())('/status/aggregate and /api/settings/restart ($
 
   /** What a caller limited to `visible` (null: everything) should see, read straight from the tables. */
   async function truth(visible: string[] | null): Promise<Omit<AggregateStatus, 'generated_at'>> {
+    const t = hub();
     const db = t.hub.database.db;
     const assets = (await db.selectFrom('assets').select(['id', 'status']).execute()).filter(
       (a) => visible === null || visible.includes(a.id),
@@ -51,6 +48,7 @@ describe.each(databaseTargets())('/status/aggregate and /api/settings/restart ($
   }
 
   async function aggregate(options: { key?: string | null; headers?: Record<string, string> } = {}) {
+    const t = hub();
     const res = await t.request('GET', '/status/aggregate', options);
     expect(res.status, res.text).toBe(200);
     return res.json.data as AggregateStatus;
@@ -76,6 +74,7 @@ describe.each(databaseTargets())('/status/aggregate and /api/settings/restart ($
   }
 
   it('requires authentication', async () => {
+    const t = hub();
     await fleet();
     const res = await t.request('GET', '/status/aggregate', { key: null });
     expect(res.status).toBe(401);
@@ -86,6 +85,7 @@ describe.each(databaseTargets())('/status/aggregate and /api/settings/restart ($
   });
 
   it('shows the owner the whole fleet', async () => {
+    const t = hub();
     await fleet();
 
     const byKey = await aggregate();
@@ -107,6 +107,7 @@ describe.each(databaseTargets())('/status/aggregate and /api/settings/restart ($
   });
 
   it("shows a restricted key only its own assets' counts and the groups with a member it may see", async () => {
+    const t = hub();
     const { a, c, e } = await fleet();
     const key = await t.createKey({ role: 'viewer', scopes: ['assets:read'], allowed_assets: [a, c, e] });
 
@@ -120,6 +121,7 @@ describe.each(databaseTargets())('/status/aggregate and /api/settings/restart ($
   });
 
   it('never serves one caller the cached view of another within the cache window', async () => {
+    const t = hub();
     const { a, b, c, d, e } = await fleet();
     const keyA = await t.createKey({ role: 'viewer', scopes: ['*'], allowed_assets: [a] });
     const keyB = await t.createKey({ role: 'viewer', scopes: ['*'], allowed_assets: [b, c, d] });
@@ -148,6 +150,7 @@ describe.each(databaseTargets())('/status/aggregate and /api/settings/restart ($
   });
 
   it('answers from a 5-second cache, then shows new assets', async () => {
+    const t = hub();
     const { a } = await fleet();
     const restricted = await t.createKey({ role: 'viewer', scopes: ['*'], allowed_assets: [a] });
     const before = await aggregate();
@@ -170,12 +173,14 @@ describe.each(databaseTargets())('/status/aggregate and /api/settings/restart ($
 
   describe('POST /api/settings/restart', () => {
     async function restartEvents(): Promise<AuditEvent[]> {
+      const t = hub();
       const res = await t.request('GET', '/api/v2/audit/events?action=hub.restart_requested');
       expect(res.status).toBe(200);
       return res.json.data as AuditEvent[];
     }
 
     it('is for admins only', async () => {
+      const t = hub();
       const operator = await t.createKey({ role: 'operator', scopes: ['*'] });
       const viewer = await t.createKey({ role: 'viewer', scopes: ['*'] });
       const refused: [string | null, number, string][] = [
@@ -192,6 +197,7 @@ describe.each(databaseTargets())('/status/aggregate and /api/settings/restart ($
     });
 
     it('answers 202 restarting:false without a restart hook, and audits the request', async () => {
+      const t = hub();
       const admin = await t.createKey({ role: 'admin', scopes: ['*'] });
 
       const res = await t.request('POST', '/api/settings/restart', { key: admin.raw_key });
@@ -214,6 +220,7 @@ describe.each(databaseTargets())('/status/aggregate and /api/settings/restart ($
     });
 
     it('from the console, needs the hub’s own Origin', async () => {
+      const t = hub();
       const login = await t.request('POST', '/api/auth/login', {
         key: null,
         body: { username: 'owner', password: t.ownerPassword },

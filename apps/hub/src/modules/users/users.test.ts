@@ -7,7 +7,8 @@ import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isId, type AuditEvent, type User } from '@svc/protocol';
 import { createHub, parseEnv, type Hub } from '@svc/hub';
-import { databaseTargets, startTestHub, type TestHub } from '@svc/testkit';
+import { databaseTargets, type TestHub } from '@svc/testkit';
+import { useTestHub } from '@svc/testkit/vitest';
 import { verifyPassword } from '../../platform/crypto.js';
 import { maskSecret, ownerCredentialsFile } from './owner-bootstrap.js';
 
@@ -164,25 +165,22 @@ describe.each(databaseTargets())('owner bootstrap ($name)', ({ options }) => {
 });
 
 describe.each(databaseTargets())('/api/auth/users ($name)', ({ options }) => {
-  let t: TestHub;
-  beforeEach(async () => {
-    t = await startTestHub(options);
-  });
-  afterEach(async () => {
-    await t.close();
-  });
+  const hub = useTestHub(options, 'per-test');
 
   async function createUser(body: Record<string, unknown>, key?: string) {
+    const t = hub();
     return t.request('POST', '/api/auth/users', { body, ...(key ? { key } : {}) });
   }
 
   async function ownerRow() {
+    const t = hub();
     const [row] = await usersNamed(t.hub, 'owner');
     if (!row) throw new Error('no owner row');
     return row;
   }
 
   it('is for admins only: operators and viewers get 403, no key 401', async () => {
+    const t = hub();
     const operator = await t.createKey({ role: 'operator', scopes: ['*'] });
     const viewer = await t.createKey({ role: 'viewer', scopes: ['*'] });
     const target = (await ownerRow()).id;
@@ -218,6 +216,7 @@ describe.each(databaseTargets())('/api/auth/users ($name)', ({ options }) => {
   });
 
   it('creates a user with a lowercased name and refuses a duplicate with 409', async () => {
+    const t = hub();
     const admin = await t.createKey({ role: 'admin', scopes: ['*'] });
     const res = await createUser(
       { username: 'Alice.Ops', password: 'correct horse', role: 'operator' },
@@ -242,6 +241,7 @@ describe.each(databaseTargets())('/api/auth/users ($name)', ({ options }) => {
   });
 
   it('answers 409, not 500, when two requests create the same name at once', async () => {
+    const t = hub();
     const body = { username: 'twin', password: 'same time pw', role: 'viewer' };
 
     const results = await Promise.all([createUser(body), createUser({ ...body, username: 'TWIN' })]);
@@ -252,6 +252,7 @@ describe.each(databaseTargets())('/api/auth/users ($name)', ({ options }) => {
   });
 
   it('refuses short and over-72-byte passwords and the owner role', async () => {
+    const t = hub();
     const multiByte = 'é'.repeat(40); // 40 characters, 80 bytes in UTF-8
     expect(multiByte.length).toBeLessThanOrEqual(256);
     expect(Buffer.byteLength(multiByte, 'utf8')).toBeGreaterThan(72);
@@ -277,6 +278,7 @@ describe.each(databaseTargets())('/api/auth/users ($name)', ({ options }) => {
   });
 
   it('lists users page by page and never exposes a password hash', async () => {
+    const t = hub();
     for (const username of ['carol', 'bob', 'dave']) {
       expect((await createUser({ username, password: 'password-123', role: 'viewer' })).status).toBe(201);
     }
@@ -298,6 +300,7 @@ describe.each(databaseTargets())('/api/auth/users ($name)', ({ options }) => {
   });
 
   it('changes a role and resets a password: the new one verifies, the old one no longer does', async () => {
+    const t = hub();
     const created = (await createUser({ username: 'frank', password: 'old password', role: 'viewer' })).json
       .data as User;
     t.clock.advance(5_000);
@@ -330,6 +333,7 @@ describe.each(databaseTargets())('/api/auth/users ($name)', ({ options }) => {
   });
 
   it('lets only the owner change the owner account, and nobody its role', async () => {
+    const t = hub();
     const admin = await t.createKey({ role: 'admin', scopes: ['*'] });
     const owner = await ownerRow();
 
@@ -355,6 +359,7 @@ describe.each(databaseTargets())('/api/auth/users ($name)', ({ options }) => {
   });
 
   it('audits every mutation with its actor, and no secret in the detail', async () => {
+    const t = hub();
     const admin = await t.createKey({ role: 'admin', scopes: ['*'] });
     const created = (
       await createUser({ username: 'grace', password: 'first password', role: 'viewer' }, admin.raw_key)
@@ -388,15 +393,10 @@ describe.each(databaseTargets())('/api/auth/users ($name)', ({ options }) => {
 });
 
 describe.each(databaseTargets())('/api/auth/users with narrowed admin keys ($name)', ({ options }) => {
-  let t: TestHub;
-  beforeEach(async () => {
-    t = await startTestHub(options);
-  });
-  afterEach(async () => {
-    await t.close();
-  });
+  const hub = useTestHub(options, 'per-test');
 
   it("refuses POST and PATCH to an admin key without '*' or with allowed_assets; a '*' admin key works", async () => {
+    const t = hub();
     const asset = await t.createAsset();
     const victim = (
       await t.request('POST', '/api/auth/users', {

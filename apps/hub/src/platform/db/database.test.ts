@@ -2,10 +2,11 @@
  * Storage through the public API, on every database target: SQLite always, and the real PostgreSQL when
  * SVC_TEST_DATABASE_URL is set. The same expectations on both is what "one repository code path" promises.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import type { Asset, AuditEvent, Group, SearchHit, User } from '@svc/protocol';
-import { databaseTargets, startTestHub, type TestHub } from '@svc/testkit';
+import { databaseTargets } from '@svc/testkit';
+import { useTestHub } from '@svc/testkit/vitest';
 import { openDatabase } from './database.js';
 import { migrations } from './migrations.js';
 
@@ -13,15 +14,10 @@ const byNameThenId = (a: { name: string; id: string }, b: { name: string; id: st
   a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 
 describe.each(databaseTargets())('storage on $name', ({ options }) => {
-  let t: TestHub;
-  beforeAll(async () => {
-    t = await startTestHub(options);
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const hub = useTestHub(options);
 
   async function allAssets(perPage = 500): Promise<Asset[]> {
+    const t = hub();
     const out: Asset[] = [];
     for (let page = 1; page < 100; page++) {
       const res = await t.request('GET', `/api/v2/assets?per_page=${perPage}&page=${page}`);
@@ -34,6 +30,7 @@ describe.each(databaseTargets())('storage on $name', ({ options }) => {
   }
 
   async function searchAssets(q: string): Promise<{ names: string[]; total: number }> {
+    const t = hub();
     const res = await t.request('GET', `/api/v2/search?type=asset&per_page=500&q=${encodeURIComponent(q)}`);
     expect(res.status, res.text).toBe(200);
     return {
@@ -44,6 +41,7 @@ describe.each(databaseTargets())('storage on $name', ({ options }) => {
 
   describe('migrations', () => {
     it('create every table on a fresh database and record each migration once', async () => {
+      const t = hub();
       const db = t.hub.database.db;
       for (const table of [
         'users',
@@ -68,6 +66,7 @@ describe.each(databaseTargets())('storage on $name', ({ options }) => {
     });
 
     it('are idempotent: opening the same database again keeps the data and applies nothing twice', async () => {
+      const t = hub();
       const asset = await t.createAsset({ name: 'survives-reopen' });
       let pgSchema: string | undefined;
       if (t.hub.database.dialect === 'postgres') {
@@ -101,6 +100,7 @@ describe.each(databaseTargets())('storage on $name', ({ options }) => {
 
   describe('round-trips through the API', () => {
     it('an asset with every field, including JSON lists, and its nullable fields cleared again', async () => {
+      const t = hub();
       const input = {
         name: 'Round trip — ünïcode "quoted"',
         hostname: 'rt-01.example.lan',
@@ -148,6 +148,7 @@ describe.each(databaseTargets())('storage on $name', ({ options }) => {
     });
 
     it('a group with its members and description', async () => {
+      const t = hub();
       const a = await t.createAsset();
       const b = await t.createAsset();
       await t.createAsset();
@@ -166,6 +167,7 @@ describe.each(databaseTargets())('storage on $name', ({ options }) => {
     });
 
     it('an API key with scopes, allowed assets and expiry', async () => {
+      const t = hub();
       const asset = await t.createAsset();
       const created = await t.createKey({
         name: 'round-trip key',
@@ -191,6 +193,7 @@ describe.each(databaseTargets())('storage on $name', ({ options }) => {
     });
 
     it('a user', async () => {
+      const t = hub();
       const created = await t.request('POST', '/api/auth/users', {
         body: { username: 'Round.Trip', password: 'correct horse battery', role: 'operator' },
       });
@@ -203,6 +206,7 @@ describe.each(databaseTargets())('storage on $name', ({ options }) => {
     });
 
     it('audit events with their JSON detail', async () => {
+      const t = hub();
       const asset = await t.createAsset({ name: 'audited ünïcode "name"' });
       const res = await t.request('GET', `/api/v2/audit/events?target_id=${asset.id}`);
       expect(res.status).toBe(200);
@@ -223,6 +227,7 @@ describe.each(databaseTargets())('storage on $name', ({ options }) => {
 
   describe('ordering and paging', () => {
     it('orders assets by name, then by id when names tie, the same on every read', async () => {
+      const t = hub();
       const names = ['ord-delta', 'ord-alpha', 'ord-charlie', 'ord-alpha', 'ord-bravo', 'ord-alpha'];
       const created = [];
       for (const name of names) created.push(await t.createAsset({ name }));
@@ -239,6 +244,7 @@ describe.each(databaseTargets())('storage on $name', ({ options }) => {
     });
 
     it('walks pages without overlap or gaps, with the right total', async () => {
+      const t = hub();
       for (let i = 0; i < 23; i++) await t.createAsset({ name: `page-${String(i % 4)}` });
       const inDb = await t.hub.database.db.selectFrom('assets').select('id').execute();
       expect(inDb.length).toBeGreaterThanOrEqual(23);
@@ -265,6 +271,7 @@ describe.each(databaseTargets())('storage on $name', ({ options }) => {
   });
 
   it('deleting an asset removes its group memberships', async () => {
+    const t = hub();
     const a = await t.createAsset();
     const b = await t.createAsset();
     const group = (
@@ -285,6 +292,7 @@ describe.each(databaseTargets())('storage on $name', ({ options }) => {
 
   describe('text search', () => {
     it("treats '%', '_' and '\\' literally", async () => {
+      const t = hub();
       for (const name of [
         'esc 100% ready',
         'esc 1000 ready',
@@ -307,6 +315,7 @@ describe.each(databaseTargets())('storage on $name', ({ options }) => {
     });
 
     it('is case-insensitive on name, hostname and tags, including non-ASCII letters', async () => {
+      const t = hub();
       await t.createAsset({ name: 'CaseMiXed-Box', hostname: 'Web01.LAN', tags: ['Prod-Rack'] });
       await t.createAsset({ name: 'ÄRGER-Österreich' });
 
