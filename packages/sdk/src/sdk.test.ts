@@ -1,6 +1,7 @@
-import { afterEach, beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { routes } from '@svc/protocol';
-import { startTestHub, type TestHub } from '@svc/testkit';
+import type { TestHub } from '@svc/testkit';
+import { useTestHub } from '@svc/testkit/vitest';
 import { SvcApiError, buildUrl, createClient, type FetchLike } from './index.js';
 
 const baseUrl = 'http://hub.test/';
@@ -29,15 +30,10 @@ function injectFetch(t: TestHub, sent: SentRequest[] = []): FetchLike {
 }
 
 describe('@svc/sdk client', () => {
-  let t: TestHub;
-  beforeEach(async () => {
-    t = await startTestHub();
-  });
-  afterEach(async () => {
-    await t.close();
-  });
+  const hub = useTestHub({}, 'per-test');
 
   it('calls whoami with the key as a bearer token', async () => {
+    const t = hub();
     const sent: SentRequest[] = [];
     const client = createClient({ baseUrl, apiKey: t.ownerKey, fetch: injectFetch(t, sent) });
 
@@ -55,6 +51,7 @@ describe('@svc/sdk client', () => {
   });
 
   it('creates a key whose raw text works in a second client', async () => {
+    const t = hub();
     const owner = createClient({ baseUrl, apiKey: t.ownerKey, fetch: injectFetch(t) });
 
     const { data: key } = await owner.call('keys.create', {
@@ -71,6 +68,7 @@ describe('@svc/sdk client', () => {
   });
 
   it('creates and lists assets with query filters and paging', async () => {
+    const t = hub();
     const sent: SentRequest[] = [];
     const client = createClient({ baseUrl, apiKey: t.ownerKey, fetch: injectFetch(t, sent) });
 
@@ -93,6 +91,7 @@ describe('@svc/sdk client', () => {
   });
 
   it('creates groups and searches across assets and groups', async () => {
+    const t = hub();
     const client = createClient({ baseUrl, apiKey: t.ownerKey, fetch: injectFetch(t) });
     const { data: asset } = await client.call('assets.create', { body: { name: 'nas-main' } });
     await client.call('assets.create', { body: { name: 'printer' } });
@@ -112,6 +111,7 @@ describe('@svc/sdk client', () => {
   });
 
   it('throws SvcApiError carrying the status and the error envelope', async () => {
+    const t = hub();
     const client = createClient({ baseUrl, apiKey: t.ownerKey, fetch: injectFetch(t) });
 
     const missing = await client
@@ -139,6 +139,7 @@ describe('@svc/sdk client', () => {
   });
 
   it('returns the OpenAPI document as it is, typed unknown (it has no envelope)', async () => {
+    const t = hub();
     const client = createClient({ baseUrl, fetch: injectFetch(t) });
 
     const doc = await client.call('openapi');
@@ -149,6 +150,7 @@ describe('@svc/sdk client', () => {
   });
 
   it('keeps an id with "/" in one path segment', async () => {
+    const t = hub();
     const client = createClient({ baseUrl, apiKey: t.ownerKey, fetch: injectFetch(t) });
 
     const error = await client.call('assets.get', { params: { id: '../keys' } }).catch((e: unknown) => e);
@@ -158,6 +160,7 @@ describe('@svc/sdk client', () => {
   });
 
   it('rejects a missing path parameter before sending anything', async () => {
+    const t = hub();
     const sent: SentRequest[] = [];
     const client = createClient({ baseUrl, apiKey: t.ownerKey, fetch: injectFetch(t, sent) });
 
