@@ -4,7 +4,7 @@ import { databaseTargets, type TestHub } from '@svc/testkit';
 import { AgentReplyError, AgentTimeoutError } from '../../agents/agent-gateway.js';
 import { EventBus } from '../../platform/event-bus.js';
 import { FakeGateway } from '../../testing/fake-gateway.js';
-import type { ActionContext } from '../access/principal.js';
+import { systemOwnerContext } from '../access/principal.js';
 import { createAgentCaller } from '../agent-ops/agent-call.js';
 import { useOperations } from '../agent-ops/operations.test-support.js';
 import type { AuditService } from '../audit/audit.service.js';
@@ -326,18 +326,7 @@ describe.each(databaseTargets())('exec ($name)', ({ options }) => {
 });
 
 describe('exec service', () => {
-  const ctx: ActionContext = {
-    principal: {
-      authType: 'api_key',
-      userId: null,
-      role: 'owner',
-      scopes: ['*'],
-      key: null,
-      allowedAssets: null,
-    },
-    requestId: null,
-    ip: null,
-  };
+  const ctx = systemOwnerContext(null);
   const use = useOperations();
 
   it('keeps at most `concurrency` commands in flight', async () => {
