@@ -30,19 +30,29 @@ function plainRequest(port: number, pathname: string, headers: Record<string, st
   );
 }
 
+/** A hub in TLS auto mode on real loopback ports, and its HTTPS origin by name (as a browser reaches it). */
+async function startLiveTlsHub(): Promise<{ t: TestHub; base: string }> {
+  const t = await startTestHub({
+    env: { SVC_TLS_MODE: 'auto' },
+    listen: true,
+    injectAsHttps: true,
+    clock: new ManualClock(new Date()),
+  });
+  return { t, base: `https://localhost:${t.servers!.httpsPort!}` };
+}
+
+/** The SHA-256 fingerprint of the certificate the hub at `base` serves now. */
+async function servedFingerprint(base: string): Promise<string> {
+  return (await tlsRequest(`${base}/api/v1/tls/info`, { insecure: true })).peer.fingerprint256;
+}
+
 describe('TLS auto mode on real sockets', () => {
   let t: TestHub;
   let base: string;
   let ca: string;
 
   beforeAll(async () => {
-    t = await startTestHub({
-      env: { SVC_TLS_MODE: 'auto' },
-      listen: true,
-      injectAsHttps: true,
-      clock: new ManualClock(new Date()),
-    });
-    base = `https://localhost:${t.servers!.httpsPort!}`;
+    ({ t, base } = await startLiveTlsHub());
     // The CA is public: fetched without a key, then used to verify everything else.
     const caResponse = await tlsRequest(`${base}/api/v1/tls/ca.crt`, { insecure: true });
     expect(caResponse.status).toBe(200);
@@ -155,20 +165,11 @@ describe('TLS renewal, uploads and clearing, live', () => {
   let base: string;
 
   beforeAll(async () => {
-    t = await startTestHub({
-      env: { SVC_TLS_MODE: 'auto' },
-      listen: true,
-      injectAsHttps: true,
-      clock: new ManualClock(new Date()),
-    });
-    base = `https://localhost:${t.servers!.httpsPort!}`;
+    ({ t, base } = await startLiveTlsHub());
   });
   afterAll(async () => {
     await t.close();
   });
-
-  const servedFingerprint = async () =>
-    (await tlsRequest(`${base}/api/v1/tls/info`, { insecure: true })).peer.fingerprint256;
 
   it('applies an uploaded chain live, keeps its key sealed, and clears back to the built-in one', async () => {
     const now = new Date();
@@ -213,7 +214,7 @@ describe('TLS renewal, uploads and clearing, live', () => {
     const a = await issueServerCertificate(ca, ['localhost'], now);
     const b = await issueServerCertificate(ca, ['localhost'], now);
     const old = await issueServerCertificate(ca, ['localhost'], new Date(now.getTime() - 400 * dayMs));
-    const before = await servedFingerprint();
+    const before = await servedFingerprint(base);
     const cases: [Record<string, string>, string][] = [
       [{ certificate: a.certPem, private_key: b.keyPem }, 'body.private_key'],
       [{ certificate: 'not a pem', private_key: a.keyPem }, 'body.certificate'],
@@ -232,7 +233,7 @@ describe('TLS renewal, uploads and clearing, live', () => {
       expect(res.json.error).toBe('validation');
       expect(JSON.stringify(res.json.details)).toContain(field);
     }
-    expect(await servedFingerprint()).toBe(before);
+    expect(await servedFingerprint(base)).toBe(before);
     expect(t.hub.tls.status().source).toBe('builtin');
   });
 
@@ -256,22 +257,14 @@ describe('TLS renewal, uploads and clearing, live', () => {
 
 describe('TLS renewal', () => {
   it('renews the server certificate 30 days before expiry, without a restart', async () => {
-    const t = await startTestHub({
-      env: { SVC_TLS_MODE: 'auto' },
-      listen: true,
-      injectAsHttps: true,
-      clock: new ManualClock(new Date()),
-    });
-    const base = `https://localhost:${t.servers!.httpsPort!}`;
-    const servedFingerprint = async () =>
-      (await tlsRequest(`${base}/api/v1/tls/info`, { insecure: true })).peer.fingerprint256;
-    const before = await servedFingerprint();
+    const { t, base } = await startLiveTlsHub();
+    const before = await servedFingerprint(base);
     expect(await t.hub.tls.renewIfDue()).toBe(false);
     t.clock.advance(334 * dayMs);
     expect(await t.hub.tls.renewIfDue()).toBe(false);
     t.clock.advance(2 * dayMs);
     expect(await t.hub.tls.renewIfDue()).toBe(true);
-    const after = await servedFingerprint();
+    const after = await servedFingerprint(base);
     expect(after).not.toBe(before);
     const status = t.hub.tls.status();
     expect(new Date(status.certificate!.not_after).getTime()).toBeGreaterThan(
