@@ -27,7 +27,7 @@ import {
 import { RateLimiter } from '../../http/rate-limit.js';
 import type { Clock } from '../../platform/clock.js';
 import { constantTimeEqual, randomToken, sha256Hex } from '../../platform/crypto.js';
-import type { Database } from '../../platform/db/schema.js';
+import type { Database, Executor } from '../../platform/db/schema.js';
 import { pageWindow, toPage, type Page, type PageRequest } from '../../platform/db/paging.js';
 import type { EventBus } from '../../platform/event-bus.js';
 import { HubError, validationError } from '../../platform/hub-error.js';
@@ -144,6 +144,28 @@ export function createEnrollmentService(deps: EnrollmentServiceDeps): Enrollment
 
   async function offline(assetId: string, fallback: AssetRow): Promise<HubError> {
     return assetOfflineError((await findAsset(db, assetId)) ?? fallback);
+  }
+
+  /** Changes an asset's agent credential and, when that changed a row, audits it in the same transaction. */
+  async function changeCredential(
+    ctx: ActionContext,
+    asset: AssetRow,
+    action: 'agent.credential_rotated' | 'agent.credential_revoked',
+    change: (trx: Executor) => Promise<boolean>,
+  ): Promise<boolean> {
+    return db.transaction().execute(async (trx) => {
+      const changed = await change(trx);
+      if (changed) {
+        await audit.record(trx, ctx, {
+          action,
+          targetType: 'asset',
+          targetId: asset.id,
+          assetId: asset.id,
+          detail: { name: asset.name },
+        });
+      }
+      return changed;
+    });
   }
 
   return {
@@ -323,25 +345,15 @@ export function createEnrollmentService(deps: EnrollmentServiceDeps): Enrollment
           throw error;
         }
         if (!saved) return { asset_id: assetId, delivered: false };
-        const replaced = await db.transaction().execute(async (trx) => {
-          const ok = await replaceAgentCredentialHash(
+        const replaced = await changeCredential(ctx, asset, 'agent.credential_rotated', (trx) =>
+          replaceAgentCredentialHash(
             trx,
             assetId,
             current.credential_hash,
             sha256Hex(credential),
             clock.now().toISOString(),
-          );
-          if (ok) {
-            await audit.record(trx, ctx, {
-              action: 'agent.credential_rotated',
-              targetType: 'asset',
-              targetId: assetId,
-              assetId,
-              detail: { name: asset.name },
-            });
-          }
-          return ok;
-        });
+          ),
+        );
         if (!replaced) {
           throw new HubError(
             'conflict',
@@ -356,19 +368,9 @@ export function createEnrollmentService(deps: EnrollmentServiceDeps): Enrollment
 
     async revokeCredential(ctx, assetId) {
       const asset = await loadAsset(ctx, assetId);
-      const revoked = await db.transaction().execute(async (trx) => {
-        const deleted = await deleteAgentCredential(trx, assetId);
-        if (deleted) {
-          await audit.record(trx, ctx, {
-            action: 'agent.credential_revoked',
-            targetType: 'asset',
-            targetId: assetId,
-            assetId,
-            detail: { name: asset.name },
-          });
-        }
-        return deleted;
-      });
+      const revoked = await changeCredential(ctx, asset, 'agent.credential_revoked', (trx) =>
+        deleteAgentCredential(trx, assetId),
+      );
       gateway.disconnect(assetId, 'credential revoked');
       return { asset_id: assetId, revoked };
     },
