@@ -1,6 +1,8 @@
 /**
  * The real executable: `node bin/svc-agent.js run --config <file>` as its own process, against a loopback
- * stand-in for the hub. This is how a script starts an agent from a hub URL and a credential.
+ * stand-in for the hub. This is how a script starts an agent from a hub URL and a credential. It runs as
+ * shipped — the precompiled bundle, which the test run's global setup keeps current — and from the sources
+ * through tsx (SVC_AGENT_FROM_SOURCE=1, the fallback when there is no current bundle).
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -46,7 +48,12 @@ function nextFrame(ws: WebSocket, type: string): Promise<Frame> {
   });
 }
 
-it('runs as a process: connects, answers a request, and stops cleanly on SIGTERM', async () => {
+const tsxNote = 'running the sources through tsx';
+
+it.each([
+  { how: 'precompiled', env: {} },
+  { how: 'from source', env: { SVC_AGENT_FROM_SOURCE: '1' } },
+])('runs as a process ($how): connects, answers a request, and stops cleanly on SIGTERM', async ({ env }) => {
   const configPath = path.join(dir, 'settings.json');
   const hubUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   await writeSettingsFile(configPath, {
@@ -57,6 +64,7 @@ it('runs as a process: connects, answers a request, and stops cleanly on SIGTERM
   const connected = once(wss, 'connection') as Promise<[WebSocket, http.IncomingMessage]>;
   const child = spawn(process.execPath, [launcher, 'run', '--config', configPath], {
     stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, SVC_AGENT_FROM_SOURCE: '', ...env },
   });
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
@@ -91,6 +99,8 @@ it('runs as a process: connects, answers a request, and stops cleanly on SIGTERM
     const [code] = await exited;
     expect(code).toBe(0);
     expect(stderr).toContain('connected to the hub');
+    // Neither the shipped bundle nor a deliberate run from source says it fell back to tsx.
+    expect(stderr).not.toContain(tsxNote);
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
   }

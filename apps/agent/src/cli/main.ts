@@ -1,4 +1,4 @@
-/** Entry of the `svc-agent` executable (bin/svc-agent.js loads this through tsx). */
+/** Entry of the `svc-agent` executable: bundled into dist/svc-agent.mjs by scripts/build.js, or by tsx. */
 import { runCli } from './program.js';
 
 const code = await runCli(process.argv.slice(2), {
