@@ -7,53 +7,50 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createHub, parseEnv, silentLogger } from '@svc/hub';
-import { newId } from '@svc/protocol';
 import { freePort, startTs, waitForUrl } from './lib/processes.js';
 import { writeResult, type Figure } from './lib/report.js';
-import { runWrk } from './lib/wrk.js';
+import { seedAssets } from './lib/seed-assets.js';
+import { runWrk, type WrkResult } from './lib/wrk.js';
 
 const assetCount = 10_000;
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = 32;
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 
-async function seed(dataDir: string): Promise<string> {
-  const config = parseEnv({ SVC_DATA_DIR: dataDir, SVC_TLS_MODE: 'disabled', SVC_BCRYPT_COST: '4' }, dataDir);
-  const hub = await createHub({ config, logger: silentLogger });
-  const now = new Date().toISOString();
-  const platforms = ['linux', 'windows', 'macos', 'freebsd', 'other'];
-  await hub.database.db.transaction().execute(async (trx) => {
-    for (let i = 0; i < assetCount; i += 500) {
-      const rows = Array.from({ length: Math.min(500, assetCount - i) }, (_, j) => ({
-        id: newId('asset'),
-        name: `host-${String(i + j).padStart(5, '0')}`,
-        hostname: `host-${i + j}.lan`,
-        platform: platforms[(i + j) % platforms.length] ?? 'other',
-        status: (i + j) % 3 === 0 ? 'online' : 'offline',
-        source: 'agent',
-        ip_addresses: JSON.stringify([`10.${(i + j) >> 16}.${((i + j) >> 8) & 255}.${(i + j) & 255}`]),
-        mac_address: null,
-        tags: JSON.stringify(['bench']),
-        description: null,
-        last_seen_at: now,
-        agent_version: '0.1.0',
-        agent_connected_at: null,
-        agent_low_power: 0,
-        created_at: now,
-        updated_at: now,
-      }));
-      await trx.insertInto('assets').values(rows).execute();
+/** Runs `measure` while PUTting a new description to one asset every `intervalMs`; counts the writes done. */
+async function withWrites(
+  assetUrl: string,
+  headers: Record<string, string>,
+  measure: () => Promise<WrkResult>,
+  intervalMs = 20,
+): Promise<{ result: WrkResult; writesPerSecond: number }> {
+  let writes = 0;
+  const state = { running: true };
+  const started = performance.now();
+  const writer = (async () => {
+    while (state.running) {
+      const res = await fetch(assetUrl, {
+        method: 'PUT',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ description: `write ${writes}` }),
+      });
+      if (res.status !== 200) throw new Error(`PUT answered ${res.status}`);
+      writes += 1;
+      await new Promise((resolve) => setTimeout(resolve, intervalMs));
     }
-  });
-  const key = hub.owner.ownerKey;
-  await hub.close();
-  if (!key) throw new Error('no owner key');
-  return key;
+  })();
+  try {
+    const result = await measure();
+    return { result, writesPerSecond: (writes * 1000) / (performance.now() - started) };
+  } finally {
+    state.running = false;
+    await writer;
+  }
 }
 
 export async function runApiBench(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-api-'));
-  const key = await seed(dataDir);
+  const key = await seedAssets(dataDir, assetCount);
   const hubPort = await freePort();
   const barePort = await freePort();
   const hub = await startTs(
@@ -88,13 +85,28 @@ export async function runApiBench(): Promise<void> {
     await waitForUrl(`http://127.0.0.1:${barePort}/api/v2/whoami`);
     try {
       const load = { seconds, connections };
-      // Warm both up, then measure: hub, bare, hub again, bare again; the better of each pair counts.
+      // Warm both up, then measure in interleaved rounds (hub, bare, hub, bare, …): the machine's load moves
+      // between runs, so each side keeps its best round and the ratio compares like with like.
       await runWrk(assetsUrl, { ...load, seconds: 2, headers });
       await runWrk(`http://127.0.0.1:${barePort}/api/v2/assets`, { ...load, seconds: 2 });
-      const hubAssets = await runWrk(assetsUrl, { ...load, headers });
-      const bareAssets = await runWrk(`http://127.0.0.1:${barePort}/api/v2/assets`, load);
-      const hubWhoami = await runWrk(`${base}/api/v2/whoami`, { ...load, headers });
-      const bareWhoami = await runWrk(`http://127.0.0.1:${barePort}/api/v2/whoami`, load);
+      const best = (a: WrkResult | null, b: WrkResult) =>
+        a && a.requestsPerSecond >= b.requestsPerSecond ? a : b;
+      let hubAssets: WrkResult | null = null;
+      let bareAssets: WrkResult | null = null;
+      let hubWhoami: WrkResult | null = null;
+      let bareWhoami: WrkResult | null = null;
+      for (let round = 0; round < rounds; round++) {
+        hubAssets = best(hubAssets, await runWrk(assetsUrl, { ...load, headers }));
+        bareAssets = best(bareAssets, await runWrk(`http://127.0.0.1:${barePort}/api/v2/assets`, load));
+        hubWhoami = best(hubWhoami, await runWrk(`${base}/api/v2/whoami`, { ...load, headers }));
+        bareWhoami = best(bareWhoami, await runWrk(`http://127.0.0.1:${barePort}/api/v2/whoami`, load));
+      }
+      if (!hubAssets || !bareAssets || !hubWhoami || !bareWhoami) throw new Error('BENCH_ROUNDS must be ≥ 1');
+      // The same list while assets are written: every write makes the next page read from the database again.
+      const firstId = (parsed.data[0] as { id: string }).id;
+      const underWrites = await withWrites(`${base}/api/v2/assets/${firstId}`, headers, () =>
+        runWrk(assetsUrl, { ...load, headers }),
+      );
       for (const [name, r] of [
         ['assets', hubAssets],
         ['whoami', hubWhoami],
@@ -118,6 +130,10 @@ export async function runApiBench(): Promise<void> {
         { name: '  bare Fastify, same body', value: `${bareAssets.requestsPerSecond.toFixed(0)} req/s` },
         { name: '  ratio to bare', value: assetsRatio.toFixed(2), target: '≥ 0.3', met: assetsRatio >= 0.3 },
         {
+          name: `  while assets are written (${underWrites.writesPerSecond.toFixed(0)} PUT/s, one run)`,
+          value: `${underWrites.result.requestsPerSecond.toFixed(0)} req/s (p99 ${underWrites.result.p99Ms.toFixed(2)} ms)`,
+        },
+        {
           name: 'GET /whoami',
           value: `${hubWhoami.requestsPerSecond.toFixed(0)} req/s`,
           target: '≥ 5,000 req/s',
@@ -133,8 +149,12 @@ export async function runApiBench(): Promise<void> {
       writeResult({
         benchmark: 'api',
         command: 'npm run bench -- api',
-        summary: `Authenticated API throughput: wrk, ${connections} connections, ${seconds} s per run, over loopback HTTP (TLS disabled, loopback keys allowed), SQLite, rate limits off. wrk, the hub and the baseline share the machine's ${os.cpus().length} cores.`,
+        summary: `Authenticated API throughput: wrk, ${connections} connections, ${seconds} s per run, ${rounds} interleaved rounds (hub, bare, hub, bare, …; each side's best round counts), over loopback HTTP (TLS disabled, loopback keys allowed), SQLite, rate limits off. wrk, the hub and the baseline share the machine's ${os.cpus().length} cores.`,
         figures,
+        notes: [
+          'Nothing is written during the main runs, so the hub serves list pages from its page cache (apps/hub/src/modules/assets/asset-list-cache.ts): a page is kept with the write counter of the assets table (SQLite) and of agent readiness, and read again after any write. The "while assets are written" row shows the cost when pages must be read again; a fleet\'s presence writes land in batches (about one per second), not per agent.',
+          'Verified API keys are kept 5 s (apps/hub/src/modules/api-keys/api-keys.service.ts), so a request does one SHA-256 and no key lookup; the bare route does neither, nor the envelope, the guard or the headers.',
+        ],
       });
     } finally {
       await bare.stop();

@@ -75,6 +75,10 @@ export async function startHubProcess(
     },
     'svc hub on',
     120_000,
+    // BENCH_HUB_PROFILE_DIR=<dir>: the hub writes a V8 CPU profile there when it stops (for finding costs).
+    process.env.BENCH_HUB_PROFILE_DIR
+      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_HUB_PROFILE_DIR}`]
+      : [],
   );
   return { child, origin: `https://127.0.0.1:${httpsPort}`, httpsPort };
 }

@@ -51,13 +51,18 @@ for (const url of (process.env.PROBE_URLS ?? '/api/v2/assets?per_page=50,/api/v2
     await post(session, 'Profiler.start');
   }
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   for (let i = 0; i < n; i++) await hub.app.inject({ method: 'GET', url, headers });
   const ms = (performance.now() - t0) / n;
+  const cpu = process.cpuUsage(cpu0);
+  const cpuMs = (cpu.user + cpu.system) / 1000 / n;
   if (session) {
     const { profile } = (await post(session, 'Profiler.stop')) as { profile: unknown };
     fs.writeFileSync(process.env.PROBE_PROFILE ?? 'probe.cpuprofile', JSON.stringify(profile));
   }
-  process.stdout.write(`${url}: ${ms.toFixed(3)} ms/req (${(1000 / ms).toFixed(0)} req/s in-process)\n`);
+  process.stdout.write(
+    `${url}: ${ms.toFixed(3)} ms/req wall, ${cpuMs.toFixed(3)} ms/req CPU (${(1000 / cpuMs).toFixed(0)} req/s per core)\n`,
+  );
 }
 await hub.close();
 

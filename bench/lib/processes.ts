@@ -44,9 +44,10 @@ export function startTs(
   env: Record<string, string>,
   readyText: string | RegExp,
   timeoutMs = 60_000,
+  nodeArgs: readonly string[] = [],
 ): Promise<Child> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, entry)], {
+    const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(repoRoot, entry)], {
       cwd: repoRoot,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

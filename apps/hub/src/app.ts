@@ -11,6 +11,7 @@ import { authorize } from './http/authorize.js';
 import { sendError } from './http/envelope.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { RateLimiter } from './http/rate-limit.js';
+import { HubLogController } from './http/request-log.js';
 import { registerContractRoutes, type Handlers, type RawHandler } from './http/register-routes.js';
 import { createOriginCheck } from './http/transport-security.js';
 import { compileValidator } from './http/validation.js';
@@ -54,6 +55,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     bodyLimit: limits.bodyBytes,
     trustProxy: deps.trustedProxies.length > 0 ? [...deps.trustedProxies] : false,
     return503OnClosing: true,
+    logController: new HubLogController(),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     ...(deps.serverFactory ? { serverFactory: deps.serverFactory } : {}),
     // Requests the router refuses (bad percent-encoding, over-long parameters) still get the envelope.

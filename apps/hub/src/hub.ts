@@ -25,6 +25,7 @@ import { TlsManager } from './platform/tls/tls-manager.js';
 import { apiKeyRoutes } from './modules/api-keys/api-keys.routes.js';
 import { createApiKeyService, type ApiKeyService } from './modules/api-keys/api-keys.service.js';
 import { assetRoutes } from './modules/assets/assets.routes.js';
+import { createAssetListCache } from './modules/assets/asset-list-cache.js';
 import { createAssetService, type AssetService } from './modules/assets/assets.service.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { createAuditService, type AuditService } from './modules/audit/audit.service.js';
@@ -131,6 +132,8 @@ export async function createHub(options: HubOptions): Promise<Hub> {
       logger.error({ err: error }, 'metrics write failed');
     },
   });
+  /** Moves whenever an agent becomes ready or stops being ready (asset pages show it as agent.connected). */
+  let agentReadiness = 0;
   const gateway = createAgentGateway({
     db,
     clock,
@@ -144,7 +147,11 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     }),
     heartbeatIntervalS: 30,
     collectIntervalS: 60,
+    onReadinessChange: () => {
+      agentReadiness += 1;
+    },
   });
+  const { writeVersions } = database;
   const assets = createAssetService({
     db,
     clock,
@@ -153,11 +160,14 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     disconnectAgent: (id) => {
       gateway.disconnect(id, 'asset deleted');
     },
+    ...(writeVersions
+      ? { listCache: createAssetListCache(() => `${writeVersions.of('assets')}:${agentReadiness}`) }
+      : {}),
   });
   const groups = createGroupService({ db, clock, audit });
   const users = createUserService({ db, clock, audit, bcryptCost: config.bcryptCost });
   const search = createSearchService({ db });
-  const whoami = createWhoamiService({ db });
+  const whoami = createWhoamiService({ db, writeVersions });
   const hubStatus = createHubStatusService({
     db,
     clock,

@@ -89,6 +89,8 @@ export interface AgentGatewayDeps {
   presenceFlushMs?: number;
   /** Replaces the presence writer (tests); by default one is made from db, clock, events and logger. */
   presence?: Presence;
+  /** Told whenever isConnected(assetId) changes, for caches of what it answers. */
+  onReadinessChange?: (assetId: string) => void;
 }
 
 export interface WebSocketAgentGateway extends AgentGateway {
@@ -220,6 +222,7 @@ export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGatewa
   /** Takes a connection out of service: no new requests, pending ones fail, presence goes offline. */
   function retire(conn: Connection): void {
     awaitingHello.delete(conn);
+    if (conn.ready) deps.onReadinessChange?.(conn.assetId);
     conn.ready = false;
     failPending(conn);
     if (!conn.current) return;
@@ -301,6 +304,7 @@ export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGatewa
         };
         send(conn, { v: agentProtocolVersion, type: 'welcome', id, payload: welcome });
         conn.ready = true;
+        deps.onReadinessChange?.(conn.assetId);
       },
       (error: unknown) => {
         logger.error({ err: error, asset_id: conn.assetId }, 'marking an agent online failed');

@@ -119,6 +119,10 @@ export function registerContractRoutes(
           body: request.body,
           ctx: { principal, requestId: request.id, ip: request.ip },
         });
+        if (isPage(result) && result.serialized !== undefined) {
+          const body = `{"request_id":${JSON.stringify(request.id)},${result.serialized}}`;
+          return reply.code(status).type('application/json; charset=utf-8').send(body);
+        }
         if (isPage(result))
           return reply.code(status).send({ request_id: request.id, data: result.items, meta: result.meta });
         return reply.code(status).send({ request_id: request.id, data: result });

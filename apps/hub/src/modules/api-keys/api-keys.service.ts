@@ -35,6 +35,13 @@ import {
 import { presentApiKey } from './api-keys.presenter.js';
 
 const lastUsedResolutionMs = 60_000;
+/**
+ * A verified key's principal is reused for this long without reading the database again. Updates and revocations
+ * made through this hub process clear the cache when they commit, so here they take effect at once; the window
+ * only bounds how long another hub process sharing the database could still accept a key revoked elsewhere.
+ */
+const verifiedKeyTtlMs = 5_000;
+const maxVerifiedKeys = 10_000;
 const roleRank: Record<Role, number> = { viewer: 0, operator: 1, admin: 2, owner: 3 };
 
 export interface ApiKeyService {
@@ -90,8 +97,45 @@ function checkExpiry(expiresAt: string | null | undefined, now: Date): string | 
   return when.toISOString();
 }
 
+interface VerifiedKey {
+  keyId: string;
+  principal: Principal;
+  expiresAtMs: number | null;
+  lastUsedAtMs: number | null;
+  verifiedAtMs: number;
+}
+
+function principalOf(row: ApiKeyRow): Principal {
+  return {
+    authType: 'api_key',
+    userId: row.user_id,
+    role: row.role as Role,
+    scopes: readStringList(row.scopes),
+    key: { id: row.id, name: row.name, expiresAt: row.expires_at },
+    allowedAssets: row.is_restricted === 1 ? new Set(readStringList(row.allowed_assets)) : null,
+  };
+}
+
 export function createApiKeyService(deps: ApiKeyServiceDeps): ApiKeyService {
   const { db, clock, audit } = deps;
+  /** Verified keys by SHA-256 of their text. Only keys that verified are kept; a wrong key always reads. */
+  const verified = new Map<string, VerifiedKey>();
+
+  async function loadVerified(hash: string, nowMs: number): Promise<VerifiedKey | null> {
+    const row = await findApiKeyByHash(db, hash);
+    if (!row || !constantTimeEqual(row.key_hash, hash)) return null;
+    if (!(roles as readonly string[]).includes(row.role)) return null;
+    const entry: VerifiedKey = {
+      keyId: row.id,
+      principal: principalOf(row),
+      expiresAtMs: row.expires_at === null ? null : new Date(row.expires_at).getTime(),
+      lastUsedAtMs: row.last_used_at === null ? null : new Date(row.last_used_at).getTime(),
+      verifiedAtMs: nowMs,
+    };
+    if (verified.size >= maxVerifiedKeys) verified.clear();
+    verified.set(hash, entry);
+    return entry;
+  }
 
   async function checkAllowedAssets(creator: Principal, ids: readonly string[] | undefined): Promise<void> {
     if (creator.allowedAssets !== null) {
@@ -199,6 +243,7 @@ export function createApiKeyService(deps: ApiKeyServiceDeps): ApiKeyService {
           detail: { fields: Object.keys(input) },
         });
       });
+      verified.clear();
       return presentApiKey({ ...row, ...changes });
     },
 
@@ -213,32 +258,30 @@ export function createApiKeyService(deps: ApiKeyServiceDeps): ApiKeyService {
           detail: { name: row.name, prefix: row.prefix },
         });
       });
+      verified.clear();
       return presentApiKey(row);
     },
 
     async authenticate(text) {
-      const parsed = parseApiKey(text);
-      if (!parsed) return null;
+      if (!parseApiKey(text)) return null;
       const hash = sha256Hex(text);
-      const row = await findApiKeyByHash(db, hash);
-      if (!row || !constantTimeEqual(row.key_hash, hash)) return null;
       const now = clock.now();
-      if (row.expires_at !== null && new Date(row.expires_at).getTime() <= now.getTime()) return null;
-      if (!(roles as readonly string[]).includes(row.role)) return null;
-      if (
-        row.last_used_at === null ||
-        now.getTime() - new Date(row.last_used_at).getTime() >= lastUsedResolutionMs
-      ) {
-        await updateApiKey(db, row.id, { last_used_at: now.toISOString() });
+      const nowMs = now.getTime();
+      const cached = verified.get(hash);
+      const entry =
+        cached && nowMs - cached.verifiedAtMs < verifiedKeyTtlMs && nowMs >= cached.verifiedAtMs
+          ? cached
+          : await loadVerified(hash, nowMs);
+      if (!entry) {
+        verified.delete(hash);
+        return null;
       }
-      return {
-        authType: 'api_key',
-        userId: row.user_id,
-        role: row.role as Role,
-        scopes: readStringList(row.scopes),
-        key: { id: row.id, name: row.name, expiresAt: row.expires_at },
-        allowedAssets: row.is_restricted === 1 ? new Set(readStringList(row.allowed_assets)) : null,
-      };
+      if (entry.expiresAtMs !== null && entry.expiresAtMs <= nowMs) return null;
+      if (entry.lastUsedAtMs === null || nowMs - entry.lastUsedAtMs >= lastUsedResolutionMs) {
+        entry.lastUsedAtMs = nowMs;
+        await updateApiKey(db, entry.keyId, { last_used_at: now.toISOString() });
+      }
+      return entry.principal;
     },
 
     async createOwnerKey(trx, ownerUserId) {

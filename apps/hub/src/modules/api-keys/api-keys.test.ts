@@ -44,6 +44,36 @@ describe('API keys', () => {
     expect(after.headers['www-authenticate']).toBe('Bearer');
   });
 
+  it('sees a key revoked by another hub process on the same database within 5 seconds', async () => {
+    const key = await t.createKey({ role: 'viewer', scopes: ['*'] });
+    expect((await t.request('GET', '/api/v2/whoami', { key: key.raw_key })).status).toBe(200);
+    // Another process deletes the row; this process has not been told.
+    await t.hub.database.db.deleteFrom('api_keys').where('id', '=', key.id).execute();
+    t.clock.advance(5_000);
+    expect((await t.request('GET', '/api/v2/whoami', { key: key.raw_key })).status).toBe(401);
+  });
+
+  it('records last use at most once a minute', async () => {
+    const key = await t.createKey({ role: 'viewer', scopes: ['*'] });
+    const lastUsed = async () =>
+      (
+        await t.hub.database.db
+          .selectFrom('api_keys')
+          .select('last_used_at')
+          .where('id', '=', key.id)
+          .executeTakeFirstOrThrow()
+      ).last_used_at;
+    await t.request('GET', '/api/v2/whoami', { key: key.raw_key });
+    const first = await lastUsed();
+    expect(first).toBe(t.clock.now().toISOString());
+    t.clock.advance(30_000);
+    await t.request('GET', '/api/v2/whoami', { key: key.raw_key });
+    expect(await lastUsed()).toBe(first);
+    t.clock.advance(31_000);
+    await t.request('GET', '/api/v2/whoami', { key: key.raw_key });
+    expect(await lastUsed()).toBe(t.clock.now().toISOString());
+  });
+
   it('refuses a key whose expiry has passed', async () => {
     const key = await t.createKey({ role: 'viewer', scopes: ['*'], expires_at: '2026-11-23T13:00:00.000Z' });
     expect((await t.request('GET', '/api/v2/whoami', { key: key.raw_key })).status).toBe(200);
@@ -83,6 +113,8 @@ describe('API keys', () => {
       scopes: ['assets:read'],
       expires_at: '2027-01-01T00:00:00Z',
     });
+    // Used first, so the change must replace what the hub remembers of the key, not just what it would read.
+    expect((await t.request('GET', '/api/v2/assets', { key: key.raw_key })).status).toBe(200);
     const patched = await t.request('PATCH', `/api/v2/keys/${key.id}`, {
       body: { name: 'renamed', scopes: ['groups:read'], expires_at: null },
     });

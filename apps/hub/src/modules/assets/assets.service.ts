@@ -15,6 +15,7 @@ import {
   type AssetRow,
 } from './assets.repository.js';
 import { presentAsset } from './assets.presenter.js';
+import type { AssetListCache } from './asset-list-cache.js';
 
 export interface AssetService {
   list(principal: Principal, query: AssetListQuery, page: PageRequest): Promise<Page<Asset>>;
@@ -32,6 +33,8 @@ export interface AssetServiceDeps {
   isConnected?: (assetId: string) => boolean;
   /** Closes the asset's agent connection once the asset is gone (its credential went with it). */
   disconnectAgent?: (assetId: string) => void;
+  /** Keeps list pages while nothing they show has changed; absent where that cannot be known (PostgreSQL). */
+  listCache?: AssetListCache;
 }
 
 export function visibleAssetIds(principal: Principal): readonly string[] | null {
@@ -62,12 +65,19 @@ export function createAssetService(deps: AssetServiceDeps): AssetService {
 
   return {
     async list(principal, query, page) {
+      const cache = principal.allowedAssets === null ? deps.listCache : undefined;
+      const key = `${query.status ?? ''}|${query.platform ?? ''}|${page.page}|${page.perPage}`;
+      const stamp = cache?.stamp();
+      const cached = stamp === undefined ? undefined : cache?.get(key, stamp);
+      if (cached) return cached;
       const { rows, total } = await listAssets(
         db,
         { status: query.status, platform: query.platform, visible: visibleAssetIds(principal) },
         pageWindow(page),
       );
-      return toPage(rows.map(present), total, page);
+      const result = toPage(rows.map(present), total, page);
+      if (stamp !== undefined) cache?.set(key, stamp, result);
+      return result;
     },
 
     async get(principal, id) {

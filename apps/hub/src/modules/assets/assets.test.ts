@@ -1,6 +1,6 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId, type Asset } from '@svc/protocol';
-import type { TestHub } from '@svc/testkit';
+import { FleetSimulator, provisionAgents, startTestHub, type TestHub } from '@svc/testkit';
 import { useTestHub } from '@svc/testkit/vitest';
 
 async function listAll(t: TestHub, query = '', key?: string): Promise<{ data: Asset[]; total: number }> {
@@ -298,5 +298,94 @@ describe('assets: keys limited to some assets', () => {
     expect(res.status).toBe(403);
     expect(res.json.error).toBe('forbidden');
     expect((await listAll(t)).data.map((a) => a.name)).not.toContain('sneaky');
+  });
+});
+
+describe('assets: a listed page is never older than the last change', () => {
+  const hub = useTestHub();
+  const names = async (t: TestHub, key?: string) => (await listAll(t, '', key)).data.map((a) => a.name);
+
+  it('shows renames, deletions and writes made by other parts of the hub at once', async () => {
+    const t = hub();
+    const a = await t.createAsset({ name: 'cache-a' });
+    const b = await t.createAsset({ name: 'cache-b' });
+    expect(await names(t)).toEqual(expect.arrayContaining(['cache-a', 'cache-b']));
+    await t.request('PUT', `/api/v2/assets/${a.id}`, { body: { name: 'cache-a2' } });
+    expect(await names(t)).toContain('cache-a2');
+    // Presence writes status straight through its own query, as an agent's connection does.
+    await t.hub.database.db.updateTable('assets').set({ status: 'online' }).where('id', '=', b.id).execute();
+    expect((await listAll(t, '&status=online')).data.map((x) => x.id)).toEqual([b.id]);
+    await t.request('DELETE', `/api/v2/assets/${b.id}`);
+    expect(await names(t)).not.toContain('cache-b');
+    // A write rolled back leaves the page as it was, and the page is still right afterwards.
+    await t.hub.database.db
+      .transaction()
+      .execute(async (trx) => {
+        await trx.updateTable('assets').set({ name: 'never' }).where('id', '=', a.id).execute();
+        throw new Error('roll back');
+      })
+      .catch(() => undefined);
+    expect(await names(t)).toContain('cache-a2');
+    expect(await names(t)).not.toContain('never');
+  });
+
+  it('answers a page served again exactly as the first time, but for its own request id', async () => {
+    const t = hub();
+    await t.createAsset({
+      name: 'cache "same" ünï',
+      tags: ['a:b'],
+      description: 'line\nbreak',
+      ip_addresses: ['10.0.0.1'],
+    });
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push(await t.request('GET', '/api/v2/assets?per_page=7'));
+    const [first, ...again] = answers;
+    for (const res of again) {
+      expect(res.headers['content-type']).toBe(first?.headers['content-type']);
+      expect({ ...res.json, request_id: 'x' }).toEqual({ ...first?.json, request_id: 'x' });
+      expect(res.json.request_id).toMatch(/^req_/);
+      expect(res.json.request_id).not.toBe(first?.json.request_id);
+    }
+  });
+
+  it('never gives a key limited to some assets the page an unrestricted caller saw', async () => {
+    const t = hub();
+    const mine = await t.createAsset({ name: 'cache-mine' });
+    await t.createAsset({ name: 'cache-other' });
+    expect(await names(t)).toContain('cache-other');
+    const limited = await t.createKey({ role: 'viewer', scopes: ['assets:read'], allowed_assets: [mine.id] });
+    expect(await names(t, limited.raw_key)).toEqual(['cache-mine']);
+  });
+});
+
+describe('assets: agent.connected follows the agent channel', () => {
+  let t: TestHub | null = null;
+  let fleet: FleetSimulator | null = null;
+  afterAll(async () => {
+    fleet?.stop();
+    await t?.close();
+  });
+
+  it('turns true when the agent connects and false when it goes, on a page read just before', async () => {
+    t = await startTestHub({ listen: true });
+    const hubUnderTest = t;
+    const [identity] = await provisionAgents(t.hub, 1);
+    if (!identity) throw new Error('no agent provisioned');
+    const connected = async () => {
+      const found = (await listAll(hubUnderTest)).data.find((a) => a.id === identity.assetId);
+      return found?.agent?.connected;
+    };
+    expect(await connected()).toBe(false);
+    fleet = new FleetSimulator({
+      origin: `http://127.0.0.1:${t.servers?.httpPort ?? 0}`,
+      identities: [identity],
+      heartbeatIntervalMs: 60_000,
+      backoff: { baseMs: 60_000, capMs: 60_000 },
+    });
+    await fleet.start();
+    expect(t.hub.gateway.isConnected(identity.assetId)).toBe(true);
+    expect(await connected()).toBe(true);
+    t.hub.gateway.disconnect(identity.assetId, 'test drop');
+    expect(await connected()).toBe(false);
   });
 });

@@ -1,14 +1,35 @@
 import type { Whoami } from '@svc/protocol';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
+import type { WriteVersions } from '../../platform/db/write-versions.js';
 import type { Principal } from '../access/principal.js';
 import { countAssets } from '../assets/assets.repository.js';
 import { visibleAssetIds } from '../assets/assets.service.js';
 
-export function createWhoamiService(deps: { db: Kysely<Database> }) {
+export interface WhoamiServiceDeps {
+  db: Kysely<Database>;
+  /** Where present (SQLite), the unrestricted asset count is kept until the assets table is written. */
+  writeVersions?: WriteVersions | null;
+}
+
+export function createWhoamiService(deps: WhoamiServiceDeps) {
+  let counted: { version: number; count: number } | null = null;
+
+  async function countVisible(principal: Principal): Promise<number> {
+    const versions = deps.writeVersions;
+    if (principal.allowedAssets !== null || !versions) {
+      return countAssets(deps.db, visibleAssetIds(principal));
+    }
+    const version = versions.of('assets');
+    if (counted?.version === version) return counted.count;
+    const count = await countAssets(deps.db, null);
+    counted = { version, count };
+    return count;
+  }
+
   return {
     async describe(principal: Principal): Promise<Whoami> {
-      const available = await countAssets(deps.db, visibleAssetIds(principal));
+      const available = await countVisible(principal);
       const base: Whoami = {
         user_id: principal.userId,
         role: principal.role,

@@ -4,6 +4,8 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { migrationProvider } from './migrations.js';
+import { cachedStatements } from './sqlite-statements.js';
+import { createWriteVersions, type WriteVersions } from './write-versions.js';
 import type { Database } from './schema.js';
 
 export type DatabaseDialect = 'sqlite' | 'postgres';
@@ -11,6 +13,11 @@ export type DatabaseDialect = 'sqlite' | 'postgres';
 export interface HubDatabase {
   db: Kysely<Database>;
   dialect: DatabaseDialect;
+  /**
+   * Per-table write counters for read caches (write-versions.ts); null where caching by them is not sound
+   * (PostgreSQL: a pool of connections, and possibly other hub processes).
+   */
+  writeVersions: WriteVersions | null;
   close(): Promise<void>;
 }
 
@@ -60,9 +67,13 @@ function openSqlite(options: DatabaseOptions): HubDatabase {
   sqlite.function('lower', { deterministic: true }, (value: unknown) =>
     typeof value === 'string' ? value.toLowerCase() : value,
   );
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const { versions, plugin } = createWriteVersions();
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: cachedStatements(sqlite) }),
+    plugins: [plugin],
+  });
   sqliteHandles.set(db, sqlite);
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return { db, dialect: 'sqlite', writeVersions: versions, close: () => db.destroy() };
 }
 
 const sqliteHandles = new WeakMap<Kysely<Database>, SQLite.Database>();
@@ -79,29 +90,6 @@ export function sqliteHandleOf(db: Kysely<Database>): SQLite.Database | null {
   return sqliteHandles.get(db) ?? null;
 }
 
-/**
- * Kysely prepares every query anew; preparing costs more than running the small queries the hub makes.
- * Statements are cached by SQL text (bounded: the hub's query shapes are few, parameters are bound).
- */
-function withStatementCache(sqlite: SQLite.Database): SQLite.Database {
-  const cache = new Map<string, SQLite.Statement>();
-  const prepare = sqlite.prepare.bind(sqlite);
-  return new Proxy(sqlite, {
-    get(target, property, receiver) {
-      if (property !== 'prepare') return Reflect.get(target, property, receiver) as unknown;
-      return (sql: string) => {
-        let statement = cache.get(sql);
-        if (!statement) {
-          if (cache.size >= 1000) cache.clear();
-          statement = prepare(sql);
-          cache.set(sql, statement);
-        }
-        return statement;
-      };
-    },
-  });
-}
-
 function openPostgres(url: string, schema: string | undefined): HubDatabase {
   const pool = new pg.Pool({
     connectionString: url,
@@ -109,7 +97,7 @@ function openPostgres(url: string, schema: string | undefined): HubDatabase {
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', close: () => db.destroy() };
+  return { db, dialect: 'postgres', writeVersions: null, close: () => db.destroy() };
 }
 
 async function migrate(db: Kysely<Database>, schema: string | undefined): Promise<void> {

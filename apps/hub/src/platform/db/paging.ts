@@ -8,6 +8,11 @@ export interface PageRequest {
 export interface Page<T> {
   items: T[];
   meta: PageMeta;
+  /**
+   * `"data":[…],"meta":{…}` already serialized, for a page a cache serves many times: the route sends it as is
+   * (with the request's own id) instead of serializing the same items again.
+   */
+  serialized?: string;
 }
 
 export function pageRequest(query: {
