@@ -27,7 +27,10 @@ export function createAssetListCache(stamp: () => string): AssetListCache {
       if (!entry || entry.stamp !== current) return undefined;
       // Serialized on its second use, so a page read once costs nothing more. The items are protocol objects
       // made by the presenter, with nothing beyond the response schema.
-      entry.page.serialized ??= JSON.stringify({ data: entry.page.items, meta: entry.page.meta }).slice(1, -1);
+      entry.page.serialized ??= JSON.stringify({ data: entry.page.items, meta: entry.page.meta }).slice(
+        1,
+        -1,
+      );
       return entry.page;
     },
     set(key, readAt, page) {
