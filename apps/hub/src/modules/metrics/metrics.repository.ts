@@ -77,39 +77,79 @@ export async function listMetricSamples(
     .execute();
 }
 
-/** The latest sample at or after `since` of each existing asset (among `visible`; null means all). */
+/**
+ * The latest sample at or after `since` of each existing asset (among `visible`; null means all). Asset by
+ * asset through the (asset_id, ts) index — one short descent per asset, whatever the table holds — since there
+ * is no index on ts alone (migration 0004). Two samples of an asset at the same latest ts both come back.
+ */
 export async function latestSamplesSince(
   db: Executor,
   since: string,
   visible: readonly string[] | null,
 ): Promise<MetricRow[]> {
   if (visible !== null && visible.length === 0) return [];
-  let latest = db
-    .selectFrom('metric_samples')
-    .select(['asset_id', (eb) => eb.fn.max('ts').as('max_ts')])
-    .where('ts', '>=', since)
-    .groupBy('asset_id');
-  if (visible !== null) latest = latest.where('asset_id', 'in', visible);
-  return db
-    .selectFrom('metric_samples as m')
-    .innerJoin(latest.as('l'), (join) =>
-      join.onRef('m.asset_id', '=', 'l.asset_id').onRef('m.ts', '=', 'l.max_ts'),
-    )
-    .innerJoin('assets as a', 'a.id', 'm.asset_id')
+  let query = db
+    .selectFrom('assets as a')
+    // CROSS JOIN: SQLite then always loops over assets outside, even on a table never analyzed (PostgreSQL
+    // plans it as the plain join it is).
+    .crossJoin('metric_samples as m')
     .selectAll('m')
-    .execute();
+    .whereRef('m.asset_id', '=', 'a.id')
+    .where('m.ts', '=', (eb) =>
+      eb
+        .selectFrom('metric_samples as l')
+        .select((l) => l.fn.max('l.ts').as('max_ts'))
+        .whereRef('l.asset_id', '=', 'a.id')
+        .where('l.ts', '>=', since),
+    );
+  if (visible !== null) query = query.where('a.id', 'in', visible);
+  return query.execute();
 }
 
-export async function oldestMetricTs(db: Executor): Promise<string | null> {
+/**
+ * Retention walks the table asset by asset through the (asset_id, ts) index: the first asset after `after`
+ * (in the index's order; null: the first of all) that has samples, with its oldest sample's ts.
+ */
+export async function nextAssetWithMetrics(
+  db: Executor,
+  after: string | null,
+): Promise<{ assetId: string; oldestTs: string } | null> {
+  let query = db.selectFrom('metric_samples').select(['asset_id', 'ts']).orderBy('asset_id').orderBy('ts');
+  if (after !== null) query = query.where('asset_id', '>', after);
+  const row = await query.limit(1).executeTakeFirst();
+  return row ? { assetId: row.asset_id, oldestTs: row.ts } : null;
+}
+
+/** The ts of the asset's sample number `skip` (from 0, oldest first) among those before `cutoff`, if any. */
+export async function expiredAssetMetricTs(
+  db: Executor,
+  assetId: string,
+  cutoff: string,
+  skip: number,
+): Promise<string | null> {
   const row = await db
     .selectFrom('metric_samples')
-    .select((eb) => eb.fn.min('ts').as('ts'))
+    .select('ts')
+    .where('asset_id', '=', assetId)
+    .where('ts', '<', cutoff)
+    .orderBy('ts')
+    .limit(1)
+    .offset(skip)
     .executeTakeFirst();
   return row?.ts ?? null;
 }
 
-export async function deleteMetricsBefore(db: Executor, before: string): Promise<number> {
-  const result = await db.deleteFrom('metric_samples').where('ts', '<', before).executeTakeFirst();
+/** Deletes the asset's samples stamped before `before`, or up to and including `upTo`; returns how many. */
+export async function deleteAssetMetrics(
+  db: Executor,
+  assetId: string,
+  bound: { before: string } | { upTo: string },
+): Promise<number> {
+  const result = await db
+    .deleteFrom('metric_samples')
+    .where('asset_id', '=', assetId)
+    .where('ts', 'before' in bound ? '<' : '<=', 'before' in bound ? bound.before : bound.upTo)
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
 

@@ -5,6 +5,7 @@ import { databaseTargets, type TestHub } from '@svc/testkit';
 import { useOperations } from '../agent-ops/operations.test-support.js';
 import { countMetricSamples } from './metrics.repository.js';
 import {
+  canonicalTsMs,
   createMetricsStore,
   isCanonicalTs,
   statementSizes,
@@ -47,7 +48,7 @@ describe('metrics store internals', () => {
     const twoDigits = (max: number) => fc.integer({ min: 0, max }).map((n) => String(n).padStart(2, '0'));
     fc.assert(
       fc.property(
-        fc.integer({ min: 1970, max: 2200 }),
+        fc.integer({ min: 0, max: 9999 }),
         twoDigits(13),
         twoDigits(32),
         twoDigits(25),
@@ -56,18 +57,30 @@ describe('metrics store internals', () => {
         fc.integer({ min: 0, max: 999 }),
         fc.constantFrom('Z', '+00:00', '+01:00', 'z', ''),
         (year, month, day, hour, minute, second, ms, zone) => {
-          const ts = `${year}-${month}-${day}T${hour}:${minute}:${second}.${String(ms).padStart(3, '0')}${zone}`;
-          if (isCanonicalTs(ts)) expect(new Date(Date.parse(ts)).toISOString()).toBe(ts);
+          const ts = `${String(year).padStart(4, '0')}-${month}-${day}T${hour}:${minute}:${second}.${String(ms).padStart(3, '0')}${zone}`;
+          const parsed = Date.parse(ts);
+          if (isCanonicalTs(ts)) {
+            expect(canonicalTsMs(ts)).toBe(parsed);
+            expect(new Date(parsed).toISOString()).toBe(ts);
+          } else if (year >= 100 && !Number.isNaN(parsed)) {
+            // Refused as canonical only when re-formatting would print something else.
+            expect(new Date(parsed).toISOString()).not.toBe(ts);
+          }
         },
       ),
       { numRuns: 2000 },
     );
     expect(isCanonicalTs('2026-11-23T12:00:00.000Z')).toBe(true);
+    expect(isCanonicalTs('2028-02-29T23:59:59.999Z')).toBe(true);
+    expect(isCanonicalTs('2026-01-31T00:00:00.000Z')).toBe(true);
     // Readable, but stored after re-formatting: no milliseconds, an offset, a day Date.parse rolls over.
     expect(isCanonicalTs('2026-11-23T12:00:00Z')).toBe(false);
     expect(isCanonicalTs('2026-11-23T13:00:00.000+01:00')).toBe(false);
     expect(isCanonicalTs('2026-02-30T00:00:00.000Z')).toBe(false);
     expect(isCanonicalTs('2026-11-23T24:00:00.000Z')).toBe(false);
+    expect(isCanonicalTs('2100-02-29T00:00:00.000Z')).toBe(false);
+    expect(isCanonicalTs('2026-04-31T00:00:00.000Z')).toBe(false);
+    expect(isCanonicalTs('2026-11-23T12:00:00.0a0Z')).toBe(false);
   });
 
   it('cuts any number of rows into statements of a few fixed sizes', () => {
@@ -239,6 +252,80 @@ describe.each(databaseTargets())('metrics ($name)', ({ options }) => {
     await store.close();
   });
 
+  it('deletes expired samples of many assets, however many each has, and keeps the rest', async () => {
+    const { t } = use();
+    const day = 24 * 3600;
+    t.clock.set(at(40 * day));
+    const steady = await t.createAsset();
+    const stamped = await t.createAsset();
+    const recent = await t.createAsset();
+    const store = storeFor(t, { retentionDays: 7, maxBuffered: 20_000 });
+    // More expired samples than one delete takes: one a second, and thousands stamped alike.
+    store.add(
+      steady.id,
+      Array.from({ length: 12_000 }, (_, i) => sample(at(40 * day - 6 * day + i))),
+    );
+    store.add(
+      stamped.id,
+      Array.from({ length: 6_000 }, () => sample(at(40 * day - 6 * day))),
+    );
+    store.add(stamped.id, [sample(at(40 * day - 1000))]);
+    store.add(recent.id, [sample(at(40 * day - 10)), sample(at(40 * day))]);
+    await store.flush();
+    expect(store.stats()).toMatchObject({ written: 18_003, dropped: 0, rejected: 0 });
+
+    // A day later the first 11,000 of the steady asset's samples and all the alike ones have expired.
+    t.clock.set(at(41 * day + 11_000));
+    const before = await countMetricSamples(t.hub.database.db);
+    const deleted = await store.prune();
+
+    expect(deleted).toBeGreaterThanOrEqual(17_000);
+    expect(await countMetricSamples(t.hub.database.db)).toBe(before - deleted);
+    const left = async (assetId: string) =>
+      (
+        await t.hub.database.db
+          .selectFrom('metric_samples')
+          .select('ts')
+          .where('asset_id', '=', assetId)
+          .orderBy('ts')
+          .execute()
+      ).map((r) => r.ts);
+    expect(await left(steady.id)).toEqual(
+      Array.from({ length: 1_000 }, (_, i) => at(40 * day - 6 * day + 11_000 + i).toISOString()),
+    );
+    expect(await left(stamped.id)).toEqual([at(40 * day - 1000).toISOString()]);
+    expect(await left(recent.id)).toEqual([at(40 * day - 10).toISOString(), at(40 * day).toISOString()]);
+    await store.close();
+  });
+
+  it('writes samples of many assets reporting in any order: each asset keeps its whole series', async () => {
+    const { t, ops } = use();
+    t.clock.set(at(50 * 24 * 3600));
+    const assets = await Promise.all(Array.from({ length: 7 }, () => t.createAsset()));
+    const store = storeFor(t, { batchSize: 64, maxTransactionRows: 256 });
+    const first = 50 * 24 * 3600 - 600;
+    // Every second each asset reports once, in an order that changes from second to second.
+    for (let second = 0; second < 300; second++) {
+      for (let k = 0; k < assets.length; k++) {
+        const index = (k * 3 + second) % assets.length;
+        const asset = assets[index] as (typeof assets)[number];
+        store.add(asset.id, [sample(at(first + second), { cpu_percent: index, load1: second })]);
+      }
+    }
+    await store.close();
+
+    expect(store.stats()).toEqual({ buffered: 0, written: 2_100, dropped: 0, rejected: 0 });
+    for (const [index, asset] of assets.entries()) {
+      const res = await ops.request(
+        'GET',
+        `/api/v2/assets/${asset.id}/metrics?from=${at(first).toISOString()}&to=${at(first + 299).toISOString()}`,
+      );
+      const series = (res.json.data as MetricsSeries).samples;
+      expect(series.map((s) => s.load1)).toEqual(Array.from({ length: 300 }, (_, second) => second));
+      expect(series.every((s) => s.cpu_percent === index)).toBe(true);
+    }
+  });
+
   it('writes many batches in few transactions, every sample once, canonical timestamps', async () => {
     const { t } = use();
     t.clock.set(at(10 * 24 * 3600));
@@ -314,7 +401,7 @@ describe.each(databaseTargets())('metrics ($name)', ({ options }) => {
   it('summarizes the fleet from the latest sample per asset within five minutes, scoped to the caller', async () => {
     const { t, ops } = use();
     // Earlier tests in this block left samples; start well after them so only these count.
-    t.clock.set(at(30 * 24 * 3600));
+    t.clock.set(at(100 * 24 * 3600));
     const now = t.clock.now().getTime();
     const ago = (s: number) => new Date(now - s * 1000);
     const a = await t.createAsset();

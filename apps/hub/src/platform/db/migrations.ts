@@ -213,12 +213,26 @@ const agents: Migration = {
     await db.schema.dropTable('enrollment_tokens').execute();
   },
 };
+/**
+ * Metric samples lose their index on ts alone: every sample inserted paid for a second index entry, and the
+ * queries that used it read through the (asset_id, ts) index instead — retention and the fleet overview go
+ * asset by asset (modules/metrics). Nothing else changes: the rows stay as they are.
+ */
+const metricsWithoutTsIndex: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema.dropIndex('metric_samples_ts_idx').execute();
+  },
+  async down(db: Kysely<any>) {
+    await db.schema.createIndex('metric_samples_ts_idx').on('metric_samples').column('ts').execute();
+  },
+};
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_transport_security': transportSecurity,
   '0003_agents': agents,
+  '0004_metrics_without_ts_index': metricsWithoutTsIndex,
 };
 
 export const migrationProvider: MigrationProvider = {
