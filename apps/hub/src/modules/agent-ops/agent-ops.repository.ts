@@ -1,12 +1,42 @@
+import { runCompiledOnce } from '../../platform/db/compiled-once.js';
 import type { Executor } from '../../platform/db/schema.js';
 import type { AssetRow } from '../assets/assets.repository.js';
 
-/** The assets among `ids` that exist, in no particular order (looked up 500 at a time). */
-export async function findAssetsByIds(db: Executor, ids: readonly string[]): Promise<AssetRow[]> {
-  const rows: AssetRow[] = [];
-  for (let i = 0; i < ids.length; i += 500) {
-    const chunk = ids.slice(i, i + 500);
-    rows.push(...(await db.selectFrom('assets').selectAll().where('id', 'in', chunk).execute()));
+const lookupChunk = 500;
+const summaryColumns = ['id', 'name', 'last_seen_at'] as const;
+
+/** What an operation on many assets needs of each: who it is and, when offline, since when. */
+export type AssetSummary = Pick<AssetRow, 'id' | 'name' | 'last_seen_at'>;
+
+/**
+ * The assets among `ids` that exist, in no particular order, looked up 500 at a time; full chunks reuse one
+ * compiled statement (a fan-out to 10,000 assets looks up 20 of them).
+ */
+export async function findAssetSummaries(db: Executor, ids: readonly string[]): Promise<AssetSummary[]> {
+  const rows: AssetSummary[] = [];
+  for (let i = 0; i < ids.length; i += lookupChunk) {
+    const chunk = ids.slice(i, i + lookupChunk);
+    if (chunk.length < lookupChunk) {
+      rows.push(...(await db.selectFrom('assets').select(summaryColumns).where('id', 'in', chunk).execute()));
+      continue;
+    }
+    const found = await runCompiledOnce(
+      db,
+      'assets.by-ids',
+      lookupChunk,
+      ['id'],
+      (markers) =>
+        db
+          .selectFrom('assets')
+          .select(summaryColumns)
+          .where(
+            'id',
+            'in',
+            Array.from({ length: lookupChunk }, (_, index) => markers(index).id),
+          ),
+      chunk.map((id) => ({ id })),
+    );
+    rows.push(...found);
   }
   return rows;
 }

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { AuditQuery } from '@svc/protocol';
 import type { AuditEventsTable, Executor } from '../../platform/db/schema.js';
+import { runCompiledOnce } from '../../platform/db/compiled-once.js';
 import type { Window } from '../../platform/db/paging.js';
 
 export type AuditRow = AuditEventsTable;
@@ -10,12 +11,43 @@ export interface AuditFilter extends AuditQuery {
   visibleAssets: readonly string[] | null;
 }
 
+const auditColumns = [
+  'id',
+  'ts',
+  'actor_type',
+  'actor_id',
+  'action',
+  'target_type',
+  'target_id',
+  'asset_id',
+  'ip',
+  'request_id',
+  'detail',
+] as const satisfies readonly (keyof AuditRow)[];
+
+/** Rows per INSERT statement: a fan-out to thousands of assets writes one event per asset. */
+const insertChunk = 500;
+
+/** Inserts audit rows; full chunks of 500 reuse one compiled statement (compiled-once.ts). */
 export async function insertAuditEvents(db: Executor, rows: readonly AuditRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db
-    .insertInto('audit_events')
-    .values([...rows])
-    .execute();
+  for (let i = 0; i < rows.length; i += insertChunk) {
+    const chunk = rows.slice(i, i + insertChunk);
+    if (chunk.length < insertChunk) {
+      await db.insertInto('audit_events').values(chunk).execute();
+      continue;
+    }
+    await runCompiledOnce(
+      db,
+      'audit_events.insert',
+      insertChunk,
+      auditColumns,
+      (markers) =>
+        db
+          .insertInto('audit_events')
+          .values(Array.from({ length: insertChunk }, (_, index) => markers(index))),
+      chunk,
+    );
+  }
 }
 
 function filtered(db: Executor, filter: AuditFilter) {

@@ -72,7 +72,7 @@ export function createAuditService(deps: { db: Executor; clock: Clock }): AuditS
     },
     async recordMany(trx, ctx, entries) {
       const rows = entries.map((entry) => toRow(ctx, entry));
-      for (let i = 0; i < rows.length; i += 500) await insertAuditEvents(trx, rows.slice(i, i + 500));
+      await insertAuditEvents(trx, rows);
     },
     async list(ctx, query, page) {
       const allowed = ctx.principal.allowedAssets;

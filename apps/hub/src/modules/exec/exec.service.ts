@@ -20,10 +20,9 @@ import type { EventBus } from '../../platform/event-bus.js';
 import { HubError, validationError } from '../../platform/hub-error.js';
 import { canSeeAsset, type ActionContext, type Principal } from '../access/principal.js';
 import { assetOffline, offlineMessage, recordIntent, type AgentCaller } from '../agent-ops/agent-call.js';
-import type { AssetRow } from '../assets/assets.repository.js';
 import type { AuditEntry, AuditService } from '../audit/audit.service.js';
 import type { GroupService } from '../groups/groups.service.js';
-import { findAssetsByIds } from '../agent-ops/agent-ops.repository.js';
+import { findAssetSummaries, type AssetSummary } from '../agent-ops/agent-ops.repository.js';
 
 export interface ExecService {
   /** One asset: an offline asset is 409 asset_offline. */
@@ -143,7 +142,7 @@ export function createExecService(deps: ExecServiceDeps): ExecService {
   const concurrency = deps.concurrency ?? 10_000;
   const marginMs = deps.replyMarginMs ?? 10_000;
 
-  function auditEntry(row: AssetRow, plan: ExecPlan, fanOut: number | null): AuditEntry {
+  function auditEntry(row: AssetSummary, plan: ExecPlan, fanOut: number | null): AuditEntry {
     return {
       action: 'exec.run',
       targetType: 'asset',
@@ -159,7 +158,7 @@ export function createExecService(deps: ExecServiceDeps): ExecService {
   }
 
   /** Sends one command; every failure except an unexpected bug becomes a result. */
-  async function execute(row: AssetRow, plan: ExecPlan): Promise<ExecResult> {
+  async function execute(row: AssetSummary, plan: ExecPlan): Promise<ExecResult> {
     const started = performance.now();
     let result: ExecResult;
     try {
@@ -202,9 +201,9 @@ export function createExecService(deps: ExecServiceDeps): ExecService {
   }
 
   /** Target rows in request order; any id the principal cannot see or that does not exist is a 404. */
-  async function resolveTargets(principal: Principal, ids: readonly string[]): Promise<AssetRow[]> {
+  async function resolveTargets(principal: Principal, ids: readonly string[]): Promise<AssetSummary[]> {
     const unique = [...new Set(ids)];
-    const rows = await findAssetsByIds(
+    const rows = await findAssetSummaries(
       db,
       unique.filter((id) => canSeeAsset(principal, id)),
     );
@@ -215,10 +214,10 @@ export function createExecService(deps: ExecServiceDeps): ExecService {
       const more = unknown.length > 20 ? ` and ${unknown.length - 20} more` : '';
       throw new HubError('not_found', `unknown targets: ${shown}${more}`);
     }
-    return unique.map((id) => byId.get(id)).filter((r): r is AssetRow => r !== undefined);
+    return unique.map((id) => byId.get(id)).filter((r): r is AssetSummary => r !== undefined);
   }
 
-  async function runRows(ctx: ActionContext, rows: AssetRow[], plan: ExecPlan): Promise<ExecManyResult> {
+  async function runRows(ctx: ActionContext, rows: AssetSummary[], plan: ExecPlan): Promise<ExecManyResult> {
     // Decided once: a target audited as sent is the one that is sent, and an offline one is never tried.
     const online = rows.filter((r) => agents.isOnline(r.id));
     const sending = new Set(online.map((r) => r.id));
@@ -229,7 +228,7 @@ export function createExecService(deps: ExecServiceDeps): ExecService {
       online.map((r) => auditEntry(r, plan, rows.length)),
     );
     const results = await boundedMap(rows.length, concurrency, (i) => {
-      const row = rows[i] as AssetRow;
+      const row = rows[i] as AssetSummary;
       if (!sending.has(row.id)) return Promise.resolve(failed(row.id, 'offline', offlineMessage(row), 0));
       return execute(row, plan);
     });
