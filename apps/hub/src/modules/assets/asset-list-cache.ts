@@ -1,8 +1,12 @@
 import type { Asset } from '@svc/protocol';
 import type { Page } from '../../platform/db/paging.js';
 
-/** Pages kept at most; a fleet's callers ask for few distinct pages, this only bounds memory. */
-const maxPages = 512;
+/**
+ * Bounds on what is kept: a fleet's callers ask for few distinct pages, but any caller can ask for many (every
+ * page size and page number), so memory is bounded by assets kept as well as by pages (20,000 assets are a few
+ * tens of MiB with their JSON).
+ */
+export const assetListCacheLimits = { pages: 512, assets: 20_000 } as const;
 
 /**
  * Asset list pages as the unrestricted caller sees them, each kept with the stamp of the data it was read from
@@ -15,13 +19,21 @@ export interface AssetListCache {
   stamp(): string;
   get(key: string, stamp: string): Page<Asset> | undefined;
   set(key: string, stamp: string, page: Page<Asset>): void;
+  /** What is kept now (for tests and diagnostics). */
+  size(): { pages: number; assets: number };
 }
 
 export function createAssetListCache(stamp: () => string): AssetListCache {
   const pages = new Map<string, { stamp: string; page: Page<Asset> }>();
   let pagesStamp = '';
+  let assetsKept = 0;
+  const clear = () => {
+    pages.clear();
+    assetsKept = 0;
+  };
   return {
     stamp,
+    size: () => ({ pages: pages.size, assets: assetsKept }),
     get(key, current) {
       const entry = pages.get(key);
       if (!entry || entry.stamp !== current) return undefined;
@@ -36,11 +48,16 @@ export function createAssetListCache(stamp: () => string): AssetListCache {
     set(key, readAt, page) {
       // Pages of an older stamp can never be served again: drop them all at once.
       if (readAt !== pagesStamp) {
-        pages.clear();
+        clear();
         pagesStamp = readAt;
       }
-      if (pages.size >= maxPages) pages.clear();
-      if (readAt === stamp()) pages.set(key, { stamp: readAt, page });
+      if (readAt !== stamp() || pages.has(key)) return;
+      const full =
+        pages.size >= assetListCacheLimits.pages ||
+        assetsKept + page.items.length > assetListCacheLimits.assets;
+      if (full) clear();
+      pages.set(key, { stamp: readAt, page });
+      assetsKept += page.items.length;
     },
   };
 }

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import type { Asset } from '@svc/protocol';
+import type { Page } from '../../platform/db/paging.js';
+import { assetListCacheLimits, createAssetListCache } from './asset-list-cache.js';
+
+function pageOf(count: number, page = 1): Page<Asset> {
+  const items = Array.from({ length: count }, (_, i) => ({ id: `ast_${page}_${i}` }) as Asset);
+  return { items, meta: { total: count, page, per_page: count } };
+}
+
+describe('asset list cache', () => {
+  it('stays within its bound of kept assets however many pages a caller asks for', () => {
+    let version = 1;
+    const cache = createAssetListCache(() => String(version));
+    // A caller walking every page size and page number, 500 assets a page.
+    for (let n = 0; n < 2 * assetListCacheLimits.pages; n++) {
+      cache.set(`k${n}`, '1', pageOf(500, n));
+      const { pages, assets } = cache.size();
+      expect(assets).toBeLessThanOrEqual(assetListCacheLimits.assets);
+      expect(pages).toBeLessThanOrEqual(assetListCacheLimits.pages);
+    }
+    expect(cache.get(`k${2 * assetListCacheLimits.pages - 1}`, '1')).toBeDefined();
+    version = 2;
+    expect(cache.get('k0', '2')).toBeUndefined();
+  });
+
+  it('never keeps a page read under a stamp that has moved on', () => {
+    let version = 1;
+    const cache = createAssetListCache(() => String(version));
+    const stamp = cache.stamp();
+    version = 2; // a write landed while the page was being read
+    cache.set('k', stamp, pageOf(3));
+    expect(cache.get('k', stamp)).toBeUndefined();
+    expect(cache.get('k', cache.stamp())).toBeUndefined();
+    expect(cache.size()).toEqual({ pages: 0, assets: 0 });
+  });
+});
