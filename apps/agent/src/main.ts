@@ -10,7 +10,7 @@ import { MetricsBuffer, MetricsCollector } from './collectors/metrics.js';
 import { readSettingsFile, updateSettingsFile } from './config/settings-file.js';
 import { resolveSettings, type AgentSettings } from './config/settings.js';
 import { createHandlers } from './handlers/index.js';
-import type { ExecOptions } from './handlers/exec.js';
+import { RunningCommands, type ExecOptions } from './handlers/exec.js';
 import { createLogger, type Logger } from './logger.js';
 import { createPlatformAdapter, type PlatformAdapter } from './platform/platform.js';
 import { agentVersion } from './version.js';
@@ -95,9 +95,10 @@ export async function startAgent(options: StartAgentOptions): Promise<RunningAge
     allowPowerActions: () => settings.allowPowerActions,
     ...(options.logRoot ? { logRoot: options.logRoot } : {}),
   });
+  const commands = new RunningCommands();
   const handlers = createHandlers({
     platform,
-    ...(options.exec ? { exec: options.exec } : {}),
+    exec: { ...options.exec, running: commands },
     saveCredential: async (next) => {
       await updateSettingsFile(options.configPath, { credential: next });
       credential = next;
@@ -150,6 +151,7 @@ export async function startAgent(options: StartAgentOptions): Promise<RunningAge
     async stop() {
       clearInterval(collectTimer);
       await channel.stop();
+      await commands.stopAll();
     },
   };
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { runExec } from './exec.js';
+import { RunningCommands, runExec } from './exec.js';
 
 const run = (command: string, timeout_ms = 10_000, max_output_bytes = 1024 * 1024) =>
   runExec({ command, timeout_ms, max_output_bytes }, { killGraceMs: 200, drainMs: 200 });
@@ -92,5 +92,25 @@ describe('exec.run', () => {
     await expect(
       runExec({ command: 'true', timeout_ms: 1000, max_output_bytes: 10 }, { shell: '/nonexistent/sh' }),
     ).rejects.toMatchObject({ code: 'unsupported' });
+  });
+
+  it('ends every running command when the agent stops, SIGKILL for one that ignores SIGTERM', async () => {
+    const running = new RunningCommands();
+    const options = { killGraceMs: 200, drainMs: 200, running };
+    const polite = runExec({ command: 'sleep 30', timeout_ms: 60_000, max_output_bytes: 1024 }, options);
+    const stubborn = runExec(
+      { command: "trap '' TERM; sleep 30 & wait; sleep 30", timeout_ms: 60_000, max_output_bytes: 1024 },
+      options,
+    );
+    for (let i = 0; i < 40 && running.size < 2; i++) await sleep(25);
+    expect(running.size).toBe(2);
+    await sleep(100); // let the stubborn shell install its trap
+    const started = performance.now();
+    await running.stopAll(300);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    const [first, second] = await Promise.all([polite, stubborn]);
+    expect(first.signal).toBe('SIGTERM');
+    expect(second.signal).toBe('SIGKILL');
+    expect(running.size).toBe(0);
   });
 });

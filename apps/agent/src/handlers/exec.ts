@@ -18,6 +18,8 @@ export interface ExecOptions {
    * background child holding them open would otherwise look like it never ended.
    */
   drainMs?: number;
+  /** Where running commands are registered, so stopping the agent can end them. */
+  running?: RunningCommands;
 }
 
 class CappedBuffer {
@@ -49,6 +51,40 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
+/**
+ * The process groups of the commands running now. Stopping the agent ends them (SIGTERM, then SIGKILL after a
+ * grace), as systemd ends what is left of a unit: otherwise a long command keeps the stopped agent's process
+ * alive until it finishes.
+ */
+export class RunningCommands {
+  private readonly groups = new Set<number>();
+
+  add(pid: number): void {
+    this.groups.add(pid);
+  }
+
+  delete(pid: number): void {
+    this.groups.delete(pid);
+  }
+
+  get size(): number {
+    return this.groups.size;
+  }
+
+  async stopAll(graceMs = 2_000): Promise<void> {
+    for (const pid of this.groups) killGroup(pid, 'SIGTERM');
+    const deadline = performance.now() + graceMs;
+    while (this.groups.size > 0 && performance.now() < deadline) await sleep(20);
+    for (const pid of this.groups) killGroup(pid, 'SIGKILL');
+    const killed = performance.now() + 1_000;
+    while (this.groups.size > 0 && performance.now() < killed) await sleep(20);
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
 export function runExec(
   payload: AgentRequestPayload<'exec.run'>,
   options: ExecOptions = {},
@@ -65,6 +101,8 @@ export function runExec(
       stdio: ['ignore', 'pipe', 'pipe'],
       windowsHide: true,
     });
+    const pid = child.pid;
+    if (pid !== undefined) options.running?.add(pid);
     const stdout = new CappedBuffer(payload.max_output_bytes);
     const stderr = new CappedBuffer(payload.max_output_bytes);
     child.stdout.on('data', (chunk: Buffer) => {
@@ -93,6 +131,7 @@ export function runExec(
     const finish = () => {
       if (settled || !exit) return;
       settled = true;
+      if (pid !== undefined) options.running?.delete(pid);
       clearTimeout(timeoutTimer);
       clearTimeout(drainTimer);
       // On a timeout, leave nothing of the group behind.
@@ -114,6 +153,7 @@ export function runExec(
     child.on('error', (error) => {
       if (settled) return;
       settled = true;
+      if (pid !== undefined) options.running?.delete(pid);
       clearTimeout(timeoutTimer);
       clearTimeout(killTimer);
       const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
