@@ -104,7 +104,12 @@ export async function startServers(
       close: () => Promise.resolve(),
     };
   }
-  await hub.app.listen({ host: config.host, port: config.httpsPort });
+  // Fastify cannot tell that the server it was given speaks TLS: say https in its "listening" lines.
+  await hub.app.listen({
+    host: config.host,
+    port: config.httpsPort,
+    listenTextResolver: (address) => `Server listening at ${address.replace(/^http:/, 'https:')}`,
+  });
   const httpsPort = (hub.app.server.address() as AddressInfo).port;
   const redirect = createRedirectServer(httpsPort);
   const httpPort = await listen(redirect, config.httpPort, config.host);
