@@ -2,8 +2,8 @@
  * The hub's environment, parsed once in main.ts. Nothing else reads process.env.
  */
 import path from 'node:path';
+import { tlsModes } from '@svc/protocol';
 
-export const tlsModes = ['auto', 'external', 'disabled'] as const;
 export type TlsMode = (typeof tlsModes)[number];
 
 export interface HubConfig {
