@@ -120,8 +120,15 @@ export function createApiKeyService(deps: ApiKeyServiceDeps): ApiKeyService {
   const { db, clock, audit } = deps;
   /** Verified keys by SHA-256 of their text. Only keys that verified are kept; a wrong key always reads. */
   const verified = new Map<string, VerifiedKey>();
+  /** Moves on every change of a key: a lookup that began before a change must not keep what it read. */
+  let generation = 0;
+  const forgetVerified = () => {
+    generation += 1;
+    verified.clear();
+  };
 
   async function loadVerified(hash: string, nowMs: number): Promise<VerifiedKey | null> {
+    const readAt = generation;
     const row = await findApiKeyByHash(db, hash);
     if (!row || !constantTimeEqual(row.key_hash, hash)) return null;
     if (!(roles as readonly string[]).includes(row.role)) return null;
@@ -132,6 +139,7 @@ export function createApiKeyService(deps: ApiKeyServiceDeps): ApiKeyService {
       lastUsedAtMs: row.last_used_at === null ? null : new Date(row.last_used_at).getTime(),
       verifiedAtMs: nowMs,
     };
+    if (readAt !== generation) return entry;
     if (verified.size >= maxVerifiedKeys) verified.clear();
     verified.set(hash, entry);
     return entry;
@@ -243,7 +251,7 @@ export function createApiKeyService(deps: ApiKeyServiceDeps): ApiKeyService {
           detail: { fields: Object.keys(input) },
         });
       });
-      verified.clear();
+      forgetVerified();
       return presentApiKey({ ...row, ...changes });
     },
 
@@ -258,7 +266,7 @@ export function createApiKeyService(deps: ApiKeyServiceDeps): ApiKeyService {
           detail: { name: row.name, prefix: row.prefix },
         });
       });
-      verified.clear();
+      forgetVerified();
       return presentApiKey(row);
     },
 
