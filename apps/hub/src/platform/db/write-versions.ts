@@ -16,6 +16,10 @@ import type {
  * query and transaction on one connection in turn, so a reader never runs inside someone else's open
  * transaction. Over a PostgreSQL pool a reader can see the state before a transaction whose write already moved
  * the counter commits, and other hub processes write without moving it: callers cache only on SQLite.
+ *
+ * Writes it does not see: those through the raw better-sqlite3 handle (sqliteHandleOf: the metrics store, which
+ * writes only metric_samples) and queries built elsewhere and run as CompiledQuery.raw (none in the hub). A
+ * compiled-once.ts template is seen: it keeps the query id its compile registered.
  */
 export interface WriteVersions {
   of(table: string): number;
