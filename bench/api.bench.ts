@@ -152,7 +152,7 @@ export async function runApiBench(): Promise<void> {
         summary: `Authenticated API throughput: wrk, ${connections} connections, ${seconds} s per run, ${rounds} interleaved rounds (hub, bare, hub, bare, …; each side's best round counts), over loopback HTTP (TLS disabled, loopback keys allowed), SQLite, rate limits off. wrk, the hub and the baseline share the machine's ${os.cpus().length} cores.`,
         figures,
         notes: [
-          'Nothing is written during the main runs, so the hub serves list pages from its page cache (apps/hub/src/modules/assets/asset-list-cache.ts): a page is kept with the write counter of the assets table (SQLite) and of agent readiness, and read again after any write. The "while assets are written" row shows the cost when pages must be read again; a fleet\'s presence writes land in batches (about one per second), not per agent.',
+          'Nothing is written during the main runs, so the hub serves list pages from its page cache (apps/hub/src/modules/assets/asset-list-cache.ts): a page is kept with the write counter of the assets table (SQLite) and of agent readiness, and read again after any write. The "while assets are written" row shows the cost when pages must be read again; a fleet\'s presence writes its last-seen times in one burst every 5 s, not per heartbeat.',
           'Verified API keys are kept 5 s (apps/hub/src/modules/api-keys/api-keys.service.ts), so a request does one SHA-256 and no key lookup; the bare route does neither, nor the envelope, the guard or the headers.',
         ],
       });
