@@ -4,44 +4,20 @@ import os from 'node:os';
 import inspector from 'node:inspector';
 import path from 'node:path';
 import { createHub, parseEnv, silentLogger } from '@svc/hub';
-import { newId } from '@svc/protocol';
+import { seedAssets } from './seed-assets.js';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-probe-'));
+const ownerKey = await seedAssets(dataDir, 10_000);
 const config = parseEnv(
   { SVC_DATA_DIR: dataDir, SVC_TLS_MODE: 'disabled', SVC_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' },
   dataDir,
 );
 const hub = await createHub({ config, logger: silentLogger });
-const now = new Date().toISOString();
-await hub.database.db.transaction().execute(async (trx) => {
-  for (let i = 0; i < 10_000; i += 500) {
-    await trx
-      .insertInto('assets')
-      .values(
-        Array.from({ length: 500 }, (_, j) => ({
-          id: newId('asset'),
-          name: `host-${i + j}`,
-          hostname: `h${i + j}`,
-          platform: 'linux',
-          status: 'online',
-          source: 'agent',
-          ip_addresses: '["10.0.0.1"]',
-          mac_address: null,
-          tags: '["a"]',
-          description: null,
-          last_seen_at: now,
-          agent_version: '1',
-          agent_connected_at: now,
-          agent_low_power: 0,
-          created_at: now,
-          updated_at: now,
-        })),
-      )
-      .execute();
-  }
-});
-const headers = { authorization: `Bearer ${hub.owner.ownerKey ?? ''}` };
+const headers = { authorization: `Bearer ${ownerKey}` };
 for (const url of (process.env.PROBE_URLS ?? '/api/v2/assets?per_page=50,/api/v2/whoami').split(',')) {
+  const first = await hub.app.inject({ method: 'GET', url, headers });
+  if (first.statusCode !== 200)
+    throw new Error(`${url} answered ${first.statusCode}: ${first.body.slice(0, 200)}`);
   for (let i = 0; i < 200; i++) await hub.app.inject({ method: 'GET', url, headers });
   const n = 2000;
   const session = process.env.PROBE_PROFILE ? new inspector.Session() : null;
