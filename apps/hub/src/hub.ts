@@ -132,8 +132,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
       logger.error({ err: error }, 'metrics write failed');
     },
   });
-  /** Moves whenever an agent becomes ready or stops being ready (asset pages show it as agent.connected). */
-  let agentReadiness = 0;
+  const { writeVersions } = database;
   const gateway = createAgentGateway({
     db,
     clock,
@@ -147,11 +146,11 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     }),
     heartbeatIntervalS: 30,
     collectIntervalS: 60,
+    // Asset pages show agent.connected, which lives in the gateway: its changes count as writes of assets.
     onReadinessChange: () => {
-      agentReadiness += 1;
+      writeVersions?.touch('assets');
     },
   });
-  const { writeVersions } = database;
   const assets = createAssetService({
     db,
     clock,
@@ -160,9 +159,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     disconnectAgent: (id) => {
       gateway.disconnect(id, 'asset deleted');
     },
-    ...(writeVersions
-      ? { listCache: createAssetListCache(() => `${writeVersions.of('assets')}:${agentReadiness}`) }
-      : {}),
+    ...(writeVersions ? { listCache: createAssetListCache(() => String(writeVersions.of('assets'))) } : {}),
   });
   const groups = createGroupService({ db, clock, audit });
   const users = createUserService({ db, clock, audit, bcryptCost: config.bcryptCost });

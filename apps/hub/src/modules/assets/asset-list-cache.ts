@@ -10,7 +10,7 @@ export const assetListCacheLimits = { pages: 512, assets: 20_000 } as const;
 
 /**
  * Asset list pages as the unrestricted caller sees them, each kept with the stamp of the data it was read from
- * (a write counter of the assets table and of agent readiness). A page is served only while the stamp is
+ * (the write counter of the assets table, which changes of agent readiness move too). A page is served only while the stamp is
  * unchanged, so it is never older than the last write this process has seen; on SQLite that is every write
  * (write-versions.ts). Callers limited to some assets are not cached.
  */
