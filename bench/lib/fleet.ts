@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
-import { createHub, parseEnv, silentLogger } from '@svc/hub';
+import { createHub, localOwnerContext, parseEnv, silentLogger } from '@svc/hub';
 import { provisionAgents, type SimulatedAgentIdentity } from '@svc/testkit';
 import { freePort, startTs, type Child } from './processes.js';
 
@@ -36,7 +36,8 @@ export async function prepareFleet(count: number): Promise<PreparedFleet> {
   const identities: SimulatedAgentIdentity[] = await provisionAgents(hub, count);
   const provisionMs = performance.now() - started;
   const ca = hub.tls.caCertificate();
-  const ownerKey = hub.owner.ownerKey;
+  const ownerKey = (await hub.services.apiKeys.rotateOwnerToken(await localOwnerContext(hub.database.db)))
+    .raw_key;
   await hub.close();
   if (!ca || !ownerKey) throw new Error('fleet hub has no CA or owner key');
   const caFile = path.join(dataDir, 'bench-ca.pem');

@@ -1,5 +1,5 @@
 /** Seeds a fresh hub data folder (SQLite) with N agent assets; returns the owner key. Used by api and probes. */
-import { createHub, parseEnv, silentLogger } from '@svc/hub';
+import { createHub, localOwnerContext, parseEnv, silentLogger } from '@svc/hub';
 import { newId } from '@svc/protocol';
 
 const platforms = ['linux', 'windows', 'macos', 'freebsd', 'other'];
@@ -25,13 +25,14 @@ export async function seedAssets(dataDir: string, assetCount: number): Promise<s
         agent_version: '0.1.0',
         agent_connected_at: null,
         agent_low_power: 0,
+        hub_host: 0,
         created_at: now,
         updated_at: now,
       }));
       await trx.insertInto('assets').values(rows).execute();
     }
   });
-  const key = hub.owner.ownerKey;
+  const key = (await hub.services.apiKeys.rotateOwnerToken(await localOwnerContext(hub.database.db))).raw_key;
   await hub.close();
   if (!key) throw new Error('no owner key');
   return key;

@@ -45,7 +45,11 @@ import { searchRoutes } from './modules/search/search.routes.js';
 import { createSearchService } from './modules/search/search.service.js';
 import { tlsRawRoutes, tlsRoutes } from './modules/tls/tls.routes.js';
 import { createTlsService, loadTlsOverride } from './modules/tls/tls.service.js';
-import { bootstrapOwner, type OwnerBootstrapResult } from './modules/users/owner-bootstrap.js';
+import {
+  bootstrapOwner,
+  ownerCredentialsPath,
+  type OwnerBootstrapResult,
+} from './modules/users/owner-bootstrap.js';
 import { findUser } from './modules/users/users.repository.js';
 import { userRoutes } from './modules/users/users.routes.js';
 import { createUserService, type UserService } from './modules/users/users.service.js';
@@ -162,7 +166,13 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     ...(writeVersions ? { listCache: createAssetListCache(() => String(writeVersions.of('assets'))) } : {}),
   });
   const groups = createGroupService({ db, clock, audit });
-  const users = createUserService({ db, clock, audit, bcryptCost: config.bcryptCost });
+  const users = createUserService({
+    db,
+    clock,
+    audit,
+    bcryptCost: config.bcryptCost,
+    ownerCredentialsPath: ownerCredentialsPath(config.dataDir),
+  });
   const search = createSearchService({ db });
   const whoami = createWhoamiService({ db, writeVersions });
   const hubStatus = createHubStatusService({
@@ -219,7 +229,6 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     db,
     clock,
     audit,
-    apiKeys,
     logger,
     dataDir: config.dataDir,
     bcryptCost: config.bcryptCost,

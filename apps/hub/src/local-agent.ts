@@ -31,6 +31,26 @@ interface LocalAgentSettings {
   ca_pem?: string;
   ca_fingerprint_sha256?: string;
   allow_power_actions: false;
+  /** What this agent never touches through files or logs: the hub's data (security rule 10). */
+  protected_paths: string[];
+  /** Processes whose /proc entries it never touches: the hub's (its environment holds the hub's secrets). */
+  protected_pids: number[];
+}
+
+/** Variables the agent needs from the hub's environment; anything else (SVC_ENCRYPTION_KEY…) stays behind. */
+const passedEnvironment = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR'];
+
+function agentEnvironment(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const name of passedEnvironment) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  for (const [name, value] of Object.entries(process.env)) {
+    if (name.startsWith('SVC_AGENT_') && value !== undefined) env[name] = value;
+  }
+  env.SVC_AGENT_ALLOW_POWER_ACTIONS = 'false';
+  return env;
 }
 
 function readSettings(file: string): LocalAgentSettings | null {
@@ -44,10 +64,15 @@ function readSettings(file: string): LocalAgentSettings | null {
   }
 }
 
-async function ensureEnrolled(hub: Hub, file: string, hubUrl: string): Promise<void> {
+async function ensureEnrolled(
+  hub: Hub,
+  file: string,
+  hubUrl: string,
+  guarded: Pick<LocalAgentSettings, 'protected_paths' | 'protected_pids'>,
+): Promise<string> {
   const existing = readSettings(file);
   if (existing && (await findAsset(hub.database.db, existing.asset_id))) {
-    // Same identity; the hub's address or CA may have changed since (ports, TLS mode).
+    // Same identity; the hub's address, CA or process may have changed since (ports, TLS mode, restart).
     const ca = hub.tls.caCertificate();
     const fingerprint = hub.tls.status().ca?.fingerprint_sha256;
     writeSettings(file, {
@@ -55,8 +80,9 @@ async function ensureEnrolled(hub: Hub, file: string, hubUrl: string): Promise<v
       hub_url: hubUrl,
       ...(ca ? { ca_pem: ca } : {}),
       ...(ca && fingerprint ? { ca_fingerprint_sha256: fingerprint } : {}),
+      ...guarded,
     });
-    return;
+    return existing.asset_id;
   }
   const ctx = systemOwnerContext();
   const token = await hub.services.enrollment.createToken(ctx, {
@@ -77,7 +103,9 @@ async function ensureEnrolled(hub: Hub, file: string, hubUrl: string): Promise<v
     ...(enrolled.ca_pem ? { ca_pem: enrolled.ca_pem } : {}),
     ...(enrolled.ca_fingerprint_sha256 ? { ca_fingerprint_sha256: enrolled.ca_fingerprint_sha256 } : {}),
     allow_power_actions: false,
+    ...guarded,
   });
+  return enrolled.asset_id;
 }
 
 function writeSettings(file: string, settings: LocalAgentSettings): void {
@@ -85,6 +113,11 @@ function writeSettings(file: string, settings: LocalAgentSettings): void {
   const temp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(temp, `${JSON.stringify(settings, null, 2)}\n`, { mode: 0o600 });
   fs.renameSync(temp, file);
+}
+
+/** Where the hub keeps what must never be read through an agent: its data directory (database, keys, CA). */
+export function hubSecretPaths(config: Pick<HubConfig, 'dataDir'>): string[] {
+  return [path.resolve(config.dataDir)];
 }
 
 export interface LocalAgent {
@@ -100,7 +133,11 @@ export async function startLocalAgent(
   const file = path.join(config.dataDir, 'local-agent', 'settings.json');
   const hubUrl =
     ports.httpsPort !== null ? `https://127.0.0.1:${ports.httpsPort}` : `http://127.0.0.1:${ports.httpPort}`;
-  await ensureEnrolled(hub, file, hubUrl);
+  const assetId = await ensureEnrolled(hub, file, hubUrl, {
+    protected_paths: hubSecretPaths(config),
+    protected_pids: [process.pid],
+  });
+  await hub.services.assets.markHubHost(systemOwnerContext(), assetId);
   let child: ChildProcess | null = null;
   let stopping = false;
   let restarts = 0;
@@ -108,7 +145,7 @@ export async function startLocalAgent(
   const run = () => {
     const proc = spawn(process.execPath, [agentLauncher, 'run', '--config', file], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, SVC_AGENT_ALLOW_POWER_ACTIONS: 'false' },
+      env: agentEnvironment(),
     });
     child = proc;
     const forward = (chunk: Buffer) => {

@@ -44,6 +44,13 @@ export interface RouteContract {
   unrestrictedOnly?: boolean;
   /** A caller acting on their own account (sign-out, own 2FA): allowed to viewers too. */
   selfService?: boolean;
+  /**
+   * What it answers may hold secrets (file contents, logs, process and cron command lines): the viewer role
+   * never reads it (ARCHITECTURE.md security rule 10; docs/decisions/0005-hardening.md).
+   */
+  readsSecrets?: boolean;
+  /** Open to a session that must still choose a new password (sign-out, who am I, the change itself). */
+  beforePasswordChange?: boolean;
   /** Only for console sessions, not API keys (a key has no password or second factor). */
   sessionOnly?: boolean;
   params?: TSchema;

@@ -13,6 +13,10 @@ export const errorCatalog = {
   admin_required: { status: 403, message: 'This endpoint requires the admin role.' },
   https_required: { status: 403, message: 'API keys are accepted only over HTTPS.' },
   forbidden: { status: 403, message: 'This action is not allowed.' },
+  password_change_required: {
+    status: 403,
+    message: 'Choose a new password first: POST /api/auth/password with current_password and new_password.',
+  },
   not_found: { status: 404, message: 'Not found.' },
   method_not_allowed: { status: 405, message: 'Method not allowed on this path.' },
   asset_offline: { status: 409, message: 'The asset is offline.' },

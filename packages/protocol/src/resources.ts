@@ -119,6 +119,8 @@ export const Asset = Type.Object({
   created_at: Timestamp,
   updated_at: Timestamp,
   agent: Type.Union([AgentStatus, Type.Null()]),
+  /** The machine the hub itself runs on: exec, files, processes and logs there need the admin role. */
+  hub_host: Type.Boolean(),
 });
 export type Asset = Static<typeof Asset>;
 

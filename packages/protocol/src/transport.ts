@@ -67,8 +67,31 @@ export const SessionUser = Type.Object({
   totp_enabled: Type.Boolean(),
   auth_method: Type.String(),
   session_expires_at: Timestamp,
+  /** True until the user sets a new password (the owner's generated one at first run): nothing else works. */
+  must_change_password: Type.Boolean(),
 });
 export type SessionUser = Static<typeof SessionUser>;
+
+export const PasswordChange = Type.Object(
+  {
+    current_password: Type.String({ minLength: 1, maxLength: 256 }),
+    new_password: Type.String({ minLength: 12, maxLength: 256 }),
+  },
+  { additionalProperties: false },
+);
+export type PasswordChange = Static<typeof PasswordChange>;
+
+export const PasswordChanged = Type.Object({ changed: Type.Boolean() });
+export type PasswordChanged = Static<typeof PasswordChanged>;
+
+/** The owner token, shown once: a new one replaces (revokes) every earlier owner token. */
+export const OwnerTokenCreated = Type.Object({
+  id: Type.String(),
+  prefix: Type.String(),
+  raw_key: Type.String(),
+  revoked: Type.Integer({ minimum: 0 }),
+});
+export type OwnerTokenCreated = Static<typeof OwnerTokenCreated>;
 
 export const LoginResult = Type.Object({
   requires_2fa: Type.Boolean(),

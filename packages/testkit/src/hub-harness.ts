@@ -9,10 +9,12 @@ import pg from 'pg';
 import {
   createHub,
   httpsServerFactory,
+  localOwnerContext,
   parseEnv,
   ManualClock,
   silentLogger,
   startServers,
+  systemOwnerContext,
   type Hub,
   type HubConfig,
   type RunningServers,
@@ -32,6 +34,11 @@ export interface TestHubOptions {
    * (SVC_TRUSTED_PROXIES=127.0.0.1 and X-Forwarded-Proto: https), since inject() has no TLS of its own.
    */
   injectAsHttps?: boolean;
+  /**
+   * Leave the owner's first run as a user meets it: the generated password, still to be changed, in the
+   * credentials file. By default the harness sets a new owner password in-process, as the first sign-in would.
+   */
+  keepFirstRun?: boolean;
 }
 
 export interface InjectOptions {
@@ -91,6 +98,26 @@ async function createPgSchema(url: string): Promise<{ schema: string; drop: () =
   };
 }
 
+/**
+ * The owner's password as the tests use it: on first run the generated one is changed as the first sign-in
+ * would (unless the test wants the first run as it is); a hub reopened on a directory gets a fresh one.
+ */
+async function settleOwnerPassword(hub: Hub, keepFirstRun: boolean): Promise<string> {
+  const context = await localOwnerContext(hub.database.db);
+  const chosen = `test-owner-${Math.random().toString(36).slice(2)}`;
+  if (hub.owner.created && hub.owner.password) {
+    if (keepFirstRun) return hub.owner.password;
+    await hub.services.users.changeOwnPassword(context, {
+      current_password: hub.owner.password,
+      new_password: chosen,
+    });
+    return chosen;
+  }
+  const ownerId = context.principal.userId ?? '';
+  await hub.services.users.update(systemOwnerContext(), ownerId, { password: chosen });
+  return chosen;
+}
+
 export async function startTestHub(options: TestHubOptions = {}): Promise<TestHub> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-hub-test-'));
   const config = parseEnv(
@@ -118,11 +145,10 @@ export async function startTestHub(options: TestHubOptions = {}): Promise<TestHu
   const servers = options.listen
     ? await startServers(hub, { host: '127.0.0.1', httpPort: 0, httpsPort: 0, tlsMode: config.tlsMode })
     : null;
-  // A hub reopened on an existing data directory finds its owner in the credentials file.
-  const credentials = hub.owner.created ? '' : fs.readFileSync(hub.owner.credentialsPath, 'utf8');
-  const ownerKey = hub.owner.ownerKey ?? /owner_token=(\S+)/.exec(credentials)?.[1];
-  const ownerPassword = hub.owner.password ?? /password=(\S+)/.exec(credentials)?.[1];
-  if (!ownerKey || !ownerPassword) throw new Error('test hub did not bootstrap an owner');
+  const ownerPassword = await settleOwnerPassword(hub, options.keepFirstRun === true);
+  // The owner token is made the way an owner makes it (a new one revokes earlier ones), shown once, to us.
+  const ownerContext = await localOwnerContext(hub.database.db);
+  const ownerKey = (await hub.services.apiKeys.rotateOwnerToken(ownerContext)).raw_key;
 
   const request: TestHub['request'] = async (method, url, o = {}) => {
     const headers: Record<string, string> = {

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claimOwner } from '@svc/testkit';
 import type {
   AuditEvent,
   EnrollmentToken,
@@ -58,13 +59,6 @@ const before: {
   auditIds?: string[];
 } = {};
 
-function readOwnerKey(dir: string): string {
-  const text = fs.readFileSync(path.join(dir, 'owner-credentials.txt'), 'utf8');
-  const key = /owner_token=(\S+)/.exec(text)?.[1];
-  if (!key) throw new Error('no owner token in the credentials file');
-  return key;
-}
-
 async function startHub(): Promise<Child> {
   const child = startHubProcess({ dataDir, ...ports });
   await waitForHub(baseUrl, child);
@@ -78,7 +72,7 @@ beforeAll(async () => {
   baseUrl = `https://127.0.0.1:${String(ports.httpsPort)}`;
   hub = await startHub();
   trust = await fetchHubTrust(baseUrl);
-  ownerKey = readOwnerKey(dataDir);
+  ownerKey = (await claimOwner(baseUrl, dataDir, { ca: trust.caPem })).ownerKey;
   owner = new HubClient(baseUrl, trust.caPem, ownerKey);
 
   const token = dataOf<EnrollmentTokenCreated>(

@@ -39,6 +39,7 @@ const sampleBodies: Record<string, unknown> = {
   },
   'auth.2faVerify': { code: '123456' },
   'auth.2faDisable': { code: '123456' },
+  'auth.changePassword': { current_password: 'the current one', new_password: 'a new passphrase' },
   'auth.2faRecoveryCodes': { code: '123456' },
   'files.write': { path: '/tmp/matrix.txt', content_base64: 'aGVsbG8=' },
   'files.mkdir': { path: '/tmp/matrix-dir' },
@@ -119,6 +120,8 @@ function guardAnswer(route: RouteContract, key: KeyProfile, assetVisible: boolea
   if (route.sessionOnly) return { status: 403, error: 'forbidden' };
   if (key.role === 'viewer' && isMutatingMethod(route.method) && !route.selfService)
     return { status: 403, error: 'read_only_role' };
+  // Decision 0005: a viewer reads no file contents, logs, process or cron command lines.
+  if (key.role === 'viewer' && route.readsSecrets) return { status: 403, error: 'read_only_role' };
   if (route.auth === 'admin' && !isAdminRole(key.role)) return { status: 403, error: 'admin_required' };
   if (route.auth === 'scope' && (route.scope === undefined || !scopesCover(key.scopes, route.scope)))
     return { status: 403, error: 'insufficient_scope' };

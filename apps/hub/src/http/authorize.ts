@@ -21,8 +21,17 @@ export function authorize(
   if (contract.sessionOnly && principal.authType !== 'session') {
     throw new HubError('forbidden', 'This endpoint is for console sessions; API keys use /api/v2.');
   }
+  if (principal.mustChangePassword && !contract.beforePasswordChange) {
+    throw new HubError('password_change_required');
+  }
   if (principal.role === 'viewer' && isMutatingMethod(contract.method) && !contract.selfService) {
     throw new HubError('read_only_role', `The viewer role cannot ${contract.method}.`);
+  }
+  if (principal.role === 'viewer' && contract.readsSecrets) {
+    throw new HubError(
+      'read_only_role',
+      'The viewer role cannot read file contents, logs, or process and cron command lines: they may hold secrets.',
+    );
   }
   switch (contract.auth) {
     case 'public':

@@ -186,6 +186,9 @@ const documentedExtras: readonly (readonly [method: string, path: string, access
   ['POST', '/api/auth/login/2fa', 'public'],
   ['POST', '/api/auth/logout', 'authenticated'],
   ['GET', '/api/auth/me', 'authenticated'],
+  // The owner's first sign-in sets a new password; the owner token is made, shown once, by the owner (0005).
+  ['POST', '/api/auth/password', 'authenticated'],
+  ['POST', '/api/auth/owner-token', 'authenticated'],
   ['GET', '/api/auth/2fa', 'authenticated'],
   ['POST', '/api/auth/2fa/setup', 'authenticated'],
   ['POST', '/api/auth/2fa/verify', 'authenticated'],
@@ -278,6 +281,11 @@ describe('route inventory against the interface (spec section 4)', () => {
     expect(problems).toEqual([]);
     // 96 rows once "PUT or PATCH /webhooks/{id}" counts twice; no row written twice.
     expect(new Set(specEndpoints.map(([m, p]) => routeKey(m, p))).size).toBe(96);
+  });
+
+  it('marks exactly the reads that may hold secrets, which a viewer never gets (decision 0005)', () => {
+    const marked = routeList.filter((r) => r.readsSecrets).map((r) => r.name);
+    expect(marked.sort()).toEqual(['files.read', 'processes.list', 'system.cron', 'system.logs']);
   });
 
   it('has nothing beyond the spec except the documented extras', () => {

@@ -10,6 +10,10 @@ export interface Principal {
   key: { id: string; name: string; expiresAt: string | null } | null;
   /** Assets this principal may touch; null means every asset. */
   allowedAssets: ReadonlySet<string> | null;
+  /** A console session, by id (absent for keys). */
+  sessionId?: string;
+  /** A session whose user must choose a new password before anything else (the owner's first sign-in). */
+  mustChangePassword?: boolean;
 }
 
 export function canSeeAsset(principal: Principal, assetId: string): boolean {

@@ -20,7 +20,7 @@ import {
 import type { Kysely } from 'kysely';
 import type { Database, Executor } from '../../platform/db/schema.js';
 import { HubError } from '../../platform/hub-error.js';
-import { canSeeAsset, type ActionContext, type Principal } from '../access/principal.js';
+import { canSeeAsset, isAdmin, type ActionContext, type Principal } from '../access/principal.js';
 import type { AuditEntry, AuditService } from '../audit/audit.service.js';
 import { findAsset, type AssetRow } from '../assets/assets.repository.js';
 
@@ -45,6 +45,33 @@ function unsupportedDefault(type: AgentRequestType): string {
   if (type === 'system.packages') return 'this host has no supported package manager (dpkg, rpm, apk)';
   if (type === 'system.logs') return 'this host has no journald for this query';
   return `this host does not support ${type}`;
+}
+
+/**
+ * Operations that can read or run anything on a host: on the hub's own host they need the admin role
+ * (ARCHITECTURE.md security rule 10), since that host holds the hub's database, keys and process.
+ */
+export function readsOrRunsAnything(type: AgentRequestType): boolean {
+  return (
+    type === 'exec.run' ||
+    type.startsWith('files.') ||
+    type.startsWith('processes.') ||
+    type === 'system.logs'
+  );
+}
+
+/** Refuses a non-admin an operation that can read or run anything on the hub's own host. */
+export function requireHubHostAccess(
+  principal: Principal,
+  row: Pick<AssetRow, 'id' | 'name' | 'hub_host'>,
+  type: AgentRequestType,
+): void {
+  if (row.hub_host === 1 && readsOrRunsAnything(type) && !isAdmin(principal)) {
+    throw new HubError(
+      'admin_required',
+      `asset ${row.name} (${row.id}) is the hub's own host: ${type} there needs the admin role`,
+    );
+  }
 }
 
 export function assetNotFound(id: string): HubError {
@@ -90,8 +117,11 @@ export function agentFailure(
 
 export interface AgentCaller {
   readonly gateway: AgentGateway;
-  /** The asset row, if the principal may see it; otherwise the same 404 as an unknown id. */
-  loadAsset(principal: Principal, id: string): Promise<AssetRow>;
+  /**
+   * The asset row, if the principal may see it (otherwise the same 404 as an unknown id) and may run `type`
+   * there (403 admin_required for a non-admin on the hub's own host).
+   */
+  loadAsset(principal: Principal, id: string, type: AgentRequestType): Promise<AssetRow>;
   isOnline(assetId: string): boolean;
   /** Throws 409 asset_offline when the asset's agent holds no connection. */
   requireOnline(row: AssetRow): void;
@@ -122,10 +152,11 @@ export function createAgentCaller(deps: { db: Executor; gateway: AgentGateway })
   const { db, gateway } = deps;
   return {
     gateway,
-    async loadAsset(principal, id) {
+    async loadAsset(principal, id, type) {
       if (!canSeeAsset(principal, id)) throw assetNotFound(id);
       const row = await findAsset(db, id);
       if (!row) throw assetNotFound(id);
+      requireHubHostAccess(principal, row, type);
       return row;
     },
     isOnline: (assetId) => gateway.isConnected(assetId),

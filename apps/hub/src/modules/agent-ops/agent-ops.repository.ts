@@ -3,10 +3,13 @@ import type { Executor } from '../../platform/db/schema.js';
 import type { AssetRow } from '../assets/assets.repository.js';
 
 const lookupChunk = 500;
-const summaryColumns = ['id', 'name', 'last_seen_at'] as const;
+const summaryColumns = ['id', 'name', 'last_seen_at', 'hub_host'] as const;
 
-/** What an operation on many assets needs of each: who it is and, when offline, since when. */
-export type AssetSummary = Pick<AssetRow, 'id' | 'name' | 'last_seen_at'>;
+/**
+ * What an operation on many assets needs of each: who it is, when offline since when, and whether it is the
+ * hub's own host.
+ */
+export type AssetSummary = Pick<AssetRow, 'id' | 'name' | 'last_seen_at' | 'hub_host'>;
 
 /**
  * The assets among `ids` that exist, in no particular order, looked up 500 at a time; full chunks reuse one

@@ -54,3 +54,8 @@ export async function countApiKeysByRole(db: Executor, role: string): Promise<nu
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+export async function listApiKeyIdsByRole(db: Executor, role: string): Promise<string[]> {
+  const rows = await db.selectFrom('api_keys').select('id').where('role', '=', role).execute();
+  return rows.map((r) => r.id);
+}

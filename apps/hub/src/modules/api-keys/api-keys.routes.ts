@@ -9,5 +9,6 @@ export function apiKeyRoutes(keys: ApiKeyService): Handlers {
     'keys.get': ({ params }) => keys.get(params.id),
     'keys.update': ({ params, body, ctx }) => keys.update(ctx, params.id, body),
     'keys.revoke': ({ params, ctx }) => keys.revoke(ctx, params.id),
+    'auth.ownerToken': ({ ctx }) => keys.rotateOwnerToken(ctx),
   };
 }

@@ -12,6 +12,7 @@ import {
   type ApiKeyCreate,
   type ApiKeyCreated,
   type ApiKeyUpdate,
+  type OwnerTokenCreated,
   type Role,
 } from '@svc/protocol';
 import type { Kysely } from 'kysely';
@@ -28,6 +29,7 @@ import {
   findApiKey,
   findApiKeyByHash,
   insertApiKey,
+  listApiKeyIdsByRole,
   listApiKeys,
   updateApiKey,
   type ApiKeyRow,
@@ -52,8 +54,11 @@ export interface ApiKeyService {
   revoke(ctx: ActionContext, id: string): Promise<ApiKey>;
   /** Resolves key text to a principal; null for anything not a live key. Never throws on bad text. */
   authenticate(text: string): Promise<Principal | null>;
-  /** The owner token made at first run (no API can make an `owner` key), inside the bootstrap's transaction. */
-  createOwnerKey(trx: Executor, ownerUserId: string): Promise<string>;
+  /**
+   * A new owner token (no other API can make an `owner` key), shown once; every earlier owner token is revoked
+   * in the same transaction. Only the owner, signed in, may ask.
+   */
+  rotateOwnerToken(ctx: ActionContext): Promise<OwnerTokenCreated>;
 }
 
 export interface ApiKeyServiceDeps {
@@ -292,34 +297,65 @@ export function createApiKeyService(deps: ApiKeyServiceDeps): ApiKeyService {
       return entry.principal;
     },
 
-    async createOwnerKey(trx, ownerUserId) {
-      const raw = newKeyText();
-      const parsed = parseApiKey(raw);
-      if (!parsed) throw new Error('generated key failed its own format');
-      const now = clock.now().toISOString();
-      const row: ApiKeyRow = {
-        id: newId('apiKey'),
-        name: 'owner token',
-        prefix: parsed.prefix,
-        key_hash: sha256Hex(raw),
-        role: 'owner',
-        scopes: JSON.stringify(['*']),
-        allowed_assets: '[]',
-        is_restricted: 0,
-        expires_at: null,
-        user_id: ownerUserId,
-        created_by: ownerUserId,
-        created_at: now,
-        last_used_at: null,
-      };
-      await insertApiKey(trx, row);
-      await audit.record(trx, null, {
-        action: 'api_key.created',
-        targetType: 'api_key',
-        targetId: row.id,
-        detail: { name: row.name, role: 'owner', bootstrap: true },
+    async rotateOwnerToken(ctx) {
+      const { principal } = ctx;
+      if (principal.role !== 'owner' || principal.authType !== 'session' || !principal.userId) {
+        throw new HubError(
+          'forbidden',
+          'Only the owner, signed in to the console, can make the owner token.',
+        );
+      }
+      const ownerUserId = principal.userId;
+      const made = await db.transaction().execute(async (trx) => {
+        const earlier = await listApiKeyIdsByRole(trx, 'owner');
+        for (const id of earlier) {
+          await deleteApiKey(trx, id);
+          await audit.record(trx, ctx, {
+            action: 'api_key.deleted',
+            targetType: 'api_key',
+            targetId: id,
+            detail: { name: 'owner token', rotated: true },
+          });
+        }
+        const key = await insertOwnerKey(trx, ctx, ownerUserId);
+        return { ...key, revoked: earlier.length };
       });
-      return raw;
+      forgetVerified();
+      return made;
     },
   };
+
+  async function insertOwnerKey(
+    trx: Executor,
+    ctx: ActionContext,
+    ownerUserId: string,
+  ): Promise<Omit<OwnerTokenCreated, 'revoked'>> {
+    const raw = newKeyText();
+    const parsed = parseApiKey(raw);
+    if (!parsed) throw new Error('generated key failed its own format');
+    const now = clock.now().toISOString();
+    const row: ApiKeyRow = {
+      id: newId('apiKey'),
+      name: 'owner token',
+      prefix: parsed.prefix,
+      key_hash: sha256Hex(raw),
+      role: 'owner',
+      scopes: JSON.stringify(['*']),
+      allowed_assets: '[]',
+      is_restricted: 0,
+      expires_at: null,
+      user_id: ownerUserId,
+      created_by: ownerUserId,
+      created_at: now,
+      last_used_at: null,
+    };
+    await insertApiKey(trx, row);
+    await audit.record(trx, ctx, {
+      action: 'api_key.created',
+      targetType: 'api_key',
+      targetId: row.id,
+      detail: { name: row.name, role: 'owner' },
+    });
+    return { id: row.id, prefix: row.prefix, raw_key: raw };
+  }
 }

@@ -21,5 +21,6 @@ export function presentAsset(row: AssetRow, isConnected = false): Asset {
       row.source === 'agent'
         ? { connected: isConnected, version: row.agent_version, connected_at: row.agent_connected_at }
         : null,
+    hub_host: row.hub_host === 1,
   };
 }

@@ -23,6 +23,8 @@ export interface AssetService {
   create(ctx: ActionContext, input: AssetCreate): Promise<Asset>;
   update(ctx: ActionContext, id: string, input: AssetUpdate): Promise<Asset>;
   remove(ctx: ActionContext, id: string): Promise<Asset>;
+  /** Marks the asset as the machine the hub runs on (its local agent's): a one-way mark, audited. */
+  markHubHost(ctx: ActionContext, id: string): Promise<void>;
 }
 
 export interface AssetServiceDeps {
@@ -104,6 +106,7 @@ export function createAssetService(deps: AssetServiceDeps): AssetService {
         agent_version: null,
         agent_connected_at: null,
         agent_low_power: null,
+        hub_host: 0,
         created_at: now,
         updated_at: now,
       };
@@ -157,6 +160,21 @@ export function createAssetService(deps: AssetServiceDeps): AssetService {
       });
       deps.disconnectAgent?.(id);
       return present(row);
+    },
+
+    async markHubHost(ctx, id) {
+      const row = await loadVisible(ctx.principal, id);
+      if (row.hub_host === 1) return;
+      await db.transaction().execute(async (trx) => {
+        await updateAsset(trx, id, { hub_host: 1, updated_at: clock.now().toISOString() });
+        await audit.record(trx, ctx, {
+          action: 'asset.updated',
+          targetType: 'asset',
+          targetId: id,
+          assetId: id,
+          detail: { fields: ['hub_host'] },
+        });
+      });
     },
   };
 }

@@ -53,6 +53,7 @@ export function authRawRoutes(deps: {
         totp_enabled: session.totpEnabled,
         auth_method: session.authMethod,
         session_expires_at: session.expiresAt,
+        must_change_password: session.principal.mustChangePassword === true,
       });
     },
     'auth.logout': async (request, res) => {

@@ -83,6 +83,7 @@ export function createLoginService(deps: {
           totp_enabled: user.totp_secret !== null,
           auth_method: method,
           session_expires_at: expiresAt,
+          must_change_password: user.must_change_password === 1,
         },
       },
     };

@@ -290,6 +290,7 @@ export function createOidcService(deps: {
         created_at: now,
         updated_at: now,
         totp_secret: null,
+        must_change_password: 0,
         totp_pending_secret: null,
         totp_last_step: null,
         oidc_subject: subject,

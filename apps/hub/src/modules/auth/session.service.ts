@@ -81,6 +81,8 @@ export function createSessionService(deps: { db: Kysely<Database>; clock: Clock 
           scopes: null,
           key: null,
           allowedAssets: null,
+          sessionId: row.session_id,
+          mustChangePassword: row.must_change_password === 1,
         },
         sessionId: row.session_id,
         username: row.username,

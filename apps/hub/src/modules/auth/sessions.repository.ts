@@ -20,6 +20,7 @@ export async function findSessionByHash(db: Executor, tokenHash: string) {
       'users.username',
       'users.role',
       'users.totp_secret',
+      'users.must_change_password',
     ])
     .where('sessions.token_hash', '=', tokenHash)
     .executeTakeFirst();
@@ -35,6 +36,10 @@ export async function deleteSessionByHash(db: Executor, tokenHash: string): Prom
 
 export async function deleteSessionsForUser(db: Executor, userId: string): Promise<void> {
   await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+}
+
+export async function deleteOtherSessions(db: Executor, userId: string, keepId: string): Promise<void> {
+  await db.deleteFrom('sessions').where('user_id', '=', userId).where('id', '!=', keepId).execute();
 }
 
 export async function deleteExpiredSessions(db: Executor, now: string): Promise<void> {

@@ -248,6 +248,7 @@ export function createEnrollmentService(deps: EnrollmentServiceDeps): Enrollment
         agent_version: input.agent_version ?? null,
         agent_connected_at: null,
         agent_low_power: null,
+        hub_host: 0,
         created_at: now,
         updated_at: now,
       };

@@ -19,7 +19,13 @@ import type { Database } from '../../platform/db/schema.js';
 import type { EventBus } from '../../platform/event-bus.js';
 import { HubError, validationError } from '../../platform/hub-error.js';
 import { canSeeAsset, type ActionContext, type Principal } from '../access/principal.js';
-import { assetOffline, offlineMessage, recordIntent, type AgentCaller } from '../agent-ops/agent-call.js';
+import {
+  assetOffline,
+  offlineMessage,
+  recordIntent,
+  requireHubHostAccess,
+  type AgentCaller,
+} from '../agent-ops/agent-call.js';
 import type { AuditEntry, AuditService } from '../audit/audit.service.js';
 import type { GroupService } from '../groups/groups.service.js';
 import { findAssetSummaries, type AssetSummary } from '../agent-ops/agent-ops.repository.js';
@@ -214,7 +220,10 @@ export function createExecService(deps: ExecServiceDeps): ExecService {
       const more = unknown.length > 20 ? ` and ${unknown.length - 20} more` : '';
       throw new HubError('not_found', `unknown targets: ${shown}${more}`);
     }
-    return unique.map((id) => byId.get(id)).filter((r): r is AssetSummary => r !== undefined);
+    const targets = unique.map((id) => byId.get(id)).filter((r): r is AssetSummary => r !== undefined);
+    // Nothing runs when one target is the hub's host and the caller is not an admin.
+    for (const row of targets) requireHubHostAccess(principal, row, 'exec.run');
+    return targets;
   }
 
   async function runRows(ctx: ActionContext, rows: AssetSummary[], plan: ExecPlan): Promise<ExecManyResult> {
@@ -238,7 +247,7 @@ export function createExecService(deps: ExecServiceDeps): ExecService {
   return {
     async runOne(ctx, assetId, input) {
       const plan = planOf(input);
-      const row = await agents.loadAsset(ctx.principal, assetId);
+      const row = await agents.loadAsset(ctx.principal, assetId, 'exec.run');
       agents.requireOnline(row);
       await recordIntent(db, audit, ctx, [auditEntry(row, plan, null)]);
       const result = await execute(row, plan);

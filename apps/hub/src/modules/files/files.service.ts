@@ -56,11 +56,11 @@ export function createFilesService(deps: FilesServiceDeps): FilesService {
   async function prepare(
     ctx: ActionContext,
     assetId: string,
-    action: string,
+    action: 'files.write' | 'files.mkdir' | 'files.delete' | 'files.rename' | 'files.copy',
     path: string,
     detail: Record<string, unknown>,
   ): Promise<AssetRow> {
-    const row = await agents.loadAsset(ctx.principal, assetId);
+    const row = await agents.loadAsset(ctx.principal, assetId, action);
     agents.requireOnline(row);
     await recordIntent(db, audit, ctx, [
       { action, targetType: 'file', targetId: path, assetId: row.id, detail: { path, ...detail } },
@@ -86,13 +86,13 @@ export function createFilesService(deps: FilesServiceDeps): FilesService {
   return {
     async list(ctx, assetId, text) {
       const path = requirePath('path', text);
-      const row = await agents.loadAsset(ctx.principal, assetId);
+      const row = await agents.loadAsset(ctx.principal, assetId, 'files.list');
       return agents.call(row, 'files.list', { path }, { timeoutMs: 30_000 });
     },
 
     async read(ctx, assetId, text) {
       const path = requirePath('path', text);
-      const row = await agents.loadAsset(ctx.principal, assetId);
+      const row = await agents.loadAsset(ctx.principal, assetId, 'files.read');
       const result = await agents.call(
         row,
         'files.read',

@@ -52,7 +52,7 @@ export function createPowerService(deps: PowerServiceDeps): PowerService {
   const sendPacket = deps.sendPacket ?? sendMagicPacket;
 
   async function power(ctx: ActionContext, assetId: string, type: 'power.reboot' | 'power.shutdown') {
-    const row = await agents.loadAsset(ctx.principal, assetId);
+    const row = await agents.loadAsset(ctx.principal, assetId, type);
     agents.requireOnline(row);
     await recordIntent(db, audit, ctx, [
       { action: type, targetType: 'asset', targetId: row.id, assetId: row.id, detail: { name: row.name } },
@@ -77,7 +77,7 @@ export function createPowerService(deps: PowerServiceDeps): PowerService {
     shutdown: (ctx, assetId) => power(ctx, assetId, 'power.shutdown'),
 
     async wake(ctx, assetId) {
-      const row = await agents.loadAsset(ctx.principal, assetId);
+      const row = await agents.loadAsset(ctx.principal, assetId, 'wol.relay');
       const mac = row.mac_address ? normalizeMac(row.mac_address) : null;
       if (!mac) {
         throw new HubError(

@@ -117,7 +117,7 @@ export function createSystemService(deps: SystemServiceDeps): SystemService {
 
   return {
     async read<T extends ReadType>(ctx: ActionContext, assetId: string, type: T) {
-      const row = await agents.loadAsset(ctx.principal, assetId);
+      const row = await agents.loadAsset(ctx.principal, assetId, type);
       const timeoutMs = readTimeoutMs[type];
       // Every read request carries the empty payload; TypeScript cannot see that through the generic.
       const payload = {} as AgentRequestPayload<T>;
@@ -128,7 +128,7 @@ export function createSystemService(deps: SystemServiceDeps): SystemService {
       const signal = input.signal ?? 'SIGTERM';
       if (!(signals as readonly string[]).includes(signal))
         throw validationError('signal', `must be one of ${signals.join(', ')}`);
-      const row = await agents.loadAsset(ctx.principal, assetId);
+      const row = await agents.loadAsset(ctx.principal, assetId, 'processes.kill');
       agents.requireOnline(row);
       await recordIntent(db, audit, ctx, [
         {
@@ -144,7 +144,7 @@ export function createSystemService(deps: SystemServiceDeps): SystemService {
 
     async serviceAction(ctx, assetId, name, action) {
       checkServiceName(name);
-      const row = await agents.loadAsset(ctx.principal, assetId);
+      const row = await agents.loadAsset(ctx.principal, assetId, 'services.action');
       agents.requireOnline(row);
       await recordIntent(db, audit, ctx, [
         {
@@ -166,7 +166,7 @@ export function createSystemService(deps: SystemServiceDeps): SystemService {
 
     async logs(ctx, assetId, query) {
       const checked = checkLogQuery(query);
-      const row = await agents.loadAsset(ctx.principal, assetId);
+      const row = await agents.loadAsset(ctx.principal, assetId, 'system.logs');
       return agents.call(row, 'system.logs', checked, { timeoutMs: 60_000 });
     },
   };

@@ -7,5 +7,9 @@ export function userRoutes(users: UserService): Handlers {
     'users.list': ({ query }) => users.list(pageRequest(query)),
     'users.create': ({ body, ctx }) => users.create(ctx, body),
     'users.update': ({ params, body, ctx }) => users.update(ctx, params.id, body),
+    'auth.changePassword': async ({ body, ctx }) => {
+      await users.changeOwnPassword(ctx, body);
+      return { changed: true };
+    },
   };
 }

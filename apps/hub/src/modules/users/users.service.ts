@@ -1,13 +1,21 @@
-import { limits, newId, type User, type UserCreate, type UserUpdate } from '@svc/protocol';
+import fs from 'node:fs/promises';
+import {
+  limits,
+  newId,
+  type PasswordChange,
+  type User,
+  type UserCreate,
+  type UserUpdate,
+} from '@svc/protocol';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
-import { hashPassword } from '../../platform/crypto.js';
+import { hashPassword, verifyPassword } from '../../platform/crypto.js';
 import type { Database } from '../../platform/db/schema.js';
 import { pageWindow, toPage, type Page, type PageRequest } from '../../platform/db/paging.js';
 import { HubError, validationError } from '../../platform/hub-error.js';
 import type { ActionContext } from '../access/principal.js';
 import type { AuditService } from '../audit/audit.service.js';
-import { deleteSessionsForUser } from '../auth/sessions.repository.js';
+import { deleteOtherSessions, deleteSessionsForUser } from '../auth/sessions.repository.js';
 import {
   findUser,
   findUserByUsername,
@@ -22,6 +30,11 @@ export interface UserService {
   list(page: PageRequest): Promise<Page<User>>;
   create(ctx: ActionContext, input: UserCreate): Promise<User>;
   update(ctx: ActionContext, id: string, input: UserUpdate): Promise<User>;
+  /**
+   * The signed-in user sets a new password, proving the current one. Their other sessions end; for the owner,
+   * the first-run credentials file is deleted (it held the generated password).
+   */
+  changeOwnPassword(ctx: ActionContext, input: PasswordChange): Promise<void>;
 }
 
 export function presentUser(row: UserRow): User {
@@ -61,6 +74,8 @@ export function createUserService(deps: {
   clock: Clock;
   audit: AuditService;
   bcryptCost: number;
+  /** The owner's first-run credentials file, deleted once the owner has chosen a password. */
+  ownerCredentialsPath: string;
 }): UserService {
   const { db, clock, audit, bcryptCost } = deps;
   return {
@@ -85,6 +100,7 @@ export function createUserService(deps: {
         created_at: now,
         updated_at: now,
         totp_secret: null,
+        must_change_password: 0,
         totp_pending_secret: null,
         totp_last_step: null,
         oidc_subject: null,
@@ -136,6 +152,36 @@ export function createUserService(deps: {
         });
       });
       return presentUser({ ...row, ...changes });
+    },
+
+    async changeOwnPassword(ctx, input) {
+      const { principal } = ctx;
+      const row = principal.userId ? await findUser(db, principal.userId) : undefined;
+      if (principal.authType !== 'session' || !row) throw new HubError('unauthorized');
+      checkPassword(input.new_password);
+      if (!(await verifyPassword(input.current_password, row.password_hash))) {
+        throw validationError('current_password', 'is not the current password');
+      }
+      if (input.new_password === input.current_password) {
+        throw validationError('new_password', 'must differ from the current password');
+      }
+      const now = clock.now().toISOString();
+      const passwordHash = await hashPassword(input.new_password, bcryptCost);
+      await db.transaction().execute(async (trx) => {
+        await updateUser(trx, row.id, {
+          password_hash: passwordHash,
+          must_change_password: 0,
+          updated_at: now,
+        });
+        await deleteOtherSessions(trx, row.id, principal.sessionId ?? '');
+        await audit.record(trx, ctx, {
+          action: 'user.password_changed',
+          targetType: 'user',
+          targetId: row.id,
+          detail: { first_sign_in: row.must_change_password === 1 },
+        });
+      });
+      if (row.role === 'owner') await fs.rm(deps.ownerCredentialsPath, { force: true });
     },
   };
 }

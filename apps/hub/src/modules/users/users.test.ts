@@ -91,7 +91,7 @@ describe.each(databaseTargets())('owner bootstrap ($name)', ({ options }) => {
     return hub;
   }
 
-  it('creates exactly one owner whose password and token are in a 0600 file', async () => {
+  it('creates exactly one owner whose password, and no token, is in a 0600 file', async () => {
     const hub = await open(memoryLogger().logger);
     const file = path.join(dataDir, ownerCredentialsFile);
 
@@ -99,7 +99,7 @@ describe.each(databaseTargets())('owner bootstrap ($name)', ({ options }) => {
     expect(hub.owner.credentialsPath).toBe(file);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     const credentials = readCredentials(file);
-    expect(Object.keys(credentials).sort()).toEqual(['owner_token', 'password', 'username']);
+    expect(Object.keys(credentials).sort()).toEqual(['password', 'username']);
     expect(credentials.username).toBe('owner');
 
     const owners = await hub.database.db
@@ -111,34 +111,24 @@ describe.each(databaseTargets())('owner bootstrap ($name)', ({ options }) => {
     expect(owners[0]?.username).toBe('owner');
     expect(await verifyPassword(credentials.password ?? '', owners[0]?.password_hash ?? '')).toBe(true);
     expect(await verifyPassword(`${credentials.password}x`, owners[0]?.password_hash ?? '')).toBe(false);
-
-    const whoami = await hub.app.inject({
-      method: 'GET',
-      url: '/api/v2/whoami',
-      headers: { authorization: `Bearer ${credentials.owner_token}` },
-      remoteAddress: '127.0.0.1',
-    });
-    expect(whoami.statusCode).toBe(200);
-    expect(JSON.parse(whoami.body)).toMatchObject({ data: { role: 'owner', user_id: owners[0]?.id } });
+    expect(owners[0]?.must_change_password).toBe(1);
+    // No key exists until the owner makes one: nothing in the data directory works as an owner token.
+    expect(await hub.database.db.selectFrom('api_keys').select('id').execute()).toEqual([]);
   });
 
-  it('logs a masked hint and the file path, never the password or the token', async () => {
+  it('logs a masked hint and the file path, never the password', async () => {
     const { logger, lines } = memoryLogger();
     const hub = await open(logger);
-    const { password, owner_token: token } = readCredentials(path.join(dataDir, ownerCredentialsFile));
+    const { password } = readCredentials(path.join(dataDir, ownerCredentialsFile));
     expect(password).toBeTruthy();
-    expect(token).toBeTruthy();
 
     const log = lines.join('\n');
     const hint = lines.find((line) => line.includes(hub.owner.credentialsPath));
     expect(hint, log).toBeDefined();
     expect(hint).toContain(maskSecret(password ?? ''));
-    expect(hint).toContain(maskSecret(token ?? ''));
     expect(log).not.toContain(password);
-    expect(log).not.toContain(token);
-    // Not even a long tail of either secret: the hint shows two characters.
+    // Not even a long tail of it: the hint shows two characters.
     expect(log).not.toContain(password?.slice(2, 12));
-    expect(log).not.toContain(token?.slice(-20));
   });
 
   it('does not make a second owner, nor rewrite the file, on the next start', async () => {
@@ -155,7 +145,6 @@ describe.each(databaseTargets())('owner bootstrap ($name)', ({ options }) => {
 
     expect(second.owner.created).toBe(false);
     expect(second.owner.password).toBeUndefined();
-    expect(second.owner.ownerKey).toBeUndefined();
     expect(await second.database.db.selectFrom('users').select('id').execute()).toHaveLength(1);
     expect(await second.database.db.selectFrom('api_keys').select('id').execute()).toEqual(keysBefore);
     expect(fs.readFileSync(file, 'utf8')).toBe(textBefore);
@@ -388,7 +377,11 @@ describe.each(databaseTargets())('/api/auth/users ($name)', ({ options }) => {
       expect(event).toMatchObject({ actor_type: 'api_key', actor_id: admin.id, target_type: 'user' });
       expect(JSON.stringify(event)).not.toMatch(/first password|second password|\$2b\$/);
     }
-    expect(await auditActions(t, (await ownerRow()).id)).toHaveLength(1); // only the bootstrap creation
+    // The bootstrap's creation and the first sign-in's new password; the refused reset left nothing.
+    expect((await auditActions(t, (await ownerRow()).id)).map((e) => e.action).sort()).toEqual([
+      'user.created',
+      'user.password_changed',
+    ]);
   });
 });
 

@@ -226,6 +226,26 @@ const metricsWithoutTsIndex: Migration = {
     await db.schema.createIndex('metric_samples_ts_idx').on('metric_samples').column('ts').execute();
   },
 };
+/**
+ * The hub's own host is marked on its asset (operations there that can read or run anything need an admin),
+ * and a user can be made to choose a new password at the next sign-in (the owner's generated one at first run).
+ */
+const hubHostAndFirstRun: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .alterTable('assets')
+      .addColumn('hub_host', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
+    await db.schema
+      .alterTable('users')
+      .addColumn('must_change_password', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
+  },
+  async down(db: Kysely<any>) {
+    await db.schema.alterTable('users').dropColumn('must_change_password').execute();
+    await db.schema.alterTable('assets').dropColumn('hub_host').execute();
+  },
+};
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
 export const migrations: Record<string, Migration> = {
@@ -233,6 +253,7 @@ export const migrations: Record<string, Migration> = {
   '0002_transport_security': transportSecurity,
   '0003_agents': agents,
   '0004_metrics_without_ts_index': metricsWithoutTsIndex,
+  '0005_hub_host_and_first_run': hubHostAndFirstRun,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -36,6 +36,8 @@ export interface UsersTable {
   /** Last TOTP time step accepted: a code from it or before cannot be used again. */
   totp_last_step: number | null;
   oidc_subject: string | null;
+  /** 1 when the next sign-in must set a new password before anything else (the owner's first run). */
+  must_change_password: number;
 }
 
 export interface SettingsTable {
@@ -113,6 +115,8 @@ export interface AssetsTable {
   agent_version: string | null;
   agent_connected_at: string | null;
   agent_low_power: number | null;
+  /** 1 for the asset of the machine the hub runs on (its local agent). */
+  hub_host: number;
   created_at: string;
   updated_at: string;
 }

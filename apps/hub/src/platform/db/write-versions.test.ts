@@ -21,6 +21,7 @@ describe('write versions (SQLite)', () => {
     agent_version: null,
     agent_connected_at: null,
     agent_low_power: null,
+    hub_host: 0,
     created_at: now,
     updated_at: now,
   });
