@@ -2,6 +2,8 @@
  * Composition: opens storage, builds every service and the HTTP app from a config. main.ts and the test
  * harness both start the hub through here, so tests run the same wiring users do.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import type { FastifyInstance, FastifyServerFactory } from 'fastify';
 import type { HubConfig } from './config/env.js';
 import { buildApp } from './app.js';
@@ -12,6 +14,7 @@ import { systemClock, type Clock } from './platform/clock.js';
 import { openDatabase, type DatabaseOptions, type HubDatabase } from './platform/db/database.js';
 import type { Logger } from './platform/logger.js';
 import { loadSecretBox, type SecretBox } from './platform/secret-box.js';
+import { lockDataDir } from './platform/data-dir-lock.js';
 import { EventBus } from './platform/event-bus.js';
 import { createChannelAuthenticator } from './agents/channel-auth.js';
 import { createAgentGateway, type WebSocketAgentGateway } from './agents/gateway.js';
@@ -92,7 +95,57 @@ export interface Hub {
   close(): Promise<void>;
 }
 
+/** The entries of the data directory now; null when it does not exist yet. */
+function dataDirEntries(dataDir: string): Set<string> | null {
+  try {
+    return new Set(fs.readdirSync(dataDir));
+  } catch {
+    return null;
+  }
+}
+
+/** After a start that failed: removes what it made in the data directory, so a corrected start is a first one. */
+function removeWhatThisStartMade(dataDir: string, before: Set<string> | null): void {
+  if (before === null) {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    return;
+  }
+  for (const entry of dataDirEntries(dataDir) ?? []) {
+    if (!before.has(entry)) fs.rmSync(path.join(dataDir, entry), { recursive: true, force: true });
+  }
+}
+
+/**
+ * Starts a hub on its data directory: locked first (one hub per directory; a second is refused before it
+ * touches anything), and left as it was found when the start fails (a setting refused at start creates no
+ * database and no key).
+ */
 export async function createHub(options: HubOptions): Promise<Hub> {
+  const { dataDir } = options.config;
+  const before = dataDirEntries(dataDir);
+  const lock = lockDataDir(dataDir);
+  const opened: { database?: HubDatabase } = {};
+  try {
+    const hub = await assembleHub(options, opened);
+    return {
+      ...hub,
+      async close() {
+        try {
+          await hub.close();
+        } finally {
+          lock.release();
+        }
+      },
+    };
+  } catch (error) {
+    await opened.database?.close().catch(() => undefined);
+    lock.release();
+    removeWhatThisStartMade(dataDir, before);
+    throw error;
+  }
+}
+
+async function assembleHub(options: HubOptions, opened: { database?: HubDatabase }): Promise<Hub> {
   const { config, logger } = options;
   const clock = options.clock ?? systemClock;
   const box = loadSecretBox({
@@ -105,6 +158,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     dataDir: config.dataDir,
     ...options.database,
   });
+  opened.database = database;
   const { db } = database;
   const startedAt = clock.now();
   // No agent is connected before this process serves: whatever the last run left online is offline now.

@@ -2,6 +2,7 @@ import { ConfigError, parseEnv, type HubConfig } from './config/env.js';
 import { createHub } from './hub.js';
 import { createLogger, type Logger } from './platform/logger.js';
 import { CertificateProblem } from './platform/tls/certificates.js';
+import { DataDirLocked } from './platform/data-dir-lock.js';
 import { startLocalAgent } from './local-agent.js';
 import { httpsServerFactory, startServers } from './server.js';
 
@@ -104,6 +105,7 @@ async function main(): Promise<void> {
     await run(config, logger);
   } catch (error) {
     if (error instanceof CertificateProblem) fail(`TLS: ${error.message}`, 2);
+    if (error instanceof DataDirLocked) fail(error.message, 1);
     throw error;
   }
 }
