@@ -7,6 +7,7 @@ import Fastify, {
 import { limits, newId, routeList, routerPath, type RouteContract } from '@svc/protocol';
 import type { RateLimitConfig } from './config/env.js';
 import { createAuthenticator } from './http/authenticate.js';
+import { handleClientError } from './http/client-error.js';
 import { authorize } from './http/authorize.js';
 import { sendError } from './http/envelope.js';
 import { installErrorHandler } from './http/error-handler.js';
@@ -58,6 +59,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     logController: new HubLogController(),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     ...(deps.serverFactory ? { serverFactory: deps.serverFactory } : {}),
+    // Requests the HTTP parser refuses (unknown method, over-long header) get the envelope and headers too.
+    clientErrorHandler: handleClientError,
     // Requests the router refuses (bad percent-encoding, over-long parameters) still get the envelope.
     frameworkErrors: (error, request, reply) => {
       const code = (error.statusCode ?? 400) >= 500 ? 'internal_error' : 'validation';
