@@ -3,8 +3,9 @@
  * holds a control character, an escape sequence or a bidirectional control: they reach logs, terminals and
  * the console (display-text.ts in protocol). Nothing is stored.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { displayTextProblem } from '@svc/protocol';
+import { displayTextProblem, type Asset } from '@svc/protocol';
 import type { TestHub } from '@svc/testkit';
 import { useTestHub } from '@svc/testkit/vitest';
 
@@ -149,6 +150,29 @@ describe('names and descriptions a caller gives', () => {
       }
     },
   );
+
+  it('agrees with the rule for any name: stored exactly when it has no unsafe character, else 400', async () => {
+    const t = hub();
+    // eslint-disable-next-line no-control-regex -- the oracle names the very characters the rule refuses
+    const unsafe = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/u;
+    const pieces = fc.oneof(
+      fc.string({ unit: 'binary', minLength: 1, maxLength: 3 }),
+      fc.constantFrom('\u001b[', '\u202e', '\u2069', '\u0085', '\u2028', 'é', '👩‍💻', 'ـ', ' '),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(pieces, { minLength: 1, maxLength: 12 }), async (parts) => {
+        const name = parts.join('').slice(0, 120);
+        const res = await t.request('POST', '/api/v2/assets', { body: { name } });
+        if (unsafe.test(name)) {
+          expect([res.status, res.json.error]).toEqual([400, 'validation']);
+        } else {
+          expect(res.status).toBe(201);
+          expect((res.json.data as Asset).name).toBe(name);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
 
   it('keeps tabs and line feeds in a description', async () => {
     const t = hub();
