@@ -3,7 +3,13 @@
  * wires the agent together; `startAgent` is also what a script or test uses to run an agent in-process.
  */
 import os from 'node:os';
-import { agentCapabilities, agentProtocolVersion, type Heartbeat, type Hello } from '@svc/protocol';
+import {
+  agentCapabilities,
+  agentProtocolVersion,
+  type Heartbeat,
+  type Hello,
+  type HelloInterface,
+} from '@svc/protocol';
 import { AgentChannel, type ChannelEvent } from './channel/client.js';
 import { createDispatcher } from './channel/dispatch.js';
 import { MetricsBuffer, MetricsCollector } from './collectors/metrics.js';
@@ -39,17 +45,34 @@ export class AgentStartError extends Error {
   }
 }
 
-/** The identity the agent announces in `hello`. */
-export async function buildHello(platform: PlatformAdapter, settings: AgentSettings): Promise<Hello> {
+/**
+ * The addresses `hello` reports, from `os.networkInterfaces()` without loopback: each with its prefix too, so
+ * the hub can tell which LAN this agent could relay a Wake-on-LAN packet to.
+ */
+export function helloAddresses(
+  nics: NodeJS.Dict<os.NetworkInterfaceInfo[]>,
+): Pick<Hello, 'ip_addresses' | 'mac_addresses' | 'interfaces'> {
   const ips: string[] = [];
+  const interfaces: HelloInterface[] = [];
   const macs = new Set<string>();
-  for (const infos of Object.values(os.networkInterfaces())) {
+  for (const infos of Object.values(nics)) {
     for (const info of infos ?? []) {
       if (info.internal) continue;
       ips.push(info.address);
+      const prefix = Number(info.cidr?.split('/')[1]);
+      if (Number.isInteger(prefix)) interfaces.push({ address: info.address, prefix });
       if (info.mac && info.mac !== '00:00:00:00:00:00') macs.add(info.mac.toLowerCase());
     }
   }
+  return {
+    ip_addresses: ips.slice(0, 64),
+    mac_addresses: [...macs].slice(0, 64),
+    interfaces: interfaces.slice(0, 64),
+  };
+}
+
+/** The identity the agent announces in `hello`. */
+export async function buildHello(platform: PlatformAdapter, settings: AgentSettings): Promise<Hello> {
   // Elsewhere only the plain-Node areas work (exec needs /bin/sh, so not on Windows).
   const portable: readonly string[] =
     platform.name === 'windows' ? ['files', 'wol'] : ['exec', 'files', 'wol'];
@@ -61,8 +84,7 @@ export async function buildHello(platform: PlatformAdapter, settings: AgentSetti
     platform: platform.name,
     os_release: await platform.osRelease(),
     arch: os.arch().slice(0, 32),
-    ip_addresses: ips.slice(0, 64),
-    mac_addresses: [...macs].slice(0, 64),
+    ...helloAddresses(os.networkInterfaces()),
     capabilities,
     low_power: settings.lowPowerMode,
   };

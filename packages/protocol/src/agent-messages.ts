@@ -324,6 +324,13 @@ export const agentCapabilities = [
   'metrics',
 ] as const;
 
+/** One address of a network interface with its prefix length, as the agent's OS reports it. */
+export const HelloInterface = Type.Object({
+  address: Text(64),
+  prefix: Type.Integer({ minimum: 0, maximum: 128 }),
+});
+export type HelloInterface = Static<typeof HelloInterface>;
+
 export const Hello = Type.Object({
   agent_version: Text(64),
   protocol: Type.Integer({ minimum: 1, maximum: 1000 }),
@@ -339,6 +346,8 @@ export const Hello = Type.Object({
   arch: Text(32),
   ip_addresses: Type.Array(Text(64), { maxItems: 64 }),
   mac_addresses: Type.Array(Text(32), { maxItems: 64 }),
+  /** The addresses of `ip_addresses` with their prefixes: what the hub chooses a Wake-on-LAN relay by. */
+  interfaces: Type.Optional(Type.Array(HelloInterface, { maxItems: 64 })),
   capabilities: Type.Array(Text(32), { maxItems: 32 }),
   low_power: Type.Boolean(),
 });

@@ -11,3 +11,4 @@ export * from './routes.js';
 export * from './transport.js';
 export * from './agent-messages.js';
 export * from './operations.js';
+export * from './display-text.js';

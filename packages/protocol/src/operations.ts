@@ -2,6 +2,7 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { agentLimits, LogQuery, MetricSample, serviceActions, signals } from './agent-messages.js';
 import { idPatternFor } from './ids.js';
+import { Name } from './resources.js';
 
 const Timestamp = Type.String({ format: 'date-time' });
 const Maybe = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
@@ -123,7 +124,7 @@ export type ConnectedAgent = Static<typeof ConnectedAgent>;
 
 export const EnrollmentTokenCreate = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 120 }),
+    name: Name,
     expires_in_hours: Type.Optional(Type.Integer({ minimum: 1, maximum: 24 * 365, default: 24 })),
     max_uses: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, default: 1 })),
   },

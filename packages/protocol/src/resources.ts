@@ -2,6 +2,7 @@
 import { Type, type Static } from 'typebox';
 import { assignableRoles, roles } from './roles.js';
 import { idPatternFor } from './ids.js';
+import { DisplayName, DisplayText } from './display-text.js';
 
 const Timestamp = Type.String({ format: 'date-time' });
 const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
@@ -24,7 +25,7 @@ export const limits = {
   bodyBytes: 1_048_576,
 } as const;
 
-export const Name = Type.String({ minLength: 1, maxLength: limits.nameLength });
+export const Name = DisplayName(limits.nameLength);
 export const AssetId = Type.String({ pattern: idPatternFor('asset') });
 
 // ---- API keys ----------------------------------------------------------------------------------------
@@ -95,7 +96,7 @@ const Hostname = Type.String({ minLength: 1, maxLength: limits.hostnameLength, p
 const IpAddress = Type.String({ anyOf: [{ format: 'ipv4' }, { format: 'ipv6' }] });
 const MacAddress = Type.String({ pattern: '^[0-9A-Fa-f]{2}([:-][0-9A-Fa-f]{2}){5}$' });
 const Tag = Type.String({ minLength: 1, maxLength: limits.tagLength, pattern: '^[A-Za-z0-9_.:/-]+$' });
-const Description = Type.String({ maxLength: limits.descriptionLength });
+const Description = DisplayText(limits.descriptionLength);
 
 export const AgentStatus = Type.Object({
   connected: Type.Boolean(),

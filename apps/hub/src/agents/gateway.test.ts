@@ -372,6 +372,29 @@ describe.each(databaseTargets())('agent channel ($name)', ({ options }) => {
     ]);
   });
 
+  it('strips controls, escape sequences and bidi overrides from what a hello says, before anyone reads it', async () => {
+    const enrolled = await rig.enroll('clean-name');
+    const agent = await rig.connect(enrolled.credential);
+    await agent.hello({
+      hostname: 'db\u001b[31m-01\u202e\u0085',
+      os_release: 'Debian\u001b]0;owned\u0007 12\r\n',
+      arch: 'x64\u2066',
+      agent_version: '1.2.3\u200f',
+    });
+
+    expect(await assetRow(rig, enrolled.asset_id)).toMatchObject({
+      hostname: 'db-01',
+      agent_version: '1.2.3',
+    });
+    expect(rig.gateway.session(enrolled.asset_id)?.hello).toMatchObject({
+      hostname: 'db-01',
+      os_release: 'Debian 12',
+      arch: 'x64',
+      agent_version: '1.2.3',
+    });
+    agent.close();
+  });
+
   it('correlates concurrent requests with their results, whatever order the agent answers in', async () => {
     const enrolled = await rig.enroll();
     const agent = await rig.agent(enrolled.credential);

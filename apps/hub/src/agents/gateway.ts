@@ -42,6 +42,7 @@ import {
   type AgentSessionInfo,
   type MetricsSink,
 } from './agent-gateway.js';
+import { cleanHello } from './hello.js';
 import { createPresence, type Presence } from './presence.js';
 
 export const gatewayDefaults = {
@@ -268,7 +269,7 @@ export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGatewa
       violation(conn, `invalid hello: ${firstProblem(agentFrames.hello, payload)}`);
       return;
     }
-    const hello = payload as Hello;
+    const hello = cleanHello(payload as Hello);
     if (hello.protocol !== agentProtocolVersion) {
       violation(conn, `protocol ${hello.protocol} is not supported; this hub speaks ${agentProtocolVersion}`);
       return;

@@ -2,7 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
-import type { FieldProblem } from '@svc/protocol';
+import { displayNamePattern, displayTextPattern, displayTextProblem, type FieldProblem } from '@svc/protocol';
 
 // ajv-formats is CommonJS with a default export; under NodeNext it arrives wrapped.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -102,6 +102,9 @@ export function describeValidation(
       problem = 'is not a known field';
     }
     if (Array.isArray(params.allowedValues)) problem = `must be one of ${params.allowedValues.join(', ')}`;
+    // The pattern itself (a class of escaped code points) would tell the caller nothing.
+    if (params.pattern === displayNamePattern || params.pattern === displayTextPattern)
+      problem = displayTextProblem;
     const where = context === 'querystring' ? 'query' : (context ?? 'body');
     return { field: field ? `${where}.${field}` : where, problem };
   });

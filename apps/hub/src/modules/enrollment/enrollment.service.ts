@@ -8,6 +8,7 @@ import {
   agentChannelPath,
   enrollmentTokenPattern,
   newId,
+  sanitizeDisplayText,
   type CredentialRevoked,
   type CredentialRotated,
   type EnrollmentToken,
@@ -228,7 +229,8 @@ export function createEnrollmentService(deps: EnrollmentServiceDeps): Enrollment
         }
       }
       if (!enrollmentTokenPattern.test(input.token)) throw invalidToken();
-      const hostname = input.hostname.trim();
+      // The agent names itself: what a terminal or the console would render as something else is dropped.
+      const hostname = sanitizeDisplayText(input.hostname);
       if (hostname === '') throw validationError('hostname', 'must not be blank');
       const tokenHash = sha256Hex(input.token);
       const now = clock.now().toISOString();
@@ -245,7 +247,7 @@ export function createEnrollmentService(deps: EnrollmentServiceDeps): Enrollment
         tags: '[]',
         description: null,
         last_seen_at: null,
-        agent_version: input.agent_version ?? null,
+        agent_version: input.agent_version === undefined ? null : sanitizeDisplayText(input.agent_version),
         agent_connected_at: null,
         agent_low_power: null,
         hub_host: 0,

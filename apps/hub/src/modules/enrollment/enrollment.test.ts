@@ -330,6 +330,35 @@ describe.each(databaseTargets())('enrollment ($name)', ({ options }) => {
     expect(await countAgentAssets(rig.t)).toBe(0);
   });
 
+  it('strips controls, escape sequences and bidi overrides from the hostname an agent enrolls with', async () => {
+    rig = await compose(options);
+    const token = await rig.token({ max_uses: 10 });
+    const res = await rig.call('POST', '/api/v1/enroll', {
+      key: null,
+      body: {
+        token: token.token,
+        hostname: '\u001b[2J\u001b]0;pwned\u0007web\u202e10-bd\u0085\r\n',
+        platform: 'linux',
+        agent_version: '0.1.0\u001b[8m',
+      },
+    });
+    const blank = await rig.call('POST', '/api/v1/enroll', {
+      key: null,
+      body: { token: token.token, hostname: '\u001b[31m\u202e\u0007' },
+    });
+
+    expect(res.status).toBe(201);
+    const enrolled = res.json.data as EnrollResponse;
+    const asset = await rig.t.hub.database.db
+      .selectFrom('assets')
+      .selectAll()
+      .where('id', '=', enrolled.asset_id)
+      .executeTakeFirstOrThrow();
+    expect(asset).toMatchObject({ name: 'web10-bd', hostname: 'web10-bd', agent_version: '0.1.0' });
+    expect(blank.status).toBe(400);
+    expect(await countAgentAssets(rig.t)).toBe(1);
+  });
+
   it('revokes an agent credential and disconnects the agent; a manual asset has none to revoke or rotate', async () => {
     rig = await compose(options);
     const token = await rig.token();

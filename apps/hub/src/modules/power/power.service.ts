@@ -15,6 +15,7 @@ import {
   chooseRelay,
   normalizeMac,
   parseUdpTarget,
+  relayInterfacesOf,
   sendMagicPacket,
   type RelayCandidate,
   type UdpTarget,
@@ -61,15 +62,18 @@ export function createPowerService(deps: PowerServiceDeps): PowerService {
     return { accepted: result.accepted };
   }
 
-  /** Connected agents that can relay, the caller's own assets first. */
+  /** Connected agents that can relay, as evidence for `chooseRelay`. */
   function relayCandidates(ctx: ActionContext, targetId: string): RelayCandidate[] {
-    const candidates = agents.gateway
+    return agents.gateway
       .sessions()
       .filter((s) => s.assetId !== targetId && s.hello.capabilities.includes('wol'))
-      .map((s) => ({ assetId: s.assetId, addresses: s.hello.ip_addresses }));
-    const visible = candidates.filter((c) => canSeeAsset(ctx.principal, c.assetId));
-    const hidden = candidates.filter((c) => !canSeeAsset(ctx.principal, c.assetId));
-    return [...visible, ...hidden];
+      .map((s) => ({
+        assetId: s.assetId,
+        interfaces: relayInterfacesOf(s.hello),
+        macAddresses: s.hello.mac_addresses,
+        isVisible: canSeeAsset(ctx.principal, s.assetId),
+        lastSeenAt: s.lastSeenAt,
+      }));
   }
 
   return {
@@ -85,7 +89,10 @@ export function createPowerService(deps: PowerServiceDeps): PowerService {
           `asset ${row.name} (${row.id}) has no MAC address; set mac_address to wake it`,
         );
       }
-      const relay = chooseRelay(readStringList(row.ip_addresses), relayCandidates(ctx, row.id));
+      const relay = chooseRelay(
+        { addresses: readStringList(row.ip_addresses), mac },
+        relayCandidates(ctx, row.id),
+      );
       // An asset the caller may not see stays unnamed, in the answer and in the audit row they may read.
       const shownRelay = relay && canSeeAsset(ctx.principal, relay.assetId) ? relay.assetId : null;
       await recordIntent(db, audit, ctx, [

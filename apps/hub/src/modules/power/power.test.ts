@@ -8,8 +8,8 @@ import {
   chooseRelay,
   magicPacket,
   normalizeMac,
-  parseIpv4,
   parseUdpTarget,
+  relayInterfacesOf,
   sendMagicPacket,
 } from './wake-on-lan.js';
 
@@ -222,6 +222,102 @@ describe.each(databaseTargets())('power ($name)', ({ options }) => {
       { action: 'power.wake', detail: { mac: '52:54:00:00:00:03', via: 'agent', relay_asset_id: null } },
     ]);
   });
+  it('never chooses an agent claiming /8, /12 and /16 for unrelated assets, nor over a narrower neighbour', async () => {
+    const { t, ops } = use();
+    const inTen = await t.createAsset({ mac_address: '52:54:00:00:0a:01', ip_addresses: ['10.20.30.40'] });
+    const inTwelve = await t.createAsset({ mac_address: '52:54:00:00:0a:02', ip_addresses: ['172.20.1.1'] });
+    const inSixteen = await t.createAsset({
+      mac_address: '52:54:00:00:0a:03',
+      ip_addresses: ['192.168.7.9'],
+    });
+    const attacker = await t.createAsset();
+    const neighbour = await t.createAsset();
+    const captured: string[] = [];
+    ops.gateway.connect(attacker.id, {
+      hello: {
+        ip_addresses: ['10.0.0.2/8', '172.16.0.2/12', '192.168.0.2/16'],
+        interfaces: [
+          { address: '10.0.0.2', prefix: 8 },
+          { address: '172.16.0.2', prefix: 12 },
+          { address: '192.168.0.2', prefix: 16 },
+        ],
+      },
+      handlers: {
+        'wol.relay': ({ mac }) => {
+          captured.push(mac);
+          return { sent: true };
+        },
+      },
+    });
+    ops.gateway.connect(neighbour.id, {
+      hello: { ip_addresses: ['192.168.7.5'], interfaces: [{ address: '192.168.7.5', prefix: 24 }] },
+      handlers: { 'wol.relay': () => ({ sent: true }) },
+    });
+
+    const ten = await ops.request('POST', `/api/v2/assets/${inTen.id}/wake`);
+    const twelve = await ops.request('POST', `/api/v2/assets/${inTwelve.id}/wake`);
+    const sixteen = await ops.request('POST', `/api/v2/assets/${inSixteen.id}/wake`);
+
+    expect(ten.json.data).toMatchObject({ sent_via: 'hub', relay_asset_id: null });
+    expect(twelve.json.data).toMatchObject({ sent_via: 'hub', relay_asset_id: null });
+    expect(sixteen.json.data).toMatchObject({
+      sent_via: 'agent',
+      relay_asset_id: neighbour.id,
+      target: '192.168.7.255:9',
+    });
+    expect(captured).toEqual([]);
+    expect(ops.gateway.callsOf('wol.relay').map((c) => c.assetId)).toEqual([neighbour.id]);
+    expect(await packets(2)).toHaveLength(2);
+  });
+
+  it('chooses the agent with the narrowest matching subnet, then the one seen last', async () => {
+    const { t, ops } = use();
+    const asset = await t.createAsset({ mac_address: '52:54:00:00:0b:01', ip_addresses: ['10.4.1.77'] });
+    const [wide, narrow, older] = [await t.createAsset(), await t.createAsset(), await t.createAsset()];
+    const relay = { handlers: { 'wol.relay': () => ({ sent: true }) } };
+    ops.gateway.connect(wide.id, { hello: { interfaces: [{ address: '10.4.0.9', prefix: 22 }] }, ...relay });
+    ops.gateway.connect(older.id, {
+      hello: { interfaces: [{ address: '10.4.1.10', prefix: 25 }] },
+      connectedAt: new Date('2026-01-01T00:00:00Z'),
+      ...relay,
+    });
+    ops.gateway.connect(narrow.id, {
+      hello: { interfaces: [{ address: '10.4.1.11', prefix: 25 }] },
+      connectedAt: new Date('2026-01-01T00:05:00Z'),
+      ...relay,
+    });
+
+    const res = await ops.request('POST', `/api/v2/assets/${asset.id}/wake`);
+
+    expect(res.json.data).toMatchObject({
+      sent_via: 'agent',
+      relay_asset_id: narrow.id,
+      target: '10.4.1.127:9',
+    });
+    expect(ops.gateway.callsOf('wol.relay').map((c) => c.assetId)).toEqual([narrow.id]);
+  });
+
+  it("never asks an agent that reports the target's own address or MAC address", async () => {
+    const { t, ops } = use();
+    const asset = await t.createAsset({ mac_address: '52:54:00:00:0c:01', ip_addresses: ['192.168.3.30'] });
+    const sameAddress = await t.createAsset();
+    const sameMac = await t.createAsset();
+    const relay = { handlers: { 'wol.relay': () => ({ sent: true }) } };
+    ops.gateway.connect(sameAddress.id, {
+      hello: { ip_addresses: ['192.168.3.30/24', '192.168.3.31/24'] },
+      ...relay,
+    });
+    ops.gateway.connect(sameMac.id, {
+      hello: { interfaces: [{ address: '192.168.3.32', prefix: 24 }], mac_addresses: ['52:54:00:00:0C:01'] },
+      ...relay,
+    });
+
+    const res = await ops.request('POST', `/api/v2/assets/${asset.id}/wake`);
+
+    expect(res.json.data).toMatchObject({ sent_via: 'hub', relay_asset_id: null });
+    expect(ops.gateway.callsOf('wol.relay')).toEqual([]);
+    expect(await packets(1)).toHaveLength(1);
+  });
 });
 
 describe('Wake-on-LAN pieces', () => {
@@ -250,16 +346,69 @@ describe('Wake-on-LAN pieces', () => {
     expect(() => parseUdpTarget('host:70000')).toThrow();
   });
 
-  it('chooses a relay on the same subnet only', () => {
-    expect(parseIpv4('127.0.0.1')).toBeNull();
-    expect(parseIpv4('10.0.0.1/33')).toBeNull();
-    expect(chooseRelay(['10.0.5.9'], [{ assetId: 'a', addresses: ['10.0.6.1'] }])).toBeNull();
-    expect(chooseRelay(['10.0.5.9'], [{ assetId: 'a', addresses: ['10.0.6.1/16'] }])).toEqual({
+  it('chooses a relay on the same subnet only, by sane prefixes of addresses that are hosts', () => {
+    const candidate = (interfaces: { address: string; prefix: number | null }[], extra = {}) => ({
       assetId: 'a',
-      broadcast: '10.0.255.255',
+      interfaces,
+      macAddresses: [],
+      isVisible: true,
+      lastSeenAt: new Date(0),
+      ...extra,
     });
-    expect(chooseRelay([], [{ assetId: 'a', addresses: ['10.0.6.1'] }])).toBeNull();
-    expect(chooseRelay(['10.0.5.9'], [{ assetId: 'a', addresses: ['10.0.5.1/32'] }])).toBeNull();
-    expect(chooseRelay(['127.0.0.5'], [{ assetId: 'a', addresses: ['127.0.0.1'] }])).toBeNull();
+    const target = (addresses: string[]) => ({ addresses, mac: '52:54:00:00:00:09' });
+    const cases: [string, string[], { address: string; prefix: number | null }[], string | null][] = [
+      ['another /24 (no prefix: a /24)', ['10.0.5.9'], [{ address: '10.0.6.1', prefix: null }], null],
+      ['the same /16', ['10.0.5.9'], [{ address: '10.0.6.1', prefix: 16 }], '10.0.255.255'],
+      ['a /15', ['10.0.5.9'], [{ address: '10.0.6.1', prefix: 15 }], null],
+      ['a /8', ['10.0.5.9'], [{ address: '10.0.6.1', prefix: 8 }], null],
+      ['a /12', ['172.16.5.9'], [{ address: '172.16.0.1', prefix: 12 }], null],
+      ['a /31', ['10.0.5.1'], [{ address: '10.0.5.0', prefix: 31 }], null],
+      ['a /32', ['10.0.5.9'], [{ address: '10.0.5.1', prefix: 32 }], null],
+      ['a /30', ['10.0.5.1'], [{ address: '10.0.5.2', prefix: 30 }], '10.0.5.3'],
+      ['the network address', ['10.0.5.9'], [{ address: '10.0.5.0', prefix: 24 }], null],
+      ['the broadcast address', ['10.0.5.9'], [{ address: '10.0.5.255', prefix: 24 }], null],
+      ['a target that is the broadcast', ['10.0.5.255'], [{ address: '10.0.5.1', prefix: 24 }], null],
+      ['no target address', [], [{ address: '10.0.6.1', prefix: null }], null],
+      ['loopback', ['127.0.0.5'], [{ address: '127.0.0.1', prefix: 24 }], null],
+      ['link-local', ['169.254.1.5'], [{ address: '169.254.1.1', prefix: 16 }], null],
+      ['IPv6', ['fd00::5'], [{ address: 'fd00::1', prefix: 64 }], null],
+      ['a prefix that is no number', ['10.0.5.9'], [{ address: '10.0.5.1', prefix: Number.NaN }], null],
+    ];
+    for (const [what, addresses, interfaces, broadcast] of cases) {
+      const choice = chooseRelay(target(addresses), [candidate(interfaces)]);
+      expect([what, choice?.broadcast ?? null]).toEqual([what, broadcast]);
+    }
+  });
+
+  it("ranks relays by prefix, then the caller's own assets, then the last seen", () => {
+    const target = { addresses: ['192.168.1.20'], mac: '52:54:00:00:00:09' };
+    const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute));
+    const relay = (assetId: string, prefix: number, isVisible: boolean, minute: number) => ({
+      assetId,
+      interfaces: [{ address: '192.168.1.2', prefix }],
+      macAddresses: [],
+      isVisible,
+      lastSeenAt: at(minute),
+    });
+
+    expect(chooseRelay(target, [relay('wide', 23, true, 9), relay('narrow', 26, false, 1)])?.assetId).toBe(
+      'narrow',
+    );
+    expect(chooseRelay(target, [relay('hidden', 24, false, 9), relay('own', 24, true, 1)])?.assetId).toBe(
+      'own',
+    );
+    expect(chooseRelay(target, [relay('older', 24, true, 1), relay('newer', 24, true, 2)])?.assetId).toBe(
+      'newer',
+    );
+  });
+
+  it('reads relay evidence from reported interfaces, else from plain addresses', () => {
+    expect(
+      relayInterfacesOf({ ip_addresses: ['192.168.1.2'], interfaces: [{ address: '10.0.0.2', prefix: 24 }] }),
+    ).toEqual([{ address: '10.0.0.2', prefix: 24 }]);
+    expect(relayInterfacesOf({ ip_addresses: ['192.168.1.2', '10.0.0.2/23'] })).toEqual([
+      { address: '192.168.1.2', prefix: null },
+      { address: '10.0.0.2', prefix: 23 },
+    ]);
   });
 });

@@ -75,58 +75,127 @@ function maskOf(prefix: number): number {
   return prefix === 0 ? 0 : (0xffffffff << (32 - prefix)) >>> 0;
 }
 
-export interface Ipv4Address {
-  address: number;
-  /** The prefix length when the text carried one (`192.168.1.10/23`), else null. */
-  prefix: number | null;
-}
+/** The widest (/16) and narrowest (/30) IPv4 prefixes that count as a LAN a relay shares with its target. */
+export const relayPrefixBounds = { min: 16, max: 30 } as const;
 
-/** An IPv4 address with an optional `/prefix`; null for IPv6, loopback, link-local and anything else. */
-export function parseIpv4(text: string): Ipv4Address | null {
-  const [addressText = '', prefixText] = text.trim().split('/');
-  const address = ipv4ToInt(addressText);
-  if (address === null) return null;
-  const first = Math.floor(address / 2 ** 24);
-  if (first === 127 || first === 0 || addressText.startsWith('169.254.')) return null;
-  if (prefixText === undefined) return { address, prefix: null };
-  const prefix = Number(prefixText);
-  if (!/^\d{1,2}$/.test(prefixText) || prefix > 32) return null;
-  return { address, prefix };
+/** One interface address an agent reports, with its prefix length when known. */
+export interface RelayInterface {
+  address: string;
+  prefix: number | null;
 }
 
 export interface RelayCandidate {
   assetId: string;
+  interfaces: readonly RelayInterface[];
+  /** MAC addresses the agent reports: one equal to the target's says the agent claims to be the target. */
+  macAddresses: readonly string[];
+  /** Whether the caller may see this asset: among equal prefixes, the caller's own assets relay first. */
+  isVisible: boolean;
+  lastSeenAt: Date;
+}
+
+export interface RelayTarget {
   addresses: readonly string[];
+  mac: string;
 }
 
 export interface RelayChoice {
   assetId: string;
   /** The directed broadcast of the shared subnet, e.g. 192.168.1.255. */
   broadcast: string;
+  prefix: number;
 }
 
 /**
- * The first candidate on the same IPv4 subnet as one of the target's addresses: by the relay's own prefix
- * when its address carries one (a /31 or /32 has no broadcast and is skipped), else by /24.
+ * The addresses an agent reports as relay evidence: its interfaces with their prefixes when it reports them
+ * (agents from this version on), else its plain addresses, where one without a prefix counts as a /24.
  */
-export function chooseRelay(
-  targetAddresses: readonly string[],
-  candidates: readonly RelayCandidate[],
-): RelayChoice | null {
-  const targets = targetAddresses.map(parseIpv4).filter((a): a is Ipv4Address => a !== null);
+export function relayInterfacesOf(hello: {
+  ip_addresses: readonly string[];
+  interfaces?: readonly { address: string; prefix: number }[] | undefined;
+}): RelayInterface[] {
+  if (hello.interfaces) return hello.interfaces.map((i) => ({ address: i.address, prefix: i.prefix }));
+  return hello.ip_addresses.map((text) => {
+    const [address = '', prefixText] = text.trim().split('/');
+    return { address, prefix: prefixText === undefined ? null : Number(prefixText) };
+  });
+}
+
+/** A unicast IPv4 address: not 0/8, loopback, link-local, multicast or reserved. */
+function isUnicastIpv4(address: number): boolean {
+  const first = Math.floor(address / 2 ** 24);
+  const second = Math.floor(address / 2 ** 16) % 256;
+  return first !== 0 && first !== 127 && first < 224 && !(first === 169 && second === 254);
+}
+
+interface Subnet {
+  network: number;
+  mask: number;
+  prefix: number;
+}
+
+/**
+ * The subnet an interface claims, or null when it is no evidence of a LAN: IPv6 (relays send a directed
+ * IPv4 broadcast), a prefix outside 16..30 (a /8 would make one agent the relay for a whole private range),
+ * or an address that is not a host of its own subnet (its network or broadcast address).
+ */
+function subnetOf(iface: RelayInterface): Subnet | null {
+  const address = ipv4ToInt(iface.address.trim());
+  if (address === null || !isUnicastIpv4(address)) return null;
+  const prefix = iface.prefix ?? 24;
+  if (!Number.isInteger(prefix) || prefix < relayPrefixBounds.min || prefix > relayPrefixBounds.max)
+    return null;
+  const mask = maskOf(prefix);
+  const network = (address & mask) >>> 0;
+  const host = (address & ~mask) >>> 0;
+  if (host === 0 || host === ~mask >>> 0) return null;
+  return { network, mask, prefix };
+}
+
+/**
+ * The agent to relay a magic packet to the target's LAN: one whose reported interface subnet holds one of
+ * the target's known addresses, judged by `subnetOf`. The narrowest subnet wins, then an asset the caller
+ * may see, then the agent seen most recently. An agent that reports the target's own address or MAC address
+ * is never chosen: it claims to be the machine that is asleep.
+ */
+export function chooseRelay(target: RelayTarget, candidates: readonly RelayCandidate[]): RelayChoice | null {
+  const targets = target.addresses
+    .map((text) => ipv4ToInt(text.trim()))
+    .filter((a): a is number => a !== null && isUnicastIpv4(a));
   if (targets.length === 0) return null;
+  const targetMac = target.mac.toLowerCase();
+  let best: { candidate: RelayCandidate; choice: RelayChoice } | null = null;
   for (const candidate of candidates) {
-    for (const text of candidate.addresses) {
-      const relay = parseIpv4(text);
-      if (!relay) continue;
-      const prefix = relay.prefix ?? 24;
-      if (prefix < 8 || prefix > 30) continue;
-      const mask = maskOf(prefix);
-      const network = (relay.address & mask) >>> 0;
-      const shared = targets.some((t) => (t.address & mask) >>> 0 === network);
-      if (shared)
-        return { assetId: candidate.assetId, broadcast: intToIpv4((network | (~mask >>> 0)) >>> 0) };
+    if (candidate.macAddresses.some((m) => normalizeMac(m) === targetMac)) continue;
+    const addresses = candidate.interfaces.map((i) => ipv4ToInt(i.address.trim()));
+    if (addresses.some((a) => a !== null && targets.includes(a))) continue;
+    for (const iface of candidate.interfaces) {
+      const subnet = subnetOf(iface);
+      if (!subnet) continue;
+      const shared = targets.some((t) => {
+        const host = (t & ~subnet.mask) >>> 0;
+        return (t & subnet.mask) >>> 0 === subnet.network && host !== 0 && host !== ~subnet.mask >>> 0;
+      });
+      if (!shared) continue;
+      const choice = {
+        assetId: candidate.assetId,
+        broadcast: intToIpv4((subnet.network | (~subnet.mask >>> 0)) >>> 0),
+        prefix: subnet.prefix,
+      };
+      if (!best || isBetterRelay(choice, candidate, best.choice, best.candidate))
+        best = { candidate, choice };
     }
   }
-  return null;
+  return best?.choice ?? null;
+}
+
+function isBetterRelay(
+  choice: RelayChoice,
+  candidate: RelayCandidate,
+  bestChoice: RelayChoice,
+  bestCandidate: RelayCandidate,
+): boolean {
+  if (choice.prefix !== bestChoice.prefix) return choice.prefix > bestChoice.prefix;
+  if (candidate.isVisible !== bestCandidate.isVisible) return candidate.isVisible;
+  return candidate.lastSeenAt.getTime() > bestCandidate.lastSeenAt.getTime();
 }
