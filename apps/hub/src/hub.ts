@@ -20,7 +20,9 @@ import { agentChannelRawRoutes, enrollmentRoutes } from './modules/enrollment/en
 import { createEnrollmentService, type EnrollmentService } from './modules/enrollment/enrollment.service.js';
 import { createOperationServices, operationsRoutes } from './modules/agent-ops/operations.js';
 import type { ExecService } from './modules/exec/exec.service.js';
-import { createMetricsStore } from './modules/metrics/metrics.store.js';
+import { createMetricsBudget, type MetricsBudget } from './modules/metrics/metrics-budget.js';
+import { createMetricsPurger, type MetricsPurger } from './modules/metrics/metrics-purger.js';
+import { createMetricsStore, type MetricsStore } from './modules/metrics/metrics.store.js';
 import { TlsManager } from './platform/tls/tls-manager.js';
 import { apiKeyRoutes } from './modules/api-keys/api-keys.routes.js';
 import { createApiKeyService, type ApiKeyService } from './modules/api-keys/api-keys.service.js';
@@ -85,8 +87,13 @@ export interface Hub {
   box: SecretBox;
   gateway: WebSocketAgentGateway;
   events: EventBus;
+  /** The metrics intake: agents' samples through their budgets into the store; histories of deleted assets purged. */
+  metrics: { budget: MetricsBudget; store: MetricsStore; purger: MetricsPurger };
   close(): Promise<void>;
 }
+
+/** The collect interval the welcome announces; each agent's metrics budget is derived from it. */
+const collectIntervalS = 60;
 
 export async function createHub(options: HubOptions): Promise<Hub> {
   const { config, logger } = options;
@@ -132,20 +139,35 @@ export async function createHub(options: HubOptions): Promise<Hub> {
       logger.error({ err: error }, 'metrics write failed');
     },
   });
+  const metricsBudget = createMetricsBudget({
+    sink: metricsStore,
+    clock,
+    logger,
+    collectIntervalS,
+    retentionDays: config.metricsRetentionDays,
+  });
+  const metricsPurger = createMetricsPurger({
+    db,
+    dialect: database.dialect,
+    flush: () => metricsStore.flush(),
+    onError: (error) => {
+      logger.error({ err: error }, 'deleting the metric history of a deleted asset failed');
+    },
+  });
   const { writeVersions } = database;
   const gateway = createAgentGateway({
     db,
     clock,
     logger,
     events,
-    metrics: metricsStore,
+    metrics: metricsBudget,
     authenticate: createChannelAuthenticator({
       db,
       tlsMode: config.tlsMode,
       trustedProxies: config.trustedProxies,
     }),
     heartbeatIntervalS: 30,
-    collectIntervalS: 60,
+    collectIntervalS,
     // Asset pages show agent.connected, which lives in the gateway: its changes count as writes of assets.
     onReadinessChange: () => {
       writeVersions?.touch('assets');
@@ -159,6 +181,10 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     disconnectAgent: (id) => {
       gateway.disconnect(id, 'asset deleted');
     },
+    purgeMetrics: (id) => {
+      metricsBudget.forget(id);
+      metricsPurger.purge(id);
+    },
     ...(writeVersions ? { listCache: createAssetListCache(() => String(writeVersions.of('assets'))) } : {}),
   });
   const groups = createGroupService({ db, clock, audit });
@@ -171,6 +197,15 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     dialect: database.dialect,
     startedAt,
     connectedAgents: () => gateway.connectedCount(),
+    metrics: () => {
+      const refused = metricsBudget.totals();
+      const stored = metricsStore.stats();
+      return {
+        samples_dropped: refused.over_budget + refused.duplicate + refused.out_of_window,
+        samples_lost: stored.dropped,
+        purges_pending: metricsPurger.pending(),
+      };
+    },
   });
   const aggregate = createStatusAggregateService({ db, clock });
   const restart = createRestartService({ db, audit, requestRestart: options.requestRestart ?? null });
@@ -212,6 +247,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     gateway,
     events,
     wolBroadcast: config.wolBroadcast,
+    metricsCounts: (id) => metricsBudget.countsFor(id),
   });
   const operationRoutes = operationsRoutes(operations);
 
@@ -262,6 +298,9 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     ...(options.serverFactory && tls.secureContext() ? { serverFactory: options.serverFactory(tls) } : {}),
   });
 
+  // Samples a stopped hub left behind for assets it had deleted.
+  metricsPurger.start();
+
   return {
     app,
     database,
@@ -282,10 +321,13 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     box,
     gateway,
     events,
+    metrics: { budget: metricsBudget, store: metricsStore, purger: metricsPurger },
     async close() {
       // Agents first: upgraded sockets would otherwise keep app.close() waiting.
       await gateway.close();
       await app.close();
+      metricsBudget.close();
+      await metricsPurger.close();
       await metricsStore.close();
       await database.close();
     },

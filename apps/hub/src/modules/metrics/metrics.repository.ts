@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { DatabaseDialect } from '../../platform/db/database.js';
 import type { Executor, MetricSamplesTable } from '../../platform/db/schema.js';
 
 export type MetricRow = MetricSamplesTable;
@@ -160,4 +161,27 @@ export async function countMetricSamples(db: Executor): Promise<number> {
     .select(sql<string | number>`count(*)`.as('n'))
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/**
+ * Deletes at most `rows` samples of one asset, whatever their timestamps (an asset's history may hold
+ * hundreds of thousands stamped alike), picked through the (asset_id, ts) index by row address: rowid on
+ * SQLite, ctid on PostgreSQL (`= any(array(…))` is a TID scan there, where `in (select …)` would join against
+ * the whole table). Returns how many went.
+ */
+export async function deleteAssetMetricsBatch(
+  db: Executor,
+  dialect: DatabaseDialect,
+  assetId: string,
+  rows: number,
+): Promise<number> {
+  const result =
+    dialect === 'sqlite'
+      ? await sql`delete from metric_samples where rowid in (select rowid from metric_samples where asset_id = ${assetId} limit ${rows})`.execute(
+          db,
+        )
+      : await sql`delete from metric_samples where ctid = any(array(select ctid from metric_samples where asset_id = ${assetId} limit ${rows}))`.execute(
+          db,
+        );
+  return Number(result.numAffectedRows ?? 0);
 }
