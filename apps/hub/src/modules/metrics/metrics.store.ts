@@ -20,8 +20,7 @@ import { sqliteHandleOf } from '../../platform/db/database.js';
 import type { Database } from '../../platform/db/schema.js';
 import {
   compileMetricInsert,
-  deleteAssetMetrics,
-  expiredAssetMetricTs,
+  deleteAssetMetricsBatch,
   insertMetricColumns,
   maxRowsPerInsert,
   metricColumns,
@@ -282,6 +281,7 @@ export function createMetricsStore(options: MetricsStoreOptions): MetricsStore {
   let closed = false;
   let writing: Promise<void> | null = null;
   const inTransaction = transactionRunner(db);
+  const dialect = sqliteHandleOf(db) ? 'sqlite' : 'postgres';
 
   /** The canonical ISO timestamp, or null when the sample must be refused. */
   function checkTs(ts: string, now: number): string | null {
@@ -361,8 +361,8 @@ export function createMetricsStore(options: MetricsStoreOptions): MetricsStore {
 
   /**
    * Asset by asset, through the (asset_id, ts) index (there is no index on ts alone): each asset's expired
-   * samples go in deletes of at most pruneSliceRows rows, so each stays short whatever the table holds, and an
-   * asset with nothing expired costs one index lookup.
+   * samples go in deletes of at most pruneSliceRows rows, so each stays short whatever the table holds (even
+   * thousands of samples stamped alike), and an asset with nothing expired costs one index lookup.
    */
   async function prune(): Promise<number> {
     const cutoff = new Date(clock.now().getTime() - retentionMs).toISOString();
@@ -380,13 +380,9 @@ export function createMetricsStore(options: MetricsStoreOptions): MetricsStore {
   async function pruneAsset(assetId: string, cutoff: string): Promise<number> {
     let deleted = 0;
     for (;;) {
-      // The ts of the first expired sample beyond one slice: everything before it is one slice.
-      const sliceEnd = await expiredAssetMetricTs(db, assetId, cutoff, pruneSliceRows);
-      if (sliceEnd === null) return deleted + (await deleteAssetMetrics(db, assetId, { before: cutoff }));
-      let slice = await deleteAssetMetrics(db, assetId, { before: sliceEnd });
-      // A whole slice of samples stamped alike: they go at once, so that the next slice moves on.
-      if (slice === 0) slice = await deleteAssetMetrics(db, assetId, { upTo: sliceEnd });
+      const slice = await deleteAssetMetricsBatch(db, dialect, assetId, pruneSliceRows, cutoff);
       deleted += slice;
+      if (slice < pruneSliceRows) return deleted;
       await yieldToEventLoop();
     }
   }
