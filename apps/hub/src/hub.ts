@@ -87,7 +87,7 @@ export interface Hub {
   box: SecretBox;
   gateway: WebSocketAgentGateway;
   events: EventBus;
-  /** The metrics intake: agents' samples through their budgets into the store; histories of deleted assets purged. */
+  /** Agents' samples through their budgets into the store; deleted assets' histories purged. */
   metrics: { budget: MetricsBudget; store: MetricsStore; purger: MetricsPurger };
   close(): Promise<void>;
 }
@@ -149,7 +149,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
   const metricsPurger = createMetricsPurger({
     db,
     dialect: database.dialect,
-    flush: () => metricsStore.flush(),
+    flush: () => metricsStore.settled(),
     onError: (error) => {
       logger.error({ err: error }, 'deleting the metric history of a deleted asset failed');
     },

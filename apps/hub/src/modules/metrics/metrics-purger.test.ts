@@ -78,7 +78,7 @@ describe.each(databaseTargets())('metrics purger ($name)', ({ options }) => {
     return createMetricsPurger({
       db: t.hub.database.db,
       dialect: t.hub.database.dialect,
-      flush: () => t.hub.metrics.store.flush(),
+      flush: () => t.hub.metrics.store.settled(),
       batchRows: 1_000,
       pause,
       sweepIntervalMs: 0,

@@ -18,7 +18,10 @@ import { deleteAssetMetricsBatch, nextAssetWithMetrics } from './metrics.reposit
 export interface MetricsPurgerOptions {
   db: Kysely<Database>;
   dialect: DatabaseDialect;
-  /** Writes the samples the store still holds, so that those of a deleted asset are purged with the rest. */
+  /**
+   * Waits for the samples the store held when the purge began (the store's settled()), so that those of the
+   * deleted asset are purged with the rest.
+   */
   flush: () => Promise<void>;
   /** Samples deleted per statement (default 5,000). */
   batchRows?: number;

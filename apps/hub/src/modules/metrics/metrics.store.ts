@@ -61,6 +61,11 @@ export interface MetricsStoreStats {
 export interface MetricsStore extends MetricsSink {
   /** Writes everything buffered so far. */
   flush(): Promise<void>;
+  /**
+   * Resolves once every sample buffered before the call is written (or lost). Unlike flush(), it does not
+   * wait for samples that keep arriving, so a busy fleet cannot hold it off.
+   */
+  settled(): Promise<void>;
   /** Deletes samples older than the retention; returns how many. */
   prune(): Promise<number>;
   stats(): MetricsStoreStats;
@@ -278,6 +283,11 @@ export function createMetricsStore(options: MetricsStoreOptions): MetricsStore {
   const chunks: unknown[][] = [];
   let buffered = 0;
   const counters = { written: 0, dropped: 0, rejected: 0 };
+  // Samples leave the buffer in the order they entered it: all those buffered before a settled() call are
+  // out once `settledRows` reaches the `bufferedRows` it saw.
+  let bufferedRows = 0;
+  let settledRows = 0;
+  let settleWaiters: { target: number; resolve: () => void }[] = [];
   let closed = false;
   let writing: Promise<void> | null = null;
   const inTransaction = transactionRunner(db);
@@ -332,6 +342,12 @@ export function createMetricsStore(options: MetricsStoreOptions): MetricsStore {
     } catch (error) {
       counters.dropped += rows;
       onError(error);
+    }
+    settledRows += rows;
+    if (settleWaiters.length > 0) {
+      const done = settleWaiters.filter((w) => w.target <= settledRows);
+      settleWaiters = settleWaiters.filter((w) => w.target > settledRows);
+      for (const w of done) w.resolve();
     }
   }
 
@@ -437,8 +453,16 @@ export function createMetricsStore(options: MetricsStoreOptions): MetricsStore {
           s.net_tx_bytes,
         );
         buffered += 1;
+        bufferedRows += 1;
       }
       if (buffered >= batchSize && !writing) void startWriting();
+    },
+
+    settled() {
+      if (settledRows >= bufferedRows) return Promise.resolve();
+      const target = bufferedRows;
+      void startWriting();
+      return new Promise<void>((resolve) => settleWaiters.push({ target, resolve }));
     },
 
     async flush() {
