@@ -38,10 +38,10 @@ async function samplesOf(hub: Hub, assetId: string): Promise<number> {
   return Number(row.n);
 }
 
-/** Polls `read` until `done` holds, at most 200 times 25 ms. */
+/** Polls `read` until `done` holds, at most 600 times 25 ms. */
 async function until<T>(read: () => Promise<T> | T, done: (value: T) => boolean): Promise<T> {
   let value = await read();
-  for (let i = 0; i < 200 && !done(value); i++) {
+  for (let i = 0; i < 600 && !done(value); i++) {
     await new Promise((r) => setTimeout(r, 25));
     value = await read();
   }
