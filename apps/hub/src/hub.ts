@@ -23,7 +23,9 @@ import { agentChannelRawRoutes, enrollmentRoutes } from './modules/enrollment/en
 import { createEnrollmentService, type EnrollmentService } from './modules/enrollment/enrollment.service.js';
 import { createOperationServices, operationsRoutes } from './modules/agent-ops/operations.js';
 import type { ExecService } from './modules/exec/exec.service.js';
-import { createMetricsStore } from './modules/metrics/metrics.store.js';
+import { createMetricsBudget, type MetricsBudget } from './modules/metrics/metrics-budget.js';
+import { createMetricsPurger, type MetricsPurger } from './modules/metrics/metrics-purger.js';
+import { createMetricsStore, type MetricsStore } from './modules/metrics/metrics.store.js';
 import { TlsManager } from './platform/tls/tls-manager.js';
 import { apiKeyRoutes } from './modules/api-keys/api-keys.routes.js';
 import { createApiKeyService, type ApiKeyService } from './modules/api-keys/api-keys.service.js';
@@ -92,8 +94,13 @@ export interface Hub {
   box: SecretBox;
   gateway: WebSocketAgentGateway;
   events: EventBus;
+  /** Agents' samples through their budgets into the store; deleted assets' histories purged. */
+  metrics: { budget: MetricsBudget; store: MetricsStore; purger: MetricsPurger };
   close(): Promise<void>;
 }
+
+/** The collect interval the welcome announces; each agent's metrics budget is derived from it. */
+const collectIntervalS = 60;
 
 /** The entries of the data directory now; null when it does not exist yet. */
 function dataDirEntries(dataDir: string): Set<string> | null {
@@ -190,20 +197,35 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
       logger.error({ err: error }, 'metrics write failed');
     },
   });
+  const metricsBudget = createMetricsBudget({
+    sink: metricsStore,
+    clock,
+    logger,
+    collectIntervalS,
+    retentionDays: config.metricsRetentionDays,
+  });
+  const metricsPurger = createMetricsPurger({
+    db,
+    dialect: database.dialect,
+    flush: () => metricsStore.settled(),
+    onError: (error) => {
+      logger.error({ err: error }, 'deleting the metric history of a deleted asset failed');
+    },
+  });
   const { writeVersions } = database;
   const gateway = createAgentGateway({
     db,
     clock,
     logger,
     events,
-    metrics: metricsStore,
+    metrics: metricsBudget,
     authenticate: createChannelAuthenticator({
       db,
       tlsMode: config.tlsMode,
       trustedProxies: config.trustedProxies,
     }),
     heartbeatIntervalS: 30,
-    collectIntervalS: 60,
+    collectIntervalS,
     // Asset pages show agent.connected, which lives in the gateway: its changes count as writes of assets.
     onReadinessChange: () => {
       writeVersions?.touch('assets');
@@ -216,6 +238,10 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     isConnected: (id) => gateway.isConnected(id),
     disconnectAgent: (id) => {
       gateway.disconnect(id, 'asset deleted');
+    },
+    purgeMetrics: (id) => {
+      metricsBudget.forget(id);
+      metricsPurger.purge(id);
     },
     ...(writeVersions ? { listCache: createAssetListCache(() => String(writeVersions.of('assets'))) } : {}),
   });
@@ -235,6 +261,15 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     dialect: database.dialect,
     startedAt,
     connectedAgents: () => gateway.connectedCount(),
+    metrics: () => {
+      const refused = metricsBudget.totals();
+      const stored = metricsStore.stats();
+      return {
+        samples_dropped: refused.over_budget + refused.duplicate + refused.out_of_window,
+        samples_lost: stored.dropped,
+        purges_pending: metricsPurger.pending(),
+      };
+    },
   });
   const aggregate = createStatusAggregateService({ db, clock });
   const restart = createRestartService({ db, audit, requestRestart: options.requestRestart ?? null });
@@ -276,6 +311,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     gateway,
     events,
     wolBroadcast: config.wolBroadcast,
+    metricsCounts: (id) => metricsBudget.countsFor(id),
   });
   const operationRoutes = operationsRoutes(operations);
 
@@ -325,6 +361,9 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     ...(options.serverFactory && tls.secureContext() ? { serverFactory: options.serverFactory(tls) } : {}),
   });
 
+  // Samples a stopped hub left behind for assets it had deleted.
+  metricsPurger.start();
+
   return {
     app,
     database,
@@ -345,10 +384,13 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     box,
     gateway,
     events,
+    metrics: { budget: metricsBudget, store: metricsStore, purger: metricsPurger },
     async close() {
       // Agents first: upgraded sockets would otherwise keep app.close() waiting.
       await gateway.close();
       await app.close();
+      metricsBudget.close();
+      await metricsPurger.close();
       await metricsStore.close();
       await database.close();
     },

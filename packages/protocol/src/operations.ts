@@ -119,6 +119,16 @@ export const ConnectedAgent = Type.Object({
   last_seen_at: Timestamp,
   remote_address: Maybe(Type.String()),
   low_power: Type.Boolean(),
+  /**
+   * The agent's metric samples since the hub started: taken, and dropped by its budget (over the samples per
+   * collect interval, not newer than its newest sample, or stamped outside the retention / too far ahead).
+   */
+  metrics: Type.Object({
+    accepted: Type.Integer({ minimum: 0 }),
+    over_budget: Type.Integer({ minimum: 0 }),
+    duplicate: Type.Integer({ minimum: 0 }),
+    out_of_window: Type.Integer({ minimum: 0 }),
+  }),
 });
 export type ConnectedAgent = Static<typeof ConnectedAgent>;
 

@@ -235,6 +235,14 @@ export const HubStatus = Type.Object({
     unknown: Type.Integer({ minimum: 0 }),
   }),
   agents_connected: Type.Integer({ minimum: 0 }),
+  /** Metric samples since the hub started, and histories of deleted assets still being deleted. */
+  metrics: Type.Object({
+    /** Dropped by agents' budgets (over budget, duplicate timestamp, outside the window). */
+    samples_dropped: Type.Integer({ minimum: 0 }),
+    /** Taken but lost by the store: its buffer was full, or a write failed. */
+    samples_lost: Type.Integer({ minimum: 0 }),
+    purges_pending: Type.Integer({ minimum: 0 }),
+  }),
   time: Timestamp,
 });
 export type HubStatus = Static<typeof HubStatus>;

@@ -10,7 +10,11 @@ import type { Clock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { EventBus } from '../../platform/event-bus.js';
 import { agentsListRoutes } from '../agents-list/agents-list.routes.js';
-import { createAgentsListService, type AgentsListService } from '../agents-list/agents-list.service.js';
+import {
+  createAgentsListService,
+  type AgentsListDeps,
+  type AgentsListService,
+} from '../agents-list/agents-list.service.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { execRoutes } from '../exec/exec.routes.js';
 import { createExecService, type ExecService } from '../exec/exec.service.js';
@@ -37,6 +41,8 @@ export interface OperationsDeps {
   /** Replaces the UDP sender (tests observe packets this way only if they do not listen on loopback). */
   sendWakePacket?: PowerServiceDeps['sendPacket'];
   execConcurrency?: number;
+  /** Per agent, what the metrics budget took and dropped (shown on /hub/agents). */
+  metricsCounts?: AgentsListDeps['metricsCounts'];
 }
 
 export interface OperationServices {
@@ -72,7 +78,11 @@ export function createOperationServices(deps: OperationsDeps): OperationServices
       ...(deps.sendWakePacket ? { sendPacket: deps.sendWakePacket } : {}),
     }),
     metrics: createMetricsService({ db, clock, gateway }),
-    agentsList: createAgentsListService({ db, gateway }),
+    agentsList: createAgentsListService({
+      db,
+      gateway,
+      ...(deps.metricsCounts ? { metricsCounts: deps.metricsCounts } : {}),
+    }),
   };
 }
 

@@ -14,7 +14,13 @@ export interface AgentsListService {
   list(principal: Principal, page: PageRequest): Promise<Page<ConnectedAgent>>;
 }
 
-function present(session: AgentSessionInfo, name: string): ConnectedAgent {
+const noMetrics: ConnectedAgent['metrics'] = { accepted: 0, over_budget: 0, duplicate: 0, out_of_window: 0 };
+
+function present(
+  session: AgentSessionInfo,
+  name: string,
+  metrics: ConnectedAgent['metrics'],
+): ConnectedAgent {
   const { hello } = session;
   return {
     asset_id: session.assetId,
@@ -26,14 +32,20 @@ function present(session: AgentSessionInfo, name: string): ConnectedAgent {
     last_seen_at: session.lastSeenAt.toISOString(),
     remote_address: session.remoteAddress,
     low_power: hello.low_power,
+    metrics,
   };
 }
 
-export function createAgentsListService(deps: {
+export interface AgentsListDeps {
   db: Kysely<Database>;
   gateway: Pick<AgentGateway, 'sessions'>;
-}): AgentsListService {
+  /** What the metrics budget took and dropped from an agent (metrics-budget.ts). */
+  metricsCounts?: (assetId: string) => ConnectedAgent['metrics'];
+}
+
+export function createAgentsListService(deps: AgentsListDeps): AgentsListService {
   const { db, gateway } = deps;
+  const metricsCounts = deps.metricsCounts ?? (() => noMetrics);
   return {
     async list(principal, page) {
       const sessions = gateway.sessions().filter((s) => canSeeAsset(principal, s.assetId));
@@ -49,7 +61,9 @@ export function createAgentsListService(deps: {
           a.name < b.name ? -1 : a.name > b.name ? 1 : a.session.assetId < b.session.assetId ? -1 : 1,
         );
       const { limit, offset } = pageWindow(page);
-      const items = named.slice(offset, offset + limit).map((n) => present(n.session, n.name));
+      const items = named
+        .slice(offset, offset + limit)
+        .map((n) => present(n.session, n.name, metricsCounts(n.session.assetId)));
       return toPage(items, named.length, page);
     },
   };

@@ -38,6 +38,7 @@ describe.each(databaseTargets())('/hub/agents ($name)', ({ options }) => {
         last_seen_at: connectedAt.toISOString(),
         remote_address: '10.0.0.9',
         low_power: true,
+        metrics: { accepted: 0, over_budget: 0, duplicate: 0, out_of_window: 0 },
       },
     ]);
   });

@@ -35,6 +35,8 @@ export interface AssetServiceDeps {
   isConnected?: (assetId: string) => boolean;
   /** Closes the asset's agent connection once the asset is gone (its credential went with it). */
   disconnectAgent?: (assetId: string) => void;
+  /** Deletes the asset's metric history in the background, once the asset is gone (metrics-purger.ts). */
+  purgeMetrics?: (assetId: string) => void;
   /** Keeps list pages while nothing they show has changed; absent where that cannot be known (PostgreSQL). */
   listCache?: AssetListCache;
 }
@@ -159,6 +161,7 @@ export function createAssetService(deps: AssetServiceDeps): AssetService {
         });
       });
       deps.disconnectAgent?.(id);
+      deps.purgeMetrics?.(id);
       return present(row);
     },
 

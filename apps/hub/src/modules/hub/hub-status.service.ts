@@ -13,6 +13,8 @@ export function createHubStatusService(deps: {
   dialect: DatabaseDialect;
   startedAt: Date;
   connectedAgents: () => number;
+  /** The metrics intake's counters (metrics-budget.ts, metrics.store.ts, metrics-purger.ts). */
+  metrics?: () => HubStatus['metrics'];
 }) {
   return {
     async status(): Promise<HubStatus> {
@@ -36,6 +38,7 @@ export function createHubStatusService(deps: {
         database: deps.dialect,
         assets: { total: online + offline + unknown, online, offline, unknown },
         agents_connected: deps.connectedAgents(),
+        metrics: deps.metrics?.() ?? { samples_dropped: 0, samples_lost: 0, purges_pending: 0 },
         time: now.toISOString(),
       };
     },

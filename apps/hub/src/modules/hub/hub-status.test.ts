@@ -32,6 +32,7 @@ describe.each(databaseTargets())('GET /hub/status ($name)', ({ name, options }) 
       database: name,
       assets: { total: 0, online: 0, offline: 0, unknown: 0 },
       agents_connected: 0,
+      metrics: { samples_dropped: 0, samples_lost: 0, purges_pending: 0 },
       time: started,
     });
     expect(hubVersion).toMatch(/^\d+\.\d+\.\d+/);

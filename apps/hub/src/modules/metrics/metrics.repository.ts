@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { DatabaseDialect } from '../../platform/db/database.js';
 import type { Executor, MetricSamplesTable } from '../../platform/db/schema.js';
 
 export type MetricRow = MetricSamplesTable;
@@ -120,39 +121,6 @@ export async function nextAssetWithMetrics(
   return row ? { assetId: row.asset_id, oldestTs: row.ts } : null;
 }
 
-/** The ts of the asset's sample number `skip` (from 0, oldest first) among those before `cutoff`, if any. */
-export async function expiredAssetMetricTs(
-  db: Executor,
-  assetId: string,
-  cutoff: string,
-  skip: number,
-): Promise<string | null> {
-  const row = await db
-    .selectFrom('metric_samples')
-    .select('ts')
-    .where('asset_id', '=', assetId)
-    .where('ts', '<', cutoff)
-    .orderBy('ts')
-    .limit(1)
-    .offset(skip)
-    .executeTakeFirst();
-  return row?.ts ?? null;
-}
-
-/** Deletes the asset's samples stamped before `before`, or up to and including `upTo`; returns how many. */
-export async function deleteAssetMetrics(
-  db: Executor,
-  assetId: string,
-  bound: { before: string } | { upTo: string },
-): Promise<number> {
-  const result = await db
-    .deleteFrom('metric_samples')
-    .where('asset_id', '=', assetId)
-    .where('ts', 'before' in bound ? '<' : '<=', 'before' in bound ? bound.before : bound.upTo)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
-}
-
 /** For tests and the status page: how many samples are stored. */
 export async function countMetricSamples(db: Executor): Promise<number> {
   const row = await db
@@ -160,4 +128,29 @@ export async function countMetricSamples(db: Executor): Promise<number> {
     .select(sql<string | number>`count(*)`.as('n'))
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/**
+ * Deletes at most `rows` samples of one asset (those stamped before `before` when given), whatever their
+ * timestamps (an asset's history may hold hundreds of thousands stamped alike), picked through the
+ * (asset_id, ts) index by row address: rowid on SQLite, ctid on PostgreSQL (`= any(array(…))` is a TID scan
+ * there, where `in (select …)` would join against the whole table). Returns how many went.
+ */
+export async function deleteAssetMetricsBatch(
+  db: Executor,
+  dialect: DatabaseDialect,
+  assetId: string,
+  rows: number,
+  before?: string,
+): Promise<number> {
+  const expired = before === undefined ? sql`` : sql` and ts < ${before}`;
+  const result =
+    dialect === 'sqlite'
+      ? await sql`delete from metric_samples where rowid in (select rowid from metric_samples where asset_id = ${assetId}${expired} limit ${rows})`.execute(
+          db,
+        )
+      : await sql`delete from metric_samples where ctid = any(array(select ctid from metric_samples where asset_id = ${assetId}${expired} limit ${rows}))`.execute(
+          db,
+        );
+  return Number(result.numAffectedRows ?? 0);
 }

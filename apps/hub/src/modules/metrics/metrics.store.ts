@@ -20,8 +20,7 @@ import { sqliteHandleOf } from '../../platform/db/database.js';
 import type { Database } from '../../platform/db/schema.js';
 import {
   compileMetricInsert,
-  deleteAssetMetrics,
-  expiredAssetMetricTs,
+  deleteAssetMetricsBatch,
   insertMetricColumns,
   maxRowsPerInsert,
   metricColumns,
@@ -62,6 +61,11 @@ export interface MetricsStoreStats {
 export interface MetricsStore extends MetricsSink {
   /** Writes everything buffered so far. */
   flush(): Promise<void>;
+  /**
+   * Resolves once every sample buffered before the call is written (or lost). Unlike flush(), it does not
+   * wait for samples that keep arriving, so a busy fleet cannot hold it off.
+   */
+  settled(): Promise<void>;
   /** Deletes samples older than the retention; returns how many. */
   prune(): Promise<number>;
   stats(): MetricsStoreStats;
@@ -279,9 +283,15 @@ export function createMetricsStore(options: MetricsStoreOptions): MetricsStore {
   const chunks: unknown[][] = [];
   let buffered = 0;
   const counters = { written: 0, dropped: 0, rejected: 0 };
+  // Samples leave the buffer in the order they entered it: all those buffered before a settled() call are
+  // out once `settledRows` reaches the `bufferedRows` it saw.
+  let bufferedRows = 0;
+  let settledRows = 0;
+  let settleWaiters: { target: number; resolve: () => void }[] = [];
   let closed = false;
   let writing: Promise<void> | null = null;
   const inTransaction = transactionRunner(db);
+  const dialect = sqliteHandleOf(db) ? 'sqlite' : 'postgres';
 
   /** The canonical ISO timestamp, or null when the sample must be refused. */
   function checkTs(ts: string, now: number): string | null {
@@ -333,6 +343,12 @@ export function createMetricsStore(options: MetricsStoreOptions): MetricsStore {
       counters.dropped += rows;
       onError(error);
     }
+    settledRows += rows;
+    if (settleWaiters.length > 0) {
+      const done = settleWaiters.filter((w) => w.target <= settledRows);
+      settleWaiters = settleWaiters.filter((w) => w.target > settledRows);
+      for (const w of done) w.resolve();
+    }
   }
 
   /** One writer at a time; it keeps going while there is anything to write. */
@@ -361,8 +377,8 @@ export function createMetricsStore(options: MetricsStoreOptions): MetricsStore {
 
   /**
    * Asset by asset, through the (asset_id, ts) index (there is no index on ts alone): each asset's expired
-   * samples go in deletes of at most pruneSliceRows rows, so each stays short whatever the table holds, and an
-   * asset with nothing expired costs one index lookup.
+   * samples go in deletes of at most pruneSliceRows rows, so each stays short whatever the table holds (even
+   * thousands of samples stamped alike), and an asset with nothing expired costs one index lookup.
    */
   async function prune(): Promise<number> {
     const cutoff = new Date(clock.now().getTime() - retentionMs).toISOString();
@@ -380,13 +396,9 @@ export function createMetricsStore(options: MetricsStoreOptions): MetricsStore {
   async function pruneAsset(assetId: string, cutoff: string): Promise<number> {
     let deleted = 0;
     for (;;) {
-      // The ts of the first expired sample beyond one slice: everything before it is one slice.
-      const sliceEnd = await expiredAssetMetricTs(db, assetId, cutoff, pruneSliceRows);
-      if (sliceEnd === null) return deleted + (await deleteAssetMetrics(db, assetId, { before: cutoff }));
-      let slice = await deleteAssetMetrics(db, assetId, { before: sliceEnd });
-      // A whole slice of samples stamped alike: they go at once, so that the next slice moves on.
-      if (slice === 0) slice = await deleteAssetMetrics(db, assetId, { upTo: sliceEnd });
+      const slice = await deleteAssetMetricsBatch(db, dialect, assetId, pruneSliceRows, cutoff);
       deleted += slice;
+      if (slice < pruneSliceRows) return deleted;
       await yieldToEventLoop();
     }
   }
@@ -441,8 +453,16 @@ export function createMetricsStore(options: MetricsStoreOptions): MetricsStore {
           s.net_tx_bytes,
         );
         buffered += 1;
+        bufferedRows += 1;
       }
       if (buffered >= batchSize && !writing) void startWriting();
+    },
+
+    settled() {
+      if (settledRows >= bufferedRows) return Promise.resolve();
+      const target = bufferedRows;
+      void startWriting();
+      return new Promise<void>((resolve) => settleWaiters.push({ target, resolve }));
     },
 
     async flush() {

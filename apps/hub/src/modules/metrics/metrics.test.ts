@@ -221,6 +221,36 @@ describe.each(databaseTargets())('metrics ($name)', ({ options }) => {
     await store.close();
   });
 
+  it('settles what it held when asked, while samples keep arriving (flush would wait for those too)', async () => {
+    const { t } = use();
+    t.clock.set(at(3600));
+    const asset = await t.createAsset();
+    const store = storeFor(t, { batchSize: 100_000 });
+    store.add(
+      asset.id,
+      Array.from({ length: 1_000 }, (_, i) => sample(at(i))),
+    );
+    const state = { settled: false };
+    const waiting = store.settled().then(() => {
+      state.settled = true;
+    });
+    // An agent that never stops: a sample every turn of the event loop, at most 100,000 of them (far more than
+    // one transaction of the store takes, however slow the database).
+    let added = 0;
+    while (!state.settled && added < 100_000) {
+      store.add(asset.id, [sample(at(1_000 + (added % 2_000)))]);
+      added += 1;
+      await new Promise((r) => setImmediate(r));
+    }
+    await waiting;
+
+    expect(added).toBeLessThan(100_000);
+    expect(store.stats().written).toBeGreaterThanOrEqual(1_000);
+    await store.close();
+    expect(store.stats()).toMatchObject({ written: 1_000 + added, dropped: 0, rejected: 0 });
+    await expect(store.settled()).resolves.toBeUndefined();
+  });
+
   it('deletes samples older than the retention', async () => {
     const { t } = use();
     t.clock.set(at(0));
