@@ -78,6 +78,13 @@ export const FileEntry = Type.Object({
 });
 export type FileEntry = Static<typeof FileEntry>;
 
+/**
+ * Processes the command left running when it ended (background jobs, `setsid` children), present only when
+ * there were any: the agent ends them (an exec is a one-shot); `killed` is false if some could not be ended.
+ */
+export const LeftRunning = Type.Object({ count: Count, killed: Type.Boolean() });
+export type LeftRunning = Static<typeof LeftRunning>;
+
 export const ExecOutcome = Type.Object({
   exit_code: Maybe(Type.Integer()),
   signal: Maybe(Text(32)),
@@ -86,6 +93,7 @@ export const ExecOutcome = Type.Object({
   truncated: Type.Boolean(),
   timed_out: Type.Boolean(),
   duration_ms: Count,
+  left_running: Type.Optional(LeftRunning),
 });
 export type ExecOutcome = Static<typeof ExecOutcome>;
 

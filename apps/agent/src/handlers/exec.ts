@@ -1,11 +1,15 @@
 /**
  * exec.run: runs a command with `/bin/sh -c`. By design this is the only place in the agent that uses a
  * shell. The command runs in its own process group so a timeout kills everything it started, each output
- * stream is capped and flagged when cut, and a timeout is a result (timed_out), not an error.
+ * stream is capped and flagged when cut, and a timeout is a result (timed_out), not an error. When the
+ * command has ended (exit or timeout), whatever it left running is ended too and counted in `left_running`
+ * (see exec-leftovers.ts): an exec is a one-shot, not a way to start daemons.
  */
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import type { AgentRequestPayload, AgentRequestResult } from '@svc/protocol';
 import { AgentError } from './agent-error.js';
+import { execMarkerVariable, sweepLeftovers } from './exec-leftovers.js';
 
 export interface ExecOptions {
   shell?: string;
@@ -20,6 +24,8 @@ export interface ExecOptions {
   drainMs?: number;
   /** Where running commands are registered, so stopping the agent can end them. */
   running?: RunningCommands;
+  /** Where procfs is mounted, to find what a command left running; tests point elsewhere. */
+  procRoot?: string;
 }
 
 class CappedBuffer {
@@ -93,12 +99,15 @@ export function runExec(
   const killGraceMs = options.killGraceMs ?? 2_000;
   const drainMs = options.drainMs ?? 500;
   const started = performance.now();
+  const marker = randomUUID();
 
   return new Promise((resolve, reject) => {
     const child = spawn(shell, ['-c', payload.command], {
       cwd: options.cwd ?? '/',
       detached: true, // a new process group, killed as a whole on timeout
       stdio: ['ignore', 'pipe', 'pipe'],
+      // Inherited by everything the command starts, even what leaves the group: how leftovers are found.
+      env: { ...process.env, [execMarkerVariable]: marker },
       windowsHide: true,
     });
     const pid = child.pid;
@@ -128,26 +137,42 @@ export function runExec(
       }, killGraceMs);
     }, payload.timeout_ms);
 
-    const finish = () => {
-      if (settled || !exit) return;
-      settled = true;
-      if (pid !== undefined) options.running?.delete(pid);
+    const finish = async (ended: { code: number | null; signal: NodeJS.Signals | null }) => {
       clearTimeout(timeoutTimer);
       clearTimeout(drainTimer);
       // On a timeout, leave nothing of the group behind.
-      if (timedOut && child.pid !== undefined) killGroup(child.pid, 'SIGKILL');
+      if (timedOut && pid !== undefined) killGroup(pid, 'SIGKILL');
       clearTimeout(killTimer);
       child.stdout.destroy();
       child.stderr.destroy();
+      const durationMs = Math.max(0, Math.round(performance.now() - started));
+      const left =
+        pid === undefined
+          ? null
+          : await sweepLeftovers({
+              marker,
+              leaderPid: pid,
+              graceMs: killGraceMs,
+              ...(options.procRoot ? { procRoot: options.procRoot } : {}),
+            }).catch(() => null);
+      // Without procfs the group is all there is to go by: its background jobs end with the command.
+      if (left === null && pid !== undefined) killGroup(pid, 'SIGKILL');
+      if (pid !== undefined) options.running?.delete(pid);
       resolve({
-        exit_code: exit.code,
-        signal: exit.signal,
+        exit_code: ended.code,
+        signal: ended.signal,
         stdout: stdout.text(),
         stderr: stderr.text(),
         truncated: stdout.truncated || stderr.truncated,
         timed_out: timedOut,
-        duration_ms: Math.max(0, Math.round(performance.now() - started)),
+        duration_ms: durationMs,
+        ...(left && left.count > 0 ? { left_running: left } : {}),
       });
+    };
+    const settle = () => {
+      if (settled || !exit) return;
+      settled = true;
+      void finish(exit);
     };
 
     child.on('error', (error) => {
@@ -161,10 +186,10 @@ export function runExec(
     });
     child.on('exit', (code, signal) => {
       exit = { code, signal };
-      drainTimer = setTimeout(finish, drainMs);
+      drainTimer = setTimeout(settle, drainMs);
     });
     child.on('close', () => {
-      finish();
+      settle();
     });
   });
 }
