@@ -36,6 +36,8 @@ const Maybe = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 export const agentErrorCodes = [
   'not_found',
   'permission_denied',
+  /** The path holds the hub's own secrets (a protected path of the local agent): never usable. */
+  'forbidden_path',
   'invalid_path',
   'invalid_argument',
   'too_large',
