@@ -9,7 +9,8 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { AgentRequestPayload, AgentRequestResult } from '@svc/protocol';
 import { AgentError } from './agent-error.js';
-import { execMarkerVariable, sweepLeftovers } from './exec-leftovers.js';
+import { createExecCgroup, endExecCgroup, joiningArgs } from './exec-cgroup.js';
+import { execMarkerVariable, sweepLeftovers, type Leftovers } from './exec-leftovers.js';
 
 export interface ExecOptions {
   shell?: string;
@@ -26,6 +27,8 @@ export interface ExecOptions {
   running?: RunningCommands;
   /** Where procfs is mounted, to find what a command left running; tests point elsewhere. */
   procRoot?: string;
+  /** The cgroup v2 directory under which each exec gets a sub-group; null for none; detected by default. */
+  cgroupRoot?: string | null;
 }
 
 class CappedBuffer {
@@ -91,7 +94,13 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-export function runExec(
+/** Both ways of finding leftovers together; null when neither could look. */
+function combine(a: Leftovers | null, b: Leftovers | null): Leftovers | null {
+  if (!a || !b) return a ?? b;
+  return { count: a.count + b.count, killed: a.killed && b.killed };
+}
+
+export async function runExec(
   payload: AgentRequestPayload<'exec.run'>,
   options: ExecOptions = {},
 ): Promise<AgentRequestResult<'exec.run'>> {
@@ -100,9 +109,11 @@ export function runExec(
   const drainMs = options.drainMs ?? 500;
   const started = performance.now();
   const marker = randomUUID();
+  const cgroup = await createExecCgroup(marker, options.cgroupRoot);
 
   return new Promise((resolve, reject) => {
-    const child = spawn(shell, ['-c', payload.command], {
+    const args = cgroup ? joiningArgs(shell, payload.command, cgroup) : ['-c', payload.command];
+    const child = spawn(shell, args, {
       cwd: options.cwd ?? '/',
       detached: true, // a new process group, killed as a whole on timeout
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -146,7 +157,9 @@ export function runExec(
       child.stdout.destroy();
       child.stderr.destroy();
       const durationMs = Math.max(0, Math.round(performance.now() - started));
-      const left =
+      // The sub-group holds everything the command started; the sweep finds what joined none.
+      const contained = cgroup ? await endExecCgroup(cgroup, killGraceMs).catch(() => null) : null;
+      const swept =
         pid === undefined
           ? null
           : await sweepLeftovers({
@@ -155,7 +168,8 @@ export function runExec(
               graceMs: killGraceMs,
               ...(options.procRoot ? { procRoot: options.procRoot } : {}),
             }).catch(() => null);
-      // Without procfs the group is all there is to go by: its background jobs end with the command.
+      const left = combine(contained, swept);
+      // Without procfs or a cgroup the group is all there is to go by: its background jobs end with the command.
       if (left === null && pid !== undefined) killGroup(pid, 'SIGKILL');
       if (pid !== undefined) options.running?.delete(pid);
       resolve({
@@ -181,6 +195,7 @@ export function runExec(
       if (pid !== undefined) options.running?.delete(pid);
       clearTimeout(timeoutTimer);
       clearTimeout(killTimer);
+      if (cgroup) void endExecCgroup(cgroup, 0).catch(() => undefined);
       const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
       reject(new AgentError(missing ? 'unsupported' : 'failed', `cannot run ${shell}: ${error.message}`));
     });
