@@ -3,7 +3,7 @@
  * every way to the hub's data directory and to /proc of the hub. Every attempt is refused `forbidden_path`
  * and changes nothing; what is not protected keeps working.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -177,11 +177,14 @@ describe('/proc of the hub and of the agent', () => {
   });
 
   it("refuses the data directory reached through another process's root or cwd link", async () => {
-    const other = spawn('sleep', ['30'], { cwd: data, stdio: 'ignore' });
+    // An unrelated process: started through a shell that exits, so it is no descendant of a protected one.
+    const pid = Number(
+      execFileSync('sh', ['-c', 'sleep 30 >/dev/null 2>&1 & echo $!'], {
+        cwd: data,
+        encoding: 'utf8',
+      }).trim(),
+    );
     try {
-      const pid = other.pid ?? 0;
-      for (let i = 0; i < 100 && !existsSync(`/proc/${pid}/cwd`); i++)
-        await new Promise((resolve) => setTimeout(resolve, 20));
       await expect(
         files['files.read']({ path: `/proc/${pid}/cwd/owner-credentials.txt`, max_bytes: 1024 }),
       ).rejects.toMatchObject(forbidden);
@@ -192,7 +195,19 @@ describe('/proc of the hub and of the agent', () => {
       const cmdline = await files['files.read']({ path: `/proc/${pid}/cmdline`, max_bytes: 1024 });
       expect(Buffer.from(cmdline.data_base64, 'base64').toString()).toBe('sleep\u000030\u0000');
     } finally {
-      other.kill('SIGKILL');
+      process.kill(pid, 'SIGKILL');
+    }
+  });
+
+  it('refuses the environment of a descendant of a protected process: a child inherits it', async () => {
+    const child = spawn('sleep', ['30'], { stdio: 'ignore' });
+    try {
+      const pid = child.pid ?? 0;
+      await expect(
+        files['files.read']({ path: `/proc/${pid}/environ`, max_bytes: 65536 }),
+      ).rejects.toMatchObject(forbidden);
+    } finally {
+      child.kill('SIGKILL');
     }
   });
 

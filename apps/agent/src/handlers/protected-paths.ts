@@ -3,7 +3,7 @@
  * told (setting `protected_paths`, `protected_pids`) where the hub keeps its data directory and keys and
  * which process it is. Every file operation resolves its path first (symbolic links, `/proc/self`) and is
  * refused with `forbidden_path` when the real path is, or is under, a protected path or `/proc/<pid>` of a
- * protected process or of one of its threads. Operations that move, copy or delete a whole tree are also
+ * protected process, of one of its threads or of one of its descendants. Operations that move, copy or delete a whole tree are also
  * refused when the tree contains a protected path.
  */
 import { lstat, readFile, readlink, realpath } from 'node:fs/promises';
@@ -15,6 +15,8 @@ export const forbiddenPathMessage =
 
 /** Longest chain of dangling links followed by hand, as the kernel's own limit. */
 const maxLinkHops = 40;
+/** How far up the parent chain a process is traced to a protected one. */
+const maxAncestors = 64;
 
 function isMissing(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
@@ -114,11 +116,30 @@ export function createPathGuard(options: ProtectedPathsOptions): PathGuard {
     return [...all];
   }
 
-  /** The thread group a `/proc/<n>` entry belongs to: threads answer as `/proc/<tid>` too. */
-  async function threadGroup(n: number): Promise<number | null> {
+  /** Tgid and PPid of a `/proc/<n>` entry: threads answer as `/proc/<tid>` too, under their own id. */
+  async function statusOf(n: number): Promise<{ tgid: number; ppid: number } | null> {
     const status = await readFile(`${procRoot}/${n}/status`, 'utf8').catch(() => null);
-    const match = status === null ? null : /^Tgid:\s*(\d+)$/m.exec(status);
-    return match?.[1] === undefined ? null : Number(match[1]);
+    if (status === null) return null;
+    const tgid = /^Tgid:\s*(\d+)$/m.exec(status)?.[1];
+    const ppid = /^PPid:\s*(\d+)$/m.exec(status)?.[1];
+    return tgid === undefined || ppid === undefined ? null : { tgid: Number(tgid), ppid: Number(ppid) };
+  }
+
+  /**
+   * A protected process, one of its threads, or one of its descendants: children inherit the environment
+   * (a hub that started its agent with its own, an exec the agent runs), so theirs is as secret.
+   */
+  async function isProtectedPid(n: number): Promise<boolean> {
+    let current = n;
+    for (let hops = 0; hops < maxAncestors; hops++) {
+      if (pids.has(current)) return true;
+      const status = await statusOf(current);
+      if (!status) return false;
+      if (pids.has(status.tgid)) return true;
+      if (status.ppid <= 1) return false;
+      current = status.ppid;
+    }
+    return false;
   }
 
   async function isProtectedProc(candidate: string): Promise<boolean> {
@@ -126,10 +147,7 @@ export function createPathGuard(options: ProtectedPathsOptions): PathGuard {
     const first = candidate.slice(procRoot.length + 1).split('/')[0] ?? '';
     if (first === 'self' || first === 'thread-self') return true; // resolved, these name the agent itself
     if (!/^\d+$/.test(first)) return false;
-    const n = Number(first);
-    if (pids.has(n)) return true;
-    const group = await threadGroup(n);
-    return group !== null && pids.has(group);
+    return isProtectedPid(Number(first));
   }
 
   async function isProtected(candidate: string, protectedRoots: readonly string[]): Promise<boolean> {
