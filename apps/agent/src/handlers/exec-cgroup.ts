@@ -6,7 +6,7 @@
  * containment.
  */
 import { mkdir, readFile, rmdir, writeFile } from 'node:fs/promises';
-import type { Leftovers } from './exec-leftovers.js';
+import { parseStat, type Leftovers } from './exec-leftovers.js';
 
 export interface ExecCgroup {
   dir: string;
@@ -91,9 +91,26 @@ function signal(pid: number, name: NodeJS.Signals): void {
   }
 }
 
-/** Ends everything left in the sub-group (SIGTERM, then SIGKILL after the grace) and removes it. */
-export async function endExecCgroup(cgroup: ExecCgroup, graceMs: number): Promise<Leftovers> {
+async function inGroup(pid: number, group: number): Promise<boolean> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+  return stat !== null && parseStat(stat)?.pgid === group;
+}
+
+/**
+ * Ends everything left in the sub-group (SIGTERM, then SIGKILL after the grace) and removes it. Members of
+ * `uncountedGroup` (the command's own group, already killed by a timeout) are ended but not counted.
+ */
+export async function endExecCgroup(
+  cgroup: ExecCgroup,
+  graceMs: number,
+  uncountedGroup: number | null = null,
+): Promise<Leftovers> {
   const found = await members(cgroup);
+  let counted = found.length;
+  if (uncountedGroup !== null) {
+    const dying = await Promise.all(found.map((pid) => inGroup(pid, uncountedGroup)));
+    counted = dying.filter((d) => !d).length;
+  }
   let remaining = found;
   if (found.length > 0) {
     for (const pid of found) signal(pid, 'SIGTERM');
@@ -114,5 +131,5 @@ export async function endExecCgroup(cgroup: ExecCgroup, graceMs: number): Promis
     }
   }
   await rmdir(cgroup.dir).catch(() => undefined);
-  return { count: found.length, killed: remaining.length === 0 };
+  return { count: counted, killed: remaining.length === 0 };
 }

@@ -118,6 +118,11 @@ function sleep(ms: number): Promise<void> {
 export interface SweepOptions {
   marker: string;
   leaderPid: number;
+  /**
+   * After a timeout the command's own group was already killed: its members may still be dying, and are not
+   * leftovers. Ended like the rest, they are not counted.
+   */
+  uncountedGroup?: number | null;
   /** SIGTERM first; what is still running after this long gets SIGKILL. */
   graceMs: number;
   procRoot?: string;
@@ -129,11 +134,18 @@ export interface SweepOptions {
  */
 export async function sweepLeftovers(options: SweepOptions): Promise<Leftovers | null> {
   const exec = { marker: options.marker, leaderPid: options.leaderPid, selfPid: process.pid };
-  const find = async () => {
+  let counted = 0;
+  const find = async (first = false) => {
     const processes = await scanProcesses(options.procRoot);
-    return processes === null ? null : belongingTo(processes, exec);
+    if (processes === null) return null;
+    const pids = belongingTo(processes, exec);
+    if (first) {
+      const group = new Set(processes.filter((p) => p.pgid === options.uncountedGroup).map((p) => p.pid));
+      counted = pids.filter((pid) => !group.has(pid)).length;
+    }
+    return pids;
   };
-  const found = await find();
+  const found = await find(true);
   if (found === null) return null;
   if (found.length === 0) return { count: 0, killed: true };
   for (const pid of found) signal(pid, 'SIGTERM');
@@ -150,5 +162,5 @@ export async function sweepLeftovers(options: SweepOptions): Promise<Leftovers |
       remaining = (await find()) ?? [];
     }
   }
-  return { count: found.length, killed: remaining.length === 0 };
+  return { count: counted, killed: remaining.length === 0 };
 }

@@ -137,7 +137,7 @@ describe.each([
   it.skipIf(unavailable)(
     'ends a setsid child that a timeout of the process group misses, and says so',
     async () => {
-      const result = await runIn(mode, 'setsid sleep 100 >/dev/null 2>&1 & echo $!; sleep 30', 300);
+      const result = await runIn(mode, 'setsid sleep 100 >/dev/null 2>&1 & echo $!; sleep 30', 1500);
       const childPid = Number(result.stdout.trim());
       expect(Number.isInteger(childPid) && childPid > 1).toBe(true);
       expect(result.timed_out).toBe(true);

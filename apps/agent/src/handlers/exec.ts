@@ -158,7 +158,8 @@ export async function runExec(
       child.stderr.destroy();
       const durationMs = Math.max(0, Math.round(performance.now() - started));
       // The sub-group holds everything the command started; the sweep finds what joined none.
-      const contained = cgroup ? await endExecCgroup(cgroup, killGraceMs).catch(() => null) : null;
+      const dying = timedOut && pid !== undefined ? pid : null;
+      const contained = cgroup ? await endExecCgroup(cgroup, killGraceMs, dying).catch(() => null) : null;
       const swept =
         pid === undefined
           ? null
@@ -166,6 +167,7 @@ export async function runExec(
               marker,
               leaderPid: pid,
               graceMs: killGraceMs,
+              uncountedGroup: dying,
               ...(options.procRoot ? { procRoot: options.procRoot } : {}),
             }).catch(() => null);
       const left = combine(contained, swept);
