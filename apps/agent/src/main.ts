@@ -17,6 +17,7 @@ import { readSettingsFile, updateSettingsFile } from './config/settings-file.js'
 import { resolveSettings, type AgentSettings } from './config/settings.js';
 import { createHandlers } from './handlers/index.js';
 import { RunningCommands, type ExecOptions } from './handlers/exec.js';
+import { createAgentGuard } from './handlers/protected-paths.js';
 import { createLogger, type Logger } from './logger.js';
 import { createPlatformAdapter, type PlatformAdapter } from './platform/platform.js';
 import { agentVersion } from './version.js';
@@ -113,13 +114,17 @@ export async function startAgent(options: StartAgentOptions): Promise<RunningAge
   }
 
   let credential = settings.credential;
+  // The agent's own credential and process are always protected, besides what the hub asked for.
+  const guard = createAgentGuard(settings, options.configPath);
   const platform = createPlatformAdapter(nodePlatform, {
     allowPowerActions: () => settings.allowPowerActions,
     ...(options.logRoot ? { logRoot: options.logRoot } : {}),
+    guard,
   });
   const commands = new RunningCommands();
   const handlers = createHandlers({
     platform,
+    guard,
     exec: { ...options.exec, running: commands },
     saveCredential: async (next) => {
       await updateSettingsFile(options.configPath, { credential: next });

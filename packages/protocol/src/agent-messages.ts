@@ -36,6 +36,8 @@ const Maybe = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 export const agentErrorCodes = [
   'not_found',
   'permission_denied',
+  /** The path holds the hub's own secrets (a protected path of the local agent): never usable. */
+  'forbidden_path',
   'invalid_path',
   'invalid_argument',
   'too_large',
@@ -78,6 +80,13 @@ export const FileEntry = Type.Object({
 });
 export type FileEntry = Static<typeof FileEntry>;
 
+/**
+ * Processes the command left running when it ended (background jobs, `setsid` children), present only when
+ * there were any: the agent ends them (an exec is a one-shot); `killed` is false if some could not be ended.
+ */
+export const LeftRunning = Type.Object({ count: Count, killed: Type.Boolean() });
+export type LeftRunning = Static<typeof LeftRunning>;
+
 export const ExecOutcome = Type.Object({
   exit_code: Maybe(Type.Integer()),
   signal: Maybe(Text(32)),
@@ -86,6 +95,7 @@ export const ExecOutcome = Type.Object({
   truncated: Type.Boolean(),
   timed_out: Type.Boolean(),
   duration_ms: Count,
+  left_running: Type.Optional(LeftRunning),
 });
 export type ExecOutcome = Static<typeof ExecOutcome>;
 

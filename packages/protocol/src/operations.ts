@@ -1,6 +1,13 @@
 /** REST schemas of the asset operations that run through an agent, and of enrollment and agent management. */
 import { Type, type Static, type TSchema } from 'typebox';
-import { agentLimits, LogQuery, MetricSample, serviceActions, signals } from './agent-messages.js';
+import {
+  agentLimits,
+  LeftRunning,
+  LogQuery,
+  MetricSample,
+  serviceActions,
+  signals,
+} from './agent-messages.js';
 import { idPatternFor } from './ids.js';
 import { Name } from './resources.js';
 
@@ -18,6 +25,8 @@ export const ExecResult = Type.Object({
   truncated: Type.Boolean(),
   duration_ms: Type.Integer({ minimum: 0 }),
   error: Maybe(Type.String()),
+  /** What the command left running when it ended, all ended by the agent; absent when nothing was. */
+  left_running: Type.Optional(LeftRunning),
 });
 export type ExecResult = Static<typeof ExecResult>;
 

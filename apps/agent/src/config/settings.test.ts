@@ -251,6 +251,53 @@ describe('resolveSettings (spec 2.7)', () => {
   });
 });
 
+describe('protected paths and pids (the hub on its own host)', () => {
+  it('reads colon-separated paths and comma-separated pids from the environment, arrays from the file', () => {
+    const resolved = resolveSettings({
+      env: { SVC_AGENT_PROTECTED_PATHS: '/var/lib/svc:/etc/svc/ca', SVC_AGENT_PROTECTED_PIDS: '41,42' },
+      file: { protected_paths: ['/var/lib/svc', '/srv/keys/encryption.key'], protected_pids: [43] },
+      platform: 'linux',
+    });
+    // Protections add up: neither source can take back what the other protects.
+    expect(resolved.settings.protectedPaths).toEqual([
+      '/var/lib/svc',
+      '/etc/svc/ca',
+      '/srv/keys/encryption.key',
+    ]);
+    expect(resolved.settings.protectedPids).toEqual([41, 42, 43]);
+    expect(resolved.sources.protected_paths).toBe('env');
+    expect(resolved.warnings).toEqual([]);
+  });
+
+  it('defaults to none, and reports a list with a relative path or a bad pid', () => {
+    const none = resolveSettings({ env: {}, file: null, platform: 'linux' });
+    expect(none.settings.protectedPaths).toEqual([]);
+    expect(none.settings.protectedPids).toEqual([]);
+    const bad = resolveSettings({
+      env: { SVC_AGENT_PROTECTED_PATHS: 'var/lib/svc', SVC_AGENT_PROTECTED_PIDS: '12,x' },
+      file: { protected_paths: ['/var/lib/svc'], protected_pids: [-1] },
+      platform: 'linux',
+    });
+    expect(bad.settings.protectedPaths).toEqual(['/var/lib/svc']);
+    expect(bad.settings.protectedPids).toEqual([]);
+    expect(bad.warnings).toHaveLength(3);
+  });
+
+  it('can be set by hand', () => {
+    expect(parseSettingValue('protected_paths', '/a:/b')).toEqual({
+      ok: true,
+      key: 'protected_paths',
+      stored: '/a:/b',
+    });
+    expect(parseSettingValue('protected_pids', '7, 8')).toEqual({
+      ok: true,
+      key: 'protected_pids',
+      stored: '7,8',
+    });
+    expect(parseSettingValue('protected_paths', 'relative')).toMatchObject({ ok: false });
+  });
+});
+
 describe('durations and booleans', () => {
   it.each([
     ['30s', 30],

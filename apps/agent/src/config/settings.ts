@@ -35,9 +35,13 @@ export interface AgentSettings {
   logStreamEnabled: boolean;
   containerEndpoint: ContainerEndpoint;
   allowPowerActions: boolean;
+  /** Paths no file operation may touch (the hub's secrets on its own host); the agent adds its settings file. */
+  protectedPaths: string[];
+  /** Processes whose /proc entries are out of reach (the hub); the agent adds its own pid. */
+  protectedPids: number[];
 }
 
-type ValueKind = 'duration' | 'boolean' | 'endpoint' | 'url' | 'text';
+type ValueKind = 'duration' | 'boolean' | 'endpoint' | 'url' | 'text' | 'paths' | 'pids';
 
 export interface SettingDefinition {
   /** Key in the settings file and for `settings set`. */
@@ -180,6 +184,22 @@ export const settingDefinitions = [
     normal: 'true',
     lowPower: null,
   },
+  {
+    key: 'protected_paths',
+    env: 'SVC_AGENT_PROTECTED_PATHS',
+    kind: 'paths',
+    description: 'absolute paths no file operation may touch (colon-separated in the environment)',
+    normal: '',
+    lowPower: null,
+  },
+  {
+    key: 'protected_pids',
+    env: 'SVC_AGENT_PROTECTED_PIDS',
+    kind: 'pids',
+    description: 'process ids whose /proc entries no file operation may touch (comma-separated)',
+    normal: '',
+    lowPower: null,
+  },
 ] as const satisfies readonly SettingDefinition[];
 
 export type SettingKey = (typeof settingDefinitions)[number]['key'];
@@ -218,6 +238,38 @@ export function parseHubUrl(value: unknown): string | null {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
   if (url.username || url.password || url.search || url.hash) return null;
   return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/**
+ * Protected paths: a JSON array of absolute paths, or one string of them separated by colons (the
+ * environment's form). Null when any entry is not absolute: a list with a mistake is reported, not half used.
+ */
+export function parseProtectedPaths(value: unknown): string[] | null {
+  const items: unknown = typeof value === 'string' ? value.split(':') : value;
+  if (!Array.isArray(items)) return null;
+  const paths: string[] = [];
+  for (const item of items as unknown[]) {
+    if (typeof item !== 'string') return null;
+    const trimmed = item.trim();
+    if (trimmed === '') continue;
+    if (!trimmed.startsWith('/') || trimmed.includes('\0')) return null;
+    paths.push(trimmed);
+  }
+  return paths;
+}
+
+/** Protected process ids: a JSON array of positive integers, or one string of them separated by commas. */
+export function parseProtectedPids(value: unknown): number[] | null {
+  const items: unknown = typeof value === 'string' ? value.split(',') : value;
+  if (!Array.isArray(items)) return null;
+  const pids: number[] = [];
+  for (const item of items as unknown[]) {
+    if (typeof item === 'string' && item.trim() === '') continue;
+    const pid = typeof item === 'string' && /^\s*\d+\s*$/.test(item) ? Number(item) : item;
+    if (typeof pid !== 'number' || !Number.isSafeInteger(pid) || pid <= 0) return null;
+    pids.push(pid);
+  }
+  return pids;
 }
 
 function definition(key: SettingKey): SettingDefinition {
@@ -321,7 +373,37 @@ export function resolveSettings(input: SettingsInput): ResolvedSettings {
     logStreamEnabled: tuned('log_stream_enabled', parseBoolean),
     containerEndpoint,
     allowPowerActions: pick('allow_power_actions', parseBoolean, () => ({ value: true, source: 'default' })),
+    protectedPaths: [],
+    protectedPids: [],
   };
+  // Protections add up: the environment cannot take back what the file protects, nor the reverse.
+  const union = <T>(key: SettingKey, parse: (v: unknown) => T[] | null): T[] => {
+    const def = definition(key);
+    const values = new Set<T>();
+    let source: SettingSource = 'default';
+    const fromEnv = envText(def.env);
+    if (fromEnv !== undefined) {
+      const parsed = parse(fromEnv);
+      if (parsed === null) warnings.push(`${def.env ?? key}=${JSON.stringify(fromEnv)} is not a valid list`);
+      else {
+        for (const v of parsed) values.add(v);
+        source = 'env';
+      }
+    }
+    if (key in file && file[key] !== null) {
+      const parsed = parse(file[key]);
+      if (parsed === null)
+        warnings.push(`${key} ${JSON.stringify(file[key])} in the settings file is not a valid list`);
+      else {
+        for (const v of parsed) values.add(v);
+        if (source === 'default') source = 'file';
+      }
+    }
+    sources[key] = source;
+    return [...values];
+  };
+  settings.protectedPaths = union('protected_paths', parseProtectedPaths);
+  settings.protectedPids = union('protected_pids', parseProtectedPids);
   return { settings, sources, warnings };
 }
 
@@ -387,6 +469,18 @@ export function parseSettingValue(
     }
     case 'text':
       return { ok: true, key: def.key, stored: value };
+    case 'paths': {
+      const parsed = parseProtectedPaths(value);
+      return parsed === null
+        ? { ok: false, message: `${key} takes absolute paths separated by colons` }
+        : { ok: true, key: def.key, stored: parsed.join(':') };
+    }
+    case 'pids': {
+      const parsed = parseProtectedPids(value);
+      return parsed === null
+        ? { ok: false, message: `${key} takes process ids separated by commas` }
+        : { ok: true, key: def.key, stored: parsed.join(',') };
+    }
   }
 }
 
@@ -411,6 +505,8 @@ export function describeSettings(
     log_stream_enabled: String(s.logStreamEnabled),
     docker_endpoint: formatContainerEndpoint(s.containerEndpoint),
     allow_power_actions: String(s.allowPowerActions),
+    protected_paths: s.protectedPaths.length > 0 ? s.protectedPaths.join(':') : '(none)',
+    protected_pids: s.protectedPids.length > 0 ? s.protectedPids.join(',') : '(none)',
   };
   return settingKeys.map((key) => ({ key, value: values[key], source: resolved.sources[key] }));
 }

@@ -1,7 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { rmdir } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { RunningCommands, runExec } from './exec.js';
+import { createExecCgroup, parseCgroup2Mount } from './exec-cgroup.js';
+import { belongingTo, parseStat, type ProcessView } from './exec-leftovers.js';
 
 const run = (command: string, timeout_ms = 10_000, max_output_bytes = 1024 * 1024) =>
   runExec({ command, timeout_ms, max_output_bytes }, { killGraceMs: 200, drainMs: 200 });
@@ -112,5 +117,131 @@ describe('exec.run', () => {
     expect(first.signal).toBe('SIGTERM');
     expect(second.signal).toBe('SIGKILL');
     expect(running.size).toBe(0);
+  });
+});
+
+/** Whether this host lets the agent make a cgroup v2 sub-group (root, or a delegated cgroup). */
+const probe = await createExecCgroup(`probe-${process.pid}`);
+if (probe) await rmdir(probe.dir);
+
+describe.each([
+  ['in a cgroup sub-group', undefined, probe === null],
+  ['by the marker sweep (no cgroup)', null, false],
+] as const)('what a command leaves running, found %s', (_name, mode, unavailable) => {
+  const runIn = (cgroupRoot: string | null | undefined, command: string, timeout_ms = 10_000) =>
+    runExec(
+      { command, timeout_ms, max_output_bytes: 1024 * 1024 },
+      { killGraceMs: 200, drainMs: 200, ...(cgroupRoot === undefined ? {} : { cgroupRoot }) },
+    );
+
+  it.skipIf(unavailable)(
+    'ends a setsid child that a timeout of the process group misses, and says so',
+    async () => {
+      const result = await runIn(mode, 'setsid sleep 100 >/dev/null 2>&1 & echo $!; sleep 30', 1500);
+      const childPid = Number(result.stdout.trim());
+      expect(Number.isInteger(childPid) && childPid > 1).toBe(true);
+      expect(result.timed_out).toBe(true);
+      expect(result.left_running).toEqual({ count: 1, killed: true });
+      expect(isAlive(childPid)).toBe(false);
+    },
+  );
+
+  it.skipIf(unavailable)(
+    'ends background jobs of a command that exits normally (an exec is a one-shot)',
+    async () => {
+      const result = await runIn(mode, 'sleep 100 >/dev/null 2>&1 & echo $!');
+      const childPid = Number(result.stdout.trim());
+      expect(result).toMatchObject({
+        exit_code: 0,
+        timed_out: false,
+        left_running: { count: 1, killed: true },
+      });
+      expect(isAlive(childPid)).toBe(false);
+    },
+  );
+
+  it.skipIf(unavailable)('ends a nohup job and a setsid shell with its own background child', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-exec-'));
+    try {
+      // The command waits until the setsid shell has started its child, so all are there when it ends.
+      const result = await runIn(
+        mode,
+        `setsid sh -c 'sleep 100 & echo up > ${dir}/up; wait' >/dev/null 2>&1 & ` +
+          `nohup sleep 100 >/dev/null 2>&1 & ` +
+          `while [ ! -s ${dir}/up ]; do sleep 0.05; done; echo ok`,
+      );
+      expect(result.stdout).toBe('ok\n');
+      // the setsid shell, its background sleep, the nohup sleep
+      expect(result.left_running).toEqual({ count: 3, killed: true });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.skipIf(unavailable)('says nothing of leftovers when the command left none', async () => {
+    const result = await runIn(mode, 'echo done; sleep 0.1 & wait');
+    expect(result.stdout).toBe('done\n');
+    expect(result).not.toHaveProperty('left_running');
+  });
+});
+
+describe('contained in a cgroup', () => {
+  it.skipIf(probe === null)(
+    'ends even a child that cleared its environment and left the session',
+    async () => {
+      const result = await runExec(
+        {
+          command: 'env -i setsid sleep 100 >/dev/null 2>&1 & echo $!',
+          timeout_ms: 10_000,
+          max_output_bytes: 1024,
+        },
+        { killGraceMs: 200, drainMs: 200 },
+      );
+      const childPid = Number(result.stdout.trim());
+      expect(result.left_running).toEqual({ count: 1, killed: true });
+      expect(isAlive(childPid)).toBe(false);
+    },
+  );
+
+  it('reads the cgroup v2 mount from mountinfo', () => {
+    const mountinfo = [
+      '24 1 0:22 / /sys rw,nosuid - sysfs sysfs rw',
+      '41 31 0:38 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw',
+    ].join('\n');
+    expect(parseCgroup2Mount(mountinfo)).toEqual({ mountPoint: '/sys/fs/cgroup/unified', root: '/' });
+    expect(parseCgroup2Mount('24 1 0:22 / /sys rw - sysfs sysfs rw')).toBeNull();
+  });
+});
+
+describe('exec leftovers', () => {
+  const view = (pid: number, ppid: number, group: number, marker: string | null = null): ProcessView => ({
+    pid,
+    ppid,
+    pgid: group,
+    sid: group,
+    marker,
+  });
+
+  it("finds the exec's processes by marker, session or group, and their descendants, and nothing else", () => {
+    const processes = [
+      view(1, 0, 1),
+      view(50, 1, 50), // the agent
+      view(100, 50, 100, 'm'), // the shell (ended, but listed here to show it is skipped)
+      view(101, 1, 100, 'm'), // a background job, re-parented
+      view(200, 1, 200, 'm'), // setsid child: new session and group, still marked
+      view(201, 200, 200, null), // its child that cleared its environment
+      view(300, 1, 300, 'other'), // another exec's leftover
+      view(400, 50, 400), // an unrelated child of the agent
+    ];
+    expect(belongingTo(processes, { marker: 'm', leaderPid: 100, selfPid: 50 })).toEqual([101, 200, 201]);
+  });
+
+  it('reads /proc/<pid>/stat even when the command name holds spaces and parentheses', () => {
+    expect(parseStat('4242 (a b) (c)) S 1 4242 4240 0 -1 4194560')).toEqual({
+      state: 'S',
+      ppid: 1,
+      pgid: 4242,
+      sid: 4240,
+    });
   });
 });

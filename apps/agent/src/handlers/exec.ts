@@ -1,11 +1,16 @@
 /**
  * exec.run: runs a command with `/bin/sh -c`. By design this is the only place in the agent that uses a
  * shell. The command runs in its own process group so a timeout kills everything it started, each output
- * stream is capped and flagged when cut, and a timeout is a result (timed_out), not an error.
+ * stream is capped and flagged when cut, and a timeout is a result (timed_out), not an error. When the
+ * command has ended (exit or timeout), whatever it left running is ended too and counted in `left_running`
+ * (see exec-leftovers.ts): an exec is a one-shot, not a way to start daemons.
  */
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import type { AgentRequestPayload, AgentRequestResult } from '@svc/protocol';
 import { AgentError } from './agent-error.js';
+import { createExecCgroup, endExecCgroup, joiningArgs } from './exec-cgroup.js';
+import { execMarkerVariable, sweepLeftovers, type Leftovers } from './exec-leftovers.js';
 
 export interface ExecOptions {
   shell?: string;
@@ -20,6 +25,10 @@ export interface ExecOptions {
   drainMs?: number;
   /** Where running commands are registered, so stopping the agent can end them. */
   running?: RunningCommands;
+  /** Where procfs is mounted, to find what a command left running; tests point elsewhere. */
+  procRoot?: string;
+  /** The cgroup v2 directory under which each exec gets a sub-group; null for none; detected by default. */
+  cgroupRoot?: string | null;
 }
 
 class CappedBuffer {
@@ -85,7 +94,13 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-export function runExec(
+/** Both ways of finding leftovers together; null when neither could look. */
+function combine(a: Leftovers | null, b: Leftovers | null): Leftovers | null {
+  if (!a || !b) return a ?? b;
+  return { count: a.count + b.count, killed: a.killed && b.killed };
+}
+
+export async function runExec(
   payload: AgentRequestPayload<'exec.run'>,
   options: ExecOptions = {},
 ): Promise<AgentRequestResult<'exec.run'>> {
@@ -93,12 +108,17 @@ export function runExec(
   const killGraceMs = options.killGraceMs ?? 2_000;
   const drainMs = options.drainMs ?? 500;
   const started = performance.now();
+  const marker = randomUUID();
+  const cgroup = await createExecCgroup(marker, options.cgroupRoot);
 
   return new Promise((resolve, reject) => {
-    const child = spawn(shell, ['-c', payload.command], {
+    const args = cgroup ? joiningArgs(shell, payload.command, cgroup) : ['-c', payload.command];
+    const child = spawn(shell, args, {
       cwd: options.cwd ?? '/',
       detached: true, // a new process group, killed as a whole on timeout
       stdio: ['ignore', 'pipe', 'pipe'],
+      // Inherited by everything the command starts, even what leaves the group: how leftovers are found.
+      env: { ...process.env, [execMarkerVariable]: marker },
       windowsHide: true,
     });
     const pid = child.pid;
@@ -128,26 +148,47 @@ export function runExec(
       }, killGraceMs);
     }, payload.timeout_ms);
 
-    const finish = () => {
-      if (settled || !exit) return;
-      settled = true;
-      if (pid !== undefined) options.running?.delete(pid);
+    const finish = async (ended: { code: number | null; signal: NodeJS.Signals | null }) => {
       clearTimeout(timeoutTimer);
       clearTimeout(drainTimer);
       // On a timeout, leave nothing of the group behind.
-      if (timedOut && child.pid !== undefined) killGroup(child.pid, 'SIGKILL');
+      if (timedOut && pid !== undefined) killGroup(pid, 'SIGKILL');
       clearTimeout(killTimer);
       child.stdout.destroy();
       child.stderr.destroy();
+      const durationMs = Math.max(0, Math.round(performance.now() - started));
+      // The sub-group holds everything the command started; the sweep finds what joined none.
+      const dying = timedOut && pid !== undefined ? pid : null;
+      const contained = cgroup ? await endExecCgroup(cgroup, killGraceMs, dying).catch(() => null) : null;
+      const swept =
+        pid === undefined
+          ? null
+          : await sweepLeftovers({
+              marker,
+              leaderPid: pid,
+              graceMs: killGraceMs,
+              uncountedGroup: dying,
+              ...(options.procRoot ? { procRoot: options.procRoot } : {}),
+            }).catch(() => null);
+      const left = combine(contained, swept);
+      // Without procfs or a cgroup the group is all there is to go by: its background jobs end with the command.
+      if (left === null && pid !== undefined) killGroup(pid, 'SIGKILL');
+      if (pid !== undefined) options.running?.delete(pid);
       resolve({
-        exit_code: exit.code,
-        signal: exit.signal,
+        exit_code: ended.code,
+        signal: ended.signal,
         stdout: stdout.text(),
         stderr: stderr.text(),
         truncated: stdout.truncated || stderr.truncated,
         timed_out: timedOut,
-        duration_ms: Math.max(0, Math.round(performance.now() - started)),
+        duration_ms: durationMs,
+        ...(left && left.count > 0 ? { left_running: left } : {}),
       });
+    };
+    const settle = () => {
+      if (settled || !exit) return;
+      settled = true;
+      void finish(exit);
     };
 
     child.on('error', (error) => {
@@ -156,15 +197,16 @@ export function runExec(
       if (pid !== undefined) options.running?.delete(pid);
       clearTimeout(timeoutTimer);
       clearTimeout(killTimer);
+      if (cgroup) void endExecCgroup(cgroup, 0).catch(() => undefined);
       const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
       reject(new AgentError(missing ? 'unsupported' : 'failed', `cannot run ${shell}: ${error.message}`));
     });
     child.on('exit', (code, signal) => {
       exit = { code, signal };
-      drainTimer = setTimeout(finish, drainMs);
+      drainTimer = setTimeout(settle, drainMs);
     });
     child.on('close', () => {
-      finish();
+      settle();
     });
   });
 }

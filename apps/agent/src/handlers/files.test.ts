@@ -1,4 +1,7 @@
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { closeSync, constants, existsSync, openSync } from 'node:fs';
+import { createServer } from 'node:net';
 import {
   lstat,
   mkdir,
@@ -250,5 +253,91 @@ describe('delete', () => {
     } finally {
       await rm(target, { recursive: true, force: true });
     }
+  });
+});
+
+/**
+ * Opening a FIFO releases a writer blocked on it; opening /dev/watchdog reboots the host. While a handler
+ * runs, this probe keeps trying to open the FIFO for writing without blocking: that succeeds only while
+ * someone holds it open for reading, so a count above zero means the handler opened it.
+ */
+async function opensOfFifoDuring(fifo: string, work: () => Promise<unknown>): Promise<number> {
+  let opens = 0;
+  let done = false;
+  const probe = () => {
+    try {
+      closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
+      opens += 1;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENXIO') throw error;
+    }
+    if (!done) setImmediate(probe);
+  };
+  setImmediate(probe);
+  try {
+    await work().catch(() => undefined);
+  } finally {
+    done = true;
+  }
+  probe();
+  return opens;
+}
+
+describe('special files are refused without being opened', () => {
+  it('refuses to read a FIFO, and never opens it', async () => {
+    const fifo = at('pipe');
+    execFileSync('mkfifo', [fifo]);
+    let refusal: unknown;
+    const opens = await opensOfFifoDuring(fifo, async () => {
+      refusal = await files['files.read']({ path: fifo, max_bytes: 1024 }).catch((error: unknown) => error);
+    });
+    expect(opens).toBe(0);
+    expect(refusal).toMatchObject({
+      code: 'invalid_argument',
+      message: expect.stringContaining('a FIFO') as string,
+    });
+  });
+
+  it('refuses to read a device, a socket, or a link to a FIFO', async () => {
+    await expect(files['files.read']({ path: '/dev/null', max_bytes: 10 })).rejects.toMatchObject({
+      code: 'invalid_argument',
+      message: expect.stringContaining('a device') as string,
+    });
+    const socketPath = at('sock');
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(socketPath, resolve));
+    try {
+      await expect(files['files.read']({ path: socketPath, max_bytes: 10 })).rejects.toMatchObject({
+        code: 'invalid_argument',
+        message: expect.stringContaining('a socket') as string,
+      });
+    } finally {
+      server.close();
+    }
+    execFileSync('mkfifo', [at('pipe')]);
+    await symlink(at('pipe'), at('pipe-link'));
+    const opens = await opensOfFifoDuring(at('pipe'), () =>
+      expect(files['files.read']({ path: at('pipe-link'), max_bytes: 10 })).rejects.toMatchObject({
+        code: 'invalid_argument',
+      }),
+    );
+    expect(opens).toBe(0);
+  });
+
+  it('refuses to copy a device or a tree holding a FIFO, and opens neither', async () => {
+    // /dev/null stands for /dev/zero (which would fill the disk) and /dev/watchdog (which would reboot).
+    await expect(
+      files['files.copy']({ from: '/dev/null', to: at('null-copy'), overwrite: false }),
+    ).rejects.toMatchObject({ code: 'invalid_argument' });
+    expect(existsSync(at('null-copy'))).toBe(false);
+    await mkdir(at('tree'));
+    await writeFile(at('tree', 'a.txt'), 'a');
+    execFileSync('mkfifo', [at('tree', 'pipe')]);
+    const opens = await opensOfFifoDuring(at('tree', 'pipe'), () =>
+      expect(
+        files['files.copy']({ from: at('tree'), to: at('tree-copy'), overwrite: false }),
+      ).rejects.toMatchObject({ code: 'invalid_argument' }),
+    );
+    expect(opens).toBe(0);
   });
 });

@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { closeSync, constants, openSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -90,6 +92,34 @@ describe('file logs', () => {
       logs['system.logs']({ source: 'file', path: path.join(logRoot, 'nope.log') }),
     ).rejects.toMatchObject({ code: 'not_found' });
     await expect(logs['system.logs']({})).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('refuses a FIFO under the log root without opening it (an open would block or release its writer)', async () => {
+    const fifo = path.join(logRoot, 'pipe.log');
+    execFileSync('mkfifo', [fifo]);
+    const logs = createLogsHandlers({ logRoot, isJournalAvailable: noJournal, runCommand: missing });
+    let opens = 0;
+    let done = false;
+    // Succeeds only while someone holds the FIFO open for reading (or waits to): the handler, if it opened it.
+    const probe = () => {
+      try {
+        closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
+        opens += 1;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENXIO') throw error;
+      }
+      if (!done) setImmediate(probe);
+    };
+    setImmediate(probe);
+    const refusal = await logs['system.logs']({ source: 'file', path: fifo }).catch(
+      (error: unknown) => error,
+    );
+    done = true;
+    expect(opens).toBe(0);
+    expect(refusal).toMatchObject({
+      code: 'invalid_argument',
+      message: expect.stringContaining('a FIFO') as string,
+    });
   });
 
   it('answers unsupported when the journal is asked for and there is none', async () => {

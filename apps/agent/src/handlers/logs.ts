@@ -4,7 +4,7 @@
  * journal; grep for files (a substring; case-insensitive unless it has a capital, like journalctl's).
  */
 import { existsSync } from 'node:fs';
-import { open, realpath } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { AgentRequestPayload, AgentRequestResult, LogEntry } from '@svc/protocol';
 import {
@@ -13,7 +13,8 @@ import {
   type RunCommand,
 } from '../platform/run-command.js';
 import { AgentError, agentErrorFromErrno } from './agent-error.js';
-import { checkPath } from './files.js';
+import { checkPath, openRegularFile } from './files.js';
+import { openGuard, type PathGuard } from './protected-paths.js';
 import { isValidServiceName } from './services.js';
 import type { HandlerMap } from './types.js';
 
@@ -97,11 +98,14 @@ export interface LogsOptions {
   /** Files may only be read under this directory (after resolving links). */
   logRoot?: string;
   isJournalAvailable?: () => boolean;
+  /** Protected paths are never served, even from under the log root. */
+  guard?: PathGuard;
 }
 
 export function createLogsHandlers(options: LogsOptions = {}): Pick<HandlerMap, 'system.logs'> {
   const run = options.runCommand ?? defaultRunCommand;
   const logRoot = options.logRoot ?? '/var/log';
+  const guard = options.guard ?? openGuard;
   const isJournalAvailable =
     options.isJournalAvailable ??
     (() => existsSync('/run/systemd/journal') || existsSync('/var/log/journal'));
@@ -148,13 +152,10 @@ export function createLogsHandlers(options: LogsOptions = {}): Pick<HandlerMap, 
     // Authorize the real file, not the name: a link under the root may point anywhere.
     if (!real.startsWith(`${root}/`))
       throw new AgentError('invalid_path', `log files must be under ${logRoot}`);
-    const handle = await open(real, 'r').catch((error: unknown) => {
-      throw agentErrorFromErrno(error, requested);
-    });
+    await guard.check(requested, [real]);
+    // Only a regular file is opened: a FIFO or a device under the log root is refused unopened.
+    const { handle, stats } = await openRegularFile(requested, real, guard);
     try {
-      const stats = await handle.stat();
-      if (stats.isDirectory()) throw new AgentError('is_directory', `${requested}: is a directory`);
-      if (!stats.isFile()) throw new AgentError('invalid_argument', `${requested}: not a regular file`);
       const window = Math.min(stats.size, fileWindowBytes);
       const buffer = Buffer.alloc(window);
       const { bytesRead } = await handle.read(buffer, 0, window, stats.size - window);

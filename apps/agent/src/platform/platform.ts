@@ -11,6 +11,7 @@ import { AgentError } from '../handlers/agent-error.js';
 import { createLogsHandlers } from '../handlers/logs.js';
 import { createPowerHandlers } from '../handlers/power.js';
 import { createProcessesHandlers } from '../handlers/processes.js';
+import type { PathGuard } from '../handlers/protected-paths.js';
 import { createServicesHandlers } from '../handlers/services.js';
 import { createSystemHandlers } from '../handlers/system.js';
 import type { HandlerMap } from '../handlers/types.js';
@@ -46,6 +47,8 @@ export interface PlatformOptions {
   runCommand?: RunCommand;
   /** Log files may only be read under this directory; /var/log unless a test says otherwise. */
   logRoot?: string;
+  /** Paths the logs handler never serves (the hub's secrets on its own host). */
+  guard?: PathGuard;
 }
 
 export function platformName(nodePlatform: NodeJS.Platform): PlatformName {
@@ -85,7 +88,11 @@ export function createLinuxAdapter(options: PlatformOptions): PlatformAdapter {
       ...createProcessesHandlers(),
       ...createServicesHandlers(commandOption),
       ...pickSystem(createSystemHandlers(commandOption)),
-      ...createLogsHandlers({ ...commandOption, ...(options.logRoot ? { logRoot: options.logRoot } : {}) }),
+      ...createLogsHandlers({
+        ...commandOption,
+        ...(options.logRoot ? { logRoot: options.logRoot } : {}),
+        ...(options.guard ? { guard: options.guard } : {}),
+      }),
       ...createPowerHandlers({ ...commandOption, isAllowed: options.allowPowerActions }),
     },
     readCounters: () => readLinuxCounters(),

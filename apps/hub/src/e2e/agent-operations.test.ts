@@ -598,13 +598,12 @@ describe('processes', () => {
   });
 
   it('kills a process started through exec; it is gone afterwards', async () => {
-    // `sh -c 'sleep …; true'` keeps a shell as the sleep's parent, which reaps it once it is killed.
-    const started = dataOf<ExecResult>(
-      await api.post(`/api/v2/assets/${assetId}/exec`, {
-        command: "nohup sh -c 'sleep 313; true' >/dev/null 2>&1 </dev/null &",
-      }),
-    );
-    expect(started).toMatchObject({ status: 'ok', exit_code: 0 });
+    // The exec is still running while its sleep is killed: an exec ends what it leaves behind, so a
+    // background job would not outlive it. The shell stays the sleep's parent and reaps it.
+    const running = api.post(`/api/v2/assets/${assetId}/exec`, {
+      command: "sh -c 'sleep 313; true'",
+      timeout: 60,
+    });
     const victim = await waitFor('the sleep in the process list', async () => {
       const list = dataOf<ProcessList>(await api.get(`/api/v2/assets/${assetId}/processes`));
       return list.processes.find((p) => p.command === 'sleep 313');
@@ -620,6 +619,22 @@ describe('processes', () => {
       return list.processes.some((p) => p.pid === victim.pid) ? undefined : true;
     });
     expect(fs.existsSync(`/proc/${victim.pid}`)).toBe(false);
+    expect(dataOf<ExecResult>(await running)).toMatchObject({ status: 'ok', exit_code: 0 });
+  });
+
+  it('ends what a command leaves running (nohup, setsid) and says so in the result', async () => {
+    const result = dataOf<ExecResult>(
+      await api.post(`/api/v2/assets/${assetId}/exec`, {
+        command: 'nohup sleep 314 >/dev/null 2>&1 & setsid sleep 315 >/dev/null 2>&1 & echo started',
+      }),
+    );
+    expect(result).toMatchObject({
+      status: 'ok',
+      stdout: 'started\n',
+      left_running: { count: 2, killed: true },
+    });
+    const list = dataOf<ProcessList>(await api.get(`/api/v2/assets/${assetId}/processes`));
+    expect(list.processes.filter((p) => p.command === 'sleep 314' || p.command === 'sleep 315')).toEqual([]);
   });
 
   it('refuses bad kill input with 400 without asking the agent', async () => {

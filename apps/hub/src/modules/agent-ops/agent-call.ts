@@ -28,6 +28,7 @@ import { findAsset, type AssetRow } from '../assets/assets.repository.js';
 const agentCodeMap: Record<AgentErrorCode, ErrorCode> = {
   not_found: 'not_found',
   permission_denied: 'forbidden',
+  forbidden_path: 'forbidden',
   invalid_path: 'validation',
   invalid_argument: 'validation',
   too_large: 'payload_too_large',

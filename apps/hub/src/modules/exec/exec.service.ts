@@ -101,6 +101,7 @@ function resultOf(assetId: string, outcome: ExecOutcome, plan: ExecPlan): ExecRe
     truncated: outcome.truncated || stdout.cut || stderr.cut,
     duration_ms: outcome.duration_ms,
     error,
+    ...(outcome.left_running ? { left_running: outcome.left_running } : {}),
   };
 }
 

@@ -127,6 +127,23 @@ describe.each(databaseTargets())('exec ($name)', ({ options }) => {
     expect(silent.json.data).toMatchObject({ status: 'timeout', exit_code: null });
   });
 
+  it('says what the command left running (ended by the agent), and nothing when it left nothing', async () => {
+    const { t, ops } = use();
+    const asset = await t.createAsset();
+    ops.gateway.connect(asset.id, {
+      handlers: { 'exec.run': () => outcome({ left_running: { count: 2, killed: true } }) },
+    });
+    const res = await ops.request('POST', `/api/v2/assets/${asset.id}/exec`, {
+      body: { command: 'sleep 100 & setsid sleep 100 &' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.json.data).toMatchObject({ status: 'ok', left_running: { count: 2, killed: true } });
+
+    ops.gateway.handle(asset.id, 'exec.run', () => outcome());
+    const clean = await ops.request('POST', `/api/v2/assets/${asset.id}/exec`, { body: { command: 'true' } });
+    expect(clean.json.data).not.toHaveProperty('left_running');
+  });
+
   it('refuses a timeout outside 1..3600 and an empty command before anything is sent', async () => {
     const { t, ops } = use();
     const asset = await t.createAsset();

@@ -275,6 +275,7 @@ describe.each(databaseTargets())('files ($name)', ({ options }) => {
     const expected: Record<AgentErrorCode, [number, string]> = {
       not_found: [404, 'not_found'],
       permission_denied: [403, 'forbidden'],
+      forbidden_path: [403, 'forbidden'],
       invalid_path: [400, 'validation'],
       invalid_argument: [400, 'validation'],
       too_large: [413, 'payload_too_large'],
