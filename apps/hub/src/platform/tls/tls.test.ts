@@ -129,6 +129,31 @@ describe('TLS auto mode on real sockets', () => {
     expect(tls13.protocol).toBe('TLSv1.3');
   });
 
+  it('refuses a client that offers only finite-field groups, accepts X25519, P-256 and P-384', async () => {
+    // An ffdhe8192 handshake costs the hub ~130 ms of CPU: no unauthenticated client may make it pay that.
+    for (const ecdhCurve of ['ffdhe2048', 'ffdhe8192', 'ffdhe2048:ffdhe3072:ffdhe4096:ffdhe6144:ffdhe8192']) {
+      for (const maxVersion of ['TLSv1.3', 'TLSv1.2'] as const) {
+        await expect(
+          tlsRequest(`${base}/api/v1/tls/info`, { ca, ecdhCurve, maxVersion }),
+          `${ecdhCurve} ${maxVersion}`,
+        ).rejects.toThrow(/handshake failure|no shared|SSL/i);
+      }
+    }
+    for (const [ecdhCurve, group] of [
+      ['X25519', 'X25519'],
+      ['P-256', 'prime256v1'],
+      ['P-384', 'secp384r1'],
+    ] as const) {
+      const res = await tlsRequest(`${base}/api/v1/tls/info`, { ca, ecdhCurve });
+      expect(res.status).toBe(200);
+      expect(res.protocol).toBe('TLSv1.3');
+      expect(res.group).toBe(group);
+    }
+    // A client that prefers ffdhe but also offers X25519 still gets X25519.
+    const mixed = await tlsRequest(`${base}/api/v1/tls/info`, { ca, ecdhCurve: 'ffdhe8192:X25519' });
+    expect(mixed.group).toBe('X25519');
+  });
+
   it('redirects browsers from HTTP to HTTPS but never redirects a request that carries a key', async () => {
     const httpPort = t.servers!.httpPort;
     const browser = await plainRequest(httpPort, '/api/v1/tls/info?x=1', { host: `localhost:${httpPort}` });
@@ -391,6 +416,8 @@ describe.skipIf(!sslscan)('TLS scanner (sslscan)', () => {
         expect(line, line).toMatch(/(TLS_AES_|TLS_CHACHA20|ECDHE-[A-Z]+-(AES\d+-GCM|CHACHA20-POLY1305))/);
       }
       expect(output).toContain('ECC Curve Name:      prime256v1');
+      // Key exchange: elliptic curves only, never a finite-field group (D(HE)at).
+      expect(output).not.toMatch(/ffdhe\d+/i);
     } finally {
       await t.close();
     }
