@@ -9,6 +9,7 @@ import { buildOpenApiDocument } from './http/openapi.js';
 import type { Handlers, RawHandler } from './http/register-routes.js';
 import { createTransportCheck } from './http/transport-security.js';
 import { systemClock, type Clock } from './platform/clock.js';
+import { prepareDataDir } from './platform/data-dir.js';
 import { openDatabase, type DatabaseOptions, type HubDatabase } from './platform/db/database.js';
 import type { Logger } from './platform/logger.js';
 import { loadSecretBox, type SecretBox } from './platform/secret-box.js';
@@ -91,6 +92,7 @@ export interface Hub {
 export async function createHub(options: HubOptions): Promise<Hub> {
   const { config, logger } = options;
   const clock = options.clock ?? systemClock;
+  prepareDataDir(config.dataDir, logger);
   const box = loadSecretBox({
     dataDir: config.dataDir,
     key: config.encryptionKey,

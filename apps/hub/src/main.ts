@@ -1,5 +1,6 @@
 import { ConfigError, parseEnv, type HubConfig } from './config/env.js';
 import { createHub } from './hub.js';
+import { hubUmask } from './platform/data-dir.js';
 import { createLogger, type Logger } from './platform/logger.js';
 import { CertificateProblem } from './platform/tls/certificates.js';
 import { startLocalAgent } from './local-agent.js';
@@ -92,6 +93,8 @@ async function run(config: HubConfig, logger: Logger): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  // Everything the hub writes (database, keys, credentials) is private to its user, whatever the shell's umask.
+  process.umask(hubUmask);
   let config: HubConfig;
   try {
     config = parseEnv(process.env, process.cwd());

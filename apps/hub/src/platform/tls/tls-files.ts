@@ -16,8 +16,11 @@ export interface TlsPaths {
   serverKey: string;
 }
 
+/** The public folder under the data directory: the CA certificate, shareable with agents. */
+export const tlsPublicDirName = 'tls';
+
 export function tlsPaths(dataDir: string): TlsPaths {
-  const publicDir = path.join(dataDir, 'tls');
+  const publicDir = path.join(dataDir, tlsPublicDirName);
   const privateDir = path.join(dataDir, 'tls-private');
   return {
     publicDir,
