@@ -114,6 +114,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
   const tls = new TlsManager({
     mode: config.tlsMode,
     dataDir: config.dataDir,
+    caKeyDir: config.tlsCaKeyDir,
     hostnames: config.tlsHostnames,
     externalCertFile: config.tlsCertFile,
     externalKeyFile: config.tlsKeyFile,

@@ -83,15 +83,19 @@ describe('TLS auto mode on real sockets', () => {
     expect(leaf.subjectAltName).toContain('IP Address:127.0.0.1');
   });
 
-  it('keeps the CA private key apart from the public CA file, sealed', () => {
+  it('keeps the CA private key apart from the public CA file and the data directory, sealed', () => {
     const publicFiles = fs.readdirSync(path.join(t.dataDir, 'tls'));
     expect(publicFiles.sort()).toEqual(['ca.crt', 'server.crt']);
     const privateDir = path.join(t.dataDir, 'tls-private');
     expect(fs.statSync(privateDir).mode & 0o777).toBe(0o700);
-    const sealed = fs.readFileSync(path.join(privateDir, 'ca.key.sealed'), 'utf8');
+    expect(fs.readdirSync(privateDir)).toEqual(['server.key.sealed']);
+    const caKeyDir = t.config.tlsCaKeyDir;
+    expect(caKeyDir).toBe(`${t.dataDir}-ca-key`);
+    expect(fs.statSync(caKeyDir).mode & 0o777).toBe(0o700);
+    const sealed = fs.readFileSync(path.join(caKeyDir, 'ca.key.sealed'), 'utf8');
     expect(sealed).toMatch(/^v1\./);
     expect(sealed).not.toContain('PRIVATE KEY');
-    expect(fs.statSync(path.join(privateDir, 'ca.key.sealed')).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(path.join(caKeyDir, 'ca.key.sealed')).mode & 0o777).toBe(0o600);
   });
 
   it('sends the security headers on every HTTPS response, errors included', async () => {
