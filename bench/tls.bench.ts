@@ -135,6 +135,5 @@ export async function runTlsBench(): Promise<void> {
     await hub?.stop();
     await bare?.stop();
     fs.rmSync(work, { recursive: true, force: true });
-    fs.rmSync(`${path.join(work, 'data')}-ca-key`, { recursive: true, force: true });
   }
 }
