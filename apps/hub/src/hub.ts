@@ -11,6 +11,7 @@ import { buildOpenApiDocument } from './http/openapi.js';
 import type { Handlers, RawHandler } from './http/register-routes.js';
 import { createTransportCheck } from './http/transport-security.js';
 import { systemClock, type Clock } from './platform/clock.js';
+import { prepareDataDir } from './platform/data-dir.js';
 import { openDatabase, type DatabaseOptions, type HubDatabase } from './platform/db/database.js';
 import type { Logger } from './platform/logger.js';
 import { loadSecretBox, type SecretBox } from './platform/secret-box.js';
@@ -155,6 +156,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
 async function assembleHub(options: HubOptions, opened: { database?: HubDatabase }): Promise<Hub> {
   const { config, logger } = options;
   const clock = options.clock ?? systemClock;
+  prepareDataDir(config.dataDir, logger);
   const box = loadSecretBox({
     dataDir: config.dataDir,
     key: config.encryptionKey,
@@ -177,6 +179,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
   const tls = new TlsManager({
     mode: config.tlsMode,
     dataDir: config.dataDir,
+    caKeyDir: config.tlsCaKeyDir,
     hostnames: config.tlsHostnames,
     externalCertFile: config.tlsCertFile,
     externalKeyFile: config.tlsKeyFile,

@@ -1,9 +1,11 @@
 import { ConfigError, parseEnv, type HubConfig } from './config/env.js';
 import { createHub } from './hub.js';
+import { hubUmask } from './platform/data-dir.js';
 import { createLogger, type Logger } from './platform/logger.js';
 import { CertificateProblem } from './platform/tls/certificates.js';
 import { DataDirLocked } from './platform/data-dir-lock.js';
 import { startLocalAgent } from './local-agent.js';
+import { startupBanner } from './startup-banner.js';
 import { httpsServerFactory, startServers } from './server.js';
 
 function fail(message: string, code: number): never {
@@ -45,24 +47,7 @@ async function run(config: HubConfig, logger: Logger): Promise<void> {
     await running.close();
     await hub.close();
   }
-  if (running.httpsPort !== null) {
-    const fingerprint = hub.tls.status().certificate?.fingerprint_sha256 ?? '';
-    logger.info(
-      {
-        mode: config.tlsMode,
-        source: hub.tls.status().source,
-        fingerprint,
-        database: hub.database.dialect,
-        data_dir: config.dataDir,
-      },
-      `svc hub on https://${config.host}:${running.httpsPort} (HTTP ${running.httpPort} redirects). CA: /api/v1/tls/ca.crt`,
-    );
-  } else {
-    logger.info(
-      { mode: config.tlsMode, database: hub.database.dialect, data_dir: config.dataDir },
-      `svc hub on http://${config.host}:${running.httpPort} (TLS disabled: keys only from loopback or a trusted TLS proxy)`,
-    );
-  }
+  for (const line of startupBanner(hub, config, running)) logger.info(line.fields, line.message);
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -93,6 +78,8 @@ async function run(config: HubConfig, logger: Logger): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  // Everything the hub writes (database, keys, credentials) is private to its user, whatever the shell's umask.
+  process.umask(hubUmask);
   let config: HubConfig;
   try {
     config = parseEnv(process.env, process.cwd());

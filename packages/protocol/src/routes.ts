@@ -1329,7 +1329,8 @@ export const routes = {
     method: 'GET',
     path: '/tls/info',
     auth: 'public',
-    summary: 'TLS mode, certificate fingerprint and expiry',
+    summary:
+      "TLS mode, the server certificate's fingerprint and expiry, and the CA's fingerprint (the one agents pin)",
     response: TlsInfo,
   }),
   enroll: defineRoute({

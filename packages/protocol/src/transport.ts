@@ -35,9 +35,19 @@ export type TlsStatus = Static<typeof TlsStatus>;
 export const TlsInfo = Type.Object({
   mode: TlsMode,
   source: TlsSource,
-  fingerprint_sha256: Nullable(Type.String()),
+  fingerprint_sha256: Nullable(
+    Type.String({
+      description:
+        'SHA-256 of the server certificate the hub serves now; it changes at every renewal. Not the value for svc-agent enroll --ca-fingerprint',
+    }),
+  ),
   expires_at: Nullable(Timestamp),
-  ca_fingerprint_sha256: Nullable(Type.String()),
+  ca_fingerprint_sha256: Nullable(
+    Type.String({
+      description:
+        "SHA-256 of the hub's own CA certificate (GET /api/v1/tls/ca.crt): the value for svc-agent enroll --ca-fingerprint. Null when the hub does not serve its own CA",
+    }),
+  ),
 });
 export type TlsInfo = Static<typeof TlsInfo>;
 

@@ -12,6 +12,8 @@ export interface TlsRequestOptions {
   minVersion?: 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3';
   maxVersion?: 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3';
   ciphers?: string;
+  /** Key exchange groups the client offers, e.g. `ffdhe2048` or `X25519`. */
+  ecdhCurve?: string;
   servername?: string;
 }
 
@@ -22,6 +24,8 @@ export interface TlsResponse {
   peer: PeerCertificate;
   protocol: string | null;
   cipher: string;
+  /** The key exchange group the handshake used, e.g. `X25519`. */
+  group: string | undefined;
 }
 
 export function tlsRequest(url: string, options: TlsRequestOptions = {}): Promise<TlsResponse> {
@@ -36,6 +40,7 @@ export function tlsRequest(url: string, options: TlsRequestOptions = {}): Promis
         minVersion: options.minVersion,
         maxVersion: options.maxVersion,
         ciphers: options.ciphers,
+        ecdhCurve: options.ecdhCurve,
         servername: options.servername,
         agent: false,
         timeout: 10_000,
@@ -47,11 +52,21 @@ export function tlsRequest(url: string, options: TlsRequestOptions = {}): Promis
         const peer = socket.getPeerCertificate();
         const protocol = socket.getProtocol();
         const cipher = socket.getCipher().name;
+        const group = socket.getEphemeralKeyInfo();
+        const groupName = group && 'name' in group ? group.name : undefined;
         let body = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (body += chunk));
         res.on('end', () => {
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body, peer, protocol, cipher });
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body,
+            peer,
+            protocol,
+            cipher,
+            group: groupName,
+          });
         });
       },
     );

@@ -212,6 +212,9 @@ export async function startTestHub(options: TestHubOptions = {}): Promise<TestHu
       await hub.close();
       await pgSchema?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
+      // The CA key directory defaults to a sibling of the data directory (SVC_TLS_CA_KEY_DIR).
+      if (config.tlsCaKeyDir === `${config.dataDir}-ca-key`)
+        fs.rmSync(config.tlsCaKeyDir, { recursive: true, force: true });
     },
   };
 }

@@ -51,9 +51,13 @@ export function checkCaCertificate(pem: string, pin: string | null): X509Certifi
   if (pin !== null) {
     const expected = normalizeFingerprint(pin);
     const actual = normalizeFingerprint(cert.fingerprint256);
+    // The fingerprint seen here came over an unverified connection: showing it would invite copying an
+    // attacker's CA into --ca-fingerprint, so the message says where the right value is instead.
     if (expected !== actual)
       throw new EnrollError(
-        `the hub's CA fingerprint ${cert.fingerprint256} does not match the pinned ${pin}; refusing to trust it`,
+        `the CA this hub presents does not match the pinned ${pin}; refusing to trust it. Pin the CA fingerprint ` +
+          'the hub logs at start-up ("CA fingerprint", also in its "enroll an agent" line), read where you trust ' +
+          "the hub's output; the server certificate's fingerprint is not the CA's",
       );
   }
   return cert;

@@ -21,6 +21,12 @@ export interface HubConfig {
   tlsHostnames: string[];
   tlsCertFile: string | null;
   tlsKeyFile: string | null;
+  /**
+   * Where the built-in CA's sealed private key lives (SVC_TLS_CA_KEY_DIR): outside the data directory, so it is
+   * not beside the hub key that unseals it nor in a copy of the data volume. Default `<data dir>-ca-key`.
+   * Like the data directory, no agent may read it.
+   */
+  tlsCaKeyDir: string;
   encryptionKey: string | null;
   retiredEncryptionKeys: string[];
   /** The public origin browsers use, e.g. https://hub.example.net (for the same-origin check); null = from Host. */
@@ -145,8 +151,15 @@ export function parseEnv(env: Env, cwd: string): HubConfig {
       'SVC_DATABASE_URL must be a postgres:// URL (leave it unset for the embedded SQLite)',
     );
   }
+  const dataDir = path.resolve(cwd, env.SVC_DATA_DIR ?? 'data');
+  const tlsCaKeyDir = path.resolve(cwd, env.SVC_TLS_CA_KEY_DIR?.trim() || `${dataDir}-ca-key`);
+  if (tlsCaKeyDir === dataDir || tlsCaKeyDir.startsWith(`${dataDir}${path.sep}`)) {
+    throw new ConfigError(
+      `SVC_TLS_CA_KEY_DIR must be outside the data directory ${dataDir} (the CA key is kept apart from the hub key)`,
+    );
+  }
   return {
-    dataDir: path.resolve(cwd, env.SVC_DATA_DIR ?? 'data'),
+    dataDir,
     databaseUrl,
     host: env.SVC_HOST ?? '0.0.0.0',
     httpPort: readInt(env, 'SVC_HTTP_PORT', 8080, 0, 65535),
@@ -163,6 +176,7 @@ export function parseEnv(env: Env, cwd: string): HubConfig {
     tlsHostnames: readList(env, 'SVC_TLS_HOSTNAMES'),
     tlsCertFile: env.SVC_TLS_CERT?.trim() || null,
     tlsKeyFile: env.SVC_TLS_KEY?.trim() || null,
+    tlsCaKeyDir,
     encryptionKey: env.SVC_ENCRYPTION_KEY?.trim() || null,
     retiredEncryptionKeys: readList(env, 'SVC_ENCRYPTION_KEYS_RETIRED'),
     publicOrigin: env.SVC_PUBLIC_ORIGIN?.trim().replace(/\/$/, '') || null,

@@ -49,6 +49,9 @@ function openSqlite(options: DatabaseOptions): HubDatabase {
   if (file !== ':memory:') {
     fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
     location = path.join(options.dataDir, file);
+    // Made 0600 before SQLite opens it: SQLite gives the -wal and -shm files the mode of the database file.
+    fs.closeSync(fs.openSync(location, 'a', 0o600));
+    fs.chmodSync(location, 0o600);
   }
   const sqlite = new SQLite(location);
   // WAL: readers never block the writer. synchronous=NORMAL in WAL mode keeps every committed transaction

@@ -7,6 +7,12 @@ import 'reflect-metadata';
 import { X509Certificate, createPrivateKey, randomBytes, webcrypto, type KeyObject } from 'node:crypto';
 import { isIP } from 'node:net';
 import * as x509 from '@peculiar/x509';
+import {
+  decodeNameConstraints,
+  encodeNameConstraints,
+  nameConstraintsOid,
+  type NameConstraints,
+} from './name-constraints.js';
 
 // @peculiar/x509 is typed against the DOM's WebCrypto, which this project's lib leaves out; node's webcrypto
 // is the same API, so node's types are used here.
@@ -61,7 +67,15 @@ async function newKeyPair(): Promise<KeyPair> {
   return webcrypto.subtle.generateKey(ecdsa, true, ['sign', 'verify']);
 }
 
-export async function createCertificateAuthority(now: Date, commonName = 'svc hub CA'): Promise<KeyAndCert> {
+/**
+ * A new CA. With `constraints`, it carries them as a critical nameConstraints extension: clients then accept
+ * what it signs only for those names and addresses.
+ */
+export async function createCertificateAuthority(
+  now: Date,
+  commonName = 'svc hub CA',
+  constraints: NameConstraints | null = null,
+): Promise<KeyAndCert> {
   const keys = await newKeyPair();
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: serial(),
@@ -74,9 +88,22 @@ export async function createCertificateAuthority(now: Date, commonName = 'svc hu
       new x509.BasicConstraintsExtension(true, 0, true),
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
       await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
+      ...(constraints
+        ? [new x509.Extension(nameConstraintsOid, true, encodeNameConstraints(constraints))]
+        : []),
     ],
   });
   return { certPem: cert.toString('pem') + '\n', keyPem: await exportKeyPem(keys.privateKey) };
+}
+
+/**
+ * The name constraints a CA certificate carries: `null` when it has none (a CA made before they were added),
+ * `'unreadable'` when it has some this code cannot read.
+ */
+export function nameConstraintsOf(caPem: string): NameConstraints | 'unreadable' | null {
+  const extension = new x509.X509Certificate(caPem).getExtension(nameConstraintsOid);
+  if (!extension) return null;
+  return decodeNameConstraints(Buffer.from(extension.value)) ?? 'unreadable';
 }
 
 /** A server certificate for these host names and addresses, signed by the CA. The PEM holds leaf then CA. */
@@ -89,7 +116,9 @@ export async function issueServerCertificate(
   const caKey = await importKeyPem(ca.keyPem);
   const keys = await newKeyPair();
   const unique = [...new Set(names.filter(Boolean))];
-  const first = unique.find((n) => isIP(n) === 0) ?? unique[0] ?? 'localhost';
+  // Never an address as the common name: verifiers read a dotted CN as a DNS name and would check it against
+  // the CA's DNS name constraints.
+  const first = unique.find((n) => isIP(n) === 0) ?? 'svc hub';
   const cert = await x509.X509CertificateGenerator.create({
     serialNumber: serial(),
     subject: `CN=${first}`,

@@ -1,6 +1,8 @@
 /**
  * Where the built-in TLS material lives. The public CA certificate sits in `<data>/tls/` (shareable, e.g. as
- * a volume for agents); private keys sit apart in `<data>/tls-private/` (0700), sealed with the hub key.
+ * a volume for agents); the server's private key in `<data>/tls-private/` (0700), and the CA's private key
+ * in a directory of its own outside the data directory (SVC_TLS_CA_KEY_DIR, 0700), not beside the hub key
+ * that unseals it. Both keys are sealed with the hub key.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,23 +12,56 @@ import type { KeyAndCert } from './certificates.js';
 export interface TlsPaths {
   publicDir: string;
   privateDir: string;
+  caKeyDir: string;
   caCert: string;
   caKey: string;
+  /** Where hubs before SVC_TLS_CA_KEY_DIR kept the CA key; moved at start. */
+  legacyCaKey: string;
   serverCert: string;
   serverKey: string;
 }
 
-export function tlsPaths(dataDir: string): TlsPaths {
-  const publicDir = path.join(dataDir, 'tls');
+/** The public folder under the data directory: the CA certificate, shareable with agents. */
+export const tlsPublicDirName = 'tls';
+
+const caKeyFile = 'ca.key.sealed';
+
+export function tlsPaths(dataDir: string, caKeyDir: string): TlsPaths {
+  const publicDir = path.join(dataDir, tlsPublicDirName);
   const privateDir = path.join(dataDir, 'tls-private');
   return {
     publicDir,
     privateDir,
+    caKeyDir,
     caCert: path.join(publicDir, 'ca.crt'),
-    caKey: path.join(privateDir, 'ca.key.sealed'),
+    caKey: path.join(caKeyDir, caKeyFile),
+    legacyCaKey: path.join(privateDir, caKeyFile),
     serverCert: path.join(publicDir, 'server.crt'),
     serverKey: path.join(privateDir, 'server.key.sealed'),
   };
+}
+
+/**
+ * Moves a CA key from `<data>/tls-private/` to the CA key directory. Returns what it did; a key already in the
+ * new place wins, and an old copy that differs from it is left for the operator (never deleted unread).
+ */
+export function migrateCaKey(paths: TlsPaths): 'none' | 'moved' | 'removed-duplicate' | 'conflict' {
+  if (!fs.existsSync(paths.legacyCaKey)) return 'none';
+  if (fs.existsSync(paths.caKey)) {
+    if (!fs.readFileSync(paths.caKey).equals(fs.readFileSync(paths.legacyCaKey))) return 'conflict';
+    fs.rmSync(paths.legacyCaKey);
+    return 'removed-duplicate';
+  }
+  makePrivateDir(paths.caKeyDir);
+  // Copy, then remove: the two directories may sit on different file systems, where rename fails.
+  writeAtomic(paths.caKey, fs.readFileSync(paths.legacyCaKey, 'utf8'), 0o600);
+  fs.rmSync(paths.legacyCaKey);
+  return 'moved';
+}
+
+function makePrivateDir(dir: string): void {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  fs.chmodSync(dir, 0o700);
 }
 
 export function readPair(
@@ -46,8 +81,11 @@ export function readPair(
 function writeAtomic(file: string, text: string, mode: number): void {
   const temp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(temp, text, { mode });
+  fs.chmodSync(temp, mode);
+  const fd = fs.openSync(temp, 'r');
+  fs.fsyncSync(fd);
+  fs.closeSync(fd);
   fs.renameSync(temp, file);
-  fs.chmodSync(file, mode);
 }
 
 export function writePair(
@@ -59,8 +97,7 @@ export function writePair(
   context: string,
 ): void {
   fs.mkdirSync(paths.publicDir, { recursive: true, mode: 0o755 });
-  fs.mkdirSync(paths.privateDir, { recursive: true, mode: 0o700 });
-  fs.chmodSync(paths.privateDir, 0o700);
+  makePrivateDir(path.dirname(keyFile));
   writeAtomic(keyFile, `${box.seal(pair.keyPem, context)}\n`, 0o600);
   writeAtomic(certFile, pair.certPem, 0o644);
 }

@@ -17,12 +17,14 @@ import {
   createCertificateAuthority,
   describeCertificate,
   issueServerCertificate,
+  nameConstraintsOf,
   needsRenewal,
   renewBeforeDays,
   type CertificateDetails,
   type KeyAndCert,
 } from './certificates.js';
-import { readPair, tlsPaths, writePair } from './tls-files.js';
+import { caNameConstraints, isNamePermitted, type NameConstraints } from './name-constraints.js';
+import { migrateCaKey, readPair, tlsPaths, writePair, type TlsPaths } from './tls-files.js';
 
 export type TlsSource = 'builtin' | 'external' | 'uploaded' | 'disabled';
 
@@ -46,6 +48,8 @@ export interface TlsStatus {
 export interface TlsManagerOptions {
   mode: TlsMode;
   dataDir: string;
+  /** Where the built-in CA's sealed private key lives, apart from the data directory (SVC_TLS_CA_KEY_DIR). */
+  caKeyDir: string;
   hostnames: readonly string[];
   externalCertFile: string | null;
   externalKeyFile: string | null;
@@ -56,9 +60,14 @@ export interface TlsManagerOptions {
   loadOverride(): Promise<TlsOverride | null>;
 }
 
-/** TLS 1.2 and up, forward-secret AEAD suites only. */
+/**
+ * TLS 1.2 and up, forward-secret AEAD suites only, and elliptic-curve key exchange only: OpenSSL's default
+ * groups include ffdhe2048…ffdhe8192, and one ffdhe8192 handshake costs the hub ~130 ms of main-thread CPU
+ * against ~0.7 ms for X25519, so any unauthenticated client could stall the event loop (D(HE)at).
+ */
 export const tlsPolicy = {
   minVersion: 'TLSv1.2',
+  ecdhCurve: 'X25519:P-256:P-384',
   ciphers: [
     'TLS_AES_128_GCM_SHA256',
     'TLS_AES_256_GCM_SHA384',
@@ -93,10 +102,12 @@ export class TlsManager {
   private ca: KeyAndCert | null = null;
   private override: TlsOverride | null = null;
   private readonly listeners: ((pair: KeyAndCert) => void)[] = [];
-  private readonly paths;
+  private readonly paths: TlsPaths;
+  /** The built-in CA's name constraints; null for a CA made without them (it certifies any name). */
+  private caConstraints: NameConstraints | null = null;
 
   constructor(private readonly options: TlsManagerOptions) {
-    this.paths = tlsPaths(options.dataDir);
+    this.paths = tlsPaths(options.dataDir, options.caKeyDir);
   }
 
   /** Loads or creates the material for the configured mode, then applies a stored override if any. */
@@ -250,12 +261,72 @@ export class TlsManager {
   }
 
   private async loadOrCreateCa(): Promise<KeyAndCert> {
+    this.moveLegacyCaKey();
     const existing = readPair(this.options.box, this.paths.caCert, this.paths.caKey, caKeyContext);
-    if (existing) return existing;
-    const ca = await createCertificateAuthority(this.options.clock.now());
+    if (existing) {
+      this.readCaConstraints(existing.certPem);
+      return existing;
+    }
+    if (fs.existsSync(this.paths.caCert)) {
+      // A new CA now would lock out every enrolled agent (they pin this one): say so rather than replace it.
+      throw new CertificateProblem(
+        `the built-in CA certificate ${this.paths.caCert} is there but its key ${this.paths.caKey} is not: ` +
+          'restore SVC_TLS_CA_KEY_DIR (keep it on persistent storage), or move the CA certificate away to make a ' +
+          'new CA (every agent must then enroll again with its fingerprint)',
+      );
+    }
+    const constraints = caNameConstraints(defaultServerNames(this.options.hostnames), os.hostname());
+    const ca = await createCertificateAuthority(this.options.clock.now(), undefined, constraints);
     writePair(this.options.box, this.paths, this.paths.caCert, this.paths.caKey, ca, caKeyContext);
-    this.options.logger.info({ ca: this.paths.caCert }, 'created the built-in certificate authority');
+    this.caConstraints = constraints;
+    this.options.logger.info(
+      { ca: this.paths.caCert, ca_key_dir: this.paths.caKeyDir, permitted_dns: constraints.dns },
+      "created the built-in certificate authority, limited to local names and this hub's addresses",
+    );
     return ca;
+  }
+
+  private moveLegacyCaKey(): void {
+    const moved = migrateCaKey(this.paths);
+    if (moved === 'moved' || moved === 'removed-duplicate')
+      this.options.logger.info(
+        { from: this.paths.legacyCaKey, to: this.paths.caKey },
+        'moved the CA key out of the data directory',
+      );
+    if (moved === 'conflict')
+      this.options.logger.warn(
+        { kept: this.paths.caKey, left: this.paths.legacyCaKey },
+        'two different CA keys: the one in SVC_TLS_CA_KEY_DIR is used; remove the old one from the data directory',
+      );
+  }
+
+  private readCaConstraints(caPem: string): void {
+    const constraints = nameConstraintsOf(caPem);
+    this.caConstraints = typeof constraints === 'object' ? constraints : null;
+    if (constraints === null)
+      this.options.logger.warn(
+        { ca: this.paths.caCert },
+        'the built-in CA has no name constraints (made by an older hub): whoever trusts it trusts it for every ' +
+          `site. It keeps working; to re-issue it, stop the hub, move ${this.paths.caCert} and ${this.paths.caKey} ` +
+          'away and start again (agents must then enroll again with the new CA fingerprint)',
+      );
+  }
+
+  /** The names the server certificate should carry that the CA may certify; the rest are logged. */
+  private certifiableNames(): string[] {
+    const wanted = defaultServerNames(this.options.hostnames);
+    const constraints = this.caConstraints;
+    if (!constraints) return wanted;
+    const outside = wanted.filter((n) => !isNamePermitted(n, constraints));
+    if (outside.length > 0)
+      this.options.logger.error(
+        { outside, ca: this.paths.caCert },
+        "these names are outside the built-in CA's name constraints and are left out of the server certificate " +
+          '(clients would refuse them). To cover them, re-issue the CA: stop the hub, move ' +
+          `${this.paths.caCert} and ${this.paths.caKey} away and start again (agents must then enroll again), ` +
+          'or serve a certificate of your own (SVC_TLS_MODE=external, or upload one)',
+      );
+    return wanted.filter((n) => isNamePermitted(n, constraints));
   }
 
   private async loadOrIssueServer(ca: KeyAndCert): Promise<KeyAndCert> {
@@ -265,21 +336,17 @@ export class TlsManager {
       this.paths.serverKey,
       serverKeyContext,
     );
-    const wanted = defaultServerNames(this.options.hostnames);
+    const wanted = this.certifiableNames();
     if (existing && !needsRenewal(existing.certPem, this.options.clock.now())) {
       const names = new Set(describeCertificate(existing.certPem).subject_alt_names);
       const covered = wanted.every((n) => names.has(sanOf(n)));
       if (covered) return existing;
     }
-    return this.issueServer(ca);
+    return this.issueServer(ca, wanted);
   }
 
-  private async issueServer(ca: KeyAndCert): Promise<KeyAndCert> {
-    const pair = await issueServerCertificate(
-      ca,
-      defaultServerNames(this.options.hostnames),
-      this.options.clock.now(),
-    );
+  private async issueServer(ca: KeyAndCert, names = this.certifiableNames()): Promise<KeyAndCert> {
+    const pair = await issueServerCertificate(ca, names, this.options.clock.now());
     writePair(
       this.options.box,
       this.paths,

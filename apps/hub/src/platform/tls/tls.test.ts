@@ -83,15 +83,19 @@ describe('TLS auto mode on real sockets', () => {
     expect(leaf.subjectAltName).toContain('IP Address:127.0.0.1');
   });
 
-  it('keeps the CA private key apart from the public CA file, sealed', () => {
+  it('keeps the CA private key apart from the public CA file and the data directory, sealed', () => {
     const publicFiles = fs.readdirSync(path.join(t.dataDir, 'tls'));
     expect(publicFiles.sort()).toEqual(['ca.crt', 'server.crt']);
     const privateDir = path.join(t.dataDir, 'tls-private');
     expect(fs.statSync(privateDir).mode & 0o777).toBe(0o700);
-    const sealed = fs.readFileSync(path.join(privateDir, 'ca.key.sealed'), 'utf8');
+    expect(fs.readdirSync(privateDir)).toEqual(['server.key.sealed']);
+    const caKeyDir = t.config.tlsCaKeyDir;
+    expect(caKeyDir).toBe(`${t.dataDir}-ca-key`);
+    expect(fs.statSync(caKeyDir).mode & 0o777).toBe(0o700);
+    const sealed = fs.readFileSync(path.join(caKeyDir, 'ca.key.sealed'), 'utf8');
     expect(sealed).toMatch(/^v1\./);
     expect(sealed).not.toContain('PRIVATE KEY');
-    expect(fs.statSync(path.join(privateDir, 'ca.key.sealed')).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(path.join(caKeyDir, 'ca.key.sealed')).mode & 0o777).toBe(0o600);
   });
 
   it('sends the security headers on every HTTPS response, errors included', async () => {
@@ -127,6 +131,31 @@ describe('TLS auto mode on real sockets', () => {
     expect(tls12.protocol).toBe('TLSv1.2');
     const tls13 = await tlsRequest(`${base}/api/v1/tls/info`, { ca });
     expect(tls13.protocol).toBe('TLSv1.3');
+  });
+
+  it('refuses a client that offers only finite-field groups, accepts X25519, P-256 and P-384', async () => {
+    // An ffdhe8192 handshake costs the hub ~130 ms of CPU: no unauthenticated client may make it pay that.
+    for (const ecdhCurve of ['ffdhe2048', 'ffdhe8192', 'ffdhe2048:ffdhe3072:ffdhe4096:ffdhe6144:ffdhe8192']) {
+      for (const maxVersion of ['TLSv1.3', 'TLSv1.2'] as const) {
+        await expect(
+          tlsRequest(`${base}/api/v1/tls/info`, { ca, ecdhCurve, maxVersion }),
+          `${ecdhCurve} ${maxVersion}`,
+        ).rejects.toThrow(/handshake failure|no shared|SSL/i);
+      }
+    }
+    for (const [ecdhCurve, group] of [
+      ['X25519', 'X25519'],
+      ['P-256', 'prime256v1'],
+      ['P-384', 'secp384r1'],
+    ] as const) {
+      const res = await tlsRequest(`${base}/api/v1/tls/info`, { ca, ecdhCurve });
+      expect(res.status).toBe(200);
+      expect(res.protocol).toBe('TLSv1.3');
+      expect(res.group).toBe(group);
+    }
+    // A client that prefers ffdhe but also offers X25519 still gets X25519.
+    const mixed = await tlsRequest(`${base}/api/v1/tls/info`, { ca, ecdhCurve: 'ffdhe8192:X25519' });
+    expect(mixed.group).toBe('X25519');
   });
 
   it('redirects browsers from HTTP to HTTPS but never redirects a request that carries a key', async () => {
@@ -391,6 +420,8 @@ describe.skipIf(!sslscan)('TLS scanner (sslscan)', () => {
         expect(line, line).toMatch(/(TLS_AES_|TLS_CHACHA20|ECDHE-[A-Z]+-(AES\d+-GCM|CHACHA20-POLY1305))/);
       }
       expect(output).toContain('ECC Curve Name:      prime256v1');
+      // Key exchange: elliptic curves only, never a finite-field group (D(HE)at).
+      expect(output).not.toMatch(/ffdhe\d+/i);
     } finally {
       await t.close();
     }

@@ -1,0 +1,216 @@
+/**
+ * X.509 name constraints for the built-in CA (RFC 5280 4.2.1.10, docs/decisions/0005-hardening.md). A browser
+ * or system that trusts the hub's CA then trusts it only for local names and addresses: whoever gets hold of
+ * the CA key cannot make a certificate for a public site that such a client accepts.
+ *
+ * The extension is encoded and read here (DER by hand: two tags and a length) rather than through an ASN.1
+ * package the hub does not depend on directly.
+ */
+import { isIP } from 'node:net';
+
+export const nameConstraintsOid = '2.5.29.30';
+
+export interface IpRange {
+  /** The network address, as text. */
+  address: string;
+  prefix: number;
+}
+
+export interface NameConstraints {
+  /** DNS subtrees: `lan` permits `lan` and every name ending in `.lan`. */
+  dns: string[];
+  ip: IpRange[];
+}
+
+/** Local-only DNS suffixes (RFC 6761, 6762, 8375 and the ICANN-reserved `internal`), and common LAN ones. */
+export const localDnsSuffixes = ['localhost', 'local', 'lan', 'home.arpa', 'internal'] as const;
+
+/** Loopback, private (RFC 1918), shared (RFC 6598, e.g. Tailscale), link-local and unique-local ranges. */
+export const localIpRanges: readonly IpRange[] = [
+  { address: '127.0.0.0', prefix: 8 },
+  { address: '10.0.0.0', prefix: 8 },
+  { address: '172.16.0.0', prefix: 12 },
+  { address: '192.168.0.0', prefix: 16 },
+  { address: '100.64.0.0', prefix: 10 },
+  { address: '169.254.0.0', prefix: 16 },
+  { address: '::1', prefix: 128 },
+  { address: 'fc00::', prefix: 7 },
+  { address: 'fe80::', prefix: 10 },
+];
+
+/**
+ * What the built-in CA may certify: the local suffixes and ranges above, each name and address the hub is
+ * configured with or has now (SVC_TLS_HOSTNAMES, the host name, interface addresses), and the domain of the
+ * host's own name (`box.example.lan` → `example.lan`), so its siblings there are covered too.
+ */
+export function caNameConstraints(names: readonly string[], hostName: string): NameConstraints {
+  const dns = new Set<string>(localDnsSuffixes);
+  const ip = [...localIpRanges];
+  const host = hostName.trim().toLowerCase().replace(/\.$/, '');
+  const hostDomain = host.split('.').slice(1).join('.');
+  for (const raw of [...names, host, ...(hostDomain.includes('.') ? [hostDomain] : [])]) {
+    const name = raw.trim().toLowerCase().replace(/\.$/, '');
+    if (!name) continue;
+    const family = isIP(name);
+    if (family === 0) dns.add(name);
+    else if (!ip.some((range) => isInRange(name, range)))
+      ip.push({ address: name, prefix: family === 4 ? 32 : 128 });
+  }
+  return { dns: minimalDns([...dns]), ip };
+}
+
+/** Drops names already covered by a shorter subtree (`hub.lan` under `lan`). */
+function minimalDns(names: string[]): string[] {
+  return names.filter((n) => !names.some((other) => other !== n && isDnsPermitted(n, other)));
+}
+
+function isDnsPermitted(name: string, base: string): boolean {
+  const n = name.toLowerCase().replace(/\.$/, '');
+  const b = base.toLowerCase().replace(/^\./, '');
+  return n === b || n.endsWith(`.${b}`);
+}
+
+function ipBytes(address: string): Buffer | null {
+  const family = isIP(address);
+  if (family === 4) return Buffer.from(address.split('.').map(Number));
+  if (family !== 6) return null;
+  const halves = address.split('::');
+  const parts = (s: string | undefined) => (s ? s.split(':') : []);
+  const left = parts(halves[0]);
+  const right = parts(halves[1]);
+  const last = (right.length > 0 ? right : left).at(-1) ?? '';
+  // An IPv4 tail (::ffff:10.0.0.1) counts as two groups.
+  if (isIP(last) === 4) {
+    const v4 = ipBytes(last) as Buffer;
+    const groups = [v4.readUInt16BE(0).toString(16), v4.readUInt16BE(2).toString(16)];
+    if (right.length > 0) right.splice(-1, 1, ...groups);
+    else left.splice(-1, 1, ...groups);
+  }
+  const zeros = 8 - left.length - right.length;
+  const groups = [...left, ...Array<string>(Math.max(0, zeros)).fill('0'), ...right];
+  const bytes = Buffer.alloc(16);
+  groups.forEach((g, i) => bytes.writeUInt16BE(parseInt(g, 16), i * 2));
+  return bytes;
+}
+
+function maskOf(prefix: number, length: number): Buffer {
+  const mask = Buffer.alloc(length);
+  for (let bit = 0; bit < prefix; bit++) mask[bit >> 3] = (mask[bit >> 3] ?? 0) | (0x80 >> (bit & 7));
+  return mask;
+}
+
+function isInRange(address: string, range: IpRange): boolean {
+  const a = ipBytes(address);
+  const net = ipBytes(range.address);
+  if (!a || !net || a.length !== net.length) return false;
+  const mask = maskOf(range.prefix, a.length);
+  return a.every((byte, i) => (byte & (mask[i] ?? 0)) === ((net[i] ?? 0) & (mask[i] ?? 0)));
+}
+
+/** Whether a certificate name (host name or address) falls inside the constraints. */
+export function isNamePermitted(name: string, constraints: NameConstraints): boolean {
+  if (isIP(name) !== 0) return constraints.ip.some((range) => isInRange(name, range));
+  return constraints.dns.some((base) => isDnsPermitted(name, base));
+}
+
+// ---- DER -----------------------------------------------------------------------------------------------
+
+function tlv(tag: number, content: Buffer): Buffer {
+  const n = content.length;
+  const length =
+    n < 0x80
+      ? Buffer.from([n])
+      : n < 0x100
+        ? Buffer.from([0x81, n])
+        : n < 0x10000
+          ? Buffer.from([0x82, n >> 8, n & 0xff])
+          : Buffer.from([0x83, n >> 16, (n >> 8) & 0xff, n & 0xff]);
+  return Buffer.concat([Buffer.from([tag]), length, content]);
+}
+
+const tags = { sequence: 0x30, permitted: 0xa0, dNSName: 0x82, iPAddress: 0x87 } as const;
+
+/** The extension's value: NameConstraints { permittedSubtrees [0] } with dNSName and iPAddress bases. */
+export function encodeNameConstraints(constraints: NameConstraints): Buffer {
+  const subtrees = [
+    ...constraints.dns.map((name) => tlv(tags.dNSName, Buffer.from(name, 'ascii'))),
+    ...constraints.ip.map((range) => {
+      const address = ipBytes(range.address) as Buffer;
+      return tlv(tags.iPAddress, Buffer.concat([address, maskOf(range.prefix, address.length)]));
+    }),
+  ].map((base) => tlv(tags.sequence, base));
+  return tlv(tags.sequence, tlv(tags.permitted, Buffer.concat(subtrees)));
+}
+
+interface Element {
+  tag: number;
+  content: Buffer;
+  next: number;
+}
+
+function readElement(buf: Buffer, at: number): Element | null {
+  const tag = buf[at];
+  const first = buf[at + 1];
+  if (tag === undefined || first === undefined) return null;
+  let length = first;
+  let start = at + 2;
+  if (first & 0x80) {
+    const count = first & 0x7f;
+    if (count === 0 || count > 3) return null;
+    length = 0;
+    for (let i = 0; i < count; i++) length = (length << 8) | (buf[start + i] ?? 0);
+    start += count;
+  }
+  if (start + length > buf.length) return null;
+  return { tag, content: buf.subarray(start, start + length), next: start + length };
+}
+
+function readAll(buf: Buffer): Element[] | null {
+  const out: Element[] = [];
+  for (let at = 0; at < buf.length;) {
+    const element = readElement(buf, at);
+    if (!element) return null;
+    out.push(element);
+    at = element.next;
+  }
+  return out;
+}
+
+function prefixOf(mask: Buffer): number {
+  let bits = 0;
+  for (const byte of mask) for (let b = 7; b >= 0; b--) if (byte & (1 << b)) bits++;
+  return bits;
+}
+
+function addressText(bytes: Buffer): string {
+  if (bytes.length === 4) return [...bytes].join('.');
+  const groups: string[] = [];
+  for (let i = 0; i < 16; i += 2) groups.push(bytes.readUInt16BE(i).toString(16));
+  return groups.join(':');
+}
+
+/**
+ * The permitted DNS and IP subtrees of a NameConstraints value; null when it cannot be read or carries
+ * anything else (excluded subtrees, other name forms), which callers treat as "cannot tell".
+ */
+export function decodeNameConstraints(der: Buffer): NameConstraints | null {
+  const outer = readElement(der, 0);
+  if (outer?.tag !== tags.sequence) return null;
+  const parts = readAll(outer.content);
+  if (parts?.length !== 1 || parts[0]?.tag !== tags.permitted) return null;
+  const subtrees = readAll(parts[0].content);
+  if (!subtrees) return null;
+  const result: NameConstraints = { dns: [], ip: [] };
+  for (const subtree of subtrees) {
+    const base = subtree.tag === tags.sequence ? readAll(subtree.content)?.[0] : undefined;
+    if (base?.tag === tags.dNSName) result.dns.push(base.content.toString('ascii'));
+    else if (base?.tag === tags.iPAddress && (base.content.length === 8 || base.content.length === 32)) {
+      const half = base.content.length / 2;
+      result.ip.push({
+        address: addressText(base.content.subarray(0, half)),
+        prefix: prefixOf(base.content.subarray(half)),
+      });
+    } else return null;
+  }
+  return result;
+}
