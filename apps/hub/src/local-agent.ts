@@ -115,9 +115,20 @@ function writeSettings(file: string, settings: LocalAgentSettings): void {
   fs.renameSync(temp, file);
 }
 
-/** Where the hub keeps what must never be read through an agent: its data directory (database, keys, CA). */
-export function hubSecretPaths(config: Pick<HubConfig, 'dataDir'>): string[] {
-  return [path.resolve(config.dataDir)];
+/**
+ * Where the hub keeps what must never be read through an agent: its data directory (database, keys, sessions)
+ * and the directory of its CA's private key.
+ */
+export function hubSecretPaths(config: Pick<HubConfig, 'dataDir' | 'tlsCaKeyDir'>): string[] {
+  return [path.resolve(config.dataDir), path.resolve(config.tlsCaKeyDir)];
+}
+
+/**
+ * Processes whose environment may hold the hub's secrets: the hub, and the one that started it (npm, a shell,
+ * a supervisor), where the user's exported SVC_ENCRYPTION_KEY or OIDC secret also sits.
+ */
+function hubPids(): number[] {
+  return process.ppid > 1 ? [process.pid, process.ppid] : [process.pid];
 }
 
 export interface LocalAgent {
@@ -126,7 +137,7 @@ export interface LocalAgent {
 
 export async function startLocalAgent(
   hub: Hub,
-  config: Pick<HubConfig, 'dataDir' | 'tlsMode'>,
+  config: Pick<HubConfig, 'dataDir' | 'tlsMode' | 'tlsCaKeyDir'>,
   ports: { httpsPort: number | null; httpPort: number },
   logger: Logger,
 ): Promise<LocalAgent> {
@@ -135,7 +146,7 @@ export async function startLocalAgent(
     ports.httpsPort !== null ? `https://127.0.0.1:${ports.httpsPort}` : `http://127.0.0.1:${ports.httpPort}`;
   const assetId = await ensureEnrolled(hub, file, hubUrl, {
     protected_paths: hubSecretPaths(config),
-    protected_pids: [process.pid],
+    protected_pids: hubPids(),
   });
   await hub.services.assets.markHubHost(systemOwnerContext(), assetId);
   let child: ChildProcess | null = null;
