@@ -11,6 +11,7 @@ import { createTransportCheck } from './http/transport-security.js';
 import { systemClock, type Clock } from './platform/clock.js';
 import { openDatabase, type DatabaseOptions, type HubDatabase } from './platform/db/database.js';
 import type { Logger } from './platform/logger.js';
+import { createRefusalLog } from './platform/refusal-log.js';
 import { loadSecretBox, type SecretBox } from './platform/secret-box.js';
 import { EventBus } from './platform/event-bus.js';
 import { createChannelAuthenticator } from './agents/channel-auth.js';
@@ -133,16 +134,21 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     },
   });
   const { writeVersions } = database;
+  // One refusal log for HTTP and the agent channel: an address's refusals of both kinds share its lines.
+  const refusals = createRefusalLog({ logger });
   const gateway = createAgentGateway({
     db,
     clock,
     logger,
     events,
     metrics: metricsStore,
+    refusals,
     authenticate: createChannelAuthenticator({
       db,
       tlsMode: config.tlsMode,
       trustedProxies: config.trustedProxies,
+      logger,
+      refusals,
     }),
     heartbeatIntervalS: 30,
     collectIntervalS: 60,
@@ -251,6 +257,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
   };
   const app = buildApp({
     logger,
+    refusals,
     isSecure,
     trustedProxies: config.trustedProxies,
     publicOrigin: config.publicOrigin,
