@@ -416,10 +416,10 @@ export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGatewa
       violation(conn, 'binary frames are not part of the protocol');
       return;
     }
-    // Before parsing: a frame no request pays for and the budget cannot cover is never parsed.
+    // Before parsing: a frame that a waiting request and the budget together cannot pay for is never parsed.
     const size = sizeOf(data);
     const available = budgets.available(conn.assetId, now);
-    if (size > available && size > largestReplyAllowance(conn)) {
+    if (size > Math.max(0, available) + largestReplyAllowance(conn)) {
       budgets.spend(conn.assetId, size, now);
       violation(
         conn,
@@ -451,8 +451,9 @@ export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGatewa
       return;
     }
     const { type, id, payload } = frame as Frame;
-    if (size > paidByRequest(conn, type, id) && budgets.spend(conn.assetId, size, now) < 0) {
-      violation(conn, `over the byte budget: ${size} bytes sent unasked`);
+    const paid = paidByRequest(conn, type, id);
+    if (size > paid && budgets.spend(conn.assetId, size - paid, now) < 0) {
+      violation(conn, `over the byte budget: ${size - paid} bytes sent unasked`);
       return;
     }
     if (type !== 'hello' && !conn.session) {
