@@ -18,10 +18,13 @@ import { createOriginCheck } from './http/transport-security.js';
 import { compileValidator } from './http/validation.js';
 import { HubError } from './platform/hub-error.js';
 import type { Logger } from './platform/logger.js';
+import { createRefusalLog, type RefusalLog } from './platform/refusal-log.js';
 import type { Principal } from './modules/access/principal.js';
 
 export interface AppDeps {
   logger: Logger;
+  /** Shared with the agent channel, so one address's refusals are summed up together; one of its own if absent. */
+  refusals?: RefusalLog;
   /** Whether a request arrived over TLS (transport-security.ts), shared with the sign-in routes. */
   isSecure(request: FastifyRequest): boolean;
   trustedProxies: readonly string[];
@@ -56,7 +59,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     bodyLimit: limits.bodyBytes,
     trustProxy: deps.trustedProxies.length > 0 ? [...deps.trustedProxies] : false,
     return503OnClosing: true,
-    logController: new HubLogController(),
+    logController: new HubLogController(deps.refusals ?? createRefusalLog({ logger: deps.logger })),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     ...(deps.serverFactory ? { serverFactory: deps.serverFactory } : {}),
     // Requests the HTTP parser refuses (unknown method, over-long header) get the envelope and headers too.

@@ -14,6 +14,7 @@ import { systemClock, type Clock } from './platform/clock.js';
 import { prepareDataDir } from './platform/data-dir.js';
 import { openDatabase, type DatabaseOptions, type HubDatabase } from './platform/db/database.js';
 import type { Logger } from './platform/logger.js';
+import { createRefusalLog } from './platform/refusal-log.js';
 import { loadSecretBox, type SecretBox } from './platform/secret-box.js';
 import { lockDataDir } from './platform/data-dir-lock.js';
 import { EventBus } from './platform/event-bus.js';
@@ -216,16 +217,21 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     },
   });
   const { writeVersions } = database;
+  // One refusal log for HTTP and the agent channel: an address's refusals of both kinds share its lines.
+  const refusals = createRefusalLog({ logger });
   const gateway = createAgentGateway({
     db,
     clock,
     logger,
     events,
     metrics: metricsBudget,
+    refusals,
     authenticate: createChannelAuthenticator({
       db,
       tlsMode: config.tlsMode,
       trustedProxies: config.trustedProxies,
+      logger,
+      refusals,
     }),
     heartbeatIntervalS: 30,
     collectIntervalS,
@@ -353,6 +359,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
   };
   const app = buildApp({
     logger,
+    refusals,
     isSecure,
     trustedProxies: config.trustedProxies,
     publicOrigin: config.publicOrigin,

@@ -6,7 +6,7 @@
  * Hub → agent: requests (`exec.run`, `files.list`, …). The agent answers each with a `result` frame carrying
  * the request's id. Agent → hub: `hello` (once, answered by `welcome`), `heartbeat`, `metrics`, `result`.
  */
-import { Type, type Static, type TSchema } from 'typebox';
+import { Type, type Static, type TProperties, type TSchema } from 'typebox';
 
 export const agentProtocolVersion = 1;
 
@@ -31,6 +31,13 @@ const Iso = Type.String({ maxLength: 40 });
 const Count = Type.Integer({ minimum: 0 });
 const Text = (max = 4096) => Type.String({ maxLength: max });
 const Maybe = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+/**
+ * Every object of the channel refuses properties it does not name: padding in an unknown property would
+ * otherwise pass validation and cost the other side its parsing and memory. New properties come with a new
+ * protocol version.
+ */
+const Obj = <T extends TProperties>(properties: T) =>
+  Type.Object(properties, { additionalProperties: false });
 
 /** Error codes an agent may return; the hub maps them to its own catalog. */
 export const agentErrorCodes = [
@@ -50,7 +57,7 @@ export const agentErrorCodes = [
 ] as const;
 export type AgentErrorCode = (typeof agentErrorCodes)[number];
 
-export const AgentError = Type.Object({
+export const AgentError = Obj({
   code: Type.Enum<[...typeof agentErrorCodes]>([...agentErrorCodes]),
   message: Text(2000),
 });
@@ -71,7 +78,7 @@ export const signals = [
   'SIGCONT',
 ] as const;
 
-export const FileEntry = Type.Object({
+export const FileEntry = Obj({
   name: Text(1024),
   type: Type.Enum<['file', 'directory', 'symlink', 'other']>(['file', 'directory', 'symlink', 'other']),
   size: Count,
@@ -84,10 +91,10 @@ export type FileEntry = Static<typeof FileEntry>;
  * Processes the command left running when it ended (background jobs, `setsid` children), present only when
  * there were any: the agent ends them (an exec is a one-shot); `killed` is false if some could not be ended.
  */
-export const LeftRunning = Type.Object({ count: Count, killed: Type.Boolean() });
+export const LeftRunning = Obj({ count: Count, killed: Type.Boolean() });
 export type LeftRunning = Static<typeof LeftRunning>;
 
-export const ExecOutcome = Type.Object({
+export const ExecOutcome = Obj({
   exit_code: Maybe(Type.Integer()),
   signal: Maybe(Text(32)),
   stdout: Type.String({ maxLength: agentLimits.execStreamBytes * 2 }),
@@ -99,7 +106,7 @@ export const ExecOutcome = Type.Object({
 });
 export type ExecOutcome = Static<typeof ExecOutcome>;
 
-export const ProcessInfo = Type.Object({
+export const ProcessInfo = Obj({
   pid: Count,
   ppid: Count,
   user: Text(256),
@@ -112,7 +119,7 @@ export const ProcessInfo = Type.Object({
 });
 export type ProcessInfo = Static<typeof ProcessInfo>;
 
-export const ServiceInfo = Type.Object({
+export const ServiceInfo = Obj({
   name: Text(256),
   description: Text(1024),
   load_state: Text(32),
@@ -122,12 +129,12 @@ export const ServiceInfo = Type.Object({
 });
 export type ServiceInfo = Static<typeof ServiceInfo>;
 
-export const NetworkInterface = Type.Object({
+export const NetworkInterface = Obj({
   name: Text(256),
   mac: Maybe(Text(32)),
   internal: Type.Boolean(),
   addresses: Type.Array(
-    Type.Object({
+    Obj({
       address: Text(64),
       family: Type.Enum<['IPv4', 'IPv6']>(['IPv4', 'IPv6']),
       cidr: Maybe(Text(64)),
@@ -137,7 +144,7 @@ export const NetworkInterface = Type.Object({
 });
 export type NetworkInterface = Static<typeof NetworkInterface>;
 
-export const Filesystem = Type.Object({
+export const Filesystem = Obj({
   mount: Text(1024),
   device: Text(1024),
   fstype: Text(64),
@@ -147,10 +154,10 @@ export const Filesystem = Type.Object({
 });
 export type Filesystem = Static<typeof Filesystem>;
 
-export const PackageInfo = Type.Object({ name: Text(256), version: Text(256), arch: Maybe(Text(64)) });
+export const PackageInfo = Obj({ name: Text(256), version: Text(256), arch: Maybe(Text(64)) });
 export type PackageInfo = Static<typeof PackageInfo>;
 
-export const CronJob = Type.Object({
+export const CronJob = Obj({
   source: Text(1024),
   user: Maybe(Text(256)),
   schedule: Text(256),
@@ -158,7 +165,7 @@ export const CronJob = Type.Object({
 });
 export type CronJob = Static<typeof CronJob>;
 
-export const SystemUser = Type.Object({
+export const SystemUser = Obj({
   name: Text(256),
   uid: Count,
   gid: Count,
@@ -168,7 +175,7 @@ export const SystemUser = Type.Object({
 });
 export type SystemUser = Static<typeof SystemUser>;
 
-export const LogEntry = Type.Object({
+export const LogEntry = Obj({
   ts: Maybe(Iso),
   source: Text(256),
   priority: Maybe(Type.Integer()),
@@ -194,7 +201,7 @@ export type LogQuery = Static<typeof LogQuery>;
 /** Every request the hub can send, with its payload and the `data` of a successful result. */
 export const agentRequests = {
   'exec.run': {
-    payload: Type.Object({
+    payload: Obj({
       command: Type.String({ minLength: 1, maxLength: 65_536 }),
       timeout_ms: Type.Integer({ minimum: 1, maximum: 3_600_000 }),
       max_output_bytes: Type.Integer({ minimum: 1, maximum: agentLimits.execStreamBytes }),
@@ -202,117 +209,117 @@ export const agentRequests = {
     result: ExecOutcome,
   },
   'files.list': {
-    payload: Type.Object({ path: Path }),
-    result: Type.Object({
+    payload: Obj({ path: Path }),
+    result: Obj({
       path: Path,
       entries: Type.Array(FileEntry, { maxItems: agentLimits.listEntries }),
       truncated: Type.Boolean(),
     }),
   },
   'files.read': {
-    payload: Type.Object({
+    payload: Obj({
       path: Path,
       max_bytes: Type.Integer({ minimum: 0, maximum: agentLimits.fileBytes }),
     }),
-    result: Type.Object({
+    result: Obj({
       path: Path,
       size: Count,
       data_base64: Type.String({ maxLength: Math.ceil((agentLimits.fileBytes * 4) / 3) + 8 }),
     }),
   },
   'files.write': {
-    payload: Type.Object({
+    payload: Obj({
       path: Path,
       data_base64: Type.String({ maxLength: Math.ceil((agentLimits.fileBytes * 4) / 3) + 8 }),
       overwrite: Type.Boolean(),
     }),
-    result: Type.Object({ path: Path, size: Count }),
+    result: Obj({ path: Path, size: Count }),
   },
   'files.mkdir': {
-    payload: Type.Object({ path: Path, recursive: Type.Boolean() }),
-    result: Type.Object({ path: Path }),
+    payload: Obj({ path: Path, recursive: Type.Boolean() }),
+    result: Obj({ path: Path }),
   },
   'files.rename': {
-    payload: Type.Object({ from: Path, to: Path, overwrite: Type.Boolean() }),
-    result: Type.Object({ from: Path, to: Path }),
+    payload: Obj({ from: Path, to: Path, overwrite: Type.Boolean() }),
+    result: Obj({ from: Path, to: Path }),
   },
   'files.copy': {
-    payload: Type.Object({ from: Path, to: Path, overwrite: Type.Boolean() }),
-    result: Type.Object({ from: Path, to: Path }),
+    payload: Obj({ from: Path, to: Path, overwrite: Type.Boolean() }),
+    result: Obj({ from: Path, to: Path }),
   },
   'files.delete': {
-    payload: Type.Object({ path: Path, recursive: Type.Boolean() }),
-    result: Type.Object({ path: Path }),
+    payload: Obj({ path: Path, recursive: Type.Boolean() }),
+    result: Obj({ path: Path }),
   },
   'processes.list': {
-    payload: Type.Object({}),
-    result: Type.Object({ processes: Type.Array(ProcessInfo, { maxItems: agentLimits.processes }) }),
+    payload: Obj({}),
+    result: Obj({ processes: Type.Array(ProcessInfo, { maxItems: agentLimits.processes }) }),
   },
   'processes.kill': {
-    payload: Type.Object({
+    payload: Obj({
       pid: Type.Integer({ minimum: 1, maximum: 4_194_304 }),
       signal: Type.Enum<[...typeof signals]>([...signals]),
     }),
-    result: Type.Object({ pid: Count, signal: Text(16) }),
+    result: Obj({ pid: Count, signal: Text(16) }),
   },
   'services.list': {
-    payload: Type.Object({}),
-    result: Type.Object({
+    payload: Obj({}),
+    result: Obj({
       manager: Type.Enum<['systemd', 'none']>(['systemd', 'none']),
       services: Type.Array(ServiceInfo, { maxItems: 10_000 }),
     }),
   },
   'services.action': {
-    payload: Type.Object({
+    payload: Obj({
       name: ServiceName,
       action: Type.Enum<[...typeof serviceActions]>([...serviceActions]),
     }),
-    result: Type.Object({ name: Text(256), action: Text(16), active_state: Text(32) }),
+    result: Obj({ name: Text(256), action: Text(16), active_state: Text(32) }),
   },
   'system.network': {
-    payload: Type.Object({}),
-    result: Type.Object({ interfaces: Type.Array(NetworkInterface, { maxItems: 1024 }) }),
+    payload: Obj({}),
+    result: Obj({ interfaces: Type.Array(NetworkInterface, { maxItems: 1024 }) }),
   },
   'system.disks': {
-    payload: Type.Object({}),
-    result: Type.Object({ filesystems: Type.Array(Filesystem, { maxItems: 1024 }) }),
+    payload: Obj({}),
+    result: Obj({ filesystems: Type.Array(Filesystem, { maxItems: 1024 }) }),
   },
   'system.packages': {
-    payload: Type.Object({}),
-    result: Type.Object({
+    payload: Obj({}),
+    result: Obj({
       manager: Type.Enum<['dpkg', 'rpm', 'apk', 'none']>(['dpkg', 'rpm', 'apk', 'none']),
       packages: Type.Array(PackageInfo, { maxItems: 100_000 }),
     }),
   },
   'system.cron': {
-    payload: Type.Object({}),
-    result: Type.Object({ jobs: Type.Array(CronJob, { maxItems: 10_000 }) }),
+    payload: Obj({}),
+    result: Obj({ jobs: Type.Array(CronJob, { maxItems: 10_000 }) }),
   },
   'system.users': {
-    payload: Type.Object({}),
-    result: Type.Object({ users: Type.Array(SystemUser, { maxItems: 100_000 }) }),
+    payload: Obj({}),
+    result: Obj({ users: Type.Array(SystemUser, { maxItems: 100_000 }) }),
   },
   'system.logs': {
     payload: LogQuery,
-    result: Type.Object({
+    result: Obj({
       source: Text(64),
       entries: Type.Array(LogEntry, { maxItems: agentLimits.logEntries }),
       truncated: Type.Boolean(),
     }),
   },
-  'power.reboot': { payload: Type.Object({}), result: Type.Object({ accepted: Type.Boolean() }) },
-  'power.shutdown': { payload: Type.Object({}), result: Type.Object({ accepted: Type.Boolean() }) },
+  'power.reboot': { payload: Obj({}), result: Obj({ accepted: Type.Boolean() }) },
+  'power.shutdown': { payload: Obj({}), result: Obj({ accepted: Type.Boolean() }) },
   'wol.relay': {
-    payload: Type.Object({
+    payload: Obj({
       mac: Type.String({ pattern: '^[0-9a-f]{2}(:[0-9a-f]{2}){5}$' }),
       address: Text(64),
       port: Type.Integer({ minimum: 1, maximum: 65535 }),
     }),
-    result: Type.Object({ sent: Type.Boolean() }),
+    result: Obj({ sent: Type.Boolean() }),
   },
   'credential.rotate': {
-    payload: Type.Object({ credential: Type.String({ minLength: 20, maxLength: 200 }) }),
-    result: Type.Object({ saved: Type.Boolean() }),
+    payload: Obj({ credential: Type.String({ minLength: 20, maxLength: 200 }) }),
+    result: Obj({ saved: Type.Boolean() }),
   },
 } as const satisfies Record<string, { payload: TSchema; result: TSchema }>;
 
@@ -335,13 +342,13 @@ export const agentCapabilities = [
 ] as const;
 
 /** One address of a network interface with its prefix length, as the agent's OS reports it. */
-export const HelloInterface = Type.Object({
+export const HelloInterface = Obj({
   address: Text(64),
   prefix: Type.Integer({ minimum: 0, maximum: 128 }),
 });
 export type HelloInterface = Static<typeof HelloInterface>;
 
-export const Hello = Type.Object({
+export const Hello = Obj({
   agent_version: Text(64),
   protocol: Type.Integer({ minimum: 1, maximum: 1000 }),
   hostname: Text(253),
@@ -363,17 +370,17 @@ export const Hello = Type.Object({
 });
 export type Hello = Static<typeof Hello>;
 
-export const Welcome = Type.Object({
+export const Welcome = Obj({
   asset_id: Type.String(),
   heartbeat_interval_s: Type.Integer({ minimum: 1 }),
   collect_interval_s: Type.Integer({ minimum: 1 }),
 });
 export type Welcome = Static<typeof Welcome>;
 
-export const Heartbeat = Type.Object({ uptime_s: Count, load1: Maybe(Type.Number({ minimum: 0 })) });
+export const Heartbeat = Obj({ uptime_s: Count, load1: Maybe(Type.Number({ minimum: 0 })) });
 export type Heartbeat = Static<typeof Heartbeat>;
 
-export const MetricSample = Type.Object({
+export const MetricSample = Obj({
   ts: Iso,
   cpu_percent: Type.Number({ minimum: 0, maximum: 100_000 }),
   memory_used_bytes: Count,
@@ -386,14 +393,14 @@ export const MetricSample = Type.Object({
 });
 export type MetricSample = Static<typeof MetricSample>;
 
-export const MetricsFrame = Type.Object({
+export const MetricsFrame = Obj({
   samples: Type.Array(MetricSample, { minItems: 1, maxItems: agentLimits.metricsPerFrame }),
 });
 export type MetricsFrame = Static<typeof MetricsFrame>;
 
 export const ResultPayload = Type.Union([
-  Type.Object({ ok: Type.Literal(true), data: Type.Unknown() }),
-  Type.Object({ ok: Type.Literal(false), error: AgentError }),
+  Obj({ ok: Type.Literal(true), data: Type.Unknown() }),
+  Obj({ ok: Type.Literal(false), error: AgentError }),
 ]);
 export type ResultPayload = Static<typeof ResultPayload>;
 
@@ -408,7 +415,7 @@ export type AgentToHubType = keyof typeof agentToHub;
 export const hubToAgentEvents = { welcome: Welcome } as const satisfies Record<string, TSchema>;
 
 /** The frame envelope both directions share. `id` correlates a request and its result. */
-export const Frame = Type.Object({
+export const Frame = Obj({
   v: Type.Literal(agentProtocolVersion),
   type: Type.String({ minLength: 1, maxLength: 64 }),
   id: Type.String({ minLength: 1, maxLength: 64 }),

@@ -2,7 +2,8 @@
  * Who is at the other end of an agent channel upgrade: the asset whose credential (`Authorization: Bearer
  * sva_…`) the request carries. The credential is the identity — an id the agent states is never read. The
  * upgrade must arrive over TLS (the hub's own, or a trusted proxy's with `X-Forwarded-Proto: https`), or from
- * loopback when TLS is disabled, exactly as API keys must (transport-security.ts).
+ * loopback when TLS is disabled, exactly as API keys must (transport-security.ts). Failed credentials are
+ * logged through the refusal log and limited per address (channel-failures.ts).
  */
 import type { IncomingMessage } from 'node:http';
 import proxyAddr from 'proxy-addr';
@@ -13,7 +14,10 @@ import { isLoopbackAddress } from '../http/transport-security.js';
 import { constantTimeEqual, sha256Hex } from '../platform/crypto.js';
 import type { Database } from '../platform/db/schema.js';
 import { HubError } from '../platform/hub-error.js';
+import { silentLogger, type Logger } from '../platform/logger.js';
+import { createRefusalLog, type RefusalLog } from '../platform/refusal-log.js';
 import { findAgentCredentialByHash } from '../modules/enrollment/agent-credentials.repository.js';
+import { createChannelFailureLimiter, type ChannelFailureLimiter } from './channel-failures.js';
 
 export interface ChannelPeer {
   assetId: string;
@@ -62,29 +66,67 @@ export function createUpgradeTransportReader(
 
 export interface ChannelAuthDeps extends UpgradeTransportPolicy {
   db: Kysely<Database>;
+  logger?: Logger;
+  /** Shared with the HTTP request log, so one address's refusals are summed up together. */
+  refusals?: RefusalLog;
+  failures?: ChannelFailureLimiter;
+}
+
+type CredentialCheck = { assetId: string } | { refused: 'missing' | 'malformed' | 'unknown or revoked' };
+
+async function checkCredential(db: Kysely<Database>, header: string | undefined): Promise<CredentialCheck> {
+  if (typeof header !== 'string') return { refused: 'missing' };
+  const text = bearerPattern.exec(header)?.[1];
+  if (text === undefined || !agentCredentialPattern.test(text)) return { refused: 'malformed' };
+  const hash = sha256Hex(text);
+  const row = await findAgentCredentialByHash(db, hash);
+  if (!row || !constantTimeEqual(row.credential_hash, hash)) return { refused: 'unknown or revoked' };
+  return { assetId: row.asset_id };
 }
 
 /**
  * Resolves an upgrade request to its asset. Returns null for a missing, malformed, unknown or revoked
  * credential, or one whose asset is gone; throws HubError `https_required` for an upgrade over plain HTTP
- * (checked first, so a credential sent in clear is never looked up).
+ * (checked first, so a credential sent in clear is never looked up), and `rate_limited` for an address with too
+ * many failed credentials this minute (checked before the credential).
  */
 export function createChannelAuthenticator(
   deps: ChannelAuthDeps,
 ): (req: IncomingMessage) => Promise<ChannelPeer | null> {
   const transport = createUpgradeTransportReader(deps);
+  const logger = deps.logger ?? silentLogger;
+  const refusals = deps.refusals ?? createRefusalLog({ logger });
+  const failures = deps.failures ?? createChannelFailureLimiter();
   return async (req) => {
     const { secure, remoteAddress } = transport(req);
     if (!secure) {
       throw new HubError('https_required', 'The agent channel is accepted only over TLS (wss://).');
     }
-    const header = req.headers.authorization;
-    if (typeof header !== 'string') return null;
-    const text = bearerPattern.exec(header)?.[1];
-    if (text === undefined || !agentCredentialPattern.test(text)) return null;
-    const hash = sha256Hex(text);
-    const row = await findAgentCredentialByHash(deps.db, hash);
-    if (!row || !constantTimeEqual(row.credential_hash, hash)) return null;
-    return { assetId: row.asset_id, remoteAddress };
+    const retryAfter = failures.retryAfterSeconds(remoteAddress);
+    if (retryAfter > 0) {
+      if (refusals.admit(remoteAddress, 'agent credential throttled')) {
+        logger.warn(
+          { remote_address: remoteAddress },
+          'agent channel upgrade throttled: too many failed credentials',
+        );
+      }
+      throw new HubError(
+        'rate_limited',
+        'Too many failed agent credentials from this address; retry after the time in Retry-After.',
+        { headers: { 'Retry-After': String(retryAfter) } },
+      );
+    }
+    const check = await checkCredential(deps.db, req.headers.authorization);
+    if ('refused' in check) {
+      failures.recordFailure(remoteAddress);
+      if (refusals.admit(remoteAddress, 'agent credential')) {
+        logger.warn(
+          { remote_address: remoteAddress, reason: check.refused },
+          'agent channel credential refused',
+        );
+      }
+      return null;
+    }
+    return { assetId: check.assetId, remoteAddress };
   };
 }

@@ -5,6 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import {
@@ -18,11 +19,14 @@ import { buildApp } from '../app.js';
 import { createTransportCheck } from '../http/transport-security.js';
 import { sha256Hex } from '../platform/crypto.js';
 import { EventBus, type HubEvent } from '../platform/event-bus.js';
-import { silentLogger } from '../platform/logger.js';
+import { createLogger, silentLogger } from '../platform/logger.js';
+import { createRefusalLog } from '../platform/refusal-log.js';
 import { agentChannelRawRoutes, enrollmentRoutes } from '../modules/enrollment/enrollment.routes.js';
 import { createEnrollmentService } from '../modules/enrollment/enrollment.service.js';
 import { AgentOfflineError, AgentReplyError, AgentTimeoutError } from './agent-gateway.js';
+import { createByteBudgets } from './byte-budget.js';
 import { createChannelAuthenticator, createUpgradeTransportReader } from './channel-auth.js';
+import { createChannelFailureLimiter, type ChannelFailureLimiter } from './channel-failures.js';
 import { createAgentGateway, type AgentGatewayDeps, type WebSocketAgentGateway } from './gateway.js';
 import { markAgentAssetsOffline } from './presence.js';
 
@@ -125,7 +129,10 @@ interface Rig {
 
 async function compose(
   hubOptions: TestHubOptions,
-  gatewayOptions: Partial<AgentGatewayDeps> & { tlsMode?: 'auto' | 'disabled' } = {},
+  gatewayOptions: Partial<AgentGatewayDeps> & {
+    tlsMode?: 'auto' | 'disabled';
+    channelFailures?: ChannelFailureLimiter;
+  } = {},
 ): Promise<Rig> {
   const t = await startTestHub(hubOptions);
   const db = t.hub.database.db;
@@ -133,7 +140,7 @@ async function compose(
   const events: HubEvent[] = [];
   bus.subscribe((e) => events.push(e));
   const samples: Rig['samples'] = [];
-  const { tlsMode, ...gatewayOverrides } = gatewayOptions;
+  const { tlsMode, channelFailures, ...gatewayOverrides } = gatewayOptions;
   const gateway = createAgentGateway({
     db,
     clock: t.clock,
@@ -144,6 +151,9 @@ async function compose(
       db,
       tlsMode: tlsMode ?? t.config.tlsMode,
       trustedProxies: t.config.trustedProxies,
+      logger: gatewayOverrides.logger ?? silentLogger,
+      refusals: gatewayOverrides.refusals,
+      failures: channelFailures,
     }),
     heartbeatIntervalS: 30,
     collectIntervalS: 60,
@@ -437,9 +447,10 @@ describe.each(databaseTargets())('agent channel ($name)', ({ options }) => {
     await expect(wrong).rejects.toBeInstanceOf(AgentReplyError);
     await expect(wrong).rejects.toMatchObject({ code: 'failed' });
 
+    // Within the bytes the request pays for (byte-budget.ts), but longer than the result schema allows.
     agent.answer = () => ({ ok: true, data: execOutcome('x'.repeat(3 * 1024 * 1024)) });
     await expect(
-      rig.gateway.request(id, 'exec.run', { command: 'x', timeout_ms: 1000, max_output_bytes: 10 }),
+      rig.gateway.request(id, 'exec.run', { command: 'x', timeout_ms: 1000, max_output_bytes: 1024 * 1024 }),
     ).rejects.toMatchObject({ name: 'AgentReplyError', code: 'failed' });
 
     agent.answer = () => ({ sure: 'thing' });
@@ -862,5 +873,245 @@ describe('upgrade transport', () => {
     });
     expect(auto(req('10.0.0.1', false, { 'x-forwarded-proto': 'https, http' })).secure).toBe(false);
     expect(auto(req('10.0.0.2', false, { 'x-forwarded-proto': 'https' })).secure).toBe(false);
+  });
+});
+
+// ---- byte budget, log bounds and failed credentials (issue 11, items 5, 14, 15) ------------------------
+
+interface LogLine {
+  msg: string;
+  reason?: string;
+  [key: string]: unknown;
+}
+
+function capturingLogger() {
+  const lines: LogLine[] = [];
+  let bytes = 0;
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      bytes += chunk.length;
+      lines.push(JSON.parse(chunk.toString()) as LogLine);
+      done();
+    },
+  });
+  return { logger: createLogger('info', stream), lines, bytes: () => bytes };
+}
+
+/** A heartbeat padded with JSON whitespace: valid JSON, valid against the strict schema, and large. */
+function paddedHeartbeat(bytes: number): string {
+  const frame = JSON.stringify({ v: 1, type: 'heartbeat', id: 'pad', payload: { uptime_s: 1, load1: null } });
+  return `${frame.slice(0, -1)}${' '.repeat(Math.max(0, bytes - frame.length))}}`;
+}
+
+function upgradeAnswer(url: string, credential: string | null) {
+  const ws = new WebSocket(url, { headers: credential ? { authorization: `Bearer ${credential}` } : {} });
+  ws.on('error', () => undefined);
+  return new Promise<{ status: number; retryAfter: string | undefined }>((resolve) => {
+    ws.once('open', () => {
+      ws.close();
+      resolve({ status: 101, retryAfter: undefined });
+    });
+    ws.once('unexpected-response', (_req, res) => {
+      const retryAfter = res.headers['retry-after'];
+      resolve({
+        status: res.statusCode ?? 0,
+        retryAfter: typeof retryAfter === 'string' ? retryAfter : undefined,
+      });
+      res.resume();
+    });
+  });
+}
+
+const violations = (lines: LogLine[]) =>
+  lines.filter((l) => l.msg === 'agent channel closed: protocol violation');
+
+describe('agent channel budgets and refusals (sqlite)', () => {
+  let rig: Rig | null = null;
+  afterEach(async () => {
+    await rig?.close();
+    rig = null;
+  });
+
+  it('closes a 15 MiB padded heartbeat with 1008 at the default budget, and padding in unknown properties', async () => {
+    const log = capturingLogger();
+    rig = await compose({}, { logger: log.logger });
+    const enrolled = await rig.enroll();
+
+    const padded = await rig.agent(enrolled.credential);
+    padded.ws.send(paddedHeartbeat(15 * 1024 * 1024));
+    const closed = await padded.closed;
+    expect(closed.code).toBe(1008);
+    expect(closed.reason).toContain('byte budget');
+
+    const envelope = await rig.agent((await rig.enroll()).credential);
+    envelope.ws.send(
+      JSON.stringify({ v: 1, type: 'heartbeat', id: 'e', payload: { uptime_s: 1, load1: null }, pad: 'x' }),
+    );
+    expect((await envelope.closed).code).toBe(1008);
+
+    // A padded heartbeat payload is dropped (not stored) and the connection kept; its log lines are limited.
+    const dropping = await rig.enroll();
+    const payload = await rig.agent(dropping.credential);
+    for (let i = 0; i < 50; i++)
+      payload.send('heartbeat', { uptime_s: i, load1: null, pad: 'x'.repeat(1000) });
+    await until(
+      () => log.lines.filter((l) => l.msg === 'invalid agent heartbeat dropped').length,
+      // Five lines a minute from this address, two of which the violations above took.
+      (n) => n === 3,
+    );
+    await new Promise((r) => setTimeout(r, 100));
+    expect(log.lines.filter((l) => l.msg === 'invalid agent heartbeat dropped')).toHaveLength(3);
+    expect(rig.gateway.isConnected(dropping.asset_id)).toBe(true);
+    expect(log.bytes()).toBeLessThan(16 * 1024);
+  });
+
+  it('keeps an agent over its unasked byte budget out, logged once per connection, across reconnects', async () => {
+    const log = capturingLogger();
+    rig = await compose(
+      {},
+      {
+        logger: log.logger,
+        byteBudgets: createByteBudgets({ bytesPerSecond: 1024, burstBytes: 256 * 1024 }),
+      },
+    );
+    const enrolled = await rig.enroll();
+    const agent = await rig.agent(enrolled.credential);
+    for (let i = 0; i < 3; i++) agent.ws.send(paddedHeartbeat(100 * 1024));
+    const first = await agent.closed;
+    expect(first.code).toBe(1008);
+    expect(first.reason).toContain('byte budget');
+
+    // Reconnecting does not refill the budget: the hello itself is over it.
+    const again = await rig.connect(enrolled.credential);
+    again.send('hello', helloPayload());
+    expect((await again.closed).code).toBe(1008);
+    expect(again.frames.some((f) => f.type === 'welcome')).toBe(false);
+
+    const lines = violations(log.lines);
+    expect(lines).toHaveLength(2);
+    expect(lines.every((l) => String(l.reason).includes('byte budget'))).toBe(true);
+  });
+
+  it('lets replies carry what their requests asked for: MiBs of file reads and exec output, late answers too', async () => {
+    rig = await compose({});
+    const enrolled = await rig.enroll();
+    const id = enrolled.asset_id;
+    const agent = await rig.agent(enrolled.credential);
+    const file = Buffer.alloc(8 * 1024 * 1024, 7).toString('base64');
+    const output = 'o'.repeat(1024 * 1024);
+    agent.answer = (type, payload) =>
+      type === 'files.read'
+        ? { ok: true, data: { path: payload.path, size: 8 * 1024 * 1024, data_base64: file } }
+        : { ok: true, data: { ...execOutcome(output), stderr: output } };
+
+    for (let i = 0; i < 2; i++) {
+      const read = (await rig.gateway.request(id, 'files.read', {
+        path: '/var/big',
+        max_bytes: 8 * 1024 * 1024,
+      })) as { data_base64: string };
+      expect(read.data_base64.length).toBe(file.length);
+      const ran = (await rig.gateway.request(id, 'exec.run', {
+        command: 'x',
+        timeout_ms: 1000,
+        max_output_bytes: 1024 * 1024,
+      })) as { stdout: string };
+      expect(ran.stdout.length).toBe(output.length);
+    }
+
+    // A request that timed out still pays for its answer when it comes.
+    let lateId = '';
+    agent.answer = (_type, _payload, requestId) => {
+      lateId = requestId;
+      return undefined;
+    };
+    await expect(
+      rig.gateway.request(
+        id,
+        'files.read',
+        { path: '/var/big', max_bytes: 8 * 1024 * 1024 },
+        { timeoutMs: 100 },
+      ),
+    ).rejects.toBeInstanceOf(AgentTimeoutError);
+    agent.send(
+      'result',
+      { ok: true, data: { path: '/var/big', size: 8 * 1024 * 1024, data_base64: file } },
+      lateId,
+    );
+    agent.answer = () => ({ ok: true, data: { path: '/tmp/a' } });
+    await expect(
+      rig.gateway.request(id, 'files.mkdir', { path: '/tmp/a', recursive: false }),
+    ).resolves.toEqual({
+      path: '/tmp/a',
+    });
+    expect(rig.gateway.isConnected(id)).toBe(true);
+  });
+
+  it('closes an agent whose answer is larger than its request allows, or that sends MiBs nobody asked for', async () => {
+    rig = await compose({});
+    const big = await rig.enroll();
+    const oversized = await rig.agent(big.credential);
+    oversized.answer = () => ({ ok: true, data: { pid: 1, signal: 'x'.repeat(3 * 1024 * 1024) } });
+    const kill = rig.gateway.request(big.asset_id, 'processes.kill', { pid: 1, signal: 'SIGTERM' });
+    await expect(kill).rejects.toBeInstanceOf(AgentOfflineError);
+    expect((await oversized.closed).code).toBe(1008);
+
+    const unasked = await rig.agent((await rig.enroll()).credential);
+    unasked.send('result', { ok: true, data: { pad: 'x'.repeat(3 * 1024 * 1024) } }, 'r-nobody');
+    const { code, reason } = await unasked.closed;
+    expect(code).toBe(1008);
+    expect(reason).toContain('byte budget');
+  });
+
+  it('logs a megabyte frame version in a short line', async () => {
+    const log = capturingLogger();
+    rig = await compose({}, { logger: log.logger });
+    const agent = await rig.agent((await rig.enroll()).credential);
+    agent.ws.send(JSON.stringify({ v: 'v'.repeat(1024 * 1024), type: 'heartbeat', id: 'x', payload: {} }));
+    expect((await agent.closed).code).toBe(1008);
+    const [line] = violations(log.lines);
+    expect(String(line?.reason)).toMatch(/^frame version "v+…\[\d+ more chars\]" is not supported/);
+    expect(log.bytes()).toBeLessThan(2 * 1024);
+  });
+
+  it('refuses an address with 429 after 30 failed credentials a minute, summarizing the log; successes never count', async () => {
+    const log = capturingLogger();
+    let time = 1_000_000;
+    const refusals = createRefusalLog({ logger: log.logger, now: () => time });
+    rig = await compose(
+      {},
+      {
+        logger: log.logger,
+        refusals,
+        channelFailures: createChannelFailureLimiter({ now: () => time }),
+      },
+    );
+    const enrolled = await rig.enroll();
+    // A fleet reconnecting through one address: successes are not failures.
+    for (let i = 0; i < 40; i++) expect((await upgradeAnswer(rig.url, enrolled.credential)).status).toBe(101);
+
+    const guesses: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      guesses.push(
+        (await upgradeAnswer(rig.url, `sva_${'a'.repeat(51)}${'bcdefghijk'[i % 10] ?? 'b'}`)).status,
+      );
+    }
+    expect(guesses.slice(0, 30).every((s) => s === 401)).toBe(true);
+    expect(guesses.slice(30).every((s) => s === 429)).toBe(true);
+    // Refused before the credential is looked at, so a valid one from that address waits too.
+    const throttled = await upgradeAnswer(rig.url, enrolled.credential);
+    expect(throttled.status).toBe(429);
+    expect(Number(throttled.retryAfter)).toBeGreaterThan(0);
+
+    const refusedLines = log.lines.filter((l) => l.msg.startsWith('agent channel'));
+    expect(refusedLines).toHaveLength(5);
+    expect(refusedLines[0]).toMatchObject({ reason: 'unknown or revoked', remote_address: '127.0.0.1' });
+
+    time += 60_000;
+    refusals.sweep();
+    expect(log.lines.at(-1)).toMatchObject({
+      msg: '36 more refusals from 127.0.0.1 in the last minute',
+      kinds: { 'agent credential': 25, 'agent credential throttled': 11 },
+    });
+    expect((await upgradeAnswer(rig.url, enrolled.credential)).status).toBe(101);
   });
 });

@@ -1,8 +1,10 @@
 /**
  * The agent channel over WebSockets (ARCHITECTURE.md section 4): one connection per agent, identified by the
  * credential it upgraded with (channel-auth.ts), speaking the frame catalog of @svc/protocol. Everything an
- * agent sends is untrusted: each frame is size-limited, rate-limited and validated; a malformed result fails
- * its own request, a protocol violation closes the connection (1008), and neither ever throws into the hub.
+ * agent sends is untrusted: each frame is size-limited, rate-limited, byte-budgeted (byte-budget.ts) and
+ * validated; a malformed result fails its own request, a protocol violation closes the connection (1008), and
+ * neither ever throws into the hub. Violations are logged through the refusal log: a few lines per address a
+ * minute, then a summary.
  *
  * Memory per connection is a small record plus its pending requests; the gateway keeps one interval for all
  * connections (hello deadlines, keepalive pings, batched presence writes) and one timer per pending request.
@@ -33,7 +35,8 @@ import type { Clock } from '../platform/clock.js';
 import type { Database } from '../platform/db/schema.js';
 import type { EventBus } from '../platform/event-bus.js';
 import { HubError } from '../platform/hub-error.js';
-import type { Logger } from '../platform/logger.js';
+import { truncateForLog, type Logger } from '../platform/logger.js';
+import { createRefusalLog, type RefusalLog } from '../platform/refusal-log.js';
 import {
   AgentOfflineError,
   AgentReplyError,
@@ -43,6 +46,7 @@ import {
   type MetricsSink,
 } from './agent-gateway.js';
 import { cleanHello } from './hello.js';
+import { createByteBudgets, replyAllowance, type ByteBudgets } from './byte-budget.js';
 import { createPresence, type Presence } from './presence.js';
 
 export const gatewayDefaults = {
@@ -92,6 +96,10 @@ export interface AgentGatewayDeps {
   presence?: Presence;
   /** Told whenever isConnected(assetId) changes, for caches of what it answers. */
   onReadinessChange?: (assetId: string) => void;
+  /** Shared with the HTTP request log and channel auth; one of its own if absent. */
+  refusals?: RefusalLog;
+  /** Unsolicited bytes per agent (byte-budget.ts); tests pass small ones. */
+  byteBudgets?: ByteBudgets;
 }
 
 export interface WebSocketAgentGateway extends AgentGateway {
@@ -106,7 +114,12 @@ interface Pending {
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
   timer: NodeJS.Timeout;
+  /** The largest reply this request pays for (byte-budget.ts). */
+  replyBytes: number;
 }
+
+/** Requests that timed out whose late answer is still paid for by the request, per connection. */
+const lateRepliesKept = 64;
 
 interface Connection {
   ws: WebSocket;
@@ -124,6 +137,8 @@ interface Connection {
   missedPongs: number;
   windowStart: number;
   frames: number;
+  /** Reply allowances of requests that timed out, by id, oldest first. */
+  late: Map<string, number>;
 }
 
 interface Validator {
@@ -153,6 +168,12 @@ function firstProblem(validator: Validator, value: unknown): string {
   return 'does not match the schema';
 }
 
+function sizeOf(data: RawData): number {
+  if (Buffer.isBuffer(data)) return data.length;
+  if (Array.isArray(data)) return data.reduce((sum, chunk) => sum + chunk.length, 0);
+  return data.byteLength;
+}
+
 function textOf(data: RawData): string {
   if (Buffer.isBuffer(data)) return data.toString('utf8');
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
@@ -178,6 +199,7 @@ function refuseUpgrade(socket: Duplex, error: HubError): void {
     'Connection: close',
     'Cache-Control: no-store',
     ...(error.status === 401 ? ['WWW-Authenticate: Bearer'] : []),
+    ...Object.entries(error.headers).map(([name, value]) => `${name}: ${value}`),
   ];
   socket.once('finish', () => socket.destroy());
   socket.end(`${headers.join('\r\n')}\r\n\r\n${body}`);
@@ -193,6 +215,8 @@ export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGatewa
   const tickMs = deps.tickMs ?? gatewayDefaults.tickMs;
   const presenceFlushMs = deps.presenceFlushMs ?? gatewayDefaults.presenceFlushMs;
   const presence = deps.presence ?? createPresence({ db: deps.db, clock, events: deps.events, logger });
+  const refusals = deps.refusals ?? createRefusalLog({ logger });
+  const budgets = deps.byteBudgets ?? createByteBudgets();
 
   const wss = new WebSocketServer({
     noServer: true,
@@ -209,6 +233,7 @@ export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGatewa
   let closed = false;
   let lastPing = performance.now();
   let lastFlush = performance.now();
+  let lastBudgetSweep = performance.now();
 
   function failPending(conn: Connection): void {
     if (conn.pending.size === 0) return;
@@ -246,12 +271,30 @@ export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGatewa
     }
   }
 
+  /** Closes with 1008, logged once per connection and through the refusal log. */
   function violation(conn: Connection, reason: string): void {
-    logger.warn(
-      { asset_id: conn.assetId, remote_address: conn.remoteAddress, reason },
-      'agent channel closed: protocol violation',
-    );
+    if (conn.closing) return;
+    if (refusals.admit(conn.remoteAddress, 'agent violation')) {
+      logger.warn(
+        { asset_id: conn.assetId, remote_address: conn.remoteAddress, reason: truncateForLog(reason, 256) },
+        'agent channel closed: protocol violation',
+      );
+    }
     closeConnection(conn, closeCodes.policy, reason);
+  }
+
+  /** The largest reply a request waiting on this connection (or timed out on it lately) would pay for. */
+  function largestReplyAllowance(conn: Connection): number {
+    let largest = 0;
+    for (const p of conn.pending.values()) largest = Math.max(largest, p.replyBytes);
+    for (const bytes of conn.late.values()) largest = Math.max(largest, bytes);
+    return largest;
+  }
+
+  /** What a frame's own request pays for it: a result answering a request, up to what that request allows. */
+  function paidByRequest(conn: Connection, type: string, id: string): number {
+    if (type !== 'result') return 0;
+    return conn.pending.get(id)?.replyBytes ?? conn.late.get(id) ?? 0;
   }
 
   function send(conn: Connection, frame: { v: number; type: string; id: string; payload: unknown }): void {
@@ -324,6 +367,7 @@ export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGatewa
     const pending = conn.pending.get(id);
     if (!pending) {
       // A late answer to a request that timed out, or noise: nothing waits for it.
+      conn.late.delete(id);
       logger.debug({ asset_id: conn.assetId, id }, 'agent result for no pending request');
       return;
     }
@@ -373,6 +417,17 @@ export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGatewa
       violation(conn, 'binary frames are not part of the protocol');
       return;
     }
+    // Before parsing: a frame that a waiting request and the budget together cannot pay for is never parsed.
+    const size = sizeOf(data);
+    const available = budgets.available(conn.assetId, now);
+    if (size > Math.max(0, available) + largestReplyAllowance(conn)) {
+      budgets.spend(conn.assetId, size, now);
+      violation(
+        conn,
+        `over the byte budget: ${size} bytes sent unasked with ${Math.max(0, Math.floor(available))} left`,
+      );
+      return;
+    }
     let frame: unknown;
     try {
       frame = JSON.parse(textOf(data));
@@ -381,10 +436,15 @@ export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGatewa
       return;
     }
     if (typeof frame === 'object' && frame !== null && 'v' in frame && frame.v !== agentProtocolVersion) {
-      violation(
-        conn,
-        `frame version ${String(frame.v)} is not supported; this hub speaks ${agentProtocolVersion}`,
-      );
+      // Quoted from the frame: a string version is cut before quoting, anything else is named by its type.
+      const { v } = frame;
+      const version =
+        typeof v === 'number'
+          ? String(v)
+          : typeof v === 'string'
+            ? JSON.stringify(truncateForLog(v, 32))
+            : typeof v;
+      violation(conn, `frame version ${version} is not supported; this hub speaks ${agentProtocolVersion}`);
       return;
     }
     if (!frameCheck.Check(frame)) {
@@ -392,6 +452,11 @@ export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGatewa
       return;
     }
     const { type, id, payload } = frame as Frame;
+    const paid = paidByRequest(conn, type, id);
+    if (size > paid && budgets.spend(conn.assetId, size - paid, now) < 0) {
+      violation(conn, `over the byte budget: ${size - paid} bytes sent unasked`);
+      return;
+    }
     if (type !== 'hello' && !conn.session) {
       violation(conn, `${type.slice(0, 64)} before hello`);
       return;
@@ -402,10 +467,12 @@ export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGatewa
         return;
       case 'heartbeat':
         if (!agentFrames.heartbeat.Check(payload)) {
-          logger.warn(
-            { asset_id: conn.assetId, problem: firstProblem(agentFrames.heartbeat, payload) },
-            'invalid agent heartbeat dropped',
-          );
+          if (refusals.admit(conn.remoteAddress, 'invalid agent heartbeat')) {
+            logger.warn(
+              { asset_id: conn.assetId, problem: firstProblem(agentFrames.heartbeat, payload) },
+              'invalid agent heartbeat dropped',
+            );
+          }
           return;
         }
         touch(conn);
@@ -452,6 +519,7 @@ export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGatewa
       missedPongs: 0,
       windowStart: now,
       frames: 0,
+      late: new Map(),
     };
     all.add(conn);
     awaitingHello.add(conn);
@@ -500,6 +568,10 @@ export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGatewa
           // Not open any more; 'close' will follow.
         }
       }
+    }
+    if (now - lastBudgetSweep >= 60_000) {
+      lastBudgetSweep = now;
+      budgets.sweep(now, (assetId) => connections.has(assetId));
     }
     if (now - lastFlush >= presenceFlushMs) {
       lastFlush = now;
@@ -563,12 +635,23 @@ export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGatewa
         );
       }
       const timeoutMs = options.timeoutMs ?? requestTimeoutMs;
+      const replyBytes = replyAllowance(type, payload);
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => {
-          if (conn.pending.delete(id)) reject(new AgentTimeoutError(assetId, type));
+          if (!conn.pending.delete(id)) return;
+          // The agent may still answer: its answer stays paid for by this request.
+          conn.late.set(id, replyBytes);
+          if (conn.late.size > lateRepliesKept) conn.late.delete(conn.late.keys().next().value ?? id);
+          reject(new AgentTimeoutError(assetId, type));
         }, timeoutMs);
         timer.unref();
-        conn.pending.set(id, { type, resolve: resolve as (value: unknown) => void, reject, timer });
+        conn.pending.set(id, {
+          type,
+          resolve: resolve as (value: unknown) => void,
+          reject,
+          timer,
+          replyBytes,
+        });
         conn.ws.send(text, (error) => {
           if (!error) return;
           const p = conn.pending.get(id);

@@ -1,15 +1,25 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import { truncateForLog } from '../platform/logger.js';
+import type { RefusalLog } from '../platform/refusal-log.js';
 
 /** Refusals an operator watching for attacks wants to see at the default level. */
 const noticedStatuses = new Set([401, 403, 429]);
+
+/** URLs are the client's text: long enough to recognise the route and query, not a way to fill the log. */
+export const loggedUrlChars = 512;
 
 /**
  * One log line per answered request, in place of Fastify's two ("incoming request", "request completed" at
  * info): at debug level, except refusals of credentials or rate (info) and requests that failed (error). At the
  * default level a busy hub writes nothing per successful request; SVC_LOG_LEVEL=debug shows them all. Mutations
- * are recorded in the audit trail whatever the log level.
+ * are recorded in the audit trail whatever the log level. Refusals need no credential to cause, so they go
+ * through the refusal log: a few lines per address a minute, then one summary.
  */
 export class HubLogController extends LogController {
+  constructor(private readonly refusals: RefusalLog) {
+    super();
+  }
+
   override incomingRequest(): void {
     // Logged once, when answered.
   }
@@ -20,14 +30,15 @@ export class HubLogController extends LogController {
     reply: FastifyReply,
   ): void {
     const line = {
-      method: request.method,
-      url: request.url,
+      method: request.method.slice(0, 32),
+      url: truncateForLog(request.url, loggedUrlChars),
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime * 10) / 10,
       ip: request.ip,
     };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
-    else if (noticedStatuses.has(reply.statusCode)) reply.log.info(line, 'request');
-    else reply.log.debug(line, 'request');
+    else if (noticedStatuses.has(reply.statusCode)) {
+      if (this.refusals.admit(request.ip, 'request')) reply.log.info(line, 'request');
+    } else reply.log.debug(line, 'request');
   }
 }
