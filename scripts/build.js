@@ -1,0 +1,28 @@
+/**
+ * Builds what runs: the hub (apps/hub/dist/main.js) and the agent bundle (apps/agent/dist/svc-agent.mjs),
+ * both by esbuild, in about a second. `npm install` runs it (postinstall), `npm start` runs it first
+ * (prestart), and so does the test run (vitest global setup), so none of them runs code older than the
+ * sources. docs/decisions/0006-node-and-build.md says why esbuild and not `tsc -b`.
+ */
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import process from 'node:process';
+import { pathToFileURL } from 'node:url';
+import { buildAgentBundle } from '../apps/agent/scripts/build.js';
+import { buildHub } from '../apps/hub/scripts/build.js';
+
+export async function buildAll() {
+  await Promise.all([buildHub(), buildAgentBundle()]);
+}
+
+/** Vitest global setup: the end-to-end tests and the launcher tests run the built output, as shipped. */
+export async function setup() {
+  await buildAll();
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  const started = performance.now();
+  await buildAll();
+  const ms = (performance.now() - started).toFixed(0);
+  process.stdout.write(`built apps/hub/dist/main.js and apps/agent/dist/svc-agent.mjs (${ms} ms)\n`);
+}
