@@ -6,7 +6,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // Precompiles the agent when its sources changed, so the tests run the bundle that ships.
-    globalSetup: ['apps/agent/scripts/test-global-setup.js'],
+    // Builds the hub and the agent bundle, so the tests that start them as processes run what ships.
+    globalSetup: ['scripts/build.js'],
   },
 });

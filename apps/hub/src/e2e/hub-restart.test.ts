@@ -1,6 +1,6 @@
 /**
  * End to end (issue 4, "Done when"): killing and restarting the hub. The hub runs as users start it
- * (`node --import tsx apps/hub/src/main.ts`, SQLite in its data directory, HTTPS with the built-in CA) and the
+ * (`node apps/hub/bin/svc-hub.js`, compiled, SQLite in its data directory, HTTPS with the built-in CA) and the
  * real svc-agent runs as its own process. The hub is killed with SIGKILL (no shutdown code runs) and started
  * again on the same data directory and ports: the agent comes back by itself, and everything committed
  * before the kill is still there.

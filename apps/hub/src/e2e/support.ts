@@ -20,7 +20,8 @@ import { fullPath, routes, type RouteContract } from '@svc/protocol';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 export const agentLauncher = path.join(repoRoot, 'apps/agent/bin/svc-agent.js');
-export const hubMain = path.join(repoRoot, 'apps/hub/src/main.ts');
+/** The compiled hub's launcher, built by the test run's global setup (scripts/build.js). */
+export const hubMain = path.join(repoRoot, 'apps/hub/bin/svc-hub.js');
 
 /**
  * A ManualClock that reads the real time: certificates are valid for the real TLS clients, and metric
@@ -397,7 +398,7 @@ export interface HubProcessOptions {
   env?: Record<string, string>;
 }
 
-/** The hub as users start it (`node --import tsx apps/hub/src/main.ts`), on loopback. */
+/** The hub as users start it (`node apps/hub/bin/svc-hub.js`, compiled JavaScript), on loopback. */
 export function startHubProcess(options: HubProcessOptions): Child {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -414,7 +415,7 @@ export function startHubProcess(options: HubProcessOptions): Child {
   };
   delete env.SVC_DATABASE_URL;
   return track(
-    spawn(process.execPath, ['--import', 'tsx', hubMain], {
+    spawn(process.execPath, [hubMain], {
       cwd: repoRoot,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

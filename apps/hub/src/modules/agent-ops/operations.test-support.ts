@@ -90,7 +90,7 @@ export async function startOperationsApp(
         remoteAddress: '127.0.0.1',
       });
       let json: OperationsResponse['json'] = {};
-      if (String(response.headers['content-type'] ?? '').startsWith('application/json')) {
+      if ((response.headers['content-type'] ?? '').startsWith('application/json')) {
         json = JSON.parse(response.body) as OperationsResponse['json'];
       }
       return { status: response.statusCode, headers: response.headers, json, body: response.rawPayload };

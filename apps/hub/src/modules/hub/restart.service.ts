@@ -12,14 +12,12 @@ export function createRestartService(deps: {
 }) {
   return async (ctx: ActionContext): Promise<RestartResult> => {
     const restart = deps.requestRestart;
-    await deps.db
-      .transaction()
-      .execute((trx) =>
-        deps.audit.record(trx, ctx, {
-          action: 'hub.restart_requested',
-          detail: { supported: restart !== null },
-        }),
-      );
+    await deps.db.transaction().execute((trx) =>
+      deps.audit.record(trx, ctx, {
+        action: 'hub.restart_requested',
+        detail: { supported: restart !== null },
+      }),
+    );
     if (!restart) {
       return {
         restarting: false,

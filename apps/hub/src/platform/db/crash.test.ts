@@ -16,7 +16,8 @@ import { claimOwner } from '@svc/testkit';
 import { maskSecret, ownerCredentialsFile } from '../../modules/users/owner-bootstrap.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../..');
-const mainScript = path.join(repoRoot, 'apps/hub/src/main.ts');
+// The compiled hub, as `npm start` runs it (built by the test run's global setup).
+const mainScript = path.join(repoRoot, 'apps/hub/bin/svc-hub.js');
 
 const sequentialWrites = 80;
 const concurrentWorkers = 2;
@@ -83,7 +84,7 @@ async function startHub(): Promise<RunningHub> {
     SVC_LOG_LEVEL: 'info',
     SVC_RATE_LIMIT_ENABLED: 'false',
   });
-  const child = spawn(process.execPath, ['--import', 'tsx', mainScript], {
+  const child = spawn(process.execPath, [mainScript], {
     cwd: repoRoot,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

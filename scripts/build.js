@@ -1,0 +1,51 @@
+/**
+ * Builds what runs: the hub (apps/hub/dist/main.js) and the agent bundle (apps/agent/dist/svc-agent.mjs),
+ * both by esbuild, in about a second. `npm install` runs it (postinstall), `npm start` runs it first
+ * (prestart), and so does the test run (vitest global setup), so none of them runs code older than the
+ * sources. docs/decisions/0006-node-and-build.md says why esbuild and not `tsc -b`.
+ */
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import process from 'node:process';
+import { pathToFileURL } from 'node:url';
+
+export async function buildAll() {
+  // Loaded here, not imported at the top: they import esbuild, which an install without devDependencies lacks.
+  const [{ buildAgentBundle }, { buildHub }] = await Promise.all([
+    import('../apps/agent/scripts/build.js'),
+    import('../apps/hub/scripts/build.js'),
+  ]);
+  await Promise.all([buildHub(), buildAgentBundle()]);
+}
+
+/** Vitest global setup: the end-to-end tests and the launcher tests run the built output, as shipped. */
+export async function setup() {
+  await buildAll();
+}
+
+/** @param {unknown} error */
+function isEsbuildMissing(error) {
+  return (
+    error instanceof Error &&
+    'code' in error &&
+    error.code === 'ERR_MODULE_NOT_FOUND' &&
+    error.message.includes("'esbuild'")
+  );
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  const started = performance.now();
+  try {
+    await buildAll();
+  } catch (error) {
+    // `npm ci --omit=dev` must not fail here: what was built before stays, and the launchers say when
+    // there is nothing built.
+    if (!isEsbuildMissing(error)) throw error;
+    process.stderr.write(
+      'build: esbuild is not installed (installed without devDependencies?); nothing built\n',
+    );
+    process.exit(0);
+  }
+  const ms = (performance.now() - started).toFixed(0);
+  process.stdout.write(`built apps/hub/dist/main.js and apps/agent/dist/svc-agent.mjs (${ms} ms)\n`);
+}
