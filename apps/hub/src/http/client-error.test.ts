@@ -15,7 +15,7 @@ function rawExchange(port: number, request: string): Promise<string> {
     socket.on('close', () => {
       resolve(text);
     });
-    socket.on('error', (error) => {
+    socket.on('error', (error: Error) => {
       if (text) resolve(text);
       else reject(error);
     });
