@@ -33,6 +33,7 @@ describe('assets: create, read, update, delete', () => {
       created_at: now,
       updated_at: now,
       agent: null,
+      hub_host: false,
     });
     expect(asset.id).toMatch(/^ast_[0-9a-z]+$/);
     expect(res.json.request_id).toMatch(/^req_/);
