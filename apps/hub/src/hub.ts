@@ -13,6 +13,7 @@ import { openDatabase, type DatabaseOptions, type HubDatabase } from './platform
 import type { Logger } from './platform/logger.js';
 import { loadSecretBox, type SecretBox } from './platform/secret-box.js';
 import { EventBus } from './platform/event-bus.js';
+import { createPasswordHasher, type PasswordHasher } from './platform/password-hasher.js';
 import { createChannelAuthenticator } from './agents/channel-auth.js';
 import { createAgentGateway, type WebSocketAgentGateway } from './agents/gateway.js';
 import { markAgentAssetsOffline } from './agents/presence.js';
@@ -61,6 +62,8 @@ export interface HubOptions {
   serverFactory?: (tls: TlsManager) => FastifyServerFactory;
   /** How this process restarts itself (main.ts); null where a supervisor must do it. */
   requestRestart?: () => void;
+  /** The bounded bcrypt queue; tests pass one whose checks they hold, to fill it at will. */
+  passwords?: PasswordHasher;
 }
 
 export interface Services {
@@ -72,6 +75,8 @@ export interface Services {
   sessions: SessionService;
   twoFactor: TwoFactorService;
   login: LoginService;
+  /** Every bcrypt after start-up, through one bounded queue. */
+  passwords: PasswordHasher;
   enrollment: EnrollmentService;
   exec: ExecService;
 }
@@ -162,7 +167,8 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     ...(writeVersions ? { listCache: createAssetListCache(() => String(writeVersions.of('assets'))) } : {}),
   });
   const groups = createGroupService({ db, clock, audit });
-  const users = createUserService({ db, clock, audit, bcryptCost: config.bcryptCost });
+  const passwords = options.passwords ?? createPasswordHasher({ cost: config.bcryptCost });
+  const users = createUserService({ db, clock, audit, passwords });
   const search = createSearchService({ db });
   const whoami = createWhoamiService({ db, writeVersions });
   const hubStatus = createHubStatusService({
@@ -180,7 +186,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     clock,
     audit,
     box,
-    bcryptCost: config.bcryptCost,
+    passwords,
     username: async (userId) => (await findUser(db, userId))?.username ?? userId,
   });
   const login = createLoginService({
@@ -189,8 +195,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     audit,
     sessions,
     twoFactor,
-    loginsPerMinute: 10,
-    bcryptCost: config.bcryptCost,
+    passwords,
   });
   const tlsService = createTlsService({ db, clock, audit, tls });
   const enrollment = createEnrollmentService({
@@ -274,6 +279,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
       sessions,
       twoFactor,
       login,
+      passwords,
       enrollment,
       exec: operations.exec,
     },

@@ -15,6 +15,7 @@ import {
   startServers,
   type Hub,
   type HubConfig,
+  type PasswordHasher,
   type RunningServers,
 } from '@svc/hub';
 import type { ApiKeyCreated, AssignableRole } from '@svc/protocol';
@@ -32,6 +33,8 @@ export interface TestHubOptions {
    * (SVC_TRUSTED_PROXIES=127.0.0.1 and X-Forwarded-Proto: https), since inject() has no TLS of its own.
    */
   injectAsHttps?: boolean;
+  /** The hub's bcrypt queue (a test's own, to hold checks in it); the hub makes the real one otherwise. */
+  passwords?: PasswordHasher;
 }
 
 export interface InjectOptions {
@@ -114,6 +117,7 @@ export async function startTestHub(options: TestHubOptions = {}): Promise<TestHu
     clock,
     ...(pgSchema ? { database: { pgSchema: pgSchema.schema } } : {}),
     ...(options.listen ? { serverFactory: httpsServerFactory } : {}),
+    ...(options.passwords ? { passwords: options.passwords } : {}),
   });
   const servers = options.listen
     ? await startServers(hub, { host: '127.0.0.1', httpPort: 0, httpsPort: 0, tlsMode: config.tlsMode })

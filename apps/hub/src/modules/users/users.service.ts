@@ -1,10 +1,10 @@
 import { limits, newId, type User, type UserCreate, type UserUpdate } from '@svc/protocol';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
-import { hashPassword } from '../../platform/crypto.js';
 import type { Database } from '../../platform/db/schema.js';
 import { pageWindow, toPage, type Page, type PageRequest } from '../../platform/db/paging.js';
 import { HubError, validationError } from '../../platform/hub-error.js';
+import type { PasswordHasher } from '../../platform/password-hasher.js';
 import type { ActionContext } from '../access/principal.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { deleteSessionsForUser } from '../auth/sessions.repository.js';
@@ -60,9 +60,9 @@ export function createUserService(deps: {
   db: Kysely<Database>;
   clock: Clock;
   audit: AuditService;
-  bcryptCost: number;
+  passwords: PasswordHasher;
 }): UserService {
-  const { db, clock, audit, bcryptCost } = deps;
+  const { db, clock, audit, passwords } = deps;
   return {
     async list(page) {
       const { rows, total } = await listUsers(db, pageWindow(page));
@@ -80,7 +80,7 @@ export function createUserService(deps: {
       const row: UserRow = {
         id: newId('user'),
         username,
-        password_hash: await hashPassword(input.password, bcryptCost),
+        password_hash: await passwords.hash(input.password),
         role: input.role,
         created_at: now,
         updated_at: now,
@@ -122,7 +122,7 @@ export function createUserService(deps: {
       if (input.role !== undefined) changes.role = input.role;
       if (input.password !== undefined) {
         checkPassword(input.password);
-        changes.password_hash = await hashPassword(input.password, bcryptCost);
+        changes.password_hash = await passwords.hash(input.password);
       }
       await db.transaction().execute(async (trx) => {
         await updateUser(trx, id, changes);

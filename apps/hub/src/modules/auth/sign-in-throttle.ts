@@ -1,0 +1,116 @@
+/**
+ * Sign-in throttles (ARCHITECTURE §6.11, decision 0005): three token buckets, each refusing with 429
+ * rate_limited and Retry-After before any bcrypt runs.
+ * - per (username, address): every attempt, so one client cannot hammer one account;
+ * - per address across usernames: failures only, so spraying many usernames from one place is slowed;
+ * - per username across addresses: failures only, so a botnet guessing one account's password is slowed —
+ *   at the price that, while it lasts, the account's password sign-in answers 429 for everyone, its owner
+ *   included (who can still use an API key or OIDC).
+ * "Failures only" is kept honest under concurrency by charging every attempt up front and giving the token
+ * back when the password turns out right (or the check never ran): parallel guesses cannot all pass the
+ * limit before the first failure is known. Unknown usernames are counted exactly like known ones, so a 429
+ * tells nothing about which accounts exist.
+ */
+import { isIPv6 } from 'node:net';
+import { RateLimiter } from '../../http/rate-limit.js';
+import { HubError } from '../../platform/hub-error.js';
+
+export const signInLimits = {
+  perAccountAndAddress: 10,
+  failuresPerAddress: 30,
+  failuresPerUsername: 20,
+  /** Buckets kept per limiter: usernames and addresses are the caller's choice, memory must not be. */
+  maxKeys: 10_000,
+} as const;
+
+export interface SignInAttempt {
+  /** The password was right: only failures count against the address and the username. */
+  succeeded(): void;
+  /** The password was never checked (the bcrypt queue was full): nothing counts. */
+  notChecked(): void;
+}
+
+/**
+ * The part of an address one holder controls: an IPv6 client usually has a whole /64, and counting its
+ * 2^64 addresses one by one would throttle nothing. IPv4-mapped IPv6 addresses count as the IPv4 address.
+ */
+export function addressKey(ip: string | null): string {
+  if (!ip) return '';
+  const bare = ip.split('%')[0] ?? '';
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare);
+  if (mapped?.[1]) return mapped[1];
+  if (!isIPv6(bare)) return bare;
+  const [head = '', tail] = bare.split('::');
+  // A dotted IPv4 tail is the last 32 bits: beyond the /64, so only its width matters.
+  const groupsOf = (part: string) =>
+    part ? part.split(':').flatMap((g) => (g.includes('.') ? ['0', '0'] : [g])) : [];
+  const front = groupsOf(head);
+  const back = tail === undefined ? [] : groupsOf(tail);
+  const groups =
+    tail === undefined
+      ? front
+      : [...front, ...Array<string>(8 - front.length - back.length).fill('0'), ...back];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
+}
+
+export function createSignInThrottle(now: () => number) {
+  const limiters = {
+    pair: new RateLimiter(signInLimits.perAccountAndAddress, now, signInLimits.maxKeys),
+    address: new RateLimiter(signInLimits.failuresPerAddress, now, signInLimits.maxKeys),
+    username: new RateLimiter(signInLimits.failuresPerUsername, now, signInLimits.maxKeys),
+  };
+  const refusals = {
+    pair: 'Too many sign-in attempts for this account; wait a minute.',
+    address: 'Too many failed sign-ins from this address; wait a minute.',
+    username: 'Too many failed sign-ins for this account; wait a minute.',
+  } as const;
+
+  return {
+    /** Charges one attempt to every bucket, or refuses (charging none) with the first bucket that is empty. */
+    admit(username: string, ip: string | null): SignInAttempt {
+      const address = addressKey(ip);
+      const keys = { pair: `${username}|${address}`, address, username };
+      const taken: (keyof typeof limiters)[] = [];
+      const giveBack = (which: readonly (keyof typeof limiters)[]) => {
+        for (const name of which) limiters[name].refund(keys[name]);
+      };
+      for (const name of ['pair', 'address', 'username'] as const) {
+        const decision = limiters[name].take(keys[name]);
+        if (!decision.allowed) {
+          giveBack(taken);
+          throw new HubError('rate_limited', refusals[name], {
+            headers: { 'Retry-After': String(decision.retryAfterSeconds) },
+          });
+        }
+        taken.push(name);
+      }
+      let settled = false;
+      const settle = (which: readonly (keyof typeof limiters)[]) => {
+        if (settled) return;
+        settled = true;
+        giveBack(which);
+      };
+      return {
+        // The pair bucket counts every attempt, right password or not (10 a minute is plenty for a person).
+        succeeded: () => {
+          settle(['address', 'username']);
+        },
+        notChecked: () => {
+          settle(['pair', 'address', 'username']);
+        },
+      };
+    },
+
+    /** Buckets held, per limiter (tests: memory stays bounded). */
+    sizes: () => ({
+      pair: limiters.pair.size,
+      address: limiters.address.size,
+      username: limiters.username.size,
+    }),
+  };
+}
+
+export type SignInThrottle = ReturnType<typeof createSignInThrottle>;
