@@ -9,6 +9,7 @@ export { httpsServerFactory, startServers, type RunningServers } from './server.
 export { createSecretBox, type SecretBox } from './platform/secret-box.js';
 export {
   createPasswordHasher,
+  realBcrypt,
   type BcryptFunctions,
   type PasswordHasher,
 } from './platform/password-hasher.js';

@@ -3,3 +3,4 @@ export * from './https-client.js';
 export * from './oidc-provider.js';
 export * from './fake-agent.js';
 export * from './fleet-simulator.js';
+export * from './gated-bcrypt.js';

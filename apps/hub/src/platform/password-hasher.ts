@@ -33,7 +33,7 @@ export interface BcryptFunctions {
   compare(password: string, hash: string): Promise<boolean>;
 }
 
-const realBcrypt: BcryptFunctions = { hash: hashPassword, compare: verifyPassword };
+export const realBcrypt: BcryptFunctions = { hash: hashPassword, compare: verifyPassword };
 
 export function createPasswordHasher(options: {
   cost: number;

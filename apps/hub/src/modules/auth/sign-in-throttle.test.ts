@@ -5,8 +5,7 @@
  * The throttles are in memory, so the hub tests run on SQLite only.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startTestHub, type InjectResult, type TestHub } from '@svc/testkit';
-import { hashPassword, verifyPassword } from '../../platform/crypto.js';
+import { GatedBcrypt, startTestHub, type InjectResult, type TestHub } from '@svc/testkit';
 import { createPasswordHasher, passwordQueueLimits } from '../../platform/password-hasher.js';
 import { addressKey, createSignInThrottle, signInLimits } from './sign-in-throttle.js';
 
@@ -21,27 +20,6 @@ function expectRateLimited(res: InjectResult, maxSeconds: number): void {
   expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
   expect(Number(retryAfter)).toBeLessThanOrEqual(maxSeconds);
   expect(String(res.headers['set-cookie'] ?? '')).not.toContain('svc_session=');
-}
-
-/** bcrypt compares that wait until the test opens the gate, counted. */
-class GatedBcrypt {
-  compares = 0;
-  private open = false;
-  private waiters: (() => void)[] = [];
-
-  readonly functions = {
-    hash: hashPassword,
-    compare: async (password: string, hash: string) => {
-      this.compares += 1;
-      if (!this.open) await new Promise<void>((resolve) => this.waiters.push(resolve));
-      return verifyPassword(password, hash);
-    },
-  };
-
-  release(): void {
-    this.open = true;
-    for (const wake of this.waiters.splice(0)) wake();
-  }
 }
 
 describe('addressKey', () => {
@@ -185,6 +163,7 @@ describe('sign-in throttling in the hub', () => {
     const bcrypt = new GatedBcrypt();
     const passwords = createPasswordHasher({ cost: 4, bcrypt: bcrypt.functions });
     t = await startTestHub({ env: { SVC_TRUSTED_PROXIES: proxy }, passwords });
+    bcrypt.hold();
     const bound = passwordQueueLimits.running + passwordQueueLimits.waiting;
 
     // The owner's sign-in is first in; junk from other addresses fills the rest of the queue.
@@ -229,7 +208,6 @@ describe('sign-in throttling in the hub', () => {
 
   it('checks an unknown user with one bcrypt compare through the queue, as a known one', async () => {
     const bcrypt = new GatedBcrypt();
-    bcrypt.release();
     const passwords = createPasswordHasher({ cost: 4, bcrypt: bcrypt.functions });
     t = await startTestHub({ env: { SVC_TRUSTED_PROXIES: proxy }, passwords });
     expect((await login('owner', 'guess', '192.0.2.1')).status).toBe(401);
