@@ -5,6 +5,7 @@ import { runApiBench } from './api.bench.js';
 import { runFanoutBench } from './fanout.bench.js';
 import { runStormBench } from './storm.bench.js';
 import { runIngestBench } from './ingest.bench.js';
+import { runSigninBench } from './signin.bench.js';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   api: runApiBench,
@@ -13,6 +14,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   ingest: runIngestBench,
   fanout: runFanoutBench,
   agent: runAgentBench,
+  signin: runSigninBench,
 };
 
 const name = process.argv[2];

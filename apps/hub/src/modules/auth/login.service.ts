@@ -98,14 +98,14 @@ export function createLoginService(deps: {
           user?.password_hash.startsWith('$2') ? user.password_hash : await passwords.decoyHash(),
         );
       } catch (error) {
-        attempt.notChecked();
+        attempt.finish('not_checked');
         throw error;
       }
+      attempt.finish(user && ok ? 'succeeded' : 'failed');
       if (!user || !ok) {
         if (user) await recordSignIn(user.id, meta, 'sign_in_failed');
         throw new HubError('unauthorized', 'Wrong username or password.');
       }
-      attempt.succeeded();
       if (user.totp_secret)
         return {
           result: {

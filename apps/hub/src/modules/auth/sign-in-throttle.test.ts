@@ -44,7 +44,7 @@ describe('sign-in throttle memory', () => {
     const attempts = signInLimits.maxKeys + 5_000;
     for (let i = 0; i < attempts; i++) {
       try {
-        throttle.admit(`user-${i}`, `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
+        throttle.admit(`user-${i}`, `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`).finish('failed');
       } catch {
         refused += 1;
       }
@@ -55,15 +55,17 @@ describe('sign-in throttle memory', () => {
 
     // A minute later every bucket has refilled: the sweep drops them and new clients are admitted again.
     ms += 61_000;
-    expect(() => throttle.admit('late-user', '192.0.2.1')).not.toThrow();
+    expect(() => {
+      throttle.admit('late-user', '192.0.2.1').finish('failed');
+    }).not.toThrow();
     expect(throttle.sizes().username).toBe(1);
   });
 
   it('keeps no bucket for a sign-in that succeeded or was never checked, beyond the per-account one', () => {
     const throttle = createSignInThrottle(() => 1_000_000);
-    throttle.admit('alice', '192.0.2.1').succeeded();
-    throttle.admit('bob', '192.0.2.2').notChecked();
-    expect(throttle.sizes()).toEqual({ pair: 1, address: 0, username: 0 });
+    throttle.admit('alice', '192.0.2.1').finish('succeeded');
+    throttle.admit('bob', '192.0.2.2').finish('not_checked');
+    expect(throttle.sizes()).toEqual({ pair: 1, address: 0, username: 0, inFlight: 0 });
   });
 });
 
@@ -204,6 +206,37 @@ describe('sign-in throttling in the hub', () => {
     expect((await login('flood-1', 'guess', '198.51.100.2')).status).toBe(401);
     // The junk stopped: the owner signs in again at once.
     expect((await login('owner', t.ownerPassword, '192.0.2.10')).status).toBe(200);
+  });
+
+  it('lets a flood from one address hold one place in the bcrypt queue: the owner elsewhere gets in', async () => {
+    const bcrypt = new GatedBcrypt();
+    const passwords = createPasswordHasher({ cost: 4, bcrypt: bcrypt.functions });
+    t = await startTestHub({ env: { SVC_TRUSTED_PROXIES: proxy }, passwords });
+    bcrypt.hold();
+
+    const first = login('junk-0', 'guess', '203.0.113.9');
+    await vi.waitFor(() => {
+      expect(passwords.inQueue).toBe(1);
+    });
+    // 30 more at once from that address (and its IPv6 /64 neighbours would be the same): none gets in line.
+    const flood = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => login(`junk-${i + 1}`, 'guess', '203.0.113.9')),
+    );
+    for (const res of flood) {
+      expectRateLimited(res, 1);
+      expect(res.json.message).toMatch(/being checked/);
+    }
+    expect(passwords.inQueue).toBe(1);
+
+    const owner = login('owner', t.ownerPassword, '192.0.2.10');
+    await vi.waitFor(() => {
+      expect(passwords.inQueue).toBe(2);
+    });
+    bcrypt.release();
+    expect((await owner).status).toBe(200);
+    expect((await first).status).toBe(401);
+    // Once its check is done the address may try again: the refusals above were not counted as failures.
+    expect((await login('junk-31', 'guess', '203.0.113.9')).status).toBe(401);
   });
 
   it('checks an unknown user with one bcrypt compare through the queue, as a known one', async () => {

@@ -6,6 +6,8 @@
  * - per username across addresses: failures only, so a botnet guessing one account's password is slowed —
  *   at the price that, while it lasts, the account's password sign-in answers 429 for everyone, its owner
  *   included (who can still use an API key or OIDC).
+ * - one check at a time per address: a flood from one place holds at most one of the bcrypt queue's slots,
+ *   so everyone else still finds room (a second simultaneous sign-in from that address gets 429 at once).
  * "Failures only" is kept honest under concurrency by charging every attempt up front and giving the token
  * back when the password turns out right (or the check never ran): parallel guesses cannot all pass the
  * limit before the first failure is known. Unknown usernames are counted exactly like known ones, so a 429
@@ -19,15 +21,19 @@ export const signInLimits = {
   perAccountAndAddress: 10,
   failuresPerAddress: 30,
   failuresPerUsername: 20,
+  checksInFlightPerAddress: 1,
   /** Buckets kept per limiter: usernames and addresses are the caller's choice, memory must not be. */
   maxKeys: 10_000,
 } as const;
 
+/**
+ * How an admitted attempt ended; exactly one call (later ones are ignored) frees its place in flight.
+ * - failed: the password was wrong or the user unknown; it counts everywhere;
+ * - succeeded: only failures count against the address and the username;
+ * - not_checked: the password was never checked (the bcrypt queue was full); nothing counts.
+ */
 export interface SignInAttempt {
-  /** The password was right: only failures count against the address and the username. */
-  succeeded(): void;
-  /** The password was never checked (the bcrypt queue was full): nothing counts. */
-  notChecked(): void;
+  finish(outcome: 'failed' | 'succeeded' | 'not_checked'): void;
 }
 
 /**
@@ -67,11 +73,19 @@ export function createSignInThrottle(now: () => number) {
     address: 'Too many failed sign-ins from this address; wait a minute.',
     username: 'Too many failed sign-ins for this account; wait a minute.',
   } as const;
+  /** Checks under way per address; an entry goes when its count drops to zero. */
+  const inFlight = new Map<string, number>();
 
   return {
     /** Charges one attempt to every bucket, or refuses (charging none) with the first bucket that is empty. */
     admit(username: string, ip: string | null): SignInAttempt {
       const address = addressKey(ip);
+      const checking = inFlight.get(address) ?? 0;
+      if (checking >= signInLimits.checksInFlightPerAddress) {
+        throw new HubError('rate_limited', 'A sign-in from this address is being checked; try again.', {
+          headers: { 'Retry-After': '1' },
+        });
+      }
       const keys = { pair: `${username}|${address}`, address, username };
       const taken: (keyof typeof limiters)[] = [];
       const giveBack = (which: readonly (keyof typeof limiters)[]) => {
@@ -87,19 +101,18 @@ export function createSignInThrottle(now: () => number) {
         }
         taken.push(name);
       }
-      let settled = false;
-      const settle = (which: readonly (keyof typeof limiters)[]) => {
-        if (settled) return;
-        settled = true;
-        giveBack(which);
-      };
+      inFlight.set(address, checking + 1);
+      let finished = false;
       return {
-        // The pair bucket counts every attempt, right password or not (10 a minute is plenty for a person).
-        succeeded: () => {
-          settle(['address', 'username']);
-        },
-        notChecked: () => {
-          settle(['pair', 'address', 'username']);
+        finish(outcome) {
+          if (finished) return;
+          finished = true;
+          const left = (inFlight.get(address) ?? 1) - 1;
+          if (left > 0) inFlight.set(address, left);
+          else inFlight.delete(address);
+          // The pair bucket counts every attempt, right password or not (10 a minute is plenty for a person).
+          if (outcome === 'succeeded') giveBack(['address', 'username']);
+          if (outcome === 'not_checked') giveBack(['pair', 'address', 'username']);
         },
       };
     },
@@ -109,6 +122,7 @@ export function createSignInThrottle(now: () => number) {
       pair: limiters.pair.size,
       address: limiters.address.size,
       username: limiters.username.size,
+      inFlight: inFlight.size,
     }),
   };
 }
