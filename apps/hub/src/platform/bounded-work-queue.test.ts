@@ -61,6 +61,30 @@ describe('BoundedWorkQueue', () => {
     expect(queue.size).toBe(0);
   });
 
+  it('keeps reserved places for priority callers, who go first, and only for them', async () => {
+    const log: string[] = [];
+    const queue = new BoundedWorkQueue(1, 1, 1);
+    const [running, waiting, vip, late] = ['running', 'waiting', 'vip', 'late'].map((n) => heldTask(log, n));
+    if (!running || !waiting || !vip || !late) throw new Error('tasks');
+    const results = [queue.tryRun(running.task), queue.tryRun(waiting.task)];
+    expect(queue.tryRun(late.task)).toBeNull(); // ordinary places full
+    results.push(queue.tryRun(vip.task, true)); // the reserved one
+    expect(queue.tryRun(heldTask(log, 'second vip').task, true)).toBeNull(); // reserved full too
+    expect(queue.size).toBe(3);
+
+    running.finish();
+    await results[0];
+    await settle();
+    expect(log).toEqual(['start running', 'start vip']);
+    vip.finish();
+    await results[2];
+    await settle();
+    expect(log).toEqual(['start running', 'start vip', 'start waiting']);
+    waiting.finish();
+    await results[1];
+    expect(queue.size).toBe(0);
+  });
+
   it('frees the slot of a task that fails, and passes the failure to its caller', async () => {
     const log: string[] = [];
     const queue = new BoundedWorkQueue(1, 0);

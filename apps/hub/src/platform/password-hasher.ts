@@ -8,14 +8,18 @@ import { BoundedWorkQueue } from './bounded-work-queue.js';
 import { hashPassword, randomToken, verifyPassword } from './crypto.js';
 import { HubError } from './hub-error.js';
 
-/** Two cores: two checks at a time, eight more waiting (at cost 12, about a second of waiting at most). */
-export const passwordQueueLimits = { running: 2, waiting: 8 } as const;
+/**
+ * Two cores: two checks at a time, eight more waiting (at cost 12, about a second of waiting at most), and two
+ * places kept for sign-ins from addresses that signed in before (see BoundedWorkQueue).
+ */
+export const passwordQueueLimits = { running: 2, waiting: 8, reserved: 2 } as const;
 
 export interface PasswordHasher {
   hash(password: string): Promise<string>;
   /** Hashes several secrets in one turn of the queue (recovery codes). */
   hashAll(secrets: readonly string[]): Promise<string[]>;
-  verify(password: string, hash: string): Promise<boolean>;
+  /** `priority`: the caller may take a reserved place when the ordinary ones are full (and goes first). */
+  verify(password: string, hash: string, options?: { priority?: boolean }): Promise<boolean>;
   /** The index of the first hash the secret matches, or -1; all checks in one turn of the queue. */
   verifyAny(secret: string, hashes: readonly string[]): Promise<number>;
   /**
@@ -39,17 +43,19 @@ export function createPasswordHasher(options: {
   cost: number;
   running?: number;
   waiting?: number;
+  reserved?: number;
   bcrypt?: BcryptFunctions;
 }): PasswordHasher {
   const bcrypt = options.bcrypt ?? realBcrypt;
   const queue = new BoundedWorkQueue(
     options.running ?? passwordQueueLimits.running,
     options.waiting ?? passwordQueueLimits.waiting,
+    options.reserved ?? passwordQueueLimits.reserved,
   );
   let decoy: Promise<string> | null = null;
 
-  function run<T>(task: () => Promise<T>): Promise<T> {
-    const started = queue.tryRun(task);
+  function run<T>(task: () => Promise<T>, priority = false): Promise<T> {
+    const started = queue.tryRun(task, priority);
     if (started) return started;
     return Promise.reject(
       new HubError('rate_limited', 'The hub is busy checking passwords; try again in a moment.', {
@@ -66,7 +72,8 @@ export function createPasswordHasher(options: {
         for (const secret of secrets) hashes.push(await bcrypt.hash(secret, options.cost));
         return hashes;
       }),
-    verify: (password, hash) => run(() => bcrypt.compare(password, hash)),
+    verify: (password, hash, verifyOptions) =>
+      run(() => bcrypt.compare(password, hash), verifyOptions?.priority ?? false),
     verifyAny: (secret, hashes) =>
       run(async () => {
         for (const [index, hash] of hashes.entries()) if (await bcrypt.compare(secret, hash)) return index;

@@ -96,6 +96,7 @@ export function createLoginService(deps: {
         ok = await passwords.verify(
           password,
           user?.password_hash.startsWith('$2') ? user.password_hash : await passwords.decoyHash(),
+          { priority: attempt.fromKnownAddress },
         );
       } catch (error) {
         attempt.finish('not_checked');

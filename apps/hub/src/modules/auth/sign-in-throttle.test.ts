@@ -65,7 +65,7 @@ describe('sign-in throttle memory', () => {
     const throttle = createSignInThrottle(() => 1_000_000);
     throttle.admit('alice', '192.0.2.1').finish('succeeded');
     throttle.admit('bob', '192.0.2.2').finish('not_checked');
-    expect(throttle.sizes()).toEqual({ pair: 1, address: 0, username: 0, inFlight: 0 });
+    expect(throttle.sizes()).toEqual({ pair: 1, address: 0, username: 0, inFlight: 0, known: 1 });
   });
 });
 
@@ -237,6 +237,33 @@ describe('sign-in throttling in the hub', () => {
     expect((await first).status).toBe(401);
     // Once its check is done the address may try again: the refusals above were not counted as failures.
     expect((await login('junk-31', 'guess', '203.0.113.9')).status).toBe(401);
+  });
+
+  it('keeps a place in the full queue for an address that signed in before, and for no other', async () => {
+    const bcrypt = new GatedBcrypt();
+    const passwords = createPasswordHasher({ cost: 4, bcrypt: bcrypt.functions });
+    t = await startTestHub({ env: { SVC_TRUSTED_PROXIES: proxy }, passwords });
+    const home = '192.0.2.10';
+    expect((await login('owner', t.ownerPassword, home)).status).toBe(200);
+
+    // A flood from many addresses fills the ordinary places.
+    bcrypt.hold();
+    const bound = passwordQueueLimits.running + passwordQueueLimits.waiting;
+    const junk = Array.from({ length: bound }, (_, i) => login(`junk-${i}`, 'guess', `203.0.113.${i + 1}`));
+    await vi.waitFor(() => {
+      expect(passwords.inQueue).toBe(bound);
+    });
+    // The right password from a new address is turned away; from home it gets a reserved place.
+    expectRateLimited(await login('owner', t.ownerPassword, '192.0.2.99'), 1);
+    const fromHome = login('owner', t.ownerPassword, home);
+    await vi.waitFor(() => {
+      expect(passwords.inQueue).toBe(bound + 1);
+    });
+    expectRateLimited(await login('junk-late', 'guess', '203.0.113.200'), 1);
+
+    bcrypt.release();
+    expect((await fromHome).status).toBe(200);
+    for (const res of await Promise.all(junk)) expect(res.status).toBe(401);
   });
 
   it('checks an unknown user with one bcrypt compare through the queue, as a known one', async () => {

@@ -8,6 +8,8 @@
  *   included (who can still use an API key or OIDC).
  * - one check at a time per address: a flood from one place holds at most one of the bcrypt queue's slots,
  *   so everyone else still finds room (a second simultaneous sign-in from that address gets 429 at once).
+ * Addresses a password sign-in succeeded from lately (the last 1,000) get a reserved place in the bcrypt
+ * queue: a flood from many addresses that keeps the ordinary places full does not keep the owner out at home.
  * "Failures only" is kept honest under concurrency by charging every attempt up front and giving the token
  * back when the password turns out right (or the check never ran): parallel guesses cannot all pass the
  * limit before the first failure is known. Unknown usernames are counted exactly like known ones, so a 429
@@ -24,6 +26,8 @@ export const signInLimits = {
   checksInFlightPerAddress: 1,
   /** Buckets kept per limiter: usernames and addresses are the caller's choice, memory must not be. */
   maxKeys: 10_000,
+  /** Addresses remembered for a successful sign-in (the most recent ones). */
+  knownAddresses: 1_000,
 } as const;
 
 /**
@@ -33,6 +37,8 @@ export const signInLimits = {
  * - not_checked: the password was never checked (the bcrypt queue was full); nothing counts.
  */
 export interface SignInAttempt {
+  /** A password sign-in succeeded from this address lately: its check may take a reserved place. */
+  readonly fromKnownAddress: boolean;
   finish(outcome: 'failed' | 'succeeded' | 'not_checked'): void;
 }
 
@@ -75,6 +81,13 @@ export function createSignInThrottle(now: () => number) {
   } as const;
   /** Checks under way per address; an entry goes when its count drops to zero. */
   const inFlight = new Map<string, number>();
+  /** Addresses with a successful sign-in, oldest first (a Map keeps insertion order). */
+  const known = new Map<string, true>();
+  const remember = (address: string) => {
+    known.delete(address);
+    known.set(address, true);
+    if (known.size > signInLimits.knownAddresses) known.delete(known.keys().next().value ?? '');
+  };
 
   return {
     /** Charges one attempt to every bucket, or refuses (charging none) with the first bucket that is empty. */
@@ -104,6 +117,7 @@ export function createSignInThrottle(now: () => number) {
       inFlight.set(address, checking + 1);
       let finished = false;
       return {
+        fromKnownAddress: known.has(address),
         finish(outcome) {
           if (finished) return;
           finished = true;
@@ -111,7 +125,10 @@ export function createSignInThrottle(now: () => number) {
           if (left > 0) inFlight.set(address, left);
           else inFlight.delete(address);
           // The pair bucket counts every attempt, right password or not (10 a minute is plenty for a person).
-          if (outcome === 'succeeded') giveBack(['address', 'username']);
+          if (outcome === 'succeeded') {
+            giveBack(['address', 'username']);
+            remember(address);
+          }
           if (outcome === 'not_checked') giveBack(['pair', 'address', 'username']);
         },
       };
@@ -123,6 +140,7 @@ export function createSignInThrottle(now: () => number) {
       address: limiters.address.size,
       username: limiters.username.size,
       inFlight: inFlight.size,
+      known: known.size,
     }),
   };
 }
