@@ -6,6 +6,7 @@ import { runFanoutBench } from './fanout.bench.js';
 import { runStormBench } from './storm.bench.js';
 import { runIngestBench } from './ingest.bench.js';
 import { runTlsBench } from './tls.bench.js';
+import { runSigninBench } from './signin.bench.js';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   api: runApiBench,
@@ -15,6 +16,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   fanout: runFanoutBench,
   agent: runAgentBench,
   tls: runTlsBench,
+  signin: runSigninBench,
 };
 
 const name = process.argv[2];

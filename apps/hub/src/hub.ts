@@ -18,6 +18,7 @@ import { createRefusalLog } from './platform/refusal-log.js';
 import { loadSecretBox, type SecretBox } from './platform/secret-box.js';
 import { lockDataDir } from './platform/data-dir-lock.js';
 import { EventBus } from './platform/event-bus.js';
+import { createPasswordHasher, type PasswordHasher } from './platform/password-hasher.js';
 import { createChannelAuthenticator } from './agents/channel-auth.js';
 import { createAgentGateway, type WebSocketAgentGateway } from './agents/gateway.js';
 import { markAgentAssetsOffline } from './agents/presence.js';
@@ -72,6 +73,8 @@ export interface HubOptions {
   serverFactory?: (tls: TlsManager) => FastifyServerFactory;
   /** How this process restarts itself (main.ts); null where a supervisor must do it. */
   requestRestart?: () => void;
+  /** The bounded bcrypt queue; tests pass one whose checks they hold, to fill it at will. */
+  passwords?: PasswordHasher;
 }
 
 export interface Services {
@@ -83,6 +86,8 @@ export interface Services {
   sessions: SessionService;
   twoFactor: TwoFactorService;
   login: LoginService;
+  /** Every bcrypt after start-up, through one bounded queue. */
+  passwords: PasswordHasher;
   enrollment: EnrollmentService;
   exec: ExecService;
 }
@@ -255,11 +260,12 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     ...(writeVersions ? { listCache: createAssetListCache(() => String(writeVersions.of('assets'))) } : {}),
   });
   const groups = createGroupService({ db, clock, audit });
+  const passwords = options.passwords ?? createPasswordHasher({ cost: config.bcryptCost });
   const users = createUserService({
     db,
     clock,
     audit,
-    bcryptCost: config.bcryptCost,
+    passwords,
     ownerCredentialsPath: ownerCredentialsPath(config.dataDir),
   });
   const search = createSearchService({ db });
@@ -288,7 +294,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     clock,
     audit,
     box,
-    bcryptCost: config.bcryptCost,
+    passwords,
     username: async (userId) => (await findUser(db, userId))?.username ?? userId,
   });
   const login = createLoginService({
@@ -297,8 +303,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     audit,
     sessions,
     twoFactor,
-    loginsPerMinute: 10,
-    bcryptCost: config.bcryptCost,
+    passwords,
   });
   const tlsService = createTlsService({ db, clock, audit, tls });
   const enrollment = createEnrollmentService({
@@ -386,6 +391,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
       sessions,
       twoFactor,
       login,
+      passwords,
       enrollment,
       exec: operations.exec,
     },

@@ -8,3 +8,9 @@ export { silentLogger, createLogger } from './platform/logger.js';
 export { buildOpenApiDocument } from './http/openapi.js';
 export { httpsServerFactory, startServers, type RunningServers } from './server.js';
 export { createSecretBox, type SecretBox } from './platform/secret-box.js';
+export {
+  createPasswordHasher,
+  realBcrypt,
+  type BcryptFunctions,
+  type PasswordHasher,
+} from './platform/password-hasher.js';

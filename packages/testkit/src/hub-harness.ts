@@ -17,6 +17,7 @@ import {
   systemOwnerContext,
   type Hub,
   type HubConfig,
+  type PasswordHasher,
   type RunningServers,
 } from '@svc/hub';
 import type { ApiKeyCreated, AssignableRole } from '@svc/protocol';
@@ -39,6 +40,8 @@ export interface TestHubOptions {
    * credentials file. By default the harness sets a new owner password in-process, as the first sign-in would.
    */
   keepFirstRun?: boolean;
+  /** The hub's bcrypt queue (a test's own, to hold checks in it); the hub makes the real one otherwise. */
+  passwords?: PasswordHasher;
 }
 
 export interface InjectOptions {
@@ -141,6 +144,7 @@ export async function startTestHub(options: TestHubOptions = {}): Promise<TestHu
     clock,
     ...(pgSchema ? { database: { pgSchema: pgSchema.schema } } : {}),
     ...(options.listen ? { serverFactory: httpsServerFactory } : {}),
+    ...(options.passwords ? { passwords: options.passwords } : {}),
   });
   const servers = options.listen
     ? await startServers(hub, { host: '127.0.0.1', httpPort: 0, httpsPort: 0, tlsMode: config.tlsMode })

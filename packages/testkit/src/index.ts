@@ -4,3 +4,4 @@ export * from './oidc-provider.js';
 export * from './fake-agent.js';
 export * from './fleet-simulator.js';
 export * from './claim-owner.js';
+export * from './gated-bcrypt.js';

@@ -94,6 +94,39 @@ describe('RateLimiter', () => {
   });
 });
 
+describe('RateLimiter refunds and its bound on keys', () => {
+  it('gives a token back, never above the minute, and forgets a bucket that is full again', () => {
+    const clock = new Clock();
+    const limiter = new RateLimiter(3, clock.now);
+    expect(takeMany(limiter, 'ip', 3)).toBe(3);
+    limiter.refund('ip');
+    expect(limiter.take('ip').allowed).toBe(true);
+    expect(limiter.take('ip').allowed).toBe(false);
+    for (let i = 0; i < 5; i++) limiter.refund('ip');
+    expect(limiter.size).toBe(0);
+    expect(takeMany(limiter, 'ip', 10)).toBe(3);
+    limiter.refund('never-seen');
+    expect(limiter.size).toBe(1);
+  });
+
+  it('refuses a new key once maxKeys buckets are held, and admits it again when a sweep makes room', () => {
+    const clock = new Clock();
+    const limiter = new RateLimiter(6, clock.now, 100);
+    for (let i = 0; i < 100; i++) expect(limiter.take(`client-${i}`).allowed).toBe(true);
+    const refused = limiter.take('newcomer');
+    expect(refused).toEqual({ allowed: false, retryAfterSeconds: 10 });
+    expect(limiter.size).toBe(100);
+    // Clients it already holds keep their buckets and limits.
+    expect(limiter.take('client-0').allowed).toBe(true);
+
+    clock.advance(2); // a fifth of a token back for everyone: not full yet, nothing can go
+    expect(limiter.take('newcomer').allowed).toBe(false);
+    clock.advance(60); // full again: the sweep out of turn drops them
+    expect(limiter.take('newcomer').allowed).toBe(true);
+    expect(limiter.size).toBe(1);
+  });
+});
+
 describe('RateLimiter when the wall clock steps back (NTP)', () => {
   it('neither refuses a client that has tokens left nor grants extra ones', () => {
     const clock = new Clock();

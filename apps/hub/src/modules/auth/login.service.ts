@@ -1,13 +1,13 @@
 import type { LoginResult } from '@svc/protocol';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
-import { hashPassword, randomToken, verifyPassword } from '../../platform/crypto.js';
 import type { Database } from '../../platform/db/schema.js';
 import { HubError } from '../../platform/hub-error.js';
-import { RateLimiter } from '../../http/rate-limit.js';
+import type { PasswordHasher } from '../../platform/password-hasher.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { findUser, findUserByUsername } from '../users/users.repository.js';
 import type { SessionService } from './session.service.js';
+import { createSignInThrottle } from './sign-in-throttle.js';
 import type { TwoFactorService } from './two-factor.service.js';
 
 export interface LoginOutcome {
@@ -28,14 +28,10 @@ export function createLoginService(deps: {
   audit: AuditService;
   sessions: SessionService;
   twoFactor: TwoFactorService;
-  loginsPerMinute: number;
-  bcryptCost: number;
+  passwords: PasswordHasher;
 }) {
-  const { db, audit, sessions, twoFactor } = deps;
-  const limiter = new RateLimiter(deps.loginsPerMinute, () => deps.clock.now().getTime());
-  // A hash of nothing anyone knows, at the same cost as real ones: an unknown user takes as long as a known one.
-  let decoy: Promise<string> | null = null;
-  const decoyHash = () => (decoy ??= hashPassword(randomToken(16), deps.bcryptCost));
+  const { db, audit, sessions, twoFactor, passwords } = deps;
+  const throttle = createSignInThrottle(() => deps.clock.now().getTime());
 
   async function recordSignIn(userId: string, meta: RequestMeta, outcome: string): Promise<void> {
     await db.transaction().execute(async (trx) => {
@@ -92,17 +88,22 @@ export function createLoginService(deps: {
   return {
     async login(username: string, password: string, meta: RequestMeta): Promise<LoginOutcome> {
       const name = username.toLowerCase();
-      const decision = limiter.take(`${name}|${meta.ip ?? ''}`);
-      if (!decision.allowed) {
-        throw new HubError('rate_limited', 'Too many sign-in attempts for this account; wait a minute.', {
-          headers: { 'Retry-After': String(decision.retryAfterSeconds) },
-        });
+      const attempt = throttle.admit(name, meta.ip);
+      let user: Awaited<ReturnType<typeof findUserByUsername>>;
+      let ok: boolean;
+      try {
+        user = await findUserByUsername(db, name);
+        // An unknown user is checked against the decoy through the same queue: same cost, same refusals.
+        ok = await passwords.verify(
+          password,
+          user?.password_hash.startsWith('$2') ? user.password_hash : await passwords.decoyHash(),
+          { priority: attempt.fromKnownAddress },
+        );
+      } catch (error) {
+        attempt.finish('not_checked');
+        throw error;
       }
-      const user = await findUserByUsername(db, name);
-      const ok = await verifyPassword(
-        password,
-        user?.password_hash.startsWith('$2') ? user.password_hash : await decoyHash(),
-      );
+      attempt.finish(user && ok ? 'succeeded' : 'failed');
       if (!user || !ok) {
         if (user) await recordSignIn(user.id, meta, 'sign_in_failed');
         throw new HubError('unauthorized', 'Wrong username or password.');

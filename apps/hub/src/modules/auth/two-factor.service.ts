@@ -7,9 +7,10 @@
 import { newId, type RecoveryCodes, type TotpSetup } from '@svc/protocol';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
-import { hashPassword, randomToken, verifyPassword } from '../../platform/crypto.js';
+import { randomToken } from '../../platform/crypto.js';
 import type { Database, Executor } from '../../platform/db/schema.js';
 import { HubError } from '../../platform/hub-error.js';
+import type { PasswordHasher } from '../../platform/password-hasher.js';
 import type { SecretBox } from '../../platform/secret-box.js';
 import type { ActionContext } from '../access/principal.js';
 import type { AuditService } from '../audit/audit.service.js';
@@ -65,10 +66,10 @@ export function createTwoFactorService(deps: {
   clock: Clock;
   audit: AuditService;
   box: SecretBox;
-  bcryptCost: number;
+  passwords: PasswordHasher;
   username: (userId: string) => Promise<string>;
 }): TwoFactorService {
-  const { db, clock, audit, box, bcryptCost } = deps;
+  const { db, clock, audit, box, passwords } = deps;
   const challenges = new Map<string, Challenge>();
   const failures = new Map<string, number[]>();
   /** Code checks under way per user (see reserveAttempt). */
@@ -127,7 +128,11 @@ export function createTwoFactorService(deps: {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  /** Consumes an unused recovery code: true once, false for any other code or a second use. */
+  /**
+   * Consumes an unused recovery code: true once, false for any other code or a second use. Its bcrypt checks
+   * go through the bounded queue and may be refused with 429; a TOTP code (six digits) never gets here, as
+   * no recovery code looks like one, so a full queue cannot let a TOTP guess go uncounted.
+   */
   async function consumeRecoveryCode(userId: string, code: string): Promise<boolean> {
     const normalized = normalizeRecoveryCode(code);
     if (!normalized) return false;
@@ -137,37 +142,38 @@ export function createTwoFactorService(deps: {
       .where('user_id', '=', userId)
       .where('used_at', 'is', null)
       .execute();
-    for (const row of rows) {
-      if (await verifyPassword(normalized, row.code_hash)) {
-        const result = await db
-          .updateTable('recovery_codes')
-          .set({ used_at: clock.now().toISOString() })
-          .where('id', '=', row.id)
-          .where('used_at', 'is', null)
-          .executeTakeFirst();
-        return Number(result.numUpdatedRows) === 1;
-      }
-    }
-    return false;
+    const row =
+      rows[
+        await passwords.verifyAny(
+          normalized,
+          rows.map((r) => r.code_hash),
+        )
+      ];
+    if (!row) return false;
+    const result = await db
+      .updateTable('recovery_codes')
+      .set({ used_at: clock.now().toISOString() })
+      .where('id', '=', row.id)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   }
 
-  async function newRecoveryCodes(trx: Executor, userId: string): Promise<string[]> {
+  /** New codes and their hashes, made before the transaction that stores them (it need not wait on bcrypt). */
+  async function freshRecoveryCodes(): Promise<{ codes: string[]; hashes: string[] }> {
     const codes = Array.from({ length: twoFactorLimits.recoveryCodes }, recoveryCodeText);
+    return { codes, hashes: await passwords.hashAll(codes) };
+  }
+
+  async function storeRecoveryCodes(trx: Executor, userId: string, hashes: readonly string[]): Promise<void> {
     const now = clock.now().toISOString();
     await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
-    for (const code of codes) {
+    for (const hash of hashes) {
       await trx
         .insertInto('recovery_codes')
-        .values({
-          id: newId('event'),
-          user_id: userId,
-          code_hash: await hashPassword(code, bcryptCost),
-          used_at: null,
-          created_at: now,
-        })
+        .values({ id: newId('event'), user_id: userId, code_hash: hash, used_at: null, created_at: now })
         .execute();
     }
-    return codes;
   }
 
   /** A code for an action on one's own 2FA: TOTP, or (when allowed) an unused recovery code. */
@@ -237,7 +243,7 @@ export function createTwoFactorService(deps: {
           details: [{ field: 'body.code', problem: 'is not valid' }],
         });
       }
-      let codes: string[] = [];
+      const fresh = await freshRecoveryCodes();
       await db.transaction().execute(async (trx) => {
         const result = await trx
           .updateTable('users')
@@ -251,10 +257,10 @@ export function createTwoFactorService(deps: {
           .executeTakeFirst();
         if (Number(result.numUpdatedRows) !== 1)
           throw new HubError('conflict', 'Two-factor sign-in is already on.');
-        codes = await newRecoveryCodes(trx, userId);
+        await storeRecoveryCodes(trx, userId, fresh.hashes);
         await audit.record(trx, ctx, { action: 'user.2fa_enabled', targetType: 'user', targetId: userId });
       });
-      return { recovery_codes: codes };
+      return { recovery_codes: fresh.codes };
     },
 
     async disable(ctx, code) {
@@ -274,16 +280,16 @@ export function createTwoFactorService(deps: {
     async regenerateRecoveryCodes(ctx, code) {
       const userId = requireUser(ctx);
       await checkOwnCode(userId, code, false);
-      let codes: string[] = [];
+      const fresh = await freshRecoveryCodes();
       await db.transaction().execute(async (trx) => {
-        codes = await newRecoveryCodes(trx, userId);
+        await storeRecoveryCodes(trx, userId, fresh.hashes);
         await audit.record(trx, ctx, {
           action: 'user.recovery_codes_replaced',
           targetType: 'user',
           targetId: userId,
         });
       });
-      return { recovery_codes: codes };
+      return { recovery_codes: fresh.codes };
     },
 
     openChallenge(userId, passwordHash) {

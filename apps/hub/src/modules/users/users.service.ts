@@ -9,10 +9,10 @@ import {
 } from '@svc/protocol';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
-import { hashPassword, verifyPassword } from '../../platform/crypto.js';
 import type { Database } from '../../platform/db/schema.js';
 import { pageWindow, toPage, type Page, type PageRequest } from '../../platform/db/paging.js';
 import { HubError, validationError } from '../../platform/hub-error.js';
+import type { PasswordHasher } from '../../platform/password-hasher.js';
 import type { ActionContext } from '../access/principal.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { deleteOtherSessions, deleteSessionsForUser } from '../auth/sessions.repository.js';
@@ -73,11 +73,11 @@ export function createUserService(deps: {
   db: Kysely<Database>;
   clock: Clock;
   audit: AuditService;
-  bcryptCost: number;
+  passwords: PasswordHasher;
   /** The owner's first-run credentials file, deleted once the owner has chosen a password. */
   ownerCredentialsPath: string;
 }): UserService {
-  const { db, clock, audit, bcryptCost } = deps;
+  const { db, clock, audit, passwords } = deps;
   return {
     async list(page) {
       const { rows, total } = await listUsers(db, pageWindow(page));
@@ -95,7 +95,7 @@ export function createUserService(deps: {
       const row: UserRow = {
         id: newId('user'),
         username,
-        password_hash: await hashPassword(input.password, bcryptCost),
+        password_hash: await passwords.hash(input.password),
         role: input.role,
         created_at: now,
         updated_at: now,
@@ -138,7 +138,7 @@ export function createUserService(deps: {
       if (input.role !== undefined) changes.role = input.role;
       if (input.password !== undefined) {
         checkPassword(input.password);
-        changes.password_hash = await hashPassword(input.password, bcryptCost);
+        changes.password_hash = await passwords.hash(input.password);
       }
       await db.transaction().execute(async (trx) => {
         await updateUser(trx, id, changes);
@@ -159,14 +159,14 @@ export function createUserService(deps: {
       const row = principal.userId ? await findUser(db, principal.userId) : undefined;
       if (principal.authType !== 'session' || !row) throw new HubError('unauthorized');
       checkPassword(input.new_password);
-      if (!(await verifyPassword(input.current_password, row.password_hash))) {
+      if (!(await passwords.verify(input.current_password, row.password_hash))) {
         throw validationError('current_password', 'is not the current password');
       }
       if (input.new_password === input.current_password) {
         throw validationError('new_password', 'must differ from the current password');
       }
       const now = clock.now().toISOString();
-      const passwordHash = await hashPassword(input.new_password, bcryptCost);
+      const passwordHash = await passwords.hash(input.new_password);
       await db.transaction().execute(async (trx) => {
         await updateUser(trx, row.id, {
           password_hash: passwordHash,
