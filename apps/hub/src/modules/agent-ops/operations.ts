@@ -12,7 +12,7 @@ import type { EventBus } from '../../platform/event-bus.js';
 import { agentsListRoutes } from '../agents-list/agents-list.routes.js';
 import { createAgentsListService, type AgentsListService } from '../agents-list/agents-list.service.js';
 import type { AuditService } from '../audit/audit.service.js';
-import { execRoutes } from '../exec/exec.routes.js';
+import { execRawRoutes, execRoutes } from '../exec/exec.routes.js';
 import { createExecService, type ExecService } from '../exec/exec.service.js';
 import { filesRawRoutes, filesRoutes } from '../files/files.routes.js';
 import { createFilesService, type FilesService } from '../files/files.service.js';
@@ -37,6 +37,8 @@ export interface OperationsDeps {
   /** Replaces the UDP sender (tests observe packets this way only if they do not listen on loopback). */
   sendWakePacket?: PowerServiceDeps['sendPacket'];
   execConcurrency?: number;
+  /** stdout + stderr bytes a fan-out may hold (tests lower it). */
+  execResultBudgetBytes?: number;
 }
 
 export interface OperationServices {
@@ -61,6 +63,7 @@ export function createOperationServices(deps: OperationsDeps): OperationServices
       groups,
       events,
       ...(deps.execConcurrency !== undefined ? { concurrency: deps.execConcurrency } : {}),
+      ...(deps.execResultBudgetBytes !== undefined ? { resultBudgetBytes: deps.execResultBudgetBytes } : {}),
     }),
     files: createFilesService({ db, audit, agents }),
     system: createSystemService({ db, audit, agents, events }),
@@ -91,6 +94,7 @@ export function operationsRoutes(services: OperationServices): {
     },
     rawHandlers: {
       ...filesRawRoutes(services.files),
+      ...execRawRoutes(services.exec),
     },
   };
 }
