@@ -23,7 +23,7 @@ export function acceptsNdjson(accept: string | undefined): boolean {
 
 /** Writes lines in order; a line's budget bytes go back once the stream has taken it on toward the socket. */
 class LineWriter {
-  private readonly queue: { line: string; bytes: number }[] = [];
+  private readonly queue: { line: string; bytes: number; isResult: boolean }[] = [];
   private waiting = false;
   private gone = false;
   private ending = false;
@@ -39,7 +39,7 @@ class LineWriter {
     });
   }
 
-  /** Lines handed to the response (the client may not have read the last few). */
+  /** Result lines handed to the response (the client may not have read the last few). */
   get delivered(): number {
     return this.written;
   }
@@ -49,13 +49,13 @@ class LineWriter {
       this.release(bytes);
       return;
     }
-    this.queue.push({ line, bytes });
+    this.queue.push({ line, bytes, isResult: true });
     this.flush();
   }
 
   /** Writes `line` after everything queued, then ends the response. */
   finish(line: string): void {
-    this.push(line, 0);
+    this.queue.push({ line, bytes: 0, isResult: false });
     this.ending = true;
     this.flush();
   }
@@ -70,7 +70,7 @@ class LineWriter {
     while (!this.waiting && !this.gone) {
       const item = this.queue.shift();
       if (!item) break;
-      this.written += 1;
+      if (item.isResult) this.written += 1;
       this.waiting = !this.out.write(item.line, () => {
         this.release(item.bytes);
       });
@@ -93,8 +93,12 @@ export async function streamFanOut(
     fanOut.budget.release(bytes);
   });
   const gone: { audit: Promise<void> | null } = { audit: null };
-  reply.raw.on('close', () => {
-    if (reply.raw.writableFinished) return;
+  let finished = false;
+  reply.raw.once('finish', () => {
+    finished = true;
+  });
+  reply.raw.once('close', () => {
+    if (finished || reply.raw.writableFinished) return;
     writer.drop();
     gone.audit = fanOut.recordClientGone(writer.delivered).catch((error: unknown) => {
       request.log.error({ err: error }, 'auditing an abandoned exec stream failed');
