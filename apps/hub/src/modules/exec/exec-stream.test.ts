@@ -417,6 +417,27 @@ describe('exec fan-out: NDJSON under load', () => {
   });
 });
 
+describe('exec fan-out: output that JSON escapes', () => {
+  const budget = 4 * 1024 * 1024;
+  const use = useOperations({}, { execResultBudgetBytes: budget });
+
+  it('counts escaped bytes: 12 agents printing 1 MiB of NUL bytes cannot make a body six times the budget', async () => {
+    const { t, ops } = use();
+    const ids = await insertAssets(t, 12);
+    const nul = '\u0000'.repeat(1024 * 1024);
+    for (const id of ids)
+      ops.gateway.connect(id, { handlers: { 'exec.run': () => outcome({ stdout: nul }) } });
+
+    const res = await ops.request('POST', '/api/v2/exec', {
+      body: { targets: ids, command: 'head -c 1M /dev/zero' },
+    });
+
+    expect(res.status).toBe(200);
+    expect(res.body.length).toBeLessThan(budget + 12 * 400);
+    expect((res.json.data as ExecManyResult).results.filter((r) => r.truncated)).toHaveLength(12);
+  });
+});
+
 describe('acceptsNdjson', () => {
   it('takes application/x-ndjson anywhere in Accept unless its q is 0', () => {
     expect(acceptsNdjson(undefined)).toBe(false);

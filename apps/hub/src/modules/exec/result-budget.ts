@@ -1,7 +1,8 @@
 /**
  * The byte budget of one fan-out's results. Each agent's streams are already capped at 1 MiB, but a fleet of
  * them is not: 300 targets × 2 MiB once made a body V8 could not build (500 after every command had run).
- * The budget counts stdout + stderr bytes the hub holds; a JSON body holds everything to the end, an NDJSON
+ * The budget counts stdout + stderr as they are written in JSON (a NUL byte is six), so output of control
+ * bytes cannot make the answer six times the budget. A JSON body holds everything to the end; an NDJSON
  * stream gives bytes back once their line has left, so there it bounds what waits for a slow reader.
  */
 import { execLimits, type ExecResult } from '@svc/protocol';
@@ -19,6 +20,35 @@ export function capStream(
   // Back off continuation bytes (10xxxxxx) so the cut falls on a character boundary.
   while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end -= 1;
   return { text: bytes.subarray(0, end).toString('utf8'), cut: true };
+}
+
+/**
+ * The longest prefix of `text` whose JSON-escaped form (as JSON.stringify writes it, in UTF-8) fits in `room`
+ * bytes, and what that costs. Never splits a surrogate pair.
+ */
+export function fitJson(text: string, room: number): { text: string; cost: number; cut: boolean } {
+  let cost = 0;
+  let i = 0;
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    let width = 3;
+    let units = 1;
+    if (c < 0x20) width = c === 8 || c === 9 || c === 10 || c === 12 || c === 13 ? 2 : 6;
+    else if (c === 0x22 || c === 0x5c) width = 2;
+    else if (c < 0x80) width = 1;
+    else if (c < 0x800) width = 2;
+    else if (c >= 0xd800 && c <= 0xdfff) {
+      const next = text.charCodeAt(i + 1);
+      const paired = c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff;
+      // A pair is one 4-byte character; a lone surrogate is written as \udxxx.
+      width = paired ? 4 : 6;
+      units = paired ? 2 : 1;
+    }
+    if (cost + width > room) return { text: text.slice(0, i), cost, cut: true };
+    cost += width;
+    i += units;
+  }
+  return { text, cost, cut: false };
 }
 
 export interface AdmittedResult {
@@ -41,16 +71,11 @@ export class ResultBudget {
   /** Takes the result whole when it fits; otherwise cuts its streams to what is left and marks it truncated. */
   admit(result: ExecResult): AdmittedResult {
     const room = Math.max(0, this.limit - this.held);
-    const whole = Buffer.byteLength(result.stdout, 'utf8') + Buffer.byteLength(result.stderr, 'utf8');
-    if (whole <= room) return { result, bytes: this.take(whole) };
-    const stdout = capStream(result.stdout, room);
-    const stdoutBytes = Buffer.byteLength(stdout.text, 'utf8');
-    const stderr = capStream(result.stderr, room - stdoutBytes);
-    const bytes = stdoutBytes + Buffer.byteLength(stderr.text, 'utf8');
-    return {
-      result: { ...result, stdout: stdout.text, stderr: stderr.text, truncated: true },
-      bytes: this.take(bytes),
-    };
+    const stdout = fitJson(result.stdout, room);
+    const stderr = fitJson(result.stderr, room - stdout.cost);
+    const bytes = this.take(stdout.cost + stderr.cost);
+    if (!stdout.cut && !stderr.cut) return { result, bytes };
+    return { result: { ...result, stdout: stdout.text, stderr: stderr.text, truncated: true }, bytes };
   }
 
   release(bytes: number): void {
