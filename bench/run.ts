@@ -3,6 +3,7 @@ import { runAgentBench } from './agent.bench.js';
 import { runAgentsBench } from './agents.bench.js';
 import { runApiBench } from './api.bench.js';
 import { runFanoutBench } from './fanout.bench.js';
+import { runFanoutOutputBench } from './fanout-output.bench.js';
 import { runStormBench } from './storm.bench.js';
 import { runIngestBench } from './ingest.bench.js';
 import { runTlsBench } from './tls.bench.js';
@@ -14,6 +15,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   storm: runStormBench,
   ingest: runIngestBench,
   fanout: runFanoutBench,
+  'fanout-output': runFanoutOutputBench,
   agent: runAgentBench,
   tls: runTlsBench,
   signin: runSigninBench,

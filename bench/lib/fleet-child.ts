@@ -10,7 +10,25 @@ const identities = JSON.parse(
   fs.readFileSync(process.env.FLEET_FILE ?? '', 'utf8'),
 ) as SimulatedAgentIdentity[];
 const caFile = process.env.FLEET_CA_FILE;
+// FLEET_EXEC_OUTPUT_BYTES=<n>: exec answers n bytes of stdout and n of stderr (a fan-out of large results).
+const outputBytes = Number(process.env.FLEET_EXEC_OUTPUT_BYTES ?? 0);
+const output = outputBytes > 0 ? 'o'.repeat(outputBytes) : '';
 const fleet = new FleetSimulator({
+  ...(outputBytes > 0
+    ? {
+        handlers: {
+          'exec.run': () => ({
+            exit_code: 0,
+            signal: null,
+            stdout: output,
+            stderr: output,
+            truncated: false,
+            timed_out: false,
+            duration_ms: 1,
+          }),
+        },
+      }
+    : {}),
   origin: process.env.FLEET_ORIGIN ?? '',
   identities,
   ...(caFile ? { ca: fs.readFileSync(caFile, 'utf8') } : {}),

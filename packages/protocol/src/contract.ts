@@ -62,6 +62,10 @@ export interface RouteContract {
   successStatus?: 200 | 201 | 202 | 204;
   /** Routes that do not use the JSON envelope (openapi document, CA certificate, event stream). */
   raw?: boolean;
+  /** A second success form chosen by `Accept`: one JSON document per line, each matching `line`. */
+  stream?: { mediaType: 'application/x-ndjson'; line: TSchema };
+  /** Longer prose for the OpenAPI document, when the summary cannot say enough. */
+  description?: string;
   /** A body limit above the hub's default (file uploads). */
   bodyLimit?: number;
   /** Which issue builds it, for routes that still answer 501. */

@@ -30,17 +30,30 @@ export const ExecResult = Type.Object({
 });
 export type ExecResult = Static<typeof ExecResult>;
 
+export const ExecSummary = Type.Object({
+  total: Type.Integer({ minimum: 0 }),
+  ok: Type.Integer({ minimum: 0 }),
+  timeout: Type.Integer({ minimum: 0 }),
+  offline: Type.Integer({ minimum: 0 }),
+  error: Type.Integer({ minimum: 0 }),
+});
+export type ExecSummary = Static<typeof ExecSummary>;
+
 export const ExecManyResult = Type.Object({
   results: Type.Array(ExecResult),
-  summary: Type.Object({
-    total: Type.Integer({ minimum: 0 }),
-    ok: Type.Integer({ minimum: 0 }),
-    timeout: Type.Integer({ minimum: 0 }),
-    offline: Type.Integer({ minimum: 0 }),
-    error: Type.Integer({ minimum: 0 }),
-  }),
+  summary: ExecSummary,
 });
 export type ExecManyResult = Static<typeof ExecManyResult>;
+
+/** The last line of an NDJSON fan-out: it is absent when the stream broke off. */
+export const ExecStreamSummary = Type.Object({
+  summary: ExecSummary,
+  request_id: Type.String(),
+});
+export type ExecStreamSummary = Static<typeof ExecStreamSummary>;
+/** One line of an NDJSON fan-out: a result per target as it arrives, then the summary. */
+export const ExecStreamLine = Type.Union([ExecResult, ExecStreamSummary]);
+export type ExecStreamLine = Static<typeof ExecStreamLine>;
 
 export const PathQuery = Type.Object({ path: Path });
 export const DeleteQuery = Type.Object({

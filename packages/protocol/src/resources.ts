@@ -279,6 +279,11 @@ export const execLimits = {
   maxTimeout: 3600,
   commandBytes: 65_536,
   streamBytes: 1_048_576,
+  /**
+   * stdout + stderr bytes a fan-out may hold at once: everything in a JSON body, or what is not yet written
+   * in an NDJSON stream. Results past it keep status, exit code and duration; their streams are cut.
+   */
+  fanOutResultBytes: 67_108_864,
 };
 export const ExecRequest = Type.Object(
   {

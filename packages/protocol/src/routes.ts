@@ -61,6 +61,7 @@ import {
   EnrollmentTokenCreated,
   ExecManyResult,
   ExecResult,
+  ExecStreamLine,
   FileMkdir,
   FileMove,
   FileWrite,
@@ -296,8 +297,17 @@ export const routes = {
     auth: 'scope',
     scope: 'assets:exec',
     summary: 'Run a command on many assets (targets or group); one result per asset',
+    description:
+      'With `Accept: application/x-ndjson` the answer is a stream: one result object per line as each ' +
+      'target answers, then `{"summary": …, "request_id": …}`; a stream without that last line broke off. ' +
+      "Authorization, validation and the 404 for a target unknown or outside the key's allowed assets (a " +
+      'group is its members) come first, as a JSON error, and nothing runs. stdout and stderr of all ' +
+      'targets together are bounded (execLimits.fanOutResultBytes: 64 MiB as written in JSON, held at ' +
+      'once): results past it keep status, exit code and duration with their streams cut and ' +
+      '`truncated: true`. A client that goes away mid-stream does not stop commands already sent.',
     body: ExecManyRequest,
     response: ExecManyResult,
+    stream: { mediaType: 'application/x-ndjson', line: ExecStreamLine },
   }),
 
   // ---- files ----

@@ -50,12 +50,15 @@ function operation(route: RouteContract): Json {
           'application/json': {
             schema: plain(route.list ? ListEnvelope(route.response) : SuccessEnvelope(route.response)),
           },
+          // OpenAPI 3.1 has no schema for a sequence; the line schema describes each line.
+          ...(route.stream ? { [route.stream.mediaType]: { schema: plain(route.stream.line) } } : {}),
         },
       }
     : { description: route.raw ? 'Success (not enveloped)' : 'Success' };
   return {
     operationId: route.name,
     summary: route.summary,
+    ...(route.description ? { description: route.description } : {}),
     ...(route.auth === 'public' ? { security: [] } : {}),
     'x-svc-auth': route.auth,
     ...(route.scope ? { 'x-svc-scope': route.scope } : {}),

@@ -34,7 +34,7 @@ export interface OperationsApp {
   request(
     method: string,
     url: string,
-    options?: { key?: string; body?: unknown; rawBody?: string },
+    options?: { key?: string; body?: unknown; rawBody?: string; accept?: string },
   ): Promise<OperationsResponse>;
   /** Gives an asset a last-seen time (as the gateway's presence does) and marks it an agent asset. */
   setLastSeen(assetId: string, iso: string | null): Promise<void>;
@@ -43,7 +43,9 @@ export interface OperationsApp {
 
 export async function startOperationsApp(
   t: TestHub,
-  options: Partial<Pick<OperationsDeps, 'wolBroadcast' | 'execConcurrency' | 'sendWakePacket'>> = {},
+  options: Partial<
+    Pick<OperationsDeps, 'wolBroadcast' | 'execConcurrency' | 'execResultBudgetBytes' | 'sendWakePacket'>
+  > = {},
 ): Promise<OperationsApp> {
   const db = t.hub.database.db;
   const gateway = new FakeGateway(() => t.clock.now());
@@ -78,6 +80,7 @@ export async function startOperationsApp(
     app,
     async request(method, url, o = {}) {
       const headers: Record<string, string> = { authorization: `Bearer ${o.key ?? t.ownerKey}` };
+      if (o.accept !== undefined) headers.accept = o.accept;
       let payload: string | undefined;
       if (o.rawBody !== undefined) payload = o.rawBody;
       else if (o.body !== undefined) payload = JSON.stringify(o.body);

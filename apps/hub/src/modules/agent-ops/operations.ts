@@ -16,7 +16,7 @@ import {
   type AgentsListService,
 } from '../agents-list/agents-list.service.js';
 import type { AuditService } from '../audit/audit.service.js';
-import { execRoutes } from '../exec/exec.routes.js';
+import { execRawRoutes, execRoutes } from '../exec/exec.routes.js';
 import { createExecService, type ExecService } from '../exec/exec.service.js';
 import { filesRawRoutes, filesRoutes } from '../files/files.routes.js';
 import { createFilesService, type FilesService } from '../files/files.service.js';
@@ -43,6 +43,8 @@ export interface OperationsDeps {
   execConcurrency?: number;
   /** Per agent, what the metrics budget took and dropped (shown on /hub/agents). */
   metricsCounts?: AgentsListDeps['metricsCounts'];
+  /** stdout + stderr bytes a fan-out may hold (tests lower it). */
+  execResultBudgetBytes?: number;
 }
 
 export interface OperationServices {
@@ -67,6 +69,7 @@ export function createOperationServices(deps: OperationsDeps): OperationServices
       groups,
       events,
       ...(deps.execConcurrency !== undefined ? { concurrency: deps.execConcurrency } : {}),
+      ...(deps.execResultBudgetBytes !== undefined ? { resultBudgetBytes: deps.execResultBudgetBytes } : {}),
     }),
     files: createFilesService({ db, audit, agents }),
     system: createSystemService({ db, audit, agents, events }),
@@ -101,6 +104,7 @@ export function operationsRoutes(services: OperationServices): {
     },
     rawHandlers: {
       ...filesRawRoutes(services.files),
+      ...execRawRoutes(services.exec),
     },
   };
 }

@@ -1,9 +1,29 @@
-import type { Handlers } from '../../http/register-routes.js';
+import type { ExecManyRequest, RouteName } from '@svc/protocol';
+import type { Handlers, RawHandler } from '../../http/register-routes.js';
+import { rawContext } from '../agent-ops/raw-context.js';
+import { acceptsNdjson, streamFanOut } from './exec-stream.js';
 import type { ExecService } from './exec.service.js';
 
 export function execRoutes(exec: ExecService): Handlers {
   return {
     'exec.single': ({ params, body, ctx }) => exec.runOne(ctx, params.id, body),
-    'exec.many': ({ body, ctx }) => exec.runMany(ctx, body),
+  };
+}
+
+/** A fan-out answers one JSON body, or NDJSON lines as targets answer when the client asks for them. */
+export function execRawRoutes(exec: ExecService): Partial<Record<RouteName, RawHandler>> {
+  return {
+    'exec.many': async (request, reply) => {
+      const ctx = rawContext(request);
+      const body = request.body as ExecManyRequest;
+      if (!acceptsNdjson(request.headers.accept)) {
+        const data = await exec.runMany(ctx, body);
+        return reply.code(200).send({ request_id: request.id, data });
+      }
+      // Every refusal (validation, 404, audit failure) is thrown here, before the 200.
+      const fanOut = await exec.startMany(ctx, body);
+      await streamFanOut(request, reply, fanOut);
+      return reply;
+    },
   };
 }

@@ -12,6 +12,7 @@ import {
   type ExecOutcome,
   type ExecRequest,
   type ExecResult,
+  type ExecSummary,
 } from '@svc/protocol';
 import type { Kysely } from 'kysely';
 import { AgentOfflineError, AgentReplyError, AgentTimeoutError } from '../../agents/agent-gateway.js';
@@ -29,12 +30,36 @@ import {
 import type { AuditEntry, AuditService } from '../audit/audit.service.js';
 import type { GroupService } from '../groups/groups.service.js';
 import { findAssetSummaries, type AssetSummary } from '../agent-ops/agent-ops.repository.js';
+import { capStream, ResultBudget } from './result-budget.js';
+
+export { capStream } from './result-budget.js';
+
+/**
+ * A fan-out checked, resolved and audited, not yet sent. `run` at once: the audit already says every online
+ * target was sent the command.
+ */
+export interface FanOut {
+  /** Targets, in request order. */
+  readonly total: number;
+  /** Bounds the results held at once (execLimits.fanOutResultBytes unless the service was given another). */
+  readonly budget: ResultBudget;
+  /**
+   * Sends the command and hands over each result as it arrives, already admitted to `budget` (a receiver
+   * that lets results go releases their bytes). Sending never waits for the receiver, so a slow reader
+   * cannot hold commands back; the budget bounds what it makes the hub keep.
+   */
+  run(onResult: (result: ExecResult, bytes: number, index: number) => void): Promise<ExecSummary>;
+  /** Audits a client that went away mid-stream: the commands it started keep running to their end. */
+  recordClientGone(delivered: number): Promise<void>;
+}
 
 export interface ExecService {
   /** One asset: an offline asset is 409 asset_offline. */
   runOne(ctx: ActionContext, assetId: string, input: ExecRequest): Promise<ExecResult>;
   /** `targets` (wins) or `group`; one result per asset, in the order of the targets. */
   runMany(ctx: ActionContext, input: ExecManyRequest): Promise<ExecManyResult>;
+  /** runMany's checks and audit, for a caller that streams the results (NDJSON). */
+  startMany(ctx: ActionContext, input: ExecManyRequest): Promise<FanOut>;
   /** Already-resolved targets (saved actions, schedules): the same checks and results as runMany. */
   runOnAssets(ctx: ActionContext, assetIds: readonly string[], input: ExecRequest): Promise<ExecManyResult>;
 }
@@ -49,6 +74,8 @@ export interface ExecServiceDeps {
   concurrency?: number;
   /** How much longer than the command's timeout the hub waits for the agent's answer. */
   replyMarginMs?: number;
+  /** stdout + stderr bytes a fan-out may hold (tests lower it); execLimits.fanOutResultBytes by default. */
+  resultBudgetBytes?: number;
 }
 
 const auditedCommandChars = 1024;
@@ -68,21 +95,6 @@ function planOf(input: ExecRequest): ExecPlan {
     throw validationError('command', `must be at most ${execLimits.commandBytes} bytes`);
   }
   return { command: input.command, timeoutS };
-}
-
-/** Caps a stream at `max` UTF-8 bytes without splitting a character. */
-export function capStream(
-  text: string,
-  max: number = execLimits.streamBytes,
-): { text: string; cut: boolean } {
-  // A string of n UTF-16 units is at most 3n UTF-8 bytes: short output needs no encoding at all.
-  if (text.length * 3 <= max) return { text, cut: false };
-  const bytes = Buffer.from(text, 'utf8');
-  if (bytes.length <= max) return { text, cut: false };
-  let end = max;
-  // Back off continuation bytes (10xxxxxx) so the cut falls on a character boundary.
-  while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end -= 1;
-  return { text: bytes.subarray(0, end).toString('utf8'), cut: true };
 }
 
 function resultOf(assetId: string, outcome: ExecOutcome, plan: ExecPlan): ExecResult {
@@ -123,31 +135,24 @@ function failed(
   };
 }
 
-function summarize(results: ExecResult[]): ExecManyResult {
-  const summary = { total: results.length, ok: 0, timeout: 0, offline: 0, error: 0 };
-  for (const r of results) summary[r.status] += 1;
-  return { results, summary };
-}
-
-/** Runs `work` over 0..n-1 with at most `limit` in flight; results keep their index. */
-async function boundedMap<T>(n: number, limit: number, work: (i: number) => Promise<T>): Promise<T[]> {
-  const results = new Array<T>(n);
+/** Runs `work` over 0..n-1 with at most `limit` in flight. */
+async function boundedEach(n: number, limit: number, work: (i: number) => Promise<void>): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < n) {
       const i = next;
       next += 1;
-      results[i] = await work(i);
+      await work(i);
     }
   };
   await Promise.all(Array.from({ length: Math.min(n, Math.max(1, limit)) }, worker));
-  return results;
 }
 
 export function createExecService(deps: ExecServiceDeps): ExecService {
   const { db, audit, agents, groups, events } = deps;
   const concurrency = deps.concurrency ?? 10_000;
   const marginMs = deps.replyMarginMs ?? 10_000;
+  const budgetBytes = deps.resultBudgetBytes ?? execLimits.fanOutResultBytes;
 
   function auditEntry(row: AssetSummary, plan: ExecPlan, fanOut: number | null): AuditEntry {
     return {
@@ -207,8 +212,15 @@ export function createExecService(deps: ExecServiceDeps): ExecService {
     return result;
   }
 
-  /** Target rows in request order; any id the principal cannot see or that does not exist is a 404. */
-  async function resolveTargets(principal: Principal, ids: readonly string[]): Promise<AssetSummary[]> {
+  /**
+   * Target rows in request order; any id the principal cannot see or that does not exist is a 404. Ids from a
+   * group are the hub's, not the caller's: `group` names the group instead, so the 404 shows no hidden id.
+   */
+  async function resolveTargets(
+    principal: Principal,
+    ids: readonly string[],
+    group?: string,
+  ): Promise<AssetSummary[]> {
     const unique = [...new Set(ids)];
     const rows = await findAssetSummaries(
       db,
@@ -216,6 +228,9 @@ export function createExecService(deps: ExecServiceDeps): ExecService {
     );
     const byId = new Map(rows.map((r) => [r.id, r]));
     const unknown = unique.filter((id) => !byId.has(id));
+    if (unknown.length > 0 && group !== undefined) {
+      throw new HubError('not_found', `group ${group} has members outside this key's allowed assets`);
+    }
     if (unknown.length > 0) {
       const shown = unknown.slice(0, 20).join(', ');
       const more = unknown.length > 20 ? ` and ${unknown.length - 20} more` : '';
@@ -227,7 +242,7 @@ export function createExecService(deps: ExecServiceDeps): ExecService {
     return targets;
   }
 
-  async function runRows(ctx: ActionContext, rows: AssetSummary[], plan: ExecPlan): Promise<ExecManyResult> {
+  async function startRows(ctx: ActionContext, rows: AssetSummary[], plan: ExecPlan): Promise<FanOut> {
     // Decided once: a target audited as sent is the one that is sent, and an offline one is never tried.
     const online = rows.filter((r) => agents.isOnline(r.id));
     const sending = new Set(online.map((r) => r.id));
@@ -237,12 +252,70 @@ export function createExecService(deps: ExecServiceDeps): ExecService {
       ctx,
       online.map((r) => auditEntry(r, plan, rows.length)),
     );
-    const results = await boundedMap(rows.length, concurrency, (i) => {
-      const row = rows[i] as AssetSummary;
-      if (!sending.has(row.id)) return Promise.resolve(failed(row.id, 'offline', offlineMessage(row), 0));
-      return execute(row, plan);
+    let completed = 0;
+    const budget = new ResultBudget(budgetBytes);
+    return {
+      total: rows.length,
+      budget,
+      async run(onResult) {
+        const summary: ExecSummary = { total: rows.length, ok: 0, timeout: 0, offline: 0, error: 0 };
+        await boundedEach(rows.length, concurrency, async (i) => {
+          const row = rows[i] as AssetSummary;
+          const result = sending.has(row.id)
+            ? await execute(row, plan)
+            : failed(row.id, 'offline', offlineMessage(row), 0);
+          completed += 1;
+          summary[result.status] += 1;
+          // The agent's full answer is dropped here: only what the budget admits lives on.
+          const admitted = budget.admit(result);
+          onResult(admitted.result, admitted.bytes, i);
+        });
+        return summary;
+      },
+      async recordClientGone(delivered) {
+        await recordIntent(db, audit, ctx, [
+          {
+            action: 'exec.client_gone',
+            detail: {
+              command: plan.command.slice(0, auditedCommandChars),
+              fan_out: rows.length,
+              sent: online.length,
+              completed,
+              delivered,
+            },
+          },
+        ]);
+      },
+    };
+  }
+
+  /** The fan-out answered as one body: every result held, so the budget is the body's bound. */
+  async function collect(fanOut: FanOut): Promise<ExecManyResult> {
+    const results = new Array<ExecResult>(fanOut.total);
+    const summary = await fanOut.run((result, _bytes, i) => {
+      results[i] = result;
     });
-    return summarize(results);
+    return { results, summary };
+  }
+
+  async function startMany(ctx: ActionContext, input: ExecManyRequest): Promise<FanOut> {
+    const plan = planOf(input);
+    let ids: readonly string[];
+    if (input.targets !== undefined) ids = input.targets;
+    else if (input.group !== undefined) {
+      // A group is its members: one outside the caller's allowed assets refuses the whole request below.
+      ids = await groups.members(ctx.principal, input.group);
+    } else {
+      throw validationError('targets', 'give targets (asset ids) or group (a group id)');
+    }
+    if (ids.length === 0) {
+      throw validationError(
+        input.targets !== undefined ? 'targets' : 'group',
+        'the target set is empty; nothing was run',
+      );
+    }
+    const group = input.targets === undefined ? input.group : undefined;
+    return startRows(ctx, await resolveTargets(ctx.principal, ids, group), plan);
   }
 
   return {
@@ -258,28 +331,15 @@ export function createExecService(deps: ExecServiceDeps): ExecService {
     },
 
     async runMany(ctx, input) {
-      const plan = planOf(input);
-      let ids: readonly string[];
-      if (input.targets !== undefined) ids = input.targets;
-      else if (input.group !== undefined) {
-        const members = await groups.members(ctx.principal, input.group);
-        ids = members.filter((id) => canSeeAsset(ctx.principal, id));
-      } else {
-        throw validationError('targets', 'give targets (asset ids) or group (a group id)');
-      }
-      if (ids.length === 0) {
-        throw validationError(
-          input.targets !== undefined ? 'targets' : 'group',
-          'the target set is empty; nothing was run',
-        );
-      }
-      return runRows(ctx, await resolveTargets(ctx.principal, ids), plan);
+      return collect(await startMany(ctx, input));
     },
+
+    startMany,
 
     async runOnAssets(ctx, assetIds, input) {
       const plan = planOf(input);
       if (assetIds.length === 0) throw validationError('targets', 'the target set is empty; nothing was run');
-      return runRows(ctx, await resolveTargets(ctx.principal, assetIds), plan);
+      return collect(await startRows(ctx, await resolveTargets(ctx.principal, assetIds), plan));
     },
   };
 }

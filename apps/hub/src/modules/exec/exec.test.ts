@@ -264,7 +264,7 @@ describe.each(databaseTargets())('exec ($name)', ({ options }) => {
     expect(ops.gateway.calls.map((c) => c.assetId)).toEqual([mine.id]);
   });
 
-  it('fans out to the members of a group, only those the caller may see, and targets win over group', async () => {
+  it('fans out to the members of a group, and targets win over group', async () => {
     const { t, ops } = use();
     const a = await t.createAsset();
     const b = await t.createAsset();
@@ -278,14 +278,6 @@ describe.each(databaseTargets())('exec ($name)', ({ options }) => {
     expect((all.json.data as ExecManyResult).results.map((r) => r.asset_id)).toEqual([a.id, b.id].sort());
 
     const key = await t.createKey({ role: 'operator', scopes: ['assets:exec'], allowed_assets: [b.id] });
-    ops.gateway.calls.length = 0;
-    const limited = await ops.request('POST', '/api/v2/exec', {
-      key: key.raw_key,
-      body: { group: group.id, command: 'x' },
-    });
-    expect((limited.json.data as ExecManyResult).results.map((r) => r.asset_id)).toEqual([b.id]);
-    expect(ops.gateway.calls.map((call) => call.assetId)).toEqual([b.id]);
-
     const hiddenGroup = await makeGroup(t, [c.id]);
     const hidden = await ops.request('POST', '/api/v2/exec', {
       key: key.raw_key,
@@ -297,6 +289,40 @@ describe.each(databaseTargets())('exec ($name)', ({ options }) => {
       body: { targets: [c.id], group: group.id, command: 'x' },
     });
     expect((both.json.data as ExecManyResult).results.map((r) => r.asset_id)).toEqual([c.id]);
+  });
+
+  it("refuses a group with any member outside the key's allowed assets: 404, nothing runs or is audited", async () => {
+    const { t, ops } = use();
+    const mine = await t.createAsset();
+    const theirs = await t.createAsset();
+    for (const id of [mine.id, theirs.id])
+      ops.gateway.connect(id, { handlers: { 'exec.run': () => outcome() } });
+    const mixed = await makeGroup(t, [mine.id, theirs.id]);
+    const key = await t.createKey({ role: 'operator', scopes: ['assets:exec'], allowed_assets: [mine.id] });
+
+    for (const accept of [undefined, 'application/x-ndjson']) {
+      const res = await ops.request('POST', '/api/v2/exec', {
+        key: key.raw_key,
+        body: { group: mixed.id, command: 'id' },
+        ...(accept !== undefined ? { accept } : {}),
+      });
+      expect(res.status, accept).toBe(404);
+      expect(res.json.error).toBe('not_found');
+      // The hidden member's id is not given away by the refusal.
+      expect(res.json.message).not.toContain(theirs.id);
+    }
+    expect(ops.gateway.calls).toHaveLength(0);
+    expect(await auditRows(t, mine.id)).toHaveLength(0);
+    expect(await auditRows(t, theirs.id)).toHaveLength(0);
+
+    // A group wholly inside the key's assets still runs.
+    const own = await makeGroup(t, [mine.id]);
+    const allowed = await ops.request('POST', '/api/v2/exec', {
+      key: key.raw_key,
+      body: { group: own.id, command: 'id' },
+    });
+    expect(allowed.status).toBe(200);
+    expect(ops.gateway.calls.map((c) => c.assetId)).toEqual([mine.id]);
   });
 
   it('refuses an empty target set with 400 and never means "all"', async () => {
