@@ -18,7 +18,7 @@ import {
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
 import { constantTimeEqual, sha256Hex } from '../../platform/crypto.js';
-import type { Database, Executor } from '../../platform/db/schema.js';
+import type { Database } from '../../platform/db/schema.js';
 import { pageWindow, readStringList, toPage, type Page, type PageRequest } from '../../platform/db/paging.js';
 import { HubError, validationError } from '../../platform/hub-error.js';
 import type { ActionContext, Principal } from '../access/principal.js';
@@ -317,45 +317,36 @@ export function createApiKeyService(deps: ApiKeyServiceDeps): ApiKeyService {
             detail: { name: 'owner token', rotated: true },
           });
         }
-        const key = await insertOwnerKey(trx, ctx, ownerUserId);
-        return { ...key, revoked: earlier.length };
+        const raw = newKeyText();
+        const parsed = parseApiKey(raw);
+        if (!parsed) throw new Error('generated key failed its own format');
+        const now = clock.now().toISOString();
+        const row: ApiKeyRow = {
+          id: newId('apiKey'),
+          name: 'owner token',
+          prefix: parsed.prefix,
+          key_hash: sha256Hex(raw),
+          role: 'owner',
+          scopes: JSON.stringify(['*']),
+          allowed_assets: '[]',
+          is_restricted: 0,
+          expires_at: null,
+          user_id: ownerUserId,
+          created_by: ownerUserId,
+          created_at: now,
+          last_used_at: null,
+        };
+        await insertApiKey(trx, row);
+        await audit.record(trx, ctx, {
+          action: 'api_key.created',
+          targetType: 'api_key',
+          targetId: row.id,
+          detail: { name: row.name, role: 'owner' },
+        });
+        return { id: row.id, prefix: row.prefix, raw_key: raw, revoked: earlier.length };
       });
       forgetVerified();
       return made;
     },
   };
-
-  async function insertOwnerKey(
-    trx: Executor,
-    ctx: ActionContext,
-    ownerUserId: string,
-  ): Promise<Omit<OwnerTokenCreated, 'revoked'>> {
-    const raw = newKeyText();
-    const parsed = parseApiKey(raw);
-    if (!parsed) throw new Error('generated key failed its own format');
-    const now = clock.now().toISOString();
-    const row: ApiKeyRow = {
-      id: newId('apiKey'),
-      name: 'owner token',
-      prefix: parsed.prefix,
-      key_hash: sha256Hex(raw),
-      role: 'owner',
-      scopes: JSON.stringify(['*']),
-      allowed_assets: '[]',
-      is_restricted: 0,
-      expires_at: null,
-      user_id: ownerUserId,
-      created_by: ownerUserId,
-      created_at: now,
-      last_used_at: null,
-    };
-    await insertApiKey(trx, row);
-    await audit.record(trx, ctx, {
-      action: 'api_key.created',
-      targetType: 'api_key',
-      targetId: row.id,
-      detail: { name: row.name, role: 'owner' },
-    });
-    return { id: row.id, prefix: row.prefix, raw_key: raw };
-  }
 }
