@@ -84,7 +84,8 @@ export interface TestHub {
   close(): Promise<void>;
 }
 
-async function createPgSchema(url: string): Promise<{ schema: string; drop: () => Promise<void> }> {
+/** A fresh schema in the PostgreSQL at `url`, for a hub of its own; `drop` removes it and all in it. */
+export async function createPgSchema(url: string): Promise<{ schema: string; drop: () => Promise<void> }> {
   const schema = `t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
   const client = new pg.Client({ connectionString: url });
   await client.connect();

@@ -7,11 +7,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { agentChannelPath, type ConnectedAgent, type HubStatus, type MetricSample } from '@svc/protocol';
 import { createHub, parseEnv, silentLogger, systemOwnerContext, type Hub } from '@svc/hub';
-import { databaseTargets, FakeAgent, provisionAgents, type TestHub } from '@svc/testkit';
+import { createPgSchema, databaseTargets, FakeAgent, provisionAgents, type TestHub } from '@svc/testkit';
 import { useTestHub } from '@svc/testkit/vitest';
 import { metricsBudgetFor } from './metrics-budget.js';
 
@@ -135,29 +134,18 @@ describe.each(databaseTargets())('metrics intake under attack ($name)', ({ optio
 
 describe.each(databaseTargets())('metrics purge across a restart ($name)', ({ options }) => {
   let dataDir: string;
-  let pgSchema: string | null = null;
+  let pgSchema: Awaited<ReturnType<typeof createPgSchema>> | null = null;
   const opened: Hub[] = [];
 
   beforeEach(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-hub-purge-'));
-    if (options.postgresUrl) {
-      pgSchema = `t_purge_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-      const client = new pg.Client({ connectionString: options.postgresUrl });
-      await client.connect();
-      await client.query(`create schema ${pgSchema}`);
-      await client.end();
-    }
+    if (options.postgresUrl) pgSchema = await createPgSchema(options.postgresUrl);
   });
 
   afterEach(async () => {
     for (const hub of opened.splice(0)) await hub.close();
-    if (options.postgresUrl && pgSchema) {
-      const client = new pg.Client({ connectionString: options.postgresUrl });
-      await client.connect();
-      await client.query(`drop schema if exists ${pgSchema} cascade`);
-      await client.end();
-      pgSchema = null;
-    }
+    await pgSchema?.drop();
+    pgSchema = null;
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -175,7 +163,7 @@ describe.each(databaseTargets())('metrics purge across a restart ($name)', ({ op
     const hub = await createHub({
       config,
       logger: silentLogger,
-      ...(pgSchema ? { database: { pgSchema } } : {}),
+      ...(pgSchema ? { database: { pgSchema: pgSchema.schema } } : {}),
     });
     opened.push(hub);
     return hub;

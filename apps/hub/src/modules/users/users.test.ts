@@ -2,12 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import pg from 'pg';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isId, type AuditEvent, type User } from '@svc/protocol';
 import { createHub, parseEnv, type Hub } from '@svc/hub';
-import { databaseTargets, type TestHub } from '@svc/testkit';
+import { createPgSchema, databaseTargets, type TestHub } from '@svc/testkit';
 import { useTestHub } from '@svc/testkit/vitest';
 import { verifyPassword } from '../../platform/crypto.js';
 import { maskSecret, ownerCredentialsFile } from './owner-bootstrap.js';
@@ -45,29 +44,18 @@ async function auditActions(t: TestHub, targetId: string): Promise<AuditEvent[]>
 
 describe.each(databaseTargets())('owner bootstrap ($name)', ({ options }) => {
   let dataDir: string;
-  let pgSchema: string | null = null;
+  let pgSchema: Awaited<ReturnType<typeof createPgSchema>> | null = null;
   const opened: Hub[] = [];
 
   beforeEach(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-hub-owner-'));
-    if (options.postgresUrl) {
-      pgSchema = `t_owner_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-      const client = new pg.Client({ connectionString: options.postgresUrl });
-      await client.connect();
-      await client.query(`create schema ${pgSchema}`);
-      await client.end();
-    }
+    if (options.postgresUrl) pgSchema = await createPgSchema(options.postgresUrl);
   });
 
   afterEach(async () => {
     for (const hub of opened.splice(0)) await hub.close();
-    if (options.postgresUrl && pgSchema) {
-      const client = new pg.Client({ connectionString: options.postgresUrl });
-      await client.connect();
-      await client.query(`drop schema if exists ${pgSchema} cascade`);
-      await client.end();
-      pgSchema = null;
-    }
+    await pgSchema?.drop();
+    pgSchema = null;
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -85,7 +73,7 @@ describe.each(databaseTargets())('owner bootstrap ($name)', ({ options }) => {
     const hub = await createHub({
       config,
       logger,
-      ...(pgSchema ? { database: { pgSchema } } : {}),
+      ...(pgSchema ? { database: { pgSchema: pgSchema.schema } } : {}),
     });
     opened.push(hub);
     return hub;
