@@ -7,6 +7,7 @@ import { createHub, type Hub } from '../hub.js';
 import { parseEnv } from '../config/env.js';
 import { silentLogger } from './logger.js';
 import { DataDirLocked, lockFileName } from './data-dir-lock.js';
+import { assetRow } from '../testing/asset-row.js';
 
 let work: string;
 let dataDir: string;
@@ -36,25 +37,16 @@ describe('one hub per data directory', () => {
     const now = new Date().toISOString();
     await first.database.db
       .insertInto('assets')
-      .values({
-        id: 'ast_online',
-        name: 'connected-elsewhere',
-        hostname: null,
-        platform: 'linux',
-        status: 'online',
-        source: 'agent',
-        ip_addresses: '[]',
-        mac_address: null,
-        tags: '[]',
-        description: null,
-        last_seen_at: now,
-        agent_version: '1',
-        agent_connected_at: now,
-        agent_low_power: 0,
-        hub_host: 0,
-        created_at: now,
-        updated_at: now,
-      })
+      .values(
+        assetRow('ast_online', {
+          name: 'connected-elsewhere',
+          status: 'online',
+          source: 'agent',
+          last_seen_at: now,
+          agent_connected_at: now,
+          created_at: now,
+        }),
+      )
       .execute();
 
     const refused = start();

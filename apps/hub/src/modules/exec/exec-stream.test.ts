@@ -12,6 +12,7 @@ import {
 import type { TestHub } from '@svc/testkit';
 import { useOperations, type OperationsApp } from '../agent-ops/operations.test-support.js';
 import { acceptsNdjson } from './exec-stream.js';
+import { assetRow } from '../../testing/asset-row.js';
 
 const ndjson = 'application/x-ndjson';
 
@@ -119,25 +120,18 @@ async function openStream(
 /** Inserts agent assets directly (hundreds through the API would only slow the test). */
 async function insertAssets(t: TestHub, count: number): Promise<string[]> {
   const now = new Date().toISOString();
-  const rows = Array.from({ length: count }, (_, i) => ({
-    id: newId('asset'),
-    name: `fleet-${String(i).padStart(4, '0')}`,
-    hostname: null,
-    platform: 'linux',
-    status: 'online',
-    source: 'agent',
-    ip_addresses: '[]',
-    mac_address: null,
-    tags: '[]',
-    description: null,
-    last_seen_at: now,
-    agent_version: '0.1.0',
-    agent_connected_at: now,
-    agent_low_power: 0,
-    hub_host: 0,
-    created_at: now,
-    updated_at: now,
-  }));
+  const rows = Array.from({ length: count }, (_, i) =>
+    assetRow(newId('asset'), {
+      name: `fleet-${String(i).padStart(4, '0')}`,
+      status: 'online',
+      source: 'agent',
+      last_seen_at: now,
+      agent_version: '0.1.0',
+      agent_connected_at: now,
+      agent_low_power: 0,
+      created_at: now,
+    }),
+  );
   for (let i = 0; i < rows.length; i += 100) {
     await t.hub.database.db
       .insertInto('assets')

@@ -1,30 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type HubDatabase } from './database.js';
 import type { WriteVersions } from './write-versions.js';
+import { assetRow } from '../../testing/asset-row.js';
 
 describe('write versions (SQLite)', () => {
   let database: HubDatabase;
   let versions: WriteVersions;
-  const now = '2026-11-23T00:00:00.000Z';
-  const asset = (id: string) => ({
-    id,
-    name: id,
-    hostname: null,
-    platform: 'linux',
-    status: 'unknown',
-    source: 'manual',
-    ip_addresses: '[]',
-    mac_address: null,
-    tags: '[]',
-    description: null,
-    last_seen_at: null,
-    agent_version: null,
-    agent_connected_at: null,
-    agent_low_power: null,
-    hub_host: 0,
-    created_at: now,
-    updated_at: now,
-  });
+  const asset = (id: string) => assetRow(id);
 
   beforeAll(async () => {
     database = await openDatabase({ databaseUrl: null, dataDir: '', sqliteFile: ':memory:' });
