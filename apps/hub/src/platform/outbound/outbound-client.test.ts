@@ -3,9 +3,12 @@
  * metadata. All traffic goes to loopback listeners made here; names resolve through an injected resolver.
  */
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
+import type { TLSSocket } from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
+import { createCertificateAuthority, issueServerCertificate } from '../tls/certificates.js';
 import { defaultOutboundPolicy, type OutboundPolicy } from './address-policy.js';
 import type { ResolvedAddress, Resolver } from './guarded-lookup.js';
 import { createOutboundClient, type OutboundClient } from './outbound-client.js';
@@ -148,6 +151,44 @@ describe('a name that resolves to 127.0.0.1', () => {
 
     await expectRefused(live.request(url), 'blocked_address');
     expect(listener.hits).toHaveLength(1);
+  });
+});
+
+describe('https', () => {
+  it('dials the validated address but verifies the certificate and sends SNI and Host for the name', async () => {
+    const now = new Date();
+    const ca = await createCertificateAuthority(now, 'outbound test CA');
+    const leaf = await issueServerCertificate(ca, ['secure.test'], now);
+    const servernames: (string | false | null)[] = [];
+    const hosts: (string | undefined)[] = [];
+    const server = createTlsServer({ cert: leaf.certPem, key: leaf.keyPem }, (req, res) => {
+      hosts.push(req.headers.host);
+      res.end('secure');
+    });
+    server.on('secureConnection', (socket: TLSSocket) => {
+      servernames.push(socket.servername);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanups.push(
+      () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => {
+            resolve();
+          });
+        }),
+    );
+    const port = (server.address() as AddressInfo).port;
+    const resolver = fakeResolver({ 'secure.test': ['127.0.0.1'] });
+    const policy: OutboundPolicy = { ...defaultOutboundPolicy, allowLoopback: true };
+    const live = createOutboundClient({ policy, resolver, ca: ca.certPem });
+    cleanups.push(() => live.close());
+
+    const response = await live.request(`https://secure.test:${String(port)}/`);
+
+    expect(await response.body.text()).toBe('secure');
+    expect(servernames).toEqual(['secure.test']);
+    expect(hosts).toEqual([`secure.test:${String(port)}`]);
   });
 });
 

@@ -24,6 +24,8 @@ export interface OutboundClientOptions {
   connectTimeoutMs?: number;
   /** Time to the response headers, and the longest silence inside a body. */
   responseTimeoutMs?: number;
+  /** Trusted CA certificates (PEM) instead of the system's, for an upstream with its own CA. */
+  ca?: string;
 }
 
 export interface OutboundRequest {
@@ -59,6 +61,7 @@ export class OutboundClient {
   private readonly maxRedirects: number;
   private readonly connectTimeoutMs: number;
   private readonly responseTimeoutMs: number;
+  private readonly ca: string | undefined;
 
   constructor(options: OutboundClientOptions) {
     this.currentPolicy = options.policy;
@@ -66,6 +69,7 @@ export class OutboundClient {
     this.maxRedirects = options.maxRedirects ?? 5;
     this.connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
     this.responseTimeoutMs = options.responseTimeoutMs ?? 30_000;
+    this.ca = options.ca;
     this.agent = this.createAgent();
   }
 
@@ -130,6 +134,7 @@ export class OutboundClient {
       handshakeTimeout: options.handshakeTimeoutMs ?? this.connectTimeoutMs,
       maxPayload: options.maxPayload ?? 16 * 1024 * 1024,
       headers: options.headers ?? {},
+      ...(this.ca ? { ca: this.ca } : {}),
     };
     const socket = new WebSocket(url, options.protocols ?? [], clientOptions);
     return new Promise((resolve, reject) => {
@@ -151,7 +156,8 @@ export class OutboundClient {
 
   private createAgent(): Agent {
     return new Agent({
-      connect: { lookup: this.lookup, timeout: this.connectTimeoutMs },
+      // The socket is opened to the host name with this lookup, so TLS verifies and sends SNI for the name.
+      connect: { lookup: this.lookup, timeout: this.connectTimeoutMs, ...(this.ca ? { ca: this.ca } : {}) },
       headersTimeout: this.responseTimeoutMs,
       bodyTimeout: this.responseTimeoutMs,
     });
