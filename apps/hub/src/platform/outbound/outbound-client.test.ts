@@ -76,6 +76,13 @@ function client(policy: OutboundPolicy, resolver: Resolver = fakeResolver({})): 
   return created;
 }
 
+/** A client on the real system resolver, for names the hosts file answers (localhost). */
+function systemClient(policy: OutboundPolicy): OutboundClient {
+  const created = createOutboundClient({ policy });
+  cleanups.push(() => created.close());
+  return created;
+}
+
 async function refusal(attempt: Promise<unknown>): Promise<OutboundRefused> {
   const error: unknown = await attempt.then(
     () => null,
@@ -120,6 +127,17 @@ describe('a name that resolves to 127.0.0.1', () => {
     expect(response.status).toBe(200);
     expect(await response.body.text()).toBe('hello');
     expect(listener.hits.map((hit) => hit.headers.host)).toEqual([`hook.test:${String(listener.port)}`]);
+  });
+
+  it('is judged the same through the system resolver (localhost)', async () => {
+    const listener = await listen();
+    const url = `http://localhost:${String(listener.port)}/`;
+
+    await expectRefused(systemClient(insecureOnly).request(url), 'blocked_address');
+    expect(listener.hits).toHaveLength(0);
+
+    const response = await systemClient(loopbackAllowed).request(url);
+    expect(await response.body.text()).toBe('hello');
   });
 
   it('is resolved once per connection and dialled at the answer it was judged by (no rebinding window)', async () => {
