@@ -3,6 +3,11 @@
  */
 import path from 'node:path';
 import { tlsModes } from '@svc/protocol';
+import {
+  outboundAllowPrivateModes,
+  type OutboundAllowPrivate,
+  type OutboundPolicy,
+} from '../platform/outbound/address-policy.js';
 
 export type TlsMode = (typeof tlsModes)[number];
 
@@ -37,6 +42,8 @@ export interface HubConfig {
   metricsRetentionDays: number;
   /** `npm start` runs an agent for this machine beside the hub. */
   localAgent: boolean;
+  /** The egress guard's starting policy (ARCHITECTURE §6 rule 12); each opt-in is off by default. */
+  outbound: OutboundPolicy;
 }
 
 export interface OidcConfig {
@@ -96,6 +103,20 @@ function readUdpTarget(env: Env, name: string, fallback: string): string {
     throw new ConfigError(`${name} must be host:port (for example 192.168.1.255:9), got "${value}"`);
   }
   return value;
+}
+
+function readOutbound(env: Env): OutboundPolicy {
+  const allowPrivate = env.SVC_OUTBOUND_ALLOW_PRIVATE?.trim().toLowerCase() || 'auto';
+  if (!(outboundAllowPrivateModes as readonly string[]).includes(allowPrivate)) {
+    throw new ConfigError(`SVC_OUTBOUND_ALLOW_PRIVATE must be auto, true or false, got "${allowPrivate}"`);
+  }
+  return {
+    allowPrivate: allowPrivate as OutboundAllowPrivate,
+    allowLoopback: readBool(env, 'SVC_OUTBOUND_ALLOW_LOOPBACK', false),
+    allowLinkLocal: readBool(env, 'SVC_OUTBOUND_ALLOW_LINK_LOCAL', false),
+    allowInsecure: readBool(env, 'SVC_OUTBOUND_ALLOW_INSECURE', false),
+    hostAllowlist: null,
+  };
 }
 
 const oidcRoles = ['admin', 'operator', 'viewer'] as const;
@@ -184,5 +205,6 @@ export function parseEnv(env: Env, cwd: string): HubConfig {
     wolBroadcast: readUdpTarget(env, 'SVC_WOL_BROADCAST', '255.255.255.255:9'),
     metricsRetentionDays: readInt(env, 'SVC_METRICS_RETENTION_DAYS', 7, 1, 3650),
     localAgent: readBool(env, 'SVC_LOCAL_AGENT', false),
+    outbound: readOutbound(env),
   };
 }
