@@ -46,15 +46,6 @@ export async function deleteApiKey(db: Executor, id: string): Promise<void> {
   await db.deleteFrom('api_keys').where('id', '=', id).execute();
 }
 
-export async function countApiKeysByRole(db: Executor, role: string): Promise<number> {
-  const row = await db
-    .selectFrom('api_keys')
-    .select((eb) => eb.fn.countAll<string | number>().as('n'))
-    .where('role', '=', role)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 export async function listApiKeyIdsByRole(db: Executor, role: string): Promise<string[]> {
   const rows = await db.selectFrom('api_keys').select('id').where('role', '=', role).execute();
   return rows.map((r) => r.id);
