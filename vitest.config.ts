@@ -1,12 +1,71 @@
 import { defineConfig } from 'vitest/config';
 
+/*
+ * Three tiers, each runnable alone (`npm run test:unit`, `test:hub`, `test:e2e`); `npm test` runs all three.
+ * - e2e: tests that spawn the hub or the agent as a process, on the built output. Named `*.e2e.test.ts` or
+ *   kept in an `e2e/` folder. Only this tier builds (scripts/build.js as its global setup).
+ * - hub: tests that start a hub in-process (startTestHub, app.inject()): the hub's own tests and the
+ *   packages that drive it (sdk, testkit).
+ * - unit: pure modules: protocol, the agent, and the hub's modules listed in `pureHubTests`. The unit tier
+ *   refuses startTestHub (SVC_TEST_TIER), so a hub test placed here fails rather than hiding in it.
+ * A new test under apps/hub lands in `hub` by default; a pure one may be added to `pureHubTests`.
+ */
+const e2eTests = ['apps/*/src/e2e/**/*.test.ts', 'apps/*/src/**/*.e2e.test.ts'];
+
+const hubTests = [
+  'apps/hub/src/**/*.test.ts',
+  'packages/sdk/src/**/*.test.ts',
+  'packages/testkit/src/**/*.test.ts',
+];
+
+const pureHubTests = [
+  'apps/hub/src/agents/byte-budget.test.ts',
+  'apps/hub/src/agents/channel-failures.test.ts',
+  'apps/hub/src/modules/agent-ops/agent-call.test.ts',
+  'apps/hub/src/modules/assets/asset-list-cache.test.ts',
+  'apps/hub/src/modules/auth/totp.test.ts',
+  'apps/hub/src/modules/exec/result-budget.test.ts',
+  'apps/hub/src/modules/metrics/metrics-budget.test.ts',
+  'apps/hub/src/platform/bounded-work-queue.test.ts',
+  'apps/hub/src/platform/db/paging.test.ts',
+  'apps/hub/src/platform/db/write-versions.test.ts',
+  'apps/hub/src/platform/logger.test.ts',
+  'apps/hub/src/platform/refusal-log.test.ts',
+  'apps/hub/src/platform/secret-box.test.ts',
+  'apps/hub/src/platform/tls/built-in-ca.test.ts',
+  'apps/hub/src/platform/tls/name-constraints.test.ts',
+];
+
+const unitTests = ['packages/protocol/src/**/*.test.ts', 'apps/agent/src/**/*.test.ts', ...pureHubTests];
+
 export default defineConfig({
   test: {
-    include: ['apps/*/src/**/*.test.ts', 'packages/*/src/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // Builds the hub and the agent bundle, so the tests that start them as processes run what ships.
-    globalSetup: ['scripts/build.js'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: unitTests,
+          exclude: e2eTests,
+          env: { SVC_TEST_TIER: 'unit' },
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'hub', include: hubTests, exclude: [...e2eTests, ...pureHubTests] },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: e2eTests,
+          // Builds the hub and the agent bundle, so the tests that start them as processes run what ships.
+          globalSetup: ['scripts/build.js'],
+        },
+      },
+    ],
   },
 });

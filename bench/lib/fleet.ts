@@ -11,7 +11,7 @@ import { createHub, localOwnerContext, parseEnv, silentLogger } from '@svc/hub';
 import { provisionAgents, type SimulatedAgentIdentity } from '@svc/testkit';
 import { freePort, startTs, type Child } from './processes.js';
 
-export const agentsPerChild = 5000;
+const agentsPerChild = 5000;
 
 export interface PreparedFleet {
   dataDir: string;

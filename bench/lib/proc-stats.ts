@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import { repoRoot } from './report.js';
 
 /** Clock ticks per second of /proc/<pid>/stat (getconf CLK_TCK; 100 on Linux unless told otherwise). */
-export const clockTicks = (() => {
+const clockTicks = (() => {
   try {
     return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
   } catch {

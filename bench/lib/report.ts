@@ -27,7 +27,7 @@ export interface BenchResult {
   notes?: string[];
 }
 
-export function machineLine(): string {
+function machineLine(): string {
   const cpus = os.cpus();
   return `${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.platform()} ${os.release()}, Node ${process.version}`;
 }

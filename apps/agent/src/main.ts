@@ -91,7 +91,7 @@ export async function buildHello(platform: PlatformAdapter, settings: AgentSetti
   };
 }
 
-export function buildHeartbeat(): Heartbeat {
+function buildHeartbeat(): Heartbeat {
   const load1 = os.loadavg()[0];
   return {
     uptime_s: Math.max(0, Math.floor(os.uptime())),

@@ -119,7 +119,7 @@ function writeSettings(file: string, settings: LocalAgentSettings): void {
  * Where the hub keeps what must never be read through an agent: its data directory (database, keys, sessions)
  * and the directory of its CA's private key.
  */
-export function hubSecretPaths(config: Pick<HubConfig, 'dataDir' | 'tlsCaKeyDir'>): string[] {
+function hubSecretPaths(config: Pick<HubConfig, 'dataDir' | 'tlsCaKeyDir'>): string[] {
   return [path.resolve(config.dataDir), path.resolve(config.tlsCaKeyDir)];
 }
 

@@ -14,7 +14,7 @@ import type { HubConfig } from './config/env.js';
 import type { Hub } from './hub.js';
 import type { TlsManager } from './platform/tls/tls-manager.js';
 
-export const renewalCheckMs = 12 * 60 * 60 * 1000;
+const renewalCheckMs = 12 * 60 * 60 * 1000;
 
 /** Fastify's server: HTTPS with the manager's current context, which later changes replace in place. */
 export function httpsServerFactory(tls: TlsManager): FastifyServerFactory {
@@ -41,7 +41,7 @@ function refuse(res: http.ServerResponse, status: number, error: string, message
 }
 
 /** The plain-HTTP listener of TLS modes: redirects browsers, refuses credentials. */
-export function createRedirectServer(httpsPort: number): http.Server {
+function createRedirectServer(httpsPort: number): http.Server {
   return http.createServer((req, res) => {
     const hasCredential =
       req.headers.authorization !== undefined || /(^|;\s*)svc_session=/.test(req.headers.cookie ?? '');

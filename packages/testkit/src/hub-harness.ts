@@ -123,6 +123,12 @@ async function settleOwnerPassword(hub: Hub, keepFirstRun: boolean): Promise<str
 }
 
 export async function startTestHub(options: TestHubOptions = {}): Promise<TestHub> {
+  // vitest.config.ts sets the tier: a test that starts a hub belongs to the hub tier, not the unit one.
+  if (process.env.SVC_TEST_TIER === 'unit') {
+    throw new Error(
+      'startTestHub in the unit tier: list this test file under the hub tier (vitest.config.ts)',
+    );
+  }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-hub-test-'));
   const config = parseEnv(
     {

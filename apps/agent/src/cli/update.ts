@@ -30,7 +30,7 @@ async function defaultFetchText(url: string): Promise<{ status: number; body: st
   return { status: response.status, body: (await response.text()).slice(0, 64 * 1024) };
 }
 
-export function npmInstaller(run: RunCommand = runCommand): (packageUrl: string) => Promise<void> {
+function npmInstaller(run: RunCommand = runCommand): (packageUrl: string) => Promise<void> {
   return async (packageUrl) => {
     const result = await run('npm', ['install', '--global', packageUrl], { timeoutMs: 10 * 60_000 });
     if (result.code !== 0) throw new Error(`npm install failed: ${result.stderr.trim().slice(-500)}`);

@@ -2,7 +2,7 @@
 
 const units: Record<string, number> = { s: 1, m: 60, h: 3600 };
 /** A week: anything longer is surely a typo (`5h` meant `5m`). */
-export const maxDurationSeconds = 7 * 24 * 3600;
+const maxDurationSeconds = 7 * 24 * 3600;
 
 /** Seconds, or null when the value is not a duration of at least one second and at most a week. */
 export function parseDuration(value: unknown): number | null {

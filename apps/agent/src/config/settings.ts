@@ -43,7 +43,7 @@ export interface AgentSettings {
 
 type ValueKind = 'duration' | 'boolean' | 'endpoint' | 'url' | 'text' | 'paths' | 'pids';
 
-export interface SettingDefinition {
+interface SettingDefinition {
   /** Key in the settings file and for `settings set`. */
   key: string;
   env: string | null;
@@ -203,7 +203,7 @@ export const settingDefinitions = [
 ] as const satisfies readonly SettingDefinition[];
 
 export type SettingKey = (typeof settingDefinitions)[number]['key'];
-export const settingKeys: SettingKey[] = settingDefinitions.map((d) => d.key);
+const settingKeys: SettingKey[] = settingDefinitions.map((d) => d.key);
 
 export interface SettingsInput {
   env: Readonly<Record<string, string | undefined>>;
@@ -219,7 +219,7 @@ export interface ResolvedSettings {
   warnings: string[];
 }
 
-export function defaultContainerEndpoint(platform: NodeJS.Platform): ContainerEndpoint {
+function defaultContainerEndpoint(platform: NodeJS.Platform): ContainerEndpoint {
   // Docker Desktop on Windows listens on a named pipe; node reaches it through the same socketPath option.
   return platform === 'win32'
     ? { kind: 'unix', socketPath: '//./pipe/docker_engine' }
@@ -244,7 +244,7 @@ export function parseHubUrl(value: unknown): string | null {
  * Protected paths: a JSON array of absolute paths, or one string of them separated by colons (the
  * environment's form). Null when any entry is not absolute: a list with a mistake is reported, not half used.
  */
-export function parseProtectedPaths(value: unknown): string[] | null {
+function parseProtectedPaths(value: unknown): string[] | null {
   const items: unknown = typeof value === 'string' ? value.split(':') : value;
   if (!Array.isArray(items)) return null;
   const paths: string[] = [];
@@ -259,7 +259,7 @@ export function parseProtectedPaths(value: unknown): string[] | null {
 }
 
 /** Protected process ids: a JSON array of positive integers, or one string of them separated by commas. */
-export function parseProtectedPids(value: unknown): number[] | null {
+function parseProtectedPids(value: unknown): number[] | null {
   const items: unknown = typeof value === 'string' ? value.split(',') : value;
   if (!Array.isArray(items)) return null;
   const pids: number[] = [];

@@ -26,7 +26,7 @@ export function parseCgroup2Mount(mountinfo: string): { mountPoint: string; root
 }
 
 /** The directory of this process's own cgroup v2; null where there is no cgroup v2 hierarchy. */
-export async function ownCgroupDir(): Promise<string | null> {
+async function ownCgroupDir(): Promise<string | null> {
   const [cgroup, mountinfo] = await Promise.all([
     readFile('/proc/self/cgroup', 'utf8').catch(() => ''),
     readFile('/proc/self/mountinfo', 'utf8').catch(() => ''),

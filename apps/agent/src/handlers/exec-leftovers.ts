@@ -50,7 +50,7 @@ function markerOf(environ: Buffer): string | null {
 }
 
 /** Every live process (zombies are already ended); null where there is no procfs to read. */
-export async function scanProcesses(procRoot = '/proc'): Promise<ProcessView[] | null> {
+async function scanProcesses(procRoot = '/proc'): Promise<ProcessView[] | null> {
   let names: string[];
   try {
     names = await readdir(procRoot);

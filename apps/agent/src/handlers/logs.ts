@@ -18,7 +18,7 @@ import { openGuard, type PathGuard } from './protected-paths.js';
 import { isValidServiceName } from './services.js';
 import type { HandlerMap } from './types.js';
 
-export const defaultLogLimit = 200;
+const defaultLogLimit = 200;
 /** How much of the end of a log file is read at most. */
 const fileWindowBytes = 16 * 1024 * 1024;
 const messageChars = 8192;

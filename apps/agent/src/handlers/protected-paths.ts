@@ -10,8 +10,7 @@ import { lstat, readFile, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { AgentError, agentErrorFromErrno } from './agent-error.js';
 
-export const forbiddenPathMessage =
-  "this path holds the hub's own secrets and cannot be used through an agent";
+const forbiddenPathMessage = "this path holds the hub's own secrets and cannot be used through an agent";
 
 /** Longest chain of dangling links followed by hand, as the kernel's own limit. */
 const maxLinkHops = 40;

@@ -13,7 +13,7 @@ import {
 import { AgentError } from './agent-error.js';
 import type { HandlerMap } from './types.js';
 
-export const noSystemdMessage = 'this host has no systemd';
+const noSystemdMessage = 'this host has no systemd';
 
 const serviceNamePattern = /^[A-Za-z0-9@._:-]+$/;
 
@@ -56,7 +56,7 @@ export function parseListUnitFiles(text: string): Map<string, string> {
 }
 
 /** Whether a unit file state means "starts at boot"; null when the question does not apply (static units). */
-export function isEnabledState(state: string | undefined): boolean | null {
+function isEnabledState(state: string | undefined): boolean | null {
   switch (state ?? '') {
     case 'enabled':
     case 'enabled-runtime':

@@ -1,7 +1,7 @@
 import type { AgentRequestPayload, AgentRequestResult, AgentRequestType } from '@svc/protocol';
 
 /** Answers one request type; throws AgentError for an answer of `{ok: false}`. */
-export type Handler<T extends AgentRequestType> = (
+type Handler<T extends AgentRequestType> = (
   payload: AgentRequestPayload<T>,
 ) => Promise<AgentRequestResult<T>>;
 

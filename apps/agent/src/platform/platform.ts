@@ -19,7 +19,7 @@ import type { RunCommand } from './run-command.js';
 
 export type PlatformName = Hello['platform'];
 
-export const osRequestTypes = [
+const osRequestTypes = [
   'processes.list',
   'processes.kill',
   'services.list',
@@ -32,7 +32,7 @@ export const osRequestTypes = [
   'power.reboot',
   'power.shutdown',
 ] as const;
-export type OsRequestType = (typeof osRequestTypes)[number];
+type OsRequestType = (typeof osRequestTypes)[number];
 
 export interface PlatformAdapter {
   readonly name: PlatformName;
@@ -73,13 +73,13 @@ export function platformName(nodePlatform: NodeJS.Platform): PlatformName {
 }
 
 /** PRETTY_NAME from os-release, else the kernel name and release. */
-export function parseOsRelease(text: string): string | null {
+function parseOsRelease(text: string): string | null {
   const match = /^PRETTY_NAME=(?:"([^"]*)"|'([^']*)'|(.*))$/m.exec(text);
   const value = match?.[1] ?? match?.[2] ?? match?.[3];
   return value ? value.trim() : null;
 }
 
-export function createLinuxAdapter(options: PlatformOptions): PlatformAdapter {
+function createLinuxAdapter(options: PlatformOptions): PlatformAdapter {
   const runCommand = options.runCommand;
   const commandOption = runCommand ? { runCommand } : {};
   return {
@@ -118,7 +118,7 @@ function pickSystem(
 }
 
 /** Every OS-specific request answers `unsupported`, naming the platform. */
-export function createUnsupportedAdapter(name: PlatformName): PlatformAdapter {
+function createUnsupportedAdapter(name: PlatformName): PlatformAdapter {
   const refuse = (type: OsRequestType) => () =>
     Promise.reject(new AgentError('unsupported', `${type} is not supported on ${name} by this agent yet`));
   const handlers = Object.fromEntries(osRequestTypes.map((type) => [type, refuse(type)])) as unknown as Pick<

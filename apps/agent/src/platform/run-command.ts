@@ -5,14 +5,14 @@
 import { execFile } from 'node:child_process';
 import { AgentError } from '../handlers/agent-error.js';
 
-export interface CommandResult {
+interface CommandResult {
   /** Exit code; null when killed by a signal. */
   code: number | null;
   stdout: string;
   stderr: string;
 }
 
-export interface RunOptions {
+interface RunOptions {
   timeoutMs?: number;
   maxBufferBytes?: number;
 }

@@ -7,7 +7,7 @@
  */
 import { agentLimits, type AgentRequestPayload, type AgentRequestType } from '@svc/protocol';
 
-export const byteBudgetDefaults = {
+const byteBudgetDefaults = {
   /** Unsolicited bytes per second an agent may send on average; a real agent sends tens. */
   unsolicitedBytesPerSecond: 64 * 1024,
   /**

@@ -5,7 +5,7 @@
  */
 import { addressKey } from '../platform/refusal-log.js';
 
-export const channelFailureDefaults = {
+const channelFailureDefaults = {
   failuresPerMinute: 30,
   /** Addresses counted at once; past this the oldest is forgotten, so memory stays bounded. */
   maxAddresses: 10_000,

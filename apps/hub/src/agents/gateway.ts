@@ -49,7 +49,7 @@ import { cleanHello } from './hello.js';
 import { createByteBudgets, replyAllowance, type ByteBudgets } from './byte-budget.js';
 import { createPresence, type Presence } from './presence.js';
 
-export const gatewayDefaults = {
+const gatewayDefaults = {
   requestTimeoutMs: 15_000,
   helloTimeoutMs: 10_000,
   keepaliveIntervalMs: 30_000,
@@ -64,7 +64,7 @@ export const gatewayDefaults = {
 } as const;
 
 /** WebSocket close codes the hub uses. */
-export const closeCodes = {
+const closeCodes = {
   policy: 1008,
   goingAway: 1001,
   internal: 1011,

@@ -13,7 +13,7 @@ import type { EventBus } from '../platform/event-bus.js';
 import type { Logger } from '../platform/logger.js';
 import type { AssetRow } from '../modules/assets/assets.repository.js';
 
-export const presenceDefaults = {
+const presenceDefaults = {
   /** `last_seen_at` moves at most this often per asset from heartbeats. */
   lastSeenResolutionMs: 60_000,
   batchSize: 500,
@@ -51,7 +51,7 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 }
 
 /** IP addresses as the agent reports them, kept only when they parse, without loopback, deduplicated. */
-export function cleanIpAddresses(addresses: readonly string[]): string[] {
+function cleanIpAddresses(addresses: readonly string[]): string[] {
   const out = new Set<string>();
   for (const raw of addresses) {
     const address = raw.trim().toLowerCase();
@@ -66,7 +66,7 @@ export function cleanIpAddresses(addresses: readonly string[]): string[] {
 const macPattern = /^[0-9a-f]{2}([:-])[0-9a-f]{2}(\1[0-9a-f]{2}){4}$/i;
 
 /** The first MAC address that names a real interface (not all zeros, not broadcast), lowercase with colons. */
-export function firstRealMac(addresses: readonly string[]): string | null {
+function firstRealMac(addresses: readonly string[]): string | null {
   for (const raw of addresses) {
     const mac = raw.trim();
     if (!macPattern.test(mac)) continue;

@@ -18,10 +18,10 @@ import { fileURLToPath } from 'node:url';
 import { ManualClock } from '../platform/clock.js';
 import { fullPath, routes, type RouteContract } from '@svc/protocol';
 
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-export const agentLauncher = path.join(repoRoot, 'apps/agent/bin/svc-agent.js');
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+const agentLauncher = path.join(repoRoot, 'apps/agent/bin/svc-agent.js');
 /** The compiled hub's launcher, built by the test run's global setup (scripts/build.js). */
-export const hubMain = path.join(repoRoot, 'apps/hub/bin/svc-hub.js');
+const hubMain = path.join(repoRoot, 'apps/hub/bin/svc-hub.js');
 
 /**
  * A ManualClock that reads the real time: certificates are valid for the real TLS clients, and metric
@@ -104,7 +104,7 @@ const routeMatchers: RouteMatcher[] = (Object.values(routes) as RouteContract[])
 }));
 
 /** The inventory route a request lands on (literal paths before parameterized ones, as the router does). */
-export function matchRoute(method: string, urlPath: string): string | null {
+function matchRoute(method: string, urlPath: string): string | null {
   const pathOnly = urlPath.split('?')[0] ?? '';
   const candidates = routeMatchers.filter((m) => m.method === method && m.pattern.test(pathOnly));
   candidates.sort((a, b) => b.pattern.source.length - a.pattern.source.length);
@@ -301,7 +301,7 @@ export async function killChildren(): Promise<void> {
 }
 
 /** Runs a command to its end (bounded) and returns its exit code and output. */
-export async function runToEnd(
+async function runToEnd(
   args: string[],
   env: NodeJS.ProcessEnv,
   timeoutMs = 60_000,

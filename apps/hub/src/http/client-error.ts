@@ -18,7 +18,7 @@ function statusOf(code: string | undefined): { status: number; error: string; me
 }
 
 /** The raw answer written on the socket; HSTS only where the connection is TLS. */
-export function clientErrorResponse(code: string | undefined, encrypted: boolean): string {
+function clientErrorResponse(code: string | undefined, encrypted: boolean): string {
   const { status, error, message } = statusOf(code);
   const body = JSON.stringify({ request_id: newId('request'), error, message, status });
   const headers = [

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorEnvelope } from '@svc/protocol';
 import { HubError } from '../platform/hub-error.js';
 
-export function errorEnvelope(requestId: string, error: HubError): ErrorEnvelope {
+function errorEnvelope(requestId: string, error: HubError): ErrorEnvelope {
   return {
     request_id: requestId,
     error: error.code,

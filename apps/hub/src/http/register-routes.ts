@@ -16,14 +16,14 @@ import { serializationSchema } from './serialization-schema.js';
 
 type StaticOf<S> = S extends TSchema ? Static<S> : undefined;
 
-export interface RouteInput<R extends RouteContract> {
+interface RouteInput<R extends RouteContract> {
   params: StaticOf<R['params']>;
   query: StaticOf<R['query']>;
   body: StaticOf<R['body']>;
   ctx: ActionContext;
 }
 
-export type RouteOutput<R extends RouteContract> = R extends { response: infer S extends TSchema; list: true }
+type RouteOutput<R extends RouteContract> = R extends { response: infer S extends TSchema; list: true }
   ? Page<Static<S>>
   : R extends { response: infer S extends TSchema }
     ? Static<S>

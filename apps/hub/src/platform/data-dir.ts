@@ -12,8 +12,8 @@ import { tlsPublicDirName } from './tls/tls-files.js';
 /** The hub's own process umask (main.ts): every file and directory it makes is private to its user. */
 export const hubUmask = 0o077;
 
-export const privateDirMode = 0o700;
-export const privateFileMode = 0o600;
+const privateDirMode = 0o700;
+const privateFileMode = 0o600;
 
 /** Bounds the walk: a data directory holds a handful of files; a huge tree is not ours to fix here. */
 const maxEntries = 10_000;

@@ -3,7 +3,7 @@ import { pino, stdSerializers, type DestinationStream, type Logger, type LoggerO
 export type { Logger };
 
 /** Paths that may carry secrets: never written to the log. */
-export const redactedPaths = [
+const redactedPaths = [
   'req.headers.authorization',
   'req.headers.cookie',
   'headers.authorization',
@@ -40,7 +40,7 @@ function isPlainObject(value: object): value is Record<string, unknown> {
  * A bounded copy of a plain value: strings cut, arrays and objects shortened, nesting limited. Other objects
  * (errors, requests, dates) are left to their serializers.
  */
-export function capLogValue(value: unknown, depth = 0): unknown {
+function capLogValue(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return truncateForLog(value);
   if (typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) {
@@ -76,7 +76,7 @@ function capError(error: unknown): unknown {
  * Options shared by every hub logger: redaction, and the bounds above on each field and on the message. Child
  * bindings are not bounded (pino formats them apart); the hub's only child logger is Fastify's per request.
  */
-export function loggerOptions(level: string): LoggerOptions {
+function loggerOptions(level: string): LoggerOptions {
   return {
     level,
     redact: { paths: redactedPaths, censor: '[redacted]' },

@@ -7,7 +7,7 @@
 import { isIPv6 } from 'node:net';
 import type { Logger } from './logger.js';
 
-export const refusalLogDefaults = {
+const refusalLogDefaults = {
   linesPerSource: 5,
   /** Lines from all sources together per window, so that many addresses cannot flood the log either. */
   linesPerWindow: 200,

@@ -52,7 +52,7 @@ function unsupportedDefault(type: AgentRequestType): string {
  * Operations that can read or run anything on a host: on the hub's own host they need the admin role
  * (ARCHITECTURE.md security rule 10), since that host holds the hub's database, keys and process.
  */
-export function readsOrRunsAnything(type: AgentRequestType): boolean {
+function readsOrRunsAnything(type: AgentRequestType): boolean {
   return (
     type === 'exec.run' ||
     type.startsWith('files.') ||

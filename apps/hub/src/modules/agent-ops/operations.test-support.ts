@@ -19,7 +19,7 @@ import {
   type OperationsDeps,
 } from './operations.js';
 
-export interface OperationsResponse {
+interface OperationsResponse {
   status: number;
   headers: Record<string, string | string[] | number | undefined>;
   json: Record<string, unknown> & { data?: unknown; error?: string; message?: string; meta?: unknown };
@@ -41,7 +41,7 @@ export interface OperationsApp {
   close(): Promise<void>;
 }
 
-export async function startOperationsApp(
+async function startOperationsApp(
   t: TestHub,
   options: Partial<
     Pick<OperationsDeps, 'wolBroadcast' | 'execConcurrency' | 'execResultBudgetBytes' | 'sendWakePacket'>

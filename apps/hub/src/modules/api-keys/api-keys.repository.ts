@@ -1,5 +1,5 @@
 import type { ApiKeysTable, Executor } from '../../platform/db/schema.js';
-import type { Window } from '../../platform/db/paging.js';
+import { listPage, type Window } from '../../platform/db/paging.js';
 
 export type ApiKeyRow = ApiKeysTable;
 
@@ -19,19 +19,7 @@ export async function listApiKeys(
   db: Executor,
   window: Window,
 ): Promise<{ rows: ApiKeyRow[]; total: number }> {
-  const { limit, offset } = window;
-  const rows = await db
-    .selectFrom('api_keys')
-    .selectAll()
-    .orderBy('id')
-    .limit(limit)
-    .offset(offset)
-    .execute();
-  const count = await db
-    .selectFrom('api_keys')
-    .select((eb) => eb.fn.countAll<string | number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return { rows, total: Number(count.n) };
+  return listPage(db.selectFrom('api_keys').selectAll().orderBy('id'), window);
 }
 
 export async function updateApiKey(
@@ -44,15 +32,6 @@ export async function updateApiKey(
 
 export async function deleteApiKey(db: Executor, id: string): Promise<void> {
   await db.deleteFrom('api_keys').where('id', '=', id).execute();
-}
-
-export async function countApiKeysByRole(db: Executor, role: string): Promise<number> {
-  const row = await db
-    .selectFrom('api_keys')
-    .select((eb) => eb.fn.countAll<string | number>().as('n'))
-    .where('role', '=', role)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
 }
 
 export async function listApiKeyIdsByRole(db: Executor, role: string): Promise<string[]> {

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { AssetStatus, Platform } from '@svc/protocol';
 import type { AssetsTable, Executor } from '../../platform/db/schema.js';
-import { likePattern, type Window } from '../../platform/db/paging.js';
+import { likePattern, listPage, type Window } from '../../platform/db/paging.js';
 
 export type AssetRow = AssetsTable;
 
@@ -51,18 +51,7 @@ export async function listAssets(
   filter: AssetFilter,
   window: Window,
 ): Promise<{ rows: AssetRow[]; total: number }> {
-  const { limit, offset } = window;
-  const rows = await filtered(db, filter)
-    .selectAll()
-    .orderBy('name')
-    .orderBy('id')
-    .limit(limit)
-    .offset(offset)
-    .execute();
-  const count = await filtered(db, filter)
-    .select((eb) => eb.fn.countAll<string | number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return { rows, total: Number(count.n) };
+  return listPage(filtered(db, filter).selectAll().orderBy('name').orderBy('id'), window);
 }
 
 export async function countAssets(db: Executor, visible: readonly string[] | null): Promise<number> {

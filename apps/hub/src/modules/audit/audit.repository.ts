@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { AuditQuery } from '@svc/protocol';
 import type { AuditEventsTable, Executor } from '../../platform/db/schema.js';
 import { runCompiledOnce } from '../../platform/db/compiled-once.js';
-import type { Window } from '../../platform/db/paging.js';
+import { listPage, type Window } from '../../platform/db/paging.js';
 
 export type AuditRow = AuditEventsTable;
 
@@ -70,15 +70,5 @@ export async function listAuditEvents(
   filter: AuditFilter,
   window: Window,
 ): Promise<{ rows: AuditRow[]; total: number }> {
-  const { limit, offset } = window;
-  const rows = await filtered(db, filter)
-    .selectAll()
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .offset(offset)
-    .execute();
-  const count = await filtered(db, filter)
-    .select((eb) => eb.fn.countAll<string | number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return { rows, total: Number(count.n) };
+  return listPage(filtered(db, filter).selectAll().orderBy('id', 'desc'), window);
 }

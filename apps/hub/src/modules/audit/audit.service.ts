@@ -24,7 +24,7 @@ export interface AuditService {
   list(ctx: ActionContext, query: AuditQuery, page: PageRequest): Promise<Page<AuditEvent>>;
 }
 
-export function presentAuditEvent(row: AuditRow): AuditEvent {
+function presentAuditEvent(row: AuditRow): AuditEvent {
   let detail: Record<string, unknown> = {};
   try {
     const parsed: unknown = JSON.parse(row.detail);

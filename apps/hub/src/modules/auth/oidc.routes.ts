@@ -7,14 +7,14 @@ import { oidcFlowLifetimeMs, type OidcService } from './oidc.service.js';
 import { readCookie, sessionCookie } from './session-cookie.js';
 
 /** The cookie that binds a sign-in at the provider to the browser that started it. */
-export const oidcStateCookieName = 'svc_oidc_state';
+const oidcStateCookieName = 'svc_oidc_state';
 const oidcCookiePath = '/api/auth/oidc';
 
-export function oidcStateCookie(state: string): string {
+function oidcStateCookie(state: string): string {
   return `${oidcStateCookieName}=${state}; Path=${oidcCookiePath}; HttpOnly; Secure; SameSite=Lax; Max-Age=${oidcFlowLifetimeMs / 1000}`;
 }
 
-export function clearedOidcStateCookie(): string {
+function clearedOidcStateCookie(): string {
   return `${oidcStateCookieName}=; Path=${oidcCookiePath}; HttpOnly; Secure; SameSite=Lax; Max-Age=0`;
 }
 

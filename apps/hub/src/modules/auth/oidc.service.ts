@@ -27,21 +27,21 @@ import type { LoginOutcome, LoginService, RequestMeta } from './login.service.js
 export type OidcRole = 'admin' | 'operator' | 'viewer';
 
 /** What an OIDC account can never log in with: not a bcrypt hash, so password checks always fail. */
-export const oidcPasswordHash = '!oidc';
+const oidcPasswordHash = '!oidc';
 
 /** How long a started sign-in may take at the provider. */
 export const oidcFlowLifetimeMs = 10 * 60 * 1000;
 
 const roleRank: Record<OidcRole, number> = { viewer: 1, operator: 2, admin: 3 };
 
-export interface OidcStart {
+interface OidcStart {
   /** The provider's authorization URL to send the browser to. */
   url: string;
   /** The flow's state, for the browser-binding cookie. */
   state: string;
 }
 
-export interface OidcFinish {
+interface OidcFinish {
   /** The callback's query parameters as received. */
   params: URLSearchParams;
   /** The state from the browser's svc_oidc_state cookie. */
@@ -63,7 +63,7 @@ interface PendingFlow {
 type Claims = Record<string, unknown>;
 
 /** The values of a claim as strings: a string, an array of strings, or a dotted path into nested objects. */
-export function claimValues(claims: Claims, name: string): string[] {
+function claimValues(claims: Claims, name: string): string[] {
   let value: unknown = claims[name];
   if (value === undefined && name.includes('.')) {
     value = name.split('.').reduce<unknown>((node, part) => {

@@ -16,7 +16,7 @@ import {
 
 const touchResolutionMs = 60_000;
 
-export interface SessionInfo {
+interface SessionInfo {
   principal: Principal;
   sessionId: string;
   username: string;

@@ -144,5 +144,3 @@ export function createSignInThrottle(now: () => number) {
     }),
   };
 }
-
-export type SignInThrottle = ReturnType<typeof createSignInThrottle>;

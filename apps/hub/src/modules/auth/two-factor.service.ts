@@ -17,7 +17,7 @@ import type { AuditService } from '../audit/audit.service.js';
 import { findUser } from '../users/users.repository.js';
 import { matchTotp, newTotpSecret, totpUri } from './totp.js';
 
-export const twoFactorLimits = {
+const twoFactorLimits = {
   challengeLifetimeMs: 5 * 60 * 1000,
   challengeAttempts: 5,
   /** Failed codes per user across all challenges before sign-in by 2FA pauses. */

@@ -1,5 +1,5 @@
 import type { EnrollmentTokensTable, Executor } from '../../platform/db/schema.js';
-import type { Window } from '../../platform/db/paging.js';
+import { listPage, type Window } from '../../platform/db/paging.js';
 
 export type EnrollmentTokenRow = EnrollmentTokensTable;
 
@@ -26,18 +26,7 @@ export async function listEnrollmentTokens(
   db: Executor,
   window: Window,
 ): Promise<{ rows: EnrollmentTokenRow[]; total: number }> {
-  const rows = await db
-    .selectFrom('enrollment_tokens')
-    .selectAll()
-    .orderBy('id')
-    .limit(window.limit)
-    .offset(window.offset)
-    .execute();
-  const count = await db
-    .selectFrom('enrollment_tokens')
-    .select((eb) => eb.fn.countAll<string | number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return { rows, total: Number(count.n) };
+  return listPage(db.selectFrom('enrollment_tokens').selectAll().orderBy('id'), window);
 }
 
 /**

@@ -55,7 +55,7 @@ import {
 type CredentialRotatedT = Static<typeof CredentialRotated>;
 type CredentialRevokedT = Static<typeof CredentialRevoked>;
 
-export const enrollmentDefaults = {
+const enrollmentDefaults = {
   expiresInHours: 24,
   maxUses: 1,
   /** ARCHITECTURE.md section 3: `/api/v1/enroll` 30/min per IP. */
@@ -90,16 +90,16 @@ export interface EnrollmentServiceDeps {
 }
 
 /** Credential text for an agent: `sva_` + 52 lowercase base32 characters (32 random bytes). */
-export function newAgentCredential(): string {
+function newAgentCredential(): string {
   return `sva_${randomToken(32)}`;
 }
 
-export function newEnrollmentTokenText(): string {
+function newEnrollmentTokenText(): string {
   return `sve_${randomToken(32)}`;
 }
 
 /** The ARCHITECTURE.md message for an agent operation on an asset whose agent is not connected. */
-export function assetOfflineError(asset: Pick<AssetRow, 'id' | 'name' | 'last_seen_at'>): HubError {
+function assetOfflineError(asset: Pick<AssetRow, 'id' | 'name' | 'last_seen_at'>): HubError {
   return new HubError(
     'asset_offline',
     `asset ${asset.name} (${asset.id}) is offline (last seen: ${asset.last_seen_at ?? 'never'})`,

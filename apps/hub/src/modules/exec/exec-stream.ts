@@ -8,7 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ExecStreamSummary } from '@svc/protocol';
 import type { FanOut } from './exec.service.js';
 
-export const ndjsonType = 'application/x-ndjson';
+const ndjsonType = 'application/x-ndjson';
 
 /** True when the Accept header asks for NDJSON (any position, q above 0). */
 export function acceptsNdjson(accept: string | undefined): boolean {

@@ -13,7 +13,7 @@ import type { AssetRow } from '../assets/assets.repository.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { decodeBase64, requirePath } from './file-paths.js';
 
-export interface FileDownload {
+interface FileDownload {
   path: string;
   bytes: Buffer;
 }

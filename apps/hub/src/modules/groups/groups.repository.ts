@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor, GroupsTable } from '../../platform/db/schema.js';
-import { likePattern, type Window } from '../../platform/db/paging.js';
+import { likePattern, listPage, type Window } from '../../platform/db/paging.js';
 
 export type GroupRow = GroupsTable;
 
@@ -37,18 +37,7 @@ export async function listGroups(
   filter: GroupFilter,
   window: Window,
 ): Promise<{ rows: GroupRow[]; total: number }> {
-  const { limit, offset } = window;
-  const rows = await filtered(db, filter)
-    .selectAll()
-    .orderBy('name')
-    .orderBy('id')
-    .limit(limit)
-    .offset(offset)
-    .execute();
-  const count = await filtered(db, filter)
-    .select((eb) => eb.fn.countAll<string | number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return { rows, total: Number(count.n) };
+  return listPage(filtered(db, filter).selectAll().orderBy('name').orderBy('id'), window);
 }
 
 export async function findGroup(db: Executor, id: string): Promise<GroupRow | undefined> {

@@ -7,13 +7,13 @@ import type { Principal } from '../access/principal.js';
 import { listAssets } from '../assets/assets.repository.js';
 import { listGroups } from '../groups/groups.repository.js';
 
-export const aggregateCacheMs = 5_000;
+const aggregateCacheMs = 5_000;
 
 /**
  * The cache key is the caller's view of the fleet: the owner sees everything; anyone else sees what their
  * allowed assets let them see. Two callers share an entry only when their views are the same.
  */
-export function aggregateCacheKey(principal: Principal): string {
+function aggregateCacheKey(principal: Principal): string {
   if (principal.role === 'owner' || principal.allowedAssets === null) return 'view:all';
   return `view:assets:${sha256Hex([...principal.allowedAssets].sort().join(','))}`;
 }

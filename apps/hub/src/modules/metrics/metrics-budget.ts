@@ -20,7 +20,7 @@ import type { Logger } from '../../platform/logger.js';
 import { canonicalTsMs } from './metrics.store.js';
 
 /** Samples svc-agent keeps while it cannot reach the hub (apps/agent MetricsBuffer), sent at reconnect. */
-export const agentBacklogSamples = 2_000;
+const agentBacklogSamples = 2_000;
 
 /**
  * The budget for a collect interval of `collectIntervalS` seconds: one sample per second of it (svc-agent's
@@ -35,7 +35,7 @@ export function metricsBudgetFor(collectIntervalS: number): {
   return { samplesPerInterval, burstSamples: agentBacklogSamples + samplesPerInterval };
 }
 
-export interface MetricsBudgetCounts {
+interface MetricsBudgetCounts {
   /** Passed on to the store. */
   accepted: number;
   /** Dropped: the agent's budget was spent. */

@@ -26,9 +26,9 @@ export interface MetricsServiceDeps {
 }
 
 const hourMs = 60 * 60 * 1000;
-export const overviewWindowMinutes = 5;
+const overviewWindowMinutes = 5;
 
-export function presentSample(row: MetricRow): MetricSample {
+function presentSample(row: MetricRow): MetricSample {
   return {
     ts: row.ts,
     cpu_percent: row.cpu_percent,

@@ -49,7 +49,7 @@ export interface MetricsStoreOptions {
   onError?: (error: unknown) => void;
 }
 
-export interface MetricsStoreStats {
+interface MetricsStoreStats {
   buffered: number;
   written: number;
   /** Lost: buffer full, store closed, or a failed write. */

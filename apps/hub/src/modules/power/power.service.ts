@@ -39,7 +39,7 @@ export interface PowerServiceDeps {
   sendPacket?: (mac: string, target: UdpTarget) => Promise<void>;
 }
 
-export const defaultWolBroadcast = '255.255.255.255:9';
+const defaultWolBroadcast = '255.255.255.255:9';
 
 function formatTarget(target: UdpTarget): string {
   return target.host.includes(':') ? `[${target.host}]:${target.port}` : `${target.host}:${target.port}`;

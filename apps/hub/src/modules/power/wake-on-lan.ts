@@ -76,7 +76,7 @@ function maskOf(prefix: number): number {
 }
 
 /** The widest (/16) and narrowest (/30) IPv4 prefixes that count as a LAN a relay shares with its target. */
-export const relayPrefixBounds = { min: 16, max: 30 } as const;
+const relayPrefixBounds = { min: 16, max: 30 } as const;
 
 /** One interface address an agent reports, with its prefix length when known. */
 export interface RelayInterface {

@@ -19,7 +19,7 @@ import { recordIntent, type AgentCaller } from '../agent-ops/agent-call.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { requirePath } from '../files/file-paths.js';
 
-export type ServiceAction = 'start' | 'stop' | 'restart';
+type ServiceAction = 'start' | 'stop' | 'restart';
 
 type ReadType =
   | 'processes.list'

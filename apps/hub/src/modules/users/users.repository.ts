@@ -1,5 +1,5 @@
 import type { Executor, UsersTable } from '../../platform/db/schema.js';
-import type { Window } from '../../platform/db/paging.js';
+import { listPage, type Window } from '../../platform/db/paging.js';
 
 export type UserRow = UsersTable;
 
@@ -27,18 +27,7 @@ export async function findUserByRole(db: Executor, role: string): Promise<UserRo
 }
 
 export async function listUsers(db: Executor, window: Window): Promise<{ rows: UserRow[]; total: number }> {
-  const rows = await db
-    .selectFrom('users')
-    .selectAll()
-    .orderBy('username')
-    .limit(window.limit)
-    .offset(window.offset)
-    .execute();
-  const count = await db
-    .selectFrom('users')
-    .select((eb) => eb.fn.countAll<string | number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return { rows, total: Number(count.n) };
+  return listPage(db.selectFrom('users').selectAll().orderBy('username'), window);
 }
 
 export async function updateUser(

@@ -37,7 +37,7 @@ export interface UserService {
   changeOwnPassword(ctx: ActionContext, input: PasswordChange): Promise<void>;
 }
 
-export function presentUser(row: UserRow): User {
+function presentUser(row: UserRow): User {
   return {
     id: row.id,
     username: row.username,
@@ -48,7 +48,7 @@ export function presentUser(row: UserRow): User {
 }
 
 /** bcrypt reads only the first 72 bytes: a longer password would silently be cut, so it is refused. */
-export function checkPassword(password: string): void {
+function checkPassword(password: string): void {
   if (Buffer.byteLength(password, 'utf8') > limits.passwordMaxBytes) {
     throw validationError('password', `must be at most ${limits.passwordMaxBytes} bytes (UTF-8)`);
   }

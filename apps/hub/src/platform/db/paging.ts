@@ -1,3 +1,4 @@
+import type { SelectQueryBuilder } from 'kysely';
 import { paginationLimits, type PageMeta } from '@svc/protocol';
 
 export interface PageRequest {
@@ -30,6 +31,26 @@ export interface Window {
 
 export function pageWindow(request: PageRequest): Window {
   return { limit: request.perPage, offset: (request.page - 1) * request.perPage };
+}
+
+/**
+ * One page of a filtered, selected and ordered query, and the count of every row it matches. The count runs
+ * the same query without its selection and order (PostgreSQL refuses an ORDER BY beside a bare count(*)), so
+ * the page and the total can never disagree on the filter.
+ */
+export async function listPage<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  window: Window,
+): Promise<{ rows: Awaited<ReturnType<typeof query.execute>>; total: number }> {
+  const rows = await query.limit(window.limit).offset(window.offset).execute();
+  const count = await query
+    .clearSelect()
+    .clearOrderBy()
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    // Kysely cannot name the selection while the table is generic; the column is the one selected above.
+    .$castTo<{ n: string | number }>()
+    .executeTakeFirstOrThrow();
+  return { rows, total: Number(count.n) };
 }
 
 export function toPage<T>(items: T[], total: number, request: PageRequest): Page<T> {

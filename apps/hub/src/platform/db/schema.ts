@@ -40,7 +40,7 @@ export interface UsersTable {
   must_change_password: number;
 }
 
-export interface SettingsTable {
+interface SettingsTable {
   key: string;
   value: string;
   updated_at: string;
@@ -58,7 +58,7 @@ export interface SessionsTable {
   user_agent: string | null;
 }
 
-export interface RecoveryCodesTable {
+interface RecoveryCodesTable {
   id: string;
   user_id: string;
   code_hash: string;
@@ -129,7 +129,7 @@ export interface GroupsTable {
   updated_at: string;
 }
 
-export interface GroupMembersTable {
+interface GroupMembersTable {
   group_id: string;
   asset_id: string;
 }

@@ -4,14 +4,8 @@
  */
 import type { AddressCategory } from './address-policy.js';
 
-export const outboundRefusedReasons = [
-  'blocked_address',
-  'host_not_allowed',
-  'insecure_transport',
-  'too_many_redirects',
-  'dns_failed',
-] as const;
-export type OutboundRefusedReason = (typeof outboundRefusedReasons)[number];
+export type OutboundRefusedReason =
+  'blocked_address' | 'host_not_allowed' | 'insecure_transport' | 'too_many_redirects' | 'dns_failed';
 
 export class OutboundRefused extends Error {
   readonly reason: OutboundRefusedReason;

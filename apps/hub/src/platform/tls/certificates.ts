@@ -23,8 +23,8 @@ x509.cryptoProvider.set(webcrypto);
 
 const ecdsa = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 const dayMs = 24 * 60 * 60 * 1000;
-export const caLifetimeDays = 3650;
-export const serverLifetimeDays = 365;
+const caLifetimeDays = 3650;
+const serverLifetimeDays = 365;
 export const renewBeforeDays = 30;
 
 export interface KeyAndCert {
@@ -149,7 +149,7 @@ export function sanOf(name: string): string {
 }
 
 /** Splits a PEM bundle into its certificates, in order. */
-export function splitPemCertificates(pem: string): string[] {
+function splitPemCertificates(pem: string): string[] {
   return pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
 }
 
@@ -176,7 +176,7 @@ export function needsRenewal(certPem: string, now: Date): boolean {
 
 export class CertificateProblem extends Error {}
 
-export const uploadLimits = { pemBytes: 65_536, chainLength: 8 } as const;
+const uploadLimits = { pemBytes: 65_536, chainLength: 8 } as const;
 
 /**
  * Checks an uploaded chain and key: PEM, not expired, the key unencrypted and matching the first certificate,

@@ -10,7 +10,7 @@ import { isIP } from 'node:net';
 
 export const nameConstraintsOid = '2.5.29.30';
 
-export interface IpRange {
+interface IpRange {
   /** The network address, as text. */
   address: string;
   prefix: number;
@@ -23,10 +23,10 @@ export interface NameConstraints {
 }
 
 /** Local-only DNS suffixes (RFC 6761, 6762, 8375 and the ICANN-reserved `internal`), and common LAN ones. */
-export const localDnsSuffixes = ['localhost', 'local', 'lan', 'home.arpa', 'internal'] as const;
+const localDnsSuffixes = ['localhost', 'local', 'lan', 'home.arpa', 'internal'] as const;
 
 /** Loopback, private (RFC 1918), shared (RFC 6598, e.g. Tailscale), link-local and unique-local ranges. */
-export const localIpRanges: readonly IpRange[] = [
+const localIpRanges: readonly IpRange[] = [
   { address: '127.0.0.0', prefix: 8 },
   { address: '10.0.0.0', prefix: 8 },
   { address: '172.16.0.0', prefix: 12 },
