@@ -373,6 +373,11 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     verifySession: async (token) => (await sessions.resolve(token))?.principal ?? null,
     handlers,
     rawHandlers,
+    publicUpgradeHandlers: {
+      'agent.channel': (request, socket, head) => {
+        gateway.handleUpgrade(request, socket, head);
+      },
+    },
     ...(options.serverFactory && tls.secureContext() ? { serverFactory: options.serverFactory(tls) } : {}),
   });
 
