@@ -102,6 +102,10 @@ export function createUpgradeRouter(deps: UpgradeRouterDeps): UpgradeRouter {
       if (path.startsWith('/api/v2/')) await deps.authenticator.authenticate(request);
       throw new HubError('not_found', `No WebSocket endpoint ${path}.`);
     }
+    if (found.contract.auth === 'public') {
+      // A public contract with an upgrade handler never gets here; any other public route has no WebSocket.
+      throw new HubError('not_found', `${path} is not a WebSocket endpoint; send a plain request.`);
+    }
     const principal = await deps.authenticator.authenticate(request);
     authorize(found.contract, principal, found.params);
     if (found.contract.upgrade !== true) {
