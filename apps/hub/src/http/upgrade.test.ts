@@ -186,3 +186,33 @@ describe('WebSocket upgrades in TLS mode', () => {
     expect(owner.status).toBe(501);
   });
 });
+
+describe('WebSocket upgrades count against the same rate limits as HTTP requests', () => {
+  let t: TestHub;
+
+  beforeAll(async () => {
+    t = await startTestHub({
+      listen: true,
+      rateLimit: { enabled: true, perIpPerMinute: 3, perKeyPerMinute: 1000 },
+      clock: new ManualClock(new Date()),
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('an address over its rate: 429 with Retry-After in the envelope, HTTP and upgrades sharing one bucket', async () => {
+    const port = t.servers?.httpPort ?? 0;
+    // One HTTP request and two upgrades use the three a minute; the next upgrade is over.
+    expect((await t.request('GET', '/api/v2/events/stream')).status).toBe(501);
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      statuses.push((await upgrade(port, '/api/v2/events/stream', bearer(t.ownerKey))).status);
+    }
+    expect(statuses).toEqual([501, 501, 429]);
+    const refused = await upgrade(port, '/api/v2/events/stream', bearer(t.ownerKey));
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(refused.json).toMatchObject({ error: 'rate_limited', status: 429 });
+  });
+});
