@@ -34,10 +34,6 @@ export function httpsServerFactory(tls: TlsManager): FastifyServerFactory {
 
 const plain = { encrypted: false };
 
-function credentialsOverHttps(httpsPort: number): string {
-  return `Credentials are accepted only over HTTPS, on port ${httpsPort}.`;
-}
-
 /**
  * The plain-HTTP listener of TLS modes: redirects browsers, refuses credentials, and refuses every WebSocket
  * upgrade (a WebSocket client does not follow a redirect, and a key in it must not travel in clear again).
@@ -47,7 +43,11 @@ export function createRedirectServer(httpsPort: number): http.Server {
     const hasCredential =
       req.headers.authorization !== undefined || /(^|;\s*)svc_session=/.test(req.headers.cookie ?? '');
     if (hasCredential) {
-      writeRawError(res, new HubError('https_required', credentialsOverHttps(httpsPort)), plain);
+      writeRawError(
+        res,
+        new HubError('https_required', `Credentials are accepted only over HTTPS, on port ${httpsPort}.`),
+        plain,
+      );
       return;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -60,7 +60,13 @@ export function createRedirectServer(httpsPort: number): http.Server {
     res.end();
   });
   server.on('upgrade', (_req: http.IncomingMessage, socket: Duplex) => {
-    refuseUpgrade(socket, new HubError('https_required', credentialsOverHttps(httpsPort)));
+    refuseUpgrade(
+      socket,
+      new HubError(
+        'https_required',
+        `WebSocket upgrades are accepted only over HTTPS, on port ${httpsPort}.`,
+      ),
+    );
   });
   return server;
 }
