@@ -14,7 +14,8 @@ import { installErrorHandler } from './http/error-handler.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { HubLogController } from './http/request-log.js';
 import { registerContractRoutes, type Handlers, type RawHandler } from './http/register-routes.js';
-import { createOriginCheck } from './http/transport-security.js';
+import { createClientIpReader, createOriginCheck, type TransportRequest } from './http/transport-security.js';
+import { createUpgradeRouter, type PublicUpgradeHandlers, type UpgradeHandlers } from './http/upgrade.js';
 import { compileValidator } from './http/validation.js';
 import { HubError } from './platform/hub-error.js';
 import type { Logger } from './platform/logger.js';
@@ -26,7 +27,7 @@ export interface AppDeps {
   /** Shared with the agent channel, so one address's refusals are summed up together; one of its own if absent. */
   refusals?: RefusalLog;
   /** Whether a request arrived over TLS (transport-security.ts), shared with the sign-in routes. */
-  isSecure(request: FastifyRequest): boolean;
+  isSecure(request: TransportRequest): boolean;
   trustedProxies: readonly string[];
   publicOrigin?: string | null;
   rateLimit: RateLimitConfig;
@@ -36,6 +37,10 @@ export interface AppDeps {
   serverFactory?: FastifyServerFactory;
   handlers: Handlers;
   rawHandlers: Partial<Record<string, RawHandler>>;
+  /** WebSocket endpoints by contract name, behind the same guard as the routes. */
+  upgradeHandlers?: UpgradeHandlers;
+  /** `public` upgrade contracts that check their own credential (the agent channel). */
+  publicUpgradeHandlers?: PublicUpgradeHandlers;
   routes?: readonly RouteContract[];
 }
 
@@ -85,6 +90,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       trustedProxies: deps.trustedProxies,
     }),
     isSecure: (request) => deps.isSecure(request),
+    clientIp: createClientIpReader(deps.trustedProxies),
     perIp: deps.rateLimit.enabled ? new RateLimiter(deps.rateLimit.perIpPerMinute) : null,
     perKey: deps.rateLimit.enabled ? new RateLimiter(deps.rateLimit.perKeyPerMinute) : null,
   });
@@ -93,7 +99,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.addHook('onRequest', async (request: FastifyRequest) => {
     const contract = request.routeOptions.config.contract;
     if (!contract || contract.auth === 'public') return;
-    const principal = await authenticator.authenticate(request);
+    const principal = await authenticator.authenticate(request.raw);
     authorize(contract, principal, request.params as Record<string, string>);
     request.principal = principal;
   });
@@ -115,7 +121,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     const methods = matchers.filter((m) => m.pattern.test(path)).map((m) => m.method);
     if (path.startsWith('/api/v2/')) {
       // Authentication before existence: an anonymous caller cannot map the API by probing.
-      await authenticator.authenticate(request);
+      await authenticator.authenticate(request.raw);
     }
     if (methods.length > 0) {
       void reply.header('Allow', [...new Set(methods)].join(', '));
@@ -132,5 +138,17 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   });
 
   registerContractRoutes(app, routes, deps.handlers, deps.rawHandlers);
+  app.server.on(
+    'upgrade',
+    createUpgradeRouter({
+      routes,
+      authenticator,
+      handlers: deps.upgradeHandlers ?? {},
+      publicHandlers: deps.publicUpgradeHandlers ?? {},
+      onError: (error) => {
+        deps.logger.error({ err: error }, 'WebSocket upgrade failed');
+      },
+    }),
+  );
   return app;
 }

@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyServerFactory } from 'fastify';
 import type { HubConfig } from './config/env.js';
 import { buildApp } from './app.js';
 import { buildOpenApiDocument } from './http/openapi.js';
+import { createCredentialLifetime, type CredentialLifetime } from './http/credential-lifetime.js';
 import type { Handlers, RawHandler } from './http/register-routes.js';
 import { createTransportCheck } from './http/transport-security.js';
 import { systemClock, type Clock } from './platform/clock.js';
@@ -101,6 +102,8 @@ export interface Hub {
   box: SecretBox;
   gateway: WebSocketAgentGateway;
   events: EventBus;
+  /** Tells an open stream that the key it was opened with was revoked or expired. */
+  credentials: CredentialLifetime;
   /** Agents' samples through their budgets into the store; deleted assets' histories purged. */
   metrics: { budget: MetricsBudget; store: MetricsStore; purger: MetricsPurger };
   close(): Promise<void>;
@@ -197,7 +200,8 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
   await tls.init();
 
   const audit = createAuditService({ db, clock });
-  const apiKeys = createApiKeyService({ db, clock, audit });
+  const apiKeys = createApiKeyService({ db, clock, audit, events });
+  const credentials = createCredentialLifetime({ events, clock });
   const metricsStore = createMetricsStore({
     db,
     clock,
@@ -373,6 +377,11 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     verifySession: async (token) => (await sessions.resolve(token))?.principal ?? null,
     handlers,
     rawHandlers,
+    publicUpgradeHandlers: {
+      'agent.channel': (request, socket, head) => {
+        gateway.handleUpgrade(request, socket, head);
+      },
+    },
     ...(options.serverFactory && tls.secureContext() ? { serverFactory: options.serverFactory(tls) } : {}),
   });
 
@@ -400,8 +409,10 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     box,
     gateway,
     events,
+    credentials,
     metrics: { budget: metricsBudget, store: metricsStore, purger: metricsPurger },
     async close() {
+      credentials.close();
       // Agents first: upgraded sockets would otherwise keep app.close() waiting.
       await gateway.close();
       await app.close();

@@ -9,9 +9,11 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { FastifyServerFactory } from 'fastify';
 import type { Duplex } from 'node:stream';
-import { agentChannelPath, newId } from '@svc/protocol';
 import type { HubConfig } from './config/env.js';
+import { writeRawError } from './http/envelope.js';
+import { refuseUpgrade } from './http/upgrade.js';
 import type { Hub } from './hub.js';
+import { HubError } from './platform/hub-error.js';
 import type { TlsManager } from './platform/tls/tls-manager.js';
 
 const renewalCheckMs = 12 * 60 * 60 * 1000;
@@ -30,27 +32,26 @@ export function httpsServerFactory(tls: TlsManager): FastifyServerFactory {
   };
 }
 
-function refuse(res: http.ServerResponse, status: number, error: string, message: string): void {
-  const body = JSON.stringify({ request_id: newId('request'), error, message, status });
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'x-content-type-options': 'nosniff',
-    'cache-control': 'no-store',
-  });
-  res.end(body);
-}
+const plain = { encrypted: false };
 
-/** The plain-HTTP listener of TLS modes: redirects browsers, refuses credentials. */
+/**
+ * The plain-HTTP listener of TLS modes: redirects browsers, refuses credentials, and refuses every WebSocket
+ * upgrade (a WebSocket client does not follow a redirect, and a key in it must not travel in clear again).
+ */
 function createRedirectServer(httpsPort: number): http.Server {
-  return http.createServer((req, res) => {
+  const server = http.createServer((req, res) => {
     const hasCredential =
       req.headers.authorization !== undefined || /(^|;\s*)svc_session=/.test(req.headers.cookie ?? '');
     if (hasCredential) {
-      refuse(res, 403, 'https_required', `Credentials are accepted only over HTTPS, on port ${httpsPort}.`);
+      writeRawError(
+        res,
+        new HubError('https_required', `Credentials are accepted only over HTTPS, on port ${httpsPort}.`),
+        plain,
+      );
       return;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      refuse(res, 403, 'https_required', `Use HTTPS on port ${httpsPort}.`);
+      writeRawError(res, new HubError('https_required', `Use HTTPS on port ${httpsPort}.`), plain);
       return;
     }
     const host = (req.headers.host ?? 'localhost').replace(/:\d+$/, '');
@@ -58,6 +59,16 @@ function createRedirectServer(httpsPort: number): http.Server {
     res.writeHead(308, { location: target, 'content-length': '0', 'x-content-type-options': 'nosniff' });
     res.end();
   });
+  server.on('upgrade', (_req: http.IncomingMessage, socket: Duplex) => {
+    refuseUpgrade(
+      socket,
+      new HubError(
+        'https_required',
+        `WebSocket upgrades are accepted only over HTTPS, on port ${httpsPort}.`,
+      ),
+    );
+  });
+  return server;
 }
 
 export interface RunningServers {
@@ -76,26 +87,10 @@ function listen(server: http.Server, port: number, host: string): Promise<number
   });
 }
 
-/**
- * WebSocket upgrades on the hub's own listener: the agent channel goes to the gateway; nothing else upgrades
- * yet. (Node hands upgrades to this listener, not to Fastify's routes.)
- */
-function routeUpgrades(hub: Hub): void {
-  hub.app.server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
-    const path = (req.url ?? '').split('?')[0];
-    if (path === agentChannelPath) {
-      hub.gateway.handleUpgrade(req, socket, head);
-      return;
-    }
-    socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-  });
-}
-
 export async function startServers(
   hub: Hub,
   config: Pick<HubConfig, 'host' | 'httpPort' | 'httpsPort' | 'tlsMode'>,
 ): Promise<RunningServers> {
-  routeUpgrades(hub);
   if (config.tlsMode === 'disabled') {
     await hub.app.listen({ host: config.host, port: config.httpPort });
     return {

@@ -62,6 +62,11 @@ export interface RouteContract {
   successStatus?: 200 | 201 | 202 | 204;
   /** Routes that do not use the JSON envelope (openapi document, CA certificate, event stream). */
   raw?: boolean;
+  /**
+   * A WebSocket endpoint: the hub's upgrade path finds it by path and runs the same authentication and
+   * authorization as for any route before the handshake; a plain request gets what the HTTP route answers.
+   */
+  upgrade?: boolean;
   /** A second success form chosen by `Accept`: one JSON document per line, each matching `line`. */
   stream?: { mediaType: 'application/x-ndjson'; line: TSchema };
   /** Longer prose for the OpenAPI document, when the summary cannot say enough. */

@@ -1059,14 +1059,17 @@ export const routes = {
     response: AuditEvent,
     list: true,
   }),
-  'events.stream': planned(
-    'events.stream',
-    'GET',
-    '/events/stream',
-    'events:subscribe',
-    'WebSocket event feed',
-    AGENTS,
-  ),
+  'events.stream': {
+    ...planned(
+      'events.stream',
+      'GET',
+      '/events/stream',
+      'events:subscribe',
+      'WebSocket event feed (not built yet: an upgrade is authenticated and authorized, then answered 501)',
+      'the event feed',
+    ),
+    upgrade: true,
+  },
   'discovery.run': {
     ...planned(
       'discovery.run',
@@ -1363,6 +1366,7 @@ export const routes = {
     auth: 'public',
     summary: 'The agent WebSocket (authenticated by the agent credential, not an API key)',
     raw: true,
+    upgrade: true,
   }),
 
   // ---- root ----

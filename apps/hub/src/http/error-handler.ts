@@ -12,7 +12,7 @@ const fastifyCodes: Record<string, HubError['code']> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'validation',
 };
 
-function toHubError(error: unknown): HubError | null {
+export function toHubError(error: unknown): HubError | null {
   if (error instanceof HubError) return error;
   const e = error as Partial<FastifyError> & { validation?: unknown; validationContext?: string };
   if (Array.isArray(e.validation)) {

@@ -63,6 +63,7 @@ function operation(route: RouteContract): Json {
     'x-svc-auth': route.auth,
     ...(route.scope ? { 'x-svc-scope': route.scope } : {}),
     ...(route.plannedIn ? { 'x-svc-planned': route.plannedIn } : {}),
+    ...(route.upgrade ? { 'x-svc-upgrade': 'websocket' } : {}),
     parameters: [...parametersOf(route.params, 'path'), ...parametersOf(route.query, 'query')],
     ...(route.body
       ? { requestBody: { required: true, content: { 'application/json': { schema: plain(route.body) } } } }

@@ -1,5 +1,5 @@
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import proxyAddr from 'proxy-addr';
-import type { FastifyRequest } from 'fastify';
 import type { TlsMode } from '../config/env.js';
 
 export interface TransportPolicy {
@@ -12,7 +12,27 @@ export function isLoopbackAddress(address: string | undefined): boolean {
   return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
 }
 
-type Socketish = { encrypted?: boolean; remoteAddress?: string };
+type Socketish = { encrypted?: boolean; remoteAddress?: string | undefined };
+
+/**
+ * What the transport rules read from a request: a Fastify request and a raw upgrade request (IncomingMessage)
+ * both have it, so HTTP routes and WebSocket upgrades are judged by the same code.
+ */
+export interface TransportRequest {
+  headers: IncomingHttpHeaders;
+  socket: Socketish;
+}
+
+/**
+ * The client address of a raw request, the way Fastify computes `request.ip` with the same trusted proxies
+ * (proxy-addr), so a raw upgrade counts against the same per-IP limit as its HTTP requests.
+ */
+export function createClientIpReader(
+  trustedProxies: readonly string[],
+): (request: IncomingMessage) => string {
+  const trust = trustedProxies.length > 0 ? proxyAddr.compile([...trustedProxies]) : () => false;
+  return (request) => proxyAddr(request, trust);
+}
 
 /**
  * The scheme a request arrived with: `https` when the hub terminated TLS; what a trusted proxy's
@@ -21,8 +41,8 @@ type Socketish = { encrypted?: boolean; remoteAddress?: string };
  */
 function createSchemeReader(trustedProxies: readonly string[]) {
   const isTrustedProxy = proxyAddr.compile([...trustedProxies]);
-  return (request: FastifyRequest): { scheme: 'http' | 'https'; viaProxy: boolean; peer: string } => {
-    const socket = request.raw.socket as Socketish;
+  return (request: TransportRequest): { scheme: 'http' | 'https'; viaProxy: boolean; peer: string } => {
+    const socket = request.socket;
     const peer = socket.remoteAddress ?? '';
     if (socket.encrypted === true) return { scheme: 'https', viaProxy: false, peer };
     if (trustedProxies.length > 0 && peer && isTrustedProxy(peer, 0)) {
@@ -39,7 +59,7 @@ function createSchemeReader(trustedProxies: readonly string[]) {
  * Whether a request arrived over TLS: the hub terminated it itself, or a trusted proxy says so. In `disabled`
  * mode a loopback client that is not a trusted proxy counts as well (a developer on the same machine).
  */
-export function createTransportCheck(policy: TransportPolicy): (request: FastifyRequest) => boolean {
+export function createTransportCheck(policy: TransportPolicy): (request: TransportRequest) => boolean {
   const schemeOf = createSchemeReader(policy.trustedProxies);
   return (request) => {
     const { scheme, viaProxy, peer } = schemeOf(request);
@@ -55,7 +75,7 @@ export function createTransportCheck(policy: TransportPolicy): (request: Fastify
 export function createOriginCheck(options: {
   publicOrigin: string | null;
   trustedProxies: readonly string[];
-}): (request: FastifyRequest) => boolean {
+}): (request: TransportRequest) => boolean {
   const schemeOf = createSchemeReader(options.trustedProxies);
   return (request) => {
     const origin = request.headers.origin;

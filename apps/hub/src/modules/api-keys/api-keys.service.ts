@@ -19,6 +19,7 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
 import { constantTimeEqual, sha256Hex } from '../../platform/crypto.js';
 import type { Database } from '../../platform/db/schema.js';
+import type { EventBus } from '../../platform/event-bus.js';
 import { pageWindow, readStringList, toPage, type Page, type PageRequest } from '../../platform/db/paging.js';
 import { HubError, validationError } from '../../platform/hub-error.js';
 import type { ActionContext, Principal } from '../access/principal.js';
@@ -65,6 +66,8 @@ export interface ApiKeyServiceDeps {
   db: Kysely<Database>;
   clock: Clock;
   audit: AuditService;
+  /** `api_key.deleted` on revocation and rotation, so streams opened with the key can close. */
+  events?: Pick<EventBus, 'publish'>;
 }
 
 function newKeyText(): string {
@@ -123,6 +126,9 @@ function principalOf(row: ApiKeyRow): Principal {
 
 export function createApiKeyService(deps: ApiKeyServiceDeps): ApiKeyService {
   const { db, clock, audit } = deps;
+  const keyDeleted = (id: string, detail: Record<string, unknown>) => {
+    deps.events?.publish('api_key.deleted', { id, ...detail });
+  };
   /** Verified keys by SHA-256 of their text. Only keys that verified are kept; a wrong key always reads. */
   const verified = new Map<string, VerifiedKey>();
   /** Moves on every change of a key: a lookup that began before a change must not keep what it read. */
@@ -272,6 +278,7 @@ export function createApiKeyService(deps: ApiKeyServiceDeps): ApiKeyService {
         });
       });
       forgetVerified();
+      keyDeleted(id, { name: row.name, prefix: row.prefix });
       return presentApiKey(row);
     },
 
@@ -343,10 +350,12 @@ export function createApiKeyService(deps: ApiKeyServiceDeps): ApiKeyService {
           targetId: row.id,
           detail: { name: row.name, role: 'owner' },
         });
-        return { id: row.id, prefix: row.prefix, raw_key: raw, revoked: earlier.length };
+        return { made: { id: row.id, prefix: row.prefix, raw_key: raw, revoked: earlier.length }, earlier };
       });
       forgetVerified();
-      return made;
+      // After the commit: a listener that closes a stream must not act on a rotation that rolled back.
+      for (const id of made.earlier) keyDeleted(id, { name: 'owner token', rotated: true });
+      return made.made;
     },
   };
 }

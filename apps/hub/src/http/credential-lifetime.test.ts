@@ -1,0 +1,101 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startTestHub, type TestHub } from '@svc/testkit';
+import { ManualClock } from '../platform/clock.js';
+import { EventBus } from '../platform/event-bus.js';
+import { localOwnerContext } from '../modules/users/owner-bootstrap.js';
+import { createCredentialLifetime, type CredentialEnd, type Scheduler } from './credential-lifetime.js';
+
+/** Timers fired by hand: what is armed, for how long, and whether it was cancelled. */
+function fakeScheduler() {
+  const armed: { ms: number; run: () => void; cancelled: boolean }[] = [];
+  const schedule: Scheduler = (ms, run) => {
+    const entry = { ms, run, cancelled: false };
+    armed.push(entry);
+    return () => {
+      entry.cancelled = true;
+    };
+  };
+  return { armed, schedule };
+}
+
+describe('credential lifetime: an open stream learns that its key died', () => {
+  const start = new Date('2026-11-25T12:00:00.000Z');
+
+  function rig() {
+    const clock = new ManualClock(start);
+    const events = new EventBus(clock);
+    const timers = fakeScheduler();
+    const lifetime = createCredentialLifetime({ events, clock, schedule: timers.schedule });
+    return { clock, events, timers, lifetime };
+  }
+
+  it('api_key.deleted for the watched key ends it once; other keys and unsubscribed watches are not told', () => {
+    const { events, lifetime } = rig();
+    const ends: string[] = [];
+    lifetime.onCredentialEnded({ id: 'key_a', name: 'a', expiresAt: null }, (end) => ends.push(`a:${end}`));
+    const stopB = lifetime.onCredentialEnded({ id: 'key_b', name: 'b', expiresAt: null }, (end) =>
+      ends.push(`b:${end}`),
+    );
+    stopB();
+    events.publish('api_key.deleted', { id: 'key_other' });
+    expect(ends).toEqual([]);
+    events.publish('api_key.deleted', { id: 'key_a' });
+    events.publish('api_key.deleted', { id: 'key_a' });
+    events.publish('api_key.deleted', { id: 'key_b' });
+    expect(ends).toEqual(['a:revoked']);
+  });
+
+  it('a key with expires_at ends as expired when its timer fires at or after the expiry', () => {
+    const { clock, timers, lifetime } = rig();
+    const ends: CredentialEnd[] = [];
+    lifetime.onCredentialEnded(
+      { id: 'key_a', name: 'a', expiresAt: new Date(start.getTime() + 60_000).toISOString() },
+      (end) => ends.push(end),
+    );
+    expect(timers.armed.map((t) => t.ms)).toEqual([60_000]);
+    // A timer that fires early (clock drift) re-arms instead of ending the key.
+    clock.advance(30_000);
+    timers.armed[0]?.run();
+    expect(ends).toEqual([]);
+    expect(timers.armed[1]?.ms).toBe(30_000);
+    clock.advance(30_000);
+    timers.armed[1]?.run();
+    expect(ends).toEqual(['expired']);
+  });
+
+  it('stopping a watch and closing cancel its expiry timer', () => {
+    const { timers, lifetime } = rig();
+    const later = new Date(start.getTime() + 60_000).toISOString();
+    const stop = lifetime.onCredentialEnded({ id: 'key_a', name: 'a', expiresAt: later }, () => undefined);
+    lifetime.onCredentialEnded({ id: 'key_b', name: 'b', expiresAt: later }, () => undefined);
+    stop();
+    expect(timers.armed[0]?.cancelled).toBe(true);
+    lifetime.close();
+    expect(timers.armed[1]?.cancelled).toBe(true);
+  });
+});
+
+describe('revocation and rotation publish api_key.deleted (through a real hub)', () => {
+  let t: TestHub | undefined;
+  afterEach(async () => {
+    await t?.close();
+  });
+
+  it('a key revoked through the API ends the streams watching it; so does an owner-token rotation', async () => {
+    t = await startTestHub();
+    const hub = t.hub;
+    const made = await t.createKey({ role: 'viewer', scopes: ['events:subscribe'] });
+    const principal = await hub.services.apiKeys.authenticate(made.raw_key);
+    const ownerPrincipal = await hub.services.apiKeys.authenticate(t.ownerKey);
+    if (!principal?.key || !ownerPrincipal?.key) throw new Error('keys did not authenticate');
+    const ends: string[] = [];
+    hub.credentials.onCredentialEnded(principal.key, (end) => ends.push(`viewer:${end}`));
+    hub.credentials.onCredentialEnded(ownerPrincipal.key, (end) => ends.push(`owner:${end}`));
+
+    expect((await t.request('DELETE', `/api/v2/keys/${made.id}`)).status).toBe(200);
+    expect(ends).toEqual(['viewer:revoked']);
+
+    await hub.services.apiKeys.rotateOwnerToken(await localOwnerContext(hub.database.db));
+    expect(ends).toEqual(['viewer:revoked', 'owner:revoked']);
+  });
+});

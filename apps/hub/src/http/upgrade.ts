@@ -1,0 +1,139 @@
+/**
+ * WebSocket upgrades, dispatched by contract: the request's path finds its route contract, and the same
+ * authentication (authenticate.ts) and authorization (authorize.ts) as for the HTTP route run before any
+ * handshake. Refusals are answered on the raw socket in the error envelope, with the status the HTTP route
+ * would give. Node hands upgrades to the server's 'upgrade' event, not to Fastify's routes.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { routerPath, type RouteContract, type RouteName } from '@svc/protocol';
+import { HubError } from '../platform/hub-error.js';
+import type { Principal } from '../modules/access/principal.js';
+import type { Authenticator } from './authenticate.js';
+import { authorize } from './authorize.js';
+import { rawErrorResponse } from './envelope.js';
+import { toHubError } from './error-handler.js';
+
+/** A module's WebSocket endpoint: runs only for a caller the contract admits; completes the handshake itself. */
+type UpgradeHandler = (principal: Principal, request: IncomingMessage, socket: Duplex, head: Buffer) => void;
+
+/** A `public` upgrade that checks its own credential (the agent channel). */
+type PublicUpgradeHandler = (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
+
+export type UpgradeHandlers = Partial<Record<RouteName, UpgradeHandler>>;
+export type PublicUpgradeHandlers = Partial<Record<RouteName, PublicUpgradeHandler>>;
+
+export interface UpgradeRouterDeps {
+  routes: readonly RouteContract[];
+  authenticator: Authenticator;
+  handlers: UpgradeHandlers;
+  publicHandlers: PublicUpgradeHandlers;
+  onError(error: unknown): void;
+}
+
+export type UpgradeRouter = (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
+
+interface Matcher {
+  contract: RouteContract;
+  pattern: RegExp;
+  names: string[];
+}
+
+function matcherOf(contract: RouteContract): Matcher {
+  const names: string[] = [];
+  const source = routerPath(contract)
+    .split('/')
+    .map((part) => {
+      if (!part.startsWith(':')) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      names.push(part.slice(1));
+      return '([^/]+)';
+    })
+    .join('/');
+  return { contract, pattern: new RegExp(`^${source}/?$`), names };
+}
+
+function match(
+  matchers: readonly Matcher[],
+  path: string,
+): { contract: RouteContract; params: Record<string, string> } | null {
+  for (const m of matchers) {
+    const found = m.pattern.exec(path);
+    if (!found) continue;
+    const params: Record<string, string> = {};
+    m.names.forEach((name, i) => {
+      params[name] = decodeURIComponent(found[i + 1] ?? '');
+    });
+    return { contract: m.contract, params };
+  }
+  return null;
+}
+
+/** The refusal before any handshake: the envelope, then the connection closes. */
+export function refuseUpgrade(socket: Duplex, error: HubError): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const encrypted = (socket as Duplex & { encrypted?: boolean }).encrypted === true;
+  socket.end(rawErrorResponse(error, { encrypted }));
+}
+
+export function createUpgradeRouter(deps: UpgradeRouterDeps): UpgradeRouter {
+  // Upgrades are GET by RFC 6455; only GET contracts can be WebSocket endpoints.
+  const matchers = deps.routes.filter((r) => r.method === 'GET').map(matcherOf);
+  const handlers = deps.handlers as Partial<Record<string, UpgradeHandler>>;
+  const publicHandlers = deps.publicHandlers as Partial<Record<string, PublicUpgradeHandler>>;
+
+  async function admit(
+    request: IncomingMessage,
+    path: string,
+  ): Promise<{ principal: Principal; contract: RouteContract }> {
+    if (request.method !== 'GET') {
+      throw new HubError('method_not_allowed', 'A WebSocket upgrade is a GET request.');
+    }
+    const found = match(matchers, path);
+    if (!found) {
+      // Authentication before existence, as for HTTP: an anonymous caller cannot map the API by probing.
+      if (path.startsWith('/api/v2/')) await deps.authenticator.authenticate(request);
+      throw new HubError('not_found', `No WebSocket endpoint ${path}.`);
+    }
+    if (found.contract.auth === 'public') {
+      // A public contract with an upgrade handler never gets here; any other public route has no WebSocket.
+      throw new HubError('not_found', `${path} is not a WebSocket endpoint; send a plain request.`);
+    }
+    const principal = await deps.authenticator.authenticate(request);
+    authorize(found.contract, principal, found.params);
+    if (found.contract.upgrade !== true) {
+      throw new HubError('not_found', `${path} is not a WebSocket endpoint; send a plain request.`);
+    }
+    return { principal, contract: found.contract };
+  }
+
+  return (request, socket, head) => {
+    const path = (request.url ?? '').split('?')[0] ?? '';
+    const found = match(matchers, path);
+    const publicHandler = found?.contract.auth === 'public' ? publicHandlers[found.contract.name] : undefined;
+    if (publicHandler) {
+      publicHandler(request, socket, head);
+      return;
+    }
+    // A client that goes away while we authenticate must not raise an unhandled 'error'.
+    const ignore = () => socket.destroy();
+    socket.on('error', ignore);
+    admit(request, path)
+      .then(({ principal, contract }) => {
+        const handler = handlers[contract.name];
+        if (!handler) {
+          const where = contract.plannedIn ? ` It is planned with ${contract.plannedIn}.` : '';
+          throw new HubError('not_implemented', `GET ${contract.path} is not built yet.${where}`);
+        }
+        socket.off('error', ignore);
+        handler(principal, request, socket, head);
+      })
+      .catch((error: unknown) => {
+        const known = toHubError(error);
+        if (!known) deps.onError(error);
+        refuseUpgrade(socket, known ?? new HubError('internal_error'));
+      });
+  };
+}
