@@ -17,7 +17,7 @@ import type { Logger } from './platform/logger.js';
 import { createRefusalLog } from './platform/refusal-log.js';
 import { loadSecretBox, type SecretBox } from './platform/secret-box.js';
 import { lockDataDir } from './platform/data-dir-lock.js';
-import { EventBus } from './platform/event-bus.js';
+import { createInProcessEventBus, type EventBus } from './platform/event-bus.js';
 import { createPasswordHasher, type PasswordHasher } from './platform/password-hasher.js';
 import { createChannelAuthenticator } from './agents/channel-auth.js';
 import { createAgentGateway, type WebSocketAgentGateway } from './agents/gateway.js';
@@ -178,8 +178,13 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
   const startedAt = clock.now();
   // No agent is connected before this process serves: whatever the last run left online is offline now.
   await markAgentAssetsOffline(db);
-  const events = new EventBus(clock, (error) => {
-    logger.error({ err: error }, 'event listener failed');
+  const events = createInProcessEventBus({
+    clock,
+    onListenerError: (error) => {
+      logger.error({ err: error }, 'event listener failed');
+    },
+    // A payload that drifted from its schema fails tests and development runs, not a production hub.
+    validate: process.env.NODE_ENV !== 'production',
   });
 
   const tls = new TlsManager({
@@ -197,7 +202,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
   await tls.init();
 
   const audit = createAuditService({ db, clock });
-  const apiKeys = createApiKeyService({ db, clock, audit });
+  const apiKeys = createApiKeyService({ db, clock, audit, events });
   const metricsStore = createMetricsStore({
     db,
     clock,
@@ -249,6 +254,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     db,
     clock,
     audit,
+    events,
     isConnected: (id) => gateway.isConnected(id),
     disconnectAgent: (id) => {
       gateway.disconnect(id, 'asset deleted');
@@ -259,12 +265,13 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     },
     ...(writeVersions ? { listCache: createAssetListCache(() => String(writeVersions.of('assets'))) } : {}),
   });
-  const groups = createGroupService({ db, clock, audit });
+  const groups = createGroupService({ db, clock, audit, events });
   const passwords = options.passwords ?? createPasswordHasher({ cost: config.bcryptCost });
   const users = createUserService({
     db,
     clock,
     audit,
+    events,
     passwords,
     ownerCredentialsPath: ownerCredentialsPath(config.dataDir),
   });
@@ -409,6 +416,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
       await metricsPurger.close();
       await metricsStore.close();
       await database.close();
+      events.close();
     },
   };
 }

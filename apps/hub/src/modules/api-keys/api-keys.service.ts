@@ -17,6 +17,7 @@ import {
 } from '@svc/protocol';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
+import type { EventBus } from '../../platform/event-bus.js';
 import { constantTimeEqual, sha256Hex } from '../../platform/crypto.js';
 import type { Database } from '../../platform/db/schema.js';
 import { pageWindow, readStringList, toPage, type Page, type PageRequest } from '../../platform/db/paging.js';
@@ -65,6 +66,7 @@ export interface ApiKeyServiceDeps {
   db: Kysely<Database>;
   clock: Clock;
   audit: AuditService;
+  events: EventBus;
 }
 
 function newKeyText(): string {
@@ -122,7 +124,7 @@ function principalOf(row: ApiKeyRow): Principal {
 }
 
 export function createApiKeyService(deps: ApiKeyServiceDeps): ApiKeyService {
-  const { db, clock, audit } = deps;
+  const { db, clock, audit, events } = deps;
   /** Verified keys by SHA-256 of their text. Only keys that verified are kept; a wrong key always reads. */
   const verified = new Map<string, VerifiedKey>();
   /** Moves on every change of a key: a lookup that began before a change must not keep what it read. */
@@ -213,6 +215,14 @@ export function createApiKeyService(deps: ApiKeyServiceDeps): ApiKeyService {
           detail: { name: row.name, role: row.role, scopes: readStringList(row.scopes), prefix: row.prefix },
         });
       });
+      // Keys are fleet-level records: their events reach unrestricted principals only.
+      events.publish('api_key.created', {
+        asset_ids: [],
+        key_id: row.id,
+        name: row.name,
+        prefix: row.prefix,
+        role: row.role,
+      });
       return { ...presentApiKey(row), raw_key: raw };
     },
 
@@ -256,6 +266,12 @@ export function createApiKeyService(deps: ApiKeyServiceDeps): ApiKeyService {
           detail: { fields: Object.keys(input) },
         });
       });
+      events.publish('api_key.updated', {
+        asset_ids: [],
+        key_id: id,
+        name: changes.name ?? row.name,
+        fields: Object.keys(input),
+      });
       forgetVerified();
       return presentApiKey({ ...row, ...changes });
     },
@@ -271,6 +287,7 @@ export function createApiKeyService(deps: ApiKeyServiceDeps): ApiKeyService {
           detail: { name: row.name, prefix: row.prefix },
         });
       });
+      events.publish('api_key.deleted', { asset_ids: [], key_id: id, name: row.name });
       forgetVerified();
       return presentApiKey(row);
     },
@@ -343,10 +360,19 @@ export function createApiKeyService(deps: ApiKeyServiceDeps): ApiKeyService {
           targetId: row.id,
           detail: { name: row.name, role: 'owner' },
         });
-        return { id: row.id, prefix: row.prefix, raw_key: raw, revoked: earlier.length };
+        return { id: row.id, prefix: row.prefix, raw_key: raw, earlier };
+      });
+      for (const id of made.earlier)
+        events.publish('api_key.deleted', { asset_ids: [], key_id: id, name: 'owner token' });
+      events.publish('api_key.created', {
+        asset_ids: [],
+        key_id: made.id,
+        name: 'owner token',
+        prefix: made.prefix,
+        role: 'owner',
       });
       forgetVerified();
-      return made;
+      return { id: made.id, prefix: made.prefix, raw_key: made.raw_key, revoked: made.earlier.length };
     },
   };
 }
