@@ -75,6 +75,8 @@ export interface HubOptions {
   requestRestart?: () => void;
   /** The bounded bcrypt queue; tests pass one whose checks they hold, to fill it at will. */
   passwords?: PasswordHasher;
+  /** Check every published event against its payload schema and throw on drift (the test harness sets it). */
+  validateEvents?: boolean;
 }
 
 export interface Services {
@@ -183,8 +185,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     onListenerError: (error) => {
       logger.error({ err: error }, 'event listener failed');
     },
-    // A payload that drifted from its schema fails tests and development runs, not a production hub.
-    validate: process.env.NODE_ENV !== 'production',
+    validate: options.validateEvents === true,
   });
 
   const tls = new TlsManager({

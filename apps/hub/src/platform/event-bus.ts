@@ -29,8 +29,8 @@ export interface InProcessEventBusOptions {
   clock: Clock;
   onListenerError?: (error: unknown) => void;
   /**
-   * Check every payload against its schema in protocol and throw on a mismatch: on in tests and development,
-   * where a publisher drifting from the catalog should fail loudly; the compiler already checks the shape.
+   * Check every payload against its schema in protocol and throw on a mismatch. The test harness turns it on,
+   * so a publisher drifting from the catalog fails the test that drove it; the compiler checks the shape too.
    */
   validate?: boolean;
 }
