@@ -8,6 +8,7 @@ import { FakeAgent, provisionAgents, startTestHub, type TestHub } from '@svc/tes
 import { Compile } from 'typebox/compile';
 import { systemOwnerContext } from './modules/access/principal.js';
 import { createAssetService } from './modules/assets/assets.service.js';
+import { localOwnerContext } from './modules/users/owner-bootstrap.js';
 import type { AuditService } from './modules/audit/audit.service.js';
 import { createInProcessEventBus, type HubEvent } from './platform/event-bus.js';
 
@@ -123,6 +124,34 @@ describe('events published by mutations', () => {
         [['enrollment_token.revoked', []]],
       ],
     ];
+    // Mutations a signed-in owner makes, and the hub's own mark of its host: driven through the services.
+    const owner = await localOwnerContext(hub.hub.database.db);
+    const { services } = hub.hub;
+    more.push(
+      [
+        'hub host marked',
+        () => services.assets.markHubHost(systemOwnerContext(), a.id),
+        [['asset.updated', [a.id]]],
+      ],
+      [
+        'own password changed',
+        () =>
+          services.users.changeOwnPassword(owner, {
+            current_password: hub.ownerPassword,
+            new_password: 'another-long-password-2',
+          }),
+        [['user.updated', []]],
+      ],
+      // last: it revokes the owner key the requests above used
+      [
+        'owner token rotated',
+        () => services.apiKeys.rotateOwnerToken(owner),
+        [
+          ['api_key.deleted', []],
+          ['api_key.created', []],
+        ],
+      ],
+    );
     for (const [name, run, expected] of more) {
       seen.length = 0;
       await run();
@@ -132,7 +161,8 @@ describe('events published by mutations', () => {
   });
 
   it('enrollment, the agent channel, exec, services, power and credentials publish with their asset', async () => {
-    t = await startTestHub({ listen: true });
+    // Wake-on-LAN from the hub goes to loopback: tests send nothing off this machine.
+    t = await startTestHub({ listen: true, env: { SVC_WOL_BROADCAST: '127.0.0.1:9' } });
     const hub = t;
     const seen = record(hub);
     const [identity] = await provisionAgents(hub.hub, 1, 'ev');
@@ -160,6 +190,8 @@ describe('events published by mutations', () => {
         }),
         'services.action': (p) => ({ name: p.name, action: p.action, active_state: 'active' }),
         'power.reboot': () => ({ accepted: true }),
+        'power.shutdown': () => ({ accepted: true }),
+        'credential.rotate': () => ({ saved: true }),
       },
     });
     await agent.start();
@@ -177,8 +209,33 @@ describe('events published by mutations', () => {
         undefined,
         [['service.restarted', [id]]],
       ],
+      ['fan-out exec', '/api/v2/exec', { targets: [id], command: 'uptime' }, [['exec.completed', [id]]]],
+      [
+        'service start',
+        `/api/v2/assets/${id}/services/nginx.service/start`,
+        undefined,
+        [['service.started', [id]]],
+      ],
+      [
+        'service stop',
+        `/api/v2/assets/${id}/services/nginx.service/stop`,
+        undefined,
+        [['service.stopped', [id]]],
+      ],
       ['reboot', `/api/v2/assets/${id}/reboot`, undefined, [['power.reboot', [id]]]],
+      ['shutdown', `/api/v2/assets/${id}/shutdown`, undefined, [['power.shutdown', [id]]]],
+      ['wake', `/api/v2/assets/${id}/wake`, undefined, [['power.wake', [id]]]],
+      [
+        'credential rotated',
+        `/api/v2/agents/${id}/credential/rotate`,
+        undefined,
+        [['agent.credential_rotated', [id]]],
+      ],
     ];
+    const withMac = await hub.request('PUT', `/api/v2/assets/${id}`, {
+      body: { mac_address: '02:00:00:00:00:01' },
+    });
+    expect(withMac.status, withMac.text).toBe(200);
     for (const [name, url, body, expected] of steps) {
       seen.length = 0;
       const res = await hub.request('POST', url, body === undefined ? {} : { body });
