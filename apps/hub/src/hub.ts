@@ -301,6 +301,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     db,
     clock,
     audit,
+    events,
     box,
     passwords,
     username: async (userId) => (await findUser(db, userId))?.username ?? userId,
@@ -323,7 +324,9 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     gateway,
     enrollsPerMinute: config.rateLimit.enabled ? 30 : null,
   });
-  const oidc = config.oidc ? createOidcService({ config: config.oidc, db, clock, audit, login }) : null;
+  const oidc = config.oidc
+    ? createOidcService({ config: config.oidc, db, clock, audit, events, login })
+    : null;
 
   const operations = createOperationServices({
     db,
