@@ -3,7 +3,7 @@
  * concerns; every event published here also passes its payload schema from protocol.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { agentChannelPath, eventPayloads, type EventType } from '@svc/protocol';
+import { agentChannelPath, eventEnvelopeSchema, eventPayloads, type EventType } from '@svc/protocol';
 import { FakeAgent, provisionAgents, startTestHub, type TestHub } from '@svc/testkit';
 import { Compile } from 'typebox/compile';
 import { systemOwnerContext } from './modules/access/principal.js';
@@ -18,8 +18,11 @@ function record(t: TestHub): HubEvent[] {
   return seen;
 }
 
+const envelope = Compile(eventEnvelopeSchema);
+
 function expectSchemaValid(events: readonly HubEvent[]): void {
   for (const event of events) {
+    expect(envelope.Check(event), JSON.stringify(event)).toBe(true);
     const check = Compile(eventPayloads[event.type]);
     expect(check.Check(event.data), `${event.type} ${JSON.stringify(event.data)}`).toBe(true);
   }
