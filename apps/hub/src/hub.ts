@@ -18,7 +18,7 @@ import type { Logger } from './platform/logger.js';
 import { createRefusalLog } from './platform/refusal-log.js';
 import { loadSecretBox, type SecretBox } from './platform/secret-box.js';
 import { lockDataDir } from './platform/data-dir-lock.js';
-import { EventBus } from './platform/event-bus.js';
+import { createInProcessEventBus, type EventBus } from './platform/event-bus.js';
 import { createPasswordHasher, type PasswordHasher } from './platform/password-hasher.js';
 import { createChannelAuthenticator } from './agents/channel-auth.js';
 import { createAgentGateway, type WebSocketAgentGateway } from './agents/gateway.js';
@@ -76,6 +76,8 @@ export interface HubOptions {
   requestRestart?: () => void;
   /** The bounded bcrypt queue; tests pass one whose checks they hold, to fill it at will. */
   passwords?: PasswordHasher;
+  /** Check every published event against its payload schema and throw on drift (the test harness sets it). */
+  validateEvents?: boolean;
 }
 
 export interface Services {
@@ -181,8 +183,12 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
   const startedAt = clock.now();
   // No agent is connected before this process serves: whatever the last run left online is offline now.
   await markAgentAssetsOffline(db);
-  const events = new EventBus(clock, (error) => {
-    logger.error({ err: error }, 'event listener failed');
+  const events = createInProcessEventBus({
+    clock,
+    onListenerError: (error) => {
+      logger.error({ err: error }, 'event listener failed');
+    },
+    validate: options.validateEvents === true,
   });
 
   const tls = new TlsManager({
@@ -253,6 +259,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     db,
     clock,
     audit,
+    events,
     isConnected: (id) => gateway.isConnected(id),
     disconnectAgent: (id) => {
       gateway.disconnect(id, 'asset deleted');
@@ -263,12 +270,13 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     },
     ...(writeVersions ? { listCache: createAssetListCache(() => String(writeVersions.of('assets'))) } : {}),
   });
-  const groups = createGroupService({ db, clock, audit });
+  const groups = createGroupService({ db, clock, audit, events });
   const passwords = options.passwords ?? createPasswordHasher({ cost: config.bcryptCost });
   const users = createUserService({
     db,
     clock,
     audit,
+    events,
     passwords,
     ownerCredentialsPath: ownerCredentialsPath(config.dataDir),
   });
@@ -297,6 +305,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     db,
     clock,
     audit,
+    events,
     box,
     passwords,
     username: async (userId) => (await findUser(db, userId))?.username ?? userId,
@@ -319,7 +328,9 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     gateway,
     enrollsPerMinute: config.rateLimit.enabled ? 30 : null,
   });
-  const oidc = config.oidc ? createOidcService({ config: config.oidc, db, clock, audit, login }) : null;
+  const oidc = config.oidc
+    ? createOidcService({ config: config.oidc, db, clock, audit, events, login })
+    : null;
 
   const operations = createOperationServices({
     db,
@@ -420,6 +431,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
       await metricsPurger.close();
       await metricsStore.close();
       await database.close();
+      events.close();
     },
   };
 }

@@ -1,4 +1,6 @@
-/** Event types, one catalog for webhooks, the event feed and the audit trail. */
+/** Event types, one catalog for webhooks, the event feed and the audit trail, each with its payload schema. */
+import { Type, type Static, type TSchema } from 'typebox';
+
 export const eventTypes = [
   'asset.created',
   'asset.updated',
@@ -8,11 +10,18 @@ export const eventTypes = [
   'agent.connected',
   'agent.disconnected',
   'agent.enrolled',
+  'agent.credential_rotated',
+  'agent.credential_revoked',
+  'enrollment_token.created',
+  'enrollment_token.revoked',
   'heartbeat.update',
   'exec.completed',
   'service.started',
   'service.stopped',
   'service.restarted',
+  'power.reboot',
+  'power.shutdown',
+  'power.wake',
   'container.started',
   'container.stopped',
   'container.restarted',
@@ -25,10 +34,140 @@ export const eventTypes = [
   'incident.resolved',
   'schedule.completed',
   'action.completed',
+  'group.created',
+  'group.updated',
+  'group.deleted',
   'api_key.created',
+  'api_key.updated',
   'api_key.deleted',
+  'user.created',
+  'user.updated',
   'discovery.completed',
   'settings.changed',
 ] as const;
 
 export type EventType = (typeof eventTypes)[number];
+
+/**
+ * Every payload names the assets it concerns, so whom an event may reach is one rule (`eventVisible`):
+ * an empty list means a fleet-level event, for unrestricted principals only.
+ */
+const assetIds = Type.Array(Type.String(), { maxItems: 10_000 });
+const name = Type.String({ maxLength: 1024 });
+
+function payload<P extends Record<string, TSchema>>(properties: P) {
+  return Type.Object({ asset_ids: assetIds, ...properties }, { additionalProperties: false });
+}
+
+const assetNamed = payload({ asset_id: Type.String(), name });
+const serviceChanged = payload({ asset_id: Type.String(), name, active_state: Type.String() });
+const containerChanged = payload({ asset_id: Type.String(), container_id: Type.String(), name });
+const powerSent = payload({ asset_id: Type.String(), accepted: Type.Boolean() });
+const groupChanged = payload({ group_id: Type.String(), name });
+const alertChanged = payload({ alert_id: Type.String() });
+const incidentChanged = payload({ incident_id: Type.String() });
+
+export const eventPayloads = {
+  'asset.created': assetNamed,
+  'asset.updated': payload({ asset_id: Type.String(), name, fields: Type.Array(Type.String()) }),
+  'asset.deleted': assetNamed,
+  'asset.online': assetNamed,
+  'asset.offline': assetNamed,
+  'agent.connected': payload({
+    asset_id: Type.String(),
+    name,
+    agent_version: Type.String(),
+    remote_address: Type.Union([Type.String(), Type.Null()]),
+  }),
+  'agent.disconnected': assetNamed,
+  'agent.enrolled': payload({
+    asset_id: Type.String(),
+    name,
+    hostname: Type.String(),
+    platform: Type.String(),
+    enrollment_token_id: Type.String(),
+  }),
+  'agent.credential_rotated': assetNamed,
+  'agent.credential_revoked': assetNamed,
+  'enrollment_token.created': payload({ token_id: Type.String(), name }),
+  'enrollment_token.revoked': payload({ token_id: Type.String(), name }),
+  'heartbeat.update': payload({ asset_id: Type.String() }),
+  'exec.completed': payload({
+    asset_id: Type.String(),
+    status: Type.String(),
+    exit_code: Type.Union([Type.Integer(), Type.Null()]),
+    duration_ms: Type.Number(),
+    truncated: Type.Boolean(),
+  }),
+  'service.started': serviceChanged,
+  'service.stopped': serviceChanged,
+  'service.restarted': serviceChanged,
+  'power.reboot': powerSent,
+  'power.shutdown': powerSent,
+  'power.wake': payload({
+    asset_id: Type.String(),
+    sent_via: Type.Union([Type.Literal('agent'), Type.Literal('hub')]),
+  }),
+  'container.started': containerChanged,
+  'container.stopped': containerChanged,
+  'container.restarted': containerChanged,
+  'alert.fired': alertChanged,
+  'alert.acknowledged': alertChanged,
+  'alert.silenced': alertChanged,
+  'alert.resolved': alertChanged,
+  'incident.created': incidentChanged,
+  'incident.updated': incidentChanged,
+  'incident.resolved': incidentChanged,
+  'schedule.completed': payload({ schedule_id: Type.String() }),
+  'action.completed': payload({ action_id: Type.String() }),
+  'group.created': groupChanged,
+  'group.updated': payload({ group_id: Type.String(), name, fields: Type.Array(Type.String()) }),
+  'group.deleted': groupChanged,
+  'api_key.created': payload({ key_id: Type.String(), name, prefix: Type.String(), role: Type.String() }),
+  'api_key.updated': payload({ key_id: Type.String(), name, fields: Type.Array(Type.String()) }),
+  'api_key.deleted': payload({ key_id: Type.String(), name }),
+  'user.created': payload({ user_id: Type.String(), username: name, role: Type.String() }),
+  'user.updated': payload({
+    user_id: Type.String(),
+    change: Type.Union([
+      Type.Literal('role'),
+      Type.Literal('password_reset'),
+      Type.Literal('password_changed'),
+      Type.Literal('two_factor_enabled'),
+      Type.Literal('two_factor_disabled'),
+      Type.Literal('recovery_codes_replaced'),
+    ]),
+  }),
+  'discovery.completed': payload({}),
+  'settings.changed': payload({ group: Type.String(), keys: Type.Array(Type.String()) }),
+} satisfies Record<EventType, TSchema>;
+
+export type EventPayload<T extends EventType> = Static<(typeof eventPayloads)[T]>;
+
+/** What a subscriber receives: `{id, type, ts, data}`, with `data` narrowed by `type`. */
+export type EventEnvelope<T extends EventType = EventType> = {
+  [K in T]: { id: string; type: K; ts: string; data: EventPayload<K> };
+}[T];
+
+export const eventEnvelopeSchema = Type.Object(
+  {
+    id: Type.String(),
+    type: Type.Union(eventTypes.map((t) => Type.Literal(t))),
+    ts: Type.String({ format: 'date-time' }),
+    data: Type.Object({ asset_ids: assetIds }),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * Whom an event may reach: an unrestricted principal sees every event; a principal limited to some assets
+ * sees an event when at least one asset it concerns is among its own. Fleet-level events (no assets) reach
+ * unrestricted principals only.
+ */
+export function eventVisible(
+  allowedAssets: ReadonlySet<string> | null,
+  eventAssetIds: readonly string[],
+): boolean {
+  if (allowedAssets === null) return true;
+  return eventAssetIds.some((id) => allowedAssets.has(id));
+}

@@ -149,6 +149,8 @@ export async function startTestHub(options: TestHubOptions = {}): Promise<TestHu
     config,
     logger: silentLogger,
     clock,
+    // A publisher whose payload drifted from its schema in protocol fails the test that drove it.
+    validateEvents: true,
     ...(pgSchema ? { database: { pgSchema: pgSchema.schema } } : {}),
     ...(options.listen ? { serverFactory: httpsServerFactory } : {}),
     ...(options.passwords ? { passwords: options.passwords } : {}),

@@ -18,7 +18,7 @@ import { startTestHub, databaseTargets, type TestHub, type TestHubOptions } from
 import { buildApp } from '../app.js';
 import { createTransportCheck } from '../http/transport-security.js';
 import { sha256Hex } from '../platform/crypto.js';
-import { EventBus, type HubEvent } from '../platform/event-bus.js';
+import { createInProcessEventBus, type HubEvent } from '../platform/event-bus.js';
 import { createLogger, silentLogger } from '../platform/logger.js';
 import { createRefusalLog } from '../platform/refusal-log.js';
 import { agentChannelRawRoutes, enrollmentRoutes } from '../modules/enrollment/enrollment.routes.js';
@@ -136,7 +136,7 @@ async function compose(
 ): Promise<Rig> {
   const t = await startTestHub(hubOptions);
   const db = t.hub.database.db;
-  const bus = new EventBus(t.clock);
+  const bus = createInProcessEventBus({ clock: t.clock, validate: true });
   const events: HubEvent[] = [];
   bus.subscribe((e) => events.push(e));
   const samples: Rig['samples'] = [];
@@ -361,7 +361,8 @@ describe.each(databaseTargets())('agent channel ($name)', ({ options }) => {
       remoteAddress: '127.0.0.1',
       hello: { agent_version: '1.2.3' },
     });
-    const about = () => rig.events.filter((e) => e.assetId === enrolled.asset_id).map((e) => e.type);
+    const about = () =>
+      rig.events.filter((e) => e.data.asset_ids.includes(enrolled.asset_id)).map((e) => e.type);
     expect(about()).toEqual(['agent.enrolled', 'asset.online', 'agent.connected']);
 
     rig.t.clock.advance(5_000);

@@ -167,17 +167,14 @@ export function createPresence(deps: PresenceDeps): Presence {
         written.set(assetId, now.getTime());
         pending.delete(assetId);
         if (row.status !== 'online')
-          events.publish('asset.online', { asset_id: assetId, name: row.name }, assetId);
-        events.publish(
-          'agent.connected',
-          {
-            asset_id: assetId,
-            name: row.name,
-            agent_version: hello.agent_version,
-            remote_address: remoteAddress,
-          },
-          assetId,
-        );
+          events.publish('asset.online', { asset_ids: [assetId], asset_id: assetId, name: row.name });
+        events.publish('agent.connected', {
+          asset_ids: [assetId],
+          asset_id: assetId,
+          name: row.name,
+          agent_version: hello.agent_version,
+          remote_address: remoteAddress,
+        });
         return true;
       });
     },
@@ -193,8 +190,8 @@ export function createPresence(deps: PresenceDeps): Presence {
           .returning(['name'])
           .executeTakeFirst();
         if (!row) return;
-        events.publish('agent.disconnected', { asset_id: assetId, name: row.name }, assetId);
-        events.publish('asset.offline', { asset_id: assetId, name: row.name }, assetId);
+        events.publish('agent.disconnected', { asset_ids: [assetId], asset_id: assetId, name: row.name });
+        events.publish('asset.offline', { asset_ids: [assetId], asset_id: assetId, name: row.name });
       });
     },
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestHub, type TestHub } from '@svc/testkit';
 import { ManualClock } from '../platform/clock.js';
-import { EventBus } from '../platform/event-bus.js';
+import { createInProcessEventBus } from '../platform/event-bus.js';
 import { localOwnerContext } from '../modules/users/owner-bootstrap.js';
 import { createCredentialLifetime, type CredentialEnd, type Scheduler } from './credential-lifetime.js';
 
@@ -23,7 +23,7 @@ describe('credential lifetime: an open stream learns that its key died', () => {
 
   function rig() {
     const clock = new ManualClock(start);
-    const events = new EventBus(clock);
+    const events = createInProcessEventBus({ clock });
     const timers = fakeScheduler();
     const lifetime = createCredentialLifetime({ events, clock, schedule: timers.schedule });
     return { clock, events, timers, lifetime };
@@ -37,11 +37,11 @@ describe('credential lifetime: an open stream learns that its key died', () => {
       ends.push(`b:${end}`),
     );
     stopB();
-    events.publish('api_key.deleted', { id: 'key_other' });
+    events.publish('api_key.deleted', { asset_ids: [], key_id: 'key_other', name: 'k' });
     expect(ends).toEqual([]);
-    events.publish('api_key.deleted', { id: 'key_a' });
-    events.publish('api_key.deleted', { id: 'key_a' });
-    events.publish('api_key.deleted', { id: 'key_b' });
+    events.publish('api_key.deleted', { asset_ids: [], key_id: 'key_a', name: 'k' });
+    events.publish('api_key.deleted', { asset_ids: [], key_id: 'key_a', name: 'k' });
+    events.publish('api_key.deleted', { asset_ids: [], key_id: 'key_b', name: 'k' });
     expect(ends).toEqual(['a:revoked']);
   });
 

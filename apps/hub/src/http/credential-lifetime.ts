@@ -65,12 +65,12 @@ export function createCredentialLifetime(deps: CredentialLifetimeDeps): Credenti
     watch.listener(reason);
   }
 
-  const unsubscribe = deps.events.subscribe((event) => {
-    if (event.type !== 'api_key.deleted') return;
-    const id = event.data.id;
-    if (typeof id !== 'string') return;
-    for (const watch of [...(byKey.get(id) ?? [])]) end(watch, 'revoked');
-  });
+  const unsubscribe = deps.events.subscribe(
+    (event) => {
+      for (const watch of [...(byKey.get(event.data.key_id) ?? [])]) end(watch, 'revoked');
+    },
+    { types: ['api_key.deleted'] },
+  );
 
   function armExpiry(watch: Watch, expiresAtMs: number): void {
     const left = expiresAtMs - deps.clock.now().getTime();

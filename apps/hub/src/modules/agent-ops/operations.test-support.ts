@@ -9,7 +9,7 @@ import type { TestHub, TestHubOptions } from '@svc/testkit';
 import { useTestHub } from '@svc/testkit/vitest';
 import { buildApp } from '../../app.js';
 import { createTransportCheck } from '../../http/transport-security.js';
-import { EventBus, type HubEvent } from '../../platform/event-bus.js';
+import { createInProcessEventBus, type HubEvent } from '../../platform/event-bus.js';
 import { silentLogger } from '../../platform/logger.js';
 import { FakeGateway } from '../../testing/fake-gateway.js';
 import {
@@ -49,7 +49,7 @@ async function startOperationsApp(
 ): Promise<OperationsApp> {
   const db = t.hub.database.db;
   const gateway = new FakeGateway(() => t.clock.now());
-  const bus = new EventBus(t.clock);
+  const bus = createInProcessEventBus({ clock: t.clock, validate: true });
   const events: HubEvent[] = [];
   bus.subscribe((e) => events.push(e));
   const services = createOperationServices({

@@ -76,6 +76,7 @@ export function createOperationServices(deps: OperationsDeps): OperationServices
     power: createPowerService({
       db,
       audit,
+      events,
       agents,
       ...(deps.wolBroadcast !== undefined ? { wolBroadcast: deps.wolBroadcast } : {}),
       ...(deps.sendWakePacket ? { sendPacket: deps.sendWakePacket } : {}),

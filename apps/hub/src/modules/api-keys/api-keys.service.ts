@@ -66,8 +66,7 @@ export interface ApiKeyServiceDeps {
   db: Kysely<Database>;
   clock: Clock;
   audit: AuditService;
-  /** `api_key.deleted` on revocation and rotation, so streams opened with the key can close. */
-  events?: Pick<EventBus, 'publish'>;
+  events: EventBus;
 }
 
 function newKeyText(): string {
@@ -125,10 +124,7 @@ function principalOf(row: ApiKeyRow): Principal {
 }
 
 export function createApiKeyService(deps: ApiKeyServiceDeps): ApiKeyService {
-  const { db, clock, audit } = deps;
-  const keyDeleted = (id: string, detail: Record<string, unknown>) => {
-    deps.events?.publish('api_key.deleted', { id, ...detail });
-  };
+  const { db, clock, audit, events } = deps;
   /** Verified keys by SHA-256 of their text. Only keys that verified are kept; a wrong key always reads. */
   const verified = new Map<string, VerifiedKey>();
   /** Moves on every change of a key: a lookup that began before a change must not keep what it read. */
@@ -219,6 +215,14 @@ export function createApiKeyService(deps: ApiKeyServiceDeps): ApiKeyService {
           detail: { name: row.name, role: row.role, scopes: readStringList(row.scopes), prefix: row.prefix },
         });
       });
+      // Keys are fleet-level records: their events reach unrestricted principals only.
+      events.publish('api_key.created', {
+        asset_ids: [],
+        key_id: row.id,
+        name: row.name,
+        prefix: row.prefix,
+        role: row.role,
+      });
       return { ...presentApiKey(row), raw_key: raw };
     },
 
@@ -262,6 +266,12 @@ export function createApiKeyService(deps: ApiKeyServiceDeps): ApiKeyService {
           detail: { fields: Object.keys(input) },
         });
       });
+      events.publish('api_key.updated', {
+        asset_ids: [],
+        key_id: id,
+        name: changes.name ?? row.name,
+        fields: Object.keys(input),
+      });
       forgetVerified();
       return presentApiKey({ ...row, ...changes });
     },
@@ -277,8 +287,8 @@ export function createApiKeyService(deps: ApiKeyServiceDeps): ApiKeyService {
           detail: { name: row.name, prefix: row.prefix },
         });
       });
+      events.publish('api_key.deleted', { asset_ids: [], key_id: id, name: row.name });
       forgetVerified();
-      keyDeleted(id, { name: row.name, prefix: row.prefix });
       return presentApiKey(row);
     },
 
@@ -350,12 +360,19 @@ export function createApiKeyService(deps: ApiKeyServiceDeps): ApiKeyService {
           targetId: row.id,
           detail: { name: row.name, role: 'owner' },
         });
-        return { made: { id: row.id, prefix: row.prefix, raw_key: raw, revoked: earlier.length }, earlier };
+        return { id: row.id, prefix: row.prefix, raw_key: raw, earlier };
+      });
+      for (const id of made.earlier)
+        events.publish('api_key.deleted', { asset_ids: [], key_id: id, name: 'owner token' });
+      events.publish('api_key.created', {
+        asset_ids: [],
+        key_id: made.id,
+        name: 'owner token',
+        prefix: made.prefix,
+        role: 'owner',
       });
       forgetVerified();
-      // After the commit: a listener that closes a stream must not act on a rotation that rolled back.
-      for (const id of made.earlier) keyDeleted(id, { name: 'owner token', rotated: true });
-      return made.made;
+      return { id: made.id, prefix: made.prefix, raw_key: made.raw_key, revoked: made.earlier.length };
     },
   };
 }

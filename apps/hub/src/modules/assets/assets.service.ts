@@ -1,6 +1,7 @@
 import { newId, type Asset, type AssetCreate, type AssetListQuery, type AssetUpdate } from '@svc/protocol';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
+import type { EventBus } from '../../platform/event-bus.js';
 import type { Database } from '../../platform/db/schema.js';
 import { pageWindow, toPage, type Page, type PageRequest } from '../../platform/db/paging.js';
 import { HubError } from '../../platform/hub-error.js';
@@ -31,6 +32,7 @@ export interface AssetServiceDeps {
   db: Kysely<Database>;
   clock: Clock;
   audit: AuditService;
+  events: EventBus;
   /** Whether an agent for this asset holds a connection now (the agent gateway answers). */
   isConnected?: (assetId: string) => boolean;
   /** Closes the asset's agent connection once the asset is gone (its credential went with it). */
@@ -55,7 +57,7 @@ function notFound(id: string): HubError {
 }
 
 export function createAssetService(deps: AssetServiceDeps): AssetService {
-  const { db, clock, audit } = deps;
+  const { db, clock, audit, events } = deps;
   const isConnected = deps.isConnected ?? (() => false);
   const present = (row: AssetRow) => presentAsset(row, isConnected(row.id));
 
@@ -122,6 +124,7 @@ export function createAssetService(deps: AssetServiceDeps): AssetService {
           detail: { name: row.name },
         });
       });
+      events.publish('asset.created', { asset_ids: [row.id], asset_id: row.id, name: row.name });
       return present(row);
     },
 
@@ -145,6 +148,12 @@ export function createAssetService(deps: AssetServiceDeps): AssetService {
           detail: { fields: Object.keys(input) },
         });
       });
+      events.publish('asset.updated', {
+        asset_ids: [id],
+        asset_id: id,
+        name: changes.name ?? row.name,
+        fields: Object.keys(input),
+      });
       return present({ ...row, ...changes });
     },
 
@@ -160,6 +169,7 @@ export function createAssetService(deps: AssetServiceDeps): AssetService {
           detail: { name: row.name },
         });
       });
+      events.publish('asset.deleted', { asset_ids: [id], asset_id: id, name: row.name });
       deps.disconnectAgent?.(id);
       deps.purgeMetrics?.(id);
       return present(row);
@@ -177,6 +187,12 @@ export function createAssetService(deps: AssetServiceDeps): AssetService {
           assetId: id,
           detail: { fields: ['hub_host'] },
         });
+      });
+      events.publish('asset.updated', {
+        asset_ids: [id],
+        asset_id: id,
+        name: row.name,
+        fields: ['hub_host'],
       });
     },
   };

@@ -10,6 +10,7 @@ import type { Kysely } from 'kysely';
 import * as client from 'openid-client';
 import type { OidcConfig } from '../../config/env.js';
 import type { Clock } from '../../platform/clock.js';
+import type { EventBus } from '../../platform/event-bus.js';
 import { constantTimeEqual, randomToken, sha256Hex } from '../../platform/crypto.js';
 import type { Database, Executor } from '../../platform/db/schema.js';
 import { HubError, validationError } from '../../platform/hub-error.js';
@@ -137,11 +138,12 @@ export function createOidcService(deps: {
   db: Kysely<Database>;
   clock: Clock;
   audit: AuditService;
+  events: EventBus;
   login: LoginService;
   /** At most this many sign-ins in flight; the oldest is dropped beyond it. */
   maxPending?: number;
 }): OidcService {
-  const { config, db, clock, audit, login } = deps;
+  const { config, db, clock, audit, events, login } = deps;
   const maxPending = deps.maxPending ?? 1000;
   const pending = new Map<string, PendingFlow>();
   /** Provisioning per subject runs one at a time, so two first sign-ins cannot create two accounts. */
@@ -277,6 +279,7 @@ export function createOidcService(deps: {
             detail: { via: 'oidc', fields: ['role'], from: existing.role, to: role },
           });
         });
+        events.publish('user.updated', { asset_ids: [], user_id: existing.id, change: 'role' });
       }
       return existing.id;
     }
@@ -305,6 +308,7 @@ export function createOidcService(deps: {
             detail: { via: 'oidc', username, role, issuer: config.issuer },
           });
         });
+        events.publish('user.created', { asset_ids: [], user_id: row.id, username, role });
         return row.id;
       } catch (error) {
         if (isUniqueViolation(error)) continue; // the name was taken in between: the next one

@@ -138,6 +138,7 @@ describe.each(databaseTargets())('OIDC sign-in service against a real provider (
       db: t.hub.database.db,
       clock: t.clock,
       audit: t.hub.services.audit,
+      events: t.hub.events,
       login: t.hub.services.login,
       ...(opts.maxPending ? { maxPending: opts.maxPending } : {}),
     });
@@ -230,6 +231,7 @@ describe.each(databaseTargets())('OIDC sign-in service against a real provider (
         db: t.hub.database.db,
         clock: t.clock,
         audit: t.hub.services.audit,
+        events: t.hub.events,
         login: t.hub.services.login,
       });
       const { url, state } = await s.start();
@@ -244,6 +246,8 @@ describe.each(databaseTargets())('OIDC sign-in service against a real provider (
   });
 
   it('updates the role on every sign-in, and audits the creation once', async () => {
+    const published: string[] = [];
+    t.hub.events.subscribe((e) => published.push(e.type), { types: ['user.created', 'user.updated'] });
     const sub = signInAs({ preferred_username: 'erin', groups: ['hub-admins'] });
     await signIn();
     op.account = { sub, claims: { preferred_username: 'erin', groups: ['hub-viewers'] } };
@@ -266,6 +270,7 @@ describe.each(databaseTargets())('OIDC sign-in service against a real provider (
       .where('oidc_subject', '=', user!.oidc_subject)
       .execute();
     expect(users).toHaveLength(1);
+    expect(published).toEqual(['user.created', 'user.updated']);
   });
 
   it('never changes the owner, whatever the provider says', async () => {

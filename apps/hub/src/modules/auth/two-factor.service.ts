@@ -7,6 +7,7 @@
 import { newId, type RecoveryCodes, type TotpSetup } from '@svc/protocol';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
+import type { EventBus } from '../../platform/event-bus.js';
 import { randomToken } from '../../platform/crypto.js';
 import type { Database, Executor } from '../../platform/db/schema.js';
 import { HubError } from '../../platform/hub-error.js';
@@ -65,11 +66,12 @@ export function createTwoFactorService(deps: {
   db: Kysely<Database>;
   clock: Clock;
   audit: AuditService;
+  events: EventBus;
   box: SecretBox;
   passwords: PasswordHasher;
   username: (userId: string) => Promise<string>;
 }): TwoFactorService {
-  const { db, clock, audit, box, passwords } = deps;
+  const { db, clock, audit, events, box, passwords } = deps;
   const challenges = new Map<string, Challenge>();
   const failures = new Map<string, number[]>();
   /** Code checks under way per user (see reserveAttempt). */
@@ -260,6 +262,7 @@ export function createTwoFactorService(deps: {
         await storeRecoveryCodes(trx, userId, fresh.hashes);
         await audit.record(trx, ctx, { action: 'user.2fa_enabled', targetType: 'user', targetId: userId });
       });
+      events.publish('user.updated', { asset_ids: [], user_id: userId, change: 'two_factor_enabled' });
       return { recovery_codes: fresh.codes };
     },
 
@@ -275,6 +278,7 @@ export function createTwoFactorService(deps: {
         await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
         await audit.record(trx, ctx, { action: 'user.2fa_disabled', targetType: 'user', targetId: userId });
       });
+      events.publish('user.updated', { asset_ids: [], user_id: userId, change: 'two_factor_disabled' });
     },
 
     async regenerateRecoveryCodes(ctx, code) {
@@ -289,6 +293,7 @@ export function createTwoFactorService(deps: {
           targetId: userId,
         });
       });
+      events.publish('user.updated', { asset_ids: [], user_id: userId, change: 'recovery_codes_replaced' });
       return { recovery_codes: fresh.codes };
     },
 

@@ -551,6 +551,13 @@ describe.each(databaseTargets())('two-factor sign-in ($name)', ({ options }) => 
 
     it('audits turning 2FA on, replacing the recovery codes and turning it off', async () => {
       const account = await newAccount();
+      const published: string[] = [];
+      t.hub.events.subscribe(
+        (e) => {
+          if (e.data.user_id === account.id) published.push(e.data.change);
+        },
+        { types: ['user.updated'] },
+      );
       const { secret } = await enable(account);
       expect(
         (await asUser(account, 'POST', '/api/auth/2fa/recovery-codes', { code: codeNow(secret) })).status,
@@ -574,6 +581,7 @@ describe.each(databaseTargets())('two-factor sign-in ($name)', ({ options }) => 
         expect(event).toMatchObject({ actor_type: 'session', actor_id: account.id, target_type: 'user' });
         expect(JSON.stringify(event)).not.toContain(secret);
       }
+      expect(published).toEqual(['two_factor_enabled', 'recovery_codes_replaced', 'two_factor_disabled']);
     });
   });
 });

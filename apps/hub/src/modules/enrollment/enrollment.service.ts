@@ -154,9 +154,9 @@ export function createEnrollmentService(deps: EnrollmentServiceDeps): Enrollment
     action: 'agent.credential_rotated' | 'agent.credential_revoked',
     change: (trx: Executor) => Promise<boolean>,
   ): Promise<boolean> {
-    return db.transaction().execute(async (trx) => {
-      const changed = await change(trx);
-      if (changed) {
+    const changed = await db.transaction().execute(async (trx) => {
+      const done = await change(trx);
+      if (done) {
         await audit.record(trx, ctx, {
           action,
           targetType: 'asset',
@@ -165,8 +165,10 @@ export function createEnrollmentService(deps: EnrollmentServiceDeps): Enrollment
           detail: { name: asset.name },
         });
       }
-      return changed;
+      return done;
     });
+    if (changed) events.publish(action, { asset_ids: [asset.id], asset_id: asset.id, name: asset.name });
+    return changed;
   }
 
   return {
@@ -194,6 +196,7 @@ export function createEnrollmentService(deps: EnrollmentServiceDeps): Enrollment
           detail: { name: row.name, expires_at: row.expires_at, max_uses: row.max_uses },
         });
       });
+      events.publish('enrollment_token.created', { asset_ids: [], token_id: row.id, name: row.name });
       return { ...present(row), token };
     },
 
@@ -216,6 +219,7 @@ export function createEnrollmentService(deps: EnrollmentServiceDeps): Enrollment
           detail: { name: row.name, uses: row.uses },
         });
       });
+      events.publish('enrollment_token.revoked', { asset_ids: [], token_id: id, name: row.name });
       return present({ ...row, revoked_at: now });
     },
 
@@ -283,17 +287,14 @@ export function createEnrollmentService(deps: EnrollmentServiceDeps): Enrollment
         });
         return row;
       });
-      events.publish(
-        'agent.enrolled',
-        {
-          asset_id: asset.id,
-          name: asset.name,
-          hostname,
-          platform: asset.platform,
-          enrollment_token_id: token.id,
-        },
-        asset.id,
-      );
+      events.publish('agent.enrolled', {
+        asset_ids: [asset.id],
+        asset_id: asset.id,
+        name: asset.name,
+        hostname,
+        platform: asset.platform,
+        enrollment_token_id: token.id,
+      });
       return {
         asset_id: asset.id,
         credential,

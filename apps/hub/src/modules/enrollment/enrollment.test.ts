@@ -17,7 +17,7 @@ import { AgentTimeoutError, type AgentGateway } from '../../agents/agent-gateway
 import { buildApp } from '../../app.js';
 import { createTransportCheck } from '../../http/transport-security.js';
 import { sha256Hex } from '../../platform/crypto.js';
-import { EventBus, type HubEvent } from '../../platform/event-bus.js';
+import { createInProcessEventBus, type HubEvent } from '../../platform/event-bus.js';
 import { silentLogger } from '../../platform/logger.js';
 import { enrollmentRoutes } from './enrollment.routes.js';
 import { createEnrollmentService, type EnrollmentServiceDeps } from './enrollment.service.js';
@@ -73,7 +73,7 @@ afterEach(async () => {
 
 async function compose(options: TestHubOptions, deps: Partial<EnrollmentServiceDeps> = {}): Promise<Rig> {
   const t = await startTestHub(options);
-  const bus = new EventBus(t.clock);
+  const bus = createInProcessEventBus({ clock: t.clock, validate: true });
   const events: HubEvent[] = [];
   bus.subscribe((e) => events.push(e));
   const gateway = fakeGateway();
@@ -259,7 +259,11 @@ describe.each(databaseTargets())('enrollment ($name)', ({ options }) => {
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ asset_id: enrolled.asset_id, target_id: enrolled.asset_id });
     expect(JSON.stringify(audit)).not.toContain(enrolled.credential.slice(4));
-    expect(rig.events.map((e) => [e.type, e.assetId])).toEqual([['agent.enrolled', enrolled.asset_id]]);
+    // the token's own creation publishes too; this test is about the enrollment
+    const enrollEvents = rig.events.filter((e) => e.type !== 'enrollment_token.created');
+    expect(enrollEvents.map((e) => [e.type, e.data.asset_ids[0]])).toEqual([
+      ['agent.enrolled', enrolled.asset_id],
+    ]);
   });
 
   it('never lets concurrent enrollments take more uses than max_uses', async () => {

@@ -315,7 +315,7 @@ describe('exec fan-out: NDJSON', () => {
     clientGone.resolve();
     for (
       let i = 0;
-      i < 200 && !ops.events.some((e) => e.type === 'exec.completed' && e.assetId === slow.id);
+      i < 200 && !ops.events.some((e) => e.type === 'exec.completed' && e.data.asset_id === slow.id);
       i += 1
     ) {
       await new Promise((resolve) => setTimeout(resolve, 10));
@@ -337,7 +337,7 @@ describe('exec fan-out: NDJSON', () => {
     });
     // The command already sent ran to its end and was announced like any other.
     expect(slowFinished).toBe(true);
-    expect(ops.events.filter((e) => e.type === 'exec.completed').map((e) => e.assetId)).toEqual([
+    expect(ops.events.filter((e) => e.type === 'exec.completed').map((e) => e.data.asset_id)).toEqual([
       fast.id,
       slow.id,
     ]);

@@ -198,17 +198,14 @@ export function createExecService(deps: ExecServiceDeps): ExecService {
         throw error;
       }
     }
-    events.publish(
-      'exec.completed',
-      {
-        asset_id: row.id,
-        status: result.status,
-        exit_code: result.exit_code,
-        duration_ms: result.duration_ms,
-        truncated: result.truncated,
-      },
-      row.id,
-    );
+    events.publish('exec.completed', {
+      asset_ids: [row.id],
+      asset_id: row.id,
+      status: result.status,
+      exit_code: result.exit_code,
+      duration_ms: result.duration_ms,
+      truncated: result.truncated,
+    });
     return result;
   }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ExecManyResult, ExecOutcome, ExecResult, Group } from '@svc/protocol';
 import { databaseTargets, type TestHub } from '@svc/testkit';
 import { AgentReplyError, AgentTimeoutError } from '../../agents/agent-gateway.js';
-import { EventBus } from '../../platform/event-bus.js';
+import { createInProcessEventBus } from '../../platform/event-bus.js';
 import { FakeGateway } from '../../testing/fake-gateway.js';
 import { systemOwnerContext } from '../access/principal.js';
 import { createAgentCaller } from '../agent-ops/agent-call.js';
@@ -76,7 +76,9 @@ describe.each(databaseTargets())('exec ($name)', ({ options }) => {
     const [row] = await auditRows(t, asset.id);
     expect(JSON.parse(row!.detail)).toMatchObject({ command: 'uptime', timeout: 30 });
     const completed = ops.events.filter((e) => e.type === 'exec.completed');
-    expect(completed.map((e) => [e.assetId, e.data.status, e.data.exit_code])).toEqual([[asset.id, 'ok', 3]]);
+    expect(completed.map((e) => [e.data.asset_id, e.data.status, e.data.exit_code])).toEqual([
+      [asset.id, 'ok', 3],
+    ]);
   });
 
   it('answers 409 asset_offline with the name, id and last-seen time for an offline single target', async () => {
@@ -398,7 +400,7 @@ describe('exec service', () => {
       audit: t.hub.services.audit,
       agents: createAgentCaller({ db: t.hub.database.db, gateway }),
       groups: t.hub.services.groups,
-      events: new EventBus(t.clock),
+      events: createInProcessEventBus({ clock: t.clock, validate: true }),
       concurrency: 2,
     });
 
@@ -423,7 +425,7 @@ describe('exec service', () => {
       audit: failingAudit,
       agents: createAgentCaller({ db: t.hub.database.db, gateway }),
       groups: t.hub.services.groups,
-      events: new EventBus(t.clock),
+      events: createInProcessEventBus({ clock: t.clock, validate: true }),
     });
 
     await expect(exec.runOne(ctx, id, { command: 'reboot' })).rejects.toThrow('disk full');

@@ -1,6 +1,7 @@
 import { newId, type Group, type GroupCreate, type GroupUpdate } from '@svc/protocol';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
+import type { EventBus } from '../../platform/event-bus.js';
 import type { Database } from '../../platform/db/schema.js';
 import { pageWindow, toPage, type Page, type PageRequest } from '../../platform/db/paging.js';
 import { HubError, validationError } from '../../platform/hub-error.js';
@@ -45,8 +46,9 @@ export function createGroupService(deps: {
   db: Kysely<Database>;
   clock: Clock;
   audit: AuditService;
+  events: EventBus;
 }): GroupService {
-  const { db, clock, audit } = deps;
+  const { db, clock, audit, events } = deps;
 
   async function loadVisible(
     principal: Principal,
@@ -126,6 +128,7 @@ export function createGroupService(deps: {
           detail: { name: row.name, members: assetIds.length },
         });
       });
+      events.publish('group.created', { asset_ids: [...assetIds], group_id: row.id, name: row.name });
       return presentGroup(row, [...assetIds].sort(), ctx.principal);
     },
 
@@ -147,6 +150,13 @@ export function createGroupService(deps: {
         });
       });
       const newMembers = input.asset_ids !== undefined ? [...input.asset_ids].sort() : members;
+      // Old and new members both: whoever saw an asset leave the group learns of it.
+      events.publish('group.updated', {
+        asset_ids: [...new Set([...members, ...newMembers])],
+        group_id: id,
+        name: changes.name ?? row.name,
+        fields: Object.keys(input),
+      });
       return presentGroup({ ...row, ...changes }, newMembers, ctx.principal);
     },
 
@@ -162,6 +172,7 @@ export function createGroupService(deps: {
           detail: { name: row.name },
         });
       });
+      events.publish('group.deleted', { asset_ids: [...members], group_id: id, name: row.name });
       return presentGroup(row, members, ctx.principal);
     },
   };

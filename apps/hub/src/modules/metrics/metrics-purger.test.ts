@@ -100,6 +100,7 @@ describe.each(databaseTargets())('metrics purger ($name)', ({ options }) => {
       db: t.hub.database.db,
       clock: t.clock,
       audit: t.hub.services.audit,
+      events: t.hub.events,
       purgeMetrics: (id) => {
         purger.purge(id);
       },
@@ -145,6 +146,7 @@ describe.each(databaseTargets())('metrics purger ($name)', ({ options }) => {
       db: t.hub.database.db,
       clock: t.clock,
       audit: t.hub.services.audit,
+      events: t.hub.events,
       purgeMetrics: (id) => {
         first.purge(id);
       },

@@ -6,6 +6,7 @@
 import type { WakeResult } from '@svc/protocol';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
+import type { EventBus } from '../../platform/event-bus.js';
 import { readStringList } from '../../platform/db/paging.js';
 import { HubError } from '../../platform/hub-error.js';
 import { canSeeAsset, type ActionContext } from '../access/principal.js';
@@ -30,6 +31,7 @@ export interface PowerService {
 export interface PowerServiceDeps {
   db: Kysely<Database>;
   audit: AuditService;
+  events: EventBus;
   agents: AgentCaller;
   /** `host:port` the hub sends magic packets to (SVC_WOL_BROADCAST); default 255.255.255.255:9. */
   wolBroadcast?: string;
@@ -46,7 +48,7 @@ function formatTarget(target: UdpTarget): string {
 }
 
 export function createPowerService(deps: PowerServiceDeps): PowerService {
-  const { db, audit, agents } = deps;
+  const { db, audit, events, agents } = deps;
   // Parsed once, at startup: a malformed setting fails the hub's start, not the first wake.
   const broadcast = parseUdpTarget(deps.wolBroadcast ?? defaultWolBroadcast);
   const relayPort = deps.wolRelayPort ?? 9;
@@ -59,6 +61,7 @@ export function createPowerService(deps: PowerServiceDeps): PowerService {
       { action: type, targetType: 'asset', targetId: row.id, assetId: row.id, detail: { name: row.name } },
     ]);
     const result = await agents.call(row, type, {}, { timeoutMs: 30_000 });
+    events.publish(type, { asset_ids: [row.id], asset_id: row.id, accepted: result.accepted });
     return { accepted: result.accepted };
   }
 
@@ -113,6 +116,7 @@ export function createPowerService(deps: PowerServiceDeps): PowerService {
             { timeoutMs: 10_000 },
           );
           if (result.sent) {
+            events.publish('power.wake', { asset_ids: [row.id], asset_id: row.id, sent_via: 'agent' });
             return {
               mac,
               sent_via: 'agent',
@@ -133,6 +137,7 @@ export function createPowerService(deps: PowerServiceDeps): PowerService {
           `could not send the magic packet to ${formatTarget(broadcast)}: ${reason}`,
         );
       }
+      events.publish('power.wake', { asset_ids: [row.id], asset_id: row.id, sent_via: 'hub' });
       return { mac, sent_via: 'hub', relay_asset_id: null, target: formatTarget(broadcast) };
     },
   };

@@ -156,11 +156,12 @@ export function createSystemService(deps: SystemServiceDeps): SystemService {
         },
       ]);
       const result = await agents.call(row, 'services.action', { name, action }, { timeoutMs: 120_000 });
-      events.publish(
-        serviceEvents[action],
-        { asset_id: row.id, name, active_state: result.active_state },
-        row.id,
-      );
+      events.publish(serviceEvents[action], {
+        asset_ids: [row.id],
+        asset_id: row.id,
+        name,
+        active_state: result.active_state,
+      });
       return result;
     },
 

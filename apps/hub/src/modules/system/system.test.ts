@@ -203,7 +203,13 @@ describe.each(databaseTargets())('system ($name)', ({ options }) => {
       ['service.stop', 'nginx@site.service'],
       ['service.restart', 'nginx@site.service'],
     ]);
-    expect(ops.events.map((e) => [e.type, e.assetId, e.data.active_state])).toEqual([
+    expect(
+      ops.events.map((e) => [
+        e.type,
+        e.data.asset_ids[0],
+        'active_state' in e.data ? e.data.active_state : null,
+      ]),
+    ).toEqual([
       ['service.started', asset.id, 'active'],
       ['service.stopped', asset.id, 'inactive'],
       ['service.restarted', asset.id, 'active'],

@@ -9,6 +9,7 @@ import {
 } from '@svc/protocol';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
+import type { EventBus } from '../../platform/event-bus.js';
 import type { Database } from '../../platform/db/schema.js';
 import { pageWindow, toPage, type Page, type PageRequest } from '../../platform/db/paging.js';
 import { HubError, validationError } from '../../platform/hub-error.js';
@@ -73,11 +74,12 @@ export function createUserService(deps: {
   db: Kysely<Database>;
   clock: Clock;
   audit: AuditService;
+  events: EventBus;
   passwords: PasswordHasher;
   /** The owner's first-run credentials file, deleted once the owner has chosen a password. */
   ownerCredentialsPath: string;
 }): UserService {
-  const { db, clock, audit, passwords } = deps;
+  const { db, clock, audit, events, passwords } = deps;
   return {
     async list(page) {
       const { rows, total } = await listUsers(db, pageWindow(page));
@@ -121,6 +123,8 @@ export function createUserService(deps: {
           throw new HubError('conflict', `a user named ${username} exists already`);
         throw error;
       }
+      // Users are fleet-level records: their events reach unrestricted principals only.
+      events.publish('user.created', { asset_ids: [], user_id: row.id, username, role: row.role });
       return presentUser(row);
     },
 
@@ -150,6 +154,11 @@ export function createUserService(deps: {
           targetId: id,
           detail: { fields: Object.keys(input) },
         });
+      });
+      events.publish('user.updated', {
+        asset_ids: [],
+        user_id: id,
+        change: input.password !== undefined ? 'password_reset' : 'role',
       });
       return presentUser({ ...row, ...changes });
     },
@@ -181,6 +190,7 @@ export function createUserService(deps: {
           detail: { first_sign_in: row.must_change_password === 1 },
         });
       });
+      events.publish('user.updated', { asset_ids: [], user_id: row.id, change: 'password_changed' });
       if (row.role === 'owner') await fs.rm(deps.ownerCredentialsPath, { force: true });
     },
   };
