@@ -3,6 +3,7 @@
  */
 import path from 'node:path';
 import { tlsModes } from '@svc/protocol';
+import { readSettingsEnv, type SettingLayer } from './settings.js';
 
 export type TlsMode = (typeof tlsModes)[number];
 
@@ -16,6 +17,8 @@ export interface HubConfig {
   trustedProxies: string[];
   logLevel: string;
   rateLimit: RateLimitConfig;
+  /** Runtime settings set by their env vars (the middle layer of spec 2.7's precedence). */
+  settingsEnv: SettingLayer;
   bcryptCost: number;
   /** Extra names and addresses for the built-in server certificate. */
   tlsHostnames: string[];
@@ -158,6 +161,8 @@ export function parseEnv(env: Env, cwd: string): HubConfig {
       `SVC_TLS_CA_KEY_DIR must be outside the data directory ${dataDir} (the CA key is kept apart from the hub key)`,
     );
   }
+  const settingsEnv = readSettingsEnv(env);
+  if (settingsEnv.problems.length > 0) throw new ConfigError(settingsEnv.problems.join('; '));
   return {
     dataDir,
     databaseUrl,
@@ -172,6 +177,7 @@ export function parseEnv(env: Env, cwd: string): HubConfig {
       perIpPerMinute: readInt(env, 'SVC_RATE_LIMIT_PER_IP', 600, 1, 10_000_000),
       perKeyPerMinute: readInt(env, 'SVC_RATE_LIMIT_PER_KEY', 3000, 1, 10_000_000),
     },
+    settingsEnv: settingsEnv.values,
     bcryptCost: readInt(env, 'SVC_BCRYPT_COST', 12, 4, 15),
     tlsHostnames: readList(env, 'SVC_TLS_HOSTNAMES'),
     tlsCertFile: env.SVC_TLS_CERT?.trim() || null,
