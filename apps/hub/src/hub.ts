@@ -333,6 +333,10 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     tls,
     gateway,
     enrollsPerMinute: config.rateLimit.enabled ? 30 : null,
+    tokenDefaults: () => ({
+      expiresInHours: runtimeSettings.get('enrollment.token_default_expires_hours'),
+      maxUses: runtimeSettings.get('enrollment.token_default_max_uses'),
+    }),
   });
   const oidc = config.oidc ? createOidcService({ config: config.oidc, db, clock, audit, login }) : null;
 

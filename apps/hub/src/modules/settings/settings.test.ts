@@ -6,7 +6,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { agentChannelPath, type AuditEvent, type Setting, type SettingsUpdated } from '@svc/protocol';
+import {
+  agentChannelPath,
+  type AuditEvent,
+  type EnrollmentTokenCreated,
+  type Setting,
+  type SettingsUpdated,
+} from '@svc/protocol';
 import { createHub, parseEnv, silentLogger, systemOwnerContext, type Hub } from '@svc/hub';
 import { FakeAgent, provisionAgents } from '@svc/testkit';
 import { useTestHub } from '@svc/testkit/vitest';
@@ -203,6 +209,24 @@ describe('runtime settings API', () => {
     expect(seen.filter((e) => e.type === 'settings.changed')).toEqual([]);
     const audit = await t.request('GET', '/api/v2/audit/events?action=settings.changed');
     expect(audit.json.data).toEqual([]);
+  });
+
+  it('enrollment token defaults follow the settings at once; a request naming its own still wins', async () => {
+    const t = use();
+    const before = await t.request('POST', '/api/v2/enrollment-tokens', { body: { name: 'before' } });
+    expect(before.status).toBe(201);
+    expect(before.json.data).toMatchObject({ max_uses: 1 });
+    const change = await t.request('PATCH', '/api/settings/enrollment', {
+      body: { 'enrollment.token_default_expires_hours': 2, 'enrollment.token_default_max_uses': 5 },
+    });
+    expect(change.status).toBe(200);
+    expect((change.json.data as SettingsUpdated).restart_required).toEqual([]);
+    const after = await t.request('POST', '/api/v2/enrollment-tokens', { body: { name: 'after' } });
+    const token = after.json.data as EnrollmentTokenCreated;
+    expect(token.max_uses).toBe(5);
+    expect(Date.parse(token.expires_at) - Date.parse(token.created_at)).toBe(2 * 3_600_000);
+    const own = await t.request('POST', '/api/v2/enrollment-tokens', { body: { name: 'own', max_uses: 2 } });
+    expect((own.json.data as EnrollmentTokenCreated).max_uses).toBe(2);
   });
 
   it('says which changed keys need a restart, and shows the stored value at once', async () => {
