@@ -14,16 +14,16 @@ import {
   type SettingsUpdated,
 } from '@svc/protocol';
 import { createHub, parseEnv, silentLogger, systemOwnerContext, type Hub } from '@svc/hub';
-import { FakeAgent, provisionAgents } from '@svc/testkit';
+import { databaseTargets, FakeAgent, provisionAgents } from '@svc/testkit';
 import { useTestHub } from '@svc/testkit/vitest';
 import type { HubEvent } from '../../platform/event-bus.js';
 import { readSetting } from './settings.repository.js';
 
 const settingsOf = (data: unknown): Setting[] => (data as { settings: Setting[] }).settings;
 
-describe('runtime settings API', () => {
+describe.each(databaseTargets())('runtime settings API ($name)', ({ options }) => {
   const use = useTestHub(
-    { env: { SVC_OUTBOUND_ALLOW_PRIVATE: 'false', SVC_METRICS_RETENTION_DAYS: '14' } },
+    { ...options, env: { SVC_OUTBOUND_ALLOW_PRIVATE: 'false', SVC_METRICS_RETENTION_DAYS: '14' } },
     'per-test',
   );
 
