@@ -194,6 +194,8 @@ export const Setting = Type.Object({
   default: AnySettingValue,
   env_var: Type.Union([Type.String(), Type.Null()]),
   restart_required: Type.Boolean(),
+  /** Changed since this process started, and applied only by `POST /api/settings/restart`. */
+  pending_restart: Type.Boolean(),
   description: Type.String(),
 });
 export type Setting = Static<typeof Setting>;

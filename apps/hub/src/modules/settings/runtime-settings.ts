@@ -4,6 +4,7 @@
  * consumer; a change to them is stored and shown at once, and applied by the next start.
  */
 import {
+  settingDefinitions,
   settingKeys,
   type DiscoveryDefaults,
   type OutboundPrivateMode,
@@ -21,6 +22,8 @@ export interface RuntimeSettings {
   get<K extends SettingKey>(key: K): SettingValueOf<K>;
   /** The value stored through the API, if any: what overrides the parsed config for restart-required settings. */
   apiValue<K extends SettingKey>(key: K): SettingValueOf<K> | undefined;
+  /** A restart-required setting whose effective value differs from the one this process started with. */
+  isPendingRestart(key: SettingKey): boolean;
   policy(name: PolicyName): boolean;
   /** What the egress guard reads for private-network targets. */
   outboundAllowPrivate(): OutboundPrivateMode;
@@ -32,11 +35,14 @@ export interface RuntimeSettings {
 export function createRuntimeSettings(stored: SettingLayer, env: SettingLayer): RuntimeSettings {
   const api = new Map(Object.entries(stored) as [SettingKey, unknown][]);
   let resolved = resolveSettings(Object.fromEntries(api), env);
+  const atStart = resolved;
   const get = <K extends SettingKey>(key: K): SettingValueOf<K> => resolved[key].value as SettingValueOf<K>;
   return {
     resolved: () => resolved,
     get,
     apiValue: (key) => (resolved[key].source === 'api' ? get(key) : undefined),
+    isPendingRestart: (key) =>
+      settingDefinitions[key].restartRequired && resolved[key].value !== atStart[key].value,
     policy: (name) => get(`policy.${name}_enabled`),
     outboundAllowPrivate: () => get('security.outbound_allow_private'),
     discoveryDefaults: () => ({

@@ -57,6 +57,7 @@ export function createSettingsService(deps: {
           default: definition.default,
           env_var: definition.env ?? null,
           restart_required: definition.restartRequired,
+          pending_restart: runtime.isPendingRestart(key),
           description: definition.description,
         };
       });

@@ -241,6 +241,8 @@ describe.each(databaseTargets())('runtime settings API ($name)', ({ options }) =
       value: 30,
       source: 'api',
     });
+    expect(data.settings.find((s) => s.key === 'retention.metrics_days')?.pending_restart).toBe(true);
+    expect(data.settings.find((s) => s.key === 'retention.audit_days')?.pending_restart).toBe(false);
     expect(await readSetting(t.hub.database.db, 'retention.metrics_days')).toBe(30);
   });
 });
@@ -328,6 +330,7 @@ describe('settings that need a restart', () => {
 
     const second = await open(dataDir);
     expect(second.settings.resolved()['rate_limit.per_ip_per_minute']).toEqual({ value: 3, source: 'api' });
+    expect(second.settings.isPendingRestart('rate_limit.per_ip_per_minute')).toBe(false);
     expect(await requestsUntilRefused(second, admin.raw_key, 5)).toBe(4);
   });
 });
