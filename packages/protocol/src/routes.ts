@@ -50,7 +50,13 @@ import {
   TwoFactorLogin,
   TwoFactorStatus,
 } from './transport.js';
-import { SettingDomainParams, SettingsPatch, SettingsUpdated, SettingsView } from './settings.js';
+import {
+  SettingDomainParams,
+  SettingsPatch,
+  SettingsUpdated,
+  SettingsView,
+  settingDomains,
+} from './settings.js';
 import { EnrollRequest, EnrollResponse, agentRequests, type AgentRequestType } from './agent-messages.js';
 import {
   ConnectedAgent,
@@ -1194,6 +1200,7 @@ export const routes = {
     auth: 'admin',
     summary: 'The runtime settings of one domain',
     params: SettingDomainParams,
+    paramPatterns: { domain: settingDomains.join('|') },
     response: SettingsView,
   }),
   'settings.domainUpdate': defineRoute({
@@ -1208,6 +1215,7 @@ export const routes = {
       'The body maps keys of this domain to a value or null. Policies apply at once; the answer lists the ' +
       'changed keys that need `POST /api/settings/restart`.',
     params: SettingDomainParams,
+    paramPatterns: { domain: settingDomains.join('|') },
     body: SettingsPatch,
     response: SettingsUpdated,
   }),
