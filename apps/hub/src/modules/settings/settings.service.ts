@@ -80,43 +80,55 @@ export function createSettingsService(deps: {
     return changes;
   }
 
+  async function update(
+    ctx: ActionContext,
+    domain: SettingDomain,
+    patch: SettingsPatch,
+  ): Promise<SettingsUpdated> {
+    const requested = validate(domain, patch);
+    const before = runtime.resolved();
+    const changed: Partial<Record<SettingKey, unknown>> = {};
+    const detail: Record<string, { from: unknown; to: unknown }> = {};
+    for (const [key, value] of requested) {
+      const wasApi = before[key].source === 'api';
+      if (value === null ? !wasApi : wasApi && before[key].value === value) continue;
+      changed[key] = value;
+      detail[key] = { from: wasApi ? before[key].value : null, to: value };
+    }
+    const changedKeys = Object.keys(changed) as SettingKey[];
+    if (changedKeys.length > 0) {
+      await db.transaction().execute(async (trx) => {
+        for (const key of changedKeys) {
+          const value = changed[key];
+          if (value === null) await deleteSetting(trx, key);
+          else await writeSetting(trx, key, value, clock.now());
+        }
+        await audit.record(trx, ctx, {
+          action: 'settings.changed',
+          targetType: 'settings',
+          targetId: domain,
+          detail: { domain, changes: detail },
+        });
+      });
+      runtime.applyStored(changed);
+      events.publish('settings.changed', { domain, keys: changedKeys });
+    }
+    return {
+      settings: present(domain),
+      changed: changedKeys,
+      restart_required: changedKeys.filter((key) => settingDefinitions[key].restartRequired),
+    };
+  }
+
+  // Changes run one after another: each compares against the values the previous one left, so the audit's
+  // "from" and the in-memory values follow the order the table saw.
+  let previous: Promise<unknown> = Promise.resolve();
   return {
     list: (domain) => ({ settings: present(domain) }),
-
-    async update(ctx, domain, patch) {
-      const requested = validate(domain, patch);
-      const before = runtime.resolved();
-      const changed: Partial<Record<SettingKey, unknown>> = {};
-      const detail: Record<string, { from: unknown; to: unknown }> = {};
-      for (const [key, value] of requested) {
-        const wasApi = before[key].source === 'api';
-        if (value === null ? !wasApi : wasApi && before[key].value === value) continue;
-        changed[key] = value;
-        detail[key] = { from: wasApi ? before[key].value : null, to: value };
-      }
-      const changedKeys = Object.keys(changed) as SettingKey[];
-      if (changedKeys.length > 0) {
-        await db.transaction().execute(async (trx) => {
-          for (const key of changedKeys) {
-            const value = changed[key];
-            if (value === null) await deleteSetting(trx, key);
-            else await writeSetting(trx, key, value, clock.now());
-          }
-          await audit.record(trx, ctx, {
-            action: 'settings.changed',
-            targetType: 'settings',
-            targetId: domain,
-            detail: { domain, changes: detail },
-          });
-        });
-        runtime.applyStored(changed);
-        events.publish('settings.changed', { domain, keys: changedKeys });
-      }
-      return {
-        settings: present(domain),
-        changed: changedKeys,
-        restart_required: changedKeys.filter((key) => settingDefinitions[key].restartRequired),
-      };
+    update(ctx, domain, patch) {
+      const run = previous.then(() => update(ctx, domain, patch));
+      previous = run.catch(() => undefined);
+      return run;
     },
   };
 }

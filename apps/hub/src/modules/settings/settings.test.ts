@@ -198,6 +198,36 @@ describe.each(databaseTargets())('runtime settings API ($name)', ({ options }) =
     ).toMatchObject({ value: 'false', source: 'env' });
   });
 
+  it('concurrent changes of one key are applied in order: each audit starts where the last one ended', async () => {
+    const t = use();
+    const values = ['false', 'true', 'auto', 'false'] as const;
+    const answers = await Promise.all(
+      values.map((value) =>
+        t.request('PATCH', '/api/settings/runtime', { body: { 'security.outbound_allow_private': value } }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    const audit = await t.request('GET', '/api/v2/audit/events?action=settings.changed&per_page=10');
+    const chain = (audit.json.data as AuditEvent[])
+      .map(
+        (e) =>
+          (e.detail.changes as Record<string, { from: unknown; to: unknown }>)[
+            'security.outbound_allow_private'
+          ],
+      )
+      .reverse();
+    // The first stores 'false' over the env's 'false' (an API value where there was none); each next one
+    // starts from the value the previous one stored.
+    expect(chain).toEqual([
+      { from: null, to: 'false' },
+      { from: 'false', to: 'true' },
+      { from: 'true', to: 'auto' },
+      { from: 'auto', to: 'false' },
+    ]);
+    expect(t.hub.settings.outboundAllowPrivate()).toBe('false');
+    expect(await readSetting(t.hub.database.db, 'security.outbound_allow_private')).toBe('false');
+  });
+
   it('a change to nothing new is neither audited nor published', async () => {
     const t = use();
     const seen: HubEvent[] = [];
