@@ -17,7 +17,9 @@ import { createHub, parseEnv, silentLogger, systemOwnerContext, type Hub } from 
 import { databaseTargets, FakeAgent, provisionAgents } from '@svc/testkit';
 import { useTestHub } from '@svc/testkit/vitest';
 import type { HubEvent } from '../../platform/event-bus.js';
+import { createRuntimeSettings } from './runtime-settings.js';
 import { readSetting } from './settings.repository.js';
+import { createSettingsService } from './settings.service.js';
 
 const settingsOf = (data: unknown): Setting[] => (data as { settings: Setting[] }).settings;
 
@@ -200,31 +202,34 @@ describe.each(databaseTargets())('runtime settings API ($name)', ({ options }) =
 
   it('concurrent changes of one key are applied in order: each audit starts where the last one ended', async () => {
     const t = use();
+    // The service itself, called back to back: HTTP requests rarely overlap this closely in a test.
+    const runtime = createRuntimeSettings({}, t.config.settingsEnv);
+    const service = createSettingsService({
+      db: t.hub.database.db,
+      clock: t.clock,
+      audit: t.hub.services.audit,
+      events: t.hub.events,
+      runtime,
+    });
     const values = ['false', 'true', 'auto', 'false'] as const;
-    const answers = await Promise.all(
+    const results = await Promise.all(
       values.map((value) =>
-        t.request('PATCH', '/api/settings/runtime', { body: { 'security.outbound_allow_private': value } }),
+        service.update(systemOwnerContext(), 'runtime', { 'security.outbound_allow_private': value }),
       ),
     );
-    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    expect(results.map((r) => r.changed)).toEqual(values.map(() => ['security.outbound_allow_private']));
     const audit = await t.request('GET', '/api/v2/audit/events?action=settings.changed&per_page=10');
     const chain = (audit.json.data as AuditEvent[])
-      .map(
-        (e) =>
-          (e.detail.changes as Record<string, { from: unknown; to: unknown }>)[
-            'security.outbound_allow_private'
-          ],
-      )
+      .map((e) => (e.detail.changes as Record<string, unknown>)['security.outbound_allow_private'])
       .reverse();
-    // The first stores 'false' over the env's 'false' (an API value where there was none); each next one
-    // starts from the value the previous one stored.
+    // Each change starts from the value the previous one stored (the first from none: only the env had one).
     expect(chain).toEqual([
       { from: null, to: 'false' },
       { from: 'false', to: 'true' },
       { from: 'true', to: 'auto' },
       { from: 'auto', to: 'false' },
     ]);
-    expect(t.hub.settings.outboundAllowPrivate()).toBe('false');
+    expect(runtime.outboundAllowPrivate()).toBe('false');
     expect(await readSetting(t.hub.database.db, 'security.outbound_allow_private')).toBe('false');
   });
 
