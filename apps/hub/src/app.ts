@@ -48,7 +48,12 @@ export interface AppDeps {
 function pathMatchers(routes: readonly RouteContract[]): { pattern: RegExp; method: string }[] {
   return routes.map((r) => ({
     method: r.method,
-    pattern: new RegExp(`^${routerPath(r).replace(/:[a-zA-Z_]+/g, '[^/]+')}/?$`),
+    // One pass: a param with a pattern keeps its alternatives, any other param is one path segment.
+    pattern: new RegExp(
+      `^${routerPath(r).replace(/:[a-zA-Z_]+(?:\(([^()]*)\))?/g, (_whole, alternatives?: string) =>
+        alternatives === undefined ? '[^/]+' : `(?:${alternatives})`,
+      )}/?$`,
+    ),
   }));
 }
 

@@ -51,6 +51,9 @@ import { createHubStatusService } from './modules/hub/hub-status.service.js';
 import { createRestartService } from './modules/hub/restart.service.js';
 import { createStatusAggregateService } from './modules/hub/status-aggregate.service.js';
 import { searchRoutes } from './modules/search/search.routes.js';
+import { loadRuntimeSettings, type RuntimeSettings } from './modules/settings/runtime-settings.js';
+import { settingsRoutes } from './modules/settings/settings.routes.js';
+import { createSettingsService } from './modules/settings/settings.service.js';
 import { createSearchService } from './modules/search/search.service.js';
 import { tlsRawRoutes, tlsRoutes } from './modules/tls/tls.routes.js';
 import { createTlsService, loadTlsOverride } from './modules/tls/tls.service.js';
@@ -106,6 +109,8 @@ export interface Hub {
   events: EventBus;
   /** Tells an open stream that the key it was opened with was revoked or expired. */
   credentials: CredentialLifetime;
+  /** Runtime settings and policies in memory: changed through the API, read by code paths at once. */
+  settings: RuntimeSettings;
   /** Agents' samples through their budgets into the store; deleted assets' histories purged. */
   metrics: { budget: MetricsBudget; store: MetricsStore; purger: MetricsPurger };
   close(): Promise<void>;
@@ -191,6 +196,18 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     validate: options.validateEvents === true,
   });
 
+  const runtimeSettings = await loadRuntimeSettings(db, config.settingsEnv);
+  // Restart-required settings are read here, once: a value set through the API overrides the parsed config.
+  const metricsRetentionDays =
+    runtimeSettings.apiValue('retention.metrics_days') ?? config.metricsRetentionDays;
+  const rateLimit = {
+    ...config.rateLimit,
+    perIpPerMinute:
+      runtimeSettings.apiValue('rate_limit.per_ip_per_minute') ?? config.rateLimit.perIpPerMinute,
+    perKeyPerMinute:
+      runtimeSettings.apiValue('rate_limit.per_key_per_minute') ?? config.rateLimit.perKeyPerMinute,
+  };
+
   const tls = new TlsManager({
     mode: config.tlsMode,
     dataDir: config.dataDir,
@@ -211,7 +228,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
   const metricsStore = createMetricsStore({
     db,
     clock,
-    retentionDays: config.metricsRetentionDays,
+    retentionDays: metricsRetentionDays,
     onError: (error) => {
       logger.error({ err: error }, 'metrics write failed');
     },
@@ -221,7 +238,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     clock,
     logger,
     collectIntervalS,
-    retentionDays: config.metricsRetentionDays,
+    retentionDays: metricsRetentionDays,
   });
   const metricsPurger = createMetricsPurger({
     db,
@@ -250,6 +267,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     }),
     heartbeatIntervalS: 30,
     collectIntervalS,
+    discoveryDefaults: () => runtimeSettings.discoveryDefaults(),
     // Asset pages show agent.connected, which lives in the gateway: its changes count as writes of assets.
     onReadinessChange: () => {
       writeVersions?.touch('assets');
@@ -299,6 +317,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     },
   });
   const aggregate = createStatusAggregateService({ db, clock });
+  const settingsService = createSettingsService({ db, clock, audit, events, runtime: runtimeSettings });
   const restart = createRestartService({ db, audit, requestRestart: options.requestRestart ?? null });
   const sessions = createSessionService({ db, clock });
   const twoFactor = createTwoFactorService({
@@ -327,6 +346,10 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     tls,
     gateway,
     enrollsPerMinute: config.rateLimit.enabled ? 30 : null,
+    tokenDefaults: () => ({
+      expiresInHours: runtimeSettings.get('enrollment.token_default_expires_hours'),
+      maxUses: runtimeSettings.get('enrollment.token_default_max_uses'),
+    }),
   });
   const oidc = config.oidc
     ? createOidcService({ config: config.oidc, db, clock, audit, events, login })
@@ -362,6 +385,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     ...searchRoutes(search),
     ...auditRoutes(audit),
     ...hubRoutes({ hub: hubStatus, aggregate, restart }),
+    ...settingsRoutes(settingsService),
     ...userRoutes(users),
     ...authRoutes({ sessions, twoFactor }),
     ...tlsRoutes(tlsService),
@@ -383,7 +407,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     isSecure,
     trustedProxies: config.trustedProxies,
     publicOrigin: config.publicOrigin,
-    rateLimit: config.rateLimit,
+    rateLimit,
     verifyApiKey: (text) => apiKeys.authenticate(text),
     verifySession: async (token) => (await sessions.resolve(token))?.principal ?? null,
     handlers,
@@ -421,6 +445,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     gateway,
     events,
     credentials,
+    settings: runtimeSettings,
     metrics: { budget: metricsBudget, store: metricsStore, purger: metricsPurger },
     async close() {
       credentials.close();

@@ -7,6 +7,7 @@
  * the request's id. Agent → hub: `hello` (once, answered by `welcome`), `heartbeat`, `metrics`, `result`.
  */
 import { Type, type Static, type TProperties, type TSchema } from 'typebox';
+import { DiscoveryDefaults } from './settings.js';
 
 export const agentProtocolVersion = 1;
 
@@ -374,6 +375,8 @@ export const Welcome = Obj({
   asset_id: Type.String(),
   heartbeat_interval_s: Type.Integer({ minimum: 1 }),
   collect_interval_s: Type.Integer({ minimum: 1 }),
+  /** The fleet's service-discovery defaults (runtime settings); agents without their own override follow them. */
+  discovery: Type.Optional(DiscoveryDefaults),
 });
 export type Welcome = Static<typeof Welcome>;
 

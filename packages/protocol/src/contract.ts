@@ -54,6 +54,11 @@ export interface RouteContract {
   /** Only for console sessions, not API keys (a key has no password or second factor). */
   sessionOnly?: boolean;
   params?: TSchema;
+  /**
+   * Params that match only these values (alternatives, no parentheses): the router then leaves every other
+   * value to a static sibling or to 404/405, so `/settings/{domain}` does not shadow `/settings/tls`.
+   */
+  paramPatterns?: Readonly<Record<string, string>>;
   query?: TSchema;
   body?: TSchema;
   /** Schema of `data` in the success envelope; absent means the route is not built yet. */
@@ -82,8 +87,11 @@ export function fullPath(route: Pick<RouteContract, 'surface' | 'path'>): string
 }
 
 /** `/assets/{id}` → `/assets/:id` for the router. */
-export function routerPath(route: Pick<RouteContract, 'surface' | 'path'>): string {
-  return fullPath(route).replace(/\{([a-zA-Z_]+)\}/g, ':$1');
+export function routerPath(route: Pick<RouteContract, 'surface' | 'path' | 'paramPatterns'>): string {
+  return fullPath(route).replace(/\{([a-zA-Z_]+)\}/g, (_whole, name: string) => {
+    const pattern = route.paramPatterns?.[name];
+    return pattern === undefined ? `:${name}` : `:${name}(${pattern})`;
+  });
 }
 
 export function defineRoute<const T extends RouteContract>(route: T): T {

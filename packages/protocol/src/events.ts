@@ -1,5 +1,6 @@
 /** Event types, one catalog for webhooks, the event feed and the audit trail, each with its payload schema. */
 import { Type, type Static, type TSchema } from 'typebox';
+import { settingDomains } from './settings.js';
 
 export const eventTypes = [
   'asset.created',
@@ -139,7 +140,11 @@ export const eventPayloads = {
     ]),
   }),
   'discovery.completed': payload({}),
-  'settings.changed': payload({ group: Type.String(), keys: Type.Array(Type.String()) }),
+  // One settings domain changes at a time (PATCH /api/settings/{domain}); `keys` are those whose value moved.
+  'settings.changed': payload({
+    domain: Type.Enum<[...typeof settingDomains]>(settingDomains),
+    keys: Type.Array(Type.String()),
+  }),
 } satisfies Record<EventType, TSchema>;
 
 export type EventPayload<T extends EventType> = Static<(typeof eventPayloads)[T]>;

@@ -12,3 +12,4 @@ export * from './transport.js';
 export * from './agent-messages.js';
 export * from './operations.js';
 export * from './display-text.js';
+export * from './settings.js';

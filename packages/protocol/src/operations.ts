@@ -157,8 +157,21 @@ export type ConnectedAgent = Static<typeof ConnectedAgent>;
 export const EnrollmentTokenCreate = Type.Object(
   {
     name: Name,
-    expires_in_hours: Type.Optional(Type.Integer({ minimum: 1, maximum: 24 * 365, default: 24 })),
-    max_uses: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, default: 1 })),
+    // No schema default: when absent, the runtime settings enrollment.token_default_* decide (24 h, 1 use).
+    expires_in_hours: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 24 * 365,
+        description: 'Default: the setting enrollment.token_default_expires_hours (24)',
+      }),
+    ),
+    max_uses: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 10_000,
+        description: 'Default: the setting enrollment.token_default_max_uses (1)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

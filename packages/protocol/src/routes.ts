@@ -50,6 +50,13 @@ import {
   TwoFactorLogin,
   TwoFactorStatus,
 } from './transport.js';
+import {
+  SettingDomainParams,
+  SettingsPatch,
+  SettingsUpdated,
+  SettingsView,
+  settingDomains,
+} from './settings.js';
 import { EnrollRequest, EnrollResponse, agentRequests, type AgentRequestType } from './agent-messages.js';
 import {
   ConnectedAgent,
@@ -1178,6 +1185,42 @@ export const routes = {
     summary: 'Restart the hub process (its supervisor starts it again)',
     response: RestartResult,
     successStatus: 202,
+  }),
+  'settings.list': defineRoute({
+    name: 'settings.list',
+    surface: 'console',
+    method: 'GET',
+    path: '/settings',
+    auth: 'admin',
+    summary: 'Every runtime setting: its effective value, where it came from, its default and env var',
+    response: SettingsView,
+  }),
+  'settings.domainGet': defineRoute({
+    name: 'settings.domainGet',
+    surface: 'console',
+    method: 'GET',
+    path: '/settings/{domain}',
+    auth: 'admin',
+    summary: 'The runtime settings of one domain',
+    params: SettingDomainParams,
+    paramPatterns: { domain: settingDomains.join('|') },
+    response: SettingsView,
+  }),
+  'settings.domainUpdate': defineRoute({
+    name: 'settings.domainUpdate',
+    surface: 'console',
+    method: 'PATCH',
+    path: '/settings/{domain}',
+    auth: 'admin',
+    summary:
+      'Change the settings of one domain (null clears the API value); audited, applied live or at restart',
+    description:
+      'The body maps keys of this domain to a value or null. Policies apply at once; the answer lists the ' +
+      'changed keys that need `POST /api/settings/restart`.',
+    params: SettingDomainParams,
+    paramPatterns: { domain: settingDomains.join('|') },
+    body: SettingsPatch,
+    response: SettingsUpdated,
   }),
 
   // ---- console sign-in (/api/auth) ----

@@ -29,6 +29,7 @@ import {
   newId,
   ResultPayload,
   type AgentRequestType,
+  type DiscoveryDefaults,
   type Welcome,
 } from '@svc/protocol';
 import type { Clock } from '../platform/clock.js';
@@ -85,6 +86,8 @@ export interface AgentGatewayDeps {
   authenticate: (req: IncomingMessage) => Promise<{ assetId: string; remoteAddress?: string | null } | null>;
   heartbeatIntervalS: number;
   collectIntervalS: number;
+  /** The fleet's service-discovery defaults, read at each welcome so a settings change reaches the next agent. */
+  discoveryDefaults?: () => DiscoveryDefaults;
   requestTimeoutMs?: number;
   helloTimeoutMs?: number;
   keepaliveIntervalMs?: number;
@@ -345,6 +348,7 @@ export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGatewa
           asset_id: conn.assetId,
           heartbeat_interval_s: deps.heartbeatIntervalS,
           collect_interval_s: deps.collectIntervalS,
+          ...(deps.discoveryDefaults ? { discovery: deps.discoveryDefaults() } : {}),
         };
         send(conn, { v: agentProtocolVersion, type: 'welcome', id, payload: welcome });
         conn.ready = true;

@@ -3,11 +3,8 @@
  */
 import path from 'node:path';
 import { tlsModes } from '@svc/protocol';
-import {
-  outboundAllowPrivateModes,
-  type OutboundAllowPrivate,
-  type OutboundPolicy,
-} from '../platform/outbound/address-policy.js';
+import { outboundAllowPrivateModes, type OutboundPolicy } from '../platform/outbound/address-policy.js';
+import { readSettingsEnv, type SettingLayer } from './settings.js';
 
 export type TlsMode = (typeof tlsModes)[number];
 
@@ -21,6 +18,8 @@ export interface HubConfig {
   trustedProxies: string[];
   logLevel: string;
   rateLimit: RateLimitConfig;
+  /** Runtime settings set by their env vars (the middle layer of spec 2.7's precedence). */
+  settingsEnv: SettingLayer;
   bcryptCost: number;
   /** Extra names and addresses for the built-in server certificate. */
   tlsHostnames: string[];
@@ -105,13 +104,12 @@ function readUdpTarget(env: Env, name: string, fallback: string): string {
   return value;
 }
 
-function readOutbound(env: Env): OutboundPolicy {
-  const allowPrivate = env.SVC_OUTBOUND_ALLOW_PRIVATE?.trim().toLowerCase() || 'auto';
-  if (!(outboundAllowPrivateModes as readonly string[]).includes(allowPrivate)) {
-    throw new ConfigError(`SVC_OUTBOUND_ALLOW_PRIVATE must be auto, true or false, got "${allowPrivate}"`);
-  }
+/** `allowPrivate` is the runtime setting `security.outbound_allow_private` as the env gives it (one parser). */
+function readOutbound(env: Env, settingsEnv: SettingLayer): OutboundPolicy {
+  const chosen = settingsEnv['security.outbound_allow_private'];
+  const allowPrivate = outboundAllowPrivateModes.find((mode) => mode === chosen) ?? 'auto';
   return {
-    allowPrivate: allowPrivate as OutboundAllowPrivate,
+    allowPrivate,
     allowLoopback: readBool(env, 'SVC_OUTBOUND_ALLOW_LOOPBACK', false),
     allowLinkLocal: readBool(env, 'SVC_OUTBOUND_ALLOW_LINK_LOCAL', false),
     allowInsecure: readBool(env, 'SVC_OUTBOUND_ALLOW_INSECURE', false),
@@ -179,6 +177,8 @@ export function parseEnv(env: Env, cwd: string): HubConfig {
       `SVC_TLS_CA_KEY_DIR must be outside the data directory ${dataDir} (the CA key is kept apart from the hub key)`,
     );
   }
+  const settingsEnv = readSettingsEnv(env);
+  if (settingsEnv.problems.length > 0) throw new ConfigError(settingsEnv.problems.join('; '));
   return {
     dataDir,
     databaseUrl,
@@ -193,6 +193,7 @@ export function parseEnv(env: Env, cwd: string): HubConfig {
       perIpPerMinute: readInt(env, 'SVC_RATE_LIMIT_PER_IP', 600, 1, 10_000_000),
       perKeyPerMinute: readInt(env, 'SVC_RATE_LIMIT_PER_KEY', 3000, 1, 10_000_000),
     },
+    settingsEnv: settingsEnv.values,
     bcryptCost: readInt(env, 'SVC_BCRYPT_COST', 12, 4, 15),
     tlsHostnames: readList(env, 'SVC_TLS_HOSTNAMES'),
     tlsCertFile: env.SVC_TLS_CERT?.trim() || null,
@@ -205,6 +206,6 @@ export function parseEnv(env: Env, cwd: string): HubConfig {
     wolBroadcast: readUdpTarget(env, 'SVC_WOL_BROADCAST', '255.255.255.255:9'),
     metricsRetentionDays: readInt(env, 'SVC_METRICS_RETENTION_DAYS', 7, 1, 3650),
     localAgent: readBool(env, 'SVC_LOCAL_AGENT', false),
-    outbound: readOutbound(env),
+    outbound: readOutbound(env, settingsEnv.values),
   };
 }

@@ -47,6 +47,7 @@ const sampleBodies: Record<string, unknown> = {
   'files.copy': { from: '/tmp/matrix.txt', to: '/tmp/matrix-3.txt' },
   'processes.kill': { pid: 4_000_000 },
   'enrollment.create': { name: 'matrix token' },
+  'settings.domainUpdate': { 'notifications.min_severity': 'warning' },
 };
 
 /** Query strings for routes whose query schema has required fields. */
@@ -192,6 +193,7 @@ describe.each(databaseTargets())('authorization matrix on $name', ({ options }) 
       if (route.asset && name === route.asset.param)
         return route.asset.form === 'compound' ? `${assetId}:web-1` : assetId;
       if (name === 'name') return 'nginx';
+      if (name === 'domain') return 'notifications';
       return unrelatedId;
     });
     const query = sampleQueries[route.name];

@@ -29,6 +29,7 @@ async function assetNames(t: TestHub): Promise<string[]> {
 function concretePath(route: Pick<RouteContract, 'surface' | 'path'>): string {
   return fullPath(route)
     .replace('{name}', 'nginx')
+    .replace('{domain}', 'runtime')
     .replace(/\{[a-zA-Z_]+\}/g, 'x1');
 }
 

@@ -203,13 +203,17 @@ const documentedExtras: readonly (readonly [method: string, path: string, access
   ['POST', '/api/v2/agents/{id}/credential/rotate', 'admin'],
   ['DELETE', '/api/v2/agents/{id}/credential', 'admin'],
   ['GET', '/api/v1/agent/channel', 'public'],
+  // Runtime settings read and changed one domain at a time (spec 2.7; the spec lists only their restart).
+  ['GET', '/api/settings', 'admin'],
+  ['GET', '/api/settings/{domain}', 'admin'],
+  ['PATCH', '/api/settings/{domain}', 'admin'],
 ];
 
 /** Spec 2.4: admin-only areas are runtime settings, enrollment/agent tokens, admin reset, users, API keys. */
 const adminAreas = [
   /^\/api\/v2\/keys(\/|$)/,
   /^\/api\/auth\/users(\/|$)/,
-  /^\/api\/settings\//,
+  /^\/api\/settings(\/|$)/,
   /^\/api\/v2\/enrollment-tokens(\/|$)/,
   /^\/api\/v2\/agents\/\{id\}\/credential(\/|$)/,
 ];

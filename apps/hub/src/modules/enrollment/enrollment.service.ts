@@ -87,6 +87,8 @@ export interface EnrollmentServiceDeps {
   /** Enrollments per minute per source IP; null switches the limit off (benchmarks). Default 30. */
   enrollsPerMinute?: number | null;
   rotationTimeoutMs?: number;
+  /** A token's lifetime and uses when its request names none: runtime settings, read at each creation. */
+  tokenDefaults?: () => { expiresInHours: number; maxUses: number };
 }
 
 /** Credential text for an agent: `sva_` + 52 lowercase base32 characters (32 random bytes). */
@@ -174,14 +176,15 @@ export function createEnrollmentService(deps: EnrollmentServiceDeps): Enrollment
   return {
     async createToken(ctx, input) {
       const now = clock.now();
-      const hours = input.expires_in_hours ?? enrollmentDefaults.expiresInHours;
+      const defaults = deps.tokenDefaults?.() ?? enrollmentDefaults;
+      const hours = input.expires_in_hours ?? defaults.expiresInHours;
       const token = newEnrollmentTokenText();
       const row: EnrollmentTokenRow = {
         id: newId('enrollmentToken'),
         token_hash: sha256Hex(token),
         name: input.name,
         expires_at: new Date(now.getTime() + hours * 3_600_000).toISOString(),
-        max_uses: input.max_uses ?? enrollmentDefaults.maxUses,
+        max_uses: input.max_uses ?? defaults.maxUses,
         uses: 0,
         revoked_at: null,
         created_by: ctx.principal.key?.id ?? ctx.principal.userId,

@@ -24,3 +24,18 @@ export async function writeSetting(db: Executor, key: string, value: unknown, no
 export async function deleteSetting(db: Executor, key: string): Promise<void> {
   await db.deleteFrom('settings').where('key', '=', key).execute();
 }
+
+/** The stored values of the given keys (rows whose JSON no longer parses are left out). */
+export async function readSettings(db: Executor, keys: readonly string[]): Promise<Map<string, unknown>> {
+  const values = new Map<string, unknown>();
+  if (keys.length === 0) return values;
+  const rows = await db.selectFrom('settings').select(['key', 'value']).where('key', 'in', keys).execute();
+  for (const row of rows) {
+    try {
+      values.set(row.key, JSON.parse(row.value) as unknown);
+    } catch {
+      // A row that does not parse is as if unset: the env or the default applies.
+    }
+  }
+  return values;
+}

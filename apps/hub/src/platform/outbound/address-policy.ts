@@ -6,7 +6,7 @@ import { isIPv4, isIPv6 } from 'node:net';
 
 /** `security.outbound_allow_private`: `auto` and `true` allow private ranges; loopback has its own opt-in. */
 export const outboundAllowPrivateModes = ['auto', 'true', 'false'] as const;
-export type OutboundAllowPrivate = (typeof outboundAllowPrivateModes)[number];
+type OutboundAllowPrivate = (typeof outboundAllowPrivateModes)[number];
 
 export interface OutboundPolicy {
   allowPrivate: OutboundAllowPrivate;
