@@ -1,25 +1,11 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import type { MetricSample } from '@svc/protocol';
 import { ManualClock } from '../../platform/clock.js';
 import { createMetricsBudget, metricsBudgetFor, type MetricsBudgetOptions } from './metrics-budget.js';
+import { metricSample } from '../../testing/metric-sample.js';
 
 const start = new Date('2026-11-23T12:00:00.000Z');
-
-function sample(ms: number): MetricSample {
-  return {
-    ts: new Date(ms).toISOString(),
-    cpu_percent: 1,
-    memory_used_bytes: 1,
-    memory_total_bytes: 2,
-    disk_used_bytes: 1,
-    disk_total_bytes: 2,
-    load1: 0,
-    net_rx_bytes: 0,
-    net_tx_bytes: 0,
-  };
-}
 
 /** A sink that keeps what reaches it, and a logger that keeps its lines. */
 function rig(options: Partial<MetricsBudgetOptions> = {}) {
@@ -61,7 +47,7 @@ describe('metrics budget', () => {
     for (let frame = 0; frame < 20; frame++) {
       budget.add(
         'a',
-        Array.from({ length: 500 }, (_, i) => sample(now - 60_000 + frame * 500 + i)),
+        Array.from({ length: 500 }, (_, i) => metricSample(now - 60_000 + frame * 500 + i)),
       );
     }
     expect(stored).toHaveLength(2_060);
@@ -76,7 +62,7 @@ describe('metrics budget', () => {
     clock.advance(60_000);
     budget.add(
       'a',
-      Array.from({ length: 500 }, (_, i) => sample(now + i)),
+      Array.from({ length: 500 }, (_, i) => metricSample(now + i)),
     );
     expect(stored).toHaveLength(2_120);
     expect(budget.countsFor('a').over_budget).toBe(7_940 + 440);
@@ -88,9 +74,9 @@ describe('metrics budget', () => {
     for (let frame = 0; frame < 100; frame++)
       budget.add(
         'a',
-        Array.from({ length: 500 }, () => sample(ts)),
+        Array.from({ length: 500 }, () => metricSample(ts)),
       );
-    budget.add('a', [sample(ts - 5_000), sample(ts + 1)]);
+    budget.add('a', [metricSample(ts - 5_000), metricSample(ts + 1)]);
 
     expect(stored.map((s) => s.ts)).toEqual([new Date(ts).toISOString(), new Date(ts + 1).toISOString()]);
     expect(budget.countsFor('a')).toEqual({
@@ -105,10 +91,10 @@ describe('metrics budget', () => {
     const { stored, budget } = rig();
     const now = start.getTime();
     budget.add('a', [
-      sample(now + 11 * 60_000),
-      sample(now - 8 * 24 * 60 * 60_000),
-      { ...sample(now), ts: 'yesterday' },
-      sample(now + 9 * 60_000),
+      metricSample(now + 11 * 60_000),
+      metricSample(now - 8 * 24 * 60 * 60_000),
+      { ...metricSample(now), ts: 'yesterday' },
+      metricSample(now + 9 * 60_000),
     ]);
     expect(stored).toEqual([{ assetId: 'a', ts: new Date(now + 9 * 60_000).toISOString() }]);
     expect(budget.countsFor('a')).toEqual({ accepted: 1, over_budget: 0, duplicate: 0, out_of_window: 3 });
@@ -119,20 +105,20 @@ describe('metrics budget', () => {
     const now = start.getTime();
     budget.add(
       'flood',
-      Array.from({ length: 500 }, (_, i) => sample(now - 1_000 + i)),
+      Array.from({ length: 500 }, (_, i) => metricSample(now - 1_000 + i)),
     );
     for (let frame = 0; frame < 10; frame++)
       budget.add(
         'flood',
-        Array.from({ length: 500 }, (_, i) => sample(now + frame * 500 + i)),
+        Array.from({ length: 500 }, (_, i) => metricSample(now + frame * 500 + i)),
       );
     // A real agent back after 5.5 hours offline: its whole backlog (one sample per 10 s) in four frames…
-    const backlog = Array.from({ length: 2_000 }, (_, i) => sample(now - (2_000 - i) * 10_000));
+    const backlog = Array.from({ length: 2_000 }, (_, i) => metricSample(now - (2_000 - i) * 10_000));
     for (let i = 0; i < backlog.length; i += 500) budget.add('real', backlog.slice(i, i + 500));
     // …then a day of samples every 10 s, as they come.
     for (let i = 1; i <= 8_640; i++) {
       clock.advance(10_000);
-      budget.add('real', [sample(clock.now().getTime())]);
+      budget.add('real', [metricSample(clock.now().getTime())]);
     }
     expect(budget.countsFor('real')).toEqual({
       accepted: 10_640,
@@ -155,8 +141,8 @@ describe('metrics budget', () => {
     const now = start.getTime();
     const ts = now - 1_000;
     // 1,000 frames of repeats within the same minute: one line at the first, the rest summed later.
-    for (let frame = 0; frame < 1_000; frame++) budget.add('a', [sample(ts), sample(ts)]);
-    budget.add('b', [sample(now + 3_600_000)]);
+    for (let frame = 0; frame < 1_000; frame++) budget.add('a', [metricSample(ts), metricSample(ts)]);
+    budget.add('b', [metricSample(now + 3_600_000)]);
     expect(lines.map((l) => [l.asset_id, l.duplicate, l.out_of_window])).toEqual([
       ['a', 1, 0],
       ['b', 0, 1],
@@ -175,9 +161,9 @@ describe('metrics budget', () => {
   it('forgets a deleted asset', () => {
     const { stored, budget } = rig();
     const ts = start.getTime() - 1_000;
-    budget.add('a', [sample(ts)]);
+    budget.add('a', [metricSample(ts)]);
     budget.forget('a');
-    budget.add('a', [sample(ts)]);
+    budget.add('a', [metricSample(ts)]);
     expect(stored).toHaveLength(2);
   });
 });

@@ -8,25 +8,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { agentChannelPath, type ConnectedAgent, type HubStatus, type MetricSample } from '@svc/protocol';
+import { agentChannelPath, type ConnectedAgent, type HubStatus } from '@svc/protocol';
 import { createHub, parseEnv, silentLogger, systemOwnerContext, type Hub } from '@svc/hub';
 import { createPgSchema, databaseTargets, FakeAgent, provisionAgents, type TestHub } from '@svc/testkit';
 import { useTestHub } from '@svc/testkit/vitest';
 import { metricsBudgetFor } from './metrics-budget.js';
-
-function sample(ms: number): MetricSample {
-  return {
-    ts: new Date(ms).toISOString(),
-    cpu_percent: 1,
-    memory_used_bytes: 1,
-    memory_total_bytes: 2,
-    disk_used_bytes: 1,
-    disk_total_bytes: 2,
-    load1: 0,
-    net_rx_bytes: 0,
-    net_tx_bytes: 0,
-  };
-}
+import { metricSample } from '../../testing/metric-sample.js';
 
 async function samplesOf(hub: Hub, assetId: string): Promise<number> {
   const row = await hub.database.db
@@ -72,8 +59,10 @@ describe.each(databaseTargets())('metrics intake under attack ($name)', ({ optio
     // 10,000 samples each, as fast as the channel takes them: distinct timestamps a millisecond apart, and one
     // timestamp over and over.
     for (let f = 0; f < frames; f++) {
-      agents[0]?.metrics(Array.from({ length: perFrame }, (_, i) => sample(now - 60_000 + f * perFrame + i)));
-      agents[1]?.metrics(Array.from({ length: perFrame }, () => sample(now - 1_000)));
+      agents[0]?.metrics(
+        Array.from({ length: perFrame }, (_, i) => metricSample(now - 60_000 + f * perFrame + i)),
+      );
+      agents[1]?.metrics(Array.from({ length: perFrame }, () => metricSample(now - 1_000)));
     }
     const sent = frames * perFrame;
     const seen = (a: ConnectedAgent | undefined) =>
@@ -114,9 +103,9 @@ describe.each(databaseTargets())('metrics intake under attack ($name)', ({ optio
     const doomed = await t.createAsset();
     const kept = await t.createAsset();
     const now = t.clock.now().getTime();
-    const many = Array.from({ length: 20_000 }, (_, i) => sample(now - 1_000 - (i % 2) * i));
+    const many = Array.from({ length: 20_000 }, (_, i) => metricSample(now - 1_000 - (i % 2) * i));
     for (let i = 0; i < many.length; i += 500) t.hub.metrics.store.add(doomed.id, many.slice(i, i + 500));
-    t.hub.metrics.store.add(kept.id, [sample(now - 1_000)]);
+    t.hub.metrics.store.add(kept.id, [metricSample(now - 1_000)]);
     await t.hub.metrics.store.flush();
 
     const res = await t.request('DELETE', `/api/v2/assets/${doomed.id}`);
@@ -175,9 +164,9 @@ describe.each(databaseTargets())('metrics purge across a restart ($name)', ({ op
     const doomed = await first.services.assets.create(ctx, { name: 'doomed' });
     const kept = await first.services.assets.create(ctx, { name: 'kept' });
     const now = Date.now();
-    const many = Array.from({ length: 6_000 }, (_, i) => sample(now - 1_000 - i));
+    const many = Array.from({ length: 6_000 }, (_, i) => metricSample(now - 1_000 - i));
     for (let i = 0; i < many.length; i += 500) first.metrics.store.add(doomed.id, many.slice(i, i + 500));
-    first.metrics.store.add(kept.id, [sample(now - 1_000)]);
+    first.metrics.store.add(kept.id, [metricSample(now - 1_000)]);
     await first.metrics.store.flush();
     // What a kill right after the delete committed leaves: the asset gone, every sample still there.
     await first.database.db.deleteFrom('assets').where('id', '=', doomed.id).execute();

@@ -4,32 +4,20 @@
  */
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import type { MetricSample } from '@svc/protocol';
 import { databaseTargets, type TestHub } from '@svc/testkit';
 import { useTestHub } from '@svc/testkit/vitest';
 import { systemOwnerContext } from '../access/principal.js';
 import { findAsset } from '../assets/assets.repository.js';
 import { createAssetService } from '../assets/assets.service.js';
 import { createMetricsPurger, type MetricsPurger } from './metrics-purger.js';
-
-function sample(ms: number): MetricSample {
-  return {
-    ts: new Date(ms).toISOString(),
-    cpu_percent: 1,
-    memory_used_bytes: 1,
-    memory_total_bytes: 2,
-    disk_used_bytes: 1,
-    disk_total_bytes: 2,
-    load1: 0,
-    net_rx_bytes: 0,
-    net_tx_bytes: 0,
-  };
-}
+import { metricSample } from '../../testing/metric-sample.js';
 
 /** Writes `count` samples for the asset straight into the store (no budget): half of them stamped alike. */
 async function seed(t: TestHub, assetId: string, count: number): Promise<void> {
   const now = t.clock.now().getTime();
-  const samples = Array.from({ length: count }, (_, i) => sample(i % 2 === 0 ? now - 60_000 : now - i * 10));
+  const samples = Array.from({ length: count }, (_, i) =>
+    metricSample(i % 2 === 0 ? now - 60_000 : now - i * 10),
+  );
   for (let i = 0; i < samples.length; i += 500) t.hub.metrics.store.add(assetId, samples.slice(i, i + 500));
   await t.hub.metrics.store.flush();
 }
