@@ -9,17 +9,10 @@ import { databaseTargets, type TestHub } from '@svc/testkit';
 import { systemOwnerContext } from '../access/principal.js';
 import type { FakeHandlers } from '../../testing/fake-gateway.js';
 import { useOperations } from './operations.test-support.js';
+import { execOutcome } from '../../testing/exec-outcome.js';
 
 const answers: FakeHandlers = {
-  'exec.run': () => ({
-    exit_code: 0,
-    signal: null,
-    stdout: 'ran',
-    stderr: '',
-    truncated: false,
-    timed_out: false,
-    duration_ms: 1,
-  }),
+  'exec.run': () => execOutcome({ stdout: 'ran' }),
   'files.read': ({ path }) => ({ path, size: 6, data_base64: Buffer.from('secret').toString('base64') }),
   'files.list': ({ path }) => ({ path, truncated: false, entries: [] }),
   'files.write': ({ path }) => ({ path, size: 1 }),

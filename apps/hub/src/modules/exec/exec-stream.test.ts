@@ -5,7 +5,6 @@ import {
   execLimits,
   newId,
   type ExecManyResult,
-  type ExecOutcome,
   type ExecResult,
   type ExecStreamSummary,
 } from '@svc/protocol';
@@ -13,21 +12,9 @@ import type { TestHub } from '@svc/testkit';
 import { useOperations, type OperationsApp } from '../agent-ops/operations.test-support.js';
 import { acceptsNdjson } from './exec-stream.js';
 import { assetRow } from '../../testing/asset-row.js';
+import { execOutcome } from '../../testing/exec-outcome.js';
 
 const ndjson = 'application/x-ndjson';
-
-function outcome(overrides: Partial<ExecOutcome> = {}): ExecOutcome {
-  return {
-    exit_code: 0,
-    signal: null,
-    stdout: '',
-    stderr: '',
-    truncated: false,
-    timed_out: false,
-    duration_ms: 12,
-    ...overrides,
-  };
-}
 
 function parseLines(body: Buffer): Record<string, unknown>[] {
   return body
@@ -161,7 +148,7 @@ describe('exec fan-out: the result budget of a JSON body', () => {
     const mebibyte = 'o'.repeat(execLimits.streamBytes);
     for (const id of ids) {
       ops.gateway.connect(id, {
-        handlers: { 'exec.run': () => outcome({ stdout: mebibyte, stderr: mebibyte, exit_code: 7 }) },
+        handlers: { 'exec.run': () => execOutcome({ stdout: mebibyte, stderr: mebibyte, exit_code: 7 }) },
       });
     }
 
@@ -198,9 +185,9 @@ describe('exec fan-out: NDJSON', () => {
     const down = await t.createAsset({ name: 'down' });
     await ops.setLastSeen(down.id, '2026-11-22T10:00:00.000Z');
     const fails = await t.createAsset({ name: 'fails' });
-    ops.gateway.connect(ok.id, { handlers: { 'exec.run': () => outcome({ stdout: 'hi\n' }) } });
+    ops.gateway.connect(ok.id, { handlers: { 'exec.run': () => execOutcome({ stdout: 'hi\n' }) } });
     ops.gateway.connect(fails.id, {
-      handlers: { 'exec.run': () => outcome({ exit_code: 2, stderr: 'no such file' }) },
+      handlers: { 'exec.run': () => execOutcome({ exit_code: 2, stderr: 'no such file' }) },
     });
     const body = { targets: [ok.id, down.id, fails.id], command: 'cat /x' };
 
@@ -231,7 +218,7 @@ describe('exec fan-out: NDJSON', () => {
   it('refuses before the 200: a bad body is 400 and an unknown target 404, as JSON, and nothing runs', async () => {
     const { t, ops } = use();
     const a = await t.createAsset();
-    ops.gateway.connect(a.id, { handlers: { 'exec.run': () => outcome() } });
+    ops.gateway.connect(a.id, { handlers: { 'exec.run': () => execOutcome() } });
 
     const invalid = await ops.request('POST', '/api/v2/exec', {
       body: { targets: [a.id], command: 'x', timeout: 0 },
@@ -261,12 +248,12 @@ describe('exec fan-out: NDJSON', () => {
           // Answers once the client has read both other lines: a hub that waited for every target first
           // would never get there, and the fail-safe would say so.
           slowReleasedBy = await gateOrFailSafe(othersRead.promise, 5_000);
-          return outcome({ stdout: 'slow' });
+          return execOutcome({ stdout: 'slow' });
         },
       },
     });
     for (const f of fast)
-      ops.gateway.connect(f.id, { handlers: { 'exec.run': () => outcome({ stdout: 'fast' }) } });
+      ops.gateway.connect(f.id, { handlers: { 'exec.run': () => execOutcome({ stdout: 'fast' }) } });
 
     const stream = await openStream(
       ops,
@@ -292,13 +279,13 @@ describe('exec fan-out: NDJSON', () => {
     const slow = await t.createAsset({ name: 'slow' });
     const clientGone = deferred();
     let slowFinished = false;
-    ops.gateway.connect(fast.id, { handlers: { 'exec.run': () => outcome({ stdout: 'done' }) } });
+    ops.gateway.connect(fast.id, { handlers: { 'exec.run': () => execOutcome({ stdout: 'done' }) } });
     ops.gateway.connect(slow.id, {
       handlers: {
         'exec.run': async () => {
           await gateOrFailSafe(clientGone.promise, 5_000);
           slowFinished = true;
-          return outcome({ stdout: 'finished anyway' });
+          return execOutcome({ stdout: 'finished anyway' });
         },
       },
     });
@@ -366,7 +353,7 @@ describe('exec fan-out: NDJSON under load', () => {
             if (read >= rank) gate.resolve();
             else waiters.push({ after: rank, open: gate.resolve });
             releasedBy.push(await gateOrFailSafe(gate.promise, 10_000));
-            return outcome({ stdout: half, stderr: half });
+            return execOutcome({ stdout: half, stderr: half });
           },
         },
       });
@@ -402,7 +389,9 @@ describe('exec fan-out: NDJSON under load', () => {
     const ids = await insertAssets(t, 12);
     const half = 'x'.repeat(256 * 1024);
     for (const id of ids)
-      ops.gateway.connect(id, { handlers: { 'exec.run': () => outcome({ stdout: half, stderr: half }) } });
+      ops.gateway.connect(id, {
+        handlers: { 'exec.run': () => execOutcome({ stdout: half, stderr: half }) },
+      });
 
     const res = await ops.request('POST', '/api/v2/exec', { body: { targets: ids, command: 'cat' } });
 
@@ -421,7 +410,7 @@ describe('exec fan-out: output that JSON escapes', () => {
     const ids = await insertAssets(t, 12);
     const nul = '\u0000'.repeat(1024 * 1024);
     for (const id of ids)
-      ops.gateway.connect(id, { handlers: { 'exec.run': () => outcome({ stdout: nul }) } });
+      ops.gateway.connect(id, { handlers: { 'exec.run': () => execOutcome({ stdout: nul }) } });
 
     const res = await ops.request('POST', '/api/v2/exec', {
       body: { targets: ids, command: 'head -c 1M /dev/zero' },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ExecManyResult, ExecOutcome, ExecResult, Group } from '@svc/protocol';
+import type { ExecManyResult, ExecResult, Group } from '@svc/protocol';
 import { databaseTargets, type TestHub } from '@svc/testkit';
 import { AgentReplyError, AgentTimeoutError } from '../../agents/agent-gateway.js';
 import { createInProcessEventBus } from '../../platform/event-bus.js';
@@ -9,19 +9,7 @@ import { createAgentCaller } from '../agent-ops/agent-call.js';
 import { useOperations } from '../agent-ops/operations.test-support.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { capStream, createExecService } from './exec.service.js';
-
-function outcome(overrides: Partial<ExecOutcome> = {}): ExecOutcome {
-  return {
-    exit_code: 0,
-    signal: null,
-    stdout: '',
-    stderr: '',
-    truncated: false,
-    timed_out: false,
-    duration_ms: 12,
-    ...overrides,
-  };
-}
+import { execOutcome } from '../../testing/exec-outcome.js';
 
 async function auditRows(t: TestHub, assetId: string, action = 'exec.run') {
   return t.hub.database.db
@@ -51,7 +39,7 @@ describe.each(databaseTargets())('exec ($name)', ({ options }) => {
         'exec.run': async (payload) => {
           // The audit row exists by the time the agent is asked.
           expect(await auditRows(t, asset.id)).toHaveLength(1);
-          return outcome({ stdout: `ran: ${payload.command}\n`, exit_code: 3 });
+          return execOutcome({ stdout: `ran: ${payload.command}\n`, exit_code: 3 });
         },
       },
     });
@@ -106,7 +94,8 @@ describe.each(databaseTargets())('exec ($name)', ({ options }) => {
     const asset = await t.createAsset();
     ops.gateway.connect(asset.id, {
       handlers: {
-        'exec.run': () => outcome({ exit_code: null, signal: 'SIGKILL', timed_out: true, stdout: 'partial' }),
+        'exec.run': () =>
+          execOutcome({ exit_code: null, signal: 'SIGKILL', timed_out: true, stdout: 'partial' }),
       },
     });
 
@@ -133,7 +122,7 @@ describe.each(databaseTargets())('exec ($name)', ({ options }) => {
     const { t, ops } = use();
     const asset = await t.createAsset();
     ops.gateway.connect(asset.id, {
-      handlers: { 'exec.run': () => outcome({ left_running: { count: 2, killed: true } }) },
+      handlers: { 'exec.run': () => execOutcome({ left_running: { count: 2, killed: true } }) },
     });
     const res = await ops.request('POST', `/api/v2/assets/${asset.id}/exec`, {
       body: { command: 'sleep 100 & setsid sleep 100 &' },
@@ -141,7 +130,7 @@ describe.each(databaseTargets())('exec ($name)', ({ options }) => {
     expect(res.status).toBe(200);
     expect(res.json.data).toMatchObject({ status: 'ok', left_running: { count: 2, killed: true } });
 
-    ops.gateway.handle(asset.id, 'exec.run', () => outcome());
+    ops.gateway.handle(asset.id, 'exec.run', () => execOutcome());
     const clean = await ops.request('POST', `/api/v2/assets/${asset.id}/exec`, { body: { command: 'true' } });
     expect(clean.json.data).not.toHaveProperty('left_running');
   });
@@ -149,7 +138,7 @@ describe.each(databaseTargets())('exec ($name)', ({ options }) => {
   it('refuses a timeout outside 1..3600 and an empty command before anything is sent', async () => {
     const { t, ops } = use();
     const asset = await t.createAsset();
-    ops.gateway.connect(asset.id, { handlers: { 'exec.run': () => outcome() } });
+    ops.gateway.connect(asset.id, { handlers: { 'exec.run': () => execOutcome() } });
     for (const body of [
       { command: 'x', timeout: 0 },
       { command: 'x', timeout: 3601 },
@@ -168,7 +157,7 @@ describe.each(databaseTargets())('exec ($name)', ({ options }) => {
     const asset = await t.createAsset();
     const big = '€'.repeat(400_000); // 1.2 MB in UTF-8
     ops.gateway.connect(asset.id, {
-      handlers: { 'exec.run': () => outcome({ stdout: big, stderr: 'small' }) },
+      handlers: { 'exec.run': () => execOutcome({ stdout: big, stderr: 'small' }) },
     });
 
     const res = await ops.request('POST', `/api/v2/assets/${asset.id}/exec`, { body: { command: 'yes €' } });
@@ -186,7 +175,7 @@ describe.each(databaseTargets())('exec ($name)', ({ options }) => {
     const down = await t.createAsset({ name: 'down' });
     await ops.setLastSeen(down.id, '2026-11-22T10:00:00.000Z');
     const broken = await t.createAsset({ name: 'broken' });
-    ops.gateway.connect(ok.id, { handlers: { 'exec.run': () => outcome({ stdout: 'hi' }) } });
+    ops.gateway.connect(ok.id, { handlers: { 'exec.run': () => execOutcome({ stdout: 'hi' }) } });
     ops.gateway.connect(broken.id, {
       handlers: {
         'exec.run': () => {
@@ -224,7 +213,7 @@ describe.each(databaseTargets())('exec ($name)', ({ options }) => {
   it('refuses the whole fan-out with 404 when any target is unknown, and runs nothing', async () => {
     const { t, ops } = use();
     const a = await t.createAsset();
-    ops.gateway.connect(a.id, { handlers: { 'exec.run': () => outcome() } });
+    ops.gateway.connect(a.id, { handlers: { 'exec.run': () => execOutcome() } });
     const ghost = 'ast_00000000000000000000000000';
 
     const res = await ops.request('POST', '/api/v2/exec', {
@@ -243,7 +232,7 @@ describe.each(databaseTargets())('exec ($name)', ({ options }) => {
     const mine = await t.createAsset();
     const theirs = await t.createAsset();
     for (const id of [mine.id, theirs.id])
-      ops.gateway.connect(id, { handlers: { 'exec.run': () => outcome() } });
+      ops.gateway.connect(id, { handlers: { 'exec.run': () => execOutcome() } });
     const key = await t.createKey({ role: 'operator', scopes: ['assets:exec'], allowed_assets: [mine.id] });
 
     const refused = await ops.request('POST', '/api/v2/exec', {
@@ -272,7 +261,7 @@ describe.each(databaseTargets())('exec ($name)', ({ options }) => {
     const b = await t.createAsset();
     const c = await t.createAsset();
     for (const id of [a.id, b.id, c.id])
-      ops.gateway.connect(id, { handlers: { 'exec.run': () => outcome() } });
+      ops.gateway.connect(id, { handlers: { 'exec.run': () => execOutcome() } });
     const group = await makeGroup(t, [a.id, b.id]);
 
     const all = await ops.request('POST', '/api/v2/exec', { body: { group: group.id, command: 'hostname' } });
@@ -298,7 +287,7 @@ describe.each(databaseTargets())('exec ($name)', ({ options }) => {
     const mine = await t.createAsset();
     const theirs = await t.createAsset();
     for (const id of [mine.id, theirs.id])
-      ops.gateway.connect(id, { handlers: { 'exec.run': () => outcome() } });
+      ops.gateway.connect(id, { handlers: { 'exec.run': () => execOutcome() } });
     const mixed = await makeGroup(t, [mine.id, theirs.id]);
     const key = await t.createKey({ role: 'operator', scopes: ['assets:exec'], allowed_assets: [mine.id] });
 
@@ -330,7 +319,7 @@ describe.each(databaseTargets())('exec ($name)', ({ options }) => {
   it('refuses an empty target set with 400 and never means "all"', async () => {
     const { t, ops } = use();
     const a = await t.createAsset();
-    ops.gateway.connect(a.id, { handlers: { 'exec.run': () => outcome() } });
+    ops.gateway.connect(a.id, { handlers: { 'exec.run': () => execOutcome() } });
     const empty = await makeGroup(t, []);
 
     const cases = [
@@ -350,7 +339,7 @@ describe.each(databaseTargets())('exec ($name)', ({ options }) => {
   it('is refused by the guard without the assets:exec scope or with a viewer key', async () => {
     const { t, ops } = use();
     const a = await t.createAsset();
-    ops.gateway.connect(a.id, { handlers: { 'exec.run': () => outcome() } });
+    ops.gateway.connect(a.id, { handlers: { 'exec.run': () => execOutcome() } });
     const reader = await t.createKey({ role: 'operator', scopes: ['assets:read'] });
     const viewer = await t.createKey({ role: 'viewer', scopes: ['*'] });
 
@@ -390,7 +379,7 @@ describe('exec service', () => {
             peak = Math.max(peak, inFlight);
             await new Promise((resolve) => setTimeout(resolve, 5));
             inFlight -= 1;
-            return outcome();
+            return execOutcome();
           },
         },
       });
@@ -414,7 +403,7 @@ describe('exec service', () => {
     const { t } = use();
     const gateway = new FakeGateway();
     const { id } = await t.createAsset();
-    gateway.connect(id, { handlers: { 'exec.run': () => outcome() } });
+    gateway.connect(id, { handlers: { 'exec.run': () => execOutcome() } });
     const failingAudit: AuditService = {
       record: () => Promise.reject(new Error('disk full')),
       recordMany: () => Promise.reject(new Error('disk full')),
