@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { HubConfig } from './config/env.js';
 import type { Hub } from './hub.js';
 import type { Logger } from './platform/logger.js';
-import { systemOwnerContext } from './modules/access/principal.js';
+import { systemOwnerContext } from './access/principal.js';
 import { findAsset } from './modules/assets/assets.repository.js';
 
 const agentLauncher = path.resolve(
