@@ -39,7 +39,6 @@ export interface GroupService {
   ): Promise<{ rows: GroupRow[]; total: number }>;
 }
 
-
 /** A group as a principal sees it: members outside its allowed assets are not shown. */
 function presentGroup(row: GroupRow, members: readonly string[], principal: Principal): Group {
   return {

@@ -42,7 +42,6 @@ export interface UserService {
   accountByUsername(username: string): Promise<UserRow | undefined>;
 }
 
-
 function presentUser(row: UserRow): User {
   return {
     id: row.id,
