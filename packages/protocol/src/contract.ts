@@ -67,7 +67,7 @@ export interface RouteContract {
   paramPatterns?: Readonly<Record<string, string>>;
   query?: TSchema;
   body?: TSchema;
-  /** Schema of `data` in the success envelope; absent means the route is not built yet. */
+  /** Schema of `data` in the success envelope; absent for raw routes and for the planned ones. */
   response?: TSchema;
   list?: boolean;
   successStatus?: 200 | 201 | 202 | 204;
