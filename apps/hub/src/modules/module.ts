@@ -106,38 +106,36 @@ export interface ComposedModules {
 const builtContracts = routeList.filter((contract) => contract.plannedIn === undefined);
 
 /**
- * Merges the modules' handlers. Refused at start: two answers for one contract, a module answering a contract
- * outside its area, and a built contract (not marked planned) that no module answers — the last is also a
- * compile error through `everyContractAnswered`.
+ * Merges the modules' handlers. Refused at start: two modules of one area, a contract answered twice by its
+ * module, a contract outside the module's area, and a built contract (not marked planned) that no module
+ * answers — the last is also a compile error through the second argument (EveryContractAnswered).
  */
 export function composeModules<M extends HubModule>(
   modules: readonly M[],
   // Only its type matters: see EveryContractAnswered.
   _everyContractAnswered: EveryContractAnswered<AnsweredBy<M>>,
 ): ComposedModules {
-  const owner = new Map<string, string>();
+  const answered = new Set<string>();
   const names = new Set<string>();
+  const inBoth = (a: object | undefined, b: object | undefined) =>
+    Object.keys(a ?? {}).filter((name) => Object.hasOwn(b ?? {}, name));
   for (const module of modules) {
+    // One module per area, and a contract only in its own area's: no contract can have two modules.
     if (names.has(module.name)) throw new Error(`two modules named ${module.name}`);
     names.add(module.name);
-    const both = (a: object | undefined, b: object | undefined) =>
-      Object.keys(a ?? {}).filter((name) => Object.hasOwn(b ?? {}, name));
-    for (const contract of [
-      ...both(module.handlers, module.rawHandlers),
-      ...both(module.upgrades, module.publicUpgrades),
-    ]) {
-      throw new Error(`${contract} is answered twice (module ${module.name})`);
-    }
+    const [twice] = [
+      ...inBoth(module.handlers, module.rawHandlers),
+      ...inBoth(module.upgrades, module.publicUpgrades),
+    ];
+    if (twice !== undefined) throw new Error(`${twice} is answered twice (module ${module.name})`);
     for (const contract of module.answers) {
       if (areaOf(contract) !== module.name) {
         throw new Error(`module ${module.name} answers ${contract}, a contract of area ${areaOf(contract)}`);
       }
-      const earlier = owner.get(contract);
-      if (earlier !== undefined) throw new Error(`${contract} is answered twice (module ${module.name})`);
-      owner.set(contract, module.name);
+      answered.add(contract);
     }
   }
-  const unanswered = builtContracts.filter((contract) => !owner.has(contract.name)).map((c) => c.name);
+  const unanswered = builtContracts.filter((contract) => !answered.has(contract.name)).map((c) => c.name);
   if (unanswered.length > 0) throw new Error(`no module answers ${unanswered.join(', ')}`);
 
   const unsubscribes: (() => void)[] = [];
