@@ -153,7 +153,7 @@ export async function runApiBench(): Promise<void> {
         figures,
         notes: [
           'Nothing is written during the main runs, so the hub serves list pages from its page cache (apps/hub/src/modules/assets/asset-list-cache.ts): a page is kept with the write counter of the assets table (SQLite) and of agent readiness, and read again after any write. The "while assets are written" row shows the cost when pages must be read again; a fleet\'s presence writes its last-seen times in one burst every 5 s, not per heartbeat.',
-          'Verified API keys are kept 5 s (apps/hub/src/modules/api-keys/api-keys.service.ts), so a request does one SHA-256 and no key lookup; the bare route does neither, nor the envelope, the guard or the headers.',
+          'Verified API keys are kept 5 s (apps/hub/src/modules/keys/keys.service.ts), so a request does one SHA-256 and no key lookup; the bare route does neither, nor the envelope, the guard or the headers.',
         ],
       });
     } finally {

@@ -20,7 +20,7 @@ import { compileValidator } from './http/validation.js';
 import { HubError } from './platform/hub-error.js';
 import type { Logger } from './platform/logger.js';
 import { createRefusalLog, type RefusalLog } from './platform/refusal-log.js';
-import type { Principal } from './modules/access/principal.js';
+import type { Principal } from './access/principal.js';
 
 export interface AppDeps {
   logger: Logger;

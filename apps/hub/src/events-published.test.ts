@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { agentChannelPath, eventEnvelopeSchema, eventPayloads, type EventType } from '@svc/protocol';
 import { FakeAgent, provisionAgents, startTestHub, type TestHub } from '@svc/testkit';
 import { Compile } from 'typebox/compile';
-import { systemOwnerContext } from './modules/access/principal.js';
+import { systemOwnerContext } from './access/principal.js';
 import { createAssetService } from './modules/assets/assets.service.js';
 import { localOwnerContext } from './modules/users/owner-bootstrap.js';
 import type { AuditService } from './modules/audit/audit.service.js';

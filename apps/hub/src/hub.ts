@@ -1,72 +1,75 @@
 /**
- * Composition: opens storage, builds every service and the HTTP app from a config. main.ts and the test
- * harness both start the hub through here, so tests run the same wiring users do.
+ * Composition: opens storage, builds the platform pieces the modules share (database, clock, events, runtime
+ * settings, TLS, the agent gateway), then the modules in order, and the HTTP app from what they contribute.
+ * main.ts and the test harness both start the hub through here, so tests run the same wiring users do.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyServerFactory } from 'fastify';
 import type { HubConfig } from './config/env.js';
 import { buildApp } from './app.js';
-import { buildOpenApiDocument } from './http/openapi.js';
-import { createCredentialLifetime, type CredentialLifetime } from './http/credential-lifetime.js';
-import type { Handlers, RawHandler } from './http/register-routes.js';
-import { createTransportCheck } from './http/transport-security.js';
-import { systemClock, type Clock } from './platform/clock.js';
-import { prepareDataDir } from './platform/data-dir.js';
-import { openDatabase, type DatabaseOptions, type HubDatabase } from './platform/db/database.js';
-import type { Logger } from './platform/logger.js';
-import { createRefusalLog } from './platform/refusal-log.js';
-import { loadSecretBox, type SecretBox } from './platform/secret-box.js';
-import { lockDataDir } from './platform/data-dir-lock.js';
-import { createInProcessEventBus, type EventBus } from './platform/event-bus.js';
-import { createPasswordHasher, type PasswordHasher } from './platform/password-hasher.js';
+import { createAgentCaller } from './agents/agent-call.js';
 import { createChannelAuthenticator } from './agents/channel-auth.js';
 import { createAgentGateway, type WebSocketAgentGateway } from './agents/gateway.js';
 import { markAgentAssetsOffline } from './agents/presence.js';
-import { agentChannelRawRoutes, enrollmentRoutes } from './modules/enrollment/enrollment.routes.js';
-import { createEnrollmentService, type EnrollmentService } from './modules/enrollment/enrollment.service.js';
-import { createOperationServices, operationsRoutes } from './modules/agent-ops/operations.js';
-import type { ExecService } from './modules/exec/exec.service.js';
-import { createMetricsBudget, type MetricsBudget } from './modules/metrics/metrics-budget.js';
-import { createMetricsPurger, type MetricsPurger } from './modules/metrics/metrics-purger.js';
-import { createMetricsStore, type MetricsStore } from './modules/metrics/metrics.store.js';
+import { createCredentialLifetime, type CredentialLifetime } from './http/credential-lifetime.js';
+import { createTransportCheck } from './http/transport-security.js';
+import { systemClock, type Clock } from './platform/clock.js';
+import { prepareDataDir } from './platform/data-dir.js';
+import { lockDataDir } from './platform/data-dir-lock.js';
+import { openDatabase, type DatabaseOptions, type HubDatabase } from './platform/db/database.js';
+import { createInProcessEventBus, type EventBus } from './platform/event-bus.js';
+import type { Logger } from './platform/logger.js';
+import { createPasswordHasher, type PasswordHasher } from './platform/password-hasher.js';
+import { createRefusalLog } from './platform/refusal-log.js';
+import { loadSecretBox, type SecretBox } from './platform/secret-box.js';
 import { TlsManager } from './platform/tls/tls-manager.js';
-import { apiKeyRoutes } from './modules/api-keys/api-keys.routes.js';
-import { createApiKeyService, type ApiKeyService } from './modules/api-keys/api-keys.service.js';
-import { assetRoutes } from './modules/assets/assets.routes.js';
-import { createAssetListCache } from './modules/assets/asset-list-cache.js';
-import { createAssetService, type AssetService } from './modules/assets/assets.service.js';
-import { auditRoutes } from './modules/audit/audit.routes.js';
-import { createAuditService, type AuditService } from './modules/audit/audit.service.js';
-import { authRawRoutes, authRoutes } from './modules/auth/auth.routes.js';
-import { oidcRawRoutes } from './modules/auth/oidc.routes.js';
-import { createOidcService } from './modules/auth/oidc.service.js';
-import { createLoginService, type LoginService } from './modules/auth/login.service.js';
-import { createSessionService, type SessionService } from './modules/auth/session.service.js';
-import { createTwoFactorService, type TwoFactorService } from './modules/auth/two-factor.service.js';
-import { groupRoutes } from './modules/groups/groups.routes.js';
-import { createGroupService, type GroupService } from './modules/groups/groups.service.js';
-import { hubRoutes } from './modules/hub/hub.routes.js';
-import { createHubStatusService } from './modules/hub/hub-status.service.js';
-import { createRestartService } from './modules/hub/restart.service.js';
-import { createStatusAggregateService } from './modules/hub/status-aggregate.service.js';
-import { searchRoutes } from './modules/search/search.routes.js';
-import { loadRuntimeSettings, type RuntimeSettings } from './modules/settings/runtime-settings.js';
-import { settingsRoutes } from './modules/settings/settings.routes.js';
-import { createSettingsService } from './modules/settings/settings.service.js';
-import { createSearchService } from './modules/search/search.service.js';
-import { tlsRawRoutes, tlsRoutes } from './modules/tls/tls.routes.js';
-import { createTlsService, loadTlsOverride } from './modules/tls/tls.service.js';
+import { createAgentsModule } from './modules/agents/agents.module.js';
+import { createAssetsModule } from './modules/assets/assets.module.js';
+import type { AssetService } from './modules/assets/assets.service.js';
+import { createAuditModule } from './modules/audit/audit.module.js';
+import type { AuditService } from './modules/audit/audit.service.js';
+import { createAuthModule } from './modules/auth/auth.module.js';
+import type { LoginService } from './modules/auth/login.service.js';
+import type { TwoFactorService } from './modules/auth/two-factor.service.js';
+import { createEnrollmentModule } from './modules/enrollment/enrollment.module.js';
+import type { EnrollmentService } from './modules/enrollment/enrollment.service.js';
+import { createExecModule } from './modules/exec/exec.module.js';
+import type { ExecService } from './modules/exec/exec.service.js';
+import { createFilesModule } from './modules/files/files.module.js';
+import { createGroupsModule } from './modules/groups/groups.module.js';
+import type { GroupService } from './modules/groups/groups.service.js';
+import { createHubModule } from './modules/hub/hub.module.js';
+import { createKeysModule } from './modules/keys/keys.module.js';
+import type { ApiKeyService } from './modules/keys/keys.service.js';
+import {
+  createMetricsIntake,
+  createMetricsModule,
+  type MetricsBudget,
+  type MetricsPurger,
+  type MetricsStore,
+} from './modules/metrics/metrics.module.js';
+import { composeModules } from './modules/module.js';
+import { createPowerModule } from './modules/power/power.module.js';
+import { createSearchModule } from './modules/search/search.module.js';
+import {
+  createSettingsModule,
+  loadRuntimeSettings,
+  type RuntimeSettings,
+} from './modules/settings/settings.module.js';
+import { createStatusModule } from './modules/status/status.module.js';
+import { createSystemModule } from './modules/system/system.module.js';
+import { createTlsModule } from './modules/tls/tls.module.js';
+import { loadTlsOverride } from './modules/tls/tls.service.js';
+import type { OidcAccounts } from './modules/users/oidc-accounts.service.js';
+import type { SessionService } from './modules/users/session.service.js';
 import {
   bootstrapOwner,
-  ownerCredentialsPath,
+  createUsersModule,
   type OwnerBootstrapResult,
-} from './modules/users/owner-bootstrap.js';
-import { findUser } from './modules/users/users.repository.js';
-import { userRoutes } from './modules/users/users.routes.js';
-import { createUserService, type UserService } from './modules/users/users.service.js';
-import { whoamiRoutes } from './modules/whoami/whoami.routes.js';
-import { createWhoamiService } from './modules/whoami/whoami.service.js';
+} from './modules/users/users.module.js';
+import type { UserService } from './modules/users/users.service.js';
+import { createWhoamiModule } from './modules/whoami/whoami.module.js';
 
 export interface HubOptions {
   config: HubConfig;
@@ -96,6 +99,7 @@ export interface Services {
   passwords: PasswordHasher;
   enrollment: EnrollmentService;
   exec: ExecService;
+  oidcAccounts: OidcAccounts;
 }
 
 export interface Hub {
@@ -222,31 +226,13 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
   });
   await tls.init();
 
-  const audit = createAuditService({ db, clock });
-  const apiKeys = createApiKeyService({ db, clock, audit, events });
   const credentials = createCredentialLifetime({ events, clock });
-  const metricsStore = createMetricsStore({
+  const metricsIntake = createMetricsIntake({
     db,
-    clock,
-    retentionDays: metricsRetentionDays,
-    onError: (error) => {
-      logger.error({ err: error }, 'metrics write failed');
-    },
-  });
-  const metricsBudget = createMetricsBudget({
-    sink: metricsStore,
     clock,
     logger,
-    collectIntervalS,
     retentionDays: metricsRetentionDays,
-  });
-  const metricsPurger = createMetricsPurger({
-    db,
-    dialect: database.dialect,
-    flush: () => metricsStore.settled(),
-    onError: (error) => {
-      logger.error({ err: error }, 'deleting the metric history of a deleted asset failed');
-    },
+    collectIntervalS,
   });
   const { writeVersions } = database;
   // One refusal log for HTTP and the agent channel: an address's refusals of both kinds share its lines.
@@ -256,7 +242,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     clock,
     logger,
     events,
-    metrics: metricsBudget,
+    metrics: metricsIntake.budget,
     refusals,
     authenticate: createChannelAuthenticator({
       db,
@@ -273,134 +259,124 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
       writeVersions?.touch('assets');
     },
   });
-  const assets = createAssetService({
-    db,
-    clock,
-    audit,
-    events,
-    isConnected: (id) => gateway.isConnected(id),
-    disconnectAgent: (id) => {
-      gateway.disconnect(id, 'asset deleted');
-    },
-    purgeMetrics: (id) => {
-      metricsBudget.forget(id);
-      metricsPurger.purge(id);
-    },
-    ...(writeVersions ? { listCache: createAssetListCache(() => String(writeVersions.of('assets'))) } : {}),
-  });
-  const groups = createGroupService({ db, clock, audit, events });
+  // The path every operation on an asset takes to its agent: load, hub-host rule, offline check, errors.
+  const agentCalls = createAgentCaller({ db, gateway });
   const passwords = options.passwords ?? createPasswordHasher({ cost: config.bcryptCost });
-  const users = createUserService({
-    db,
-    clock,
-    audit,
-    events,
-    passwords,
-    ownerCredentialsPath: ownerCredentialsPath(config.dataDir),
-  });
-  const search = createSearchService({ db });
-  const whoami = createWhoamiService({ db, writeVersions });
-  const hubStatus = createHubStatusService({
-    db,
-    clock,
-    dialect: database.dialect,
-    startedAt,
-    connectedAgents: () => gateway.connectedCount(),
-    metrics: () => {
-      const refused = metricsBudget.totals();
-      const stored = metricsStore.stats();
-      return {
-        samples_dropped: refused.over_budget + refused.duplicate + refused.out_of_window,
-        samples_lost: stored.dropped,
-        purges_pending: metricsPurger.pending(),
-      };
-    },
-  });
-  const aggregate = createStatusAggregateService({ db, clock });
-  const settingsService = createSettingsService({ db, clock, audit, events, runtime: runtimeSettings });
-  const restart = createRestartService({ db, audit, requestRestart: options.requestRestart ?? null });
-  const sessions = createSessionService({ db, clock });
-  const twoFactor = createTwoFactorService({
-    db,
-    clock,
-    audit,
-    events,
+  const isSecure = createTransportCheck({ tlsMode: config.tlsMode, trustedProxies: config.trustedProxies });
+
+  // The modules, each built from what the ones before it provide.
+  const audit = createAuditModule({ db, clock });
+  const { audit: auditService } = audit.services;
+  const base = { db, clock, audit: auditService, events };
+  const assets = createAssetsModule({ ...base, gateway, writeVersions });
+  const assetService = assets.services.assets;
+  const groups = createGroupsModule({ ...base, assets: assetService });
+  const keys = createKeysModule({ ...base, assets: assetService });
+  const users = createUsersModule({ ...base, passwords, dataDir: config.dataDir });
+  const auth = createAuthModule({
+    ...base,
     box,
     passwords,
-    username: async (userId) => (await findUser(db, userId))?.username ?? userId,
+    ...users.services,
+    keys: keys.services.apiKeys,
+    isSecure,
+    oidc: config.oidc,
   });
-  const login = createLoginService({
-    db,
-    clock,
-    audit,
-    sessions,
-    twoFactor,
-    passwords,
+  const whoami = createWhoamiModule({ assets: assetService, writeVersions });
+  const search = createSearchModule({ assets: assetService, groups: groups.services.groups });
+  const status = createStatusModule({ clock, assets: assetService, groups: groups.services.groups });
+  const tlsModule = createTlsModule({ db, clock, audit: auditService, tls });
+  const settings = createSettingsModule({
+    ...base,
+    runtime: runtimeSettings,
+    tls: tlsModule.services.tls,
+    requestRestart: options.requestRestart ?? null,
   });
-  const tlsService = createTlsService({ db, clock, audit, tls });
-  const enrollment = createEnrollmentService({
-    db,
-    clock,
-    audit,
-    events,
+  const enrollment = createEnrollmentModule({
+    ...base,
     tls,
     gateway,
+    assets: assetService,
     enrollsPerMinute: config.rateLimit.enabled ? 30 : null,
     tokenDefaults: () => ({
       expiresInHours: runtimeSettings.get('enrollment.token_default_expires_hours'),
       maxUses: runtimeSettings.get('enrollment.token_default_max_uses'),
     }),
   });
-  const oidc = config.oidc
-    ? createOidcService({ config: config.oidc, db, clock, audit, events, login })
-    : null;
-
-  const operations = createOperationServices({
+  const metrics = createMetricsModule({
     db,
+    dialect: database.dialect,
     clock,
-    audit,
-    groups,
+    logger,
+    intake: metricsIntake,
     gateway,
-    events,
-    wolBroadcast: config.wolBroadcast,
-    metricsCounts: (id) => metricsBudget.countsFor(id),
+    assets: assetService,
   });
-  const operationRoutes = operationsRoutes(operations);
+  const { budget, store, purger } = metrics.services;
+  const agents = createAgentsModule({
+    db,
+    gateway,
+    credentials: enrollment.services.enrollment,
+    metricsCounts: (id) => budget.countsFor(id),
+  });
+  const hub = createHubModule({
+    assets: assetService,
+    clock,
+    dialect: database.dialect,
+    startedAt,
+    connectedAgents: () => gateway.connectedCount(),
+    metrics: () => {
+      const refused = budget.totals();
+      const stored = store.stats();
+      return {
+        samples_dropped: refused.over_budget + refused.duplicate + refused.out_of_window,
+        samples_lost: stored.dropped,
+        purges_pending: purger.pending(),
+      };
+    },
+    tls: tlsModule.services.tls,
+  });
+  const operations = { db, audit: auditService, agents: agentCalls, events };
+  const exec = createExecModule({ ...operations, groups: groups.services.groups });
+  const files = createFilesModule(operations);
+  const system = createSystemModule(operations);
+  const power = createPowerModule({ ...operations, wolBroadcast: config.wolBroadcast });
+
+  const modules = [
+    audit,
+    assets,
+    groups,
+    keys,
+    users,
+    auth,
+    whoami,
+    search,
+    status,
+    tlsModule,
+    settings,
+    enrollment,
+    metrics,
+    agents,
+    hub,
+    exec,
+    files,
+    system,
+    power,
+  ];
+  // `true` compiles only when every contract not marked planned has a handler in one of the modules.
+  const composed = composeModules(modules, true);
 
   const owner = await bootstrapOwner({
     db,
     clock,
-    audit,
+    audit: auditService,
     logger,
     dataDir: config.dataDir,
     bcryptCost: config.bcryptCost,
   });
 
-  const isSecure = createTransportCheck({ tlsMode: config.tlsMode, trustedProxies: config.trustedProxies });
-  const handlers: Handlers = {
-    ...whoamiRoutes(whoami),
-    ...apiKeyRoutes(apiKeys),
-    ...assetRoutes(assets),
-    ...groupRoutes(groups),
-    ...searchRoutes(search),
-    ...auditRoutes(audit),
-    ...hubRoutes({ hub: hubStatus, aggregate, restart }),
-    ...settingsRoutes(settingsService),
-    ...userRoutes(users),
-    ...authRoutes({ sessions, twoFactor }),
-    ...tlsRoutes(tlsService),
-    ...enrollmentRoutes(enrollment),
-    ...operationRoutes.handlers,
-  };
-  const openapi = JSON.stringify(buildOpenApiDocument());
-  const rawHandlers: Partial<Record<string, RawHandler>> = {
-    openapi: async (_request, reply) => reply.type('application/json; charset=utf-8').send(openapi),
-    ...authRawRoutes({ login, sessions, isSecure }),
-    ...oidcRawRoutes({ oidc }),
-    ...tlsRawRoutes(tlsService),
-    ...agentChannelRawRoutes(),
-    ...operationRoutes.rawHandlers,
-  };
+  const { apiKeys } = keys.services;
+  const { sessions } = users.services;
   const app = buildApp({
     logger,
     refusals,
@@ -410,34 +386,31 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     rateLimit,
     verifyApiKey: (text) => apiKeys.authenticate(text),
     verifySession: async (token) => (await sessions.resolve(token))?.principal ?? null,
-    handlers,
-    rawHandlers,
-    publicUpgradeHandlers: {
-      'agent.channel': (request, socket, head) => {
-        gateway.handleUpgrade(request, socket, head);
-      },
-    },
+    handlers: composed.handlers,
+    rawHandlers: composed.rawHandlers,
+    upgradeHandlers: composed.upgrades,
+    publicUpgradeHandlers: composed.publicUpgrades,
     ...(options.serverFactory && tls.secureContext() ? { serverFactory: options.serverFactory(tls) } : {}),
   });
 
-  // Samples a stopped hub left behind for assets it had deleted.
-  metricsPurger.start();
+  composed.start(events);
 
   return {
     app,
     database,
     services: {
-      audit,
+      audit: auditService,
       apiKeys,
-      assets,
-      groups,
-      users,
+      assets: assetService,
+      groups: groups.services.groups,
+      users: users.services.users,
       sessions,
-      twoFactor,
-      login,
+      twoFactor: auth.services.twoFactor,
+      login: auth.services.login,
       passwords,
-      enrollment,
-      exec: operations.exec,
+      enrollment: enrollment.services.enrollment,
+      exec: exec.services.exec,
+      oidcAccounts: users.services.oidcAccounts,
     },
     owner,
     tls,
@@ -446,15 +419,13 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     events,
     credentials,
     settings: runtimeSettings,
-    metrics: { budget: metricsBudget, store: metricsStore, purger: metricsPurger },
+    metrics: { budget, store, purger },
     async close() {
       credentials.close();
       // Agents first: upgraded sockets would otherwise keep app.close() waiting.
       await gateway.close();
       await app.close();
-      metricsBudget.close();
-      await metricsPurger.close();
-      await metricsStore.close();
+      await composed.close();
       await database.close();
       events.close();
     },

@@ -1,7 +1,7 @@
 /** What other workspaces (testkit, bench) may use of the hub. */
 export { createHub, type Hub, type HubOptions, type Services } from './hub.js';
-export { systemOwnerContext } from './modules/access/principal.js';
-export { localOwnerContext } from './modules/users/owner-bootstrap.js';
+export { systemOwnerContext } from './access/principal.js';
+export { localOwnerContext } from './modules/users/users.module.js';
 export { parseEnv, ConfigError, type HubConfig } from './config/env.js';
 export { ManualClock, systemClock, type Clock } from './platform/clock.js';
 export { silentLogger, createLogger } from './platform/logger.js';

@@ -12,8 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { HubConfig } from './config/env.js';
 import type { Hub } from './hub.js';
 import type { Logger } from './platform/logger.js';
-import { systemOwnerContext } from './modules/access/principal.js';
-import { findAsset } from './modules/assets/assets.repository.js';
+import { systemOwnerContext } from './access/principal.js';
 
 const agentLauncher = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -71,7 +70,7 @@ async function ensureEnrolled(
   guarded: Pick<LocalAgentSettings, 'protected_paths' | 'protected_pids'>,
 ): Promise<string> {
   const existing = readSettings(file);
-  if (existing && (await findAsset(hub.database.db, existing.asset_id))) {
+  if (existing && (await hub.services.assets.findRow(existing.asset_id))) {
     // Same identity; the hub's address, CA or process may have changed since (ports, TLS mode, restart).
     const ca = hub.tls.caCertificate();
     const fingerprint = hub.tls.status().ca?.fingerprint_sha256;

@@ -31,7 +31,13 @@ export interface AssetRef {
 }
 
 export interface RouteContract {
+  /** `<area>.<action>`: the area is the hub module that answers it (and the file `api/<area>.ts`). */
   name: string;
+  /**
+   * The OpenAPI operationId when it is not the name: a contract renamed into its area keeps the id it was
+   * published with, so clients generated from the document keep their method names.
+   */
+  operationId?: string;
   surface: Surface;
   method: HttpMethod;
   /** OpenAPI-style path relative to the surface base: `/assets/{id}`. */
@@ -61,7 +67,7 @@ export interface RouteContract {
   paramPatterns?: Readonly<Record<string, string>>;
   query?: TSchema;
   body?: TSchema;
-  /** Schema of `data` in the success envelope; absent means the route is not built yet. */
+  /** Schema of `data` in the success envelope; absent for raw routes and for the planned ones. */
   response?: TSchema;
   list?: boolean;
   successStatus?: 200 | 201 | 202 | 204;
@@ -78,7 +84,7 @@ export interface RouteContract {
   description?: string;
   /** A body limit above the hub's default (file uploads). */
   bodyLimit?: number;
-  /** Which issue builds it, for routes that still answer 501. */
+  /** Which issue builds it, for routes that still answer 501 (the contracts of `api/planned.ts`). */
   plannedIn?: string;
 }
 

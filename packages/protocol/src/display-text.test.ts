@@ -8,16 +8,11 @@ import {
   isDisplayName,
   sanitizeDisplayText,
 } from './display-text.js';
-import { EnrollmentTokenCreate } from './operations.js';
-import {
-  ApiKeyCreate,
-  ApiKeyUpdate,
-  AssetCreate,
-  AssetUpdate,
-  GroupCreate,
-  GroupUpdate,
-  UserCreate,
-} from './resources.js';
+import { AssetCreate, AssetUpdate } from './api/assets.js';
+import { EnrollmentTokenCreate } from './api/enrollment.js';
+import { GroupCreate, GroupUpdate } from './api/groups.js';
+import { ApiKeyCreate, ApiKeyUpdate } from './api/keys.js';
+import { UserCreate } from './api/users.js';
 
 /** Every code point a name may not hold: C0, DEL and C1, bidi marks and controls, line/paragraph separators. */
 const unsafeCodePoints = [

@@ -142,7 +142,7 @@ describe('@svc/sdk client', () => {
     const t = hub();
     const client = createClient({ baseUrl, fetch: injectFetch(t) });
 
-    const doc = await client.call('openapi');
+    const doc = await client.call('hub.openapi');
 
     expectTypeOf(doc).toEqualTypeOf<unknown>();
     expect(doc).toMatchObject({ openapi: '3.1.0' });

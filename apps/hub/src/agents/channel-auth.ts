@@ -16,7 +16,7 @@ import type { Database } from '../platform/db/schema.js';
 import { HubError } from '../platform/hub-error.js';
 import { silentLogger, type Logger } from '../platform/logger.js';
 import { createRefusalLog, type RefusalLog } from '../platform/refusal-log.js';
-import { findAgentCredentialByHash } from '../modules/enrollment/agent-credentials.repository.js';
+import { findAgentCredentialByHash } from './agent-credentials.repository.js';
 import { createChannelFailureLimiter, type ChannelFailureLimiter } from './channel-failures.js';
 
 export interface ChannelPeer {

@@ -21,7 +21,9 @@ import { sha256Hex } from '../platform/crypto.js';
 import { createInProcessEventBus, type HubEvent } from '../platform/event-bus.js';
 import { createLogger, silentLogger } from '../platform/logger.js';
 import { createRefusalLog } from '../platform/refusal-log.js';
-import { agentChannelRawRoutes, enrollmentRoutes } from '../modules/enrollment/enrollment.routes.js';
+import { agentChannelRawRoutes, agentsRoutes } from '../modules/agents/agents.routes.js';
+import { createAgentsListService } from '../modules/agents/agents.service.js';
+import { enrollmentRoutes } from '../modules/enrollment/enrollment.routes.js';
 import { createEnrollmentService } from '../modules/enrollment/enrollment.service.js';
 import { AgentOfflineError, AgentReplyError, AgentTimeoutError } from './agent-gateway.js';
 import { createByteBudgets } from './byte-budget.js';
@@ -170,6 +172,7 @@ async function compose(
     events: bus,
     tls: t.hub.tls,
     gateway,
+    assets: t.hub.services.assets,
     enrollsPerMinute: null,
     rotationTimeoutMs: 2_000,
   });
@@ -179,7 +182,10 @@ async function compose(
     trustedProxies: t.config.trustedProxies,
     rateLimit: t.config.rateLimit,
     verifyApiKey: (text) => t.hub.services.apiKeys.authenticate(text),
-    handlers: enrollmentRoutes(enrollment),
+    handlers: {
+      ...enrollmentRoutes(enrollment),
+      ...agentsRoutes({ agents: createAgentsListService({ db, gateway }), credentials: enrollment }),
+    },
     rawHandlers: agentChannelRawRoutes(),
   });
   const server = http.createServer((_req, res) => {

@@ -11,7 +11,7 @@ import type { Clock } from '../platform/clock.js';
 import type { Database } from '../platform/db/schema.js';
 import type { EventBus } from '../platform/event-bus.js';
 import type { Logger } from '../platform/logger.js';
-import type { AssetRow } from '../modules/assets/assets.repository.js';
+import type { AssetRow } from './asset-rows.repository.js';
 
 const presenceDefaults = {
   /** `last_seen_at` moves at most this often per asset from heartbeats. */

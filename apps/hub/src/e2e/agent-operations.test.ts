@@ -49,10 +49,10 @@ import {
   type UdpListener,
 } from './support.js';
 
-/** The routes of the interface's Execution, Files, System info and Power tables. */
-const tablePrefixes = ['exec.', 'files.', 'processes.', 'services.', 'system.', 'power.'];
-const tableRoutes = (Object.values(routes) as RouteContract[]).filter((r) =>
-  tablePrefixes.some((p) => r.name.startsWith(p)),
+/** The routes of the interface's Execution, Files, System info (with an asset's metrics) and Power tables. */
+const tablePrefixes = ['exec.', 'files.', 'system.', 'power.'];
+const tableRoutes = (Object.values(routes) as RouteContract[]).filter(
+  (r) => tablePrefixes.some((p) => r.name.startsWith(p)) || r.name === 'metrics.history',
 );
 
 let t: TestHub;
@@ -944,19 +944,19 @@ describe('refusals', () => {
       'files.rename': { method: 'POST', url: `${base}/files/rename`, body: { from: keep, to: marker } },
       'files.copy': { method: 'POST', url: `${base}/files/copy`, body: { from: keep, to: marker } },
       'files.delete': { method: 'DELETE', url: `${base}/files?path=${q(keep)}` },
-      'processes.list': { method: 'GET', url: `${base}/processes` },
-      'processes.kill': { method: 'POST', url: `${base}/processes/kill`, body: { pid: 4_194_001 } },
-      'services.list': { method: 'GET', url: `${base}/services` },
-      'services.start': { method: 'POST', url: `${base}/services/cron.service/start` },
-      'services.stop': { method: 'POST', url: `${base}/services/cron.service/stop` },
-      'services.restart': { method: 'POST', url: `${base}/services/cron.service/restart` },
+      'system.processes': { method: 'GET', url: `${base}/processes` },
+      'system.killProcess': { method: 'POST', url: `${base}/processes/kill`, body: { pid: 4_194_001 } },
+      'system.services': { method: 'GET', url: `${base}/services` },
+      'system.startService': { method: 'POST', url: `${base}/services/cron.service/start` },
+      'system.stopService': { method: 'POST', url: `${base}/services/cron.service/stop` },
+      'system.restartService': { method: 'POST', url: `${base}/services/cron.service/restart` },
       'system.network': { method: 'GET', url: `${base}/network` },
       'system.disks': { method: 'GET', url: `${base}/disks` },
       'system.packages': { method: 'GET', url: `${base}/packages` },
       'system.cron': { method: 'GET', url: `${base}/cron` },
       'system.users': { method: 'GET', url: `${base}/users` },
       'system.logs': { method: 'GET', url: `${base}/logs?source=journal&limit=1` },
-      'system.metrics': { method: 'GET', url: `${base}/metrics` },
+      'metrics.history': { method: 'GET', url: `${base}/metrics` },
       'power.wake': { method: 'POST', url: `${base}/wake` },
       'power.reboot': { method: 'POST', url: `${base}/reboot` },
       'power.shutdown': { method: 'POST', url: `${base}/shutdown` },
@@ -1302,9 +1302,9 @@ describe('coverage', () => {
     const agentRefusals = new Set([
       'power.reboot',
       'power.shutdown',
-      'services.start',
-      'services.stop',
-      'services.restart',
+      'system.startService',
+      'system.stopService',
+      'system.restartService',
     ]);
     const missing = tableRoutes
       .map((r) => r.name)

@@ -6,9 +6,9 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { isMutatingMethod } from '@svc/protocol';
-import { readCookie, sessionCookieName } from '../modules/auth/session-cookie.js';
+import { readCookie, sessionCookieName } from './session-cookie.js';
 import { HubError } from '../platform/hub-error.js';
-import type { Principal } from '../modules/access/principal.js';
+import type { Principal } from '../access/principal.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { TransportRequest } from './transport-security.js';
 

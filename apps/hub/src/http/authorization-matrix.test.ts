@@ -45,7 +45,7 @@ const sampleBodies: Record<string, unknown> = {
   'files.mkdir': { path: '/tmp/matrix-dir' },
   'files.rename': { from: '/tmp/matrix.txt', to: '/tmp/matrix-2.txt' },
   'files.copy': { from: '/tmp/matrix.txt', to: '/tmp/matrix-3.txt' },
-  'processes.kill': { pid: 4_000_000 },
+  'system.killProcess': { pid: 4_000_000 },
   'enrollment.create': { name: 'matrix token' },
   'settings.domainUpdate': { 'notifications.min_severity': 'warning' },
 };

@@ -7,7 +7,7 @@ import {
   isAdmin,
   isRestricted,
   type Principal,
-} from '../modules/access/principal.js';
+} from '../access/principal.js';
 
 /**
  * Decides whether a principal may call a route, from the route's contract alone. Runs before validation and

@@ -5,7 +5,7 @@
  */
 import type { Clock } from '../platform/clock.js';
 import type { EventBus } from '../platform/event-bus.js';
-import type { Principal } from '../modules/access/principal.js';
+import type { Principal } from '../access/principal.js';
 
 export type CredentialEnd = 'revoked' | 'expired';
 

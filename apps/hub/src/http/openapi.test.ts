@@ -86,7 +86,7 @@ describe('OpenAPI document', () => {
     for (const route of routeList) {
       const op = doc.paths[fullPath(route)]?.[route.method.toLowerCase()];
       expect(op, `${route.method} ${fullPath(route)}`).toBeDefined();
-      expect(op?.operationId).toBe(route.name);
+      expect(op?.operationId).toBe(route.operationId ?? route.name);
 
       const templated = [...fullPath(route).matchAll(/\{([a-zA-Z_]+)\}/g)].map((m) => m[1]);
       const declared = (op?.parameters ?? []).filter((p) => p.in === 'path');

@@ -8,10 +8,11 @@ import {
   SuccessEnvelope,
   errorCatalog,
   fullPath,
+  httpMethods,
   routeList,
   type RouteContract,
 } from '@svc/protocol';
-import { hubVersion } from '../modules/hub/hub-status.service.js';
+import { hubVersion } from '../platform/version.js';
 
 type Json = Record<string, unknown>;
 
@@ -56,7 +57,7 @@ function operation(route: RouteContract): Json {
       }
     : { description: route.raw ? 'Success (not enveloped)' : 'Success' };
   return {
-    operationId: route.name,
+    operationId: route.operationId ?? route.name,
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     ...(route.auth === 'public' ? { security: [] } : {}),
@@ -72,9 +73,23 @@ function operation(route: RouteContract): Json {
   };
 }
 
+/**
+ * Contracts by path, then method: the document's order does not depend on which area file a contract is in,
+ * so moving one between areas leaves the committed document as it was.
+ */
+function documentOrder(routes: readonly RouteContract[]): RouteContract[] {
+  const byPath = (a: RouteContract, b: RouteContract) => {
+    const [pa, pb] = [fullPath(a), fullPath(b)];
+    return pa < pb ? -1 : pa > pb ? 1 : 0;
+  };
+  return [...routes].sort(
+    (a, b) => byPath(a, b) || httpMethods.indexOf(a.method) - httpMethods.indexOf(b.method),
+  );
+}
+
 export function buildOpenApiDocument(): Json {
   const paths: Record<string, Json> = {};
-  for (const route of routeList) {
+  for (const route of documentOrder(routeList)) {
     const path = fullPath(route);
     paths[path] ??= {};
     paths[path][route.method.toLowerCase()] = operation(route);

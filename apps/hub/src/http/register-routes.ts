@@ -10,7 +10,7 @@ import {
 } from '@svc/protocol';
 import type { Page } from '../platform/db/paging.js';
 import { HubError } from '../platform/hub-error.js';
-import type { ActionContext, Principal } from '../modules/access/principal.js';
+import type { ActionContext, Principal } from '../access/principal.js';
 import { sendError } from './envelope.js';
 import { serializationSchema } from './serialization-schema.js';
 
@@ -29,12 +29,15 @@ type RouteOutput<R extends RouteContract> = R extends { response: infer S extend
     ? Static<S>
     : never;
 
-export type Handlers = {
-  [K in RouteName]?: (input: RouteInput<Routes[K]>) => Promise<RouteOutput<Routes[K]>>;
-};
+/** Answers one contract: typed input from its schemas, the data of its success envelope out. */
+type Handler<K extends RouteName> = (input: RouteInput<Routes[K]>) => Promise<RouteOutput<Routes[K]>>;
+
+export type Handlers = { [K in RouteName]?: Handler<K> };
 
 /** A handler that writes its own reply (documents, certificates, streams); it still runs behind the guard. */
 export type RawHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+
+export type RawHandlers = Partial<Record<RouteName, RawHandler>>;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -73,7 +76,7 @@ export function registerContractRoutes(
   app: FastifyInstance,
   contracts: readonly RouteContract[],
   handlers: Handlers,
-  rawHandlers: Partial<Record<RouteName, RawHandler>> = {},
+  rawHandlers: RawHandlers = {},
 ): void {
   const handlerMap = handlers as Partial<Record<string, AnyHandler>>;
   const rawMap = rawHandlers as Partial<Record<string, RawHandler>>;

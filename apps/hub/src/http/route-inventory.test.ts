@@ -289,7 +289,7 @@ describe('route inventory against the interface (spec section 4)', () => {
 
   it('marks exactly the reads that may hold secrets, which a viewer never gets (decision 0005)', () => {
     const marked = routeList.filter((r) => r.readsSecrets).map((r) => r.name);
-    expect(marked.sort()).toEqual(['files.read', 'processes.list', 'system.cron', 'system.logs']);
+    expect(marked.sort()).toEqual(['files.read', 'system.cron', 'system.logs', 'system.processes']);
   });
 
   it('has nothing beyond the spec except the documented extras', () => {

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { routeList } from '@svc/protocol';
 import { HubError } from '../platform/hub-error.js';
-import type { Principal } from '../modules/access/principal.js';
+import type { Principal } from '../access/principal.js';
 import { createUpgradeRouter, type UpgradeHandlers } from './upgrade.js';
 
 const reader: Principal = {
@@ -63,7 +63,7 @@ describe('upgrade router: modules contribute WebSocket handlers by contract name
         },
         handlers,
         publicHandlers: {
-          'agent.channel': (request, socket) => {
+          'agents.channel': (request, socket) => {
             publicCalls.push(request.headers.authorization ?? 'none');
             socket.end('HTTP/1.1 418 Agent Channel\r\nConnection: close\r\n\r\n');
           },

@@ -8,7 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { routerPath, type RouteContract, type RouteName } from '@svc/protocol';
 import { HubError } from '../platform/hub-error.js';
-import type { Principal } from '../modules/access/principal.js';
+import type { Principal } from '../access/principal.js';
 import type { Authenticator } from './authenticate.js';
 import { authorize } from './authorize.js';
 import { rawErrorResponse } from './envelope.js';

@@ -61,9 +61,12 @@ export async function countAssets(db: Executor, visible: readonly string[] | nul
   return Number(row.n);
 }
 
-export async function countAssetsByStatus(db: Executor): Promise<Record<string, number>> {
-  const rows = await db
-    .selectFrom('assets')
+/** Counts by status among the visible assets (null: all), in one grouped query. */
+export async function countAssetsByStatus(
+  db: Executor,
+  visible: readonly string[] | null,
+): Promise<Record<string, number>> {
+  const rows = await filtered(db, { visible })
     .select(['status', (eb) => eb.fn.countAll<string | number>().as('n')])
     .groupBy('status')
     .execute();
@@ -86,7 +89,7 @@ export async function updateAsset(
   await db.updateTable('assets').set(changes).where('id', '=', id).execute();
 }
 
-/** Its metric samples are left to the purger (modules/metrics/metrics-purger.ts): there may be millions. */
+/** Its metric samples are left to the metrics module's purger: there may be millions. */
 export async function deleteAsset(db: Executor, id: string): Promise<void> {
   await db.deleteFrom('group_members').where('asset_id', '=', id).execute();
   await db.deleteFrom('assets').where('id', '=', id).execute();

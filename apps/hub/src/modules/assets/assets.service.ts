@@ -1,20 +1,32 @@
-import { newId, type Asset, type AssetCreate, type AssetListQuery, type AssetUpdate } from '@svc/protocol';
+import {
+  newId,
+  type Asset,
+  type AssetCreate,
+  type AssetListQuery,
+  type AssetStatus,
+  type AssetUpdate,
+} from '@svc/protocol';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
 import type { EventBus } from '../../platform/event-bus.js';
-import type { Database } from '../../platform/db/schema.js';
-import { pageWindow, toPage, type Page, type PageRequest } from '../../platform/db/paging.js';
+import type { Database, Executor } from '../../platform/db/schema.js';
+import { pageWindow, toPage, type Page, type PageRequest, type Window } from '../../platform/db/paging.js';
 import { HubError } from '../../platform/hub-error.js';
-import { canSeeAsset, isRestricted, type ActionContext, type Principal } from '../access/principal.js';
+import { canSeeAsset, isRestricted, type ActionContext, type Principal } from '../../access/principal.js';
 import type { AuditService } from '../audit/audit.service.js';
 import {
+  countAssets,
+  countAssetsByStatus,
   deleteAsset,
   findAsset,
+  findMissingAssetIds,
   insertAsset,
   listAssets,
   updateAsset,
   type AssetRow,
 } from './assets.repository.js';
+
+export type { AssetRow };
 import { presentAsset } from './assets.presenter.js';
 import type { AssetListCache } from './asset-list-cache.js';
 
@@ -26,6 +38,22 @@ export interface AssetService {
   remove(ctx: ActionContext, id: string): Promise<Asset>;
   /** Marks the asset as the machine the hub runs on (its local agent's): a one-way mark, audited. */
   markHubHost(ctx: ActionContext, id: string): Promise<void>;
+
+  // What other modules read and write of assets: through these, never through the table.
+  /** Counts by status among the visible assets (null: all). */
+  countByStatus(visible: readonly string[] | null): Promise<Record<AssetStatus, number>>;
+  count(visible: readonly string[] | null): Promise<number>;
+  /** The ids among `ids` that name no asset. */
+  missingIds(ids: readonly string[]): Promise<string[]>;
+  /** Visible assets whose name, hostname, addresses or tags contain `text`, by name. */
+  matching(
+    visible: readonly string[] | null,
+    text: string,
+    window: Window,
+  ): Promise<{ rows: AssetRow[]; total: number }>;
+  findRow(id: string): Promise<AssetRow | undefined>;
+  /** Adds an asset inside the caller's transaction (enrollment adds the agent's asset with its credential). */
+  insertRow(trx: Executor, row: AssetRow): Promise<void>;
 }
 
 export interface AssetServiceDeps {
@@ -37,8 +65,6 @@ export interface AssetServiceDeps {
   isConnected?: (assetId: string) => boolean;
   /** Closes the asset's agent connection once the asset is gone (its credential went with it). */
   disconnectAgent?: (assetId: string) => void;
-  /** Deletes the asset's metric history in the background, once the asset is gone (metrics-purger.ts). */
-  purgeMetrics?: (assetId: string) => void;
   /** Keeps list pages while nothing they show has changed; absent where that cannot be known (PostgreSQL). */
   listCache?: AssetListCache;
 }
@@ -169,9 +195,9 @@ export function createAssetService(deps: AssetServiceDeps): AssetService {
           detail: { name: row.name },
         });
       });
+      // The metrics module deletes the asset's history when it hears this (metrics.module.ts).
       events.publish('asset.deleted', { asset_ids: [id], asset_id: id, name: row.name });
       deps.disconnectAgent?.(id);
-      deps.purgeMetrics?.(id);
       return present(row);
     },
 
@@ -195,5 +221,15 @@ export function createAssetService(deps: AssetServiceDeps): AssetService {
         fields: ['hub_host'],
       });
     },
+
+    async countByStatus(visible) {
+      const counts = await countAssetsByStatus(db, visible);
+      return { online: counts.online ?? 0, offline: counts.offline ?? 0, unknown: counts.unknown ?? 0 };
+    },
+    count: (visible) => countAssets(db, visible),
+    missingIds: (ids) => findMissingAssetIds(db, ids),
+    matching: (visible, text, window) => listAssets(db, { visible, text }, window),
+    findRow: (id) => findAsset(db, id),
+    insertRow: (trx, row) => insertAsset(trx, row),
   };
 }

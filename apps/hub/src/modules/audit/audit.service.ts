@@ -1,8 +1,9 @@
 import { newId, type AuditEvent, type AuditQuery } from '@svc/protocol';
+import type { Kysely } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
-import type { Executor } from '../../platform/db/schema.js';
+import type { Database, Executor } from '../../platform/db/schema.js';
 import { pageWindow, toPage, type Page, type PageRequest } from '../../platform/db/paging.js';
-import { actorOf, type ActionContext } from '../access/principal.js';
+import { actorOf, type ActionContext } from '../../access/principal.js';
 import { insertAuditEvents, listAuditEvents, type AuditRow } from './audit.repository.js';
 
 export interface AuditEntry {
@@ -21,6 +22,11 @@ export interface AuditService {
   record(trx: Executor, ctx: ActionContext | null, entry: AuditEntry): Promise<void>;
   /** Several events in one multi-row write (a fan-out audits every target), inside the caller's transaction. */
   recordMany(trx: Executor, ctx: ActionContext | null, entries: readonly AuditEntry[]): Promise<void>;
+  /**
+   * Writes events in their own transaction before an agent is asked to act: if the write fails, the action is
+   * never sent (ARCHITECTURE.md security rule 8).
+   */
+  recordIntent(ctx: ActionContext, entries: readonly AuditEntry[]): Promise<void>;
   list(ctx: ActionContext, query: AuditQuery, page: PageRequest): Promise<Page<AuditEvent>>;
 }
 
@@ -48,7 +54,7 @@ function presentAuditEvent(row: AuditRow): AuditEvent {
   };
 }
 
-export function createAuditService(deps: { db: Executor; clock: Clock }): AuditService {
+export function createAuditService(deps: { db: Kysely<Database>; clock: Clock }): AuditService {
   const { db, clock } = deps;
   function toRow(ctx: ActionContext | null, entry: AuditEntry): AuditRow {
     const actor = ctx ? actorOf(ctx.principal) : { actorType: 'system' as const, actorId: null };
@@ -73,6 +79,11 @@ export function createAuditService(deps: { db: Executor; clock: Clock }): AuditS
     async recordMany(trx, ctx, entries) {
       const rows = entries.map((entry) => toRow(ctx, entry));
       await insertAuditEvents(trx, rows);
+    },
+    async recordIntent(ctx, entries) {
+      if (entries.length === 0) return;
+      const rows = entries.map((entry) => toRow(ctx, entry));
+      await db.transaction().execute((trx) => insertAuditEvents(trx, rows));
     },
     async list(ctx, query, page) {
       const allowed = ctx.principal.allowedAssets;

@@ -1,11 +1,18 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { LoginRequest, RouteName, TwoFactorLogin } from '@svc/protocol';
+import type { LoginRequest, TwoFactorLogin } from '@svc/protocol';
 import { sendData } from '../../http/envelope.js';
-import type { Handlers, RawHandler } from '../../http/register-routes.js';
+import type { Handlers, RawHandlers } from '../../http/register-routes.js';
 import { HubError } from '../../platform/hub-error.js';
+import type { ApiKeyService } from '../keys/keys.service.js';
+import type { UserService } from '../users/users.service.js';
 import type { LoginOutcome, LoginService, RequestMeta } from './login.service.js';
-import { clearedSessionCookie, readCookie, sessionCookie, sessionCookieName } from './session-cookie.js';
-import type { SessionService } from './session.service.js';
+import {
+  clearedSessionCookie,
+  readCookie,
+  sessionCookie,
+  sessionCookieName,
+} from '../../http/session-cookie.js';
+import type { SessionService } from '../users/session.service.js';
 import type { TwoFactorService } from './two-factor.service.js';
 
 function metaOf(request: FastifyRequest): RequestMeta {
@@ -23,7 +30,7 @@ export function authRawRoutes(deps: {
   sessions: SessionService;
   /** Passwords travel only over TLS, as keys do (loopback counts in disabled mode). */
   isSecure: (request: FastifyRequest) => boolean;
-}): Partial<Record<RouteName, RawHandler>> {
+}) {
   const requireSecure = (request: FastifyRequest) => {
     if (!deps.isSecure(request)) throw new HubError('https_required', 'Sign in over HTTPS.');
   };
@@ -62,11 +69,15 @@ export function authRawRoutes(deps: {
       void res.header('Set-Cookie', clearedSessionCookie());
       return sendData(request, res, { signed_out: true });
     },
-  };
+  } satisfies RawHandlers;
 }
 
-export function authRoutes(deps: { sessions: SessionService; twoFactor: TwoFactorService }): Handlers {
-  const { twoFactor } = deps;
+export function authRoutes(deps: {
+  twoFactor: TwoFactorService;
+  users: Pick<UserService, 'changeOwnPassword'>;
+  keys: Pick<ApiKeyService, 'rotateOwnerToken'>;
+}) {
+  const { twoFactor, users, keys } = deps;
   return {
     'auth.2faStatus': async ({ ctx }) => ({ enabled: await twoFactor.isEnabled(ctx.principal.userId ?? '') }),
     'auth.2faSetup': ({ ctx }) => twoFactor.setup(ctx),
@@ -76,5 +87,10 @@ export function authRoutes(deps: { sessions: SessionService; twoFactor: TwoFacto
       return { enabled: false };
     },
     'auth.2faRecoveryCodes': ({ ctx, body }) => twoFactor.regenerateRecoveryCodes(ctx, body.code),
-  };
+    'auth.changePassword': async ({ body, ctx }) => {
+      await users.changeOwnPassword(ctx, body);
+      return { changed: true };
+    },
+    'auth.ownerToken': ({ ctx }) => keys.rotateOwnerToken(ctx),
+  } satisfies Handlers;
 }

@@ -5,8 +5,8 @@ import type { Database } from '../../platform/db/schema.js';
 import { HubError } from '../../platform/hub-error.js';
 import type { PasswordHasher } from '../../platform/password-hasher.js';
 import type { AuditService } from '../audit/audit.service.js';
-import { findUser, findUserByUsername } from '../users/users.repository.js';
-import type { SessionService } from './session.service.js';
+import type { UserService } from '../users/users.service.js';
+import type { SessionService } from '../users/session.service.js';
 import { createSignInThrottle } from './sign-in-throttle.js';
 import type { TwoFactorService } from './two-factor.service.js';
 
@@ -29,6 +29,7 @@ export function createLoginService(deps: {
   sessions: SessionService;
   twoFactor: TwoFactorService;
   passwords: PasswordHasher;
+  users: Pick<UserService, 'account' | 'accountByUsername'>;
 }) {
   const { db, audit, sessions, twoFactor, passwords } = deps;
   const throttle = createSignInThrottle(() => deps.clock.now().getTime());
@@ -59,7 +60,7 @@ export function createLoginService(deps: {
     method: 'password' | 'password+2fa' | 'oidc',
     meta: RequestMeta,
   ): Promise<LoginOutcome> {
-    const user = await findUser(db, userId);
+    const user = await deps.users.account(userId);
     if (!user) throw new HubError('unauthorized');
     const { token, expiresAt } = await sessions.start({
       userId,
@@ -89,10 +90,10 @@ export function createLoginService(deps: {
     async login(username: string, password: string, meta: RequestMeta): Promise<LoginOutcome> {
       const name = username.toLowerCase();
       const attempt = throttle.admit(name, meta.ip);
-      let user: Awaited<ReturnType<typeof findUserByUsername>>;
+      let user: Awaited<ReturnType<UserService['accountByUsername']>>;
       let ok: boolean;
       try {
-        user = await findUserByUsername(db, name);
+        user = await deps.users.accountByUsername(name);
         // An unknown user is checked against the decoy through the same queue: same cost, same refusals.
         ok = await passwords.verify(
           password,

@@ -1,10 +1,9 @@
 import type { FastifyRequest } from 'fastify';
-import type { RouteName } from '@svc/protocol';
-import type { RawHandler } from '../../http/register-routes.js';
+import type { RawHandlers } from '../../http/register-routes.js';
 import { HubError } from '../../platform/hub-error.js';
 import type { RequestMeta } from './login.service.js';
 import { oidcFlowLifetimeMs, type OidcService } from './oidc.service.js';
-import { readCookie, sessionCookie } from './session-cookie.js';
+import { readCookie, sessionCookie } from '../../http/session-cookie.js';
 
 /** The cookie that binds a sign-in at the provider to the browser that started it. */
 const oidcStateCookieName = 'svc_oidc_state';
@@ -32,7 +31,7 @@ function queryOf(request: FastifyRequest): URLSearchParams {
 /**
  * GET /api/auth/oidc/start and /callback. `oidc` is null when SVC_OIDC_ISSUER is unset: both answer 404.
  */
-export function oidcRawRoutes(deps: { oidc: OidcService | null }): Partial<Record<RouteName, RawHandler>> {
+export function oidcRawRoutes(deps: { oidc: OidcService | null }) {
   const service = (): OidcService => {
     if (!deps.oidc) throw new HubError('not_found', 'OIDC sign-in is not configured');
     return deps.oidc;
@@ -54,5 +53,5 @@ export function oidcRawRoutes(deps: { oidc: OidcService | null }): Partial<Recor
       if (!outcome.token) throw new HubError('unauthorized');
       return reply.header('Set-Cookie', sessionCookie(outcome.token)).redirect('/', 302);
     },
-  };
+  } satisfies RawHandlers;
 }

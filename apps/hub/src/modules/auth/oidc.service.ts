@@ -5,30 +5,15 @@
  * `issuer|sub`, created on first sign-in (no usable password), and given the role the provider's claims map
  * to on every sign-in — never the owner role, and an owner's role is never touched.
  */
-import { newId, type Role } from '@svc/protocol';
-import type { Kysely } from 'kysely';
 import * as client from 'openid-client';
 import type { OidcConfig } from '../../config/env.js';
 import type { Clock } from '../../platform/clock.js';
-import type { EventBus } from '../../platform/event-bus.js';
 import { constantTimeEqual, randomToken, sha256Hex } from '../../platform/crypto.js';
-import type { Database, Executor } from '../../platform/db/schema.js';
 import { HubError, validationError } from '../../platform/hub-error.js';
-import type { ActionContext } from '../access/principal.js';
-import type { AuditService } from '../audit/audit.service.js';
-import {
-  findUserByUsername,
-  insertUser,
-  isUniqueViolation,
-  updateUser,
-  type UserRow,
-} from '../users/users.repository.js';
+import type { OidcAccounts } from '../users/oidc-accounts.service.js';
 import type { LoginOutcome, LoginService, RequestMeta } from './login.service.js';
 
 export type OidcRole = 'admin' | 'operator' | 'viewer';
-
-/** What an OIDC account can never log in with: not a bcrypt hash, so password checks always fail. */
-const oidcPasswordHash = '!oidc';
 
 /** How long a started sign-in may take at the provider. */
 export const oidcFlowLifetimeMs = 10 * 60 * 1000;
@@ -135,15 +120,13 @@ function isProviderError(error: unknown): boolean {
 
 export function createOidcService(deps: {
   config: OidcConfig;
-  db: Kysely<Database>;
   clock: Clock;
-  audit: AuditService;
-  events: EventBus;
+  accounts: OidcAccounts;
   login: LoginService;
   /** At most this many sign-ins in flight; the oldest is dropped beyond it. */
   maxPending?: number;
 }): OidcService {
-  const { config, db, clock, audit, events, login } = deps;
+  const { config, clock, accounts, login } = deps;
   const maxPending = deps.maxPending ?? 1000;
   const pending = new Map<string, PendingFlow>();
   /** Provisioning per subject runs one at a time, so two first sign-ins cannot create two accounts. */
@@ -235,89 +218,6 @@ export function createOidcService(deps: {
     return claims;
   }
 
-  function contextFor(user: { id: string; role: string }, meta: RequestMeta): ActionContext {
-    return {
-      principal: {
-        authType: 'session',
-        userId: user.id,
-        role: user.role as Role,
-        scopes: null,
-        key: null,
-        allowedAssets: null,
-      },
-      requestId: meta.requestId,
-      ip: meta.ip,
-    };
-  }
-
-  async function findBySubject(executor: Executor, subject: string): Promise<UserRow | undefined> {
-    return executor
-      .selectFrom('users')
-      .selectAll()
-      .where('oidc_subject', '=', subject)
-      .orderBy('created_at')
-      .executeTakeFirst();
-  }
-
-  async function provision(
-    subject: string,
-    claims: Claims,
-    sub: string,
-    role: OidcRole,
-    meta: RequestMeta,
-  ): Promise<string> {
-    const existing = await findBySubject(db, subject);
-    const now = clock.now().toISOString();
-    if (existing) {
-      if (existing.role !== 'owner' && existing.role !== role) {
-        await db.transaction().execute(async (trx) => {
-          await updateUser(trx, existing.id, { role, updated_at: now });
-          await audit.record(trx, contextFor(existing, meta), {
-            action: 'user.updated',
-            targetType: 'user',
-            targetId: existing.id,
-            detail: { via: 'oidc', fields: ['role'], from: existing.role, to: role },
-          });
-        });
-        events.publish('user.updated', { asset_ids: [], user_id: existing.id, change: 'role' });
-      }
-      return existing.id;
-    }
-    for (const username of usernameCandidates(usernameFor(claims, sub))) {
-      if (await findUserByUsername(db, username)) continue;
-      const row: UserRow = {
-        id: newId('user'),
-        username,
-        password_hash: oidcPasswordHash,
-        role,
-        created_at: now,
-        updated_at: now,
-        totp_secret: null,
-        must_change_password: 0,
-        totp_pending_secret: null,
-        totp_last_step: null,
-        oidc_subject: subject,
-      };
-      try {
-        await db.transaction().execute(async (trx) => {
-          await insertUser(trx, row);
-          await audit.record(trx, contextFor(row, meta), {
-            action: 'user.created',
-            targetType: 'user',
-            targetId: row.id,
-            detail: { via: 'oidc', username, role, issuer: config.issuer },
-          });
-        });
-        events.publish('user.created', { asset_ids: [], user_id: row.id, username, role });
-        return row.id;
-      } catch (error) {
-        if (isUniqueViolation(error)) continue; // the name was taken in between: the next one
-        throw error;
-      }
-    }
-    throw new HubError('conflict', 'No free username could be found for this account.');
-  }
-
   /** Runs provisioning for one subject after any still running for it. */
   function serialized(subject: string, run: () => Promise<string>): Promise<string> {
     const previous = provisioning.get(subject) ?? Promise.resolve();
@@ -375,7 +275,16 @@ export function createOidcService(deps: {
       if (!role) throw new HubError('forbidden', 'no role mapped for this account');
 
       const subject = `${config.issuer}|${sub}`;
-      const userId = await serialized(subject, () => provision(subject, claims, sub, role, meta));
+      const userId = await serialized(subject, () =>
+        accounts.provision({
+          subject,
+          issuer: config.issuer,
+          role,
+          usernames: usernameCandidates(usernameFor(claims, sub)),
+          requestId: meta.requestId,
+          ip: meta.ip,
+        }),
+      );
       return login.startSession(userId, 'oidc', meta);
     },
   };

@@ -135,10 +135,8 @@ describe.each(databaseTargets())('OIDC sign-in service against a real provider (
     const config = t.config.oidc!;
     return createOidcService({
       config: opts.defaultRole === undefined ? config : { ...config, defaultRole: opts.defaultRole },
-      db: t.hub.database.db,
       clock: t.clock,
-      audit: t.hub.services.audit,
-      events: t.hub.events,
+      accounts: t.hub.services.oidcAccounts,
       login: t.hub.services.login,
       ...(opts.maxPending ? { maxPending: opts.maxPending } : {}),
     });
@@ -228,10 +226,8 @@ describe.each(databaseTargets())('OIDC sign-in service against a real provider (
           clientId: plain.clientId,
           clientSecret: plain.clientSecret,
         },
-        db: t.hub.database.db,
         clock: t.clock,
-        audit: t.hub.services.audit,
-        events: t.hub.events,
+        accounts: t.hub.services.oidcAccounts,
         login: t.hub.services.login,
       });
       const { url, state } = await s.start();

@@ -13,9 +13,9 @@ import type { Database, Executor } from '../../platform/db/schema.js';
 import { HubError } from '../../platform/hub-error.js';
 import type { PasswordHasher } from '../../platform/password-hasher.js';
 import type { SecretBox } from '../../platform/secret-box.js';
-import type { ActionContext } from '../access/principal.js';
+import type { ActionContext } from '../../access/principal.js';
 import type { AuditService } from '../audit/audit.service.js';
-import { findUser } from '../users/users.repository.js';
+import type { UserService } from '../users/users.service.js';
 import { matchTotp, newTotpSecret, totpUri } from './totp.js';
 
 const twoFactorLimits = {
@@ -69,7 +69,7 @@ export function createTwoFactorService(deps: {
   events: EventBus;
   box: SecretBox;
   passwords: PasswordHasher;
-  username: (userId: string) => Promise<string>;
+  users: Pick<UserService, 'account'>;
 }): TwoFactorService {
   const { db, clock, audit, events, box, passwords } = deps;
   const challenges = new Map<string, Challenge>();
@@ -112,7 +112,7 @@ export function createTwoFactorService(deps: {
   }
 
   async function loadUser(userId: string) {
-    const user = await findUser(db, userId);
+    const user = await deps.users.account(userId);
     if (!user) throw new HubError('unauthorized');
     return user;
   }
@@ -221,7 +221,7 @@ export function createTwoFactorService(deps: {
         .set({ totp_pending_secret: box.seal(pending, pendingContext(userId)) })
         .where('id', '=', userId)
         .execute();
-      return { secret, otpauth_uri: totpUri(secret, await deps.username(userId)) };
+      return { secret, otpauth_uri: totpUri(secret, user.username) };
     },
 
     async verifySetup(ctx, code) {

@@ -33,15 +33,15 @@ import { pageWindow, toPage, type Page, type PageRequest } from '../../platform/
 import type { EventBus } from '../../platform/event-bus.js';
 import { HubError, validationError } from '../../platform/hub-error.js';
 import type { TlsManager } from '../../platform/tls/tls-manager.js';
-import { canSeeAsset, type ActionContext } from '../access/principal.js';
-import { findAsset, insertAsset, type AssetRow } from '../assets/assets.repository.js';
+import { canSeeAsset, type ActionContext } from '../../access/principal.js';
+import type { AssetRow, AssetService } from '../assets/assets.service.js';
 import type { AuditService } from '../audit/audit.service.js';
 import {
   deleteAgentCredential,
   findAgentCredential,
   insertAgentCredential,
   replaceAgentCredentialHash,
-} from './agent-credentials.repository.js';
+} from '../../agents/agent-credentials.repository.js';
 import {
   consumeEnrollmentToken,
   findEnrollmentToken,
@@ -84,6 +84,8 @@ export interface EnrollmentServiceDeps {
   events: EventBus;
   tls: Pick<TlsManager, 'status' | 'caCertificate'>;
   gateway: Pick<AgentGateway, 'isConnected' | 'request' | 'disconnect'>;
+  /** An enrollment adds the agent's asset in the transaction that takes the token and stores the credential. */
+  assets: Pick<AssetService, 'findRow' | 'insertRow'>;
   /** Enrollments per minute per source IP; null switches the limit off (benchmarks). Default 30. */
   enrollsPerMinute?: number | null;
   rotationTimeoutMs?: number;
@@ -140,13 +142,13 @@ export function createEnrollmentService(deps: EnrollmentServiceDeps): Enrollment
   }
 
   async function loadAsset(ctx: ActionContext, assetId: string): Promise<AssetRow> {
-    const row = canSeeAsset(ctx.principal, assetId) ? await findAsset(db, assetId) : undefined;
+    const row = canSeeAsset(ctx.principal, assetId) ? await deps.assets.findRow(assetId) : undefined;
     if (!row) throw new HubError('not_found', `no asset ${assetId}`);
     return row;
   }
 
   async function offline(assetId: string, fallback: AssetRow): Promise<HubError> {
-    return assetOfflineError((await findAsset(db, assetId)) ?? fallback);
+    return assetOfflineError((await deps.assets.findRow(assetId)) ?? fallback);
   }
 
   /** Changes an asset's agent credential and, when that changed a row, audits it in the same transaction. */
@@ -266,7 +268,7 @@ export function createEnrollmentService(deps: EnrollmentServiceDeps): Enrollment
         if (!row || !constantTimeEqual(row.token_hash, tokenHash)) throw invalidToken();
         // The use is taken by a conditional UPDATE: of concurrent enrollments, at most max_uses succeed.
         if (!(await consumeEnrollmentToken(trx, row.id, now))) throw invalidToken();
-        await insertAsset(trx, asset);
+        await deps.assets.insertRow(trx, asset);
         await insertAgentCredential(trx, {
           asset_id: asset.id,
           credential_hash: sha256Hex(credential),

@@ -19,6 +19,8 @@ import { createTransportCheck } from '../../http/transport-security.js';
 import { sha256Hex } from '../../platform/crypto.js';
 import { createInProcessEventBus, type HubEvent } from '../../platform/event-bus.js';
 import { silentLogger } from '../../platform/logger.js';
+import { agentsRoutes } from '../agents/agents.routes.js';
+import { createAgentsListService } from '../agents/agents.service.js';
 import { enrollmentRoutes } from './enrollment.routes.js';
 import { createEnrollmentService, type EnrollmentServiceDeps } from './enrollment.service.js';
 
@@ -84,6 +86,7 @@ async function compose(options: TestHubOptions, deps: Partial<EnrollmentServiceD
     events: bus,
     tls: t.hub.tls,
     gateway,
+    assets: t.hub.services.assets,
     ...deps,
   });
   const app = buildApp({
@@ -92,7 +95,14 @@ async function compose(options: TestHubOptions, deps: Partial<EnrollmentServiceD
     trustedProxies: t.config.trustedProxies,
     rateLimit: t.config.rateLimit,
     verifyApiKey: (text) => t.hub.services.apiKeys.authenticate(text),
-    handlers: enrollmentRoutes(service),
+    handlers: {
+      ...enrollmentRoutes(service),
+      // Rotation and revocation are the agents module's routes, answered by this service.
+      ...agentsRoutes({
+        agents: createAgentsListService({ db: t.hub.database.db, gateway: { sessions: () => [] } }),
+        credentials: service,
+      }),
+    },
     rawHandlers: {},
   });
   const call: Rig['call'] = async (method, url, o = {}) => {

@@ -9,7 +9,7 @@ import {
   type ExecStreamSummary,
 } from '@svc/protocol';
 import type { TestHub } from '@svc/testkit';
-import { useOperations, type OperationsApp } from '../agent-ops/operations.test-support.js';
+import { useOperations, type OperationsApp } from '../../testing/operations-app.js';
 import { acceptsNdjson } from './exec-stream.js';
 import { assetRow } from '../../testing/asset-row.js';
 import { execOutcome } from '../../testing/exec-outcome.js';

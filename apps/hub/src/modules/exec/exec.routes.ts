@@ -1,17 +1,17 @@
-import type { ExecManyRequest, RouteName } from '@svc/protocol';
-import type { Handlers, RawHandler } from '../../http/register-routes.js';
-import { rawContext } from '../agent-ops/raw-context.js';
+import type { ExecManyRequest } from '@svc/protocol';
+import { rawContext } from '../../http/raw-context.js';
+import type { Handlers, RawHandlers } from '../../http/register-routes.js';
 import { acceptsNdjson, streamFanOut } from './exec-stream.js';
 import type { ExecService } from './exec.service.js';
 
-export function execRoutes(exec: ExecService): Handlers {
+export function execRoutes(exec: ExecService) {
   return {
     'exec.single': ({ params, body, ctx }) => exec.runOne(ctx, params.id, body),
-  };
+  } satisfies Handlers;
 }
 
 /** A fan-out answers one JSON body, or NDJSON lines as targets answer when the client asks for them. */
-export function execRawRoutes(exec: ExecService): Partial<Record<RouteName, RawHandler>> {
+export function execRawRoutes(exec: ExecService) {
   return {
     'exec.many': async (request, reply) => {
       const ctx = rawContext(request);
@@ -25,5 +25,5 @@ export function execRawRoutes(exec: ExecService): Partial<Record<RouteName, RawH
       await streamFanOut(request, reply, fanOut);
       return reply;
     },
-  };
+  } satisfies RawHandlers;
 }

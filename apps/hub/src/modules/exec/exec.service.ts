@@ -19,17 +19,16 @@ import { AgentOfflineError, AgentReplyError, AgentTimeoutError } from '../../age
 import type { Database } from '../../platform/db/schema.js';
 import type { EventBus } from '../../platform/event-bus.js';
 import { HubError, validationError } from '../../platform/hub-error.js';
-import { canSeeAsset, type ActionContext, type Principal } from '../access/principal.js';
+import { canSeeAsset, type ActionContext, type Principal } from '../../access/principal.js';
 import {
   assetOffline,
   offlineMessage,
-  recordIntent,
   requireHubHostAccess,
   type AgentCaller,
-} from '../agent-ops/agent-call.js';
+} from '../../agents/agent-call.js';
 import type { AuditEntry, AuditService } from '../audit/audit.service.js';
 import type { GroupService } from '../groups/groups.service.js';
-import { findAssetSummaries, type AssetSummary } from '../agent-ops/agent-ops.repository.js';
+import { findAssetSummaries, type AssetSummary } from '../../agents/asset-rows.repository.js';
 import { capStream, ResultBudget } from './result-budget.js';
 
 export { capStream } from './result-budget.js';
@@ -243,9 +242,7 @@ export function createExecService(deps: ExecServiceDeps): ExecService {
     // Decided once: a target audited as sent is the one that is sent, and an offline one is never tried.
     const online = rows.filter((r) => agents.isOnline(r.id));
     const sending = new Set(online.map((r) => r.id));
-    await recordIntent(
-      db,
-      audit,
+    await audit.recordIntent(
       ctx,
       online.map((r) => auditEntry(r, plan, rows.length)),
     );
@@ -270,7 +267,7 @@ export function createExecService(deps: ExecServiceDeps): ExecService {
         return summary;
       },
       async recordClientGone(delivered) {
-        await recordIntent(db, audit, ctx, [
+        await audit.recordIntent(ctx, [
           {
             action: 'exec.client_gone',
             detail: {
@@ -320,7 +317,7 @@ export function createExecService(deps: ExecServiceDeps): ExecService {
       const plan = planOf(input);
       const row = await agents.loadAsset(ctx.principal, assetId, 'exec.run');
       agents.requireOnline(row);
-      await recordIntent(db, audit, ctx, [auditEntry(row, plan, null)]);
+      await audit.recordIntent(ctx, [auditEntry(row, plan, null)]);
       const result = await execute(row, plan);
       // A single target that went away mid-call is the same 409 as one that was never there.
       if (result.status === 'offline') throw assetOffline(row);

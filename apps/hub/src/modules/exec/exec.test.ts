@@ -4,9 +4,9 @@ import { databaseTargets, type TestHub } from '@svc/testkit';
 import { AgentReplyError, AgentTimeoutError } from '../../agents/agent-gateway.js';
 import { createInProcessEventBus } from '../../platform/event-bus.js';
 import { FakeGateway } from '../../testing/fake-gateway.js';
-import { systemOwnerContext } from '../access/principal.js';
-import { createAgentCaller } from '../agent-ops/agent-call.js';
-import { useOperations } from '../agent-ops/operations.test-support.js';
+import { systemOwnerContext } from '../../access/principal.js';
+import { createAgentCaller } from '../../agents/agent-call.js';
+import { useOperations } from '../../testing/operations-app.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { capStream, createExecService } from './exec.service.js';
 import { execOutcome } from '../../testing/exec-outcome.js';
@@ -407,6 +407,7 @@ describe('exec service', () => {
     const failingAudit: AuditService = {
       record: () => Promise.reject(new Error('disk full')),
       recordMany: () => Promise.reject(new Error('disk full')),
+      recordIntent: () => Promise.reject(new Error('disk full')),
       list: () => Promise.reject(new Error('unused')),
     };
     const exec = createExecService({

@@ -1,10 +1,9 @@
-import type { RouteName } from '@svc/protocol';
-import type { Handlers, RawHandler } from '../../http/register-routes.js';
-import { rawContext } from '../agent-ops/raw-context.js';
-import { downloadName } from './file-paths.js';
+import { rawContext } from '../../http/raw-context.js';
+import type { Handlers, RawHandlers } from '../../http/register-routes.js';
+import { downloadName } from './file-transfer.js';
 import type { FilesService } from './files.service.js';
 
-export function filesRoutes(files: FilesService): Handlers {
+export function filesRoutes(files: FilesService) {
   return {
     'files.list': ({ params, query, ctx }) => files.list(ctx, params.id, query.path),
     'files.write': ({ params, body, ctx }) => files.write(ctx, params.id, body),
@@ -12,11 +11,11 @@ export function filesRoutes(files: FilesService): Handlers {
     'files.rename': ({ params, body, ctx }) => files.rename(ctx, params.id, body),
     'files.copy': ({ params, body, ctx }) => files.copy(ctx, params.id, body),
     'files.delete': ({ params, query, ctx }) => files.remove(ctx, params.id, query),
-  };
+  } satisfies Handlers;
 }
 
 /** Downloads are raw bytes, not the JSON envelope. */
-export function filesRawRoutes(files: FilesService): Partial<Record<RouteName, RawHandler>> {
+export function filesRawRoutes(files: FilesService) {
   return {
     'files.read': async (request, reply) => {
       const { id } = request.params as { id: string };
@@ -33,5 +32,5 @@ export function filesRawRoutes(files: FilesService): Partial<Record<RouteName, R
         .header('Content-Length', String(file.bytes.length))
         .send(file.bytes);
     },
-  };
+  } satisfies RawHandlers;
 }

@@ -4,14 +4,13 @@
  */
 import { createHash } from 'node:crypto';
 import { agentLimits, type AgentRequestResult, type FileMove, type FileWrite } from '@svc/protocol';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../platform/db/schema.js';
 import { HubError, validationError } from '../../platform/hub-error.js';
-import type { ActionContext } from '../access/principal.js';
-import { recordIntent, type AgentCaller } from '../agent-ops/agent-call.js';
-import type { AssetRow } from '../assets/assets.repository.js';
+import type { ActionContext } from '../../access/principal.js';
+import type { AgentCaller } from '../../agents/agent-call.js';
+import type { AssetRow } from '../../agents/asset-rows.repository.js';
 import type { AuditService } from '../audit/audit.service.js';
-import { decodeBase64, requirePath } from './file-paths.js';
+import { requirePath } from '../../agents/agent-paths.js';
+import { decodeBase64 } from './file-transfer.js';
 
 interface FileDownload {
   path: string;
@@ -37,7 +36,6 @@ export interface FilesService {
 }
 
 export interface FilesServiceDeps {
-  db: Kysely<Database>;
   audit: AuditService;
   agents: AgentCaller;
   /** How long a transfer of up to 8 MiB may take through the channel. */
@@ -49,7 +47,7 @@ function refuseRoot(field: string, path: string, what: string): void {
 }
 
 export function createFilesService(deps: FilesServiceDeps): FilesService {
-  const { db, audit, agents } = deps;
+  const { audit, agents } = deps;
   const transferTimeoutMs = deps.transferTimeoutMs ?? 120_000;
 
   /** Loads the asset, refuses it offline, then writes the audit row: all before anything is sent. */
@@ -62,7 +60,7 @@ export function createFilesService(deps: FilesServiceDeps): FilesService {
   ): Promise<AssetRow> {
     const row = await agents.loadAsset(ctx.principal, assetId, action);
     agents.requireOnline(row);
-    await recordIntent(db, audit, ctx, [
+    await audit.recordIntent(ctx, [
       { action, targetType: 'file', targetId: path, assetId: row.id, detail: { path, ...detail } },
     ]);
     return row;

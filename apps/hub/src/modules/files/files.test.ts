@@ -3,8 +3,9 @@ import { agentErrorCodes, agentLimits, type AgentErrorCode } from '@svc/protocol
 import { databaseTargets, type TestHub } from '@svc/testkit';
 import { AgentOfflineError, AgentReplyError } from '../../agents/agent-gateway.js';
 import type { FakeHandlers } from '../../testing/fake-gateway.js';
-import { useOperations } from '../agent-ops/operations.test-support.js';
-import { canonicalPath, decodeBase64, downloadName } from './file-paths.js';
+import { useOperations } from '../../testing/operations-app.js';
+import { canonicalPath } from '../../agents/agent-paths.js';
+import { decodeBase64, downloadName } from './file-transfer.js';
 
 /** A tiny file system for the fake agent: path → bytes. */
 function memoryFiles(files: Map<string, Buffer>): FakeHandlers {

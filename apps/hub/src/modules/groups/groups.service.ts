@@ -3,11 +3,10 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
 import type { EventBus } from '../../platform/event-bus.js';
 import type { Database } from '../../platform/db/schema.js';
-import { pageWindow, toPage, type Page, type PageRequest } from '../../platform/db/paging.js';
+import { pageWindow, toPage, type Page, type PageRequest, type Window } from '../../platform/db/paging.js';
 import { HubError, validationError } from '../../platform/hub-error.js';
-import { canSeeAsset, type ActionContext, type Principal } from '../access/principal.js';
-import { findMissingAssetIds } from '../assets/assets.repository.js';
-import { visibleAssetIds } from '../assets/assets.service.js';
+import { canSeeAsset, type ActionContext, type Principal } from '../../access/principal.js';
+import { visibleAssetIds, type AssetService } from '../assets/assets.service.js';
 import type { AuditService } from '../audit/audit.service.js';
 import {
   deleteGroup,
@@ -28,6 +27,16 @@ export interface GroupService {
   remove(ctx: ActionContext, id: string): Promise<Group>;
   /** Member ids of a group the principal may see (for fan-out by group); 404 otherwise. */
   members(principal: Principal, id: string): Promise<string[]>;
+
+  // What other modules read of groups.
+  /** Groups with at least one visible member (null: all groups). */
+  count(visible: readonly string[] | null): Promise<number>;
+  /** Groups with a visible member whose name contains `text`, by name. */
+  matching(
+    visible: readonly string[] | null,
+    text: string,
+    window: Window,
+  ): Promise<{ rows: GroupRow[]; total: number }>;
 }
 
 /** A group as a principal sees it: members outside its allowed assets are not shown. */
@@ -47,8 +56,9 @@ export function createGroupService(deps: {
   clock: Clock;
   audit: AuditService;
   events: EventBus;
+  assets: Pick<AssetService, 'missingIds'>;
 }): GroupService {
-  const { db, clock, audit, events } = deps;
+  const { db, clock, audit, events, assets } = deps;
 
   async function loadVisible(
     principal: Principal,
@@ -65,10 +75,7 @@ export function createGroupService(deps: {
 
   async function checkMembers(principal: Principal, assetIds: readonly string[]): Promise<void> {
     const hidden = assetIds.filter((id) => !canSeeAsset(principal, id));
-    const missing = await findMissingAssetIds(
-      db,
-      assetIds.filter((id) => canSeeAsset(principal, id)),
-    );
+    const missing = await assets.missingIds(assetIds.filter((id) => canSeeAsset(principal, id)));
     const unknown = [...hidden, ...missing];
     if (unknown.length > 0) throw validationError('asset_ids', `unknown asset ids: ${unknown.join(', ')}`);
     if (principal.allowedAssets !== null && assetIds.length === 0) {
@@ -175,5 +182,8 @@ export function createGroupService(deps: {
       events.publish('group.deleted', { asset_ids: [...members], group_id: id, name: row.name });
       return presentGroup(row, members, ctx.principal);
     },
+
+    count: async (visible) => (await listGroups(db, { visible }, { limit: 0, offset: 0 })).total,
+    matching: (visible, text, window) => listGroups(db, { visible, text }, window),
   };
 }

@@ -1,35 +1,31 @@
 import type { HubStatus } from '@svc/protocol';
-import type { Kysely } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
 import type { DatabaseDialect } from '../../platform/db/database.js';
-import type { Database } from '../../platform/db/schema.js';
-import { countAssetsByStatus } from '../assets/assets.repository.js';
+import { hubVersion } from '../../platform/version.js';
+import type { AssetService } from '../assets/assets.service.js';
 
-export const hubVersion = '0.1.0';
-
-export function createHubStatusService(deps: {
-  db: Kysely<Database>;
+export interface HubStatusDeps {
+  assets: Pick<AssetService, 'countByStatus'>;
   clock: Clock;
   dialect: DatabaseDialect;
   startedAt: Date;
   connectedAgents: () => number;
   /** The metrics intake's counters (metrics-budget.ts, metrics.store.ts, metrics-purger.ts). */
   metrics?: () => HubStatus['metrics'];
-}) {
+}
+
+export function createHubStatusService(deps: HubStatusDeps) {
   return {
     async status(): Promise<HubStatus> {
       const now = deps.clock.now();
-      let byStatus: Record<string, number>;
+      let byStatus = { online: 0, offline: 0, unknown: 0 };
       let healthy = true;
       try {
-        byStatus = await countAssetsByStatus(deps.db);
+        byStatus = await deps.assets.countByStatus(null);
       } catch {
-        byStatus = {};
         healthy = false;
       }
-      const online = byStatus.online ?? 0;
-      const offline = byStatus.offline ?? 0;
-      const unknown = byStatus.unknown ?? 0;
+      const { online, offline, unknown } = byStatus;
       return {
         status: healthy ? 'ok' : 'degraded',
         version: hubVersion,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { HubStatus } from '@svc/protocol';
 import { databaseTargets, type TestHub } from '@svc/testkit';
 import { useTestHub } from '@svc/testkit/vitest';
-import { hubVersion } from './hub-status.service.js';
+import { hubVersion } from '../../platform/version.js';
 
 async function status(t: TestHub, key?: string): Promise<HubStatus> {
   const res = await t.request('GET', '/api/v2/hub/status', key === undefined ? {} : { key });

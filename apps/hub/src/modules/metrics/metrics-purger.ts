@@ -12,7 +12,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { DatabaseDialect } from '../../platform/db/database.js';
 import type { Database } from '../../platform/db/schema.js';
-import { findMissingAssetIds } from '../assets/assets.repository.js';
+import type { AssetService } from '../assets/assets.service.js';
 import { deleteAssetMetricsBatch, nextAssetWithMetrics } from './metrics.repository.js';
 
 export interface MetricsPurgerOptions {
@@ -23,6 +23,8 @@ export interface MetricsPurgerOptions {
    * deleted asset are purged with the rest.
    */
   flush: () => Promise<void>;
+  /** Tells which of the assets that have samples no longer exist. */
+  assets: Pick<AssetService, 'missingIds'>;
   /** Samples deleted per statement (default 5,000). */
   batchRows?: number;
   /** Waits between two batches (default: one turn of the event loop). */
@@ -106,7 +108,7 @@ export function createMetricsPurger(options: MetricsPurgerOptions): MetricsPurge
         ids.push(next.assetId);
       }
       if (ids.length === 0) break;
-      for (const id of await findMissingAssetIds(db, ids)) {
+      for (const id of await options.assets.missingIds(ids)) {
         if (!queue.has(id)) queued += 1;
         queue.add(id);
       }

@@ -8,10 +8,9 @@ import type { AgentGateway } from '../../agents/agent-gateway.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/schema.js';
 import { validationError } from '../../platform/hub-error.js';
-import { canSeeAsset, type Principal } from '../access/principal.js';
-import { assetNotFound } from '../agent-ops/agent-call.js';
-import { countAssets, findAsset } from '../assets/assets.repository.js';
-import { visibleAssetIds } from '../assets/assets.service.js';
+import { canSeeAsset, type Principal } from '../../access/principal.js';
+import { assetNotFound } from '../../agents/agent-call.js';
+import { visibleAssetIds, type AssetService } from '../assets/assets.service.js';
 import { latestSamplesSince, listMetricSamples, type MetricRow } from './metrics.repository.js';
 
 export interface MetricsService {
@@ -23,6 +22,7 @@ export interface MetricsServiceDeps {
   db: Kysely<Database>;
   clock: Clock;
   gateway: Pick<AgentGateway, 'sessions'>;
+  assets: Pick<AssetService, 'findRow' | 'count'>;
 }
 
 const hourMs = 60 * 60 * 1000;
@@ -49,12 +49,12 @@ function mean(values: readonly number[]): number | null {
 }
 
 export function createMetricsService(deps: MetricsServiceDeps): MetricsService {
-  const { db, clock, gateway } = deps;
+  const { db, clock, gateway, assets } = deps;
 
   return {
     async series(principal, assetId, query) {
       if (!canSeeAsset(principal, assetId)) throw assetNotFound(assetId);
-      if (!(await findAsset(db, assetId))) throw assetNotFound(assetId);
+      if (!(await assets.findRow(assetId))) throw assetNotFound(assetId);
       const now = clock.now().getTime();
       const toMs = query.to !== undefined ? Date.parse(query.to) : now;
       const fromMs = query.from !== undefined ? Date.parse(query.from) : toMs - hourMs;
@@ -74,7 +74,7 @@ export function createMetricsService(deps: MetricsServiceDeps): MetricsService {
       const visible = visibleAssetIds(principal);
       const since = new Date(now.getTime() - overviewWindowMinutes * 60 * 1000).toISOString();
       const [total, rows] = await Promise.all([
-        countAssets(db, visible),
+        assets.count(visible),
         latestSamplesSince(db, since, visible),
       ]);
       // Two samples of one asset can share the latest timestamp: each asset counts once.

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import type { MetricSample, MetricsOverview, MetricsSeries } from '@svc/protocol';
 import { databaseTargets, type TestHub } from '@svc/testkit';
-import { useOperations } from '../agent-ops/operations.test-support.js';
+import { useOperations } from '../../testing/operations-app.js';
 import { countMetricSamples } from './metrics.repository.js';
 import {
   canonicalTsMs,

@@ -4,13 +4,11 @@
  * broadcast address (ARCHITECTURE.md section 3, Wake-on-LAN). Every action is audited before it is sent.
  */
 import type { WakeResult } from '@svc/protocol';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../platform/db/schema.js';
 import type { EventBus } from '../../platform/event-bus.js';
 import { readStringList } from '../../platform/db/paging.js';
 import { HubError } from '../../platform/hub-error.js';
-import { canSeeAsset, type ActionContext } from '../access/principal.js';
-import { recordIntent, type AgentCaller } from '../agent-ops/agent-call.js';
+import { canSeeAsset, type ActionContext } from '../../access/principal.js';
+import type { AgentCaller } from '../../agents/agent-call.js';
 import type { AuditService } from '../audit/audit.service.js';
 import {
   chooseRelay,
@@ -29,7 +27,6 @@ export interface PowerService {
 }
 
 export interface PowerServiceDeps {
-  db: Kysely<Database>;
   audit: AuditService;
   events: EventBus;
   agents: AgentCaller;
@@ -48,7 +45,7 @@ function formatTarget(target: UdpTarget): string {
 }
 
 export function createPowerService(deps: PowerServiceDeps): PowerService {
-  const { db, audit, events, agents } = deps;
+  const { audit, events, agents } = deps;
   // Parsed once, at startup: a malformed setting fails the hub's start, not the first wake.
   const broadcast = parseUdpTarget(deps.wolBroadcast ?? defaultWolBroadcast);
   const relayPort = deps.wolRelayPort ?? 9;
@@ -57,7 +54,7 @@ export function createPowerService(deps: PowerServiceDeps): PowerService {
   async function power(ctx: ActionContext, assetId: string, type: 'power.reboot' | 'power.shutdown') {
     const row = await agents.loadAsset(ctx.principal, assetId, type);
     agents.requireOnline(row);
-    await recordIntent(db, audit, ctx, [
+    await audit.recordIntent(ctx, [
       { action: type, targetType: 'asset', targetId: row.id, assetId: row.id, detail: { name: row.name } },
     ]);
     const result = await agents.call(row, type, {}, { timeoutMs: 30_000 });
@@ -98,7 +95,7 @@ export function createPowerService(deps: PowerServiceDeps): PowerService {
       );
       // An asset the caller may not see stays unnamed, in the answer and in the audit row they may read.
       const shownRelay = relay && canSeeAsset(ctx.principal, relay.assetId) ? relay.assetId : null;
-      await recordIntent(db, audit, ctx, [
+      await audit.recordIntent(ctx, [
         {
           action: 'power.wake',
           targetType: 'asset',

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { WakeResult } from '@svc/protocol';
 import { databaseTargets, type TestHub } from '@svc/testkit';
 import { AgentReplyError } from '../../agents/agent-gateway.js';
-import { useOperations } from '../agent-ops/operations.test-support.js';
+import { useOperations } from '../../testing/operations-app.js';
 import {
   chooseRelay,
   magicPacket,

@@ -1,12 +1,9 @@
 import type { SearchHit, SearchQuery } from '@svc/protocol';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../platform/db/schema.js';
 import { pageWindow, readStringList, toPage, type Page, type PageRequest } from '../../platform/db/paging.js';
 import { validationError } from '../../platform/hub-error.js';
-import type { Principal } from '../access/principal.js';
-import { listAssets, type AssetRow } from '../assets/assets.repository.js';
-import { visibleAssetIds } from '../assets/assets.service.js';
-import { listGroups } from '../groups/groups.repository.js';
+import type { Principal } from '../../access/principal.js';
+import { visibleAssetIds, type AssetRow, type AssetService } from '../assets/assets.service.js';
+import type { GroupService } from '../groups/groups.service.js';
 
 export interface SearchService {
   search(principal: Principal, query: SearchQuery, page: PageRequest): Promise<Page<SearchHit>>;
@@ -27,8 +24,11 @@ function matchedField(row: AssetRow, needle: string): string {
  * Searches assets, then groups, as one list paged across both. Both halves are filtered by what the principal
  * may see inside the query, so a hit outside `allowed_assets` never reaches the page or the total.
  */
-export function createSearchService(deps: { db: Kysely<Database> }): SearchService {
-  const { db } = deps;
+export function createSearchService(deps: {
+  assets: Pick<AssetService, 'matching'>;
+  groups: Pick<GroupService, 'matching'>;
+}): SearchService {
+  const { assets, groups } = deps;
   return {
     async search(principal, query, page) {
       const text = query.q.trim();
@@ -41,18 +41,18 @@ export function createSearchService(deps: { db: Kysely<Database> }): SearchServi
 
       let assetTotal = 0;
       if (query.type !== 'group') {
-        const assets = await listAssets(db, { visible, text }, { limit, offset });
-        assetTotal = assets.total;
-        for (const row of assets.rows) {
+        const found = await assets.matching(visible, text, { limit, offset });
+        assetTotal = found.total;
+        for (const row of found.rows) {
           hits.push({ type: 'asset', id: row.id, name: row.name, matched: matchedField(row, needle) });
         }
       }
       let groupTotal = 0;
       if (query.type !== 'asset') {
         const groupWindow = { limit: limit - hits.length, offset: Math.max(0, offset - assetTotal) };
-        const groups = await listGroups(db, { visible, text }, groupWindow);
-        groupTotal = groups.total;
-        for (const row of groups.rows)
+        const found = await groups.matching(visible, text, groupWindow);
+        groupTotal = found.total;
+        for (const row of found.rows)
           hits.push({ type: 'group', id: row.id, name: row.name, matched: row.name });
       }
       return toPage(hits, assetTotal + groupTotal, page);

@@ -14,7 +14,7 @@ import {
 } from '@svc/protocol';
 import type { Executor } from '../../platform/db/schema.js';
 import { resolveSettings, type ResolvedSettings, type SettingLayer } from '../../config/settings.js';
-import { readSettings } from './settings.repository.js';
+import { readSettings } from '../../platform/db/key-values.js';
 
 export interface RuntimeSettings {
   /** Every setting's effective value and its source. */

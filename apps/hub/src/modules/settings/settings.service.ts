@@ -20,10 +20,10 @@ import type { EventBus } from '../../platform/event-bus.js';
 import type { Clock } from '../../platform/clock.js';
 import { validationError } from '../../platform/hub-error.js';
 import { isValidSettingValue } from '../../config/settings.js';
-import type { ActionContext } from '../access/principal.js';
+import type { ActionContext } from '../../access/principal.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { RuntimeSettings } from './runtime-settings.js';
-import { deleteSetting, writeSetting } from './settings.repository.js';
+import { deleteSetting, writeSetting } from '../../platform/db/key-values.js';
 
 export interface SettingsService {
   list(domain?: SettingDomain): SettingsView;

@@ -18,7 +18,7 @@ import { databaseTargets, FakeAgent, provisionAgents } from '@svc/testkit';
 import { useTestHub } from '@svc/testkit/vitest';
 import type { HubEvent } from '../../platform/event-bus.js';
 import { createRuntimeSettings } from './runtime-settings.js';
-import { readSetting } from './settings.repository.js';
+import { readSetting } from '../../platform/db/key-values.js';
 import { createSettingsService } from './settings.service.js';
 
 const settingsOf = (data: unknown): Setting[] => (data as { settings: Setting[] }).settings;

@@ -10,14 +10,12 @@ import {
   type LogQuery,
   type ProcessKill,
 } from '@svc/protocol';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../platform/db/schema.js';
 import type { EventBus } from '../../platform/event-bus.js';
 import { validationError } from '../../platform/hub-error.js';
-import type { ActionContext } from '../access/principal.js';
-import { recordIntent, type AgentCaller } from '../agent-ops/agent-call.js';
+import type { ActionContext } from '../../access/principal.js';
+import type { AgentCaller } from '../../agents/agent-call.js';
 import type { AuditService } from '../audit/audit.service.js';
-import { requirePath } from '../files/file-paths.js';
+import { requirePath } from '../../agents/agent-paths.js';
 
 type ServiceAction = 'start' | 'stop' | 'restart';
 
@@ -47,7 +45,6 @@ export interface SystemService {
 }
 
 export interface SystemServiceDeps {
-  db: Kysely<Database>;
   audit: AuditService;
   agents: AgentCaller;
   events: EventBus;
@@ -113,7 +110,7 @@ export function checkLogQuery(query: LogQuery): LogQuery {
 }
 
 export function createSystemService(deps: SystemServiceDeps): SystemService {
-  const { db, audit, agents, events } = deps;
+  const { audit, agents, events } = deps;
 
   return {
     async read<T extends ReadType>(ctx: ActionContext, assetId: string, type: T) {
@@ -130,7 +127,7 @@ export function createSystemService(deps: SystemServiceDeps): SystemService {
         throw validationError('signal', `must be one of ${signals.join(', ')}`);
       const row = await agents.loadAsset(ctx.principal, assetId, 'processes.kill');
       agents.requireOnline(row);
-      await recordIntent(db, audit, ctx, [
+      await audit.recordIntent(ctx, [
         {
           action: 'process.kill',
           targetType: 'process',
@@ -146,7 +143,7 @@ export function createSystemService(deps: SystemServiceDeps): SystemService {
       checkServiceName(name);
       const row = await agents.loadAsset(ctx.principal, assetId, 'services.action');
       agents.requireOnline(row);
-      await recordIntent(db, audit, ctx, [
+      await audit.recordIntent(ctx, [
         {
           action: `service.${action}`,
           targetType: 'service',

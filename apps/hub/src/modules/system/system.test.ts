@@ -3,7 +3,7 @@ import type { AgentRequestResult, AgentRequestType } from '@svc/protocol';
 import { databaseTargets, type TestHub } from '@svc/testkit';
 import { AgentReplyError } from '../../agents/agent-gateway.js';
 import type { FakeHandlers } from '../../testing/fake-gateway.js';
-import { useOperations } from '../agent-ops/operations.test-support.js';
+import { useOperations } from '../../testing/operations-app.js';
 import { checkLogQuery, checkServiceName } from './system.service.js';
 
 const processes: AgentRequestResult<'processes.list'> = {

@@ -5,9 +5,9 @@ import type { Database } from '../../platform/db/schema.js';
 import { HubError, validationError } from '../../platform/hub-error.js';
 import { CertificateProblem, describeCertificate } from '../../platform/tls/certificates.js';
 import type { TlsManager, TlsOverride } from '../../platform/tls/tls-manager.js';
-import type { ActionContext } from '../access/principal.js';
+import type { ActionContext } from '../../access/principal.js';
 import type { AuditService } from '../audit/audit.service.js';
-import { deleteSetting, readSetting, writeSetting } from '../settings/settings.repository.js';
+import { deleteSetting, readSetting, writeSetting } from '../../platform/db/key-values.js';
 
 const overrideKey = 'tls.override';
 

@@ -6,7 +6,7 @@ import type { Clock } from '../../platform/clock.js';
 import { hashPassword, randomToken } from '../../platform/crypto.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { Logger } from '../../platform/logger.js';
-import type { ActionContext } from '../access/principal.js';
+import type { ActionContext } from '../../access/principal.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { findUserByRole, insertUser } from './users.repository.js';
 

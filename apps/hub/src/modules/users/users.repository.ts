@@ -22,6 +22,16 @@ export async function findUserByUsername(db: Executor, username: string): Promis
   return db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
 }
 
+/** The first account made for an OpenID subject. */
+export async function findUserByOidcSubject(db: Executor, subject: string): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('oidc_subject', '=', subject)
+    .orderBy('created_at')
+    .executeTakeFirst();
+}
+
 export async function findUserByRole(db: Executor, role: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('role', '=', role).orderBy('id').executeTakeFirst();
 }

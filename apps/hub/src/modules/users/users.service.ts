@@ -14,9 +14,9 @@ import type { Database } from '../../platform/db/schema.js';
 import { pageWindow, toPage, type Page, type PageRequest } from '../../platform/db/paging.js';
 import { HubError, validationError } from '../../platform/hub-error.js';
 import type { PasswordHasher } from '../../platform/password-hasher.js';
-import type { ActionContext } from '../access/principal.js';
+import type { ActionContext } from '../../access/principal.js';
 import type { AuditService } from '../audit/audit.service.js';
-import { deleteOtherSessions, deleteSessionsForUser } from '../auth/sessions.repository.js';
+import { deleteOtherSessions, deleteSessionsForUser } from './sessions.repository.js';
 import {
   findUser,
   findUserByUsername,
@@ -36,6 +36,10 @@ export interface UserService {
    * the first-run credentials file is deleted (it held the generated password).
    */
   changeOwnPassword(ctx: ActionContext, input: PasswordChange): Promise<void>;
+
+  // What sign-in (the auth module) reads of accounts: credentials, role, second factor.
+  account(id: string): Promise<UserRow | undefined>;
+  accountByUsername(username: string): Promise<UserRow | undefined>;
 }
 
 function presentUser(row: UserRow): User {
@@ -193,5 +197,8 @@ export function createUserService(deps: {
       events.publish('user.updated', { asset_ids: [], user_id: row.id, change: 'password_changed' });
       if (row.role === 'owner') await fs.rm(deps.ownerCredentialsPath, { force: true });
     },
+
+    account: (id) => findUser(db, id),
+    accountByUsername: (username) => findUserByUsername(db, username),
   };
 }

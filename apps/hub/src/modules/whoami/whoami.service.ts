@@ -1,13 +1,10 @@
 import type { Whoami } from '@svc/protocol';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../platform/db/schema.js';
 import type { WriteVersions } from '../../platform/db/write-versions.js';
-import type { Principal } from '../access/principal.js';
-import { countAssets } from '../assets/assets.repository.js';
-import { visibleAssetIds } from '../assets/assets.service.js';
+import type { Principal } from '../../access/principal.js';
+import { visibleAssetIds, type AssetService } from '../assets/assets.service.js';
 
 export interface WhoamiServiceDeps {
-  db: Kysely<Database>;
+  assets: Pick<AssetService, 'count'>;
   /** Where present (SQLite), the unrestricted asset count is kept until the assets table is written. */
   writeVersions?: WriteVersions | null;
 }
@@ -18,11 +15,11 @@ export function createWhoamiService(deps: WhoamiServiceDeps) {
   async function countVisible(principal: Principal): Promise<number> {
     const versions = deps.writeVersions;
     if (principal.allowedAssets !== null || !versions) {
-      return countAssets(deps.db, visibleAssetIds(principal));
+      return deps.assets.count(visibleAssetIds(principal));
     }
     const version = versions.of('assets');
     if (counted?.version === version) return counted.count;
-    const count = await countAssets(deps.db, null);
+    const count = await deps.assets.count(null);
     counted = { version, count };
     return count;
   }

@@ -1,0 +1,16 @@
+import type { Clock } from '../../platform/clock.js';
+import type { AssetService } from '../assets/assets.service.js';
+import type { GroupService } from '../groups/groups.service.js';
+import { defineModule } from '../module.js';
+import { statusRoutes } from './status.routes.js';
+import { createStatusAggregateService } from './status.service.js';
+
+/** `/status/aggregate`: counts for a status page, scoped to what the caller may see, cached briefly. */
+export function createStatusModule(deps: {
+  clock: Clock;
+  assets: Pick<AssetService, 'countByStatus'>;
+  groups: Pick<GroupService, 'count'>;
+}) {
+  const aggregate = createStatusAggregateService(deps);
+  return defineModule({ name: 'status', services: { aggregate }, handlers: statusRoutes(aggregate) });
+}

@@ -1,0 +1,44 @@
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../platform/clock.js';
+import type { Database } from '../../platform/db/schema.js';
+import type { EventBus } from '../../platform/event-bus.js';
+import type { PasswordHasher } from '../../platform/password-hasher.js';
+import type { AuditService } from '../audit/audit.service.js';
+import { defineModule } from '../module.js';
+import { createOidcAccounts } from './oidc-accounts.service.js';
+import { ownerCredentialsPath } from './owner-bootstrap.js';
+import { createSessionService } from './session.service.js';
+import { userRoutes } from './users.routes.js';
+import { createUserService } from './users.service.js';
+
+export { bootstrapOwner, localOwnerContext, type OwnerBootstrapResult } from './owner-bootstrap.js';
+
+/**
+ * Console users: accounts and their passwords, the sessions they sign in to, the accounts OIDC makes, and the
+ * owner made at first run (`bootstrapOwner`, which hub.ts runs once the modules are built).
+ */
+export function createUsersModule(deps: {
+  db: Kysely<Database>;
+  clock: Clock;
+  audit: AuditService;
+  events: EventBus;
+  passwords: PasswordHasher;
+  dataDir: string;
+}) {
+  const { db, clock, audit, events, passwords } = deps;
+  const users = createUserService({
+    db,
+    clock,
+    audit,
+    events,
+    passwords,
+    ownerCredentialsPath: ownerCredentialsPath(deps.dataDir),
+  });
+  const sessions = createSessionService({ db, clock });
+  const oidcAccounts = createOidcAccounts({ db, clock, audit, events });
+  return defineModule({
+    name: 'users',
+    services: { users, sessions, oidcAccounts },
+    handlers: userRoutes(users),
+  });
+}

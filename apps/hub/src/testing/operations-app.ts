@@ -1,0 +1,160 @@
+/**
+ * Test composition for the modules whose operations run through agents (exec, files, system, power, metrics,
+ * the agents list): a real test hub (database, keys, audit, groups) plus an app built with buildApp from
+ * those modules' handlers and a FakeGateway, so every request passes the same guard and schemas it will in
+ * the wired hub.
+ */
+import type { FastifyInstance } from 'fastify';
+import { afterEach, beforeEach } from 'vitest';
+import type { TestHub, TestHubOptions } from '@svc/testkit';
+import { useTestHub } from '@svc/testkit/vitest';
+import { createAgentCaller } from '../agents/agent-call.js';
+import { buildApp } from '../app.js';
+import { createTransportCheck } from '../http/transport-security.js';
+import { createInProcessEventBus, type HubEvent } from '../platform/event-bus.js';
+import { silentLogger } from '../platform/logger.js';
+import { agentsRoutes } from '../modules/agents/agents.routes.js';
+import { createAgentsListService } from '../modules/agents/agents.service.js';
+import { createExecModule } from '../modules/exec/exec.module.js';
+import { createFilesModule } from '../modules/files/files.module.js';
+import { metricsRoutes } from '../modules/metrics/metrics.routes.js';
+import { createMetricsService } from '../modules/metrics/metrics.service.js';
+import { createPowerModule } from '../modules/power/power.module.js';
+import type { PowerServiceDeps } from '../modules/power/power.service.js';
+import { createSystemModule } from '../modules/system/system.module.js';
+import { FakeGateway } from './fake-gateway.js';
+
+interface OperationsResponse {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  json: Record<string, unknown> & { data?: unknown; error?: string; message?: string; meta?: unknown };
+  body: Buffer;
+}
+
+export interface OperationsApp {
+  gateway: FakeGateway;
+  events: HubEvent[];
+  app: FastifyInstance;
+  request(
+    method: string,
+    url: string,
+    options?: { key?: string; body?: unknown; rawBody?: string; accept?: string },
+  ): Promise<OperationsResponse>;
+  /** Gives an asset a last-seen time (as the gateway's presence does) and marks it an agent asset. */
+  setLastSeen(assetId: string, iso: string | null): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function startOperationsApp(
+  t: TestHub,
+  options: {
+    wolBroadcast?: string;
+    /** stdout + stderr bytes a fan-out may hold (lowered to test the budget). */
+    execResultBudgetBytes?: number;
+    sendWakePacket?: PowerServiceDeps['sendPacket'];
+  } = {},
+): Promise<OperationsApp> {
+  const db = t.hub.database.db;
+  const gateway = new FakeGateway(() => t.clock.now());
+  const bus = createInProcessEventBus({ clock: t.clock, validate: true });
+  const events: HubEvent[] = [];
+  bus.subscribe((e) => events.push(e));
+  const agents = createAgentCaller({ db, gateway });
+  const operations = { db, audit: t.hub.services.audit, agents, events: bus };
+  const exec = createExecModule({
+    ...operations,
+    groups: t.hub.services.groups,
+    ...(options.execResultBudgetBytes !== undefined
+      ? { resultBudgetBytes: options.execResultBudgetBytes }
+      : {}),
+  });
+  const files = createFilesModule(operations);
+  const system = createSystemModule(operations);
+  const power = createPowerModule({
+    ...operations,
+    ...(options.wolBroadcast !== undefined ? { wolBroadcast: options.wolBroadcast } : {}),
+    ...(options.sendWakePacket ? { sendPacket: options.sendWakePacket } : {}),
+  });
+  const metrics = createMetricsService({ db, clock: t.clock, gateway, assets: t.hub.services.assets });
+  const agentsList = createAgentsListService({ db, gateway });
+  const handlers = {
+    ...exec.handlers,
+    ...files.handlers,
+    ...system.handlers,
+    ...power.handlers,
+    ...metricsRoutes(metrics),
+    ...agentsRoutes({ agents: agentsList, credentials: t.hub.services.enrollment }),
+  };
+  const rawHandlers = { ...exec.rawHandlers, ...files.rawHandlers };
+  const app = buildApp({
+    logger: silentLogger,
+    isSecure: createTransportCheck({ tlsMode: 'disabled', trustedProxies: [] }),
+    trustedProxies: [],
+    rateLimit: { enabled: false, perIpPerMinute: 1, perKeyPerMinute: 1 },
+    verifyApiKey: (text) => t.hub.services.apiKeys.authenticate(text),
+    handlers,
+    rawHandlers,
+  });
+  await app.ready();
+
+  return {
+    gateway,
+    events,
+    app,
+    async request(method, url, o = {}) {
+      const headers: Record<string, string> = { authorization: `Bearer ${o.key ?? t.ownerKey}` };
+      if (o.accept !== undefined) headers.accept = o.accept;
+      let payload: string | undefined;
+      if (o.rawBody !== undefined) payload = o.rawBody;
+      else if (o.body !== undefined) payload = JSON.stringify(o.body);
+      if (payload !== undefined) headers['content-type'] = 'application/json';
+      const response = await app.inject({
+        method: method as 'GET',
+        url,
+        headers,
+        ...(payload !== undefined ? { payload } : {}),
+        remoteAddress: '127.0.0.1',
+      });
+      let json: OperationsResponse['json'] = {};
+      if ((response.headers['content-type'] ?? '').startsWith('application/json')) {
+        json = JSON.parse(response.body) as OperationsResponse['json'];
+      }
+      return { status: response.statusCode, headers: response.headers, json, body: response.rawPayload };
+    },
+    async setLastSeen(assetId, iso) {
+      await db
+        .updateTable('assets')
+        .set({ last_seen_at: iso, source: 'agent', status: 'offline' })
+        .where('id', '=', assetId)
+        .execute();
+    },
+    async close() {
+      await app.close();
+    },
+  };
+}
+
+type AppOptions = Parameters<typeof startOperationsApp>[1];
+
+/**
+ * One test hub per describe block (started once: keys, assets and audit rows of earlier tests stay, so
+ * tests make their own assets) and a fresh operations app with a fresh FakeGateway per test.
+ */
+export function useOperations(
+  hubOptions: TestHubOptions = {},
+  appOptions: AppOptions | (() => AppOptions) = {},
+): () => { t: TestHub; ops: OperationsApp } {
+  const hub = useTestHub(hubOptions);
+  let ops: OperationsApp | undefined;
+  beforeEach(async () => {
+    ops = await startOperationsApp(hub(), typeof appOptions === 'function' ? appOptions() : appOptions);
+  });
+  afterEach(async () => {
+    await ops?.close();
+    ops = undefined;
+  });
+  return () => {
+    if (!ops) throw new Error('hub not started');
+    return { t: hub(), ops };
+  };
+}

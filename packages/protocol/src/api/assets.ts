@@ -1,0 +1,139 @@
+/** Assets: the machines and devices of the fleet, with their agent's status. */
+import { Type, type Static } from 'typebox';
+import { defineRoute, type RouteContract } from '../contract.js';
+import {
+  Description,
+  IdParams,
+  Name,
+  NullableTimestamp,
+  Timestamp,
+  assetParam,
+  limits,
+  literals,
+  paged,
+} from './shared.js';
+
+export const platforms = ['linux', 'windows', 'macos', 'freebsd', 'other'] as const;
+export type Platform = (typeof platforms)[number];
+export const assetStatuses = ['online', 'offline', 'unknown'] as const;
+export type AssetStatus = (typeof assetStatuses)[number];
+export const assetSources = ['manual', 'agent'] as const;
+
+const Hostname = Type.String({ minLength: 1, maxLength: limits.hostnameLength, pattern: '^[A-Za-z0-9.-]+$' });
+const IpAddress = Type.String({ anyOf: [{ format: 'ipv4' }, { format: 'ipv6' }] });
+const MacAddress = Type.String({ pattern: '^[0-9A-Fa-f]{2}([:-][0-9A-Fa-f]{2}){5}$' });
+const Tag = Type.String({ minLength: 1, maxLength: limits.tagLength, pattern: '^[A-Za-z0-9_.:/-]+$' });
+
+export const AgentStatus = Type.Object({
+  connected: Type.Boolean(),
+  version: Type.Union([Type.String(), Type.Null()]),
+  connected_at: NullableTimestamp,
+});
+export type AgentStatus = Static<typeof AgentStatus>;
+
+export const Asset = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  hostname: Type.Union([Type.String(), Type.Null()]),
+  platform: literals(platforms),
+  status: literals(assetStatuses),
+  source: literals(assetSources),
+  ip_addresses: Type.Array(Type.String()),
+  mac_address: Type.Union([Type.String(), Type.Null()]),
+  tags: Type.Array(Type.String()),
+  description: Type.Union([Type.String(), Type.Null()]),
+  last_seen_at: NullableTimestamp,
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  agent: Type.Union([AgentStatus, Type.Null()]),
+  /** The machine the hub itself runs on: exec, files, processes and logs there need the admin role. */
+  hub_host: Type.Boolean(),
+});
+export type Asset = Static<typeof Asset>;
+
+const assetFields = {
+  hostname: Type.Optional(Type.Union([Hostname, Type.Null()])),
+  platform: Type.Optional(literals(platforms)),
+  ip_addresses: Type.Optional(Type.Array(IpAddress, { maxItems: limits.ipAddressesPerAsset })),
+  mac_address: Type.Optional(Type.Union([MacAddress, Type.Null()])),
+  tags: Type.Optional(Type.Array(Tag, { maxItems: limits.tagsPerAsset })),
+  description: Type.Optional(Type.Union([Description, Type.Null()])),
+};
+export const AssetCreate = Type.Object({ name: Name, ...assetFields }, { additionalProperties: false });
+export type AssetCreate = Static<typeof AssetCreate>;
+export const AssetUpdate = Type.Object(
+  { name: Type.Optional(Name), ...assetFields },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type AssetUpdate = Static<typeof AssetUpdate>;
+
+export const AssetListQuery = Type.Object({
+  status: Type.Optional(literals(assetStatuses)),
+  platform: Type.Optional(literals(platforms)),
+});
+export type AssetListQuery = Static<typeof AssetListQuery>;
+
+export const assetsContracts = {
+  'assets.list': defineRoute({
+    name: 'assets.list',
+    surface: 'v2',
+    method: 'GET',
+    path: '/assets',
+    auth: 'scope',
+    scope: 'assets:read',
+    summary: 'List assets, filtered by status and platform',
+    query: paged(AssetListQuery),
+    response: Asset,
+    list: true,
+  }),
+  'assets.get': defineRoute({
+    name: 'assets.get',
+    surface: 'v2',
+    method: 'GET',
+    path: '/assets/{id}',
+    auth: 'scope',
+    scope: 'assets:read',
+    summary: 'Asset details with agent status',
+    asset: assetParam,
+    params: IdParams,
+    response: Asset,
+  }),
+  'assets.create': defineRoute({
+    name: 'assets.create',
+    surface: 'v2',
+    method: 'POST',
+    path: '/assets',
+    auth: 'scope',
+    scope: 'assets:write',
+    summary: 'Add a manual device',
+    unrestrictedOnly: true,
+    body: AssetCreate,
+    response: Asset,
+    successStatus: 201,
+  }),
+  'assets.update': defineRoute({
+    name: 'assets.update',
+    surface: 'v2',
+    method: 'PUT',
+    path: '/assets/{id}',
+    auth: 'scope',
+    scope: 'assets:write',
+    summary: 'Update an asset',
+    asset: assetParam,
+    params: IdParams,
+    body: AssetUpdate,
+    response: Asset,
+  }),
+  'assets.delete': defineRoute({
+    name: 'assets.delete',
+    surface: 'v2',
+    method: 'DELETE',
+    path: '/assets/{id}',
+    auth: 'scope',
+    scope: 'assets:write',
+    summary: 'Remove an asset',
+    asset: assetParam,
+    params: IdParams,
+    response: Asset,
+  }),
+} satisfies Record<string, RouteContract>;

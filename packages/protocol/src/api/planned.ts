@@ -1,0 +1,358 @@
+/**
+ * Contracts the interface fixes whose areas are not built yet. They are registered, guarded like every other
+ * route, and answer 501 `not_implemented` naming the issue that builds them. That issue moves them into
+ * `api/<area>.ts` beside their schemas, named after the hub module that handles them (keeping `operationId`
+ * where a name changes).
+ */
+import type { AssetRef, HttpMethod, RouteContract } from '../contract.js';
+import type { Scope } from '../scopes.js';
+import { IdNameParams, IdParams, assetParam, compoundParam } from './shared.js';
+
+/** A contract whose behaviour a later issue builds. */
+export type PlannedContract = RouteContract & { plannedIn: string };
+
+/** A v2 route whose contract is fixed now and whose behaviour a later issue builds (501 until then). */
+function planned(
+  name: string,
+  method: HttpMethod,
+  path: string,
+  scope: Scope,
+  summary: string,
+  plannedIn: string,
+  asset?: AssetRef,
+): PlannedContract {
+  const params = path.includes('{name}') ? IdNameParams : path.includes('{id}') ? IdParams : undefined;
+  return {
+    name,
+    surface: 'v2',
+    method,
+    path,
+    auth: 'scope',
+    scope,
+    summary,
+    plannedIn,
+    ...(asset ? { asset } : {}),
+    ...(params ? { params } : {}),
+  };
+}
+
+/** A route outside `/api/v2` (or with a role guard) that a later issue builds. */
+function plannedOther(
+  name: string,
+  surface: RouteContract['surface'],
+  auth: RouteContract['auth'],
+  method: HttpMethod,
+  path: string,
+  summary: string,
+  plannedIn: string,
+): PlannedContract {
+  return { name, surface, method, path, auth, summary, plannedIn };
+}
+
+/** The next issues, by the areas they build. */
+const LIVE_FEED = 'the live feed and automation issue';
+const CONNECTORS = 'the containers and connectors issue';
+
+export const plannedContracts = {
+  'container.hosts': planned(
+    'container.hosts',
+    'GET',
+    '/container/hosts',
+    'container:read',
+    'List container hosts',
+    CONNECTORS,
+  ),
+  'container.list': planned(
+    'container.list',
+    'GET',
+    '/container/hosts/{id}/containers',
+    'container:read',
+    'List containers of a host',
+    CONNECTORS,
+    assetParam,
+  ),
+  'container.start': planned(
+    'container.start',
+    'POST',
+    '/container/containers/{id}/start',
+    'container:write',
+    'Start a container',
+    CONNECTORS,
+    compoundParam,
+  ),
+  'container.stop': planned(
+    'container.stop',
+    'POST',
+    '/container/containers/{id}/stop',
+    'container:write',
+    'Stop a container',
+    CONNECTORS,
+    compoundParam,
+  ),
+  'container.restart': planned(
+    'container.restart',
+    'POST',
+    '/container/containers/{id}/restart',
+    'container:write',
+    'Restart a container',
+    CONNECTORS,
+    compoundParam,
+  ),
+  'container.logs': planned(
+    'container.logs',
+    'GET',
+    '/container/containers/{id}/logs',
+    'container:read',
+    'Container logs',
+    CONNECTORS,
+    compoundParam,
+  ),
+  'container.stack': planned(
+    'container.stack',
+    'GET',
+    '/container/stacks/{id}',
+    'container:read',
+    'Compose stack details',
+    CONNECTORS,
+    compoundParam,
+  ),
+  'connectors.list': planned(
+    'connectors.list',
+    'GET',
+    '/connectors',
+    'connectors:read',
+    'List connectors',
+    CONNECTORS,
+  ),
+  'connectors.get': planned(
+    'connectors.get',
+    'GET',
+    '/connectors/{id}',
+    'connectors:read',
+    'Connector details',
+    CONNECTORS,
+  ),
+  'virt.clusterStatus': planned(
+    'virt.clusterStatus',
+    'GET',
+    '/virt/cluster/status',
+    'connectors:read',
+    'Proxmox cluster health',
+    CONNECTORS,
+  ),
+  'virt.clusterResources': planned(
+    'virt.clusterResources',
+    'GET',
+    '/virt/cluster/resources',
+    'connectors:read',
+    'All Proxmox VMs and containers',
+    CONNECTORS,
+  ),
+  'virt.start': planned(
+    'virt.start',
+    'POST',
+    '/virt/assets/{id}/start',
+    'connectors:write',
+    'Start a VM or CT',
+    CONNECTORS,
+    assetParam,
+  ),
+  'virt.stop': planned(
+    'virt.stop',
+    'POST',
+    '/virt/assets/{id}/stop',
+    'connectors:write',
+    'Stop a VM or CT',
+    CONNECTORS,
+    assetParam,
+  ),
+  'virt.ceph': planned('virt.ceph', 'GET', '/virt/ceph/status', 'connectors:read', 'Ceph health', CONNECTORS),
+  'nas.pools': planned(
+    'nas.pools',
+    'GET',
+    '/nas/assets/{id}/pools',
+    'connectors:read',
+    'TrueNAS pools',
+    CONNECTORS,
+    assetParam,
+  ),
+  'nas.datasets': planned(
+    'nas.datasets',
+    'GET',
+    '/nas/assets/{id}/datasets',
+    'connectors:read',
+    'TrueNAS datasets',
+    CONNECTORS,
+    assetParam,
+  ),
+  'backup.datastores': planned(
+    'backup.datastores',
+    'GET',
+    '/backup/assets/{id}/datastores',
+    'connectors:read',
+    'PBS datastores',
+    CONNECTORS,
+    assetParam,
+  ),
+  'stacks.list': planned(
+    'stacks.list',
+    'GET',
+    '/stacks/assets/{id}/stacks',
+    'connectors:read',
+    'Portainer stacks',
+    CONNECTORS,
+    assetParam,
+  ),
+  'alerts.list': planned('alerts.list', 'GET', '/alerts', 'alerts:read', 'Active alerts', LIVE_FEED),
+  'alerts.acknowledge': planned(
+    'alerts.acknowledge',
+    'POST',
+    '/alerts/{id}/acknowledge',
+    'alerts:write',
+    'Acknowledge an alert',
+    LIVE_FEED,
+  ),
+  'alerts.silence': planned(
+    'alerts.silence',
+    'POST',
+    '/alerts/{id}/silence',
+    'alerts:write',
+    'Silence an alert',
+    LIVE_FEED,
+  ),
+  'incidents.list': planned(
+    'incidents.list',
+    'GET',
+    '/incidents',
+    'alerts:read',
+    'List incidents',
+    LIVE_FEED,
+  ),
+  'incidents.resolve': planned(
+    'incidents.resolve',
+    'POST',
+    '/incidents/{id}/resolve',
+    'alerts:write',
+    'Resolve an incident',
+    LIVE_FEED,
+  ),
+  'webhooks.create': {
+    ...planned('webhooks.create', 'POST', '/webhooks', 'webhooks:write', 'Register a webhook', LIVE_FEED),
+    unrestrictedOnly: true,
+  },
+  'webhooks.list': {
+    ...planned('webhooks.list', 'GET', '/webhooks', 'webhooks:read', 'List webhooks', LIVE_FEED),
+    unrestrictedOnly: true,
+  },
+  'webhooks.get': {
+    ...planned('webhooks.get', 'GET', '/webhooks/{id}', 'webhooks:read', 'Get a webhook', LIVE_FEED),
+    unrestrictedOnly: true,
+  },
+  'webhooks.replace': {
+    ...planned('webhooks.replace', 'PUT', '/webhooks/{id}', 'webhooks:write', 'Update a webhook', LIVE_FEED),
+    unrestrictedOnly: true,
+  },
+  'webhooks.update': {
+    ...planned('webhooks.update', 'PATCH', '/webhooks/{id}', 'webhooks:write', 'Update a webhook', LIVE_FEED),
+    unrestrictedOnly: true,
+  },
+  'webhooks.delete': {
+    ...planned(
+      'webhooks.delete',
+      'DELETE',
+      '/webhooks/{id}',
+      'webhooks:write',
+      'Remove a webhook',
+      LIVE_FEED,
+    ),
+    unrestrictedOnly: true,
+  },
+  'schedules.create': planned(
+    'schedules.create',
+    'POST',
+    '/schedules',
+    'schedules:write',
+    'Create a scheduled task',
+    LIVE_FEED,
+  ),
+  'schedules.list': planned(
+    'schedules.list',
+    'GET',
+    '/schedules',
+    'schedules:read',
+    'List scheduled tasks',
+    LIVE_FEED,
+  ),
+  'schedules.delete': planned(
+    'schedules.delete',
+    'DELETE',
+    '/schedules/{id}',
+    'schedules:write',
+    'Remove a scheduled task',
+    LIVE_FEED,
+  ),
+  'actions.create': planned(
+    'actions.create',
+    'POST',
+    '/actions',
+    'actions:write',
+    'Create a saved action',
+    LIVE_FEED,
+  ),
+  'actions.list': planned('actions.list', 'GET', '/actions', 'actions:read', 'List saved actions', LIVE_FEED),
+  'actions.run': planned(
+    'actions.run',
+    'POST',
+    '/actions/{id}/run',
+    'actions:exec',
+    'Run a saved action',
+    LIVE_FEED,
+  ),
+  'events.stream': {
+    ...planned(
+      'events.stream',
+      'GET',
+      '/events/stream',
+      'events:subscribe',
+      'WebSocket event feed (not built yet: an upgrade is authenticated and authorized, then answered 501)',
+      LIVE_FEED,
+    ),
+    upgrade: true,
+  },
+  'discovery.run': {
+    ...planned(
+      'discovery.run',
+      'POST',
+      '/discovery/run',
+      'discovery:write',
+      'Trigger network discovery',
+      CONNECTORS,
+    ),
+    unrestrictedOnly: true,
+  },
+  dependencies: planned(
+    'dependencies',
+    'GET',
+    '/dependencies',
+    'topology:read',
+    'Infrastructure graph',
+    CONNECTORS,
+  ),
+  'bulk.serviceAction': planned(
+    'bulk.serviceAction',
+    'POST',
+    '/bulk/service-action',
+    'bulk:write',
+    'Bulk service control',
+    LIVE_FEED,
+  ),
+  'settings.meshvpnServe': plannedOther(
+    'settings.meshvpnServe',
+    'console',
+    'authenticated',
+    'GET',
+    '/settings/meshvpn/serve',
+    'Tailscale HTTPS host detection and serve status',
+    CONNECTORS,
+  ),
+} satisfies Record<string, PlannedContract>;

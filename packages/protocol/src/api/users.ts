@@ -1,0 +1,67 @@
+/** Local console users (admin), on the console surface. */
+import { Type, type Static } from 'typebox';
+import { defineRoute, type RouteContract } from '../contract.js';
+import { PaginationQuery } from '../envelope.js';
+import { assignableRoles, roles } from '../roles.js';
+import { IdParams, Timestamp, limits, literals } from './shared.js';
+
+const Username = Type.String({
+  minLength: 3,
+  maxLength: limits.usernameLength,
+  pattern: '^[a-zA-Z0-9._@-]+$',
+});
+const Password = Type.String({ minLength: limits.passwordMinLength, maxLength: 256 });
+export const User = Type.Object({
+  id: Type.String(),
+  username: Type.String(),
+  role: literals(roles),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export type User = Static<typeof User>;
+export const UserCreate = Type.Object(
+  { username: Username, password: Password, role: literals(assignableRoles) },
+  { additionalProperties: false },
+);
+export type UserCreate = Static<typeof UserCreate>;
+export const UserUpdate = Type.Object(
+  { role: Type.Optional(literals(assignableRoles)), password: Type.Optional(Password) },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type UserUpdate = Static<typeof UserUpdate>;
+
+export const usersContracts = {
+  'users.list': defineRoute({
+    name: 'users.list',
+    surface: 'console',
+    method: 'GET',
+    path: '/auth/users',
+    auth: 'admin',
+    summary: 'List local users',
+    query: PaginationQuery,
+    response: User,
+    list: true,
+  }),
+  'users.create': defineRoute({
+    name: 'users.create',
+    surface: 'console',
+    method: 'POST',
+    path: '/auth/users',
+    auth: 'admin',
+    summary: 'Create a local user',
+    body: UserCreate,
+    response: User,
+    successStatus: 201,
+  }),
+  'users.update': defineRoute({
+    name: 'users.update',
+    surface: 'console',
+    method: 'PATCH',
+    path: '/auth/users/{id}',
+    auth: 'admin',
+    summary: 'Change a user role or reset the password',
+    params: IdParams,
+    body: UserUpdate,
+    response: User,
+  }),
+} satisfies Record<string, RouteContract>;
