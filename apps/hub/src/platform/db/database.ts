@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { migrationProvider } from './migrations.js';
+import { OwnSchemaPostgresDialect } from './schema-introspector.js';
 import { cachedStatements } from './sqlite-statements.js';
 import { createWriteVersions, type WriteVersions } from './write-versions.js';
 import type { Database } from './schema.js';
@@ -99,7 +100,7 @@ function openPostgres(url: string, schema: string | undefined): HubDatabase {
     max: 10,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool }) });
   return { db, dialect: 'postgres', writeVersions: null, close: () => db.destroy() };
 }
 
