@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { FastifyInstance, FastifyServerFactory } from 'fastify';
 import type { HubConfig } from './config/env.js';
 import { buildApp } from './app.js';
+import { createConsoleHandler, defaultConsoleDir } from './http/console.js';
 import { buildOpenApiDocument } from './http/openapi.js';
 import { createCredentialLifetime, type CredentialLifetime } from './http/credential-lifetime.js';
 import type { Handlers, RawHandler } from './http/register-routes.js';
@@ -81,6 +82,8 @@ export interface HubOptions {
   passwords?: PasswordHasher;
   /** Check every published event against its payload schema and throw on drift (the test harness sets it). */
   validateEvents?: boolean;
+  /** The built web console; apps/web/dist beside the hub's package by default. */
+  consoleDir?: string;
 }
 
 export interface Services {
@@ -418,6 +421,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
       },
     },
     ...(options.serverFactory && tls.secureContext() ? { serverFactory: options.serverFactory(tls) } : {}),
+    console: createConsoleHandler({ dir: options.consoleDir ?? defaultConsoleDir(), oidc: oidc !== null }),
   });
 
   // Samples a stopped hub left behind for assets it had deleted.
