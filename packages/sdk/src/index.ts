@@ -9,6 +9,10 @@ import {
   routes,
   type ErrorCode,
   type ErrorEnvelope,
+  type ExecManyRequest,
+  type ExecResult,
+  type ExecStreamLine,
+  type ExecSummary,
   type FieldProblem,
   type PageMeta,
   type RouteContract,
@@ -39,6 +43,8 @@ export interface FetchInit {
   body?: string;
   /** Set in session mode (no key): the browser sends the hub's session cookie, same origin only. */
   credentials?: 'same-origin';
+  /** Ends the request (and a stream being read) when aborted. */
+  signal?: AbortSignal;
 }
 
 export interface FetchResponse {
@@ -47,6 +53,8 @@ export interface FetchResponse {
   /** For downloads: a real fetch has both; a test transport may leave them out. */
   arrayBuffer?(): Promise<ArrayBuffer>;
   headers?: { get(name: string): string | null };
+  /** For streams: a real fetch reads lines as they arrive; without it the whole text is read at the end. */
+  body?: ReadableStream<Uint8Array> | null;
 }
 
 export type FetchLike = (url: string, init: FetchInit) => Promise<FetchResponse>;
@@ -120,6 +128,52 @@ export function dispositionFilename(header: string | null): string | null {
   return plain?.[1]?.trim() ?? null;
 }
 
+/** Options of a streamed fan-out (`execStream`). */
+export interface ExecStreamOptions {
+  /** Called with each target's result as the hub writes it, in the order they finish. */
+  onResult: (result: ExecResult) => void;
+  /** Stops reading (the commands already sent run to their end on the agents). */
+  signal?: AbortSignal;
+}
+
+/** A fan-out stream that ended without its summary line: the connection or the hub broke off. */
+export class ExecStreamBrokenError extends Error {
+  constructor(readonly received: number) {
+    super(
+      `the command stream broke off after ${received} result${received === 1 ? '' : 's'}, before its summary`,
+    );
+    this.name = 'ExecStreamBrokenError';
+  }
+}
+
+/** Text chunks to whole lines: what is left after the last newline waits for the next chunk. */
+async function readLines(response: FetchResponse, onLine: (line: string) => void): Promise<void> {
+  const emit = (text: string) => {
+    const trimmed = text.trim();
+    if (trimmed !== '') onLine(trimmed);
+  };
+  if (!response.body) {
+    for (const line of (await response.text()).split('\n')) emit(line);
+    return;
+  }
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let pending = '';
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      pending += decoder.decode(value, { stream: true });
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) emit(line);
+    }
+    emit(pending + decoder.decode());
+  } finally {
+    reader.releaseLock();
+  }
+}
+
 /** One code per status, the least specific, for answers that did not come from the hub. */
 const genericErrorCodes: readonly ErrorCode[] = [
   'validation',
@@ -189,10 +243,14 @@ export function createClient(options: ClientOptions) {
     body?: unknown;
   }
 
-  async function send(name: RouteName, input: AnyInput): Promise<FetchResponse> {
+  async function send(
+    name: RouteName,
+    input: AnyInput,
+    extra: { accept?: string; signal?: AbortSignal } = {},
+  ): Promise<FetchResponse> {
     const route: RouteContract = routes[name];
     const url = base + buildUrl(route, input.params ?? {}, input.query ?? {});
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers: Record<string, string> = { accept: extra.accept ?? 'application/json' };
     if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
     let body: string | undefined;
     if (input.body !== undefined) {
@@ -204,6 +262,7 @@ export function createClient(options: ClientOptions) {
       headers,
       ...(body !== undefined ? { body } : {}),
       ...(options.apiKey ? {} : { credentials: 'same-origin' as const }),
+      ...(extra.signal ? { signal: extra.signal } : {}),
     });
     if (response.status >= 400) {
       const error = new SvcApiError(response.status, errorEnvelopeOf(response.status, await response.text()));
@@ -235,6 +294,40 @@ export function createClient(options: ClientOptions) {
         contentType: response.headers?.get('content-type') ?? null,
         filename: dispositionFilename(response.headers?.get('content-disposition') ?? null),
       };
+    },
+
+    /**
+     * A command on many assets (`POST /exec`) as NDJSON: each target's result is handed to `onResult` as it
+     * arrives; resolves with the summary line. A refusal (validation, 403, 404) comes before anything runs
+     * and throws SvcApiError; a stream that ends without its summary throws ExecStreamBrokenError.
+     */
+    async execStream(body: ExecManyRequest, streamOptions: ExecStreamOptions): Promise<ExecSummary> {
+      const response = await send(
+        'exec.many',
+        { body },
+        {
+          accept: 'application/x-ndjson',
+          ...(streamOptions.signal ? { signal: streamOptions.signal } : {}),
+        },
+      );
+      const seen: { summary: ExecSummary | null; results: number } = { summary: null, results: 0 };
+      await readLines(response, (text) => {
+        let line: ExecStreamLine;
+        try {
+          line = JSON.parse(text) as ExecStreamLine;
+        } catch {
+          // The hub writes whole lines: a piece of one is where the stream broke off.
+          throw new ExecStreamBrokenError(seen.results);
+        }
+        if ('summary' in line) {
+          seen.summary = line.summary;
+          return;
+        }
+        seen.results += 1;
+        streamOptions.onResult(line);
+      });
+      if (seen.summary === null) throw new ExecStreamBrokenError(seen.results);
+      return seen.summary;
     },
   };
 }
