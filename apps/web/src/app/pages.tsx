@@ -34,6 +34,20 @@ export const pages: readonly PageEntry[] = [
     path: 'assets/:id/*',
     component: page(() => import('../pages/asset/AssetPage'), 'AssetPage'),
   },
+  {
+    path: 'run',
+    component: page(() => import('../features/run/RunPage'), 'RunPage'),
+    nav: { label: 'Run' },
+  },
+  {
+    path: 'groups',
+    component: page(() => import('../features/groups/GroupsPage'), 'GroupsPage'),
+    nav: { label: 'Groups' },
+  },
+  {
+    path: 'groups/:id',
+    component: page(() => import('../features/groups/GroupPage'), 'GroupPage'),
+  },
 ];
 
 export const NotFoundPage = page(() => import('./NotFoundPage'), 'NotFoundPage');
