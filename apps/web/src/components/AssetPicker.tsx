@@ -74,6 +74,8 @@ export function AssetPicker({
     if (!asset) return;
     onPick(asset);
     setText('');
+    // Closed after a pick, so the list does not cover what changed; typing or ↓ opens it again.
+    setOpen(false);
   };
 
   return (

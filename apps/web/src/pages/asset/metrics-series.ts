@@ -15,7 +15,7 @@ export type MetricRangeKey = (typeof metricRanges)[number]['key'];
 
 export const samplesPerCall = 10_000;
 /** At most this many calls for one range: 50,000 samples, a week at one sample every 12 s. */
-export const callsPerRange = 5;
+const callsPerRange = 5;
 
 export interface FetchedSamples {
   samples: MetricSample[];

@@ -249,13 +249,13 @@ function entryColumns(dir: string, open: (path: string) => void): RowsColumn<Fil
               open(joinPath(dir, e.name));
             }}
           >
-            <span aria-hidden="true">📁 </span>
             {e.name}
+            <span aria-hidden="true">/</span>
           </button>
         ) : (
           <span>
-            <span aria-hidden="true">{e.type === 'symlink' ? '↪ ' : '📄 '}</span>
             {e.name}
+            {e.type === 'symlink' && <span className="muted small"> (link)</span>}
           </span>
         ),
       // Folders first, then by name.
