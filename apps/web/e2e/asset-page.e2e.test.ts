@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentRequestPayload, LogEntry, ServiceInfo } from '@svc/protocol';
+import type { AgentRequestPayload, FileEntry, LogEntry, ProcessInfo, ServiceInfo } from '@svc/protocol';
 import { useConsole, type ConsoleHarness } from './harness.js';
 import {
   connectFakeAgent,
@@ -52,8 +52,28 @@ const logEntries: LogEntry[] = [
   { ts: '2026-11-25T08:00:02.000Z', source: 'nginx.service', priority: 3, message: 'upstream timed out' },
 ];
 
+const processes: ProcessInfo[] = [
+  {
+    pid: 4242,
+    ppid: 1,
+    user: 'www-data',
+    name: 'nginx',
+    command: 'nginx: worker process',
+    state: 'sleeping',
+    cpu_percent: 3.5,
+    memory_bytes: 48 * 1024 * 1024,
+    started_at: '2026-11-25T07:00:00.000Z',
+  },
+];
+
+const files: FileEntry[] = [
+  { name: 'nginx.conf', type: 'file', size: 2048, mode: '0644', modified_at: '2026-11-20T10:00:00.000Z' },
+  { name: 'sites-enabled', type: 'directory', size: 4096, mode: '0755', modified_at: null },
+];
+
 let fake: EnrolledFake;
 const serviceActions: AgentRequestPayload<'services.action'>[] = [];
+const kills: AgentRequestPayload<'processes.kill'>[] = [];
 const logQueries: AgentRequestPayload<'system.logs'>[] = [];
 let scratch: string;
 
@@ -66,6 +86,13 @@ beforeAll(async () => {
       serviceActions.push(payload);
       return { name: payload.name, action: payload.action, active_state: 'active' };
     },
+    'processes.list': () => ({ processes }),
+    'processes.kill': (payload) => {
+      kills.push(payload);
+      return { pid: payload.pid, signal: payload.signal };
+    },
+    'files.list': (payload) => ({ path: payload.path, entries: files, truncated: false }),
+    'files.read': (payload) => ({ path: payload.path, size: 5, data_base64: 'aGVsbG8=' }),
     'system.logs': (payload) => {
       logQueries.push(payload);
       return { source: 'journal', entries: logEntries, truncated: false };
@@ -189,6 +216,25 @@ describe('the asset page', () => {
     await t.screenshot('asset-services');
   }, 60_000);
 
+  it('asks before killing a process, with the signal chosen', async () => {
+    const t = h();
+    await t.signIn('owner');
+    await openAsset(t, fake.assetId, 'processes');
+    await t.page.getByRole('table', { name: 'Processes' }).getByText('nginx: worker process').waitFor();
+
+    await t.page.getByRole('button', { name: 'Kill nginx (4242)' }).click();
+    const dialog = t.page.getByRole('dialog', { name: 'Send a signal to nginx (4242)?' });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(kills).toEqual([]);
+
+    await t.page.getByRole('button', { name: 'Kill nginx (4242)' }).click();
+    await dialog.getByLabel('Signal').selectOption('SIGKILL');
+    await dialog.getByRole('button', { name: 'Send SIGKILL' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(kills).toEqual([{ pid: 4242, signal: 'SIGKILL' }]);
+  }, 60_000);
+
   it("shows the hub's 409 for power on an offline asset as it is, and asks before rebooting", async () => {
     const t = h();
     const manual = await createManualAsset(t, 'old-nas');
@@ -275,6 +321,16 @@ describe('the asset page', () => {
     await t.page.getByRole('table', { name: 'Services' }).getByText('nginx.service').waitFor();
     expect(await t.page.getByRole('button', { name: /^(Start|Stop|Restart) / }).count()).toBe(0);
     await t.screenshot('asset-viewer');
+
+    // Files: listed, nothing to change, and the contents refused with the hub's 403.
+    await openAsset(t, fake.assetId, 'files');
+    await t.page.getByRole('button', { name: 'sites-enabled', exact: true }).waitFor();
+    for (const name of ['Upload files', 'New folder', 'Rename nginx.conf', 'Delete nginx.conf']) {
+      expect(await t.page.getByRole('button', { name }).count(), name).toBe(0);
+    }
+    expect(await t.page.getByLabel('Upload files').count()).toBe(0);
+    await t.page.getByRole('button', { name: 'Download nginx.conf' }).click();
+    await t.page.getByRole('alert').filter({ hasText: '403' }).waitFor();
 
     const forced = await t.page.evaluate(async (id) => {
       const response = await fetch(`/api/v2/assets/${id}/reboot`, { method: 'POST' });

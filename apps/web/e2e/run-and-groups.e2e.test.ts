@@ -4,12 +4,17 @@
  * hub's refusal of a timeout under its field; a group made, an asset added with the picker, a command run
  * on the group, the group renamed and deleted; and a viewer who can do none of it.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Group } from '@svc/protocol';
 import { useConsole } from './harness.js';
-import { createManualAsset, localAsset } from './fleet.js';
+import { connectFakeAgent, createManualAsset, localAsset, type EnrolledFake } from './fleet.js';
 
 const h = useConsole({ localAgent: true });
+const fakes: EnrolledFake[] = [];
+
+afterAll(() => {
+  for (const fake of fakes) fake.agent.close();
+});
 
 describe('the Run page', () => {
   it('runs a command on the local agent and shows its output as it arrives', async () => {
@@ -58,6 +63,31 @@ describe('the Run page', () => {
     expect(await t.page.locator(`li[data-asset-id="${local.id}"]`).locator('pre').first().textContent()).toBe(
       'Linux\n',
     );
+  }, 60_000);
+
+  it('marks output the hub cut as truncated', async () => {
+    const t = h();
+    const chatty = await connectFakeAgent(t, 'chatty', {
+      'exec.run': () => ({
+        exit_code: 0,
+        signal: null,
+        stdout: 'x'.repeat(4096),
+        stderr: '',
+        truncated: true,
+        timed_out: false,
+        duration_ms: 1200,
+      }),
+    });
+    fakes.push(chatty);
+    await t.signIn('owner');
+    await t.page.goto(`${t.baseUrl}/run?asset=${chatty.assetId}`);
+    await t.page.getByRole('list', { name: 'Chosen assets' }).getByText('chatty').waitFor();
+    await t.page.getByLabel('Command', { exact: true }).fill('cat /var/log/big.log');
+    await t.page.getByRole('button', { name: 'Run', exact: true }).click();
+
+    const result = t.page.locator(`li[data-asset-id="${chatty.assetId}"]`);
+    await result.getByText('output truncated').waitFor();
+    expect(await result.locator('.result-duration').textContent()).toBe('1.20 s');
   }, 60_000);
 
   it("shows the hub's refusal of a timeout under the field", async () => {
