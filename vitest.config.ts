@@ -3,14 +3,16 @@ import { defineConfig } from 'vitest/config';
 /*
  * Three tiers, each runnable alone (`npm run test:unit`, `test:hub`, `test:e2e`); `npm test` runs all three.
  * - e2e: tests that spawn the hub or the agent as a process, on the built output. Named `*.e2e.test.ts` or
- *   kept in an `e2e/` folder. Only this tier builds (scripts/build.js as its global setup).
+ *   kept in an `e2e/` folder; the console's browser tests (apps/web/e2e, chromium) too. Only this tier
+ *   builds (scripts/build.js as its global setup).
  * - hub: tests that start a hub in-process (startTestHub, app.inject()): the hub's own tests and the
  *   packages that drive it (sdk, testkit).
- * - unit: pure modules: protocol, the agent, and the hub's modules listed in `pureHubTests`. The unit tier
+ * - unit: pure modules: protocol, the agent, the console's pure modules, and the hub's modules listed in
+ *   `pureHubTests`. The unit tier
  *   refuses startTestHub (SVC_TEST_TIER), so a hub test placed here fails rather than hiding in it.
  * A new test under apps/hub lands in `hub` by default; a pure one may be added to `pureHubTests`.
  */
-const e2eTests = ['apps/*/src/e2e/**/*.test.ts', 'apps/*/src/**/*.e2e.test.ts'];
+const e2eTests = ['apps/*/src/e2e/**/*.test.ts', 'apps/*/src/**/*.e2e.test.ts', 'apps/web/e2e/**/*.test.ts'];
 
 const hubTests = [
   'apps/hub/src/**/*.test.ts',
@@ -38,7 +40,13 @@ const pureHubTests = [
   'apps/hub/src/platform/tls/name-constraints.test.ts',
 ];
 
-const unitTests = ['packages/protocol/src/**/*.test.ts', 'apps/agent/src/**/*.test.ts', ...pureHubTests];
+const unitTests = [
+  'packages/protocol/src/**/*.test.ts',
+  'apps/agent/src/**/*.test.ts',
+  // The console's pure modules (paths, series, formats): no browser needed.
+  'apps/web/src/**/*.test.ts',
+  ...pureHubTests,
+];
 
 export default defineConfig({
   test: {

@@ -8,6 +8,7 @@ import { limits, newId, routeList, routerPath, type RouteContract } from '@svc/p
 import type { RateLimitConfig } from './config/env.js';
 import { createAuthenticator } from './http/authenticate.js';
 import { handleClientError } from './http/client-error.js';
+import { isConsoleRequest, type ConsoleHandler } from './http/console.js';
 import { authorize } from './http/authorize.js';
 import { sendError } from './http/envelope.js';
 import { installErrorHandler } from './http/error-handler.js';
@@ -42,6 +43,8 @@ export interface AppDeps {
   /** `public` upgrade contracts that check their own credential (the agent channel). */
   publicUpgradeHandlers?: PublicUpgradeHandlers;
   routes?: readonly RouteContract[];
+  /** The web console's files: every GET outside `/api` that no route matches (http/console.ts). */
+  console?: ConsoleHandler;
 }
 
 /** Routes that share a path with another method, for telling 405 from 404. */
@@ -124,6 +127,9 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     const methods = matchers.filter((m) => m.pattern.test(path)).map((m) => m.method);
+    if (deps.console && methods.length === 0 && isConsoleRequest(request.method, request.url)) {
+      return deps.console(request, reply);
+    }
     if (path.startsWith('/api/v2/')) {
       // Authentication before existence: an anonymous caller cannot map the API by probing.
       await authenticator.authenticate(request.raw);

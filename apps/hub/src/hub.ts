@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyServerFactory } from 'fastify';
 import type { HubConfig } from './config/env.js';
 import { buildApp } from './app.js';
 import { createAgentCaller } from './agents/agent-call.js';
+import { createConsoleHandler, defaultConsoleDir } from './http/console.js';
 import { createChannelAuthenticator } from './agents/channel-auth.js';
 import { createAgentGateway, type WebSocketAgentGateway } from './agents/gateway.js';
 import { markAgentAssetsOffline } from './agents/presence.js';
@@ -84,6 +85,8 @@ export interface HubOptions {
   passwords?: PasswordHasher;
   /** Check every published event against its payload schema and throw on drift (the test harness sets it). */
   validateEvents?: boolean;
+  /** The built web console; apps/web/dist beside the hub's package by default. */
+  consoleDir?: string;
 }
 
 export interface Services {
@@ -391,6 +394,10 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     upgradeHandlers: composed.upgrades,
     publicUpgradeHandlers: composed.publicUpgrades,
     ...(options.serverFactory && tls.secureContext() ? { serverFactory: options.serverFactory(tls) } : {}),
+    console: createConsoleHandler({
+      dir: options.consoleDir ?? defaultConsoleDir(),
+      oidc: config.oidc !== null,
+    }),
   });
 
   composed.start(events);

@@ -9,6 +9,11 @@ import {
   routes,
   type ErrorCode,
   type ErrorEnvelope,
+  type ExecManyRequest,
+  type ExecResult,
+  type ExecStreamLine,
+  type ExecSummary,
+  type FieldProblem,
   type PageMeta,
   type RouteContract,
   type RouteName,
@@ -32,18 +37,36 @@ export type CallOutput<R extends RouteContract> = R extends { raw: true }
       ? { data: Static<S> }
       : { data: unknown };
 
-export type FetchLike = (
-  url: string,
-  init: { method: string; headers: Record<string, string>; body?: string },
-) => Promise<{
+export interface FetchInit {
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+  /** Set in session mode (no key): the browser sends the hub's session cookie, same origin only. */
+  credentials?: 'same-origin';
+  /** Ends the request (and a stream being read) when aborted. */
+  signal?: AbortSignal;
+}
+
+export interface FetchResponse {
   status: number;
   text(): Promise<string>;
-}>;
+  /** For downloads: a real fetch has both; a test transport may leave them out. */
+  arrayBuffer?(): Promise<ArrayBuffer>;
+  headers?: { get(name: string): string | null };
+  /** For streams: a real fetch reads lines as they arrive; without it the whole text is read at the end. */
+  body?: ReadableStream<Uint8Array> | null;
+}
+
+export type FetchLike = (url: string, init: FetchInit) => Promise<FetchResponse>;
 
 export interface ClientOptions {
+  /** The hub's origin (`https://hub:8443`); `''` for the console, which is served by the hub itself. */
   baseUrl: string;
+  /** A bearer key; without one the client is in session mode (the console's cookie, same origin). */
   apiKey?: string;
   fetch?: FetchLike;
+  /** Called with every 401 before it is thrown: the console goes back to sign-in. */
+  onUnauthorized?: (error: SvcApiError) => void;
 }
 
 /** A non-2xx answer, carrying the hub's error envelope. */
@@ -54,6 +77,100 @@ export class SvcApiError extends Error {
   ) {
     super(`${status} ${body.error}: ${body.message}`);
     this.name = 'SvcApiError';
+  }
+
+  /** The hub's error code (`validation`, `read_only_role`, `asset_offline`…). */
+  get code(): ErrorCode {
+    return this.body.error;
+  }
+
+  /** The hub's message, as the hub wrote it: what a user interface shows. */
+  get hubMessage(): string {
+    return this.body.message;
+  }
+
+  /** The field problems of a `validation` error; empty otherwise. */
+  get details(): readonly FieldProblem[] {
+    return this.body.details ?? [];
+  }
+}
+
+/** A file as the hub sent it (GET /assets/{id}/files/read and other raw answers). */
+export interface Download {
+  bytes: Uint8Array;
+  contentType: string | null;
+  /** From Content-Disposition, when the hub named it. */
+  filename: string | null;
+}
+
+/** Bytes as base64 without Node's Buffer, for JSON bodies that carry a file (files.write). */
+export function encodeBase64(bytes: Uint8Array): string {
+  let binary = '';
+  const chunk = 0x8000;
+  for (let i = 0; i < bytes.length; i += chunk) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + chunk));
+  }
+  return btoa(binary);
+}
+
+/** The file name of a Content-Disposition header: the RFC 5987 `filename*` first, then `filename`. */
+export function dispositionFilename(header: string | null): string | null {
+  if (!header) return null;
+  const extended = /filename\*=UTF-8''([^;]+)/i.exec(header);
+  if (extended?.[1]) {
+    try {
+      return decodeURIComponent(extended[1]);
+    } catch {
+      // fall through to the plain name
+    }
+  }
+  const plain = /filename="([^"]*)"/i.exec(header) ?? /filename=([^;]+)/i.exec(header);
+  return plain?.[1]?.trim() ?? null;
+}
+
+/** Options of a streamed fan-out (`execStream`). */
+export interface ExecStreamOptions {
+  /** Called with each target's result as the hub writes it, in the order they finish. */
+  onResult: (result: ExecResult) => void;
+  /** Stops reading (the commands already sent run to their end on the agents). */
+  signal?: AbortSignal;
+}
+
+/** A fan-out stream that ended without its summary line: the connection or the hub broke off. */
+export class ExecStreamBrokenError extends Error {
+  constructor(readonly received: number) {
+    super(
+      `the command stream broke off after ${received} result${received === 1 ? '' : 's'}, before its summary`,
+    );
+    this.name = 'ExecStreamBrokenError';
+  }
+}
+
+/** Text chunks to whole lines: what is left after the last newline waits for the next chunk. */
+async function readLines(response: FetchResponse, onLine: (line: string) => void): Promise<void> {
+  const emit = (text: string) => {
+    const trimmed = text.trim();
+    if (trimmed !== '') onLine(trimmed);
+  };
+  if (!response.body) {
+    for (const line of (await response.text()).split('\n')) emit(line);
+    return;
+  }
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let pending = '';
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      pending += decoder.decode(value, { stream: true });
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) emit(line);
+    }
+    emit(pending + decoder.decode());
+  } finally {
+    reader.releaseLock();
   }
 }
 
@@ -118,30 +235,99 @@ export function buildUrl(
 export function createClient(options: ClientOptions) {
   const doFetch: FetchLike = options.fetch ?? ((url, init) => fetch(url, init));
   const base = options.baseUrl.replace(/\/$/, '');
+
+  /** What a call sends, whatever its route: the typed methods below narrow it per route. */
+  interface AnyInput {
+    params?: Record<string, unknown>;
+    query?: Record<string, unknown>;
+    body?: unknown;
+  }
+
+  async function send(
+    name: RouteName,
+    input: AnyInput,
+    extra: { accept?: string; signal?: AbortSignal } = {},
+  ): Promise<FetchResponse> {
+    const route: RouteContract = routes[name];
+    const url = base + buildUrl(route, input.params ?? {}, input.query ?? {});
+    const headers: Record<string, string> = { accept: extra.accept ?? 'application/json' };
+    if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
+    let body: string | undefined;
+    if (input.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(input.body);
+    }
+    const response = await doFetch(url, {
+      method: route.method,
+      headers,
+      ...(body !== undefined ? { body } : {}),
+      ...(options.apiKey ? {} : { credentials: 'same-origin' as const }),
+      ...(extra.signal ? { signal: extra.signal } : {}),
+    });
+    if (response.status >= 400) {
+      const error = new SvcApiError(response.status, errorEnvelopeOf(response.status, await response.text()));
+      if (error.status === 401) options.onUnauthorized?.(error);
+      throw error;
+    }
+    return response;
+  }
+
   return {
     async call<K extends RouteName>(
       name: K,
       input: CallInput<Routes[K]> = {},
     ): Promise<CallOutput<Routes[K]>> {
-      const route: RouteContract = routes[name];
-      const url = base + buildUrl(route, input.params ?? {}, input.query ?? {});
-      const headers: Record<string, string> = { accept: 'application/json' };
-      if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
-      let body: string | undefined;
-      if (input.body !== undefined) {
-        headers['content-type'] = 'application/json';
-        body = JSON.stringify(input.body);
-      }
-      const response = await doFetch(url, {
-        method: route.method,
-        headers,
-        ...(body !== undefined ? { body } : {}),
-      });
+      const response = await send(name, input);
       const text = await response.text();
-      if (response.status >= 400)
-        throw new SvcApiError(response.status, errorEnvelopeOf(response.status, text));
       const parsed: unknown = text ? JSON.parse(text) : {};
       return parsed as CallOutput<Routes[K]>;
+    },
+
+    /** A raw answer as bytes (a file download), with its type and name. */
+    async download<K extends RouteName>(name: K, input: CallInput<Routes[K]> = {}): Promise<Download> {
+      const response = await send(name, input);
+      const bytes = response.arrayBuffer
+        ? new Uint8Array(await response.arrayBuffer())
+        : new TextEncoder().encode(await response.text());
+      return {
+        bytes,
+        contentType: response.headers?.get('content-type') ?? null,
+        filename: dispositionFilename(response.headers?.get('content-disposition') ?? null),
+      };
+    },
+
+    /**
+     * A command on many assets (`POST /exec`) as NDJSON: each target's result is handed to `onResult` as it
+     * arrives; resolves with the summary line. A refusal (validation, 403, 404) comes before anything runs
+     * and throws SvcApiError; a stream that ends without its summary throws ExecStreamBrokenError.
+     */
+    async execStream(body: ExecManyRequest, streamOptions: ExecStreamOptions): Promise<ExecSummary> {
+      const response = await send(
+        'exec.many',
+        { body },
+        {
+          accept: 'application/x-ndjson',
+          ...(streamOptions.signal ? { signal: streamOptions.signal } : {}),
+        },
+      );
+      const seen: { summary: ExecSummary | null; results: number } = { summary: null, results: 0 };
+      await readLines(response, (text) => {
+        let line: ExecStreamLine;
+        try {
+          line = JSON.parse(text) as ExecStreamLine;
+        } catch {
+          // The hub writes whole lines: a piece of one is where the stream broke off.
+          throw new ExecStreamBrokenError(seen.results);
+        }
+        if ('summary' in line) {
+          seen.summary = line.summary;
+          return;
+        }
+        seen.results += 1;
+        streamOptions.onResult(line);
+      });
+      if (seen.summary === null) throw new ExecStreamBrokenError(seen.results);
+      return seen.summary;
     },
   };
 }

@@ -1,8 +1,8 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { routes } from '@svc/protocol';
+import { routes, type ExecResult } from '@svc/protocol';
 import type { TestHub } from '@svc/testkit';
 import { useTestHub } from '@svc/testkit/vitest';
-import { SvcApiError, buildUrl, createClient, type FetchLike } from './index.js';
+import { ExecStreamBrokenError, SvcApiError, buildUrl, createClient, type FetchLike } from './index.js';
 
 const baseUrl = 'http://hub.test/';
 
@@ -166,6 +166,174 @@ describe('@svc/sdk client', () => {
 
     await expect(client.call('assets.get', {})).rejects.toThrow(TypeError);
     expect(sent).toHaveLength(0);
+  });
+});
+
+describe('@svc/sdk streamed fan-out (execStream)', () => {
+  const hub = useTestHub({}, 'per-test');
+
+  it('hands each target its result and returns the summary, asking for NDJSON', async () => {
+    const t = hub();
+    const sent: SentRequest[] = [];
+    const client = createClient({ baseUrl, apiKey: t.ownerKey, fetch: injectFetch(t, sent) });
+    const a = await t.createAsset({ name: 'cold-1' });
+    const b = await t.createAsset({ name: 'cold-2' });
+    const results: ExecResult[] = [];
+
+    const summary = await client.execStream(
+      { targets: [a.id, b.id], command: 'uptime' },
+      { onResult: (result) => results.push(result) },
+    );
+
+    expect(sent[0]?.headers.accept).toBe('application/x-ndjson');
+    expect(results.map((r) => [r.asset_id, r.status]).sort()).toEqual(
+      [
+        [a.id, 'offline'],
+        [b.id, 'offline'],
+      ].sort(),
+    );
+    expect(summary).toEqual({ total: 2, ok: 0, timeout: 0, offline: 2, error: 0 });
+  });
+
+  it('throws the refusal before anything runs, as an SvcApiError', async () => {
+    const t = hub();
+    const client = createClient({ baseUrl, apiKey: t.ownerKey, fetch: injectFetch(t) });
+    const results: ExecResult[] = [];
+
+    const error = await client
+      .execStream(
+        { targets: ['ast_01jd7k2m3n4p5q6r7s8t9v0wxy'], command: 'true' },
+        { onResult: (result) => results.push(result) },
+      )
+      .catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(SvcApiError);
+    expect(error).toMatchObject({ status: 404, body: { error: 'not_found' } });
+    expect(results).toEqual([]);
+  });
+});
+
+describe('@svc/sdk reading an NDJSON stream as it arrives', () => {
+  const result = (assetId: string): ExecResult => ({
+    asset_id: assetId,
+    status: 'ok',
+    exit_code: 0,
+    stdout: 'line one\nline two\n',
+    stderr: '',
+    truncated: false,
+    duration_ms: 5,
+    error: null,
+  });
+
+  /** A fetch whose body delivers `pieces` one by one, each when the reader asks for more. */
+  function bytesFetch(pieces: Uint8Array[]): FetchLike {
+    return () => {
+      let index = 0;
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          const piece = pieces[index];
+          index += 1;
+          if (piece === undefined) controller.close();
+          else controller.enqueue(piece);
+        },
+      });
+      return Promise.resolve({
+        status: 200,
+        body,
+        text: () => Promise.reject(new Error('read as a stream')),
+      });
+    };
+  }
+  const streamingFetch = (chunks: string[]) => bytesFetch(chunks.map((c) => new TextEncoder().encode(c)));
+  const summaryLine = (ok: number) =>
+    `${JSON.stringify({ summary: { total: ok, ok, timeout: 0, offline: 0, error: 0 }, request_id: 'r' })}\n`;
+
+  it('joins lines split across chunks, and a character split across chunks', async () => {
+    const text = `${JSON.stringify(result('ast_1'))}\n${JSON.stringify({ ...result('ast_2'), stdout: 'héllo' })}\n${summaryLine(2)}`;
+    const bytes = new TextEncoder().encode(text);
+    const accent = bytes.indexOf(0xc3); // the first of the two bytes of é
+    const results: ExecResult[] = [];
+
+    const summary = await createClient({
+      baseUrl,
+      fetch: bytesFetch([bytes.slice(0, 10), bytes.slice(10, accent + 1), bytes.slice(accent + 1)]),
+    }).execStream({ targets: ['ast_1', 'ast_2'], command: 'x' }, { onResult: (r) => results.push(r) });
+
+    expect(results.map((r) => r.stdout)).toEqual(['line one\nline two\n', 'héllo']);
+    expect(summary.ok).toBe(2);
+  });
+
+  it('hands results over before the stream ends', async () => {
+    const seenAt: number[] = [];
+    let pulled = 0;
+    const encoder = new TextEncoder();
+    const lines = [
+      `${JSON.stringify(result('ast_1'))}\n`,
+      `${JSON.stringify(result('ast_2'))}\n`,
+      summaryLine(2),
+    ];
+    const fetchLike: FetchLike = () => {
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          const line = lines[pulled];
+          pulled += 1;
+          if (line === undefined) controller.close();
+          else controller.enqueue(encoder.encode(line));
+        },
+      });
+      return Promise.resolve({ status: 200, body, text: () => Promise.resolve('') });
+    };
+
+    await createClient({ baseUrl, fetch: fetchLike }).execStream(
+      { targets: ['ast_1', 'ast_2'], command: 'x' },
+      { onResult: () => seenAt.push(pulled) },
+    );
+
+    // The first result was handed over when only its own chunk had been pulled.
+    expect(seenAt[0]).toBeLessThan(lines.length);
+    expect(seenAt).toHaveLength(2);
+  });
+
+  it('throws ExecStreamBrokenError for a stream cut inside a line', async () => {
+    const results: ExecResult[] = [];
+    const fetchLike = streamingFetch([`${JSON.stringify(result('ast_1'))}\n`, '{"asset_id":"ast_2","sta']);
+
+    const error = await createClient({ baseUrl, fetch: fetchLike })
+      .execStream({ targets: ['ast_1', 'ast_2'], command: 'x' }, { onResult: (r) => results.push(r) })
+      .catch((e: unknown) => e);
+
+    expect(results).toHaveLength(1);
+    expect(error).toBeInstanceOf(ExecStreamBrokenError);
+    expect((error as ExecStreamBrokenError).received).toBe(1);
+  });
+
+  it('throws ExecStreamBrokenError for a stream cut between lines', async () => {
+    const fetchLike = streamingFetch([`${JSON.stringify(result('ast_1'))}\n`]);
+
+    const error = await createClient({ baseUrl, fetch: fetchLike })
+      .execStream({ targets: ['ast_1', 'ast_2'], command: 'x' }, { onResult: () => undefined })
+      .catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(ExecStreamBrokenError);
+    expect((error as ExecStreamBrokenError).received).toBe(1);
+  });
+
+  it('passes the abort signal to fetch', async () => {
+    const controller = new AbortController();
+    let signal: AbortSignal | undefined;
+    const fetchLike: FetchLike = (_url, init) => {
+      signal = init.signal;
+      return Promise.reject(new DOMException('aborted', 'AbortError'));
+    };
+    controller.abort();
+
+    await expect(
+      createClient({ baseUrl, fetch: fetchLike }).execStream(
+        { targets: ['ast_1'], command: 'x' },
+        { onResult: () => undefined, signal: controller.signal },
+      ),
+    ).rejects.toMatchObject({ name: 'AbortError' });
+    expect(signal?.aborted).toBe(true);
   });
 });
 

@@ -42,6 +42,8 @@ export interface TestHubOptions {
   keepFirstRun?: boolean;
   /** The hub's bcrypt queue (a test's own, to hold checks in it); the hub makes the real one otherwise. */
   passwords?: PasswordHasher;
+  /** The web console's files the hub serves (a test's own fixture); apps/web/dist otherwise. */
+  consoleDir?: string;
 }
 
 export interface InjectOptions {
@@ -154,6 +156,7 @@ export async function startTestHub(options: TestHubOptions = {}): Promise<TestHu
     ...(pgSchema ? { database: { pgSchema: pgSchema.schema } } : {}),
     ...(options.listen ? { serverFactory: httpsServerFactory } : {}),
     ...(options.passwords ? { passwords: options.passwords } : {}),
+    ...(options.consoleDir ? { consoleDir: options.consoleDir } : {}),
   });
   const servers = options.listen
     ? await startServers(hub, { host: '127.0.0.1', httpPort: 0, httpsPort: 0, tlsMode: config.tlsMode })

@@ -45,9 +45,10 @@ export const paged = <P extends TProperties>(extra: TObject<P>) =>
   Type.Object({ ...PaginationQuery.properties, ...extra.properties });
 
 /** The REST answer of an operation is the agent's result, as the catalog defines it. */
-// The type parameter keeps each route's result schema precise (handlers are typed from it).
-// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters
-export const agentResult = <T extends AgentRequestType>(type: T) => agentRequests[type].result;
+// The type parameter and the written return type keep each route's result schema precise (handlers and the
+// SDK are typed from it): inferred, `.result` on the generic entry widens to the union of every result.
+export const agentResult = <T extends AgentRequestType>(type: T): (typeof agentRequests)[T]['result'] =>
+  agentRequests[type].result;
 
 export const assetParam: AssetRef = { param: 'id', form: 'asset' };
 export const compoundParam: AssetRef = { param: 'id', form: 'compound' };

@@ -1,0 +1,294 @@
+/**
+ * The browser tests' harness: one real hub process per test file (built output, HTTPS with its own CA, on
+ * loopback, with its local agent when asked), and Debian's chromium driven by playwright-core, fresh profile.
+ *
+ * `useConsole()` starts both before the file's tests and stops them after; the getter it returns gives the
+ * page, an API client holding the owner token (for setting things up and for checking what the page shows),
+ * `signIn(role)` through the sign-in form, `screenshot(name)` (light and dark, into docs/screenshots/ when
+ * SVC_SCREENSHOTS=1) and the Content-Security-Policy violations the page reported.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import type { AssignableRole } from '@svc/protocol';
+import { claimOwner, tlsRequest } from '@svc/testkit';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const hubLauncher = path.join(repoRoot, 'apps/hub/bin/svc-hub.js');
+const screenshotDir = path.join(repoRoot, 'docs/screenshots');
+
+const chromiumPath = process.env.SVC_CHROMIUM ?? '/usr/bin/chromium';
+const chromiumFlags = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Runs in every page before its scripts: CSP violations reach the console, where the harness sees them. */
+const reportViolations = `document.addEventListener('securitypolicyviolation', (event) => {
+  console.error('Content Security Policy violation: ' + event.violatedDirective + ' ' + event.blockedURI);
+});`;
+
+interface ApiAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  json: { data?: unknown; error?: string; message?: string; meta?: { total: number } };
+  text: string;
+}
+
+interface Credentials {
+  username: string;
+  password: string;
+}
+
+export interface ConsoleHarness {
+  baseUrl: string;
+  dataDir: string;
+  /** Null when the file asked to keep the first run (owner not claimed yet). */
+  ownerKey: string | null;
+  ownerPassword: string | null;
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  /** Messages of CSP violations the page reported (console and `securitypolicyviolation`). */
+  cspViolations: string[];
+  /** The hub's REST API with the owner token (or another key). */
+  api(method: string, urlPath: string, body?: unknown, key?: string): Promise<ApiAnswer>;
+  /** A local user of this role (made once per role), signed in through the form of a fresh page. */
+  signIn(role: AssignableRole | 'owner'): Promise<Credentials>;
+  /** Signs in through the form with these credentials on the current page. */
+  signInWith(credentials: Credentials): Promise<void>;
+  /** The page in light and in dark, as docs/screenshots/<name>-<theme>.png (SVC_SCREENSHOTS=1 only). */
+  screenshot(name: string): Promise<void>;
+  /** Output of the hub process so far, for failure messages. */
+  hubOutput(): string;
+}
+
+export interface ConsoleOptions {
+  /** Run the hub's own agent for this machine (`SVC_LOCAL_AGENT=true`, power actions off). */
+  localAgent?: boolean;
+  /** Leave the owner's first run as it is: the generated password still to be changed. */
+  keepFirstRun?: boolean;
+  env?: Record<string, string>;
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const port = (server.address() as net.AddressInfo).port;
+  await new Promise<void>((resolve) => {
+    server.close(() => {
+      resolve();
+    });
+  });
+  return port;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Polls `probe` until it returns a value other than undefined, at most `timeoutMs`. */
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(200);
+  }
+}
+
+interface HubProcess {
+  child: ChildProcess;
+  baseUrl: string;
+  dataDir: string;
+  ca: string;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+async function startHub(options: ConsoleOptions): Promise<HubProcess> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-web-e2e-'));
+  const [httpsPort, httpPort] = [await freePort(), await freePort()];
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    SVC_DATA_DIR: path.join(dataDir, 'data'),
+    SVC_TLS_CA_KEY_DIR: path.join(dataDir, 'ca-key'),
+    SVC_TLS_MODE: 'auto',
+    SVC_HOST: '127.0.0.1',
+    SVC_HTTPS_PORT: String(httpsPort),
+    SVC_HTTP_PORT: String(httpPort),
+    SVC_BCRYPT_COST: '4',
+    SVC_RATE_LIMIT_ENABLED: 'false',
+    SVC_LOCAL_AGENT: options.localAgent ? 'true' : 'false',
+    SVC_LOG_LEVEL: 'warn',
+    ...options.env,
+  };
+  delete env.SVC_DATABASE_URL;
+  const child = spawn(process.execPath, [hubLauncher], {
+    cwd: repoRoot,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString('utf8')).slice(-64 * 1024);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const exited = new Promise<void>((resolve) => {
+    child.once('exit', () => {
+      resolve();
+    });
+  });
+  const baseUrl = `https://127.0.0.1:${httpsPort}`;
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  try {
+    // The CA as a newcomer fetches it; the API client below then verifies the hub against it.
+    const ca = await waitFor('the hub to serve its CA', async () => {
+      if (child.exitCode !== null) throw new Error('hub exited');
+      const answer = await tlsRequest(`${baseUrl}/api/v1/tls/ca.crt`, { insecure: true });
+      return answer.status === 200 ? answer.body : undefined;
+    });
+    return { child, baseUrl, dataDir: path.join(dataDir, 'data'), ca, output: () => output, stop };
+  } catch (error) {
+    await stop();
+    throw new Error(`the hub did not start: ${String(error)}\n${output}`);
+  }
+}
+
+/** Starts the hub and chromium for the tests of this file; see the file's comment. */
+export function useConsole(options: ConsoleOptions = {}): () => ConsoleHarness {
+  let harness: ConsoleHarness | undefined;
+  let hub: HubProcess | undefined;
+  let browser: Browser | undefined;
+
+  beforeAll(async () => {
+    hub = await startHub(options);
+    const claimed = options.keepFirstRun ? null : await claimOwner(hub.baseUrl, hub.dataDir, { ca: hub.ca });
+    browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumFlags, headless: true });
+    const context = await browser.newContext({
+      ignoreHTTPSErrors: true,
+      viewport: { width: 1280, height: 800 },
+    });
+    const page = await context.newPage();
+    const cspViolations: string[] = [];
+    const watch = (p: Page) => {
+      p.on('console', (message) => {
+        if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
+      });
+    };
+    watch(page);
+    await context.addInitScript({ content: reportViolations });
+    const { baseUrl, ca } = hub;
+    const origin = new URL(baseUrl).origin;
+    const api: ConsoleHarness['api'] = async (method, urlPath, body, key) => {
+      const headers: Record<string, string> = { accept: 'application/json', origin };
+      const bearer = key ?? claimed?.ownerKey;
+      if (bearer) headers.authorization = `Bearer ${bearer}`;
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      const answer = await tlsRequest(new URL(urlPath, baseUrl).toString(), {
+        method,
+        headers,
+        ca,
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
+      let json: ApiAnswer['json'] = {};
+      try {
+        json = answer.body ? (JSON.parse(answer.body) as ApiAnswer['json']) : {};
+      } catch {
+        json = {};
+      }
+      return { status: answer.status, headers: answer.headers, json, text: answer.body };
+    };
+    const users = new Map<string, Credentials>();
+    const signInWith = async ({ username, password }: Credentials) => {
+      const current = harness?.page ?? page;
+      await current.goto(`${baseUrl}/dashboard`);
+      await current.getByLabel('Username').fill(username);
+      await current.getByLabel('Password').fill(password);
+      await current.getByRole('button', { name: 'Sign in' }).click();
+    };
+    harness = {
+      baseUrl,
+      dataDir: hub.dataDir,
+      ownerKey: claimed?.ownerKey ?? null,
+      ownerPassword: claimed?.password ?? null,
+      browser,
+      context,
+      page,
+      cspViolations,
+      api,
+      hubOutput: () => hub?.output() ?? '',
+      signInWith,
+      async signIn(role) {
+        let credentials = users.get(role);
+        if (!credentials) {
+          if (role === 'owner') {
+            if (!claimed) throw new Error('the owner is not claimed in this file');
+            credentials = { username: 'owner', password: claimed.password };
+          } else {
+            credentials = { username: `${role}-user`, password: `${role}-password-long-enough` };
+            const made = await api('POST', '/api/auth/users', { ...credentials, role });
+            if (made.status !== 201)
+              throw new Error(`creating the ${role} user: ${made.status} ${made.text}`);
+          }
+          users.set(role, credentials);
+        }
+        // A fresh page in a fresh context: no cookie of an earlier user.
+        const fresh = await browser?.newContext({
+          ignoreHTTPSErrors: true,
+          viewport: { width: 1280, height: 800 },
+        });
+        if (!fresh || !harness) throw new Error('no browser');
+        await harness.context.close();
+        harness.context = fresh;
+        harness.page = await fresh.newPage();
+        watch(harness.page);
+        await fresh.addInitScript({ content: reportViolations });
+        await signInWith(credentials);
+        await harness.page.getByRole('navigation', { name: 'Main' }).waitFor();
+        return credentials;
+      },
+      async screenshot(name) {
+        if (process.env.SVC_SCREENSHOTS !== '1' || !harness) return;
+        const current = harness.page;
+        fs.mkdirSync(screenshotDir, { recursive: true });
+        for (const theme of ['light', 'dark'] as const) {
+          await current.emulateMedia({ colorScheme: theme });
+          await current.evaluate(`document.documentElement.dataset.theme = ${JSON.stringify(theme)}`);
+          await current.screenshot({ path: path.join(screenshotDir, `${name}-${theme}.png`) });
+        }
+      },
+    };
+  }, 90_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await hub?.stop();
+    if (hub) fs.rmSync(path.dirname(hub.dataDir), { recursive: true, force: true });
+  });
+
+  return () => {
+    if (!harness) throw new Error('the console harness is not started');
+    return harness;
+  };
+}

@@ -1,0 +1,40 @@
+/**
+ * The console's one way to the hub: @svc/sdk in session mode (the `svc_session` cookie, same origin, no key).
+ * Every 401 tells the listeners, so the console returns to sign-in whatever page made the call.
+ */
+import { createClient, SvcApiError } from '@svc/sdk';
+
+type Listener = () => void;
+const unauthorizedListeners = new Set<Listener>();
+
+export const hub = createClient({
+  baseUrl: '',
+  onUnauthorized: () => {
+    for (const listener of unauthorizedListeners) listener();
+  },
+});
+
+/** Runs `listener` on every 401 the hub answers; returns the unsubscribe. */
+export function onUnauthorized(listener: Listener): () => void {
+  unauthorizedListeners.add(listener);
+  return () => unauthorizedListeners.delete(listener);
+}
+
+/** The hub's message as it wrote it, or what went wrong before the hub could answer. */
+export function errorText(error: unknown): string {
+  if (error instanceof SvcApiError) return error.hubMessage;
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
+
+/** The field problems of a validation error, by top-level field of the body. */
+export function fieldProblems(error: unknown): Record<string, string> {
+  if (!(error instanceof SvcApiError)) return {};
+  const out: Record<string, string> = {};
+  // `body.ip_addresses.0` → `ip_addresses`: a form shows the problem under the field it came from.
+  for (const { field, problem } of error.details)
+    out[field.replace(/^body\./, '').split('.')[0] ?? field] ??= problem;
+  return out;
+}
+
+export { SvcApiError };

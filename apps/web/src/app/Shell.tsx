@@ -1,0 +1,146 @@
+/**
+ * The frame of every signed-in page: a skip link, the header (navigation, search, theme, the user and
+ * sign-out) and the page. Below 720 px the navigation folds behind a menu button.
+ */
+import { Suspense, useEffect, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { NavLink, Outlet, useLocation } from 'react-router';
+import { hub } from '../api/client';
+import { Loading } from '../components/Loading';
+import { SearchDialog } from './SearchDialog';
+import { pages } from './pages';
+import { endSession, useSession } from './session';
+import { applyTheme, currentTheme, type Theme } from './theme';
+
+function ThemeToggle() {
+  const [theme, setTheme] = useState<Theme>(currentTheme);
+  const next: Theme = theme === 'dark' ? 'light' : 'dark';
+  return (
+    <button
+      type="button"
+      className="icon-button"
+      aria-label={`Switch to the ${next} theme`}
+      title={`Switch to the ${next} theme`}
+      onClick={() => {
+        applyTheme(next, true);
+        setTheme(next);
+      }}
+    >
+      <span aria-hidden="true">{theme === 'dark' ? '☀' : '☾'}</span>
+    </button>
+  );
+}
+
+function SignOutButton() {
+  const client = useQueryClient();
+  const [busy, setBusy] = useState(false);
+  return (
+    <button
+      type="button"
+      disabled={busy}
+      onClick={() => {
+        setBusy(true);
+        // Signed out here whatever the hub answers: a session it no longer knows is over anyway.
+        hub
+          .call('auth.logout')
+          .catch(() => undefined)
+          .finally(() => {
+            endSession(client);
+          });
+      }}
+    >
+      Sign out
+    </button>
+  );
+}
+
+export function Shell() {
+  const { user, isAdmin } = useSession();
+  const location = useLocation();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [searchOpen, setSearchOpen] = useState(false);
+
+  useEffect(() => {
+    setMenuOpen(false);
+  }, [location.pathname]);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement | null;
+      const typing =
+        target?.isContentEditable === true || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target?.tagName ?? '');
+      if ((event.key === 'k' && (event.ctrlKey || event.metaKey)) || (event.key === '/' && !typing)) {
+        event.preventDefault();
+        setSearchOpen(true);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => {
+      window.removeEventListener('keydown', onKey);
+    };
+  }, []);
+
+  const navItems = pages.filter((p) => p.nav && (!p.nav.adminOnly || isAdmin));
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <NavLink to="/dashboard" className="brand">
+          <img src="/favicon.svg" alt="" width="24" height="24" />
+          <span>svc hub</span>
+        </NavLink>
+        <button
+          type="button"
+          className="menu-button icon-button"
+          aria-expanded={menuOpen}
+          aria-controls="main-nav"
+          aria-label="Menu"
+          onClick={() => {
+            setMenuOpen((open) => !open);
+          }}
+        >
+          <span aria-hidden="true">☰</span>
+        </button>
+        <nav id="main-nav" aria-label="Main" className={menuOpen ? 'main-nav open' : 'main-nav'}>
+          <ul>
+            {navItems.map((p) => (
+              <li key={p.path}>
+                <NavLink to={`/${p.path}`}>{p.nav?.label}</NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="topbar-tools">
+          <button
+            type="button"
+            className="search-button"
+            onClick={() => {
+              setSearchOpen(true);
+            }}
+            aria-keyshortcuts="Control+K /"
+          >
+            <span>Search</span> <kbd>Ctrl K</kbd>
+          </button>
+          <ThemeToggle />
+          <span className="user" title={`Signed in as ${user.username} (${user.role})`}>
+            {user.username} <span className="role-badge">{user.role}</span>
+          </span>
+          <SignOutButton />
+        </div>
+      </header>
+      <main id="main" tabIndex={-1}>
+        <Suspense fallback={<Loading label="Loading the page" />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <SearchDialog
+        open={searchOpen}
+        onClose={() => {
+          setSearchOpen(false);
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,53 @@
+/**
+ * The console's pages: path, the lazy component, and its place in the navigation. A page of a new area is
+ * one entry here (and its folder under features/); the sign-in page loads none of them.
+ */
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+
+export interface PageEntry {
+  /** Relative to the root, react-router syntax. */
+  path: string;
+  component: LazyExoticComponent<ComponentType>;
+  /** Shown in the navigation under this label. */
+  nav?: { label: string; adminOnly?: boolean };
+}
+
+function page<K extends string>(
+  load: () => Promise<Record<K, ComponentType>>,
+  name: K,
+): LazyExoticComponent<ComponentType> {
+  return lazy(() => load().then((module) => ({ default: module[name] })));
+}
+
+export const pages: readonly PageEntry[] = [
+  {
+    path: 'dashboard',
+    component: page(() => import('../features/dashboard/DashboardPage'), 'DashboardPage'),
+    nav: { label: 'Dashboard' },
+  },
+  {
+    path: 'assets',
+    component: page(() => import('../features/assets/AssetsPage'), 'AssetsPage'),
+    nav: { label: 'Assets' },
+  },
+  {
+    path: 'assets/:id/*',
+    component: page(() => import('../pages/asset/AssetPage'), 'AssetPage'),
+  },
+  {
+    path: 'run',
+    component: page(() => import('../features/run/RunPage'), 'RunPage'),
+    nav: { label: 'Run' },
+  },
+  {
+    path: 'groups',
+    component: page(() => import('../features/groups/GroupsPage'), 'GroupsPage'),
+    nav: { label: 'Groups' },
+  },
+  {
+    path: 'groups/:id',
+    component: page(() => import('../features/groups/GroupPage'), 'GroupPage'),
+  },
+];
+
+export const NotFoundPage = page(() => import('./NotFoundPage'), 'NotFoundPage');

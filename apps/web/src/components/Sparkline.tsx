@@ -1,0 +1,54 @@
+/**
+ * A small line chart in SVG: no chart library (nothing to load, nothing inline for the CSP). Values are
+ * percentages or any series; null gaps break the line. Labelled for screen readers by its summary.
+ */
+export interface SparklineProps {
+  values: readonly (number | null)[];
+  /** Upper bound of the scale (100 for percentages); the series' maximum when absent. */
+  max?: number;
+  label: string;
+  width?: number;
+  height?: number;
+}
+
+function sparklinePath(
+  values: readonly (number | null)[],
+  width: number,
+  height: number,
+  max: number,
+): string {
+  if (values.length === 0 || max <= 0) return '';
+  const step = values.length > 1 ? width / (values.length - 1) : 0;
+  let path = '';
+  let drawing = false;
+  values.forEach((value, index) => {
+    if (value === null || !Number.isFinite(value)) {
+      drawing = false;
+      return;
+    }
+    const x = (index * step).toFixed(1);
+    const y = (height - (Math.min(value, max) / max) * height).toFixed(1);
+    path += `${drawing ? 'L' : 'M'}${x} ${y}`;
+    drawing = true;
+  });
+  return path;
+}
+
+export function Sparkline({ values, max, label, width = 160, height = 36 }: SparklineProps) {
+  const numbers = values.filter((v): v is number => v !== null && Number.isFinite(v));
+  const scale = max ?? Math.max(1, ...numbers);
+  const last = numbers.at(-1);
+  return (
+    <svg
+      className="sparkline"
+      viewBox={`0 0 ${width} ${height}`}
+      width={width}
+      height={height}
+      role="img"
+      aria-label={last === undefined ? `${label}: no samples` : `${label}: last ${last.toFixed(1)}`}
+      preserveAspectRatio="none"
+    >
+      <path d={sparklinePath(values, width, height, scale)} fill="none" vectorEffect="non-scaling-stroke" />
+    </svg>
+  );
+}

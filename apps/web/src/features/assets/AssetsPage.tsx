@@ -1,0 +1,404 @@
+/**
+ * The assets list: a virtualized table (only the rows in view are in the page) over the hub's paging, so
+ * 10,000 assets scroll as smoothly as 10; filters and sort live in the URL (shareable, back button); add,
+ * edit and delete for roles that may change assets.
+ */
+import { useRef, useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { Link, useSearchParams } from 'react-router';
+import { assetStatuses, platforms, type Asset, type AssetStatus, type Platform } from '@svc/protocol';
+import { hub } from '../../api/client';
+import { useSession } from '../../app/session';
+import { ConfirmDialog } from '../../components/Dialog';
+import { EmptyState } from '../../components/EmptyState';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { Loading } from '../../components/Loading';
+import { AssetFormDialog } from './AssetFormDialog';
+import { lastSeenText } from './asset-format';
+import { assetSorts, useAssetRows, type AssetFilter, type AssetSort } from './asset-rows';
+import { StatusBadge } from './StatusBadge';
+
+const rowHeight = 40;
+const refetchInterval = 10_000;
+
+function isOneOf<T extends string>(values: readonly T[], value: string | null): value is T {
+  return value !== null && (values as readonly string[]).includes(value);
+}
+
+export function filterFromParams(params: URLSearchParams): AssetFilter {
+  const status = params.get('status');
+  const platform = params.get('platform');
+  const sort = params.get('sort');
+  const group = params.get('group');
+  const q = params.get('q')?.trim();
+  return {
+    ...(isOneOf<AssetStatus>(assetStatuses, status) ? { status } : {}),
+    ...(isOneOf<Platform>(platforms, platform) ? { platform } : {}),
+    ...(isOneOf<AssetSort>(assetSorts, sort) ? { sort } : {}),
+    ...(group ? { group } : {}),
+    ...(q ? { q } : {}),
+  };
+}
+
+const columns: { key: string; label: string; sort?: AssetSort }[] = [
+  { key: 'name', label: 'Name', sort: 'name' },
+  { key: 'status', label: 'Status', sort: 'status' },
+  { key: 'platform', label: 'Platform', sort: 'platform' },
+  { key: 'addresses', label: 'Addresses' },
+  { key: 'last_seen', label: 'Last seen', sort: '-last_seen_at' },
+  { key: 'tags', label: 'Tags' },
+];
+
+function GroupFilter({ value, onChange }: { value: string; onChange: (group: string) => void }) {
+  const groups = useQuery({
+    queryKey: ['groups', 'list', 'all'],
+    queryFn: async () => (await hub.call('groups.list', { query: { per_page: 500 } })).data,
+    staleTime: 30_000,
+  });
+  return (
+    <label>
+      Group
+      <select
+        value={value}
+        onChange={(e) => {
+          onChange(e.target.value);
+        }}
+        disabled={groups.isError}
+      >
+        <option value="">All groups</option>
+        {groups.data?.map((g) => (
+          <option key={g.id} value={g.id}>
+            {g.name}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+function Filters({
+  params,
+  setParam,
+}: {
+  params: URLSearchParams;
+  setParam: (name: string, value: string) => void;
+}) {
+  const [text, setText] = useState(params.get('q') ?? '');
+  return (
+    <form
+      className="filters"
+      role="search"
+      aria-label="Filter assets"
+      onSubmit={(e) => {
+        e.preventDefault();
+        setParam('q', text.trim());
+      }}
+    >
+      <label>
+        Search
+        <input
+          type="search"
+          name="q"
+          placeholder="Name, hostname, address, tag"
+          value={text}
+          onChange={(e) => {
+            setText(e.target.value);
+            if (e.target.value === '') setParam('q', '');
+          }}
+          onBlur={() => {
+            setParam('q', text.trim());
+          }}
+        />
+      </label>
+      <label>
+        Status
+        <select
+          value={params.get('status') ?? ''}
+          onChange={(e) => {
+            setParam('status', e.target.value);
+          }}
+        >
+          <option value="">Any status</option>
+          {assetStatuses.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Platform
+        <select
+          value={params.get('platform') ?? ''}
+          onChange={(e) => {
+            setParam('platform', e.target.value);
+          }}
+        >
+          <option value="">Any platform</option>
+          {platforms.map((p) => (
+            <option key={p} value={p}>
+              {p}
+            </option>
+          ))}
+        </select>
+      </label>
+      <GroupFilter
+        value={params.get('group') ?? ''}
+        onChange={(group) => {
+          setParam('group', group);
+        }}
+      />
+    </form>
+  );
+}
+
+function AssetRow({
+  asset,
+  index,
+  canMutate,
+  onEdit,
+  onDelete,
+}: {
+  asset: Asset | undefined;
+  index: number;
+  canMutate: boolean;
+  onEdit: (asset: Asset) => void;
+  onDelete: (asset: Asset) => void;
+}) {
+  if (!asset) {
+    return (
+      <tr aria-rowindex={index + 2} className="row-loading">
+        <td colSpan={columns.length + (canMutate ? 1 : 0)}>
+          <span className="skeleton" />
+        </td>
+      </tr>
+    );
+  }
+  return (
+    <tr aria-rowindex={index + 2} data-asset-id={asset.id}>
+      <th scope="row" className="cell-name">
+        <Link to={`/assets/${encodeURIComponent(asset.id)}`}>{asset.name}</Link>
+        {asset.hub_host && <span className="chip">hub</span>}
+      </th>
+      <td>
+        <StatusBadge status={asset.status} />
+      </td>
+      <td>{asset.platform}</td>
+      <td className="cell-addresses" title={asset.ip_addresses.join(', ')}>
+        {asset.ip_addresses.join(', ') || <span className="muted">—</span>}
+      </td>
+      <td>{lastSeenText(asset)}</td>
+      <td className="cell-tags">
+        {asset.tags.map((t) => (
+          <span key={t} className="chip">
+            {t}
+          </span>
+        ))}
+      </td>
+      {canMutate && (
+        <td className="cell-actions">
+          <button
+            type="button"
+            className="small"
+            onClick={() => {
+              onEdit(asset);
+            }}
+            aria-label={`Edit ${asset.name}`}
+          >
+            Edit
+          </button>
+          <button
+            type="button"
+            className="small danger"
+            onClick={() => {
+              onDelete(asset);
+            }}
+            aria-label={`Delete ${asset.name}`}
+          >
+            Delete
+          </button>
+        </td>
+      )}
+    </tr>
+  );
+}
+
+export function AssetsPage() {
+  const { canMutate } = useSession();
+  const client = useQueryClient();
+  const [params, setParams] = useSearchParams();
+  const filter = filterFromParams(params);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const [editing, setEditing] = useState<Asset | null | 'new'>(null);
+  const [deleting, setDeleting] = useState<Asset | null>(null);
+
+  const setParam = (name: string, value: string) => {
+    setParams(
+      (previous) => {
+        const next = new URLSearchParams(previous);
+        if (value) next.set(name, value);
+        else next.delete(name);
+        return next;
+      },
+      { replace: true },
+    );
+    scrollRef.current?.scrollTo({ top: 0 });
+  };
+
+  // The virtualizer needs the total first; useAssetRows gives it from page 1 and follows the visible range.
+  const [range, setRange] = useState({ first: 0, last: 50 });
+  const rows = useAssetRows(filter, range.first, range.last, refetchInterval);
+  const virtualizer = useVirtualizer({
+    count: rows.total,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => rowHeight,
+    overscan: 12,
+    onChange: (instance) => {
+      const items = instance.getVirtualItems();
+      const first = items[0]?.index ?? 0;
+      const last = items.at(-1)?.index ?? 0;
+      setRange((r) => (r.first === first && r.last === last ? r : { first, last }));
+    },
+  });
+
+  const remove = useMutation({
+    mutationFn: async (asset: Asset) => (await hub.call('assets.delete', { params: { id: asset.id } })).data,
+    onSuccess: async () => {
+      setDeleting(null);
+      await client.invalidateQueries({ queryKey: ['assets'] });
+      await client.invalidateQueries({ queryKey: ['status'] });
+    },
+  });
+
+  const sort = filter.sort ?? 'name';
+  const items = virtualizer.getVirtualItems();
+  const padTop = items[0]?.start ?? 0;
+  const padBottom = virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0);
+
+  return (
+    <section className="page assets-page" aria-labelledby="assets-title">
+      <div className="page-header">
+        <h1 id="assets-title">Assets</h1>
+        <span className="muted" aria-live="polite">
+          {rows.head.isSuccess ? `${rows.total} asset${rows.total === 1 ? '' : 's'}` : ''}
+        </span>
+        {canMutate && (
+          <button
+            type="button"
+            className="primary"
+            onClick={() => {
+              setEditing('new');
+            }}
+          >
+            Add device
+          </button>
+        )}
+      </div>
+      <Filters params={params} setParam={setParam} />
+      {rows.head.isError && <ErrorNotice error={rows.head.error} retry={() => void rows.head.refetch()} />}
+      {rows.head.isPending && <Loading label="Loading assets" />}
+      {rows.head.isSuccess && rows.total === 0 && (
+        <EmptyState
+          title={Object.keys(filter).length > 0 ? 'No asset matches these filters' : 'No assets yet'}
+        >
+          {canMutate && Object.keys(filter).length === 0 && (
+            <p>Enroll an agent (Administration, enrollment tokens) or add a device by hand.</p>
+          )}
+        </EmptyState>
+      )}
+      {rows.head.isSuccess && rows.total > 0 && (
+        <div className="table-scroll" ref={scrollRef} data-testid="assets-scroll">
+          <table className="data-table assets-table" aria-rowcount={rows.total + 1}>
+            <thead>
+              <tr aria-rowindex={1}>
+                {columns.map((c) => {
+                  const active = c.sort !== undefined && sort.replace('-', '') === c.sort.replace('-', '');
+                  const descending = sort.startsWith('-');
+                  return (
+                    <th
+                      key={c.key}
+                      scope="col"
+                      aria-sort={active ? (descending ? 'descending' : 'ascending') : undefined}
+                    >
+                      {c.sort ? (
+                        <button
+                          type="button"
+                          className="sort-button"
+                          onClick={() => {
+                            const base = c.sort?.replace('-', '') ?? 'name';
+                            setParam('sort', active && !descending ? `-${base}` : base);
+                          }}
+                        >
+                          {c.label}
+                          <span aria-hidden="true">{active ? (descending ? ' ▼' : ' ▲') : ''}</span>
+                        </button>
+                      ) : (
+                        c.label
+                      )}
+                    </th>
+                  );
+                })}
+                {canMutate && (
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                )}
+              </tr>
+            </thead>
+            <tbody>
+              {padTop > 0 && (
+                <tr aria-hidden="true" className="spacer">
+                  <td style={{ height: padTop }} />
+                </tr>
+              )}
+              {items.map((item) => (
+                <AssetRow
+                  key={item.index}
+                  index={item.index}
+                  asset={rows.rowAt(item.index)}
+                  canMutate={canMutate}
+                  onEdit={setEditing}
+                  onDelete={setDeleting}
+                />
+              ))}
+              {padBottom > 0 && (
+                <tr aria-hidden="true" className="spacer">
+                  <td style={{ height: padBottom }} />
+                </tr>
+              )}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {editing !== null && (
+        <AssetFormDialog
+          open
+          asset={editing === 'new' ? null : editing}
+          onClose={() => {
+            setEditing(null);
+          }}
+        />
+      )}
+      <ConfirmDialog
+        open={deleting !== null}
+        title={`Delete ${deleting?.name ?? 'asset'}?`}
+        confirmLabel="Delete asset"
+        busy={remove.isPending}
+        onConfirm={() => {
+          if (deleting) remove.mutate(deleting);
+        }}
+        onClose={() => {
+          setDeleting(null);
+          remove.reset();
+        }}
+      >
+        <p>
+          The asset, its metric history and its group memberships are removed; an agent on it is disconnected
+          and must be enrolled again.
+        </p>
+        {remove.isError && <ErrorNotice error={remove.error} />}
+      </ConfirmDialog>
+    </section>
+  );
+}

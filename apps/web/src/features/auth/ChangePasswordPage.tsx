@@ -1,0 +1,119 @@
+/**
+ * The first sign-in with a generated password (the owner's at first run, or one an admin reset): until a
+ * new one is set the hub refuses everything else, so this is the whole console for now.
+ */
+import { useState, type SyntheticEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import type { SessionUser } from '@svc/protocol';
+import { fieldProblems, hub } from '../../api/client';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { endSession, fetchSession, sessionKey } from '../../app/session';
+
+const minPasswordLength = 12;
+
+export function ChangePasswordPage({ user }: { user: SessionUser }) {
+  const client = useQueryClient();
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [repeat, setRepeat] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const mismatch = repeat.length > 0 && next !== repeat;
+  const problems = fieldProblems(error);
+
+  const submit = async (event: SyntheticEvent) => {
+    event.preventDefault();
+    if (next !== repeat) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await hub.call('auth.changePassword', { body: { current_password: current, new_password: next } });
+      client.setQueryData(sessionKey, await fetchSession());
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <main className="auth-page" id="main">
+      <div className="auth-card">
+        <h1 className="auth-title">Choose your password</h1>
+        <p>
+          Signed in as <strong>{user.username}</strong> with a generated password. Choose your own to continue
+          {user.role === 'owner' && (
+            <>
+              ; the hub then deletes <code>owner-credentials.txt</code> from its data directory
+            </>
+          )}
+          .
+        </p>
+        <form onSubmit={(e) => void submit(e)} aria-label="Choose a new password">
+          <label>
+            Current (generated) password
+            <input
+              name="current_password"
+              type="password"
+              autoComplete="current-password"
+              required
+              value={current}
+              onChange={(e) => {
+                setCurrent(e.target.value);
+              }}
+            />
+            {problems.current_password && <span className="field-error">{problems.current_password}</span>}
+          </label>
+          <label>
+            New password ({minPasswordLength} characters or more)
+            <input
+              name="new_password"
+              type="password"
+              autoComplete="new-password"
+              required
+              minLength={minPasswordLength}
+              value={next}
+              onChange={(e) => {
+                setNext(e.target.value);
+              }}
+            />
+            {problems.new_password && <span className="field-error">{problems.new_password}</span>}
+          </label>
+          <label>
+            New password again
+            <input
+              name="repeat_password"
+              type="password"
+              autoComplete="new-password"
+              required
+              aria-invalid={mismatch}
+              value={repeat}
+              onChange={(e) => {
+                setRepeat(e.target.value);
+              }}
+            />
+            {mismatch && <span className="field-error">The two passwords differ.</span>}
+          </label>
+          {error !== null && <ErrorNotice error={error} />}
+          <button type="submit" className="primary" disabled={busy || mismatch}>
+            {busy ? 'Saving…' : 'Set password'}
+          </button>
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => {
+              void hub
+                .call('auth.logout')
+                .catch(() => undefined)
+                .finally(() => {
+                  endSession(client);
+                });
+            }}
+          >
+            Sign out
+          </button>
+        </form>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,230 @@
+/**
+ * Fleet health at a glance: asset counts by status (`/status/aggregate`), fleet averages of the last minutes
+ * (`/metrics/overview`), the busiest online assets with small charts of their stored metrics, and for
+ * admins the latest audit events. Refreshed every 10 s while the page is open.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import type { Asset, MetricSample } from '@svc/protocol';
+import { hub } from '../../api/client';
+import { useSession } from '../../app/session';
+import { EmptyState } from '../../components/EmptyState';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { Loading } from '../../components/Loading';
+import { Sparkline } from '../../components/Sparkline';
+
+const refetchInterval = 10_000;
+/** How many online assets get their charts fetched: a bounded number of calls per refresh. */
+const chartedAssets = 8;
+
+function percent(used: number, total: number): number | null {
+  return total > 0 ? (used / total) * 100 : null;
+}
+
+export function memoryPercent(s: MetricSample): number | null {
+  return percent(s.memory_used_bytes, s.memory_total_bytes);
+}
+
+export function diskPercent(s: MetricSample): number | null {
+  return percent(s.disk_used_bytes, s.disk_total_bytes);
+}
+
+function formatPercent(value: number | null | undefined): string {
+  return value === null || value === undefined ? '—' : `${value.toFixed(1)} %`;
+}
+
+function StatusCounts() {
+  const aggregate = useQuery({
+    queryKey: ['status', 'aggregate'],
+    queryFn: async () => (await hub.call('status.aggregate')).data,
+    refetchInterval,
+  });
+  if (aggregate.isPending) return <Loading label="Loading the fleet status" />;
+  if (aggregate.isError)
+    return <ErrorNotice error={aggregate.error} retry={() => void aggregate.refetch()} />;
+  const { assets, groups } = aggregate.data;
+  const tiles = [
+    { label: 'Assets', value: assets.total, to: '/assets', tone: '' },
+    { label: 'Online', value: assets.online, to: '/assets?status=online', tone: 'ok' },
+    {
+      label: 'Offline',
+      value: assets.offline,
+      to: '/assets?status=offline',
+      tone: assets.offline > 0 ? 'bad' : '',
+    },
+    { label: 'Unknown', value: assets.unknown, to: '/assets?status=unknown', tone: '' },
+    { label: 'Groups', value: groups, to: '/groups', tone: '' },
+  ];
+  return (
+    <ul className="tiles" aria-label="Fleet status">
+      {tiles.map((t) => (
+        <li key={t.label} className={`tile ${t.tone}`}>
+          <Link to={t.to}>
+            <span className="tile-value" data-testid={`count-${t.label.toLowerCase()}`}>
+              {t.value}
+            </span>
+            <span className="tile-label">{t.label}</span>
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function FleetAverages() {
+  const overview = useQuery({
+    queryKey: ['metrics', 'overview'],
+    queryFn: async () => (await hub.call('metrics.overview')).data,
+    refetchInterval,
+  });
+  if (overview.isPending) return <Loading label="Loading the fleet metrics" />;
+  if (overview.isError) return <ErrorNotice error={overview.error} />;
+  const o = overview.data;
+  return (
+    <dl className="averages">
+      <div>
+        <dt>CPU (average)</dt>
+        <dd>{formatPercent(o.cpu_percent_avg)}</dd>
+      </div>
+      <div>
+        <dt>Memory used</dt>
+        <dd>{formatPercent(o.memory_used_percent_avg)}</dd>
+      </div>
+      <div>
+        <dt>Disk used</dt>
+        <dd>{formatPercent(o.disk_used_percent_avg)}</dd>
+      </div>
+      <div>
+        <dt>Reporting</dt>
+        <dd>
+          {o.assets_reporting} of {o.assets_online} online, last {o.window_minutes} min
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
+interface AssetLoad {
+  asset: Asset;
+  samples: MetricSample[];
+  peak: number;
+}
+
+async function busiestAssets(): Promise<AssetLoad[]> {
+  const online = (await hub.call('assets.list', { query: { status: 'online', per_page: chartedAssets } }))
+    .data;
+  const from = new Date(Date.now() - 60 * 60 * 1000).toISOString();
+  const loads = await Promise.all(
+    online.map(async (asset) => {
+      const { samples } = (
+        await hub.call('metrics.history', { params: { id: asset.id }, query: { from, limit: 120 } })
+      ).data;
+      const last = samples.at(-1);
+      const peak = last ? Math.max(last.cpu_percent, memoryPercent(last) ?? 0, diskPercent(last) ?? 0) : -1;
+      return { asset, samples, peak };
+    }),
+  );
+  return loads.sort((a, b) => b.peak - a.peak);
+}
+
+function BusiestAssets() {
+  const loads = useQuery({ queryKey: ['dashboard', 'busiest'], queryFn: busiestAssets, refetchInterval });
+  if (loads.isPending) return <Loading label="Loading the assets' metrics" />;
+  if (loads.isError) return <ErrorNotice error={loads.error} />;
+  if (loads.data.length === 0) {
+    return (
+      <EmptyState title="No asset is online">
+        <p>Assets with a connected agent show their CPU, memory and disk here.</p>
+      </EmptyState>
+    );
+  }
+  return (
+    <table className="data-table load-table">
+      <caption className="visually-hidden">Online assets by their highest load, last hour</caption>
+      <thead>
+        <tr>
+          <th scope="col">Asset</th>
+          <th scope="col">CPU</th>
+          <th scope="col">Memory</th>
+          <th scope="col">Disk</th>
+        </tr>
+      </thead>
+      <tbody>
+        {loads.data.map(({ asset, samples }) => {
+          const last = samples.at(-1);
+          const high = (v: number | null | undefined) =>
+            v !== null && v !== undefined && v >= 90 ? 'high' : undefined;
+          return (
+            <tr key={asset.id}>
+              <th scope="row">
+                <Link to={`/assets/${asset.id}`}>{asset.name}</Link>
+              </th>
+              <td className={high(last?.cpu_percent)}>
+                <Sparkline values={samples.map((s) => s.cpu_percent)} max={100} label={`${asset.name} CPU`} />
+                <span>{formatPercent(last?.cpu_percent)}</span>
+              </td>
+              <td className={high(last ? memoryPercent(last) : null)}>
+                <Sparkline values={samples.map(memoryPercent)} max={100} label={`${asset.name} memory`} />
+                <span>{formatPercent(last ? memoryPercent(last) : null)}</span>
+              </td>
+              <td className={high(last ? diskPercent(last) : null)}>
+                <Sparkline values={samples.map(diskPercent)} max={100} label={`${asset.name} disk`} />
+                <span>{formatPercent(last ? diskPercent(last) : null)}</span>
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+function RecentAudit() {
+  const audit = useQuery({
+    queryKey: ['audit', 'recent'],
+    queryFn: async () => (await hub.call('audit.list', { query: { per_page: 10 } })).data,
+    refetchInterval,
+  });
+  if (audit.isPending) return <Loading label="Loading the audit trail" />;
+  if (audit.isError) return <ErrorNotice error={audit.error} />;
+  if (audit.data.length === 0) return <EmptyState title="No audit events yet" />;
+  return (
+    <ol className="audit-list">
+      {audit.data.map((event) => (
+        <li key={event.id}>
+          <time dateTime={event.ts}>{new Date(event.ts).toLocaleString()}</time> <code>{event.action}</code>{' '}
+          <span className="muted">
+            by {event.actor_type}
+            {event.target_id ? ` on ${event.target_id}` : ''}
+          </span>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+export function DashboardPage() {
+  const { isAdmin } = useSession();
+  return (
+    <section className="page" aria-labelledby="dashboard-title">
+      <h1 id="dashboard-title">Dashboard</h1>
+      <StatusCounts />
+      <div className="panels">
+        <section className="panel" aria-labelledby="averages-title">
+          <h2 id="averages-title">Fleet load</h2>
+          <FleetAverages />
+        </section>
+        <section className="panel wide" aria-labelledby="busiest-title">
+          <h2 id="busiest-title">Busiest online assets</h2>
+          <BusiestAssets />
+        </section>
+        {isAdmin && (
+          <section className="panel" aria-labelledby="audit-title">
+            <h2 id="audit-title">Recent activity</h2>
+            <RecentAudit />
+          </section>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,87 @@
+/** Every group the caller may see: name, description, size; a new group for roles that may change them. */
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useNavigate } from 'react-router';
+import { hub } from '../../api/client';
+import { useSession } from '../../app/session';
+import { EmptyState } from '../../components/EmptyState';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { Loading } from '../../components/Loading';
+import { formatTime } from '../../components/units';
+import { groupListKey } from './group-keys';
+import { GroupFormDialog } from './GroupFormDialog';
+
+export function GroupsPage() {
+  const { canMutate } = useSession();
+  const navigate = useNavigate();
+  const [creating, setCreating] = useState(false);
+  const groups = useQuery({
+    queryKey: groupListKey,
+    queryFn: async () => (await hub.call('groups.list', { query: { per_page: 500 } })).data,
+  });
+  return (
+    <section className="page" aria-labelledby="groups-title">
+      <div className="page-header">
+        <h1 id="groups-title">Groups</h1>
+        {groups.isSuccess && (
+          <span className="muted">
+            {groups.data.length} group{groups.data.length === 1 ? '' : 's'}
+          </span>
+        )}
+        {canMutate && (
+          <button
+            type="button"
+            className="primary"
+            onClick={() => {
+              setCreating(true);
+            }}
+          >
+            New group
+          </button>
+        )}
+      </div>
+      {groups.isPending && <Loading label="Loading groups" />}
+      {groups.isError && <ErrorNotice error={groups.error} retry={() => void groups.refetch()} />}
+      {groups.isSuccess && groups.data.length === 0 && (
+        <EmptyState title="No groups yet">
+          {canMutate && <p>A group gathers assets to run a command on, or to filter the assets list by.</p>}
+        </EmptyState>
+      )}
+      {groups.isSuccess && groups.data.length > 0 && (
+        <div className="rows-scroll">
+          <table className="data-table" aria-label="Groups">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Assets</th>
+                <th scope="col">Description</th>
+                <th scope="col">Changed</th>
+              </tr>
+            </thead>
+            <tbody>
+              {groups.data.map((g) => (
+                <tr key={g.id}>
+                  <th scope="row">
+                    <Link to={`/groups/${encodeURIComponent(g.id)}`}>{g.name}</Link>
+                  </th>
+                  <td className="cell-number">{g.asset_ids.length}</td>
+                  <td className="cell-wide">{g.description ?? <span className="muted">—</span>}</td>
+                  <td>{formatTime(g.updated_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {creating && (
+        <GroupFormDialog
+          group={null}
+          onClose={() => {
+            setCreating(false);
+          }}
+          onSaved={(group) => void navigate(`/groups/${encodeURIComponent(group.id)}`)}
+        />
+      )}
+    </section>
+  );
+}

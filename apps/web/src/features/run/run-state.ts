@@ -1,0 +1,68 @@
+/**
+ * The state of one run on the Run page: the targets it was sent to (when known beforehand), the results as
+ * they arrive, and the end (the hub's summary, or what broke). Pure, so the page's bookkeeping is tested
+ * without a browser.
+ */
+import type { ExecResult, ExecSummary } from '@svc/protocol';
+
+export interface RunState {
+  /** Targets known before the first result (picked assets, a group's members), in that order. */
+  targets: string[];
+  results: Map<string, ExecResult>;
+  /** Asset ids in the order their results arrived. */
+  arrived: string[];
+  summary: ExecSummary | null;
+  running: boolean;
+}
+
+export function startRun(targets: readonly string[]): RunState {
+  return { targets: [...targets], results: new Map(), arrived: [], summary: null, running: true };
+}
+
+export function addResult(state: RunState, result: ExecResult): RunState {
+  const results = new Map(state.results);
+  results.set(result.asset_id, result);
+  const arrived = state.arrived.includes(result.asset_id)
+    ? state.arrived
+    : [...state.arrived, result.asset_id];
+  return { ...state, results, arrived };
+}
+
+export function endRun(state: RunState, summary: ExecSummary | null): RunState {
+  return { ...state, summary, running: false };
+}
+
+/** Rows to show: answered targets first (as they arrived), then those still waiting, in target order. */
+export function runRows(state: RunState): { assetId: string; result: ExecResult | null }[] {
+  const waiting = state.targets.filter((id) => !state.results.has(id));
+  return [
+    ...state.arrived.map((assetId) => ({ assetId, result: state.results.get(assetId) ?? null })),
+    ...waiting.map((assetId) => ({ assetId, result: null })),
+  ];
+}
+
+/** `3 targets: 2 ok, 1 offline`, from the summary or, while running, from what has arrived. */
+export function summaryText(state: RunState): string {
+  const counts = state.summary ?? countResults([...state.results.values()], state.targets.length);
+  const parts = (['ok', 'timeout', 'offline', 'error'] as const)
+    .filter((status) => counts[status] > 0)
+    .map((status) => `${counts[status]} ${status}`);
+  const total = `${counts.total} target${counts.total === 1 ? '' : 's'}`;
+  const waiting = state.running ? counts.total - state.results.size : 0;
+  return [
+    parts.length > 0 ? `${total}: ${parts.join(', ')}` : total,
+    ...(waiting > 0 ? [`${waiting} running`] : []),
+  ].join('; ');
+}
+
+function countResults(results: readonly ExecResult[], expected: number): ExecSummary {
+  const counts: ExecSummary = {
+    total: Math.max(expected, results.length),
+    ok: 0,
+    timeout: 0,
+    offline: 0,
+    error: 0,
+  };
+  for (const r of results) counts[r.status] += 1;
+  return counts;
+}

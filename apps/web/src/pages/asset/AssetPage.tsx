@@ -1,0 +1,138 @@
+/**
+ * One asset: its name, status and actions on top, then its sections as tabs under `/assets/<id>/<tab>`
+ * (overview, metrics, processes, services, network, disks, packages, cron, users, logs, files). Each tab is
+ * its own lazy chunk; the asset itself refreshes every 10 s, so its status changes without a reload.
+ */
+import { Suspense, useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, NavLink, Route, Routes, useNavigate, useParams } from 'react-router';
+import type { Asset } from '@svc/protocol';
+import { hub } from '../../api/client';
+import { useSession } from '../../app/session';
+import { ConfirmDialog } from '../../components/Dialog';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { Loading } from '../../components/Loading';
+import { AssetFormDialog } from '../../features/assets/AssetFormDialog';
+import { StatusBadge } from '../../features/assets/StatusBadge';
+import { assetKey } from './asset-keys';
+import { assetTabs } from './asset-tabs';
+
+function AssetActions({ asset }: { asset: Asset }) {
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const [editing, setEditing] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const remove = useMutation({
+    mutationFn: async () => (await hub.call('assets.delete', { params: { id: asset.id } })).data,
+    onSuccess: async () => {
+      setDeleting(false);
+      client.removeQueries({ queryKey: assetKey(asset.id) });
+      await client.invalidateQueries({ queryKey: ['assets'] });
+      await client.invalidateQueries({ queryKey: ['status'] });
+      void navigate('/assets');
+    },
+  });
+  return (
+    <div className="page-actions">
+      <Link className="button" to={`/run?asset=${encodeURIComponent(asset.id)}`}>
+        Run a command
+      </Link>
+      <button
+        type="button"
+        onClick={() => {
+          setEditing(true);
+        }}
+      >
+        Edit
+      </button>
+      <button
+        type="button"
+        className="danger"
+        onClick={() => {
+          setDeleting(true);
+        }}
+      >
+        Delete
+      </button>
+      {editing && (
+        <AssetFormDialog
+          open
+          asset={asset}
+          onClose={() => {
+            setEditing(false);
+          }}
+        />
+      )}
+      <ConfirmDialog
+        open={deleting}
+        title={`Delete ${asset.name}?`}
+        confirmLabel="Delete asset"
+        busy={remove.isPending}
+        onConfirm={() => {
+          remove.mutate();
+        }}
+        onClose={() => {
+          setDeleting(false);
+          remove.reset();
+        }}
+      >
+        <p>
+          The asset, its metric history and its group memberships are removed; an agent on it is disconnected
+          and must be enrolled again.
+        </p>
+        {remove.isError && <ErrorNotice error={remove.error} />}
+      </ConfirmDialog>
+    </div>
+  );
+}
+
+export function AssetPage() {
+  const { id = '' } = useParams();
+  const { canMutate } = useSession();
+  const asset = useQuery({
+    queryKey: assetKey(id),
+    queryFn: async () => (await hub.call('assets.get', { params: { id } })).data,
+    refetchInterval: 10_000,
+  });
+  if (asset.isPending) return <Loading label="Loading the asset" />;
+  if (asset.isError) return <ErrorNotice error={asset.error} retry={() => void asset.refetch()} />;
+  const a = asset.data;
+  return (
+    <section className="page asset-page" aria-labelledby="asset-title">
+      <p className="breadcrumbs">
+        <Link to="/assets">Assets</Link> /
+      </p>
+      <div className="page-header">
+        <h1 id="asset-title">{a.name}</h1>
+        <StatusBadge status={a.status} />
+        {a.hub_host && <span className="chip">runs the hub</span>}
+        {canMutate && <AssetActions asset={a} />}
+      </div>
+      <nav className="tabs" aria-label="Asset sections">
+        <ul>
+          {assetTabs.map((tab) => (
+            <li key={tab.path}>
+              <NavLink to={`/assets/${encodeURIComponent(a.id)}${tab.path === '' ? '' : `/${tab.path}`}`} end>
+                {tab.label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="tab-panel">
+        <Suspense fallback={<Loading label="Loading the section" />}>
+          <Routes>
+            {assetTabs.map(({ path, component: Tab }) =>
+              path === '' ? (
+                <Route key="overview" index element={<Tab asset={a} />} />
+              ) : (
+                <Route key={path} path={path} element={<Tab asset={a} />} />
+              ),
+            )}
+            <Route path="*" element={<p>This asset has no such section.</p>} />
+          </Routes>
+        </Suspense>
+      </div>
+    </section>
+  );
+}

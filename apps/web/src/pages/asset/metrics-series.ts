@@ -1,0 +1,110 @@
+/**
+ * The metric history of an asset shaped for charts: time ranges, the samples of a range fetched page by page
+ * (the hub answers at most 10,000 a call, oldest first), and per-chart series with gaps where the agent was
+ * silent. Pure except `fetchSamples`, which takes the call to make.
+ */
+import type { MetricSample } from '@svc/protocol';
+
+export const metricRanges = [
+  { key: '1h', label: '1 hour', ms: 60 * 60 * 1000 },
+  { key: '6h', label: '6 hours', ms: 6 * 60 * 60 * 1000 },
+  { key: '24h', label: '24 hours', ms: 24 * 60 * 60 * 1000 },
+  { key: '7d', label: '7 days', ms: 7 * 24 * 60 * 60 * 1000 },
+] as const;
+export type MetricRangeKey = (typeof metricRanges)[number]['key'];
+
+export const samplesPerCall = 10_000;
+/** At most this many calls for one range: 50,000 samples, a week at one sample every 12 s. */
+const callsPerRange = 5;
+
+export interface FetchedSamples {
+  samples: MetricSample[];
+  /** The range holds more samples than were fetched (the newest are missing). */
+  truncated: boolean;
+}
+
+type PageCall = (query: { from: string; to: string; limit: number }) => Promise<MetricSample[]>;
+
+/** The samples of `[from, to]`, following on from the last one while a page comes back full. */
+export async function fetchSamples(call: PageCall, from: Date, to: Date): Promise<FetchedSamples> {
+  const samples: MetricSample[] = [];
+  let cursor = from.toISOString();
+  for (let calls = 0; calls < callsPerRange; calls += 1) {
+    const page = await call({ from: cursor, to: to.toISOString(), limit: samplesPerCall });
+    const last = samples.at(-1)?.ts;
+    // The next page starts at the last timestamp (inclusive): samples already held are skipped.
+    for (const sample of page) if (last === undefined || sample.ts > last) samples.push(sample);
+    if (page.length < samplesPerCall) return { samples, truncated: false };
+    const newest = page.at(-1)?.ts;
+    if (newest === undefined || newest === cursor) return { samples, truncated: true };
+    cursor = newest;
+  }
+  return { samples, truncated: true };
+}
+
+export interface ChartSeries {
+  /** Seconds since the epoch (what uPlot takes). */
+  times: number[];
+  cpu: (number | null)[];
+  memory: (number | null)[];
+  disk: (number | null)[];
+  load: (number | null)[];
+  /** Bytes per second over the span since the previous sample. */
+  rx: (number | null)[];
+  tx: (number | null)[];
+}
+
+function percent(used: number, total: number): number | null {
+  return total > 0 ? (used / total) * 100 : null;
+}
+
+function median(values: number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+/**
+ * One point per sample; where the agent was silent for more than five usual intervals, a gap (a null point)
+ * so the line breaks instead of drawing a slope over hours without data.
+ */
+export function chartSeries(samples: readonly MetricSample[]): ChartSeries {
+  const out: ChartSeries = { times: [], cpu: [], memory: [], disk: [], load: [], rx: [], tx: [] };
+  const seconds = samples.map((s) => Date.parse(s.ts) / 1000);
+  const steps = seconds.slice(1).map((t, i) => t - (seconds[i] ?? t));
+  const gapAfter = median(steps) * 5;
+  const pushGap = (time: number) => {
+    out.times.push(time);
+    for (const series of [out.cpu, out.memory, out.disk, out.load, out.rx, out.tx]) series.push(null);
+  };
+  samples.forEach((s, i) => {
+    const time = seconds[i] ?? 0;
+    const previous = i > 0 ? seconds[i - 1] : undefined;
+    const span = previous === undefined ? null : time - previous;
+    if (span !== null && gapAfter > 0 && span > gapAfter) pushGap(time - span / 2);
+    out.times.push(time);
+    out.cpu.push(s.cpu_percent);
+    out.memory.push(percent(s.memory_used_bytes, s.memory_total_bytes));
+    out.disk.push(percent(s.disk_used_bytes, s.disk_total_bytes));
+    out.load.push(s.load1);
+    const rate = span !== null && span > 0 && span <= gapAfter ? 1 / span : null;
+    out.rx.push(rate === null ? null : s.net_rx_bytes * rate);
+    out.tx.push(rate === null ? null : s.net_tx_bytes * rate);
+  });
+  return out;
+}
+
+/** Latest, mean and highest of a series (nulls left out), for the figures beside a chart. */
+export function seriesFigures(values: readonly (number | null)[]): {
+  latest: number | null;
+  mean: number | null;
+  max: number | null;
+} {
+  const numbers = values.filter((v): v is number => v !== null && Number.isFinite(v));
+  if (numbers.length === 0) return { latest: null, mean: null, max: null };
+  return {
+    latest: numbers.at(-1) ?? null,
+    mean: numbers.reduce((a, b) => a + b, 0) / numbers.length,
+    max: Math.max(...numbers),
+  };
+}
