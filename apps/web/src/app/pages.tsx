@@ -34,6 +34,15 @@ export const pages: readonly PageEntry[] = [
     path: 'assets/:id/*',
     component: page(() => import('../pages/asset/AssetPage'), 'AssetPage'),
   },
+  {
+    path: 'admin',
+    component: page(() => import('../features/admin/AdminArea'), 'AdminIndex'),
+    nav: { label: 'Admin', adminOnly: true },
+  },
+  {
+    path: 'admin/*',
+    component: page(() => import('../features/admin/AdminArea'), 'AdminArea'),
+  },
 ];
 
 export const NotFoundPage = page(() => import('./NotFoundPage'), 'NotFoundPage');
