@@ -43,6 +43,10 @@ export const pages: readonly PageEntry[] = [
     path: 'admin/*',
     component: page(() => import('../features/admin/AdminArea'), 'AdminArea'),
   },
+  {
+    path: 'account/*',
+    component: page(() => import('../features/account/AccountPage'), 'AccountPage'),
+  },
 ];
 
 export const NotFoundPage = page(() => import('./NotFoundPage'), 'NotFoundPage');
