@@ -7,7 +7,7 @@ import { defineConfig } from 'vitest/config';
  *   builds (scripts/build.js as its global setup).
  * - hub: tests that start a hub in-process (startTestHub, app.inject()): the hub's own tests and the
  *   packages that drive it (sdk, testkit).
- * - unit: pure modules: protocol, the agent, and the hub's modules listed in `pureHubTests`. The unit tier
+ * - unit: pure modules: protocol, the agent, the console's, and the hub's modules listed in `pureHubTests`. The unit tier
  *   refuses startTestHub (SVC_TEST_TIER), so a hub test placed here fails rather than hiding in it.
  * A new test under apps/hub lands in `hub` by default; a pure one may be added to `pureHubTests`.
  */
@@ -37,7 +37,13 @@ const pureHubTests = [
   'apps/hub/src/platform/tls/name-constraints.test.ts',
 ];
 
-const unitTests = ['packages/protocol/src/**/*.test.ts', 'apps/agent/src/**/*.test.ts', ...pureHubTests];
+const unitTests = [
+  'packages/protocol/src/**/*.test.ts',
+  'apps/agent/src/**/*.test.ts',
+  // The console's pure modules (browser code without the DOM: selections, commands, value parsing).
+  'apps/web/src/**/*.test.ts',
+  ...pureHubTests,
+];
 
 export default defineConfig({
   test: {
