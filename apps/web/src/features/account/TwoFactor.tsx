@@ -112,6 +112,7 @@ function CodeForm({
 }
 
 function Setup({ onCodes }: { onCodes: (codes: string[]) => void }) {
+  const client = useQueryClient();
   const [setup, setSetup] = useState<TotpSetup | null>(null);
   const start = useMutation({
     mutationFn: async () => (await hub.call('auth.2faSetup')).data,
@@ -120,6 +121,8 @@ function Setup({ onCodes }: { onCodes: (codes: string[]) => void }) {
   const verify = useMutation({
     mutationFn: async (code: string) => (await hub.call('auth.2faVerify', { body: { code } })).data,
     onSuccess: (result) => {
+      // On from now: once the codes are put away, the page shows it without a flash of the setup.
+      client.setQueryData(twoFactorKey, { enabled: true });
       onCodes(result.recovery_codes);
     },
   });

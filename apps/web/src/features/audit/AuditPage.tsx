@@ -94,10 +94,19 @@ function detailText(detail: AuditEvent['detail']): string {
   return text === '{}' ? '' : text;
 }
 
-function AuditRows({ events, userNames }: { events: AuditEvent[]; userNames: Map<string, string> }) {
+function AuditRows({
+  events,
+  userNames,
+  busy,
+}: {
+  events: AuditEvent[];
+  userNames: Map<string, string>;
+  /** The rows shown are the last filter's while this one loads. */
+  busy: boolean;
+}) {
   return (
     <div className="table-wrap">
-      <table className="data-table admin-table audit-table">
+      <table className="data-table admin-table audit-table" aria-busy={busy}>
         <caption className="visually-hidden">Audit events, newest first</caption>
         <thead>
           <tr>
@@ -196,7 +205,7 @@ export function AuditPage() {
         />
       ) : (
         <>
-          <AuditRows events={events.data.data} userNames={userNames} />
+          <AuditRows events={events.data.data} userNames={userNames} busy={events.isPlaceholderData} />
           <Pager
             page={page}
             perPage={perPage}
