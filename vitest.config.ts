@@ -43,7 +43,7 @@ const pureHubTests = [
 const unitTests = [
   'packages/protocol/src/**/*.test.ts',
   'apps/agent/src/**/*.test.ts',
-  // The console's pure modules (paths, series, formats): no browser needed.
+  // The console's pure modules (paths, series, formats, selections, commands, value parsing): no browser.
   'apps/web/src/**/*.test.ts',
   ...pureHubTests,
 ];

@@ -124,9 +124,13 @@ export function Shell() {
             <span>Search</span> <kbd>Ctrl K</kbd>
           </button>
           <ThemeToggle />
-          <span className="user" title={`Signed in as ${user.username} (${user.role})`}>
+          <NavLink
+            to="/account/security"
+            className="user"
+            title={`Signed in as ${user.username} (${user.role}): your password and two-factor sign-in`}
+          >
             {user.username} <span className="role-badge">{user.role}</span>
-          </span>
+          </NavLink>
           <SignOutButton />
         </div>
       </header>

@@ -48,6 +48,19 @@ export const pages: readonly PageEntry[] = [
     path: 'groups/:id',
     component: page(() => import('../features/groups/GroupPage'), 'GroupPage'),
   },
+  {
+    path: 'admin',
+    component: page(() => import('../features/admin/AdminArea'), 'AdminIndex'),
+    nav: { label: 'Admin', adminOnly: true },
+  },
+  {
+    path: 'admin/*',
+    component: page(() => import('../features/admin/AdminArea'), 'AdminArea'),
+  },
+  {
+    path: 'account/*',
+    component: page(() => import('../features/account/AccountPage'), 'AccountPage'),
+  },
 ];
 
 export const NotFoundPage = page(() => import('./NotFoundPage'), 'NotFoundPage');

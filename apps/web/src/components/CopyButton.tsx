@@ -1,0 +1,75 @@
+/**
+ * Copies a text to the clipboard and says so next to the button (a live region, so a screen reader hears
+ * it). When the browser refuses (no permission, not a secure context), it says how to copy by hand.
+ */
+import { useEffect, useState } from 'react';
+
+type CopyState = 'idle' | 'copied' | 'failed';
+
+export function CopyButton({ text, label }: { text: string; label: string }) {
+  const [state, setState] = useState<CopyState>('idle');
+  useEffect(() => {
+    if (state !== 'copied') return;
+    const timer = setTimeout(() => {
+      setState('idle');
+    }, 2500);
+    return () => {
+      clearTimeout(timer);
+    };
+  }, [state]);
+  return (
+    <span className="copy">
+      <button
+        type="button"
+        onClick={() => {
+          navigator.clipboard.writeText(text).then(
+            () => {
+              setState('copied');
+            },
+            () => {
+              setState('failed');
+            },
+          );
+        }}
+      >
+        {label}
+      </button>
+      <span className="copy-state" role="status" aria-live="polite">
+        {state === 'copied'
+          ? 'Copied'
+          : state === 'failed'
+            ? 'The browser refused: select the text and copy it'
+            : ''}
+      </span>
+    </span>
+  );
+}
+
+/** A value to copy (a key, a token, a command): read-only, selected on focus, with its copy button. */
+export function CopyField({
+  label,
+  value,
+  multiline = false,
+}: {
+  label: string;
+  value: string;
+  multiline?: boolean;
+}) {
+  const id = `copy-${label.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+  const select = (event: { currentTarget: HTMLInputElement | HTMLTextAreaElement }) => {
+    event.currentTarget.select();
+  };
+  return (
+    <div className="field copy-field">
+      <label htmlFor={id}>{label}</label>
+      <div className="copy-row">
+        {multiline ? (
+          <textarea id={id} readOnly value={value} rows={4} spellCheck={false} onFocus={select} />
+        ) : (
+          <input id={id} readOnly value={value} spellCheck={false} onFocus={select} />
+        )}
+        <CopyButton text={value} label={`Copy ${label.toLowerCase()}`} />
+      </div>
+    </div>
+  );
+}

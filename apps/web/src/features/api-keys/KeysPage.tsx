@@ -1,0 +1,215 @@
+/**
+ * API keys: the list (prefix only: the hub keeps no raw key), create, edit and revoke. A new key's raw text
+ * is shown once, in a dialog with a copy button, and is gone from the page when the dialog closes.
+ */
+import { useState } from 'react';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ApiKey, ApiKeyCreated } from '@svc/protocol';
+import { hub } from '../../api/client';
+import { CopyField } from '../../components/CopyButton';
+import { ConfirmDialog, Dialog } from '../../components/Dialog';
+import { EmptyState } from '../../components/EmptyState';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { Loading } from '../../components/Loading';
+import { Pager } from '../../components/Pager';
+import { Time } from '../../components/Time';
+import { isExpired } from './expiry';
+import { KeyFormDialog } from './KeyFormDialog';
+import { scopeSummary } from './scope-selection';
+
+const perPage = 50;
+
+type Editing = { mode: 'create' } | { mode: 'edit'; key: ApiKey };
+
+function RawKeyDialog({ created, onClose }: { created: ApiKeyCreated; onClose: () => void }) {
+  return (
+    <Dialog open title={`Key ${created.name} created`} onClose={onClose}>
+      <div className="dialog-body stack-form">
+        <p className="notice warning" role="note">
+          Copy the key now: it is shown only this once. The hub keeps only its hash and cannot show it again.
+        </p>
+        <CopyField label="API key" value={created.raw_key} />
+        <p className="muted small">
+          Send it as <code>Authorization: Bearer …</code> over HTTPS.
+        </p>
+      </div>
+      <div className="dialog-actions">
+        <button type="button" className="primary" onClick={onClose}>
+          I have copied it
+        </button>
+      </div>
+    </Dialog>
+  );
+}
+
+function KeyRow({ apiKey, onEdit, onRevoke }: { apiKey: ApiKey; onEdit: () => void; onRevoke: () => void }) {
+  const expired = isExpired(apiKey.expires_at);
+  return (
+    <tr>
+      <th scope="row">{apiKey.name}</th>
+      <td>
+        <code>svc_{apiKey.prefix}_…</code>
+      </td>
+      <td>{apiKey.role}</td>
+      <td className="wrap" title={apiKey.scopes.join(' ')}>
+        {scopeSummary(apiKey.scopes)}
+      </td>
+      <td>{apiKey.allowed_assets.length === 0 ? 'all' : `${apiKey.allowed_assets.length} only`}</td>
+      <td className={expired ? 'bad' : undefined}>
+        {expired ? 'expired ' : ''}
+        <Time value={apiKey.expires_at} empty="never" />
+      </td>
+      <td>
+        <Time value={apiKey.last_used_at} empty="never" />
+      </td>
+      <td>
+        <Time value={apiKey.created_at} />
+      </td>
+      <td className="cell-actions">
+        <button type="button" className="small" onClick={onEdit} aria-label={`Edit ${apiKey.name}`}>
+          Edit
+        </button>
+        <button
+          type="button"
+          className="small danger"
+          onClick={onRevoke}
+          aria-label={`Revoke ${apiKey.name}`}
+        >
+          Revoke
+        </button>
+      </td>
+    </tr>
+  );
+}
+
+export function KeysPage() {
+  const client = useQueryClient();
+  const [page, setPage] = useState(1);
+  const [editing, setEditing] = useState<Editing | null>(null);
+  const [created, setCreated] = useState<ApiKeyCreated | null>(null);
+  const [revoking, setRevoking] = useState<ApiKey | null>(null);
+  const keys = useQuery({
+    queryKey: ['keys', 'list', page],
+    queryFn: () => hub.call('keys.list', { query: { page, per_page: perPage } }),
+    placeholderData: keepPreviousData,
+  });
+  const revoke = useMutation({
+    mutationFn: async (key: ApiKey) => (await hub.call('keys.revoke', { params: { id: key.id } })).data,
+    onSuccess: async () => {
+      setRevoking(null);
+      await client.invalidateQueries({ queryKey: ['keys'] });
+    },
+  });
+
+  return (
+    <section className="page" aria-labelledby="keys-title">
+      <div className="page-header">
+        <h1 id="keys-title">API keys</h1>
+        <button
+          type="button"
+          className="primary"
+          onClick={() => {
+            setEditing({ mode: 'create' });
+          }}
+        >
+          Create key
+        </button>
+      </div>
+      <p className="muted">
+        Keys call the REST API (<code>/api/v2</code>) with a role, scopes and optionally a list of assets.
+        Only their prefix is kept in the clear.
+      </p>
+      {keys.isPending ? (
+        <Loading label="Loading the keys" />
+      ) : keys.isError ? (
+        <ErrorNotice error={keys.error} retry={() => void keys.refetch()} />
+      ) : keys.data.data.length === 0 ? (
+        <EmptyState title="No API keys">
+          <p>Create one for a script, a CLI or another service.</p>
+        </EmptyState>
+      ) : (
+        <>
+          <div className="table-wrap">
+            <table className="data-table admin-table">
+              <caption className="visually-hidden">API keys</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Key</th>
+                  <th scope="col">Role</th>
+                  <th scope="col">Scopes</th>
+                  <th scope="col">Assets</th>
+                  <th scope="col">Expires</th>
+                  <th scope="col">Last used</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {keys.data.data.map((key) => (
+                  <KeyRow
+                    key={key.id}
+                    apiKey={key}
+                    onEdit={() => {
+                      setEditing({ mode: 'edit', key });
+                    }}
+                    onRevoke={() => {
+                      revoke.reset();
+                      setRevoking(key);
+                    }}
+                  />
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Pager
+            page={page}
+            perPage={perPage}
+            total={keys.data.meta.total}
+            onPage={setPage}
+            busy={keys.isFetching}
+          />
+        </>
+      )}
+      {editing && (
+        <KeyFormDialog
+          key={editing.mode === 'edit' ? editing.key.id : 'new'}
+          open
+          apiKey={editing.mode === 'edit' ? editing.key : null}
+          onClose={() => {
+            setEditing(null);
+          }}
+          onCreated={setCreated}
+        />
+      )}
+      {created && (
+        <RawKeyDialog
+          created={created}
+          onClose={() => {
+            setCreated(null);
+          }}
+        />
+      )}
+      <ConfirmDialog
+        open={revoking !== null}
+        title={`Revoke the key ${revoking?.name ?? ''}?`}
+        confirmLabel="Revoke key"
+        busy={revoke.isPending}
+        onConfirm={() => {
+          if (revoking) revoke.mutate(revoking);
+        }}
+        onClose={() => {
+          setRevoking(null);
+        }}
+      >
+        <p>
+          Every request with <code>svc_{revoking?.prefix}_…</code> is refused from now on, and its event
+          streams close. This cannot be undone.
+        </p>
+        {revoke.isError && <ErrorNotice error={revoke.error} />}
+      </ConfirmDialog>
+    </section>
+  );
+}

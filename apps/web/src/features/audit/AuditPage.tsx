@@ -1,0 +1,220 @@
+/**
+ * The audit trail, newest first, paged by the hub, with filters (action, actor, asset, time range) kept in
+ * the URL so a filtered view can be shared and the back button works. Actors that are users show their name.
+ */
+import { useState, type SyntheticEvent } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Link, useSearchParams } from 'react-router';
+import type { AuditEvent, AuditQuery } from '@svc/protocol';
+import { hub } from '../../api/client';
+import { EmptyState } from '../../components/EmptyState';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { Loading } from '../../components/Loading';
+import { Pager } from '../../components/Pager';
+import { Time } from '../../components/Time';
+import { fromLocalInput, toLocalInput } from '../api-keys/expiry';
+
+const perPage = 50;
+const filterNames = ['action', 'actor_id', 'asset_id', 'since', 'until'] as const;
+type FilterName = (typeof filterNames)[number];
+
+function filterFromParams(params: URLSearchParams): AuditQuery {
+  const out: AuditQuery = {};
+  for (const name of filterNames) {
+    const value = params.get(name)?.trim();
+    if (value) out[name] = value;
+  }
+  return out;
+}
+
+function pageFromParams(params: URLSearchParams): number {
+  const page = Number(params.get('page'));
+  return Number.isInteger(page) && page > 0 ? page : 1;
+}
+
+type Draft = Record<FilterName, string>;
+
+function draftOf(filter: AuditQuery): Draft {
+  return {
+    action: filter.action ?? '',
+    actor_id: filter.actor_id ?? '',
+    asset_id: filter.asset_id ?? '',
+    since: toLocalInput(filter.since ?? null),
+    until: toLocalInput(filter.until ?? null),
+  };
+}
+
+function Filters({ filter, onApply }: { filter: AuditQuery; onApply: (filter: Draft) => void }) {
+  const [draft, setDraft] = useState<Draft>(() => draftOf(filter));
+  const field = (name: FilterName, label: string, props: { type?: string; placeholder?: string } = {}) => (
+    <label>
+      {label}
+      <input
+        {...props}
+        name={name}
+        value={draft[name]}
+        onChange={(e) => {
+          setDraft((d) => ({ ...d, [name]: e.target.value }));
+        }}
+      />
+    </label>
+  );
+  const submit = (event: SyntheticEvent) => {
+    event.preventDefault();
+    onApply(draft);
+  };
+  return (
+    <form className="filters audit-filters" role="search" aria-label="Filter the audit log" onSubmit={submit}>
+      {field('action', 'Action', { placeholder: 'api_key.created' })}
+      {field('actor_id', 'Actor', { placeholder: 'usr_… or key_…' })}
+      {field('asset_id', 'Asset', { placeholder: 'ast_…' })}
+      {field('since', 'From', { type: 'datetime-local' })}
+      {field('until', 'Until', { type: 'datetime-local' })}
+      <div className="filter-actions">
+        <button type="submit" className="primary">
+          Apply filters
+        </button>
+        <button
+          type="button"
+          onClick={() => {
+            const empty = draftOf({});
+            setDraft(empty);
+            onApply(empty);
+          }}
+        >
+          Clear
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function detailText(detail: AuditEvent['detail']): string {
+  const text = JSON.stringify(detail);
+  return text === '{}' ? '' : text;
+}
+
+function AuditRows({
+  events,
+  userNames,
+  busy,
+}: {
+  events: AuditEvent[];
+  userNames: Map<string, string>;
+  /** The rows shown are the last filter's while this one loads. */
+  busy: boolean;
+}) {
+  return (
+    <div className="table-wrap">
+      <table className="data-table admin-table audit-table" aria-busy={busy}>
+        <caption className="visually-hidden">Audit events, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Time</th>
+            <th scope="col">Action</th>
+            <th scope="col">Actor</th>
+            <th scope="col">Target</th>
+            <th scope="col">Asset</th>
+            <th scope="col">Address</th>
+            <th scope="col">Detail</th>
+          </tr>
+        </thead>
+        <tbody>
+          {events.map((event) => {
+            const name = event.actor_id ? userNames.get(event.actor_id) : undefined;
+            const detail = detailText(event.detail);
+            return (
+              <tr key={event.id}>
+                <td>
+                  <Time value={event.ts} />
+                </td>
+                <th scope="row">
+                  <code>{event.action}</code>
+                </th>
+                <td title={event.actor_id ?? undefined}>
+                  {event.actor_type}
+                  {name ? ` ${name}` : event.actor_id ? ` ${event.actor_id}` : ''}
+                </td>
+                <td className="wrap">
+                  {event.target_id ? `${event.target_type ?? ''} ${event.target_id}` : '—'}
+                </td>
+                <td>
+                  {event.asset_id ? (
+                    <Link to={`/assets/${encodeURIComponent(event.asset_id)}`}>{event.asset_id}</Link>
+                  ) : (
+                    '—'
+                  )}
+                </td>
+                <td>{event.ip ?? '—'}</td>
+                <td className="wrap detail" title={detail}>
+                  {detail ? <code>{detail}</code> : '—'}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function AuditPage() {
+  const [params, setParams] = useSearchParams();
+  const filter = filterFromParams(params);
+  const page = pageFromParams(params);
+  const events = useQuery({
+    queryKey: ['audit', 'list', filter, page],
+    queryFn: () => hub.call('audit.list', { query: { ...filter, page, per_page: perPage } }),
+    placeholderData: keepPreviousData,
+  });
+  const users = useQuery({
+    queryKey: ['users', 'list', 'names'],
+    queryFn: async () => (await hub.call('users.list', { query: { per_page: 500 } })).data,
+    staleTime: 60_000,
+  });
+  const userNames = new Map((users.data ?? []).map((u) => [u.id, u.username]));
+
+  const apply = (draft: Draft) => {
+    const next = new URLSearchParams();
+    for (const name of filterNames) {
+      const raw = draft[name].trim();
+      const value = name === 'since' || name === 'until' ? fromLocalInput(raw) : raw;
+      if (value) next.set(name, value);
+    }
+    setParams(next);
+  };
+  const goTo = (next: number) => {
+    const copy = new URLSearchParams(params);
+    copy.set('page', String(next));
+    setParams(copy);
+  };
+
+  return (
+    <section className="page" aria-labelledby="audit-title">
+      <div className="page-header">
+        <h1 id="audit-title">Audit log</h1>
+      </div>
+      <Filters key={params.toString()} filter={filter} onApply={apply} />
+      {events.isPending ? (
+        <Loading label="Loading the audit log" />
+      ) : events.isError ? (
+        <ErrorNotice error={events.error} retry={() => void events.refetch()} />
+      ) : events.data.data.length === 0 ? (
+        <EmptyState
+          title={Object.keys(filter).length > 0 ? 'No audit event matches' : 'No audit events yet'}
+        />
+      ) : (
+        <>
+          <AuditRows events={events.data.data} userNames={userNames} busy={events.isPlaceholderData} />
+          <Pager
+            page={page}
+            perPage={perPage}
+            total={events.data.meta.total}
+            onPage={goTo}
+            busy={events.isFetching}
+          />
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,304 @@
+/**
+ * Enrollment tokens: create (name, lifetime, uses), list, revoke. A new token is shown once, inside the exact
+ * `svc-agent enroll …` command for this hub (its address and CA fingerprint included), with a copy button.
+ */
+import { useState, type SyntheticEvent } from 'react';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { EnrollmentToken, EnrollmentTokenCreate, EnrollmentTokenCreated } from '@svc/protocol';
+import { fieldProblems, hub } from '../../api/client';
+import { CopyField } from '../../components/CopyButton';
+import { ConfirmDialog, Dialog } from '../../components/Dialog';
+import { EmptyState } from '../../components/EmptyState';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { FormField } from '../../components/FormField';
+import { Loading } from '../../components/Loading';
+import { Pager } from '../../components/Pager';
+import { Time } from '../../components/Time';
+import { enrollCommand } from './enroll-command';
+
+const perPage = 50;
+
+function tokenState(token: EnrollmentToken, now = Date.now()): string {
+  if (token.revoked) return 'revoked';
+  if (token.uses >= token.max_uses) return 'used up';
+  if (new Date(token.expires_at).getTime() <= now) return 'expired';
+  return 'active';
+}
+
+/** A whole number from the input, or undefined when left empty (the hub's default applies). */
+function optionalInteger(text: string): number | undefined {
+  const trimmed = text.trim();
+  return trimmed === '' ? undefined : Number(trimmed);
+}
+
+function CreateTokenDialog({
+  onClose,
+  onCreated,
+}: {
+  onClose: () => void;
+  onCreated: (token: EnrollmentTokenCreated) => void;
+}) {
+  const client = useQueryClient();
+  const [name, setName] = useState('');
+  const [hours, setHours] = useState('');
+  const [uses, setUses] = useState('');
+  const create = useMutation({
+    mutationFn: async () => {
+      const expires = optionalInteger(hours);
+      const maxUses = optionalInteger(uses);
+      const body: EnrollmentTokenCreate = {
+        name: name.trim(),
+        ...(expires !== undefined ? { expires_in_hours: expires } : {}),
+        ...(maxUses !== undefined ? { max_uses: maxUses } : {}),
+      };
+      return (await hub.call('enrollment.create', { body })).data;
+    },
+    onSuccess: async (token) => {
+      await client.invalidateQueries({ queryKey: ['enrollment-tokens'] });
+      onCreated(token);
+      onClose();
+    },
+  });
+  const problems = fieldProblems(create.error);
+  const submit = (event: SyntheticEvent) => {
+    event.preventDefault();
+    create.mutate();
+  };
+  return (
+    <Dialog open title="Create an enrollment token" onClose={onClose}>
+      <form className="stack-form" onSubmit={submit} noValidate>
+        <FormField label="Name" problem={problems.name} hint="What it is for: a machine, a batch, a site.">
+          {(p) => (
+            <input
+              {...p}
+              autoFocus
+              value={name}
+              onChange={(e) => {
+                setName(e.target.value);
+              }}
+            />
+          )}
+        </FormField>
+        <FormField
+          label="Lifetime in hours"
+          problem={problems.expires_in_hours}
+          hint="Empty: the hub's default (setting enrollment.token_default_expires_hours)."
+        >
+          {(p) => (
+            <input
+              {...p}
+              type="number"
+              inputMode="numeric"
+              min={1}
+              value={hours}
+              onChange={(e) => {
+                setHours(e.target.value);
+              }}
+            />
+          )}
+        </FormField>
+        <FormField
+          label="Enrollments allowed"
+          problem={problems.max_uses}
+          hint="Empty: the hub's default (setting enrollment.token_default_max_uses)."
+        >
+          {(p) => (
+            <input
+              {...p}
+              type="number"
+              inputMode="numeric"
+              min={1}
+              value={uses}
+              onChange={(e) => {
+                setUses(e.target.value);
+              }}
+            />
+          )}
+        </FormField>
+        {create.isError && <ErrorNotice error={create.error} />}
+        <div className="dialog-actions">
+          <button type="button" onClick={onClose} disabled={create.isPending}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={create.isPending}>
+            {create.isPending ? 'Creating…' : 'Create token'}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+function CreatedTokenDialog({ token, onClose }: { token: EnrollmentTokenCreated; onClose: () => void }) {
+  const command = enrollCommand(window.location.origin, token.token, token.ca_fingerprint_sha256);
+  return (
+    <Dialog open title={`Token ${token.name} created`} onClose={onClose}>
+      <div className="dialog-body stack-form">
+        <p className="notice warning" role="note">
+          The token is shown only this once. It allows {token.max_uses}{' '}
+          {token.max_uses === 1 ? 'enrollment' : 'enrollments'} until <Time value={token.expires_at} />.
+        </p>
+        <CopyField label="Enroll command" value={command} multiline />
+        <p className="muted small">
+          {token.ca_fingerprint_sha256
+            ? "Run it on the machine (svc-agent installed), then svc-agent run. --ca-fingerprint pins the hub's own CA, so the agent trusts this hub and no other."
+            : "This hub's certificate is not from its own CA: the agent checks it against the machine's system CAs."}
+        </p>
+        <CopyField label="Token" value={token.token} />
+      </div>
+      <div className="dialog-actions">
+        <button type="button" className="primary" onClick={onClose}>
+          Done
+        </button>
+      </div>
+    </Dialog>
+  );
+}
+
+export function EnrollmentPage() {
+  const client = useQueryClient();
+  const [page, setPage] = useState(1);
+  const [creating, setCreating] = useState(false);
+  const [created, setCreated] = useState<EnrollmentTokenCreated | null>(null);
+  const [revoking, setRevoking] = useState<EnrollmentToken | null>(null);
+  const tokens = useQuery({
+    queryKey: ['enrollment-tokens', 'list', page],
+    queryFn: () => hub.call('enrollment.list', { query: { page, per_page: perPage } }),
+    placeholderData: keepPreviousData,
+  });
+  const revoke = useMutation({
+    mutationFn: async (token: EnrollmentToken) =>
+      (await hub.call('enrollment.revoke', { params: { id: token.id } })).data,
+    onSuccess: async () => {
+      setRevoking(null);
+      await client.invalidateQueries({ queryKey: ['enrollment-tokens'] });
+    },
+  });
+
+  return (
+    <section className="page" aria-labelledby="enrollment-title">
+      <div className="page-header">
+        <h1 id="enrollment-title">Enrollment tokens</h1>
+        <button
+          type="button"
+          className="primary"
+          onClick={() => {
+            setCreating(true);
+          }}
+        >
+          Create token
+        </button>
+      </div>
+      <p className="muted">
+        A machine joins the hub once with a token: <code>svc-agent enroll</code> exchanges it for its own
+        credential. Tokens expire and allow a fixed number of enrollments.
+      </p>
+      {tokens.isPending ? (
+        <Loading label="Loading the enrollment tokens" />
+      ) : tokens.isError ? (
+        <ErrorNotice error={tokens.error} retry={() => void tokens.refetch()} />
+      ) : tokens.data.data.length === 0 ? (
+        <EmptyState title="No enrollment tokens">
+          <p>Create one to add a machine with an agent.</p>
+        </EmptyState>
+      ) : (
+        <>
+          <div className="table-wrap">
+            <table className="data-table admin-table">
+              <caption className="visually-hidden">Enrollment tokens</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">State</th>
+                  <th scope="col">Used</th>
+                  <th scope="col">Expires</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {tokens.data.data.map((token) => {
+                  const state = tokenState(token);
+                  return (
+                    <tr key={token.id}>
+                      <th scope="row">{token.name}</th>
+                      <td>
+                        <span className={`chip state-${state.replace(' ', '-')}`}>{state}</span>
+                      </td>
+                      <td>
+                        {token.uses} of {token.max_uses}
+                      </td>
+                      <td>
+                        <Time value={token.expires_at} />
+                      </td>
+                      <td>
+                        <Time value={token.created_at} />
+                      </td>
+                      <td className="cell-actions">
+                        {state === 'active' && (
+                          <button
+                            type="button"
+                            className="small danger"
+                            aria-label={`Revoke ${token.name}`}
+                            onClick={() => {
+                              revoke.reset();
+                              setRevoking(token);
+                            }}
+                          >
+                            Revoke
+                          </button>
+                        )}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+          <Pager
+            page={page}
+            perPage={perPage}
+            total={tokens.data.meta.total}
+            onPage={setPage}
+            busy={tokens.isFetching}
+          />
+        </>
+      )}
+      {creating && (
+        <CreateTokenDialog
+          onClose={() => {
+            setCreating(false);
+          }}
+          onCreated={setCreated}
+        />
+      )}
+      {created && (
+        <CreatedTokenDialog
+          token={created}
+          onClose={() => {
+            setCreated(null);
+          }}
+        />
+      )}
+      <ConfirmDialog
+        open={revoking !== null}
+        title={`Revoke the token ${revoking?.name ?? ''}?`}
+        confirmLabel="Revoke token"
+        busy={revoke.isPending}
+        onConfirm={() => {
+          if (revoking) revoke.mutate(revoking);
+        }}
+        onClose={() => {
+          setRevoking(null);
+        }}
+      >
+        <p>
+          No machine can enroll with it any more. Machines that enrolled with it keep their own credentials.
+        </p>
+        {revoke.isError && <ErrorNotice error={revoke.error} />}
+      </ConfirmDialog>
+    </section>
+  );
+}

@@ -1,0 +1,120 @@
+/**
+ * Restart the hub (`POST /api/settings/restart`) after a confirmation, then wait until it answers again with
+ * a new start time, bounded: settings read at start are applied then. Sessions survive a restart.
+ */
+import { useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { RestartResult, Setting } from '@svc/protocol';
+import { hub } from '../../api/client';
+import { ConfirmDialog } from '../../components/Dialog';
+import { ErrorNotice } from '../../components/ErrorNotice';
+
+const waitStepMs = 1_000;
+const waitSteps = 90;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Polls the hub's status until its start time differs from `before`; throws after `waitSteps` tries. */
+async function waitForRestart(before: string): Promise<void> {
+  for (let step = 0; step < waitSteps; step += 1) {
+    await sleep(waitStepMs);
+    try {
+      const { started_at } = (await hub.call('hub.status')).data;
+      if (started_at !== before) return;
+    } catch {
+      // Not answering yet (closed, starting): keep waiting.
+    }
+  }
+  throw new Error(
+    `The hub did not answer again within ${(waitSteps * waitStepMs) / 1000} s. Check its log, then reload.`,
+  );
+}
+
+type Phase = 'idle' | 'restarting' | 'back';
+
+export function RestartPanel({ pending }: { pending: readonly Setting[] }) {
+  const client = useQueryClient();
+  const [confirming, setConfirming] = useState(false);
+  const [phase, setPhase] = useState<Phase>('idle');
+  const restart = useMutation({
+    mutationFn: async (): Promise<RestartResult> => {
+      const before = (await hub.call('hub.status')).data.started_at;
+      const result = (await hub.call('settings.restart')).data;
+      if (!result.restarting) return result;
+      setConfirming(false);
+      setPhase('restarting');
+      await waitForRestart(before);
+      return result;
+    },
+    onSuccess: async (result) => {
+      setConfirming(false);
+      setPhase(result.restarting ? 'back' : 'idle');
+      await client.invalidateQueries();
+    },
+    onError: () => {
+      setPhase('idle');
+    },
+  });
+  return (
+    <section
+      className={pending.length > 0 ? 'panel restart-panel attention' : 'panel restart-panel'}
+      aria-labelledby="restart-title"
+    >
+      <h2 id="restart-title">Restart</h2>
+      {pending.length > 0 ? (
+        <p>
+          {pending.length === 1 ? 'One setting waits' : `${pending.length} settings wait`} for a restart:{' '}
+          {pending.map((s) => s.key).join(', ')}.
+        </p>
+      ) : (
+        <p className="muted">No setting waits for a restart.</p>
+      )}
+      {phase === 'restarting' && (
+        <p className="notice" role="status">
+          <span className="spinner" aria-hidden="true" /> The hub is restarting; waiting for it to answer…
+        </p>
+      )}
+      {phase === 'back' && (
+        <p className="notice ok" role="status">
+          The hub restarted and answers again.
+        </p>
+      )}
+      {restart.isSuccess && !restart.data.restarting && (
+        <p className="notice" role="status">
+          {restart.data.message}
+        </p>
+      )}
+      {restart.isError && !confirming && <ErrorNotice error={restart.error} />}
+      <button
+        type="button"
+        className={pending.length > 0 ? 'primary' : undefined}
+        disabled={phase === 'restarting'}
+        onClick={() => {
+          restart.reset();
+          setPhase('idle');
+          setConfirming(true);
+        }}
+      >
+        Restart the hub
+      </button>
+      <ConfirmDialog
+        open={confirming}
+        title="Restart the hub?"
+        confirmLabel="Restart now"
+        busy={restart.isPending}
+        onConfirm={() => {
+          restart.mutate();
+        }}
+        onClose={() => {
+          setConfirming(false);
+        }}
+      >
+        <p>
+          The hub stops serving for a few seconds: agents reconnect, commands in flight are cut off, and
+          settings read at start take their new values.
+        </p>
+        {restart.isError && <ErrorNotice error={restart.error} />}
+      </ConfirmDialog>
+    </section>
+  );
+}

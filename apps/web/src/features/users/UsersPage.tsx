@@ -1,0 +1,333 @@
+/**
+ * Local users of the console: list, create, change a role, reset a password (what `/api/auth/users` offers;
+ * the hub has no delete of users yet). The owner's role is reserved and cannot be given or changed here.
+ */
+import { useState, type SyntheticEvent } from 'react';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { assignableRoles, limits, type AssignableRole, type User } from '@svc/protocol';
+import { fieldProblems, hub } from '../../api/client';
+import { useSession } from '../../app/session';
+import { Dialog } from '../../components/Dialog';
+import { EmptyState } from '../../components/EmptyState';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { FormField } from '../../components/FormField';
+import { Loading } from '../../components/Loading';
+import { Pager } from '../../components/Pager';
+import { Time } from '../../components/Time';
+
+const perPage = 50;
+
+const roleDescriptions: Record<User['role'], string> = {
+  owner: 'everything; reserved for the account made at first run (break-glass)',
+  admin: 'everything but the owner’s reserved rights: keys, users, settings, TLS, enrollment',
+  operator: 'reads and runs the fleet: commands, files, services, power; no administration',
+  viewer: 'reads only: every change is refused',
+};
+
+function RoleSelect({
+  value,
+  onChange,
+  controlProps,
+}: {
+  value: AssignableRole;
+  onChange: (role: AssignableRole) => void;
+  controlProps: object;
+}) {
+  return (
+    <select
+      {...controlProps}
+      value={value}
+      onChange={(e) => {
+        onChange(e.target.value as AssignableRole);
+      }}
+    >
+      {assignableRoles.map((role) => (
+        <option key={role} value={role}>
+          {role}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+function CreateUserDialog({ onClose }: { onClose: () => void }) {
+  const client = useQueryClient();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [role, setRole] = useState<AssignableRole>('operator');
+  const create = useMutation({
+    mutationFn: async () =>
+      (await hub.call('users.create', { body: { username: username.trim(), password, role } })).data,
+    onSuccess: async () => {
+      await client.invalidateQueries({ queryKey: ['users'] });
+      onClose();
+    },
+  });
+  const problems = fieldProblems(create.error);
+  const submit = (event: SyntheticEvent) => {
+    event.preventDefault();
+    create.mutate();
+  };
+  return (
+    <Dialog open title="Add a user" onClose={onClose}>
+      <form className="stack-form" onSubmit={submit} noValidate>
+        <FormField label="Username" problem={problems.username} hint="Letters, digits and . _ @ -">
+          {(p) => (
+            <input
+              {...p}
+              autoFocus
+              autoComplete="off"
+              value={username}
+              onChange={(e) => {
+                setUsername(e.target.value);
+              }}
+            />
+          )}
+        </FormField>
+        <FormField
+          label="Password"
+          problem={problems.password}
+          hint={`At least ${limits.passwordMinLength} characters; tell it to the user over a safe channel.`}
+        >
+          {(p) => (
+            <input
+              {...p}
+              type="password"
+              autoComplete="new-password"
+              value={password}
+              onChange={(e) => {
+                setPassword(e.target.value);
+              }}
+            />
+          )}
+        </FormField>
+        <FormField label="Role" problem={problems.role}>
+          {(p) => <RoleSelect value={role} onChange={setRole} controlProps={p} />}
+        </FormField>
+        {create.isError && <ErrorNotice error={create.error} />}
+        <div className="dialog-actions">
+          <button type="button" onClick={onClose} disabled={create.isPending}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={create.isPending}>
+            {create.isPending ? 'Adding…' : 'Add user'}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+type Change = { kind: 'role'; user: User } | { kind: 'password'; user: User };
+
+function ChangeUserDialog({ change, onClose }: { change: Change; onClose: () => void }) {
+  const client = useQueryClient();
+  const { user } = change;
+  const [role, setRole] = useState<AssignableRole>(user.role === 'owner' ? 'admin' : user.role);
+  const [password, setPassword] = useState('');
+  const save = useMutation({
+    mutationFn: async () =>
+      (
+        await hub.call('users.update', {
+          params: { id: user.id },
+          body: change.kind === 'role' ? { role } : { password },
+        })
+      ).data,
+    onSuccess: async () => {
+      await client.invalidateQueries({ queryKey: ['users'] });
+      onClose();
+    },
+  });
+  const problems = fieldProblems(save.error);
+  const submit = (event: SyntheticEvent) => {
+    event.preventDefault();
+    save.mutate();
+  };
+  return (
+    <Dialog
+      open
+      title={
+        change.kind === 'role'
+          ? `Change the role of ${user.username}`
+          : `Reset the password of ${user.username}`
+      }
+      onClose={onClose}
+    >
+      <form className="stack-form" onSubmit={submit} noValidate>
+        {change.kind === 'role' ? (
+          <FormField
+            label="Role"
+            problem={problems.role}
+            hint={`${roleDescriptions[role]}. The user's sessions end: they sign in again under the new role.`}
+          >
+            {(p) => <RoleSelect value={role} onChange={setRole} controlProps={p} />}
+          </FormField>
+        ) : (
+          <FormField
+            label="New password"
+            problem={problems.password}
+            hint="The user's sessions end; they sign in with this password."
+          >
+            {(p) => (
+              <input
+                {...p}
+                type="password"
+                autoComplete="new-password"
+                autoFocus
+                value={password}
+                onChange={(e) => {
+                  setPassword(e.target.value);
+                }}
+              />
+            )}
+          </FormField>
+        )}
+        {save.isError && <ErrorNotice error={save.error} />}
+        <div className="dialog-actions">
+          <button type="button" onClick={onClose} disabled={save.isPending}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={save.isPending}>
+            {save.isPending ? 'Saving…' : change.kind === 'role' ? 'Change role' : 'Reset password'}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+export function UsersPage() {
+  const { user: me } = useSession();
+  const [page, setPage] = useState(1);
+  const [creating, setCreating] = useState(false);
+  const [change, setChange] = useState<Change | null>(null);
+  const users = useQuery({
+    queryKey: ['users', 'list', page],
+    queryFn: () => hub.call('users.list', { query: { page, per_page: perPage } }),
+    placeholderData: keepPreviousData,
+  });
+
+  return (
+    <section className="page" aria-labelledby="users-title">
+      <div className="page-header">
+        <h1 id="users-title">Users</h1>
+        <button
+          type="button"
+          className="primary"
+          onClick={() => {
+            setCreating(true);
+          }}
+        >
+          Add user
+        </button>
+      </div>
+      {users.isPending ? (
+        <Loading label="Loading the users" />
+      ) : users.isError ? (
+        <ErrorNotice error={users.error} retry={() => void users.refetch()} />
+      ) : users.data.data.length === 0 ? (
+        <EmptyState title="No users" />
+      ) : (
+        <>
+          <div className="table-wrap">
+            <table className="data-table admin-table">
+              <caption className="visually-hidden">Users</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Username</th>
+                  <th scope="col">Role</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Changed</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {users.data.data.map((u) => (
+                  <tr key={u.id}>
+                    <th scope="row">
+                      {u.username}
+                      {u.id === me.id && <span className="chip">you</span>}
+                    </th>
+                    <td data-testid={`role-${u.username}`}>{u.role}</td>
+                    <td>
+                      <Time value={u.created_at} />
+                    </td>
+                    <td>
+                      <Time value={u.updated_at} />
+                    </td>
+                    <td className="cell-actions">
+                      {u.role !== 'owner' && (
+                        <>
+                          <button
+                            type="button"
+                            className="small"
+                            aria-label={`Change the role of ${u.username}`}
+                            onClick={() => {
+                              setChange({ kind: 'role', user: u });
+                            }}
+                          >
+                            Change role
+                          </button>
+                          <button
+                            type="button"
+                            className="small"
+                            aria-label={`Reset the password of ${u.username}`}
+                            onClick={() => {
+                              setChange({ kind: 'password', user: u });
+                            }}
+                          >
+                            Reset password
+                          </button>
+                        </>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Pager
+            page={page}
+            perPage={perPage}
+            total={users.data.meta.total}
+            onPage={setPage}
+            busy={users.isFetching}
+          />
+        </>
+      )}
+      <section className="panel" aria-labelledby="roles-title">
+        <h2 id="roles-title">Roles</h2>
+        <dl className="role-list">
+          {(Object.keys(roleDescriptions) as User['role'][]).map((role) => (
+            <div key={role}>
+              <dt>{role}</dt>
+              <dd>{roleDescriptions[role]}</dd>
+            </div>
+          ))}
+        </dl>
+        <p className="muted small">
+          Your own password and two-factor sign-in are under <Link to="/account/security">your account</Link>.
+        </p>
+      </section>
+      {creating && (
+        <CreateUserDialog
+          onClose={() => {
+            setCreating(false);
+          }}
+        />
+      )}
+      {change && (
+        <ChangeUserDialog
+          key={`${change.kind}-${change.user.id}`}
+          change={change}
+          onClose={() => {
+            setChange(null);
+          }}
+        />
+      )}
+    </section>
+  );
+}
