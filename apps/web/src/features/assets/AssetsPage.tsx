@@ -7,7 +7,15 @@ import { useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Link, useSearchParams } from 'react-router';
-import { assetStatuses, platforms, type Asset, type AssetStatus, type Platform } from '@svc/protocol';
+import {
+  assetSorts,
+  assetStatuses,
+  platforms,
+  type Asset,
+  type AssetSort,
+  type AssetStatus,
+  type Platform,
+} from '@svc/protocol';
 import { hub } from '../../api/client';
 import { useSession } from '../../app/session';
 import { ConfirmDialog } from '../../components/Dialog';
@@ -16,7 +24,7 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { AssetFormDialog } from './AssetFormDialog';
 import { lastSeenText } from './asset-format';
-import { assetSorts, useAssetRows, type AssetFilter, type AssetSort } from './asset-rows';
+import { useAssetRows, type AssetFilter } from './asset-rows';
 import { StatusBadge } from './StatusBadge';
 
 const rowHeight = 40;

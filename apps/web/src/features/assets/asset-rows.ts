@@ -4,22 +4,10 @@
  * scroll area, so scrolling to row 9,000 fetches page 46 and nothing between.
  */
 import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
-import type { Asset, AssetStatus, Platform } from '@svc/protocol';
+import type { Asset, AssetSort, AssetStatus, Platform } from '@svc/protocol';
 import { hub } from '../../api/client';
 
 const rowsPerPage = 200;
-export const assetSorts = [
-  'name',
-  '-name',
-  'status',
-  '-status',
-  'platform',
-  '-platform',
-  '-last_seen_at',
-  'last_seen_at',
-] as const;
-export type AssetSort = (typeof assetSorts)[number];
-
 export interface AssetFilter {
   status?: AssetStatus;
   platform?: Platform;
