@@ -65,9 +65,10 @@ function GroupFilter({ value, onChange }: { value: string; onChange: (group: str
     staleTime: 30_000,
   });
   return (
-    <label>
-      Group
+    <div className="filter">
+      <label htmlFor="filter-group">Group</label>
       <select
+        id="filter-group"
         value={value}
         onChange={(e) => {
           onChange(e.target.value);
@@ -81,7 +82,7 @@ function GroupFilter({ value, onChange }: { value: string; onChange: (group: str
           </option>
         ))}
       </select>
-    </label>
+    </div>
   );
 }
 
@@ -103,9 +104,10 @@ function Filters({
         setParam('q', text.trim());
       }}
     >
-      <label>
-        Search
+      <div className="filter">
+        <label htmlFor="filter-q">Search</label>
         <input
+          id="filter-q"
           type="search"
           name="q"
           placeholder="Name, hostname, address, tag"
@@ -118,10 +120,11 @@ function Filters({
             setParam('q', text.trim());
           }}
         />
-      </label>
-      <label>
-        Status
+      </div>
+      <div className="filter">
+        <label htmlFor="filter-status">Status</label>
         <select
+          id="filter-status"
           value={params.get('status') ?? ''}
           onChange={(e) => {
             setParam('status', e.target.value);
@@ -134,10 +137,11 @@ function Filters({
             </option>
           ))}
         </select>
-      </label>
-      <label>
-        Platform
+      </div>
+      <div className="filter">
+        <label htmlFor="filter-platform">Platform</label>
         <select
+          id="filter-platform"
           value={params.get('platform') ?? ''}
           onChange={(e) => {
             setParam('platform', e.target.value);
@@ -150,7 +154,7 @@ function Filters({
             </option>
           ))}
         </select>
-      </label>
+      </div>
       <GroupFilter
         value={params.get('group') ?? ''}
         onChange={(group) => {
