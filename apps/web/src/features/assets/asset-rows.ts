@@ -24,18 +24,30 @@ function assetPageKey(filter: AssetFilter, page: number) {
   return ['assets', 'list', filter, page] as const;
 }
 
-/**
- * The total and the rows of `first..last` (inclusive) that are loaded: a row not loaded yet is undefined.
- * `refetchInterval` keeps status and last-seen fresh without a reload.
- */
-export function useAssetRows(filter: AssetFilter, first: number, last: number, refetchInterval: number) {
-  const head = useQuery({
+/** Page 1 of the list: its rows, and the total that sizes the scroll area. */
+export function useAssetHead(filter: AssetFilter, refetchInterval: number) {
+  return useQuery({
     queryKey: assetPageKey(filter, 1),
     queryFn: () => fetchPage(filter, 1),
     placeholderData: keepPreviousData,
     refetchInterval,
   });
-  const total = head.data?.meta.total ?? 0;
+}
+
+type ListAnswer = Awaited<ReturnType<typeof fetchPage>>;
+
+/**
+ * The rows of `first..last` (inclusive) that are loaded, from page 1 (`head`) and the pages fetched for the
+ * range: a row not loaded yet is undefined. `refetchInterval` keeps status and last seen fresh.
+ */
+export function useAssetPages(
+  filter: AssetFilter,
+  head: ListAnswer,
+  first: number,
+  last: number,
+  refetchInterval: number,
+): (index: number) => Asset | undefined {
+  const total = head.meta.total;
   const firstPage = Math.floor(first / rowsPerPage) + 1;
   const lastPage = Math.min(
     Math.floor(Math.max(last, first) / rowsPerPage) + 1,
@@ -50,10 +62,9 @@ export function useAssetRows(filter: AssetFilter, first: number, last: number, r
       refetchInterval,
     })),
   });
-  const rowAt = (index: number): Asset | undefined => {
+  return (index) => {
     const page = Math.floor(index / rowsPerPage) + 1;
-    const data = page === 1 ? head.data : pages[pageNumbers.indexOf(page)]?.data;
+    const data = page === 1 ? head : pages[pageNumbers.indexOf(page)]?.data;
     return data?.data[index - (page - 1) * rowsPerPage];
   };
-  return { head, total, rowAt };
 }
