@@ -295,8 +295,9 @@ describe('@svc/sdk for the web console', () => {
     expect(refused.details.map((d) => d.field)).toContain('body.ip_addresses.0');
     const missing = await client
       .call('assets.get', { params: { id: 'ast_01jd7k2m3n4p5q6r7s8t9v0wxy' } })
-      .catch((e: unknown) => e as SvcApiError);
-    expect(missing.details).toEqual([]);
+      .catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(SvcApiError);
+    expect((missing as SvcApiError).details).toEqual([]);
   });
 
   it('tells onUnauthorized of every 401, and of nothing else', async () => {
