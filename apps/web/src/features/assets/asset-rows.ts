@@ -60,6 +60,8 @@ export function useAssetPages(
       queryKey: assetPageKey(filter, page),
       queryFn: () => fetchPage(filter, page),
       refetchInterval,
+      // A page scrolled past and back within the interval is not fetched again on the way.
+      staleTime: refetchInterval,
     })),
   });
   return (index) => {
