@@ -8,6 +8,7 @@ import { runStormBench } from './storm.bench.js';
 import { runIngestBench } from './ingest.bench.js';
 import { runTlsBench } from './tls.bench.js';
 import { runSigninBench } from './signin.bench.js';
+import { runConsoleBench } from './console.bench.js';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   api: runApiBench,
@@ -19,6 +20,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   agent: runAgentBench,
   tls: runTlsBench,
   signin: runSigninBench,
+  console: runConsoleBench,
 };
 
 const name = process.argv[2];

@@ -1,5 +1,5 @@
 import { ConfigError, parseEnv, type HubConfig } from './config/env.js';
-import { createHub } from './hub.js';
+import { createHub, type Hub } from './hub.js';
 import { hubUmask } from './platform/data-dir.js';
 import { createLogger, type Logger } from './platform/logger.js';
 import { CertificateProblem } from './platform/tls/certificates.js';
@@ -11,6 +11,14 @@ import { httpsServerFactory, startServers } from './server.js';
 function fail(message: string, code: number): never {
   process.stderr.write(`svc hub: ${message}\n`);
   process.exit(code);
+}
+
+/** Waits, at most `timeoutMs`, until an agent is connected (the local one, at start-up). */
+async function waitForAnAgent(hub: Hub, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (hub.gateway.connectedCount() === 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /** Starts the hub; `restart` closes it and starts it again in this process (POST /api/settings/restart). */
@@ -47,6 +55,8 @@ async function run(config: HubConfig, logger: Logger): Promise<void> {
     await running.close();
     await hub.close();
   }
+  // The banner after the local agent's own start-up lines, so it ends the log (with the console's address).
+  if (localAgent) await waitForAnAgent(hub, 5_000);
   for (const line of startupBanner(hub, config, running)) logger.info(line.fields, line.message);
 
   let stopping = false;

@@ -51,6 +51,15 @@ describe('the start-up log tells how to enroll an agent', () => {
     });
   }
 
+  it('ends with the web console address', () => {
+    const last = text.split('\n').at(-1) ?? '';
+    expect(last).toContain(`web console: https://localhost:${t.servers!.httpsPort!}/`);
+    const wildcard = startupBanner(t.hub, { ...t.config, host: '0.0.0.0' }, t.servers!);
+    expect(wildcard.at(-1)?.message).toBe(`web console: https://localhost:${t.servers!.httpsPort!}/`);
+    const named = startupBanner(t.hub, { ...t.config, host: 'hub.example.net' }, t.servers!);
+    expect(named.at(-1)?.message).toBe(`web console: https://hub.example.net:${t.servers!.httpsPort!}/`);
+  });
+
   it("prints the CA's fingerprint, never the server certificate's, and the exact enroll command", () => {
     const status = t.hub.tls.status();
     const caFingerprint = status.ca!.fingerprint_sha256;

@@ -1,5 +1,6 @@
 /**
- * What the hub logs once it listens: where it serves, and how to enroll an agent. The fingerprint to pin is
+ * What the hub logs once it listens: where it serves, how to enroll an agent, and (last) where to open the
+ * web console. The fingerprint to pin is
  * the CA's, which stays the same for ten years; the server certificate's changes at every renewal, and an
  * agent pinning it is refused at enrollment, so it is never shown where a user would copy it from.
  */
@@ -21,17 +22,26 @@ function reachableHost(config: Pick<HubConfig, 'host' | 'tlsHostnames'>): string
   return isIP(host) === 6 ? `[${host}]` : host;
 }
 
+/** Where a browser on this machine opens the console: localhost for a wildcard or loopback listener. */
+function consoleUrl(host: string, scheme: 'http' | 'https', port: number): string {
+  const local = ['0.0.0.0', '::', '', '127.0.0.1', '::1'].includes(host);
+  const name = local ? 'localhost' : isIP(host) === 6 ? `[${host}]` : host;
+  return `${scheme}://${name}:${port}/`;
+}
+
 export function startupBanner(
   hub: Pick<Hub, 'tls' | 'database'>,
   config: Pick<HubConfig, 'host' | 'tlsHostnames' | 'tlsMode' | 'dataDir'>,
   running: Pick<RunningServers, 'httpsPort' | 'httpPort'>,
 ): BannerLine[] {
   if (running.httpsPort === null) {
+    const url = consoleUrl(config.host, 'http', running.httpPort);
     return [
       {
         fields: { mode: config.tlsMode, database: hub.database.dialect, data_dir: config.dataDir },
         message: `svc hub on http://${config.host}:${running.httpPort} (TLS disabled: keys only from loopback or a trusted TLS proxy)`,
       },
+      { fields: { url }, message: `web console: ${url}` },
     ];
   }
   const status = hub.tls.status();
@@ -60,5 +70,8 @@ export function startupBanner(
         ? `enroll an agent: svc-agent enroll --hub ${hubUrl} --token ${token}`
         : `enroll an agent: svc-agent enroll --hub ${hubUrl} --token ${token} --ca-fingerprint ${caFingerprint}`,
   });
+  // Last, so it is the line a newcomer sees when `npm start` has settled.
+  const url = consoleUrl(config.host, 'https', running.httpsPort);
+  lines.push({ fields: { url }, message: `web console: ${url}` });
   return lines;
 }

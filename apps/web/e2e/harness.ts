@@ -22,6 +22,7 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
 const hubLauncher = path.join(repoRoot, 'apps/hub/bin/svc-hub.js');
 const screenshotDir = path.join(repoRoot, 'docs/screenshots');
 
+const actionTimeoutMs = 8_000;
 const chromiumPath = process.env.SVC_CHROMIUM ?? '/usr/bin/chromium';
 const chromiumFlags = [
   '--headless',
@@ -189,6 +190,8 @@ export function useConsole(options: ConsoleOptions = {}): () => ConsoleHarness {
       ignoreHTTPSErrors: true,
       viewport: { width: 1280, height: 800 },
     });
+    // Well under the test timeout, so a missing element fails with its locator named.
+    context.setDefaultTimeout(actionTimeoutMs);
     const page = await context.newPage();
     const cspViolations: string[] = [];
     const watch = (p: Page) => {
@@ -263,6 +266,7 @@ export function useConsole(options: ConsoleOptions = {}): () => ConsoleHarness {
         harness.context = fresh;
         harness.page = await fresh.newPage();
         watch(harness.page);
+        fresh.setDefaultTimeout(actionTimeoutMs);
         await fresh.addInitScript({ content: reportViolations });
         await signInWith(credentials);
         await harness.page.getByRole('navigation', { name: 'Main' }).waitFor();

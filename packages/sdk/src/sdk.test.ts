@@ -2,7 +2,15 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { routes, type ExecResult } from '@svc/protocol';
 import type { TestHub } from '@svc/testkit';
 import { useTestHub } from '@svc/testkit/vitest';
-import { ExecStreamBrokenError, SvcApiError, buildUrl, createClient, type FetchLike } from './index.js';
+import {
+  ExecStreamBrokenError,
+  SvcApiError,
+  buildUrl,
+  createClient,
+  dispositionFilename,
+  encodeBase64,
+  type FetchLike,
+} from './index.js';
 
 const baseUrl = 'http://hub.test/';
 
@@ -11,21 +19,35 @@ interface SentRequest {
   url: string;
   headers: Record<string, string>;
   body?: string;
+  credentials?: string;
 }
 
 /** A fetch that hands the request to the hub's app.inject (no port), recording what the SDK sent. */
-function injectFetch(t: TestHub, sent: SentRequest[] = []): FetchLike {
+function injectFetch(t: TestHub, sent: SentRequest[] = [], cookie?: string): FetchLike {
   return async (url, init) => {
     sent.push({ url, ...init });
+    // As a browser at this URL sends it: its host, and for a console session the cookie and the Origin.
+    const target = new URL(url);
+    const headers: Record<string, string> = {
+      ...init.headers,
+      host: target.host,
+      'x-forwarded-proto': target.protocol.replace(':', ''),
+      ...(cookie ? { cookie, origin: target.origin } : {}),
+    };
     const { pathname, search } = new URL(url);
     const res = await t.hub.app.inject({
       method: init.method as 'GET',
       url: pathname + search,
-      headers: init.headers,
+      headers,
       ...(init.body !== undefined ? { payload: init.body } : {}),
       remoteAddress: '127.0.0.1',
     });
-    return { status: res.statusCode, text: () => Promise.resolve(res.body) };
+    return {
+      status: res.statusCode,
+      text: () => Promise.resolve(res.body),
+      arrayBuffer: () => Promise.resolve(new Uint8Array(res.rawPayload).buffer),
+      headers: { get: (name: string) => (res.headers[name.toLowerCase()] as string | undefined) ?? null },
+    };
   };
 }
 
@@ -389,5 +411,117 @@ describe('buildUrl', () => {
     expect(() => buildUrl(routes['assets.get'])).toThrow(TypeError);
     expect(() => buildUrl(routes['assets.get'], { other: 'x' })).toThrow(/missing path parameter id/);
     expect(() => buildUrl(routes['assets.get'], { id: { toString: () => 'x' } })).toThrow(TypeError);
+  });
+});
+
+describe('@svc/sdk for the web console', () => {
+  const baseUrl = 'https://hub.test';
+  const hub = useTestHub({ env: { SVC_TLS_MODE: 'auto' }, injectAsHttps: true }, 'per-test');
+
+  /** A console session: the cookie the browser would hold after signing in. */
+  async function sessionCookie(t: TestHub): Promise<string> {
+    const res = await t.request('POST', '/api/auth/login', {
+      key: null,
+      body: { username: 'owner', password: t.ownerPassword },
+    });
+    const cookie = String(res.headers['set-cookie']).split(';')[0] ?? '';
+    expect(cookie).toMatch(/^svc_session=/);
+    return cookie;
+  }
+
+  it('sends no key in session mode and asks the browser for its same-origin cookie', async () => {
+    const t = hub();
+    const sent: SentRequest[] = [];
+    const client = createClient({
+      baseUrl: 'http://hub.test',
+      fetch: injectFetch(t, sent, await sessionCookie(t)),
+    });
+
+    const { data } = await client.call('auth.me');
+    const created = await client.call('assets.create', { body: { name: 'from-the-console' } });
+
+    expect(data.username).toBe('owner');
+    expect(created.data.name).toBe('from-the-console');
+    expect(sent[0]?.credentials).toBe('same-origin');
+    expect(sent[0]?.headers).not.toHaveProperty('authorization');
+    const keyed = createClient({ baseUrl, apiKey: t.ownerKey, fetch: injectFetch(t, sent) });
+    await keyed.call('whoami');
+    expect(sent[2]?.credentials).toBeUndefined();
+  });
+
+  it('gives the code, the message and the field problems of an error as the hub wrote them', async () => {
+    const t = hub();
+    const client = createClient({ baseUrl, apiKey: t.ownerKey, fetch: injectFetch(t) });
+
+    const error = await client
+      .call('assets.create', { body: { name: 'x', ip_addresses: ['10.0.0.300'] } })
+      .catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(SvcApiError);
+    const refused = error as SvcApiError;
+    expect(refused.code).toBe('validation');
+    expect(refused.hubMessage).toBe(refused.body.message);
+    expect(refused.details.map((d) => d.field)).toContain('body.ip_addresses.0');
+    const missing = await client
+      .call('assets.get', { params: { id: 'ast_01jd7k2m3n4p5q6r7s8t9v0wxy' } })
+      .catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(SvcApiError);
+    expect((missing as SvcApiError).details).toEqual([]);
+  });
+
+  it('tells onUnauthorized of every 401, and of nothing else', async () => {
+    const t = hub();
+    const seen: number[] = [];
+    const onUnauthorized = (e: SvcApiError) => {
+      seen.push(e.status);
+    };
+    const signedOut = createClient({ baseUrl, fetch: injectFetch(t), onUnauthorized });
+    const viewer = (await t.createKey({ role: 'viewer', scopes: ['assets:read'] })).raw_key;
+    const readOnly = createClient({ baseUrl, apiKey: viewer, fetch: injectFetch(t), onUnauthorized });
+
+    await expect(signedOut.call('auth.me')).rejects.toMatchObject({ status: 401 });
+    await expect(readOnly.call('assets.create', { body: { name: 'no' } })).rejects.toMatchObject({
+      status: 403,
+      code: 'read_only_role',
+    });
+
+    expect(seen).toEqual([401]);
+  });
+
+  it('downloads a raw answer as bytes with its type and file name', async () => {
+    const t = hub();
+    const client = createClient({ baseUrl, fetch: injectFetch(t) });
+
+    const file = await client.download('tls.caCert');
+
+    expect(new TextDecoder().decode(file.bytes)).toContain('-----BEGIN CERTIFICATE-----');
+    expect(file.contentType).toContain('application/x-pem-file');
+    expect(file.filename).toBe('svc-hub-ca.crt');
+  });
+
+  it('downloads from a transport without arrayBuffer or headers, as text', async () => {
+    const bare: FetchLike = () => Promise.resolve({ status: 200, text: () => Promise.resolve('plain') });
+    const file = await createClient({ baseUrl, fetch: bare }).download('tls.caCert');
+    expect(new TextDecoder().decode(file.bytes)).toBe('plain');
+    expect(file).toMatchObject({ contentType: null, filename: null });
+  });
+});
+
+describe('@svc/sdk helpers', () => {
+  it('encodes bytes as base64 the hub decodes, however long', () => {
+    const bytes = Uint8Array.from({ length: 100_000 }, (_, i) => (i * 7) % 256);
+    expect(encodeBase64(bytes)).toBe(Buffer.from(bytes).toString('base64'));
+    expect(encodeBase64(new Uint8Array())).toBe('');
+  });
+
+  it.each([
+    ['attachment; filename="report.txt"', 'report.txt'],
+    ['attachment; filename="caf_.txt"; filename*=UTF-8\'\'caf%C3%A9.txt', 'café.txt'],
+    ['attachment; filename=plain.bin', 'plain.bin'],
+    ["attachment; filename*=UTF-8''%E0%A4%A", null],
+    ['inline', null],
+    [null, null],
+  ])('names the file of Content-Disposition %s', (header, name) => {
+    expect(dispositionFilename(header)).toBe(name);
   });
 });

@@ -6,7 +6,7 @@
  * - hashed files under `/assets/` are cached for a year (their name changes with their content); index.html
  *   and the other files are revalidated every time (ETag), so a new build is seen at the next load;
  * - a strict Content-Security-Policy on every console answer: scripts, styles and connections from this
- *   origin only, no inline script, no framing (docs/decisions/0013-web-console.md);
+ *   origin only, no inline script, no framing (docs/decisions/0014-web-console.md);
  * - `..`, encoded or not, a backslash or a NUL in the path is refused before the file system is asked;
  * - without a build the hub still starts, and `/` says, with 503, how to build the console.
  */

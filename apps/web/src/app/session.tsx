@@ -2,7 +2,7 @@
  * Who is signed in: `GET /api/auth/me`, kept in the query cache under `sessionKey`. A 401 from any call sets
  * it to null (signed out) and drops every other cached answer, so nothing of the last user stays on screen.
  */
-import { createContext, useContext, useEffect, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useMemo, type ReactNode } from 'react';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { SessionUser } from '@svc/protocol';
 import { hub, onUnauthorized, SvcApiError } from '../api/client';
@@ -44,7 +44,9 @@ function sessionOf(user: SessionUser): Session {
 }
 
 export function SessionProvider({ user, children }: { user: SessionUser; children: ReactNode }) {
-  return <SessionContext.Provider value={sessionOf(user)}>{children}</SessionContext.Provider>;
+  // One value per user object: a new object each render would re-render every consumer.
+  const session = useMemo(() => sessionOf(user), [user]);
+  return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>;
 }
 
 /** The signed-in user; only inside the signed-in part of the console. */

@@ -18,6 +18,12 @@ function sparklinePath(
   max: number,
 ): string {
   if (values.length === 0 || max <= 0) return '';
+  const only = values.length === 1 ? values[0] : undefined;
+  if (only !== undefined && only !== null && Number.isFinite(only)) {
+    // One sample: a level line, so the chart says something from the first minute.
+    const y = (height - (Math.min(only, max) / max) * height).toFixed(1);
+    return `M0 ${y}L${width} ${y}`;
+  }
   const step = values.length > 1 ? width / (values.length - 1) : 0;
   let path = '';
   let drawing = false;

@@ -67,9 +67,36 @@ export const AssetUpdate = Type.Object(
 );
 export type AssetUpdate = Static<typeof AssetUpdate>;
 
+/** Orders of the asset list: a field, descending with `-`; ties by name, then id. */
+export const assetSorts = [
+  'name',
+  '-name',
+  'status',
+  '-status',
+  'platform',
+  '-platform',
+  'last_seen_at',
+  '-last_seen_at',
+] as const;
+export type AssetSort = (typeof assetSorts)[number];
+
 export const AssetListQuery = Type.Object({
   status: Type.Optional(literals(assetStatuses)),
   platform: Type.Optional(literals(platforms)),
+  group: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 64, description: 'Only members of this group (a group id)' }),
+  ),
+  q: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: limits.searchQueryLength,
+      description: 'Case-insensitive text in the name, hostname, an IP address or a tag',
+    }),
+  ),
+  sort: Type.Optional({
+    ...literals(assetSorts),
+    description: 'Order: a field, descending with `-` (default `name`); assets never seen sort last',
+  }),
 });
 export type AssetListQuery = Static<typeof AssetListQuery>;
 

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { AssetStatus, Platform } from '@svc/protocol';
+import type { AssetSort, AssetStatus, Platform } from '@svc/protocol';
 import type { AssetsTable, Executor } from '../../platform/db/schema.js';
 import { likePattern, listPage, type Window } from '../../platform/db/paging.js';
 
@@ -11,7 +11,9 @@ export interface AssetFilter {
   /** Only these ids; null means every asset. */
   visible: readonly string[] | null;
   /** Case-insensitive substring of name, hostname, ip addresses or tags. */
-  text?: string;
+  text?: string | undefined;
+  /** Only members of this group (an unknown group matches nothing). */
+  group?: string | undefined;
 }
 
 /** Characters JSON.stringify puts around or into list items. */
@@ -24,6 +26,15 @@ function filtered(db: Executor, filter: AssetFilter) {
   if (filter.visible !== null) {
     if (filter.visible.length === 0) return query.where(sql<boolean>`1 = 0`);
     query = query.where('id', 'in', filter.visible);
+  }
+  if (filter.group !== undefined) {
+    const group = filter.group;
+    query = query.where('id', 'in', (eb) =>
+      eb
+        .selectFrom('group_members')
+        .select('group_members.asset_id')
+        .where('group_members.group_id', '=', group),
+    );
   }
   if (filter.text !== undefined) {
     const pattern = likePattern(filter.text);
@@ -46,12 +57,29 @@ function filtered(db: Executor, filter: AssetFilter) {
   return query;
 }
 
+const sortColumns = {
+  name: 'name',
+  status: 'status',
+  platform: 'platform',
+  last_seen_at: 'last_seen_at',
+} as const;
+
 export async function listAssets(
   db: Executor,
   filter: AssetFilter,
   window: Window,
+  sort: AssetSort = 'name',
 ): Promise<{ rows: AssetRow[]; total: number }> {
-  return listPage(filtered(db, filter).selectAll().orderBy('name').orderBy('id'), window);
+  const descending = sort.startsWith('-');
+  const column = sortColumns[sort.replace('-', '') as keyof typeof sortColumns];
+  let query = filtered(db, filter).selectAll();
+  // Never-seen assets last in both directions, and on both databases (they order NULL differently).
+  if (column === 'last_seen_at') query = query.orderBy(sql`case when last_seen_at is null then 1 else 0 end`);
+  if (column !== 'name') query = query.orderBy(column, descending ? 'desc' : 'asc');
+  return listPage(
+    query.orderBy('name', column === 'name' && descending ? 'desc' : 'asc').orderBy('id'),
+    window,
+  );
 }
 
 export async function countAssets(db: Executor, visible: readonly string[] | null): Promise<number> {

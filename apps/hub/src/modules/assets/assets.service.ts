@@ -98,14 +98,29 @@ export function createAssetService(deps: AssetServiceDeps): AssetService {
   return {
     async list(principal, query, page) {
       const cache = principal.allowedAssets === null ? deps.listCache : undefined;
-      const key = `${query.status ?? ''}|${query.platform ?? ''}|${page.page}|${page.perPage}`;
+      const key = JSON.stringify([
+        query.status,
+        query.platform,
+        query.group,
+        query.q,
+        query.sort,
+        page.page,
+        page.perPage,
+      ]);
       const stamp = cache?.stamp();
       const cached = stamp === undefined ? undefined : cache?.get(key, stamp);
       if (cached) return cached;
       const { rows, total } = await listAssets(
         db,
-        { status: query.status, platform: query.platform, visible: visibleAssetIds(principal) },
+        {
+          status: query.status,
+          platform: query.platform,
+          group: query.group,
+          text: query.q?.trim() || undefined,
+          visible: visibleAssetIds(principal),
+        },
         pageWindow(page),
+        query.sort,
       );
       const result = toPage(rows.map(present), total, page);
       if (stamp !== undefined) cache?.set(key, stamp, result);

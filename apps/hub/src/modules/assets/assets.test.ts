@@ -238,6 +238,77 @@ describe('assets: validation', () => {
   });
 });
 
+describe('assets: search, group filter and sort (the console list)', () => {
+  const hub = useTestHub();
+  const byName: Record<string, string> = {};
+  let groupId: string;
+
+  beforeAll(async () => {
+    const t = hub();
+    const made: [string, Record<string, unknown>, string, string | null][] = [
+      ['web-1', { hostname: 'web1.lan', tags: ['prod'] }, 'online', '2026-11-23T11:00:00.000Z'],
+      ['web-2', { ip_addresses: ['10.0.0.12'] }, 'offline', '2026-11-23T09:00:00.000Z'],
+      ['db-1', { tags: ['prod', 'db'] }, 'online', '2026-11-23T11:30:00.000Z'],
+      ['printer', { description: 'web of things' }, 'unknown', null],
+    ];
+    for (const [name, fields, status, lastSeen] of made) {
+      const asset = await t.createAsset({ name, ...fields });
+      await t.hub.database.db
+        .updateTable('assets')
+        .set({ status, last_seen_at: lastSeen })
+        .where('id', '=', asset.id)
+        .execute();
+      byName[name] = asset.id;
+    }
+    const group = await t.request('POST', '/api/v2/groups', {
+      body: { name: 'web', asset_ids: [byName['web-1'], byName['web-2']] },
+    });
+    groupId = (group.json.data as { id: string }).id;
+  });
+
+  const names = async (query: string) => {
+    const res = await hub().request('GET', `/api/v2/assets?${query}`);
+    expect(res.status, res.text).toBe(200);
+    return { names: (res.json.data as Asset[]).map((a) => a.name), total: res.json.meta?.total };
+  };
+
+  it.each([
+    ['q=web', ['web-1', 'web-2']],
+    ['q=WEB1.LAN', ['web-1']],
+    ['q=10.0.0.12', ['web-2']],
+    ['q=prod', ['db-1', 'web-1']],
+    ['q=prod&status=online', ['db-1', 'web-1']],
+    ['q=nothing-like-this', []],
+  ])('?%s finds the assets whose name, hostname, address or tag holds the text', async (query, expected) => {
+    expect((await names(query)).names).toEqual(expected);
+  });
+
+  it('lists the members of a group, with other filters and the total', async () => {
+    expect(await names(`group=${groupId}`)).toEqual({ names: ['web-1', 'web-2'], total: 2 });
+    expect(await names(`group=${groupId}&status=offline`)).toEqual({ names: ['web-2'], total: 1 });
+    expect(await names(`group=${newId('group')}`)).toEqual({ names: [], total: 0 });
+  });
+
+  it.each([
+    ['sort=name', ['db-1', 'printer', 'web-1', 'web-2']],
+    ['sort=-name', ['web-2', 'web-1', 'printer', 'db-1']],
+    ['sort=status', ['web-2', 'db-1', 'web-1', 'printer']],
+    ['sort=-status', ['printer', 'db-1', 'web-1', 'web-2']],
+    ['sort=-last_seen_at', ['db-1', 'web-1', 'web-2', 'printer']],
+    ['sort=last_seen_at', ['web-2', 'web-1', 'db-1', 'printer']],
+  ])('?%s orders the list (ties by name, never-seen last)', async (query, expected) => {
+    expect((await names(query)).names).toEqual(expected);
+  });
+
+  it('refuses an unknown sort and an empty search', async () => {
+    for (const query of ['sort=id', 'sort=-hostname', 'q=']) {
+      const res = await hub().request('GET', `/api/v2/assets?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(res.json.error).toBe('validation');
+    }
+  });
+});
+
 describe('assets: keys limited to some assets', () => {
   const hub = useTestHub();
   let mine: Asset;

@@ -3,11 +3,19 @@
  * 10,000 assets scroll as smoothly as 10; filters and sort live in the URL (shareable, back button); add,
  * edit and delete for roles that may change assets.
  */
-import { useRef, useState } from 'react';
+import { memo, useRef, useState, type MouseEvent, type RefObject } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { Link, useSearchParams } from 'react-router';
-import { assetStatuses, platforms, type Asset, type AssetStatus, type Platform } from '@svc/protocol';
+import { useNavigate, useSearchParams } from 'react-router';
+import {
+  assetSorts,
+  assetStatuses,
+  platforms,
+  type Asset,
+  type AssetSort,
+  type AssetStatus,
+  type Platform,
+} from '@svc/protocol';
 import { hub } from '../../api/client';
 import { useSession } from '../../app/session';
 import { ConfirmDialog } from '../../components/Dialog';
@@ -16,7 +24,7 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { AssetFormDialog } from './AssetFormDialog';
 import { lastSeenText } from './asset-format';
-import { assetSorts, useAssetRows, type AssetFilter, type AssetSort } from './asset-rows';
+import { useAssetHead, useAssetPages, type AssetFilter } from './asset-rows';
 import { StatusBadge } from './StatusBadge';
 
 const rowHeight = 40;
@@ -57,9 +65,10 @@ function GroupFilter({ value, onChange }: { value: string; onChange: (group: str
     staleTime: 30_000,
   });
   return (
-    <label>
-      Group
+    <div className="filter">
+      <label htmlFor="filter-group">Group</label>
       <select
+        id="filter-group"
         value={value}
         onChange={(e) => {
           onChange(e.target.value);
@@ -73,7 +82,7 @@ function GroupFilter({ value, onChange }: { value: string; onChange: (group: str
           </option>
         ))}
       </select>
-    </label>
+    </div>
   );
 }
 
@@ -95,9 +104,10 @@ function Filters({
         setParam('q', text.trim());
       }}
     >
-      <label>
-        Search
+      <div className="filter">
+        <label htmlFor="filter-q">Search</label>
         <input
+          id="filter-q"
           type="search"
           name="q"
           placeholder="Name, hostname, address, tag"
@@ -110,10 +120,11 @@ function Filters({
             setParam('q', text.trim());
           }}
         />
-      </label>
-      <label>
-        Status
+      </div>
+      <div className="filter">
+        <label htmlFor="filter-status">Status</label>
         <select
+          id="filter-status"
           value={params.get('status') ?? ''}
           onChange={(e) => {
             setParam('status', e.target.value);
@@ -126,10 +137,11 @@ function Filters({
             </option>
           ))}
         </select>
-      </label>
-      <label>
-        Platform
+      </div>
+      <div className="filter">
+        <label htmlFor="filter-platform">Platform</label>
         <select
+          id="filter-platform"
           value={params.get('platform') ?? ''}
           onChange={(e) => {
             setParam('platform', e.target.value);
@@ -142,7 +154,7 @@ function Filters({
             </option>
           ))}
         </select>
-      </label>
+      </div>
       <GroupFilter
         value={params.get('group') ?? ''}
         onChange={(group) => {
@@ -153,7 +165,7 @@ function Filters({
   );
 }
 
-function AssetRow({
+const AssetRow = memo(function AssetRow({
   asset,
   index,
   canMutate,
@@ -178,7 +190,10 @@ function AssetRow({
   return (
     <tr aria-rowindex={index + 2} data-asset-id={asset.id}>
       <th scope="row" className="cell-name">
-        <Link to={`/assets/${encodeURIComponent(asset.id)}`}>{asset.name}</Link>
+        {/* A plain link (the table's click handler routes it): a router <Link> per row costs every frame. */}
+        <a href={`/assets/${encodeURIComponent(asset.id)}`} data-route>
+          {asset.name}
+        </a>
         {asset.hub_host && <span className="chip">hub</span>}
       </th>
       <td>
@@ -222,6 +237,116 @@ function AssetRow({
       )}
     </tr>
   );
+});
+
+/**
+ * The scrolling part: only the rows in view (and a few either side) are in the page; their pages are
+ * fetched as they come into view. Its own component, so a scroll renders the rows and nothing around them.
+ */
+function AssetTable({
+  filter,
+  head,
+  canMutate,
+  setParam,
+  scrollRef,
+  onEdit,
+  onDelete,
+}: {
+  filter: AssetFilter;
+  head: NonNullable<ReturnType<typeof useAssetHead>['data']>;
+  canMutate: boolean;
+  setParam: (name: string, value: string) => void;
+  scrollRef: RefObject<HTMLDivElement | null>;
+  onEdit: (asset: Asset) => void;
+  onDelete: (asset: Asset) => void;
+}) {
+  const total = head.meta.total;
+  const navigate = useNavigate();
+  /** Follows a row's link inside the console (a plain click; modified clicks open a tab as usual). */
+  const routeLinkClick = (event: MouseEvent<HTMLElement>) => {
+    const link = (event.target as HTMLElement).closest('a[data-route]');
+    if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
+      return;
+    event.preventDefault();
+    void navigate(link.getAttribute('href') ?? '/assets');
+  };
+  const virtualizer = useVirtualizer({
+    count: total,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => rowHeight,
+    overscan: 10,
+    // Let React batch scroll updates instead of rendering inside each scroll event.
+    useFlushSync: false,
+  });
+  const items = virtualizer.getVirtualItems();
+  const rowAt = useAssetPages(filter, head, items[0]?.index ?? 0, items.at(-1)?.index ?? 0, refetchInterval);
+  const sort = filter.sort ?? 'name';
+  const padTop = items[0]?.start ?? 0;
+  const padBottom = virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0);
+  return (
+    <div className="table-scroll" ref={scrollRef} data-testid="assets-scroll">
+      <table className="data-table assets-table" aria-rowcount={total + 1}>
+        <thead>
+          <tr aria-rowindex={1}>
+            {columns.map((c) => {
+              const active = c.sort !== undefined && sort.replace('-', '') === c.sort.replace('-', '');
+              const descending = sort.startsWith('-');
+              return (
+                <th
+                  key={c.key}
+                  scope="col"
+                  aria-sort={active ? (descending ? 'descending' : 'ascending') : undefined}
+                >
+                  {c.sort ? (
+                    <button
+                      type="button"
+                      className="sort-button"
+                      onClick={() => {
+                        const base = c.sort?.replace('-', '') ?? 'name';
+                        setParam('sort', active && !descending ? `-${base}` : base);
+                      }}
+                    >
+                      {c.label}
+                      <span aria-hidden="true">{active ? (descending ? ' ▼' : ' ▲') : ''}</span>
+                    </button>
+                  ) : (
+                    c.label
+                  )}
+                </th>
+              );
+            })}
+            {canMutate && (
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            )}
+          </tr>
+        </thead>
+        <tbody onClick={routeLinkClick}>
+          {padTop > 0 && (
+            <tr aria-hidden="true" className="spacer">
+              <td style={{ height: padTop }} />
+            </tr>
+          )}
+          {items.map((item) => (
+            <AssetRow
+              key={item.index}
+              index={item.index}
+              asset={rowAt(item.index)}
+              canMutate={canMutate}
+              onEdit={onEdit}
+              onDelete={onDelete}
+            />
+          ))}
+          {padBottom > 0 && (
+            <tr aria-hidden="true" className="spacer">
+              <td style={{ height: padBottom }} />
+            </tr>
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
 }
 
 export function AssetsPage() {
@@ -246,21 +371,8 @@ export function AssetsPage() {
     scrollRef.current?.scrollTo({ top: 0 });
   };
 
-  // The virtualizer needs the total first; useAssetRows gives it from page 1 and follows the visible range.
-  const [range, setRange] = useState({ first: 0, last: 50 });
-  const rows = useAssetRows(filter, range.first, range.last, refetchInterval);
-  const virtualizer = useVirtualizer({
-    count: rows.total,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => rowHeight,
-    overscan: 12,
-    onChange: (instance) => {
-      const items = instance.getVirtualItems();
-      const first = items[0]?.index ?? 0;
-      const last = items.at(-1)?.index ?? 0;
-      setRange((r) => (r.first === first && r.last === last ? r : { first, last }));
-    },
-  });
+  const head = useAssetHead(filter, refetchInterval);
+  const total = head.data?.meta.total ?? 0;
 
   const remove = useMutation({
     mutationFn: async (asset: Asset) => (await hub.call('assets.delete', { params: { id: asset.id } })).data,
@@ -271,17 +383,12 @@ export function AssetsPage() {
     },
   });
 
-  const sort = filter.sort ?? 'name';
-  const items = virtualizer.getVirtualItems();
-  const padTop = items[0]?.start ?? 0;
-  const padBottom = virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0);
-
   return (
     <section className="page assets-page" aria-labelledby="assets-title">
       <div className="page-header">
         <h1 id="assets-title">Assets</h1>
         <span className="muted" aria-live="polite">
-          {rows.head.isSuccess ? `${rows.total} asset${rows.total === 1 ? '' : 's'}` : ''}
+          {head.isSuccess ? `${total} asset${total === 1 ? '' : 's'}` : ''}
         </span>
         {canMutate && (
           <button
@@ -296,9 +403,9 @@ export function AssetsPage() {
         )}
       </div>
       <Filters params={params} setParam={setParam} />
-      {rows.head.isError && <ErrorNotice error={rows.head.error} retry={() => void rows.head.refetch()} />}
-      {rows.head.isPending && <Loading label="Loading assets" />}
-      {rows.head.isSuccess && rows.total === 0 && (
+      {head.isError && <ErrorNotice error={head.error} retry={() => void head.refetch()} />}
+      {head.isPending && <Loading label="Loading assets" />}
+      {head.isSuccess && total === 0 && (
         <EmptyState
           title={Object.keys(filter).length > 0 ? 'No asset matches these filters' : 'No assets yet'}
         >
@@ -307,69 +414,16 @@ export function AssetsPage() {
           )}
         </EmptyState>
       )}
-      {rows.head.isSuccess && rows.total > 0 && (
-        <div className="table-scroll" ref={scrollRef} data-testid="assets-scroll">
-          <table className="data-table assets-table" aria-rowcount={rows.total + 1}>
-            <thead>
-              <tr aria-rowindex={1}>
-                {columns.map((c) => {
-                  const active = c.sort !== undefined && sort.replace('-', '') === c.sort.replace('-', '');
-                  const descending = sort.startsWith('-');
-                  return (
-                    <th
-                      key={c.key}
-                      scope="col"
-                      aria-sort={active ? (descending ? 'descending' : 'ascending') : undefined}
-                    >
-                      {c.sort ? (
-                        <button
-                          type="button"
-                          className="sort-button"
-                          onClick={() => {
-                            const base = c.sort?.replace('-', '') ?? 'name';
-                            setParam('sort', active && !descending ? `-${base}` : base);
-                          }}
-                        >
-                          {c.label}
-                          <span aria-hidden="true">{active ? (descending ? ' ▼' : ' ▲') : ''}</span>
-                        </button>
-                      ) : (
-                        c.label
-                      )}
-                    </th>
-                  );
-                })}
-                {canMutate && (
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                )}
-              </tr>
-            </thead>
-            <tbody>
-              {padTop > 0 && (
-                <tr aria-hidden="true" className="spacer">
-                  <td style={{ height: padTop }} />
-                </tr>
-              )}
-              {items.map((item) => (
-                <AssetRow
-                  key={item.index}
-                  index={item.index}
-                  asset={rows.rowAt(item.index)}
-                  canMutate={canMutate}
-                  onEdit={setEditing}
-                  onDelete={setDeleting}
-                />
-              ))}
-              {padBottom > 0 && (
-                <tr aria-hidden="true" className="spacer">
-                  <td style={{ height: padBottom }} />
-                </tr>
-              )}
-            </tbody>
-          </table>
-        </div>
+      {head.isSuccess && total > 0 && (
+        <AssetTable
+          filter={filter}
+          head={head.data}
+          canMutate={canMutate}
+          setParam={setParam}
+          scrollRef={scrollRef}
+          onEdit={setEditing}
+          onDelete={setDeleting}
+        />
       )}
       {editing !== null && (
         <AssetFormDialog

@@ -4,22 +4,10 @@
  * scroll area, so scrolling to row 9,000 fetches page 46 and nothing between.
  */
 import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
-import type { Asset, AssetStatus, Platform } from '@svc/protocol';
+import type { Asset, AssetSort, AssetStatus, Platform } from '@svc/protocol';
 import { hub } from '../../api/client';
 
 const rowsPerPage = 200;
-export const assetSorts = [
-  'name',
-  '-name',
-  'status',
-  '-status',
-  'platform',
-  '-platform',
-  '-last_seen_at',
-  'last_seen_at',
-] as const;
-export type AssetSort = (typeof assetSorts)[number];
-
 export interface AssetFilter {
   status?: AssetStatus;
   platform?: Platform;
@@ -36,18 +24,30 @@ function assetPageKey(filter: AssetFilter, page: number) {
   return ['assets', 'list', filter, page] as const;
 }
 
-/**
- * The total and the rows of `first..last` (inclusive) that are loaded: a row not loaded yet is undefined.
- * `refetchInterval` keeps status and last-seen fresh without a reload.
- */
-export function useAssetRows(filter: AssetFilter, first: number, last: number, refetchInterval: number) {
-  const head = useQuery({
+/** Page 1 of the list: its rows, and the total that sizes the scroll area. */
+export function useAssetHead(filter: AssetFilter, refetchInterval: number) {
+  return useQuery({
     queryKey: assetPageKey(filter, 1),
     queryFn: () => fetchPage(filter, 1),
     placeholderData: keepPreviousData,
     refetchInterval,
   });
-  const total = head.data?.meta.total ?? 0;
+}
+
+type ListAnswer = Awaited<ReturnType<typeof fetchPage>>;
+
+/**
+ * The rows of `first..last` (inclusive) that are loaded, from page 1 (`head`) and the pages fetched for the
+ * range: a row not loaded yet is undefined. `refetchInterval` keeps status and last seen fresh.
+ */
+export function useAssetPages(
+  filter: AssetFilter,
+  head: ListAnswer,
+  first: number,
+  last: number,
+  refetchInterval: number,
+): (index: number) => Asset | undefined {
+  const total = head.meta.total;
   const firstPage = Math.floor(first / rowsPerPage) + 1;
   const lastPage = Math.min(
     Math.floor(Math.max(last, first) / rowsPerPage) + 1,
@@ -60,12 +60,13 @@ export function useAssetRows(filter: AssetFilter, first: number, last: number, r
       queryKey: assetPageKey(filter, page),
       queryFn: () => fetchPage(filter, page),
       refetchInterval,
+      // A page scrolled past and back within the interval is not fetched again on the way.
+      staleTime: refetchInterval,
     })),
   });
-  const rowAt = (index: number): Asset | undefined => {
+  return (index) => {
     const page = Math.floor(index / rowsPerPage) + 1;
-    const data = page === 1 ? head.data : pages[pageNumbers.indexOf(page)]?.data;
+    const data = page === 1 ? head : pages[pageNumbers.indexOf(page)]?.data;
     return data?.data[index - (page - 1) * rowsPerPage];
   };
-  return { head, total, rowAt };
 }

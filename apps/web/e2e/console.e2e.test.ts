@@ -1,0 +1,163 @@
+/**
+ * The console's pages in chromium against a real hub with its real local agent: the dashboard's counts are
+ * the API's, the assets list adds, edits, filters, searches and deletes (with confirmation), the asset page
+ * shows the overview, search opens from the keyboard, and a viewer sees no control that changes anything
+ * while the hub refuses a mutation forced from the viewer's page.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useConsole } from './harness.js';
+
+const h = useConsole({ localAgent: true });
+
+interface AssetData {
+  id: string;
+  name: string;
+  status: string;
+}
+
+async function waitForLocalAgent(): Promise<AssetData> {
+  const t = h();
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const res = await t.api('GET', '/api/v2/assets?status=online');
+    const online = (res.json.data as AssetData[] | undefined) ?? [];
+    if (online[0]) return online[0];
+    if (Date.now() > deadline) throw new Error(`the local agent never came online\n${t.hubOutput()}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+describe('console pages', () => {
+  beforeAll(async () => {
+    const made = await h().api('POST', '/api/v2/assets', { name: 'manual-printer', platform: 'other' });
+    expect(made.status).toBe(201);
+  });
+
+  it('shows on the dashboard the counts the API gives', async () => {
+    const t = h();
+    const local = await waitForLocalAgent();
+    await t.signIn('owner');
+    const aggregate = (await t.api('GET', '/status/aggregate')).json.data as {
+      assets: { total: number; online: number; offline: number };
+    };
+
+    await t.page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    const count = (name: string) => t.page.getByTestId(`count-${name}`).textContent();
+    expect(await count('assets')).toBe(String(aggregate.assets.total));
+    expect(await count('online')).toBe(String(aggregate.assets.online));
+    expect(await count('offline')).toBe(String(aggregate.assets.offline));
+    expect(aggregate.assets.online).toBe(1);
+    await t.page.getByRole('link', { name: local.name }).first().waitFor();
+    await t.page.getByRole('heading', { name: 'Recent activity' }).waitFor();
+    await t.screenshot('dashboard');
+    expect(t.cspViolations).toEqual([]);
+  });
+
+  it('adds a device (showing the hub refusal per field), edits it, filters, searches and deletes it', async () => {
+    const t = h();
+    await t.signIn('owner');
+    await t.page.getByRole('link', { name: 'Assets', exact: true }).first().click();
+    await t.page.getByRole('heading', { name: 'Assets' }).waitFor();
+    await t.page.getByText('manual-printer').waitFor();
+    await t.screenshot('assets');
+
+    await t.page.getByRole('button', { name: 'Add device' }).click();
+    const dialog = t.page.getByRole('dialog', { name: 'Add a device' });
+    await dialog.getByLabel('Name', { exact: true }).fill('nas-backup');
+    await dialog.getByLabel('IP addresses (comma separated)').fill('10.0.0.300');
+    await dialog.getByRole('button', { name: 'Add device' }).click();
+    await dialog.getByRole('alert').waitFor();
+    expect(await dialog.getByRole('alert').textContent()).toContain('400 validation');
+    await t.screenshot('asset-add');
+    await dialog.getByLabel('IP addresses (comma separated)').fill('10.0.0.30');
+    await dialog.getByLabel('Tags (comma separated)').fill('storage, backup');
+    await dialog.getByRole('button', { name: 'Add device' }).click();
+    await t.page.getByRole('rowheader', { name: 'nas-backup' }).waitFor();
+
+    const listed = (await t.api('GET', '/api/v2/assets?q=nas-backup')).json.data as AssetData[];
+    expect(listed).toHaveLength(1);
+
+    await t.page.getByRole('button', { name: 'Edit nas-backup' }).click();
+    const edit = t.page.getByRole('dialog', { name: 'Edit nas-backup' });
+    await edit.getByLabel('Name', { exact: true }).fill('nas-archive');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await t.page.getByRole('rowheader', { name: 'nas-archive' }).waitFor();
+    const renamed = (await t.api('GET', `/api/v2/assets/${listed[0]?.id ?? ''}`)).json.data as AssetData;
+    expect(renamed.name).toBe('nas-archive');
+
+    // Filters: status online leaves the local agent only; search finds by address.
+    await t.page.getByLabel('Status', { exact: true }).selectOption('online');
+    await t.page.waitForURL(/status=online/);
+    await t.page.getByRole('rowheader', { name: 'nas-archive' }).waitFor({ state: 'detached' });
+    expect(await t.page.locator('tbody tr[data-asset-id]').count()).toBe(1);
+    await t.page.getByLabel('Status', { exact: true }).selectOption('');
+    await t.page.getByLabel('Search', { exact: true }).fill('10.0.0.30');
+    await t.page.getByLabel('Search', { exact: true }).press('Enter');
+    await t.page.waitForURL(/q=10.0.0.30/);
+    await t.page.getByText('1 asset', { exact: true }).waitFor();
+
+    await t.page.getByRole('button', { name: 'Delete nas-archive' }).click();
+    const confirm = t.page.getByRole('dialog', { name: 'Delete nas-archive?' });
+    await confirm.waitFor();
+    await t.screenshot('asset-delete');
+    await confirm.getByRole('button', { name: 'Delete asset' }).click();
+    await t.page.getByText('No asset matches these filters').waitFor();
+    const gone = await t.api('GET', `/api/v2/assets/${listed[0]?.id ?? ''}`);
+    expect(gone.status).toBe(404);
+    expect(t.cspViolations).toEqual([]);
+  });
+
+  it('opens an asset page from the list, and search from the keyboard', async () => {
+    const t = h();
+    const local = await waitForLocalAgent();
+    await t.signIn('owner');
+    await t.page.keyboard.press('Control+k');
+    const search = t.page.getByRole('dialog', { name: 'Search assets and groups' });
+    await search.getByRole('combobox').fill(local.name.slice(0, 4));
+    await search.getByRole('option').first().waitFor();
+    await t.screenshot('search');
+    await search.getByRole('combobox').press('Enter');
+    await t.page.getByRole('heading', { name: local.name }).waitFor();
+    expect(t.page.url()).toContain(`/assets/${local.id}`);
+    await t.page.getByText('connected', { exact: false }).first().waitFor();
+    await t.screenshot('asset');
+  });
+
+  it('folds the navigation behind a menu at phone width', async () => {
+    const t = h();
+    await t.signIn('owner');
+    await t.page.setViewportSize({ width: 390, height: 800 });
+    const menu = t.page.getByRole('button', { name: 'Menu' });
+    await menu.waitFor();
+    expect(await t.page.getByRole('link', { name: 'Assets', exact: true }).first().isVisible()).toBe(false);
+    await menu.click();
+    expect(await t.page.getByRole('link', { name: 'Assets', exact: true }).first().isVisible()).toBe(true);
+    await t.screenshot('dashboard-phone');
+  });
+
+  it('shows a viewer no mutation control, and the hub refuses one forced from its page', async () => {
+    const t = h();
+    await t.signIn('viewer');
+    await t.page.getByRole('link', { name: 'Assets', exact: true }).first().click();
+    await t.page.getByRole('heading', { name: 'Assets' }).waitFor();
+    await t.page.getByText('manual-printer').waitFor();
+
+    expect(await t.page.getByRole('button', { name: 'Add device' }).count()).toBe(0);
+    expect(await t.page.getByRole('button', { name: /^(Edit|Delete) / }).count()).toBe(0);
+    expect(await t.page.getByRole('heading', { name: 'Recent activity' }).count()).toBe(0);
+    await t.screenshot('assets-viewer');
+
+    const forced = await t.page.evaluate(async () => {
+      const response = await fetch('/api/v2/assets', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'forced-by-viewer' }),
+      });
+      return { status: response.status, body: (await response.json()) as { error?: string } };
+    });
+    expect(forced.status).toBe(403);
+    expect(forced.body.error).toBe('read_only_role');
+    const made = (await t.api('GET', '/api/v2/assets?q=forced-by-viewer')).json.data as AssetData[];
+    expect(made).toEqual([]);
+  });
+});
