@@ -47,6 +47,8 @@ export interface FetchResponse {
   /** For downloads: a real fetch has both; a test transport may leave them out. */
   arrayBuffer?(): Promise<ArrayBuffer>;
   headers?: { get(name: string): string | null };
+  /** For streamed answers (NDJSON), read as they arrive; without it the whole text is read at the end. */
+  body?: ReadableStream<Uint8Array> | null;
 }
 
 export type FetchLike = (url: string, init: FetchInit) => Promise<FetchResponse>;
@@ -84,6 +86,42 @@ export class SvcApiError extends Error {
   /** The field problems of a `validation` error; empty otherwise. */
   get details(): readonly FieldProblem[] {
     return this.body.details ?? [];
+  }
+}
+
+/** Routes with a streamed form (`Accept: application/x-ndjson`), and the type of one line of it. */
+export type StreamRouteName = {
+  [K in RouteName]: Routes[K] extends { stream: { line: TSchema } } ? K : never;
+}[RouteName];
+export type StreamLine<R extends RouteContract> = R extends { stream: { line: infer S extends TSchema } }
+  ? Static<S>
+  : never;
+
+/** The lines of an NDJSON body as they arrive, whatever the chunk boundaries. */
+async function* ndjsonLines(response: FetchResponse): AsyncGenerator {
+  if (!response.body) {
+    for (const line of (await response.text()).split('\n')) if (line.trim() !== '') yield JSON.parse(line);
+    return;
+  }
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let pending = '';
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      pending += done ? decoder.decode() : decoder.decode(value, { stream: true });
+      let newline = pending.indexOf('\n');
+      while (newline !== -1) {
+        const line = pending.slice(0, newline);
+        pending = pending.slice(newline + 1);
+        if (line.trim() !== '') yield JSON.parse(line);
+        newline = pending.indexOf('\n');
+      }
+      if (done) break;
+    }
+    if (pending.trim() !== '') yield JSON.parse(pending);
+  } finally {
+    reader.releaseLock();
   }
 }
 
@@ -189,10 +227,10 @@ export function createClient(options: ClientOptions) {
     body?: unknown;
   }
 
-  async function send(name: RouteName, input: AnyInput): Promise<FetchResponse> {
+  async function send(name: RouteName, input: AnyInput, accept = 'application/json'): Promise<FetchResponse> {
     const route: RouteContract = routes[name];
     const url = base + buildUrl(route, input.params ?? {}, input.query ?? {});
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers: Record<string, string> = { accept };
     if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
     let body: string | undefined;
     if (input.body !== undefined) {
@@ -222,6 +260,18 @@ export function createClient(options: ClientOptions) {
       const text = await response.text();
       const parsed: unknown = text ? JSON.parse(text) : {};
       return parsed as CallOutput<Routes[K]>;
+    },
+
+    /**
+     * A route's streamed form, one parsed line at a time as the hub sends it (a fan-out's results as each
+     * target answers, then its summary). Refusals come before the stream, as SvcApiError.
+     */
+    async *stream<K extends StreamRouteName>(
+      name: K,
+      input: CallInput<Routes[K]> = {},
+    ): AsyncGenerator<StreamLine<Routes[K]>> {
+      const response = await send(name, input, 'application/x-ndjson');
+      for await (const line of ndjsonLines(response)) yield line as StreamLine<Routes[K]>;
     },
 
     /** A raw answer as bytes (a file download), with its type and name. */

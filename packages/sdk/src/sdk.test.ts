@@ -338,6 +338,58 @@ describe('@svc/sdk for the web console', () => {
   });
 });
 
+describe('@svc/sdk streams', () => {
+  const hub = useTestHub({}, 'per-test');
+
+  /** The hub's answer handed over in chunks of `size` bytes, as a network would. */
+  function chunkedFetch(t: TestHub, size: number): FetchLike {
+    const inner = injectFetch(t);
+    return async (url, init) => {
+      const answer = await inner(url, init);
+      const bytes = new Uint8Array(await answer.arrayBuffer!());
+      return {
+        ...answer,
+        body: new ReadableStream<Uint8Array>({
+          start(controller) {
+            for (let i = 0; i < bytes.length; i += size) controller.enqueue(bytes.slice(i, i + size));
+            controller.close();
+          },
+        }),
+      };
+    };
+  }
+
+  it.each([
+    ['whole', 0],
+    ['in 7-byte chunks', 7],
+    ['byte by byte', 1],
+  ])('yields a fan-out line by line (%s), results then the summary', async (_how, size) => {
+    const t = hub();
+    const a = await t.createAsset({ name: 'offline-a' });
+    const b = await t.createAsset({ name: 'offline-b' });
+    const transport = size === 0 ? injectFetch(t) : chunkedFetch(t, size);
+    const client = createClient({ baseUrl, apiKey: t.ownerKey, fetch: transport });
+
+    const lines = [];
+    for await (const line of client.stream('exec.many', {
+      body: { targets: [a.id, b.id], command: 'true' },
+    })) {
+      lines.push(line);
+    }
+
+    expect(lines).toHaveLength(3);
+    expect(lines.slice(0, 2).map((l) => ('status' in l ? l.status : null))).toEqual(['offline', 'offline']);
+    expect(lines[2]).toMatchObject({ summary: { total: 2, offline: 2 } });
+  });
+
+  it('throws the refusal before any line', async () => {
+    const t = hub();
+    const client = createClient({ baseUrl, apiKey: t.ownerKey, fetch: injectFetch(t) });
+    const lines = client.stream('exec.many', { body: { targets: [], command: 'true' } });
+    await expect(lines.next()).rejects.toMatchObject({ status: 400, code: 'validation' });
+  });
+});
+
 describe('@svc/sdk helpers', () => {
   it('encodes bytes as base64 the hub decodes, however long', () => {
     const bytes = Uint8Array.from({ length: 100_000 }, (_, i) => (i * 7) % 256);
