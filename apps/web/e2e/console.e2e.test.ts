@@ -135,6 +135,42 @@ describe('console pages', () => {
     await t.screenshot('dashboard-phone');
   });
 
+  it('is usable from the keyboard: the skip link first, then the page', async () => {
+    const t = h();
+    await t.signIn('owner');
+    await t.page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await t.page.keyboard.press('Tab');
+    const focused = () => t.page.evaluate<string>('document.activeElement?.textContent?.trim() ?? ""');
+    expect(await focused()).toBe('Skip to content');
+    await t.page.keyboard.press('Enter');
+    expect(t.page.url()).toContain('#main');
+    expect(await t.page.evaluate<string>('document.activeElement?.id ?? ""')).toBe('main');
+  });
+
+  it('keeps the theme the user picks over the system one, across a reload', async () => {
+    const t = h();
+    await t.signIn('owner');
+    await t.page.emulateMedia({ colorScheme: 'light' });
+    const theme = () => t.page.evaluate<string>('document.documentElement.dataset.theme ?? ""');
+    await t.page.getByRole('button', { name: 'Switch to the dark theme' }).click();
+    expect(await theme()).toBe('dark');
+    await t.page.reload();
+    await t.page.getByRole('button', { name: 'Switch to the light theme' }).waitFor();
+    expect(await theme()).toBe('dark');
+    await t.page.getByRole('button', { name: 'Switch to the light theme' }).click();
+    expect(await theme()).toBe('light');
+  });
+
+  it("shows the hub's error for an asset that does not exist, as the hub words it", async () => {
+    const t = h();
+    await t.signIn('owner');
+    await t.page.goto(`${t.baseUrl}/assets/ast_01jd7k2m3n4p5q6r7s8t9v0wxy`);
+    const alert = t.page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain('404 not_found');
+    expect(await alert.textContent()).toContain('ast_01jd7k2m3n4p5q6r7s8t9v0wxy');
+  });
+
   it('shows a viewer no mutation control, and the hub refuses one forced from its page', async () => {
     const t = h();
     await t.signIn('viewer');

@@ -3,7 +3,7 @@
  * 10,000 assets scroll as smoothly as 10; filters and sort live in the URL (shareable, back button); add,
  * edit and delete for roles that may change assets.
  */
-import { memo, useRef, useState, type MouseEvent, type RefObject } from 'react';
+import { memo, useEffect, useRef, useState, type MouseEvent, type RefObject } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -94,6 +94,16 @@ function Filters({
   setParam: (name: string, value: string) => void;
 }) {
   const [text, setText] = useState(params.get('q') ?? '');
+  // The list follows the text as it is typed, once typing pauses.
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      if (text.trim() !== (params.get('q') ?? '')) setParam('q', text.trim());
+    }, 300);
+    return () => {
+      clearTimeout(timer);
+    };
+    // Only a change of the text starts the wait (params and setParam change with every render).
+  }, [text]);
   return (
     <form
       className="filters"

@@ -7,6 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import type { Asset, MetricSample } from '@svc/protocol';
 import { hub } from '../../api/client';
+import { pages } from '../../app/pages';
 import { useSession } from '../../app/session';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
@@ -33,6 +34,17 @@ function formatPercent(value: number | null | undefined): string {
   return value === null || value === undefined ? '—' : `${value.toFixed(1)} %`;
 }
 
+function TileText({ label, value }: { label: string; value: number }) {
+  return (
+    <>
+      <span className="tile-value" data-testid={`count-${label.toLowerCase()}`}>
+        {value}
+      </span>
+      <span className="tile-label">{label}</span>
+    </>
+  );
+}
+
 function StatusCounts() {
   const aggregate = useQuery({
     queryKey: ['status', 'aggregate'],
@@ -53,18 +65,27 @@ function StatusCounts() {
       tone: assets.offline > 0 ? 'bad' : '',
     },
     { label: 'Unknown', value: assets.unknown, to: '/assets?status=unknown', tone: '' },
-    { label: 'Groups', value: groups, to: '/groups', tone: '' },
+    // Linked once the console has a groups page.
+    {
+      label: 'Groups',
+      value: groups,
+      to: pages.some((p) => p.path === 'groups') ? '/groups' : null,
+      tone: '',
+    },
   ];
   return (
     <ul className="tiles" aria-label="Fleet status">
       {tiles.map((t) => (
         <li key={t.label} className={`tile ${t.tone}`}>
-          <Link to={t.to}>
-            <span className="tile-value" data-testid={`count-${t.label.toLowerCase()}`}>
-              {t.value}
-            </span>
-            <span className="tile-label">{t.label}</span>
-          </Link>
+          {t.to === null ? (
+            <div className="tile-body">
+              <TileText label={t.label} value={t.value} />
+            </div>
+          ) : (
+            <Link to={t.to} className="tile-body">
+              <TileText label={t.label} value={t.value} />
+            </Link>
+          )}
         </li>
       ))}
     </ul>
