@@ -25,12 +25,14 @@ import { createPasswordHasher, type PasswordHasher } from './platform/password-h
 import { createRefusalLog } from './platform/refusal-log.js';
 import { loadSecretBox, type SecretBox } from './platform/secret-box.js';
 import { TlsManager } from './platform/tls/tls-manager.js';
+import { createActionsModule } from './modules/actions/actions.module.js';
 import { createAgentsModule } from './modules/agents/agents.module.js';
 import { createAssetsModule } from './modules/assets/assets.module.js';
 import type { AssetService } from './modules/assets/assets.service.js';
 import { createAuditModule } from './modules/audit/audit.module.js';
 import type { AuditService } from './modules/audit/audit.service.js';
 import { createAuthModule } from './modules/auth/auth.module.js';
+import { createBulkModule } from './modules/bulk/bulk.module.js';
 import type { LoginService } from './modules/auth/login.service.js';
 import type { TwoFactorService } from './modules/auth/two-factor.service.js';
 import { createEnrollmentModule } from './modules/enrollment/enrollment.module.js';
@@ -52,6 +54,7 @@ import {
 } from './modules/metrics/metrics.module.js';
 import { composeModules } from './modules/module.js';
 import { createPowerModule } from './modules/power/power.module.js';
+import { createSchedulesModule } from './modules/schedules/schedules.module.js';
 import { createSearchModule } from './modules/search/search.module.js';
 import {
   createSettingsModule,
@@ -344,6 +347,14 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
   const files = createFilesModule(operations);
   const system = createSystemModule(operations);
   const power = createPowerModule({ ...operations, wolBroadcast: config.wolBroadcast });
+  const automation = { ...base, groups: groups.services.groups, exec: exec.services.exec };
+  const actions = createActionsModule(automation);
+  const schedules = createSchedulesModule({ ...automation, actions: actions.services.actions, logger });
+  const bulk = createBulkModule({
+    ...operations,
+    groups: groups.services.groups,
+    system: system.services.system,
+  });
 
   const modules = [
     audit,
@@ -365,6 +376,9 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     files,
     system,
     power,
+    actions,
+    schedules,
+    bulk,
   ];
   // `true` compiles only when every contract not marked planned has a handler in one of the modules.
   const composed = composeModules(modules, true);

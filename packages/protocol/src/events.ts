@@ -65,6 +65,14 @@ const serviceChanged = payload({ asset_id: Type.String(), name, active_state: Ty
 const containerChanged = payload({ asset_id: Type.String(), container_id: Type.String(), name });
 const powerSent = payload({ asset_id: Type.String(), accepted: Type.Boolean() });
 const groupChanged = payload({ group_id: Type.String(), name });
+/** How a fan-out went: one count per result status. */
+const runCounts = {
+  total: Type.Integer(),
+  ok: Type.Integer(),
+  timeout: Type.Integer(),
+  offline: Type.Integer(),
+  error: Type.Integer(),
+};
 const alertChanged = payload({ alert_id: Type.String() });
 const incidentChanged = payload({ incident_id: Type.String() });
 
@@ -119,8 +127,13 @@ export const eventPayloads = {
   'incident.created': incidentChanged,
   'incident.updated': incidentChanged,
   'incident.resolved': incidentChanged,
-  'schedule.completed': payload({ schedule_id: Type.String() }),
-  'action.completed': payload({ action_id: Type.String() }),
+  'schedule.completed': payload({
+    schedule_id: Type.String(),
+    run_id: Type.String(),
+    status: Type.String(),
+    ...runCounts,
+  }),
+  'action.completed': payload({ action_id: Type.String(), ...runCounts }),
   'group.created': groupChanged,
   'group.updated': payload({ group_id: Type.String(), name, fields: Type.Array(Type.String()) }),
   'group.deleted': groupChanged,

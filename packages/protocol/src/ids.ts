@@ -5,6 +5,7 @@ export const idPrefixes = {
   group: 'grp',
   webhook: 'whk',
   schedule: 'sch',
+  scheduleRun: 'run',
   action: 'act',
   alert: 'alr',
   incident: 'inc',

@@ -8,9 +8,11 @@
  * not built yet.
  */
 import type { RouteContract } from './contract.js';
+import { actionsContracts } from './api/actions.js';
 import { agentsContracts } from './api/agents.js';
 import { assetsContracts } from './api/assets.js';
 import { auditContracts } from './api/audit.js';
+import { bulkContracts } from './api/bulk.js';
 import { authContracts } from './api/auth.js';
 import { enrollmentContracts } from './api/enrollment.js';
 import { execContracts } from './api/exec.js';
@@ -21,6 +23,7 @@ import { keysContracts } from './api/keys.js';
 import { metricsContracts } from './api/metrics.js';
 import { plannedContracts } from './api/planned.js';
 import { powerContracts } from './api/power.js';
+import { schedulesContracts } from './api/schedules.js';
 import { searchContracts } from './api/search.js';
 import { settingsContracts } from './api/settings.js';
 import { statusContracts } from './api/status.js';
@@ -50,6 +53,9 @@ export const contractAreas = {
   auth: authContracts,
   tls: tlsContracts,
   status: statusContracts,
+  actions: actionsContracts,
+  schedules: schedulesContracts,
+  bulk: bulkContracts,
 } as const;
 
 export type AreaName = keyof typeof contractAreas;
@@ -74,6 +80,9 @@ export const routes = {
   ...authContracts,
   ...tlsContracts,
   ...statusContracts,
+  ...actionsContracts,
+  ...schedulesContracts,
+  ...bulkContracts,
   ...plannedContracts,
 } satisfies Record<string, RouteContract>;
 

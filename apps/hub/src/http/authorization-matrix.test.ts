@@ -48,6 +48,9 @@ const sampleBodies: Record<string, unknown> = {
   'system.killProcess': { pid: 4_000_000 },
   'enrollment.create': { name: 'matrix token' },
   'settings.domainUpdate': { 'notifications.min_severity': 'warning' },
+  'actions.create': { name: 'matrix-action', command: 'true', group: newId('group') },
+  'schedules.create': { name: 'matrix-schedule', cron: '0 3 * * *', command: 'true', group: newId('group') },
+  'bulk.serviceAction': { service: 'nginx', action: 'restart', group: newId('group') },
 };
 
 /** Query strings for routes whose query schema has required fields. */

@@ -207,6 +207,9 @@ const documentedExtras: readonly (readonly [method: string, path: string, access
   ['GET', '/api/settings', 'admin'],
   ['GET', '/api/settings/{domain}', 'admin'],
   ['PATCH', '/api/settings/{domain}', 'admin'],
+  // Saved actions are deleted, and a schedule's run history read (decision 0018).
+  ['DELETE', '/api/v2/actions/{id}', 'actions:write'],
+  ['GET', '/api/v2/schedules/{id}/runs', 'schedules:read'],
 ];
 
 /** Spec 2.4: admin-only areas are runtime settings, enrollment/agent tokens, admin reset, users, API keys. */

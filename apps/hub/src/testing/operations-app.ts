@@ -17,6 +17,10 @@ import { agentsRoutes } from '../modules/agents/agents.routes.js';
 import { createAgentsListService } from '../modules/agents/agents.service.js';
 import { createExecModule } from '../modules/exec/exec.module.js';
 import { createFilesModule } from '../modules/files/files.module.js';
+import { createActionsModule } from '../modules/actions/actions.module.js';
+import { createBulkModule } from '../modules/bulk/bulk.module.js';
+import { createSchedulesModule } from '../modules/schedules/schedules.module.js';
+import type { Scheduler } from '../modules/schedules/scheduler.js';
 import { metricsRoutes } from '../modules/metrics/metrics.routes.js';
 import { createMetricsService } from '../modules/metrics/metrics.service.js';
 import { createPowerModule } from '../modules/power/power.module.js';
@@ -35,6 +39,8 @@ export interface OperationsApp {
   gateway: FakeGateway;
   events: HubEvent[];
   app: FastifyInstance;
+  /** The schedules' runner, not started: tests move the clock and call `runDue()`. */
+  scheduler: Scheduler;
   request(
     method: string,
     url: string,
@@ -75,6 +81,25 @@ async function startOperationsApp(
     ...(options.wolBroadcast !== undefined ? { wolBroadcast: options.wolBroadcast } : {}),
     ...(options.sendWakePacket ? { sendPacket: options.sendWakePacket } : {}),
   });
+  const automation = {
+    db,
+    clock: t.clock,
+    audit: t.hub.services.audit,
+    events: bus,
+    groups: t.hub.services.groups,
+    exec: exec.services.exec,
+  };
+  const actions = createActionsModule(automation);
+  const schedules = createSchedulesModule({
+    ...automation,
+    actions: actions.services.actions,
+    logger: silentLogger,
+  });
+  const bulk = createBulkModule({
+    ...operations,
+    groups: t.hub.services.groups,
+    system: system.services.system,
+  });
   const metrics = createMetricsService({ db, clock: t.clock, gateway, assets: t.hub.services.assets });
   const agentsList = createAgentsListService({ db, gateway });
   const handlers = {
@@ -82,6 +107,9 @@ async function startOperationsApp(
     ...files.handlers,
     ...system.handlers,
     ...power.handlers,
+    ...actions.handlers,
+    ...schedules.handlers,
+    ...bulk.handlers,
     ...metricsRoutes(metrics),
     ...agentsRoutes({ agents: agentsList, credentials: t.hub.services.enrollment }),
   };
@@ -101,6 +129,7 @@ async function startOperationsApp(
     gateway,
     events,
     app,
+    scheduler: schedules.services.scheduler,
     async request(method, url, o = {}) {
       const headers: Record<string, string> = { authorization: `Bearer ${o.key ?? t.ownerKey}` };
       if (o.accept !== undefined) headers.accept = o.accept;
@@ -129,6 +158,7 @@ async function startOperationsApp(
         .execute();
     },
     async close() {
+      await schedules.services.scheduler.close();
       await app.close();
     },
   };

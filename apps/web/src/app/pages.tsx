@@ -49,6 +49,16 @@ export const pages: readonly PageEntry[] = [
     component: page(() => import('../features/groups/GroupPage'), 'GroupPage'),
   },
   {
+    path: 'actions',
+    component: page(() => import('../features/actions/ActionsPage'), 'ActionsPage'),
+    nav: { label: 'Actions' },
+  },
+  {
+    path: 'schedules',
+    component: page(() => import('../features/schedules/SchedulesPage'), 'SchedulesPage'),
+    nav: { label: 'Schedules' },
+  },
+  {
     path: 'admin',
     component: page(() => import('../features/admin/AdminArea'), 'AdminIndex'),
     nav: { label: 'Admin', adminOnly: true },

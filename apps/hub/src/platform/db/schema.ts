@@ -148,6 +148,49 @@ export interface AuditEventsTable {
   detail: string;
 }
 
+// Saved actions and schedules (migration 0009). Targets are a JSON list or null (then group_id is set).
+export interface SavedActionsTable {
+  id: string;
+  name: string;
+  description: string | null;
+  command: string;
+  timeout_s: number;
+  targets: string | null;
+  group_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SchedulesTable {
+  id: string;
+  name: string;
+  cron: string;
+  timezone: string;
+  command: string | null;
+  action_id: string | null;
+  timeout_s: number;
+  targets: string | null;
+  group_id: string | null;
+  /** JSON: the creator's role and allowed assets, which every run acts with. */
+  run_as: string;
+  next_run_at: string | null;
+  last_run_at: string | null;
+  created_at: string;
+}
+
+export interface ScheduleRunsTable {
+  id: string;
+  schedule_id: string;
+  tick_at: string;
+  status: string;
+  ticks: number;
+  started_at: string | null;
+  finished_at: string | null;
+  summary: string | null;
+  results: string;
+  error: string | null;
+}
+
 export interface Database {
   api_keys: ApiKeysTable;
   users: UsersTable;
@@ -161,6 +204,9 @@ export interface Database {
   enrollment_tokens: EnrollmentTokensTable;
   agent_credentials: AgentCredentialsTable;
   metric_samples: MetricSamplesTable;
+  saved_actions: SavedActionsTable;
+  schedules: SchedulesTable;
+  schedule_runs: ScheduleRunsTable;
 }
 
 /** What repositories run queries on: the database or a transaction. */

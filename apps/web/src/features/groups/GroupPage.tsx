@@ -15,6 +15,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { StatusBadge } from '../assets/StatusBadge';
+import { BulkServiceForm } from '../bulk/BulkServiceForm';
 import { groupKey } from './group-keys';
 import { GroupFormDialog } from './GroupFormDialog';
 
@@ -202,6 +203,7 @@ export function GroupPage() {
       </div>
       {g.description && <p className="description">{g.description}</p>}
       <Members group={g} canMutate={canMutate} />
+      {canMutate && <BulkServiceForm group={g} />}
       {editing && (
         <GroupFormDialog
           group={g}

@@ -1,0 +1,20 @@
+import type { Executor, SavedActionsTable } from '../../platform/db/schema.js';
+
+export type SavedActionRow = SavedActionsTable;
+
+export async function insertSavedAction(db: Executor, row: SavedActionRow): Promise<void> {
+  await db.insertInto('saved_actions').values(row).execute();
+}
+
+export async function findSavedAction(db: Executor, id: string): Promise<SavedActionRow | undefined> {
+  return db.selectFrom('saved_actions').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Every saved action, by name (they are few: people write them). */
+export async function listSavedActions(db: Executor): Promise<SavedActionRow[]> {
+  return db.selectFrom('saved_actions').selectAll().orderBy('name').orderBy('id').execute();
+}
+
+export async function deleteSavedAction(db: Executor, id: string): Promise<void> {
+  await db.deleteFrom('saved_actions').where('id', '=', id).execute();
+}

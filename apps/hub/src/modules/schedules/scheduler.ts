@@ -1,0 +1,233 @@
+/**
+ * Runs schedules at their ticks. A tick is claimed before anything runs, by one UPDATE that moves
+ * `next_run_at` on only if it still holds that tick (and a unique index allows one run record per tick), so a
+ * tick runs at most once: across passes, across hub processes sharing a database, and across a restart.
+ *
+ * A tick found more than scheduleLimits.lateGraceSeconds late (the hub was down) is not run: the ticks missed
+ * are recorded as one `missed` run. A run the hub was killed in the middle of is reported `interrupted` at the
+ * next start, never run again.
+ */
+import { newId, scheduleLimits, type ExecManyResult } from '@svc/protocol';
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../platform/clock.js';
+import type { Database } from '../../platform/db/schema.js';
+import type { EventBus } from '../../platform/event-bus.js';
+import { HubError } from '../../platform/hub-error.js';
+import type { Logger } from '../../platform/logger.js';
+import type { ActionContext } from '../../access/principal.js';
+import type { AuditService } from '../audit/audit.service.js';
+import type { ExecService } from '../exec/exec.service.js';
+import type { ActionService } from '../actions/actions.service.js';
+import { execRequestOf } from '../actions/actions.service.js';
+import { loadedTargets } from '../../access/target-set.js';
+import { parseCron, ticksUntil } from './cron.js';
+import { principalOf, storedResult } from './schedules.presenter.js';
+import {
+  claimTick,
+  dueSchedules,
+  finishRun,
+  insertRun,
+  interruptRunning,
+  type ScheduleRow,
+} from './schedules.repository.js';
+
+export interface Scheduler {
+  /** Reports runs a previous process left unfinished, then checks for due ticks every `pollMs`. */
+  start(): void;
+  /** One pass: claims every due tick and starts its run; resolves when the claims are made. */
+  runDue(): Promise<void>;
+  /** Runs started and not finished (tests wait for them). */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface SchedulerDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  audit: AuditService;
+  events: EventBus;
+  exec: Pick<ExecService, 'runMany'>;
+  actions: Pick<ActionService, 'load'>;
+  logger: Logger;
+  pollMs?: number;
+}
+
+/** Schedules claimed per pass (the rest wait for the next pass). */
+const dueBatch = 100;
+
+export function createScheduler(deps: SchedulerDeps): Scheduler {
+  const { db, clock, audit, events, exec, actions, logger } = deps;
+  const pollMs = deps.pollMs ?? 1000;
+  const graceMs = scheduleLimits.lateGraceSeconds * 1000;
+  const inFlight = new Map<string, Promise<void>>();
+  let timer: NodeJS.Timeout | null = null;
+  let passing: Promise<void> | null = null;
+  let started: Promise<void> | null = null;
+
+  function publish(row: ScheduleRow, runId: string, status: string, outcome: ExecManyResult | null) {
+    const summary = outcome?.summary ?? { total: 0, ok: 0, timeout: 0, offline: 0, error: 0 };
+    events.publish('schedule.completed', {
+      asset_ids: outcome ? outcome.results.map((r) => r.asset_id) : [],
+      schedule_id: row.id,
+      run_id: runId,
+      status,
+      ...summary,
+    });
+  }
+
+  /** Claims a tick, recording it as missed (with how many ticks) instead of running it. */
+  async function claimMissed(row: ScheduleRow, tick: Date, now: Date): Promise<void> {
+    const cron = parseCron(row.cron, row.timezone);
+    const { count, next } = ticksUntil(cron, tick, now);
+    const runId = newId('scheduleRun');
+    const claimed = await db.transaction().execute(async (trx) => {
+      if (!(await claimTick(trx, row.id, tick.toISOString(), next?.toISOString() ?? null, false)))
+        return false;
+      await insertRun(trx, {
+        id: runId,
+        schedule_id: row.id,
+        tick_at: tick.toISOString(),
+        status: 'missed',
+        ticks: count,
+        started_at: null,
+        finished_at: now.toISOString(),
+        summary: null,
+        results: '[]',
+        error: `${count} tick(s) passed while the hub was not running them; they were not replayed`,
+      });
+      return true;
+    });
+    if (claimed) publish(row, runId, 'missed', null);
+  }
+
+  /** What one run executes, as the schedule's creator. */
+  async function execute(row: ScheduleRow, ctx: ActionContext): Promise<ExecManyResult> {
+    let command = row.command;
+    if (row.action_id !== null) command = (await actions.load(ctx.principal, row.action_id)).action.command;
+    if (command === null) throw new HubError('validation', 'the schedule has no command');
+    await audit.recordIntent(ctx, [
+      { action: 'schedule.run', targetType: 'schedule', targetId: row.id, detail: { name: row.name } },
+    ]);
+    return exec.runMany(ctx, execRequestOf(loadedTargets(row), command, row.timeout_s));
+  }
+
+  async function run(row: ScheduleRow, runId: string): Promise<void> {
+    const ctx: ActionContext = { principal: principalOf(row.run_as), requestId: null, ip: null };
+    try {
+      const outcome = await execute(row, ctx);
+      await finishRun(db, runId, {
+        status: 'completed',
+        finished_at: clock.now().toISOString(),
+        summary: JSON.stringify(outcome.summary),
+        results: JSON.stringify(outcome.results.map(storedResult)),
+        error: null,
+      });
+      publish(row, runId, 'completed', outcome);
+    } catch (error) {
+      // A target gone, a group emptied, an action deleted: the run failed, the schedule stays.
+      const message = error instanceof Error ? error.message : String(error);
+      if (!(error instanceof HubError)) logger.error({ err: error, schedule: row.id }, 'schedule run failed');
+      await finishRun(db, runId, {
+        status: 'failed',
+        finished_at: clock.now().toISOString(),
+        summary: null,
+        results: '[]',
+        error: message.slice(0, 1024),
+      });
+      publish(row, runId, 'failed', null);
+    }
+  }
+
+  /** Claims a tick and starts its run; a schedule whose previous run is still going skips the tick. */
+  async function claimAndRun(row: ScheduleRow, tick: Date, now: Date): Promise<void> {
+    const cron = parseCron(row.cron, row.timezone);
+    const next = cron.nextRun(tick);
+    const busy = inFlight.has(row.id);
+    const runId = newId('scheduleRun');
+    const claimed = await db.transaction().execute(async (trx) => {
+      if (!(await claimTick(trx, row.id, tick.toISOString(), next?.toISOString() ?? null, !busy)))
+        return false;
+      await insertRun(trx, {
+        id: runId,
+        schedule_id: row.id,
+        tick_at: tick.toISOString(),
+        status: busy ? 'missed' : 'running',
+        ticks: 1,
+        started_at: busy ? null : now.toISOString(),
+        finished_at: busy ? now.toISOString() : null,
+        summary: null,
+        results: '[]',
+        error: busy ? 'the previous run was still going; this tick was skipped' : null,
+      });
+      return true;
+    });
+    if (!claimed) return;
+    if (busy) {
+      publish(row, runId, 'missed', null);
+      return;
+    }
+    const running = run(row, runId).finally(() => inFlight.delete(row.id));
+    inFlight.set(row.id, running);
+  }
+
+  async function pass(): Promise<void> {
+    const now = clock.now();
+    const due = await dueSchedules(db, now.toISOString(), dueBatch);
+    for (const row of due) {
+      if (row.next_run_at === null) continue;
+      const tick = new Date(row.next_run_at);
+      try {
+        if (now.getTime() - tick.getTime() > graceMs) await claimMissed(row, tick, now);
+        else await claimAndRun(row, tick, now);
+      } catch (error) {
+        logger.error({ err: error, schedule: row.id }, 'schedule tick could not be claimed');
+      }
+    }
+  }
+
+  async function runDue(): Promise<void> {
+    await started;
+    // One pass at a time in this process; other processes are kept out by the claim itself.
+    if (passing) return passing;
+    passing = pass().finally(() => {
+      passing = null;
+    });
+    return passing;
+  }
+
+  return {
+    start() {
+      started = interruptRunning(db, clock.now().toISOString()).then(
+        (n) => {
+          if (n > 0) logger.warn({ runs: n }, 'schedule runs interrupted by the last stop were reported');
+        },
+        (error: unknown) => {
+          logger.error({ err: error }, 'could not report interrupted schedule runs');
+        },
+      );
+      timer = setInterval(() => {
+        void runDue();
+      }, pollMs);
+      timer.unref();
+    },
+    runDue,
+    async idle() {
+      await passing;
+      await Promise.allSettled([...inFlight.values()]);
+    },
+    async close() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      await passing;
+      // Runs still going are left `running`: the next start reports them interrupted.
+      let wait: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled([...inFlight.values()]),
+        new Promise<void>((resolve) => {
+          wait = setTimeout(resolve, 5000);
+        }),
+      ]);
+      clearTimeout(wait);
+    },
+  };
+}

@@ -1,0 +1,96 @@
+import type { Executor, ScheduleRunsTable, SchedulesTable } from '../../platform/db/schema.js';
+import { listPage, type Window } from '../../platform/db/paging.js';
+
+export type ScheduleRow = SchedulesTable;
+export type ScheduleRunRow = ScheduleRunsTable;
+
+export async function insertSchedule(db: Executor, row: ScheduleRow): Promise<void> {
+  await db.insertInto('schedules').values(row).execute();
+}
+
+export async function findSchedule(db: Executor, id: string): Promise<ScheduleRow | undefined> {
+  return db.selectFrom('schedules').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function listSchedules(db: Executor): Promise<ScheduleRow[]> {
+  return db.selectFrom('schedules').selectAll().orderBy('name').orderBy('id').execute();
+}
+
+export async function deleteSchedule(db: Executor, id: string): Promise<void> {
+  await db.deleteFrom('schedule_runs').where('schedule_id', '=', id).execute();
+  await db.deleteFrom('schedules').where('id', '=', id).execute();
+}
+
+/** Schedules whose awaited tick is at or before `nowIso`, oldest first. */
+export async function dueSchedules(db: Executor, nowIso: string, limit: number): Promise<ScheduleRow[]> {
+  return db
+    .selectFrom('schedules')
+    .selectAll()
+    .where('next_run_at', 'is not', null)
+    .where('next_run_at', '<=', nowIso)
+    .orderBy('next_run_at')
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * Moves a schedule from the tick it awaited to the next one, only if it still awaits `tick`: the one write
+ * that decides who runs a tick. True when this caller claimed it.
+ */
+export async function claimTick(
+  db: Executor,
+  id: string,
+  tick: string,
+  next: string | null,
+  ran: boolean,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('schedules')
+    .set(ran ? { next_run_at: next, last_run_at: tick } : { next_run_at: next })
+    .where('id', '=', id)
+    .where('next_run_at', '=', tick)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function insertRun(db: Executor, row: ScheduleRunRow): Promise<void> {
+  await db.insertInto('schedule_runs').values(row).execute();
+}
+
+export async function finishRun(
+  db: Executor,
+  id: string,
+  changes: Pick<ScheduleRunRow, 'status' | 'finished_at' | 'summary' | 'results' | 'error'>,
+): Promise<void> {
+  await db.updateTable('schedule_runs').set(changes).where('id', '=', id).execute();
+}
+
+/** Runs a crash left `running`: they are not replayed, they are reported interrupted. */
+export async function interruptRunning(db: Executor, nowIso: string): Promise<number> {
+  const result = await db
+    .updateTable('schedule_runs')
+    .set({
+      status: 'interrupted',
+      finished_at: nowIso,
+      error: 'the hub stopped while this run was in progress; it was not run again',
+    })
+    .where('status', '=', 'running')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export async function listRuns(
+  db: Executor,
+  scheduleId: string,
+  window: Window,
+): Promise<{ rows: ScheduleRunRow[]; total: number }> {
+  return listPage(
+    db
+      .selectFrom('schedule_runs')
+      .selectAll()
+      .where('schedule_id', '=', scheduleId)
+      .orderBy('tick_at', 'desc')
+      .orderBy('id', 'desc'),
+    window,
+  );
+}

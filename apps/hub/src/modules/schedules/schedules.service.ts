@@ -1,0 +1,154 @@
+/**
+ * Scheduled tasks: stored with the tick they wait for (`next_run_at`); the scheduler (scheduler.ts) claims and
+ * runs them. Created only by a caller that could run the command itself now: its role, scopes and allowed
+ * assets are what every run acts with.
+ */
+import { execLimits, newId, type Schedule, type ScheduleCreate, type ScheduleRun } from '@svc/protocol';
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../platform/clock.js';
+import type { Database } from '../../platform/db/schema.js';
+import { pageWindow, toPage, type Page, type PageRequest } from '../../platform/db/paging.js';
+import { HubError, validationError } from '../../platform/hub-error.js';
+import { hasScope, type ActionContext, type Principal } from '../../access/principal.js';
+import type { AuditService } from '../audit/audit.service.js';
+import type { GroupService } from '../groups/groups.service.js';
+import type { ActionService } from '../actions/actions.service.js';
+import {
+  loadedTargets,
+  resolveTargetSet,
+  storedTargets,
+  targetSetOf,
+  targetSetVisible,
+} from '../../access/target-set.js';
+import { checkTimezone, nextTick, parseCron } from './cron.js';
+import { presentRun, presentSchedule, runAsOf } from './schedules.presenter.js';
+import {
+  deleteSchedule,
+  findSchedule,
+  insertSchedule,
+  listRuns,
+  listSchedules,
+  type ScheduleRow,
+} from './schedules.repository.js';
+
+export interface ScheduleService {
+  create(ctx: ActionContext, input: ScheduleCreate): Promise<Schedule>;
+  list(principal: Principal, page: PageRequest): Promise<Page<Schedule>>;
+  remove(ctx: ActionContext, id: string): Promise<Schedule>;
+  runs(principal: Principal, id: string, page: PageRequest): Promise<Page<ScheduleRun>>;
+}
+
+export interface ScheduleServiceDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  audit: AuditService;
+  groups: Pick<GroupService, 'members'>;
+  actions: Pick<ActionService, 'load'>;
+}
+
+export function createScheduleService(deps: ScheduleServiceDeps): ScheduleService {
+  const { db, clock, audit, groups, actions } = deps;
+
+  async function loadVisible(principal: Principal, id: string): Promise<ScheduleRow> {
+    const row = await findSchedule(db, id);
+    if (!row || !targetSetVisible(principal, loadedTargets(row))) {
+      throw new HubError('not_found', `no schedule ${id}`);
+    }
+    return row;
+  }
+
+  /** The command or the saved action, exactly one, and the right to run it. */
+  async function whatRuns(ctx: ActionContext, input: ScheduleCreate) {
+    if (input.command !== undefined && input.action_id !== undefined) {
+      throw validationError('command', 'give command or action_id, not both');
+    }
+    if (input.command !== undefined) {
+      if (!hasScope(ctx.principal, 'assets:exec')) {
+        throw new HubError(
+          'insufficient_scope',
+          'a schedule that runs a command needs the assets:exec scope',
+        );
+      }
+      return { command: input.command, actionId: null, fallback: undefined };
+    }
+    if (input.action_id !== undefined) {
+      if (!hasScope(ctx.principal, 'actions:exec')) {
+        throw new HubError('insufficient_scope', 'a schedule that runs a saved action needs actions:exec');
+      }
+      const { targets } = await actions.load(ctx.principal, input.action_id);
+      return { command: null, actionId: input.action_id, fallback: targets };
+    }
+    throw validationError('command', 'give command (a shell command) or action_id (a saved action)');
+  }
+
+  return {
+    async create(ctx, input) {
+      const timezone = checkTimezone(input.timezone ?? 'UTC');
+      const cron = parseCron(input.cron, timezone);
+      const now = clock.now();
+      const next = nextTick(cron, now);
+      if (next === null) throw validationError('cron', 'has no future tick');
+      const runs = await whatRuns(ctx, input);
+      const set = targetSetOf(input, runs.fallback);
+      await resolveTargetSet(db, groups, ctx.principal, set);
+      const row: ScheduleRow = {
+        id: newId('schedule'),
+        name: input.name,
+        cron: input.cron.trim(),
+        timezone,
+        command: runs.command,
+        action_id: runs.actionId,
+        timeout_s: input.timeout ?? execLimits.defaultTimeout,
+        // A schedule of a saved action without its own targets takes the action's, as they are now.
+        ...storedTargets(set),
+        run_as: JSON.stringify(runAsOf(ctx.principal)),
+        next_run_at: next.toISOString(),
+        last_run_at: null,
+        created_at: now.toISOString(),
+      };
+      await db.transaction().execute(async (trx) => {
+        await insertSchedule(trx, row);
+        await audit.record(trx, ctx, {
+          action: 'schedule.created',
+          targetType: 'schedule',
+          targetId: row.id,
+          detail: {
+            name: row.name,
+            cron: row.cron,
+            timezone,
+            ...(row.command !== null ? { command: row.command.slice(0, 1024) } : {}),
+            ...(row.action_id !== null ? { action_id: row.action_id } : {}),
+            ...(set.group !== null ? { group: set.group } : { targets: set.targets.length }),
+          },
+        });
+      });
+      return presentSchedule(row);
+    },
+
+    async list(principal, page) {
+      const visible = (await listSchedules(db)).filter((r) => targetSetVisible(principal, loadedTargets(r)));
+      const start = (page.page - 1) * page.perPage;
+      return toPage(visible.slice(start, start + page.perPage).map(presentSchedule), visible.length, page);
+    },
+
+    async remove(ctx, id) {
+      const row = await loadVisible(ctx.principal, id);
+      await db.transaction().execute(async (trx) => {
+        await deleteSchedule(trx, id);
+        await audit.record(trx, ctx, {
+          action: 'schedule.deleted',
+          targetType: 'schedule',
+          targetId: id,
+          detail: { name: row.name },
+        });
+      });
+      return presentSchedule(row);
+    },
+
+    async runs(principal, id, page) {
+      await loadVisible(principal, id);
+      const { rows, total } = await listRuns(db, id, pageWindow(page));
+      return toPage(rows.map(presentRun), total, page);
+    },
+  };
+}

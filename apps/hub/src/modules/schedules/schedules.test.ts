@@ -1,0 +1,205 @@
+import { describe, expect, it } from 'vitest';
+import type { Schedule, ScheduleRun, SavedAction } from '@svc/protocol';
+import { databaseTargets } from '@svc/testkit';
+import { useOperations, type OperationsApp } from '../../testing/operations-app.js';
+import { execOutcome } from '../../testing/exec-outcome.js';
+
+async function runsOf(ops: OperationsApp, id: string): Promise<ScheduleRun[]> {
+  const res = await ops.request('GET', `/api/v2/schedules/${id}/runs`);
+  if (res.status !== 200) throw new Error(JSON.stringify(res.json));
+  return res.json.data as ScheduleRun[];
+}
+
+describe.each(databaseTargets())('schedules ($name)', ({ options }) => {
+  const use = useOperations(options);
+
+  it('runs each tick once with per-target results, and moves on to the next tick', async () => {
+    const { t, ops } = use();
+    const asset = await t.createAsset({ name: 'backup-host' });
+    let calls = 0;
+    ops.gateway.connect(asset.id, {
+      handlers: {
+        'exec.run': (p) => {
+          calls += 1;
+          return execOutcome({ stdout: `${p.command} #${calls}\n` });
+        },
+      },
+    });
+    // The next whole minute in Berlin, from the test clock.
+    const created = await ops.request('POST', '/api/v2/schedules', {
+      body: {
+        name: 'nightly',
+        cron: '0 * * * * *',
+        timezone: 'Europe/Berlin',
+        command: 'backup',
+        targets: [asset.id],
+      },
+    });
+    expect(created.status).toBe(201);
+    const schedule = created.json.data as Schedule;
+    const first = Date.parse(schedule.next_run_at ?? '');
+    expect(first).toBeGreaterThan(t.clock.now().getTime());
+    expect(new Date(first).getUTCSeconds()).toBe(0);
+
+    // Before the tick nothing runs; at it, one run; passes at the same instant claim nothing more.
+    await ops.scheduler.runDue();
+    expect(calls).toBe(0);
+    t.clock.set(new Date(first + 200));
+    await Promise.all([ops.scheduler.runDue(), ops.scheduler.runDue()]);
+    await ops.scheduler.runDue();
+    await ops.scheduler.idle();
+    expect(calls).toBe(1);
+
+    const [run] = await runsOf(ops, schedule.id);
+    expect(run).toMatchObject({
+      status: 'completed',
+      tick_at: new Date(first).toISOString(),
+      ticks: 1,
+      summary: { total: 1, ok: 1, timeout: 0, offline: 0, error: 0 },
+      error: null,
+    });
+    expect(run?.results.map((r) => [r.asset_id, r.stdout])).toEqual([[asset.id, 'backup #1\n']]);
+    const listed = (await ops.request('GET', '/api/v2/schedules')).json.data as Schedule[];
+    const after = listed.find((s) => s.id === schedule.id);
+    expect(after?.last_run_at).toBe(new Date(first).toISOString());
+    expect(after?.next_run_at).toBe(new Date(first + 60_000).toISOString());
+    const completed = ops.events.filter((e) => e.type === 'schedule.completed');
+    expect(completed.map((e) => e.data)).toEqual([
+      expect.objectContaining({
+        schedule_id: schedule.id,
+        status: 'completed',
+        ok: 1,
+        asset_ids: [asset.id],
+      }),
+    ]);
+
+    // The next tick runs in its turn.
+    t.clock.set(new Date(first + 60_000 + 500));
+    await ops.scheduler.runDue();
+    await ops.scheduler.idle();
+    expect(calls).toBe(2);
+    expect((await runsOf(ops, schedule.id)).map((r) => r.status)).toEqual(['completed', 'completed']);
+  });
+
+  it('reports ticks missed while the hub was down as one missed run, and does not replay them', async () => {
+    const { t, ops } = use();
+    const asset = await t.createAsset();
+    let calls = 0;
+    ops.gateway.connect(asset.id, {
+      handlers: {
+        'exec.run': () => {
+          calls += 1;
+          return execOutcome({});
+        },
+      },
+    });
+    const created = await ops.request('POST', '/api/v2/schedules', {
+      body: { name: 'every minute', cron: '* * * * *', command: 'true', targets: [asset.id] },
+    });
+    const schedule = created.json.data as Schedule;
+    const first = Date.parse(schedule.next_run_at ?? '');
+    // Ten minutes pass with nothing running (the hub was down); then it starts again.
+    t.clock.set(new Date(first + 10 * 60_000 + 30_000));
+    await ops.scheduler.runDue();
+    await ops.scheduler.idle();
+    expect(calls).toBe(0);
+    const [missed] = await runsOf(ops, schedule.id);
+    expect(missed).toMatchObject({ status: 'missed', ticks: 11, tick_at: new Date(first).toISOString() });
+    const listed = (await ops.request('GET', '/api/v2/schedules')).json.data as Schedule[];
+    expect(listed.find((s) => s.id === schedule.id)?.next_run_at).toBe(
+      new Date(first + 11 * 60_000).toISOString(),
+    );
+  });
+
+  it('runs a saved action, reporting a run that fails as failed', async () => {
+    const { t, ops } = use();
+    const asset = await t.createAsset();
+    ops.gateway.connect(asset.id, { handlers: { 'exec.run': (p) => execOutcome({ stdout: p.command }) } });
+    const action = (
+      await ops.request('POST', '/api/v2/actions', {
+        body: { name: 'hello', command: 'echo hello', targets: [asset.id] },
+      })
+    ).json.data as SavedAction;
+    const created = await ops.request('POST', '/api/v2/schedules', {
+      body: { name: 'hourly hello', cron: '0 * * * *', timezone: 'UTC', action_id: action.id },
+    });
+    expect(created.status).toBe(201);
+    const schedule = created.json.data as Schedule;
+    expect(schedule).toMatchObject({ action_id: action.id, command: null, targets: [asset.id] });
+    t.clock.set(new Date(Date.parse(schedule.next_run_at ?? '') + 100));
+    await ops.scheduler.runDue();
+    await ops.scheduler.idle();
+    const [run] = await runsOf(ops, schedule.id);
+    expect(run?.results[0]?.stdout).toBe('echo hello');
+
+    // The asset goes away: the next tick is a failed run with the reason; the schedule stays.
+    await t.request('DELETE', `/api/v2/assets/${asset.id}`);
+    t.clock.advance(3600_000);
+    await ops.scheduler.runDue();
+    await ops.scheduler.idle();
+    const [failed] = await runsOf(ops, schedule.id);
+    expect(failed).toMatchObject({ status: 'failed' });
+    expect(failed?.error).toContain(asset.id);
+
+    expect((await ops.request('DELETE', `/api/v2/actions/${action.id}`)).status).toBe(409);
+    expect((await ops.request('DELETE', `/api/v2/schedules/${schedule.id}`)).status).toBe(200);
+    expect((await ops.request('GET', `/api/v2/schedules/${schedule.id}/runs`)).status).toBe(404);
+  });
+
+  it('answers 400 naming the field for a bad cron expression, time zone or missing command', async () => {
+    const { t, ops } = use();
+    const asset = await t.createAsset();
+    const base = { name: 's', command: 'true', targets: [asset.id] };
+    const cases: [Record<string, unknown>, string][] = [
+      [{ ...base, cron: '61 * * * *' }, 'cron'],
+      [{ ...base, cron: 'every day' }, 'cron'],
+      [{ ...base, cron: '* * * * * * *' }, 'cron'],
+      [{ ...base, cron: '0 0 30 2 *' }, 'cron'],
+      [{ ...base, cron: '* * * * *', timezone: 'Mars/Olympus' }, 'timezone'],
+      [{ name: 's', cron: '* * * * *', targets: [asset.id] }, 'command'],
+      [{ ...base, cron: '* * * * *', action_id: 'act_00000000000000000000000000' }, 'command'],
+      [{ name: 's', cron: '* * * * *', command: 'true' }, 'targets'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await ops.request('POST', '/api/v2/schedules', { body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.json.message, JSON.stringify(body)).toContain(field);
+    }
+  });
+
+  it('needs the right to run what it schedules, and hides schedules on assets a key cannot see', async () => {
+    const { t, ops } = use();
+    const mine = await t.createAsset();
+    const other = await t.createAsset();
+    const noExec = await t.createKey({ role: 'operator', scopes: ['schedules:*'] });
+    const refused = await ops.request('POST', '/api/v2/schedules', {
+      key: noExec.raw_key,
+      body: { name: 's', cron: '* * * * *', command: 'true', targets: [mine.id] },
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.json.error).toBe('insufficient_scope');
+
+    const restricted = await t.createKey({
+      role: 'operator',
+      scopes: ['schedules:*', 'assets:exec'],
+      allowed_assets: [mine.id],
+    });
+    const hidden = await ops.request('POST', '/api/v2/schedules', {
+      key: restricted.raw_key,
+      body: { name: 's', cron: '* * * * *', command: 'true', targets: [other.id] },
+    });
+    expect(hidden.status).toBe(404);
+    const owners = (
+      await ops.request('POST', '/api/v2/schedules', {
+        body: { name: 'owner', cron: '* * * * *', command: 'true', targets: [other.id] },
+      })
+    ).json.data as Schedule;
+    const listed = (await ops.request('GET', '/api/v2/schedules', { key: restricted.raw_key })).json
+      .data as Schedule[];
+    expect(listed.map((s) => s.id)).not.toContain(owners.id);
+    const runs = await ops.request('GET', `/api/v2/schedules/${owners.id}/runs`, { key: restricted.raw_key });
+    expect(runs.status).toBe(404);
+    const del = await ops.request('DELETE', `/api/v2/schedules/${owners.id}`, { key: restricted.raw_key });
+    expect(del.status).toBe(404);
+  });
+});

@@ -1,0 +1,280 @@
+/**
+ * Saved actions: a command with its targets or group, kept to run again (`/actions`). Listed with what they
+ * run on; created in a form with the asset picker or a group; run with one click, each target's result shown
+ * as on the Run page. Running needs `actions:exec` on the hub's side; viewers see the list only.
+ */
+import { useState, type SyntheticEvent } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { execLimits, type ActionRun, type SavedAction } from '@svc/protocol';
+import { fieldProblems, hub } from '../../api/client';
+import { useSession } from '../../app/session';
+import { ConfirmDialog } from '../../components/Dialog';
+import { EmptyState } from '../../components/EmptyState';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { Loading } from '../../components/Loading';
+import { formatTime } from '../../components/units';
+import { RunResults } from '../run/RunResults';
+import { summaryText } from '../run/run-state';
+import { completedRun } from './completed-run';
+import {
+  noTargets,
+  targetBody,
+  TargetFields,
+  targetsChosen,
+  useGroupList,
+  type TargetChoice,
+} from './TargetFields';
+
+const actionsKey = ['actions', 'list'] as const;
+
+export function useSavedActions() {
+  return useQuery({
+    queryKey: actionsKey,
+    queryFn: async () => (await hub.call('actions.list', { query: { per_page: 500 } })).data,
+  });
+}
+
+function CreateActionForm({ onCreated }: { onCreated: () => void }) {
+  const client = useQueryClient();
+  const [name, setName] = useState('');
+  const [command, setCommand] = useState('');
+  const [timeout, setTimeoutText] = useState(String(execLimits.defaultTimeout));
+  const [choice, setChoice] = useState<TargetChoice>(noTargets);
+  const create = useMutation({
+    mutationFn: async () =>
+      (
+        await hub.call('actions.create', {
+          body: {
+            name,
+            command,
+            ...(Number.isInteger(Number(timeout)) ? { timeout: Number(timeout) } : {}),
+            ...targetBody(choice),
+          },
+        })
+      ).data,
+    onSuccess: async () => {
+      setName('');
+      setCommand('');
+      setChoice(noTargets);
+      await client.invalidateQueries({ queryKey: ['actions'] });
+      onCreated();
+    },
+  });
+  const problems = fieldProblems(create.error);
+  const ready = name.trim() !== '' && command.trim() !== '' && targetsChosen(choice) && !create.isPending;
+  const submit = (event: SyntheticEvent) => {
+    event.preventDefault();
+    if (ready) create.mutate();
+  };
+  return (
+    <form className="panel run-form" onSubmit={submit} noValidate aria-labelledby="new-action-title">
+      <h2 id="new-action-title">New saved action</h2>
+      <div className="field">
+        <label htmlFor="action-name">Name</label>
+        <input
+          id="action-name"
+          value={name}
+          aria-invalid={problems.name !== undefined}
+          onChange={(e) => {
+            setName(e.target.value);
+          }}
+        />
+        {problems.name && <span className="field-error">{problems.name}</span>}
+      </div>
+      <TargetFields
+        idPrefix="action"
+        choice={choice}
+        onChange={setChoice}
+        problem={problems.targets ?? problems.group}
+      />
+      <div className="field">
+        <label htmlFor="action-command">Command</label>
+        <textarea
+          id="action-command"
+          className="mono"
+          rows={3}
+          spellCheck={false}
+          value={command}
+          aria-invalid={problems.command !== undefined}
+          onChange={(e) => {
+            setCommand(e.target.value);
+          }}
+          placeholder="df -h"
+        />
+        {problems.command && <span className="field-error">{problems.command}</span>}
+      </div>
+      <div className="run-options">
+        <div className="field">
+          <label htmlFor="action-timeout">Timeout (seconds, 1 to {execLimits.maxTimeout})</label>
+          <input
+            id="action-timeout"
+            type="number"
+            min={1}
+            max={execLimits.maxTimeout}
+            value={timeout}
+            aria-invalid={problems.timeout !== undefined}
+            onChange={(e) => {
+              setTimeoutText(e.target.value);
+            }}
+          />
+          {problems.timeout && <span className="field-error">{problems.timeout}</span>}
+        </div>
+        <div className="run-buttons">
+          <button type="submit" className="primary" disabled={!ready}>
+            {create.isPending ? 'Saving…' : 'Save action'}
+          </button>
+        </div>
+      </div>
+      {create.isError && Object.keys(problems).length === 0 && <ErrorNotice error={create.error} />}
+    </form>
+  );
+}
+
+function targetText(action: SavedAction, groupName: (id: string) => string): string {
+  if (action.group !== null) return `group ${groupName(action.group)}`;
+  const n = action.targets?.length ?? 0;
+  return `${n} asset${n === 1 ? '' : 's'}`;
+}
+
+export function ActionsPage() {
+  const { canMutate } = useSession();
+  const client = useQueryClient();
+  const actions = useSavedActions();
+  const groups = useGroupList();
+  const [creating, setCreating] = useState(false);
+  const [deleting, setDeleting] = useState<SavedAction | null>(null);
+  const [lastRun, setLastRun] = useState<{ action: SavedAction; run: ActionRun } | null>(null);
+  const run = useMutation({
+    mutationFn: async (action: SavedAction) => ({
+      action,
+      run: (await hub.call('actions.run', { params: { id: action.id } })).data,
+    }),
+    onSuccess: (answer) => {
+      setLastRun(answer);
+    },
+  });
+  const remove = useMutation({
+    mutationFn: async (action: SavedAction) =>
+      (await hub.call('actions.delete', { params: { id: action.id } })).data,
+    onSuccess: async () => {
+      setDeleting(null);
+      await client.invalidateQueries({ queryKey: ['actions'] });
+    },
+  });
+  const groupName = (id: string) => groups.data?.find((g) => g.id === id)?.name ?? id;
+  const shown = lastRun ? completedRun(lastRun.run.results, lastRun.run.summary) : null;
+
+  return (
+    <section className="page" aria-labelledby="actions-title">
+      <div className="page-header">
+        <h1 id="actions-title">Saved actions</h1>
+        {canMutate && !creating && (
+          <button
+            type="button"
+            className="primary"
+            onClick={() => {
+              setCreating(true);
+            }}
+          >
+            New action
+          </button>
+        )}
+      </div>
+      {creating && (
+        <CreateActionForm
+          onCreated={() => {
+            setCreating(false);
+          }}
+        />
+      )}
+      {actions.isPending && <Loading label="Loading saved actions" />}
+      {actions.isError && <ErrorNotice error={actions.error} retry={() => void actions.refetch()} />}
+      {actions.isSuccess && actions.data.length === 0 && (
+        <EmptyState title="No saved actions yet">
+          {canMutate && <p>A saved action keeps a command and where it runs, to run again with one click.</p>}
+        </EmptyState>
+      )}
+      {actions.isSuccess && actions.data.length > 0 && (
+        <div className="rows-scroll">
+          <table className="data-table" aria-label="Saved actions">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Command</th>
+                <th scope="col">Runs on</th>
+                <th scope="col">Created</th>
+                {canMutate && (
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                )}
+              </tr>
+            </thead>
+            <tbody>
+              {actions.data.map((a) => (
+                <tr key={a.id} data-action-id={a.id}>
+                  <th scope="row">{a.name}</th>
+                  <td className="cell-wide">
+                    <code className="mono">{a.command}</code>
+                  </td>
+                  <td>{targetText(a, groupName)}</td>
+                  <td>{formatTime(a.created_at)}</td>
+                  {canMutate && (
+                    <td className="cell-actions">
+                      <button
+                        type="button"
+                        className="small primary"
+                        disabled={run.isPending}
+                        aria-label={`Run ${a.name}`}
+                        onClick={() => {
+                          run.mutate(a);
+                        }}
+                      >
+                        {run.isPending && run.variables.id === a.id ? 'Running…' : 'Run'}
+                      </button>
+                      <button
+                        type="button"
+                        className="small danger"
+                        aria-label={`Delete ${a.name}`}
+                        onClick={() => {
+                          setDeleting(a);
+                        }}
+                      >
+                        Delete
+                      </button>
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {run.isError && <ErrorNotice error={run.error} />}
+      {lastRun && shown && (
+        <section aria-labelledby="results-title" className="run-results">
+          <h2 id="results-title">Results of {lastRun.action.name}</h2>
+          <p aria-live="polite" className="run-summary">
+            {summaryText(shown)}
+          </p>
+          <RunResults run={shown} names={new Map()} />
+        </section>
+      )}
+      <ConfirmDialog
+        open={deleting !== null}
+        title={`Delete ${deleting?.name ?? ''}?`}
+        confirmLabel="Delete"
+        busy={remove.isPending}
+        onConfirm={() => {
+          if (deleting) remove.mutate(deleting);
+        }}
+        onClose={() => {
+          setDeleting(null);
+        }}
+      >
+        <p>The action is removed; what it ran before stays in the audit log.</p>
+        {remove.isError && <ErrorNotice error={remove.error} />}
+      </ConfirmDialog>
+    </section>
+  );
+}

@@ -1,0 +1,411 @@
+/**
+ * Schedules: a command or a saved action run at the ticks of a cron expression in a time zone (`/schedules`).
+ * Listed with their next and last run; created in a form (cron, time zone, what runs, targets or group);
+ * each schedule's history opens below the list, a run's per-target results as on the Run page.
+ */
+import { useState, type SyntheticEvent } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Schedule, ScheduleCreate, ScheduleRun } from '@svc/protocol';
+import { fieldProblems, hub } from '../../api/client';
+import { useSession } from '../../app/session';
+import { ConfirmDialog } from '../../components/Dialog';
+import { EmptyState } from '../../components/EmptyState';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { Loading } from '../../components/Loading';
+import { formatTime } from '../../components/units';
+import { RunResults } from '../run/RunResults';
+import { summaryText } from '../run/run-state';
+import { completedRun } from '../actions/completed-run';
+import { useSavedActions } from '../actions/ActionsPage';
+import {
+  noTargets,
+  targetBody,
+  TargetFields,
+  targetsChosen,
+  type TargetChoice,
+} from '../actions/TargetFields';
+
+const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+const zones: readonly string[] = Intl.supportedValuesOf('timeZone');
+
+function CreateScheduleForm({ onCreated }: { onCreated: () => void }) {
+  const client = useQueryClient();
+  const actions = useSavedActions();
+  const [name, setName] = useState('');
+  const [cron, setCron] = useState('0 3 * * *');
+  const [timezone, setTimezone] = useState(browserZone);
+  const [runs, setRuns] = useState<'command' | 'action'>('command');
+  const [command, setCommand] = useState('');
+  const [actionId, setActionId] = useState('');
+  const [ownTargets, setOwnTargets] = useState(true);
+  const [choice, setChoice] = useState<TargetChoice>(noTargets);
+  const create = useMutation({
+    mutationFn: async () => {
+      const body: ScheduleCreate = {
+        name,
+        cron,
+        timezone,
+        ...(runs === 'command' ? { command } : { action_id: actionId }),
+        ...(runs === 'command' || ownTargets ? targetBody(choice) : {}),
+      };
+      return (await hub.call('schedules.create', { body })).data;
+    },
+    onSuccess: async () => {
+      await client.invalidateQueries({ queryKey: ['schedules'] });
+      onCreated();
+    },
+  });
+  const problems = fieldProblems(create.error);
+  const needsTargets = runs === 'command' || ownTargets;
+  const ready =
+    name.trim() !== '' &&
+    cron.trim() !== '' &&
+    (runs === 'command' ? command.trim() !== '' : actionId !== '') &&
+    (!needsTargets || targetsChosen(choice)) &&
+    !create.isPending;
+  const submit = (event: SyntheticEvent) => {
+    event.preventDefault();
+    if (ready) create.mutate();
+  };
+  return (
+    <form className="panel run-form" onSubmit={submit} noValidate aria-labelledby="new-schedule-title">
+      <h2 id="new-schedule-title">New schedule</h2>
+      <div className="field">
+        <label htmlFor="schedule-name">Name</label>
+        <input
+          id="schedule-name"
+          value={name}
+          aria-invalid={problems.name !== undefined}
+          onChange={(e) => {
+            setName(e.target.value);
+          }}
+        />
+        {problems.name && <span className="field-error">{problems.name}</span>}
+      </div>
+      <div className="run-options">
+        <div className="field">
+          <label htmlFor="schedule-cron">Cron expression</label>
+          <input
+            id="schedule-cron"
+            className="mono"
+            value={cron}
+            aria-invalid={problems.cron !== undefined}
+            aria-describedby="schedule-cron-help"
+            onChange={(e) => {
+              setCron(e.target.value);
+            }}
+          />
+          <span id="schedule-cron-help" className="muted small">
+            minute hour day month weekday; a sixth field first for seconds
+          </span>
+          {problems.cron && <span className="field-error">{problems.cron}</span>}
+        </div>
+        <div className="field">
+          <label htmlFor="schedule-timezone">Time zone</label>
+          <input
+            id="schedule-timezone"
+            list="schedule-zones"
+            value={timezone}
+            aria-invalid={problems.timezone !== undefined}
+            onChange={(e) => {
+              setTimezone(e.target.value);
+            }}
+          />
+          <datalist id="schedule-zones">
+            {zones.map((z) => (
+              <option key={z} value={z} />
+            ))}
+          </datalist>
+          {problems.timezone && <span className="field-error">{problems.timezone}</span>}
+        </div>
+      </div>
+      <fieldset className="target-mode">
+        <legend>Runs</legend>
+        <label className="checkbox">
+          <input
+            type="radio"
+            name="schedule-runs"
+            checked={runs === 'command'}
+            onChange={() => {
+              setRuns('command');
+            }}
+          />
+          A command
+        </label>
+        <label className="checkbox">
+          <input
+            type="radio"
+            name="schedule-runs"
+            checked={runs === 'action'}
+            onChange={() => {
+              setRuns('action');
+            }}
+          />
+          A saved action
+        </label>
+      </fieldset>
+      {runs === 'command' ? (
+        <div className="field">
+          <label htmlFor="schedule-command">Command</label>
+          <textarea
+            id="schedule-command"
+            className="mono"
+            rows={2}
+            spellCheck={false}
+            value={command}
+            aria-invalid={problems.command !== undefined}
+            onChange={(e) => {
+              setCommand(e.target.value);
+            }}
+          />
+          {problems.command && <span className="field-error">{problems.command}</span>}
+        </div>
+      ) : (
+        <div className="field">
+          <label htmlFor="schedule-action">Saved action</label>
+          <select
+            id="schedule-action"
+            value={actionId}
+            onChange={(e) => {
+              setActionId(e.target.value);
+            }}
+          >
+            <option value="">Choose an action</option>
+            {actions.data?.map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.name}
+              </option>
+            ))}
+          </select>
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              checked={!ownTargets}
+              onChange={(e) => {
+                setOwnTargets(!e.target.checked);
+              }}
+            />
+            On the action&apos;s own targets
+          </label>
+          {problems.command && <span className="field-error">{problems.command}</span>}
+        </div>
+      )}
+      {needsTargets && (
+        <TargetFields
+          idPrefix="schedule"
+          choice={choice}
+          onChange={setChoice}
+          problem={problems.targets ?? problems.group}
+        />
+      )}
+      <div className="run-buttons">
+        <button type="submit" className="primary" disabled={!ready}>
+          {create.isPending ? 'Saving…' : 'Save schedule'}
+        </button>
+      </div>
+      {create.isError && Object.keys(problems).length === 0 && <ErrorNotice error={create.error} />}
+    </form>
+  );
+}
+
+function History({ schedule }: { schedule: Schedule }) {
+  const [open, setOpen] = useState<string | null>(null);
+  const runs = useQuery({
+    queryKey: ['schedules', 'runs', schedule.id],
+    queryFn: async () =>
+      (await hub.call('schedules.runs', { params: { id: schedule.id }, query: { per_page: 50 } })).data,
+    refetchInterval: 10_000,
+  });
+  const chosen: ScheduleRun | undefined = runs.data?.find((r) => r.id === open);
+  const shown = chosen ? completedRun(chosen.results, chosen.summary) : null;
+  return (
+    <section className="panel" aria-labelledby="history-title">
+      <h2 id="history-title">Runs of {schedule.name}</h2>
+      {runs.isPending && <Loading label="Loading runs" />}
+      {runs.isError && <ErrorNotice error={runs.error} />}
+      {runs.isSuccess && runs.data.length === 0 && <EmptyState title="No runs yet" />}
+      {runs.isSuccess && runs.data.length > 0 && (
+        <table className="data-table" aria-label="Runs">
+          <thead>
+            <tr>
+              <th scope="col">Tick</th>
+              <th scope="col">Status</th>
+              <th scope="col">Targets</th>
+              <th scope="col">Note</th>
+            </tr>
+          </thead>
+          <tbody>
+            {runs.data.map((r) => (
+              <tr key={r.id}>
+                <th scope="row">
+                  {r.results.length > 0 ? (
+                    <button
+                      type="button"
+                      className="link-button"
+                      aria-expanded={open === r.id}
+                      onClick={() => {
+                        setOpen(open === r.id ? null : r.id);
+                      }}
+                    >
+                      {formatTime(r.tick_at)}
+                    </button>
+                  ) : (
+                    formatTime(r.tick_at)
+                  )}
+                </th>
+                <td>{r.status}</td>
+                <td>{shownSummary(r)}</td>
+                <td className="cell-wide">{r.error ?? ''}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {chosen && shown && (
+        <div className="run-results">
+          <p className="run-summary">{summaryText(shown)}</p>
+          <RunResults run={shown} names={new Map()} />
+        </div>
+      )}
+    </section>
+  );
+}
+
+function shownSummary(run: ScheduleRun): string {
+  if (run.status === 'missed') return `${run.ticks} tick${run.ticks === 1 ? '' : 's'} missed`;
+  const s = run.summary;
+  if (!s) return '';
+  return `${s.ok} ok of ${s.total}`;
+}
+
+export function SchedulesPage() {
+  const { canMutate } = useSession();
+  const client = useQueryClient();
+  const [creating, setCreating] = useState(false);
+  const [viewing, setViewing] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<Schedule | null>(null);
+  const schedules = useQuery({
+    queryKey: ['schedules', 'list'],
+    queryFn: async () => (await hub.call('schedules.list', { query: { per_page: 500 } })).data,
+    refetchInterval: 15_000,
+  });
+  const remove = useMutation({
+    mutationFn: async (s: Schedule) => (await hub.call('schedules.delete', { params: { id: s.id } })).data,
+    onSuccess: async () => {
+      setDeleting(null);
+      setViewing(null);
+      await client.invalidateQueries({ queryKey: ['schedules'] });
+    },
+  });
+  const viewed = schedules.data?.find((s) => s.id === viewing);
+
+  return (
+    <section className="page" aria-labelledby="schedules-title">
+      <div className="page-header">
+        <h1 id="schedules-title">Schedules</h1>
+        {canMutate && !creating && (
+          <button
+            type="button"
+            className="primary"
+            onClick={() => {
+              setCreating(true);
+            }}
+          >
+            New schedule
+          </button>
+        )}
+      </div>
+      {creating && (
+        <CreateScheduleForm
+          onCreated={() => {
+            setCreating(false);
+          }}
+        />
+      )}
+      {schedules.isPending && <Loading label="Loading schedules" />}
+      {schedules.isError && <ErrorNotice error={schedules.error} retry={() => void schedules.refetch()} />}
+      {schedules.isSuccess && schedules.data.length === 0 && (
+        <EmptyState title="No schedules yet">
+          {canMutate && <p>A schedule runs a command or a saved action by itself, at the times you give.</p>}
+        </EmptyState>
+      )}
+      {schedules.isSuccess && schedules.data.length > 0 && (
+        <div className="rows-scroll">
+          <table className="data-table" aria-label="Schedules">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">When</th>
+                <th scope="col">Runs</th>
+                <th scope="col">Next run</th>
+                <th scope="col">Last run</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {schedules.data.map((s) => (
+                <tr key={s.id} data-schedule-id={s.id}>
+                  <th scope="row">{s.name}</th>
+                  <td>
+                    <code className="mono">{s.cron}</code> <span className="muted small">{s.timezone}</span>
+                  </td>
+                  <td className="cell-wide">
+                    {s.command !== null ? (
+                      <code className="mono">{s.command}</code>
+                    ) : (
+                      `saved action ${s.action_id ?? ''}`
+                    )}
+                  </td>
+                  <td className="next-run">{s.next_run_at ? formatTime(s.next_run_at) : 'none'}</td>
+                  <td>{s.last_run_at ? formatTime(s.last_run_at) : <span className="muted">never</span>}</td>
+                  <td className="cell-actions">
+                    <button
+                      type="button"
+                      className="small"
+                      aria-label={`History of ${s.name}`}
+                      onClick={() => {
+                        setViewing(s.id);
+                      }}
+                    >
+                      History
+                    </button>
+                    {canMutate && (
+                      <button
+                        type="button"
+                        className="small danger"
+                        aria-label={`Delete ${s.name}`}
+                        onClick={() => {
+                          setDeleting(s);
+                        }}
+                      >
+                        Delete
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {viewed && <History schedule={viewed} />}
+      <ConfirmDialog
+        open={deleting !== null}
+        title={`Delete ${deleting?.name ?? ''}?`}
+        confirmLabel="Delete"
+        busy={remove.isPending}
+        onConfirm={() => {
+          if (deleting) remove.mutate(deleting);
+        }}
+        onClose={() => {
+          setDeleting(null);
+        }}
+      >
+        <p>The schedule stops and its run history is removed with it.</p>
+        {remove.isError && <ErrorNotice error={remove.error} />}
+      </ConfirmDialog>
+    </section>
+  );
+}
