@@ -65,8 +65,20 @@ const serviceChanged = payload({ asset_id: Type.String(), name, active_state: Ty
 const containerChanged = payload({ asset_id: Type.String(), container_id: Type.String(), name });
 const powerSent = payload({ asset_id: Type.String(), accepted: Type.Boolean() });
 const groupChanged = payload({ group_id: Type.String(), name });
-const alertChanged = payload({ alert_id: Type.String() });
-const incidentChanged = payload({ incident_id: Type.String() });
+const severity = Type.Union([Type.Literal('info'), Type.Literal('warning'), Type.Literal('critical')]);
+const alertChanged = payload({
+  alert_id: Type.String(),
+  rule_id: Type.String(),
+  asset_id: Type.String(),
+  severity,
+  summary: name,
+});
+const incidentChanged = payload({
+  incident_id: Type.String(),
+  asset_id: Type.String(),
+  severity,
+  title: name,
+});
 
 export const eventPayloads = {
   'asset.created': assetNamed,

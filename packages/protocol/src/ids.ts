@@ -7,6 +7,7 @@ export const idPrefixes = {
   schedule: 'sch',
   action: 'act',
   alert: 'alr',
+  alertRule: 'arl',
   incident: 'inc',
   user: 'usr',
   event: 'evt',

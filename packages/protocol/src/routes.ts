@@ -9,6 +9,7 @@
  */
 import type { RouteContract } from './contract.js';
 import { agentsContracts } from './api/agents.js';
+import { alertsContracts } from './api/alerts.js';
 import { assetsContracts } from './api/assets.js';
 import { auditContracts } from './api/audit.js';
 import { authContracts } from './api/auth.js';
@@ -17,6 +18,7 @@ import { execContracts } from './api/exec.js';
 import { filesContracts } from './api/files.js';
 import { groupsContracts } from './api/groups.js';
 import { hubContracts } from './api/hub.js';
+import { incidentsContracts } from './api/incidents.js';
 import { keysContracts } from './api/keys.js';
 import { metricsContracts } from './api/metrics.js';
 import { plannedContracts } from './api/planned.js';
@@ -50,6 +52,8 @@ export const contractAreas = {
   auth: authContracts,
   tls: tlsContracts,
   status: statusContracts,
+  alerts: alertsContracts,
+  incidents: incidentsContracts,
 } as const;
 
 export type AreaName = keyof typeof contractAreas;
@@ -74,6 +78,8 @@ export const routes = {
   ...authContracts,
   ...tlsContracts,
   ...statusContracts,
+  ...alertsContracts,
+  ...incidentsContracts,
   ...plannedContracts,
 } satisfies Record<string, RouteContract>;
 

@@ -48,6 +48,9 @@ const sampleBodies: Record<string, unknown> = {
   'system.killProcess': { pid: 4_000_000 },
   'enrollment.create': { name: 'matrix token' },
   'settings.domainUpdate': { 'notifications.min_severity': 'warning' },
+  'alerts.silence': { duration_minutes: 5 },
+  'alerts.ruleCreate': { name: 'matrix-rule', kind: 'offline' },
+  'alerts.ruleUpdate': { name: 'matrix-rule-renamed' },
 };
 
 /** Query strings for routes whose query schema has required fields. */

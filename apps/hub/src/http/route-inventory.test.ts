@@ -207,6 +207,11 @@ const documentedExtras: readonly (readonly [method: string, path: string, access
   ['GET', '/api/settings', 'admin'],
   ['GET', '/api/settings/{domain}', 'admin'],
   ['PATCH', '/api/settings/{domain}', 'admin'],
+  // Alert rules, managed through the API as well as the console (decision 0017).
+  ['GET', '/api/v2/alerts/rules', 'alerts:read'],
+  ['POST', '/api/v2/alerts/rules', 'alerts:write'],
+  ['PATCH', '/api/v2/alerts/rules/{id}', 'alerts:write'],
+  ['DELETE', '/api/v2/alerts/rules/{id}', 'alerts:write'],
 ];
 
 /** Spec 2.4: admin-only areas are runtime settings, enrollment/agent tokens, admin reset, users, API keys. */

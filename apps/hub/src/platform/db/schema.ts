@@ -148,6 +148,53 @@ export interface AuditEventsTable {
   detail: string;
 }
 
+// ---- Alerts and incidents (migration 0008) ----
+export interface AlertRulesTable {
+  id: string;
+  name: string;
+  kind: string;
+  severity: string;
+  threshold_percent: number | null;
+  duration_minutes: number;
+  /** JSON array of asset ids; empty: every asset. */
+  asset_ids: string;
+  enabled: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AlertsTable {
+  id: string;
+  rule_id: string;
+  rule_name: string;
+  asset_id: string;
+  kind: string;
+  severity: string;
+  /** firing | acknowledged | resolved; silenced is silenced_until in the future. */
+  state: string;
+  summary: string;
+  value: number | null;
+  incident_id: string | null;
+  fired_at: string;
+  acknowledged_at: string | null;
+  acknowledged_by: string | null;
+  silenced_until: string | null;
+  resolved_at: string | null;
+}
+
+export interface IncidentsTable {
+  id: string;
+  asset_id: string;
+  title: string;
+  severity: string;
+  /** open | resolved */
+  state: string;
+  opened_at: string;
+  updated_at: string;
+  resolved_at: string | null;
+  resolved_by: string | null;
+}
+
 export interface Database {
   api_keys: ApiKeysTable;
   users: UsersTable;
@@ -161,6 +208,9 @@ export interface Database {
   enrollment_tokens: EnrollmentTokensTable;
   agent_credentials: AgentCredentialsTable;
   metric_samples: MetricSamplesTable;
+  alert_rules: AlertRulesTable;
+  alerts: AlertsTable;
+  incidents: IncidentsTable;
 }
 
 /** What repositories run queries on: the database or a transaction. */
