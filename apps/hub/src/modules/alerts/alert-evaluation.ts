@@ -40,6 +40,7 @@ type Holds = { holds: true; value: number | null; summary: string } | { holds: f
 
 function minutes(ms: number): string {
   const m = Math.floor(ms / minuteMs);
+  if (m === 0) return 'less than a minute';
   return m === 1 ? '1 minute' : `${m} minutes`;
 }
 

@@ -21,7 +21,6 @@ export interface AlertEvaluator {
   close(): Promise<void>;
 }
 
-const evaluationIntervalMs = 30_000;
 const checksPerTick = 5_000;
 
 interface Check {
@@ -36,7 +35,7 @@ export function createAlertEvaluator(deps: {
   alerts: Pick<AlertService, 'open' | 'fire' | 'resolve'>;
   assets: Pick<AssetService, 'presence'>;
   metrics: Pick<MetricsService, 'recentSamples'>;
-  intervalMs?: number;
+  intervalMs: number;
 }): AlertEvaluator {
   const { clock, rules, alerts, assets, metrics } = deps;
   let cursor = 0;
@@ -123,7 +122,7 @@ export function createAlertEvaluator(deps: {
         tick().catch((error: unknown) => {
           deps.logger.error({ err: error }, 'alert evaluation failed');
         });
-      }, deps.intervalMs ?? evaluationIntervalMs);
+      }, deps.intervalMs);
       timer.unref();
     },
     async close() {

@@ -24,6 +24,7 @@ export function createAlertsModule(deps: {
   events: EventBus;
   assets: Pick<AssetService, 'missingIds' | 'presence'>;
   metrics: Pick<MetricsService, 'recentSamples'>;
+  intervalMs: number;
 }) {
   const alerts = createAlertService(deps);
   const rules = createAlertRuleService({
