@@ -39,10 +39,17 @@ function StatusCounts() {
     queryFn: async () => (await hub.call('status.aggregate')).data,
     refetchInterval,
   });
+  // Alerts not resolved yet: the count is the list's total, one row fetched.
+  const alerts = useQuery({
+    queryKey: ['alerts', 'active-count'],
+    queryFn: () => hub.call('alerts.list', { query: { status: 'active', per_page: 1 } }),
+    refetchInterval,
+  });
   if (aggregate.isPending) return <Loading label="Loading the fleet status" />;
   if (aggregate.isError)
     return <ErrorNotice error={aggregate.error} retry={() => void aggregate.refetch()} />;
   const { assets, groups } = aggregate.data;
+  const activeAlerts = alerts.data?.meta.total;
   const tiles = [
     { label: 'Assets', value: assets.total, to: '/assets', tone: '' },
     { label: 'Online', value: assets.online, to: '/assets?status=online', tone: 'ok' },
@@ -54,6 +61,12 @@ function StatusCounts() {
     },
     { label: 'Unknown', value: assets.unknown, to: '/assets?status=unknown', tone: '' },
     { label: 'Groups', value: groups, to: '/groups', tone: '' },
+    {
+      label: 'Alerts',
+      value: activeAlerts ?? '—',
+      to: '/alerts',
+      tone: activeAlerts !== undefined && activeAlerts > 0 ? 'bad' : '',
+    },
   ];
   return (
     <ul className="tiles" aria-label="Fleet status">
