@@ -81,6 +81,8 @@ export const Alert = Type.Object({
   rule_id: Type.String(),
   rule_name: Type.String(),
   asset_id: Type.String(),
+  /** The asset's name when the alert fired. */
+  asset_name: Type.String(),
   kind: literals(alertRuleKinds),
   severity: AlertSeverity,
   status: literals(alertStatuses),

@@ -36,6 +36,7 @@ export function presentAlert(row: AlertRow, now: Date): Alert {
     rule_id: row.rule_id,
     rule_name: row.rule_name,
     asset_id: row.asset_id,
+    asset_name: row.asset_name,
     kind: row.kind as AlertRuleKind,
     severity: row.severity as AlertSeverity,
     status: alertStatus(row, now),

@@ -246,6 +246,7 @@ export function createAlertService(deps: {
         rule_id: rule.id,
         rule_name: rule.name,
         asset_id: asset.id,
+        asset_name: asset.name,
         kind: rule.kind,
         severity: rule.severity,
         state: 'firing',

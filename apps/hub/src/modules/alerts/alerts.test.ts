@@ -115,6 +115,7 @@ describe.each(databaseTargets())('alerts and incidents ($name)', ({ options }) =
       rule_id: rule.id,
       rule_name: 'gone',
       asset_id: id,
+      asset_name: 'alerting-00000',
       kind: 'offline',
       severity: 'critical',
       status: 'firing',

@@ -168,6 +168,8 @@ export interface AlertsTable {
   rule_id: string;
   rule_name: string;
   asset_id: string;
+  /** The asset's name when the alert fired. */
+  asset_name: string;
   kind: string;
   severity: string;
   /** firing | acknowledged | resolved; silenced is silenced_until in the future. */

@@ -161,7 +161,7 @@ export function AlertsPage() {
                     </td>
                     <th scope="row">{a.rule_name}</th>
                     <td>
-                      <Link to={`/assets/${encodeURIComponent(a.asset_id)}`}>{a.asset_id}</Link>
+                      <Link to={`/assets/${encodeURIComponent(a.asset_id)}`}>{a.asset_name}</Link>
                     </td>
                     <td className="cell-wide">{a.summary}</td>
                     <td className="alert-status">

@@ -25,6 +25,7 @@ export const alertsMigration: Migration = {
       .addColumn('rule_id', 'text', (c) => c.notNull())
       .addColumn('rule_name', 'text', (c) => c.notNull())
       .addColumn('asset_id', 'text', (c) => c.notNull())
+      .addColumn('asset_name', 'text', (c) => c.notNull())
       .addColumn('kind', 'text', (c) => c.notNull())
       .addColumn('severity', 'text', (c) => c.notNull())
       // firing, acknowledged or resolved; "silenced" is silenced_until in the future.
