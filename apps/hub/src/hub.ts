@@ -27,6 +27,9 @@ import { loadSecretBox, type SecretBox } from './platform/secret-box.js';
 import { TlsManager } from './platform/tls/tls-manager.js';
 import { createActionsModule } from './modules/actions/actions.module.js';
 import { createAgentsModule } from './modules/agents/agents.module.js';
+import { createAlertsModule } from './modules/alerts/alerts.module.js';
+import type { AlertEvaluator } from './modules/alerts/alert-evaluator.service.js';
+import type { AlertService } from './modules/alerts/alerts.service.js';
 import { createAssetsModule } from './modules/assets/assets.module.js';
 import type { AssetService } from './modules/assets/assets.service.js';
 import { createAuditModule } from './modules/audit/audit.module.js';
@@ -43,6 +46,7 @@ import { createFilesModule } from './modules/files/files.module.js';
 import { createGroupsModule } from './modules/groups/groups.module.js';
 import type { GroupService } from './modules/groups/groups.service.js';
 import { createHubModule } from './modules/hub/hub.module.js';
+import { createIncidentsModule } from './modules/incidents/incidents.module.js';
 import { createKeysModule } from './modules/keys/keys.module.js';
 import type { ApiKeyService } from './modules/keys/keys.service.js';
 import {
@@ -106,6 +110,9 @@ export interface Services {
   enrollment: EnrollmentService;
   exec: ExecService;
   oidcAccounts: OidcAccounts;
+  alerts: AlertService;
+  /** The alert rules' evaluation loop; tests run a pass with `tick()`. */
+  alertEvaluator: AlertEvaluator;
 }
 
 export interface Hub {
@@ -355,6 +362,14 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     groups: groups.services.groups,
     system: system.services.system,
   });
+  const alerts = createAlertsModule({
+    ...base,
+    logger,
+    assets: assetService,
+    metrics: metrics.services.metrics,
+    intervalMs: config.alertIntervalS * 1000,
+  });
+  const incidents = createIncidentsModule({ alerts: alerts.services.alerts });
 
   const modules = [
     audit,
@@ -379,6 +394,8 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     actions,
     schedules,
     bulk,
+    alerts,
+    incidents,
   ];
   // `true` compiles only when every contract not marked planned has a handler in one of the modules.
   const composed = composeModules(modules, true);
@@ -432,6 +449,8 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
       enrollment: enrollment.services.enrollment,
       exec: exec.services.exec,
       oidcAccounts: users.services.oidcAccounts,
+      alerts: alerts.services.alerts,
+      alertEvaluator: alerts.services.evaluator,
     },
     owner,
     tls,

@@ -73,8 +73,20 @@ const runCounts = {
   offline: Type.Integer(),
   error: Type.Integer(),
 };
-const alertChanged = payload({ alert_id: Type.String() });
-const incidentChanged = payload({ incident_id: Type.String() });
+const severity = Type.Union([Type.Literal('info'), Type.Literal('warning'), Type.Literal('critical')]);
+const alertChanged = payload({
+  alert_id: Type.String(),
+  rule_id: Type.String(),
+  asset_id: Type.String(),
+  severity,
+  summary: name,
+});
+const incidentChanged = payload({
+  incident_id: Type.String(),
+  asset_id: Type.String(),
+  severity,
+  title: name,
+});
 
 export const eventPayloads = {
   'asset.created': assetNamed,

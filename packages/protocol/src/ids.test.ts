@@ -55,6 +55,7 @@ describe('newId format', () => {
       schedule: 'sch',
       action: 'act',
       alert: 'alr',
+      alertRule: 'arl',
       incident: 'inc',
       user: 'usr',
       event: 'evt',

@@ -8,6 +8,7 @@ export const idPrefixes = {
   scheduleRun: 'run',
   action: 'act',
   alert: 'alr',
+  alertRule: 'arl',
   incident: 'inc',
   user: 'usr',
   event: 'evt',

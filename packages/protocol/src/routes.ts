@@ -10,6 +10,7 @@
 import type { RouteContract } from './contract.js';
 import { actionsContracts } from './api/actions.js';
 import { agentsContracts } from './api/agents.js';
+import { alertsContracts } from './api/alerts.js';
 import { assetsContracts } from './api/assets.js';
 import { auditContracts } from './api/audit.js';
 import { bulkContracts } from './api/bulk.js';
@@ -19,6 +20,7 @@ import { execContracts } from './api/exec.js';
 import { filesContracts } from './api/files.js';
 import { groupsContracts } from './api/groups.js';
 import { hubContracts } from './api/hub.js';
+import { incidentsContracts } from './api/incidents.js';
 import { keysContracts } from './api/keys.js';
 import { metricsContracts } from './api/metrics.js';
 import { plannedContracts } from './api/planned.js';
@@ -56,6 +58,8 @@ export const contractAreas = {
   actions: actionsContracts,
   schedules: schedulesContracts,
   bulk: bulkContracts,
+  alerts: alertsContracts,
+  incidents: incidentsContracts,
 } as const;
 
 export type AreaName = keyof typeof contractAreas;
@@ -83,6 +87,8 @@ export const routes = {
   ...actionsContracts,
   ...schedulesContracts,
   ...bulkContracts,
+  ...alertsContracts,
+  ...incidentsContracts,
   ...plannedContracts,
 } satisfies Record<string, RouteContract>;
 

@@ -39,6 +39,8 @@ export interface HubConfig {
   /** Where the hub sends Wake-on-LAN packets when no agent on the target's LAN relays them (`host:port`). */
   wolBroadcast: string;
   metricsRetentionDays: number;
+  /** How often alert rules are evaluated (decision 0017). */
+  alertIntervalS: number;
   /** `npm start` runs an agent for this machine beside the hub. */
   localAgent: boolean;
   /** The egress guard's starting policy (ARCHITECTURE §6 rule 12); each opt-in is off by default. */
@@ -205,6 +207,7 @@ export function parseEnv(env: Env, cwd: string): HubConfig {
     oidc: readOidc(env),
     wolBroadcast: readUdpTarget(env, 'SVC_WOL_BROADCAST', '255.255.255.255:9'),
     metricsRetentionDays: readInt(env, 'SVC_METRICS_RETENTION_DAYS', 7, 1, 3650),
+    alertIntervalS: readInt(env, 'SVC_ALERT_INTERVAL_S', 30, 1, 3600),
     localAgent: readBool(env, 'SVC_LOCAL_AGENT', false),
     outbound: readOutbound(env, settingsEnv.values),
   };

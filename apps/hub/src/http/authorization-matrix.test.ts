@@ -51,6 +51,9 @@ const sampleBodies: Record<string, unknown> = {
   'actions.create': { name: 'matrix-action', command: 'true', group: newId('group') },
   'schedules.create': { name: 'matrix-schedule', cron: '0 3 * * *', command: 'true', group: newId('group') },
   'bulk.serviceAction': { service: 'nginx', action: 'restart', group: newId('group') },
+  'alerts.silence': { duration_minutes: 5 },
+  'alerts.ruleCreate': { name: 'matrix-rule', kind: 'offline' },
+  'alerts.ruleUpdate': { name: 'matrix-rule-renamed' },
 };
 
 /** Query strings for routes whose query schema has required fields. */

@@ -210,6 +210,11 @@ const documentedExtras: readonly (readonly [method: string, path: string, access
   // Saved actions are deleted, and a schedule's run history read (decision 0018).
   ['DELETE', '/api/v2/actions/{id}', 'actions:write'],
   ['GET', '/api/v2/schedules/{id}/runs', 'schedules:read'],
+  // Alert rules, managed through the API as well as the console (decision 0017).
+  ['GET', '/api/v2/alerts/rules', 'alerts:read'],
+  ['POST', '/api/v2/alerts/rules', 'alerts:write'],
+  ['PATCH', '/api/v2/alerts/rules/{id}', 'alerts:write'],
+  ['DELETE', '/api/v2/alerts/rules/{id}', 'alerts:write'],
 ];
 
 /** Spec 2.4: admin-only areas are runtime settings, enrollment/agent tokens, admin reset, users, API keys. */

@@ -59,6 +59,20 @@ export const pages: readonly PageEntry[] = [
     nav: { label: 'Schedules' },
   },
   {
+    path: 'alerts',
+    component: page(() => import('../features/alerts/AlertsPage'), 'AlertsPage'),
+    nav: { label: 'Alerts' },
+  },
+  {
+    path: 'alerts/rules',
+    component: page(() => import('../features/alerts/RulesPage'), 'RulesPage'),
+  },
+  {
+    path: 'incidents',
+    component: page(() => import('../features/incidents/IncidentsPage'), 'IncidentsPage'),
+    nav: { label: 'Incidents' },
+  },
+  {
     path: 'admin',
     component: page(() => import('../features/admin/AdminArea'), 'AdminIndex'),
     nav: { label: 'Admin', adminOnly: true },

@@ -134,3 +134,19 @@ export async function findMissingAssetIds(db: Executor, ids: readonly string[]):
   }
   return ids.filter((id) => !found.has(id));
 }
+
+/** Presence of the given assets (null: of every asset, up to `limit`), in id order. */
+export async function listAssetPresence(
+  db: Executor,
+  ids: readonly string[] | null,
+  limit: number,
+): Promise<Pick<AssetRow, 'id' | 'name' | 'status' | 'last_seen_at'>[]> {
+  const columns = ['id', 'name', 'status', 'last_seen_at'] as const;
+  if (ids === null) return db.selectFrom('assets').select(columns).orderBy('id').limit(limit).execute();
+  const rows: Pick<AssetRow, 'id' | 'name' | 'status' | 'last_seen_at'>[] = [];
+  for (let i = 0; i < ids.length && rows.length < limit; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    rows.push(...(await db.selectFrom('assets').select(columns).where('id', 'in', chunk).execute()));
+  }
+  return rows.slice(0, limit);
+}

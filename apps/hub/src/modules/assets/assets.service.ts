@@ -19,6 +19,7 @@ import {
   countAssetsByStatus,
   deleteAsset,
   findAsset,
+  listAssetPresence,
   findMissingAssetIds,
   insertAsset,
   listAssets,
@@ -52,9 +53,13 @@ export interface AssetService {
     window: Window,
   ): Promise<{ rows: AssetRow[]; total: number }>;
   findRow(id: string): Promise<AssetRow | undefined>;
+  /** Name and presence of these assets (null: every asset), at most `limit` of them; for the hub's own rules. */
+  presence(ids: readonly string[] | null, limit: number): Promise<AssetPresence[]>;
   /** Adds an asset inside the caller's transaction (enrollment adds the agent's asset with its credential). */
   insertRow(trx: Executor, row: AssetRow): Promise<void>;
 }
+
+type AssetPresence = Pick<AssetRow, 'id' | 'name' | 'status' | 'last_seen_at'>;
 
 export interface AssetServiceDeps {
   db: Kysely<Database>;
@@ -245,6 +250,7 @@ export function createAssetService(deps: AssetServiceDeps): AssetService {
     missingIds: (ids) => findMissingAssetIds(db, ids),
     matching: (visible, text, window) => listAssets(db, { visible, text }, window),
     findRow: (id) => findAsset(db, id),
+    presence: (ids, limit) => listAssetPresence(db, ids, limit),
     insertRow: (trx, row) => insertAsset(trx, row),
   };
 }

@@ -78,6 +78,27 @@ export async function listMetricSamples(
     .execute();
 }
 
+/** The samples at or after `since` of the given assets, through the (asset_id, ts) index. */
+export async function samplesSince(
+  db: Executor,
+  assetIds: readonly string[],
+  since: string,
+): Promise<MetricRow[]> {
+  const rows: MetricRow[] = [];
+  for (let i = 0; i < assetIds.length; i += 500) {
+    const chunk = assetIds.slice(i, i + 500);
+    rows.push(
+      ...(await db
+        .selectFrom('metric_samples')
+        .selectAll()
+        .where('asset_id', 'in', chunk)
+        .where('ts', '>=', since)
+        .execute()),
+    );
+  }
+  return rows;
+}
+
 /**
  * The latest sample at or after `since` of each existing asset (among `visible`; null means all). Asset by
  * asset through the (asset_id, ts) index — one short descent per asset, whatever the table holds — since there

@@ -11,11 +11,13 @@ import { validationError } from '../../platform/hub-error.js';
 import { canSeeAsset, type Principal } from '../../access/principal.js';
 import { assetNotFound } from '../../agents/agent-call.js';
 import { visibleAssetIds, type AssetService } from '../assets/assets.service.js';
-import { latestSamplesSince, listMetricSamples, type MetricRow } from './metrics.repository.js';
+import { latestSamplesSince, listMetricSamples, samplesSince, type MetricRow } from './metrics.repository.js';
 
 export interface MetricsService {
   series(principal: Principal, assetId: string, query: MetricsQuery): Promise<MetricsSeries>;
   overview(principal: Principal): Promise<MetricsOverview>;
+  /** For the hub's own rules (alerts): the samples at or after `since` of these assets, by asset. */
+  recentSamples(assetIds: readonly string[], since: Date): Promise<Map<string, MetricSample[]>>;
 }
 
 export interface MetricsServiceDeps {
@@ -100,6 +102,17 @@ export function createMetricsService(deps: MetricsServiceDeps): MetricsService {
         window_minutes: overviewWindowMinutes,
         generated_at: now.toISOString(),
       };
+    },
+
+    async recentSamples(assetIds, since) {
+      const bySamples = new Map<string, MetricSample[]>();
+      if (assetIds.length === 0) return bySamples;
+      for (const row of await samplesSince(db, assetIds, since.toISOString())) {
+        const list = bySamples.get(row.asset_id) ?? [];
+        list.push(presentSample(row));
+        bySamples.set(row.asset_id, list);
+      }
+      return bySamples;
     },
   };
 }

@@ -148,6 +148,55 @@ export interface AuditEventsTable {
   detail: string;
 }
 
+// ---- Alerts and incidents (migration 0008) ----
+export interface AlertRulesTable {
+  id: string;
+  name: string;
+  kind: string;
+  severity: string;
+  threshold_percent: number | null;
+  duration_minutes: number;
+  /** JSON array of asset ids; empty: every asset. */
+  asset_ids: string;
+  enabled: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AlertsTable {
+  id: string;
+  rule_id: string;
+  rule_name: string;
+  asset_id: string;
+  /** The asset's name when the alert fired. */
+  asset_name: string;
+  kind: string;
+  severity: string;
+  /** firing | acknowledged | resolved; silenced is silenced_until in the future. */
+  state: string;
+  summary: string;
+  value: number | null;
+  incident_id: string | null;
+  fired_at: string;
+  acknowledged_at: string | null;
+  acknowledged_by: string | null;
+  silenced_until: string | null;
+  resolved_at: string | null;
+}
+
+export interface IncidentsTable {
+  id: string;
+  asset_id: string;
+  title: string;
+  severity: string;
+  /** open | resolved */
+  state: string;
+  opened_at: string;
+  updated_at: string;
+  resolved_at: string | null;
+  resolved_by: string | null;
+}
+
 // Saved actions and schedules (migration 0009). Targets are a JSON list or null (then group_id is set).
 export interface SavedActionsTable {
   id: string;
@@ -204,6 +253,9 @@ export interface Database {
   enrollment_tokens: EnrollmentTokensTable;
   agent_credentials: AgentCredentialsTable;
   metric_samples: MetricSamplesTable;
+  alert_rules: AlertRulesTable;
+  alerts: AlertsTable;
+  incidents: IncidentsTable;
   saved_actions: SavedActionsTable;
   schedules: SchedulesTable;
   schedule_runs: ScheduleRunsTable;

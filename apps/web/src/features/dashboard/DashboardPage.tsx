@@ -7,7 +7,6 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import type { Asset, MetricSample } from '@svc/protocol';
 import { hub } from '../../api/client';
-import { pages } from '../../app/pages';
 import { useSession } from '../../app/session';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
@@ -34,7 +33,7 @@ function formatPercent(value: number | null | undefined): string {
   return value === null || value === undefined ? '—' : `${value.toFixed(1)} %`;
 }
 
-function TileText({ label, value }: { label: string; value: number }) {
+function TileText({ label, value }: { label: string; value: number | string }) {
   return (
     <>
       <span className="tile-value" data-testid={`count-${label.toLowerCase()}`}>
@@ -51,10 +50,17 @@ function StatusCounts() {
     queryFn: async () => (await hub.call('status.aggregate')).data,
     refetchInterval,
   });
+  // Alerts not resolved yet: the count is the list's total, one row fetched.
+  const alerts = useQuery({
+    queryKey: ['alerts', 'active-count'],
+    queryFn: () => hub.call('alerts.list', { query: { status: 'active', per_page: 1 } }),
+    refetchInterval,
+  });
   if (aggregate.isPending) return <Loading label="Loading the fleet status" />;
   if (aggregate.isError)
     return <ErrorNotice error={aggregate.error} retry={() => void aggregate.refetch()} />;
   const { assets, groups } = aggregate.data;
+  const activeAlerts = alerts.data?.meta.total;
   const tiles = [
     { label: 'Assets', value: assets.total, to: '/assets', tone: '' },
     { label: 'Online', value: assets.online, to: '/assets?status=online', tone: 'ok' },
@@ -65,27 +71,21 @@ function StatusCounts() {
       tone: assets.offline > 0 ? 'bad' : '',
     },
     { label: 'Unknown', value: assets.unknown, to: '/assets?status=unknown', tone: '' },
-    // Linked once the console has a groups page.
+    { label: 'Groups', value: groups, to: '/groups', tone: '' },
     {
-      label: 'Groups',
-      value: groups,
-      to: pages.some((p) => p.path === 'groups') ? '/groups' : null,
-      tone: '',
+      label: 'Alerts',
+      value: activeAlerts ?? '—',
+      to: '/alerts',
+      tone: activeAlerts !== undefined && activeAlerts > 0 ? 'bad' : '',
     },
   ];
   return (
     <ul className="tiles" aria-label="Fleet status">
       {tiles.map((t) => (
         <li key={t.label} className={`tile ${t.tone}`}>
-          {t.to === null ? (
-            <div className="tile-body">
-              <TileText label={t.label} value={t.value} />
-            </div>
-          ) : (
-            <Link to={t.to} className="tile-body">
-              <TileText label={t.label} value={t.value} />
-            </Link>
-          )}
+          <Link to={t.to} className="tile-body">
+            <TileText label={t.label} value={t.value} />
+          </Link>
         </li>
       ))}
     </ul>

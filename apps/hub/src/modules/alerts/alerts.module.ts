@@ -1,0 +1,54 @@
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../platform/clock.js';
+import type { Database } from '../../platform/db/schema.js';
+import type { EventBus } from '../../platform/event-bus.js';
+import type { Logger } from '../../platform/logger.js';
+import type { AssetService } from '../assets/assets.service.js';
+import type { AuditService } from '../audit/audit.service.js';
+import type { MetricsService } from '../metrics/metrics.service.js';
+import { defineModule, subscriber } from '../module.js';
+import { createAlertEvaluator } from './alert-evaluator.service.js';
+import { createAlertRuleService } from './alert-rules.service.js';
+import { alertRoutes } from './alerts.routes.js';
+import { createAlertService } from './alerts.service.js';
+
+/**
+ * Alerts: rules over presence and metrics, evaluated in the background; the alerts they raise, acknowledged
+ * and silenced by people. The incidents module answers the incident routes from this module's service.
+ */
+export function createAlertsModule(deps: {
+  db: Kysely<Database>;
+  clock: Clock;
+  logger: Logger;
+  audit: AuditService;
+  events: EventBus;
+  assets: Pick<AssetService, 'missingIds' | 'presence'>;
+  metrics: Pick<MetricsService, 'recentSamples'>;
+  intervalMs: number;
+}) {
+  const alerts = createAlertService(deps);
+  const rules = createAlertRuleService({
+    ...deps,
+    onRemoved: (_ctx, ruleId) => alerts.resolveWhere((a) => a.rule_id === ruleId),
+  });
+  const evaluator = createAlertEvaluator({ ...deps, rules, alerts });
+  return defineModule({
+    name: 'alerts',
+    services: { alerts, alertRules: rules, evaluator },
+    handlers: alertRoutes(alerts, rules),
+    subscribers: [
+      subscriber(['asset.deleted'], (event) => {
+        const { asset_id: assetId } = event.data;
+        alerts
+          .resolveWhere((a) => a.asset_id === assetId)
+          .catch((error: unknown) => {
+            deps.logger.error({ err: error }, 'resolving the alerts of a deleted asset failed');
+          });
+      }),
+    ],
+    start: () => {
+      evaluator.start();
+    },
+    close: () => evaluator.close(),
+  });
+}

@@ -1,0 +1,210 @@
+/**
+ * Alerts the caller may see, newest first, filtered by status (active by default) and severity, paged;
+ * acknowledge and silence for roles that may change things. Refreshed every 10 s.
+ */
+import { useState } from 'react';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useSearchParams } from 'react-router';
+import { alertSeverities, alertStatuses, type Alert } from '@svc/protocol';
+import { hub } from '../../api/client';
+import { useSession } from '../../app/session';
+import { EmptyState } from '../../components/EmptyState';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { Loading } from '../../components/Loading';
+import { Pager } from '../../components/Pager';
+import { formatTime } from '../../components/units';
+import { SeverityBadge } from './SeverityBadge';
+import { SilenceDialog } from './SilenceDialog';
+
+const perPage = 50;
+const statusFilters = ['active', ...alertStatuses] as const;
+type StatusFilter = (typeof statusFilters)[number] | 'all';
+type SeverityFilter = (typeof alertSeverities)[number] | '';
+
+function isStatus(value: string): value is (typeof statusFilters)[number] {
+  return (statusFilters as readonly string[]).includes(value);
+}
+
+function isSeverity(value: string): value is (typeof alertSeverities)[number] {
+  return (alertSeverities as readonly string[]).includes(value);
+}
+
+function AlertActions({ alert, onSilence }: { alert: Alert; onSilence: () => void }) {
+  const client = useQueryClient();
+  const acknowledge = useMutation({
+    mutationFn: async () => (await hub.call('alerts.acknowledge', { params: { id: alert.id } })).data,
+    onSuccess: () => client.invalidateQueries({ queryKey: ['alerts'] }),
+  });
+  if (alert.status === 'resolved') return null;
+  return (
+    <div className="row-actions">
+      {alert.status === 'firing' && (
+        <button
+          type="button"
+          disabled={acknowledge.isPending}
+          onClick={() => {
+            acknowledge.mutate();
+          }}
+        >
+          Acknowledge
+        </button>
+      )}
+      <button type="button" onClick={onSilence}>
+        Silence…
+      </button>
+      {acknowledge.isError && <ErrorNotice error={acknowledge.error} />}
+    </div>
+  );
+}
+
+export function AlertsPage() {
+  const { canMutate } = useSession();
+  const [params, setParams] = useSearchParams();
+  const rawStatus = params.get('status') ?? 'active';
+  const status: StatusFilter = isStatus(rawStatus) ? rawStatus : 'all';
+  const rawSeverity = params.get('severity') ?? '';
+  const severity: SeverityFilter = isSeverity(rawSeverity) ? rawSeverity : '';
+  const asset = params.get('asset') ?? '';
+  const page = Math.max(1, Number(params.get('page') ?? '1') || 1);
+  const [silencing, setSilencing] = useState<Alert | null>(null);
+  const setParam = (name: string, value: string) => {
+    const next = new URLSearchParams(params);
+    next.set(name, value);
+    if (name !== 'page') next.delete('page');
+    setParams(next, { replace: true });
+  };
+  const alerts = useQuery({
+    queryKey: ['alerts', 'list', status, severity, asset, page],
+    queryFn: () =>
+      hub.call('alerts.list', {
+        query: {
+          page,
+          per_page: perPage,
+          ...(status !== 'all' ? { status } : {}),
+          ...(severity !== '' ? { severity } : {}),
+          ...(asset !== '' ? { asset } : {}),
+        },
+      }),
+    placeholderData: keepPreviousData,
+    refetchInterval: 10_000,
+  });
+  return (
+    <section className="page" aria-labelledby="alerts-title">
+      <div className="page-header">
+        <h1 id="alerts-title">Alerts</h1>
+        <Link to="/alerts/rules">Rules</Link>
+        <Link to="/incidents">Incidents</Link>
+      </div>
+      <div className="filters" role="search" aria-label="Filter alerts">
+        <div className="filter">
+          <label htmlFor="alert-status">Status</label>
+          <select
+            id="alert-status"
+            value={status}
+            onChange={(e) => {
+              setParam('status', e.target.value);
+            }}
+          >
+            <option value="all">Any status</option>
+            {statusFilters.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="filter">
+          <label htmlFor="alert-severity">Severity</label>
+          <select
+            id="alert-severity"
+            value={severity}
+            onChange={(e) => {
+              setParam('severity', e.target.value);
+            }}
+          >
+            <option value="">Any severity</option>
+            {alertSeverities.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      {alerts.isPending && <Loading label="Loading alerts" />}
+      {alerts.isError && <ErrorNotice error={alerts.error} retry={() => void alerts.refetch()} />}
+      {alerts.isSuccess && alerts.data.data.length === 0 && (
+        <EmptyState title="No alerts">
+          <p>Nothing matches these filters. Alerts come from the rules.</p>
+        </EmptyState>
+      )}
+      {alerts.isSuccess && alerts.data.data.length > 0 && (
+        <>
+          <div className="rows-scroll">
+            <table className="data-table" aria-label="Alerts">
+              <thead>
+                <tr>
+                  <th scope="col">Severity</th>
+                  <th scope="col">Rule</th>
+                  <th scope="col">Asset</th>
+                  <th scope="col">Summary</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Fired</th>
+                  {canMutate && <th scope="col">Actions</th>}
+                </tr>
+              </thead>
+              <tbody>
+                {alerts.data.data.map((a) => (
+                  <tr key={a.id} data-alert-id={a.id}>
+                    <td>
+                      <SeverityBadge severity={a.severity} />
+                    </td>
+                    <th scope="row">{a.rule_name}</th>
+                    <td>
+                      <Link to={`/assets/${encodeURIComponent(a.asset_id)}`}>{a.asset_name}</Link>
+                    </td>
+                    <td className="cell-wide">{a.summary}</td>
+                    <td className="alert-status">
+                      {a.status}
+                      {a.status === 'silenced' && a.silenced_until !== null && (
+                        <span className="muted"> until {formatTime(a.silenced_until)}</span>
+                      )}
+                    </td>
+                    <td>{formatTime(a.fired_at)}</td>
+                    {canMutate && (
+                      <td>
+                        <AlertActions
+                          alert={a}
+                          onSilence={() => {
+                            setSilencing(a);
+                          }}
+                        />
+                      </td>
+                    )}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Pager
+            page={page}
+            perPage={perPage}
+            total={alerts.data.meta.total}
+            busy={alerts.isFetching}
+            onPage={(p) => {
+              setParam('page', String(p));
+            }}
+          />
+        </>
+      )}
+      {silencing && (
+        <SilenceDialog
+          alert={silencing}
+          onClose={() => {
+            setSilencing(null);
+          }}
+        />
+      )}
+    </section>
+  );
+}
