@@ -35,6 +35,11 @@ import type { LoginService } from './modules/auth/login.service.js';
 import type { TwoFactorService } from './modules/auth/two-factor.service.js';
 import { createEnrollmentModule } from './modules/enrollment/enrollment.module.js';
 import type { EnrollmentService } from './modules/enrollment/enrollment.service.js';
+import {
+  createEventsModule,
+  type EventStreamLimits,
+  type EventStreamServer,
+} from './modules/events/events.module.js';
 import { createExecModule } from './modules/exec/exec.module.js';
 import type { ExecService } from './modules/exec/exec.service.js';
 import { createFilesModule } from './modules/files/files.module.js';
@@ -87,6 +92,8 @@ export interface HubOptions {
   validateEvents?: boolean;
   /** The built web console; apps/web/dist beside the hub's package by default. */
   consoleDir?: string;
+  /** The event stream's queue, frame and ping limits (protocol's eventStreamLimits by default). */
+  eventStream?: Partial<EventStreamLimits>;
 }
 
 export interface Services {
@@ -116,6 +123,8 @@ export interface Hub {
   events: EventBus;
   /** Tells an open stream that the key it was opened with was revoked or expired. */
   credentials: CredentialLifetime;
+  /** The event feed's clients (counts for the hub's status, tests and the benchmark). */
+  eventStream: EventStreamServer;
   /** Runtime settings and policies in memory: changed through the API, read by code paths at once. */
   settings: RuntimeSettings;
   /** Agents' samples through their budgets into the store; deleted assets' histories purged. */
@@ -229,7 +238,15 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
   });
   await tls.init();
 
-  const credentials = createCredentialLifetime({ events, clock });
+  const credentials = createCredentialLifetime({
+    events,
+    clock,
+    // Read only after start: a user's change ends some sessions, and their streams ask whether theirs lives.
+    isSessionActive: (id) => users.services.sessions.isActive(id),
+    onError: (error) => {
+      logger.error({ err: error }, 'session check failed');
+    },
+  });
   const metricsIntake = createMetricsIntake({
     db,
     clock,
@@ -275,7 +292,14 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
   const assetService = assets.services.assets;
   const groups = createGroupsModule({ ...base, assets: assetService });
   const keys = createKeysModule({ ...base, assets: assetService });
-  const users = createUsersModule({ ...base, passwords, dataDir: config.dataDir });
+  const users = createUsersModule({
+    ...base,
+    passwords,
+    dataDir: config.dataDir,
+    onSessionEnded: (id) => {
+      credentials.endSession(id);
+    },
+  });
   const auth = createAuthModule({
     ...base,
     box,
@@ -344,6 +368,11 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
   const files = createFilesModule(operations);
   const system = createSystemModule(operations);
   const power = createPowerModule({ ...operations, wolBroadcast: config.wolBroadcast });
+  const eventsModule = createEventsModule({
+    events,
+    credentials,
+    ...(options.eventStream ? { limits: options.eventStream } : {}),
+  });
 
   const modules = [
     audit,
@@ -365,6 +394,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     files,
     system,
     power,
+    eventsModule,
   ];
   // `true` compiles only when every contract not marked planned has a handler in one of the modules.
   const composed = composeModules(modules, true);
@@ -425,12 +455,14 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     gateway,
     events,
     credentials,
+    eventStream: eventsModule.services.stream,
     settings: runtimeSettings,
     metrics: { budget, store, purger },
     async close() {
       credentials.close();
-      // Agents first: upgraded sockets would otherwise keep app.close() waiting.
+      // Agents and event streams first: upgraded sockets would otherwise keep app.close() waiting.
       await gateway.close();
+      eventsModule.services.stream.close();
       await app.close();
       await composed.close();
       await database.close();

@@ -13,6 +13,7 @@ import { assetsContracts } from './api/assets.js';
 import { auditContracts } from './api/audit.js';
 import { authContracts } from './api/auth.js';
 import { enrollmentContracts } from './api/enrollment.js';
+import { eventsContracts } from './api/events.js';
 import { execContracts } from './api/exec.js';
 import { filesContracts } from './api/files.js';
 import { groupsContracts } from './api/groups.js';
@@ -50,6 +51,7 @@ export const contractAreas = {
   auth: authContracts,
   tls: tlsContracts,
   status: statusContracts,
+  events: eventsContracts,
 } as const;
 
 export type AreaName = keyof typeof contractAreas;
@@ -74,6 +76,7 @@ export const routes = {
   ...authContracts,
   ...tlsContracts,
   ...statusContracts,
+  ...eventsContracts,
   ...plannedContracts,
 } satisfies Record<string, RouteContract>;
 

@@ -308,17 +308,6 @@ export const plannedContracts = {
     'Run a saved action',
     LIVE_FEED,
   ),
-  'events.stream': {
-    ...planned(
-      'events.stream',
-      'GET',
-      '/events/stream',
-      'events:subscribe',
-      'WebSocket event feed (not built yet: an upgrade is authenticated and authorized, then answered 501)',
-      LIVE_FEED,
-    ),
-    upgrade: true,
-  },
   'discovery.run': {
     ...planned(
       'discovery.run',
