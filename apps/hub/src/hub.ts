@@ -23,6 +23,7 @@ import { createInProcessEventBus, type EventBus } from './platform/event-bus.js'
 import type { Logger } from './platform/logger.js';
 import { createPasswordHasher, type PasswordHasher } from './platform/password-hasher.js';
 import { createRefusalLog } from './platform/refusal-log.js';
+import { createRetentionRunner, type RetentionRunner } from './platform/retention.js';
 import { loadSecretBox, type SecretBox } from './platform/secret-box.js';
 import { TlsManager } from './platform/tls/tls-manager.js';
 import { createAgentsModule } from './modules/agents/agents.module.js';
@@ -94,6 +95,8 @@ export interface HubOptions {
   consoleDir?: string;
   /** The event stream's queue, frame and ping limits (protocol's eventStreamLimits by default). */
   eventStream?: Partial<EventStreamLimits>;
+  /** How often retention runs (hourly by default); 0 leaves it to `hub.retention.runOnce()` (tests). */
+  retentionIntervalMs?: number;
 }
 
 export interface Services {
@@ -125,6 +128,8 @@ export interface Hub {
   credentials: CredentialLifetime;
   /** The event feed's clients (counts for the hub's status, tests and the benchmark). */
   eventStream: EventStreamServer;
+  /** Purges what the Retention settings no longer keep, in batches, hourly (every module's tasks). */
+  retention: RetentionRunner;
   /** Runtime settings and policies in memory: changed through the API, read by code paths at once. */
   settings: RuntimeSettings;
   /** Agents' samples through their budgets into the store; deleted assets' histories purged. */
@@ -285,7 +290,11 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
   const isSecure = createTransportCheck({ tlsMode: config.tlsMode, trustedProxies: config.trustedProxies });
 
   // The modules, each built from what the ones before it provide.
-  const audit = createAuditModule({ db, clock });
+  const audit = createAuditModule({
+    db,
+    clock,
+    retentionDays: () => runtimeSettings.get('retention.audit_days'),
+  });
   const { audit: auditService } = audit.services;
   const base = { db, clock, audit: auditService, events };
   const assets = createAssetsModule({ ...base, gateway, writeVersions });
@@ -430,7 +439,20 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     }),
   });
 
+  const retention = createRetentionRunner({
+    clock,
+    tasks: composed.retentionTasks,
+    ...(options.retentionIntervalMs !== undefined ? { intervalMs: options.retentionIntervalMs } : {}),
+    onError: (task, error) => {
+      logger.error({ err: error, task }, 'retention failed');
+    },
+    onPurged: (task, deleted) => {
+      logger.info({ task, deleted }, 'retention purged');
+    },
+  });
+
   composed.start(events);
+  if (options.retentionIntervalMs !== 0) retention.start();
 
   return {
     app,
@@ -456,6 +478,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     events,
     credentials,
     eventStream: eventsModule.services.stream,
+    retention,
     settings: runtimeSettings,
     metrics: { budget, store, purger },
     async close() {
@@ -464,6 +487,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
       await gateway.close();
       eventsModule.services.stream.close();
       await app.close();
+      await retention.close();
       await composed.close();
       await database.close();
       events.close();
