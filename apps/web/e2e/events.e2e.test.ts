@@ -26,11 +26,9 @@ describe('the console updates live from the event stream', () => {
       .getByRole('list', { name: 'Live events' })
       .getByText('asset.created · arrived-live')
       .waitFor({ timeout: liveMs });
-    await t.page.waitForFunction(
-      (expected) => document.querySelector('[data-testid="count-assets"]')?.textContent === expected,
-      String(before + 1),
-      { timeout: liveMs },
-    );
+    await expect
+      .poll(() => t.page.getByTestId('count-assets').textContent(), { timeout: liveMs })
+      .toBe(String(before + 1));
     await t.screenshot('dashboard-live');
     expect(t.cspViolations).toEqual([]);
   });
@@ -40,9 +38,11 @@ describe('the console updates live from the event stream', () => {
     const made = await t.api('POST', '/api/v2/assets', { name: 'before-rename', platform: 'other' });
     const { id } = made.json.data as { id: string };
     await t.signIn('owner');
-    await t.page.goto(`${t.baseUrl}/assets/${id}`);
+    // The feed lives in the shell: seen live on the dashboard, it stays open through in-app navigation.
+    await t.page.getByTestId('live-state').getByText('Live').waitFor();
+    await t.page.getByRole('link', { name: 'Assets', exact: true }).first().click();
+    await t.page.getByRole('link', { name: 'before-rename' }).click();
     await t.page.getByRole('heading', { name: 'before-rename' }).waitFor();
-    await t.page.waitForFunction(() => document.querySelector('[data-testid="live-state"]') === null);
 
     const renamed = await t.api('PUT', `/api/v2/assets/${id}`, { name: 'after-rename' });
     expect(renamed.status).toBe(200);
