@@ -9,6 +9,7 @@ import { runIngestBench } from './ingest.bench.js';
 import { runTlsBench } from './tls.bench.js';
 import { runSigninBench } from './signin.bench.js';
 import { runConsoleBench } from './console.bench.js';
+import { runEventsBench } from './events.bench.js';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   api: runApiBench,
@@ -21,6 +22,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   tls: runTlsBench,
   signin: runSigninBench,
   console: runConsoleBench,
+  events: runEventsBench,
 };
 
 const name = process.argv[2];

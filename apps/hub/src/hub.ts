@@ -23,6 +23,7 @@ import { createInProcessEventBus, type EventBus } from './platform/event-bus.js'
 import type { Logger } from './platform/logger.js';
 import { createPasswordHasher, type PasswordHasher } from './platform/password-hasher.js';
 import { createRefusalLog } from './platform/refusal-log.js';
+import { createRetentionRunner, type RetentionRunner } from './platform/retention.js';
 import { loadSecretBox, type SecretBox } from './platform/secret-box.js';
 import { TlsManager } from './platform/tls/tls-manager.js';
 import { createActionsModule } from './modules/actions/actions.module.js';
@@ -40,6 +41,11 @@ import type { LoginService } from './modules/auth/login.service.js';
 import type { TwoFactorService } from './modules/auth/two-factor.service.js';
 import { createEnrollmentModule } from './modules/enrollment/enrollment.module.js';
 import type { EnrollmentService } from './modules/enrollment/enrollment.service.js';
+import {
+  createEventsModule,
+  type EventStreamLimits,
+  type EventStreamServer,
+} from './modules/events/events.module.js';
 import { createExecModule } from './modules/exec/exec.module.js';
 import type { ExecService } from './modules/exec/exec.service.js';
 import { createFilesModule } from './modules/files/files.module.js';
@@ -94,6 +100,10 @@ export interface HubOptions {
   validateEvents?: boolean;
   /** The built web console; apps/web/dist beside the hub's package by default. */
   consoleDir?: string;
+  /** The event stream's queue, frame and ping limits (protocol's eventStreamLimits by default). */
+  eventStream?: Partial<EventStreamLimits>;
+  /** How often retention runs (hourly by default); 0 leaves it to `hub.retention.runOnce()` (tests). */
+  retentionIntervalMs?: number;
 }
 
 export interface Services {
@@ -126,6 +136,10 @@ export interface Hub {
   events: EventBus;
   /** Tells an open stream that the key it was opened with was revoked or expired. */
   credentials: CredentialLifetime;
+  /** The event feed's clients (counts for the hub's status, tests and the benchmark). */
+  eventStream: EventStreamServer;
+  /** Purges what the Retention settings no longer keep, in batches, hourly (every module's tasks). */
+  retention: RetentionRunner;
   /** Runtime settings and policies in memory: changed through the API, read by code paths at once. */
   settings: RuntimeSettings;
   /** Agents' samples through their budgets into the store; deleted assets' histories purged. */
@@ -239,7 +253,15 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
   });
   await tls.init();
 
-  const credentials = createCredentialLifetime({ events, clock });
+  const credentials = createCredentialLifetime({
+    events,
+    clock,
+    // Read only after start: a user's change ends some sessions, and their streams ask whether theirs lives.
+    isSessionActive: (id) => users.services.sessions.isActive(id),
+    onError: (error) => {
+      logger.error({ err: error }, 'session check failed');
+    },
+  });
   const metricsIntake = createMetricsIntake({
     db,
     clock,
@@ -278,14 +300,25 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
   const isSecure = createTransportCheck({ tlsMode: config.tlsMode, trustedProxies: config.trustedProxies });
 
   // The modules, each built from what the ones before it provide.
-  const audit = createAuditModule({ db, clock });
+  const audit = createAuditModule({
+    db,
+    clock,
+    retentionDays: () => runtimeSettings.get('retention.audit_days'),
+  });
   const { audit: auditService } = audit.services;
   const base = { db, clock, audit: auditService, events };
   const assets = createAssetsModule({ ...base, gateway, writeVersions });
   const assetService = assets.services.assets;
   const groups = createGroupsModule({ ...base, assets: assetService });
   const keys = createKeysModule({ ...base, assets: assetService });
-  const users = createUsersModule({ ...base, passwords, dataDir: config.dataDir });
+  const users = createUsersModule({
+    ...base,
+    passwords,
+    dataDir: config.dataDir,
+    onSessionEnded: (id) => {
+      credentials.endSession(id);
+    },
+  });
   const auth = createAuthModule({
     ...base,
     box,
@@ -370,6 +403,11 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     intervalMs: config.alertIntervalS * 1000,
   });
   const incidents = createIncidentsModule({ alerts: alerts.services.alerts });
+  const eventsModule = createEventsModule({
+    events,
+    credentials,
+    ...(options.eventStream ? { limits: options.eventStream } : {}),
+  });
 
   const modules = [
     audit,
@@ -396,6 +434,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     bulk,
     alerts,
     incidents,
+    eventsModule,
   ];
   // `true` compiles only when every contract not marked planned has a handler in one of the modules.
   const composed = composeModules(modules, true);
@@ -431,7 +470,20 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     }),
   });
 
+  const retention = createRetentionRunner({
+    clock,
+    tasks: composed.retentionTasks,
+    ...(options.retentionIntervalMs !== undefined ? { intervalMs: options.retentionIntervalMs } : {}),
+    onError: (task, error) => {
+      logger.error({ err: error, task }, 'retention failed');
+    },
+    onPurged: (task, deleted) => {
+      logger.info({ task, deleted }, 'retention purged');
+    },
+  });
+
   composed.start(events);
+  if (options.retentionIntervalMs !== 0) retention.start();
 
   return {
     app,
@@ -458,13 +510,17 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     gateway,
     events,
     credentials,
+    eventStream: eventsModule.services.stream,
+    retention,
     settings: runtimeSettings,
     metrics: { budget, store, purger },
     async close() {
       credentials.close();
-      // Agents first: upgraded sockets would otherwise keep app.close() waiting.
+      // Agents and event streams first: upgraded sockets would otherwise keep app.close() waiting.
       await gateway.close();
+      eventsModule.services.stream.close();
       await app.close();
+      await retention.close();
       await composed.close();
       await database.close();
       events.close();

@@ -19,6 +19,7 @@ export * from './api/audit.js';
 export * from './api/bulk.js';
 export * from './api/auth.js';
 export * from './api/enrollment.js';
+export * from './api/events.js';
 export * from './api/exec.js';
 export * from './api/files.js';
 export * from './api/groups.js';

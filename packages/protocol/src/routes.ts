@@ -16,6 +16,7 @@ import { auditContracts } from './api/audit.js';
 import { bulkContracts } from './api/bulk.js';
 import { authContracts } from './api/auth.js';
 import { enrollmentContracts } from './api/enrollment.js';
+import { eventsContracts } from './api/events.js';
 import { execContracts } from './api/exec.js';
 import { filesContracts } from './api/files.js';
 import { groupsContracts } from './api/groups.js';
@@ -60,6 +61,7 @@ export const contractAreas = {
   bulk: bulkContracts,
   alerts: alertsContracts,
   incidents: incidentsContracts,
+  events: eventsContracts,
 } as const;
 
 export type AreaName = keyof typeof contractAreas;
@@ -89,6 +91,7 @@ export const routes = {
   ...bulkContracts,
   ...alertsContracts,
   ...incidentsContracts,
+  ...eventsContracts,
   ...plannedContracts,
 } satisfies Record<string, RouteContract>;
 

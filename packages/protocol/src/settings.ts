@@ -130,7 +130,7 @@ export const settingDefinitions = {
     'retention',
     365,
     { minimum: 1, maximum: 3650 },
-    'Days of audit events kept (for the audit purge; nothing is purged before it lands)',
+    'Days of audit events kept (older ones are purged hourly, in batches)',
   ),
 
   // ---- Runtime/System: behaviour defaults and policy enforcement ----

@@ -333,3 +333,12 @@ export function createClient(options: ClientOptions) {
 }
 
 export type SvcClient = ReturnType<typeof createClient>;
+
+export {
+  eventStreamUrl,
+  subscribeEvents,
+  type EventStreamStatus,
+  type EventSubscription,
+  type EventSubscriptionOptions,
+  type WebSocketLike,
+} from './events.js';

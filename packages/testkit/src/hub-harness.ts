@@ -17,6 +17,7 @@ import {
   systemOwnerContext,
   type Hub,
   type HubConfig,
+  type HubOptions,
   type PasswordHasher,
   type RunningServers,
 } from '@svc/hub';
@@ -44,6 +45,8 @@ export interface TestHubOptions {
   passwords?: PasswordHasher;
   /** The web console's files the hub serves (a test's own fixture); apps/web/dist otherwise. */
   consoleDir?: string;
+  /** The event stream's limits (small queues, short ping intervals for tests of slow and idle clients). */
+  eventStream?: HubOptions['eventStream'];
 }
 
 export interface InjectOptions {
@@ -157,6 +160,7 @@ export async function startTestHub(options: TestHubOptions = {}): Promise<TestHu
     ...(options.listen ? { serverFactory: httpsServerFactory } : {}),
     ...(options.passwords ? { passwords: options.passwords } : {}),
     ...(options.consoleDir ? { consoleDir: options.consoleDir } : {}),
+    ...(options.eventStream ? { eventStream: options.eventStream } : {}),
   });
   const servers = options.listen
     ? await startServers(hub, { host: '127.0.0.1', httpPort: 0, httpsPort: 0, tlsMode: config.tlsMode })

@@ -12,6 +12,8 @@ export interface Principal {
   allowedAssets: ReadonlySet<string> | null;
   /** A console session, by id (absent for keys). */
   sessionId?: string;
+  /** When that session expires (absent for keys). */
+  sessionExpiresAt?: string;
   /** A session whose user must choose a new password before anything else (the owner's first sign-in). */
   mustChangePassword?: boolean;
 }

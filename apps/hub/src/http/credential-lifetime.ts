@@ -1,7 +1,9 @@
 /**
  * When an API key stops being valid while something it opened is still open (an event stream): revoked or
- * rotated (the `api_key.deleted` event) or past its `expires_at` (a timer). A request is checked once; a
- * stream lives on, so it asks here to learn that its credential ended and closes itself.
+ * rotated (the `api_key.deleted` event) or past its `expires_at` (a timer). A console session likewise: signed
+ * out (`endSession`), past its expiry (a timer), or ended by a change to its user (`user.updated`: a new role
+ * or password ends sessions, so each watched session of that user is looked up again). A request is checked
+ * once; a stream lives on, so it asks here to learn that its credential ended and closes itself.
  */
 import type { Clock } from '../platform/clock.js';
 import type { EventBus } from '../platform/event-bus.js';
@@ -11,12 +13,22 @@ export type CredentialEnd = 'revoked' | 'expired';
 
 type WatchedKey = NonNullable<Principal['key']>;
 
+interface WatchedSession {
+  id: string;
+  userId: string | null;
+  expiresAt: string | null;
+}
+
 export interface CredentialLifetime {
   /**
    * Calls `listener` once, when the key is deleted or expires; the returned function stops watching. A key
    * already past its expiry is reported at once (asynchronously, so the caller can finish its setup).
    */
   onCredentialEnded(key: WatchedKey, listener: (end: CredentialEnd) => void): () => void;
+  /** The same for a console session: signed out or ended by a user change (`revoked`), or `expired`. */
+  onSessionEnded(session: WatchedSession, listener: (end: CredentialEnd) => void): () => void;
+  /** A session was signed out: its watchers are told at once. */
+  endSession(sessionId: string): void;
   /** Stops every timer and the bus subscription (hub shutdown). */
   close(): void;
 }
@@ -40,6 +52,9 @@ export interface CredentialLifetimeDeps {
   events: Pick<EventBus, 'subscribe'>;
   clock: Clock;
   schedule?: Scheduler;
+  /** Whether a session still exists (asked after a change to its user); sessions are only timed without it. */
+  isSessionActive?(sessionId: string): Promise<boolean>;
+  onError?(error: unknown): void;
 }
 
 interface Watch {
@@ -51,6 +66,8 @@ interface Watch {
 export function createCredentialLifetime(deps: CredentialLifetimeDeps): CredentialLifetime {
   const schedule = deps.schedule ?? realScheduler;
   const byKey = new Map<string, Set<Watch>>();
+  // Sessions are watched under `session:<id>`; the user index finds them when the user changes.
+  const sessionsOfUser = new Map<string, Set<string>>();
 
   function stop(watch: Watch): void {
     watch.cancelTimer();
@@ -65,12 +82,41 @@ export function createCredentialLifetime(deps: CredentialLifetimeDeps): Credenti
     watch.listener(reason);
   }
 
-  const unsubscribe = deps.events.subscribe(
-    (event) => {
-      for (const watch of [...(byKey.get(event.data.key_id) ?? [])]) end(watch, 'revoked');
-    },
-    { types: ['api_key.deleted'] },
-  );
+  function endAll(watchKey: string, reason: CredentialEnd): void {
+    for (const watch of [...(byKey.get(watchKey) ?? [])]) end(watch, reason);
+  }
+
+  const unsubscribes = [
+    deps.events.subscribe(
+      (event) => {
+        endAll(event.data.key_id, 'revoked');
+      },
+      { types: ['api_key.deleted'] },
+    ),
+    deps.events.subscribe(
+      (event) => {
+        if (!deps.isSessionActive) return;
+        for (const sessionId of [...(sessionsOfUser.get(event.data.user_id) ?? [])]) {
+          deps.isSessionActive(sessionId).then(
+            (active) => {
+              if (!active) endAll(`session:${sessionId}`, 'revoked');
+            },
+            (error: unknown) => deps.onError?.(error),
+          );
+        }
+      },
+      { types: ['user.updated'] },
+    ),
+  ];
+
+  function watch(watchKey: string, expiresAt: string | null, listener: (end: CredentialEnd) => void): Watch {
+    const entry: Watch = { keyId: watchKey, listener, cancelTimer: () => undefined };
+    const set = byKey.get(watchKey) ?? new Set<Watch>();
+    set.add(entry);
+    byKey.set(watchKey, set);
+    if (expiresAt !== null) armExpiry(entry, new Date(expiresAt).getTime());
+    return entry;
+  }
 
   function armExpiry(watch: Watch, expiresAtMs: number): void {
     const left = expiresAtMs - deps.clock.now().getTime();
@@ -82,17 +128,34 @@ export function createCredentialLifetime(deps: CredentialLifetimeDeps): Credenti
 
   return {
     onCredentialEnded(key, listener) {
-      const watch: Watch = { keyId: key.id, listener, cancelTimer: () => undefined };
-      const set = byKey.get(key.id) ?? new Set<Watch>();
-      set.add(watch);
-      byKey.set(key.id, set);
-      if (key.expiresAt !== null) armExpiry(watch, new Date(key.expiresAt).getTime());
+      const entry = watch(key.id, key.expiresAt, listener);
       return () => {
-        stop(watch);
+        stop(entry);
       };
     },
+    onSessionEnded(session, listener) {
+      const entry = watch(`session:${session.id}`, session.expiresAt, listener);
+      const { userId } = session;
+      if (userId !== null) {
+        const ids = sessionsOfUser.get(userId) ?? new Set<string>();
+        ids.add(session.id);
+        sessionsOfUser.set(userId, ids);
+      }
+      return () => {
+        stop(entry);
+        if (userId !== null && !byKey.has(`session:${session.id}`)) {
+          const ids = sessionsOfUser.get(userId);
+          ids?.delete(session.id);
+          if (ids?.size === 0) sessionsOfUser.delete(userId);
+        }
+      };
+    },
+    endSession(sessionId) {
+      endAll(`session:${sessionId}`, 'revoked');
+    },
     close() {
-      unsubscribe();
+      for (const unsubscribe of unsubscribes) unsubscribe();
+      sessionsOfUser.clear();
       for (const set of byKey.values()) for (const watch of set) watch.cancelTimer();
       byKey.clear();
     },

@@ -12,7 +12,8 @@ interface Answer {
 
 /**
  * Sends one WebSocket upgrade request on a fresh loopback connection and reads the answer until the hub
- * closes it. A refusal is a whole HTTP answer: a status line other than 101, the envelope, then close.
+ * closes it. A refusal is a whole HTTP answer: a status line other than 101, the envelope, then close. An
+ * admitted upgrade (101) is read up to its headers, then the connection is dropped.
  */
 function upgrade(
   port: number,
@@ -36,7 +37,10 @@ function upgrade(
       : net.connect({ host: '127.0.0.1', port }, () => socket.write(request));
     let text = '';
     socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => (text += chunk));
+    socket.on('data', (chunk: string) => {
+      text += chunk;
+      if (text.startsWith('HTTP/1.1 101') && text.includes('\r\n\r\n')) socket.destroy();
+    });
     socket.on('error', reject);
     socket.on('close', () => {
       const [head = '', body = ''] = text.split('\r\n\r\n');
@@ -97,10 +101,9 @@ describe('WebSocket upgrades go through the same credential seam as HTTP routes 
     expect(answer.json.request_id).toMatch(/^req_/);
   });
 
-  it('the right key passes authentication and authorization, then meets 501 (the feed is not built)', async () => {
+  it('the right key passes authentication and authorization, then the handshake completes (101)', async () => {
     const answer = await upgrade(port, '/api/v2/events/stream', bearer(t.ownerKey));
-    expect(answer.status).toBe(501);
-    expect(answer.json).toMatchObject({ error: 'not_implemented' });
+    expect(answer.status).toBe(101);
   });
 
   it('a viewer key without events:subscribe: 403 insufficient_scope', async () => {
@@ -122,7 +125,7 @@ describe('WebSocket upgrades go through the same credential seam as HTTP routes 
       Cookie: cookie,
       Origin: `http://127.0.0.1:${port}`,
     });
-    expect(own.status).toBe(501);
+    expect(own.status).toBe(101);
   });
 
   it('an unknown path under /api/v2: 401 without a credential, 404 with one (no mapping by probing)', async () => {
@@ -143,8 +146,6 @@ describe('WebSocket upgrades go through the same credential seam as HTTP routes 
     ['a revoked key', 'revoked', 401],
     ['a viewer key without events:subscribe', 'viewerNoScope', 403],
     ['an operator key without events:subscribe', 'operatorNoScope', 403],
-    ['a viewer key with events:subscribe', 'viewerSubscriber', 501],
-    ['the owner key', 'owner', 501],
   ])('%s: the same status over HTTP and over a WebSocket upgrade', async (_label, which, status) => {
     const key = which === null ? null : (keys[which] ?? '');
     const http = await t.request('GET', '/api/v2/events/stream', { key });
@@ -153,6 +154,18 @@ describe('WebSocket upgrades go through the same credential seam as HTTP routes 
     expect(ws.status).toBe(status);
     expect(ws.json.error).toBe(http.json.error);
   });
+
+  it.each([
+    ['a viewer key with events:subscribe', 'viewerSubscriber'],
+    ['the owner key', 'owner'],
+  ])(
+    '%s: admitted; a plain request is told to upgrade (400), the upgrade completes (101)',
+    async (_l, which) => {
+      const key = keys[which] ?? '';
+      expect((await t.request('GET', '/api/v2/events/stream', { key })).status).toBe(400);
+      expect((await upgrade(port, '/api/v2/events/stream', bearer(key))).status).toBe(101);
+    },
+  );
 });
 
 describe('WebSocket upgrades in TLS mode', () => {
@@ -177,13 +190,13 @@ describe('WebSocket upgrades in TLS mode', () => {
     expect((await upgrade(plainPort, '/api/v2/events/stream')).status).toBe(403);
   });
 
-  it('over HTTPS: 401 without a credential (with HSTS), 501 with the key', async () => {
+  it('over HTTPS: 401 without a credential (with HSTS), 101 with the key', async () => {
     const tlsPort = t.servers?.httpsPort ?? 0;
     const anonymous = await upgrade(tlsPort, '/api/v2/events/stream', {}, true);
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get('strict-transport-security')).toBe('max-age=63072000');
     const owner = await upgrade(tlsPort, '/api/v2/events/stream', bearer(t.ownerKey), true);
-    expect(owner.status).toBe(501);
+    expect(owner.status).toBe(101);
   });
 });
 
@@ -204,12 +217,12 @@ describe('WebSocket upgrades count against the same rate limits as HTTP requests
   it('an address over its rate: 429 with Retry-After in the envelope, HTTP and upgrades sharing one bucket', async () => {
     const port = t.servers?.httpPort ?? 0;
     // One HTTP request and two upgrades use the three a minute; the next upgrade is over.
-    expect((await t.request('GET', '/api/v2/events/stream')).status).toBe(501);
+    expect((await t.request('GET', '/api/v2/events/stream')).status).toBe(400);
     const statuses: number[] = [];
     for (let i = 0; i < 3; i += 1) {
       statuses.push((await upgrade(port, '/api/v2/events/stream', bearer(t.ownerKey))).status);
     }
-    expect(statuses).toEqual([501, 501, 429]);
+    expect(statuses).toEqual([101, 101, 429]);
     const refused = await upgrade(port, '/api/v2/events/stream', bearer(t.ownerKey));
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);

@@ -14,6 +14,7 @@ import {
 import type { Handlers, RawHandlers } from '../http/register-routes.js';
 import type { PublicUpgradeHandlers, UpgradeHandlers } from '../http/upgrade.js';
 import type { EventBus, HubEvent } from '../platform/event-bus.js';
+import type { RetentionTask } from '../platform/retention.js';
 
 /** A listener on the event bus, subscribed while the hub runs. */
 export interface EventSubscriber<T extends EventType = EventType> {
@@ -43,6 +44,8 @@ interface ModuleParts<S extends object> {
   /** `public` WebSocket endpoints that check their own credential (the agent channel). */
   publicUpgrades?: PublicUpgradeHandlers;
   subscribers?: readonly EventSubscriber[];
+  /** What the module keeps only for a while: hub.ts runs every module's tasks (platform/retention.ts). */
+  retention?: readonly RetentionTask[];
   /** Background work begins (after every module is built, in the modules' order). */
   start?(): void;
   /** Background work ends and is flushed (in reverse order, after the HTTP server has closed). */
@@ -97,6 +100,8 @@ export interface ComposedModules {
   rawHandlers: RawHandlers;
   upgrades: UpgradeHandlers;
   publicUpgrades: PublicUpgradeHandlers;
+  /** Every module's retention tasks, in the modules' order. */
+  retentionTasks: readonly RetentionTask[];
   /** Subscribes every module's subscribers, then starts the modules in order. */
   start(events: EventBus): void;
   /** Unsubscribes, then closes the modules in reverse order (each one even when an earlier close failed). */
@@ -144,6 +149,7 @@ export function composeModules<M extends HubModule>(
     rawHandlers: Object.assign({}, ...modules.map((m) => m.rawHandlers ?? {})) as RawHandlers,
     upgrades: Object.assign({}, ...modules.map((m) => m.upgrades ?? {})) as UpgradeHandlers,
     publicUpgrades: Object.assign({}, ...modules.map((m) => m.publicUpgrades ?? {})) as PublicUpgradeHandlers,
+    retentionTasks: modules.flatMap((m) => m.retention ?? []),
     start(events) {
       for (const module of modules) {
         for (const { types, listener } of module.subscribers ?? []) {

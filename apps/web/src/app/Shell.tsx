@@ -7,6 +7,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { hub } from '../api/client';
 import { Loading } from '../components/Loading';
+import { LiveEventsConnection } from '../features/events/LiveEvents';
 import { SearchDialog } from './SearchDialog';
 import { pages } from './pages';
 import { endSession, useSession } from './session';
@@ -83,6 +84,7 @@ export function Shell() {
   const navItems = pages.filter((p) => p.nav && (!p.nav.adminOnly || isAdmin));
   return (
     <div className="shell">
+      <LiveEventsConnection />
       <a className="skip-link" href="#main">
         Skip to content
       </a>

@@ -234,17 +234,6 @@ export const plannedContracts = {
     ),
     unrestrictedOnly: true,
   },
-  'events.stream': {
-    ...planned(
-      'events.stream',
-      'GET',
-      '/events/stream',
-      'events:subscribe',
-      'WebSocket event feed (not built yet: an upgrade is authenticated and authorized, then answered 501)',
-      LIVE_FEED,
-    ),
-    upgrade: true,
-  },
   'discovery.run': {
     ...planned(
       'discovery.run',

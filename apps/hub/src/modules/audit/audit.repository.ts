@@ -29,6 +29,17 @@ const auditColumns = [
 const insertChunk = 500;
 
 /** Inserts audit rows; full chunks of 500 reuse one compiled statement (compiled-once.ts). */
+/** Deletes up to `limit` of the oldest events stamped before `cutoff` (one short statement, by the ts index). */
+export async function deleteAuditEventsBefore(db: Executor, cutoff: string, limit: number): Promise<number> {
+  const result = await db
+    .deleteFrom('audit_events')
+    .where('id', 'in', (sub) =>
+      sub.selectFrom('audit_events').select('id').where('ts', '<', cutoff).orderBy('ts').limit(limit),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 export async function insertAuditEvents(db: Executor, rows: readonly AuditRow[]): Promise<void> {
   for (let i = 0; i < rows.length; i += insertChunk) {
     const chunk = rows.slice(i, i + insertChunk);

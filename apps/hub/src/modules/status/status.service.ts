@@ -50,6 +50,10 @@ export function createStatusAggregateService(deps: {
       cache.set(key, { value, expiresAt: now + aggregateCacheMs });
       return value;
     },
+    /** Drops every cached view: a change the event bus announced shows at the next request, not 5 s later. */
+    forget(): void {
+      cache.clear();
+    },
   };
 }
 

@@ -11,6 +11,7 @@ import {
   deleteSessionsForUser,
   findSessionByHash,
   insertSession,
+  sessionExists,
   touchSession,
 } from './sessions.repository.js';
 
@@ -36,9 +37,16 @@ export interface SessionService {
   resolve(token: string): Promise<SessionInfo | null>;
   end(token: string): Promise<void>;
   endAllForUser(userId: string): Promise<void>;
+  /** Whether the session exists and has not expired (an open event stream asks after its user changed). */
+  isActive(sessionId: string): Promise<boolean>;
 }
 
-export function createSessionService(deps: { db: Kysely<Database>; clock: Clock }): SessionService {
+export function createSessionService(deps: {
+  db: Kysely<Database>;
+  clock: Clock;
+  /** Told after a sign-out, so what the session opened (an event stream) closes at once. */
+  onEnded?: (sessionId: string) => void;
+}): SessionService {
   const { db, clock } = deps;
   return {
     async start({ userId, authMethod, ip, userAgent }) {
@@ -82,6 +90,7 @@ export function createSessionService(deps: { db: Kysely<Database>; clock: Clock 
           key: null,
           allowedAssets: null,
           sessionId: row.session_id,
+          sessionExpiresAt: row.expires_at,
           mustChangePassword: row.must_change_password === 1,
         },
         sessionId: row.session_id,
@@ -93,7 +102,14 @@ export function createSessionService(deps: { db: Kysely<Database>; clock: Clock 
     },
 
     async end(token) {
-      await deleteSessionByHash(db, sha256Hex(token));
+      const hash = sha256Hex(token);
+      const row = await findSessionByHash(db, hash);
+      await deleteSessionByHash(db, hash);
+      if (row) deps.onEnded?.(row.session_id);
+    },
+
+    async isActive(sessionId) {
+      return sessionExists(db, sessionId, clock.now().toISOString());
     },
 
     async endAllForUser(userId) {

@@ -34,6 +34,16 @@ export async function deleteSessionByHash(db: Executor, tokenHash: string): Prom
   await db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
 }
 
+export async function sessionExists(db: Executor, id: string, now: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('sessions')
+    .select('id')
+    .where('id', '=', id)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function deleteSessionsForUser(db: Executor, userId: string): Promise<void> {
   await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
 }

@@ -24,6 +24,8 @@ export function createUsersModule(deps: {
   events: EventBus;
   passwords: PasswordHasher;
   dataDir: string;
+  /** Told after a sign-out (hub.ts: the credential lifetime, so the session's event streams close). */
+  onSessionEnded?: (sessionId: string) => void;
 }) {
   const { db, clock, audit, events, passwords } = deps;
   const users = createUserService({
@@ -34,7 +36,11 @@ export function createUsersModule(deps: {
     passwords,
     ownerCredentialsPath: ownerCredentialsPath(deps.dataDir),
   });
-  const sessions = createSessionService({ db, clock });
+  const sessions = createSessionService({
+    db,
+    clock,
+    ...(deps.onSessionEnded ? { onEnded: deps.onSessionEnded } : {}),
+  });
   const oidcAccounts = createOidcAccounts({ db, clock, audit, events });
   return defineModule({
     name: 'users',

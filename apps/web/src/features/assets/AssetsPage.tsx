@@ -26,9 +26,11 @@ import { AssetFormDialog } from './AssetFormDialog';
 import { lastSeenText } from './asset-format';
 import { useAssetHead, useAssetPages, type AssetFilter } from './asset-rows';
 import { StatusBadge } from './StatusBadge';
+import { useLiveInterval } from '../events/LiveEvents';
 
 const rowHeight = 40;
-const refetchInterval = 10_000;
+/** Polling as the event feed's fallback; every minute while the feed is live. */
+const fallbackInterval = 10_000;
 
 function isOneOf<T extends string>(values: readonly T[], value: string | null): value is T {
   return value !== null && (values as readonly string[]).includes(value);
@@ -289,6 +291,7 @@ function AssetTable({
     useFlushSync: false,
   });
   const items = virtualizer.getVirtualItems();
+  const refetchInterval = useLiveInterval(fallbackInterval);
   const rowAt = useAssetPages(filter, head, items[0]?.index ?? 0, items.at(-1)?.index ?? 0, refetchInterval);
   const sort = filter.sort ?? 'name';
   const padTop = items[0]?.start ?? 0;
@@ -381,7 +384,7 @@ export function AssetsPage() {
     scrollRef.current?.scrollTo({ top: 0 });
   };
 
-  const head = useAssetHead(filter, refetchInterval);
+  const head = useAssetHead(filter, useLiveInterval(fallbackInterval));
   const total = head.data?.meta.total ?? 0;
 
   const remove = useMutation({

@@ -1,7 +1,8 @@
 /**
  * Fleet health at a glance: asset counts by status (`/status/aggregate`), fleet averages of the last minutes
  * (`/metrics/overview`), the busiest online assets with small charts of their stored metrics, and for
- * admins the latest audit events. Refreshed every 10 s while the page is open.
+ * admins the latest audit events, and the hub's live activity. Refreshed as the event feed reports changes,
+ * and polled every 10 s as a fallback (every minute while the feed is live).
  */
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
@@ -12,8 +13,9 @@ import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { Sparkline } from '../../components/Sparkline';
+import { LiveActivity, useLiveInterval } from '../events/LiveEvents';
 
-const refetchInterval = 10_000;
+const fallbackInterval = 10_000;
 /** How many online assets get their charts fetched: a bounded number of calls per refresh. */
 const chartedAssets = 8;
 
@@ -45,6 +47,7 @@ function TileText({ label, value }: { label: string; value: number | string }) {
 }
 
 function StatusCounts() {
+  const refetchInterval = useLiveInterval(fallbackInterval);
   const aggregate = useQuery({
     queryKey: ['status', 'aggregate'],
     queryFn: async () => (await hub.call('status.aggregate')).data,
@@ -93,6 +96,7 @@ function StatusCounts() {
 }
 
 function FleetAverages() {
+  const refetchInterval = useLiveInterval(fallbackInterval);
   const overview = useQuery({
     queryKey: ['metrics', 'overview'],
     queryFn: async () => (await hub.call('metrics.overview')).data,
@@ -149,6 +153,7 @@ async function busiestAssets(): Promise<AssetLoad[]> {
 }
 
 function BusiestAssets() {
+  const refetchInterval = useLiveInterval(fallbackInterval);
   const loads = useQuery({ queryKey: ['dashboard', 'busiest'], queryFn: busiestAssets, refetchInterval });
   if (loads.isPending) return <Loading label="Loading the assets' metrics" />;
   if (loads.isError) return <ErrorNotice error={loads.error} />;
@@ -201,6 +206,7 @@ function BusiestAssets() {
 }
 
 function RecentAudit() {
+  const refetchInterval = useLiveInterval(fallbackInterval);
   const audit = useQuery({
     queryKey: ['audit', 'recent'],
     queryFn: async () => (await hub.call('audit.list', { query: { per_page: 10 } })).data,
@@ -238,6 +244,10 @@ export function DashboardPage() {
         <section className="panel wide" aria-labelledby="busiest-title">
           <h2 id="busiest-title">Busiest online assets</h2>
           <BusiestAssets />
+        </section>
+        <section className="panel" aria-labelledby="live-title">
+          <h2 id="live-title">Live activity</h2>
+          <LiveActivity />
         </section>
         {isAdmin && (
           <section className="panel" aria-labelledby="audit-title">

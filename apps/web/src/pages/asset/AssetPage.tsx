@@ -14,6 +14,7 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { AssetFormDialog } from '../../features/assets/AssetFormDialog';
 import { StatusBadge } from '../../features/assets/StatusBadge';
+import { useLiveInterval } from '../../features/events/LiveEvents';
 import { assetKey } from './asset-keys';
 import { assetTabs } from './asset-tabs';
 
@@ -89,10 +90,12 @@ function AssetActions({ asset }: { asset: Asset }) {
 export function AssetPage() {
   const { id = '' } = useParams();
   const { canMutate } = useSession();
+  // Refreshed when the event feed reports a change; polled as its fallback.
+  const refetchInterval = useLiveInterval(10_000);
   const asset = useQuery({
     queryKey: assetKey(id),
     queryFn: async () => (await hub.call('assets.get', { params: { id } })).data,
-    refetchInterval: 10_000,
+    refetchInterval,
   });
   if (asset.isPending) return <Loading label="Loading the asset" />;
   if (asset.isError) return <ErrorNotice error={asset.error} retry={() => void asset.refetch()} />;
