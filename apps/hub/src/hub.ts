@@ -71,6 +71,11 @@ import {
 } from './modules/users/users.module.js';
 import type { UserService } from './modules/users/users.service.js';
 import { createWhoamiModule } from './modules/whoami/whoami.module.js';
+import { createWebhooksModule } from './modules/webhooks/webhooks.module.js';
+import type { WebhookDeliveryOptions } from './modules/webhooks/webhooks.service.js';
+import { createNotificationsModule } from './modules/notifications/notifications.module.js';
+import type { Resolver } from './platform/outbound/guarded-lookup.js';
+import { createLiveOutbound } from './platform/outbound/live-policy.js';
 
 export interface HubOptions {
   config: HubConfig;
@@ -87,6 +92,10 @@ export interface HubOptions {
   validateEvents?: boolean;
   /** The built web console; apps/web/dist beside the hub's package by default. */
   consoleDir?: string;
+  /** The egress-guarded client's name resolver and trusted CA (tests fake DNS and trust their receiver). */
+  outbound?: { resolver?: Resolver; ca?: string };
+  /** Webhook delivery pacing (tests shorten the retry delays). */
+  webhookDelivery?: Partial<WebhookDeliveryOptions>;
 }
 
 export interface Services {
@@ -344,6 +353,18 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
   const files = createFilesModule(operations);
   const system = createSystemModule(operations);
   const power = createPowerModule({ ...operations, wolBroadcast: config.wolBroadcast });
+  // Webhooks and notifications dial out through one egress-guarded client that follows the runtime setting.
+  const outbound = createLiveOutbound({
+    base: config.outbound,
+    allowPrivate: () => runtimeSettings.outboundAllowPrivate(),
+    ...options.outbound,
+  });
+  const outboundParts = { ...base, box, outbound, logger };
+  const webhooks = createWebhooksModule({ ...outboundParts, delivery: options.webhookDelivery ?? {} });
+  const notifications = createNotificationsModule({
+    ...outboundParts,
+    minSeverity: () => runtimeSettings.get('notifications.min_severity'),
+  });
 
   const modules = [
     audit,
@@ -365,6 +386,8 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     files,
     system,
     power,
+    webhooks,
+    notifications,
   ];
   // `true` compiles only when every contract not marked planned has a handler in one of the modules.
   const composed = composeModules(modules, true);
@@ -433,6 +456,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
       await gateway.close();
       await app.close();
       await composed.close();
+      await outbound.close();
       await database.close();
       events.close();
     },

@@ -27,6 +27,8 @@ import { statusContracts } from './api/status.js';
 import { systemContracts } from './api/system.js';
 import { tlsContracts } from './api/tls.js';
 import { usersContracts } from './api/users.js';
+import { webhooksContracts } from './api/webhooks.js';
+import { notificationsContracts } from './api/notifications.js';
 import { whoamiContracts } from './api/whoami.js';
 
 /** The built areas, each the contracts of one hub module (the key is the module's folder). */
@@ -50,6 +52,8 @@ export const contractAreas = {
   auth: authContracts,
   tls: tlsContracts,
   status: statusContracts,
+  webhooks: webhooksContracts,
+  notifications: notificationsContracts,
 } as const;
 
 export type AreaName = keyof typeof contractAreas;
@@ -74,6 +78,8 @@ export const routes = {
   ...authContracts,
   ...tlsContracts,
   ...statusContracts,
+  ...webhooksContracts,
+  ...notificationsContracts,
   ...plannedContracts,
 } satisfies Record<string, RouteContract>;
 

@@ -17,6 +17,7 @@ import {
   systemOwnerContext,
   type Hub,
   type HubConfig,
+  type HubOptions,
   type PasswordHasher,
   type RunningServers,
 } from '@svc/hub';
@@ -44,6 +45,10 @@ export interface TestHubOptions {
   passwords?: PasswordHasher;
   /** The web console's files the hub serves (a test's own fixture); apps/web/dist otherwise. */
   consoleDir?: string;
+  /** The egress-guarded client's resolver and trusted CA (fake DNS, a receiver with its own certificate). */
+  outbound?: HubOptions['outbound'];
+  /** Webhook delivery pacing (short retry delays). */
+  webhookDelivery?: HubOptions['webhookDelivery'];
 }
 
 export interface InjectOptions {
@@ -157,6 +162,8 @@ export async function startTestHub(options: TestHubOptions = {}): Promise<TestHu
     ...(options.listen ? { serverFactory: httpsServerFactory } : {}),
     ...(options.passwords ? { passwords: options.passwords } : {}),
     ...(options.consoleDir ? { consoleDir: options.consoleDir } : {}),
+    ...(options.outbound ? { outbound: options.outbound } : {}),
+    ...(options.webhookDelivery ? { webhookDelivery: options.webhookDelivery } : {}),
   });
   const servers = options.listen
     ? await startServers(hub, { host: '127.0.0.1', httpPort: 0, httpsPort: 0, tlsMode: config.tlsMode })

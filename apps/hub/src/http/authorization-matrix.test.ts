@@ -48,6 +48,15 @@ const sampleBodies: Record<string, unknown> = {
   'system.killProcess': { pid: 4_000_000 },
   'enrollment.create': { name: 'matrix token' },
   'settings.domainUpdate': { 'notifications.min_severity': 'warning' },
+  'webhooks.create': { name: 'matrix-hook', url: 'https://198.51.100.7/hook' },
+  'webhooks.replace': { name: 'matrix-hook', url: 'https://198.51.100.7/hook', events: [], enabled: false },
+  'webhooks.update': { enabled: false },
+  'notifications.create': {
+    name: 'matrix-channel',
+    kind: 'ntfy',
+    settings: { url: 'https://198.51.100.7/t' },
+  },
+  'notifications.update': { enabled: false },
 };
 
 /** Query strings for routes whose query schema has required fields. */

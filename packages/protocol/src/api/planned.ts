@@ -236,37 +236,6 @@ export const plannedContracts = {
     'Resolve an incident',
     LIVE_FEED,
   ),
-  'webhooks.create': {
-    ...planned('webhooks.create', 'POST', '/webhooks', 'webhooks:write', 'Register a webhook', LIVE_FEED),
-    unrestrictedOnly: true,
-  },
-  'webhooks.list': {
-    ...planned('webhooks.list', 'GET', '/webhooks', 'webhooks:read', 'List webhooks', LIVE_FEED),
-    unrestrictedOnly: true,
-  },
-  'webhooks.get': {
-    ...planned('webhooks.get', 'GET', '/webhooks/{id}', 'webhooks:read', 'Get a webhook', LIVE_FEED),
-    unrestrictedOnly: true,
-  },
-  'webhooks.replace': {
-    ...planned('webhooks.replace', 'PUT', '/webhooks/{id}', 'webhooks:write', 'Update a webhook', LIVE_FEED),
-    unrestrictedOnly: true,
-  },
-  'webhooks.update': {
-    ...planned('webhooks.update', 'PATCH', '/webhooks/{id}', 'webhooks:write', 'Update a webhook', LIVE_FEED),
-    unrestrictedOnly: true,
-  },
-  'webhooks.delete': {
-    ...planned(
-      'webhooks.delete',
-      'DELETE',
-      '/webhooks/{id}',
-      'webhooks:write',
-      'Remove a webhook',
-      LIVE_FEED,
-    ),
-    unrestrictedOnly: true,
-  },
   'schedules.create': planned(
     'schedules.create',
     'POST',
