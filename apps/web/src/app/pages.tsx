@@ -49,6 +49,11 @@ export const pages: readonly PageEntry[] = [
     component: page(() => import('../features/groups/GroupPage'), 'GroupPage'),
   },
   {
+    path: 'webhooks',
+    component: page(() => import('../features/webhooks/WebhooksPage'), 'WebhooksPage'),
+    nav: { label: 'Webhooks' },
+  },
+  {
     path: 'admin',
     component: page(() => import('../features/admin/AdminArea'), 'AdminIndex'),
     nav: { label: 'Admin', adminOnly: true },
