@@ -145,27 +145,29 @@ export function WebhooksPage() {
                   <Counters webhook={w} />
                   <td>{w.deliveries.last_delivered_at ? formatTime(w.deliveries.last_delivered_at) : '—'}</td>
                   {canMutate && (
-                    <td className="row-actions">
-                      <TestButton webhook={w} />
-                      <button
-                        type="button"
-                        aria-label={`Edit ${w.name}`}
-                        onClick={() => {
-                          setEditing(w);
-                        }}
-                      >
-                        Edit
-                      </button>
-                      <button
-                        type="button"
-                        className="danger"
-                        aria-label={`Delete ${w.name}`}
-                        onClick={() => {
-                          setDeleting(w);
-                        }}
-                      >
-                        Delete
-                      </button>
+                    <td>
+                      <div className="row-actions">
+                        <TestButton webhook={w} />
+                        <button
+                          type="button"
+                          aria-label={`Edit ${w.name}`}
+                          onClick={() => {
+                            setEditing(w);
+                          }}
+                        >
+                          Edit
+                        </button>
+                        <button
+                          type="button"
+                          className="danger"
+                          aria-label={`Delete ${w.name}`}
+                          onClick={() => {
+                            setDeleting(w);
+                          }}
+                        >
+                          Delete
+                        </button>
+                      </div>
                     </td>
                   )}
                 </tr>
