@@ -30,6 +30,8 @@ const pureHubTests = [
   'apps/hub/src/modules/auth/totp.test.ts',
   'apps/hub/src/modules/exec/result-budget.test.ts',
   'apps/hub/src/modules/metrics/metrics-budget.test.ts',
+  'apps/hub/src/modules/notifications/routing.test.ts',
+  'apps/hub/src/modules/webhooks/delivery-queue.test.ts',
   'apps/hub/src/modules/module.test.ts',
   'apps/hub/src/platform/bounded-work-queue.test.ts',
   'apps/hub/src/platform/db/paging.test.ts',

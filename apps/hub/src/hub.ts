@@ -84,6 +84,11 @@ import {
 } from './modules/users/users.module.js';
 import type { UserService } from './modules/users/users.service.js';
 import { createWhoamiModule } from './modules/whoami/whoami.module.js';
+import { createWebhooksModule } from './modules/webhooks/webhooks.module.js';
+import type { WebhookDeliveryOptions } from './modules/webhooks/webhooks.service.js';
+import { createNotificationsModule } from './modules/notifications/notifications.module.js';
+import type { Resolver } from './platform/outbound/guarded-lookup.js';
+import { createLiveOutbound } from './platform/outbound/live-policy.js';
 
 export interface HubOptions {
   config: HubConfig;
@@ -104,6 +109,10 @@ export interface HubOptions {
   eventStream?: Partial<EventStreamLimits>;
   /** How often retention runs (hourly by default); 0 leaves it to `hub.retention.runOnce()` (tests). */
   retentionIntervalMs?: number;
+  /** The egress-guarded client's name resolver and trusted CA (tests fake DNS and trust their receiver). */
+  outbound?: { resolver?: Resolver; ca?: string };
+  /** Webhook delivery pacing (tests shorten the retry delays). */
+  webhookDelivery?: Partial<WebhookDeliveryOptions>;
 }
 
 export interface Services {
@@ -408,6 +417,18 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     credentials,
     ...(options.eventStream ? { limits: options.eventStream } : {}),
   });
+  // Webhooks and notifications dial out through one egress-guarded client that follows the runtime setting.
+  const outbound = createLiveOutbound({
+    base: config.outbound,
+    allowPrivate: () => runtimeSettings.outboundAllowPrivate(),
+    ...options.outbound,
+  });
+  const outboundParts = { ...base, box, outbound, logger };
+  const webhooks = createWebhooksModule({ ...outboundParts, delivery: options.webhookDelivery ?? {} });
+  const notifications = createNotificationsModule({
+    ...outboundParts,
+    minSeverity: () => runtimeSettings.get('notifications.min_severity'),
+  });
 
   const modules = [
     audit,
@@ -435,6 +456,8 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     alerts,
     incidents,
     eventsModule,
+    webhooks,
+    notifications,
   ];
   // `true` compiles only when every contract not marked planned has a handler in one of the modules.
   const composed = composeModules(modules, true);
@@ -522,6 +545,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
       await app.close();
       await retention.close();
       await composed.close();
+      await outbound.close();
       await database.close();
       events.close();
     },

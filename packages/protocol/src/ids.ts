@@ -15,6 +15,8 @@ export const idPrefixes = {
   request: 'req',
   session: 'ses',
   enrollmentToken: 'enr',
+  webhookDelivery: 'dlv',
+  notificationChannel: 'nch',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -36,4 +36,6 @@ export * from './api/status.js';
 export * from './api/system.js';
 export * from './api/tls.js';
 export * from './api/users.js';
+export * from './api/webhooks.js';
+export * from './api/notifications.js';
 export * from './api/whoami.js';

@@ -33,6 +33,8 @@ import { statusContracts } from './api/status.js';
 import { systemContracts } from './api/system.js';
 import { tlsContracts } from './api/tls.js';
 import { usersContracts } from './api/users.js';
+import { webhooksContracts } from './api/webhooks.js';
+import { notificationsContracts } from './api/notifications.js';
 import { whoamiContracts } from './api/whoami.js';
 
 /** The built areas, each the contracts of one hub module (the key is the module's folder). */
@@ -62,6 +64,8 @@ export const contractAreas = {
   alerts: alertsContracts,
   incidents: incidentsContracts,
   events: eventsContracts,
+  webhooks: webhooksContracts,
+  notifications: notificationsContracts,
 } as const;
 
 export type AreaName = keyof typeof contractAreas;
@@ -92,6 +96,8 @@ export const routes = {
   ...alertsContracts,
   ...incidentsContracts,
   ...eventsContracts,
+  ...webhooksContracts,
+  ...notificationsContracts,
   ...plannedContracts,
 } satisfies Record<string, RouteContract>;
 

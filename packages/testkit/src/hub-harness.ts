@@ -47,6 +47,10 @@ export interface TestHubOptions {
   consoleDir?: string;
   /** The event stream's limits (small queues, short ping intervals for tests of slow and idle clients). */
   eventStream?: HubOptions['eventStream'];
+  /** The egress-guarded client's resolver and trusted CA (fake DNS, a receiver with its own certificate). */
+  outbound?: HubOptions['outbound'];
+  /** Webhook delivery pacing (short retry delays). */
+  webhookDelivery?: HubOptions['webhookDelivery'];
 }
 
 export interface InjectOptions {
@@ -161,6 +165,8 @@ export async function startTestHub(options: TestHubOptions = {}): Promise<TestHu
     ...(options.passwords ? { passwords: options.passwords } : {}),
     ...(options.consoleDir ? { consoleDir: options.consoleDir } : {}),
     ...(options.eventStream ? { eventStream: options.eventStream } : {}),
+    ...(options.outbound ? { outbound: options.outbound } : {}),
+    ...(options.webhookDelivery ? { webhookDelivery: options.webhookDelivery } : {}),
   });
   const servers = options.listen
     ? await startServers(hub, { host: '127.0.0.1', httpPort: 0, httpsPort: 0, tlsMode: config.tlsMode })

@@ -54,6 +54,15 @@ const sampleBodies: Record<string, unknown> = {
   'alerts.silence': { duration_minutes: 5 },
   'alerts.ruleCreate': { name: 'matrix-rule', kind: 'offline' },
   'alerts.ruleUpdate': { name: 'matrix-rule-renamed' },
+  'webhooks.create': { name: 'matrix-hook', url: 'https://198.51.100.7/hook' },
+  'webhooks.replace': { name: 'matrix-hook', url: 'https://198.51.100.7/hook', events: [], enabled: false },
+  'webhooks.update': { enabled: false },
+  'notifications.create': {
+    name: 'matrix-channel',
+    kind: 'ntfy',
+    settings: { url: 'https://198.51.100.7/t' },
+  },
+  'notifications.update': { enabled: false },
 };
 
 /** Query strings for routes whose query schema has required fields. */

@@ -215,6 +215,14 @@ const documentedExtras: readonly (readonly [method: string, path: string, access
   ['POST', '/api/v2/alerts/rules', 'alerts:write'],
   ['PATCH', '/api/v2/alerts/rules/{id}', 'alerts:write'],
   ['DELETE', '/api/v2/alerts/rules/{id}', 'alerts:write'],
+  // A webhook's "send test event" and the Notifications domain's channels with their routing (0016).
+  ['POST', '/api/v2/webhooks/{id}/test', 'webhooks:write'],
+  ['GET', '/api/settings/notifications/channels', 'admin'],
+  ['POST', '/api/settings/notifications/channels', 'admin'],
+  ['GET', '/api/settings/notifications/channels/{id}', 'admin'],
+  ['PATCH', '/api/settings/notifications/channels/{id}', 'admin'],
+  ['DELETE', '/api/settings/notifications/channels/{id}', 'admin'],
+  ['POST', '/api/settings/notifications/channels/{id}/test', 'admin'],
 ];
 
 /** Spec 2.4: admin-only areas are runtime settings, enrollment/agent tokens, admin reset, users, API keys. */

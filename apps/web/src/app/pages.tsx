@@ -73,6 +73,16 @@ export const pages: readonly PageEntry[] = [
     nav: { label: 'Incidents' },
   },
   {
+    path: 'webhooks',
+    component: page(() => import('../features/webhooks/WebhooksPage'), 'WebhooksPage'),
+    nav: { label: 'Webhooks' },
+  },
+  {
+    path: 'notifications',
+    component: page(() => import('../features/notifications/NotificationsPage'), 'NotificationsPage'),
+    nav: { label: 'Notifications', adminOnly: true },
+  },
+  {
     path: 'admin',
     component: page(() => import('../features/admin/AdminArea'), 'AdminIndex'),
     nav: { label: 'Admin', adminOnly: true },

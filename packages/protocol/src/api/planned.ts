@@ -50,7 +50,6 @@ function plannedOther(
 }
 
 /** The next issues, by the areas they build. */
-const LIVE_FEED = 'the live feed and automation issue';
 const CONNECTORS = 'the containers and connectors issue';
 
 export const plannedContracts = {
@@ -203,37 +202,6 @@ export const plannedContracts = {
     CONNECTORS,
     assetParam,
   ),
-  'webhooks.create': {
-    ...planned('webhooks.create', 'POST', '/webhooks', 'webhooks:write', 'Register a webhook', LIVE_FEED),
-    unrestrictedOnly: true,
-  },
-  'webhooks.list': {
-    ...planned('webhooks.list', 'GET', '/webhooks', 'webhooks:read', 'List webhooks', LIVE_FEED),
-    unrestrictedOnly: true,
-  },
-  'webhooks.get': {
-    ...planned('webhooks.get', 'GET', '/webhooks/{id}', 'webhooks:read', 'Get a webhook', LIVE_FEED),
-    unrestrictedOnly: true,
-  },
-  'webhooks.replace': {
-    ...planned('webhooks.replace', 'PUT', '/webhooks/{id}', 'webhooks:write', 'Update a webhook', LIVE_FEED),
-    unrestrictedOnly: true,
-  },
-  'webhooks.update': {
-    ...planned('webhooks.update', 'PATCH', '/webhooks/{id}', 'webhooks:write', 'Update a webhook', LIVE_FEED),
-    unrestrictedOnly: true,
-  },
-  'webhooks.delete': {
-    ...planned(
-      'webhooks.delete',
-      'DELETE',
-      '/webhooks/{id}',
-      'webhooks:write',
-      'Remove a webhook',
-      LIVE_FEED,
-    ),
-    unrestrictedOnly: true,
-  },
   'discovery.run': {
     ...planned(
       'discovery.run',

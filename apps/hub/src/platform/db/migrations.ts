@@ -3,6 +3,7 @@
  * runs unchanged on SQLite and PostgreSQL. Never edit a migration that has shipped: add a new one.
  */
 import { type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { webhooksAndNotifications } from './migrations/0007-webhooks.js';
 import { alertsMigration } from './migrations/0008-alerts.js';
 import { schedulesAndActions } from './migrations/0009-schedules-actions.js';
 
@@ -256,6 +257,7 @@ export const migrations: Record<string, Migration> = {
   '0003_agents': agents,
   '0004_metrics_without_ts_index': metricsWithoutTsIndex,
   '0005_hub_host_and_first_run': hubHostAndFirstRun,
+  '0007_webhooks_notifications': webhooksAndNotifications,
   '0008_alerts': alertsMigration,
   '0009_schedules_actions': schedulesAndActions,
 };

@@ -148,6 +148,63 @@ export interface AuditEventsTable {
   detail: string;
 }
 
+// ---- Webhooks and notification channels (migration 0007) ----
+export interface WebhooksTable {
+  id: string;
+  name: string;
+  url: string;
+  /** The secret, sealed by the secret box (context `webhook:<id>`). */
+  secret_sealed: string;
+  /** JSON array of event types; empty means all. */
+  events: string;
+  enabled: number;
+  delivered_count: number;
+  failed_attempts: number;
+  dropped_count: number;
+  last_delivered_at: string | null;
+  last_error: string | null;
+  last_error_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
+  /** `delivered` or `dropped`. */
+  outcome: string;
+  attempts: number;
+  http_status: number | null;
+  error: string | null;
+  created_at: string;
+  finished_at: string;
+}
+
+export interface NotificationChannelsTable {
+  id: string;
+  name: string;
+  kind: string;
+  enabled: number;
+  /** JSON of the channel's settings, without the SMTP password. */
+  settings: string;
+  /** The SMTP password, sealed (context `notification:<id>`). */
+  password_sealed: string | null;
+  events: string;
+  min_severity: string;
+  /** JSON `{start, end, time_zone?}` or null. */
+  quiet_hours: string | null;
+  digest_window_s: number;
+  sent_count: number;
+  failed_count: number;
+  suppressed_count: number;
+  last_sent_at: string | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 // ---- Alerts and incidents (migration 0008) ----
 export interface AlertRulesTable {
   id: string;
@@ -253,6 +310,9 @@ export interface Database {
   enrollment_tokens: EnrollmentTokensTable;
   agent_credentials: AgentCredentialsTable;
   metric_samples: MetricSamplesTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  notification_channels: NotificationChannelsTable;
   alert_rules: AlertRulesTable;
   alerts: AlertsTable;
   incidents: IncidentsTable;

@@ -11,6 +11,7 @@ import { ipLiteralOf, isHostAllowed, type OutboundPolicy } from './address-polic
 import {
   assertAddressAllowed,
   createGuardedLookup,
+  resolveAllowed,
   systemResolver,
   type Resolver,
 } from './guarded-lookup.js';
@@ -58,6 +59,7 @@ export class OutboundClient {
   private currentPolicy: OutboundPolicy;
   private agent: Agent;
   private readonly lookup: LookupFunction;
+  private readonly resolver: Resolver;
   private readonly maxRedirects: number;
   private readonly connectTimeoutMs: number;
   private readonly responseTimeoutMs: number;
@@ -65,7 +67,8 @@ export class OutboundClient {
 
   constructor(options: OutboundClientOptions) {
     this.currentPolicy = options.policy;
-    this.lookup = createGuardedLookup(() => this.currentPolicy, options.resolver ?? systemResolver);
+    this.resolver = options.resolver ?? systemResolver;
+    this.lookup = createGuardedLookup(() => this.currentPolicy, this.resolver);
     this.maxRedirects = options.maxRedirects ?? 5;
     this.connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
     this.responseTimeoutMs = options.responseTimeoutMs ?? 30_000;
@@ -86,6 +89,29 @@ export class OutboundClient {
     const previous = this.agent;
     this.agent = this.createAgent();
     void previous.close();
+  }
+
+  /**
+   * Judges a target as a request to it would be (scheme, allowlist, every address its name resolves to)
+   * without connecting: for a URL stored now and dialled later, such as a webhook's. OutboundRefused if not.
+   */
+  async vet(target: string | URL): Promise<void> {
+    const url = new URL(target);
+    this.checkTarget(url, 'https:', 'http:');
+    await resolveAllowed(url.hostname, this.currentPolicy, this.resolver);
+  }
+
+  /**
+   * The address a connection to `host` would use, judged by the policy: for a client other than HTTP (SMTP)
+   * that then dials the address itself. OutboundRefused if none is allowed.
+   */
+  async resolve(host: string): Promise<string> {
+    if (!isHostAllowed(host, this.currentPolicy.hostAllowlist)) {
+      throw new OutboundRefused('host_not_allowed', host, `${host} is not in the outbound host allowlist`);
+    }
+    const [first] = await resolveAllowed(host, this.currentPolicy, this.resolver);
+    if (!first) throw new OutboundRefused('dns_failed', host, `${host}: name has no address`);
+    return first.address;
   }
 
   async request(target: string | URL, init: OutboundRequest = {}): Promise<OutboundResponse> {

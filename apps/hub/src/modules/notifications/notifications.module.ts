@@ -1,0 +1,35 @@
+import { notifiableEventTypes, type NotificationSeverity } from '@svc/protocol';
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../platform/clock.js';
+import type { Database } from '../../platform/db/schema.js';
+import type { Logger } from '../../platform/logger.js';
+import type { LiveOutbound } from '../../platform/outbound/live-policy.js';
+import type { SecretBox } from '../../platform/secret-box.js';
+import type { AuditService } from '../audit/audit.service.js';
+import { defineModule, subscriber } from '../module.js';
+import { notificationRoutes } from './notifications.routes.js';
+import { createNotificationService } from './notifications.service.js';
+
+/** Notifications: alert events routed to channels (webhook, email, ntfy, Slack, Discord). */
+export function createNotificationsModule(deps: {
+  db: Kysely<Database>;
+  clock: Clock;
+  audit: AuditService;
+  box: SecretBox;
+  outbound: LiveOutbound;
+  logger: Logger;
+  minSeverity: () => NotificationSeverity;
+}) {
+  const notifications = createNotificationService(deps);
+  return defineModule({
+    name: 'notifications',
+    services: { notifications },
+    handlers: notificationRoutes(notifications),
+    subscribers: [
+      subscriber(notifiableEventTypes, (event) => {
+        notifications.onAlert(event);
+      }),
+    ],
+    close: () => notifications.close(),
+  });
+}

@@ -1,0 +1,436 @@
+import {
+  newId,
+  notificationLimits,
+  type NotificationChannel,
+  type NotificationChannelCreate,
+  type NotificationChannelSettings,
+  type NotificationChannelUpdate,
+  type NotificationSeverity,
+  type NotificationTestResult,
+  type QuietHours,
+} from '@svc/protocol';
+import type { Kysely } from 'kysely';
+import type { ActionContext } from '../../access/principal.js';
+import type { Clock } from '../../platform/clock.js';
+import type { Database } from '../../platform/db/schema.js';
+import type { HubEvent } from '../../platform/event-bus.js';
+import { HubError, validationError } from '../../platform/hub-error.js';
+import type { Logger } from '../../platform/logger.js';
+import type { LiveOutbound } from '../../platform/outbound/live-policy.js';
+import { findOutboundRefused } from '../../platform/outbound/outbound-refused.js';
+import type { SecretBox } from '../../platform/secret-box.js';
+import type { AuditService } from '../audit/audit.service.js';
+import {
+  allChannels,
+  countFailed,
+  countSent,
+  countSuppressed,
+  deleteChannel,
+  findChannel,
+  insertChannel,
+  updateChannel,
+  type ChannelRow,
+} from './notifications.repository.js';
+import { isNotificationSeverity, isTimeZone, routeAlert } from './routing.js';
+import { sendNotification, type AlertItem, type ChannelTarget, type Notification } from './senders.js';
+
+export interface NotificationService {
+  list(): Promise<NotificationChannel[]>;
+  get(id: string): Promise<NotificationChannel>;
+  create(ctx: ActionContext, input: NotificationChannelCreate): Promise<NotificationChannel>;
+  update(ctx: ActionContext, id: string, input: NotificationChannelUpdate): Promise<NotificationChannel>;
+  remove(ctx: ActionContext, id: string): Promise<NotificationChannel>;
+  sendTest(ctx: ActionContext, id: string): Promise<NotificationTestResult>;
+  onAlert(event: HubEvent): void;
+  close(): Promise<void>;
+}
+
+type StoredSettings = Omit<NotificationChannelSettings, 'smtp_password'>;
+
+interface Channel {
+  row: ChannelRow;
+  settings: StoredSettings;
+  events: string[];
+  quietHours: QuietHours | null;
+}
+
+interface Digest {
+  items: AlertItem[];
+  more: number;
+  timer: NodeJS.Timeout;
+}
+
+const passwordContext = (id: string) => `notification:${id}`;
+const defaultEvents = ['alert.fired', 'alert.resolved'];
+const sendTimeoutMs = 10_000;
+/** Sends in flight at once across channels; above it a notification fails (and is counted) at once. */
+const maxInFlight = 64;
+const severityRank: Record<NotificationSeverity, number> = { info: 0, warning: 1, critical: 2 };
+
+function parseJson<T>(text: string | null, fallback: T): T {
+  if (text === null) return fallback;
+  return JSON.parse(text) as T;
+}
+
+function channelOf(row: ChannelRow): Channel {
+  return {
+    row,
+    settings: parseJson<StoredSettings>(row.settings, {}),
+    events: parseJson<string[]>(row.events, defaultEvents),
+    quietHours: parseJson<QuietHours | null>(row.quiet_hours, null),
+  };
+}
+
+function present(channel: Channel): NotificationChannel {
+  const { row, settings } = channel;
+  return {
+    id: row.id,
+    name: row.name,
+    kind: row.kind as NotificationChannel['kind'],
+    enabled: row.enabled === 1,
+    settings: {
+      url: settings.url ?? null,
+      smtp_host: settings.smtp_host ?? null,
+      smtp_port: settings.smtp_port ?? null,
+      smtp_security: settings.smtp_security ?? null,
+      smtp_username: settings.smtp_username ?? null,
+      smtp_password_set: row.password_sealed !== null,
+      from: settings.from ?? null,
+      to: settings.to ?? [],
+    },
+    events: channel.events,
+    min_severity: isNotificationSeverity(row.min_severity) ? row.min_severity : 'warning',
+    quiet_hours: channel.quietHours,
+    digest_window_s: row.digest_window_s,
+    stats: {
+      sent: row.sent_count,
+      failed: row.failed_count,
+      suppressed: row.suppressed_count,
+      last_sent_at: row.last_sent_at,
+      last_error: row.last_error,
+    },
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+/** What an alert event says, read loosely: the alerts area owns the payload and may add to it. */
+function alertItem(event: HubEvent): AlertItem {
+  const data = event.data as Record<string, unknown>;
+  const severity = isNotificationSeverity(data.severity) ? data.severity : 'warning';
+  const summaryField = [data.summary, data.message, data.title, data.rule_name].find(
+    (v) => typeof v === 'string',
+  );
+  const alertId = typeof data.alert_id === 'string' ? data.alert_id : event.id;
+  return {
+    type: event.type,
+    alertId,
+    severity,
+    ts: event.ts,
+    summary: typeof summaryField === 'string' ? summaryField.slice(0, 500) : `alert ${alertId}`,
+  };
+}
+
+function titleOf(items: readonly AlertItem[], more: number): string {
+  const [first] = items;
+  if (items.length === 1 && more === 0 && first) return `svc hub: ${first.type} (${first.severity})`;
+  return `svc hub: ${String(items.length + more)} alert events`;
+}
+
+function highest(items: readonly AlertItem[]): NotificationSeverity {
+  return items.reduce<NotificationSeverity>(
+    (top, item) => (severityRank[item.severity] > severityRank[top] ? item.severity : top),
+    'info',
+  );
+}
+
+export function createNotificationService(deps: {
+  db: Kysely<Database>;
+  clock: Clock;
+  audit: AuditService;
+  box: SecretBox;
+  outbound: LiveOutbound;
+  logger: Logger;
+  minSeverity: () => NotificationSeverity;
+}): NotificationService {
+  const { db, clock, audit, box, outbound, logger } = deps;
+  const digests = new Map<string, Digest>();
+  const inFlight = new Set<Promise<void>>();
+  const closing = new AbortController();
+  let closed = false;
+
+  function track(work: Promise<void>, what: string): void {
+    work.catch((error: unknown) => {
+      logger.error({ err: error }, `notifications: ${what} failed`);
+    });
+  }
+
+  async function validate(
+    kind: NotificationChannel['kind'],
+    settings: NotificationChannelSettings,
+    quiet: QuietHours | null | undefined,
+  ): Promise<void> {
+    if (quiet?.time_zone !== undefined && !isTimeZone(quiet.time_zone)) {
+      throw validationError('quiet_hours.time_zone', `unknown time zone ${quiet.time_zone}`);
+    }
+    if (kind === 'email') {
+      if (settings.smtp_host === undefined) throw validationError('settings.smtp_host', 'required for email');
+      if (settings.from === undefined) throw validationError('settings.from', 'required for email');
+      if (settings.to === undefined) throw validationError('settings.to', 'required for email');
+      if (settings.url !== undefined) throw validationError('settings.url', 'not used by email');
+      return;
+    }
+    if (settings.url === undefined) throw validationError('settings.url', `required for ${kind}`);
+    let url: URL;
+    try {
+      url = new URL(settings.url);
+    } catch {
+      throw validationError('settings.url', 'not an absolute URL');
+    }
+    try {
+      await outbound.client().vet(url);
+    } catch (error) {
+      const refused = findOutboundRefused(error);
+      if (refused) throw validationError('settings.url', `refused by the egress guard: ${refused.message}`);
+      throw error;
+    }
+  }
+
+  async function load(id: string): Promise<Channel> {
+    const row = await findChannel(db, id);
+    if (!row) throw new HubError('not_found', `no notification channel ${id}`);
+    return channelOf(row);
+  }
+
+  function targetOf(channel: Channel): ChannelTarget {
+    const { row, settings } = channel;
+    if (row.kind !== 'email') {
+      return { kind: row.kind as ChannelTarget['kind'], url: settings.url ?? null, smtp: null };
+    }
+    const security = settings.smtp_security ?? 'starttls';
+    return {
+      kind: 'email',
+      url: null,
+      smtp: {
+        host: settings.smtp_host ?? '',
+        port: settings.smtp_port ?? (security === 'tls' ? 465 : security === 'starttls' ? 587 : 25),
+        security,
+        username: settings.smtp_username ?? null,
+        password:
+          row.password_sealed === null ? null : box.open(row.password_sealed, passwordContext(row.id)),
+        from: settings.from ?? '',
+        to: settings.to ?? [],
+      },
+    };
+  }
+
+  async function deliver(channel: Channel, note: Notification, signal: AbortSignal): Promise<string | null> {
+    try {
+      await sendNotification(outbound.client(), targetOf(channel), note, signal);
+      await countSent(db, channel.row.id, clock.now().toISOString());
+      return null;
+    } catch (error) {
+      const refused = findOutboundRefused(error);
+      const message = refused
+        ? `refused by the egress guard: ${refused.message}`
+        : error instanceof Error
+          ? error.message
+          : String(error);
+      await countFailed(db, channel.row.id, message.slice(0, 500));
+      return message;
+    }
+  }
+
+  function dispatch(channel: Channel, items: AlertItem[], more: number): void {
+    if (closed) return;
+    if (inFlight.size >= maxInFlight) {
+      track(countFailed(db, channel.row.id, 'too many notifications in flight'), 'counting a failure');
+      return;
+    }
+    const note: Notification = { title: titleOf(items, more), severity: highest(items), items, more };
+    const signal = AbortSignal.any([closing.signal, AbortSignal.timeout(sendTimeoutMs)]);
+    const running = deliver(channel, note, signal).then(
+      () => undefined,
+      (error: unknown) => {
+        logger.error({ err: error }, 'notifications: a send failed');
+      },
+    );
+    inFlight.add(running);
+    void running.finally(() => inFlight.delete(running));
+  }
+
+  /** Into the channel's digest: the first alert of a window opens it, the window's end sends them all. */
+  function enqueue(channel: Channel, item: AlertItem): void {
+    const windowS = channel.row.digest_window_s;
+    if (windowS === 0) {
+      dispatch(channel, [item], 0);
+      return;
+    }
+    const open = digests.get(channel.row.id);
+    if (open) {
+      if (open.items.length < notificationLimits.digestItems) open.items.push(item);
+      else open.more += 1;
+      return;
+    }
+    const timer = setTimeout(() => {
+      const digest = digests.get(channel.row.id);
+      digests.delete(channel.row.id);
+      if (digest) dispatch(channel, digest.items, digest.more);
+    }, windowS * 1000);
+    timer.unref();
+    digests.set(channel.row.id, { items: [item], more: 0, timer });
+  }
+
+  async function route(event: HubEvent): Promise<void> {
+    const item = alertItem(event);
+    const now = clock.now();
+    for (const row of await allChannels(db)) {
+      if (row.enabled !== 1) continue;
+      const channel = channelOf(row);
+      const decision = routeAlert(
+        {
+          events: channel.events,
+          minSeverity: isNotificationSeverity(row.min_severity) ? row.min_severity : 'warning',
+          quietHours: channel.quietHours,
+        },
+        { type: event.type, severity: item.severity },
+        deps.minSeverity(),
+        now,
+      );
+      if (decision === 'send') enqueue(channel, item);
+      else if (decision === 'below_severity' || decision === 'quiet_hours') {
+        await countSuppressed(db, row.id);
+      }
+    }
+  }
+
+  function dropDigest(id: string): void {
+    const digest = digests.get(id);
+    if (digest) clearTimeout(digest.timer);
+    digests.delete(id);
+  }
+
+  return {
+    list: async () => (await allChannels(db)).map((row) => present(channelOf(row))),
+    get: async (id) => present(await load(id)),
+
+    async create(ctx, input) {
+      await validate(input.kind, input.settings, input.quiet_hours);
+      const now = clock.now().toISOString();
+      const id = newId('notificationChannel');
+      const { smtp_password: password, ...settings } = input.settings;
+      const row: ChannelRow = {
+        id,
+        name: input.name,
+        kind: input.kind,
+        enabled: input.enabled === false ? 0 : 1,
+        settings: JSON.stringify(settings),
+        password_sealed: password === undefined ? null : box.seal(password, passwordContext(id)),
+        events: JSON.stringify(input.events ?? defaultEvents),
+        min_severity: input.min_severity ?? 'warning',
+        quiet_hours: input.quiet_hours ? JSON.stringify(input.quiet_hours) : null,
+        digest_window_s: input.digest_window_s ?? 0,
+        sent_count: 0,
+        failed_count: 0,
+        suppressed_count: 0,
+        last_sent_at: null,
+        last_error: null,
+        created_at: now,
+        updated_at: now,
+      };
+      await db.transaction().execute(async (trx) => {
+        await insertChannel(trx, row);
+        await audit.record(trx, ctx, {
+          action: 'notification_channel.created',
+          targetType: 'notification_channel',
+          targetId: id,
+          detail: { name: row.name, kind: row.kind },
+        });
+      });
+      return present(channelOf(row));
+    },
+
+    async update(ctx, id, input) {
+      const channel = await load(id);
+      const kind = channel.row.kind as NotificationChannel['kind'];
+      const changes: Partial<ChannelRow> = { updated_at: clock.now().toISOString() };
+      if (input.settings !== undefined || input.quiet_hours !== undefined) {
+        await validate(kind, input.settings ?? { ...channel.settings }, input.quiet_hours);
+      }
+      if (input.settings !== undefined) {
+        const { smtp_password: password, ...settings } = input.settings;
+        changes.settings = JSON.stringify(settings);
+        if (password !== undefined) changes.password_sealed = box.seal(password, passwordContext(id));
+      }
+      if (input.name !== undefined) changes.name = input.name;
+      if (input.enabled !== undefined) changes.enabled = input.enabled ? 1 : 0;
+      if (input.events !== undefined) changes.events = JSON.stringify(input.events);
+      if (input.min_severity !== undefined) changes.min_severity = input.min_severity;
+      if (input.quiet_hours !== undefined) {
+        changes.quiet_hours = input.quiet_hours === null ? null : JSON.stringify(input.quiet_hours);
+      }
+      if (input.digest_window_s !== undefined) changes.digest_window_s = input.digest_window_s;
+      await db.transaction().execute(async (trx) => {
+        await updateChannel(trx, id, changes);
+        await audit.record(trx, ctx, {
+          action: 'notification_channel.updated',
+          targetType: 'notification_channel',
+          targetId: id,
+          detail: { fields: Object.keys(input) },
+        });
+      });
+      return present(channelOf({ ...channel.row, ...changes }));
+    },
+
+    async remove(ctx, id) {
+      const channel = await load(id);
+      await db.transaction().execute(async (trx) => {
+        await deleteChannel(trx, id);
+        await audit.record(trx, ctx, {
+          action: 'notification_channel.deleted',
+          targetType: 'notification_channel',
+          targetId: id,
+          detail: { name: channel.row.name },
+        });
+      });
+      dropDigest(id);
+      return present(channel);
+    },
+
+    async sendTest(ctx, id) {
+      const channel = await load(id);
+      await db.transaction().execute(async (trx) => {
+        await audit.record(trx, ctx, {
+          action: 'notification_channel.tested',
+          targetType: 'notification_channel',
+          targetId: id,
+        });
+      });
+      const item: AlertItem = {
+        type: 'notification.test',
+        alertId: 'test',
+        severity: 'info',
+        ts: clock.now().toISOString(),
+        summary: 'A test notification from svc hub',
+      };
+      const error = await deliver(
+        channel,
+        { title: 'svc hub: test notification', severity: 'info', items: [item], more: 0 },
+        AbortSignal.timeout(sendTimeoutMs),
+      );
+      return { sent: error === null, error };
+    },
+
+    onAlert(event) {
+      if (closed) return;
+      track(route(event), 'routing an alert');
+    },
+
+    async close() {
+      closed = true;
+      for (const id of [...digests.keys()]) dropDigest(id);
+      closing.abort();
+      await Promise.allSettled([...inFlight]);
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import { eventTypes } from '@svc/protocol';
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../platform/clock.js';
+import type { Database } from '../../platform/db/schema.js';
+import type { Logger } from '../../platform/logger.js';
+import type { LiveOutbound } from '../../platform/outbound/live-policy.js';
+import type { SecretBox } from '../../platform/secret-box.js';
+import type { AuditService } from '../audit/audit.service.js';
+import { defineModule, subscriber } from '../module.js';
+import { webhookRoutes } from './webhooks.routes.js';
+import { createWebhookService, type WebhookDeliveryOptions } from './webhooks.service.js';
+
+/** Webhooks: every event of the catalog, filtered per webhook, signed and delivered through the egress guard. */
+export function createWebhooksModule(deps: {
+  db: Kysely<Database>;
+  clock: Clock;
+  audit: AuditService;
+  box: SecretBox;
+  outbound: LiveOutbound;
+  logger: Logger;
+  delivery?: Partial<WebhookDeliveryOptions>;
+}) {
+  const webhooks = createWebhookService(deps);
+  return defineModule({
+    name: 'webhooks',
+    services: { webhooks },
+    handlers: webhookRoutes(webhooks),
+    subscribers: [
+      subscriber(eventTypes, (event) => {
+        webhooks.onEvent(event);
+      }),
+    ],
+    start: () => {
+      webhooks.start();
+    },
+    close: () => webhooks.close(),
+  });
+}

@@ -1,0 +1,60 @@
+import { sql } from 'kysely';
+import type { Executor, WebhookDeliveriesTable, WebhooksTable } from '../../platform/db/schema.js';
+import { listPage, type Window } from '../../platform/db/paging.js';
+
+export type WebhookRow = WebhooksTable;
+export type WebhookDeliveryRow = WebhookDeliveriesTable;
+
+export async function listWebhooks(
+  db: Executor,
+  window: Window,
+): Promise<{ rows: WebhookRow[]; total: number }> {
+  return listPage(db.selectFrom('webhooks').selectAll().orderBy('name').orderBy('id'), window);
+}
+
+export async function allWebhooks(db: Executor): Promise<WebhookRow[]> {
+  return db.selectFrom('webhooks').selectAll().orderBy('id').execute();
+}
+
+export async function findWebhook(db: Executor, id: string): Promise<WebhookRow | undefined> {
+  return db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function insertWebhook(db: Executor, row: WebhookRow): Promise<void> {
+  await db.insertInto('webhooks').values(row).execute();
+}
+
+export async function updateWebhook(db: Executor, id: string, changes: Partial<WebhookRow>): Promise<void> {
+  await db.updateTable('webhooks').set(changes).where('id', '=', id).execute();
+}
+
+export async function deleteWebhook(db: Executor, id: string): Promise<void> {
+  await db.deleteFrom('webhooks').where('id', '=', id).execute();
+}
+
+/** One finished delivery: its record, and the webhook's counters moved in the same statement group. */
+export async function recordDelivery(db: Executor, row: WebhookDeliveryRow): Promise<void> {
+  await db.insertInto('webhook_deliveries').values(row).execute();
+  const counters =
+    row.outcome === 'delivered'
+      ? { delivered_count: sql<number>`delivered_count + 1`, last_delivered_at: row.finished_at }
+      : {
+          dropped_count: sql<number>`dropped_count + 1`,
+          last_error: row.error,
+          last_error_at: row.finished_at,
+        };
+  await db.updateTable('webhooks').set(counters).where('id', '=', row.webhook_id).execute();
+}
+
+export async function recordFailedAttempt(
+  db: Executor,
+  id: string,
+  error: string,
+  at: string,
+): Promise<void> {
+  await db
+    .updateTable('webhooks')
+    .set({ failed_attempts: sql<number>`failed_attempts + 1`, last_error: error, last_error_at: at })
+    .where('id', '=', id)
+    .execute();
+}

@@ -1,0 +1,380 @@
+import { randomBytes } from 'node:crypto';
+import {
+  newId,
+  webhookLimits,
+  webhookTestEventType,
+  type Webhook,
+  type WebhookCreate,
+  type WebhookCreated,
+  type WebhookReplace,
+  type WebhookTestResult,
+  type WebhookUpdate,
+} from '@svc/protocol';
+import type { Kysely } from 'kysely';
+import type { ActionContext } from '../../access/principal.js';
+import type { Clock } from '../../platform/clock.js';
+import type { Database } from '../../platform/db/schema.js';
+import { pageWindow, toPage, type Page, type PageRequest } from '../../platform/db/paging.js';
+import type { HubEvent } from '../../platform/event-bus.js';
+import { HubError, validationError } from '../../platform/hub-error.js';
+import type { Logger } from '../../platform/logger.js';
+import type { LiveOutbound } from '../../platform/outbound/live-policy.js';
+import { findOutboundRefused } from '../../platform/outbound/outbound-refused.js';
+import type { SecretBox } from '../../platform/secret-box.js';
+import type { AuditService } from '../audit/audit.service.js';
+import { createDeliveryQueue, type DeliveryJob, type DeliveryQueue } from './delivery-queue.js';
+import { attemptDelivery, deliveryBody, type SignedDelivery } from './webhook-delivery.js';
+import {
+  allWebhooks,
+  deleteWebhook,
+  findWebhook,
+  insertWebhook,
+  listWebhooks,
+  recordDelivery,
+  recordFailedAttempt,
+  updateWebhook,
+  type WebhookRow,
+} from './webhooks.repository.js';
+
+export interface WebhookService {
+  list(page: PageRequest): Promise<Page<Webhook>>;
+  get(id: string): Promise<Webhook>;
+  create(ctx: ActionContext, input: WebhookCreate): Promise<WebhookCreated>;
+  update(ctx: ActionContext, id: string, input: WebhookUpdate | WebhookReplace): Promise<Webhook>;
+  remove(ctx: ActionContext, id: string): Promise<Webhook>;
+  sendTest(ctx: ActionContext, id: string): Promise<WebhookTestResult>;
+  /** Queues the event for every enabled webhook whose filter takes it. */
+  onEvent(event: HubEvent): void;
+  start(): void;
+  close(): Promise<void>;
+}
+
+export interface WebhookDeliveryOptions {
+  workers: number;
+  perWebhook: number;
+  maxPending: number;
+  retryDelaysMs: readonly number[];
+  attemptTimeoutMs: number;
+}
+
+const defaultDeliveryOptions: WebhookDeliveryOptions = {
+  workers: 16,
+  perWebhook: 2,
+  maxPending: 10_000,
+  retryDelaysMs: [1_000, 5_000, 30_000],
+  attemptTimeoutMs: 10_000,
+};
+
+/** What the dispatcher holds of a webhook: read once, kept current by this service's own writes. */
+interface Target {
+  id: string;
+  url: string;
+  secret: string;
+  events: ReadonlySet<string> | null;
+  enabled: boolean;
+}
+
+interface Job extends DeliveryJob, SignedDelivery {
+  eventId: string;
+  createdAt: string;
+}
+
+const secretContext = (id: string) => `webhook:${id}`;
+
+function parseEvents(text: string): string[] {
+  const parsed: unknown = JSON.parse(text);
+  return Array.isArray(parsed) ? parsed.filter((e): e is string => typeof e === 'string') : [];
+}
+
+export function createWebhookService(deps: {
+  db: Kysely<Database>;
+  clock: Clock;
+  audit: AuditService;
+  box: SecretBox;
+  outbound: LiveOutbound;
+  logger: Logger;
+  delivery?: Partial<WebhookDeliveryOptions>;
+}): WebhookService {
+  const { db, clock, audit, box, outbound, logger } = deps;
+  const options = { ...defaultDeliveryOptions, ...deps.delivery };
+  const targets = new Map<string, Target>();
+  let loaded: Promise<void> | null = null;
+
+  function targetOf(row: WebhookRow): Target {
+    const events = parseEvents(row.events);
+    return {
+      id: row.id,
+      url: row.url,
+      secret: box.open(row.secret_sealed, secretContext(row.id)),
+      events: events.length === 0 ? null : new Set(events),
+      enabled: row.enabled === 1,
+    };
+  }
+
+  function present(row: WebhookRow): Webhook {
+    return {
+      id: row.id,
+      name: row.name,
+      url: row.url,
+      events: parseEvents(row.events),
+      enabled: row.enabled === 1,
+      deliveries: {
+        delivered: row.delivered_count,
+        failed_attempts: row.failed_attempts,
+        dropped: row.dropped_count,
+        pending: queue.pendingFor(row.id),
+        last_delivered_at: row.last_delivered_at,
+        last_error: row.last_error,
+        last_error_at: row.last_error_at,
+      },
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    };
+  }
+
+  /** Writes of counters happen after the fact; a failure is logged, never thrown into the queue. */
+  function track(work: Promise<void>, what: string): void {
+    work.catch((error: unknown) => {
+      logger.error({ err: error }, `webhooks: ${what} failed`);
+    });
+  }
+
+  function finish(
+    job: Job,
+    outcome: 'delivered' | 'dropped',
+    detail: { status: number | null; error: string | null },
+  ) {
+    track(
+      recordDelivery(db, {
+        id: job.deliveryId,
+        webhook_id: job.webhookId,
+        event_id: job.eventId,
+        event_type: job.type,
+        outcome,
+        attempts: job.attempts,
+        http_status: detail.status,
+        error: detail.error,
+        created_at: job.createdAt,
+        finished_at: clock.now().toISOString(),
+      }),
+      'recording a delivery',
+    );
+  }
+
+  const queue: DeliveryQueue<Job> = createDeliveryQueue<Job>({
+    ...options,
+    attempt: (job, signal) => {
+      const target = targets.get(job.webhookId);
+      if (!target)
+        return Promise.resolve({ ok: false, status: null, error: 'webhook removed', retry: false });
+      return attemptDelivery(outbound.client(), target, job, signal);
+    },
+    onAttemptFailed: (job, result) => {
+      track(
+        recordFailedAttempt(db, job.webhookId, result.error, clock.now().toISOString()),
+        'counting a failure',
+      );
+    },
+    onFinished: finish,
+  });
+
+  /** 400 naming `url` unless the egress guard would let the hub reach it now. */
+  async function vetUrl(text: string): Promise<void> {
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      throw validationError('url', 'not an absolute URL');
+    }
+    if (url.username !== '' || url.password !== '') {
+      throw validationError('url', 'credentials in the URL are not accepted; the secret signs deliveries');
+    }
+    try {
+      await outbound.client().vet(url);
+    } catch (error) {
+      const refused = findOutboundRefused(error);
+      if (refused) throw validationError('url', `refused by the egress guard: ${refused.message}`);
+      throw error;
+    }
+  }
+
+  async function load(id: string): Promise<WebhookRow> {
+    const row = await findWebhook(db, id);
+    if (!row) throw new HubError('not_found', `no webhook ${id}`);
+    return row;
+  }
+
+  function ensureLoaded(): Promise<void> {
+    loaded ??= allWebhooks(db).then((rows) => {
+      for (const row of rows) targets.set(row.id, targetOf(row));
+    });
+    return loaded;
+  }
+
+  function newJob(target: Target, type: string, eventId: string, ts: string, data: unknown): Job | null {
+    const deliveryId = newId('webhookDelivery');
+    const body = deliveryBody(deliveryId, type, ts, data);
+    const job: Job = {
+      deliveryId,
+      webhookId: target.id,
+      attempts: 0,
+      id: deliveryId,
+      type,
+      ts,
+      body,
+      eventId,
+      createdAt: clock.now().toISOString(),
+    };
+    if (Buffer.byteLength(JSON.stringify(data)) > webhookLimits.dataBytes) {
+      finish(job, 'dropped', { status: null, error: 'event data above 256 KiB' });
+      return null;
+    }
+    return job;
+  }
+
+  return {
+    async list(page) {
+      const { rows, total } = await listWebhooks(db, pageWindow(page));
+      return toPage(rows.map(present), total, page);
+    },
+
+    get: async (id) => present(await load(id)),
+
+    async create(ctx, input) {
+      await vetUrl(input.url);
+      const now = clock.now().toISOString();
+      const id = newId('webhook');
+      const secret = input.secret ?? `whsec_${randomBytes(24).toString('base64url')}`;
+      const row: WebhookRow = {
+        id,
+        name: input.name,
+        url: input.url,
+        secret_sealed: box.seal(secret, secretContext(id)),
+        events: JSON.stringify(input.events ?? []),
+        enabled: input.enabled === false ? 0 : 1,
+        delivered_count: 0,
+        failed_attempts: 0,
+        dropped_count: 0,
+        last_delivered_at: null,
+        last_error: null,
+        last_error_at: null,
+        created_at: now,
+        updated_at: now,
+      };
+      await db.transaction().execute(async (trx) => {
+        await insertWebhook(trx, row);
+        await audit.record(trx, ctx, {
+          action: 'webhook.created',
+          targetType: 'webhook',
+          targetId: id,
+          detail: { name: row.name, url: row.url, events: input.events ?? [] },
+        });
+      });
+      await ensureLoaded();
+      targets.set(id, targetOf(row));
+      return { ...present(row), secret };
+    },
+
+    async update(ctx, id, input) {
+      const row = await load(id);
+      if (input.url !== undefined && input.url !== row.url) await vetUrl(input.url);
+      const changes: Partial<WebhookRow> = { updated_at: clock.now().toISOString() };
+      if (input.name !== undefined) changes.name = input.name;
+      if (input.url !== undefined) changes.url = input.url;
+      if (input.events !== undefined) changes.events = JSON.stringify(input.events);
+      if (input.enabled !== undefined) changes.enabled = input.enabled ? 1 : 0;
+      if (input.secret !== undefined) changes.secret_sealed = box.seal(input.secret, secretContext(id));
+      await db.transaction().execute(async (trx) => {
+        await updateWebhook(trx, id, changes);
+        await audit.record(trx, ctx, {
+          action: 'webhook.updated',
+          targetType: 'webhook',
+          targetId: id,
+          // Which fields moved; never the secret's value.
+          detail: { fields: Object.keys(input) },
+        });
+      });
+      const updated = { ...row, ...changes };
+      await ensureLoaded();
+      targets.set(id, targetOf(updated));
+      return present(updated);
+    },
+
+    async remove(ctx, id) {
+      const row = await load(id);
+      await db.transaction().execute(async (trx) => {
+        await deleteWebhook(trx, id);
+        await audit.record(trx, ctx, {
+          action: 'webhook.deleted',
+          targetType: 'webhook',
+          targetId: id,
+          detail: { name: row.name },
+        });
+      });
+      targets.delete(id);
+      queue.forget(id);
+      return present(row);
+    },
+
+    async sendTest(ctx, id) {
+      const row = await load(id);
+      const target = targetOf(row);
+      const ts = clock.now().toISOString();
+      const job = newJob(target, webhookTestEventType, newId('event'), ts, {
+        asset_ids: [],
+        webhook_id: id,
+        message: 'A test delivery from svc hub',
+      });
+      if (!job) throw new Error('the test event is above the data limit');
+      await db.transaction().execute(async (trx) => {
+        await audit.record(trx, ctx, { action: 'webhook.tested', targetType: 'webhook', targetId: id });
+      });
+      const started = performance.now();
+      job.attempts = 1;
+      const result = await attemptDelivery(
+        outbound.client(),
+        target,
+        job,
+        AbortSignal.timeout(options.attemptTimeoutMs),
+      );
+      const duration = Math.round(performance.now() - started);
+      if (result.ok) {
+        finish(job, 'delivered', { status: result.status, error: null });
+      } else {
+        track(recordFailedAttempt(db, id, result.error, clock.now().toISOString()), 'counting a failure');
+        finish(job, 'dropped', { status: result.status, error: result.error });
+      }
+      return {
+        delivery_id: job.deliveryId,
+        outcome: result.ok ? 'delivered' : result.error.startsWith('refused') ? 'refused' : 'failed',
+        http_status: result.status,
+        error: result.ok ? null : result.error,
+        duration_ms: duration,
+      };
+    },
+
+    onEvent(event) {
+      void ensureLoaded().then(
+        () => {
+          for (const target of targets.values()) {
+            if (!target.enabled || (target.events !== null && !target.events.has(event.type))) continue;
+            const job = newJob(target, event.type, event.id, event.ts, event.data);
+            if (job) queue.enqueue(job);
+          }
+        },
+        (error: unknown) => {
+          logger.error({ err: error }, 'webhooks: loading the webhooks failed');
+          loaded = null;
+        },
+      );
+    },
+
+    start() {
+      void ensureLoaded().catch(() => {
+        loaded = null;
+      });
+    },
+
+    close: () => queue.close(),
+  };
+}

@@ -1,0 +1,233 @@
+/**
+ * Webhooks: each with its URL, events, delivery counters and last error; create (the secret shown once),
+ * edit, send a test event, delete with a confirmation.
+ */
+import { useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Webhook, WebhookCreated, WebhookTestResult } from '@svc/protocol';
+import { hub } from '../../api/client';
+import { useSession } from '../../app/session';
+import { CopyButton } from '../../components/CopyButton';
+import { ConfirmDialog, Dialog } from '../../components/Dialog';
+import { EmptyState } from '../../components/EmptyState';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { Loading } from '../../components/Loading';
+import { formatTime } from '../../components/units';
+import { WebhookFormDialog, webhooksKey } from './WebhookFormDialog';
+import './webhooks.css';
+
+function TestButton({ webhook }: { webhook: Webhook }) {
+  const client = useQueryClient();
+  const [result, setResult] = useState<WebhookTestResult | null>(null);
+  const test = useMutation({
+    mutationFn: async () => (await hub.call('webhooks.test', { params: { id: webhook.id } })).data,
+    onSuccess: async (answer) => {
+      setResult(answer);
+      await client.invalidateQueries({ queryKey: webhooksKey });
+    },
+  });
+  return (
+    <>
+      <button
+        type="button"
+        disabled={test.isPending}
+        aria-label={`Send a test event to ${webhook.name}`}
+        onClick={() => {
+          test.mutate();
+        }}
+      >
+        {test.isPending ? 'Sending…' : 'Send test'}
+      </button>
+      {result && (
+        <span role="status" className={result.outcome === 'delivered' ? 'muted' : 'field-error'}>
+          {result.outcome === 'delivered'
+            ? `Delivered (${String(result.http_status)})`
+            : `Test ${result.outcome}: ${result.error ?? ''}`}
+        </span>
+      )}
+      {test.isError && <ErrorNotice error={test.error} />}
+    </>
+  );
+}
+
+function Counters({ webhook }: { webhook: Webhook }) {
+  const d = webhook.deliveries;
+  return (
+    <>
+      <td className="cell-number">{d.delivered}</td>
+      <td className="cell-number">{d.failed_attempts}</td>
+      <td className="cell-number">{d.dropped}</td>
+      <td className="cell-wide">
+        {d.last_error ? (
+          <span className="field-error" title={d.last_error_at ?? undefined}>
+            {d.last_error}
+          </span>
+        ) : (
+          <span className="muted">—</span>
+        )}
+      </td>
+    </>
+  );
+}
+
+export function WebhooksPage() {
+  const { canMutate } = useSession();
+  const client = useQueryClient();
+  const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<Webhook | null>(null);
+  const [deleting, setDeleting] = useState<Webhook | null>(null);
+  const [created, setCreated] = useState<WebhookCreated | null>(null);
+  const webhooks = useQuery({
+    queryKey: webhooksKey,
+    queryFn: async () => (await hub.call('webhooks.list', { query: { per_page: 500 } })).data,
+    refetchInterval: 5_000,
+  });
+  const remove = useMutation({
+    mutationFn: async (id: string) => (await hub.call('webhooks.delete', { params: { id } })).data,
+    onSuccess: async () => {
+      await client.invalidateQueries({ queryKey: webhooksKey });
+      setDeleting(null);
+    },
+  });
+  return (
+    <section className="page" aria-labelledby="webhooks-title">
+      <div className="page-header">
+        <h1 id="webhooks-title">Webhooks</h1>
+        {webhooks.isSuccess && (
+          <span className="muted">
+            {webhooks.data.length} webhook{webhooks.data.length === 1 ? '' : 's'}
+          </span>
+        )}
+        {canMutate && (
+          <button
+            type="button"
+            className="primary"
+            onClick={() => {
+              setCreating(true);
+            }}
+          >
+            New webhook
+          </button>
+        )}
+      </div>
+      {webhooks.isPending && <Loading label="Loading webhooks" />}
+      {webhooks.isError && <ErrorNotice error={webhooks.error} retry={() => void webhooks.refetch()} />}
+      {webhooks.isSuccess && webhooks.data.length === 0 && (
+        <EmptyState title="No webhooks yet">
+          <p>A webhook sends the fleet&apos;s events to a URL as they happen, signed with its secret.</p>
+        </EmptyState>
+      )}
+      {webhooks.isSuccess && webhooks.data.length > 0 && (
+        <div className="rows-scroll">
+          <table className="data-table" aria-label="Webhooks">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">URL</th>
+                <th scope="col">Events</th>
+                <th scope="col">Delivered</th>
+                <th scope="col">Failed attempts</th>
+                <th scope="col">Dropped</th>
+                <th scope="col">Last error</th>
+                <th scope="col">Last delivery</th>
+                {canMutate && <th scope="col">Actions</th>}
+              </tr>
+            </thead>
+            <tbody>
+              {webhooks.data.map((w) => (
+                <tr key={w.id} data-webhook-id={w.id}>
+                  <th scope="row">
+                    {w.name}
+                    {!w.enabled && <span className="muted"> (disabled)</span>}
+                  </th>
+                  <td className="cell-wide">{w.url}</td>
+                  <td>{w.events.length === 0 ? 'all' : w.events.join(', ')}</td>
+                  <Counters webhook={w} />
+                  <td>{w.deliveries.last_delivered_at ? formatTime(w.deliveries.last_delivered_at) : '—'}</td>
+                  {canMutate && (
+                    <td>
+                      <div className="row-actions">
+                        <TestButton webhook={w} />
+                        <button
+                          type="button"
+                          aria-label={`Edit ${w.name}`}
+                          onClick={() => {
+                            setEditing(w);
+                          }}
+                        >
+                          Edit
+                        </button>
+                        <button
+                          type="button"
+                          className="danger"
+                          aria-label={`Delete ${w.name}`}
+                          onClick={() => {
+                            setDeleting(w);
+                          }}
+                        >
+                          Delete
+                        </button>
+                      </div>
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {(creating || editing) && (
+        <WebhookFormDialog
+          webhook={editing}
+          onClose={() => {
+            setCreating(false);
+            setEditing(null);
+          }}
+          onCreated={setCreated}
+        />
+      )}
+      {created && (
+        <Dialog
+          open
+          title={`Secret of ${created.name}`}
+          onClose={() => {
+            setCreated(null);
+          }}
+        >
+          <p>Shown this once: the receiver checks each delivery&apos;s signature with it.</p>
+          <p>
+            <code aria-label="Webhook secret">{created.secret}</code>{' '}
+            <CopyButton text={created.secret} label="Copy the secret" />
+          </p>
+          <div className="dialog-actions">
+            <button
+              type="button"
+              className="primary"
+              onClick={() => {
+                setCreated(null);
+              }}
+            >
+              Done
+            </button>
+          </div>
+        </Dialog>
+      )}
+      <ConfirmDialog
+        open={deleting !== null}
+        title={`Delete the webhook ${deleting?.name ?? ''}?`}
+        confirmLabel="Delete webhook"
+        busy={remove.isPending}
+        onConfirm={() => {
+          if (deleting) remove.mutate(deleting.id);
+        }}
+        onClose={() => {
+          setDeleting(null);
+          remove.reset();
+        }}
+      >
+        <p>Deliveries to it stop, and those still queued are dropped.</p>
+        {remove.isError && <ErrorNotice error={remove.error} />}
+      </ConfirmDialog>
+    </section>
+  );
+}
