@@ -6,6 +6,7 @@
 import { useEffect, useId, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { hub } from '../api/client';
+import { useDebounced } from './use-debounced';
 import { ErrorNotice } from './ErrorNotice';
 
 export interface PickedAsset {
@@ -14,19 +15,6 @@ export interface PickedAsset {
 }
 
 const shownOptions = 20;
-
-function useDebounced(value: string, ms: number): string {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => {
-      setDebounced(value);
-    }, ms);
-    return () => {
-      clearTimeout(timer);
-    };
-  }, [value, ms]);
-  return debounced;
-}
 
 function useAssetOptions(q: string, enabled: boolean) {
   return useQuery({
