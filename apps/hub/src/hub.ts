@@ -73,6 +73,7 @@ import {
 } from './modules/settings/settings.module.js';
 import { createStatusModule } from './modules/status/status.module.js';
 import { createSystemModule } from './modules/system/system.module.js';
+import { createContainersModule } from './modules/containers/containers.module.js';
 import { createTlsModule } from './modules/tls/tls.module.js';
 import { loadTlsOverride } from './modules/tls/tls.service.js';
 import type { OidcAccounts } from './modules/users/oidc-accounts.service.js';
@@ -396,6 +397,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
   const files = createFilesModule(operations);
   const system = createSystemModule(operations);
   const power = createPowerModule({ ...operations, wolBroadcast: config.wolBroadcast });
+  const containers = createContainersModule(operations);
   const automation = { ...base, groups: groups.services.groups, exec: exec.services.exec };
   const actions = createActionsModule(automation);
   const schedules = createSchedulesModule({ ...automation, actions: actions.services.actions, logger });
@@ -450,6 +452,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     files,
     system,
     power,
+    containers,
     actions,
     schedules,
     bulk,

@@ -14,6 +14,7 @@ import { alertsContracts } from './api/alerts.js';
 import { assetsContracts } from './api/assets.js';
 import { auditContracts } from './api/audit.js';
 import { bulkContracts } from './api/bulk.js';
+import { containersContracts } from './api/containers.js';
 import { authContracts } from './api/auth.js';
 import { enrollmentContracts } from './api/enrollment.js';
 import { eventsContracts } from './api/events.js';
@@ -66,6 +67,7 @@ export const contractAreas = {
   events: eventsContracts,
   webhooks: webhooksContracts,
   notifications: notificationsContracts,
+  containers: containersContracts,
 } as const;
 
 export type AreaName = keyof typeof contractAreas;
@@ -98,6 +100,7 @@ export const routes = {
   ...eventsContracts,
   ...webhooksContracts,
   ...notificationsContracts,
+  ...containersContracts,
   ...plannedContracts,
 } satisfies Record<string, RouteContract>;
 

@@ -26,6 +26,7 @@ import { createMetricsService } from '../modules/metrics/metrics.service.js';
 import { createPowerModule } from '../modules/power/power.module.js';
 import type { PowerServiceDeps } from '../modules/power/power.service.js';
 import { createSystemModule } from '../modules/system/system.module.js';
+import { createContainersModule } from '../modules/containers/containers.module.js';
 import { FakeGateway } from './fake-gateway.js';
 
 interface OperationsResponse {
@@ -76,6 +77,7 @@ async function startOperationsApp(
   });
   const files = createFilesModule(operations);
   const system = createSystemModule(operations);
+  const containers = createContainersModule({ ...operations, gateway });
   const power = createPowerModule({
     ...operations,
     ...(options.wolBroadcast !== undefined ? { wolBroadcast: options.wolBroadcast } : {}),
@@ -106,6 +108,7 @@ async function startOperationsApp(
     ...exec.handlers,
     ...files.handlers,
     ...system.handlers,
+    ...containers.handlers,
     ...power.handlers,
     ...actions.handlers,
     ...schedules.handlers,
