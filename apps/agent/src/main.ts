@@ -142,10 +142,13 @@ export async function startAgent(options: StartAgentOptions): Promise<RunningAge
   });
   const commands = new RunningCommands();
   const engine = createDockerEngine(settings.containerEndpoint);
+  // The node's own port-scan setting overrides the fleet's default only when someone set it here.
+  const portScanSource = resolved.sources.services_discovery_port_scan_enabled;
   const handlers = createHandlers({
     platform,
     guard,
     engine,
+    portScanOverride: portScanSource === 'default' ? null : settings.servicesDiscoveryPortScanEnabled,
     exec: { ...options.exec, running: commands },
     saveCredential: async (next) => {
       await updateSettingsFile(options.configPath, { credential: next });

@@ -74,6 +74,7 @@ import {
 import { createStatusModule } from './modules/status/status.module.js';
 import { createSystemModule } from './modules/system/system.module.js';
 import { createContainersModule } from './modules/containers/containers.module.js';
+import { createDiscoveryModule } from './modules/discovery/discovery.module.js';
 import { createTlsModule } from './modules/tls/tls.module.js';
 import { loadTlsOverride } from './modules/tls/tls.service.js';
 import type { OidcAccounts } from './modules/users/oidc-accounts.service.js';
@@ -427,6 +428,13 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
   });
   const outboundParts = { ...base, box, outbound, logger };
   const webhooks = createWebhooksModule({ ...outboundParts, delivery: options.webhookDelivery ?? {} });
+  const discovery = createDiscoveryModule({
+    ...base,
+    gateway,
+    assets: assetService,
+    defaults: () => runtimeSettings.discoveryDefaults(),
+    outboundPolicy: () => outbound.client().policy,
+  });
   const notifications = createNotificationsModule({
     ...outboundParts,
     minSeverity: () => runtimeSettings.get('notifications.min_severity'),
@@ -461,6 +469,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     eventsModule,
     webhooks,
     notifications,
+    discovery,
   ];
   // `true` compiles only when every contract not marked planned has a handler in one of the modules.
   const composed = composeModules(modules, true);

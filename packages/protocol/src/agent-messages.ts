@@ -265,6 +265,25 @@ export const ContainerLogEntry = Obj({
 });
 export type ContainerLogEntry = Static<typeof ContainerLogEntry>;
 
+// ---- service discovery (POST /discovery/run asks every online agent) ------------------------------------
+export const discoveryLimits = { listeningPorts: 2_000, containers: containerLimits.containers } as const;
+
+export const ListeningPort = Obj({
+  protocol: Type.Enum<['tcp', 'tcp6', 'udp', 'udp6']>(['tcp', 'tcp6', 'udp', 'udp6']),
+  address: Text(64),
+  port: Type.Integer({ minimum: 1, maximum: 65535 }),
+});
+export type ListeningPort = Static<typeof ListeningPort>;
+
+export const DiscoveredContainer = Obj({
+  name: Text(256),
+  image: Text(1024),
+  state: Text(32),
+  ports: Type.Array(ContainerPort, { maxItems: containerLimits.portsPerContainer }),
+  compose_project: Maybe(Text(256)),
+});
+export type DiscoveredContainer = Static<typeof DiscoveredContainer>;
+
 /** Every request the hub can send, with its payload and the `data` of a successful result. */
 export const agentRequests = {
   'exec.run': {
@@ -417,6 +436,16 @@ export const agentRequests = {
     result: Obj({
       volumes: Type.Array(EngineVolume, { maxItems: containerLimits.volumes }),
       truncated: Type.Boolean(),
+    }),
+  },
+  'discovery.scan': {
+    /** The fleet's defaults now; the agent's own services_discovery_* settings override them. */
+    payload: Obj({ container: Type.Boolean(), port_scan: Type.Boolean() }),
+    result: Obj({
+      /** What the agent did, after its own overrides; null containers: not asked, or no engine. */
+      applied: Obj({ container: Type.Boolean(), port_scan: Type.Boolean() }),
+      containers: Maybe(Type.Array(DiscoveredContainer, { maxItems: discoveryLimits.containers })),
+      listening: Maybe(Type.Array(ListeningPort, { maxItems: discoveryLimits.listeningPorts })),
     }),
   },
   'power.reboot': { payload: Obj({}), result: Obj({ accepted: Type.Boolean() }) },

@@ -15,6 +15,7 @@ import { assetsContracts } from './api/assets.js';
 import { auditContracts } from './api/audit.js';
 import { bulkContracts } from './api/bulk.js';
 import { containersContracts } from './api/containers.js';
+import { discoveryContracts } from './api/discovery.js';
 import { authContracts } from './api/auth.js';
 import { enrollmentContracts } from './api/enrollment.js';
 import { eventsContracts } from './api/events.js';
@@ -68,6 +69,7 @@ export const contractAreas = {
   webhooks: webhooksContracts,
   notifications: notificationsContracts,
   containers: containersContracts,
+  discovery: discoveryContracts,
 } as const;
 
 export type AreaName = keyof typeof contractAreas;
@@ -101,6 +103,7 @@ export const routes = {
   ...webhooksContracts,
   ...notificationsContracts,
   ...containersContracts,
+  ...discoveryContracts,
   ...plannedContracts,
 } satisfies Record<string, RouteContract>;
 

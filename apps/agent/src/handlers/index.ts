@@ -4,6 +4,7 @@ import { AgentError } from './agent-error.js';
 import type { DockerEngine } from '../platform/docker-engine.js';
 import { createContainerHandlers } from './containers.js';
 import { createCredentialHandlers } from './credential.js';
+import { createDiscoveryHandlers } from './discovery.js';
 import { runExec, type ExecOptions } from './exec.js';
 import { createFilesHandlers } from './files.js';
 import type { PathGuard } from './protected-paths.js';
@@ -19,6 +20,8 @@ export interface HandlerDeps {
   guard?: PathGuard;
   /** The container engine client (containers.*), from the `docker_endpoint` setting. */
   engine?: DockerEngine;
+  /** This node's port-scan override of the fleet's discovery default (null: none). */
+  portScanOverride?: boolean | null;
 }
 
 function noEngine(): Promise<never> {
@@ -46,6 +49,10 @@ export function createHandlers(deps: HandlerDeps): HandlerMap {
           'containers.images': noEngine,
           'containers.volumes': noEngine,
         }),
+    ...createDiscoveryHandlers({
+      ...(deps.engine ? { engine: deps.engine } : {}),
+      portScanOverride: deps.portScanOverride ?? null,
+    }),
     ...createWolHandlers(),
     ...createCredentialHandlers(deps.saveCredential),
   };

@@ -51,6 +51,7 @@ const replyBytes: { [T in AgentRequestType]: (payload: AgentRequestPayload<T>) =
   'containers.logs': wholeFrame,
   'containers.images': wholeFrame,
   'containers.volumes': wholeFrame,
+  'discovery.scan': wholeFrame,
   'power.reboot': small,
   'power.shutdown': small,
   'wol.relay': small,

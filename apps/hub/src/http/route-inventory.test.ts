@@ -183,6 +183,10 @@ const documentedExtras: readonly (readonly [method: string, path: string, access
   ['GET', '/api/v2/container/hosts/{id}/images', 'container:read'],
   ['GET', '/api/v2/container/hosts/{id}/volumes', 'container:read'],
   ['GET', '/api/v2/container/hosts/{id}/stacks', 'container:read'],
+  // Discovery's suggestions, to accept or dismiss (docs/decisions/0021-discovery.md).
+  ['GET', '/api/v2/discovery/suggestions', 'discovery:write'],
+  ['POST', '/api/v2/discovery/suggestions/{id}/accept', 'discovery:write'],
+  ['POST', '/api/v2/discovery/suggestions/{id}/dismiss', 'discovery:write'],
   ['GET', '/api/v2/groups/{id}', 'groups:read'],
   ['PATCH', '/api/v2/groups/{id}', 'groups:write'],
   ['DELETE', '/api/v2/groups/{id}', 'groups:write'],

@@ -140,17 +140,6 @@ export const plannedContracts = {
     CONNECTORS,
     assetParam,
   ),
-  'discovery.run': {
-    ...planned(
-      'discovery.run',
-      'POST',
-      '/discovery/run',
-      'discovery:write',
-      'Trigger network discovery',
-      CONNECTORS,
-    ),
-    unrestrictedOnly: true,
-  },
   dependencies: planned(
     'dependencies',
     'GET',
