@@ -118,8 +118,7 @@ function present(row: SuggestionRow): DiscoverySuggestion {
   let detail: DiscoverySuggestion['detail'] = {};
   try {
     const parsed: unknown = JSON.parse(row.detail);
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
-      detail = parsed;
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) detail = parsed;
   } catch {
     detail = {};
   }
