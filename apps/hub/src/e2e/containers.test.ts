@@ -4,7 +4,8 @@
  * (testkit's startPodman) — and three busybox containers: one without a TTY (framed logs, stdout and
  * stderr), one with a TTY (raw logs) that carries a compose project label, and one stopped. Through
  * /api/v2: hosts, list, stop, start, restart, logs, the stack by its label, images, volumes; the agent's
- * `settings test docker` against the same socket. Skips, saying why, only where podman is missing.
+ * `settings test docker` against the same socket; a discovery run through the same agent. Skips, saying
+ * why, only where podman is missing.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -234,6 +235,20 @@ describe.skipIf(missing !== null)('containers on a real engine (podman) through 
   it('answers 404 for an unknown container, from the engine', async () => {
     const res = await api.post(`/api/v2/container/containers/${assetId}:no-such-container/start`, {});
     expect({ status: res.status, error: res.json.error }).toEqual({ status: 404, error: 'not_found' });
+  });
+
+  it('discovery through the real agent suggests the containers and what listens on this host', async () => {
+    const run = dataOf<{ agents: { answered: number }; found: number }>(
+      await owner.post('/api/v2/discovery/run', {}),
+    );
+    expect(run.agents.answered).toBeGreaterThanOrEqual(1);
+    const suggestions = dataOf<{ kind: string; asset_id: string | null; detail: { name?: string } }[]>(
+      await owner.get('/api/v2/discovery/suggestions?per_page=500'),
+    );
+    const mine = suggestions.filter((s) => s.asset_id === assetId);
+    expect(mine.filter((s) => s.kind === 'container').map((s) => s.detail.name)).toEqual(
+      expect.arrayContaining(['plain', 'tty', 'stopped']),
+    );
   });
 
   it("lists the host's images and volumes", async () => {
