@@ -28,6 +28,7 @@ const pureHubTests = [
   'apps/hub/src/modules/alerts/alert-evaluation.test.ts',
   'apps/hub/src/modules/assets/asset-list-cache.test.ts',
   'apps/hub/src/modules/auth/totp.test.ts',
+  'apps/hub/src/modules/discovery/lan-scan.test.ts',
   'apps/hub/src/modules/exec/result-budget.test.ts',
   'apps/hub/src/modules/metrics/metrics-budget.test.ts',
   'apps/hub/src/modules/notifications/routing.test.ts',

@@ -19,6 +19,7 @@ import { createHandlers } from './handlers/index.js';
 import { RunningCommands, type ExecOptions } from './handlers/exec.js';
 import { createAgentGuard } from './handlers/protected-paths.js';
 import { createLogger, type Logger } from './logger.js';
+import { createDockerEngine, type DockerEngine } from './platform/docker-engine.js';
 import { createPlatformAdapter, type PlatformAdapter } from './platform/platform.js';
 import { agentVersion } from './version.js';
 
@@ -72,12 +73,30 @@ export function helloAddresses(
   };
 }
 
+/** Whether the container engine answers now (`hello` is built at every connect, so a later engine shows then). */
+async function engineAnswers(engine: DockerEngine | undefined): Promise<boolean> {
+  if (!engine) return false;
+  try {
+    await engine.ping(2_000);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The identity the agent announces in `hello`. */
-export async function buildHello(platform: PlatformAdapter, settings: AgentSettings): Promise<Hello> {
+export async function buildHello(
+  platform: PlatformAdapter,
+  settings: AgentSettings,
+  engine?: DockerEngine,
+): Promise<Hello> {
   // Elsewhere only the plain-Node areas work (exec needs /bin/sh, so not on Windows).
   const portable: readonly string[] =
     platform.name === 'windows' ? ['files', 'wol'] : ['exec', 'files', 'wol'];
-  const capabilities = agentCapabilities.filter((c) => platform.name === 'linux' || portable.includes(c));
+  const hasEngine = await engineAnswers(engine);
+  const capabilities = agentCapabilities.filter((c) =>
+    c === 'containers' ? hasEngine : platform.name === 'linux' || portable.includes(c),
+  );
   return {
     agent_version: agentVersion,
     protocol: agentProtocolVersion,
@@ -122,9 +141,14 @@ export async function startAgent(options: StartAgentOptions): Promise<RunningAge
     guard,
   });
   const commands = new RunningCommands();
+  const engine = createDockerEngine(settings.containerEndpoint);
+  // The node's own port-scan setting overrides the fleet's default only when someone set it here.
+  const portScanSource = resolved.sources.services_discovery_port_scan_enabled;
   const handlers = createHandlers({
     platform,
     guard,
+    engine,
+    portScanOverride: portScanSource === 'default' ? null : settings.servicesDiscoveryPortScanEnabled,
     exec: { ...options.exec, running: commands },
     saveCredential: async (next) => {
       await updateSettingsFile(options.configPath, { credential: next });
@@ -138,7 +162,7 @@ export async function startAgent(options: StartAgentOptions): Promise<RunningAge
     hubUrl: settings.hubUrl,
     getCredential: () => credential,
     caPem: settings.caPem,
-    hello: () => buildHello(platform, settings),
+    hello: () => buildHello(platform, settings, engine),
     heartbeat: buildHeartbeat,
     dispatch: createDispatcher(handlers, logger),
     heartbeatIntervalS: settings.heartbeatIntervalS,

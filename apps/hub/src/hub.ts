@@ -73,6 +73,8 @@ import {
 } from './modules/settings/settings.module.js';
 import { createStatusModule } from './modules/status/status.module.js';
 import { createSystemModule } from './modules/system/system.module.js';
+import { createContainersModule } from './modules/containers/containers.module.js';
+import { createDiscoveryModule } from './modules/discovery/discovery.module.js';
 import { createTlsModule } from './modules/tls/tls.module.js';
 import { loadTlsOverride } from './modules/tls/tls.service.js';
 import type { OidcAccounts } from './modules/users/oidc-accounts.service.js';
@@ -396,6 +398,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
   const files = createFilesModule(operations);
   const system = createSystemModule(operations);
   const power = createPowerModule({ ...operations, wolBroadcast: config.wolBroadcast });
+  const containers = createContainersModule(operations);
   const automation = { ...base, groups: groups.services.groups, exec: exec.services.exec };
   const actions = createActionsModule(automation);
   const schedules = createSchedulesModule({ ...automation, actions: actions.services.actions, logger });
@@ -425,6 +428,13 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
   });
   const outboundParts = { ...base, box, outbound, logger };
   const webhooks = createWebhooksModule({ ...outboundParts, delivery: options.webhookDelivery ?? {} });
+  const discovery = createDiscoveryModule({
+    ...base,
+    gateway,
+    assets: assetService,
+    defaults: () => runtimeSettings.discoveryDefaults(),
+    outboundPolicy: () => outbound.client().policy,
+  });
   const notifications = createNotificationsModule({
     ...outboundParts,
     minSeverity: () => runtimeSettings.get('notifications.min_severity'),
@@ -450,6 +460,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     files,
     system,
     power,
+    containers,
     actions,
     schedules,
     bulk,
@@ -458,6 +469,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     eventsModule,
     webhooks,
     notifications,
+    discovery,
   ];
   // `true` compiles only when every contract not marked planned has a handler in one of the modules.
   const composed = composeModules(modules, true);

@@ -199,6 +199,91 @@ export const LogQuery = Type.Object(
 );
 export type LogQuery = Static<typeof LogQuery>;
 
+// ---- containers (Docker Engine API through the agent) ---------------------------------------------------
+/** Container ids and names as the engine spells them: hex ids or `[A-Za-z0-9][A-Za-z0-9_.-]*`, bounded. */
+export const containerRefPattern = '^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$';
+const ContainerRef = Type.String({ minLength: 1, maxLength: 128, pattern: containerRefPattern });
+export const containerActions = ['start', 'stop', 'restart'] as const;
+export const containerLogStreams = ['stdout', 'stderr', 'tty'] as const;
+
+export const containerLimits = {
+  containers: 5_000,
+  images: 5_000,
+  volumes: 5_000,
+  logTailLines: 10_000,
+  /** Log bytes one answer carries; what follows is cut and `truncated` set. */
+  logBytes: 1024 * 1024,
+  portsPerContainer: 256,
+} as const;
+
+export const ContainerPort = Obj({
+  private_port: Type.Integer({ minimum: 0, maximum: 65535 }),
+  public_port: Maybe(Type.Integer({ minimum: 0, maximum: 65535 })),
+  ip: Maybe(Text(64)),
+  type: Text(16),
+});
+export type ContainerPort = Static<typeof ContainerPort>;
+
+export const EngineContainer = Obj({
+  id: ContainerRef,
+  name: Text(256),
+  image: Text(1024),
+  /** The engine's state word: created, running, paused, restarting, removing, exited, dead. */
+  state: Text(32),
+  /** The engine's human text (`Up 14 seconds (healthy)`). */
+  status: Text(256),
+  /** healthy, unhealthy, starting, or null without a health check. */
+  health: Maybe(Text(32)),
+  created_at: Maybe(Iso),
+  ports: Type.Array(ContainerPort, { maxItems: containerLimits.portsPerContainer }),
+  compose_project: Maybe(Text(256)),
+  compose_service: Maybe(Text(256)),
+});
+export type EngineContainer = Static<typeof EngineContainer>;
+
+export const EngineImage = Obj({
+  id: Text(128),
+  tags: Type.Array(Text(512), { maxItems: 256 }),
+  size_bytes: Count,
+  created_at: Maybe(Iso),
+  containers: Maybe(Type.Integer()),
+});
+export type EngineImage = Static<typeof EngineImage>;
+
+export const EngineVolume = Obj({
+  name: Text(256),
+  driver: Text(128),
+  mountpoint: Text(4096),
+  created_at: Maybe(Iso),
+  compose_project: Maybe(Text(256)),
+});
+export type EngineVolume = Static<typeof EngineVolume>;
+
+export const ContainerLogEntry = Obj({
+  stream: Type.Enum<[...typeof containerLogStreams]>([...containerLogStreams]),
+  text: Type.String({ maxLength: containerLimits.logBytes }),
+});
+export type ContainerLogEntry = Static<typeof ContainerLogEntry>;
+
+// ---- service discovery (POST /discovery/run asks every online agent) ------------------------------------
+export const discoveryLimits = { listeningPorts: 2_000, containers: containerLimits.containers } as const;
+
+export const ListeningPort = Obj({
+  protocol: Type.Enum<['tcp', 'tcp6', 'udp', 'udp6']>(['tcp', 'tcp6', 'udp', 'udp6']),
+  address: Text(64),
+  port: Type.Integer({ minimum: 1, maximum: 65535 }),
+});
+export type ListeningPort = Static<typeof ListeningPort>;
+
+export const DiscoveredContainer = Obj({
+  name: Text(256),
+  image: Text(1024),
+  state: Text(32),
+  ports: Type.Array(ContainerPort, { maxItems: containerLimits.portsPerContainer }),
+  compose_project: Maybe(Text(256)),
+});
+export type DiscoveredContainer = Static<typeof DiscoveredContainer>;
+
 /** Every request the hub can send, with its payload and the `data` of a successful result. */
 export const agentRequests = {
   'exec.run': {
@@ -308,6 +393,61 @@ export const agentRequests = {
       truncated: Type.Boolean(),
     }),
   },
+  'containers.list': {
+    payload: Obj({}),
+    result: Obj({
+      containers: Type.Array(EngineContainer, { maxItems: containerLimits.containers }),
+      truncated: Type.Boolean(),
+    }),
+  },
+  'containers.action': {
+    payload: Obj({
+      id: ContainerRef,
+      action: Type.Enum<[...typeof containerActions]>([...containerActions]),
+    }),
+    /** `changed` is false when the engine said it was already so (304). */
+    result: Obj({ id: ContainerRef, name: Text(256), state: Text(32), changed: Type.Boolean() }),
+  },
+  'containers.logs': {
+    payload: Obj({
+      id: ContainerRef,
+      tail: Type.Integer({ minimum: 1, maximum: containerLimits.logTailLines }),
+      /** Unix seconds: only lines after it. */
+      since: Type.Optional(Type.Integer({ minimum: 0, maximum: 32_503_680_000 })),
+      timestamps: Type.Boolean(),
+    }),
+    result: Obj({
+      id: ContainerRef,
+      /** Whether the container has a TTY: its log is one raw stream, without stdout/stderr framing. */
+      tty: Type.Boolean(),
+      entries: Type.Array(ContainerLogEntry, { maxItems: containerLimits.logTailLines }),
+      truncated: Type.Boolean(),
+    }),
+  },
+  'containers.images': {
+    payload: Obj({}),
+    result: Obj({
+      images: Type.Array(EngineImage, { maxItems: containerLimits.images }),
+      truncated: Type.Boolean(),
+    }),
+  },
+  'containers.volumes': {
+    payload: Obj({}),
+    result: Obj({
+      volumes: Type.Array(EngineVolume, { maxItems: containerLimits.volumes }),
+      truncated: Type.Boolean(),
+    }),
+  },
+  'discovery.scan': {
+    /** The fleet's defaults now; the agent's own services_discovery_* settings override them. */
+    payload: Obj({ container: Type.Boolean(), port_scan: Type.Boolean() }),
+    result: Obj({
+      /** What the agent did, after its own overrides; null containers: not asked, or no engine. */
+      applied: Obj({ container: Type.Boolean(), port_scan: Type.Boolean() }),
+      containers: Maybe(Type.Array(DiscoveredContainer, { maxItems: discoveryLimits.containers })),
+      listening: Maybe(Type.Array(ListeningPort, { maxItems: discoveryLimits.listeningPorts })),
+    }),
+  },
   'power.reboot': { payload: Obj({}), result: Obj({ accepted: Type.Boolean() }) },
   'power.shutdown': { payload: Obj({}), result: Obj({ accepted: Type.Boolean() }) },
   'wol.relay': {
@@ -340,6 +480,8 @@ export const agentCapabilities = [
   'power',
   'wol',
   'metrics',
+  /** The container engine answered when the agent said hello (containers.* work there). */
+  'containers',
 ] as const;
 
 /** One address of a network interface with its prefix length, as the agent's OS reports it. */

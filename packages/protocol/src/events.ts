@@ -164,7 +164,11 @@ export const eventPayloads = {
       Type.Literal('recovery_codes_replaced'),
     ]),
   }),
-  'discovery.completed': payload({}),
+  'discovery.completed': payload({
+    found: Type.Integer({ minimum: 0 }),
+    new_suggestions: Type.Integer({ minimum: 0 }),
+    agents_answered: Type.Integer({ minimum: 0 }),
+  }),
   // One settings domain changes at a time (PATCH /api/settings/{domain}); `keys` are those whose value moved.
   'settings.changed': payload({
     domain: Type.Enum<[...typeof settingDomains]>(settingDomains),

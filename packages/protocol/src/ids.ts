@@ -17,6 +17,7 @@ export const idPrefixes = {
   enrollmentToken: 'enr',
   webhookDelivery: 'dlv',
   notificationChannel: 'nch',
+  discoverySuggestion: 'dsg',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

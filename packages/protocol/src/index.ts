@@ -17,6 +17,8 @@ export * from './api/alerts.js';
 export * from './api/assets.js';
 export * from './api/audit.js';
 export * from './api/bulk.js';
+export * from './api/containers.js';
+export * from './api/discovery.js';
 export * from './api/auth.js';
 export * from './api/enrollment.js';
 export * from './api/events.js';

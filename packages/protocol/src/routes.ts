@@ -14,6 +14,8 @@ import { alertsContracts } from './api/alerts.js';
 import { assetsContracts } from './api/assets.js';
 import { auditContracts } from './api/audit.js';
 import { bulkContracts } from './api/bulk.js';
+import { containersContracts } from './api/containers.js';
+import { discoveryContracts } from './api/discovery.js';
 import { authContracts } from './api/auth.js';
 import { enrollmentContracts } from './api/enrollment.js';
 import { eventsContracts } from './api/events.js';
@@ -66,6 +68,8 @@ export const contractAreas = {
   events: eventsContracts,
   webhooks: webhooksContracts,
   notifications: notificationsContracts,
+  containers: containersContracts,
+  discovery: discoveryContracts,
 } as const;
 
 export type AreaName = keyof typeof contractAreas;
@@ -98,6 +102,8 @@ export const routes = {
   ...eventsContracts,
   ...webhooksContracts,
   ...notificationsContracts,
+  ...containersContracts,
+  ...discoveryContracts,
   ...plannedContracts,
 } satisfies Record<string, RouteContract>;
 

@@ -388,7 +388,7 @@ describe('@svc/sdk errors from something other than the hub', () => {
 describe('buildUrl', () => {
   it('percent-encodes path parameters', () => {
     expect(buildUrl(routes['assets.get'], { id: 'a/b' })).toBe('/api/v2/assets/a%2Fb');
-    expect(buildUrl(routes['container.logs'], { id: 'ast_1:web/app' })).toBe(
+    expect(buildUrl(routes['containers.logs'], { id: 'ast_1:web/app' })).toBe(
       '/api/v2/container/containers/ast_1%3Aweb%2Fapp/logs',
     );
     expect(buildUrl(routes['assets.get'], { id: '?x=1#y' })).toBe('/api/v2/assets/%3Fx%3D1%23y');

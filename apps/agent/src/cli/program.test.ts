@@ -137,7 +137,12 @@ describe('settings test docker', () => {
   it('answers OK when the endpoint answers /_ping', async () => {
     const socketPath = path.join(dir, 'docker.sock');
     const server = http.createServer((req, res) => {
-      if (req.url === '/_ping') res.writeHead(200, { 'content-type': 'text/plain' }).end('OK');
+      if (req.url === '/_ping')
+        res.writeHead(200, { 'content-type': 'text/plain', 'api-version': '1.41' }).end('OK');
+      else if (req.url === '/v1.41/version')
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ Version: '4.3.1', ApiVersion: '1.41', Os: 'linux', Arch: 'amd64' }));
       else res.writeHead(404).end();
     });
     server.listen(socketPath);
@@ -147,7 +152,7 @@ describe('settings test docker', () => {
         env: { SVC_CONTAINER_SOCKET: `unix://${socketPath}` },
       });
       expect(result.code).toBe(0);
-      expect(result.stdout).toContain(`OK: container engine at ${socketPath}`);
+      expect(result.stdout).toContain(`OK: container engine at ${socketPath}: version 4.3.1, API 1.41`);
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
@@ -159,6 +164,20 @@ describe('settings test docker', () => {
     });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('no socket at');
+  });
+
+  it('fails, saying so, when the endpoint is not a container engine', async () => {
+    const socketPath = path.join(dir, 'other.sock');
+    const server = http.createServer((_req, res) => res.writeHead(404).end('not here'));
+    server.listen(socketPath);
+    await once(server, 'listening');
+    try {
+      const result = await cli(['settings', 'test', 'docker'], { env: { SVC_CONTAINER_SOCKET: socketPath } });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('answered 404: not here (not a container engine?)');
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('reports the fallback of an invalid endpoint', async () => {

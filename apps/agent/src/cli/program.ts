@@ -196,7 +196,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .command('test')
     .description('check a connection')
     .command('docker')
-    .description('GET /_ping on the configured container endpoint')
+    .description('GET /_ping and /version on the configured container endpoint')
     .action(async (_options: unknown, command: Command) => {
       const { resolved } = await load(command);
       for (const warning of resolved.warnings.filter((w) => /docker_endpoint|SVC_CONTAINER_SOCKET/.test(w)))
@@ -205,7 +205,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       const outcome = await pingContainerEndpoint(endpoint);
       if (!outcome.ok)
         throw new CliFailure(`container engine at ${formatContainerEndpoint(endpoint)}: ${outcome.reason}`);
-      out(`OK: container engine at ${formatContainerEndpoint(endpoint)} answered /_ping`);
+      out(
+        `OK: container engine at ${formatContainerEndpoint(endpoint)}: version ${outcome.engineVersion}, API ${outcome.apiVersion}`,
+      );
     });
 
   program

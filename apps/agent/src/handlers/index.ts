@@ -1,7 +1,10 @@
 /** All request handlers of one agent, from its platform adapter and the plain-Node areas. */
 import type { PlatformAdapter } from '../platform/platform.js';
 import { AgentError } from './agent-error.js';
+import type { DockerEngine } from '../platform/docker-engine.js';
+import { createContainerHandlers } from './containers.js';
 import { createCredentialHandlers } from './credential.js';
+import { createDiscoveryHandlers } from './discovery.js';
 import { runExec, type ExecOptions } from './exec.js';
 import { createFilesHandlers } from './files.js';
 import type { PathGuard } from './protected-paths.js';
@@ -15,6 +18,14 @@ export interface HandlerDeps {
   exec?: ExecOptions;
   /** What no file operation may touch. */
   guard?: PathGuard;
+  /** The container engine client (containers.*), from the `docker_endpoint` setting. */
+  engine?: DockerEngine;
+  /** This node's port-scan override of the fleet's discovery default (null: none). */
+  portScanOverride?: boolean | null;
+}
+
+function noEngine(): Promise<never> {
+  return Promise.reject(new AgentError('unsupported', 'no container engine is configured on this agent'));
 }
 
 export function createHandlers(deps: HandlerDeps): HandlerMap {
@@ -29,6 +40,19 @@ export function createHandlers(deps: HandlerDeps): HandlerMap {
           ),
     ...createFilesHandlers(deps.guard ? { guard: deps.guard } : {}),
     'system.network': () => Promise.resolve({ interfaces: listNetworkInterfaces().slice(0, 1024) }),
+    ...(deps.engine
+      ? createContainerHandlers(deps.engine)
+      : {
+          'containers.list': noEngine,
+          'containers.action': noEngine,
+          'containers.logs': noEngine,
+          'containers.images': noEngine,
+          'containers.volumes': noEngine,
+        }),
+    ...createDiscoveryHandlers({
+      ...(deps.engine ? { engine: deps.engine } : {}),
+      portScanOverride: deps.portScanOverride ?? null,
+    }),
     ...createWolHandlers(),
     ...createCredentialHandlers(deps.saveCredential),
   };

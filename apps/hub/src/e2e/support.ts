@@ -379,6 +379,14 @@ export async function enrollAgent(input: EnrollInput): Promise<{ code: number | 
   );
 }
 
+/** Any other `svc-agent` command (`settings test docker`…), run to its end. */
+export async function agentCli(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string }> {
+  return runToEnd([agentLauncher, ...args], { ...process.env, SVC_AGENT_CONFIG: '', ...env });
+}
+
 /** `svc-agent run --config …` as its own process. */
 export function runAgent(configPath: string, env: Record<string, string>): AgentProcess {
   const child = track(

@@ -63,6 +63,8 @@ const sampleBodies: Record<string, unknown> = {
     settings: { url: 'https://198.51.100.7/t' },
   },
   'notifications.update': { enabled: false },
+  'discovery.run': {},
+  'discovery.accept': {},
 };
 
 /** Query strings for routes whose query schema has required fields. */

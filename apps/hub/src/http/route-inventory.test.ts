@@ -179,6 +179,14 @@ const specEndpoints: readonly (readonly [method: string, path: string, access: s
  * with 2FA; "login endpoint and session cookie shapes: not shown").
  */
 const documentedExtras: readonly (readonly [method: string, path: string, access: string])[] = [
+  // The container:read scope covers images and volumes; stacks of a host (docs/decisions/0020-containers.md).
+  ['GET', '/api/v2/container/hosts/{id}/images', 'container:read'],
+  ['GET', '/api/v2/container/hosts/{id}/volumes', 'container:read'],
+  ['GET', '/api/v2/container/hosts/{id}/stacks', 'container:read'],
+  // Discovery's suggestions, to accept or dismiss (docs/decisions/0021-discovery.md).
+  ['GET', '/api/v2/discovery/suggestions', 'discovery:write'],
+  ['POST', '/api/v2/discovery/suggestions/{id}/accept', 'discovery:write'],
+  ['POST', '/api/v2/discovery/suggestions/{id}/dismiss', 'discovery:write'],
   ['GET', '/api/v2/groups/{id}', 'groups:read'],
   ['PATCH', '/api/v2/groups/{id}', 'groups:write'],
   ['DELETE', '/api/v2/groups/{id}', 'groups:write'],
@@ -305,7 +313,13 @@ describe('route inventory against the interface (spec section 4)', () => {
 
   it('marks exactly the reads that may hold secrets, which a viewer never gets (decision 0005)', () => {
     const marked = routeList.filter((r) => r.readsSecrets).map((r) => r.name);
-    expect(marked.sort()).toEqual(['files.read', 'system.cron', 'system.logs', 'system.processes']);
+    expect(marked.sort()).toEqual([
+      'containers.logs',
+      'files.read',
+      'system.cron',
+      'system.logs',
+      'system.processes',
+    ]);
   });
 
   it('has nothing beyond the spec except the documented extras', () => {

@@ -26,6 +26,10 @@ import { createMetricsService } from '../modules/metrics/metrics.service.js';
 import { createPowerModule } from '../modules/power/power.module.js';
 import type { PowerServiceDeps } from '../modules/power/power.service.js';
 import { createSystemModule } from '../modules/system/system.module.js';
+import { createContainersModule } from '../modules/containers/containers.module.js';
+import { createDiscoveryModule } from '../modules/discovery/discovery.module.js';
+import type { DiscoveryServiceDeps } from '../modules/discovery/discovery.service.js';
+import { defaultOutboundPolicy } from '../platform/outbound/address-policy.js';
 import { FakeGateway } from './fake-gateway.js';
 
 interface OperationsResponse {
@@ -58,6 +62,8 @@ async function startOperationsApp(
     /** stdout + stderr bytes a fan-out may hold (lowered to test the budget). */
     execResultBudgetBytes?: number;
     sendWakePacket?: PowerServiceDeps['sendPacket'];
+    /** Discovery's settings and egress policy (default: the fleet defaults, the default policy). */
+    discovery?: Partial<Pick<DiscoveryServiceDeps, 'defaults' | 'outboundPolicy' | 'lanScan'>>;
   } = {},
 ): Promise<OperationsApp> {
   const db = t.hub.database.db;
@@ -76,6 +82,18 @@ async function startOperationsApp(
   });
   const files = createFilesModule(operations);
   const system = createSystemModule(operations);
+  const containers = createContainersModule({ ...operations, gateway });
+  const discovery = createDiscoveryModule({
+    db,
+    clock: t.clock,
+    audit: t.hub.services.audit,
+    events: bus,
+    gateway,
+    assets: t.hub.services.assets,
+    defaults: () => ({ container: true, proxy_api: true, port_scan: true, lan_scan: false }),
+    outboundPolicy: () => defaultOutboundPolicy,
+    ...options.discovery,
+  });
   const power = createPowerModule({
     ...operations,
     ...(options.wolBroadcast !== undefined ? { wolBroadcast: options.wolBroadcast } : {}),
@@ -106,6 +124,8 @@ async function startOperationsApp(
     ...exec.handlers,
     ...files.handlers,
     ...system.handlers,
+    ...containers.handlers,
+    ...discovery.handlers,
     ...power.handlers,
     ...actions.handlers,
     ...schedules.handlers,

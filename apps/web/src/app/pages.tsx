@@ -73,6 +73,11 @@ export const pages: readonly PageEntry[] = [
     nav: { label: 'Incidents' },
   },
   {
+    path: 'discovery',
+    component: page(() => import('../features/discovery/DiscoveryPage'), 'DiscoveryPage'),
+    nav: { label: 'Discovery' },
+  },
+  {
     path: 'webhooks',
     component: page(() => import('../features/webhooks/WebhooksPage'), 'WebhooksPage'),
     nav: { label: 'Webhooks' },

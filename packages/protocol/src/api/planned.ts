@@ -6,7 +6,7 @@
  */
 import type { AssetRef, HttpMethod, RouteContract } from '../contract.js';
 import type { Scope } from '../scopes.js';
-import { IdNameParams, IdParams, assetParam, compoundParam } from './shared.js';
+import { IdNameParams, IdParams, assetParam } from './shared.js';
 
 /** A contract whose behaviour a later issue builds. */
 export type PlannedContract = RouteContract & { plannedIn: string };
@@ -53,68 +53,6 @@ function plannedOther(
 const CONNECTORS = 'the containers and connectors issue';
 
 export const plannedContracts = {
-  'container.hosts': planned(
-    'container.hosts',
-    'GET',
-    '/container/hosts',
-    'container:read',
-    'List container hosts',
-    CONNECTORS,
-  ),
-  'container.list': planned(
-    'container.list',
-    'GET',
-    '/container/hosts/{id}/containers',
-    'container:read',
-    'List containers of a host',
-    CONNECTORS,
-    assetParam,
-  ),
-  'container.start': planned(
-    'container.start',
-    'POST',
-    '/container/containers/{id}/start',
-    'container:write',
-    'Start a container',
-    CONNECTORS,
-    compoundParam,
-  ),
-  'container.stop': planned(
-    'container.stop',
-    'POST',
-    '/container/containers/{id}/stop',
-    'container:write',
-    'Stop a container',
-    CONNECTORS,
-    compoundParam,
-  ),
-  'container.restart': planned(
-    'container.restart',
-    'POST',
-    '/container/containers/{id}/restart',
-    'container:write',
-    'Restart a container',
-    CONNECTORS,
-    compoundParam,
-  ),
-  'container.logs': planned(
-    'container.logs',
-    'GET',
-    '/container/containers/{id}/logs',
-    'container:read',
-    'Container logs',
-    CONNECTORS,
-    compoundParam,
-  ),
-  'container.stack': planned(
-    'container.stack',
-    'GET',
-    '/container/stacks/{id}',
-    'container:read',
-    'Compose stack details',
-    CONNECTORS,
-    compoundParam,
-  ),
   'connectors.list': planned(
     'connectors.list',
     'GET',
@@ -202,17 +140,6 @@ export const plannedContracts = {
     CONNECTORS,
     assetParam,
   ),
-  'discovery.run': {
-    ...planned(
-      'discovery.run',
-      'POST',
-      '/discovery/run',
-      'discovery:write',
-      'Trigger network discovery',
-      CONNECTORS,
-    ),
-    unrestrictedOnly: true,
-  },
   dependencies: planned(
     'dependencies',
     'GET',

@@ -297,6 +297,23 @@ export interface ScheduleRunsTable {
   error: string | null;
 }
 
+export interface DiscoverySuggestionsTable {
+  id: string;
+  /** What was found, unique: `container:<asset>:<name>`, `port:<asset>:<protocol>:<port>`, `host:<address>`. */
+  key: string;
+  kind: string;
+  status: string;
+  asset_id: string | null;
+  title: string;
+  /** JSON */
+  detail: string;
+  first_seen_at: string;
+  last_seen_at: string;
+  decided_at: string | null;
+  decided_by: string | null;
+  created_asset_id: string | null;
+}
+
 export interface Database {
   api_keys: ApiKeysTable;
   users: UsersTable;
@@ -319,6 +336,7 @@ export interface Database {
   saved_actions: SavedActionsTable;
   schedules: SchedulesTable;
   schedule_runs: ScheduleRunsTable;
+  discovery_suggestions: DiscoverySuggestionsTable;
 }
 
 /** What repositories run queries on: the database or a transaction. */

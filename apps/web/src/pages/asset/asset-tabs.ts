@@ -31,6 +31,11 @@ export const assetTabs: readonly AssetTab[] = [
     component: tab(() => import('./tabs/ProcessesTab'), 'ProcessesTab'),
   },
   { path: 'services', label: 'Services', component: tab(() => import('./tabs/ServicesTab'), 'ServicesTab') },
+  {
+    path: 'containers',
+    label: 'Containers',
+    component: tab(() => import('./tabs/ContainersTab'), 'ContainersTab'),
+  },
   { path: 'network', label: 'Network', component: tab(() => import('./tabs/NetworkTab'), 'NetworkTab') },
   { path: 'disks', label: 'Disks', component: tab(() => import('./tabs/DisksTab'), 'DisksTab') },
   { path: 'packages', label: 'Packages', component: tab(() => import('./tabs/PackagesTab'), 'PackagesTab') },

@@ -1,0 +1,374 @@
+/**
+ * Discovery: run it (the agents' containers and listening ports; a LAN CIDR when the setting allows), see
+ * what it suggested, and accept or dismiss each suggestion. Nothing becomes an asset unless a person
+ * accepts a LAN host here.
+ */
+import { useState, type SyntheticEvent } from 'react';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useSearchParams } from 'react-router';
+import {
+  suggestionKinds,
+  suggestionStatuses,
+  type DiscoveryRunRequest,
+  type DiscoveryRunResult,
+  type DiscoverySuggestion,
+} from '@svc/protocol';
+import { hub } from '../../api/client';
+import { useSession } from '../../app/session';
+import { ConfirmDialog } from '../../components/Dialog';
+import { EmptyState } from '../../components/EmptyState';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { Loading } from '../../components/Loading';
+import { Pager } from '../../components/Pager';
+import { formatTime } from '../../components/units';
+
+const perPage = 50;
+const kindLabel: Record<DiscoverySuggestion['kind'], string> = {
+  container: 'Container',
+  port: 'Listening port',
+  host: 'LAN host',
+};
+
+function isStatus(value: string): value is DiscoverySuggestion['status'] {
+  return (suggestionStatuses as readonly string[]).includes(value);
+}
+
+function isKind(value: string): value is DiscoverySuggestion['kind'] {
+  return (suggestionKinds as readonly string[]).includes(value);
+}
+
+function detailText(s: DiscoverySuggestion): string {
+  const d = s.detail;
+  if (s.kind === 'container')
+    return [
+      d.state,
+      d.compose_project ? `stack ${d.compose_project}` : null,
+      d.ports?.length ? `ports ${d.ports.join(', ')}` : null,
+    ]
+      .filter(Boolean)
+      .join(' · ');
+  if (s.kind === 'port') return d.address ? `on ${d.address}` : '';
+  return d.ports?.length ? `TCP ${d.ports.join(', ')}` : '';
+}
+
+function runSummary(r: DiscoveryRunResult): string {
+  const agents = `${r.agents.answered} of ${r.agents.asked} agents answered`;
+  const lan = r.lan ? `; LAN ${r.lan.cidr}: ${r.lan.hosts_found} new hosts in ${r.lan.probes} probes` : '';
+  return `Discovery done: ${agents}, ${r.found} things found, ${r.new_suggestions} new suggestions${lan}.`;
+}
+
+function RunForm({ onDone }: { onDone: (result: DiscoveryRunResult) => void }) {
+  const client = useQueryClient();
+  const [cidr, setCidr] = useState('');
+  const [ports, setPorts] = useState('');
+  const run = useMutation({
+    mutationFn: async (body: DiscoveryRunRequest) => (await hub.call('discovery.run', { body })).data,
+    onSuccess: async (result) => {
+      onDone(result);
+      await client.invalidateQueries({ queryKey: ['discovery'] });
+    },
+  });
+  const submit = (event: SyntheticEvent) => {
+    event.preventDefault();
+    const portList = ports
+      .split(/[\s,]+/)
+      .filter(Boolean)
+      .map(Number)
+      .filter((p) => Number.isInteger(p));
+    run.mutate(
+      cidr.trim() ? { lan: { cidr: cidr.trim(), ...(portList.length ? { ports: portList } : {}) } } : {},
+    );
+  };
+  return (
+    <form className="filters discovery-run" onSubmit={submit} aria-label="Run discovery">
+      <label>
+        LAN CIDR (optional)
+        <input
+          value={cidr}
+          onChange={(e) => {
+            setCidr(e.target.value);
+          }}
+          placeholder="192.168.1.0/24"
+        />
+      </label>
+      <label>
+        Ports (optional)
+        <input
+          value={ports}
+          onChange={(e) => {
+            setPorts(e.target.value);
+          }}
+          placeholder="22, 80, 443"
+        />
+      </label>
+      <div className="form-submit">
+        <button type="submit" className="primary" disabled={run.isPending}>
+          {run.isPending ? 'Discovering…' : 'Run discovery'}
+        </button>
+      </div>
+      {run.isError && <ErrorNotice error={run.error} />}
+    </form>
+  );
+}
+
+interface Deciding {
+  suggestion: DiscoverySuggestion;
+  action: 'accept' | 'dismiss';
+}
+
+function DecideDialog({
+  deciding,
+  onClose,
+}: {
+  deciding: Deciding | null;
+  onClose: (done?: string) => void;
+}) {
+  const client = useQueryClient();
+  const [name, setName] = useState('');
+  const decide = useMutation({
+    mutationFn: async ({ suggestion, action }: Deciding) =>
+      action === 'accept'
+        ? (
+            await hub.call('discovery.accept', {
+              params: { id: suggestion.id },
+              body: suggestion.kind === 'host' && name.trim() ? { name: name.trim() } : {},
+            })
+          ).data
+        : (await hub.call('discovery.dismiss', { params: { id: suggestion.id } })).data,
+    onSuccess: async (result) => {
+      setName('');
+      onClose(
+        result.status === 'accepted'
+          ? result.created_asset_id
+            ? `${result.title}: accepted, added as an asset`
+            : `${result.title}: accepted`
+          : `${result.title}: dismissed`,
+      );
+      await client.invalidateQueries({ queryKey: ['discovery'] });
+      if (result.created_asset_id) await client.invalidateQueries({ queryKey: ['assets'] });
+    },
+  });
+  const s = deciding?.suggestion;
+  const accepting = deciding?.action === 'accept';
+  return (
+    <ConfirmDialog
+      open={deciding !== null}
+      title={accepting ? `Accept ${s?.title ?? ''}?` : `Dismiss ${s?.title ?? ''}?`}
+      confirmLabel={accepting ? (s?.kind === 'host' ? 'Add as asset' : 'Accept') : 'Dismiss'}
+      busy={decide.isPending}
+      onConfirm={() => {
+        if (deciding) decide.mutate(deciding);
+      }}
+      onClose={() => {
+        decide.reset();
+        onClose();
+      }}
+    >
+      {accepting && s?.kind === 'host' ? (
+        <>
+          <p>The host becomes a manual asset with this address; an agent can be enrolled on it later.</p>
+          <label>
+            Asset name
+            <input
+              value={name}
+              placeholder={s.detail.address ?? ''}
+              onChange={(e) => {
+                setName(e.target.value);
+              }}
+            />
+          </label>
+        </>
+      ) : accepting ? (
+        <p>Marks it as known. It lives on its asset already; nothing else changes.</p>
+      ) : (
+        <p>Later runs that find it again leave it dismissed.</p>
+      )}
+      {decide.isError && <ErrorNotice error={decide.error} />}
+    </ConfirmDialog>
+  );
+}
+
+export function DiscoveryPage() {
+  const { canMutate } = useSession();
+  const [params, setParams] = useSearchParams();
+  const rawStatus = params.get('status') ?? 'pending';
+  const status = isStatus(rawStatus) ? rawStatus : null;
+  const rawKind = params.get('kind') ?? '';
+  const kind = isKind(rawKind) ? rawKind : null;
+  const page = Math.max(1, Number(params.get('page') ?? '1') || 1);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [deciding, setDeciding] = useState<Deciding | null>(null);
+  const suggestions = useQuery({
+    queryKey: ['discovery', 'suggestions', status, kind, page],
+    queryFn: () =>
+      hub.call('discovery.suggestions', {
+        query: { page, per_page: perPage, ...(status ? { status } : {}), ...(kind ? { kind } : {}) },
+      }),
+    placeholderData: keepPreviousData,
+  });
+  const setFilter = (key: string, value: string) => {
+    const next = new URLSearchParams(params);
+    next.set(key, value);
+    next.delete('page');
+    setParams(next, { replace: true });
+  };
+  return (
+    <section className="page" aria-labelledby="discovery-title">
+      <div className="page-header">
+        <h1 id="discovery-title">Discovery</h1>
+      </div>
+      <p className="muted">
+        Containers and listening ports the agents report, and hosts on a LAN range when the LAN scan is
+        enabled in the settings. Each finding waits here until someone accepts or dismisses it.
+      </p>
+      {canMutate && (
+        <RunForm
+          onDone={(result) => {
+            setNotice(runSummary(result));
+          }}
+        />
+      )}
+      {notice && (
+        <p className="notice ok" role="status">
+          {notice}
+        </p>
+      )}
+      <div className="filters" role="search" aria-label="Filter suggestions">
+        <div className="filter">
+          <label htmlFor="suggestion-status">Status</label>
+          <select
+            id="suggestion-status"
+            value={status ?? 'all'}
+            onChange={(e) => {
+              setFilter('status', e.target.value);
+            }}
+          >
+            <option value="all">Any status</option>
+            {suggestionStatuses.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="filter">
+          <label htmlFor="suggestion-kind">Kind</label>
+          <select
+            id="suggestion-kind"
+            value={kind ?? ''}
+            onChange={(e) => {
+              setFilter('kind', e.target.value);
+            }}
+          >
+            <option value="">Any kind</option>
+            {suggestionKinds.map((k) => (
+              <option key={k} value={k}>
+                {kindLabel[k]}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      {suggestions.isPending && <Loading label="Loading suggestions" />}
+      {suggestions.isError && (
+        <ErrorNotice error={suggestions.error} retry={() => void suggestions.refetch()} />
+      )}
+      {suggestions.isSuccess && suggestions.data.data.length === 0 && (
+        <EmptyState title="No suggestions">
+          <p>Run discovery to ask the agents what runs on their hosts.</p>
+        </EmptyState>
+      )}
+      {suggestions.isSuccess && suggestions.data.data.length > 0 && (
+        <>
+          <div className="rows-scroll">
+            <table className="data-table" aria-label="Suggestions">
+              <thead>
+                <tr>
+                  <th scope="col">Kind</th>
+                  <th scope="col">Found</th>
+                  <th scope="col">Details</th>
+                  <th scope="col">Last seen</th>
+                  <th scope="col">Status</th>
+                  {canMutate && <th scope="col">Actions</th>}
+                </tr>
+              </thead>
+              <tbody>
+                {suggestions.data.data.map((s) => (
+                  <tr key={s.id}>
+                    <td>{kindLabel[s.kind]}</td>
+                    <th scope="row">
+                      {s.asset_id ? <Link to={`/assets/${s.asset_id}`}>{s.title}</Link> : s.title}
+                    </th>
+                    <td className="muted">{detailText(s)}</td>
+                    <td>
+                      <time dateTime={s.last_seen_at}>{formatTime(s.last_seen_at)}</time>
+                    </td>
+                    <td>
+                      {s.status}
+                      {s.created_asset_id && (
+                        <>
+                          {' '}
+                          (<Link to={`/assets/${s.created_asset_id}`}>asset</Link>)
+                        </>
+                      )}
+                    </td>
+                    {canMutate && (
+                      <td>
+                        {s.status === 'pending' && (
+                          <span className="row-buttons">
+                            <button
+                              type="button"
+                              className="small"
+                              aria-label={`Accept ${s.title}`}
+                              onClick={() => {
+                                setNotice(null);
+                                setDeciding({ suggestion: s, action: 'accept' });
+                              }}
+                            >
+                              Accept
+                            </button>
+                            <button
+                              type="button"
+                              className="small danger"
+                              aria-label={`Dismiss ${s.title}`}
+                              onClick={() => {
+                                setNotice(null);
+                                setDeciding({ suggestion: s, action: 'dismiss' });
+                              }}
+                            >
+                              Dismiss
+                            </button>
+                          </span>
+                        )}
+                      </td>
+                    )}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Pager
+            page={page}
+            perPage={perPage}
+            total={suggestions.data.meta.total}
+            busy={suggestions.isFetching}
+            onPage={(p) => {
+              const next = new URLSearchParams(params);
+              next.set('page', String(p));
+              setParams(next, { replace: true });
+            }}
+          />
+        </>
+      )}
+      {canMutate && (
+        <DecideDialog
+          deciding={deciding}
+          onClose={(message) => {
+            setDeciding(null);
+            if (message) setNotice(message);
+          }}
+        />
+      )}
+    </section>
+  );
+}
