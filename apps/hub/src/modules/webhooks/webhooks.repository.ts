@@ -58,3 +58,19 @@ export async function recordFailedAttempt(
     .where('id', '=', id)
     .execute();
 }
+
+/** Retention: at most `limit` finished delivery records before `cutoff`, the oldest first (by the index). */
+export async function deleteDeliveriesBefore(db: Executor, cutoff: string, limit: number): Promise<number> {
+  const result = await db
+    .deleteFrom('webhook_deliveries')
+    .where('id', 'in', (sub) =>
+      sub
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('finished_at', '<', cutoff)
+        .orderBy('finished_at')
+        .limit(limit),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
