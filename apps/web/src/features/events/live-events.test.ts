@@ -31,6 +31,16 @@ describe('the console and the live feed', () => {
     expect(staleKeysOf(heartbeat)).toEqual([]);
   });
 
+  it('alert and incident events refresh the alert pages, the incidents and the dashboard count', () => {
+    const acknowledged = event({
+      type: 'alert.acknowledged',
+      data: { asset_ids: ['ast_1'] },
+    });
+    expect(staleKeysOf(acknowledged)).toContainEqual(['alerts']);
+    const resolved = event({ type: 'incident.resolved', data: { asset_ids: [] } });
+    expect(staleKeysOf(resolved)).toContainEqual(['alerts']);
+  });
+
   it('the store keeps the newest 20 readable events, newest first, without heartbeats', () => {
     const store = createLiveStore();
     let changes = 0;
