@@ -295,6 +295,8 @@ export interface SchedulesTable {
   group_id: string | null;
   /** JSON: the creator's role and allowed assets, which every run acts with. */
   run_as: string;
+  /** 0 while paused (then `next_run_at` is null). Migration 0010. */
+  enabled: number;
   next_run_at: string | null;
   last_run_at: string | null;
   created_at: string;

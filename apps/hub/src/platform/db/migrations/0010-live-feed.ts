@@ -1,6 +1,6 @@
 /**
  * Issue 14, the rest of the live feed: webhook deliveries still to be made, kept in the database so that a
- * clean restart loses none of them (decision 0019).
+ * clean restart loses none of them (decision 0019); schedules that can be paused.
  */
 import type { Kysely, Migration } from 'kysely';
 
@@ -30,8 +30,14 @@ export const liveFeedMigration: Migration = {
       .on('webhook_pending')
       .columns(['webhook_id'])
       .execute();
+    // Paused (0) schedules hold no next tick, so the scheduler never finds them due.
+    await db.schema
+      .alterTable('schedules')
+      .addColumn('enabled', 'integer', (c) => c.notNull().defaultTo(1))
+      .execute();
   },
   async down(db: Kysely<any>) {
+    await db.schema.alterTable('schedules').dropColumn('enabled').execute();
     await db.schema.dropTable('webhook_pending').execute();
   },
 };
