@@ -132,7 +132,8 @@ export function createActionService(deps: ActionServiceDeps): ActionService {
     async update(ctx, id, input) {
       const row = await loadVisible(ctx.principal, id);
       const whereChanged = input.targets !== undefined || input.group !== undefined;
-      if ((input.command !== undefined || whereChanged) && !hasScope(ctx.principal, 'actions:exec')) {
+      const commandChanged = input.command !== undefined && input.command !== row.command;
+      if ((commandChanged || whereChanged) && !hasScope(ctx.principal, 'actions:exec')) {
         // Schedules run the action as it is at each tick: changing what or where is as good as running it.
         throw new HubError('insufficient_scope', 'changing the command or targets needs actions:exec');
       }

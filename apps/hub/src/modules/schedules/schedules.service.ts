@@ -155,7 +155,9 @@ export function createScheduleService(deps: ScheduleServiceDeps): ScheduleServic
       if (input.timeout !== undefined) changes.timeout_s = input.timeout;
 
       // What runs, or where, changed: checked like a create, and the schedule acts with the editor's rights.
-      const whatChanged = input.command !== undefined || input.action_id !== undefined;
+      const whatChanged =
+        (input.command !== undefined && input.command !== row.command) ||
+        (input.action_id !== undefined && input.action_id !== row.action_id);
       const whereChanged = input.targets !== undefined || input.group !== undefined;
       if (whatChanged || whereChanged) {
         const runs = await whatRuns(
