@@ -106,6 +106,7 @@ export function createWebhookService(deps: {
   const targets = new Map<string, Target>();
   let loaded: Promise<void> | null = null;
   let restored: Promise<void> | null = null;
+  let closing = false;
   /** Writes not finished yet: close() waits for them before the database closes. */
   const writing = new Set<Promise<void>>();
 
@@ -300,6 +301,21 @@ export function createWebhookService(deps: {
     }
   }
 
+  /**
+   * The webhooks loaded and what a stop left pending restored, once, before any new delivery is queued (by
+   * start(), or by an event that comes first): a new delivery's row is never read back as one to restore.
+   */
+  function ready(): Promise<void> {
+    restored ??= ensureLoaded()
+      .then(restorePending)
+      .catch((error: unknown) => {
+        loaded = null;
+        restored = null;
+        logger.error({ err: error }, 'webhooks: loading webhooks or pending deliveries failed');
+      });
+    return restored;
+  }
+
   return {
     async list(page) {
       const { rows, total } = await listWebhooks(db, pageWindow(page));
@@ -422,36 +438,25 @@ export function createWebhookService(deps: {
     },
 
     onEvent(event) {
-      // After the reload at start: a new delivery's row is never read back as one to restore.
-      void (restored ?? ensureLoaded()).then(
-        () => {
-          for (const target of targets.values()) {
-            if (!target.enabled || (target.events !== null && !target.events.has(event.type))) continue;
-            const job = newJob(target, event.type, event.id, event.ts, event.data);
-            if (job && queue.enqueue(job)) {
-              const row = pendingRow(job, job.createdAt);
-              persist(job, () => insertPending(db, row), 'keeping a pending delivery');
-            }
-          }
-        },
-        (error: unknown) => {
-          logger.error({ err: error }, 'webhooks: loading the webhooks failed');
-          loaded = null;
-        },
-      );
+      void ready().then(() => {
+        for (const target of targets.values()) {
+          if (!target.enabled || (target.events !== null && !target.events.has(event.type))) continue;
+          const job = newJob(target, event.type, event.id, event.ts, event.data);
+          if (!job) continue;
+          const row = pendingRow(job, job.createdAt);
+          // While the hub stops, a new delivery is only kept: the next start sends it.
+          if (closing || queue.enqueue(job))
+            persist(job, () => insertPending(db, row), 'keeping a pending delivery');
+        }
+      });
     },
 
     start() {
-      restored = ensureLoaded()
-        .then(restorePending)
-        .catch((error: unknown) => {
-          loaded = null;
-          restored = null;
-          logger.error({ err: error }, 'webhooks: reloading pending deliveries failed');
-        });
+      void ready();
     },
 
     async close() {
+      closing = true;
       await restored;
       await queue.close();
       // Retries waiting, and attempts cut short, are already in their rows; what is being written lands.
