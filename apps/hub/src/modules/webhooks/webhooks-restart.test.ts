@@ -128,4 +128,38 @@ describe.each(databaseTargets())('webhook deliveries across a clean restart ($na
       last_error: 'delivery queue full',
     });
   });
+
+  it('keeps an attempt the stop cut short pending, uncounted, and sends it again under the same id', async () => {
+    receiver = await startReceiver(['hooks.test']);
+    const live = receiver;
+    live.on('/slow', () => undefined);
+    t = await startTestHub({
+      ...options,
+      env: { SVC_OUTBOUND_ALLOW_LOOPBACK: 'true' },
+      outbound: { resolver, ca: live.ca },
+    });
+    const first = t;
+    const res = await first.request('POST', '/api/v2/webhooks', {
+      body: { name: 'slow', url: `https://hooks.test:${String(live.port)}/slow`, events: ['group.created'] },
+    });
+    const hook = res.json.data as WebhookCreated;
+    publish(first, 1);
+    await until(() => live.hits('/slow').length === 1);
+
+    live.on('/slow', (answer) => answer.end('ok'));
+    t = await first.restart();
+    const second = t;
+    await until(async () => (await webhookOf(second, hook.id)).deliveries.delivered === 1);
+    const hits = live.hits('/slow');
+    // The receiver saw the cut-short attempt and the one after the restart: one delivery id, to drop by.
+    expect(hits).toHaveLength(2);
+    expect(new Set(hits.map((h) => h.headers['x-svc-delivery'])).size).toBe(1);
+    expect((await webhookOf(second, hook.id)).deliveries).toMatchObject({ failed_attempts: 0, dropped: 0 });
+    const [record] = await second.hub.database.db
+      .selectFrom('webhook_deliveries')
+      .select(['outcome', 'attempts'])
+      .where('webhook_id', '=', hook.id)
+      .execute();
+    expect(record).toEqual({ outcome: 'delivered', attempts: 1 });
+  });
 });
