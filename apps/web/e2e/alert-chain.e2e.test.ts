@@ -203,13 +203,13 @@ describe('an agent stopped, chained through the live feed', () => {
     ).toEqual({ valid: true });
     expect(JSON.parse(delivery.body)).toMatchObject({
       type: 'alert.fired',
-      data: { alert_id: fired.data.alert_id, asset_id: fake.assetId },
+      data: { alert_id: fired.data.alert_id, asset_id: fake.assetId, asset_name: 'chain-box' },
     });
 
     await until(() => mails.length > 0, 'the email', withinMs);
     expect(mails[0]?.to).toEqual(['oncall@example.net']);
     expect(mails[0]?.raw).toContain('Subject: svc hub: alert.fired (critical)');
-    expect(mails[0]?.raw).toContain('offline');
+    expect(mails[0]?.raw).toContain('chain-box: offline');
 
     for (const at of [fired.at, delivery.at, mails[0]?.at ?? Infinity]) {
       expect(at - stoppedAt).toBeLessThan(withinMs);
