@@ -10,6 +10,7 @@ import { runTlsBench } from './tls.bench.js';
 import { runSigninBench } from './signin.bench.js';
 import { runConsoleBench } from './console.bench.js';
 import { runEventsBench } from './events.bench.js';
+import { runWebhooksBench } from './webhooks.bench.js';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   api: runApiBench,
@@ -23,6 +24,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   signin: runSigninBench,
   console: runConsoleBench,
   events: runEventsBench,
+  webhooks: runWebhooksBench,
 };
 
 const name = process.argv[2];

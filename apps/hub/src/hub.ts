@@ -427,7 +427,11 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     ...options.outbound,
   });
   const outboundParts = { ...base, box, outbound, logger };
-  const webhooks = createWebhooksModule({ ...outboundParts, delivery: options.webhookDelivery ?? {} });
+  const webhooks = createWebhooksModule({
+    ...outboundParts,
+    delivery: options.webhookDelivery ?? {},
+    retentionDays: () => runtimeSettings.get('retention.webhook_deliveries_days'),
+  });
   const discovery = createDiscoveryModule({
     ...base,
     gateway,

@@ -1,10 +1,11 @@
 /**
  * Saved actions, schedules and the bulk service form in chromium against a real hub with its local agent:
- * an action made with the asset picker and run on this machine, its output shown; a schedule made in the
- * form and listed with its next run; the service form on a group's page answering per member.
+ * an action made with the asset picker and run on this machine, its output shown, then edited and run
+ * again; a schedule made in the form and listed with its next run, edited, paused and resumed; the service
+ * form on a group's page answering per member.
  */
 import { describe, expect, it } from 'vitest';
-import type { Group, Schedule } from '@svc/protocol';
+import type { Group, SavedAction, Schedule } from '@svc/protocol';
 import { useConsole } from './harness.js';
 import { localAsset } from './fleet.js';
 
@@ -32,6 +33,26 @@ describe('automation pages', () => {
     expect(await result.locator('pre').first().textContent()).toBe('hello-from-action\n');
     await t.page.getByText('1 target: 1 ok').waitFor();
     await t.screenshot('actions');
+
+    // Edited: the form opens with what it runs and where (the asset by name), and saves the change.
+    await row.getByRole('button', { name: 'Edit hello' }).click();
+    const form = t.page.getByRole('form', { name: 'Edit hello' });
+    expect(await form.getByLabel('Command', { exact: true }).inputValue()).toBe('echo hello-from-action');
+    await form.getByText(local.name).first().waitFor();
+    await form.getByLabel('Name', { exact: true }).fill('hello again');
+    await form.getByLabel('Command', { exact: true }).fill('echo edited-action');
+    await t.screenshot('action-edit');
+    await form.getByRole('button', { name: 'Save action' }).click();
+    const edited = t.page
+      .getByRole('table', { name: 'Saved actions' })
+      .getByRole('row', { name: /hello again/ });
+    await edited.getByText('echo edited-action').waitFor();
+    const stored = (await t.api('GET', '/api/v2/actions')).json.data as SavedAction[];
+    expect(stored).toMatchObject([
+      { name: 'hello again', command: 'echo edited-action', targets: [local.id] },
+    ]);
+    await edited.getByRole('button', { name: 'Run hello again' }).click();
+    await result.locator('pre', { hasText: 'edited-action' }).waitFor();
     expect(t.cspViolations).toEqual([]);
   }, 60_000);
 
@@ -66,6 +87,40 @@ describe('automation pages', () => {
     await row.getByRole('button', { name: 'History of nightly uptime' }).click();
     await t.page.getByText('No runs yet').waitFor();
     await t.screenshot('schedules');
+
+    // Edited: a new time and command.
+    await row.getByRole('button', { name: 'Edit nightly uptime' }).click();
+    const form = t.page.getByRole('form', { name: 'Edit nightly uptime' });
+    expect(await form.getByLabel('Cron expression').inputValue()).toBe('30 2 * * *');
+    await form.getByLabel('Name', { exact: true }).fill('nightly load');
+    await form.getByLabel('Cron expression').fill('15 4 * * *');
+    await form.getByLabel('Command', { exact: true }).fill('cat /proc/loadavg');
+    await form.getByRole('button', { name: 'Save schedule' }).click();
+    const edited = t.page
+      .getByRole('table', { name: 'Schedules' })
+      .getByRole('row', { name: /nightly load/ });
+    await edited.getByText('15 4 * * *').waitFor();
+    await edited.getByText('cat /proc/loadavg').waitFor();
+    const after = ((await t.api('GET', '/api/v2/schedules')).json.data as Schedule[])[0];
+    expect(after).toMatchObject({
+      name: 'nightly load',
+      cron: '15 4 * * *',
+      targets: [local.id],
+      enabled: true,
+    });
+    expect(new Date(after?.next_run_at ?? '').getUTCMinutes()).toBe(15);
+
+    // Paused: no next run; resumed: the next tick again.
+    await edited.getByRole('button', { name: 'Pause nightly load' }).click();
+    await edited.locator('.next-run', { hasText: 'paused' }).waitFor();
+    const paused = ((await t.api('GET', '/api/v2/schedules')).json.data as Schedule[])[0];
+    expect(paused).toMatchObject({ enabled: false, next_run_at: null });
+    await t.screenshot('schedule-paused');
+    await edited.getByRole('button', { name: 'Resume nightly load' }).click();
+    await edited.getByRole('button', { name: 'Pause nightly load' }).waitFor();
+    const resumed = ((await t.api('GET', '/api/v2/schedules')).json.data as Schedule[])[0];
+    expect(resumed?.enabled).toBe(true);
+    expect(resumed?.next_run_at).toBe(after?.next_run_at);
     expect(t.cspViolations).toEqual([]);
   }, 60_000);
 

@@ -1,7 +1,8 @@
 /**
  * Notification channels in chromium against a real hub: an ntfy channel added in the console to a local
  * receiver (loopback and plain-http opt-ins set), a test notification sent from the page that the receiver
- * gets, and the channel deleted after a confirmation.
+ * gets, the channel edited (lowest severity, quiet hours, digest window, enabled), and deleted after a
+ * confirmation.
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -63,7 +64,45 @@ describe('the Notifications page', () => {
     expect(received[0]?.body).toContain('A test notification from svc hub');
     await t.screenshot('notifications');
 
-    await row.getByRole('button', { name: 'Delete phone' }).click();
+    // Edit: the routing set from the page, kept by the hub.
+    await row.getByRole('button', { name: 'Edit phone' }).click();
+    const dialog = t.page.getByRole('dialog', { name: 'Edit phone' });
+    expect(await dialog.getByLabel('URL').inputValue()).toBe(`http://127.0.0.1:${String(port)}/alerts`);
+    await dialog.getByLabel('Name').fill('pager');
+    await dialog.getByLabel('Lowest severity').selectOption('critical');
+    await dialog.getByLabel('Quiet from').fill('22:00');
+    await dialog.getByLabel('Quiet until').fill('07:00');
+    await dialog.getByLabel('Time zone (UTC when empty)').fill('Europe/Berlin');
+    await dialog.getByLabel('Digest window (seconds)').fill('300');
+    await dialog.getByLabel('Enabled').uncheck();
+    await t.screenshot('notification-edit');
+    await dialog.getByRole('button', { name: 'Save channel' }).click();
+    const edited = t.page
+      .getByRole('table', { name: 'Notification channels' })
+      .getByRole('row', { name: /pager/ });
+    await edited.getByText('22:00–07:00 Europe/Berlin').waitFor();
+    await edited.getByText('300 s').waitFor();
+    const listed = await t.api('GET', '/api/settings/notifications/channels');
+    expect(listed.json.data).toMatchObject([
+      {
+        name: 'pager',
+        enabled: false,
+        min_severity: 'critical',
+        quiet_hours: { start: '22:00', end: '07:00', time_zone: 'Europe/Berlin' },
+        digest_window_s: 300,
+      },
+    ]);
+    // Quiet hours cleared from the page.
+    await edited.getByRole('button', { name: 'Edit pager' }).click();
+    const again = t.page.getByRole('dialog', { name: 'Edit pager' });
+    await again.getByLabel('Quiet from').fill('');
+    await again.getByLabel('Quiet until').fill('');
+    await again.getByRole('button', { name: 'Save channel' }).click();
+    await edited.getByRole('cell', { name: '—' }).first().waitFor();
+    const cleared = await t.api('GET', '/api/settings/notifications/channels');
+    expect((cleared.json.data as { quiet_hours: unknown }[])[0]?.quiet_hours).toBeNull();
+
+    await edited.getByRole('button', { name: 'Delete pager' }).click();
     await t.page.getByRole('button', { name: 'Delete channel' }).click();
     await t.page.getByText('No channels yet').waitFor();
     expect(t.cspViolations).toEqual([]);

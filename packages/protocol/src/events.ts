@@ -78,6 +78,8 @@ const alertChanged = payload({
   alert_id: Type.String(),
   rule_id: Type.String(),
   asset_id: Type.String(),
+  /** The asset's name when the alert fired, so a notification says which machine. */
+  asset_name: Type.Optional(name),
   severity,
   summary: name,
 });

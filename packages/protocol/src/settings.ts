@@ -132,6 +132,12 @@ export const settingDefinitions = {
     { minimum: 1, maximum: 3650 },
     'Days of audit events kept (older ones are purged hourly, in batches)',
   ),
+  'retention.webhook_deliveries_days': integerSetting(
+    'retention',
+    30,
+    { minimum: 1, maximum: 3650 },
+    'Days of finished webhook delivery records kept (older ones are purged hourly, in batches)',
+  ),
 
   // ---- Runtime/System: behaviour defaults and policy enforcement ----
   'security.outbound_allow_private': choiceSetting(

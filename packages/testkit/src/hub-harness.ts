@@ -90,11 +90,27 @@ export interface TestHub {
     name?: string;
   }): Promise<ApiKeyCreated>;
   createAsset(input?: Record<string, unknown>): Promise<{ id: string; name: string }>;
+  /**
+   * A clean restart: this hub closes (hub.close(), as on SIGTERM) and a new one opens on the same data
+   * directory and database, with these options changed. Use the hub it answers from then on.
+   */
+  restart(changes?: Partial<TestHubOptions>): Promise<TestHub>;
   close(): Promise<void>;
 }
 
+/** What a restarted hub reopens: the data directory and the PostgreSQL schema of the one before. */
+interface ReopenedStore {
+  dataDir: string;
+  pgSchema: PgSchema | null;
+}
+
+interface PgSchema {
+  schema: string;
+  drop: () => Promise<void>;
+}
+
 /** A fresh schema in the PostgreSQL at `url`, for a hub of its own; `drop` removes it and all in it. */
-export async function createPgSchema(url: string): Promise<{ schema: string; drop: () => Promise<void> }> {
+export async function createPgSchema(url: string): Promise<PgSchema> {
   const schema = `t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -131,14 +147,18 @@ async function settleOwnerPassword(hub: Hub, keepFirstRun: boolean): Promise<str
   return chosen;
 }
 
-export async function startTestHub(options: TestHubOptions = {}): Promise<TestHub> {
+export function startTestHub(options: TestHubOptions = {}): Promise<TestHub> {
+  return openTestHub(options, null);
+}
+
+async function openTestHub(options: TestHubOptions, reopened: ReopenedStore | null): Promise<TestHub> {
   // vitest.config.ts sets the tier: a test that starts a hub belongs to the hub tier, not the unit one.
   if (process.env.SVC_TEST_TIER === 'unit') {
     throw new Error(
       'startTestHub in the unit tier: list this test file under the hub tier (vitest.config.ts)',
     );
   }
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-hub-test-'));
+  const dataDir = reopened?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'svc-hub-test-'));
   const config = parseEnv(
     {
       SVC_DATA_DIR: dataDir,
@@ -152,7 +172,11 @@ export async function startTestHub(options: TestHubOptions = {}): Promise<TestHu
     dataDir,
   );
   config.rateLimit = { ...config.rateLimit, ...options.rateLimit };
-  const pgSchema = options.postgresUrl ? await createPgSchema(options.postgresUrl) : null;
+  const pgSchema = reopened
+    ? reopened.pgSchema
+    : options.postgresUrl
+      ? await createPgSchema(options.postgresUrl)
+      : null;
   const clock = options.clock ?? new ManualClock(new Date('2026-11-23T12:00:00.000Z'));
   const hub = await createHub({
     config,
@@ -232,6 +256,11 @@ export async function startTestHub(options: TestHubOptions = {}): Promise<TestHu
       });
       if (res.status !== 201) throw new Error(`createAsset failed: ${res.status} ${res.text}`);
       return res.json.data as { id: string; name: string };
+    },
+    async restart(changes = {}) {
+      await servers?.close();
+      await hub.close();
+      return openTestHub({ ...options, clock, ...changes }, { dataDir, pgSchema });
     },
     async close() {
       await servers?.close();

@@ -50,6 +50,8 @@ const sampleBodies: Record<string, unknown> = {
   'settings.domainUpdate': { 'notifications.min_severity': 'warning' },
   'actions.create': { name: 'matrix-action', command: 'true', group: newId('group') },
   'schedules.create': { name: 'matrix-schedule', cron: '0 3 * * *', command: 'true', group: newId('group') },
+  'schedules.update': { enabled: false },
+  'actions.update': { name: 'matrix-action-renamed' },
   'bulk.serviceAction': { service: 'nginx', action: 'restart', group: newId('group') },
   'alerts.silence': { duration_minutes: 5 },
   'alerts.ruleCreate': { name: 'matrix-rule', kind: 'offline' },

@@ -218,6 +218,9 @@ const documentedExtras: readonly (readonly [method: string, path: string, access
   // Saved actions are deleted, and a schedule's run history read (decision 0018).
   ['DELETE', '/api/v2/actions/{id}', 'actions:write'],
   ['GET', '/api/v2/schedules/{id}/runs', 'schedules:read'],
+  // Saved actions and schedules are edited, schedules paused and resumed (decision 0019).
+  ['PATCH', '/api/v2/actions/{id}', 'actions:write'],
+  ['PATCH', '/api/v2/schedules/{id}', 'schedules:write'],
   // Alert rules, managed through the API as well as the console (decision 0017).
   ['GET', '/api/v2/alerts/rules', 'alerts:read'],
   ['POST', '/api/v2/alerts/rules', 'alerts:write'],

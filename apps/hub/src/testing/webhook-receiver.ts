@@ -25,7 +25,8 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-export async function startReceiver(names: readonly string[]): Promise<Receiver> {
+/** `port`: listen there (a receiver back on the port of one that went down); any free port otherwise. */
+export async function startReceiver(names: readonly string[], port = 0): Promise<Receiver> {
   const now = new Date();
   const ca = await createCertificateAuthority(now, 'receiver test CA');
   const leaf = await issueServerCertificate(ca, names, now);
@@ -45,7 +46,7 @@ export async function startReceiver(names: readonly string[]): Promise<Receiver>
       answer(res, request, received.filter((r) => r.path === request.path).length);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return {
     port: (server.address() as AddressInfo).port,
     ca: ca.certPem,

@@ -43,6 +43,20 @@ export const SavedActionCreate = Type.Object(
 );
 export type SavedActionCreate = Static<typeof SavedActionCreate>;
 
+export const SavedActionUpdate = Type.Object(
+  {
+    name: Type.Optional(Name),
+    description: Type.Optional(Maybe(Description)),
+    command: Type.Optional(Command),
+    timeout: Type.Optional(CommandTimeout),
+    /** Replaces the targets: `targets` clears `group`, and the other way round. */
+    targets: Type.Optional(Targets),
+    group: Type.Optional(GroupRef),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type SavedActionUpdate = Static<typeof SavedActionUpdate>;
+
 export const ActionRun = Type.Object({
   action_id: Type.String(),
   results: Type.Array(ExecResult),
@@ -77,6 +91,21 @@ export const actionsContracts = {
     query: PaginationQuery,
     response: SavedAction,
     list: true,
+  }),
+  'actions.update': defineRoute({
+    name: 'actions.update',
+    surface: 'v2',
+    method: 'PATCH',
+    path: '/actions/{id}',
+    auth: 'scope',
+    scope: 'actions:write',
+    summary: 'Change a saved action (documented extra)',
+    description:
+      'Any field of the create. New targets are checked like a create. Changing the command or the targets ' +
+      'also needs `actions:exec`: schedules that run the action run what it becomes.',
+    params: IdParams,
+    body: SavedActionUpdate,
+    response: SavedAction,
   }),
   'actions.delete': defineRoute({
     name: 'actions.delete',

@@ -26,6 +26,8 @@ export const Schedule = Type.Object({
   timeout: Type.Integer(),
   targets: Maybe(Type.Array(Type.String())),
   group: Maybe(Type.String()),
+  /** False while paused: no tick runs, and none is reported missed; `next_run_at` is null. */
+  enabled: Type.Boolean(),
   next_run_at: NullableTimestamp,
   last_run_at: NullableTimestamp,
   created_at: Timestamp,
@@ -44,10 +46,31 @@ export const ScheduleCreate = Type.Object(
     timeout: Type.Optional(CommandTimeout),
     targets: Type.Optional(Targets),
     group: Type.Optional(GroupRef),
+    /** False creates it paused. */
+    enabled: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
 export type ScheduleCreate = Static<typeof ScheduleCreate>;
+
+export const ScheduleUpdate = Type.Object(
+  {
+    name: Type.Optional(Name),
+    cron: Type.Optional(Type.String({ minLength: 1, maxLength: scheduleLimits.cronLength })),
+    timezone: Type.Optional(Type.String({ minLength: 1, maxLength: scheduleLimits.timezoneLength })),
+    /** Replaces what runs: `command` clears `action_id`, and the other way round. */
+    command: Type.Optional(Command),
+    action_id: Type.Optional(Type.String({ pattern: idPatternFor('action') })),
+    timeout: Type.Optional(CommandTimeout),
+    /** Replaces the targets: `targets` clears `group`, and the other way round. */
+    targets: Type.Optional(Targets),
+    group: Type.Optional(GroupRef),
+    /** False pauses, true resumes from the next tick after now. */
+    enabled: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type ScheduleUpdate = Static<typeof ScheduleUpdate>;
 
 export const scheduleRunStatuses = ['running', 'completed', 'missed', 'interrupted', 'failed'] as const;
 export type ScheduleRunStatus = (typeof scheduleRunStatuses)[number];
@@ -97,6 +120,22 @@ export const schedulesContracts = {
     query: PaginationQuery,
     response: Schedule,
     list: true,
+  }),
+  'schedules.update': defineRoute({
+    name: 'schedules.update',
+    surface: 'v2',
+    method: 'PATCH',
+    path: '/schedules/{id}',
+    auth: 'scope',
+    scope: 'schedules:write',
+    summary: 'Change a scheduled task, or pause and resume it (documented extra)',
+    description:
+      'Any field of the create, and `enabled`. A paused schedule runs no tick and reports none missed; ' +
+      'resumed, it waits for the next tick after now. A change of what runs or where is checked like a ' +
+      "create, and the schedule then acts with the editor's rights.",
+    params: IdParams,
+    body: ScheduleUpdate,
+    response: Schedule,
   }),
   'schedules.delete': defineRoute({
     name: 'schedules.delete',

@@ -18,3 +18,11 @@ export async function listSavedActions(db: Executor): Promise<SavedActionRow[]> 
 export async function deleteSavedAction(db: Executor, id: string): Promise<void> {
   await db.deleteFrom('saved_actions').where('id', '=', id).execute();
 }
+
+export async function updateSavedAction(
+  db: Executor,
+  id: string,
+  changes: Partial<SavedActionRow>,
+): Promise<void> {
+  await db.updateTable('saved_actions').set(changes).where('id', '=', id).execute();
+}

@@ -9,6 +9,7 @@ import {
   type ExecManyRequest,
   type SavedAction,
   type SavedActionCreate,
+  type SavedActionUpdate,
 } from '@svc/protocol';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
@@ -16,7 +17,7 @@ import type { Database } from '../../platform/db/schema.js';
 import type { EventBus } from '../../platform/event-bus.js';
 import { toPage, type Page, type PageRequest } from '../../platform/db/paging.js';
 import { HubError } from '../../platform/hub-error.js';
-import type { ActionContext, Principal } from '../../access/principal.js';
+import { hasScope, type ActionContext, type Principal } from '../../access/principal.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { ExecService } from '../exec/exec.service.js';
 import type { GroupService } from '../groups/groups.service.js';
@@ -25,6 +26,7 @@ import {
   findSavedAction,
   insertSavedAction,
   listSavedActions,
+  updateSavedAction,
   type SavedActionRow,
 } from './actions.repository.js';
 import {
@@ -39,6 +41,7 @@ import {
 export interface ActionService {
   create(ctx: ActionContext, input: SavedActionCreate): Promise<SavedAction>;
   list(principal: Principal, page: PageRequest): Promise<Page<SavedAction>>;
+  update(ctx: ActionContext, id: string, input: SavedActionUpdate): Promise<SavedAction>;
   remove(ctx: ActionContext, id: string): Promise<SavedAction>;
   run(ctx: ActionContext, id: string): Promise<ActionRun>;
   /** A saved action the principal may see, for schedules that run one; 404 otherwise. */
@@ -124,6 +127,40 @@ export function createActionService(deps: ActionServiceDeps): ActionService {
       );
       const start = (page.page - 1) * page.perPage;
       return toPage(visible.slice(start, start + page.perPage).map(presentAction), visible.length, page);
+    },
+
+    async update(ctx, id, input) {
+      const row = await loadVisible(ctx.principal, id);
+      const whereChanged = input.targets !== undefined || input.group !== undefined;
+      const commandChanged = input.command !== undefined && input.command !== row.command;
+      if ((commandChanged || whereChanged) && !hasScope(ctx.principal, 'actions:exec')) {
+        // Schedules run the action as it is at each tick: changing what or where is as good as running it.
+        throw new HubError('insufficient_scope', 'changing the command or targets needs actions:exec');
+      }
+      const changes: Partial<SavedActionRow> = { updated_at: clock.now().toISOString() };
+      if (input.name !== undefined) changes.name = input.name;
+      if (input.description !== undefined) changes.description = input.description;
+      if (input.command !== undefined) changes.command = input.command;
+      if (input.timeout !== undefined) changes.timeout_s = input.timeout;
+      if (whereChanged) {
+        const set = targetSetOf(input);
+        await resolveTargetSet(db, groups, ctx.principal, set);
+        Object.assign(changes, storedTargets(set));
+      }
+      await db.transaction().execute(async (trx) => {
+        await updateSavedAction(trx, id, changes);
+        await audit.record(trx, ctx, {
+          action: 'action.updated',
+          targetType: 'action',
+          targetId: id,
+          detail: {
+            name: changes.name ?? row.name,
+            fields: Object.keys(input),
+            ...(changes.command !== undefined ? { command: changes.command.slice(0, 1024) } : {}),
+          },
+        });
+      });
+      return presentAction({ ...row, ...changes });
     },
 
     async remove(ctx, id) {

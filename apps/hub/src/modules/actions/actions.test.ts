@@ -147,4 +147,80 @@ describe.each(databaseTargets())('saved actions ($name)', ({ options }) => {
     expect(deleted.status).toBe(200);
     expect((await ops.request('POST', `/api/v2/actions/${id}/run`)).status).toBe(404);
   });
+
+  it('edits a saved action; changing what or where needs actions:exec and visible targets', async () => {
+    const { t, ops } = use();
+    const one = await t.createAsset();
+    const two = await t.createAsset();
+    const created = await ops.request('POST', '/api/v2/actions', {
+      body: { name: 'before', command: 'uptime', targets: [one.id] },
+    });
+    const action = created.json.data as SavedAction;
+    const edited = await ops.request('PATCH', `/api/v2/actions/${action.id}`, {
+      body: {
+        name: 'after',
+        description: 'load',
+        command: 'cat /proc/loadavg',
+        targets: [two.id],
+        timeout: 5,
+      },
+    });
+    expect(edited.status, JSON.stringify(edited.json)).toBe(200);
+    expect(edited.json.data).toMatchObject({
+      name: 'after',
+      description: 'load',
+      command: 'cat /proc/loadavg',
+      targets: [two.id],
+      timeout: 5,
+      group: null,
+    });
+    const group = await makeGroup(t, [one.id]);
+    const onGroup = await ops.request('PATCH', `/api/v2/actions/${action.id}`, { body: { group: group.id } });
+    expect(onGroup.json.data).toMatchObject({ targets: null, group: group.id });
+
+    const writeOnly = await t.createKey({ role: 'operator', scopes: ['actions:write', 'actions:read'] });
+    const renamed = await ops.request('PATCH', `/api/v2/actions/${action.id}`, {
+      key: writeOnly.raw_key,
+      body: { name: 'renamed' },
+    });
+    expect(renamed.status).toBe(200);
+    const refused = await ops.request('PATCH', `/api/v2/actions/${action.id}`, {
+      key: writeOnly.raw_key,
+      body: { command: 'reboot' },
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.json.error).toBe('insufficient_scope');
+
+    const restricted = await t.createKey({
+      role: 'operator',
+      scopes: ['actions:*'],
+      allowed_assets: [one.id],
+    });
+    const mine = await ops.request('POST', '/api/v2/actions', {
+      key: restricted.raw_key,
+      body: { name: 'mine', command: 'true', targets: [one.id] },
+    });
+    const mineId = (mine.json.data as SavedAction).id;
+    const outside = await ops.request('PATCH', `/api/v2/actions/${mineId}`, {
+      key: restricted.raw_key,
+      body: { targets: [two.id] },
+    });
+    expect(outside.status).toBe(404);
+    const bad = await ops.request('PATCH', `/api/v2/actions/${mineId}`, { body: { timeout: 0 } });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.json)).toContain('timeout');
+
+    const audited = await t.hub.database.db
+      .selectFrom('audit_events')
+      .select('action')
+      .where('target_id', '=', action.id)
+      .orderBy('id')
+      .execute();
+    expect(audited.map((r) => r.action)).toEqual([
+      'action.created',
+      'action.updated',
+      'action.updated',
+      'action.updated',
+    ]);
+  });
 });

@@ -83,6 +83,7 @@ export function createAlertService(deps: {
       alert_id: row.id,
       rule_id: row.rule_id,
       asset_id: row.asset_id,
+      asset_name: row.asset_name,
       severity: row.severity as AlertSeverity,
       summary: row.summary,
     });

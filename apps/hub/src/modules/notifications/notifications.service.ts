@@ -122,12 +122,15 @@ function alertItem(event: HubEvent): AlertItem {
     (v) => typeof v === 'string',
   );
   const alertId = typeof data.alert_id === 'string' ? data.alert_id : event.id;
+  const text = typeof summaryField === 'string' ? summaryField : `alert ${alertId}`;
+  // Which machine, first: "web-1: offline for 5 minutes".
+  const subject = typeof data.asset_name === 'string' ? `${data.asset_name}: ${text}` : text;
   return {
     type: event.type,
     alertId,
     severity,
     ts: event.ts,
-    summary: typeof summaryField === 'string' ? summaryField.slice(0, 500) : `alert ${alertId}`,
+    summary: subject.slice(0, 500),
   };
 }
 

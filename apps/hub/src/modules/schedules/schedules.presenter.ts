@@ -23,6 +23,7 @@ export function presentSchedule(row: ScheduleRow): Schedule {
     timeout: row.timeout_s,
     targets: set.targets,
     group: set.group,
+    enabled: row.enabled === 1,
     next_run_at: row.next_run_at,
     last_run_at: row.last_run_at,
     created_at: row.created_at,

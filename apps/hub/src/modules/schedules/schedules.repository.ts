@@ -16,6 +16,10 @@ export async function listSchedules(db: Executor): Promise<ScheduleRow[]> {
   return db.selectFrom('schedules').selectAll().orderBy('name').orderBy('id').execute();
 }
 
+export async function updateSchedule(db: Executor, id: string, changes: Partial<ScheduleRow>): Promise<void> {
+  await db.updateTable('schedules').set(changes).where('id', '=', id).execute();
+}
+
 export async function deleteSchedule(db: Executor, id: string): Promise<void> {
   await db.deleteFrom('schedule_runs').where('schedule_id', '=', id).execute();
   await db.deleteFrom('schedules').where('id', '=', id).execute();

@@ -6,6 +6,7 @@ export function scheduleRoutes(schedules: ScheduleService) {
   return {
     'schedules.create': ({ body, ctx }) => schedules.create(ctx, body),
     'schedules.list': ({ query, ctx }) => schedules.list(ctx.principal, pageRequest(query)),
+    'schedules.update': ({ params, body, ctx }) => schedules.update(ctx, params.id, body),
     'schedules.delete': ({ params, ctx }) => schedules.remove(ctx, params.id),
     'schedules.runs': ({ params, query, ctx }) =>
       schedules.runs(ctx.principal, params.id, pageRequest(query)),

@@ -3,7 +3,14 @@
  * runs them. Created only by a caller that could run the command itself now: its role, scopes and allowed
  * assets are what every run acts with.
  */
-import { execLimits, newId, type Schedule, type ScheduleCreate, type ScheduleRun } from '@svc/protocol';
+import {
+  execLimits,
+  newId,
+  type Schedule,
+  type ScheduleCreate,
+  type ScheduleRun,
+  type ScheduleUpdate,
+} from '@svc/protocol';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/schema.js';
@@ -28,12 +35,15 @@ import {
   insertSchedule,
   listRuns,
   listSchedules,
+  updateSchedule,
   type ScheduleRow,
 } from './schedules.repository.js';
 
 export interface ScheduleService {
   create(ctx: ActionContext, input: ScheduleCreate): Promise<Schedule>;
   list(principal: Principal, page: PageRequest): Promise<Page<Schedule>>;
+  /** Changes a schedule, or pauses (`enabled: false`) and resumes it. */
+  update(ctx: ActionContext, id: string, input: ScheduleUpdate): Promise<Schedule>;
   remove(ctx: ActionContext, id: string): Promise<Schedule>;
   runs(principal: Principal, id: string, page: PageRequest): Promise<Page<ScheduleRun>>;
 }
@@ -58,7 +68,7 @@ export function createScheduleService(deps: ScheduleServiceDeps): ScheduleServic
   }
 
   /** The command or the saved action, exactly one, and the right to run it. */
-  async function whatRuns(ctx: ActionContext, input: ScheduleCreate) {
+  async function whatRuns(ctx: ActionContext, input: Pick<ScheduleCreate, 'command' | 'action_id'>) {
     if (input.command !== undefined && input.action_id !== undefined) {
       throw validationError('command', 'give command or action_id, not both');
     }
@@ -88,6 +98,7 @@ export function createScheduleService(deps: ScheduleServiceDeps): ScheduleServic
       const now = clock.now();
       const next = nextTick(cron, now);
       if (next === null) throw validationError('cron', 'has no future tick');
+      const enabled = input.enabled !== false;
       const runs = await whatRuns(ctx, input);
       const set = targetSetOf(input, runs.fallback);
       await resolveTargetSet(db, groups, ctx.principal, set);
@@ -102,7 +113,8 @@ export function createScheduleService(deps: ScheduleServiceDeps): ScheduleServic
         // A schedule of a saved action without its own targets takes the action's, as they are now.
         ...storedTargets(set),
         run_as: JSON.stringify(runAsOf(ctx.principal)),
-        next_run_at: next.toISOString(),
+        enabled: enabled ? 1 : 0,
+        next_run_at: enabled ? next.toISOString() : null,
         last_run_at: null,
         created_at: now.toISOString(),
       };
@@ -129,6 +141,70 @@ export function createScheduleService(deps: ScheduleServiceDeps): ScheduleServic
       const visible = (await listSchedules(db)).filter((r) => targetSetVisible(principal, loadedTargets(r)));
       const start = (page.page - 1) * page.perPage;
       return toPage(visible.slice(start, start + page.perPage).map(presentSchedule), visible.length, page);
+    },
+
+    async update(ctx, id, input) {
+      const row = await loadVisible(ctx.principal, id);
+      const changes: Partial<ScheduleRow> = {};
+      if (input.name !== undefined) changes.name = input.name;
+      const timezone = checkTimezone(input.timezone ?? row.timezone);
+      const cronText = (input.cron ?? row.cron).trim();
+      const cron = parseCron(cronText, timezone);
+      if (input.timezone !== undefined) changes.timezone = timezone;
+      if (input.cron !== undefined) changes.cron = cronText;
+      if (input.timeout !== undefined) changes.timeout_s = input.timeout;
+
+      // What runs, or where, changed: checked like a create, and the schedule acts with the editor's rights.
+      const whatChanged =
+        (input.command !== undefined && input.command !== row.command) ||
+        (input.action_id !== undefined && input.action_id !== row.action_id);
+      const whereChanged = input.targets !== undefined || input.group !== undefined;
+      if (whatChanged || whereChanged) {
+        const runs = await whatRuns(
+          ctx,
+          whatChanged
+            ? { command: input.command, action_id: input.action_id }
+            : {
+                ...(row.command !== null ? { command: row.command } : {}),
+                ...(row.action_id !== null ? { action_id: row.action_id } : {}),
+              },
+        );
+        const set = whereChanged ? targetSetOf(input) : loadedTargets(row);
+        await resolveTargetSet(db, groups, ctx.principal, set);
+        Object.assign(changes, storedTargets(set), {
+          command: runs.command,
+          action_id: runs.actionId,
+          run_as: JSON.stringify(runAsOf(ctx.principal)),
+        });
+      }
+
+      const enabled = input.enabled ?? row.enabled === 1;
+      changes.enabled = enabled ? 1 : 0;
+      const timingChanged = input.cron !== undefined || input.timezone !== undefined;
+      if (!enabled) {
+        changes.next_run_at = null;
+      } else if (timingChanged || row.enabled === 0) {
+        // Resumed or retimed: the next tick after now; ticks while paused are neither run nor missed.
+        const next = nextTick(cron, clock.now());
+        if (next === null) throw validationError('cron', 'has no future tick');
+        changes.next_run_at = next.toISOString();
+      }
+      const action =
+        input.enabled === false && row.enabled === 1
+          ? 'schedule.paused'
+          : input.enabled === true && row.enabled === 0
+            ? 'schedule.resumed'
+            : 'schedule.updated';
+      await db.transaction().execute(async (trx) => {
+        await updateSchedule(trx, id, changes);
+        await audit.record(trx, ctx, {
+          action,
+          targetType: 'schedule',
+          targetId: id,
+          detail: { name: changes.name ?? row.name, fields: Object.keys(input) },
+        });
+      });
+      return presentSchedule({ ...row, ...changes });
     },
 
     async remove(ctx, id) {

@@ -202,4 +202,128 @@ describe.each(databaseTargets())('schedules ($name)', ({ options }) => {
     const del = await ops.request('DELETE', `/api/v2/schedules/${owners.id}`, { key: restricted.raw_key });
     expect(del.status).toBe(404);
   });
+
+  it('pauses a schedule: no tick runs and none is reported missed; resumed, it waits for the next tick', async () => {
+    const { t, ops } = use();
+    const asset = await t.createAsset();
+    let calls = 0;
+    ops.gateway.connect(asset.id, {
+      handlers: {
+        'exec.run': () => {
+          calls += 1;
+          return execOutcome({});
+        },
+      },
+    });
+    const created = await ops.request('POST', '/api/v2/schedules', {
+      body: { name: 'pausable', cron: '* * * * *', command: 'true', targets: [asset.id] },
+    });
+    const schedule = created.json.data as Schedule;
+    expect(schedule.enabled).toBe(true);
+    const first = Date.parse(schedule.next_run_at ?? '');
+
+    const paused = await ops.request('PATCH', `/api/v2/schedules/${schedule.id}`, {
+      body: { enabled: false },
+    });
+    expect(paused.status, JSON.stringify(paused.json)).toBe(200);
+    expect(paused.json.data).toMatchObject({ enabled: false, next_run_at: null });
+    // Ten minutes of ticks pass while paused.
+    t.clock.set(new Date(first + 10 * 60_000 + 30_000));
+    await ops.scheduler.runDue();
+    await ops.scheduler.idle();
+    expect(calls).toBe(0);
+    expect(await runsOf(ops, schedule.id)).toEqual([]);
+
+    const resumed = await ops.request('PATCH', `/api/v2/schedules/${schedule.id}`, {
+      body: { enabled: true },
+    });
+    expect(resumed.status).toBe(200);
+    const next = Date.parse((resumed.json.data as Schedule).next_run_at ?? '');
+    expect(next).toBe(first + 11 * 60_000);
+    await ops.scheduler.runDue();
+    expect(calls).toBe(0);
+    t.clock.set(new Date(next + 100));
+    await ops.scheduler.runDue();
+    await ops.scheduler.idle();
+    expect(calls).toBe(1);
+    expect((await runsOf(ops, schedule.id)).map((r) => r.status)).toEqual(['completed']);
+
+    const audited = await t.hub.database.db
+      .selectFrom('audit_events')
+      .select('action')
+      .where('target_id', '=', schedule.id)
+      .orderBy('id')
+      .execute();
+    expect(audited.map((r) => r.action)).toEqual([
+      'schedule.created',
+      'schedule.paused',
+      'schedule.resumed',
+      'schedule.run',
+    ]);
+  });
+
+  it('edits name, cron, command and targets; checks them like a create', async () => {
+    const { t, ops } = use();
+    const one = await t.createAsset();
+    const two = await t.createAsset();
+    const created = await ops.request('POST', '/api/v2/schedules', {
+      body: { name: 'before', cron: '0 3 * * *', command: 'true', targets: [one.id] },
+    });
+    const schedule = created.json.data as Schedule;
+    const edited = await ops.request('PATCH', `/api/v2/schedules/${schedule.id}`, {
+      body: {
+        name: 'after',
+        cron: '30 4 * * *',
+        timezone: 'Europe/Berlin',
+        command: 'uptime',
+        targets: [two.id],
+      },
+    });
+    expect(edited.status, JSON.stringify(edited.json)).toBe(200);
+    const data = edited.json.data as Schedule;
+    expect(data).toMatchObject({
+      name: 'after',
+      cron: '30 4 * * *',
+      timezone: 'Europe/Berlin',
+      command: 'uptime',
+      targets: [two.id],
+      enabled: true,
+    });
+    expect(data.next_run_at).not.toBe(schedule.next_run_at);
+    const listed = (await ops.request('GET', '/api/v2/schedules')).json.data as Schedule[];
+    expect(listed.find((s) => s.id === schedule.id)).toMatchObject({ name: 'after', command: 'uptime' });
+
+    for (const [body, field] of [
+      [{ cron: 'not a cron' }, 'cron'],
+      [{ timezone: 'Mars/Olympus' }, 'timezone'],
+      [{}, 'body'],
+    ] as const) {
+      const bad = await ops.request('PATCH', `/api/v2/schedules/${schedule.id}`, { body });
+      expect(bad.status, JSON.stringify(body)).toBe(400);
+      expect(JSON.stringify(bad.json)).toContain(field);
+    }
+    const restricted = await t.createKey({
+      role: 'operator',
+      scopes: ['schedules:*', 'assets:exec'],
+      allowed_assets: [one.id],
+    });
+    // Outside its allowed assets: the schedule is not there for it.
+    const hidden = await ops.request('PATCH', `/api/v2/schedules/${schedule.id}`, {
+      key: restricted.raw_key,
+      body: { enabled: false },
+    });
+    expect(hidden.status).toBe(404);
+    const noExec = await t.createKey({ role: 'operator', scopes: ['schedules:*'] });
+    const refused = await ops.request('PATCH', `/api/v2/schedules/${schedule.id}`, {
+      key: noExec.raw_key,
+      body: { command: 'reboot' },
+    });
+    expect(refused.status).toBe(403);
+    const viewer = await t.createKey({ role: 'viewer', scopes: ['*'] });
+    const viewerPatch = await ops.request('PATCH', `/api/v2/schedules/${schedule.id}`, {
+      key: viewer.raw_key,
+      body: { enabled: false },
+    });
+    expect(viewerPatch.status).toBe(403);
+  });
 });

@@ -61,7 +61,11 @@ describe.each(databaseTargets())('runtime settings API ($name)', ({ options }) =
 
     const domain = await t.request('GET', '/api/settings/retention');
     expect(domain.status).toBe(200);
-    expect(settingsOf(domain.json.data).map((s) => s.domain)).toEqual(['retention', 'retention']);
+    expect(settingsOf(domain.json.data).map((s) => s.domain)).toEqual([
+      'retention',
+      'retention',
+      'retention',
+    ]);
   });
 
   it('refuses operators and viewers (admin only) and anonymous callers, changing nothing', async () => {

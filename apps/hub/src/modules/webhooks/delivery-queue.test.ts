@@ -88,4 +88,24 @@ describe('delivery queue', () => {
     expect(queue.enqueue(job('v', 1))).toBe(true);
     await queue.close();
   });
+
+  it('leaves an attempt cut short by close() unfinished and uncounted, and waits a delayed job', async () => {
+    let started = 0;
+    const { queue, finished, failures } = harness((_job, signal) => {
+      started += 1;
+      return new Promise<AttemptResult>((resolve) => {
+        signal.addEventListener('abort', () => {
+          resolve({ ok: false, status: null, error: 'aborted', retry: true });
+        });
+      });
+    });
+    queue.enqueue(job('w', 1));
+    queue.enqueue(job('v', 1), 60_000);
+    await until(() => started === 1);
+    expect(queue.pending()).toBe(2);
+    await queue.close();
+    expect(started).toBe(1);
+    expect(finished).toEqual([]);
+    expect(failures).toEqual([]);
+  });
 });

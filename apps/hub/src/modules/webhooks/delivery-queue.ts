@@ -2,7 +2,8 @@
  * The webhook delivery queue: bounded in total, one lane per webhook, a fixed pool of workers. A lane runs at
  * most `perWebhook` attempts at once and workers take lanes in turn, so a receiver that hangs or fails holds
  * its own lane only: every other webhook keeps its pace. A failed attempt waits for its retry on a timer,
- * outside the pool. Best effort (spec section 6): a full queue drops the new delivery and counts it.
+ * outside the pool. A full queue drops the new delivery and counts it. Closing the queue interrupts attempts
+ * in flight without finishing their jobs: the service keeps those (and everything queued) for the next start.
  */
 
 export interface DeliveryJob {
@@ -19,8 +20,11 @@ export type AttemptResult =
 
 export interface DeliveryQueueOptions<J extends DeliveryJob> {
   attempt(job: J, signal: AbortSignal): Promise<AttemptResult>;
-  /** After each failed attempt (also the last one). */
-  onAttemptFailed(job: J, result: Extract<AttemptResult, { ok: false }>): void;
+  /**
+   * After each failed attempt (also the last one); `retryInMs` is the wait before the next attempt, null when
+   * there is none. An attempt cut short by close() is not a failure: it is not reported.
+   */
+  onAttemptFailed(job: J, result: Extract<AttemptResult, { ok: false }>, retryInMs: number | null): void;
   /** Once per job: delivered, or dropped after its last attempt (or refused a place in the queue). */
   onFinished(
     job: J,
@@ -38,8 +42,11 @@ export interface DeliveryQueueOptions<J extends DeliveryJob> {
 }
 
 export interface DeliveryQueue<J extends DeliveryJob> {
-  /** False (and the job dropped and counted) when the queue is full. */
-  enqueue(job: J): boolean;
+  /**
+   * False (and the job dropped and counted) when the queue is full. `delayMs`: the job waits that long before
+   * its next attempt (a retry reloaded at start).
+   */
+  enqueue(job: J, delayMs?: number): boolean;
   /** Jobs of one webhook queued, in flight or waiting for a retry. */
   pendingFor(webhookId: string): number;
   pending(): number;
@@ -120,6 +127,24 @@ export function createDeliveryQueue<J extends DeliveryJob>(
     }
   }
 
+  /** Puts the job in its lane now, or after `delay` on a timer outside the pool. */
+  function schedule(job: J, delay: number): void {
+    if (delay <= 0) {
+      laneOf(job.webhookId).queue.push(job);
+      pump();
+      return;
+    }
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      const current = lanes.get(job.webhookId);
+      if (closed || !current) return;
+      current.queue.push(job);
+      pump();
+    }, delay);
+    timer.unref();
+    timers.add(timer);
+  }
+
   async function run(job: J): Promise<void> {
     job.attempts += 1;
     let result: AttemptResult;
@@ -141,35 +166,31 @@ export function createDeliveryQueue<J extends DeliveryJob>(
       options.onFinished(job, 'delivered', { status: result.status, error: null });
       return;
     }
-    options.onAttemptFailed(job, result);
+    if (closed) {
+      // Cut short by close(): not counted, the job stays for the next start.
+      job.attempts -= 1;
+      return;
+    }
     const delay = options.retryDelaysMs[job.attempts - 1];
-    if (!result.retry || delay === undefined || closed || !lane) {
+    const retries = result.retry && delay !== undefined && lane !== undefined;
+    options.onAttemptFailed(job, result, retries ? delay : null);
+    if (!retries) {
       release(job);
       options.onFinished(job, 'dropped', { status: result.status, error: result.error });
       return;
     }
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      const current = lanes.get(job.webhookId);
-      if (closed || !current) return;
-      current.queue.push(job);
-      pump();
-    }, delay);
-    timer.unref();
-    timers.add(timer);
+    schedule(job, delay);
   }
 
   return {
-    enqueue(job) {
+    enqueue(job, delayMs = 0) {
       if (closed || total >= options.maxPending) {
         options.onFinished(job, 'dropped', { status: null, error: 'delivery queue full' });
         return false;
       }
-      const lane = laneOf(job.webhookId);
-      lane.queue.push(job);
-      lane.pending += 1;
+      laneOf(job.webhookId).pending += 1;
       total += 1;
-      pump();
+      schedule(job, delayMs);
       return true;
     },
     pendingFor: (webhookId) => lanes.get(webhookId)?.pending ?? 0,

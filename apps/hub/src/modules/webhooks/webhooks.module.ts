@@ -4,13 +4,19 @@ import type { Clock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { Logger } from '../../platform/logger.js';
 import type { LiveOutbound } from '../../platform/outbound/live-policy.js';
+import type { RetentionTask } from '../../platform/retention.js';
 import type { SecretBox } from '../../platform/secret-box.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { defineModule, subscriber } from '../module.js';
+import { deleteDeliveriesBefore } from './webhooks.repository.js';
 import { webhookRoutes } from './webhooks.routes.js';
 import { createWebhookService, type WebhookDeliveryOptions } from './webhooks.service.js';
 
-/** Webhooks: every event of the catalog, filtered per webhook, signed and delivered through the egress guard. */
+/**
+ * Webhooks: every event of the catalog, filtered per webhook, signed and delivered through the egress guard.
+ * Finished delivery records older than `retention.webhook_deliveries_days` (read at each run) are purged in
+ * batches.
+ */
 export function createWebhooksModule(deps: {
   db: Kysely<Database>;
   clock: Clock;
@@ -19,8 +25,14 @@ export function createWebhooksModule(deps: {
   outbound: LiveOutbound;
   logger: Logger;
   delivery?: Partial<WebhookDeliveryOptions>;
+  retentionDays: () => number;
 }) {
   const webhooks = createWebhookService(deps);
+  const retention: RetentionTask = {
+    name: 'webhook_deliveries',
+    days: deps.retentionDays,
+    purgeBatch: (cutoff, limit) => deleteDeliveriesBefore(deps.db, cutoff, limit),
+  };
   return defineModule({
     name: 'webhooks',
     services: { webhooks },
@@ -33,6 +45,7 @@ export function createWebhooksModule(deps: {
     start: () => {
       webhooks.start();
     },
+    retention: [retention],
     close: () => webhooks.close(),
   });
 }

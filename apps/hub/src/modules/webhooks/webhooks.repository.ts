@@ -1,9 +1,15 @@
 import { sql } from 'kysely';
-import type { Executor, WebhookDeliveriesTable, WebhooksTable } from '../../platform/db/schema.js';
+import type {
+  Executor,
+  WebhookDeliveriesTable,
+  WebhookPendingTable,
+  WebhooksTable,
+} from '../../platform/db/schema.js';
 import { listPage, type Window } from '../../platform/db/paging.js';
 
 export type WebhookRow = WebhooksTable;
 export type WebhookDeliveryRow = WebhookDeliveriesTable;
+export type PendingDeliveryRow = WebhookPendingTable;
 
 export async function listWebhooks(
   db: Executor,
@@ -28,12 +34,47 @@ export async function updateWebhook(db: Executor, id: string, changes: Partial<W
   await db.updateTable('webhooks').set(changes).where('id', '=', id).execute();
 }
 
+/** The webhook and the deliveries it still had pending. */
 export async function deleteWebhook(db: Executor, id: string): Promise<void> {
+  await db.deleteFrom('webhook_pending').where('webhook_id', '=', id).execute();
   await db.deleteFrom('webhooks').where('id', '=', id).execute();
 }
 
-/** One finished delivery: its record, and the webhook's counters moved in the same statement group. */
+export async function insertPending(db: Executor, row: PendingDeliveryRow): Promise<void> {
+  await db.insertInto('webhook_pending').values(row).execute();
+}
+
+export async function updatePending(
+  db: Executor,
+  id: string,
+  changes: Pick<PendingDeliveryRow, 'attempts' | 'next_attempt_at'>,
+): Promise<void> {
+  await db.updateTable('webhook_pending').set(changes).where('id', '=', id).execute();
+}
+
+/** Pending deliveries, oldest first, after the one given (at most `limit`). */
+export async function listPending(
+  db: Executor,
+  after: Pick<PendingDeliveryRow, 'created_at' | 'id'> | null,
+  limit: number,
+): Promise<PendingDeliveryRow[]> {
+  let query = db.selectFrom('webhook_pending').selectAll();
+  if (after)
+    query = query.where((eb) =>
+      eb.or([
+        eb('created_at', '>', after.created_at),
+        eb.and([eb('created_at', '=', after.created_at), eb('id', '>', after.id)]),
+      ]),
+    );
+  return query.orderBy('created_at').orderBy('id').limit(limit).execute();
+}
+
+/**
+ * One finished delivery: no longer pending, its record, and the webhook's counters moved (run in one
+ * transaction by the caller).
+ */
 export async function recordDelivery(db: Executor, row: WebhookDeliveryRow): Promise<void> {
+  await db.deleteFrom('webhook_pending').where('id', '=', row.id).execute();
   await db.insertInto('webhook_deliveries').values(row).execute();
   const counters =
     row.outcome === 'delivered'
@@ -57,4 +98,20 @@ export async function recordFailedAttempt(
     .set({ failed_attempts: sql<number>`failed_attempts + 1`, last_error: error, last_error_at: at })
     .where('id', '=', id)
     .execute();
+}
+
+/** Retention: at most `limit` finished delivery records before `cutoff`, the oldest first (by the index). */
+export async function deleteDeliveriesBefore(db: Executor, cutoff: string, limit: number): Promise<number> {
+  const result = await db
+    .deleteFrom('webhook_deliveries')
+    .where('id', 'in', (sub) =>
+      sub
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('finished_at', '<', cutoff)
+        .orderBy('finished_at')
+        .limit(limit),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

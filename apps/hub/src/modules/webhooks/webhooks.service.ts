@@ -28,11 +28,15 @@ import {
   allWebhooks,
   deleteWebhook,
   findWebhook,
+  insertPending,
   insertWebhook,
+  listPending,
   listWebhooks,
   recordDelivery,
   recordFailedAttempt,
+  updatePending,
   updateWebhook,
+  type PendingDeliveryRow,
   type WebhookRow,
 } from './webhooks.repository.js';
 
@@ -77,6 +81,8 @@ interface Target {
 interface Job extends DeliveryJob, SignedDelivery {
   eventId: string;
   createdAt: string;
+  /** The job's writes to its pending row, in order (insert, attempts, removal). */
+  writes: Promise<void>;
 }
 
 const secretContext = (id: string) => `webhook:${id}`;
@@ -99,6 +105,10 @@ export function createWebhookService(deps: {
   const options = { ...defaultDeliveryOptions, ...deps.delivery };
   const targets = new Map<string, Target>();
   let loaded: Promise<void> | null = null;
+  let restored: Promise<void> | null = null;
+  let closing = false;
+  /** Writes not finished yet: close() waits for them before the database closes. */
+  const writing = new Set<Promise<void>>();
 
   function targetOf(row: WebhookRow): Target {
     const events = parseEvents(row.events);
@@ -132,11 +142,21 @@ export function createWebhookService(deps: {
     };
   }
 
-  /** Writes of counters happen after the fact; a failure is logged, never thrown into the queue. */
+  /** Writes happen after the fact; a failure is logged, never thrown into the queue. */
   function track(work: Promise<void>, what: string): void {
-    work.catch((error: unknown) => {
+    const settled = work.catch((error: unknown) => {
       logger.error({ err: error }, `webhooks: ${what} failed`);
     });
+    writing.add(settled);
+    void settled.finally(() => writing.delete(settled));
+  }
+
+  /** A write to the job's pending row, after the ones before it (an insert may still be on its way). */
+  function persist(job: Job, write: () => Promise<void>, what: string): void {
+    job.writes = job.writes.then(write).catch((error: unknown) => {
+      logger.error({ err: error }, `webhooks: ${what} failed`);
+    });
+    track(job.writes, what);
   }
 
   function finish(
@@ -144,22 +164,36 @@ export function createWebhookService(deps: {
     outcome: 'delivered' | 'dropped',
     detail: { status: number | null; error: string | null },
   ) {
-    track(
-      recordDelivery(db, {
-        id: job.deliveryId,
-        webhook_id: job.webhookId,
-        event_id: job.eventId,
-        event_type: job.type,
-        outcome,
-        attempts: job.attempts,
-        http_status: detail.status,
-        error: detail.error,
-        created_at: job.createdAt,
-        finished_at: clock.now().toISOString(),
-      }),
+    const record = {
+      id: job.deliveryId,
+      webhook_id: job.webhookId,
+      event_id: job.eventId,
+      event_type: job.type,
+      outcome,
+      attempts: job.attempts,
+      http_status: detail.status,
+      error: detail.error,
+      created_at: job.createdAt,
+      finished_at: clock.now().toISOString(),
+    };
+    persist(
+      job,
+      () => db.transaction().execute((trx) => recordDelivery(trx, record)),
       'recording a delivery',
     );
   }
+
+  const pendingRow = (job: Job, nextAttemptAt: string): PendingDeliveryRow => ({
+    id: job.deliveryId,
+    webhook_id: job.webhookId,
+    event_id: job.eventId,
+    event_type: job.type,
+    ts: job.ts,
+    body: job.body,
+    attempts: job.attempts,
+    next_attempt_at: nextAttemptAt,
+    created_at: job.createdAt,
+  });
 
   const queue: DeliveryQueue<Job> = createDeliveryQueue<Job>({
     ...options,
@@ -169,11 +203,15 @@ export function createWebhookService(deps: {
         return Promise.resolve({ ok: false, status: null, error: 'webhook removed', retry: false });
       return attemptDelivery(outbound.client(), target, job, signal);
     },
-    onAttemptFailed: (job, result) => {
-      track(
-        recordFailedAttempt(db, job.webhookId, result.error, clock.now().toISOString()),
-        'counting a failure',
-      );
+    onAttemptFailed: (job, result, retryInMs) => {
+      const now = clock.now();
+      track(recordFailedAttempt(db, job.webhookId, result.error, now.toISOString()), 'counting a failure');
+      if (retryInMs === null) return;
+      const next = {
+        attempts: job.attempts,
+        next_attempt_at: new Date(now.getTime() + retryInMs).toISOString(),
+      };
+      persist(job, () => updatePending(db, job.deliveryId, next), 'keeping a retry');
     },
     onFinished: finish,
   });
@@ -224,12 +262,58 @@ export function createWebhookService(deps: {
       body,
       eventId,
       createdAt: clock.now().toISOString(),
+      writes: Promise.resolve(),
     };
     if (Buffer.byteLength(JSON.stringify(data)) > webhookLimits.dataBytes) {
       finish(job, 'dropped', { status: null, error: 'event data above 256 KiB' });
       return null;
     }
     return job;
+  }
+
+  /**
+   * What a clean stop left pending goes back into the queue, oldest first, each at its next attempt time;
+   * rows beyond the queue's bound are dropped and counted like a full queue's.
+   */
+  async function restorePending(): Promise<void> {
+    const batch = 500;
+    let after: PendingDeliveryRow | null = null;
+    for (;;) {
+      const rows: PendingDeliveryRow[] = await listPending(db, after, batch);
+      after = rows.at(-1) ?? null;
+      for (const row of rows) {
+        const job: Job = {
+          deliveryId: row.id,
+          webhookId: row.webhook_id,
+          attempts: row.attempts,
+          id: row.id,
+          type: row.event_type,
+          ts: row.ts,
+          body: row.body,
+          eventId: row.event_id,
+          createdAt: row.created_at,
+          writes: Promise.resolve(),
+        };
+        const delay = Date.parse(row.next_attempt_at) - clock.now().getTime();
+        queue.enqueue(job, Math.max(0, delay));
+      }
+      if (rows.length < batch) return;
+    }
+  }
+
+  /**
+   * The webhooks loaded and what a stop left pending restored, once, before any new delivery is queued (by
+   * start(), or by an event that comes first): a new delivery's row is never read back as one to restore.
+   */
+  function ready(): Promise<void> {
+    restored ??= ensureLoaded()
+      .then(restorePending)
+      .catch((error: unknown) => {
+        loaded = null;
+        restored = null;
+        logger.error({ err: error }, 'webhooks: loading webhooks or pending deliveries failed');
+      });
+    return restored;
   }
 
   return {
@@ -354,27 +438,29 @@ export function createWebhookService(deps: {
     },
 
     onEvent(event) {
-      void ensureLoaded().then(
-        () => {
-          for (const target of targets.values()) {
-            if (!target.enabled || (target.events !== null && !target.events.has(event.type))) continue;
-            const job = newJob(target, event.type, event.id, event.ts, event.data);
-            if (job) queue.enqueue(job);
-          }
-        },
-        (error: unknown) => {
-          logger.error({ err: error }, 'webhooks: loading the webhooks failed');
-          loaded = null;
-        },
-      );
-    },
-
-    start() {
-      void ensureLoaded().catch(() => {
-        loaded = null;
+      void ready().then(() => {
+        for (const target of targets.values()) {
+          if (!target.enabled || (target.events !== null && !target.events.has(event.type))) continue;
+          const job = newJob(target, event.type, event.id, event.ts, event.data);
+          if (!job) continue;
+          const row = pendingRow(job, job.createdAt);
+          // While the hub stops, a new delivery is only kept: the next start sends it.
+          if (closing || queue.enqueue(job))
+            persist(job, () => insertPending(db, row), 'keeping a pending delivery');
+        }
       });
     },
 
-    close: () => queue.close(),
+    start() {
+      void ready();
+    },
+
+    async close() {
+      closing = true;
+      await restored;
+      await queue.close();
+      // Retries waiting, and attempts cut short, are already in their rows; what is being written lands.
+      while (writing.size > 0) await Promise.allSettled([...writing]);
+    },
   };
 }

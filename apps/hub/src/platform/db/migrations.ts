@@ -6,6 +6,7 @@ import { type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { webhooksAndNotifications } from './migrations/0007-webhooks.js';
 import { alertsMigration } from './migrations/0008-alerts.js';
 import { schedulesAndActions } from './migrations/0009-schedules-actions.js';
+import { liveFeedMigration } from './migrations/0010-live-feed.js';
 import { discoveryMigration } from './migrations/0011-discovery.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists */
@@ -261,6 +262,7 @@ export const migrations: Record<string, Migration> = {
   '0007_webhooks_notifications': webhooksAndNotifications,
   '0008_alerts': alertsMigration,
   '0009_schedules_actions': schedulesAndActions,
+  '0010_live_feed': liveFeedMigration,
   '0011_discovery': discoveryMigration,
 };
 

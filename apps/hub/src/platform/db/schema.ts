@@ -182,6 +182,22 @@ export interface WebhookDeliveriesTable {
   finished_at: string;
 }
 
+/** A delivery still to be made (migration 0010): removed when it is delivered or dropped. */
+export interface WebhookPendingTable {
+  /** The delivery id (`dlv_…`), the body's `id` and `X-Svc-Delivery`. */
+  id: string;
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
+  /** RFC 3339: the body's `ts` and `X-Svc-Timestamp`. */
+  ts: string;
+  /** The exact body sent, which the signature covers. */
+  body: string;
+  attempts: number;
+  next_attempt_at: string;
+  created_at: string;
+}
+
 export interface NotificationChannelsTable {
   id: string;
   name: string;
@@ -279,6 +295,8 @@ export interface SchedulesTable {
   group_id: string | null;
   /** JSON: the creator's role and allowed assets, which every run acts with. */
   run_as: string;
+  /** 0 while paused (then `next_run_at` is null). Migration 0010. */
+  enabled: number;
   next_run_at: string | null;
   last_run_at: string | null;
   created_at: string;
@@ -329,6 +347,7 @@ export interface Database {
   metric_samples: MetricSamplesTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  webhook_pending: WebhookPendingTable;
   notification_channels: NotificationChannelsTable;
   alert_rules: AlertRulesTable;
   alerts: AlertsTable;

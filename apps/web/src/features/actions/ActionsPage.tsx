@@ -1,11 +1,11 @@
 /**
  * Saved actions: a command with its targets or group, kept to run again (`/actions`). Listed with what they
- * run on; created in a form with the asset picker or a group; run with one click, each target's result shown
- * as on the Run page. Running needs `actions:exec` on the hub's side; viewers see the list only.
+ * run on; created and edited in a form with the asset picker or a group; run with one click, each target's
+ * result shown as on the Run page. Running needs `actions:exec` on the hub's side; viewers see the list only.
  */
 import { useState, type SyntheticEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { execLimits, type ActionRun, type SavedAction } from '@svc/protocol';
+import { execLimits, type ActionRun, type SavedAction, type SavedActionUpdate } from '@svc/protocol';
 import { fieldProblems, hub } from '../../api/client';
 import { useSession } from '../../app/session';
 import { ConfirmDialog } from '../../components/Dialog';
@@ -16,6 +16,7 @@ import { formatTime } from '../../components/units';
 import { RunResults } from '../run/RunResults';
 import { summaryText } from '../run/run-state';
 import { completedRun } from './completed-run';
+import { storedChoice, useNamedChoice } from './target-names';
 import {
   noTargets,
   targetBody,
@@ -34,30 +35,39 @@ export function useSavedActions() {
   });
 }
 
-function CreateActionForm({ onCreated }: { onCreated: () => void }) {
+/** A new saved action, or (with `action`) the edit of one: only what changed is sent. */
+function ActionForm({ action, onDone }: { action?: SavedAction; onDone: () => void }) {
   const client = useQueryClient();
-  const [name, setName] = useState('');
-  const [command, setCommand] = useState('');
-  const [timeout, setTimeoutText] = useState(String(execLimits.defaultTimeout));
-  const [choice, setChoice] = useState<TargetChoice>(noTargets);
+  const [name, setName] = useState(action?.name ?? '');
+  const [command, setCommand] = useState(action?.command ?? '');
+  const [timeout, setTimeoutText] = useState(String(action?.timeout ?? execLimits.defaultTimeout));
+  const [choice, setChoice] = useState<TargetChoice>(action ? storedChoice(action) : noTargets);
+  const [targetsTouched, setTargetsTouched] = useState(false);
+  const named = useNamedChoice(choice);
   const create = useMutation({
-    mutationFn: async () =>
-      (
+    mutationFn: async () => {
+      const timeoutField = Number.isInteger(Number(timeout)) ? { timeout: Number(timeout) } : {};
+      if (action) {
+        const body: SavedActionUpdate = {
+          name,
+          ...timeoutField,
+          ...(command !== action.command ? { command } : {}),
+          ...(targetsTouched ? targetBody(choice) : {}),
+        };
+        return (await hub.call('actions.update', { params: { id: action.id }, body })).data;
+      }
+      return (
         await hub.call('actions.create', {
-          body: {
-            name,
-            command,
-            ...(Number.isInteger(Number(timeout)) ? { timeout: Number(timeout) } : {}),
-            ...targetBody(choice),
-          },
+          body: { name, command, ...timeoutField, ...targetBody(choice) },
         })
-      ).data,
+      ).data;
+    },
     onSuccess: async () => {
       setName('');
       setCommand('');
       setChoice(noTargets);
       await client.invalidateQueries({ queryKey: ['actions'] });
-      onCreated();
+      onDone();
     },
   });
   const problems = fieldProblems(create.error);
@@ -68,7 +78,7 @@ function CreateActionForm({ onCreated }: { onCreated: () => void }) {
   };
   return (
     <form className="panel run-form" onSubmit={submit} noValidate aria-labelledby="new-action-title">
-      <h2 id="new-action-title">New saved action</h2>
+      <h2 id="new-action-title">{action ? `Edit ${action.name}` : 'New saved action'}</h2>
       <div className="field">
         <label htmlFor="action-name">Name</label>
         <input
@@ -83,8 +93,11 @@ function CreateActionForm({ onCreated }: { onCreated: () => void }) {
       </div>
       <TargetFields
         idPrefix="action"
-        choice={choice}
-        onChange={setChoice}
+        choice={named}
+        onChange={(next) => {
+          setChoice(next);
+          setTargetsTouched(true);
+        }}
         problem={problems.targets ?? problems.group}
       />
       <div className="field">
@@ -123,6 +136,11 @@ function CreateActionForm({ onCreated }: { onCreated: () => void }) {
           <button type="submit" className="primary" disabled={!ready}>
             {create.isPending ? 'Saving…' : 'Save action'}
           </button>
+          {action && (
+            <button type="button" onClick={onDone} disabled={create.isPending}>
+              Cancel
+            </button>
+          )}
         </div>
       </div>
       {create.isError && Object.keys(problems).length === 0 && <ErrorNotice error={create.error} />}
@@ -142,6 +160,7 @@ export function ActionsPage() {
   const actions = useSavedActions();
   const groups = useGroupList();
   const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<SavedAction | null>(null);
   const [deleting, setDeleting] = useState<SavedAction | null>(null);
   const [lastRun, setLastRun] = useState<{ action: SavedAction; run: ActionRun } | null>(null);
   const run = useMutation({
@@ -181,9 +200,18 @@ export function ActionsPage() {
         )}
       </div>
       {creating && (
-        <CreateActionForm
-          onCreated={() => {
+        <ActionForm
+          onDone={() => {
             setCreating(false);
+          }}
+        />
+      )}
+      {editing && (
+        <ActionForm
+          key={editing.id}
+          action={editing}
+          onDone={() => {
+            setEditing(null);
           }}
         />
       )}
@@ -231,6 +259,16 @@ export function ActionsPage() {
                         }}
                       >
                         {run.isPending && run.variables.id === a.id ? 'Running…' : 'Run'}
+                      </button>
+                      <button
+                        type="button"
+                        className="small"
+                        aria-label={`Edit ${a.name}`}
+                        onClick={() => {
+                          setEditing(a);
+                        }}
+                      >
+                        Edit
                       </button>
                       <button
                         type="button"

@@ -13,6 +13,7 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { Pager } from '../../components/Pager';
 import { formatTime } from '../../components/units';
+import { useLiveInterval } from '../events/LiveEvents';
 import { SeverityBadge } from './SeverityBadge';
 import { SilenceDialog } from './SilenceDialog';
 
@@ -86,7 +87,8 @@ export function AlertsPage() {
         },
       }),
     placeholderData: keepPreviousData,
-    refetchInterval: 10_000,
+    // Alert and incident events refresh it at once (the shell's feed); polling is the fallback.
+    refetchInterval: useLiveInterval(10_000),
   });
   return (
     <section className="page" aria-labelledby="alerts-title">

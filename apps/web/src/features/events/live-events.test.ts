@@ -4,7 +4,11 @@ import { createLiveStore, describeEvent, pollingInterval, staleKeysOf } from './
 
 const at = '2026-11-25T12:00:00.000Z';
 
-function event(e: Omit<EventEnvelope, 'id' | 'ts'>): EventEnvelope {
+/** An envelope for the rules under test: only the fields they read need to be real. */
+function event(e: {
+  type: EventEnvelope['type'];
+  data: { asset_ids: string[] } & Record<string, unknown>;
+}): EventEnvelope {
   return { id: 'evt_1', ts: at, ...e } as EventEnvelope;
 }
 
@@ -29,6 +33,16 @@ describe('the console and the live feed', () => {
     });
     expect(staleKeysOf(restarted)).toEqual([['assets', 'detail', 'ast_2']]);
     expect(staleKeysOf(heartbeat)).toEqual([]);
+  });
+
+  it('alert and incident events refresh the alert pages, the incidents and the dashboard count', () => {
+    const acknowledged = event({
+      type: 'alert.acknowledged',
+      data: { asset_ids: ['ast_1'] },
+    });
+    expect(staleKeysOf(acknowledged)).toContainEqual(['alerts']);
+    const resolved = event({ type: 'incident.resolved', data: { asset_ids: [] } });
+    expect(staleKeysOf(resolved)).toContainEqual(['alerts']);
   });
 
   it('the store keeps the newest 20 readable events, newest first, without heartbeats', () => {

@@ -25,6 +25,12 @@ export function staleKeysOf(event: EventEnvelope): QueryKey[] {
       const assetId = 'asset_id' in event.data ? event.data.asset_id : null;
       return typeof assetId === 'string' ? [['assets', 'detail', assetId]] : [];
     }
+    case 'alert':
+    case 'incident':
+      // Alerts, incidents and the dashboard's active count all live under ['alerts'].
+      return [['alerts'], ['audit']];
+    case 'schedule':
+      return [['schedules']];
     case 'api_key':
       return [['keys']];
     case 'user':

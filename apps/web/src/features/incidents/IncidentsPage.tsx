@@ -12,6 +12,7 @@ import { Loading } from '../../components/Loading';
 import { Pager } from '../../components/Pager';
 import { formatTime } from '../../components/units';
 import { SeverityBadge } from '../alerts/SeverityBadge';
+import { useLiveInterval } from '../events/LiveEvents';
 
 const perPage = 50;
 
@@ -32,7 +33,8 @@ export function IncidentsPage() {
     queryFn: () =>
       hub.call('incidents.list', { query: { page, per_page: perPage, ...(status ? { status } : {}) } }),
     placeholderData: keepPreviousData,
-    refetchInterval: 10_000,
+    // Alert and incident events refresh it at once (the shell's feed); polling is the fallback.
+    refetchInterval: useLiveInterval(10_000),
   });
   const resolve = useMutation({
     mutationFn: async (id: string) => (await hub.call('incidents.resolve', { params: { id } })).data,

@@ -1,6 +1,7 @@
 /**
  * Notification channels (admin): where alerts go, with each channel's routing (lowest severity, quiet hours,
- * digest window) and counters; add one, send a test, delete after a confirmation.
+ * digest window) and counters; add one, edit one (its settings and routing), send a test, delete after a
+ * confirmation.
  */
 import { useState, type SyntheticEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -9,7 +10,10 @@ import {
   notificationSeverities,
   type NotificationChannel,
   type NotificationChannelCreate,
+  type NotificationChannelSettings,
+  type NotificationChannelUpdate,
   type NotificationTestResult,
+  type QuietHours,
 } from '@svc/protocol';
 import { fieldProblems, hub } from '../../api/client';
 import { ConfirmDialog, Dialog } from '../../components/Dialog';
@@ -24,35 +28,69 @@ const channelsKey = ['notification-channels'] as const;
 type Kind = (typeof notificationChannelKinds)[number];
 type Severity = (typeof notificationSeverities)[number];
 
-function ChannelDialog({ onClose }: { onClose: () => void }) {
+/** The SMTP fields this form does not show (port, security, user) are kept as they are on an edit. */
+function keptSmtp(channel: NotificationChannel | undefined): NotificationChannelSettings {
+  const s = channel?.settings;
+  return {
+    ...(s?.smtp_port != null ? { smtp_port: s.smtp_port } : {}),
+    ...(s?.smtp_security === 'tls' || s?.smtp_security === 'starttls' || s?.smtp_security === 'none'
+      ? { smtp_security: s.smtp_security }
+      : {}),
+    ...(s?.smtp_username != null ? { smtp_username: s.smtp_username } : {}),
+  };
+}
+
+/** New channel, or (with `channel`) the edit of one: its kind stays, everything else may change. */
+function ChannelDialog({ channel, onClose }: { channel?: NotificationChannel; onClose: () => void }) {
   const client = useQueryClient();
-  const [name, setName] = useState('');
-  const [kind, setKind] = useState<Kind>('ntfy');
-  const [url, setUrl] = useState('');
-  const [smtpHost, setSmtpHost] = useState('');
-  const [from, setFrom] = useState('');
-  const [to, setTo] = useState('');
-  const [minSeverity, setMinSeverity] = useState<Severity>('warning');
-  const [digest, setDigest] = useState('0');
+  const [name, setName] = useState(channel?.name ?? '');
+  const [kind, setKind] = useState<Kind>(channel?.kind ?? 'ntfy');
+  const [enabled, setEnabled] = useState(channel?.enabled ?? true);
+  const [url, setUrl] = useState(channel?.settings.url ?? '');
+  const [smtpHost, setSmtpHost] = useState(channel?.settings.smtp_host ?? '');
+  const [from, setFrom] = useState(channel?.settings.from ?? '');
+  const [to, setTo] = useState(channel?.settings.to.join(', ') ?? '');
+  const [minSeverity, setMinSeverity] = useState<Severity>(channel?.min_severity ?? 'warning');
+  const [digest, setDigest] = useState(String(channel?.digest_window_s ?? 0));
+  const [quietStart, setQuietStart] = useState(channel?.quiet_hours?.start ?? '');
+  const [quietEnd, setQuietEnd] = useState(channel?.quiet_hours?.end ?? '');
+  const [quietZone, setQuietZone] = useState(channel?.quiet_hours?.time_zone ?? '');
   const save = useMutation({
     mutationFn: async () => {
-      const body: NotificationChannelCreate = {
+      const settings: NotificationChannelSettings =
+        kind === 'email'
+          ? {
+              ...keptSmtp(channel),
+              smtp_host: smtpHost.trim(),
+              from: from.trim(),
+              to: to
+                .split(',')
+                .map((s) => s.trim())
+                .filter(Boolean),
+            }
+          : { url: url.trim() };
+      // Both times empty: no quiet hours.
+      const quietHours: QuietHours | null =
+        quietStart === '' && quietEnd === ''
+          ? null
+          : {
+              start: quietStart,
+              end: quietEnd,
+              ...(quietZone.trim() !== '' ? { time_zone: quietZone.trim() } : {}),
+            };
+      const routing = {
         name: name.trim(),
-        kind,
-        settings:
-          kind === 'email'
-            ? {
-                smtp_host: smtpHost.trim(),
-                from: from.trim(),
-                to: to
-                  .split(',')
-                  .map((s) => s.trim())
-                  .filter(Boolean),
-              }
-            : { url: url.trim() },
+        enabled,
+        settings,
         min_severity: minSeverity,
+        quiet_hours: quietHours,
         digest_window_s: Number(digest) || 0,
       };
+      if (channel) {
+        const body: NotificationChannelUpdate = routing;
+        return (await hub.call('notifications.update', { params: { id: channel.id }, body })).data;
+      }
+      const body: NotificationChannelCreate = { ...routing, kind };
       return (await hub.call('notifications.create', { body })).data;
     },
     onSuccess: async () => {
@@ -66,7 +104,7 @@ function ChannelDialog({ onClose }: { onClose: () => void }) {
     save.mutate();
   };
   return (
-    <Dialog open title="New channel" onClose={onClose}>
+    <Dialog open title={channel ? `Edit ${channel.name}` : 'New channel'} onClose={onClose}>
       <form className="asset-form" onSubmit={submit} noValidate>
         <FormField label="Name" problem={problems.name}>
           {(props) => (
@@ -85,6 +123,7 @@ function ChannelDialog({ onClose }: { onClose: () => void }) {
             <select
               {...props}
               value={kind}
+              disabled={channel !== undefined}
               onChange={(e) => {
                 setKind(e.target.value as Kind);
               }}
@@ -178,13 +217,62 @@ function ChannelDialog({ onClose }: { onClose: () => void }) {
             />
           )}
         </FormField>
+        <fieldset className="quiet-hours">
+          <legend>Quiet hours (only critical alerts go out)</legend>
+          <FormField label="Quiet from" problem={problems.quiet_hours}>
+            {(props) => (
+              <input
+                {...props}
+                type="time"
+                value={quietStart}
+                onChange={(e) => {
+                  setQuietStart(e.target.value);
+                }}
+              />
+            )}
+          </FormField>
+          <FormField label="Quiet until" problem={undefined}>
+            {(props) => (
+              <input
+                {...props}
+                type="time"
+                value={quietEnd}
+                onChange={(e) => {
+                  setQuietEnd(e.target.value);
+                }}
+              />
+            )}
+          </FormField>
+          <FormField label="Time zone (UTC when empty)" problem={undefined}>
+            {(props) => (
+              <input
+                {...props}
+                placeholder="Europe/Berlin"
+                value={quietZone}
+                onChange={(e) => {
+                  setQuietZone(e.target.value);
+                }}
+              />
+            )}
+          </FormField>
+        </fieldset>
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            checked={enabled}
+            onChange={(e) => {
+              setEnabled(e.target.checked);
+            }}
+          />{' '}
+          Enabled
+        </label>
         {save.isError && <ErrorNotice error={save.error} />}
         <div className="dialog-actions">
           <button type="button" onClick={onClose} disabled={save.isPending}>
             Cancel
           </button>
           <button type="submit" className="primary" disabled={save.isPending}>
-            {save.isPending ? 'Saving…' : 'Create channel'}
+            {save.isPending ? 'Saving…' : channel ? 'Save channel' : 'Create channel'}
           </button>
         </div>
       </form>
@@ -226,6 +314,7 @@ function TestChannel({ channel }: { channel: NotificationChannel }) {
 export function NotificationsPage() {
   const client = useQueryClient();
   const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<NotificationChannel | null>(null);
   const [deleting, setDeleting] = useState<NotificationChannel | null>(null);
   const channels = useQuery({
     queryKey: channelsKey,
@@ -286,7 +375,11 @@ export function NotificationsPage() {
                     {c.kind === 'email' ? c.settings.to.join(', ') : c.settings.url}
                   </td>
                   <td>{c.min_severity}</td>
-                  <td>{c.quiet_hours ? `${c.quiet_hours.start}–${c.quiet_hours.end}` : '—'}</td>
+                  <td>
+                    {c.quiet_hours
+                      ? `${c.quiet_hours.start}–${c.quiet_hours.end}${c.quiet_hours.time_zone ? ` ${c.quiet_hours.time_zone}` : ''}`
+                      : '—'}
+                  </td>
                   <td>{c.digest_window_s > 0 ? `${String(c.digest_window_s)} s` : 'none'}</td>
                   <td className="cell-number">{c.stats.sent}</td>
                   <td className="cell-number">{c.stats.failed}</td>
@@ -295,6 +388,15 @@ export function NotificationsPage() {
                   <td>
                     <div className="row-actions">
                       <TestChannel channel={c} />
+                      <button
+                        type="button"
+                        aria-label={`Edit ${c.name}`}
+                        onClick={() => {
+                          setEditing(c);
+                        }}
+                      >
+                        Edit
+                      </button>
                       <button
                         type="button"
                         className="danger"
@@ -317,6 +419,14 @@ export function NotificationsPage() {
         <ChannelDialog
           onClose={() => {
             setCreating(false);
+          }}
+        />
+      )}
+      {editing && (
+        <ChannelDialog
+          channel={editing}
+          onClose={() => {
+            setEditing(null);
           }}
         />
       )}

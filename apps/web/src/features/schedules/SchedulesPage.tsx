@@ -1,11 +1,12 @@
 /**
  * Schedules: a command or a saved action run at the ticks of a cron expression in a time zone (`/schedules`).
- * Listed with their next and last run; created in a form (cron, time zone, what runs, targets or group);
- * each schedule's history opens below the list, a run's per-target results as on the Run page.
+ * Listed with their next and last run; created and edited in a form (cron, time zone, what runs, targets or
+ * group), paused and resumed from the list; each schedule's history opens below the list, a run's per-target
+ * results as on the Run page.
  */
 import { useState, type SyntheticEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Schedule, ScheduleCreate, ScheduleRun } from '@svc/protocol';
+import type { Schedule, ScheduleCreate, ScheduleRun, ScheduleUpdate } from '@svc/protocol';
 import { fieldProblems, hub } from '../../api/client';
 import { useSession } from '../../app/session';
 import { ConfirmDialog } from '../../components/Dialog';
@@ -17,6 +18,7 @@ import { RunResults } from '../run/RunResults';
 import { summaryText } from '../run/run-state';
 import { completedRun } from '../actions/completed-run';
 import { useSavedActions } from '../actions/ActionsPage';
+import { storedChoice, useNamedChoice } from '../actions/target-names';
 import {
   noTargets,
   targetBody,
@@ -28,19 +30,40 @@ import {
 const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 const zones: readonly string[] = Intl.supportedValuesOf('timeZone');
 
-function CreateScheduleForm({ onCreated }: { onCreated: () => void }) {
+/** A new schedule, or (with `schedule`) the edit of one: only what changed is sent. */
+function ScheduleForm({ schedule, onDone }: { schedule?: Schedule; onDone: () => void }) {
   const client = useQueryClient();
   const actions = useSavedActions();
-  const [name, setName] = useState('');
-  const [cron, setCron] = useState('0 3 * * *');
-  const [timezone, setTimezone] = useState(browserZone);
-  const [runs, setRuns] = useState<'command' | 'action'>('command');
-  const [command, setCommand] = useState('');
-  const [actionId, setActionId] = useState('');
+  const [name, setName] = useState(schedule?.name ?? '');
+  const [cron, setCron] = useState(schedule?.cron ?? '0 3 * * *');
+  const [timezone, setTimezone] = useState(schedule?.timezone ?? browserZone);
+  const [runs, setRuns] = useState<'command' | 'action'>(schedule?.action_id ? 'action' : 'command');
+  const [command, setCommand] = useState(schedule?.command ?? '');
+  const [actionId, setActionId] = useState(schedule?.action_id ?? '');
   const [ownTargets, setOwnTargets] = useState(true);
-  const [choice, setChoice] = useState<TargetChoice>(noTargets);
+  const [choice, setChoice] = useState<TargetChoice>(schedule ? storedChoice(schedule) : noTargets);
+  const [targetsTouched, setTargetsTouched] = useState(false);
+  const named = useNamedChoice(choice);
   const create = useMutation({
     mutationFn: async () => {
+      if (schedule) {
+        const what =
+          runs === 'command'
+            ? command !== schedule.command
+              ? { command }
+              : {}
+            : actionId !== schedule.action_id
+              ? { action_id: actionId }
+              : {};
+        const body: ScheduleUpdate = {
+          name,
+          ...(cron !== schedule.cron ? { cron } : {}),
+          ...(timezone !== schedule.timezone ? { timezone } : {}),
+          ...what,
+          ...(targetsTouched && (runs === 'command' || ownTargets) ? targetBody(choice) : {}),
+        };
+        return (await hub.call('schedules.update', { params: { id: schedule.id }, body })).data;
+      }
       const body: ScheduleCreate = {
         name,
         cron,
@@ -52,7 +75,7 @@ function CreateScheduleForm({ onCreated }: { onCreated: () => void }) {
     },
     onSuccess: async () => {
       await client.invalidateQueries({ queryKey: ['schedules'] });
-      onCreated();
+      onDone();
     },
   });
   const problems = fieldProblems(create.error);
@@ -69,7 +92,7 @@ function CreateScheduleForm({ onCreated }: { onCreated: () => void }) {
   };
   return (
     <form className="panel run-form" onSubmit={submit} noValidate aria-labelledby="new-schedule-title">
-      <h2 id="new-schedule-title">New schedule</h2>
+      <h2 id="new-schedule-title">{schedule ? `Edit ${schedule.name}` : 'New schedule'}</h2>
       <div className="field">
         <label htmlFor="schedule-name">Name</label>
         <input
@@ -193,8 +216,11 @@ function CreateScheduleForm({ onCreated }: { onCreated: () => void }) {
       {needsTargets && (
         <TargetFields
           idPrefix="schedule"
-          choice={choice}
-          onChange={setChoice}
+          choice={named}
+          onChange={(next) => {
+            setChoice(next);
+            setTargetsTouched(true);
+          }}
           problem={problems.targets ?? problems.group}
         />
       )}
@@ -202,6 +228,11 @@ function CreateScheduleForm({ onCreated }: { onCreated: () => void }) {
         <button type="submit" className="primary" disabled={!ready}>
           {create.isPending ? 'Saving…' : 'Save schedule'}
         </button>
+        {schedule && (
+          <button type="button" onClick={onDone} disabled={create.isPending}>
+            Cancel
+          </button>
+        )}
       </div>
       {create.isError && Object.keys(problems).length === 0 && <ErrorNotice error={create.error} />}
     </form>
@@ -282,6 +313,7 @@ export function SchedulesPage() {
   const { canMutate } = useSession();
   const client = useQueryClient();
   const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<Schedule | null>(null);
   const [viewing, setViewing] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Schedule | null>(null);
   const schedules = useQuery({
@@ -294,6 +326,13 @@ export function SchedulesPage() {
     onSuccess: async () => {
       setDeleting(null);
       setViewing(null);
+      await client.invalidateQueries({ queryKey: ['schedules'] });
+    },
+  });
+  const toggle = useMutation({
+    mutationFn: async (s: Schedule) =>
+      (await hub.call('schedules.update', { params: { id: s.id }, body: { enabled: !s.enabled } })).data,
+    onSuccess: async () => {
       await client.invalidateQueries({ queryKey: ['schedules'] });
     },
   });
@@ -316,12 +355,22 @@ export function SchedulesPage() {
         )}
       </div>
       {creating && (
-        <CreateScheduleForm
-          onCreated={() => {
+        <ScheduleForm
+          onDone={() => {
             setCreating(false);
           }}
         />
       )}
+      {editing && (
+        <ScheduleForm
+          key={editing.id}
+          schedule={editing}
+          onDone={() => {
+            setEditing(null);
+          }}
+        />
+      )}
+      {toggle.isError && <ErrorNotice error={toggle.error} />}
       {schedules.isPending && <Loading label="Loading schedules" />}
       {schedules.isError && <ErrorNotice error={schedules.error} retry={() => void schedules.refetch()} />}
       {schedules.isSuccess && schedules.data.length === 0 && (
@@ -358,7 +407,15 @@ export function SchedulesPage() {
                       `saved action ${s.action_id ?? ''}`
                     )}
                   </td>
-                  <td className="next-run">{s.next_run_at ? formatTime(s.next_run_at) : 'none'}</td>
+                  <td className="next-run">
+                    {!s.enabled ? (
+                      <span className="muted">paused</span>
+                    ) : s.next_run_at ? (
+                      formatTime(s.next_run_at)
+                    ) : (
+                      'none'
+                    )}
+                  </td>
                   <td>{s.last_run_at ? formatTime(s.last_run_at) : <span className="muted">never</span>}</td>
                   <td className="cell-actions">
                     <button
@@ -372,16 +429,39 @@ export function SchedulesPage() {
                       History
                     </button>
                     {canMutate && (
-                      <button
-                        type="button"
-                        className="small danger"
-                        aria-label={`Delete ${s.name}`}
-                        onClick={() => {
-                          setDeleting(s);
-                        }}
-                      >
-                        Delete
-                      </button>
+                      <>
+                        <button
+                          type="button"
+                          className="small"
+                          aria-label={`${s.enabled ? 'Pause' : 'Resume'} ${s.name}`}
+                          disabled={toggle.isPending}
+                          onClick={() => {
+                            toggle.mutate(s);
+                          }}
+                        >
+                          {s.enabled ? 'Pause' : 'Resume'}
+                        </button>
+                        <button
+                          type="button"
+                          className="small"
+                          aria-label={`Edit ${s.name}`}
+                          onClick={() => {
+                            setEditing(s);
+                          }}
+                        >
+                          Edit
+                        </button>
+                        <button
+                          type="button"
+                          className="small danger"
+                          aria-label={`Delete ${s.name}`}
+                          onClick={() => {
+                            setDeleting(s);
+                          }}
+                        >
+                          Delete
+                        </button>
+                      </>
                     )}
                   </td>
                 </tr>
