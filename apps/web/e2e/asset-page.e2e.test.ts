@@ -274,8 +274,8 @@ describe('the asset page', () => {
     await t.screenshot('asset-metrics');
 
     await t.page.getByRole('button', { name: '24 hours' }).click();
-    expect(await t.page.getByRole('button', { name: '24 hours' }).getAttribute('aria-pressed')).toBe('true');
-    expect(t.page.url()).toContain('range=24h');
+    await t.page.getByRole('button', { name: '24 hours', pressed: true }).waitFor();
+    await expect.poll(() => t.page.url()).toContain('range=24h');
     await t.page.getByRole('img', { name: /^Memory: Memory used: latest/ }).waitFor();
   }, 60_000);
 

@@ -40,12 +40,11 @@ const totp = (secret: string, stepOffset = 0) =>
   generateSync({ secret, epoch: Math.floor(Date.now() / 1000) + stepOffset * 30 });
 
 describe('console sign-in', () => {
-  it('serves the sign-in page quickly with a strict CSP and no violation', async () => {
+  // How fast it loads is measured by the console benchmark (bench/console.bench.ts), not timed here.
+  it('serves the sign-in page with a strict CSP and no violation', async () => {
     const t = h();
-    const started = Date.now();
     const response = await t.page.goto(`${t.baseUrl}/`);
     await t.page.getByRole('button', { name: 'Sign in' }).waitFor();
-    const elapsed = Date.now() - started;
 
     expect(response?.status()).toBe(200);
     const headers = response?.headers() ?? {};
@@ -53,7 +52,6 @@ describe('console sign-in', () => {
     expect(headers['content-security-policy']).not.toContain('unsafe-inline');
     expect(headers['x-frame-options']).toBe('DENY');
     expect(headers['strict-transport-security']).toBe('max-age=63072000');
-    expect(elapsed).toBeLessThan(1_000);
     await t.screenshot('sign-in');
     expect(t.cspViolations).toEqual([]);
   });
