@@ -34,6 +34,7 @@ import { systemContracts } from './api/system.js';
 import { tlsContracts } from './api/tls.js';
 import { usersContracts } from './api/users.js';
 import { webhooksContracts } from './api/webhooks.js';
+import { connectorsContracts } from './api/connectors.js';
 import { notificationsContracts } from './api/notifications.js';
 import { whoamiContracts } from './api/whoami.js';
 
@@ -66,6 +67,7 @@ export const contractAreas = {
   events: eventsContracts,
   webhooks: webhooksContracts,
   notifications: notificationsContracts,
+  connectors: connectorsContracts,
 } as const;
 
 export type AreaName = keyof typeof contractAreas;
@@ -98,6 +100,7 @@ export const routes = {
   ...eventsContracts,
   ...webhooksContracts,
   ...notificationsContracts,
+  ...connectorsContracts,
   ...plannedContracts,
 } satisfies Record<string, RouteContract>;
 

@@ -5,3 +5,4 @@ export * from './fake-agent.js';
 export * from './fleet-simulator.js';
 export * from './claim-owner.js';
 export * from './gated-bcrypt.js';
+export * from './upstreams/upstream-server.js';
