@@ -89,6 +89,7 @@ import type { WebhookDeliveryOptions } from './modules/webhooks/webhooks.service
 import { createNotificationsModule } from './modules/notifications/notifications.module.js';
 import { createConnectorsModule } from './modules/connectors/connectors.module.js';
 import type { ConnectorService, ConnectorServiceOptions } from './modules/connectors/connectors.service.js';
+import { createVirtModule } from './modules/virt/virt.module.js';
 import type { Resolver } from './platform/outbound/guarded-lookup.js';
 import { createLiveOutbound } from './platform/outbound/live-policy.js';
 
@@ -441,6 +442,16 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     actionsEnabled: () => runtimeSettings.get('policy.connector_enabled'),
     ...(options.connectors ? { options: options.connectors } : {}),
   });
+  const connectorParts = {
+    db,
+    audit: auditService,
+    connectors: connectors.services.connectors,
+    connectorAssets: assets.services.connectorAssets,
+  };
+  const virt = createVirtModule({
+    ...connectorParts,
+    task: { pollMs: options.connectors?.taskPollMs ?? 500 },
+  });
 
   const modules = [
     audit,
@@ -471,6 +482,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     webhooks,
     notifications,
     connectors,
+    virt,
   ];
   // `true` compiles only when every contract not marked planned has a handler in one of the modules.
   const composed = composeModules(modules, true);

@@ -35,6 +35,7 @@ import { tlsContracts } from './api/tls.js';
 import { usersContracts } from './api/users.js';
 import { webhooksContracts } from './api/webhooks.js';
 import { connectorsContracts } from './api/connectors.js';
+import { virtContracts } from './api/virt.js';
 import { notificationsContracts } from './api/notifications.js';
 import { whoamiContracts } from './api/whoami.js';
 
@@ -68,6 +69,7 @@ export const contractAreas = {
   webhooks: webhooksContracts,
   notifications: notificationsContracts,
   connectors: connectorsContracts,
+  virt: virtContracts,
 } as const;
 
 export type AreaName = keyof typeof contractAreas;
@@ -101,6 +103,7 @@ export const routes = {
   ...webhooksContracts,
   ...notificationsContracts,
   ...connectorsContracts,
+  ...virtContracts,
   ...plannedContracts,
 } satisfies Record<string, RouteContract>;
 

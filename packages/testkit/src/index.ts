@@ -6,3 +6,4 @@ export * from './fleet-simulator.js';
 export * from './claim-owner.js';
 export * from './gated-bcrypt.js';
 export * from './upstreams/upstream-server.js';
+export * from './upstreams/virt.js';

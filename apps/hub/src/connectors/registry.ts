@@ -4,9 +4,10 @@
  */
 import type { ConnectorKind } from '@svc/protocol';
 import type { ConnectorDriver } from './base/connector.js';
+import { virtDriver } from './virt/virt.connector.js';
 
 export const connectorDrivers: Record<ConnectorKind, ConnectorDriver | null> = {
-  virt: null,
+  virt: virtDriver,
   backup: null,
   nas: null,
   stacks: null,
