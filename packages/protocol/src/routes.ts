@@ -36,6 +36,7 @@ import { usersContracts } from './api/users.js';
 import { webhooksContracts } from './api/webhooks.js';
 import { connectorsContracts } from './api/connectors.js';
 import { virtContracts } from './api/virt.js';
+import { backupContracts } from './api/backup.js';
 import { notificationsContracts } from './api/notifications.js';
 import { whoamiContracts } from './api/whoami.js';
 
@@ -70,6 +71,7 @@ export const contractAreas = {
   notifications: notificationsContracts,
   connectors: connectorsContracts,
   virt: virtContracts,
+  backup: backupContracts,
 } as const;
 
 export type AreaName = keyof typeof contractAreas;
@@ -104,6 +106,7 @@ export const routes = {
   ...notificationsContracts,
   ...connectorsContracts,
   ...virtContracts,
+  ...backupContracts,
   ...plannedContracts,
 } satisfies Record<string, RouteContract>;
 

@@ -7,3 +7,4 @@ export * from './claim-owner.js';
 export * from './gated-bcrypt.js';
 export * from './upstreams/upstream-server.js';
 export * from './upstreams/virt.js';
+export * from './upstreams/backup.js';

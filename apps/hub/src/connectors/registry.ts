@@ -4,11 +4,12 @@
  */
 import type { ConnectorKind } from '@svc/protocol';
 import type { ConnectorDriver } from './base/connector.js';
+import { backupDriver } from './backup/backup.connector.js';
 import { virtDriver } from './virt/virt.connector.js';
 
 export const connectorDrivers: Record<ConnectorKind, ConnectorDriver | null> = {
   virt: virtDriver,
-  backup: null,
+  backup: backupDriver,
   nas: null,
   stacks: null,
   homeauto: null,

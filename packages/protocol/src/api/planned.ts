@@ -133,15 +133,6 @@ export const plannedContracts = {
     CONNECTORS,
     assetParam,
   ),
-  'backup.datastores': planned(
-    'backup.datastores',
-    'GET',
-    '/backup/assets/{id}/datastores',
-    'connectors:read',
-    'PBS datastores',
-    CONNECTORS,
-    assetParam,
-  ),
   'stacks.list': planned(
     'stacks.list',
     'GET',
