@@ -37,6 +37,7 @@ import { webhooksContracts } from './api/webhooks.js';
 import { connectorsContracts } from './api/connectors.js';
 import { virtContracts } from './api/virt.js';
 import { backupContracts } from './api/backup.js';
+import { dependenciesContracts } from './api/dependencies.js';
 import { notificationsContracts } from './api/notifications.js';
 import { whoamiContracts } from './api/whoami.js';
 
@@ -72,6 +73,7 @@ export const contractAreas = {
   connectors: connectorsContracts,
   virt: virtContracts,
   backup: backupContracts,
+  dependencies: dependenciesContracts,
 } as const;
 
 export type AreaName = keyof typeof contractAreas;
@@ -107,6 +109,7 @@ export const routes = {
   ...connectorsContracts,
   ...virtContracts,
   ...backupContracts,
+  ...dependenciesContracts,
   ...plannedContracts,
 } satisfies Record<string, RouteContract>;
 

@@ -71,6 +71,7 @@ const sampleBodies: Record<string, unknown> = {
     enabled: false,
   },
   'connectors.update': { enabled: false },
+  'dependencies.createLink': { from: newId('asset'), to: newId('asset') },
 };
 
 /** Query strings for routes whose query schema has required fields. */

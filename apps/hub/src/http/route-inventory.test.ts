@@ -228,6 +228,9 @@ const documentedExtras: readonly (readonly [method: string, path: string, access
   ['PATCH', '/api/v2/connectors/{id}', 'admin'],
   ['DELETE', '/api/v2/connectors/{id}', 'admin'],
   ['POST', '/api/v2/connectors/{id}/test', 'admin'],
+  // Links people declare in the dependency graph: facts about assets, so assets:write (0023).
+  ['POST', '/api/v2/dependencies/links', 'assets:write'],
+  ['DELETE', '/api/v2/dependencies/links/{id}', 'assets:write'],
 ];
 
 /** Spec 2.4: admin-only areas are runtime settings, enrollment/agent tokens, admin reset, users, API keys. */

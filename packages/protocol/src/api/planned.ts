@@ -153,14 +153,6 @@ export const plannedContracts = {
     ),
     unrestrictedOnly: true,
   },
-  dependencies: planned(
-    'dependencies',
-    'GET',
-    '/dependencies',
-    'topology:read',
-    'Infrastructure graph',
-    CONNECTORS,
-  ),
   'settings.meshvpnServe': plannedOther(
     'settings.meshvpnServe',
     'console',
