@@ -137,6 +137,26 @@ describe.each(databaseTargets())('connectors with the loopback opt-in ($name)', 
     await t.request('DELETE', `/api/v2/connectors/${created.id}`);
   });
 
+  it('the periodic check records health and follows the inventory', async () => {
+    const created = await addConnector(t, { ...base, name: 'periodic' });
+    pve.server.fail('server_error');
+    await t.hub.services.connectors.checkAll();
+    expect((await t.request('GET', `/api/v2/connectors/${created.id}`)).json.data).toMatchObject({
+      health: 'error',
+      last_error: 'HTTP 500 internal error',
+    });
+    pve.server.fail(null);
+    pve.guests.push({ vmid: 150, type: 'qemu', node: 'pve1', name: 'new-guest', status: 'running' });
+    try {
+      await t.hub.services.connectors.checkAll();
+      const read = (await t.request('GET', `/api/v2/connectors/${created.id}`)).json.data as Connector;
+      expect(read).toMatchObject({ health: 'ok', last_error: null, asset_count: 6 });
+    } finally {
+      pve.guests.pop();
+      await t.request('DELETE', `/api/v2/connectors/${created.id}`);
+    }
+  });
+
   it('removing a connector removes the assets it brought', async () => {
     const created = await addConnector(t, { ...base, name: 'removed' });
     const before = (await t.request('GET', '/api/v2/assets?per_page=500')).json.data as {
