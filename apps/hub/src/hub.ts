@@ -89,6 +89,11 @@ import { createWhoamiModule } from './modules/whoami/whoami.module.js';
 import { createWebhooksModule } from './modules/webhooks/webhooks.module.js';
 import type { WebhookDeliveryOptions } from './modules/webhooks/webhooks.service.js';
 import { createNotificationsModule } from './modules/notifications/notifications.module.js';
+import { createConnectorsModule } from './modules/connectors/connectors.module.js';
+import type { ConnectorService, ConnectorServiceOptions } from './modules/connectors/connectors.service.js';
+import { createVirtModule } from './modules/virt/virt.module.js';
+import { createBackupModule } from './modules/backup/backup.module.js';
+import { createDependenciesModule } from './modules/dependencies/dependencies.module.js';
 import type { Resolver } from './platform/outbound/guarded-lookup.js';
 import { createLiveOutbound } from './platform/outbound/live-policy.js';
 
@@ -115,6 +120,8 @@ export interface HubOptions {
   outbound?: { resolver?: Resolver; ca?: string };
   /** Webhook delivery pacing (tests shorten the retry delays). */
   webhookDelivery?: Partial<WebhookDeliveryOptions>;
+  /** Connector timeouts and the periodic check's interval (tests shorten them or turn the check off). */
+  connectors?: Partial<ConnectorServiceOptions>;
 }
 
 export interface Services {
@@ -134,6 +141,8 @@ export interface Services {
   alerts: AlertService;
   /** The alert rules' evaluation loop; tests run a pass with `tick()`. */
   alertEvaluator: AlertEvaluator;
+  /** Connectors: tests run the periodic check with `checkAll()`. */
+  connectors: ConnectorService;
 }
 
 export interface Hub {
@@ -443,6 +452,24 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     ...outboundParts,
     minSeverity: () => runtimeSettings.get('notifications.min_severity'),
   });
+  const connectors = createConnectorsModule({
+    ...outboundParts,
+    connectorAssets: assets.services.connectorAssets,
+    actionsEnabled: () => runtimeSettings.get('policy.connector_enabled'),
+    ...(options.connectors ? { options: options.connectors } : {}),
+  });
+  const connectorParts = {
+    db,
+    audit: auditService,
+    connectors: connectors.services.connectors,
+    connectorAssets: assets.services.connectorAssets,
+  };
+  const virt = createVirtModule({
+    ...connectorParts,
+    task: { pollMs: options.connectors?.taskPollMs ?? 500 },
+  });
+  const backup = createBackupModule(connectorParts);
+  const dependencies = createDependenciesModule({ ...base, logger, assets: assetService });
 
   const modules = [
     audit,
@@ -474,6 +501,10 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     webhooks,
     notifications,
     discovery,
+    connectors,
+    virt,
+    backup,
+    dependencies,
   ];
   // `true` compiles only when every contract not marked planned has a handler in one of the modules.
   const composed = composeModules(modules, true);
@@ -542,6 +573,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
       oidcAccounts: users.services.oidcAccounts,
       alerts: alerts.services.alerts,
       alertEvaluator: alerts.services.evaluator,
+      connectors: connectors.services.connectors,
     },
     owner,
     tls,

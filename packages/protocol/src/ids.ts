@@ -18,6 +18,8 @@ export const idPrefixes = {
   webhookDelivery: 'dlv',
   notificationChannel: 'nch',
   discoverySuggestion: 'dsg',
+  connector: 'con',
+  dependencyLink: 'dln',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -41,3 +41,7 @@ export * from './api/users.js';
 export * from './api/webhooks.js';
 export * from './api/notifications.js';
 export * from './api/whoami.js';
+export * from './api/connectors.js';
+export * from './api/virt.js';
+export * from './api/backup.js';
+export * from './api/dependencies.js';

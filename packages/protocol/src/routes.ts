@@ -36,6 +36,10 @@ import { systemContracts } from './api/system.js';
 import { tlsContracts } from './api/tls.js';
 import { usersContracts } from './api/users.js';
 import { webhooksContracts } from './api/webhooks.js';
+import { connectorsContracts } from './api/connectors.js';
+import { virtContracts } from './api/virt.js';
+import { backupContracts } from './api/backup.js';
+import { dependenciesContracts } from './api/dependencies.js';
 import { notificationsContracts } from './api/notifications.js';
 import { whoamiContracts } from './api/whoami.js';
 
@@ -70,6 +74,10 @@ export const contractAreas = {
   notifications: notificationsContracts,
   containers: containersContracts,
   discovery: discoveryContracts,
+  connectors: connectorsContracts,
+  virt: virtContracts,
+  backup: backupContracts,
+  dependencies: dependenciesContracts,
 } as const;
 
 export type AreaName = keyof typeof contractAreas;
@@ -104,6 +112,10 @@ export const routes = {
   ...notificationsContracts,
   ...containersContracts,
   ...discoveryContracts,
+  ...connectorsContracts,
+  ...virtContracts,
+  ...backupContracts,
+  ...dependenciesContracts,
   ...plannedContracts,
 } satisfies Record<string, RouteContract>;
 

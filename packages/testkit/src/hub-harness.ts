@@ -51,6 +51,8 @@ export interface TestHubOptions {
   outbound?: HubOptions['outbound'];
   /** Webhook delivery pacing (short retry delays). */
   webhookDelivery?: HubOptions['webhookDelivery'];
+  /** Connector timeouts and periodic check (0 turns the check off; tests call `checkAll()`). */
+  connectors?: HubOptions['connectors'];
 }
 
 export interface InjectOptions {
@@ -191,6 +193,7 @@ async function openTestHub(options: TestHubOptions, reopened: ReopenedStore | nu
     ...(options.eventStream ? { eventStream: options.eventStream } : {}),
     ...(options.outbound ? { outbound: options.outbound } : {}),
     ...(options.webhookDelivery ? { webhookDelivery: options.webhookDelivery } : {}),
+    ...(options.connectors ? { connectors: options.connectors } : {}),
   });
   const servers = options.listen
     ? await startServers(hub, { host: '127.0.0.1', httpPort: 0, httpsPort: 0, tlsMode: config.tlsMode })

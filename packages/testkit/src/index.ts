@@ -6,3 +6,6 @@ export * from './fleet-simulator.js';
 export * from './claim-owner.js';
 export * from './gated-bcrypt.js';
 export * from './podman.js';
+export * from './upstreams/upstream-server.js';
+export * from './upstreams/virt.js';
+export * from './upstreams/backup.js';

@@ -67,6 +67,15 @@ const sampleBodies: Record<string, unknown> = {
   'notifications.update': { enabled: false },
   'discovery.run': {},
   'discovery.accept': {},
+  'connectors.create': {
+    kind: 'virt',
+    name: 'matrix-pve',
+    base_url: 'https://198.51.100.7:8006',
+    credentials: 'root@pam!matrix=00000000-0000-0000-0000-000000000000',
+    enabled: false,
+  },
+  'connectors.update': { enabled: false },
+  'dependencies.createLink': { from: newId('asset'), to: newId('asset') },
 };
 
 /** Query strings for routes whose query schema has required fields. */

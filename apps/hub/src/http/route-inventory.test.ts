@@ -234,6 +234,14 @@ const documentedExtras: readonly (readonly [method: string, path: string, access
   ['PATCH', '/api/settings/notifications/channels/{id}', 'admin'],
   ['DELETE', '/api/settings/notifications/channels/{id}', 'admin'],
   ['POST', '/api/settings/notifications/channels/{id}/test', 'admin'],
+  // Connectors are the Connectors settings domain (spec 2.7): admins add, change, remove, test them (0022).
+  ['POST', '/api/v2/connectors', 'admin'],
+  ['PATCH', '/api/v2/connectors/{id}', 'admin'],
+  ['DELETE', '/api/v2/connectors/{id}', 'admin'],
+  ['POST', '/api/v2/connectors/{id}/test', 'admin'],
+  // Links people declare in the dependency graph: facts about assets, so assets:write (0023).
+  ['POST', '/api/v2/dependencies/links', 'assets:write'],
+  ['DELETE', '/api/v2/dependencies/links/{id}', 'assets:write'],
 ];
 
 /** Spec 2.4: admin-only areas are runtime settings, enrollment/agent tokens, admin reset, users, API keys. */
@@ -243,6 +251,8 @@ const adminAreas = [
   /^\/api\/settings(\/|$)/,
   /^\/api\/v2\/enrollment-tokens(\/|$)/,
   /^\/api\/v2\/agents\/\{id\}\/credential(\/|$)/,
+  // The Connectors settings domain (integration credentials), managed at /connectors (decision 0022).
+  /^\/api\/v2\/connectors(\/|$)/,
 ];
 
 const accessOf = (route: RouteContract): string =>

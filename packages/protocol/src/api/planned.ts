@@ -53,57 +53,6 @@ function plannedOther(
 const CONNECTORS = 'the containers and connectors issue';
 
 export const plannedContracts = {
-  'connectors.list': planned(
-    'connectors.list',
-    'GET',
-    '/connectors',
-    'connectors:read',
-    'List connectors',
-    CONNECTORS,
-  ),
-  'connectors.get': planned(
-    'connectors.get',
-    'GET',
-    '/connectors/{id}',
-    'connectors:read',
-    'Connector details',
-    CONNECTORS,
-  ),
-  'virt.clusterStatus': planned(
-    'virt.clusterStatus',
-    'GET',
-    '/virt/cluster/status',
-    'connectors:read',
-    'Proxmox cluster health',
-    CONNECTORS,
-  ),
-  'virt.clusterResources': planned(
-    'virt.clusterResources',
-    'GET',
-    '/virt/cluster/resources',
-    'connectors:read',
-    'All Proxmox VMs and containers',
-    CONNECTORS,
-  ),
-  'virt.start': planned(
-    'virt.start',
-    'POST',
-    '/virt/assets/{id}/start',
-    'connectors:write',
-    'Start a VM or CT',
-    CONNECTORS,
-    assetParam,
-  ),
-  'virt.stop': planned(
-    'virt.stop',
-    'POST',
-    '/virt/assets/{id}/stop',
-    'connectors:write',
-    'Stop a VM or CT',
-    CONNECTORS,
-    assetParam,
-  ),
-  'virt.ceph': planned('virt.ceph', 'GET', '/virt/ceph/status', 'connectors:read', 'Ceph health', CONNECTORS),
   'nas.pools': planned(
     'nas.pools',
     'GET',
@@ -122,15 +71,6 @@ export const plannedContracts = {
     CONNECTORS,
     assetParam,
   ),
-  'backup.datastores': planned(
-    'backup.datastores',
-    'GET',
-    '/backup/assets/{id}/datastores',
-    'connectors:read',
-    'PBS datastores',
-    CONNECTORS,
-    assetParam,
-  ),
   'stacks.list': planned(
     'stacks.list',
     'GET',
@@ -139,14 +79,6 @@ export const plannedContracts = {
     'Portainer stacks',
     CONNECTORS,
     assetParam,
-  ),
-  dependencies: planned(
-    'dependencies',
-    'GET',
-    '/dependencies',
-    'topology:read',
-    'Infrastructure graph',
-    CONNECTORS,
   ),
   'settings.meshvpnServe': plannedOther(
     'settings.meshvpnServe',

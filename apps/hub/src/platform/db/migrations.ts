@@ -8,6 +8,7 @@ import { alertsMigration } from './migrations/0008-alerts.js';
 import { schedulesAndActions } from './migrations/0009-schedules-actions.js';
 import { liveFeedMigration } from './migrations/0010-live-feed.js';
 import { discoveryMigration } from './migrations/0011-discovery.js';
+import { connectorsMigration } from './migrations/0012-connectors.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists */
 const initial: Migration = {
@@ -264,6 +265,7 @@ export const migrations: Record<string, Migration> = {
   '0009_schedules_actions': schedulesAndActions,
   '0010_live_feed': liveFeedMigration,
   '0011_discovery': discoveryMigration,
+  '0012_connectors': connectorsMigration,
 };
 
 export const migrationProvider: MigrationProvider = {
