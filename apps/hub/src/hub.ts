@@ -62,6 +62,7 @@ import {
   type MetricsPurger,
   type MetricsStore,
 } from './modules/metrics/metrics.module.js';
+import { createMeshvpnModule } from './modules/meshvpn/meshvpn.module.js';
 import { composeModules } from './modules/module.js';
 import { createPowerModule } from './modules/power/power.module.js';
 import { createSchedulesModule } from './modules/schedules/schedules.module.js';
@@ -429,6 +430,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     ...outboundParts,
     minSeverity: () => runtimeSettings.get('notifications.min_severity'),
   });
+  const meshvpn = createMeshvpnModule({ clock, tailscaleBinary: config.tailscaleBinary });
 
   const modules = [
     audit,
@@ -458,6 +460,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     eventsModule,
     webhooks,
     notifications,
+    meshvpn,
   ];
   // `true` compiles only when every contract not marked planned has a handler in one of the modules.
   const composed = composeModules(modules, true);

@@ -26,6 +26,7 @@ export * from './api/groups.js';
 export * from './api/hub.js';
 export * from './api/incidents.js';
 export * from './api/keys.js';
+export * from './api/meshvpn.js';
 export * from './api/metrics.js';
 export * from './api/planned.js';
 export * from './api/power.js';

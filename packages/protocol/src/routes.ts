@@ -23,6 +23,7 @@ import { groupsContracts } from './api/groups.js';
 import { hubContracts } from './api/hub.js';
 import { incidentsContracts } from './api/incidents.js';
 import { keysContracts } from './api/keys.js';
+import { meshvpnContracts } from './api/meshvpn.js';
 import { metricsContracts } from './api/metrics.js';
 import { plannedContracts } from './api/planned.js';
 import { powerContracts } from './api/power.js';
@@ -66,6 +67,7 @@ export const contractAreas = {
   events: eventsContracts,
   webhooks: webhooksContracts,
   notifications: notificationsContracts,
+  meshvpn: meshvpnContracts,
 } as const;
 
 export type AreaName = keyof typeof contractAreas;
@@ -98,6 +100,7 @@ export const routes = {
   ...eventsContracts,
   ...webhooksContracts,
   ...notificationsContracts,
+  ...meshvpnContracts,
   ...plannedContracts,
 } satisfies Record<string, RouteContract>;
 

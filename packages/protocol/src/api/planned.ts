@@ -36,19 +36,6 @@ function planned(
   };
 }
 
-/** A route outside `/api/v2` (or with a role guard) that a later issue builds. */
-function plannedOther(
-  name: string,
-  surface: RouteContract['surface'],
-  auth: RouteContract['auth'],
-  method: HttpMethod,
-  path: string,
-  summary: string,
-  plannedIn: string,
-): PlannedContract {
-  return { name, surface, method, path, auth, summary, plannedIn };
-}
-
 /** The next issues, by the areas they build. */
 const CONNECTORS = 'the containers and connectors issue';
 
@@ -219,15 +206,6 @@ export const plannedContracts = {
     '/dependencies',
     'topology:read',
     'Infrastructure graph',
-    CONNECTORS,
-  ),
-  'settings.meshvpnServe': plannedOther(
-    'settings.meshvpnServe',
-    'console',
-    'authenticated',
-    'GET',
-    '/settings/meshvpn/serve',
-    'Tailscale HTTPS host detection and serve status',
     CONNECTORS,
   ),
 } satisfies Record<string, PlannedContract>;
