@@ -14,3 +14,4 @@ export {
   type BcryptFunctions,
   type PasswordHasher,
 } from './platform/password-hasher.js';
+export { createCertificateAuthority, issueServerCertificate } from './platform/tls/certificates.js';

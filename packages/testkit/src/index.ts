@@ -5,3 +5,7 @@ export * from './fake-agent.js';
 export * from './fleet-simulator.js';
 export * from './claim-owner.js';
 export * from './gated-bcrypt.js';
+export * from './upstreams/upstream-server.js';
+export * from './upstreams/truenas.js';
+export * from './upstreams/portainer.js';
+export * from './upstreams/homeassistant.js';
