@@ -13,7 +13,7 @@ const hubTests = ['apps/hub/src/**/*.test.ts', 'apps/hub/src/testing/**', 'apps/
 const publicFile = '[^/]+\\.(module|service|presenter)\\.js$';
 const hubBoundaries = [
   {
-    files: ['apps/hub/src/{access,agents,config,http,platform}/**/*.ts'],
+    files: ['apps/hub/src/{access,agents,config,connectors,http,platform}/**/*.ts'],
     ignores: hubTests,
     rules: {
       'no-restricted-imports': [

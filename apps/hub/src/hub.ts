@@ -88,6 +88,8 @@ import { createWhoamiModule } from './modules/whoami/whoami.module.js';
 import { createWebhooksModule } from './modules/webhooks/webhooks.module.js';
 import type { WebhookDeliveryOptions } from './modules/webhooks/webhooks.service.js';
 import { createNotificationsModule } from './modules/notifications/notifications.module.js';
+import { createConnectorsModule } from './modules/connectors/connectors.module.js';
+import type { ConnectorService, ConnectorServiceOptions } from './modules/connectors/connectors.service.js';
 import type { Resolver } from './platform/outbound/guarded-lookup.js';
 import { createLiveOutbound } from './platform/outbound/live-policy.js';
 
@@ -114,6 +116,8 @@ export interface HubOptions {
   outbound?: { resolver?: Resolver; ca?: string };
   /** Webhook delivery pacing (tests shorten the retry delays). */
   webhookDelivery?: Partial<WebhookDeliveryOptions>;
+  /** Connector timeouts and the periodic check's interval (tests shorten them or turn the check off). */
+  connectors?: Partial<ConnectorServiceOptions>;
 }
 
 export interface Services {
@@ -133,6 +137,8 @@ export interface Services {
   alerts: AlertService;
   /** The alert rules' evaluation loop; tests run a pass with `tick()`. */
   alertEvaluator: AlertEvaluator;
+  /** Connectors: tests run the periodic check with `checkAll()`. */
+  connectors: ConnectorService;
 }
 
 export interface Hub {
@@ -430,6 +436,12 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     ...outboundParts,
     minSeverity: () => runtimeSettings.get('notifications.min_severity'),
   });
+  const connectors = createConnectorsModule({
+    ...outboundParts,
+    connectorAssets: assets.services.connectorAssets,
+    actionsEnabled: () => runtimeSettings.get('policy.connector_enabled'),
+    ...(options.connectors ? { options: options.connectors } : {}),
+  });
   const meshvpn = createMeshvpnModule({ clock, tailscaleBinary: config.tailscaleBinary });
 
   const modules = [
@@ -460,6 +472,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     eventsModule,
     webhooks,
     notifications,
+    connectors,
     meshvpn,
   ];
   // `true` compiles only when every contract not marked planned has a handler in one of the modules.
@@ -529,6 +542,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
       oidcAccounts: users.services.oidcAccounts,
       alerts: alerts.services.alerts,
       alertEvaluator: alerts.services.evaluator,
+      connectors: connectors.services.connectors,
     },
     owner,
     tls,

@@ -17,6 +17,8 @@ export const idPrefixes = {
   enrollmentToken: 'enr',
   webhookDelivery: 'dlv',
   notificationChannel: 'nch',
+  connector: 'con',
+  dependencyLink: 'dln',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -43,3 +43,4 @@ export * from './api/users.js';
 export * from './api/webhooks.js';
 export * from './api/notifications.js';
 export * from './api/whoami.js';
+export * from './api/connectors.js';

@@ -35,6 +35,7 @@ import { systemContracts } from './api/system.js';
 import { tlsContracts } from './api/tls.js';
 import { usersContracts } from './api/users.js';
 import { webhooksContracts } from './api/webhooks.js';
+import { connectorsContracts } from './api/connectors.js';
 import { notificationsContracts } from './api/notifications.js';
 import { whoamiContracts } from './api/whoami.js';
 
@@ -67,6 +68,7 @@ export const contractAreas = {
   events: eventsContracts,
   webhooks: webhooksContracts,
   notifications: notificationsContracts,
+  connectors: connectorsContracts,
   meshvpn: meshvpnContracts,
 } as const;
 
@@ -100,6 +102,7 @@ export const routes = {
   ...eventsContracts,
   ...webhooksContracts,
   ...notificationsContracts,
+  ...connectorsContracts,
   ...meshvpnContracts,
   ...plannedContracts,
 } satisfies Record<string, RouteContract>;

@@ -51,6 +51,8 @@ export interface TestHubOptions {
   outbound?: HubOptions['outbound'];
   /** Webhook delivery pacing (short retry delays). */
   webhookDelivery?: HubOptions['webhookDelivery'];
+  /** Connector timeouts and periodic check (0 turns the check off; tests call `checkAll()`). */
+  connectors?: HubOptions['connectors'];
 }
 
 export interface InjectOptions {
@@ -167,6 +169,7 @@ export async function startTestHub(options: TestHubOptions = {}): Promise<TestHu
     ...(options.eventStream ? { eventStream: options.eventStream } : {}),
     ...(options.outbound ? { outbound: options.outbound } : {}),
     ...(options.webhookDelivery ? { webhookDelivery: options.webhookDelivery } : {}),
+    ...(options.connectors ? { connectors: options.connectors } : {}),
   });
   const servers = options.listen
     ? await startServers(hub, { host: '127.0.0.1', httpPort: 0, httpsPort: 0, tlsMode: config.tlsMode })

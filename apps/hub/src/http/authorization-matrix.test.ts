@@ -63,6 +63,14 @@ const sampleBodies: Record<string, unknown> = {
     settings: { url: 'https://198.51.100.7/t' },
   },
   'notifications.update': { enabled: false },
+  'connectors.create': {
+    kind: 'virt',
+    name: 'matrix-pve',
+    base_url: 'https://198.51.100.7:8006',
+    credentials: 'root@pam!matrix=00000000-0000-0000-0000-000000000000',
+    enabled: false,
+  },
+  'connectors.update': { enabled: false },
 };
 
 /** Query strings for routes whose query schema has required fields. */

@@ -223,6 +223,11 @@ const documentedExtras: readonly (readonly [method: string, path: string, access
   ['PATCH', '/api/settings/notifications/channels/{id}', 'admin'],
   ['DELETE', '/api/settings/notifications/channels/{id}', 'admin'],
   ['POST', '/api/settings/notifications/channels/{id}/test', 'admin'],
+  // Connectors are the Connectors settings domain (spec 2.7): admins add, change, remove, test them (0022).
+  ['POST', '/api/v2/connectors', 'admin'],
+  ['PATCH', '/api/v2/connectors/{id}', 'admin'],
+  ['DELETE', '/api/v2/connectors/{id}', 'admin'],
+  ['POST', '/api/v2/connectors/{id}/test', 'admin'],
 ];
 
 /** Spec 2.4: admin-only areas are runtime settings, enrollment/agent tokens, admin reset, users, API keys. */
@@ -232,6 +237,8 @@ const adminAreas = [
   /^\/api\/settings(\/|$)/,
   /^\/api\/v2\/enrollment-tokens(\/|$)/,
   /^\/api\/v2\/agents\/\{id\}\/credential(\/|$)/,
+  // The Connectors settings domain (integration credentials), managed at /connectors (decision 0022).
+  /^\/api\/v2\/connectors(\/|$)/,
 ];
 
 const accessOf = (route: RouteContract): string =>

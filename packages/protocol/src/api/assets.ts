@@ -17,7 +17,18 @@ export const platforms = ['linux', 'windows', 'macos', 'freebsd', 'other'] as co
 export type Platform = (typeof platforms)[number];
 export const assetStatuses = ['online', 'offline', 'unknown'] as const;
 export type AssetStatus = (typeof assetStatuses)[number];
-export const assetSources = ['manual', 'agent'] as const;
+/** `connector`: brought by a connector's inventory (a Proxmox guest, the NAS, a backup server), no agent. */
+export const assetSources = ['manual', 'agent', 'connector'] as const;
+
+/** Where a connector-managed asset comes from: the connector, its kind upstream, and its id there. */
+export const AssetConnectorRef = Type.Object({
+  connector_id: Type.String(),
+  /** `node`, `vm`, `ct`, `storage`, `nas`, `backup`, `stacks_endpoint`, `homeauto`. */
+  kind: Type.String(),
+  /** The upstream's own id (`qemu/100`, `node/pve1`, a datastore server's host name). */
+  external_id: Type.String(),
+});
+export type AssetConnectorRef = Static<typeof AssetConnectorRef>;
 
 const Hostname = Type.String({ minLength: 1, maxLength: limits.hostnameLength, pattern: '^[A-Za-z0-9.-]+$' });
 const IpAddress = Type.String({ anyOf: [{ format: 'ipv4' }, { format: 'ipv6' }] });
@@ -48,6 +59,8 @@ export const Asset = Type.Object({
   agent: Type.Union([AgentStatus, Type.Null()]),
   /** The machine the hub itself runs on: exec, files, processes and logs there need the admin role. */
   hub_host: Type.Boolean(),
+  /** Present for `source: connector`. */
+  connector: Type.Optional(AssetConnectorRef),
 });
 export type Asset = Static<typeof Asset>;
 

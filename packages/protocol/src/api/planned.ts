@@ -102,22 +102,6 @@ export const plannedContracts = {
     CONNECTORS,
     compoundParam,
   ),
-  'connectors.list': planned(
-    'connectors.list',
-    'GET',
-    '/connectors',
-    'connectors:read',
-    'List connectors',
-    CONNECTORS,
-  ),
-  'connectors.get': planned(
-    'connectors.get',
-    'GET',
-    '/connectors/{id}',
-    'connectors:read',
-    'Connector details',
-    CONNECTORS,
-  ),
   'virt.clusterStatus': planned(
     'virt.clusterStatus',
     'GET',

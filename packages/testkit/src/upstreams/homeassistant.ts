@@ -6,14 +6,22 @@
  * (turning a light on changes its state and `last_changed`).
  */
 import {
-  json,
-  splitPath,
   startUpstreamServer,
-  text,
-  type UpstreamReply,
-  type UpstreamRequest,
-  type UpstreamServer,
+  type FakeAnswer,
+  type FakeRequest,
+  type FakeUpstreamServer,
 } from './upstream-server.js';
+
+const json = (status: number, body: unknown, headers?: Record<string, string>): FakeAnswer => ({
+  status,
+  body,
+  ...(headers ? { headers } : {}),
+});
+const text = (status: number, body: string): FakeAnswer => ({
+  status,
+  body,
+  contentType: 'text/plain; charset=utf-8',
+});
 
 export interface HomeAssistantState {
   entity_id: string;
@@ -25,7 +33,7 @@ export interface HomeAssistantState {
   context: { id: string; parent_id: string | null; user_id: string | null };
 }
 
-export interface FakeHomeAssistant extends UpstreamServer {
+export interface FakeHomeAssistant extends FakeUpstreamServer {
   token: string;
   states: Map<string, HomeAssistantState>;
   /** Service calls received: `domain.service` and the data sent. */
@@ -81,7 +89,7 @@ export function defaultHomeAssistantStates(): HomeAssistantState[] {
 const toggleable = new Set(['light', 'switch', 'fan', 'input_boolean']);
 
 export async function startFakeHomeAssistant(
-  options: { token?: string; unknownCa?: boolean } = {},
+  options: { token?: string; slowMs?: number } = {},
 ): Promise<FakeHomeAssistant> {
   const token =
     options.token ??
@@ -116,7 +124,7 @@ export async function startFakeHomeAssistant(
         : {},
     }));
 
-  const callService = (domain: string, service: string, body: string): UpstreamReply => {
+  const callService = (domain: string, service: string, body: string): FakeAnswer => {
     let data: unknown = {};
     if (body.trim() !== '') {
       try {
@@ -153,8 +161,8 @@ export async function startFakeHomeAssistant(
     return json(200, changed);
   };
 
-  const handle = (request: UpstreamRequest): UpstreamReply => {
-    const { pathname } = splitPath(request.path);
+  const handle = (request: FakeRequest): FakeAnswer => {
+    const pathname = request.path;
     if (request.headers.authorization !== `Bearer ${token}`) return text(401, '401: Unauthorized');
     if (pathname === '/api/' && request.method === 'GET') return json(200, { message: 'API running.' });
     if (pathname === '/api/config' && request.method === 'GET') {
@@ -184,9 +192,13 @@ export async function startFakeHomeAssistant(
     return text(404, '404: Not Found');
   };
 
-  const fake = (await startUpstreamServer(handle, {
-    ...(options.unknownCa ? { unknownCa: true } : {}),
-    serverError: text(500, '500 Internal Server Error\n\nServer got itself in trouble'),
+  const fake = (await startUpstreamServer({
+    handle,
+    ...(options.slowMs ? { slowMs: options.slowMs } : {}),
+    failures: {
+      unauthorized: { status: 401, body: '' },
+      server_error: text(500, '500 Internal Server Error\n\nServer got itself in trouble'),
+    },
   })) as FakeHomeAssistant;
   return Object.assign(fake, { token, states, serviceCalls });
 }

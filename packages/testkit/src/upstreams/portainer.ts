@@ -6,13 +6,17 @@
  * empty, and errors as `{"message","details"}`.
  */
 import {
-  json,
-  splitPath,
   startUpstreamServer,
-  type UpstreamReply,
-  type UpstreamRequest,
-  type UpstreamServer,
+  type FakeAnswer,
+  type FakeRequest,
+  type FakeUpstreamServer,
 } from './upstream-server.js';
+
+const json = (status: number, body: unknown, headers?: Record<string, string>): FakeAnswer => ({
+  status,
+  body,
+  ...(headers ? { headers } : {}),
+});
 
 export interface PortainerEndpointFixture {
   Id: number;
@@ -39,7 +43,7 @@ export interface PortainerStackFixture {
   Env: { name: string; value: string }[] | null;
 }
 
-export interface FakePortainer extends UpstreamServer {
+export interface FakePortainer extends FakeUpstreamServer {
   apiKey: string;
   endpoints: PortainerEndpointFixture[];
   stacks: PortainerStackFixture[];
@@ -165,14 +169,14 @@ function stackRecord(s: PortainerStackFixture) {
 }
 
 export async function startFakePortainer(
-  options: { apiKey?: string; unknownCa?: boolean } = {},
+  options: { apiKey?: string; slowMs?: number } = {},
 ): Promise<FakePortainer> {
   const apiKey = options.apiKey ?? 'ptr_fakePortainerKey0123456789abcdefghijklmnopqr=';
   const endpoints = defaultPortainerEndpoints();
   const stacks = defaultPortainerStacks();
 
-  const handle = (request: UpstreamRequest): UpstreamReply => {
-    const { pathname, query } = splitPath(request.path);
+  const handle = (request: FakeRequest): FakeAnswer => {
+    const { path: pathname, query } = request;
     if (pathname === '/api/system/status')
       return json(200, { Version: '2.21.4', InstanceID: 'fake-portainer' });
     if (request.headers['x-api-key'] !== apiKey) {
@@ -221,12 +225,16 @@ export async function startFakePortainer(
     return json(404, { message: 'Not found', details: '' });
   };
 
-  const fake = (await startUpstreamServer(handle, {
-    ...(options.unknownCa ? { unknownCa: true } : {}),
-    serverError: json(500, {
-      message: 'Unable to retrieve environments from the database',
-      details: 'database error',
-    }),
+  const fake = (await startUpstreamServer({
+    handle,
+    ...(options.slowMs ? { slowMs: options.slowMs } : {}),
+    failures: {
+      unauthorized: { status: 401, body: '' },
+      server_error: json(500, {
+        message: 'Unable to retrieve environments from the database',
+        details: 'database error',
+      }),
+    },
   })) as FakePortainer;
   return Object.assign(fake, { apiKey, endpoints, stacks });
 }

@@ -12,13 +12,10 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import {
-  json,
-  splitPath,
   startUpstreamServer,
-  text,
-  type UpstreamReply,
-  type UpstreamRequest,
-  type UpstreamServer,
+  type FakeAnswer,
+  type FakeRequest,
+  type FakeUpstreamServer,
 } from './upstream-server.js';
 
 /** Release lines whose API differs: 24.10 has REST only, 25.10 both, 26.04 JSON-RPC only. */
@@ -28,10 +25,11 @@ export interface FakeTruenasOptions {
   release?: TruenasRelease;
   /** The key the fake accepts, `<id>-<secret>`. */
   apiKey?: string;
-  unknownCa?: boolean;
+  /** How long the `slow` failure holds an answer. */
+  slowMs?: number;
 }
 
-export interface FakeTruenas extends UpstreamServer {
+export interface FakeTruenas extends FakeUpstreamServer {
   release: TruenasRelease;
   apiKey: string;
   /** JSON-RPC methods called, in order (login included). */
@@ -236,21 +234,21 @@ export async function startFakeTruenas(options: FakeTruenasOptions = {}): Promis
     );
   };
 
-  const rest = (request: UpstreamRequest): UpstreamReply => {
-    const { pathname, query } = splitPath(request.path);
+  const rest = (request: FakeRequest): FakeAnswer => {
+    const { path: pathname, query } = request;
     if (pathname === '/api/versions') {
       return hasJsonRpc
-        ? json(200, [
-            'v25.04.0',
-            'v25.04.1',
-            'v25.04.2',
-            'v25.10.0',
-            ...(release === '26.04' ? ['v26.0'] : []),
-          ])
-        : text(404, '404: Not Found');
+        ? {
+            status: 200,
+            body: ['v25.04.0', 'v25.04.1', 'v25.04.2', 'v25.10.0', ...(release === '26.04' ? ['v26.0'] : [])],
+          }
+        : { status: 404, body: '404: Not Found', contentType: 'text/plain' };
     }
-    if (!pathname.startsWith('/api/v2.0/') || !hasRest) return json(404, { message: 'Not Found' });
-    if (request.headers.authorization !== `Bearer ${apiKey}`) return text(401, 'Invalid API key');
+    if (!pathname.startsWith('/api/v2.0/') || !hasRest)
+      return { status: 404, body: { message: 'Not Found' } };
+    if (request.headers.authorization !== `Bearer ${apiKey}`) {
+      return { status: 401, body: 'Invalid API key', contentType: 'text/plain' };
+    }
     const limit = Number(query.get('limit') ?? 0) || undefined;
     const offset = Number(query.get('offset') ?? 0) || undefined;
     const opts: QueryOptions = {
@@ -258,31 +256,39 @@ export async function startFakeTruenas(options: FakeTruenasOptions = {}): Promis
       ...(offset ? { offset } : {}),
       extra: query.get('extra.flat') === 'false' ? { flat: false } : {},
     };
-    if (request.method !== 'GET') return json(405, { message: 'Method Not Allowed' });
-    if (pathname === '/api/v2.0/pool') return json(200, queryPools(opts));
-    if (pathname === '/api/v2.0/pool/dataset') return json(200, queryDatasets(opts));
-    return json(404, { message: 'Not Found' });
+    if (request.method !== 'GET') return { status: 405, body: { message: 'Method Not Allowed' } };
+    if (pathname === '/api/v2.0/pool') return { status: 200, body: queryPools(opts) };
+    if (pathname === '/api/v2.0/pool/dataset') return { status: 200, body: queryDatasets(opts) };
+    return { status: 404, body: { message: 'Not Found' } };
   };
 
-  const fake = (await startUpstreamServer(rest, {
-    ...(options.unknownCa ? { unknownCa: true } : {}),
-    exempt: (request) => splitPath(request.path).pathname === '/api/versions',
-    serverError: json(500, {
-      message: '[EFAULT] Failed to connect to middlewared',
-      traceback: 'Traceback ...',
-    }),
+  const fake = (await startUpstreamServer({
+    handle: rest,
+    // The version probe needs no credential and is not the API: the failure modes are about the API itself.
+    exempt: (request) => request.path === '/api/versions',
+    ...(options.slowMs ? { slowMs: options.slowMs } : {}),
+    failures: {
+      unauthorized: { status: 401, body: '' },
+      server_error: {
+        status: 500,
+        body: {
+          message: '[EFAULT] Failed to connect to middlewared',
+          traceback: 'Traceback (most recent call last): …',
+        },
+      },
+    },
   })) as FakeTruenas;
   Object.assign(fake, { release, apiKey, calls, pools, datasets });
 
   const wss = new WebSocketServer({ noServer: true });
   fake.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const path = splitPath(req.url ?? '/').pathname;
+    const path = new URL(req.url ?? '/', 'https://fake.invalid').pathname;
     const versioned = /^\/api\/v\d+(\.\d+)*$/.test(path);
     if (!hasJsonRpc || (path !== '/api/current' && !versioned)) {
       socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n');
       return;
     }
-    if (fake.failure === 'server_error') {
+    if (fake.mode() === 'server_error') {
       socket.end('HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n');
       return;
     }
@@ -297,9 +303,9 @@ export async function startFakeTruenas(options: FakeTruenasOptions = {}): Promis
       const reply = (message: unknown): void => {
         const send = (): void => {
           if (ws.readyState !== ws.OPEN) return;
-          ws.send(fake.failure === 'malformed' ? '{"jsonrpc": "2.0", "id": ' : JSON.stringify(message));
+          ws.send(fake.mode() === 'malformed' ? '{"jsonrpc": "2.0", "id": ' : JSON.stringify(message));
         };
-        if (fake.failure === 'slow') setTimeout(send, fake.slowMs);
+        if (fake.mode() === 'slow') setTimeout(send, options.slowMs ?? 30_000);
         else send();
       };
       let request: { id?: unknown; method?: unknown; params?: unknown };
@@ -322,7 +328,7 @@ export async function startFakeTruenas(options: FakeTruenasOptions = {}): Promis
           data: { error: errno, errname, reason, trace: null, extra: [], py_exception: null },
         },
       });
-      const badKey = fake.failure === 'unauthorized';
+      const badKey = fake.mode() === 'unauthorized';
       switch (method) {
         case 'auth.login_with_api_key':
           authenticated = !badKey && params[0] === apiKey;
@@ -341,7 +347,7 @@ export async function startFakeTruenas(options: FakeTruenasOptions = {}): Promis
             reply(methodError(13, 'EACCES', 'Not authenticated'));
             return;
           }
-          if (fake.failure === 'server_error') {
+          if (fake.mode() === 'server_error') {
             reply(methodError(14, 'EFAULT', '[EFAULT] Failed to query ZFS'));
             return;
           }
@@ -360,7 +366,7 @@ export async function startFakeTruenas(options: FakeTruenasOptions = {}): Promis
     });
   }
 
-  const closeServer = fake.close;
+  const closeServer = fake.close.bind(fake);
   fake.close = async () => {
     for (const client of wss.clients) client.terminate();
     wss.close();

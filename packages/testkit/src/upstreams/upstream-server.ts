@@ -1,145 +1,177 @@
 /**
- * The HTTPS server under each fake upstream: a certificate for 127.0.0.1 and `localhost` signed by a CA the
- * test holds (`ca`), or, in `unknown_ca` mode, by another CA the test never sees; the failure modes every
- * product shares, switchable per test; and a record of what was asked. The product fakes answer the rest.
+ * The tiny HTTPS server every fake upstream runs on: a certificate for `localhost`, `127.0.0.1` and the names
+ * asked for, signed by a CA the test holds (`ca`, or pin `fingerprint`), and failure modes a test switches at
+ * will — 401 with an empty body, 5xx, an answer slower than any timeout, malformed JSON, and a certificate from
+ * an unknown CA. Products give their own status lines and bodies for each failure.
  */
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { createHash, X509Certificate } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { createCertificateAuthority, issueServerCertificate } from '@svc/hub';
 
-/**
- * - `unauthorized`: 401 with an empty body, whatever the credential;
- * - `server_error`: the product's 500;
- * - `slow`: the answer is held for `slowMs` (beyond a client's timeout);
- * - `malformed`: 200 with a JSON body cut short.
- */
-export const upstreamFailures = ['none', 'unauthorized', 'server_error', 'slow', 'malformed'] as const;
-export type UpstreamFailure = (typeof upstreamFailures)[number];
+export const upstreamFailureModes = [
+  'unauthorized',
+  'server_error',
+  'slow',
+  'malformed',
+  'unknown_ca',
+] as const;
+export type UpstreamFailureMode = (typeof upstreamFailureModes)[number];
 
-export interface UpstreamRequest {
+export interface FakeRequest {
   method: string;
+  /** Path without the query. */
   path: string;
-  headers: IncomingHttpHeaders;
+  query: URLSearchParams;
+  headers: IncomingMessage['headers'];
   body: string;
 }
 
-export interface UpstreamReply {
+/** What a product's handler answers. `statusText` is the reason phrase (some products put their error there). */
+export interface FakeAnswer {
   status: number;
-  body?: string;
+  statusText?: string;
+  /** Serialized as JSON unless a string. */
+  body?: unknown;
+  contentType?: string;
+  /** More response headers (Portainer's `X-Total-Count`). */
   headers?: Record<string, string>;
 }
 
-export type UpstreamHandler = (request: UpstreamRequest) => UpstreamReply;
+export interface FailureAnswers {
+  unauthorized: FakeAnswer;
+  server_error: FakeAnswer;
+}
 
 export interface UpstreamServerOptions {
-  /** Serve a certificate from a CA other than `ca`: a client trusting `ca` must refuse the handshake. */
-  unknownCa?: boolean;
-  /** The product's answer to a server failure (status 500 and its body). */
-  serverError: UpstreamReply;
-  /** Requests the failure modes leave alone (a version probe that is not about the API itself). */
-  exempt?: (request: UpstreamRequest) => boolean;
+  /** Extra names the certificate is valid for (with `localhost` and `127.0.0.1`). */
+  names?: readonly string[];
+  failures: FailureAnswers;
+  handle(request: FakeRequest): FakeAnswer | Promise<FakeAnswer>;
+  /** How long `slow` waits before answering (default 30 s: beyond any client timeout). */
+  slowMs?: number;
+  /** Requests the failure modes leave alone (a version probe that is not the API itself). */
+  exempt?: (request: FakeRequest) => boolean;
 }
 
-export interface UpstreamServer {
-  /** `https://127.0.0.1:<port>` */
-  url: string;
+export interface FakeUpstreamServer {
   port: number;
-  /** The CA certificate (PEM) a client should trust. */
+  /** `https://localhost:<port>` (or the given host). */
+  url(host?: string): string;
+  /** The trusted CA's certificate (PEM), for `tls_mode: pinned_ca`. */
   ca: string;
+  /** SHA-256 of the server's certificate (lowercase hex), for `tls_mode: fingerprint`. */
+  fingerprint: string;
+  /** The failure every request meets now; null for normal answers. */
+  fail(mode: UpstreamFailureMode | null): void;
+  /** Requests seen, oldest first. */
+  requests: FakeRequest[];
+  /** The failure mode now (for a product that serves more than HTTP requests: TrueNAS's WebSocket). */
+  mode(): UpstreamFailureMode | null;
+  /** The HTTPS server, for a product's WebSocket upgrades. */
   server: Server;
-  requests: UpstreamRequest[];
-  failure: UpstreamFailure;
-  slowMs: number;
-  close: () => Promise<void>;
+  close(): Promise<void>;
 }
 
-export function json(status: number, value: unknown, headers: Record<string, string> = {}): UpstreamReply {
-  return {
-    status,
-    body: JSON.stringify(value),
-    headers: { 'content-type': 'application/json', ...headers },
-  };
+function send(res: ServerResponse, answer: FakeAnswer): void {
+  const text =
+    answer.body === undefined
+      ? ''
+      : typeof answer.body === 'string'
+        ? answer.body
+        : JSON.stringify(answer.body);
+  res.writeHead(answer.status, answer.statusText ?? '', {
+    'content-type': answer.contentType ?? 'application/json;charset=UTF-8',
+    'content-length': Buffer.byteLength(text),
+    ...answer.headers,
+  });
+  res.end(text);
 }
 
-export function text(status: number, body: string, contentType = 'text/plain; charset=utf-8'): UpstreamReply {
-  return { status, body, headers: { 'content-type': contentType } };
-}
-
-export async function startUpstreamServer(
-  handler: UpstreamHandler,
-  options: UpstreamServerOptions,
-): Promise<UpstreamServer> {
+export async function startUpstreamServer(options: UpstreamServerOptions): Promise<FakeUpstreamServer> {
   const now = new Date();
-  const trusted = await createCertificateAuthority(now, 'fake upstream test CA');
-  const signer = options.unknownCa ? await createCertificateAuthority(now, 'unknown CA') : trusted;
-  const leaf = await issueServerCertificate(signer, ['localhost', '127.0.0.1'], now);
+  const names = ['localhost', '127.0.0.1', ...(options.names ?? [])];
+  const ca = await createCertificateAuthority(now, 'fake upstream test CA');
+  const leaf = await issueServerCertificate(ca, names, now);
+  const strangerCa = await createCertificateAuthority(now, 'unknown CA');
+  const strangerLeaf = await issueServerCertificate(strangerCa, names, now);
+  const fingerprint = createHash('sha256').update(new X509Certificate(leaf.certPem).raw).digest('hex');
+  let failure: UpstreamFailureMode | null = null;
+  const requests: FakeRequest[] = [];
   const pending = new Set<NodeJS.Timeout>();
-  const state: UpstreamServer = {
-    url: '',
-    port: 0,
-    ca: trusted.certPem,
-    server: createServer({ cert: leaf.certPem, key: leaf.keyPem }, (req, res) => {
-      void readBody(req).then((body) => {
-        const request = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body };
-        state.requests.push(request);
-        const failure = options.exempt?.(request) ? 'none' : state.failure;
-        const send = (): void => {
-          write(res, answerFor(failure, request));
-        };
-        if (failure === 'slow') {
+
+  const server: Server = createServer({ cert: leaf.certPem, key: leaf.keyPem }, (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'https://fake.invalid');
+      const request: FakeRequest = {
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        query: url.searchParams,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
+      requests.push(request);
+      switch (options.exempt?.(request) ? null : failure) {
+        case 'unauthorized':
+          send(res, options.failures.unauthorized);
+          return;
+        case 'server_error':
+          send(res, options.failures.server_error);
+          return;
+        case 'slow': {
           const timer = setTimeout(() => {
             pending.delete(timer);
-            if (!res.destroyed) send();
-          }, state.slowMs);
+            send(res, { status: 200, body: { data: null } });
+          }, options.slowMs ?? 30_000);
           pending.add(timer);
-        } else send();
-      });
-    }),
-    requests: [],
-    failure: 'none',
-    slowMs: 5_000,
+          return;
+        }
+        case 'malformed':
+          send(res, { status: 200, body: '{"data": [ {"truncated": ' });
+          return;
+        case 'unknown_ca':
+        case null:
+          break;
+      }
+      void Promise.resolve(options.handle(request)).then(
+        (answer) => {
+          send(res, answer);
+        },
+        (error: unknown) => {
+          send(res, { status: 500, statusText: String(error), body: '' });
+        },
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    url: (host = 'localhost') => `https://${host}:${String(port)}`,
+    ca: ca.certPem,
+    fingerprint,
+    fail(mode) {
+      const wasStranger = failure === 'unknown_ca';
+      failure = mode;
+      if (mode === 'unknown_ca')
+        server.setSecureContext({ cert: strangerLeaf.certPem, key: strangerLeaf.keyPem });
+      else if (wasStranger) server.setSecureContext({ cert: leaf.certPem, key: leaf.keyPem });
+      // Kept-alive connections were made with the old certificate: a new mode starts on new connections.
+      server.closeIdleConnections();
+    },
+    requests,
+    mode: () => failure,
+    server,
     close: () =>
       new Promise<void>((resolve) => {
         for (const timer of pending) clearTimeout(timer);
-        state.server.closeAllConnections();
-        state.server.close(() => {
+        server.closeAllConnections();
+        server.close(() => {
           resolve();
         });
       }),
   };
-  const answerFor = (failure: UpstreamFailure, request: UpstreamRequest): UpstreamReply => {
-    switch (failure) {
-      case 'unauthorized':
-        return { status: 401 };
-      case 'server_error':
-        return options.serverError;
-      case 'malformed':
-        return { status: 200, body: '{"data": [{"id": 1, ', headers: { 'content-type': 'application/json' } };
-      case 'none':
-      case 'slow':
-        return handler(request);
-    }
-  };
-  await new Promise<void>((resolve) => state.server.listen(0, '127.0.0.1', resolve));
-  state.port = (state.server.address() as AddressInfo).port;
-  state.url = `https://127.0.0.1:${String(state.port)}`;
-  return state;
-}
-
-function write(res: ServerResponse, reply: UpstreamReply): void {
-  res.writeHead(reply.status, { 'content-length': Buffer.byteLength(reply.body ?? ''), ...reply.headers });
-  res.end(reply.body ?? '');
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-/** The path without its query, and the query as a map. */
-export function splitPath(path: string): { pathname: string; query: URLSearchParams } {
-  const url = new URL(path, 'https://fake.invalid');
-  return { pathname: url.pathname, query: url.searchParams };
 }

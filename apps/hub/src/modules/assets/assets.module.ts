@@ -9,6 +9,7 @@ import { defineModule } from '../module.js';
 import { createAssetListCache } from './asset-list-cache.js';
 import { assetRoutes } from './assets.routes.js';
 import { createAssetService } from './assets.service.js';
+import { createConnectorAssetService } from './connector-assets.service.js';
 
 export interface AssetsModuleDeps {
   db: Kysely<Database>;
@@ -34,5 +35,14 @@ export function createAssetsModule(deps: AssetsModuleDeps) {
     },
     ...(writeVersions ? { listCache: createAssetListCache(() => String(writeVersions.of('assets'))) } : {}),
   });
-  return defineModule({ name: 'assets', services: { assets }, handlers: assetRoutes(assets) });
+  const connectorAssets = createConnectorAssetService({
+    db: deps.db,
+    clock: deps.clock,
+    events: deps.events,
+  });
+  return defineModule({
+    name: 'assets',
+    services: { assets, connectorAssets },
+    handlers: assetRoutes(assets),
+  });
 }

@@ -22,5 +22,14 @@ export function presentAsset(row: AssetRow, isConnected = false): Asset {
         ? { connected: isConnected, version: row.agent_version, connected_at: row.agent_connected_at }
         : null,
     hub_host: row.hub_host === 1,
+    ...(row.source === 'connector' && row.connector_id && row.external_id
+      ? {
+          connector: {
+            connector_id: row.connector_id,
+            kind: row.connector_kind ?? 'unknown',
+            external_id: row.external_id,
+          },
+        }
+      : {}),
   };
 }

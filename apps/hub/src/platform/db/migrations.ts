@@ -6,6 +6,7 @@ import { type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { webhooksAndNotifications } from './migrations/0007-webhooks.js';
 import { alertsMigration } from './migrations/0008-alerts.js';
 import { schedulesAndActions } from './migrations/0009-schedules-actions.js';
+import { connectorsMigration } from './migrations/0012-connectors.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists */
 const initial: Migration = {
@@ -260,6 +261,7 @@ export const migrations: Record<string, Migration> = {
   '0007_webhooks_notifications': webhooksAndNotifications,
   '0008_alerts': alertsMigration,
   '0009_schedules_actions': schedulesAndActions,
+  '0012_connectors': connectorsMigration,
 };
 
 export const migrationProvider: MigrationProvider = {

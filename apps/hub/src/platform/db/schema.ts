@@ -119,6 +119,13 @@ export interface AssetsTable {
   hub_host: number;
   created_at: string;
   updated_at: string;
+  /** Set for `source: connector` (migration 0012): the connector, the upstream kind and id. */
+  // Optional: null (or absent in a row written by code that predates them) for assets no connector brought.
+  connector_id?: string | null;
+  connector_kind?: string | null;
+  external_id?: string | null;
+  parent_asset_id?: string | null;
+  connector_facts?: string | null;
 }
 
 export interface GroupsTable {
@@ -297,6 +304,33 @@ export interface ScheduleRunsTable {
   error: string | null;
 }
 
+// ---- Connectors and declared dependency links (migration 0012) ----
+export interface ConnectorsTable {
+  id: string;
+  kind: string;
+  name: string;
+  base_url: string;
+  username: string | null;
+  credentials_sealed: string;
+  tls_mode: string;
+  tls_ca: string | null;
+  tls_fingerprint: string | null;
+  enabled: number;
+  health: string;
+  last_error: string | null;
+  last_checked_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+interface DependencyLinksTable {
+  id: string;
+  from_asset_id: string;
+  to_asset_id: string;
+  label: string | null;
+  created_at: string;
+}
+
 export interface Database {
   api_keys: ApiKeysTable;
   users: UsersTable;
@@ -319,6 +353,8 @@ export interface Database {
   saved_actions: SavedActionsTable;
   schedules: SchedulesTable;
   schedule_runs: ScheduleRunsTable;
+  connectors: ConnectorsTable;
+  dependency_links: DependencyLinksTable;
 }
 
 /** What repositories run queries on: the database or a transaction. */

@@ -4,11 +4,21 @@
  */
 import type { OutboundPrivateMode } from '@svc/protocol';
 import type { OutboundPolicy } from './address-policy.js';
-import { createOutboundClient, type OutboundClient, type OutboundClientOptions } from './outbound-client.js';
+import {
+  createOutboundClient,
+  type OutboundClient,
+  type OutboundClientOptions,
+  type OutboundTls,
+} from './outbound-client.js';
 
 export interface LiveOutbound {
   /** The client, its policy brought up to date with the setting first. */
   client(): OutboundClient;
+  /**
+   * Another live client with the same policy and resolver but its own certificate checks (a connector's CA,
+   * pinned fingerprint, or explicit no-verification). The caller closes it.
+   */
+  derive(tls: { ca?: string; tls?: OutboundTls }): LiveOutbound;
   close(): Promise<void>;
 }
 
@@ -30,6 +40,14 @@ export function createLiveOutbound(
       if (client.policy.allowPrivate !== wanted) client.setPolicy({ ...client.policy, allowPrivate: wanted });
       return client;
     },
+    derive: ({ ca, tls }) =>
+      createLiveOutbound({
+        ...clientOptions,
+        ...(ca !== undefined ? { ca } : {}),
+        ...(tls !== undefined ? { tls } : {}),
+        base,
+        allowPrivate,
+      }),
     close: () => client.close(),
   };
 }

@@ -3,9 +3,11 @@
  * on ws, both dialled through the guarded lookup. Each hop of a redirect is checked again, as a new request.
  * The policy is held here and swapped with setPolicy, so the runtime settings apply it without a restart.
  */
+import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { LookupFunction } from 'node:net';
-import { Agent, type Dispatcher } from 'undici';
+import { TLSSocket } from 'node:tls';
+import { Agent, buildConnector, type Dispatcher } from 'undici';
 import { WebSocket, type ClientOptions } from 'ws';
 import { ipLiteralOf, isHostAllowed, type OutboundPolicy } from './address-policy.js';
 import {
@@ -27,6 +29,31 @@ export interface OutboundClientOptions {
   responseTimeoutMs?: number;
   /** Trusted CA certificates (PEM) instead of the system's, for an upstream with its own CA. */
   ca?: string;
+  /** How the upstream's certificate is judged, when not by the CA pool (per connector). */
+  tls?: OutboundTls;
+}
+
+/**
+ * Certificate checks other than "a trusted CA signed it for this name": a pinned leaf certificate (its SHA-256
+ * fingerprint, checked before any byte of the request is sent), or none at all (an explicit, visible choice).
+ */
+export type OutboundTls = { verify: 'fingerprint'; sha256: string } | { verify: 'none' };
+
+/** `AB:CD:…` or `abcd…` → lowercase hex without separators. */
+export function normalizeFingerprint(text: string): string {
+  return text.replace(/[:\s]/g, '').toLowerCase();
+}
+
+class CertificateMismatch extends Error {
+  constructor(host: string) {
+    super(`${host}: the certificate does not match the pinned SHA-256 fingerprint`);
+    this.name = 'CertificateMismatch';
+  }
+}
+
+function leafFingerprint(socket: TLSSocket): string | null {
+  const cert = socket.getPeerCertificate();
+  return Object.keys(cert).length === 0 ? null : createHash('sha256').update(cert.raw).digest('hex');
 }
 
 export interface OutboundRequest {
@@ -42,6 +69,8 @@ export interface OutboundResponse {
   /** Where the answer came from, after redirects. */
   url: string;
   body: Dispatcher.ResponseData['body'];
+  /** The reason phrase (some upstreams put their only error text there). */
+  statusText: string;
 }
 
 export interface OutboundWebSocketOptions {
@@ -64,6 +93,7 @@ export class OutboundClient {
   private readonly connectTimeoutMs: number;
   private readonly responseTimeoutMs: number;
   private readonly ca: string | undefined;
+  private readonly tls: OutboundTls | undefined;
 
   constructor(options: OutboundClientOptions) {
     this.currentPolicy = options.policy;
@@ -73,6 +103,7 @@ export class OutboundClient {
     this.connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
     this.responseTimeoutMs = options.responseTimeoutMs ?? 30_000;
     this.ca = options.ca;
+    this.tls = options.tls;
     this.agent = this.createAgent();
   }
 
@@ -124,7 +155,13 @@ export class OutboundClient {
       const response = await this.send(url, { method, headers, body, signal: init.signal ?? null });
       const location = response.headers.location;
       if (!redirectStatuses.has(response.statusCode) || typeof location !== 'string') {
-        return { status: response.statusCode, headers: response.headers, url: url.href, body: response.body };
+        return {
+          status: response.statusCode,
+          statusText: response.statusText,
+          headers: response.headers,
+          url: url.href,
+          body: response.body,
+        };
       }
       await response.body.dump();
       if (redirects >= this.maxRedirects) {
@@ -161,13 +198,26 @@ export class OutboundClient {
       maxPayload: options.maxPayload ?? 16 * 1024 * 1024,
       headers: options.headers ?? {},
       ...(this.ca ? { ca: this.ca } : {}),
+      ...(this.tls ? { rejectUnauthorized: false } : {}),
     };
     const socket = new WebSocket(url, options.protocols ?? [], clientOptions);
+    const pinned = this.tls?.verify === 'fingerprint' ? normalizeFingerprint(this.tls.sha256) : null;
     return new Promise((resolve, reject) => {
       const fail = (error: Error): void => {
         socket.removeAllListeners('open');
         reject(findOutboundRefused(error) ?? error);
       };
+      if (pinned !== null) {
+        // Checked on the upgrade answer, before the socket opens and before any message is sent.
+        socket.once('upgrade', (response) => {
+          const { socket: raw } = response;
+          if (!(raw instanceof TLSSocket) || leafFingerprint(raw) !== pinned) {
+            socket.removeAllListeners('open');
+            socket.terminate();
+            reject(new CertificateMismatch(url.hostname));
+          }
+        });
+      }
       socket.once('open', () => {
         socket.removeListener('error', fail);
         resolve(socket);
@@ -181,9 +231,15 @@ export class OutboundClient {
   }
 
   private createAgent(): Agent {
+    // The socket is opened to the host name with this lookup, so TLS verifies and sends SNI for the name.
+    const connect = {
+      lookup: this.lookup,
+      timeout: this.connectTimeoutMs,
+      ...(this.ca ? { ca: this.ca } : {}),
+      ...(this.tls ? { rejectUnauthorized: false, maxCachedSessions: 0 } : {}),
+    };
     return new Agent({
-      // The socket is opened to the host name with this lookup, so TLS verifies and sends SNI for the name.
-      connect: { lookup: this.lookup, timeout: this.connectTimeoutMs, ...(this.ca ? { ca: this.ca } : {}) },
+      connect: this.tls?.verify === 'fingerprint' ? pinnedConnector(connect, this.tls.sha256) : connect,
       headersTimeout: this.responseTimeoutMs,
       bodyTimeout: this.responseTimeoutMs,
     });
@@ -229,6 +285,26 @@ export class OutboundClient {
       throw findOutboundRefused(error) ?? error;
     }
   }
+}
+
+/** A connector that hands undici the socket only when the leaf certificate is the pinned one. */
+function pinnedConnector(options: buildConnector.BuildOptions, sha256: string): buildConnector.connector {
+  const base = buildConnector(options);
+  const pinned = normalizeFingerprint(sha256);
+  return (connectOptions, callback) => {
+    base(connectOptions, (error, socket) => {
+      if (error !== null) {
+        callback(error, null);
+        return;
+      }
+      if (!(socket instanceof TLSSocket) || leafFingerprint(socket) !== pinned) {
+        socket.destroy();
+        callback(new CertificateMismatch(connectOptions.hostname), null);
+        return;
+      }
+      callback(null, socket);
+    });
+  };
 }
 
 function withoutHeaders(
