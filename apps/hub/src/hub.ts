@@ -62,7 +62,10 @@ import {
   type MetricsPurger,
   type MetricsStore,
 } from './modules/metrics/metrics.module.js';
+import { createHomeautoModule } from './modules/homeauto/homeauto.module.js';
 import { createMeshvpnModule } from './modules/meshvpn/meshvpn.module.js';
+import { createNasModule } from './modules/nas/nas.module.js';
+import { createStacksModule } from './modules/stacks/stacks.module.js';
 import { composeModules } from './modules/module.js';
 import { createPowerModule } from './modules/power/power.module.js';
 import { createSchedulesModule } from './modules/schedules/schedules.module.js';
@@ -443,6 +446,10 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     ...(options.connectors ? { options: options.connectors } : {}),
   });
   const meshvpn = createMeshvpnModule({ clock, tailscaleBinary: config.tailscaleBinary });
+  const connectorService = connectors.services.connectors;
+  const nas = createNasModule({ connectors: connectorService });
+  const stacks = createStacksModule({ connectors: connectorService });
+  const homeauto = createHomeautoModule({ connectors: connectorService, audit: auditService });
 
   const modules = [
     audit,
@@ -474,6 +481,9 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     notifications,
     connectors,
     meshvpn,
+    nas,
+    stacks,
+    homeauto,
   ];
   // `true` compiles only when every contract not marked planned has a handler in one of the modules.
   const composed = composeModules(modules, true);

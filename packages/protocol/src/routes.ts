@@ -23,7 +23,10 @@ import { groupsContracts } from './api/groups.js';
 import { hubContracts } from './api/hub.js';
 import { incidentsContracts } from './api/incidents.js';
 import { keysContracts } from './api/keys.js';
+import { homeautoContracts } from './api/homeauto.js';
 import { meshvpnContracts } from './api/meshvpn.js';
+import { nasContracts } from './api/nas.js';
+import { stacksContracts } from './api/stacks.js';
 import { metricsContracts } from './api/metrics.js';
 import { plannedContracts } from './api/planned.js';
 import { powerContracts } from './api/power.js';
@@ -70,6 +73,9 @@ export const contractAreas = {
   notifications: notificationsContracts,
   connectors: connectorsContracts,
   meshvpn: meshvpnContracts,
+  nas: nasContracts,
+  stacks: stacksContracts,
+  homeauto: homeautoContracts,
 } as const;
 
 export type AreaName = keyof typeof contractAreas;
@@ -104,6 +110,9 @@ export const routes = {
   ...notificationsContracts,
   ...connectorsContracts,
   ...meshvpnContracts,
+  ...nasContracts,
+  ...stacksContracts,
+  ...homeautoContracts,
   ...plannedContracts,
 } satisfies Record<string, RouteContract>;
 

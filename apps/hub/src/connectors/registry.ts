@@ -4,11 +4,14 @@
  */
 import type { ConnectorKind } from '@svc/protocol';
 import type { ConnectorDriver } from './base/connector.js';
+import { homeautoDriver } from './homeauto/homeauto.connector.js';
+import { nasDriver } from './nas/nas.connector.js';
+import { stacksDriver } from './stacks/stacks.connector.js';
 
 export const connectorDrivers: Record<ConnectorKind, ConnectorDriver | null> = {
   virt: null,
   backup: null,
-  nas: null,
-  stacks: null,
-  homeauto: null,
+  nas: nasDriver,
+  stacks: stacksDriver,
+  homeauto: homeautoDriver,
 };

@@ -71,6 +71,7 @@ const sampleBodies: Record<string, unknown> = {
     enabled: false,
   },
   'connectors.update': { enabled: false },
+  'homeauto.callService': { entity_id: ['light.kitchen'] },
 };
 
 /** Query strings for routes whose query schema has required fields. */
