@@ -41,8 +41,17 @@ async function addConnector(body: Record<string, unknown>): Promise<void> {
   const created = await h().api('POST', '/api/v2/connectors', { tls_mode: 'pinned_ca', ...body });
   expect(created.status, created.text).toBe(201);
   const id = (created.json.data as { id: string }).id;
-  const checked = await h().api('POST', `/api/v2/connectors/${id}/test`);
-  expect((checked.json.data as { health: string }).health, checked.text).toBe('ok');
+  // The create starts the first check and inventory in the background: wait for it.
+  for (let tries = 0; tries < 200; tries += 1) {
+    const connector = await h().api('GET', `/api/v2/connectors/${id}`);
+    const health = (connector.json.data as { health: string }).health;
+    if (health !== 'unknown') {
+      expect(health, connector.text).toBe('ok');
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`connector ${id} never checked`);
 }
 
 beforeAll(async () => {

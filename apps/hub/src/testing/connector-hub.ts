@@ -1,6 +1,6 @@
 /**
- * A connector of one kind added to a test hub through the API (its fake's CA pinned), checked once so its
- * inventory is there, and the assets it brought: for the route tests of the connector areas.
+ * A connector of one kind added to a test hub through the API (its fake's CA pinned), its first check and
+ * inventory awaited, and the assets it brought: for the route tests of the connector areas.
  */
 import type { Asset, ConnectorKind } from '@svc/protocol';
 import type { TestHub } from '@svc/testkit';
@@ -31,9 +31,14 @@ export async function addConnector(
   });
   if (created.status !== 201) throw new Error(`connector not created: ${created.text}`);
   const id = (created.json.data as { id: string }).id;
-  const checked = await t.request('POST', `/api/v2/connectors/${id}/test`);
-  if ((checked.json.data as { health?: string } | undefined)?.health !== 'ok') {
-    throw new Error(`connector check failed: ${checked.text}`);
+  // A create starts the first check and inventory in the background: wait for it rather than start a second
+  // one beside it (two syncs of one connector at once collide on PostgreSQL; see the h11 report).
+  for (let tries = 0; ; tries += 1) {
+    const connector = await t.request('GET', `/api/v2/connectors/${id}`);
+    const health = (connector.json.data as { health?: string } | undefined)?.health;
+    if (health === 'ok') break;
+    if (health === 'error' || tries > 200) throw new Error(`connector check failed: ${connector.text}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
   }
   const list = await t.request('GET', '/api/v2/assets?per_page=500');
   const assets = (list.json.data as Asset[]).filter((a) => a.connector?.connector_id === id);

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HomeautoEntity, HomeautoServiceResult } from '@svc/protocol';
-import { startFakeHomeAssistant, type FakeHomeAssistant } from '@svc/testkit';
+import { databaseTargets, startFakeHomeAssistant, type FakeHomeAssistant } from '@svc/testkit';
 import { useTestHub } from '@svc/testkit/vitest';
 import { addConnector, connectorTestEnv } from '../../testing/connector-hub.js';
 
@@ -17,8 +17,8 @@ afterAll(async () => {
   await fake.close();
 });
 
-describe('home automation routes', () => {
-  const use = useTestHub({ env: connectorTestEnv });
+describe.each(databaseTargets())('home automation routes ($name)', ({ options }) => {
+  const use = useTestHub({ ...options, env: connectorTestEnv });
   let homeId = '';
   let otherId = '';
 

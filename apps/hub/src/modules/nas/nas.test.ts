@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NasDataset, NasPool } from '@svc/protocol';
-import { startFakeTruenas, type FakeTruenas } from '@svc/testkit';
+import { databaseTargets, startFakeTruenas, type FakeTruenas } from '@svc/testkit';
 import { useTestHub } from '@svc/testkit/vitest';
 import { addConnector, connectorTestEnv } from '../../testing/connector-hub.js';
 
@@ -16,8 +16,8 @@ afterAll(async () => {
   await fake.close();
 });
 
-describe('NAS routes', () => {
-  const use = useTestHub({ env: connectorTestEnv });
+describe.each(databaseTargets())('NAS routes ($name)', ({ options }) => {
+  const use = useTestHub({ ...options, env: connectorTestEnv });
   let nasId = '';
   let otherId = '';
 

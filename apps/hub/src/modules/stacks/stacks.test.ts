@@ -1,7 +1,7 @@
 /** /stacks/assets/{id}/stacks through a hub whose Portainer connector points at the fake. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Asset, StacksStack } from '@svc/protocol';
-import { startFakePortainer, type FakePortainer } from '@svc/testkit';
+import { databaseTargets, startFakePortainer, type FakePortainer } from '@svc/testkit';
 import { useTestHub } from '@svc/testkit/vitest';
 import { addConnector, connectorTestEnv } from '../../testing/connector-hub.js';
 
@@ -13,8 +13,8 @@ afterAll(async () => {
   await fake.close();
 });
 
-describe('stacks routes', () => {
-  const use = useTestHub({ env: connectorTestEnv });
+describe.each(databaseTargets())('stacks routes ($name)', ({ options }) => {
+  const use = useTestHub({ ...options, env: connectorTestEnv });
   let endpoints: Asset[] = [];
 
   beforeAll(async () => {
