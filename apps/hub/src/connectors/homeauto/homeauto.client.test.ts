@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeHomeAssistant, type FakeHomeAssistant } from '@svc/testkit';
 import { UpstreamError } from '../base/upstream-error.js';
-import { upstreamContextFor } from '../../testing/upstream-context.js';
+import { upstreamContextFor } from '../../testing/fake-upstream-context.js';
 import {
   callHomeautoService,
   homeautoDriver,

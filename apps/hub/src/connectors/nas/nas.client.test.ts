@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeTruenas, type FakeTruenas, type TruenasRelease } from '@svc/testkit';
 import { UpstreamError } from '../base/upstream-error.js';
-import { upstreamContextFor } from '../../testing/upstream-context.js';
+import { upstreamContextFor } from '../../testing/fake-upstream-context.js';
 import { nasDatasets, nasDriver, nasPools } from './nas.connector.js';
 import { truenasReads } from './nas.client.js';
 

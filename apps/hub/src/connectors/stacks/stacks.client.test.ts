@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakePortainer, type FakePortainer } from '@svc/testkit';
 import { UpstreamError } from '../base/upstream-error.js';
-import { upstreamContextFor } from '../../testing/upstream-context.js';
+import { upstreamContextFor } from '../../testing/fake-upstream-context.js';
 import { endpointStacks, stacksDriver } from './stacks.connector.js';
 import { createPortainerClient } from './stacks.client.js';
 
