@@ -93,6 +93,7 @@ import type { WebhookDeliveryOptions } from './modules/webhooks/webhooks.service
 import { createNotificationsModule } from './modules/notifications/notifications.module.js';
 import { createConnectorsModule } from './modules/connectors/connectors.module.js';
 import type { ConnectorService, ConnectorServiceOptions } from './modules/connectors/connectors.service.js';
+import { createVirtModule } from './modules/virt/virt.module.js';
 import type { Resolver } from './platform/outbound/guarded-lookup.js';
 import { createLiveOutbound } from './platform/outbound/live-policy.js';
 
@@ -450,6 +451,16 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
   const nas = createNasModule({ connectors: connectorService });
   const stacks = createStacksModule({ connectors: connectorService });
   const homeauto = createHomeautoModule({ connectors: connectorService, audit: auditService });
+  const connectorParts = {
+    db,
+    audit: auditService,
+    connectors: connectors.services.connectors,
+    connectorAssets: assets.services.connectorAssets,
+  };
+  const virt = createVirtModule({
+    ...connectorParts,
+    task: { pollMs: options.connectors?.taskPollMs ?? 500 },
+  });
 
   const modules = [
     audit,
@@ -484,6 +495,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     nas,
     stacks,
     homeauto,
+    virt,
   ];
   // `true` compiles only when every contract not marked planned has a handler in one of the modules.
   const composed = composeModules(modules, true);

@@ -44,3 +44,4 @@ export * from './api/webhooks.js';
 export * from './api/notifications.js';
 export * from './api/whoami.js';
 export * from './api/connectors.js';
+export * from './api/virt.js';

@@ -39,6 +39,7 @@ import { tlsContracts } from './api/tls.js';
 import { usersContracts } from './api/users.js';
 import { webhooksContracts } from './api/webhooks.js';
 import { connectorsContracts } from './api/connectors.js';
+import { virtContracts } from './api/virt.js';
 import { notificationsContracts } from './api/notifications.js';
 import { whoamiContracts } from './api/whoami.js';
 
@@ -76,6 +77,7 @@ export const contractAreas = {
   nas: nasContracts,
   stacks: stacksContracts,
   homeauto: homeautoContracts,
+  virt: virtContracts,
 } as const;
 
 export type AreaName = keyof typeof contractAreas;
@@ -113,6 +115,7 @@ export const routes = {
   ...nasContracts,
   ...stacksContracts,
   ...homeautoContracts,
+  ...virtContracts,
   ...plannedContracts,
 } satisfies Record<string, RouteContract>;
 

@@ -9,3 +9,4 @@ export * from './upstreams/upstream-server.js';
 export * from './upstreams/truenas.js';
 export * from './upstreams/portainer.js';
 export * from './upstreams/homeassistant.js';
+export * from './upstreams/virt.js';

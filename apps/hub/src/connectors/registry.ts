@@ -7,9 +7,10 @@ import type { ConnectorDriver } from './base/connector.js';
 import { homeautoDriver } from './homeauto/homeauto.connector.js';
 import { nasDriver } from './nas/nas.connector.js';
 import { stacksDriver } from './stacks/stacks.connector.js';
+import { virtDriver } from './virt/virt.connector.js';
 
 export const connectorDrivers: Record<ConnectorKind, ConnectorDriver | null> = {
-  virt: null,
+  virt: virtDriver,
   backup: null,
   nas: nasDriver,
   stacks: stacksDriver,

@@ -88,12 +88,15 @@ export interface ConnectorServiceOptions {
   checkIntervalMs: number;
   /** Health is written at most this often while it stays the same. */
   healthWriteMs: number;
+  /** How often a running upstream task (a guest's start) is polled. */
+  taskPollMs: number;
 }
 
 const defaultOptions: ConnectorServiceOptions = {
   timeoutMs: 10_000,
   checkIntervalMs: 5 * 60_000,
   healthWriteMs: 60_000,
+  taskPollMs: 500,
 };
 
 const credentialsContext = (id: string) => `connector:${id}`;
