@@ -75,6 +75,32 @@ describe.each(databaseTargets())('NAS routes ($name)', ({ options }) => {
     expect((await t.request('GET', path, { key: here.raw_key })).status).toBe(200);
   });
 
+  it('reaches TrueNAS over its WebSocket with a pinned fingerprint, and refuses a wrong one', async () => {
+    const t = use();
+    const outcome = async (fingerprint: string) => {
+      const created = await t.request('POST', '/api/v2/connectors', {
+        body: {
+          kind: 'nas',
+          name: `pinned ${fingerprint.slice(0, 6)}`,
+          base_url: fake.url(),
+          credentials: fake.apiKey,
+          tls_mode: 'fingerprint',
+          tls_fingerprint: fingerprint,
+          enabled: false,
+        },
+      });
+      const id = (created.json.data as { id: string }).id;
+      const checked = await t.request('POST', `/api/v2/connectors/${id}/test`);
+      return checked.json.data as { health: string; error: string | null };
+    };
+    const calls = fake.calls.length;
+    expect(await outcome(fake.fingerprint)).toMatchObject({ health: 'ok', error: null });
+    expect(fake.calls.slice(calls)).toContain('pool.query');
+    const wrong = await outcome('00'.repeat(32));
+    expect(wrong.health).toBe('error');
+    expect(wrong.error).toMatch(/fingerprint/);
+  });
+
   it('answers 502 upstream_error with the reason when TrueNAS fails', async () => {
     const t = use();
     fake.fail('server_error');
