@@ -45,34 +45,46 @@ export function MeshvpnPage() {
       {serve.isSuccess && serve.data.available && (
         <>
           <dl className="facts" aria-label="Tailnet">
-            <dt>HTTPS name</dt>
-            <dd>
-              {serve.data.https_host ? (
-                <a href={`https://${serve.data.https_host}`}>{serve.data.https_host}</a>
-              ) : (
-                <span className="state-bad">HTTPS certificates are off in this tailnet</span>
-              )}
-            </dd>
-            <dt>MagicDNS name</dt>
-            <dd>{serve.data.dns_name ?? '—'}</dd>
-            <dt>Tailnet</dt>
-            <dd>{serve.data.tailnet ?? '—'}</dd>
-            <dt>Addresses</dt>
-            <dd>{serve.data.tailscale_ips.join(', ') || '—'}</dd>
-            <dt>Version</dt>
-            <dd>{serve.data.version ?? '—'}</dd>
-            <dt>Serve</dt>
-            <dd>
-              {serve.data.serve.configured ? (
-                <span className="state-ok">
-                  publishing on {serve.data.serve.tcp_ports.join(', ')}
-                  {serve.data.serve.funnel && ', funnel on (public internet)'}
-                  {serve.data.serve.foreground && ', in a foreground session'}
-                </span>
-              ) : (
-                'nothing served'
-              )}
-            </dd>
+            <div>
+              <dt>HTTPS name</dt>
+              <dd>
+                {serve.data.https_host ? (
+                  <a href={`https://${serve.data.https_host}`}>{serve.data.https_host}</a>
+                ) : (
+                  <span className="state-bad">HTTPS certificates are off in this tailnet</span>
+                )}
+              </dd>
+            </div>
+            <div>
+              <dt>MagicDNS name</dt>
+              <dd>{serve.data.dns_name ?? '—'}</dd>
+            </div>
+            <div>
+              <dt>Tailnet</dt>
+              <dd>{serve.data.tailnet ?? '—'}</dd>
+            </div>
+            <div>
+              <dt>Addresses</dt>
+              <dd>{serve.data.tailscale_ips.join(', ') || '—'}</dd>
+            </div>
+            <div>
+              <dt>Version</dt>
+              <dd>{serve.data.version ?? '—'}</dd>
+            </div>
+            <div>
+              <dt>Serve</dt>
+              <dd>
+                {serve.data.serve.configured ? (
+                  <span className="state-ok">
+                    publishing on {serve.data.serve.tcp_ports.join(', ')}
+                    {serve.data.serve.funnel && ', funnel on (public internet)'}
+                    {serve.data.serve.foreground && ', in a foreground session'}
+                  </span>
+                ) : (
+                  'nothing served'
+                )}
+              </dd>
+            </div>
           </dl>
           {serve.data.message && <p className="muted">{serve.data.message}</p>}
           {serve.data.serve.handlers.length > 0 && (
