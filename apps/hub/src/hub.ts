@@ -94,6 +94,7 @@ import { createNotificationsModule } from './modules/notifications/notifications
 import { createConnectorsModule } from './modules/connectors/connectors.module.js';
 import type { ConnectorService, ConnectorServiceOptions } from './modules/connectors/connectors.service.js';
 import { createVirtModule } from './modules/virt/virt.module.js';
+import { createBackupModule } from './modules/backup/backup.module.js';
 import type { Resolver } from './platform/outbound/guarded-lookup.js';
 import { createLiveOutbound } from './platform/outbound/live-policy.js';
 
@@ -461,6 +462,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     ...connectorParts,
     task: { pollMs: options.connectors?.taskPollMs ?? 500 },
   });
+  const backup = createBackupModule(connectorParts);
 
   const modules = [
     audit,
@@ -496,6 +498,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     stacks,
     homeauto,
     virt,
+    backup,
   ];
   // `true` compiles only when every contract not marked planned has a handler in one of the modules.
   const composed = composeModules(modules, true);

@@ -45,3 +45,4 @@ export * from './api/notifications.js';
 export * from './api/whoami.js';
 export * from './api/connectors.js';
 export * from './api/virt.js';
+export * from './api/backup.js';

@@ -40,6 +40,7 @@ import { usersContracts } from './api/users.js';
 import { webhooksContracts } from './api/webhooks.js';
 import { connectorsContracts } from './api/connectors.js';
 import { virtContracts } from './api/virt.js';
+import { backupContracts } from './api/backup.js';
 import { notificationsContracts } from './api/notifications.js';
 import { whoamiContracts } from './api/whoami.js';
 
@@ -78,6 +79,7 @@ export const contractAreas = {
   stacks: stacksContracts,
   homeauto: homeautoContracts,
   virt: virtContracts,
+  backup: backupContracts,
 } as const;
 
 export type AreaName = keyof typeof contractAreas;
@@ -116,6 +118,7 @@ export const routes = {
   ...stacksContracts,
   ...homeautoContracts,
   ...virtContracts,
+  ...backupContracts,
   ...plannedContracts,
 } satisfies Record<string, RouteContract>;
 

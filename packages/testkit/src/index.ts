@@ -10,3 +10,4 @@ export * from './upstreams/truenas.js';
 export * from './upstreams/portainer.js';
 export * from './upstreams/homeassistant.js';
 export * from './upstreams/virt.js';
+export * from './upstreams/backup.js';

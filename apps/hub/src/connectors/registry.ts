@@ -4,6 +4,7 @@
  */
 import type { ConnectorKind } from '@svc/protocol';
 import type { ConnectorDriver } from './base/connector.js';
+import { backupDriver } from './backup/backup.connector.js';
 import { homeautoDriver } from './homeauto/homeauto.connector.js';
 import { nasDriver } from './nas/nas.connector.js';
 import { stacksDriver } from './stacks/stacks.connector.js';
@@ -11,7 +12,7 @@ import { virtDriver } from './virt/virt.connector.js';
 
 export const connectorDrivers: Record<ConnectorKind, ConnectorDriver | null> = {
   virt: virtDriver,
-  backup: null,
+  backup: backupDriver,
   nas: nasDriver,
   stacks: stacksDriver,
   homeauto: homeautoDriver,

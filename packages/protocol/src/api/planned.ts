@@ -102,15 +102,6 @@ export const plannedContracts = {
     CONNECTORS,
     compoundParam,
   ),
-  'backup.datastores': planned(
-    'backup.datastores',
-    'GET',
-    '/backup/assets/{id}/datastores',
-    'connectors:read',
-    'PBS datastores',
-    CONNECTORS,
-    assetParam,
-  ),
   'discovery.run': {
     ...planned(
       'discovery.run',
