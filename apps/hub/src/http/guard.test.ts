@@ -344,7 +344,7 @@ describe.each(databaseTargets())('guard on $name', ({ options }) => {
     const planned = routeList.filter((r) => r.plannedIn !== undefined);
 
     it('answer 501 not_implemented only after the guard', async () => {
-      expect(planned.length).toBeGreaterThan(10);
+      expect(planned.length).toBeGreaterThan(0);
       const viewer = (await t.createKey({ role: 'viewer', scopes: ['*'] })).raw_key;
       const asset = (await t.createAsset({ name: 'planned-target' })).id;
       const problems: string[] = [];
