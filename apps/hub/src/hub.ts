@@ -95,6 +95,7 @@ import { createConnectorsModule } from './modules/connectors/connectors.module.j
 import type { ConnectorService, ConnectorServiceOptions } from './modules/connectors/connectors.service.js';
 import { createVirtModule } from './modules/virt/virt.module.js';
 import { createBackupModule } from './modules/backup/backup.module.js';
+import { createDependenciesModule } from './modules/dependencies/dependencies.module.js';
 import type { Resolver } from './platform/outbound/guarded-lookup.js';
 import { createLiveOutbound } from './platform/outbound/live-policy.js';
 
@@ -463,6 +464,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     task: { pollMs: options.connectors?.taskPollMs ?? 500 },
   });
   const backup = createBackupModule(connectorParts);
+  const dependencies = createDependenciesModule({ ...base, logger, assets: assetService });
 
   const modules = [
     audit,
@@ -499,6 +501,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     homeauto,
     virt,
     backup,
+    dependencies,
   ];
   // `true` compiles only when every contract not marked planned has a handler in one of the modules.
   const composed = composeModules(modules, true);

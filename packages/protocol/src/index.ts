@@ -46,3 +46,4 @@ export * from './api/whoami.js';
 export * from './api/connectors.js';
 export * from './api/virt.js';
 export * from './api/backup.js';
+export * from './api/dependencies.js';

@@ -41,6 +41,7 @@ import { webhooksContracts } from './api/webhooks.js';
 import { connectorsContracts } from './api/connectors.js';
 import { virtContracts } from './api/virt.js';
 import { backupContracts } from './api/backup.js';
+import { dependenciesContracts } from './api/dependencies.js';
 import { notificationsContracts } from './api/notifications.js';
 import { whoamiContracts } from './api/whoami.js';
 
@@ -80,6 +81,7 @@ export const contractAreas = {
   homeauto: homeautoContracts,
   virt: virtContracts,
   backup: backupContracts,
+  dependencies: dependenciesContracts,
 } as const;
 
 export type AreaName = keyof typeof contractAreas;
@@ -119,6 +121,7 @@ export const routes = {
   ...homeautoContracts,
   ...virtContracts,
   ...backupContracts,
+  ...dependenciesContracts,
   ...plannedContracts,
 } satisfies Record<string, RouteContract>;
 

@@ -72,6 +72,7 @@ const sampleBodies: Record<string, unknown> = {
   },
   'connectors.update': { enabled: false },
   'homeauto.callService': { entity_id: ['light.kitchen'] },
+  'dependencies.createLink': { from: newId('asset'), to: newId('asset') },
 };
 
 /** Query strings for routes whose query schema has required fields. */

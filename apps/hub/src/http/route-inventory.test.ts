@@ -232,6 +232,9 @@ const documentedExtras: readonly (readonly [method: string, path: string, access
   ['GET', '/api/v2/homeauto/assets/{id}/entities', 'homeauto:read'],
   ['GET', '/api/v2/homeauto/assets/{id}/entities/{entity_id}', 'homeauto:read'],
   ['POST', '/api/v2/homeauto/assets/{id}/services/{domain}/{service}', 'homeauto:write'],
+  // Links people declare in the dependency graph: facts about assets, so assets:write (0023).
+  ['POST', '/api/v2/dependencies/links', 'assets:write'],
+  ['DELETE', '/api/v2/dependencies/links/{id}', 'assets:write'],
 ];
 
 /** Spec 2.4: admin-only areas are runtime settings, enrollment/agent tokens, admin reset, users, API keys. */

@@ -113,12 +113,4 @@ export const plannedContracts = {
     ),
     unrestrictedOnly: true,
   },
-  dependencies: planned(
-    'dependencies',
-    'GET',
-    '/dependencies',
-    'topology:read',
-    'Infrastructure graph',
-    CONNECTORS,
-  ),
 } satisfies Record<string, PlannedContract>;

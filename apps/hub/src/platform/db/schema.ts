@@ -323,7 +323,7 @@ export interface ConnectorsTable {
   updated_at: string;
 }
 
-interface DependencyLinksTable {
+export interface DependencyLinksTable {
   id: string;
   from_asset_id: string;
   to_asset_id: string;

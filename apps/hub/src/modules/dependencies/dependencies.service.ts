@@ -1,0 +1,147 @@
+/**
+ * The infrastructure graph of what the caller may see, and the links admins declare
+ * (docs/decisions/0023-dependency-graph.md). Edge sources are inputs: another area (containers on hosts) adds
+ * one without this service changing.
+ */
+import { newId, type DependencyGraph, type DependencyLink, type DependencyLinkCreate } from '@svc/protocol';
+import type { Kysely } from 'kysely';
+import type { ActionContext, Principal } from '../../access/principal.js';
+import type { Clock } from '../../platform/clock.js';
+import type { Database } from '../../platform/db/schema.js';
+import { HubError, validationError } from '../../platform/hub-error.js';
+import type { AssetService } from '../assets/assets.service.js';
+import type { AuditService } from '../audit/audit.service.js';
+import {
+  backupRelations,
+  buildGraph,
+  connectorHierarchy,
+  declaredEdges,
+  type EdgeSource,
+  type GraphAsset,
+} from './dependency-graph.js';
+import {
+  deleteLink,
+  deleteLinksOf,
+  findLink,
+  findLinkBetween,
+  insertLink,
+  listLinks,
+  type DependencyLinkRow,
+} from './dependencies.repository.js';
+
+/** The graph is drawn whole: past this many assets it shows the first ones by name. */
+const maxNodes = 5_000;
+const maxLinks = 20_000;
+
+export interface DependencyService {
+  graph(principal: Principal): Promise<DependencyGraph>;
+  createLink(ctx: ActionContext, input: DependencyLinkCreate): Promise<DependencyLink>;
+  deleteLink(ctx: ActionContext, id: string): Promise<DependencyLink>;
+  /** An asset was deleted: its declared links go with it. */
+  forgetAsset(assetId: string): Promise<void>;
+}
+
+function present(row: DependencyLinkRow): DependencyLink {
+  return {
+    id: row.id,
+    from: row.from_asset_id,
+    to: row.to_asset_id,
+    label: row.label,
+    created_at: row.created_at,
+  };
+}
+
+function readFacts(text: string | null | undefined): Record<string, unknown> {
+  if (!text) return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+export function createDependencyService(deps: {
+  db: Kysely<Database>;
+  clock: Clock;
+  audit: AuditService;
+  assets: Pick<AssetService, 'matching' | 'missingIds'>;
+  /** More edge sources (containers on hosts, once that area reports them). */
+  edgeSources?: readonly EdgeSource[];
+}): DependencyService {
+  const { db, clock, audit, assets } = deps;
+
+  return {
+    async graph(principal) {
+      const visible = principal.allowedAssets === null ? null : [...principal.allowedAssets];
+      const { rows } = await assets.matching(visible, '', { limit: maxNodes, offset: 0 });
+      const graphAssets: GraphAsset[] = rows.map((row) => ({
+        id: row.id,
+        name: row.name,
+        source: row.source,
+        status: row.status,
+        hostname: row.hostname,
+        connectorKind: row.source === 'connector' ? (row.connector_kind ?? null) : null,
+        parentId: row.parent_asset_id ?? null,
+        facts: readFacts(row.connector_facts),
+      }));
+      const links = (await listLinks(db, maxLinks)).map((l) => ({
+        id: l.id,
+        from: l.from_asset_id,
+        to: l.to_asset_id,
+        label: l.label,
+      }));
+      return buildGraph(
+        graphAssets,
+        [connectorHierarchy, backupRelations, ...(deps.edgeSources ?? []), declaredEdges(links)],
+        principal.allowedAssets,
+      );
+    },
+
+    async createLink(ctx, input) {
+      if (input.from === input.to) throw validationError('to', 'an asset cannot depend on itself');
+      const missing = await assets.missingIds([input.from, input.to]);
+      if (missing.includes(input.from)) throw validationError('from', `no asset ${input.from}`);
+      if (missing.includes(input.to)) throw validationError('to', `no asset ${input.to}`);
+      if (await findLinkBetween(db, input.from, input.to)) {
+        throw new HubError('conflict', `${input.from} is already linked to ${input.to}`);
+      }
+      const row: DependencyLinkRow = {
+        id: newId('dependencyLink'),
+        from_asset_id: input.from,
+        to_asset_id: input.to,
+        label: input.label ?? null,
+        created_at: clock.now().toISOString(),
+      };
+      await db.transaction().execute(async (trx) => {
+        await insertLink(trx, row);
+        await audit.record(trx, ctx, {
+          action: 'dependency.linked',
+          targetType: 'dependency_link',
+          targetId: row.id,
+          assetId: row.from_asset_id,
+          detail: { from: row.from_asset_id, to: row.to_asset_id },
+        });
+      });
+      return present(row);
+    },
+
+    async deleteLink(ctx, id) {
+      const row = await findLink(db, id);
+      if (!row) throw new HubError('not_found', `no link ${id}`);
+      await db.transaction().execute(async (trx) => {
+        await deleteLink(trx, id);
+        await audit.record(trx, ctx, {
+          action: 'dependency.unlinked',
+          targetType: 'dependency_link',
+          targetId: id,
+          assetId: row.from_asset_id,
+          detail: { from: row.from_asset_id, to: row.to_asset_id },
+        });
+      });
+      return present(row);
+    },
+
+    forgetAsset: (assetId) => deleteLinksOf(db, assetId),
+  };
+}
