@@ -92,6 +92,18 @@ describe('mesh VPN serve status', () => {
     ]);
   });
 
+  it('asks the CLI at most once per 5 s, whoever looks', async () => {
+    answer('status', running);
+    answer('serve', 'null');
+    await serve();
+    await serve();
+    const runs = () => fs.readFileSync(argsLog, 'utf8').trim().split('\n').length;
+    expect(runs()).toBe(2);
+    use().clock.advance(5_000);
+    await serve();
+    expect(runs()).toBe(4);
+  });
+
   it('is answered to any signed-in caller, a viewer too, and to nobody else', async () => {
     answer('status', running);
     answer('serve', 'null');
