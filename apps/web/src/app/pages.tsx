@@ -98,6 +98,26 @@ export const pages: readonly PageEntry[] = [
     nav: { label: 'Notifications', adminOnly: true },
   },
   {
+    path: 'virt',
+    component: page(() => import('../features/virt/VirtPage'), 'VirtPage'),
+    nav: { label: 'Virtualization' },
+  },
+  {
+    path: 'backups',
+    component: page(() => import('../features/backup/BackupPage'), 'BackupPage'),
+    nav: { label: 'Backups' },
+  },
+  {
+    path: 'dependencies',
+    component: page(() => import('../features/dependencies/DependenciesPage'), 'DependenciesPage'),
+    nav: { label: 'Dependencies' },
+  },
+  {
+    path: 'connectors',
+    component: page(() => import('../features/connectors/ConnectorsPage'), 'ConnectorsPage'),
+    nav: { label: 'Connectors', adminOnly: true },
+  },
+  {
     path: 'admin',
     component: page(() => import('../features/admin/AdminArea'), 'AdminIndex'),
     nav: { label: 'Admin', adminOnly: true },

@@ -1,0 +1,245 @@
+/**
+ * Add or edit a connector: kind, name, URL, credentials (write-only: left empty when editing keeps them), and
+ * how the upstream's certificate is checked; skipping the check is a choice that says what it means.
+ */
+import { useState, type SyntheticEvent } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  connectorKinds,
+  connectorTlsModes,
+  type Connector,
+  type ConnectorKind,
+  type ConnectorTlsMode,
+} from '@svc/protocol';
+import { fieldProblems, hub } from '../../api/client';
+import { Dialog } from '../../components/Dialog';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { FormField } from '../../components/FormField';
+
+export const connectorsKey = ['connectors'] as const;
+
+export const kindLabels: Record<ConnectorKind, string> = {
+  virt: 'Proxmox VE',
+  backup: 'Proxmox Backup Server',
+  nas: 'TrueNAS',
+  stacks: 'Portainer',
+  homeauto: 'Home Assistant',
+};
+
+const credentialHints: Record<ConnectorKind, string> = {
+  virt: 'API token as USER@REALM!TOKENID=SECRET',
+  backup: 'API token as USER@REALM!TOKENID:SECRET (a colon before the secret)',
+  nas: 'API key',
+  stacks: 'API key (ptr_…)',
+  homeauto: 'Long-lived access token',
+};
+
+export const tlsLabels: Record<ConnectorTlsMode, string> = {
+  system: 'System CA pool',
+  pinned_ca: 'Pinned CA certificate',
+  fingerprint: 'Certificate fingerprint (SHA-256)',
+  insecure: 'Skip verification (insecure)',
+};
+
+export function ConnectorFormDialog({
+  connector,
+  onClose,
+}: {
+  connector: Connector | null;
+  onClose: () => void;
+}) {
+  const client = useQueryClient();
+  const [kind, setKind] = useState<ConnectorKind>(connector?.kind ?? 'virt');
+  const [name, setName] = useState(connector?.name ?? '');
+  const [baseUrl, setBaseUrl] = useState(connector?.base_url ?? '');
+  const [credentials, setCredentials] = useState('');
+  const [username, setUsername] = useState(connector?.username ?? '');
+  const [tlsMode, setTlsMode] = useState<ConnectorTlsMode>(connector?.tls_mode ?? 'system');
+  const [ca, setCa] = useState(connector?.tls_ca ?? '');
+  const [fingerprint, setFingerprint] = useState(connector?.tls_fingerprint ?? '');
+  const [enabled, setEnabled] = useState(connector?.enabled ?? true);
+  const save = useMutation({
+    mutationFn: async () => {
+      const common = {
+        name: name.trim(),
+        base_url: baseUrl.trim(),
+        username: username.trim() === '' ? null : username.trim(),
+        tls_mode: tlsMode,
+        tls_ca: tlsMode === 'pinned_ca' ? ca.trim() : null,
+        tls_fingerprint: tlsMode === 'fingerprint' ? fingerprint.trim() : null,
+        enabled,
+      };
+      if (connector) {
+        const body = credentials === '' ? common : { ...common, credentials };
+        await hub.call('connectors.update', { params: { id: connector.id }, body });
+      } else {
+        await hub.call('connectors.create', { body: { ...common, kind, credentials } });
+      }
+    },
+    onSuccess: async () => {
+      await client.invalidateQueries({ queryKey: connectorsKey });
+      onClose();
+    },
+  });
+  const problems = fieldProblems(save.error);
+  const submit = (event: SyntheticEvent) => {
+    event.preventDefault();
+    save.mutate();
+  };
+  return (
+    <Dialog open title={connector ? `Edit ${connector.name}` : 'New connector'} onClose={onClose}>
+      <form className="asset-form" onSubmit={submit} noValidate>
+        {!connector && (
+          <FormField label="Kind" problem={problems.kind}>
+            {(props) => (
+              <select
+                {...props}
+                value={kind}
+                onChange={(e) => {
+                  setKind(e.target.value as ConnectorKind);
+                }}
+              >
+                {connectorKinds.map((k) => (
+                  <option key={k} value={k}>
+                    {kindLabels[k]}
+                  </option>
+                ))}
+              </select>
+            )}
+          </FormField>
+        )}
+        <FormField label="Name" problem={problems.name}>
+          {(props) => (
+            <input
+              {...props}
+              value={name}
+              required
+              autoFocus
+              onChange={(e) => {
+                setName(e.target.value);
+              }}
+            />
+          )}
+        </FormField>
+        <FormField
+          label="Base URL"
+          hint="Scheme, host and port, e.g. https://pve.lan:8006"
+          problem={problems.base_url}
+        >
+          {(props) => (
+            <input
+              {...props}
+              type="url"
+              value={baseUrl}
+              required
+              onChange={(e) => {
+                setBaseUrl(e.target.value);
+              }}
+            />
+          )}
+        </FormField>
+        <FormField
+          label="Credentials"
+          hint={
+            connector ? 'Leave empty to keep the stored credentials (never shown).' : credentialHints[kind]
+          }
+          problem={problems.credentials}
+        >
+          {(props) => (
+            <input
+              {...props}
+              type="password"
+              autoComplete="off"
+              value={credentials}
+              onChange={(e) => {
+                setCredentials(e.target.value);
+              }}
+            />
+          )}
+        </FormField>
+        {(kind === 'nas' || connector?.kind === 'nas') && (
+          <FormField label="Username" problem={problems.username}>
+            {(props) => (
+              <input
+                {...props}
+                value={username}
+                onChange={(e) => {
+                  setUsername(e.target.value);
+                }}
+              />
+            )}
+          </FormField>
+        )}
+        <fieldset className="field">
+          <legend>Certificate check</legend>
+          <div role="radiogroup" aria-label="Certificate check" className="tls-choices">
+            {connectorTlsModes.map((mode) => (
+              <label key={mode} className={mode === 'insecure' ? 'check tls-insecure' : 'check'}>
+                <input
+                  type="radio"
+                  name="tls_mode"
+                  checked={tlsMode === mode}
+                  onChange={() => {
+                    setTlsMode(mode);
+                  }}
+                />
+                {tlsLabels[mode]}
+              </label>
+            ))}
+          </div>
+          {tlsMode === 'insecure' && (
+            <p className="field-error" role="note">
+              The hub will not check who answers: anyone on the path can read the credentials.
+            </p>
+          )}
+        </fieldset>
+        {tlsMode === 'pinned_ca' && (
+          <FormField label="CA certificate (PEM)" problem={problems.tls_ca}>
+            {(props) => (
+              <textarea
+                {...props}
+                rows={5}
+                value={ca}
+                onChange={(e) => {
+                  setCa(e.target.value);
+                }}
+              />
+            )}
+          </FormField>
+        )}
+        {tlsMode === 'fingerprint' && (
+          <FormField label="SHA-256 fingerprint" problem={problems.tls_fingerprint}>
+            {(props) => (
+              <input
+                {...props}
+                value={fingerprint}
+                onChange={(e) => {
+                  setFingerprint(e.target.value);
+                }}
+              />
+            )}
+          </FormField>
+        )}
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={enabled}
+            onChange={(e) => {
+              setEnabled(e.target.checked);
+            }}
+          />
+          Enabled
+        </label>
+        {save.isError && <ErrorNotice error={save.error} />}
+        <div className="dialog-actions">
+          <button type="button" onClick={onClose} disabled={save.isPending}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={save.isPending}>
+            {save.isPending ? 'Saving…' : connector ? 'Save' : 'Add connector'}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

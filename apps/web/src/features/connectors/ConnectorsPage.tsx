@@ -1,0 +1,203 @@
+/**
+ * Connectors (admin): each with its kind, URL, certificate check (insecure flagged), health and last error;
+ * add, edit, check now, remove after a confirmation.
+ */
+import { useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Connector, ConnectorCheck } from '@svc/protocol';
+import { hub } from '../../api/client';
+import { ConfirmDialog } from '../../components/Dialog';
+import { EmptyState } from '../../components/EmptyState';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { Loading } from '../../components/Loading';
+import { formatTime } from '../../components/units';
+import { ConnectorFormDialog, connectorsKey, kindLabels, tlsLabels } from './ConnectorFormDialog';
+import './connectors.css';
+
+export function HealthBadge({ health }: { health: Connector['health'] }) {
+  return <span className={`health health-${health}`}>{health}</span>;
+}
+
+function CheckButton({ connector }: { connector: Connector }) {
+  const client = useQueryClient();
+  const [result, setResult] = useState<ConnectorCheck | null>(null);
+  const check = useMutation({
+    mutationFn: async () => (await hub.call('connectors.test', { params: { id: connector.id } })).data,
+    onSuccess: async (answer) => {
+      setResult(answer);
+      await client.invalidateQueries({ queryKey: connectorsKey });
+    },
+  });
+  return (
+    <>
+      <button
+        type="button"
+        disabled={check.isPending}
+        aria-label={`Check ${connector.name} now`}
+        onClick={() => {
+          check.mutate();
+        }}
+      >
+        {check.isPending ? 'Checking…' : 'Check now'}
+      </button>
+      {result && (
+        <span role="status" className={result.health === 'ok' ? 'muted' : 'field-error'}>
+          {result.health === 'ok'
+            ? `OK, ${String(result.assets ?? 0)} assets`
+            : `Failed: ${result.error ?? ''}`}
+        </span>
+      )}
+      {check.isError && <ErrorNotice error={check.error} />}
+    </>
+  );
+}
+
+export function ConnectorsPage() {
+  const client = useQueryClient();
+  const [editing, setEditing] = useState<Connector | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<Connector | null>(null);
+  const connectors = useQuery({
+    queryKey: connectorsKey,
+    queryFn: async () => (await hub.call('connectors.list', { query: { per_page: 500 } })).data,
+    refetchInterval: 10_000,
+  });
+  const remove = useMutation({
+    mutationFn: async (id: string) => (await hub.call('connectors.delete', { params: { id } })).data,
+    onSuccess: async () => {
+      await client.invalidateQueries({ queryKey: connectorsKey });
+      setDeleting(null);
+    },
+  });
+  return (
+    <section className="page" aria-labelledby="connectors-title">
+      <div className="page-header">
+        <h1 id="connectors-title">Connectors</h1>
+        {connectors.isSuccess && (
+          <span className="muted">
+            {connectors.data.length} connector{connectors.data.length === 1 ? '' : 's'}
+          </span>
+        )}
+        <button
+          type="button"
+          className="primary"
+          onClick={() => {
+            setEditing('new');
+          }}
+        >
+          New connector
+        </button>
+      </div>
+      {connectors.isPending && <Loading label="Loading connectors" />}
+      {connectors.isError && <ErrorNotice error={connectors.error} retry={() => void connectors.refetch()} />}
+      {connectors.isSuccess && connectors.data.length === 0 && (
+        <EmptyState title="No connectors yet">
+          <p>
+            A connector lets the hub read and drive Proxmox VE, Proxmox Backup Server and other control
+            planes.
+          </p>
+        </EmptyState>
+      )}
+      {connectors.isSuccess && connectors.data.length > 0 && (
+        <div className="rows-scroll">
+          <table className="data-table" aria-label="Connectors">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Kind</th>
+                <th scope="col">URL</th>
+                <th scope="col">Certificate</th>
+                <th scope="col">Health</th>
+                <th scope="col">Assets</th>
+                <th scope="col">Last error</th>
+                <th scope="col">Last checked</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {connectors.data.map((c) => (
+                <tr key={c.id} data-connector-id={c.id}>
+                  <th scope="row">
+                    {c.name}
+                    {!c.enabled && <span className="muted"> (disabled)</span>}
+                  </th>
+                  <td>{kindLabels[c.kind]}</td>
+                  <td className="cell-wide">{c.base_url}</td>
+                  <td>
+                    {c.insecure ? (
+                      <span className="tls-insecure-badge" title="The upstream's certificate is not checked">
+                        Insecure: not verified
+                      </span>
+                    ) : (
+                      tlsLabels[c.tls_mode]
+                    )}
+                  </td>
+                  <td>
+                    <HealthBadge health={c.health} />
+                  </td>
+                  <td className="cell-number">{c.asset_count}</td>
+                  <td className="cell-wide">
+                    {c.last_error ? (
+                      <span className="field-error">{c.last_error}</span>
+                    ) : (
+                      <span className="muted">—</span>
+                    )}
+                  </td>
+                  <td>{c.last_checked_at ? formatTime(c.last_checked_at) : '—'}</td>
+                  <td>
+                    <div className="row-actions">
+                      <CheckButton connector={c} />
+                      <button
+                        type="button"
+                        aria-label={`Edit ${c.name}`}
+                        onClick={() => {
+                          setEditing(c);
+                        }}
+                      >
+                        Edit
+                      </button>
+                      <button
+                        type="button"
+                        className="danger"
+                        aria-label={`Remove ${c.name}`}
+                        onClick={() => {
+                          setDeleting(c);
+                        }}
+                      >
+                        Remove
+                      </button>
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {editing !== null && (
+        <ConnectorFormDialog
+          connector={editing === 'new' ? null : editing}
+          onClose={() => {
+            setEditing(null);
+          }}
+        />
+      )}
+      {deleting && (
+        <ConfirmDialog
+          open
+          title={`Remove ${deleting.name}?`}
+          confirmLabel="Remove connector"
+          busy={remove.isPending}
+          onConfirm={() => {
+            remove.mutate(deleting.id);
+          }}
+          onClose={() => {
+            setDeleting(null);
+          }}
+        >
+          <p>The {String(deleting.asset_count)} assets it brought are removed with it.</p>
+          {remove.isError && <ErrorNotice error={remove.error} />}
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}

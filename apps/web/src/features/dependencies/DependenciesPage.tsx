@@ -1,0 +1,272 @@
+/**
+ * The infrastructure graph: assets in columns by kind (backup servers, hypervisor nodes, guests, storage,
+ * hosts), edges between them drawn as SVG (classes only: the CSP allows no inline styles), and the links
+ * people declared, with a form to add one and a button to remove each.
+ */
+import { useState, type SyntheticEvent } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { DependencyEdge, DependencyGraph, DependencyNode } from '@svc/protocol';
+import { fieldProblems, hub } from '../../api/client';
+import { useSession } from '../../app/session';
+import { EmptyState } from '../../components/EmptyState';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { Loading } from '../../components/Loading';
+import './dependencies.css';
+
+const dependenciesKey = ['dependencies'] as const;
+
+const columns: { title: string; kinds: readonly string[] }[] = [
+  { title: 'Backup', kinds: ['backup'] },
+  { title: 'Hypervisors', kinds: ['node'] },
+  { title: 'Guests', kinds: ['vm', 'ct'] },
+  { title: 'Storage', kinds: ['storage', 'nas'] },
+  { title: 'Hosts and others', kinds: [] },
+];
+
+const colWidth = 230;
+const boxWidth = 180;
+const rowHeight = 44;
+const boxHeight = 30;
+const top = 36;
+
+interface Placed extends DependencyNode {
+  x: number;
+  y: number;
+}
+
+function layout(graph: DependencyGraph): { placed: Map<string, Placed>; width: number; height: number } {
+  const placed = new Map<string, Placed>();
+  const rows = columns.map(() => 0);
+  for (const node of graph.nodes) {
+    let col = columns.findIndex((c) => c.kinds.includes(node.kind));
+    if (col === -1) col = columns.length - 1;
+    const row = rows[col] ?? 0;
+    rows[col] = row + 1;
+    placed.set(node.id, { ...node, x: 10 + col * colWidth, y: top + row * rowHeight });
+  }
+  return { placed, width: columns.length * colWidth, height: top + Math.max(1, ...rows) * rowHeight + 10 };
+}
+
+function edgePath(from: Placed, to: Placed): string {
+  const forward = from.x <= to.x;
+  const x1 = forward ? from.x + boxWidth : from.x;
+  const x2 = forward && from.x !== to.x ? to.x : to.x + (from.x === to.x ? boxWidth : boxWidth);
+  const y1 = from.y + boxHeight / 2;
+  const y2 = to.y + boxHeight / 2;
+  const bend = from.x === to.x ? 40 : (x2 - x1) / 2;
+  const c1 = from.x === to.x ? x1 + bend : x1 + bend;
+  const c2 = from.x === to.x ? x2 + bend : x2 - bend;
+  return `M ${String(x1)} ${String(y1)} C ${String(c1)} ${String(y1)}, ${String(c2)} ${String(y2)}, ${String(x2)} ${String(y2)}`;
+}
+
+function Graph({ graph }: { graph: DependencyGraph }) {
+  const { placed, width, height } = layout(graph);
+  return (
+    <div className="graph-scroll">
+      <svg
+        className="dependency-graph"
+        role="img"
+        aria-label={`Dependency graph: ${String(graph.nodes.length)} assets, ${String(graph.edges.length)} links`}
+        viewBox={`0 0 ${String(width)} ${String(height)}`}
+        width={width}
+        height={height}
+      >
+        <defs>
+          <marker
+            id="arrow"
+            viewBox="0 0 10 10"
+            refX="9"
+            refY="5"
+            markerWidth="6"
+            markerHeight="6"
+            orient="auto"
+          >
+            <path d="M 0 0 L 10 5 L 0 10 z" className="arrow-head" />
+          </marker>
+        </defs>
+        {columns.map((c, i) => (
+          <text key={c.title} x={10 + i * colWidth} y={18} className="graph-column">
+            {c.title}
+          </text>
+        ))}
+        {graph.edges.map((e: DependencyEdge) => {
+          const from = placed.get(e.from);
+          const to = placed.get(e.to);
+          if (!from || !to) return null;
+          return (
+            <path
+              key={`${e.from}-${e.to}-${e.type}-${e.link_id ?? ''}`}
+              d={edgePath(from, to)}
+              className={`graph-edge edge-${e.type}`}
+              markerEnd="url(#arrow)"
+            >
+              <title>
+                {from.name} {e.type.replace('_', ' ')} {to.name}
+                {e.label ? ` (${e.label})` : ''}
+              </title>
+            </path>
+          );
+        })}
+        {[...placed.values()].map((n) => (
+          <g key={n.id} className={`graph-node node-${n.kind} status-${n.status}`}>
+            <rect x={n.x} y={n.y} width={boxWidth} height={boxHeight} rx={5} />
+            <text x={n.x + 8} y={n.y + 19}>
+              {n.name.length > 22 ? `${n.name.slice(0, 21)}…` : n.name}
+            </text>
+            <title>
+              {n.name} ({n.kind}, {n.status})
+            </title>
+          </g>
+        ))}
+      </svg>
+      <ul className="graph-legend" aria-label="Legend">
+        <li className="legend-hosts">hosts</li>
+        <li className="legend-stores">stores</li>
+        <li className="legend-backs_up">backs up</li>
+        <li className="legend-declared">declared</li>
+      </ul>
+    </div>
+  );
+}
+
+function LinkForm({ nodes }: { nodes: DependencyNode[] }) {
+  const client = useQueryClient();
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const [label, setLabel] = useState('');
+  const add = useMutation({
+    mutationFn: async () =>
+      (
+        await hub.call('dependencies.createLink', {
+          body: { from, to, ...(label.trim() === '' ? {} : { label: label.trim() }) },
+        })
+      ).data,
+    onSuccess: async () => {
+      setLabel('');
+      await client.invalidateQueries({ queryKey: dependenciesKey });
+    },
+  });
+  const problems = fieldProblems(add.error);
+  const submit = (event: SyntheticEvent) => {
+    event.preventDefault();
+    add.mutate();
+  };
+  const options = nodes.map((n) => (
+    <option key={n.id} value={n.id}>
+      {n.name} ({n.kind})
+    </option>
+  ));
+  return (
+    <form className="link-form" onSubmit={submit} aria-label="Declare a link">
+      <label>
+        Depends
+        <select
+          value={from}
+          onChange={(e) => {
+            setFrom(e.target.value);
+          }}
+        >
+          <option value="">choose…</option>
+          {options}
+        </select>
+      </label>
+      <label>
+        on
+        <select
+          value={to}
+          onChange={(e) => {
+            setTo(e.target.value);
+          }}
+        >
+          <option value="">choose…</option>
+          {options}
+        </select>
+      </label>
+      <label>
+        Label
+        <input
+          value={label}
+          onChange={(e) => {
+            setLabel(e.target.value);
+          }}
+        />
+      </label>
+      <button type="submit" className="primary" disabled={add.isPending || from === '' || to === ''}>
+        Add link
+      </button>
+      {(problems.from ?? problems.to) !== undefined && (
+        <span className="field-error">{problems.from ?? problems.to}</span>
+      )}
+      {add.isError && problems.from === undefined && problems.to === undefined && (
+        <ErrorNotice error={add.error} />
+      )}
+    </form>
+  );
+}
+
+export function DependenciesPage() {
+  const { canMutate } = useSession();
+  const client = useQueryClient();
+  const graph = useQuery({
+    queryKey: dependenciesKey,
+    queryFn: async () => (await hub.call('dependencies', {})).data,
+    refetchInterval: 30_000,
+  });
+  const remove = useMutation({
+    mutationFn: async (id: string) => (await hub.call('dependencies.deleteLink', { params: { id } })).data,
+    onSuccess: async () => {
+      await client.invalidateQueries({ queryKey: dependenciesKey });
+    },
+  });
+  const names = new Map(graph.data?.nodes.map((n) => [n.id, n.name]));
+  const declared = graph.data?.edges.filter((e) => e.type === 'declared') ?? [];
+  return (
+    <section className="page" aria-labelledby="dependencies-title">
+      <div className="page-header">
+        <h1 id="dependencies-title">Dependencies</h1>
+        {graph.isSuccess && (
+          <span className="muted">
+            {graph.data.nodes.length} assets, {graph.data.edges.length} links
+          </span>
+        )}
+      </div>
+      {graph.isPending && <Loading label="Loading the graph" />}
+      {graph.isError && <ErrorNotice error={graph.error} retry={() => void graph.refetch()} />}
+      {graph.isSuccess && graph.data.nodes.length === 0 && (
+        <EmptyState title="No assets yet">
+          <p>Assets and the links between them appear here: hypervisors and guests, storage, backups.</p>
+        </EmptyState>
+      )}
+      {graph.isSuccess && graph.data.nodes.length > 0 && <Graph graph={graph.data} />}
+      {graph.isSuccess && (
+        <section aria-labelledby="declared-title">
+          <h2 id="declared-title">Declared links</h2>
+          {declared.length === 0 && <p className="muted">None yet.</p>}
+          {declared.length > 0 && (
+            <ul className="declared-links">
+              {declared.map((e) => (
+                <li key={e.link_id}>
+                  {names.get(e.from) ?? e.from} depends on {names.get(e.to) ?? e.to}
+                  {e.label && <span className="muted"> ({e.label})</span>}
+                  {canMutate && e.link_id && (
+                    <button
+                      type="button"
+                      aria-label={`Remove link ${names.get(e.from) ?? e.from} to ${names.get(e.to) ?? e.to}`}
+                      onClick={() => {
+                        if (e.link_id) remove.mutate(e.link_id);
+                      }}
+                    >
+                      Remove
+                    </button>
+                  )}
+                </li>
+              ))}
+            </ul>
+          )}
+          {canMutate && <LinkForm nodes={graph.data.nodes} />}
+          {remove.isError && <ErrorNotice error={remove.error} />}
+        </section>
+      )}
+    </section>
+  );
+}
