@@ -239,8 +239,25 @@ export function createConnectorService(deps: {
     if (problem) throw validationError(problem.field, problem.problem);
   }
 
+  /** Syncs of one connector run one after another (a create's first sync, a test, the periodic pass). */
+  const syncChains = new Map<string, Promise<unknown>>();
+
+  function checkAndSync(row: ConnectorRow): Promise<{ error: string | null; assets: number | null }> {
+    const previous = syncChains.get(row.id) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(() => checkAndSyncNow(row));
+    syncChains.set(row.id, next);
+    void next
+      .catch(() => undefined)
+      .finally(() => {
+        if (syncChains.get(row.id) === next) syncChains.delete(row.id);
+      });
+    return next;
+  }
+
   /** Check and inventory: the error text when it failed. */
-  async function checkAndSync(row: ConnectorRow): Promise<{ error: string | null; assets: number | null }> {
+  async function checkAndSyncNow(
+    row: ConnectorRow,
+  ): Promise<{ error: string | null; assets: number | null }> {
     const driver = driverOf(row.kind as ConnectorKind);
     try {
       const ctx = contextOf(row);

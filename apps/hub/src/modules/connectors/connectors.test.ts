@@ -5,13 +5,19 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Connector, ConnectorCheck } from '@svc/protocol';
-import { startFakeProxmox, startTestHub, type FakeProxmox, type TestHub } from '@svc/testkit';
+import {
+  databaseTargets,
+  startFakeProxmox,
+  startTestHub,
+  type FakeProxmox,
+  type TestHub,
+} from '@svc/testkit';
 import { addConnector, fakeUpstreamResolver } from '../../testing/connector-fixtures.js';
 
 const token = 'root@pam!hub=0b7c1d2e-3f40-4a5b-8c6d-7e8f9a0b1c2d';
 const secret = token.split('=')[1] ?? '';
 
-describe('connectors with the loopback opt-in', () => {
+describe.each(databaseTargets())('connectors with the loopback opt-in ($name)', ({ options }) => {
   let t: TestHub;
   let pve: FakeProxmox;
   let base: Record<string, unknown>;
@@ -19,6 +25,7 @@ describe('connectors with the loopback opt-in', () => {
   beforeAll(async () => {
     pve = await startFakeProxmox({ token });
     t = await startTestHub({
+      ...options,
       env: { SVC_OUTBOUND_ALLOW_LOOPBACK: 'true' },
       outbound: { resolver: fakeUpstreamResolver },
       connectors: { checkIntervalMs: 0, timeoutMs: 1_000 },

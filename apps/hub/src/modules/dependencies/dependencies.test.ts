@@ -7,6 +7,7 @@ import type { DependencyGraph, DependencyLink } from '@svc/protocol';
 import {
   startFakeBackupServer,
   startFakeProxmox,
+  databaseTargets,
   startTestHub,
   type FakeBackupServer,
   type FakeProxmox,
@@ -17,7 +18,7 @@ import { addConnector, connectorAssetId, fakeUpstreamResolver } from '../../test
 const pveToken = 'root@pam!hub=12345678-1234-4234-8234-123456789012';
 const pbsToken = 'root@pam!hub:12345678-1234-4234-8234-123456789012';
 
-describe('dependencies', () => {
+describe.each(databaseTargets())('dependencies ($name)', ({ options }) => {
   let t: TestHub;
   let pve: FakeProxmox;
   let pbs: FakeBackupServer;
@@ -33,6 +34,7 @@ describe('dependencies', () => {
     pve = await startFakeProxmox({ token: pveToken });
     pbs = await startFakeBackupServer({ token: pbsToken });
     t = await startTestHub({
+      ...options,
       env: { SVC_OUTBOUND_ALLOW_LOOPBACK: 'true' },
       outbound: { resolver: fakeUpstreamResolver },
       connectors: { checkIntervalMs: 0 },

@@ -12,12 +12,18 @@ import type {
   VirtResource,
   VirtTaskResult,
 } from '@svc/protocol';
-import { startFakeProxmox, startTestHub, type FakeProxmox, type TestHub } from '@svc/testkit';
+import {
+  databaseTargets,
+  startFakeProxmox,
+  startTestHub,
+  type FakeProxmox,
+  type TestHub,
+} from '@svc/testkit';
 import { addConnector, connectorAssetId, fakeUpstreamResolver } from '../../testing/connector-fixtures.js';
 
 const token = 'root@pam!hub=7d3f6a2e-1b2c-4d5e-8f90-123456789abc';
 
-describe('virt routes', () => {
+describe.each(databaseTargets())('virt routes ($name)', ({ options }) => {
   let t: TestHub;
   let pve: FakeProxmox;
   let connector: Connector;
@@ -42,6 +48,7 @@ describe('virt routes', () => {
       lxcVmidAsString: true,
     });
     t = await startTestHub({
+      ...options,
       env: { SVC_OUTBOUND_ALLOW_LOOPBACK: 'true' },
       outbound: { resolver: fakeUpstreamResolver },
       connectors: { checkIntervalMs: 0, taskPollMs: 20, timeoutMs: 2_000 },
