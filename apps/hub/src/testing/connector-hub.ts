@@ -31,8 +31,8 @@ export async function addConnector(
   });
   if (created.status !== 201) throw new Error(`connector not created: ${created.text}`);
   const id = (created.json.data as { id: string }).id;
-  // A create starts the first check and inventory in the background: wait for it rather than start a second
-  // one beside it (two syncs of one connector at once collide on PostgreSQL; see the h11 report).
+  // A create starts the first check and inventory in the background: the test waits for that one, as a
+  // person would, rather than start a second.
   for (let tries = 0; ; tries += 1) {
     const connector = await t.request('GET', `/api/v2/connectors/${id}`);
     const health = (connector.json.data as { health?: string } | undefined)?.health;
