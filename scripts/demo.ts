@@ -8,7 +8,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { claimOwner, startFakeBackupServer, startFakeProxmox, tlsRequest } from '@svc/testkit';
+import {
+  claimOwner,
+  startFakeBackupServer,
+  startFakeHomeAssistant,
+  startFakePortainer,
+  startFakeProxmox,
+  startFakeTruenas,
+  tlsRequest,
+} from '@svc/testkit';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const httpsPort = Number(process.env.SVC_DEMO_PORT ?? '8443');
@@ -56,7 +64,72 @@ const upstreams = [
     };
     return { connector, close: () => pbs.close() };
   },
+  async () => {
+    const truenas = await startFakeTruenas();
+    const connector = {
+      kind: 'nas',
+      name: 'truenas',
+      base_url: truenas.url(),
+      credentials: truenas.apiKey,
+      tls_mode: 'pinned_ca',
+      tls_ca: truenas.ca,
+    };
+    return { connector, close: () => truenas.close() };
+  },
+  async () => {
+    const portainer = await startFakePortainer();
+    const connector = {
+      kind: 'stacks',
+      name: 'portainer',
+      base_url: portainer.url(),
+      credentials: portainer.apiKey,
+      tls_mode: 'pinned_ca',
+      tls_ca: portainer.ca,
+    };
+    return { connector, close: () => portainer.close() };
+  },
+  async () => {
+    const home = await startFakeHomeAssistant();
+    const connector = {
+      kind: 'homeauto',
+      name: 'home assistant',
+      base_url: home.url(),
+      credentials: home.token,
+      tls_mode: 'pinned_ca',
+      tls_ca: home.ca,
+    };
+    return { connector, close: () => home.close() };
+  },
 ];
+
+/** A `tailscale` that prints a running tailnet serving the hub, for the admin Tailscale page. */
+function writeFakeTailscale(dir: string): string {
+  const file = path.join(dir, 'tailscale');
+  const status = JSON.stringify({
+    BackendState: 'Running',
+    Version: '1.90.6',
+    TailscaleIPs: ['100.64.0.7'],
+    Self: { HostName: 'hub', DNSName: 'hub.tail1234.ts.net.' },
+    CurrentTailnet: { Name: 'homelab', MagicDNSSuffix: 'tail1234.ts.net', MagicDNSEnabled: true },
+    CertDomains: ['hub.tail1234.ts.net'],
+  });
+  const serve = JSON.stringify({
+    TCP: { '443': { HTTPS: true } },
+    Web: {
+      'hub.tail1234.ts.net:443': {
+        Handlers: { '/': { Proxy: `https+insecure://127.0.0.1:${String(httpsPort)}` } },
+      },
+    },
+  });
+  fs.writeFileSync(
+    file,
+    `#!/bin/sh\nif [ "$1" = status ]; then echo '${status}'; else echo '${serve}'; fi\n`,
+    {
+      mode: 0o755,
+    },
+  );
+  return file;
+}
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -77,6 +150,7 @@ async function main(): Promise<void> {
       SVC_LOG_LEVEL: 'warn',
       // The fakes listen on loopback: the demo opts in, as tests do.
       SVC_OUTBOUND_ALLOW_LOOPBACK: 'true',
+      SVC_TAILSCALE_BIN: writeFakeTailscale(dir),
     },
   });
   const stop = async () => {
@@ -109,7 +183,10 @@ async function main(): Promise<void> {
   }
   console.log(`\nsvc hub demo: ${baseUrl} (user owner, password ${owner.password})`);
   console.log(`owner API key: ${owner.ownerKey}`);
-  console.log('Connectors: Proxmox VE (homelab), Proxmox Backup Server (pbs). Ctrl-C stops everything.\n');
+  console.log(
+    'Connectors: Proxmox VE (homelab), Proxmox Backup Server (pbs), TrueNAS, Portainer, Home Assistant;',
+  );
+  console.log('a fake tailscale CLI for admin, Tailscale. Ctrl-C stops everything.\n');
 }
 
 main().catch((error: unknown) => {

@@ -62,6 +62,10 @@ import {
   type MetricsPurger,
   type MetricsStore,
 } from './modules/metrics/metrics.module.js';
+import { createHomeautoModule } from './modules/homeauto/homeauto.module.js';
+import { createMeshvpnModule } from './modules/meshvpn/meshvpn.module.js';
+import { createNasModule } from './modules/nas/nas.module.js';
+import { createStacksModule } from './modules/stacks/stacks.module.js';
 import { composeModules } from './modules/module.js';
 import { createPowerModule } from './modules/power/power.module.js';
 import { createSchedulesModule } from './modules/schedules/schedules.module.js';
@@ -458,6 +462,11 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     actionsEnabled: () => runtimeSettings.get('policy.connector_enabled'),
     ...(options.connectors ? { options: options.connectors } : {}),
   });
+  const meshvpn = createMeshvpnModule({ clock, tailscaleBinary: config.tailscaleBinary });
+  const connectorService = connectors.services.connectors;
+  const nas = createNasModule({ connectors: connectorService });
+  const stacks = createStacksModule({ connectors: connectorService });
+  const homeauto = createHomeautoModule({ connectors: connectorService, audit: auditService });
   const connectorParts = {
     db,
     audit: auditService,
@@ -502,6 +511,10 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     notifications,
     discovery,
     connectors,
+    meshvpn,
+    nas,
+    stacks,
+    homeauto,
     virt,
     backup,
     dependencies,

@@ -25,6 +25,10 @@ import { groupsContracts } from './api/groups.js';
 import { hubContracts } from './api/hub.js';
 import { incidentsContracts } from './api/incidents.js';
 import { keysContracts } from './api/keys.js';
+import { homeautoContracts } from './api/homeauto.js';
+import { meshvpnContracts } from './api/meshvpn.js';
+import { nasContracts } from './api/nas.js';
+import { stacksContracts } from './api/stacks.js';
 import { metricsContracts } from './api/metrics.js';
 import { plannedContracts } from './api/planned.js';
 import { powerContracts } from './api/power.js';
@@ -75,6 +79,10 @@ export const contractAreas = {
   containers: containersContracts,
   discovery: discoveryContracts,
   connectors: connectorsContracts,
+  meshvpn: meshvpnContracts,
+  nas: nasContracts,
+  stacks: stacksContracts,
+  homeauto: homeautoContracts,
   virt: virtContracts,
   backup: backupContracts,
   dependencies: dependenciesContracts,
@@ -113,6 +121,10 @@ export const routes = {
   ...containersContracts,
   ...discoveryContracts,
   ...connectorsContracts,
+  ...meshvpnContracts,
+  ...nasContracts,
+  ...stacksContracts,
+  ...homeautoContracts,
   ...virtContracts,
   ...backupContracts,
   ...dependenciesContracts,

@@ -7,5 +7,8 @@ export * from './claim-owner.js';
 export * from './gated-bcrypt.js';
 export * from './podman.js';
 export * from './upstreams/upstream-server.js';
+export * from './upstreams/truenas.js';
+export * from './upstreams/portainer.js';
+export * from './upstreams/homeassistant.js';
 export * from './upstreams/virt.js';
 export * from './upstreams/backup.js';

@@ -45,6 +45,8 @@ export interface HubConfig {
   localAgent: boolean;
   /** The egress guard's starting policy (ARCHITECTURE §6 rule 12); each opt-in is off by default. */
   outbound: OutboundPolicy;
+  /** The `tailscale` CLI the hub asks about its tailnet name and serve status (SVC_TAILSCALE_BIN). */
+  tailscaleBinary: string;
 }
 
 export interface OidcConfig {
@@ -210,5 +212,6 @@ export function parseEnv(env: Env, cwd: string): HubConfig {
     alertIntervalS: readInt(env, 'SVC_ALERT_INTERVAL_S', 30, 1, 3600),
     localAgent: readBool(env, 'SVC_LOCAL_AGENT', false),
     outbound: readOutbound(env, settingsEnv.values),
+    tailscaleBinary: env.SVC_TAILSCALE_BIN?.trim() || 'tailscale',
   };
 }

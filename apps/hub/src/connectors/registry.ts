@@ -5,12 +5,15 @@
 import type { ConnectorKind } from '@svc/protocol';
 import type { ConnectorDriver } from './base/connector.js';
 import { backupDriver } from './backup/backup.connector.js';
+import { homeautoDriver } from './homeauto/homeauto.connector.js';
+import { nasDriver } from './nas/nas.connector.js';
+import { stacksDriver } from './stacks/stacks.connector.js';
 import { virtDriver } from './virt/virt.connector.js';
 
 export const connectorDrivers: Record<ConnectorKind, ConnectorDriver | null> = {
   virt: virtDriver,
   backup: backupDriver,
-  nas: null,
-  stacks: null,
-  homeauto: null,
+  nas: nasDriver,
+  stacks: stacksDriver,
+  homeauto: homeautoDriver,
 };

@@ -75,6 +75,7 @@ const sampleBodies: Record<string, unknown> = {
     enabled: false,
   },
   'connectors.update': { enabled: false },
+  'homeauto.callService': { entity_id: ['light.kitchen'] },
   'dependencies.createLink': { from: newId('asset'), to: newId('asset') },
 };
 

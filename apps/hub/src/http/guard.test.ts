@@ -339,41 +339,6 @@ describe.each(databaseTargets())('guard on $name', ({ options }) => {
       }
     });
   });
-
-  describe('planned routes', () => {
-    const planned = routeList.filter((r) => r.plannedIn !== undefined);
-
-    it('answer 501 not_implemented only after the guard', async () => {
-      expect(planned.length).toBeGreaterThan(10);
-      const viewer = (await t.createKey({ role: 'viewer', scopes: ['*'] })).raw_key;
-      const asset = (await t.createAsset({ name: 'planned-target' })).id;
-      const problems: string[] = [];
-      for (const route of planned) {
-        const url = fullPath(route)
-          .replace(
-            `{${route.asset?.param ?? 'id'}}`,
-            route.asset?.form === 'compound' ? `${asset}:web-1` : asset,
-          )
-          .replace('{name}', 'nginx')
-          .replace(/\{[a-zA-Z_]+\}/g, 'x1');
-        const body = route.body ? { command: 'uptime' } : undefined;
-        if (route.auth !== 'public') {
-          const anonymous = await t.request(route.method, url, { key: null, ...(body ? { body } : {}) });
-          if (anonymous.status !== 401) problems.push(`${route.name} without a key: ${anonymous.status}`);
-          if (route.method !== 'GET') {
-            const refused = await t.request(route.method, url, { key: viewer, ...(body ? { body } : {}) });
-            if (refused.status !== 403) problems.push(`${route.name} as viewer: ${refused.status}`);
-          }
-        }
-        const res = await t.request(route.method, url, { ...(body ? { body } : {}) });
-        if (res.status !== 501 || res.json.error !== 'not_implemented' || res.json.status !== 501)
-          problems.push(`${route.name}: ${res.status} ${res.text.slice(0, 120)}`);
-        else if (!String(res.json.message).includes(route.plannedIn ?? ''))
-          problems.push(`${route.name}: message does not name the plan: ${String(res.json.message)}`);
-      }
-      expect(problems).toEqual([]);
-    });
-  });
 });
 
 describe('behind a trusted proxy (SVC_TRUSTED_PROXIES=127.0.0.1)', () => {

@@ -239,6 +239,10 @@ const documentedExtras: readonly (readonly [method: string, path: string, access
   ['PATCH', '/api/v2/connectors/{id}', 'admin'],
   ['DELETE', '/api/v2/connectors/{id}', 'admin'],
   ['POST', '/api/v2/connectors/{id}/test', 'admin'],
+  // Home automation: the routes the homeauto:read|write scopes imply (decision 0024).
+  ['GET', '/api/v2/homeauto/assets/{id}/entities', 'homeauto:read'],
+  ['GET', '/api/v2/homeauto/assets/{id}/entities/{entity_id}', 'homeauto:read'],
+  ['POST', '/api/v2/homeauto/assets/{id}/services/{domain}/{service}', 'homeauto:write'],
   // Links people declare in the dependency graph: facts about assets, so assets:write (0023).
   ['POST', '/api/v2/dependencies/links', 'assets:write'],
   ['DELETE', '/api/v2/dependencies/links/{id}', 'assets:write'],

@@ -16,7 +16,6 @@ import {
 } from './module.js';
 
 const built = routeList.filter((r) => r.plannedIn === undefined).map((r) => r.name);
-const planned = routeList.filter((r) => r.plannedIn !== undefined).map((r) => r.name);
 
 /** Handlers that answer `names` (never called here). */
 function stubHandlers(names: readonly string[]): Handlers {
@@ -36,9 +35,7 @@ function modulesForEveryArea(leaveOut: readonly string[] = []): HubModule[] {
 }
 
 describe('composeModules', () => {
-  it('accepts modules that answer every built contract, and needs none for the planned ones', () => {
-    expect(planned.length).toBeGreaterThan(0);
-
+  it('accepts modules that answer every built contract', () => {
     const composed = composeModules(modulesForEveryArea(), true);
 
     expect(Object.keys(composed.handlers).sort()).toEqual([...built].sort());

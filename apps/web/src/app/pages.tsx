@@ -78,6 +78,21 @@ export const pages: readonly PageEntry[] = [
     nav: { label: 'Discovery' },
   },
   {
+    path: 'storage',
+    component: page(() => import('../features/nas/StoragePage'), 'StoragePage'),
+    nav: { label: 'Storage' },
+  },
+  {
+    path: 'stacks',
+    component: page(() => import('../features/stacks/StacksPage'), 'StacksPage'),
+    nav: { label: 'Stacks' },
+  },
+  {
+    path: 'home',
+    component: page(() => import('../features/homeauto/HomePage'), 'HomePage'),
+    nav: { label: 'Home' },
+  },
+  {
     path: 'webhooks',
     component: page(() => import('../features/webhooks/WebhooksPage'), 'WebhooksPage'),
     nav: { label: 'Webhooks' },

@@ -35,10 +35,6 @@ export const AssetIdPattern = idPatternFor('asset');
 export const AssetId = Type.String({ pattern: AssetIdPattern });
 
 export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
-export const IdNameParams = Type.Object({
-  id: Type.String({ minLength: 1, maxLength: 200 }),
-  name: Type.String({ minLength: 1, maxLength: 256 }),
-});
 
 /** A list route's query: its own filters plus `page` and `per_page`. */
 export const paged = <P extends TProperties>(extra: TObject<P>) =>

@@ -35,6 +35,8 @@ export interface FakeAnswer {
   /** Serialized as JSON unless a string. */
   body?: unknown;
   contentType?: string;
+  /** More response headers (Portainer's `X-Total-Count`). */
+  headers?: Record<string, string>;
 }
 
 export interface FailureAnswers {
@@ -49,6 +51,8 @@ export interface UpstreamServerOptions {
   handle(request: FakeRequest): FakeAnswer | Promise<FakeAnswer>;
   /** How long `slow` waits before answering (default 30 s: beyond any client timeout). */
   slowMs?: number;
+  /** Requests the failure modes leave alone (a version probe that is not the API itself). */
+  exempt?: (request: FakeRequest) => boolean;
 }
 
 export interface FakeUpstreamServer {
@@ -63,6 +67,10 @@ export interface FakeUpstreamServer {
   fail(mode: UpstreamFailureMode | null): void;
   /** Requests seen, oldest first. */
   requests: FakeRequest[];
+  /** The failure mode now (for a product that serves more than HTTP requests: TrueNAS's WebSocket). */
+  mode(): UpstreamFailureMode | null;
+  /** The HTTPS server, for a product's WebSocket upgrades. */
+  server: Server;
   close(): Promise<void>;
 }
 
@@ -76,6 +84,7 @@ function send(res: ServerResponse, answer: FakeAnswer): void {
   res.writeHead(answer.status, answer.statusText ?? '', {
     'content-type': answer.contentType ?? 'application/json;charset=UTF-8',
     'content-length': Buffer.byteLength(text),
+    ...answer.headers,
   });
   res.end(text);
 }
@@ -105,7 +114,7 @@ export async function startUpstreamServer(options: UpstreamServerOptions): Promi
         body: Buffer.concat(chunks).toString('utf8'),
       };
       requests.push(request);
-      switch (failure) {
+      switch (options.exempt?.(request) ? null : failure) {
         case 'unauthorized':
           send(res, options.failures.unauthorized);
           return;
@@ -154,6 +163,8 @@ export async function startUpstreamServer(options: UpstreamServerOptions): Promi
       server.closeIdleConnections();
     },
     requests,
+    mode: () => failure,
+    server,
     close: () =>
       new Promise<void>((resolve) => {
         for (const timer of pending) clearTimeout(timer);

@@ -10,6 +10,7 @@ import { AuditPage } from '../audit/AuditPage';
 import { EnrollmentPage } from '../enrollment/EnrollmentPage';
 import { HubStatusPage } from '../hub/HubStatusPage';
 import { KeysPage } from '../api-keys/KeysPage';
+import { MeshvpnPage } from '../meshvpn/MeshvpnPage';
 import { SettingsPage } from '../settings/SettingsPage';
 import { TlsPage } from '../tls/TlsPage';
 import { UsersPage } from '../users/UsersPage';
@@ -20,6 +21,7 @@ const sections = [
   { path: 'users', label: 'Users', element: <UsersPage /> },
   { path: 'enrollment', label: 'Enrollment', element: <EnrollmentPage /> },
   { path: 'tls', label: 'TLS', element: <TlsPage /> },
+  { path: 'tailscale', label: 'Tailscale', element: <MeshvpnPage /> },
   { path: 'settings', label: 'Settings', element: <SettingsPage /> },
   { path: 'audit', label: 'Audit log', element: <AuditPage /> },
   { path: 'status', label: 'Hub status', element: <HubStatusPage /> },

@@ -1,0 +1,204 @@
+/**
+ * Home: the entities of a Home Assistant a connector brought, with their states, and a button per device
+ * (turn on or off, run a scene) for roles that may change things and keys with `homeauto:write`.
+ */
+import { useState } from 'react';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router';
+import type { Asset, HomeautoEntity } from '@svc/protocol';
+import { hub } from '../../api/client';
+import { useSession } from '../../app/session';
+import { EmptyState } from '../../components/EmptyState';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { Loading } from '../../components/Loading';
+import { Pager } from '../../components/Pager';
+import { formatTime } from '../../components/units';
+import { pickAsset, useConnectorAssets } from '../../components/use-connector-assets';
+import { actionFor, type EntityAction } from './home-actions';
+
+const perPage = 100;
+/** States that carry no reading: no unit after them. */
+const noValue = new Set(['unavailable', 'unknown']);
+const domains = ['light', 'switch', 'sensor', 'binary_sensor', 'climate', 'cover', 'lock', 'scene', 'script'];
+
+function EntityRow({
+  asset,
+  entity,
+  canMutate,
+}: {
+  asset: Asset;
+  entity: HomeautoEntity;
+  canMutate: boolean;
+}) {
+  const client = useQueryClient();
+  const [failed, setFailed] = useState<unknown>(null);
+  const action = canMutate ? actionFor(entity) : null;
+  const call = useMutation({
+    mutationFn: async (chosen: EntityAction) =>
+      (
+        await hub.call('homeauto.callService', {
+          params: { id: asset.id, domain: chosen.domain, service: chosen.service },
+          body: { entity_id: [entity.entity_id] },
+        })
+      ).data,
+    onSuccess: async () => {
+      setFailed(null);
+      await client.invalidateQueries({ queryKey: ['homeauto', asset.id] });
+    },
+    onError: (error) => {
+      setFailed(error);
+    },
+  });
+  return (
+    <tr data-entity-id={entity.entity_id}>
+      <th scope="row">{entity.name}</th>
+      <td className="muted">{entity.entity_id}</td>
+      <td>
+        <span className={noValue.has(entity.state) ? 'state-bad' : undefined}>
+          {entity.state}
+          {entity.unit && !noValue.has(entity.state) && ` ${entity.unit}`}
+        </span>
+      </td>
+      <td>{formatTime(entity.last_changed)}</td>
+      {canMutate && (
+        <td>
+          {action && (
+            <button
+              type="button"
+              disabled={call.isPending}
+              aria-label={`${action.label} ${entity.name}`}
+              onClick={() => {
+                call.mutate(action);
+              }}
+            >
+              {action.label}
+            </button>
+          )}
+          {failed !== null && <ErrorNotice error={failed} />}
+        </td>
+      )}
+    </tr>
+  );
+}
+
+function Entities({ asset }: { asset: Asset }) {
+  const { canMutate } = useSession();
+  const [params, setParams] = useSearchParams();
+  const domain = params.get('domain') ?? '';
+  const page = Math.max(1, Number(params.get('page') ?? '1') || 1);
+  const entities = useQuery({
+    queryKey: ['homeauto', asset.id, 'entities', domain, page],
+    queryFn: () =>
+      hub.call('homeauto.entities', {
+        params: { id: asset.id },
+        query: { page, per_page: perPage, ...(domain ? { domain } : {}) },
+      }),
+    placeholderData: keepPreviousData,
+    refetchInterval: 15_000,
+  });
+  const setParam = (name: string, value: string) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set(name, value);
+    else next.delete(name);
+    if (name !== 'page') next.delete('page');
+    setParams(next, { replace: true });
+  };
+  return (
+    <>
+      <div className="filters" role="search" aria-label="Filter entities">
+        <div className="filter">
+          <label htmlFor="home-domain">Domain</label>
+          <select
+            id="home-domain"
+            value={domain}
+            onChange={(e) => {
+              setParam('domain', e.target.value);
+            }}
+          >
+            <option value="">Every domain</option>
+            {domains.map((d) => (
+              <option key={d} value={d}>
+                {d}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      {entities.isPending && <Loading label="Loading entities" />}
+      {entities.isError && <ErrorNotice error={entities.error} retry={() => void entities.refetch()} />}
+      {entities.isSuccess && entities.data.data.length === 0 && <EmptyState title="No entities" />}
+      {entities.isSuccess && entities.data.data.length > 0 && (
+        <>
+          <div className="rows-scroll">
+            <table className="data-table" aria-label="Entities">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Entity</th>
+                  <th scope="col">State</th>
+                  <th scope="col">Changed</th>
+                  {canMutate && <th scope="col">Control</th>}
+                </tr>
+              </thead>
+              <tbody>
+                {entities.data.data.map((e) => (
+                  <EntityRow key={e.entity_id} asset={asset} entity={e} canMutate={canMutate} />
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Pager
+            page={page}
+            perPage={perPage}
+            total={entities.data.meta.total}
+            busy={entities.isFetching}
+            onPage={(p) => {
+              setParam('page', String(p));
+            }}
+          />
+        </>
+      )}
+    </>
+  );
+}
+
+export function HomePage() {
+  const [params, setParams] = useSearchParams();
+  const instances = useConnectorAssets('homeauto');
+  const asset = instances.data ? pickAsset(instances.data, params.get('asset')) : null;
+  return (
+    <section className="page" aria-labelledby="home-title">
+      <div className="page-header">
+        <h1 id="home-title">Home</h1>
+      </div>
+      {instances.isPending && <Loading label="Loading home automation" />}
+      {instances.isError && <ErrorNotice error={instances.error} retry={() => void instances.refetch()} />}
+      {instances.isSuccess && instances.data.length === 0 && (
+        <EmptyState title="No home automation">
+          <p>A Home Assistant connector (Admin, Connectors) brings its entities here.</p>
+        </EmptyState>
+      )}
+      {asset && instances.data && instances.data.length > 1 && (
+        <div className="filters" role="search" aria-label="Choose a Home Assistant">
+          <div className="filter">
+            <label htmlFor="home-asset">Home Assistant</label>
+            <select
+              id="home-asset"
+              value={asset.id}
+              onChange={(e) => {
+                setParams(new URLSearchParams({ asset: e.target.value }), { replace: true });
+              }}
+            >
+              {instances.data.map((a) => (
+                <option key={a.id} value={a.id}>
+                  {a.name}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+      )}
+      {asset && <Entities asset={asset} />}
+    </section>
+  );
+}
