@@ -177,6 +177,17 @@ async function startHub(options: ConsoleOptions): Promise<HubProcess> {
 }
 
 /** Starts the hub and chromium for the tests of this file; see the file's comment. */
+/**
+ * Goes to a page through the main navigation as a user would: at phone width the menu button first, then
+ * the link of that label in its section.
+ */
+export async function openNav(page: Page, label: string): Promise<void> {
+  const menu = page.getByRole('button', { name: 'Menu' });
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  if ((await menu.isVisible()) && (await menu.getAttribute('aria-expanded')) !== 'true') await menu.click();
+  await nav.getByRole('link', { name: label, exact: true }).click();
+}
+
 export function useConsole(options: ConsoleOptions = {}): () => ConsoleHarness {
   let harness: ConsoleHarness | undefined;
   let hub: HubProcess | undefined;

@@ -48,14 +48,18 @@ function unsupportedDefault(type: AgentRequestType): string {
 
 /**
  * Operations that can read or run anything on a host: on the hub's own host they need the admin role
- * (ARCHITECTURE.md security rule 10), since that host holds the hub's database, keys and process.
+ * (ARCHITECTURE.md security rule 10), since that host holds the hub's database, keys and process. Container
+ * logs and start/stop/restart count too (decision 0020): the hub may itself run in a container there, and
+ * its logs or its restart are as sensitive as the journal or a process signal.
  */
 function readsOrRunsAnything(type: AgentRequestType): boolean {
   return (
     type === 'exec.run' ||
     type.startsWith('files.') ||
     type.startsWith('processes.') ||
-    type === 'system.logs'
+    type === 'system.logs' ||
+    type === 'containers.logs' ||
+    type === 'containers.action'
   );
 }
 

@@ -1,15 +1,16 @@
 /**
- * The frame of every signed-in page: a skip link, the header (navigation, search, theme, the user and
- * sign-out) and the page. Below 720 px the navigation folds behind a menu button.
+ * The frame of every signed-in page: a skip link, the header (search, theme, the user and sign-out), the
+ * navigation grouped by section in a sidebar, and the page. Below 720 px the navigation folds behind a menu
+ * button; it closes on navigation and on Escape.
  */
-import { Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { hub } from '../api/client';
 import { Loading } from '../components/Loading';
 import { LiveEventsConnection } from '../features/events/LiveEvents';
 import { SearchDialog } from './SearchDialog';
-import { pages } from './pages';
+import { MainNav } from './MainNav';
 import { endSession, useSession } from './session';
 import { applyTheme, currentTheme, type Theme } from './theme';
 
@@ -60,10 +61,24 @@ export function Shell() {
   const location = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   const [searchOpen, setSearchOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
     setMenuOpen(false);
   }, [location.pathname]);
+
+  useEffect(() => {
+    if (!menuOpen) return undefined;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setMenuOpen(false);
+      menuButton.current?.focus();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => {
+      window.removeEventListener('keydown', onKey);
+    };
+  }, [menuOpen]);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -81,7 +96,6 @@ export function Shell() {
     };
   }, []);
 
-  const navItems = pages.filter((p) => p.nav && (!p.nav.adminOnly || isAdmin));
   return (
     <div className="shell">
       <LiveEventsConnection />
@@ -95,6 +109,7 @@ export function Shell() {
         </NavLink>
         <button
           type="button"
+          ref={menuButton}
           className="menu-button icon-button"
           aria-expanded={menuOpen}
           aria-controls="main-nav"
@@ -105,15 +120,6 @@ export function Shell() {
         >
           <span aria-hidden="true">☰</span>
         </button>
-        <nav id="main-nav" aria-label="Main" className={menuOpen ? 'main-nav open' : 'main-nav'}>
-          <ul>
-            {navItems.map((p) => (
-              <li key={p.path}>
-                <NavLink to={`/${p.path}`}>{p.nav?.label}</NavLink>
-              </li>
-            ))}
-          </ul>
-        </nav>
         <div className="topbar-tools">
           <button
             type="button"
@@ -136,11 +142,14 @@ export function Shell() {
           <SignOutButton />
         </div>
       </header>
-      <main id="main" tabIndex={-1}>
-        <Suspense fallback={<Loading label="Loading the page" />}>
-          <Outlet />
-        </Suspense>
-      </main>
+      <div className="shell-body">
+        <MainNav isAdmin={isAdmin} open={menuOpen} />
+        <main id="main" tabIndex={-1}>
+          <Suspense fallback={<Loading label="Loading the page" />}>
+            <Outlet />
+          </Suspense>
+        </main>
+      </div>
       <SearchDialog
         open={searchOpen}
         onClose={() => {

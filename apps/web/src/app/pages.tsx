@@ -4,12 +4,16 @@
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 
+/** The navigation's sections, in the order the sidebar shows them (decision 0027). */
+export const navSections = ['Fleet', 'Automation', 'Integrations', 'Settings'] as const;
+export type NavSection = (typeof navSections)[number];
+
 export interface PageEntry {
   /** Relative to the root, react-router syntax. */
   path: string;
   component: LazyExoticComponent<ComponentType>;
-  /** Shown in the navigation under this label. */
-  nav?: { label: string; adminOnly?: boolean };
+  /** Shown in the navigation under this label, in this section. */
+  nav?: { label: string; section: NavSection; adminOnly?: boolean };
 }
 
 function page<K extends string>(
@@ -23,12 +27,12 @@ export const pages: readonly PageEntry[] = [
   {
     path: 'dashboard',
     component: page(() => import('../features/dashboard/DashboardPage'), 'DashboardPage'),
-    nav: { label: 'Dashboard' },
+    nav: { label: 'Dashboard', section: 'Fleet' },
   },
   {
     path: 'assets',
     component: page(() => import('../features/assets/AssetsPage'), 'AssetsPage'),
-    nav: { label: 'Assets' },
+    nav: { label: 'Assets', section: 'Fleet' },
   },
   {
     path: 'assets/:id/*',
@@ -37,12 +41,12 @@ export const pages: readonly PageEntry[] = [
   {
     path: 'run',
     component: page(() => import('../features/run/RunPage'), 'RunPage'),
-    nav: { label: 'Run' },
+    nav: { label: 'Run', section: 'Automation' },
   },
   {
     path: 'groups',
     component: page(() => import('../features/groups/GroupsPage'), 'GroupsPage'),
-    nav: { label: 'Groups' },
+    nav: { label: 'Groups', section: 'Fleet' },
   },
   {
     path: 'groups/:id',
@@ -51,17 +55,17 @@ export const pages: readonly PageEntry[] = [
   {
     path: 'actions',
     component: page(() => import('../features/actions/ActionsPage'), 'ActionsPage'),
-    nav: { label: 'Actions' },
+    nav: { label: 'Actions', section: 'Automation' },
   },
   {
     path: 'schedules',
     component: page(() => import('../features/schedules/SchedulesPage'), 'SchedulesPage'),
-    nav: { label: 'Schedules' },
+    nav: { label: 'Schedules', section: 'Automation' },
   },
   {
     path: 'alerts',
     component: page(() => import('../features/alerts/AlertsPage'), 'AlertsPage'),
-    nav: { label: 'Alerts' },
+    nav: { label: 'Alerts', section: 'Automation' },
   },
   {
     path: 'alerts/rules',
@@ -70,62 +74,62 @@ export const pages: readonly PageEntry[] = [
   {
     path: 'incidents',
     component: page(() => import('../features/incidents/IncidentsPage'), 'IncidentsPage'),
-    nav: { label: 'Incidents' },
+    nav: { label: 'Incidents', section: 'Automation' },
   },
   {
     path: 'discovery',
     component: page(() => import('../features/discovery/DiscoveryPage'), 'DiscoveryPage'),
-    nav: { label: 'Discovery' },
-  },
-  {
-    path: 'storage',
-    component: page(() => import('../features/nas/StoragePage'), 'StoragePage'),
-    nav: { label: 'Storage' },
-  },
-  {
-    path: 'stacks',
-    component: page(() => import('../features/stacks/StacksPage'), 'StacksPage'),
-    nav: { label: 'Stacks' },
-  },
-  {
-    path: 'home',
-    component: page(() => import('../features/homeauto/HomePage'), 'HomePage'),
-    nav: { label: 'Home' },
-  },
-  {
-    path: 'webhooks',
-    component: page(() => import('../features/webhooks/WebhooksPage'), 'WebhooksPage'),
-    nav: { label: 'Webhooks' },
-  },
-  {
-    path: 'notifications',
-    component: page(() => import('../features/notifications/NotificationsPage'), 'NotificationsPage'),
-    nav: { label: 'Notifications', adminOnly: true },
+    nav: { label: 'Discovery', section: 'Fleet' },
   },
   {
     path: 'virt',
     component: page(() => import('../features/virt/VirtPage'), 'VirtPage'),
-    nav: { label: 'Virtualization' },
+    nav: { label: 'Virtualization', section: 'Integrations' },
+  },
+  {
+    path: 'storage',
+    component: page(() => import('../features/nas/StoragePage'), 'StoragePage'),
+    nav: { label: 'Storage', section: 'Integrations' },
   },
   {
     path: 'backups',
     component: page(() => import('../features/backup/BackupPage'), 'BackupPage'),
-    nav: { label: 'Backups' },
+    nav: { label: 'Backups', section: 'Integrations' },
+  },
+  {
+    path: 'stacks',
+    component: page(() => import('../features/stacks/StacksPage'), 'StacksPage'),
+    nav: { label: 'Stacks', section: 'Integrations' },
+  },
+  {
+    path: 'home',
+    component: page(() => import('../features/homeauto/HomePage'), 'HomePage'),
+    nav: { label: 'Home', section: 'Integrations' },
+  },
+  {
+    path: 'webhooks',
+    component: page(() => import('../features/webhooks/WebhooksPage'), 'WebhooksPage'),
+    nav: { label: 'Webhooks', section: 'Settings' },
+  },
+  {
+    path: 'notifications',
+    component: page(() => import('../features/notifications/NotificationsPage'), 'NotificationsPage'),
+    nav: { label: 'Notifications', section: 'Settings', adminOnly: true },
   },
   {
     path: 'dependencies',
     component: page(() => import('../features/dependencies/DependenciesPage'), 'DependenciesPage'),
-    nav: { label: 'Dependencies' },
+    nav: { label: 'Dependencies', section: 'Fleet' },
   },
   {
     path: 'connectors',
     component: page(() => import('../features/connectors/ConnectorsPage'), 'ConnectorsPage'),
-    nav: { label: 'Connectors', adminOnly: true },
+    nav: { label: 'Connectors', section: 'Settings', adminOnly: true },
   },
   {
     path: 'admin',
     component: page(() => import('../features/admin/AdminArea'), 'AdminIndex'),
-    nav: { label: 'Admin', adminOnly: true },
+    nav: { label: 'Admin', section: 'Settings', adminOnly: true },
   },
   {
     path: 'admin/*',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentRequestResult, EngineContainer } from '@svc/protocol';
 import { databaseTargets, type TestHub } from '@svc/testkit';
+import { systemOwnerContext } from '../../access/principal.js';
 import { AgentReplyError } from '../../agents/agent-gateway.js';
 import type { FakeHandlers } from '../../testing/fake-gateway.js';
 import { useOperations } from '../../testing/operations-app.js';
@@ -421,5 +422,38 @@ describe.each(databaseTargets())('containers ($name)', ({ options }) => {
     expect(viewerLogs.status).toBe(403);
     expect(ops.gateway.callsOf('containers.action').map((c) => c.assetId)).toEqual([mine.id]);
     expect(ops.gateway.calls.every((c) => c.assetId === mine.id)).toBe(true);
+  });
+  it("keeps container logs and start/stop on the hub's own host for admins, like its journal", async () => {
+    const { t, ops } = use();
+    const host = await t.createAsset({ name: 'the-hub-machine' });
+    await t.hub.services.assets.markHubHost(systemOwnerContext(), host.id);
+    ops.gateway.connect(host.id, { handlers: engineHandlers() });
+    const operator = await t.createKey({ role: 'operator', scopes: ['*'], allowed_assets: [host.id] });
+
+    const journal = await ops.request('GET', `/api/v2/assets/${host.id}/logs`, { key: operator.raw_key });
+    expect(journal.status).toBe(403);
+    for (const [method, url] of [
+      ['GET', `/api/v2/container/containers/${host.id}:web/logs`],
+      ['POST', `/api/v2/container/containers/${host.id}:web/stop`],
+      ['POST', `/api/v2/container/containers/${host.id}:web/restart`],
+    ] as const) {
+      const res = await ops.request(method, url, { key: operator.raw_key });
+      expect(res.status, url).toBe(403);
+      expect(res.json.error).toBe(journal.json.error);
+      expect(res.json.error).toBe('admin_required');
+    }
+    expect(ops.gateway.calls).toEqual([]);
+    expect(await auditOf(t, host.id)).toEqual([]);
+
+    // Listing what runs there stays open to the operator; an admin reads the logs.
+    const list = await ops.request('GET', `/api/v2/container/hosts/${host.id}/containers`, {
+      key: operator.raw_key,
+    });
+    expect(list.status).toBe(200);
+    const admin = await t.createKey({ role: 'admin', scopes: ['*'] });
+    const logs = await ops.request('GET', `/api/v2/container/containers/${host.id}:web/logs`, {
+      key: admin.raw_key,
+    });
+    expect(logs.status, JSON.stringify(logs.json)).toBe(200);
   });
 });
