@@ -72,7 +72,8 @@ describe('alerts and incidents', () => {
     if (!alert) throw new Error('no alert');
 
     await t.page.goto(`${t.baseUrl}/dashboard`);
-    expect(await t.page.getByTestId('count-alerts').textContent()).toBe('1');
+    // The count shows '—' until the dashboard's query answers.
+    await expect.poll(() => t.page.getByTestId('count-alerts').textContent()).toBe('1');
 
     await t.page.goto(`${t.baseUrl}/alerts`);
     const row = t.page.locator(`tr[data-alert-id="${alert.id}"]`);
