@@ -478,7 +478,12 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     task: { pollMs: options.connectors?.taskPollMs ?? 500 },
   });
   const backup = createBackupModule(connectorParts);
-  const dependencies = createDependenciesModule({ ...base, logger, assets: assetService });
+  const dependencies = createDependenciesModule({
+    ...base,
+    logger,
+    assets: assetService,
+    containers: containers.services.containers,
+  });
 
   const modules = [
     audit,

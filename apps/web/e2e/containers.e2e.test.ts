@@ -2,7 +2,8 @@
  * The asset page's Containers tab in chromium against a real hub, with a fake agent answering the container
  * messages: the containers with state, health, image and ports; a stop asked for and confirmed; a
  * container's logs (stderr marked) and a TTY container's raw log; the compose stacks, images and volumes;
- * a viewer sees no control that changes anything and gets the hub's 403 for logs.
+ * a viewer sees no control that changes anything and gets the hub's 403 for logs; the host's containers drawn
+ * on the Dependencies page.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentRequestPayload, EngineContainer } from '@svc/protocol';
@@ -68,59 +69,69 @@ const logQueries: AgentRequestPayload<'containers.logs'>[] = [];
 
 beforeAll(async () => {
   const t = h();
-  fake = await connectFakeAgent(t, 'docker-01', {
-    'containers.list': () => ({ containers, truncated: false }),
-    'containers.action': (payload) => {
-      actions.push(payload);
-      return { id: payload.id, name: 'grafana', state: 'exited', changed: true };
+  fake = await connectFakeAgent(
+    t,
+    'docker-01',
+    {
+      'containers.list': () => ({ containers, truncated: false }),
+      'containers.action': (payload) => {
+        actions.push(payload);
+        return { id: payload.id, name: 'grafana', state: 'exited', changed: true };
+      },
+      'containers.logs': (payload) => {
+        logQueries.push(payload);
+        return payload.id === hex('c')
+          ? {
+              id: payload.id,
+              tty: false,
+              entries: [
+                { stream: 'stdout', text: 'logger=server t=2026-11-25T08:00:00Z msg="HTTP Server Listen"' },
+                { stream: 'stderr', text: 'logger=sqlstore msg="database is locked, retrying"' },
+                { stream: 'stdout', text: 'logger=http t=2026-11-25T08:00:05Z status=200 path=/api/health' },
+              ],
+              truncated: false,
+            }
+          : {
+              id: payload.id,
+              tty: true,
+              entries: [{ stream: 'tty', text: 'ready on :80' }],
+              truncated: false,
+            };
+      },
+      'containers.images': () => ({
+        images: [
+          {
+            id: `sha256:${hex('1')}`,
+            tags: ['nginx:1.27-alpine'],
+            size_bytes: 48_000_000,
+            created_at: null,
+            containers: 1,
+          },
+          {
+            id: `sha256:${hex('2')}`,
+            tags: ['postgres:17'],
+            size_bytes: 436_000_000,
+            created_at: null,
+            containers: 1,
+          },
+        ],
+        truncated: false,
+      }),
+      'containers.volumes': () => ({
+        volumes: [
+          {
+            name: 'shop_pgdata',
+            driver: 'local',
+            mountpoint: '/var/lib/docker/volumes/shop_pgdata/_data',
+            created_at: '2026-11-01T10:00:00.000Z',
+            compose_project: 'shop',
+          },
+        ],
+        truncated: false,
+      }),
     },
-    'containers.logs': (payload) => {
-      logQueries.push(payload);
-      return payload.id === hex('c')
-        ? {
-            id: payload.id,
-            tty: false,
-            entries: [
-              { stream: 'stdout', text: 'logger=server t=2026-11-25T08:00:00Z msg="HTTP Server Listen"' },
-              { stream: 'stderr', text: 'logger=sqlstore msg="database is locked, retrying"' },
-              { stream: 'stdout', text: 'logger=http t=2026-11-25T08:00:05Z status=200 path=/api/health' },
-            ],
-            truncated: false,
-          }
-        : { id: payload.id, tty: true, entries: [{ stream: 'tty', text: 'ready on :80' }], truncated: false };
-    },
-    'containers.images': () => ({
-      images: [
-        {
-          id: `sha256:${hex('1')}`,
-          tags: ['nginx:1.27-alpine'],
-          size_bytes: 48_000_000,
-          created_at: null,
-          containers: 1,
-        },
-        {
-          id: `sha256:${hex('2')}`,
-          tags: ['postgres:17'],
-          size_bytes: 436_000_000,
-          created_at: null,
-          containers: 1,
-        },
-      ],
-      truncated: false,
-    }),
-    'containers.volumes': () => ({
-      volumes: [
-        {
-          name: 'shop_pgdata',
-          driver: 'local',
-          mountpoint: '/var/lib/docker/volumes/shop_pgdata/_data',
-          created_at: '2026-11-01T10:00:00.000Z',
-          compose_project: 'shop',
-        },
-      ],
-      truncated: false,
-    }),
-  });
+    { capabilities: ['exec', 'metrics', 'containers'] },
+  );
 }, 60_000);
 
 afterAll(() => {
@@ -190,6 +201,18 @@ describe('the Containers tab', () => {
     await t.page.getByRole('table', { name: 'Images' }).getByText('postgres:17').waitFor();
     await t.page.getByRole('button', { name: 'Volumes', exact: true }).click();
     await t.page.getByRole('table', { name: 'Volumes' }).getByText('shop_pgdata', { exact: true }).waitFor();
+  }, 60_000);
+
+  it("draws the host's containers on the Dependencies page", async () => {
+    const t = h();
+    await t.signIn('viewer');
+    await t.page.goto(`${t.baseUrl}/dependencies`);
+    const node = t.page.locator('.graph-node.node-container', { hasText: 'shop-web-1' });
+    await node.waitFor();
+    expect(await node.locator('title').textContent()).toBe('shop-web-1 (container, running)');
+    await t.page.locator('.graph-edge.edge-runs').first().waitFor({ state: 'attached' });
+    expect(await t.page.locator('.graph-edge.edge-runs').count()).toBe(containers.length);
+    expect(t.cspViolations).toEqual([]);
   }, 60_000);
 
   it('shows a viewer no action buttons and the hub refusing logs', async () => {

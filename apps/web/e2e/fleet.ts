@@ -3,7 +3,7 @@
  * channel) enrolled with a real enrollment token, answering what the test gives it and sending metric
  * samples; and manual devices, which have no agent and so are always offline.
  */
-import type { Asset, MetricSample } from '@svc/protocol';
+import type { Asset, Hello, MetricSample } from '@svc/protocol';
 import { FakeAgent, tlsRequest, type FakeHandlers } from '@svc/testkit';
 import type { ConsoleHarness } from './harness.js';
 
@@ -12,11 +12,15 @@ export interface EnrolledFake {
   agent: FakeAgent;
 }
 
-/** Enrolls `hostname` with a fresh token and connects a fake agent for it; stop it with `agent.close()`. */
+/**
+ * Enrolls `hostname` with a fresh token and connects a fake agent for it (its hello extended by `hello`, e.g.
+ * more capabilities); stop it with `agent.close()`.
+ */
 export async function connectFakeAgent(
   t: ConsoleHarness,
   hostname: string,
   handlers: FakeHandlers,
+  hello: Partial<Hello> = {},
 ): Promise<EnrolledFake> {
   const token = await t.api('POST', '/api/v2/enrollment-tokens', { name: `e2e ${hostname}` });
   if (token.status !== 201) throw new Error(`enrollment token: ${token.status} ${token.text}`);
@@ -35,7 +39,7 @@ export async function connectFakeAgent(
     url: `${t.baseUrl.replace('https:', 'wss:')}${data.channel_path}`,
     credential: data.credential,
     insecure: true,
-    hello: { hostname, ip_addresses: ['192.0.2.10'], mac_addresses: ['02:00:00:00:00:10'] },
+    hello: { hostname, ip_addresses: ['192.0.2.10'], mac_addresses: ['02:00:00:00:00:10'], ...hello },
     handlers,
   });
   await agent.start();

@@ -28,6 +28,7 @@ import type { PowerServiceDeps } from '../modules/power/power.service.js';
 import { createSystemModule } from '../modules/system/system.module.js';
 import { createContainersModule } from '../modules/containers/containers.module.js';
 import { createDiscoveryModule } from '../modules/discovery/discovery.module.js';
+import { createDependenciesModule } from '../modules/dependencies/dependencies.module.js';
 import type { DiscoveryServiceDeps } from '../modules/discovery/discovery.service.js';
 import { defaultOutboundPolicy } from '../platform/outbound/address-policy.js';
 import { FakeGateway } from './fake-gateway.js';
@@ -82,7 +83,15 @@ async function startOperationsApp(
   });
   const files = createFilesModule(operations);
   const system = createSystemModule(operations);
-  const containers = createContainersModule({ ...operations, gateway });
+  const containers = createContainersModule({ ...operations, gateway, inventoryTimeoutMs: 300 });
+  const dependencies = createDependenciesModule({
+    db,
+    clock: t.clock,
+    audit: t.hub.services.audit,
+    logger: silentLogger,
+    assets: t.hub.services.assets,
+    containers: containers.services.containers,
+  });
   const discovery = createDiscoveryModule({
     db,
     clock: t.clock,
@@ -125,6 +134,7 @@ async function startOperationsApp(
     ...files.handlers,
     ...system.handlers,
     ...containers.handlers,
+    ...dependencies.handlers,
     ...discovery.handlers,
     ...power.handlers,
     ...actions.handlers,

@@ -11,10 +11,13 @@ export const dependencyEdgeTypes = ['hosts', 'stores', 'backs_up', 'runs', 'decl
 export type DependencyEdgeType = (typeof dependencyEdgeTypes)[number];
 
 export const DependencyNode = Type.Object({
-  /** The asset id. */
+  /** The asset id, or for a container `<asset id>:<engine id>`. */
   id: Type.String(),
   name: Type.String(),
-  /** The upstream kind for connector assets (`node`, `vm`, `ct`, `storage`, …), `host` for the others. */
+  /**
+   * The upstream kind for connector assets (`node`, `vm`, `ct`, `storage`, …), `container` for a container an
+   * agent reported (its status the engine's state), `host` for the others.
+   */
   kind: Type.String(),
   source: Type.String(),
   status: Type.String(),

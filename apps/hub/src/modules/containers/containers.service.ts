@@ -39,6 +39,16 @@ export interface ContainersService {
   stacks(ctx: ActionContext, assetId: string, page: PageRequest): Promise<Page<ContainerStack>>;
   images(ctx: ActionContext, assetId: string, page: PageRequest): Promise<Page<ContainerImage>>;
   volumes(ctx: ActionContext, assetId: string, page: PageRequest): Promise<Page<ContainerVolume>>;
+  /**
+   * The containers of every online container host the principal may see, for the dependency graph: hosts
+   * asked a few at a time with a short timeout (one that does not answer contributes none), answers cached.
+   */
+  inventory(principal: Principal): Promise<HostContainers[]>;
+}
+
+interface HostContainers {
+  asset_id: string;
+  containers: Container[];
 }
 
 export interface ContainersServiceDeps {
@@ -47,6 +57,10 @@ export interface ContainersServiceDeps {
   agents: AgentCaller;
   events: EventBus;
   gateway?: Pick<AgentGateway, 'sessions'>;
+  /** How long the inventory waits for one host (default 3 s). */
+  inventoryTimeoutMs?: number;
+  /** Milliseconds since the epoch, for the inventory's cache (default Date.now). */
+  now?: () => number;
 }
 
 const refPattern = new RegExp(containerRefPattern);
@@ -57,6 +71,9 @@ const containerEvents = {
 } as const;
 /** The engine waits 10 s for a stop before it kills; the agent's answer may take that and more. */
 const actionTimeoutMs = 90_000;
+/** The inventory asks this many hosts at once and keeps an answer (or a silence) this long. */
+const inventoryConcurrency = 8;
+const inventoryTtlMs = 15_000;
 
 /** `<asset id>:<engine id>` into its parts; the engine part checked strictly (hex or name characters, bounded). */
 export function splitCompoundId(value: string): { assetId: string; ref: string } {
@@ -119,9 +136,38 @@ function groupStacks(assetId: string, containers: Container[]): ContainerStack[]
     }));
 }
 
+/** `work` over `items`, at most `limit` at a time. */
+async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next++] as T;
+      await work(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+/** `promise`, or `fallback` once `ms` passed. */
+function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<T>((resolve) => {
+    timer = setTimeout(() => {
+      resolve(fallback);
+    }, ms);
+  });
+  return Promise.race([promise.catch(() => fallback), late]).finally(() => {
+    clearTimeout(timer);
+  });
+}
+
 export function createContainersService(deps: ContainersServiceDeps): ContainersService {
   const { db, audit, agents, events } = deps;
   const gateway = deps.gateway ?? agents.gateway;
+  const now = deps.now ?? Date.now;
+  const inventoryTimeoutMs = deps.inventoryTimeoutMs ?? 3_000;
+  /** Per asset, whoever asks: the principal's right to see the asset is checked before the cache is read. */
+  const inventoryCache = new Map<string, { at: number; containers: Promise<Container[]> }>();
 
   async function containersOf(ctx: ActionContext, assetId: string): Promise<Container[]> {
     const row = await agents.loadAsset(ctx.principal, assetId, 'containers.list');
@@ -150,6 +196,35 @@ export function createContainersService(deps: ContainersServiceDeps): Containers
         }))
         .sort((a, b) => byName(a, b) || (a.asset_id < b.asset_id ? -1 : 1));
       return paged(hosts, page);
+    },
+
+    async inventory(principal) {
+      const at = now();
+      for (const [assetId, entry] of inventoryCache) {
+        if (at - entry.at >= inventoryTtlMs) inventoryCache.delete(assetId);
+      }
+      const hostIds = gateway
+        .sessions()
+        .filter((s) => s.hello.capabilities.includes('containers') && canSeeAsset(principal, s.assetId))
+        .map((s) => s.assetId);
+      const found = new Map<string, Container[]>();
+      await eachLimited(hostIds, inventoryConcurrency, async (assetId) => {
+        const row = await agents.loadAsset(principal, assetId, 'containers.list').catch(() => null);
+        if (!row) return;
+        let entry = inventoryCache.get(assetId);
+        if (!entry) {
+          const asked = agents
+            .call(row, 'containers.list', {}, { timeoutMs: inventoryTimeoutMs })
+            .then((result) => result.containers.map((c) => present(assetId, c)).sort(byName));
+          entry = { at, containers: within(asked, inventoryTimeoutMs, []) };
+          inventoryCache.set(assetId, entry);
+        }
+        found.set(assetId, await entry.containers);
+      });
+      return hostIds
+        .filter((id) => found.has(id))
+        .sort()
+        .map((id) => ({ asset_id: id, containers: found.get(id) ?? [] }));
     },
 
     async list(ctx, assetId, page) {

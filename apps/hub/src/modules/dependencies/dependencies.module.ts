@@ -7,7 +7,7 @@ import type { AuditService } from '../audit/audit.service.js';
 import { defineModule, subscriber } from '../module.js';
 import type { EdgeSource } from './dependency-graph.js';
 import { dependencyRoutes } from './dependencies.routes.js';
-import { createDependencyService } from './dependencies.service.js';
+import { createDependencyService, type ContainerInventory } from './dependencies.service.js';
 
 /** The infrastructure graph and declared links; a deleted asset's links go with it. */
 export function createDependenciesModule(deps: {
@@ -17,6 +17,7 @@ export function createDependenciesModule(deps: {
   logger: Logger;
   assets: Pick<AssetService, 'matching' | 'missingIds'>;
   edgeSources?: readonly EdgeSource[];
+  containers?: ContainerInventory;
 }) {
   const dependencies = createDependencyService(deps);
   return defineModule({

@@ -16,8 +16,10 @@ import {
   buildGraph,
   connectorHierarchy,
   declaredEdges,
+  hostContainers,
   type EdgeSource,
   type GraphAsset,
+  type GraphContainer,
 } from './dependency-graph.js';
 import {
   deleteLink,
@@ -61,13 +63,22 @@ function readFacts(text: string | null | undefined): Record<string, unknown> {
   }
 }
 
+/** What the containers area provides: the containers of the online hosts a principal may see. */
+export interface ContainerInventory {
+  inventory(
+    principal: Principal,
+  ): Promise<{ asset_id: string; containers: { id: string; name: string; state: string }[] }[]>;
+}
+
 export function createDependencyService(deps: {
   db: Kysely<Database>;
   clock: Clock;
   audit: AuditService;
   assets: Pick<AssetService, 'matching' | 'missingIds'>;
-  /** More edge sources (containers on hosts, once that area reports them). */
+  /** More edge sources. */
   edgeSources?: readonly EdgeSource[];
+  /** Containers on hosts (`runs`), when the containers area is wired. */
+  containers?: ContainerInventory;
 }): DependencyService {
   const { db, clock, audit, assets } = deps;
 
@@ -91,10 +102,21 @@ export function createDependencyService(deps: {
         to: l.to_asset_id,
         label: l.label,
       }));
+      const hosts = deps.containers ? await deps.containers.inventory(principal) : [];
+      const containers: GraphContainer[] = hosts.flatMap((h) =>
+        h.containers.map((c) => ({ id: c.id, assetId: h.asset_id, name: c.name, state: c.state })),
+      );
       return buildGraph(
         graphAssets,
-        [connectorHierarchy, backupRelations, ...(deps.edgeSources ?? []), declaredEdges(links)],
+        [
+          connectorHierarchy,
+          backupRelations,
+          hostContainers(containers),
+          ...(deps.edgeSources ?? []),
+          declaredEdges(links),
+        ],
         principal.allowedAssets,
+        containers,
       );
     },
 

@@ -1,8 +1,8 @@
 /**
- * The graph as a pure function of its inputs: nodes (the assets), and edge sources, each a list of edges from
- * one kind of knowledge (connector hierarchy, backup relations, declared links; containers on hosts when that
- * area reports them). Filtering per caller happens here too: a node outside `visible` is absent, and so is
- * every edge touching it.
+ * The graph as a pure function of its inputs: nodes (the assets and the containers agents report), and edge
+ * sources, each a list of edges from one kind of knowledge (connector hierarchy, backup relations, containers
+ * on hosts, declared links). Filtering per caller happens here too: a node outside `visible` is absent (a
+ * container with its host), and so is every edge touching it.
  */
 import type { DependencyEdge, DependencyGraph, DependencyNode } from '@svc/protocol';
 
@@ -71,6 +71,19 @@ export const backupRelations: EdgeSource = (assets) => {
     ]);
 };
 
+/** A container an agent reported: `<asset id>:<engine id>`, on the asset that runs it. */
+export interface GraphContainer {
+  id: string;
+  assetId: string;
+  name: string;
+  state: string;
+}
+
+/** A host runs its containers. */
+export function hostContainers(containers: readonly GraphContainer[]): EdgeSource {
+  return () => containers.map((c) => edge(c.assetId, c.id, 'runs'));
+}
+
 /** Links people declared, as edges. */
 export function declaredEdges(
   links: readonly { id: string; from: string; to: string; label: string | null }[],
@@ -83,14 +96,24 @@ function nodeOf(a: GraphAsset): DependencyNode {
   return { id: a.id, name: a.name, kind: a.connectorKind ?? 'host', source: a.source, status: a.status };
 }
 
-/** Nodes in name order, edges deduplicated and sorted; only what `visible` (null: all) allows. */
+function containerNode(c: GraphContainer): DependencyNode {
+  return { id: c.id, name: c.name, kind: 'container', source: 'agent', status: c.state };
+}
+
+/**
+ * Nodes in name order, edges deduplicated and sorted; only what `visible` (null: all) allows. A container
+ * shows when the asset running it does.
+ */
 export function buildGraph(
   assets: readonly GraphAsset[],
   sources: readonly EdgeSource[],
   visible: ReadonlySet<string> | null,
+  containers: readonly GraphContainer[] = [],
 ): DependencyGraph {
   const shown = assets.filter((a) => visible === null || visible.has(a.id));
   const ids = new Set(shown.map((a) => a.id));
+  const shownContainers = containers.filter((c) => ids.has(c.assetId) && !ids.has(c.id));
+  for (const c of shownContainers) ids.add(c.id);
   const seen = new Set<string>();
   const edges: DependencyEdge[] = [];
   for (const source of sources) {
@@ -105,7 +128,9 @@ export function buildGraph(
     (a, b) => a.from.localeCompare(b.from) || a.to.localeCompare(b.to) || a.type.localeCompare(b.type),
   );
   return {
-    nodes: shown.map(nodeOf).sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id)),
+    nodes: [...shown.map(nodeOf), ...shownContainers.map(containerNode)].sort(
+      (a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id),
+    ),
     edges,
   };
 }

@@ -1,6 +1,6 @@
 /**
  * The infrastructure graph: assets in columns by kind (backup servers, hypervisor nodes, guests, storage,
- * hosts), edges between them drawn as SVG (classes only: the CSP allows no inline styles), and the links
+ * hosts, and the containers agents report on hosts), edges between them drawn as SVG (classes only: the CSP allows no inline styles), and the links
  * people declared, with a form to add one and a button to remove each.
  */
 import { useState, type SyntheticEvent } from 'react';
@@ -21,7 +21,9 @@ const columns: { title: string; kinds: readonly string[] }[] = [
   { title: 'Guests', kinds: ['vm', 'ct'] },
   { title: 'Storage', kinds: ['storage', 'nas'] },
   { title: 'Hosts and others', kinds: [] },
+  { title: 'Containers', kinds: ['container'] },
 ];
+const otherColumn = columns.findIndex((c) => c.kinds.length === 0);
 
 const colWidth = 230;
 const boxWidth = 180;
@@ -39,7 +41,7 @@ function layout(graph: DependencyGraph): { placed: Map<string, Placed>; width: n
   const rows = columns.map(() => 0);
   for (const node of graph.nodes) {
     let col = columns.findIndex((c) => c.kinds.includes(node.kind));
-    if (col === -1) col = columns.length - 1;
+    if (col === -1) col = otherColumn;
     const row = rows[col] ?? 0;
     rows[col] = row + 1;
     placed.set(node.id, { ...node, x: 10 + col * colWidth, y: top + row * rowHeight });
@@ -121,6 +123,7 @@ function Graph({ graph }: { graph: DependencyGraph }) {
       </svg>
       <ul className="graph-legend" aria-label="Legend">
         <li className="legend-hosts">hosts</li>
+        <li className="legend-runs">runs</li>
         <li className="legend-stores">stores</li>
         <li className="legend-backs_up">backs up</li>
         <li className="legend-declared">declared</li>
@@ -263,7 +266,7 @@ export function DependenciesPage() {
               ))}
             </ul>
           )}
-          {canMutate && <LinkForm nodes={graph.data.nodes} />}
+          {canMutate && <LinkForm nodes={graph.data.nodes.filter((n) => n.kind !== 'container')} />}
           {remove.isError && <ErrorNotice error={remove.error} />}
         </section>
       )}
