@@ -425,6 +425,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     logger,
     assets: assetService,
     metrics: metrics.services.metrics,
+    services: system.services.system,
     intervalMs: config.alertIntervalS * 1000,
   });
   const incidents = createIncidentsModule({ alerts: alerts.services.alerts });

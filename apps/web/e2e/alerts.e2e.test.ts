@@ -130,4 +130,58 @@ describe('alerts and incidents', () => {
     await t.page.getByRole('table', { name: 'Incidents' }).waitFor();
     expect(await t.page.getByRole('button', { name: 'Resolve' }).count()).toBe(0);
   }, 60_000);
+  it('makes a service rule in the console; the agent reporting the service failed fires it', async () => {
+    const t = h();
+    const fake = await connectFakeAgent(t, 'web-box', {
+      'services.list': () => ({
+        manager: 'systemd' as const,
+        services: [
+          {
+            name: 'nginx.service',
+            description: 'web server',
+            load_state: 'loaded',
+            active_state: 'failed',
+            sub_state: 'failed',
+            enabled: true,
+          },
+        ],
+      }),
+    });
+    fakes.push(fake);
+    await t.signIn('owner');
+    await t.page.goto(`${t.baseUrl}/alerts/rules`);
+    await t.page.getByRole('table', { name: 'Alert rules' }).waitFor();
+    await t.page.getByRole('button', { name: 'New rule' }).click();
+    await t.page.getByLabel('Name').fill('web down');
+    await t.page.getByLabel('Condition').selectOption('service');
+    expect(await t.page.getByLabel('Threshold (%)').count()).toBe(0);
+    await t.page.getByLabel('Service name').fill('-H');
+    await t.page.getByRole('button', { name: 'Create rule' }).click();
+    await t.page.locator('#rule-service-problem').waitFor();
+    await t.page.getByLabel('Service name').fill('nginx');
+    await t.page.getByLabel('For at least (minutes)').fill('0');
+    await t.page.getByRole('combobox', { name: 'Watch an asset' }).fill('web-box');
+    await t.page.getByRole('option', { name: 'web-box', exact: true }).click();
+    await t.page.getByRole('button', { name: 'Create rule' }).click();
+    await t.page
+      .getByRole('table', { name: 'Alert rules' })
+      .getByRole('row', { name: /web down/ })
+      .getByText('service nginx not active')
+      .waitFor();
+    const made = (await t.api('GET', '/api/v2/alerts/rules')).json.data as AlertRule[];
+    expect(made.find((r) => r.name === 'web down')).toMatchObject({
+      kind: 'service',
+      service: 'nginx',
+      threshold_percent: null,
+      asset_ids: [fake.assetId],
+    });
+
+    await until(async () => {
+      const res = await t.api('GET', `/api/v2/alerts?status=active&asset=${fake.assetId}`);
+      return (res.json.meta?.total ?? 0) > 0;
+    }, 'the service alert firing');
+    await t.page.goto(`${t.baseUrl}/alerts`);
+    await t.page.getByText('service nginx failed').first().waitFor();
+    expect(t.cspViolations).toEqual([]);
+  }, 60_000);
 });

@@ -4,14 +4,15 @@
  */
 import { Type, type Static } from 'typebox';
 import { defineRoute, type RouteContract } from '../contract.js';
+import { ServiceParams } from './system.js';
 import { AssetId, IdParams, Maybe, Name, NullableTimestamp, Timestamp, literals, paged } from './shared.js';
 
 export const alertSeverities = ['info', 'warning', 'critical'] as const;
 export type AlertSeverity = (typeof alertSeverities)[number];
 export const AlertSeverity = literals(alertSeverities);
 
-/** What a rule watches: presence (offline) or a metric above a threshold. */
-export const alertRuleKinds = ['offline', 'cpu', 'memory', 'disk'] as const;
+/** What a rule watches: presence (offline), a metric above a threshold, or a systemd service (service). */
+export const alertRuleKinds = ['offline', 'cpu', 'memory', 'disk', 'service'] as const;
 export type AlertRuleKind = (typeof alertRuleKinds)[number];
 
 export const alertStatuses = ['firing', 'acknowledged', 'silenced', 'resolved'] as const;
@@ -31,6 +32,8 @@ export const AlertRule = Type.Object({
   severity: AlertSeverity,
   /** For metric rules: the percent the metric must stay above; null for `offline`. */
   threshold_percent: Maybe(Type.Number()),
+  /** For `service` rules: the systemd unit that must be active; null for other kinds. */
+  service: Maybe(Type.String()),
   /** How long the condition must hold before the alert fires. */
   duration_minutes: Type.Integer(),
   /** The watched assets; empty means every asset (only for keys not limited to some assets). */
@@ -46,6 +49,8 @@ const Threshold = Type.Number({
   maximum: 100,
   description: 'Percent, above 0 and at most 100',
 });
+/** A systemd unit name, as the system module's service routes accept it. */
+const RuleService = ServiceParams.properties.name;
 const Duration = Type.Integer({ minimum: 0, maximum: alertLimits.durationMinutes });
 const RuleAssets = Type.Array(AssetId, { maxItems: alertLimits.assetsPerRule, uniqueItems: true });
 
@@ -55,6 +60,8 @@ export const AlertRuleCreate = Type.Object(
     kind: literals(alertRuleKinds),
     severity: Type.Optional(AlertSeverity),
     threshold_percent: Type.Optional(Maybe(Threshold)),
+    /** Required for kind `service`, refused for the others. */
+    service: Type.Optional(Maybe(RuleService)),
     duration_minutes: Type.Optional(Duration),
     asset_ids: Type.Optional(RuleAssets),
     enabled: Type.Optional(Type.Boolean()),
@@ -68,6 +75,8 @@ export const AlertRuleUpdate = Type.Object(
     name: Type.Optional(Name),
     severity: Type.Optional(AlertSeverity),
     threshold_percent: Type.Optional(Maybe(Threshold)),
+    /** Only for `service` rules (a new unit name). */
+    service: Type.Optional(Maybe(RuleService)),
     duration_minutes: Type.Optional(Duration),
     asset_ids: Type.Optional(RuleAssets),
     enabled: Type.Optional(Type.Boolean()),
@@ -87,7 +96,7 @@ export const Alert = Type.Object({
   severity: AlertSeverity,
   status: literals(alertStatuses),
   summary: Type.String(),
-  /** The measured value when it fired (percent), null for `offline`. */
+  /** The measured value when it fired (percent), null for `offline` and `service`. */
   value: Maybe(Type.Number()),
   incident_id: Maybe(Type.String()),
   fired_at: Timestamp,

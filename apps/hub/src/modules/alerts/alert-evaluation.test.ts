@@ -20,6 +20,18 @@ const offline0: RuleCondition = { kind: 'offline', thresholdPercent: null, durat
 const cpu90for3: RuleCondition = { kind: 'cpu', thresholdPercent: 90, durationMinutes: 3 };
 const cpu90now: RuleCondition = { kind: 'cpu', thresholdPercent: 90, durationMinutes: 0 };
 const disk80: RuleCondition = { kind: 'disk', thresholdPercent: 80, durationMinutes: 0 };
+const nginx5: RuleCondition = {
+  kind: 'service',
+  thresholdPercent: null,
+  service: 'nginx',
+  durationMinutes: 5,
+};
+const nginx0: RuleCondition = {
+  kind: 'service',
+  thresholdPercent: null,
+  service: 'nginx',
+  durationMinutes: 0,
+};
 
 const presence = (status: string, lastSeenMinutesAgo: number | null): AssetObservation => ({
   status,
@@ -30,6 +42,13 @@ const withSamples = (samples: PercentSample[]): AssetObservation => ({
   status: 'online',
   lastSeenAt: null,
   samples,
+});
+
+const unit = (state: string | null, downMinutesAgo: number | null, status = 'online'): AssetObservation => ({
+  status,
+  lastSeenAt: null,
+  samples: [],
+  service: { state, downSince: downMinutesAgo === null ? null : ago(downMinutesAgo) },
 });
 
 describe('evaluateRule', () => {
@@ -187,6 +206,99 @@ describe('evaluateRule', () => {
       open: false,
       expected: 'fire',
       summary: 'disk 85.3% above 80%',
+    },
+    {
+      name: 'service active: nothing',
+      rule: nginx5,
+      asset: unit('active', null),
+      open: false,
+      expected: 'none',
+    },
+    {
+      name: 'service inactive for less than the duration is pending',
+      rule: nginx5,
+      asset: unit('inactive', 4),
+      open: false,
+      expected: 'none',
+    },
+    {
+      name: 'service first seen down (no down time yet) is pending',
+      rule: nginx5,
+      asset: unit('failed', null),
+      open: false,
+      expected: 'none',
+    },
+    {
+      name: 'service failed for the duration fires',
+      rule: nginx5,
+      asset: unit('failed', 5),
+      open: false,
+      expected: 'fire',
+      summary: 'service nginx failed for 5 minutes',
+    },
+    {
+      name: 'service inactive with 0 minutes fires at once',
+      rule: nginx0,
+      asset: unit('inactive', null),
+      open: false,
+      expected: 'fire',
+      summary: 'service nginx inactive',
+    },
+    {
+      name: 'service down and already alerted: nothing new',
+      rule: nginx5,
+      asset: unit('inactive', 30),
+      open: true,
+      expected: 'none',
+    },
+    {
+      name: 'service active again resolves',
+      rule: nginx5,
+      asset: unit('active', null),
+      open: true,
+      expected: 'resolve',
+    },
+    {
+      name: 'service reloading counts as up',
+      rule: nginx5,
+      asset: unit('reloading', null),
+      open: true,
+      expected: 'resolve',
+    },
+    {
+      name: 'service in transition says nothing',
+      rule: nginx0,
+      asset: unit('deactivating', 10),
+      open: true,
+      expected: 'none',
+    },
+    {
+      name: 'unknown service (agent lists no such unit, or did not answer) never fires',
+      rule: nginx0,
+      asset: unit(null, null),
+      open: false,
+      expected: 'none',
+    },
+    {
+      name: 'unknown service keeps an open alert open',
+      rule: nginx0,
+      asset: unit(null, null),
+      open: true,
+      expected: 'none',
+    },
+    {
+      name: 'service rule on an offline asset says nothing (the offline rule does)',
+      rule: nginx0,
+      asset: unit('failed', 60, 'offline'),
+      open: true,
+      expected: 'none',
+    },
+    {
+      name: 'service rule with no observation says nothing',
+      rule: nginx0,
+      asset: presence('online', 0),
+      open: false,
+      expected: 'none',
     },
   ];
 

@@ -1,6 +1,7 @@
 /**
  * Whether a rule's condition holds for one asset, and what that changes: a pure function of the rule, what
- * is known of the asset (presence, recent samples), whether an alert is open, and the time (decision 0017).
+ * is known of the asset (presence, recent samples, a watched service's state), whether an alert is open, and
+ * the time (decision 0017).
  */
 import type { AlertRuleKind } from '@svc/protocol';
 
@@ -8,7 +9,20 @@ export interface RuleCondition {
   kind: AlertRuleKind;
   /** Percent the metric must stay above (metric rules). */
   thresholdPercent: number | null;
+  /** The watched systemd unit (service rules). */
+  service?: string | null;
   durationMinutes: number;
+}
+
+/** What the agent said of a service rule's unit this pass. */
+export interface ServiceObservation {
+  /**
+   * The unit's `active_state`; null when nothing is known: the agent did not answer, has no service manager,
+   * or lists no such unit (it lists every installed unit file, so the asset does not have that service).
+   */
+  state: string | null;
+  /** When the unit was first seen down in the current run of down observations (the evaluator keeps it). */
+  downSince: string | null;
 }
 
 /** One sample as percents; null where the total is unknown (zero). */
@@ -26,6 +40,8 @@ export interface AssetObservation {
   lastSeenAt: string | null;
   /** Samples of the recent past (at least the rule's duration plus `freshMs`), any order. */
   samples: readonly PercentSample[];
+  /** For service rules: the unit's observed state; absent means nothing is known. */
+  service?: ServiceObservation;
 }
 
 export type Transition =
@@ -53,6 +69,30 @@ function offlineCondition(rule: RuleCondition, asset: AssetObservation, nowMs: n
   if (offlineMs < rule.durationMinutes * minuteMs) return null;
   const summary = Number.isFinite(offlineMs) ? `offline for ${minutes(offlineMs)}` : 'offline';
   return { holds: true, value: null, summary };
+}
+
+/**
+ * `active` and `reloading` are up; `inactive` and `failed` are down; a unit in transition (`activating`,
+ * `deactivating`, ...) or not known says nothing.
+ */
+export function serviceStateClass(state: string | null): 'up' | 'down' | null {
+  if (state === 'active' || state === 'reloading') return 'up';
+  if (state === 'inactive' || state === 'failed') return 'down';
+  return null;
+}
+
+function serviceCondition(rule: RuleCondition, asset: AssetObservation, nowMs: number): Holds {
+  // Offline assets are the offline rule's business: nothing is asked of them, nothing changes.
+  if (asset.status !== 'online' || asset.service === undefined) return null;
+  const { state, downSince } = asset.service;
+  const stateClass = serviceStateClass(state);
+  if (stateClass === null) return null;
+  if (stateClass === 'up') return { holds: false };
+  const since = downSince === null ? nowMs : Date.parse(downSince);
+  const downMs = Number.isNaN(since) ? 0 : Math.max(0, nowMs - since);
+  if (downMs < rule.durationMinutes * minuteMs) return null;
+  const over = rule.durationMinutes > 0 ? ` for ${minutes(downMs)}` : '';
+  return { holds: true, value: null, summary: `service ${rule.service ?? ''} ${state ?? ''}${over}` };
 }
 
 function metricCondition(
@@ -85,7 +125,7 @@ function metricCondition(
 /**
  * The transition for one (rule, asset): fire when the condition holds and no alert is open, resolve when it
  * is known not to hold and one is open. Not enough known (no fresh sample, a presence the hub never saw, a
- * condition not held long enough yet): no change.
+ * service state not known or in transition, a condition not held long enough yet): no change.
  */
 export function evaluateRule(
   rule: RuleCondition,
@@ -96,7 +136,11 @@ export function evaluateRule(
   const nowMs = now.getTime();
   const { kind } = rule;
   const condition =
-    kind === 'offline' ? offlineCondition(rule, asset, nowMs) : metricCondition(kind, rule, asset, nowMs);
+    kind === 'offline'
+      ? offlineCondition(rule, asset, nowMs)
+      : kind === 'service'
+        ? serviceCondition(rule, asset, nowMs)
+        : metricCondition(kind, rule, asset, nowMs);
   // Not held long enough yet, or not known: an open alert stays open.
   if (condition === null) return { type: 'none' };
   if (condition.holds && !alertOpen)

@@ -18,6 +18,7 @@ import { HubError, validationError } from '../../platform/hub-error.js';
 import { canSeeAsset, type ActionContext, type Principal } from '../../access/principal.js';
 import type { AssetService } from '../assets/assets.service.js';
 import type { AuditService } from '../audit/audit.service.js';
+import { checkServiceName } from '../system/system.service.js';
 import { presentRule, ruleAssets } from './alerts.presenter.js';
 import {
   countRules,
@@ -45,11 +46,14 @@ function ruleVisible(principal: Principal, row: Pick<AlertRuleRow, 'asset_ids'>)
   return ids.length > 0 && ids.every((id) => canSeeAsset(principal, id));
 }
 
-/** A metric rule needs a threshold; an offline rule has none. */
+/** A metric rule needs a threshold; offline and service rules have none. */
 function checkThreshold(kind: AlertRuleKind, threshold: number | null | undefined): number | null {
-  if (kind === 'offline') {
+  if (kind === 'offline' || kind === 'service') {
     if (threshold !== undefined && threshold !== null) {
-      throw validationError('threshold_percent', 'an offline rule has no threshold');
+      throw validationError(
+        'threshold_percent',
+        `a${kind === 'offline' ? 'n' : ''} ${kind} rule has no threshold`,
+      );
     }
     return null;
   }
@@ -57,6 +61,24 @@ function checkThreshold(kind: AlertRuleKind, threshold: number | null | undefine
     throw validationError('threshold_percent', `a ${kind} rule needs a threshold between 0 and 100`);
   }
   return threshold;
+}
+
+/** A service rule names the unit it watches (checked like the system module's service names); others none. */
+function checkRuleService(kind: AlertRuleKind, service: string | null | undefined): string | null {
+  if (kind !== 'service') {
+    if (service !== undefined && service !== null) {
+      throw validationError('service', `a ${kind} rule watches no service`);
+    }
+    return null;
+  }
+  if (service === undefined || service === null) {
+    throw validationError('service', 'a service rule needs the name of the service it watches');
+  }
+  try {
+    return checkServiceName(service);
+  } catch {
+    throw validationError('service', "must be a service name: letters, digits and @ . _ : -, not '-' first");
+  }
 }
 
 export function createAlertRuleService(deps: {
@@ -96,6 +118,7 @@ export function createAlertRuleService(deps: {
       const assetIds = input.asset_ids ?? [];
       await checkAssets(ctx.principal, assetIds);
       const threshold = checkThreshold(input.kind, input.threshold_percent);
+      const service = checkRuleService(input.kind, input.service);
       if ((await countRules(db)) >= alertLimits.rules) {
         throw new HubError('conflict', `at most ${alertLimits.rules} alert rules`);
       }
@@ -106,6 +129,7 @@ export function createAlertRuleService(deps: {
         kind: input.kind,
         severity: input.severity ?? 'warning',
         threshold_percent: threshold,
+        service,
         duration_minutes: input.duration_minutes ?? 5,
         asset_ids: JSON.stringify([...assetIds].sort()),
         enabled: input.enabled === false ? 0 : 1,
@@ -118,7 +142,7 @@ export function createAlertRuleService(deps: {
           action: 'alert_rule.created',
           targetType: 'alert_rule',
           targetId: row.id,
-          detail: { name: row.name, kind: row.kind, assets: assetIds.length },
+          detail: { name: row.name, kind: row.kind, service: row.service, assets: assetIds.length },
         });
       });
       return presentRule(row);
@@ -132,6 +156,7 @@ export function createAlertRuleService(deps: {
       if (input.threshold_percent !== undefined) {
         changes.threshold_percent = checkThreshold(kind, input.threshold_percent);
       }
+      if (input.service !== undefined) changes.service = checkRuleService(kind, input.service);
       if (input.name !== undefined) changes.name = input.name;
       if (input.severity !== undefined) changes.severity = input.severity;
       if (input.duration_minutes !== undefined) changes.duration_minutes = input.duration_minutes;

@@ -6,6 +6,7 @@ import type { Logger } from '../../platform/logger.js';
 import type { AssetService } from '../assets/assets.service.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { MetricsService } from '../metrics/metrics.service.js';
+import type { SystemService } from '../system/system.service.js';
 import { defineModule, subscriber } from '../module.js';
 import { createAlertEvaluator } from './alert-evaluator.service.js';
 import { createAlertRuleService } from './alert-rules.service.js';
@@ -13,7 +14,7 @@ import { alertRoutes } from './alerts.routes.js';
 import { createAlertService } from './alerts.service.js';
 
 /**
- * Alerts: rules over presence and metrics, evaluated in the background; the alerts they raise, acknowledged
+ * Alerts: rules over presence, metrics and services, evaluated in the background; the alerts they raise, acknowledged
  * and silenced by people. The incidents module answers the incident routes from this module's service.
  */
 export function createAlertsModule(deps: {
@@ -24,6 +25,8 @@ export function createAlertsModule(deps: {
   events: EventBus;
   assets: Pick<AssetService, 'missingIds' | 'presence'>;
   metrics: Pick<MetricsService, 'recentSamples'>;
+  /** The agents' service states, for service rules. */
+  services: Pick<SystemService, 'serviceStates'>;
   intervalMs: number;
 }) {
   const alerts = createAlertService(deps);
@@ -44,6 +47,13 @@ export function createAlertsModule(deps: {
           .catch((error: unknown) => {
             deps.logger.error({ err: error }, 'resolving the alerts of a deleted asset failed');
           });
+      }),
+      // A service just stopped through the hub: judge the rules watching it now rather than at the next tick.
+      subscriber(['service.stopped'], (event) => {
+        const { asset_id: assetId, name } = event.data;
+        evaluator.checkService(assetId, name).catch((error: unknown) => {
+          deps.logger.error({ err: error }, 'evaluating service rules after a service stopped failed');
+        });
       }),
     ],
     start: () => {

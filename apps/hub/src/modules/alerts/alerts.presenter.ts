@@ -11,6 +11,7 @@ export function presentRule(row: AlertRuleRow): AlertRule {
     kind: row.kind as AlertRuleKind,
     severity: row.severity as AlertSeverity,
     threshold_percent: row.threshold_percent,
+    service: row.service,
     duration_minutes: row.duration_minutes,
     asset_ids: ruleAssets(row),
     enabled: row.enabled === 1,

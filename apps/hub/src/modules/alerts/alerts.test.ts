@@ -330,6 +330,14 @@ describe.each(databaseTargets())('alerts and incidents ($name)', ({ options }) =
     await bad({ name: 'x', kind: 'offline', duration_minutes: 100_000 }, 'duration_minutes');
     await bad({ name: 'x', kind: 'offline', asset_ids: ['ast_nope'] }, 'asset_ids');
     await bad({ name: 'x', kind: 'offline', severity: 'fatal' }, 'severity');
+    await bad({ name: 'x', kind: 'service' }, 'service');
+    await bad({ name: 'x', kind: 'service', service: null }, 'service');
+    await bad({ name: 'x', kind: 'service', service: '-H' }, 'service');
+    await bad({ name: 'x', kind: 'service', service: 'a b' }, 'service');
+    await bad({ name: 'x', kind: 'service', service: '..' }, 'service');
+    await bad({ name: 'x', kind: 'service', service: 'nginx', threshold_percent: 5 }, 'threshold_percent');
+    await bad({ name: 'x', kind: 'offline', service: 'nginx' }, 'service');
+    await bad({ name: 'x', kind: 'cpu', threshold_percent: 5, service: 'nginx' }, 'service');
 
     const rule = await createRule(t, {
       name: 'cpu',
@@ -337,6 +345,11 @@ describe.each(databaseTargets())('alerts and incidents ($name)', ({ options }) =
       threshold_percent: 10,
       duration_minutes: 0,
     });
+    const serviceOnCpu = await t.request('PATCH', `/api/v2/alerts/rules/${rule.id}`, {
+      body: { service: 'nginx' },
+    });
+    expect(serviceOnCpu.status).toBe(400);
+    expect(serviceOnCpu.json.details).toEqual([expect.objectContaining({ field: 'service' })]);
     const updated = await t.request('PATCH', `/api/v2/alerts/rules/${rule.id}`, {
       body: { threshold_percent: 20, severity: 'critical', enabled: false },
     });
@@ -363,5 +376,93 @@ describe.each(databaseTargets())('alerts and incidents ($name)', ({ options }) =
     expect(removed.status).toBe(200);
     expect((await alertsOf(t, '?status=resolved')).total).toBe(1);
     expect((await t.request('GET', '/api/v2/alerts/rules')).json.data).toEqual([]);
+  });
+  it('a service not active for the duration fires, active again resolves; a stop through the hub is judged at once', async () => {
+    t = await startTestHub({ ...options, listen: true });
+    const hub = t;
+    const [identity] = await provisionAgents(hub.hub, 1, 'services');
+    if (!identity) throw new Error('agent not provisioned');
+    const id = identity.assetId;
+    let nginx = 'active';
+    let asked = 0;
+    const unit = (name: string, activeState: string) => ({
+      name,
+      description: name,
+      load_state: 'loaded',
+      active_state: activeState,
+      sub_state: activeState === 'active' ? 'running' : 'dead',
+      enabled: true,
+    });
+    const agent = new FakeAgent({
+      url: `ws://127.0.0.1:${String(hub.servers?.httpPort)}${agentChannelPath}`,
+      credential: identity.credential,
+      handlers: {
+        'services.list': () => {
+          asked++;
+          return {
+            manager: 'systemd' as const,
+            services: [unit('nginx.service', nginx), unit('cron.service', 'failed')],
+          };
+        },
+        'services.action': ({ name, action }) => {
+          nginx = action === 'stop' ? 'inactive' : 'active';
+          return { name, action, active_state: nginx };
+        },
+      },
+    });
+    await agent.start();
+    const statusOf = async () =>
+      ((await hub.request('GET', `/api/v2/assets/${id}`)).json.data as { status: string }).status;
+    await until(async () => (await statusOf()) === 'online');
+
+    const rule = await createRule(hub, {
+      name: 'web down',
+      kind: 'service',
+      service: 'nginx',
+      duration_minutes: 2,
+      asset_ids: [id],
+    });
+    expect(rule).toMatchObject({ kind: 'service', service: 'nginx', threshold_percent: null });
+    // A unit the agent does not list is not known: never fires.
+    await createRule(hub, { name: 'ghost', kind: 'service', service: 'ghost.service', duration_minutes: 0 });
+    expect(await tick(hub)).toMatchObject({ checked: 2, fired: 0 });
+    expect(asked).toBe(1); // one question per asset and pass, whatever the number of rules
+
+    nginx = 'failed';
+    expect(await tick(hub)).toMatchObject({ fired: 0 }); // pending: first seen down
+    hub.clock.advance(60_000);
+    expect(await tick(hub)).toMatchObject({ fired: 0 });
+    hub.clock.advance(60_000);
+    expect(await tick(hub)).toMatchObject({ fired: 1 });
+    expect((await alertsOf(hub)).data[0]).toMatchObject({
+      rule_id: rule.id,
+      kind: 'service',
+      status: 'firing',
+      summary: 'service nginx failed for 2 minutes',
+      value: null,
+    });
+    nginx = 'active';
+    expect(await tick(hub)).toMatchObject({ resolved: 1 });
+
+    // A stop through the hub publishes service.stopped: with a 0-minute rule the alert fires without a tick.
+    const patched = await hub.request('PATCH', `/api/v2/alerts/rules/${rule.id}`, {
+      body: { duration_minutes: 0 },
+    });
+    expect(patched.status, patched.text).toBe(200);
+    const stopped = await hub.request('POST', `/api/v2/assets/${id}/services/nginx.service/stop`);
+    expect(stopped.status, stopped.text).toBe(200);
+    await until(async () => (await alertsOf(hub, '?status=active')).total === 1);
+    expect((await alertsOf(hub, '?status=active')).data[0]).toMatchObject({
+      rule_id: rule.id,
+      summary: 'service nginx inactive',
+    });
+
+    // An offline asset is the offline rule's business: not asked, the open alert neither fires again nor resolves.
+    agent.close();
+    await until(async () => (await statusOf()) === 'offline');
+    const before = asked;
+    expect(await tick(hub)).toMatchObject({ fired: 0, resolved: 0 });
+    expect(asked).toBe(before);
+    expect((await alertsOf(hub, '?status=active')).total).toBe(1);
   });
 });

@@ -42,6 +42,13 @@ export interface SystemService {
     action: ServiceAction,
   ): Promise<AgentRequestResult<'services.action'>>;
   logs(ctx: ActionContext, assetId: string, query: LogQuery): Promise<AgentRequestResult<'system.logs'>>;
+  /**
+   * For the hub's own checks (the alert loop; no caller, nothing audited): each installed service's
+   * `active_state` by unit name (`nginx.service`) as the asset's agent lists them, or null when the asset has
+   * no service manager. Throws when the agent is
+   * away or does not answer within `timeoutMs`.
+   */
+  serviceStates(assetId: string, timeoutMs: number): Promise<Map<string, string> | null>;
 }
 
 export interface SystemServiceDeps {
@@ -160,6 +167,14 @@ export function createSystemService(deps: SystemServiceDeps): SystemService {
         active_state: result.active_state,
       });
       return result;
+    },
+
+    async serviceStates(assetId, timeoutMs) {
+      const listed = await agents.gateway.request(assetId, 'services.list', {}, { timeoutMs });
+      if (listed.manager === 'none') return null;
+      // A `not-found` unit is only referenced, not installed: not a service the asset has.
+      const installed = listed.services.filter((s) => s.load_state !== 'not-found');
+      return new Map(installed.map((s) => [s.name, s.active_state]));
     },
 
     async logs(ctx, assetId, query) {

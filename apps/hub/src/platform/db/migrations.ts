@@ -9,6 +9,7 @@ import { schedulesAndActions } from './migrations/0009-schedules-actions.js';
 import { liveFeedMigration } from './migrations/0010-live-feed.js';
 import { discoveryMigration } from './migrations/0011-discovery.js';
 import { connectorsMigration } from './migrations/0012-connectors.js';
+import { alertServiceRulesMigration } from './migrations/0013-alert-service-rules.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists */
 const initial: Migration = {
@@ -266,6 +267,7 @@ export const migrations: Record<string, Migration> = {
   '0010_live_feed': liveFeedMigration,
   '0011_discovery': discoveryMigration,
   '0012_connectors': connectorsMigration,
+  '0013_alert_service_rules': alertServiceRulesMigration,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -235,6 +235,8 @@ export interface AlertRulesTable {
   kind: string;
   severity: string;
   threshold_percent: number | null;
+  /** The watched systemd unit (`service` rules); null for other kinds. */
+  service: string | null;
   duration_minutes: number;
   /** JSON array of asset ids; empty: every asset. */
   asset_ids: string;

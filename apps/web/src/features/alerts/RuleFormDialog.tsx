@@ -18,7 +18,10 @@ const kindLabels: Record<AlertRuleKind, string> = {
   cpu: 'CPU above a threshold',
   memory: 'Memory above a threshold',
   disk: 'Disk above a threshold',
+  service: 'Service not active',
 };
+
+const hasThreshold = (kind: AlertRuleKind) => kind === 'cpu' || kind === 'memory' || kind === 'disk';
 
 function Problem({ id, text }: { id: string; text: string | undefined }) {
   return text === undefined ? null : (
@@ -34,6 +37,7 @@ export function RuleFormDialog({ rule, onClose }: { rule: AlertRule | null; onCl
   const [kind, setKind] = useState<AlertRuleKind>(rule?.kind ?? 'offline');
   const [severity, setSeverity] = useState<AlertSeverity>(rule?.severity ?? 'warning');
   const [threshold, setThreshold] = useState(rule?.threshold_percent?.toString() ?? '90');
+  const [service, setService] = useState(rule?.service ?? '');
   const [duration, setDuration] = useState(String(rule?.duration_minutes ?? 5));
   const [assetIds, setAssetIds] = useState<string[]>(rule?.asset_ids ?? []);
   const save = useMutation({
@@ -43,7 +47,8 @@ export function RuleFormDialog({ rule, onClose }: { rule: AlertRule | null; onCl
         severity,
         duration_minutes: Number(duration),
         asset_ids: assetIds,
-        ...(kind === 'offline' ? {} : { threshold_percent: Number(threshold) }),
+        ...(hasThreshold(kind) ? { threshold_percent: Number(threshold) } : {}),
+        ...(kind === 'service' ? { service: service.trim() } : {}),
       };
       return rule
         ? (await hub.call('alerts.ruleUpdate', { params: { id: rule.id }, body: common })).data
@@ -93,7 +98,22 @@ export function RuleFormDialog({ rule, onClose }: { rule: AlertRule | null; onCl
             ))}
           </select>
         </div>
-        {kind !== 'offline' && (
+        {kind === 'service' && (
+          <div className="field">
+            <label htmlFor="rule-service">Service name</label>
+            <input
+              id="rule-service"
+              value={service}
+              placeholder="nginx.service"
+              aria-invalid={problems.service !== undefined}
+              onChange={(e) => {
+                setService(e.target.value);
+              }}
+            />
+            <Problem id="rule-service-problem" text={problems.service} />
+          </div>
+        )}
+        {hasThreshold(kind) && (
           <div className="field">
             <label htmlFor="rule-threshold">Threshold (%)</label>
             <input

@@ -14,9 +14,9 @@ import { SeverityBadge } from './SeverityBadge';
 
 function condition(rule: AlertRule): string {
   const lasting = rule.duration_minutes > 0 ? ` for ${rule.duration_minutes} min` : '';
-  return rule.kind === 'offline'
-    ? `offline${lasting}`
-    : `${rule.kind} above ${rule.threshold_percent ?? '?'}%${lasting}`;
+  if (rule.kind === 'offline') return `offline${lasting}`;
+  if (rule.kind === 'service') return `service ${rule.service ?? '?'} not active${lasting}`;
+  return `${rule.kind} above ${rule.threshold_percent ?? '?'}%${lasting}`;
 }
 
 export function RulesPage() {
