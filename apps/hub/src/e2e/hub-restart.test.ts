@@ -29,6 +29,7 @@ import {
   killChildren,
   powerGuard,
   runAgent,
+  sleep,
   startHubProcess,
   waitFor,
   waitForHub,
@@ -156,6 +157,9 @@ describe('hub kill and restart', () => {
     expect(agent.process.exitCode).toBeNull();
 
     const killedAt = Date.now();
+    // An outage of a few collect intervals (1 s), however fast the hub starts again: samples the agent takes
+    // in it must be kept and delivered after the reconnect (checked below).
+    await sleep(3_000);
     hub = await startHub();
     const upAt = Date.now();
     const again = await fetchHubTrust(baseUrl);
