@@ -11,9 +11,11 @@ import { useSession } from '../../app/session';
 import { ConfirmDialog } from '../../components/Dialog';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
+import { FormField } from '../../components/FormField';
 import { Loading } from '../../components/Loading';
 import { formatTime } from '../../components/units';
 import { RunResults } from '../run/RunResults';
+import { TimeoutField } from '../run/TimeoutField';
 import { summaryText } from '../run/run-state';
 import { completedRun } from './completed-run';
 import { storedChoice, useNamedChoice } from './target-names';
@@ -79,18 +81,17 @@ function ActionForm({ action, onDone }: { action?: SavedAction; onDone: () => vo
   return (
     <form className="panel run-form" onSubmit={submit} noValidate aria-labelledby="new-action-title">
       <h2 id="new-action-title">{action ? `Edit ${action.name}` : 'New saved action'}</h2>
-      <div className="field">
-        <label htmlFor="action-name">Name</label>
-        <input
-          id="action-name"
-          value={name}
-          aria-invalid={problems.name !== undefined}
-          onChange={(e) => {
-            setName(e.target.value);
-          }}
-        />
-        {problems.name && <span className="field-error">{problems.name}</span>}
-      </div>
+      <FormField label="Name" problem={problems.name}>
+        {(control) => (
+          <input
+            {...control}
+            value={name}
+            onChange={(e) => {
+              setName(e.target.value);
+            }}
+          />
+        )}
+      </FormField>
       <TargetFields
         idPrefix="action"
         choice={named}
@@ -100,38 +101,23 @@ function ActionForm({ action, onDone }: { action?: SavedAction; onDone: () => vo
         }}
         problem={problems.targets ?? problems.group}
       />
-      <div className="field">
-        <label htmlFor="action-command">Command</label>
-        <textarea
-          id="action-command"
-          className="mono"
-          rows={3}
-          spellCheck={false}
-          value={command}
-          aria-invalid={problems.command !== undefined}
-          onChange={(e) => {
-            setCommand(e.target.value);
-          }}
-          placeholder="df -h"
-        />
-        {problems.command && <span className="field-error">{problems.command}</span>}
-      </div>
-      <div className="run-options">
-        <div className="field">
-          <label htmlFor="action-timeout">Timeout (seconds, 1 to {execLimits.maxTimeout})</label>
-          <input
-            id="action-timeout"
-            type="number"
-            min={1}
-            max={execLimits.maxTimeout}
-            value={timeout}
-            aria-invalid={problems.timeout !== undefined}
+      <FormField label="Command" problem={problems.command}>
+        {(control) => (
+          <textarea
+            {...control}
+            className="mono"
+            rows={3}
+            spellCheck={false}
+            value={command}
             onChange={(e) => {
-              setTimeoutText(e.target.value);
+              setCommand(e.target.value);
             }}
+            placeholder="df -h"
           />
-          {problems.timeout && <span className="field-error">{problems.timeout}</span>}
-        </div>
+        )}
+      </FormField>
+      <div className="run-options">
+        <TimeoutField value={timeout} onChange={setTimeoutText} problem={problems.timeout} />
         <div className="run-buttons">
           <button type="submit" className="primary" disabled={!ready}>
             {create.isPending ? 'Saving…' : 'Save action'}

@@ -14,6 +14,7 @@ import { AssetPicker, type PickedAsset } from '../../components/AssetPicker';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { addResult, endRun, startRun, summaryText, type RunState } from './run-state';
 import { RunResults } from './RunResults';
+import { TimeoutField } from './TimeoutField';
 
 type TargetMode = 'assets' | 'group';
 
@@ -209,21 +210,7 @@ export function RunPage() {
           {problems.command && <span className="field-error">{problems.command}</span>}
         </div>
         <div className="run-options">
-          <div className="field">
-            <label htmlFor="run-timeout">Timeout (seconds, 1 to {execLimits.maxTimeout})</label>
-            <input
-              id="run-timeout"
-              type="number"
-              min={1}
-              max={execLimits.maxTimeout}
-              value={timeout}
-              aria-invalid={problems.timeout !== undefined}
-              onChange={(e) => {
-                setTimeoutText(e.target.value);
-              }}
-            />
-            {problems.timeout && <span className="field-error">{problems.timeout}</span>}
-          </div>
+          <TimeoutField value={timeout} onChange={setTimeoutText} problem={problems.timeout} />
           <div className="run-buttons">
             <button type="submit" className="primary" disabled={!ready}>
               {run?.running ? 'Running…' : 'Run'}

@@ -12,6 +12,7 @@ import { useSession } from '../../app/session';
 import { ConfirmDialog } from '../../components/Dialog';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
+import { FormField } from '../../components/FormField';
 import { Loading } from '../../components/Loading';
 import { formatTime } from '../../components/units';
 import { RunResults } from '../run/RunResults';
@@ -93,18 +94,17 @@ function ScheduleForm({ schedule, onDone }: { schedule?: Schedule; onDone: () =>
   return (
     <form className="panel run-form" onSubmit={submit} noValidate aria-labelledby="new-schedule-title">
       <h2 id="new-schedule-title">{schedule ? `Edit ${schedule.name}` : 'New schedule'}</h2>
-      <div className="field">
-        <label htmlFor="schedule-name">Name</label>
-        <input
-          id="schedule-name"
-          value={name}
-          aria-invalid={problems.name !== undefined}
-          onChange={(e) => {
-            setName(e.target.value);
-          }}
-        />
-        {problems.name && <span className="field-error">{problems.name}</span>}
-      </div>
+      <FormField label="Name" problem={problems.name}>
+        {(control) => (
+          <input
+            {...control}
+            value={name}
+            onChange={(e) => {
+              setName(e.target.value);
+            }}
+          />
+        )}
+      </FormField>
       <div className="run-options">
         <div className="field">
           <label htmlFor="schedule-cron">Cron expression</label>
@@ -168,21 +168,20 @@ function ScheduleForm({ schedule, onDone }: { schedule?: Schedule; onDone: () =>
         </label>
       </fieldset>
       {runs === 'command' ? (
-        <div className="field">
-          <label htmlFor="schedule-command">Command</label>
-          <textarea
-            id="schedule-command"
-            className="mono"
-            rows={2}
-            spellCheck={false}
-            value={command}
-            aria-invalid={problems.command !== undefined}
-            onChange={(e) => {
-              setCommand(e.target.value);
-            }}
-          />
-          {problems.command && <span className="field-error">{problems.command}</span>}
-        </div>
+        <FormField label="Command" problem={problems.command}>
+          {(control) => (
+            <textarea
+              {...control}
+              className="mono"
+              rows={2}
+              spellCheck={false}
+              value={command}
+              onChange={(e) => {
+                setCommand(e.target.value);
+              }}
+            />
+          )}
+        </FormField>
       ) : (
         <div className="field">
           <label htmlFor="schedule-action">Saved action</label>

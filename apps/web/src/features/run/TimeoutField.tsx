@@ -1,0 +1,32 @@
+/**
+ * The exec timeout, in seconds within the hub's bounds: one field for the Run page and saved actions.
+ */
+import { execLimits } from '@svc/protocol';
+import { FormField } from '../../components/FormField';
+
+export function TimeoutField({
+  value,
+  onChange,
+  problem,
+}: {
+  value: string;
+  onChange: (text: string) => void;
+  problem: string | undefined;
+}) {
+  return (
+    <FormField label={`Timeout (seconds, 1 to ${execLimits.maxTimeout})`} problem={problem}>
+      {(control) => (
+        <input
+          {...control}
+          type="number"
+          min={1}
+          max={execLimits.maxTimeout}
+          value={value}
+          onChange={(e) => {
+            onChange(e.target.value);
+          }}
+        />
+      )}
+    </FormField>
+  );
+}
