@@ -9,6 +9,7 @@ import { execLimits, type ActionRun, type SavedAction, type SavedActionUpdate } 
 import { fieldProblems, hub } from '../../api/client';
 import { useSession } from '../../app/session';
 import { ConfirmDialog } from '../../components/Dialog';
+import { EditDeleteButtons } from '../../components/EditDeleteButtons';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { FormField } from '../../components/FormField';
@@ -246,26 +247,16 @@ export function ActionsPage() {
                       >
                         {run.isPending && run.variables.id === a.id ? 'Running…' : 'Run'}
                       </button>
-                      <button
-                        type="button"
-                        className="small"
-                        aria-label={`Edit ${a.name}`}
-                        onClick={() => {
+                      <EditDeleteButtons
+                        name={a.name}
+                        onEdit={() => {
                           setEditing(a);
                         }}
-                      >
-                        Edit
-                      </button>
-                      <button
-                        type="button"
-                        className="small danger"
-                        aria-label={`Delete ${a.name}`}
-                        onClick={() => {
+                        onDelete={() => {
                           setDeleting(a);
                         }}
-                      >
-                        Delete
-                      </button>
+                        small
+                      />
                     </td>
                   )}
                 </tr>

@@ -7,6 +7,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Connector, ConnectorCheck } from '@svc/protocol';
 import { hub } from '../../api/client';
 import { ConfirmDialog } from '../../components/Dialog';
+import { EditDeleteButtons } from '../../components/EditDeleteButtons';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
@@ -146,25 +147,16 @@ export function ConnectorsPage() {
                   <td>
                     <div className="row-actions">
                       <CheckButton connector={c} />
-                      <button
-                        type="button"
-                        aria-label={`Edit ${c.name}`}
-                        onClick={() => {
+                      <EditDeleteButtons
+                        name={c.name}
+                        onEdit={() => {
                           setEditing(c);
                         }}
-                      >
-                        Edit
-                      </button>
-                      <button
-                        type="button"
-                        className="danger"
-                        aria-label={`Remove ${c.name}`}
-                        onClick={() => {
+                        onDelete={() => {
                           setDeleting(c);
                         }}
-                      >
-                        Remove
-                      </button>
+                        deleteWord="Remove"
+                      />
                     </div>
                   </td>
                 </tr>

@@ -17,6 +17,7 @@ import {
 } from '@svc/protocol';
 import { fieldProblems, hub } from '../../api/client';
 import { ConfirmDialog, Dialog } from '../../components/Dialog';
+import { EditDeleteButtons } from '../../components/EditDeleteButtons';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { FormField } from '../../components/FormField';
@@ -388,25 +389,15 @@ export function NotificationsPage() {
                   <td>
                     <div className="row-actions">
                       <TestChannel channel={c} />
-                      <button
-                        type="button"
-                        aria-label={`Edit ${c.name}`}
-                        onClick={() => {
+                      <EditDeleteButtons
+                        name={c.name}
+                        onEdit={() => {
                           setEditing(c);
                         }}
-                      >
-                        Edit
-                      </button>
-                      <button
-                        type="button"
-                        className="danger"
-                        aria-label={`Delete ${c.name}`}
-                        onClick={() => {
+                        onDelete={() => {
                           setDeleting(c);
                         }}
-                      >
-                        Delete
-                      </button>
+                      />
                     </div>
                   </td>
                 </tr>

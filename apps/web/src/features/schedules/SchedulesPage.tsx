@@ -10,6 +10,7 @@ import type { Schedule, ScheduleCreate, ScheduleRun, ScheduleUpdate } from '@svc
 import { fieldProblems, hub } from '../../api/client';
 import { useSession } from '../../app/session';
 import { ConfirmDialog } from '../../components/Dialog';
+import { EditDeleteButtons } from '../../components/EditDeleteButtons';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { FormField } from '../../components/FormField';
@@ -440,26 +441,16 @@ export function SchedulesPage() {
                         >
                           {s.enabled ? 'Pause' : 'Resume'}
                         </button>
-                        <button
-                          type="button"
-                          className="small"
-                          aria-label={`Edit ${s.name}`}
-                          onClick={() => {
+                        <EditDeleteButtons
+                          name={s.name}
+                          onEdit={() => {
                             setEditing(s);
                           }}
-                        >
-                          Edit
-                        </button>
-                        <button
-                          type="button"
-                          className="small danger"
-                          aria-label={`Delete ${s.name}`}
-                          onClick={() => {
+                          onDelete={() => {
                             setDeleting(s);
                           }}
-                        >
-                          Delete
-                        </button>
+                          small
+                        />
                       </>
                     )}
                   </td>

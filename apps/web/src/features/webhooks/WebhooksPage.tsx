@@ -9,6 +9,7 @@ import { hub } from '../../api/client';
 import { useSession } from '../../app/session';
 import { CopyButton } from '../../components/CopyButton';
 import { ConfirmDialog, Dialog } from '../../components/Dialog';
+import { EditDeleteButtons } from '../../components/EditDeleteButtons';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
@@ -148,25 +149,15 @@ export function WebhooksPage() {
                     <td>
                       <div className="row-actions">
                         <TestButton webhook={w} />
-                        <button
-                          type="button"
-                          aria-label={`Edit ${w.name}`}
-                          onClick={() => {
+                        <EditDeleteButtons
+                          name={w.name}
+                          onEdit={() => {
                             setEditing(w);
                           }}
-                        >
-                          Edit
-                        </button>
-                        <button
-                          type="button"
-                          className="danger"
-                          aria-label={`Delete ${w.name}`}
-                          onClick={() => {
+                          onDelete={() => {
                             setDeleting(w);
                           }}
-                        >
-                          Delete
-                        </button>
+                        />
                       </div>
                     </td>
                   )}
