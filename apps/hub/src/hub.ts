@@ -98,6 +98,8 @@ import type { ConnectorService, ConnectorServiceOptions } from './modules/connec
 import { createVirtModule } from './modules/virt/virt.module.js';
 import { createBackupModule } from './modules/backup/backup.module.js';
 import { createDependenciesModule } from './modules/dependencies/dependencies.module.js';
+import { createDesktopModule } from './modules/desktop/desktop.module.js';
+import type { DesktopCredentialService } from './modules/desktop/desktop.service.js';
 import type { Resolver } from './platform/outbound/guarded-lookup.js';
 import { createLiveOutbound } from './platform/outbound/live-policy.js';
 
@@ -147,6 +149,8 @@ export interface Services {
   alertEvaluator: AlertEvaluator;
   /** Connectors: tests run the periodic check with `checkAll()`. */
   connectors: ConnectorService;
+  /** Desktop passwords: released only to a desktop session create (spec 5.5.2). */
+  desktopCredentials: DesktopCredentialService;
 }
 
 export interface Hub {
@@ -485,6 +489,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     assets: assetService,
     containers: containers.services.containers,
   });
+  const desktop = createDesktopModule({ ...base, box, logger, assets: assetService });
 
   const modules = [
     audit,
@@ -524,6 +529,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     virt,
     backup,
     dependencies,
+    desktop,
   ];
   // `true` compiles only when every contract not marked planned has a handler in one of the modules.
   const composed = composeModules(modules, true);
@@ -593,6 +599,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
       alerts: alerts.services.alerts,
       alertEvaluator: alerts.services.evaluator,
       connectors: connectors.services.connectors,
+      desktopCredentials: desktop.services.desktopCredentials,
     },
     owner,
     tls,

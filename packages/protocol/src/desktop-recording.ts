@@ -148,8 +148,8 @@ export interface DesktopRecorderOptions {
 export class DesktopRecorder {
   private state: RecorderState = 'server_version';
   private stopReason: string | null = null;
-  private server = new Uint8Array(0);
-  private client = new Uint8Array(0);
+  private server: Uint8Array = new Uint8Array(0);
+  private client: Uint8Array = new Uint8Array(0);
   private clientMinor: number | null = null;
   private chosen: number | null = null;
   private written = 0;

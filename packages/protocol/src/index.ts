@@ -38,6 +38,7 @@ export * from './api/power.js';
 export * from './api/schedules.js';
 export * from './api/search.js';
 export * from './api/settings.js';
+export * from './api/desktop.js';
 export * from './api/status.js';
 export * from './api/system.js';
 export * from './api/tls.js';

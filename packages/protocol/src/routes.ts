@@ -44,6 +44,7 @@ import { connectorsContracts } from './api/connectors.js';
 import { virtContracts } from './api/virt.js';
 import { backupContracts } from './api/backup.js';
 import { dependenciesContracts } from './api/dependencies.js';
+import { desktopContracts } from './api/desktop.js';
 import { notificationsContracts } from './api/notifications.js';
 import { whoamiContracts } from './api/whoami.js';
 
@@ -86,6 +87,7 @@ export const contractAreas = {
   virt: virtContracts,
   backup: backupContracts,
   dependencies: dependenciesContracts,
+  desktop: desktopContracts,
 } as const;
 
 export type AreaName = keyof typeof contractAreas;
@@ -128,6 +130,7 @@ export const routes = {
   ...virtContracts,
   ...backupContracts,
   ...dependenciesContracts,
+  ...desktopContracts,
   ...plannedContracts,
 } satisfies Record<string, RouteContract>;
 

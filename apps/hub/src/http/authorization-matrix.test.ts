@@ -77,6 +77,7 @@ const sampleBodies: Record<string, unknown> = {
   'connectors.update': { enabled: false },
   'homeauto.callService': { entity_id: ['light.kitchen'] },
   'dependencies.createLink': { from: newId('asset'), to: newId('asset') },
+  'desktop.setCredentials': { password: 'vnc-pass' },
 };
 
 /** Query strings for routes whose query schema has required fields. */

@@ -394,6 +394,15 @@ export interface Database {
   discovery_suggestions: DiscoverySuggestionsTable;
   connectors: ConnectorsTable;
   dependency_links: DependencyLinksTable;
+  desktop_credentials: DesktopCredentialsTable;
+}
+
+/** An asset's desktop (VNC) password, sealed; bound to the asset by the seal's context. */
+export interface DesktopCredentialsTable {
+  asset_id: string;
+  password_sealed: string;
+  username_sealed: string | null;
+  updated_at: string;
 }
 
 /** What repositories run queries on: the database or a transaction. */
