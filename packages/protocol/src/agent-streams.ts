@@ -49,6 +49,14 @@ export const streamKinds = {
     params: Obj({ cols: Cols, rows: Rows }),
     opened: Obj({ shell: Type.String({ maxLength: 1024 }), pid: Type.Integer({ minimum: 0 }) }),
   },
+  /**
+   * A TCP connection to the machine's own desktop (VNC) server. No parameters: the agent's settings name the
+   * port and the host is always its loopback (decision 0030), so the hub cannot point it anywhere else.
+   */
+  tcp: {
+    params: Obj({}),
+    opened: Obj({ port: Type.Integer({ minimum: 1, maximum: 65535 }) }),
+  },
 } as const satisfies Record<string, { params: TSchema; opened: TSchema }>;
 
 export type StreamKind = keyof typeof streamKinds;

@@ -4,6 +4,7 @@
  * reaches nothing but its own loopback desktop, so a stolen hub cannot use the fleet as a proxy.
  */
 import net from 'node:net';
+import type { OpenedSource, SourceSink, StreamOpeners } from '../channel/streams.js';
 import { AgentError } from './agent-error.js';
 
 /** Where the desktop tunnel goes; the host is fixed. */
@@ -45,4 +46,60 @@ export function openTcpStream(target: DesktopTarget, timeoutMs = connectTimeoutM
       );
     });
   });
+}
+
+/**
+ * The socket as a stream source: its bytes go to the hub, the hub's to it; paused while the hub's window is
+ * full (the socket is not read, so TCP flow control reaches the VNC server).
+ */
+function tcpSource(socket: net.Socket, sink: SourceSink): OpenedSource {
+  let ended = false;
+  const end = (reason: string) => {
+    if (ended) return;
+    ended = true;
+    sink.end(reason);
+  };
+  socket.on('data', (chunk: Buffer) => {
+    sink.output(chunk);
+  });
+  socket.on('end', () => {
+    end('the desktop closed the connection');
+  });
+  socket.on('close', () => {
+    end('the desktop closed the connection');
+  });
+  socket.on('error', (error) => {
+    end(`the desktop connection failed: ${error.message}`);
+  });
+  return {
+    write(chunk, done) {
+      if (socket.destroyed) return;
+      socket.write(chunk, () => {
+        done();
+      });
+    },
+    pause() {
+      socket.pause();
+    },
+    resume() {
+      socket.resume();
+    },
+    close() {
+      ended = true;
+      socket.destroy();
+    },
+  };
+}
+
+/** The `tcp` stream kind: always to this machine's own desktop, on the port from the settings. */
+export function createTunnelOpeners(settings: { vncPort: number }): StreamOpeners {
+  const target = desktopTarget(settings);
+  return {
+    tcp: {
+      async open(_params, sink) {
+        const socket = await openTcpStream(target);
+        return { info: { port: target.port }, source: tcpSource(socket, sink) };
+      },
+    },
+  };
 }
