@@ -489,7 +489,18 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     assets: assetService,
     containers: containers.services.containers,
   });
-  const desktop = createDesktopModule({ ...base, box, logger, assets: assetService });
+  const desktop = createDesktopModule({
+    ...base,
+    box,
+    logger,
+    assets: assetService,
+    agents: agentCalls,
+    streams: gateway,
+    dataDir: config.dataDir,
+    interactiveEnabled: () => runtimeSettings.get('policy.interactive_enabled'),
+    // Every desktop attach is recorded (bounded, decision 0030) until the sessions area's recording setting.
+    recordingEnabled: () => true,
+  });
 
   const modules = [
     audit,

@@ -45,6 +45,10 @@ export const eventTypes = [
   'user.updated',
   'discovery.completed',
   'settings.changed',
+  'desktop.session_started',
+  'desktop.session_attached',
+  'desktop.session_ended',
+  'desktop.recording_accessed',
 ] as const;
 
 export type EventType = (typeof eventTypes)[number];
@@ -89,6 +93,8 @@ const incidentChanged = payload({
   severity,
   title: name,
 });
+
+const desktopSession = payload({ session_id: Type.String(), asset_id: Type.String(), owner: Type.String() });
 
 export const eventPayloads = {
   'asset.created': assetNamed,
@@ -175,6 +181,19 @@ export const eventPayloads = {
   'settings.changed': payload({
     domain: Type.Enum<[...typeof settingDomains]>(settingDomains),
     keys: Type.Array(Type.String()),
+  }),
+  'desktop.session_started': desktopSession,
+  'desktop.session_attached': desktopSession,
+  'desktop.session_ended': payload({
+    session_id: Type.String(),
+    asset_id: Type.String(),
+    owner: Type.String(),
+    reason: name,
+  }),
+  'desktop.recording_accessed': payload({
+    recording_id: Type.String(),
+    session_id: Type.String(),
+    asset_id: Type.String(),
   }),
 } satisfies Record<EventType, TSchema>;
 

@@ -20,6 +20,8 @@ export const idPrefixes = {
   discoverySuggestion: 'dsg',
   connector: 'con',
   dependencyLink: 'dln',
+  desktopSession: 'dsk',
+  desktopRecording: 'drc',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -1,28 +1,44 @@
 import type { Kysely } from 'kysely';
+import type { AgentStreams } from '../../agents/agent-gateway.js';
+import type { AgentCaller } from '../../agents/agent-call.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/schema.js';
+import type { EventBus } from '../../platform/event-bus.js';
 import type { Logger } from '../../platform/logger.js';
 import type { SecretBox } from '../../platform/secret-box.js';
 import type { AssetService } from '../assets/assets.service.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { defineModule, subscriber } from '../module.js';
-import { desktopRoutes } from './desktop.routes.js';
+import { createDesktopSessionService } from './desktop-sessions.js';
+import { desktopRawRoutes, desktopRoutes, desktopUpgrades } from './desktop.routes.js';
 import { createDesktopCredentialService } from './desktop.service.js';
 
-/** Desktop credentials: an asset's VNC password, write-only, released only to a desktop session create. */
+/**
+ * Desktops (decision 0030): an asset's VNC password (write-only, released only to a session create), desktop
+ * sessions relayed to the machine's own VNC server through its agent, and their recordings.
+ */
 export function createDesktopModule(deps: {
   db: Kysely<Database>;
   clock: Clock;
   box: SecretBox;
   audit: AuditService;
+  events: EventBus;
   logger: Logger;
   assets: Pick<AssetService, 'missingIds'>;
+  agents: AgentCaller;
+  streams: AgentStreams;
+  dataDir: string;
+  interactiveEnabled: () => boolean;
+  recordingEnabled: () => boolean;
 }) {
   const desktopCredentials = createDesktopCredentialService(deps);
+  const desktopSessions = createDesktopSessionService({ ...deps, credentials: desktopCredentials });
   return defineModule({
     name: 'desktop',
-    services: { desktopCredentials },
-    handlers: desktopRoutes(desktopCredentials),
+    services: { desktopCredentials, desktopSessions },
+    handlers: desktopRoutes(desktopCredentials, desktopSessions),
+    rawHandlers: desktopRawRoutes(desktopSessions),
+    upgrades: desktopUpgrades(desktopSessions),
     subscribers: [
       subscriber(['asset.deleted'], (event) => {
         desktopCredentials.forgetAsset(event.data.asset_id).catch((error: unknown) => {
@@ -30,5 +46,9 @@ export function createDesktopModule(deps: {
         });
       }),
     ],
+    async close() {
+      desktopSessions.closeAll();
+      await Promise.resolve();
+    },
   });
 }

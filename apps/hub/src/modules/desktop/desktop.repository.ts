@@ -1,4 +1,4 @@
-import type { DesktopCredentialsTable, Executor } from '../../platform/db/schema.js';
+import type { DesktopCredentialsTable, DesktopRecordingsTable, Executor } from '../../platform/db/schema.js';
 
 export type DesktopCredentialsRow = DesktopCredentialsTable;
 
@@ -30,4 +30,41 @@ export async function deleteDesktopCredentials(db: Executor, assetId: string): P
     .where('asset_id', '=', assetId)
     .executeTakeFirst();
   return result.numDeletedRows > 0n;
+}
+
+export type DesktopRecordingRow = DesktopRecordingsTable;
+
+export async function insertDesktopRecording(db: Executor, row: DesktopRecordingRow): Promise<void> {
+  await db.insertInto('desktop_recordings').values(row).execute();
+}
+
+export async function finishDesktopRecording(
+  db: Executor,
+  id: string,
+  endedAt: string,
+  bytes: number,
+): Promise<void> {
+  await db.updateTable('desktop_recordings').set({ ended_at: endedAt, bytes }).where('id', '=', id).execute();
+}
+
+export async function findDesktopRecording(
+  db: Executor,
+  id: string,
+): Promise<DesktopRecordingRow | undefined> {
+  return db.selectFrom('desktop_recordings').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Newest first; `owner` null lists everyone's (an admin). */
+export async function listDesktopRecordings(
+  db: Executor,
+  owner: string | null,
+  limit: number,
+): Promise<DesktopRecordingRow[]> {
+  let query = db.selectFrom('desktop_recordings').selectAll();
+  if (owner !== null) query = query.where('owner', '=', owner);
+  return query.orderBy('started_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
+export async function deleteDesktopRecording(db: Executor, id: string): Promise<void> {
+  await db.deleteFrom('desktop_recordings').where('id', '=', id).execute();
 }

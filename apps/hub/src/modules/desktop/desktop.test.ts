@@ -19,12 +19,12 @@ describe.each(databaseTargets())('desktop credentials ($name)', ({ options }) =>
   });
 
   it('is write-only: set by an admin, never in a read, released only to the sessions area', async () => {
-    const set = await t.request('PUT', `/api/v2/assets/${assetId}/desktop`, { body: { password } });
+    const set = await t.request('PUT', `/api/v2/desktop/credentials/${assetId}`, { body: { password } });
     expect(set.status).toBe(200);
     expect(set.json.data).toMatchObject({ asset_id: assetId, password_set: true, username_set: false });
 
     const reads = [
-      await t.request('GET', `/api/v2/assets/${assetId}/desktop`),
+      await t.request('GET', `/api/v2/desktop/credentials/${assetId}`),
       await t.request('GET', `/api/v2/assets/${assetId}`),
       await t.request('GET', `/api/v2/audit/events?per_page=100`),
     ];
@@ -47,12 +47,12 @@ describe.each(databaseTargets())('desktop credentials ($name)', ({ options }) =>
 
   it('is an admin matter, checked against allowed assets, and 404 for an unknown asset', async () => {
     const operator = await t.createKey({ role: 'operator', scopes: ['assets:read', 'assets:write'] });
-    const refused = await t.request('PUT', `/api/v2/assets/${assetId}/desktop`, {
+    const refused = await t.request('PUT', `/api/v2/desktop/credentials/${assetId}`, {
       key: operator.raw_key,
       body: { password: 'other' },
     });
     expect(refused.status).toBe(403);
-    const read = await t.request('GET', `/api/v2/assets/${assetId}/desktop`, { key: operator.raw_key });
+    const read = await t.request('GET', `/api/v2/desktop/credentials/${assetId}`, { key: operator.raw_key });
     expect(read.status).toBe(200);
     expect(read.text).not.toContain(password);
 
@@ -64,27 +64,29 @@ describe.each(databaseTargets())('desktop credentials ($name)', ({ options }) =>
     });
     // Outside its allowed assets, as for any asset route: the asset is not there for this key.
     expect(
-      (await t.request('GET', `/api/v2/assets/${assetId}/desktop`, { key: elsewhere.raw_key })).status,
+      (await t.request('GET', `/api/v2/desktop/credentials/${assetId}`, { key: elsewhere.raw_key })).status,
     ).toBe(404);
-    expect((await t.request('GET', '/api/v2/assets/ast_missing/desktop')).status).toBe(404);
+    expect((await t.request('GET', '/api/v2/desktop/credentials/ast_missing')).status).toBe(404);
   });
 
   it('refuses an empty or oversized password', async () => {
     for (const body of [{ password: '' }, { password: 'x'.repeat(257) }, { password: 'ok', extra: 1 }]) {
-      const answer = await t.request('PUT', `/api/v2/assets/${assetId}/desktop`, { body });
+      const answer = await t.request('PUT', `/api/v2/desktop/credentials/${assetId}`, { body });
       expect(answer.status).toBe(400);
     }
   });
 
   it('is cleared by an admin, and goes with a deleted asset', async () => {
-    const cleared = await t.request('DELETE', `/api/v2/assets/${assetId}/desktop`);
+    const cleared = await t.request('DELETE', `/api/v2/desktop/credentials/${assetId}`);
     expect(cleared.json.data).toMatchObject({ password_set: false, updated_at: null });
     expect(await t.hub.services.desktopCredentials.release(assetId)).toBeNull();
-    const again = await t.request('DELETE', `/api/v2/assets/${assetId}/desktop`);
+    const again = await t.request('DELETE', `/api/v2/desktop/credentials/${assetId}`);
     expect(again.json.data).toMatchObject({ password_set: false });
 
     const doomed = await t.createAsset({ name: 'desk-3' });
-    await t.request('PUT', `/api/v2/assets/${doomed.id}/desktop`, { body: { password, username: 'me' } });
+    await t.request('PUT', `/api/v2/desktop/credentials/${doomed.id}`, {
+      body: { password, username: 'me' },
+    });
     expect(await t.hub.services.desktopCredentials.release(doomed.id)).toEqual({ password, username: 'me' });
     expect((await t.request('DELETE', `/api/v2/assets/${doomed.id}`)).status).toBe(200);
     await expect.poll(() => t.hub.services.desktopCredentials.release(doomed.id)).toBeNull();

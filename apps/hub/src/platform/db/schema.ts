@@ -395,6 +395,7 @@ export interface Database {
   connectors: ConnectorsTable;
   dependency_links: DependencyLinksTable;
   desktop_credentials: DesktopCredentialsTable;
+  desktop_recordings: DesktopRecordingsTable;
 }
 
 /** An asset's desktop (VNC) password, sealed; bound to the asset by the seal's context. */
@@ -403,6 +404,18 @@ export interface DesktopCredentialsTable {
   password_sealed: string;
   username_sealed: string | null;
   updated_at: string;
+}
+
+/** A desktop recording's facts; its bytes are `<data dir>/recordings/desktop/<id>.svcrfb`. */
+export interface DesktopRecordingsTable {
+  id: string;
+  session_id: string;
+  asset_id: string;
+  /** A user id or an API key id: who may fetch it (and admins). */
+  owner: string;
+  started_at: string;
+  ended_at: string | null;
+  bytes: number;
 }
 
 /** What repositories run queries on: the database or a transaction. */
