@@ -43,4 +43,9 @@ export const assetTabs: readonly AssetTab[] = [
   { path: 'users', label: 'Users', component: tab(() => import('./tabs/UsersTab'), 'UsersTab') },
   { path: 'logs', label: 'Logs', component: tab(() => import('./tabs/LogsTab'), 'LogsTab') },
   { path: 'files', label: 'Files', component: tab(() => import('./tabs/FilesTab'), 'FilesTab') },
+  {
+    path: 'desktop',
+    label: 'Desktop',
+    component: tab(() => import('../../features/sessions/DesktopTab'), 'DesktopTab'),
+  },
 ];
