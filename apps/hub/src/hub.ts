@@ -500,6 +500,8 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     interactiveEnabled: () => runtimeSettings.get('policy.interactive_enabled'),
     // Every desktop attach is recorded (bounded, decision 0030) until the sessions area's recording setting.
     recordingEnabled: () => true,
+    recordingRetentionDays: () => 30,
+    credentials,
   });
 
   const modules = [

@@ -132,14 +132,16 @@ describe.skipIf(vncMissing() !== null)('desktop sessions', () => {
     const rfb = await rfbHandshake(stream, credentials?.password ?? '');
     expect(await rfbPixelAt(stream, rfb, 100, 100)).toEqual([250, 200, 20]);
 
-    // The policy goes off: the next attach is refused at once.
+    // The policy goes off: the attached console is closed and the next attach refused, at once.
+    const closed = new Promise<string>((resolve) => {
+      ws.once('close', (_code, reason) => {
+        resolve(reason.toString());
+      });
+    });
     await setPolicy(false);
+    expect(await closed).toBe('interactive sessions were turned off');
     await expect(attach(session.stream_path, operatorKey)).rejects.toThrow('refused 403');
     await setPolicy(true);
-
-    const closed = new Promise((resolve) => ws.once('close', resolve));
-    ws.close();
-    await closed;
 
     const finished = async () => {
       const list = await t.request('GET', '/api/v2/desktop/recordings', { key: operatorKey });
@@ -174,6 +176,16 @@ describe.skipIf(vncMissing() !== null)('desktop sessions', () => {
       ]),
     );
     expect(audit.text).not.toContain(password);
+
+    // Retention: 31 days on, the recording and its file are gone.
+    t.clock.advance(31 * 24 * 3600 * 1000);
+    await t.hub.retention.runOnce();
+    expect((await t.request('GET', '/api/v2/desktop/recordings', { key: operatorKey })).json.data).toEqual(
+      [],
+    );
+    expect((await t.request('GET', `/api/v2/desktop/recordings/${id}`, { key: operatorKey })).status).toBe(
+      404,
+    );
 
     const ended = await t.request('DELETE', `/api/v2/desktop/sessions/${session.id}`, { key: operatorKey });
     expect(ended.status).toBe(200);

@@ -29,15 +29,18 @@ import type { Database } from '../../platform/db/schema.js';
 import type { EventBus } from '../../platform/event-bus.js';
 import { HubError } from '../../platform/hub-error.js';
 import type { Logger } from '../../platform/logger.js';
+import type { CredentialLifetime } from '../../http/credential-lifetime.js';
 import { refuseUpgrade } from '../../http/upgrade.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { startDesktopRelay, type DesktopRelay } from './desktop-relay.js';
 import {
   deleteDesktopRecording,
+  deleteDesktopRecordings,
   findDesktopRecording,
   finishDesktopRecording,
   insertDesktopRecording,
   listDesktopRecordings,
+  listDesktopRecordingsBefore,
 } from './desktop.repository.js';
 import type { DesktopCredentialService } from './desktop.service.js';
 
@@ -70,6 +73,10 @@ export interface DesktopSessionService {
     ctx: ActionContext,
     recordingId: string,
   ): Promise<{ info: DesktopRecordingInfo; file: string }>;
+  /** The policy went off: every console attached now is closed (new attaches are refused anyway). */
+  detachAll(reason: string): void;
+  /** Deletes at most `limit` recordings started before `cutoff`, their files with them. */
+  purgeRecordings(cutoff: string, limit: number): Promise<number>;
   closeAll(): void;
 }
 
@@ -88,10 +95,12 @@ export function createDesktopSessionService(deps: {
   logger: Logger;
   agents: AgentCaller;
   streams: AgentStreams;
-  credentials: DesktopCredentialService;
+  passwords: DesktopCredentialService;
   dataDir: string;
   interactiveEnabled: () => boolean;
   recordingEnabled: () => boolean;
+  /** Tells an attach that its key or console session ended: the desktop closes (4001). */
+  credentials: Pick<CredentialLifetime, 'onCredentialEnded' | 'onSessionEnded'>;
 }): DesktopSessionService {
   const { db, clock, audit, events, logger, agents } = deps;
   const sessions = new Map<string, LiveSession>();
@@ -185,14 +194,29 @@ export function createDesktopSessionService(deps: {
     return { recorder, finish };
   };
 
-  const relayTo = async (s: LiveSession, socket: WebSocket) => {
+  const watchCredential = (principal: Principal, onEnd: () => void): (() => void) => {
+    if (principal.key) return deps.credentials.onCredentialEnded(principal.key, onEnd);
+    if (principal.sessionId !== undefined)
+      return deps.credentials.onSessionEnded(
+        { id: principal.sessionId, userId: principal.userId, expiresAt: principal.sessionExpiresAt ?? null },
+        onEnd,
+      );
+    return () => undefined;
+  };
+
+  const relayTo = async (principal: Principal, s: LiveSession, socket: WebSocket) => {
     s.relay?.close('replaced by a new console');
     clearTimeout(s.idleTimer);
     const recording = await startRecording(s).catch((error: unknown) => {
       logger.error({ err: error }, 'desktop: cannot start a recording; the session goes on unrecorded');
       return null;
     });
+    let current: DesktopRelay | null = null;
+    const unwatch = watchCredential(principal, () => {
+      current?.close('the credential ended');
+    });
     const onEnd = (result: StreamEnd) => {
+      unwatch();
       if (s.relay === current) s.relay = null;
       if (sessions.has(s.id)) armIdle(s);
       logger.info({ session_id: s.id, reason: result.reason, by: result.by }, 'desktop console detached');
@@ -200,7 +224,6 @@ export function createDesktopSessionService(deps: {
         logger.error({ err: error }, 'desktop: finishing a recording failed');
       });
     };
-    let current: DesktopRelay | null = null;
     try {
       current = await startDesktopRelay({
         socket,
@@ -248,7 +271,7 @@ export function createDesktopSessionService(deps: {
         recordingId: null,
       };
       // Released only here, after the policy check above (spec 5.5.2).
-      const credentials = await deps.credentials.release(row.id);
+      const credentials = await deps.passwords.release(row.id);
       await audit.recordIntent(ctx, [
         {
           action: 'desktop.session_started',
@@ -302,7 +325,7 @@ export function createDesktopSessionService(deps: {
                 asset_id: s.assetId,
                 owner: s.owner,
               });
-              void relayTo(s, ws);
+              void relayTo(principal, s, ws);
             });
           })
           .catch((error: unknown) => {
@@ -368,6 +391,20 @@ export function createDesktopSessionService(deps: {
         asset_id: row.asset_id,
       });
       return { info: row, file };
+    },
+
+    detachAll(reason) {
+      for (const s of sessions.values()) s.relay?.close(reason);
+    },
+
+    async purgeRecordings(cutoff, limit) {
+      const old = await listDesktopRecordingsBefore(db, cutoff, limit);
+      for (const row of old) fs.rmSync(recordingFile(row.id), { force: true });
+      await deleteDesktopRecordings(
+        db,
+        old.map((r) => r.id),
+      );
+      return old.length;
     },
 
     closeAll() {

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { AgentStreams } from '../../agents/agent-gateway.js';
 import type { AgentCaller } from '../../agents/agent-call.js';
+import type { CredentialLifetime } from '../../http/credential-lifetime.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { EventBus } from '../../platform/event-bus.js';
@@ -30,16 +31,32 @@ export function createDesktopModule(deps: {
   dataDir: string;
   interactiveEnabled: () => boolean;
   recordingEnabled: () => boolean;
+  recordingRetentionDays: () => number;
+  credentials: Pick<CredentialLifetime, 'onCredentialEnded' | 'onSessionEnded'>;
 }) {
   const desktopCredentials = createDesktopCredentialService(deps);
-  const desktopSessions = createDesktopSessionService({ ...deps, credentials: desktopCredentials });
+  const desktopSessions = createDesktopSessionService({
+    ...deps,
+    passwords: desktopCredentials,
+  });
   return defineModule({
     name: 'desktop',
     services: { desktopCredentials, desktopSessions },
     handlers: desktopRoutes(desktopCredentials, desktopSessions),
     rawHandlers: desktopRawRoutes(desktopSessions),
     upgrades: desktopUpgrades(desktopSessions),
+    retention: [
+      {
+        name: 'desktop_recordings',
+        days: deps.recordingRetentionDays,
+        purgeBatch: (cutoff, limit) => desktopSessions.purgeRecordings(cutoff, limit),
+      },
+    ],
     subscribers: [
+      // Turning the policy off closes the desktops attached now, as it refuses new attaches.
+      subscriber(['settings.changed'], () => {
+        if (!deps.interactiveEnabled()) desktopSessions.detachAll('interactive sessions were turned off');
+      }),
       subscriber(['asset.deleted'], (event) => {
         desktopCredentials.forgetAsset(event.data.asset_id).catch((error: unknown) => {
           deps.logger.error({ err: error }, 'desktop: removing a deleted asset’s password failed');

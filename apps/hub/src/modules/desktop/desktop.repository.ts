@@ -68,3 +68,27 @@ export async function listDesktopRecordings(
 export async function deleteDesktopRecording(db: Executor, id: string): Promise<void> {
   await db.deleteFrom('desktop_recordings').where('id', '=', id).execute();
 }
+
+/** Finished recordings started before `cutoff`, oldest first (retention). */
+export async function listDesktopRecordingsBefore(
+  db: Executor,
+  cutoff: string,
+  limit: number,
+): Promise<DesktopRecordingRow[]> {
+  return db
+    .selectFrom('desktop_recordings')
+    .selectAll()
+    .where('started_at', '<', cutoff)
+    .where('ended_at', 'is not', null)
+    .orderBy('started_at')
+    .limit(limit)
+    .execute();
+}
+
+export async function deleteDesktopRecordings(db: Executor, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .deleteFrom('desktop_recordings')
+    .where('id', 'in', [...ids])
+    .execute();
+}
