@@ -45,6 +45,10 @@ export const eventTypes = [
   'user.updated',
   'discovery.completed',
   'settings.changed',
+  'session.started',
+  'session.attached',
+  'session.detached',
+  'session.ended',
 ] as const;
 
 export type EventType = (typeof eventTypes)[number];
@@ -83,6 +87,7 @@ const alertChanged = payload({
   severity,
   summary: name,
 });
+const sessionChanged = payload({ session_id: Type.String(), kind: Type.String() });
 const incidentChanged = payload({
   incident_id: Type.String(),
   asset_id: Type.String(),
@@ -175,6 +180,15 @@ export const eventPayloads = {
   'settings.changed': payload({
     domain: Type.Enum<[...typeof settingDomains]>(settingDomains),
     keys: Type.Array(Type.String()),
+  }),
+  'session.started': sessionChanged,
+  'session.attached': sessionChanged,
+  'session.detached': sessionChanged,
+  'session.ended': payload({
+    session_id: Type.String(),
+    kind: Type.String(),
+    reason: Type.String({ maxLength: 256 }),
+    exit_code: Type.Union([Type.Integer(), Type.Null()]),
   }),
 } satisfies Record<EventType, TSchema>;
 

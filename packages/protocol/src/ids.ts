@@ -20,6 +20,8 @@ export const idPrefixes = {
   discoverySuggestion: 'dsg',
   connector: 'con',
   dependencyLink: 'dln',
+  remoteSession: 'rss',
+  recording: 'rec',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -50,3 +50,4 @@ export * from './api/connectors.js';
 export * from './api/virt.js';
 export * from './api/backup.js';
 export * from './api/dependencies.js';
+export * from './api/sessions.js';

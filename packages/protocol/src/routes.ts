@@ -46,6 +46,7 @@ import { backupContracts } from './api/backup.js';
 import { dependenciesContracts } from './api/dependencies.js';
 import { notificationsContracts } from './api/notifications.js';
 import { whoamiContracts } from './api/whoami.js';
+import { sessionsContracts } from './api/sessions.js';
 
 /** The built areas, each the contracts of one hub module (the key is the module's folder). */
 export const contractAreas = {
@@ -86,6 +87,7 @@ export const contractAreas = {
   virt: virtContracts,
   backup: backupContracts,
   dependencies: dependenciesContracts,
+  sessions: sessionsContracts,
 } as const;
 
 export type AreaName = keyof typeof contractAreas;
@@ -128,6 +130,7 @@ export const routes = {
   ...virtContracts,
   ...backupContracts,
   ...dependenciesContracts,
+  ...sessionsContracts,
   ...plannedContracts,
 } satisfies Record<string, RouteContract>;
 
