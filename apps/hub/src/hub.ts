@@ -91,6 +91,7 @@ import {
 import type { UserService } from './modules/users/users.service.js';
 import { createWhoamiModule } from './modules/whoami/whoami.module.js';
 import { createWebhooksModule } from './modules/webhooks/webhooks.module.js';
+import { createSessionsModule } from './modules/sessions/sessions.module.js';
 import type { WebhookDeliveryOptions } from './modules/webhooks/webhooks.service.js';
 import { createNotificationsModule } from './modules/notifications/notifications.module.js';
 import { createConnectorsModule } from './modules/connectors/connectors.module.js';
@@ -411,7 +412,11 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     tls: tlsModule.services.tls,
   });
   const operations = { db, audit: auditService, agents: agentCalls, events };
-  const exec = createExecModule({ ...operations, groups: groups.services.groups });
+  const exec = createExecModule({
+    ...operations,
+    groups: groups.services.groups,
+    structuredEnabled: () => runtimeSettings.policy('structured'),
+  });
   const files = createFilesModule(operations);
   const system = createSystemModule(operations);
   const power = createPowerModule({ ...operations, wolBroadcast: config.wolBroadcast });
@@ -467,6 +472,20 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     actionsEnabled: () => runtimeSettings.get('policy.connector_enabled'),
     ...(options.connectors ? { options: options.connectors } : {}),
   });
+  const sessionsModule = createSessionsModule({
+    ...base,
+    logger,
+    settings: {
+      interactiveEnabled: () => runtimeSettings.policy('interactive'),
+      recordingEnabled: () => runtimeSettings.get('sessions.recording_enabled'),
+      detachGraceSeconds: () => runtimeSettings.get('sessions.detach_grace_seconds'),
+      idleTimeoutMinutes: () => runtimeSettings.get('sessions.idle_timeout_minutes'),
+    },
+    agentCalls,
+    streams: gateway,
+    credentials,
+    retentionDays: () => runtimeSettings.get('retention.recordings_days'),
+  });
   const meshvpn = createMeshvpnModule({ clock, tailscaleBinary: config.tailscaleBinary });
   const connectorService = connectors.services.connectors;
   const nas = createNasModule({ connectors: connectorService });
@@ -497,10 +516,10 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     agents: agentCalls,
     streams: gateway,
     dataDir: config.dataDir,
-    interactiveEnabled: () => runtimeSettings.get('policy.interactive_enabled'),
-    // Every desktop attach is recorded (bounded, decision 0030) until the sessions area's recording setting.
-    recordingEnabled: () => true,
-    recordingRetentionDays: () => 30,
+    // The same policy, recording setting and retention as terminal sessions.
+    interactiveEnabled: () => runtimeSettings.policy('interactive'),
+    recordingEnabled: () => runtimeSettings.get('sessions.recording_enabled'),
+    recordingRetentionDays: () => runtimeSettings.get('retention.recordings_days'),
     credentials,
   });
 
@@ -543,6 +562,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     backup,
     dependencies,
     desktop,
+    sessionsModule,
   ];
   // `true` compiles only when every contract not marked planned has a handler in one of the modules.
   const composed = composeModules(modules, true);

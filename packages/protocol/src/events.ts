@@ -49,6 +49,10 @@ export const eventTypes = [
   'desktop.session_attached',
   'desktop.session_ended',
   'desktop.recording_accessed',
+  'session.started',
+  'session.attached',
+  'session.detached',
+  'session.ended',
 ] as const;
 
 export type EventType = (typeof eventTypes)[number];
@@ -87,6 +91,7 @@ const alertChanged = payload({
   severity,
   summary: name,
 });
+const sessionChanged = payload({ session_id: Type.String(), kind: Type.String() });
 const incidentChanged = payload({
   incident_id: Type.String(),
   asset_id: Type.String(),
@@ -194,6 +199,15 @@ export const eventPayloads = {
     recording_id: Type.String(),
     session_id: Type.String(),
     asset_id: Type.String(),
+  }),
+  'session.started': sessionChanged,
+  'session.attached': sessionChanged,
+  'session.detached': sessionChanged,
+  'session.ended': payload({
+    session_id: Type.String(),
+    kind: Type.String(),
+    reason: Type.String({ maxLength: 256 }),
+    exit_code: Type.Union([Type.Integer(), Type.Null()]),
   }),
 } satisfies Record<EventType, TSchema>;
 

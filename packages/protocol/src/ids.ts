@@ -22,6 +22,8 @@ export const idPrefixes = {
   dependencyLink: 'dln',
   desktopSession: 'dsk',
   desktopRecording: 'drc',
+  remoteSession: 'rss',
+  recording: 'rec',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -52,3 +52,4 @@ export * from './api/virt.js';
 export * from './api/backup.js';
 export * from './api/dependencies.js';
 export * from './desktop-recording.js';
+export * from './api/sessions.js';

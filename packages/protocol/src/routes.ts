@@ -47,6 +47,7 @@ import { dependenciesContracts } from './api/dependencies.js';
 import { desktopContracts } from './api/desktop.js';
 import { notificationsContracts } from './api/notifications.js';
 import { whoamiContracts } from './api/whoami.js';
+import { sessionsContracts } from './api/sessions.js';
 
 /** The built areas, each the contracts of one hub module (the key is the module's folder). */
 export const contractAreas = {
@@ -88,6 +89,7 @@ export const contractAreas = {
   backup: backupContracts,
   dependencies: dependenciesContracts,
   desktop: desktopContracts,
+  sessions: sessionsContracts,
 } as const;
 
 export type AreaName = keyof typeof contractAreas;
@@ -131,6 +133,7 @@ export const routes = {
   ...backupContracts,
   ...dependenciesContracts,
   ...desktopContracts,
+  ...sessionsContracts,
   ...plannedContracts,
 } satisfies Record<string, RouteContract>;
 

@@ -23,7 +23,7 @@ export interface PtyOptions {
 }
 
 /** The agent user's login shell: from the password database, then $SHELL, then /bin/sh. */
-export function loginShell(env: NodeJS.ProcessEnv = process.env): string {
+function loginShell(env: NodeJS.ProcessEnv = process.env): string {
   let shell = '';
   try {
     shell = os.userInfo().shell ?? '';

@@ -29,6 +29,7 @@ const sampleBodies: Record<string, unknown> = {
   'assets.update': { description: 'touched by the matrix' },
   'exec.single': { command: 'uptime' },
   'exec.many': { command: 'uptime' },
+  'sessions.create': { kind: 'terminal', cols: 80, rows: 24 },
   'groups.create': { name: 'matrix-group' },
   'groups.update': { name: 'matrix-group-renamed' },
   'users.create': { username: 'matrix-user', password: 'correct horse battery', role: 'viewer' },

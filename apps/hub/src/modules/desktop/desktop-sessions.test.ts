@@ -6,9 +6,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { systemOwnerContext } from '../../access/principal.js';
-import { agentChannelPath, parseDesktopRecording, type DesktopSessionCreated } from '@svc/protocol';
 import {
-  FakeAgent,
+  agentChannelPath,
+  agentProtocolVersion,
+  parseDesktopRecording,
+  type DesktopSessionCreated,
+} from '@svc/protocol';
+import {
+  defaultHello,
   provisionAgents,
   rfbHandshake,
   rfbPixelAt,
@@ -28,7 +33,7 @@ const password = 'desk-pw1';
 describe.skipIf(vncMissing() !== null)('desktop sessions', () => {
   let t: TestHub;
   let vnc: VncServer;
-  let agent: FakeAgent;
+  let agent: WebSocket;
   let assetId: string;
   let offlineId: string;
   let operatorKey: string;
@@ -43,20 +48,31 @@ describe.skipIf(vncMissing() !== null)('desktop sessions', () => {
     if (!identity) throw new Error('no agent');
     assetId = identity.assetId;
     offlineId = (await t.createAsset({ name: 'desk-offline' })).id;
-    // The agent's side of the channel: its real stream host and tcp opener, behind the fake agent's socket.
-    agent = new FakeAgent({ url: `${base}${agentChannelPath}`, credential: identity.credential });
+    // The agent's side of the channel: a bare connection (hello, welcome) with its real stream host and tcp
+    // opener, as the agent runs them.
+    agent = new WebSocket(`${base}${agentChannelPath}`, {
+      headers: { authorization: `Bearer ${identity.credential}` },
+    });
     const host = new StreamHost({
       logger: silent,
       openers: createTunnelOpeners({ vncPort: vnc.port }),
       send: (text) => {
-        agent.sendRaw(text);
+        agent.send(text);
       },
     });
-    agent.socket.on('message', (data: Buffer) => {
-      const frame = JSON.parse(data.toString('utf8')) as { type: string; payload: unknown };
-      if (frame.type.startsWith('stream.')) host.handle(frame.type, frame.payload);
+    const welcomed = new Promise<void>((resolve) => {
+      agent.on('message', (data: Buffer) => {
+        const frame = JSON.parse(data.toString('utf8')) as { type: string; payload: unknown };
+        if (frame.type === 'welcome') resolve();
+        else if (frame.type.startsWith('stream.')) host.handle(frame.type, frame.payload);
+      });
     });
-    await agent.start();
+    await new Promise((resolve, reject) => {
+      agent.once('open', resolve);
+      agent.once('error', reject);
+    });
+    agent.send(JSON.stringify({ v: agentProtocolVersion, type: 'hello', id: 'h1', payload: defaultHello() }));
+    await welcomed;
     operatorKey = (await t.createKey({ role: 'operator', scopes: ['assets:exec', 'assets:read'] })).raw_key;
     // Made by no user: a different person from the owner's keys.
     otherKey = (

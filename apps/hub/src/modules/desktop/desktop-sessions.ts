@@ -28,6 +28,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { EventBus } from '../../platform/event-bus.js';
 import { HubError } from '../../platform/hub-error.js';
+import { policyDisabled } from '../../platform/policy-error.js';
 import type { Logger } from '../../platform/logger.js';
 import type { CredentialLifetime } from '../../http/credential-lifetime.js';
 import { refuseUpgrade } from '../../http/upgrade.js';
@@ -109,8 +110,7 @@ export function createDesktopSessionService(deps: {
   const recordingFile = (id: string) => path.join(recordingsDir, `${id}.svcrfb`);
 
   const requireInteractive = () => {
-    if (!deps.interactiveEnabled())
-      throw new HubError('forbidden', 'interactive sessions are turned off (policy.interactive_enabled)');
+    if (!deps.interactiveEnabled()) throw policyDisabled('policy.interactive_enabled');
   };
 
   const present = (s: LiveSession): DesktopSession => ({
