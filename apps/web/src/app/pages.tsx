@@ -145,6 +145,15 @@ export const pages: readonly PageEntry[] = [
     component: page(() => import('../features/admin/AdminArea'), 'AdminArea'),
   },
   {
+    path: 'sessions',
+    component: page(() => import('../features/sessions/SessionsPage'), 'SessionsPage'),
+    nav: { label: 'Sessions', section: 'Fleet' },
+  },
+  {
+    path: 'sessions/:id',
+    component: page(() => import('../features/sessions/TerminalPage'), 'TerminalPage'),
+  },
+  {
     path: 'account/*',
     component: page(() => import('../features/account/AccountPage'), 'AccountPage'),
   },
