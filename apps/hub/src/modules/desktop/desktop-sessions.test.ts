@@ -13,6 +13,7 @@ import {
   type DesktopSessionCreated,
 } from '@svc/protocol';
 import {
+  databaseTargets,
   defaultHello,
   provisionAgents,
   rfbHandshake,
@@ -30,7 +31,7 @@ import { createTunnelOpeners } from '../../../../agent/src/handlers/tunnel.js';
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 const password = 'desk-pw1';
 
-describe.skipIf(vncMissing() !== null)('desktop sessions', () => {
+describe.skipIf(vncMissing() !== null).each(databaseTargets())('desktop sessions ($name)', ({ options }) => {
   let t: TestHub;
   let vnc: VncServer;
   let agent: WebSocket;
@@ -42,7 +43,7 @@ describe.skipIf(vncMissing() !== null)('desktop sessions', () => {
 
   beforeAll(async () => {
     vnc = await startVncServer({ password, colour: [250, 200, 20] });
-    t = await startTestHub({ listen: true });
+    t = await startTestHub({ ...options, listen: true });
     base = `ws://127.0.0.1:${String(t.servers?.httpPort)}`;
     const [identity] = await provisionAgents(t.hub, 1, 'desk');
     if (!identity) throw new Error('no agent');
