@@ -22,6 +22,7 @@ const hubTests = [
 
 const pureHubTests = [
   'apps/hub/src/agents/byte-budget.test.ts',
+  'apps/hub/src/agents/streams.test.ts',
   // Upstream schemas and their mapping to our types (TrueNAS, Portainer, Home Assistant, Tailscale).
   'apps/hub/src/connectors/{nas,stacks,homeauto,meshvpn}/*.{connector,mapping}.test.ts',
   'apps/hub/src/agents/channel-failures.test.ts',

@@ -18,9 +18,12 @@ import { resolveSettings, type AgentSettings } from './config/settings.js';
 import { createHandlers } from './handlers/index.js';
 import { RunningCommands, type ExecOptions } from './handlers/exec.js';
 import { createAgentGuard } from './handlers/protected-paths.js';
+import { createPtyOpeners } from './handlers/pty.js';
+import { createTunnelOpeners } from './handlers/tunnel.js';
 import { createLogger, type Logger } from './logger.js';
 import { createDockerEngine, type DockerEngine } from './platform/docker-engine.js';
 import { createPlatformAdapter, type PlatformAdapter } from './platform/platform.js';
+import { runCommand } from './platform/run-command.js';
 import { agentVersion } from './version.js';
 
 export interface StartAgentOptions {
@@ -165,6 +168,7 @@ export async function startAgent(options: StartAgentOptions): Promise<RunningAge
     hello: () => buildHello(platform, settings, engine),
     heartbeat: buildHeartbeat,
     dispatch: createDispatcher(handlers, logger),
+    streamOpeners: { ...createPtyOpeners({ nodePlatform, runCommand }), ...createTunnelOpeners(settings) },
     heartbeatIntervalS: settings.heartbeatIntervalS,
     metrics,
     logger,

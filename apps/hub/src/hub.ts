@@ -91,6 +91,7 @@ import {
 import type { UserService } from './modules/users/users.service.js';
 import { createWhoamiModule } from './modules/whoami/whoami.module.js';
 import { createWebhooksModule } from './modules/webhooks/webhooks.module.js';
+import { createSessionsModule } from './modules/sessions/sessions.module.js';
 import type { WebhookDeliveryOptions } from './modules/webhooks/webhooks.service.js';
 import { createNotificationsModule } from './modules/notifications/notifications.module.js';
 import { createConnectorsModule } from './modules/connectors/connectors.module.js';
@@ -98,6 +99,8 @@ import type { ConnectorService, ConnectorServiceOptions } from './modules/connec
 import { createVirtModule } from './modules/virt/virt.module.js';
 import { createBackupModule } from './modules/backup/backup.module.js';
 import { createDependenciesModule } from './modules/dependencies/dependencies.module.js';
+import { createDesktopModule } from './modules/desktop/desktop.module.js';
+import type { DesktopCredentialService } from './modules/desktop/desktop.service.js';
 import type { Resolver } from './platform/outbound/guarded-lookup.js';
 import { createLiveOutbound } from './platform/outbound/live-policy.js';
 
@@ -147,6 +150,8 @@ export interface Services {
   alertEvaluator: AlertEvaluator;
   /** Connectors: tests run the periodic check with `checkAll()`. */
   connectors: ConnectorService;
+  /** Desktop passwords: released only to a desktop session create (spec 5.5.2). */
+  desktopCredentials: DesktopCredentialService;
 }
 
 export interface Hub {
@@ -407,7 +412,11 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     tls: tlsModule.services.tls,
   });
   const operations = { db, audit: auditService, agents: agentCalls, events };
-  const exec = createExecModule({ ...operations, groups: groups.services.groups });
+  const exec = createExecModule({
+    ...operations,
+    groups: groups.services.groups,
+    structuredEnabled: () => runtimeSettings.policy('structured'),
+  });
   const files = createFilesModule(operations);
   const system = createSystemModule(operations);
   const power = createPowerModule({ ...operations, wolBroadcast: config.wolBroadcast });
@@ -463,6 +472,20 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     actionsEnabled: () => runtimeSettings.get('policy.connector_enabled'),
     ...(options.connectors ? { options: options.connectors } : {}),
   });
+  const sessionsModule = createSessionsModule({
+    ...base,
+    logger,
+    settings: {
+      interactiveEnabled: () => runtimeSettings.policy('interactive'),
+      recordingEnabled: () => runtimeSettings.get('sessions.recording_enabled'),
+      detachGraceSeconds: () => runtimeSettings.get('sessions.detach_grace_seconds'),
+      idleTimeoutMinutes: () => runtimeSettings.get('sessions.idle_timeout_minutes'),
+    },
+    agentCalls,
+    streams: gateway,
+    credentials,
+    retentionDays: () => runtimeSettings.get('retention.recordings_days'),
+  });
   const meshvpn = createMeshvpnModule({ clock, tailscaleBinary: config.tailscaleBinary });
   const connectorService = connectors.services.connectors;
   const nas = createNasModule({ connectors: connectorService });
@@ -484,6 +507,20 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     logger,
     assets: assetService,
     containers: containers.services.containers,
+  });
+  const desktop = createDesktopModule({
+    ...base,
+    box,
+    logger,
+    assets: assetService,
+    agents: agentCalls,
+    streams: gateway,
+    dataDir: config.dataDir,
+    // The same policy, recording setting and retention as terminal sessions.
+    interactiveEnabled: () => runtimeSettings.policy('interactive'),
+    recordingEnabled: () => runtimeSettings.get('sessions.recording_enabled'),
+    recordingRetentionDays: () => runtimeSettings.get('retention.recordings_days'),
+    credentials,
   });
 
   const modules = [
@@ -524,6 +561,8 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     virt,
     backup,
     dependencies,
+    desktop,
+    sessionsModule,
   ];
   // `true` compiles only when every contract not marked planned has a handler in one of the modules.
   const composed = composeModules(modules, true);
@@ -593,6 +632,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
       alerts: alerts.services.alerts,
       alertEvaluator: alerts.services.evaluator,
       connectors: connectors.services.connectors,
+      desktopCredentials: desktop.services.desktopCredentials,
     },
     owner,
     tls,

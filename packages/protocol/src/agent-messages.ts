@@ -482,6 +482,8 @@ export const agentCapabilities = [
   'metrics',
   /** The container engine answered when the agent said hello (containers.* work there). */
   'containers',
+  /** `pty` streams: interactive terminals (Linux, with util-linux script). */
+  'terminal',
 ] as const;
 
 /** One address of a network interface with its prefix length, as the agent's OS reports it. */

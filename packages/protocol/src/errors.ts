@@ -13,6 +13,7 @@ export const errorCatalog = {
   admin_required: { status: 403, message: 'This endpoint requires the admin role.' },
   https_required: { status: 403, message: 'API keys are accepted only over HTTPS.' },
   forbidden: { status: 403, message: 'This action is not allowed.' },
+  policy_disabled: { status: 403, message: 'A hub policy turns this off.' },
   password_change_required: {
     status: 403,
     message: 'Choose a new password first: POST /api/auth/password with current_password and new_password.',

@@ -45,6 +45,14 @@ export const eventTypes = [
   'user.updated',
   'discovery.completed',
   'settings.changed',
+  'desktop.session_started',
+  'desktop.session_attached',
+  'desktop.session_ended',
+  'desktop.recording_accessed',
+  'session.started',
+  'session.attached',
+  'session.detached',
+  'session.ended',
 ] as const;
 
 export type EventType = (typeof eventTypes)[number];
@@ -83,12 +91,15 @@ const alertChanged = payload({
   severity,
   summary: name,
 });
+const sessionChanged = payload({ session_id: Type.String(), kind: Type.String() });
 const incidentChanged = payload({
   incident_id: Type.String(),
   asset_id: Type.String(),
   severity,
   title: name,
 });
+
+const desktopSession = payload({ session_id: Type.String(), asset_id: Type.String(), owner: Type.String() });
 
 export const eventPayloads = {
   'asset.created': assetNamed,
@@ -175,6 +186,28 @@ export const eventPayloads = {
   'settings.changed': payload({
     domain: Type.Enum<[...typeof settingDomains]>(settingDomains),
     keys: Type.Array(Type.String()),
+  }),
+  'desktop.session_started': desktopSession,
+  'desktop.session_attached': desktopSession,
+  'desktop.session_ended': payload({
+    session_id: Type.String(),
+    asset_id: Type.String(),
+    owner: Type.String(),
+    reason: name,
+  }),
+  'desktop.recording_accessed': payload({
+    recording_id: Type.String(),
+    session_id: Type.String(),
+    asset_id: Type.String(),
+  }),
+  'session.started': sessionChanged,
+  'session.attached': sessionChanged,
+  'session.detached': sessionChanged,
+  'session.ended': payload({
+    session_id: Type.String(),
+    kind: Type.String(),
+    reason: Type.String({ maxLength: 256 }),
+    exit_code: Type.Union([Type.Integer(), Type.Null()]),
   }),
 } satisfies Record<EventType, TSchema>;
 

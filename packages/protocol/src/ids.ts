@@ -20,6 +20,10 @@ export const idPrefixes = {
   discoverySuggestion: 'dsg',
   connector: 'con',
   dependencyLink: 'dln',
+  desktopSession: 'dsk',
+  desktopRecording: 'drc',
+  remoteSession: 'rss',
+  recording: 'rec',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -44,8 +44,10 @@ import { connectorsContracts } from './api/connectors.js';
 import { virtContracts } from './api/virt.js';
 import { backupContracts } from './api/backup.js';
 import { dependenciesContracts } from './api/dependencies.js';
+import { desktopContracts } from './api/desktop.js';
 import { notificationsContracts } from './api/notifications.js';
 import { whoamiContracts } from './api/whoami.js';
+import { sessionsContracts } from './api/sessions.js';
 
 /** The built areas, each the contracts of one hub module (the key is the module's folder). */
 export const contractAreas = {
@@ -86,6 +88,8 @@ export const contractAreas = {
   virt: virtContracts,
   backup: backupContracts,
   dependencies: dependenciesContracts,
+  desktop: desktopContracts,
+  sessions: sessionsContracts,
 } as const;
 
 export type AreaName = keyof typeof contractAreas;
@@ -128,6 +132,8 @@ export const routes = {
   ...virtContracts,
   ...backupContracts,
   ...dependenciesContracts,
+  ...desktopContracts,
+  ...sessionsContracts,
   ...plannedContracts,
 } satisfies Record<string, RouteContract>;
 

@@ -138,6 +138,12 @@ export const settingDefinitions = {
     { minimum: 1, maximum: 3650 },
     'Days of finished webhook delivery records kept (older ones are purged hourly, in batches)',
   ),
+  'retention.recordings_days': integerSetting(
+    'retention',
+    30,
+    { minimum: 1, maximum: 3650 },
+    'Days of session recordings kept (older ones are purged hourly, in batches)',
+  ),
 
   // ---- Runtime/System: behaviour defaults and policy enforcement ----
   'security.outbound_allow_private': choiceSetting(
@@ -150,6 +156,23 @@ export const settingDefinitions = {
   'policy.structured_enabled': booleanSetting('runtime', true, 'Structured terminal command mode'),
   'policy.interactive_enabled': booleanSetting('runtime', true, 'Interactive terminal and desktop sessions'),
   'policy.connector_enabled': booleanSetting('runtime', true, 'Connector actions'),
+  'sessions.recording_enabled': booleanSetting(
+    'runtime',
+    true,
+    'Terminal sessions are recorded (asciicast v2)',
+  ),
+  'sessions.idle_timeout_minutes': integerSetting(
+    'runtime',
+    60,
+    { minimum: 1, maximum: 7 * 24 * 60 },
+    'Minutes without input or output after which a session ends',
+  ),
+  'sessions.detach_grace_seconds': integerSetting(
+    'runtime',
+    300,
+    { minimum: 0, maximum: 7 * 24 * 3600 },
+    'Seconds a session lives on with no browser attached',
+  ),
   'rate_limit.per_ip_per_minute': integerSetting(
     'runtime',
     600,

@@ -32,6 +32,19 @@ export interface FakeAgentOptions {
   handlers?: FakeHandlers;
   /** Skip TLS verification (only for loopback test hubs whose certificate is not for the clock). */
   insecure?: boolean;
+  /**
+   * Open `pty` streams as an echo terminal: every input byte comes back as output (within the hub's
+   * window), `exit N\r` ends the stream with exit code N. Without it, stream opens are refused unsupported.
+   */
+  terminal?: boolean;
+}
+
+/** A stream the fake agent holds open (terminal option). */
+export interface FakeStream {
+  id: string;
+  credit: number;
+  input: string;
+  closedBy: string | null;
 }
 
 export function defaultHello(overrides: Partial<Hello> = {}): Hello {
@@ -61,6 +74,8 @@ export class FakeAgent {
   private closedWith: { code: number; reason: string } | null = null;
   private readonly closeWaiters: ((c: { code: number; reason: string }) => void)[] = [];
   private onWelcome: ((welcome: Welcome) => void) | null = null;
+  /** Streams opened by the hub (terminal option), by id. */
+  readonly streams = new Map<string, FakeStream>();
 
   constructor(private readonly options: FakeAgentOptions) {
     this.socket = new WebSocket(options.url, {
@@ -148,7 +163,65 @@ export class FakeAgent {
       this.onWelcome?.(this.welcome);
       return;
     }
+    if (type.startsWith('stream.')) {
+      this.onStream(type, frame.payload as Record<string, unknown>);
+      return;
+    }
     void this.answer(type, id, frame.payload);
+  }
+
+  /** Sends terminal output on a stream, as much as the hub's window allows. */
+  output(streamId: string, text: string): void {
+    const stream = this.streams.get(streamId);
+    if (!stream) return;
+    const bytes = Buffer.from(text).subarray(0, Math.max(0, stream.credit));
+    if (bytes.length === 0) return;
+    stream.credit -= bytes.length;
+    this.send('stream.data', { stream: streamId, data: bytes.toString('base64') }, streamId);
+  }
+
+  private onStream(type: string, payload: Record<string, unknown>): void {
+    const id = String(payload.stream);
+    if (type === 'stream.open') {
+      if (!this.options.terminal || payload.kind !== 'pty') {
+        this.send(
+          'stream.close',
+          { stream: id, reason: 'unsupported', error: { code: 'unsupported', message: 'no terminals here' } },
+          id,
+        );
+        return;
+      }
+      this.streams.set(id, { id, credit: Number(payload.window_bytes), input: '', closedBy: null });
+      this.send(
+        'stream.opened',
+        { stream: id, window_bytes: 65_536, info: { shell: '/bin/fake', pid: 1 } },
+        id,
+      );
+      return;
+    }
+    const stream = this.streams.get(id);
+    if (!stream) return;
+    if (type === 'stream.ack') stream.credit += Number(payload.bytes);
+    if (type === 'stream.close') {
+      stream.closedBy = String(payload.reason);
+      this.streams.delete(id);
+    }
+    if (type === 'stream.data') {
+      const text = Buffer.from(String(payload.data), 'base64').toString('utf8');
+      stream.input += text;
+      this.send('stream.ack', { stream: id, bytes: Buffer.byteLength(text) }, id);
+      const exit = /exit (\d+)\r/.exec(stream.input);
+      if (exit) {
+        this.streams.delete(id);
+        this.send(
+          'stream.close',
+          { stream: id, reason: 'exited', exit: { code: Number(exit[1]), signal: null } },
+          id,
+        );
+        return;
+      }
+      this.output(id, text);
+    }
   }
 
   private async answer(type: string, id: string, payload: unknown): Promise<void> {

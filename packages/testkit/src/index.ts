@@ -12,3 +12,5 @@ export * from './upstreams/portainer.js';
 export * from './upstreams/homeassistant.js';
 export * from './upstreams/virt.js';
 export * from './upstreams/backup.js';
+export * from './vnc.js';
+export * from './rfb-client.js';

@@ -13,6 +13,7 @@ import {
   agentChannelPath,
   agentLimits,
   agentRequests,
+  isStreamFrameType,
   type Heartbeat,
   type Hello,
   type ResultPayload,
@@ -23,6 +24,7 @@ import type { Logger } from '../logger.js';
 import { defaultBackoff, nextDelay, type BackoffPolicy } from './backoff.js';
 import type { Dispatch } from './dispatch.js';
 import { checkFrame, checkWelcome, describeProblem, encodeFrame } from './frames.js';
+import { StreamHost, type StreamOpeners } from './streams.js';
 
 export type ChannelEvent =
   | { type: 'connecting'; attempt: number }
@@ -48,6 +50,8 @@ export interface ChannelOptions {
   random?: () => number;
   welcomeTimeoutMs?: number;
   maxConcurrentRequests?: number;
+  /** The stream kinds this agent opens (decision 0028); none when absent. */
+  streamOpeners?: StreamOpeners;
   onEvent?: (event: ChannelEvent) => void;
 }
 
@@ -94,6 +98,8 @@ export class AgentChannel {
   private readonly policy: BackoffPolicy;
   private heartbeatIntervalS: number;
   private closedWaiters: (() => void)[] = [];
+  /** The streams of the current connection, from its welcome on. */
+  private streams: StreamHost | null = null;
 
   constructor(private readonly options: ChannelOptions) {
     this.policy = { ...defaultBackoff, ...options.backoff };
@@ -201,6 +207,8 @@ export class AgentChannel {
     clearTimeout(this.welcomeTimer);
     clearInterval(this.heartbeatTimer);
     this.inFlight.clear();
+    this.streams?.closeAll();
+    this.streams = null;
     const welcomed = this.welcomed;
     this.welcomed = false;
     if (this.ws === ws) this.ws = null;
@@ -258,6 +266,10 @@ export class AgentChannel {
       this.protocolError(ws, `${frame.type} before welcome`);
       return;
     }
+    if (isStreamFrameType(frame.type)) {
+      this.streams?.handle(frame.type, frame.payload);
+      return;
+    }
     if (!(frame.type in agentRequests)) {
       // An envelope we understand with a type we do not: answer, so the hub's caller is not left waiting.
       this.sendResult(ws, frame.id, {
@@ -278,6 +290,13 @@ export class AgentChannel {
     clearTimeout(this.welcomeTimer);
     this.welcomed = true;
     this.attempt = 0;
+    this.streams = new StreamHost({
+      openers: this.options.streamOpeners ?? {},
+      logger: this.options.logger,
+      send: (text) => {
+        if (ws.readyState === WebSocket.OPEN) ws.send(text);
+      },
+    });
     // Never heartbeat less often than the hub expects, or it would mark us offline.
     this.heartbeatIntervalS = Math.max(
       1,

@@ -39,9 +39,11 @@ export interface AgentSettings {
   protectedPaths: string[];
   /** Processes whose /proc entries are out of reach (the hub); the agent adds its own pid. */
   protectedPids: number[];
+  /** The desktop's VNC server: always 127.0.0.1 on this machine, only the port is a setting. */
+  vncPort: number;
 }
 
-type ValueKind = 'duration' | 'boolean' | 'endpoint' | 'url' | 'text' | 'paths' | 'pids';
+type ValueKind = 'duration' | 'boolean' | 'endpoint' | 'url' | 'text' | 'paths' | 'pids' | 'port';
 
 interface SettingDefinition {
   /** Key in the settings file and for `settings set`. */
@@ -200,6 +202,14 @@ export const settingDefinitions = [
     normal: '',
     lowPower: null,
   },
+  {
+    key: 'vnc_port',
+    env: 'SVC_AGENT_VNC_PORT',
+    kind: 'port',
+    description: "the desktop's VNC server port on this machine's loopback (never another host)",
+    normal: '5900',
+    lowPower: null,
+  },
 ] as const satisfies readonly SettingDefinition[];
 
 export type SettingKey = (typeof settingDefinitions)[number]['key'];
@@ -270,6 +280,15 @@ function parseProtectedPids(value: unknown): number[] | null {
     pids.push(pid);
   }
   return pids;
+}
+
+/**
+ * A TCP port, 1 to 65535, and nothing else: the desktop tunnel's host is always loopback, so a value naming a
+ * host (`10.0.0.5:5900`, `[::1]:5900`) is refused rather than half used.
+ */
+function parsePort(value: unknown): number | null {
+  const port = typeof value === 'string' && /^\s*\d{1,5}\s*$/.test(value) ? Number(value) : value;
+  return typeof port === 'number' && Number.isInteger(port) && port >= 1 && port <= 65535 ? port : null;
 }
 
 function definition(key: SettingKey): SettingDefinition {
@@ -375,6 +394,7 @@ export function resolveSettings(input: SettingsInput): ResolvedSettings {
     allowPowerActions: pick('allow_power_actions', parseBoolean, () => ({ value: true, source: 'default' })),
     protectedPaths: [],
     protectedPids: [],
+    vncPort: tuned('vnc_port', parsePort),
   };
   // Protections add up: the environment cannot take back what the file protects, nor the reverse.
   const union = <T>(key: SettingKey, parse: (v: unknown) => T[] | null): T[] => {
@@ -481,6 +501,12 @@ export function parseSettingValue(
         ? { ok: false, message: `${key} takes process ids separated by commas` }
         : { ok: true, key: def.key, stored: parsed.join(',') };
     }
+    case 'port': {
+      const parsed = parsePort(value);
+      return parsed === null
+        ? { ok: false, message: `${key} takes a port number from 1 to 65535 (the host is always 127.0.0.1)` }
+        : { ok: true, key: def.key, stored: String(parsed) };
+    }
   }
 }
 
@@ -507,6 +533,7 @@ export function describeSettings(
     allow_power_actions: String(s.allowPowerActions),
     protected_paths: s.protectedPaths.length > 0 ? s.protectedPaths.join(':') : '(none)',
     protected_pids: s.protectedPids.length > 0 ? s.protectedPids.join(',') : '(none)',
+    vnc_port: String(s.vncPort),
   };
   return settingKeys.map((key) => ({ key, value: values[key], source: resolved.sources[key] }));
 }

@@ -10,6 +10,10 @@ import type {
   AgentRequestType,
   Hello,
   MetricSample,
+  StreamExit,
+  StreamKind,
+  StreamOpenedInfo,
+  StreamParams,
 } from '@svc/protocol';
 
 export interface AgentSessionInfo {
@@ -75,4 +79,58 @@ export class AgentReplyError extends Error {
 /** Receives metric samples from agents; the metrics module stores them in batches. */
 export interface MetricsSink {
   add(assetId: string, samples: readonly MetricSample[]): void;
+}
+
+// ---- streams (decision 0028) -----------------------------------------------------------------------------
+
+/** How a stream ended: who ended it, why, and the exit of its process when the agent's source was one. */
+export interface StreamEnd {
+  reason: string;
+  by: 'agent' | 'hub';
+  exit: StreamExit | null;
+}
+
+export interface OpenStreamOptions<K extends StreamKind> {
+  kind: K;
+  params: StreamParams<K>;
+  /** Output the agent may send before the consumer acknowledges it (streamLimits.defaultWindowBytes). */
+  windowBytes?: number;
+  timeoutMs?: number;
+  /**
+   * Output from the agent, in order. The consumer calls `ack(chunk.length)` on the handle once it has taken
+   * the bytes (sent them on, stored them): until then they count against the window.
+   */
+  onData(chunk: Buffer): void;
+  /** Called once when the stream ends after it opened (not when the open fails: that rejects). */
+  onClose(end: StreamEnd): void;
+}
+
+/** An open stream, as the hub's consumer holds it. */
+export interface AgentStreamHandle<K extends StreamKind> {
+  readonly id: string;
+  readonly assetId: string;
+  readonly kind: K;
+  /** What the agent said when it opened the stream (a PTY's shell and pid…). */
+  readonly info: StreamOpenedInfo<K>;
+  readonly closed: boolean;
+  /** Input waiting for the agent's window. */
+  readonly queuedBytes: number;
+  /** Queues input for the agent; false (nothing queued) when the stream is closed or the queue is full. */
+  write(chunk: Buffer): boolean;
+  resize(cols: number, rows: number): void;
+  /** The consumer took `bytes` of output: the agent may send that many more. */
+  ack(bytes: number): void;
+  /** Ends the stream (the agent closes its source); onClose is called with `by: 'hub'`. */
+  close(reason: string): void;
+}
+
+export interface AgentStreams {
+  /**
+   * Opens a stream of a kind on the asset's agent. Rejects with AgentOfflineError, AgentTimeoutError, or
+   * AgentReplyError (`unsupported` when the agent has no opener for the kind, `invalid_argument`, `failed`).
+   */
+  openStream<K extends StreamKind>(
+    assetId: string,
+    options: OpenStreamOptions<K>,
+  ): Promise<AgentStreamHandle<K>>;
 }

@@ -25,6 +25,8 @@ import {
   Frame,
   Heartbeat,
   Hello,
+  isStreamFrameType,
+  streamLimits,
   MetricsFrame,
   newId,
   ResultPayload,
@@ -44,11 +46,13 @@ import {
   AgentTimeoutError,
   type AgentGateway,
   type AgentSessionInfo,
+  type AgentStreams,
   type MetricsSink,
 } from './agent-gateway.js';
 import { cleanHello } from './hello.js';
 import { createByteBudgets, replyAllowance, type ByteBudgets } from './byte-budget.js';
 import { createPresence, type Presence } from './presence.js';
+import { createStreamTable, type StreamTable } from './streams.js';
 
 const gatewayDefaults = {
   requestTimeoutMs: 15_000,
@@ -105,7 +109,7 @@ export interface AgentGatewayDeps {
   byteBudgets?: ByteBudgets;
 }
 
-export interface WebSocketAgentGateway extends AgentGateway {
+export interface WebSocketAgentGateway extends AgentGateway, AgentStreams {
   /** Takes an HTTP upgrade for the agent channel path (the server's 'upgrade' event). */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
   /** Closes every connection (1001), marks their assets offline and stops the interval. */
@@ -142,6 +146,8 @@ interface Connection {
   frames: number;
   /** Reply allowances of requests that timed out, by id, oldest first. */
   late: Map<string, number>;
+  /** Channel streams open on this connection (streams.ts). */
+  streams: StreamTable;
 }
 
 interface Validator {
@@ -233,6 +239,7 @@ export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGatewa
   const all = new Set<Connection>();
   const awaitingHello = new Set<Connection>();
   let requestCounter = 0;
+  let streamCounter = 0;
   let closed = false;
   let lastPing = performance.now();
   let lastFlush = performance.now();
@@ -254,6 +261,7 @@ export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGatewa
     if (conn.ready) deps.onReadinessChange?.(conn.assetId);
     conn.ready = false;
     failPending(conn);
+    conn.streams.closeAll('the agent disconnected');
     if (!conn.current) return;
     conn.current = false;
     if (connections.get(conn.assetId) === conn) connections.delete(conn.assetId);
@@ -413,8 +421,11 @@ export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGatewa
       conn.frames = 0;
     }
     conn.frames += 1;
-    if (conn.frames > agentLimits.framesPerSecond) {
-      violation(conn, `more than ${agentLimits.framesPerSecond} frames per second`);
+    // Each open stream brings its own frame budget (checked per stream in streams.ts).
+    const frameLimit =
+      agentLimits.framesPerSecond + conn.streams.size * streamLimits.framesPerSecondPerStream;
+    if (conn.frames > frameLimit) {
+      violation(conn, `more than ${frameLimit} frames per second`);
       return;
     }
     if (isBinary) {
@@ -424,7 +435,8 @@ export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGatewa
     // Before parsing: a frame that a waiting request and the budget together cannot pay for is never parsed.
     const size = sizeOf(data);
     const available = budgets.available(conn.assetId, now);
-    if (size > Math.max(0, available) + largestReplyAllowance(conn)) {
+    const allowance = Math.max(largestReplyAllowance(conn), conn.streams.frameAllowance());
+    if (size > Math.max(0, available) + allowance) {
       budgets.spend(conn.assetId, size, now);
       violation(
         conn,
@@ -456,6 +468,16 @@ export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGatewa
       return;
     }
     const { type, id, payload } = frame as Frame;
+    if (isStreamFrameType(type)) {
+      if (!conn.session) {
+        violation(conn, `${type.slice(0, 64)} before hello`);
+        return;
+      }
+      // A frame of an open stream is paid by its window; one for no open stream draws on the budget.
+      if (!conn.streams.receive(type, payload) && budgets.spend(conn.assetId, size, now) < 0)
+        violation(conn, `over the byte budget: ${size} bytes sent unasked`);
+      return;
+    }
     const paid = paidByRequest(conn, type, id);
     if (size > paid && budgets.spend(conn.assetId, size - paid, now) < 0) {
       violation(conn, `over the byte budget: ${size - paid} bytes sent unasked`);
@@ -524,6 +546,18 @@ export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGatewa
       windowStart: now,
       frames: 0,
       late: new Map(),
+      streams: createStreamTable({
+        assetId,
+        now: () => performance.now(),
+        send: (text) => {
+          ws.send(text, (error) => {
+            if (error) logger.debug({ err: error, asset_id: assetId }, 'sending to an agent failed');
+          });
+        },
+        violation: (reason) => {
+          violation(conn, reason);
+        },
+      }),
     };
     all.add(conn);
     awaitingHello.add(conn);
@@ -665,6 +699,18 @@ export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGatewa
           reject(new AgentOfflineError(assetId));
         });
       });
+    },
+
+    openStream(assetId, options) {
+      const conn = connections.get(assetId);
+      if (!conn?.ready || conn.closing) return Promise.reject(new AgentOfflineError(assetId));
+      if (conn.ws.bufferedAmount > maxBufferedBytes) {
+        return Promise.reject(
+          new AgentReplyError('failed', 'the connection to the agent is backed up; try again shortly'),
+        );
+      }
+      streamCounter += 1;
+      return conn.streams.open(`s${streamCounter.toString(36)}`, options);
     },
 
     disconnect(assetId, reason) {

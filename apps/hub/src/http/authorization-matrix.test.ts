@@ -29,6 +29,7 @@ const sampleBodies: Record<string, unknown> = {
   'assets.update': { description: 'touched by the matrix' },
   'exec.single': { command: 'uptime' },
   'exec.many': { command: 'uptime' },
+  'sessions.create': { kind: 'terminal', cols: 80, rows: 24 },
   'groups.create': { name: 'matrix-group' },
   'groups.update': { name: 'matrix-group-renamed' },
   'users.create': { username: 'matrix-user', password: 'correct horse battery', role: 'viewer' },
@@ -77,6 +78,7 @@ const sampleBodies: Record<string, unknown> = {
   'connectors.update': { enabled: false },
   'homeauto.callService': { entity_id: ['light.kitchen'] },
   'dependencies.createLink': { from: newId('asset'), to: newId('asset') },
+  'desktop.setCredentials': { password: 'vnc-pass' },
 };
 
 /** Query strings for routes whose query schema has required fields. */

@@ -246,6 +246,16 @@ const documentedExtras: readonly (readonly [method: string, path: string, access
   // Links people declare in the dependency graph: facts about assets, so assets:write (0023).
   ['POST', '/api/v2/dependencies/links', 'assets:write'],
   ['DELETE', '/api/v2/dependencies/links/{id}', 'assets:write'],
+  // Desktops (decision 0030): an asset's VNC password (admin, write-only), sessions, their recordings.
+  ['GET', '/api/v2/desktop/credentials/{id}', 'assets:read'],
+  ['PUT', '/api/v2/desktop/credentials/{id}', 'admin'],
+  ['DELETE', '/api/v2/desktop/credentials/{id}', 'admin'],
+  ['POST', '/api/v2/assets/{id}/desktop/sessions', 'assets:exec'],
+  ['GET', '/api/v2/desktop/sessions', 'assets:exec'],
+  ['GET', '/api/v2/desktop/sessions/{session_id}/stream', 'assets:exec'],
+  ['DELETE', '/api/v2/desktop/sessions/{session_id}', 'assets:exec'],
+  ['GET', '/api/v2/desktop/recordings', 'assets:exec'],
+  ['GET', '/api/v2/desktop/recordings/{recording_id}', 'assets:exec'],
 ];
 
 /** Spec 2.4: admin-only areas are runtime settings, enrollment/agent tokens, admin reset, users, API keys. */
@@ -257,6 +267,8 @@ const adminAreas = [
   /^\/api\/v2\/agents\/\{id\}\/credential(\/|$)/,
   // The Connectors settings domain (integration credentials), managed at /connectors (decision 0022).
   /^\/api\/v2\/connectors(\/|$)/,
+  // Desktop passwords, credentials like the connectors' (decision 0030).
+  /^\/api\/v2\/desktop\/credentials(\/|$)/,
 ];
 
 const accessOf = (route: RouteContract): string =>
@@ -330,8 +342,12 @@ describe('route inventory against the interface (spec section 4)', () => {
 
   it('marks exactly the reads that may hold secrets, which a viewer never gets (decision 0005)', () => {
     const marked = routeList.filter((r) => r.readsSecrets).map((r) => r.name);
+    // A desktop session create releases the VNC password; recordings show what was on screen (0030).
     expect(marked.sort()).toEqual([
       'containers.logs',
+      'desktop.createSession',
+      'desktop.recording',
+      'desktop.recordings',
       'files.read',
       'system.cron',
       'system.logs',

@@ -122,6 +122,15 @@ export const pages: readonly PageEntry[] = [
     nav: { label: 'Dependencies', section: 'Fleet' },
   },
   {
+    path: 'desktop',
+    component: page(() => import('../features/sessions/DesktopsPage'), 'DesktopsPage'),
+    nav: { label: 'Desktops', section: 'Fleet' },
+  },
+  {
+    path: 'desktop/recordings/:id',
+    component: page(() => import('../features/sessions/DesktopsPage'), 'DesktopRecordingPage'),
+  },
+  {
     path: 'connectors',
     component: page(() => import('../features/connectors/ConnectorsPage'), 'ConnectorsPage'),
     nav: { label: 'Connectors', section: 'Settings', adminOnly: true },
@@ -134,6 +143,15 @@ export const pages: readonly PageEntry[] = [
   {
     path: 'admin/*',
     component: page(() => import('../features/admin/AdminArea'), 'AdminArea'),
+  },
+  {
+    path: 'sessions',
+    component: page(() => import('../features/sessions/SessionsPage'), 'SessionsPage'),
+    nav: { label: 'Sessions', section: 'Fleet' },
+  },
+  {
+    path: 'sessions/:id',
+    component: page(() => import('../features/sessions/TerminalPage'), 'TerminalPage'),
   },
   {
     path: 'account/*',

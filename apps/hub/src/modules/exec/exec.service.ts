@@ -15,6 +15,7 @@ import {
   type ExecSummary,
 } from '@svc/protocol';
 import type { Kysely } from 'kysely';
+import { policyDisabled } from '../../platform/policy-error.js';
 import { AgentOfflineError, AgentReplyError, AgentTimeoutError } from '../../agents/agent-gateway.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { EventBus } from '../../platform/event-bus.js';
@@ -75,6 +76,8 @@ export interface ExecServiceDeps {
   replyMarginMs?: number;
   /** stdout + stderr bytes a fan-out may hold (tests lower it); execLimits.fanOutResultBytes by default. */
   resultBudgetBytes?: number;
+  /** `policy.structured_enabled`, read live at every call; absent means on. */
+  structuredEnabled?: () => boolean;
 }
 
 const auditedCommandChars = 1024;
@@ -312,8 +315,15 @@ export function createExecService(deps: ExecServiceDeps): ExecService {
     return startRows(ctx, await resolveTargets(ctx.principal, ids, group), plan);
   }
 
+  /** Every way into exec (single, fan-out, saved actions, schedules) passes here first. */
+  function requireStructured(): void {
+    if (deps.structuredEnabled && !deps.structuredEnabled())
+      throw policyDisabled('policy.structured_enabled');
+  }
+
   return {
     async runOne(ctx, assetId, input) {
+      requireStructured();
       const plan = planOf(input);
       const row = await agents.loadAsset(ctx.principal, assetId, 'exec.run');
       agents.requireOnline(row);
@@ -325,12 +335,17 @@ export function createExecService(deps: ExecServiceDeps): ExecService {
     },
 
     async runMany(ctx, input) {
+      requireStructured();
       return collect(await startMany(ctx, input));
     },
 
-    startMany,
+    async startMany(ctx, input) {
+      requireStructured();
+      return startMany(ctx, input);
+    },
 
     async runOnAssets(ctx, assetIds, input) {
+      requireStructured();
       const plan = planOf(input);
       if (assetIds.length === 0) throw validationError('targets', 'the target set is empty; nothing was run');
       return collect(await startRows(ctx, await resolveTargets(ctx.principal, assetIds), plan));

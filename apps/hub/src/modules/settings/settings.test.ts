@@ -65,6 +65,7 @@ describe.each(databaseTargets())('runtime settings API ($name)', ({ options }) =
       'retention',
       'retention',
       'retention',
+      'retention',
     ]);
   });
 

@@ -394,6 +394,70 @@ export interface Database {
   discovery_suggestions: DiscoverySuggestionsTable;
   connectors: ConnectorsTable;
   dependency_links: DependencyLinksTable;
+  desktop_credentials: DesktopCredentialsTable;
+  desktop_recordings: DesktopRecordingsTable;
+  remote_sessions: RemoteSessionsTable;
+  session_recordings: SessionRecordingsTable;
+  session_recording_chunks: SessionRecordingChunksTable;
+}
+
+/** An asset's desktop (VNC) password, sealed; bound to the asset by the seal's context. */
+export interface DesktopCredentialsTable {
+  asset_id: string;
+  password_sealed: string;
+  username_sealed: string | null;
+  updated_at: string;
+}
+
+/** A desktop recording's facts; its bytes are `<data dir>/recordings/desktop/<id>.svcrfb`. */
+export interface DesktopRecordingsTable {
+  id: string;
+  session_id: string;
+  asset_id: string;
+  /** A user id or an API key id: who may fetch it (and admins). */
+  owner: string;
+  started_at: string;
+  ended_at: string | null;
+  bytes: number;
+}
+
+/** A terminal or desktop session through an agent (migration 0014). */
+export interface RemoteSessionsTable {
+  id: string;
+  kind: string;
+  asset_id: string;
+  /** `session` (a console user: owner_id is the user id) or `api_key` (owner_id is the key id). */
+  owner_type: string;
+  owner_id: string;
+  /** `live` or `ended`. */
+  state: string;
+  cols: number;
+  rows: number;
+  created_at: string;
+  last_activity_at: string;
+  ended_at: string | null;
+  end_reason: string | null;
+  exit_code: number | null;
+  recording_id: string | null;
+}
+
+export interface SessionRecordingsTable {
+  id: string;
+  session_id: string;
+  asset_id: string;
+  owner_type: string;
+  owner_id: string;
+  size_bytes: number;
+  truncated: number;
+  created_at: string;
+  ended_at: string | null;
+}
+
+/** A recording's asciicast v2 lines, in order of `seq` (chunk 0 holds the header). */
+interface SessionRecordingChunksTable {
+  recording_id: string;
+  seq: number;
+  data: string;
 }
 
 /** What repositories run queries on: the database or a transaction. */

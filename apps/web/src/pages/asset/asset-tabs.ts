@@ -38,9 +38,15 @@ export const assetTabs: readonly AssetTab[] = [
   },
   { path: 'network', label: 'Network', component: tab(() => import('./tabs/NetworkTab'), 'NetworkTab') },
   { path: 'disks', label: 'Disks', component: tab(() => import('./tabs/DisksTab'), 'DisksTab') },
+  { path: 'terminal', label: 'Terminal', component: tab(() => import('./tabs/TerminalTab'), 'TerminalTab') },
   { path: 'packages', label: 'Packages', component: tab(() => import('./tabs/PackagesTab'), 'PackagesTab') },
   { path: 'cron', label: 'Cron', component: tab(() => import('./tabs/CronTab'), 'CronTab') },
   { path: 'users', label: 'Users', component: tab(() => import('./tabs/UsersTab'), 'UsersTab') },
   { path: 'logs', label: 'Logs', component: tab(() => import('./tabs/LogsTab'), 'LogsTab') },
   { path: 'files', label: 'Files', component: tab(() => import('./tabs/FilesTab'), 'FilesTab') },
+  {
+    path: 'desktop',
+    label: 'Desktop',
+    component: tab(() => import('../../features/sessions/DesktopTab'), 'DesktopTab'),
+  },
 ];

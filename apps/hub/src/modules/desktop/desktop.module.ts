@@ -1,0 +1,71 @@
+import type { Kysely } from 'kysely';
+import type { AgentStreams } from '../../agents/agent-gateway.js';
+import type { AgentCaller } from '../../agents/agent-call.js';
+import type { CredentialLifetime } from '../../http/credential-lifetime.js';
+import type { Clock } from '../../platform/clock.js';
+import type { Database } from '../../platform/db/schema.js';
+import type { EventBus } from '../../platform/event-bus.js';
+import type { Logger } from '../../platform/logger.js';
+import type { SecretBox } from '../../platform/secret-box.js';
+import type { AssetService } from '../assets/assets.service.js';
+import type { AuditService } from '../audit/audit.service.js';
+import { defineModule, subscriber } from '../module.js';
+import { createDesktopSessionService } from './desktop-sessions.js';
+import { desktopRawRoutes, desktopRoutes, desktopUpgrades } from './desktop.routes.js';
+import { createDesktopCredentialService } from './desktop.service.js';
+
+/**
+ * Desktops (decision 0030): an asset's VNC password (write-only, released only to a session create), desktop
+ * sessions relayed to the machine's own VNC server through its agent, and their recordings.
+ */
+export function createDesktopModule(deps: {
+  db: Kysely<Database>;
+  clock: Clock;
+  box: SecretBox;
+  audit: AuditService;
+  events: EventBus;
+  logger: Logger;
+  assets: Pick<AssetService, 'missingIds'>;
+  agents: AgentCaller;
+  streams: AgentStreams;
+  dataDir: string;
+  interactiveEnabled: () => boolean;
+  recordingEnabled: () => boolean;
+  recordingRetentionDays: () => number;
+  credentials: Pick<CredentialLifetime, 'onCredentialEnded' | 'onSessionEnded'>;
+}) {
+  const desktopCredentials = createDesktopCredentialService(deps);
+  const desktopSessions = createDesktopSessionService({
+    ...deps,
+    passwords: desktopCredentials,
+  });
+  return defineModule({
+    name: 'desktop',
+    services: { desktopCredentials, desktopSessions },
+    handlers: desktopRoutes(desktopCredentials, desktopSessions),
+    rawHandlers: desktopRawRoutes(desktopSessions),
+    upgrades: desktopUpgrades(desktopSessions),
+    retention: [
+      {
+        name: 'desktop_recordings',
+        days: deps.recordingRetentionDays,
+        purgeBatch: (cutoff, limit) => desktopSessions.purgeRecordings(cutoff, limit),
+      },
+    ],
+    subscribers: [
+      // Turning the policy off closes the desktops attached now, as it refuses new attaches.
+      subscriber(['settings.changed'], () => {
+        if (!deps.interactiveEnabled()) desktopSessions.detachAll('interactive sessions were turned off');
+      }),
+      subscriber(['asset.deleted'], (event) => {
+        desktopCredentials.forgetAsset(event.data.asset_id).catch((error: unknown) => {
+          deps.logger.error({ err: error }, 'desktop: removing a deleted asset’s password failed');
+        });
+      }),
+    ],
+    async close() {
+      desktopSessions.closeAll();
+      await Promise.resolve();
+    },
+  });
+}

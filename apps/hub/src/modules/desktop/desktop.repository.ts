@@ -1,0 +1,94 @@
+import type { DesktopCredentialsTable, DesktopRecordingsTable, Executor } from '../../platform/db/schema.js';
+
+export type DesktopCredentialsRow = DesktopCredentialsTable;
+
+export async function findDesktopCredentials(
+  db: Executor,
+  assetId: string,
+): Promise<DesktopCredentialsRow | undefined> {
+  return db.selectFrom('desktop_credentials').selectAll().where('asset_id', '=', assetId).executeTakeFirst();
+}
+
+export async function saveDesktopCredentials(db: Executor, row: DesktopCredentialsRow): Promise<void> {
+  await db
+    .insertInto('desktop_credentials')
+    .values(row)
+    .onConflict((oc) =>
+      oc.column('asset_id').doUpdateSet({
+        password_sealed: row.password_sealed,
+        username_sealed: row.username_sealed,
+        updated_at: row.updated_at,
+      }),
+    )
+    .execute();
+}
+
+/** Resolves with whether a row was there. */
+export async function deleteDesktopCredentials(db: Executor, assetId: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('desktop_credentials')
+    .where('asset_id', '=', assetId)
+    .executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+export type DesktopRecordingRow = DesktopRecordingsTable;
+
+export async function insertDesktopRecording(db: Executor, row: DesktopRecordingRow): Promise<void> {
+  await db.insertInto('desktop_recordings').values(row).execute();
+}
+
+export async function finishDesktopRecording(
+  db: Executor,
+  id: string,
+  endedAt: string,
+  bytes: number,
+): Promise<void> {
+  await db.updateTable('desktop_recordings').set({ ended_at: endedAt, bytes }).where('id', '=', id).execute();
+}
+
+export async function findDesktopRecording(
+  db: Executor,
+  id: string,
+): Promise<DesktopRecordingRow | undefined> {
+  return db.selectFrom('desktop_recordings').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Newest first; `owner` null lists everyone's (an admin). */
+export async function listDesktopRecordings(
+  db: Executor,
+  owner: string | null,
+  limit: number,
+): Promise<DesktopRecordingRow[]> {
+  let query = db.selectFrom('desktop_recordings').selectAll();
+  if (owner !== null) query = query.where('owner', '=', owner);
+  return query.orderBy('started_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
+export async function deleteDesktopRecording(db: Executor, id: string): Promise<void> {
+  await db.deleteFrom('desktop_recordings').where('id', '=', id).execute();
+}
+
+/** Finished recordings started before `cutoff`, oldest first (retention). */
+export async function listDesktopRecordingsBefore(
+  db: Executor,
+  cutoff: string,
+  limit: number,
+): Promise<DesktopRecordingRow[]> {
+  return db
+    .selectFrom('desktop_recordings')
+    .selectAll()
+    .where('started_at', '<', cutoff)
+    .where('ended_at', 'is not', null)
+    .orderBy('started_at')
+    .limit(limit)
+    .execute();
+}
+
+export async function deleteDesktopRecordings(db: Executor, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .deleteFrom('desktop_recordings')
+    .where('id', 'in', [...ids])
+    .execute();
+}

@@ -1,0 +1,462 @@
+/**
+ * Remote sessions (issue 16): create a terminal on an asset through its agent's `pty` stream, list and
+ * close them, attach browsers (live-sessions.ts), and the recordings. Every check runs here: the policy
+ * `policy.interactive_enabled` at create and at every attach (read live from RuntimeSettings), the one
+ * ownership rule (session-access.ts), the asset's visibility and the hub-host rule, the asset online.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Kysely } from 'kysely';
+import { newId, sessionLimits, type Recording, type Session, type SessionCreate } from '@svc/protocol';
+import { isAdmin, type ActionContext, type Principal } from '../../access/principal.js';
+import type { AgentCaller } from '../../agents/agent-call.js';
+import { agentFailure } from '../../agents/agent-call.js';
+import type { AgentStreams } from '../../agents/agent-gateway.js';
+import type { CredentialLifetime } from '../../http/credential-lifetime.js';
+import type { Clock } from '../../platform/clock.js';
+import type { Database } from '../../platform/db/schema.js';
+import { pageWindow, toPage, type Page, type PageRequest } from '../../platform/db/paging.js';
+import type { EventBus } from '../../platform/event-bus.js';
+import { HubError } from '../../platform/hub-error.js';
+import type { Logger } from '../../platform/logger.js';
+import { policyDisabled } from '../../platform/policy-error.js';
+import type { AuditService } from '../audit/audit.service.js';
+import { createLiveSessions, type LiveSession, type SessionLimits } from './live-sessions.js';
+import { AsciicastRecorder } from './recorder.js';
+import { mayUseSession, ownerOf } from './session-access.js';
+import {
+  appendChunk,
+  deleteRecording,
+  endLiveSessions,
+  findRecording,
+  findSession,
+  insertRecording,
+  insertSession,
+  listRecordings,
+  listSessions,
+  readChunks,
+  updateRecording,
+  updateSession,
+  type RecordingRow,
+  type RemoteSessionRow,
+} from './sessions.repository.js';
+
+export interface SessionService {
+  create(ctx: ActionContext, assetId: string, input: SessionCreate): Promise<Session>;
+  list(ctx: ActionContext, state: 'live' | 'ended' | undefined, page: PageRequest): Promise<Page<Session>>;
+  get(ctx: ActionContext, id: string): Promise<Session>;
+  close(ctx: ActionContext, id: string): Promise<Session>;
+  /** Checks policy and ownership for an attach; throws the HubError the upgrade is refused with. */
+  checkAttach(principal: Principal, id: string): Promise<void>;
+  attach(principal: Principal, id: string, request: IncomingMessage, socket: Duplex, head: Buffer): void;
+  recordings(ctx: ActionContext, page: PageRequest): Promise<Page<Recording>>;
+  recording(ctx: ActionContext, id: string): Promise<Recording>;
+  /** The `.cast` text of a recording (audited as an access). */
+  recordingCast(ctx: ActionContext, id: string): Promise<{ recording: Recording; text: string }>;
+  deleteRecording(ctx: ActionContext, id: string): Promise<Recording>;
+  liveCount(): number;
+  start(): void;
+  close_(): Promise<void>;
+}
+
+export interface SessionServiceDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  logger: Logger;
+  audit: AuditService;
+  events: EventBus;
+  /** Live settings (RuntimeSettings), read at each use so a change applies at once. */
+  settings: {
+    interactiveEnabled(): boolean;
+    recordingEnabled(): boolean;
+    detachGraceSeconds(): number;
+    idleTimeoutMinutes(): number;
+  };
+  agentCalls: AgentCaller;
+  streams: AgentStreams;
+  credentials: Pick<CredentialLifetime, 'onCredentialEnded' | 'onSessionEnded'>;
+  limits?: Partial<SessionLimits>;
+  sweepMs?: number;
+}
+
+/** Sweeps (grace, idle, slow clients) and recording flushes run this often. */
+const sweepDefaultMs = 1_000;
+
+function presentSession(row: RemoteSessionRow, live: LiveSession | undefined): Session {
+  return {
+    id: row.id,
+    kind: row.kind === 'desktop' ? 'desktop' : 'terminal',
+    asset_id: row.asset_id,
+    owner_type: row.owner_type === 'api_key' ? 'api_key' : 'session',
+    owner_id: row.owner_id,
+    state: row.state === 'live' ? 'live' : 'ended',
+    cols: live?.cols ?? row.cols,
+    rows: live?.rows ?? row.rows,
+    attached: live?.clients.size ?? 0,
+    created_at: row.created_at,
+    last_activity_at: live ? new Date(live.lastActivity).toISOString() : row.last_activity_at,
+    ended_at: row.ended_at,
+    end_reason: row.end_reason,
+    exit_code: row.exit_code,
+    recording_id: row.recording_id,
+  };
+}
+
+function presentRecording(row: RecordingRow): Recording {
+  return {
+    id: row.id,
+    session_id: row.session_id,
+    asset_id: row.asset_id,
+    owner_type: row.owner_type === 'api_key' ? 'api_key' : 'session',
+    owner_id: row.owner_id,
+    format: 'asciicast-v2',
+    size_bytes: row.size_bytes,
+    truncated: row.truncated === 1,
+    created_at: row.created_at,
+    ended_at: row.ended_at,
+  };
+}
+
+export function createSessionService(deps: SessionServiceDeps): SessionService {
+  const { db, clock, logger, audit, events, settings, agentCalls } = deps;
+  const limits = { ...sessionLimits, ...deps.limits };
+  let timer: NodeJS.Timeout | null = null;
+  /** Sessions created before this process started were live in another one. */
+  const startedAt = clock.now().toISOString();
+
+  function sessionNotFound(id: string): HubError {
+    return new HubError('not_found', `no session ${id}`);
+  }
+
+  /** The session row if the caller may use it; the same 404 as an unknown id otherwise. */
+  async function loadOwned(principal: Principal, id: string): Promise<RemoteSessionRow> {
+    const row = await findSession(db, id);
+    if (!row || !mayUseSession(principal, row)) throw sessionNotFound(id);
+    return row;
+  }
+
+  async function loadRecording(principal: Principal, id: string): Promise<RecordingRow> {
+    const row = await findRecording(db, id);
+    if (!row || !mayUseSession(principal, row)) throw new HubError('not_found', `no recording ${id}`);
+    return row;
+  }
+
+  function ownerFilter(principal: Principal) {
+    if (isAdmin(principal)) return null;
+    return ownerOf(principal) ?? { owner_type: 'none', owner_id: 'none' };
+  }
+
+  const live = createLiveSessions({
+    now: () => clock.now().getTime(),
+    credentials: deps.credentials,
+    ...(deps.limits ? { limits: deps.limits } : {}),
+    onEnded(session, end) {
+      const now = clock.now().toISOString();
+      void (async () => {
+        try {
+          await session.recorder?.flush();
+          const row = await findSession(db, session.id);
+          await db.transaction().execute(async (trx) => {
+            await updateSession(trx, session.id, {
+              state: 'ended',
+              ended_at: now,
+              end_reason: end.reason.slice(0, 256),
+              exit_code: end.exitCode,
+              cols: session.cols,
+              rows: session.rows,
+              last_activity_at: new Date(session.lastActivity).toISOString(),
+            });
+            if (row?.recording_id) {
+              await updateRecording(trx, row.recording_id, {
+                ended_at: now,
+                ...(session.recorder
+                  ? { size_bytes: session.recorder.bytes, truncated: session.recorder.isTruncated ? 1 : 0 }
+                  : {}),
+              });
+            }
+            await audit.record(trx, null, {
+              action: 'session.ended',
+              targetType: 'session',
+              targetId: session.id,
+              detail: { asset_id: session.assetId, reason: end.reason, exit_code: end.exitCode },
+            });
+          });
+          events.publish('session.ended', {
+            asset_ids: [session.assetId],
+            session_id: session.id,
+            kind: session.kind,
+            reason: end.reason.slice(0, 256),
+            exit_code: end.exitCode,
+          });
+        } catch (error) {
+          logger.error({ err: error, session_id: session.id }, 'recording a session end failed');
+        }
+      })();
+    },
+    onAttached(session, principal) {
+      void audit
+        .recordIntent({ principal, requestId: null, ip: null }, [
+          {
+            action: 'session.attached',
+            targetType: 'session',
+            targetId: session.id,
+            detail: { asset_id: session.assetId },
+          },
+        ])
+        .then(() => {
+          events.publish('session.attached', {
+            asset_ids: [session.assetId],
+            session_id: session.id,
+            kind: session.kind,
+          });
+        })
+        .catch((error: unknown) => {
+          logger.error({ err: error, session_id: session.id }, 'auditing a session attach failed');
+        });
+    },
+    onDetached(session, principal) {
+      void audit
+        .recordIntent({ principal, requestId: null, ip: null }, [
+          {
+            action: 'session.detached',
+            targetType: 'session',
+            targetId: session.id,
+            detail: { asset_id: session.assetId },
+          },
+        ])
+        .then(() => {
+          events.publish('session.detached', {
+            asset_ids: [session.assetId],
+            session_id: session.id,
+            kind: session.kind,
+          });
+        })
+        .catch((error: unknown) => {
+          logger.error({ err: error, session_id: session.id }, 'auditing a session detach failed');
+        });
+    },
+  });
+
+  async function sweep(): Promise<void> {
+    live.sweep(settings.detachGraceSeconds() * 1000, settings.idleTimeoutMinutes() * 60_000);
+    for (const id of liveIds()) {
+      const session = live.get(id);
+      if (session?.recorder) await session.recorder.flush();
+    }
+  }
+
+  const ids = new Set<string>();
+  function liveIds(): string[] {
+    for (const id of [...ids]) if (!live.get(id)) ids.delete(id);
+    return [...ids];
+  }
+
+  return {
+    async create(ctx, assetId, input) {
+      if (!settings.interactiveEnabled()) throw policyDisabled('policy.interactive_enabled');
+      if (ctx.principal.role === 'viewer')
+        throw new HubError('read_only_role', 'The viewer role cannot open sessions.');
+      if (input.kind === 'desktop')
+        throw new HubError(
+          'not_implemented',
+          'Desktop sessions are opened with POST /api/v2/assets/{id}/desktop/sessions (decision 0030).',
+        );
+      const owner = ownerOf(ctx.principal);
+      if (!owner) throw new HubError('forbidden', 'Sessions need a user or an API key as their owner.');
+      const asset = await agentCalls.loadAsset(ctx.principal, assetId, 'exec.run');
+      agentCalls.requireOnline(asset);
+      if (live.size >= limits.perHub)
+        throw new HubError('unavailable', `this hub already runs ${limits.perHub} sessions`);
+      const mine = await listSessions(db, { owner, state: 'live' }, { limit: 1, offset: 0 });
+      if (mine.total >= limits.perOwner)
+        throw new HubError('conflict', `you already have ${limits.perOwner} live sessions; close one first`);
+
+      const id = newId('remoteSession');
+      const cols = input.cols ?? 80;
+      const rows = input.rows ?? 24;
+      const nowDate = clock.now();
+      const now = nowDate.toISOString();
+      const recordingId = settings.recordingEnabled() ? newId('recording') : null;
+      const row: RemoteSessionRow = {
+        id,
+        kind: 'terminal',
+        asset_id: asset.id,
+        ...owner,
+        state: 'live',
+        cols,
+        rows,
+        created_at: now,
+        last_activity_at: now,
+        ended_at: null,
+        end_reason: null,
+        exit_code: null,
+        recording_id: recordingId,
+      };
+      await db.transaction().execute(async (trx) => {
+        await insertSession(trx, row);
+        if (recordingId) {
+          await insertRecording(trx, {
+            id: recordingId,
+            session_id: id,
+            asset_id: asset.id,
+            ...owner,
+            size_bytes: 0,
+            truncated: 0,
+            created_at: now,
+            ended_at: null,
+          });
+        }
+        await audit.record(trx, ctx, {
+          action: 'session.started',
+          targetType: 'session',
+          targetId: id,
+          detail: { asset_id: asset.id, kind: 'terminal', recorded: recordingId !== null },
+        });
+      });
+      const recorder = recordingId
+        ? new AsciicastRecorder(
+            {
+              append: (seq, data, size, truncated) =>
+                db.transaction().execute(async (trx) => {
+                  await appendChunk(trx, recordingId, seq, data);
+                  await updateRecording(trx, recordingId, { size_bytes: size, truncated: truncated ? 1 : 0 });
+                }),
+            },
+            nowDate.getTime(),
+            limits.recordingBytes,
+            { cols, rows },
+            (error) => {
+              logger.error({ err: error, recording_id: recordingId }, 'writing a recording failed');
+            },
+          )
+        : null;
+      const callbacks = live.register({ id, assetId: asset.id, cols, rows, recorder });
+      try {
+        const handle = await deps.streams.openStream(asset.id, {
+          kind: 'pty',
+          params: { cols, rows },
+          onData: callbacks.onData,
+          onClose: callbacks.onClose,
+        });
+        callbacks.opened(handle);
+        ids.add(id);
+      } catch (error) {
+        live.discard(id);
+        const ended = clock.now().toISOString();
+        await updateSession(db, id, {
+          state: 'ended',
+          ended_at: ended,
+          end_reason: 'the terminal did not open',
+        });
+        if (recordingId) await updateRecording(db, recordingId, { ended_at: ended });
+        throw agentFailure(error, asset, 'exec.run');
+      }
+      events.publish('session.started', { asset_ids: [asset.id], session_id: id, kind: 'terminal' });
+      return presentSession(row, live.get(id));
+    },
+
+    async list(ctx, state, page) {
+      const result = await listSessions(db, { owner: ownerFilter(ctx.principal), state }, pageWindow(page));
+      const visible = result.rows.filter((row) => mayUseSession(ctx.principal, row));
+      return toPage(
+        visible.map((row) => presentSession(row, live.get(row.id))),
+        result.total,
+        page,
+      );
+    },
+
+    async get(ctx, id) {
+      const row = await loadOwned(ctx.principal, id);
+      return presentSession(row, live.get(id));
+    },
+
+    async close(ctx, id) {
+      const row = await loadOwned(ctx.principal, id);
+      if (row.state !== 'live' || !live.get(id)) {
+        throw new HubError('conflict', `session ${id} has already ended`);
+      }
+      await audit.recordIntent(ctx, [
+        { action: 'session.closed', targetType: 'session', targetId: id, detail: { asset_id: row.asset_id } },
+      ]);
+      live.end(id, 'closed by the user');
+      return { ...presentSession(row, undefined), state: 'ended', end_reason: 'closed by the user' };
+    },
+
+    async checkAttach(principal, id) {
+      const row = await loadOwned(principal, id);
+      if (!settings.interactiveEnabled()) throw policyDisabled('policy.interactive_enabled');
+      if (row.state !== 'live' || !live.get(id)) throw new HubError('conflict', `session ${id} has ended`);
+    },
+
+    attach(principal, id, request, socket, head) {
+      live.attach(id, principal, request, socket, head);
+    },
+
+    async recordings(ctx, page) {
+      const result = await listRecordings(db, ownerFilter(ctx.principal), pageWindow(page));
+      const visible = result.rows.filter((row) => mayUseSession(ctx.principal, row));
+      return toPage(visible.map(presentRecording), result.total, page);
+    },
+
+    async recording(ctx, id) {
+      return presentRecording(await loadRecording(ctx.principal, id));
+    },
+
+    async recordingCast(ctx, id) {
+      const row = await loadRecording(ctx.principal, id);
+      await live.get(row.session_id)?.recorder?.flush();
+      await audit.recordIntent(ctx, [
+        {
+          action: 'recording.accessed',
+          targetType: 'recording',
+          targetId: id,
+          detail: { session_id: row.session_id },
+        },
+      ]);
+      const chunks = await readChunks(db, id);
+      return { recording: presentRecording(row), text: chunks.join('') };
+    },
+
+    async deleteRecording(ctx, id) {
+      const row = await loadRecording(ctx.principal, id);
+      if (!row.ended_at) throw new HubError('conflict', `recording ${id} is still being recorded`);
+      await db.transaction().execute(async (trx) => {
+        await deleteRecording(trx, id);
+        await audit.record(trx, ctx, {
+          action: 'recording.deleted',
+          targetType: 'recording',
+          targetId: id,
+          detail: { session_id: row.session_id },
+        });
+      });
+      return presentRecording(row);
+    },
+
+    liveCount: () => live.size,
+
+    start() {
+      endLiveSessions(db, startedAt, 'the hub restarted').then(
+        (ended) => {
+          if (ended > 0)
+            logger.info({ sessions: ended }, 'sessions of the previous hub process marked ended');
+        },
+        (error: unknown) => {
+          logger.error({ err: error }, 'marking the previous process sessions ended failed');
+        },
+      );
+      timer = setInterval(() => {
+        sweep().catch((error: unknown) => {
+          logger.error({ err: error }, 'session sweep failed');
+        });
+      }, deps.sweepMs ?? sweepDefaultMs);
+      timer.unref();
+    },
+
+    async close_() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      live.closeAll('the hub is shutting down');
+      await new Promise((r) => setTimeout(r, 50));
+    },
+  };
+}

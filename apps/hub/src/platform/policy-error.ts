@@ -1,0 +1,12 @@
+import { HubError } from './hub-error.js';
+
+/** What each policy (spec 2.7) turns off, for its refusal. */
+const policyWhat = {
+  'policy.interactive_enabled': 'interactive sessions are',
+  'policy.structured_enabled': 'structured commands (exec, saved actions, schedules) are',
+} as const;
+
+/** The 403 a refused call gets while a hub policy is off, naming the policy's key. */
+export function policyDisabled(key: keyof typeof policyWhat): HubError {
+  return new HubError('policy_disabled', `${policyWhat[key]} turned off by the hub policy ${key}`);
+}
