@@ -19,7 +19,8 @@ import { HubError } from '../platform/hub-error.js';
 
 export const consoleContentSecurityPolicy = [
   "default-src 'self'",
-  "script-src 'self'",
+  // WebAssembly compilation only (the recording player's terminal emulator, decision 0029); no JS eval.
+  "script-src 'self' 'wasm-unsafe-eval'",
   "style-src 'self'",
   "img-src 'self' data:",
   "connect-src 'self'",

@@ -21,6 +21,8 @@ function Player({ id }: { id: string }) {
     if (!element) return undefined;
     const player = AsciinemaPlayer.create(`/api/v2/recordings/${encodeURIComponent(id)}/cast`, element, {
       autoPlay: true,
+      preload: true,
+      idleTimeLimit: 1,
       fit: 'width',
     });
     return () => {
