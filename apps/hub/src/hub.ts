@@ -18,6 +18,7 @@ import { createTransportCheck } from './http/transport-security.js';
 import { systemClock, type Clock } from './platform/clock.js';
 import { prepareDataDir } from './platform/data-dir.js';
 import { lockDataDir } from './platform/data-dir-lock.js';
+import { checkDatabaseReadiness } from './platform/db/readiness.js';
 import { openDatabase, type DatabaseOptions, type HubDatabase } from './platform/db/database.js';
 import { createInProcessEventBus, type EventBus } from './platform/event-bus.js';
 import type { Logger } from './platform/logger.js';
@@ -405,6 +406,10 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
       };
     },
     tls: tlsModule.services.tls,
+    health: {
+      database: () => checkDatabaseReadiness(db),
+      tlsLoaded: () => config.tlsMode === 'disabled' || tls.secureContext() !== null,
+    },
   });
   const operations = { db, audit: auditService, agents: agentCalls, events };
   const exec = createExecModule({ ...operations, groups: groups.services.groups });

@@ -246,6 +246,9 @@ const documentedExtras: readonly (readonly [method: string, path: string, access
   // Links people declare in the dependency graph: facts about assets, so assets:write (0023).
   ['POST', '/api/v2/dependencies/links', 'assets:write'],
   ['DELETE', '/api/v2/dependencies/links/{id}', 'assets:write'],
+  // Probes for load balancers and service managers: alive, and ready or not in one word (decision 0034).
+  ['GET', '/healthz', 'public'],
+  ['GET', '/readyz', 'public'],
 ];
 
 /** Spec 2.4: admin-only areas are runtime settings, enrollment/agent tokens, admin reset, users, API keys. */
@@ -353,13 +356,15 @@ describe('route inventory against the interface (spec section 4)', () => {
     }
   });
 
-  it('leaves only openapi.json, the transport endpoints and the console sign-in entry points unauthenticated', () => {
+  it('leaves only openapi.json, the probes, the transport endpoints and the console sign-in entry points unauthenticated', () => {
     const publicRoutes = routeList
       .filter((r) => r.auth === 'public')
       .map((r) => `${r.method} ${fullPath(r)}`);
     expect(publicRoutes.sort()).toEqual(
       [
         'GET /api/v2/openapi.json',
+        'GET /healthz',
+        'GET /readyz',
         'GET /api/v1/tls/ca.crt',
         'GET /api/v1/tls/info',
         'POST /api/v1/enroll',

@@ -100,6 +100,13 @@ function openPostgres(url: string, schema: string | undefined): HubDatabase {
     max: 10,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
+  // A connection the server (or the network) drops emits 'error': on the pool when it was idle, on the client
+  // when it was checked out between two queries (inside a transaction). Unhandled, either ends the process. The
+  // pool discards a broken client by itself, and the next query reports what is wrong (and /readyz says it).
+  pool.on('error', () => undefined);
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
   const db = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool }) });
   return { db, dialect: 'postgres', writeVersions: null, close: () => db.destroy() };
 }
