@@ -287,6 +287,35 @@ describe('svc exec', () => {
     expect(human.stdout).toContain(`==> ${assetName}: exit 0`);
     expect(human.stdout).toContain('==> e2e-cli-offline: offline');
     expect(human.stderr).toContain('2 targets: 1 exited 0, 1 offline');
+    // Not a terminal: no progress line.
+    expect(human.stderr).not.toContain('[1/2]');
+  });
+
+  it('draws a progress line on a terminal while a fan-out runs', async () => {
+    // script(1) gives the CLI a pseudo-terminal for stdin, stdout and stderr.
+    const line = [process.execPath, svcLauncher, 'exec', '--group', 'cli-group', '--', "'echo hi'"].join(' ');
+    const run = await new Promise<Run>((resolve) => {
+      const child = spawn('script', ['--quiet', '--return', '--command', line, '/dev/null'], {
+        cwd: work,
+        env: baseEnv(),
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        setImmediate(() => {
+          resolve({ code, stdout: out, stderr: '' });
+        });
+      });
+    });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('[0/2] 0 ok, 0 failed');
+    expect(run.stdout).toMatch(/\[1\/2\] [01] ok, [01] failed/);
+    // Each redraw and each result first clears the line.
+    expect(run.stdout).toContain('\r\u001b[K');
+    expect(run.stdout).toContain(`==> ${assetName}: exit 0`);
   });
 
   it('refuses an unknown target (exit 4) and a bad timeout (exit 2) before anything runs', async () => {
