@@ -200,6 +200,39 @@ describe('svc login', () => {
     expect(saved.ca_pem.trim()).toBe(trust.caPem.trim());
   });
 
+  it('at a terminal, shows the CA fingerprint, asks, and reads the key without echoing it', async () => {
+    const configHome = path.join(work, 'config-interactive');
+    const line = [process.execPath, svcLauncher, '--hub', hubUrl, 'login'].join(' ');
+    const child = spawn('script', ['--quiet', '--return', '--command', line, '/dev/null'], {
+      cwd: work,
+      env: { ...baseEnv(), XDG_CONFIG_HOME: configHome },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let screen = '';
+    const answered = new Set<string>();
+    child.stdout.on('data', (c: Buffer) => {
+      screen += c.toString('utf8');
+      // Each answer only once its question is on the screen, as a person types it.
+      if (screen.includes('[y/N]') && !answered.has('ca')) {
+        answered.add('ca');
+        child.stdin.write('y\r');
+      }
+      if (screen.includes('API key:') && !answered.has('key')) {
+        answered.add('key');
+        child.stdin.write(`${adminKey}\r`);
+      }
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    clearTimeout(timer);
+    expect(screen).toContain(trust.caFingerprint);
+    expect(screen).toContain(`signed in to ${hubUrl} as cli admin (admin)`);
+    expect(code).toBe(0);
+    expect(screen).not.toContain(adminKey);
+    const saved = path.join(configHome, 'svc', 'config.json');
+    expect(fs.statSync(saved).mode & 0o777).toBe(0o600);
+  });
+
   it('then works from the saved config alone', async () => {
     const run = await svc(['--json', 'whoami']);
     expect(run.code).toBe(0);

@@ -20,8 +20,11 @@ interface LoginOptions {
   keyStdin?: boolean;
 }
 
-/** Asks a question on the terminal; with `hidden`, what is typed is not echoed. */
-function ask(ctx: Context, question: string, hidden: boolean): Promise<string> {
+/**
+ * Questions on the terminal, answered line by line. Lines are queued as they come, so answers typed (or
+ * pasted) ahead of their question are not lost; with `hidden`, what is typed is not echoed.
+ */
+function createPrompter(ctx: Context) {
   let muted = false;
   const output = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -29,16 +32,46 @@ function ask(ctx: Context, question: string, hidden: boolean): Promise<string> {
       done();
     },
   });
-  const rl = readline.createInterface({ input: ctx.io.stdin, output, terminal: true });
-  return new Promise((resolve) => {
-    rl.question(question, (answer) => {
-      rl.close();
-      if (hidden) ctx.io.stderr.write('\n');
-      resolve(answer.trim());
+  let rl: readline.Interface | null = null;
+  const lines: string[] = [];
+  const waiting: ((line: string | null) => void)[] = [];
+  let ended = false;
+  const open = () => {
+    if (rl) return rl;
+    rl = readline.createInterface({ input: ctx.io.stdin, output, terminal: true });
+    rl.on('line', (line) => {
+      const next = waiting.shift();
+      if (next) next(line);
+      else lines.push(line);
     });
-    muted = hidden;
-  });
+    rl.on('close', () => {
+      ended = true;
+      for (const next of waiting.splice(0)) next(null);
+    });
+    return rl;
+  };
+  return {
+    async ask(question: string, hidden: boolean): Promise<string> {
+      const terminal = open();
+      muted = false;
+      terminal.setPrompt(question);
+      terminal.prompt();
+      muted = hidden;
+      const queued = lines.shift();
+      const answer =
+        queued ?? (ended ? null : await new Promise<string | null>((resolve) => waiting.push(resolve)));
+      muted = false;
+      if (hidden) ctx.io.stderr.write('\n');
+      if (answer === null) throw new CliError('no answer (end of input)', exitCodes.usage);
+      return answer.trim();
+    },
+    close() {
+      rl?.close();
+    },
+  };
 }
+
+type Prompter = ReturnType<typeof createPrompter>;
 
 async function readStdin(ctx: Context): Promise<string> {
   let text = '';
@@ -49,10 +82,10 @@ async function readStdin(ctx: Context): Promise<string> {
   return text.trim();
 }
 
-async function readKey(ctx: Context, options: LoginOptions): Promise<string> {
+async function readKey(ctx: Context, options: LoginOptions, prompter: Prompter): Promise<string> {
   if (options.keyStdin) return readStdin(ctx);
   if (ctx.io.env.SVC_API_KEY) return ctx.io.env.SVC_API_KEY;
-  if (ctx.io.stdinIsTty) return ask(ctx, 'API key: ', true);
+  if (ctx.io.stdinIsTty) return prompter.ask('API key: ', true);
   throw new CliError('no API key given', exitCodes.usage, 'pipe it with --key-stdin, or set SVC_API_KEY');
 }
 
@@ -62,6 +95,7 @@ async function trustFor(
   hubUrl: string,
   caFile: string | undefined,
   options: LoginOptions,
+  prompter: Prompter,
 ): Promise<string | undefined> {
   if (caFile) return readCaFile(caFile);
   if (!hubUrl.startsWith('https:')) return undefined;
@@ -85,7 +119,7 @@ async function trustFor(
     }
     ctx.note(`The hub's CA is not trusted by this machine. Its SHA-256 fingerprint:\n  ${ca.fingerprint}`);
     ctx.note('Compare it with the "CA fingerprint" line of the hub\'s start-up log.');
-    const answer = await ask(ctx, 'Trust this CA for this hub? [y/N] ', false);
+    const answer = await prompter.ask('Trust this CA for this hub? [y/N] ', false);
     if (!/^y(es)?$/i.test(answer))
       throw new CliError('not signed in: the CA was not trusted', exitCodes.auth);
   }
@@ -106,8 +140,15 @@ export function registerLogin(program: Command, ctx: Context): void {
       const given = globals.hub ?? ctx.io.env.SVC_HUB_URL ?? readConfig(file)?.hub_url;
       if (!given) throw new CliError('which hub?', exitCodes.usage, 'svc login --hub https://<hub>:8443');
       const hubUrl = parseHubUrl(given);
-      const caPem = await trustFor(ctx, hubUrl, globals.ca ?? ctx.io.env.SVC_CA_FILE, options);
-      const apiKey = await readKey(ctx, options);
+      const prompter = createPrompter(ctx);
+      let caPem: string | undefined;
+      let apiKey: string;
+      try {
+        caPem = await trustFor(ctx, hubUrl, globals.ca ?? ctx.io.env.SVC_CA_FILE, options, prompter);
+        apiKey = await readKey(ctx, options, prompter);
+      } finally {
+        prompter.close();
+      }
       if (!apiKey) throw new CliError('the key is empty', exitCodes.usage);
       const client = createClient({
         baseUrl: hubUrl,
