@@ -19,6 +19,7 @@ describe('exit codes', () => {
       message: 'the hub refused: The key is revoked.',
       hint: expect.stringContaining('svc login') as string,
       exitCode: exitCodes.auth,
+      hubError: { code: 'unauthorized', requestId: 'req_1' },
     });
     expect(describeFailure(apiError(409, 'asset_offline', 'The asset is offline.'), null)).toMatchObject({
       exitCode: exitCodes.refused,

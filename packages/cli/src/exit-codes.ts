@@ -88,6 +88,8 @@ export interface Failure {
   message: string;
   hint: string | null;
   exitCode: ExitCode;
+  /** The hub's error code and request id, when the hub answered. */
+  hubError?: { code: ErrorCode; requestId: string };
 }
 
 /** Hints for the hub's error codes a user can act on; the hub's message comes first, always. */
@@ -115,6 +117,7 @@ export function describeFailure(error: unknown, hubUrl: string | null): Failure 
       message: `the hub refused: ${error.hubMessage}${problems ? ` (${problems})` : ''}`,
       hint: hubHints[error.code] ?? null,
       exitCode: exitCodeForStatus(error.status),
+      hubError: { code: error.code, requestId: error.body.request_id },
     };
   }
   if (error instanceof ExecStreamBrokenError) {

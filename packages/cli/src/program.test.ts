@@ -93,6 +93,19 @@ describe('svc without a hub', () => {
     expect(badType.err).toContain('unknown event type "asset.exploded"');
   });
 
+  it('writes the failure as one JSON object on stderr under --json, stdout left empty', async () => {
+    const { code, out, err } = await run(['--json', 'assets', 'show', 'x']);
+    expect(code).toBe(3);
+    expect(out).toBe('');
+    expect(JSON.parse(err)).toEqual({
+      error: {
+        message: 'not signed in: no hub address',
+        hint: 'run `svc login --hub https://<hub>:8443`, or set SVC_HUB_URL and SVC_API_KEY',
+        exit_code: 3,
+      },
+    });
+  });
+
   it('prints help and the version with exit 0', async () => {
     const help = await run(['--help']);
     expect(help.code).toBe(0);

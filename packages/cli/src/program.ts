@@ -67,6 +67,22 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
       return exitCodes.interrupted;
     }
     const failure = describeFailure(error, ctx.hubUrlHint());
+    if (cliArgs.includes('--json')) {
+      // Scripts reading --json get the failure as JSON too, on stderr: stdout keeps only results.
+      io.stderr.write(
+        `${JSON.stringify({
+          error: {
+            message: failure.message,
+            hint: failure.hint,
+            exit_code: failure.exitCode,
+            ...(failure.hubError
+              ? { hub_error: failure.hubError.code, request_id: failure.hubError.requestId }
+              : {}),
+          },
+        })}\n`,
+      );
+      return failure.exitCode;
+    }
     ctx.note(`svc: ${failure.message}`);
     if (failure.hint) ctx.note(`  hint: ${failure.hint}`);
     return failure.exitCode;

@@ -280,6 +280,11 @@ describe('svc assets', () => {
     const missing = await svc(['assets', 'show', 'no-such-asset']);
     expect(missing.code).toBe(4);
     expect(missing.stderr).toContain('no asset "no-such-asset"');
+    const gone = await svc(['--json', 'assets', 'show', 'ast_00000000000000000000000000']);
+    expect(gone.code).toBe(4);
+    expect(JSON.parse(gone.stderr)).toMatchObject({
+      error: { exit_code: 4, hub_error: 'not_found', request_id: expect.stringMatching(/^req_/) as string },
+    });
   });
 });
 
