@@ -14,7 +14,8 @@
 # Settings (environment): SVC_IMAGE (the tag), SVC_BASE_IMAGE (default localhost/svc-debian-base:bookworm),
 # DEBIAN_SUITE (bookworm), DEBIAN_MIRROR (the first deb.debian.org-like URI of apt's sources, else
 # http://deb.debian.org/debian), PODMAN (the podman command with any global flags), SVC_SKIP_BUILD=1 (use the
-# build output as it is). Run as root (debootstrap and podman's storage); about a minute cold, seconds warm.
+# build output as it is), SVC_DEBOOTSTRAP_CACHE (a directory keeping the downloaded .debs for the next cold
+# base). Run as root (debootstrap and podman's storage); about a minute cold, seconds warm.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -43,7 +44,12 @@ else
   mirror="${DEBIAN_MIRROR:-$(default_mirror)}"
   log "base $base: debootstrap --variant=minbase $suite from $mirror"
   started=$SECONDS
-  debootstrap --variant=minbase "$suite" "$work/rootfs" "$mirror" >"$work/debootstrap.log" 2>&1 ||
+  cache=()
+  if [ -n "${SVC_DEBOOTSTRAP_CACHE:-}" ]; then
+    mkdir -p "$SVC_DEBOOTSTRAP_CACHE"
+    cache=("--cache-dir=$(cd "$SVC_DEBOOTSTRAP_CACHE" && pwd)")
+  fi
+  debootstrap --variant=minbase "${cache[@]}" "$suite" "$work/rootfs" "$mirror" >"$work/debootstrap.log" 2>&1 ||
     { tail -n 20 "$work/debootstrap.log" >&2; exit 1; }
   # What a server image never reads: documentation, manuals, translations, apt's caches and lists.
   rm -rf "$work/rootfs"/usr/share/{doc,man,info,locale}/* "$work/rootfs"/var/cache/apt/* \
