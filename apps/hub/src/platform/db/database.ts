@@ -19,7 +19,16 @@ export interface HubDatabase {
    * (PostgreSQL: a pool of connections, and possibly other hub processes).
    */
   writeVersions: WriteVersions | null;
+  /** PostgreSQL's connection pool now (the hub's /metrics); null on SQLite, which has one connection. */
+  poolStats(): PoolStats | null;
   close(): Promise<void>;
+}
+
+interface PoolStats {
+  total: number;
+  idle: number;
+  /** Callers waiting for a connection. */
+  waiting: number;
 }
 
 export interface DatabaseOptions {
@@ -77,7 +86,13 @@ function openSqlite(options: DatabaseOptions): HubDatabase {
     plugins: [plugin],
   });
   sqliteHandles.set(db, sqlite);
-  return { db, dialect: 'sqlite', writeVersions: versions, close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'sqlite',
+    writeVersions: versions,
+    poolStats: () => null,
+    close: () => db.destroy(),
+  };
 }
 
 const sqliteHandles = new WeakMap<Kysely<Database>, SQLite.Database>();
@@ -108,7 +123,13 @@ function openPostgres(url: string, schema: string | undefined): HubDatabase {
     client.on('error', () => undefined);
   });
   const db = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', writeVersions: null, close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'postgres',
+    writeVersions: null,
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    close: () => db.destroy(),
+  };
 }
 
 async function migrate(db: Kysely<Database>, schema: string | undefined): Promise<void> {
