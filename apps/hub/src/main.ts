@@ -2,6 +2,7 @@ import { ConfigError, parseEnv, type HubConfig } from './config/env.js';
 import { createHub, type Hub } from './hub.js';
 import { hubUmask } from './platform/data-dir.js';
 import { createLogger, type Logger } from './platform/logger.js';
+import { prettyDestination } from './platform/log-pretty.js';
 import { CertificateProblem } from './platform/tls/certificates.js';
 import { DataDirLocked } from './platform/data-dir-lock.js';
 import { startLocalAgent } from './local-agent.js';
@@ -97,7 +98,10 @@ async function main(): Promise<void> {
     if (error instanceof ConfigError) fail(`configuration error: ${error.message}`, 2);
     throw error;
   }
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(
+    config.logLevel,
+    config.logFormat === 'pretty' ? prettyDestination() : undefined,
+  );
   try {
     await run(config, logger);
   } catch (error) {
