@@ -249,6 +249,8 @@ const documentedExtras: readonly (readonly [method: string, path: string, access
   // Probes for load balancers and service managers: alive, and ready or not in one word (decision 0034).
   ['GET', '/healthz', 'public'],
   ['GET', '/readyz', 'public'],
+  // The hub's own Prometheus metrics, for a key holding the hub:metrics scope (decision 0034).
+  ['GET', '/metrics', 'hub:metrics'],
 ];
 
 /** Spec 2.4: admin-only areas are runtime settings, enrollment/agent tokens, admin reset, users, API keys. */

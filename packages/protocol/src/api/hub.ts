@@ -81,6 +81,19 @@ export const hubContracts = {
     summary: 'This OpenAPI 3.1 document',
     raw: true,
   }),
+  'hub.metrics': defineRoute({
+    name: 'hub.metrics',
+    surface: 'root',
+    method: 'GET',
+    path: '/metrics',
+    auth: 'scope',
+    scope: 'hub:metrics',
+    unrestrictedOnly: true,
+    summary: "The hub's own metrics in the Prometheus text format",
+    description:
+      'For a Prometheus scrape: an API key with the hub:metrics scope as the bearer token (decision 0034). HTTP requests by route template and status, agent frames and bytes, exec fan-outs, event-stream subscribers and drops, webhook deliveries, connector calls, database and process figures.',
+    raw: true,
+  }),
   'hub.tls': defineRoute({
     name: 'hub.tls',
     surface: 'v2',

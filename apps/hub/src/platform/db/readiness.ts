@@ -37,3 +37,24 @@ export async function checkDatabaseReadiness(
     clearTimeout(timer);
   }
 }
+
+/**
+ * The database's size in bytes: SQLite's pages in use, or the tables and indexes of the hub's PostgreSQL
+ * schema (the one on its search path).
+ */
+export async function databaseSizeBytes(
+  db: Kysely<Database>,
+  dialect: 'sqlite' | 'postgres',
+): Promise<number> {
+  if (dialect === 'sqlite') {
+    const { rows } = await sql<{
+      bytes: number;
+    }>`select page_count * page_size as bytes from pragma_page_count(), pragma_page_size()`.execute(db);
+    return rows[0]?.bytes ?? 0;
+  }
+  const { rows } = await sql<{ bytes: string | null }>`
+    select sum(pg_total_relation_size(c.oid))::text as bytes
+    from pg_class c join pg_namespace n on n.oid = c.relnamespace
+    where n.nspname = current_schema() and c.relkind in ('r', 'm')`.execute(db);
+  return Number(rows[0]?.bytes ?? 0);
+}
