@@ -12,7 +12,12 @@ import { defineConfig } from 'vitest/config';
  *   refuses startTestHub (SVC_TEST_TIER), so a hub test placed here fails rather than hiding in it.
  * A new test under apps/hub lands in `hub` by default; a pure one may be added to `pureHubTests`.
  */
-const e2eTests = ['apps/*/src/e2e/**/*.test.ts', 'apps/*/src/**/*.e2e.test.ts', 'apps/web/e2e/**/*.test.ts'];
+const e2eTests = [
+  'apps/*/src/e2e/**/*.test.ts',
+  'apps/*/src/**/*.e2e.test.ts',
+  'packages/*/src/**/*.e2e.test.ts',
+  'apps/web/e2e/**/*.test.ts',
+];
 
 const hubTests = [
   'apps/hub/src/**/*.test.ts',
@@ -50,6 +55,8 @@ const pureHubTests = [
 
 const unitTests = [
   'packages/protocol/src/**/*.test.ts',
+  // The svc CLI's pure parts: arguments, output, exit codes, config permissions, completion.
+  'packages/cli/src/**/*.test.ts',
   'apps/agent/src/**/*.test.ts',
   // The console's pure modules (paths, series, formats, selections, commands, value parsing): no browser.
   'apps/web/src/**/*.test.ts',

@@ -1,6 +1,6 @@
 /**
- * Builds what runs: the hub (apps/hub/dist/main.js) and the agent bundle (apps/agent/dist/svc-agent.mjs),
- * both by esbuild, in about a second, and the web console (apps/web/dist, by Vite, skipped when its sources
+ * Builds what runs: the hub (apps/hub/dist/main.js), the agent bundle (apps/agent/dist/svc-agent.mjs) and the
+ * CLI bundle (packages/cli/dist/svc.mjs), by esbuild, in about a second, and the web console (apps/web/dist, by Vite, skipped when its sources
  * did not change; it fails when the console's initial JavaScript is over its budget). `npm install` runs it (postinstall), `npm start` runs it first
  * (prestart), and so does the test run (vitest global setup), so none of them runs code older than the
  * sources. docs/decisions/0006-node-and-build.md says why esbuild and not `tsc -b`.
@@ -12,12 +12,13 @@ import { pathToFileURL } from 'node:url';
 
 export async function buildAll() {
   // Loaded here, not imported at the top: they import esbuild, which an install without devDependencies lacks.
-  const [{ buildAgentBundle }, { buildHub }, { buildConsole }] = await Promise.all([
+  const [{ buildAgentBundle }, { buildHub }, { buildConsole }, { buildCli }] = await Promise.all([
     import('../apps/agent/scripts/build.js'),
     import('../apps/hub/scripts/build.js'),
     import('../apps/web/scripts/build.js'),
+    import('../packages/cli/scripts/build.js'),
   ]);
-  const [, , web] = await Promise.all([buildHub(), buildAgentBundle(), buildConsole()]);
+  const [, , web] = await Promise.all([buildHub(), buildAgentBundle(), buildConsole(), buildCli()]);
   return web;
 }
 
@@ -53,6 +54,6 @@ if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.ar
   const ms = (performance.now() - started).toFixed(0);
   const console = `apps/web/dist ${web.built ? 'built' : 'up to date'}, initial JS ${(web.initialJsGzipBytes / 1024).toFixed(1)} KiB gzipped`;
   process.stdout.write(
-    `built apps/hub/dist/main.js and apps/agent/dist/svc-agent.mjs; ${console} (${ms} ms)\n`,
+    `built apps/hub/dist/main.js, apps/agent/dist/svc-agent.mjs and packages/cli/dist/svc.mjs; ${console} (${ms} ms)\n`,
   );
 }

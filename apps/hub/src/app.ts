@@ -4,7 +4,7 @@ import Fastify, {
   type FastifyRequest,
   type FastifyServerFactory,
 } from 'fastify';
-import { limits, newId, routeList, routerPath, type RouteContract } from '@svc/protocol';
+import { fullPath, limits, newId, routeList, routerPath, type RouteContract } from '@svc/protocol';
 import type { RateLimitConfig } from './config/env.js';
 import { createAuthenticator } from './http/authenticate.js';
 import { handleClientError } from './http/client-error.js';
@@ -21,6 +21,7 @@ import { compileValidator } from './http/validation.js';
 import { HubError } from './platform/hub-error.js';
 import type { Logger } from './platform/logger.js';
 import { createRefusalLog, type RefusalLog } from './platform/refusal-log.js';
+import type { Telemetry } from './platform/telemetry/telemetry.js';
 import type { Principal } from './access/principal.js';
 
 export interface AppDeps {
@@ -45,6 +46,8 @@ export interface AppDeps {
   routes?: readonly RouteContract[];
   /** The web console's files: every GET outside `/api` that no route matches (http/console.ts). */
   console?: ConsoleHandler;
+  /** Counts each answered request by its route's template (never the raw URL), method and status. */
+  telemetry?: Pick<Telemetry, 'httpRequest'>;
 }
 
 /** Routes that share a path with another method, for telling 405 from 404. */
@@ -120,6 +123,19 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     }
     if (request.url.startsWith('/api/')) void reply.header('Cache-Control', 'no-store');
   });
+
+  const { telemetry } = deps;
+  if (telemetry) {
+    app.addHook('onResponse', async (request, reply) => {
+      const contract = request.routeOptions.config.contract;
+      telemetry.httpRequest({
+        route: contract ? fullPath(contract) : 'other',
+        method: request.method,
+        status: reply.statusCode,
+        seconds: reply.elapsedTime / 1000,
+      });
+    });
+  }
 
   installErrorHandler(app);
 

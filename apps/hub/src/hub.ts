@@ -18,6 +18,8 @@ import { createTransportCheck } from './http/transport-security.js';
 import { systemClock, type Clock } from './platform/clock.js';
 import { prepareDataDir } from './platform/data-dir.js';
 import { lockDataDir } from './platform/data-dir-lock.js';
+import { checkDatabaseReadiness, databaseSizeBytes } from './platform/db/readiness.js';
+import { createPrometheusTelemetry } from './platform/telemetry/prometheus.js';
 import { openDatabase, type DatabaseOptions, type HubDatabase } from './platform/db/database.js';
 import { createInProcessEventBus, type EventBus } from './platform/event-bus.js';
 import type { Logger } from './platform/logger.js';
@@ -246,6 +248,8 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
   opened.database = database;
   const { db } = database;
   const startedAt = clock.now();
+  // The hub's own metrics (/metrics): fed by the pieces below, read at each scrape.
+  const telemetry = createPrometheusTelemetry();
   // No agent is connected before this process serves: whatever the last run left online is offline now.
   await markAgentAssetsOffline(db);
   const events = createInProcessEventBus({
@@ -308,6 +312,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     events,
     metrics: metricsIntake.budget,
     refusals,
+    telemetry,
     authenticate: createChannelAuthenticator({
       db,
       tlsMode: config.tlsMode,
@@ -410,12 +415,18 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
       };
     },
     tls: tlsModule.services.tls,
+    health: {
+      database: () => checkDatabaseReadiness(db),
+      tlsLoaded: () => config.tlsMode === 'disabled' || tls.secureContext() !== null,
+    },
+    telemetry,
   });
   const operations = { db, audit: auditService, agents: agentCalls, events };
   const exec = createExecModule({
     ...operations,
     groups: groups.services.groups,
     structuredEnabled: () => runtimeSettings.policy('structured'),
+    telemetry,
   });
   const files = createFilesModule(operations);
   const system = createSystemModule(operations);
@@ -449,7 +460,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     allowPrivate: () => runtimeSettings.outboundAllowPrivate(),
     ...options.outbound,
   });
-  const outboundParts = { ...base, box, outbound, logger };
+  const outboundParts = { ...base, box, outbound, logger, telemetry };
   const webhooks = createWebhooksModule({
     ...outboundParts,
     delivery: options.webhookDelivery ?? {},
@@ -592,6 +603,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     upgradeHandlers: composed.upgrades,
     publicUpgradeHandlers: composed.publicUpgrades,
     ...(options.serverFactory && tls.secureContext() ? { serverFactory: options.serverFactory(tls) } : {}),
+    telemetry,
     console: createConsoleHandler({
       dir: options.consoleDir ?? defaultConsoleDir(),
       oidc: config.oidc !== null,
@@ -610,6 +622,13 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     },
   });
 
+  telemetry.setSources({
+    agentsConnected: () => gateway.connectedCount(),
+    eventSubscribers: () => eventsModule.services.stream.clientCount(),
+    eventDrops: () => eventsModule.services.stream.droppedCount(),
+    databaseBytes: () => databaseSizeBytes(db, database.dialect),
+    databasePool: () => database.poolStats(),
+  });
   composed.start(events);
   if (options.retentionIntervalMs !== 0) retention.start();
 

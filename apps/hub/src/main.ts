@@ -2,8 +2,11 @@ import { ConfigError, parseEnv, type HubConfig } from './config/env.js';
 import { createHub, type Hub } from './hub.js';
 import { hubUmask } from './platform/data-dir.js';
 import { createLogger, type Logger } from './platform/logger.js';
+import { prettyDestination } from './platform/log-pretty.js';
 import { CertificateProblem } from './platform/tls/certificates.js';
 import { DataDirLocked } from './platform/data-dir-lock.js';
+import { DatabaseNewerThanHub } from './platform/db/database.js';
+import { runHubCli } from './ops/program.js';
 import { startLocalAgent } from './local-agent.js';
 import { startupBanner } from './startup-banner.js';
 import { httpsServerFactory, startServers } from './server.js';
@@ -87,24 +90,41 @@ async function run(config: HubConfig, logger: Logger): Promise<void> {
   });
 }
 
-async function main(): Promise<void> {
-  // Everything the hub writes (database, keys, credentials) is private to its user, whatever the shell's umask.
-  process.umask(hubUmask);
-  let config: HubConfig;
+function readConfig(): HubConfig {
   try {
-    config = parseEnv(process.env, process.cwd());
+    return parseEnv(process.env, process.cwd());
   } catch (error) {
     if (error instanceof ConfigError) fail(`configuration error: ${error.message}`, 2);
     throw error;
   }
-  const logger = createLogger(config.logLevel);
+}
+
+async function serve(config: HubConfig): Promise<void> {
+  const logger = createLogger(
+    config.logLevel,
+    config.logFormat === 'pretty' ? prettyDestination() : undefined,
+  );
   try {
     await run(config, logger);
   } catch (error) {
     if (error instanceof CertificateProblem) fail(`TLS: ${error.message}`, 2);
     if (error instanceof DataDirLocked) fail(error.message, 1);
+    if (error instanceof DatabaseNewerThanHub) fail(error.message, 2);
     throw error;
   }
+}
+
+async function main(): Promise<void> {
+  // Everything the hub writes (database, keys, credentials) is private to its user, whatever the shell's umask.
+  process.umask(hubUmask);
+  const code = await runHubCli(process.argv.slice(2), {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    config: readConfig,
+    serve,
+  });
+  // `serve` returns once the hub listens; the process then lives on its servers until a signal.
+  if (code !== 0) process.exit(code);
 }
 
 main().catch((error: unknown) => {

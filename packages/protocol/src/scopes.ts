@@ -31,6 +31,8 @@ export const scopes = [
   'actions:write',
   'actions:exec',
   'hub:read',
+  /** The hub's own Prometheus metrics (GET /metrics; decision 0034). */
+  'hub:metrics',
   'network:read',
   'disks:read',
   'packages:read',

@@ -9,6 +9,7 @@
  * Memory per connection is a small record plus its pending requests; the gateway keeps one interval for all
  * connections (hello deadlines, keepalive pings, batched presence writes) and one timer per pending request.
  */
+import { noTelemetry, type Telemetry } from '../platform/telemetry/telemetry.js';
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Duplex } from 'node:stream';
@@ -105,6 +106,8 @@ export interface AgentGatewayDeps {
   onReadinessChange?: (assetId: string) => void;
   /** Shared with the HTTP request log and channel auth; one of its own if absent. */
   refusals?: RefusalLog;
+  /** Counts frames and bytes in and out (the hub's /metrics). */
+  telemetry?: Pick<Telemetry, 'agentFrame'>;
   /** Unsolicited bytes per agent (byte-budget.ts); tests pass small ones. */
   byteBudgets?: ByteBudgets;
 }
@@ -216,6 +219,7 @@ function refuseUpgrade(socket: Duplex, error: HubError): void {
 
 export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGateway {
   const { clock, logger, metrics } = deps;
+  const telemetry = deps.telemetry ?? noTelemetry;
   const requestTimeoutMs = deps.requestTimeoutMs ?? gatewayDefaults.requestTimeoutMs;
   const helloTimeoutMs = deps.helloTimeoutMs ?? gatewayDefaults.helloTimeoutMs;
   const keepaliveIntervalMs = deps.keepaliveIntervalMs ?? gatewayDefaults.keepaliveIntervalMs;
@@ -309,7 +313,9 @@ export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGatewa
   }
 
   function send(conn: Connection, frame: { v: number; type: string; id: string; payload: unknown }): void {
-    conn.ws.send(JSON.stringify(frame), (error) => {
+    const text = JSON.stringify(frame);
+    telemetry.agentFrame('out', Buffer.byteLength(text));
+    conn.ws.send(text, (error) => {
       if (error) logger.debug({ err: error, asset_id: conn.assetId }, 'sending to an agent failed');
     });
   }
@@ -413,6 +419,7 @@ export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGatewa
   }
 
   function onMessage(conn: Connection, data: RawData, isBinary: boolean): void {
+    telemetry.agentFrame('in', sizeOf(data));
     if (conn.closing) return;
     conn.missedPongs = 0;
     const now = performance.now();
@@ -690,6 +697,7 @@ export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGatewa
           timer,
           replyBytes,
         });
+        telemetry.agentFrame('out', Buffer.byteLength(text));
         conn.ws.send(text, (error) => {
           if (!error) return;
           const p = conn.pending.get(id);

@@ -17,6 +17,8 @@ export interface HubConfig {
   tlsMode: TlsMode;
   trustedProxies: string[];
   logLevel: string;
+  /** `json` (one JSON object a line, the default) or `pretty` for a person at a terminal (SVC_LOG_FORMAT). */
+  logFormat: LogFormat;
   rateLimit: RateLimitConfig;
   /** Runtime settings set by their env vars (the middle layer of spec 2.7's precedence). */
   settingsEnv: SettingLayer;
@@ -69,7 +71,19 @@ export interface RateLimitConfig {
   perKeyPerMinute: number;
 }
 
+const logFormats = ['json', 'pretty'] as const;
+type LogFormat = (typeof logFormats)[number];
+
 export class ConfigError extends Error {}
+
+function readLogFormat(env: Env): LogFormat {
+  const raw = env.SVC_LOG_FORMAT;
+  if (raw === undefined || raw === '') return 'json';
+  if ((logFormats as readonly string[]).includes(raw)) return raw as LogFormat;
+  throw new ConfigError(
+    `SVC_LOG_FORMAT must be one of ${logFormats.join(', ')} (got ${JSON.stringify(raw)})`,
+  );
+}
 
 type Env = Record<string, string | undefined>;
 
@@ -192,6 +206,7 @@ export function parseEnv(env: Env, cwd: string): HubConfig {
     tlsMode,
     trustedProxies: readList(env, 'SVC_TRUSTED_PROXIES'),
     logLevel: env.SVC_LOG_LEVEL ?? 'info',
+    logFormat: readLogFormat(env),
     rateLimit: {
       enabled: readBool(env, 'SVC_RATE_LIMIT_ENABLED', true),
       perIpPerMinute: readInt(env, 'SVC_RATE_LIMIT_PER_IP', 600, 1, 10_000_000),

@@ -387,6 +387,16 @@ export async function agentCli(
   return runToEnd([agentLauncher, ...args], { ...process.env, SVC_AGENT_CONFIG: '', ...env });
 }
 
+/** `svc-hub <args>` (backup, restore, migrate) as its own process, to its end, on the compiled output. */
+export async function hubCli(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string }> {
+  const clean = { ...process.env };
+  delete clean.SVC_DATABASE_URL;
+  return runToEnd([hubMain, ...args], { ...clean, ...env });
+}
+
 /** `svc-agent run --config …` as its own process. */
 export function runAgent(configPath: string, env: Record<string, string>): AgentProcess {
   const child = track(

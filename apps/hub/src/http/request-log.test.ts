@@ -39,6 +39,26 @@ describe('request log', () => {
     await app.close();
   });
 
+  it('puts the request id on each request line and hides credentials in the query string', async () => {
+    const { app, lines } = capturingApp('debug');
+    const code = 'oidc-code-' + 'y'.repeat(20);
+    await app.inject({
+      method: 'GET',
+      url: `/ok?code=${code}&state=s3cr3t-state&page=2&api_key=k3y`,
+    });
+    await app.inject({ method: 'GET', url: '/ok' });
+
+    expect(lines).toHaveLength(2);
+    expect(lines[0]?.url).toBe('/ok?code=[redacted]&state=[redacted]&page=2&api_key=[redacted]');
+    expect(typeof lines[0]?.reqId).toBe('string');
+    expect(lines[1]?.reqId).not.toBe(lines[0]?.reqId);
+    const all = JSON.stringify(lines);
+    expect(all).not.toContain(code);
+    expect(all).not.toContain('s3cr3t-state');
+    expect(all).not.toContain('k3y');
+    await app.close();
+  });
+
   it('writes every request at debug', async () => {
     const { app, lines } = capturingApp('debug');
     await app.inject({ method: 'GET', url: '/ok' });

@@ -256,6 +256,11 @@ const documentedExtras: readonly (readonly [method: string, path: string, access
   ['DELETE', '/api/v2/desktop/sessions/{session_id}', 'assets:exec'],
   ['GET', '/api/v2/desktop/recordings', 'assets:exec'],
   ['GET', '/api/v2/desktop/recordings/{recording_id}', 'assets:exec'],
+  // Probes for load balancers and service managers: alive, and ready or not in one word (decision 0034).
+  ['GET', '/healthz', 'public'],
+  ['GET', '/readyz', 'public'],
+  // The hub's own Prometheus metrics, for a key holding the hub:metrics scope (decision 0034).
+  ['GET', '/metrics', 'hub:metrics'],
 ];
 
 /** Spec 2.4: admin-only areas are runtime settings, enrollment/agent tokens, admin reset, users, API keys. */
@@ -369,13 +374,15 @@ describe('route inventory against the interface (spec section 4)', () => {
     }
   });
 
-  it('leaves only openapi.json, the transport endpoints and the console sign-in entry points unauthenticated', () => {
+  it('leaves only openapi.json, the probes, the transport endpoints and the console sign-in entry points unauthenticated', () => {
     const publicRoutes = routeList
       .filter((r) => r.auth === 'public')
       .map((r) => `${r.method} ${fullPath(r)}`);
     expect(publicRoutes.sort()).toEqual(
       [
         'GET /api/v2/openapi.json',
+        'GET /healthz',
+        'GET /readyz',
         'GET /api/v1/tls/ca.crt',
         'GET /api/v1/tls/info',
         'POST /api/v1/enroll',

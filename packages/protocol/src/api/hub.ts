@@ -1,4 +1,4 @@
-/** The hub itself: health, its TLS certificate, and this API's OpenAPI document. */
+/** The hub itself: health and readiness, its TLS certificate, its Prometheus metrics, and the OpenAPI document. */
 import { Type, type Static } from 'typebox';
 import { defineRoute, type RouteContract } from '../contract.js';
 import { Timestamp, literals } from './shared.js';
@@ -29,7 +29,38 @@ export const HubStatus = Type.Object({
 });
 export type HubStatus = Static<typeof HubStatus>;
 
+/**
+ * Why `/readyz` says the hub is not ready, in one word: the database does not answer, its schema is not the one
+ * this hub runs (migrations not done, or a newer hub migrated it), or HTTPS has no certificate loaded.
+ */
+export const readinessReasons = ['database', 'migrations', 'tls'] as const;
+export type ReadinessReason = (typeof readinessReasons)[number];
+
+/** `/readyz`'s body: 200 `{"status":"ready"}`, or 503 `{"status":"unready","reason":…}`. */
+export type Readiness = { status: 'ready' } | { status: 'unready'; reason: ReadinessReason };
+
 export const hubContracts = {
+  'hub.healthz': defineRoute({
+    name: 'hub.healthz',
+    surface: 'root',
+    method: 'GET',
+    path: '/healthz',
+    auth: 'public',
+    summary: 'Liveness: 200 {"status":"alive"} while the process serves HTTP',
+    raw: true,
+  }),
+  'hub.readyz': defineRoute({
+    name: 'hub.readyz',
+    surface: 'root',
+    method: 'GET',
+    path: '/readyz',
+    auth: 'public',
+    summary:
+      'Readiness: 200 {"status":"ready"}, or 503 {"status":"unready","reason":"database"|"migrations"|"tls"}',
+    description:
+      'Unauthenticated for load balancers and orchestrators; it reveals nothing beyond ready or not and one word of why.',
+    raw: true,
+  }),
   'hub.status': defineRoute({
     name: 'hub.status',
     surface: 'v2',
@@ -48,6 +79,19 @@ export const hubContracts = {
     path: '/openapi.json',
     auth: 'public',
     summary: 'This OpenAPI 3.1 document',
+    raw: true,
+  }),
+  'hub.metrics': defineRoute({
+    name: 'hub.metrics',
+    surface: 'root',
+    method: 'GET',
+    path: '/metrics',
+    auth: 'scope',
+    scope: 'hub:metrics',
+    unrestrictedOnly: true,
+    summary: "The hub's own metrics in the Prometheus text format",
+    description:
+      'For a Prometheus scrape: an API key with the hub:metrics scope as the bearer token (decision 0034). HTTP requests by route template and status, agent frames and bytes, exec fan-outs, event-stream subscribers and drops, webhook deliveries, connector calls, database and process figures.',
     raw: true,
   }),
   'hub.tls': defineRoute({

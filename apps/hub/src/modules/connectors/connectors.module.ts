@@ -1,3 +1,4 @@
+import type { Telemetry } from '../../platform/telemetry/telemetry.js';
 import type { ConnectorKind } from '@svc/protocol';
 import type { Kysely } from 'kysely';
 import type { ConnectorDriver } from '../../connectors/base/connector.js';
@@ -26,6 +27,7 @@ export function createConnectorsModule(deps: {
   actionsEnabled: () => boolean;
   drivers?: Partial<Record<ConnectorKind, ConnectorDriver | null>>;
   options?: Partial<ConnectorServiceOptions>;
+  telemetry?: Pick<Telemetry, 'connectorCall'>;
 }) {
   const connectors = createConnectorService(deps);
   return defineModule({

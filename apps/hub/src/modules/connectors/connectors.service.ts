@@ -4,6 +4,7 @@
  * its TLS mode, records health and last error, and turns upstream failures into 502 `upstream_error`. A bounded
  * periodic check keeps health current and syncs each connector's inventory into assets.
  */
+import type { Telemetry } from '../../platform/telemetry/telemetry.js';
 import {
   newId,
   type Connector,
@@ -128,6 +129,8 @@ export function createConnectorService(deps: {
   actionsEnabled: () => boolean;
   drivers?: Partial<Record<ConnectorKind, ConnectorDriver | null>>;
   options?: Partial<ConnectorServiceOptions>;
+  /** Counts calls and checks by kind and outcome (the hub's /metrics). */
+  telemetry?: Pick<Telemetry, 'connectorCall'>;
 }): ConnectorService {
   const { db, clock, audit, box, outbound, logger, connectorAssets } = deps;
   const options = { ...defaultOptions, ...deps.options };
@@ -200,6 +203,8 @@ export function createConnectorService(deps: {
   async function recordHealth(row: ConnectorRow, error: string | null): Promise<void> {
     const now = clock.now();
     const health = error === null ? 'ok' : 'error';
+    // Every call and check ends here, so this is where they are counted.
+    deps.telemetry?.connectorCall(row.kind, health);
     const last = row.last_checked_at === null ? 0 : Date.parse(row.last_checked_at);
     if (row.health === health && row.last_error === error && now.getTime() - last < options.healthWriteMs)
       return;

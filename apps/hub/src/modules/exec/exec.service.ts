@@ -3,6 +3,7 @@
  * A timeout is a result, not an error; in a fan-out an offline target is a result too, while an unknown or
  * hidden target refuses the whole request before anything runs (ARCHITECTURE.md section 3, Exec).
  */
+import type { Telemetry } from '../../platform/telemetry/telemetry.js';
 import { performance } from 'node:perf_hooks';
 import {
   agentLimits,
@@ -78,6 +79,8 @@ export interface ExecServiceDeps {
   resultBudgetBytes?: number;
   /** `policy.structured_enabled`, read live at every call; absent means on. */
   structuredEnabled?: () => boolean;
+  /** Counts fan-outs, their targets and duration (the hub's /metrics). */
+  telemetry?: Pick<Telemetry, 'fanOut'>;
 }
 
 const auditedCommandChars = 1024;
@@ -256,6 +259,7 @@ export function createExecService(deps: ExecServiceDeps): ExecService {
       budget,
       async run(onResult) {
         const summary: ExecSummary = { total: rows.length, ok: 0, timeout: 0, offline: 0, error: 0 };
+        const started = performance.now();
         await boundedEach(rows.length, concurrency, async (i) => {
           const row = rows[i] as AssetSummary;
           const result = sending.has(row.id)
@@ -267,6 +271,7 @@ export function createExecService(deps: ExecServiceDeps): ExecService {
           const admitted = budget.admit(result);
           onResult(admitted.result, admitted.bytes, i);
         });
+        deps.telemetry?.fanOut(rows.length, (performance.now() - started) / 1000);
         return summary;
       },
       async recordClientGone(delivered) {

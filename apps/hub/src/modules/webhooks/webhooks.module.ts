@@ -1,3 +1,4 @@
+import type { Telemetry } from '../../platform/telemetry/telemetry.js';
 import { eventTypes } from '@svc/protocol';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
@@ -26,6 +27,7 @@ export function createWebhooksModule(deps: {
   logger: Logger;
   delivery?: Partial<WebhookDeliveryOptions>;
   retentionDays: () => number;
+  telemetry?: Pick<Telemetry, 'webhookDelivery'>;
 }) {
   const webhooks = createWebhookService(deps);
   const retention: RetentionTask = {

@@ -1,3 +1,4 @@
+import type { Telemetry } from '../../platform/telemetry/telemetry.js';
 import { randomBytes } from 'node:crypto';
 import {
   newId,
@@ -100,6 +101,8 @@ export function createWebhookService(deps: {
   outbound: LiveOutbound;
   logger: Logger;
   delivery?: Partial<WebhookDeliveryOptions>;
+  /** Counts delivery attempts by outcome (the hub's /metrics). */
+  telemetry?: Pick<Telemetry, 'webhookDelivery'>;
 }): WebhookService {
   const { db, clock, audit, box, outbound, logger } = deps;
   const options = { ...defaultDeliveryOptions, ...deps.delivery };
@@ -201,7 +204,10 @@ export function createWebhookService(deps: {
       const target = targets.get(job.webhookId);
       if (!target)
         return Promise.resolve({ ok: false, status: null, error: 'webhook removed', retry: false });
-      return attemptDelivery(outbound.client(), target, job, signal);
+      return attemptDelivery(outbound.client(), target, job, signal).then((result) => {
+        deps.telemetry?.webhookDelivery(result.ok ? 'delivered' : 'failed');
+        return result;
+      });
     },
     onAttemptFailed: (job, result, retryInMs) => {
       const now = clock.now();
@@ -422,6 +428,7 @@ export function createWebhookService(deps: {
         AbortSignal.timeout(options.attemptTimeoutMs),
       );
       const duration = Math.round(performance.now() - started);
+      deps.telemetry?.webhookDelivery(result.ok ? 'delivered' : 'failed');
       if (result.ok) {
         finish(job, 'delivered', { status: result.status, error: null });
       } else {

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, SqliteAdapter, SqliteDialect, sql, type DialectAdapter } from 'kysely';
 import pg from 'pg';
-import { migrationProvider } from './migrations.js';
+import { migrationProvider, migrations } from './migrations.js';
+import { hubVersion } from '../version.js';
 import { OwnSchemaPostgresDialect } from './schema-introspector.js';
 import { cachedStatements } from './sqlite-statements.js';
 import { createWriteVersions, type WriteVersions } from './write-versions.js';
@@ -19,7 +20,16 @@ export interface HubDatabase {
    * (PostgreSQL: a pool of connections, and possibly other hub processes).
    */
   writeVersions: WriteVersions | null;
+  /** PostgreSQL's connection pool now (the hub's /metrics); null on SQLite, which has one connection. */
+  poolStats(): PoolStats | null;
   close(): Promise<void>;
+}
+
+interface PoolStats {
+  total: number;
+  idle: number;
+  /** Callers waiting for a connection. */
+  waiting: number;
 }
 
 export interface DatabaseOptions {
@@ -32,16 +42,84 @@ export interface DatabaseOptions {
   sqliteFile?: string;
 }
 
-/** Opens the database and brings its schema up to date. */
-export async function openDatabase(options: DatabaseOptions): Promise<HubDatabase> {
-  const hub = options.databaseUrl ? openPostgres(options.databaseUrl, options.pgSchema) : openSqlite(options);
+/** The database was migrated by a newer hub: this one must not run on it (migrations are forward-only). */
+export class DatabaseNewerThanHub extends Error {
+  constructor(readonly unknownMigrations: readonly string[]) {
+    super(
+      `the database was upgraded by a newer hub: it has run migrations this hub (version ${hubVersion}) does not know (${unknownMigrations.join(', ')}). ` +
+        'Migrations are forward-only: run the newer hub version again, or restore a backup taken before the upgrade (docs/operations.md).',
+    );
+  }
+}
+
+/** What `migrate` would do: the migrations not run yet, in order, and any this hub does not know. */
+export interface MigrationPlan {
+  pending: string[];
+  unknown: string[];
+}
+
+async function executedMigrations(db: Kysely<Database>): Promise<string[] | null> {
   try {
+    const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db);
+    return rows.map((r) => r.name);
+  } catch {
+    // No bookkeeping table: a database no hub has migrated yet.
+    return null;
+  }
+}
+
+async function planOf(db: Kysely<Database>): Promise<MigrationPlan> {
+  const done = new Set((await executedMigrations(db)) ?? []);
+  const known = Object.keys(migrations);
+  return {
+    pending: known.filter((name) => !done.has(name)),
+    unknown: [...done].filter((name) => !(name in migrations)).sort(),
+  };
+}
+
+/** Opens the database and brings its schema up to date; refuses one a newer hub has migrated. */
+export async function openDatabase(options: DatabaseOptions): Promise<HubDatabase> {
+  const hub = openConnection(options);
+  try {
+    const { unknown } = await planOf(hub.db);
+    if (unknown.length > 0) throw new DatabaseNewerThanHub(unknown);
     await migrate(hub.db, options.databaseUrl ? options.pgSchema : undefined);
   } catch (error) {
     await hub.close();
     throw error;
   }
   return hub;
+}
+
+/** `svc-hub migrate --dry-run`: what would run on this database, changing nothing. */
+export async function planMigrations(options: DatabaseOptions): Promise<MigrationPlan> {
+  const hub = openConnection(options);
+  try {
+    return await planOf(hub.db);
+  } finally {
+    await hub.close();
+  }
+}
+
+function openConnection(options: DatabaseOptions): HubDatabase {
+  return options.databaseUrl ? openPostgres(options.databaseUrl, options.pgSchema) : openSqlite(options);
+}
+
+/**
+ * SQLite runs DDL inside transactions, but Kysely's adapter says it does not, so its migrator would run them
+ * bare. Saying so makes the pending migrations run in one transaction, as on PostgreSQL: a migration that
+ * fails leaves the database as it was before the upgrade.
+ */
+class TransactionalSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
+export class TransactionalSqliteDialect extends SqliteDialect {
+  override createAdapter(): DialectAdapter {
+    return new TransactionalSqliteAdapter();
+  }
 }
 
 function openSqlite(options: DatabaseOptions): HubDatabase {
@@ -73,11 +151,17 @@ function openSqlite(options: DatabaseOptions): HubDatabase {
   );
   const { versions, plugin } = createWriteVersions();
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: cachedStatements(sqlite) }),
+    dialect: new TransactionalSqliteDialect({ database: cachedStatements(sqlite) }),
     plugins: [plugin],
   });
   sqliteHandles.set(db, sqlite);
-  return { db, dialect: 'sqlite', writeVersions: versions, close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'sqlite',
+    writeVersions: versions,
+    poolStats: () => null,
+    close: () => db.destroy(),
+  };
 }
 
 const sqliteHandles = new WeakMap<Kysely<Database>, SQLite.Database>();
@@ -100,8 +184,21 @@ function openPostgres(url: string, schema: string | undefined): HubDatabase {
     max: 10,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
+  // A connection the server (or the network) drops emits 'error': on the pool when it was idle, on the client
+  // when it was checked out between two queries (inside a transaction). Unhandled, either ends the process. The
+  // pool discards a broken client by itself, and the next query reports what is wrong (and /readyz says it).
+  pool.on('error', () => undefined);
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
   const db = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', writeVersions: null, close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'postgres',
+    writeVersions: null,
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    close: () => db.destroy(),
+  };
 }
 
 async function migrate(db: Kysely<Database>, schema: string | undefined): Promise<void> {

@@ -1,0 +1,175 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { agentChannelPath } from '@svc/protocol';
+import { FakeAgent, provisionAgents, startTestHub, type TestHub } from '@svc/testkit';
+import { parseEnv } from '../config/env.js';
+import { createHub, type Hub } from '../hub.js';
+import { silentLogger } from '../platform/logger.js';
+import { metricSample } from '../testing/metric-sample.js';
+import { runHubCli } from './program.js';
+
+const cleanup: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) await step();
+});
+
+function tempDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-backup-test-'));
+  cleanup.push(() => {
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  return dir;
+}
+
+/** Runs `svc-hub <argv>` with the hub's environment for `dataDir`; what it printed, and its exit code. */
+async function cli(argv: string[], dataDir: string, env: Record<string, string> = {}) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runHubCli(argv, {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+    config: () => parseEnv({ SVC_DATA_DIR: dataDir, SVC_TLS_MODE: 'disabled', ...env }, dataDir),
+    serve: () => Promise.reject(new Error('not in this test')),
+  });
+  return { code, stdout, stderr };
+}
+
+async function openRestored(dataDir: string): Promise<Hub> {
+  const config = parseEnv({ SVC_DATA_DIR: dataDir, SVC_TLS_MODE: 'disabled', SVC_BCRYPT_COST: '4' }, dataDir);
+  const hub = await createHub({ config, logger: silentLogger });
+  cleanup.push(() => hub.close());
+  return hub;
+}
+
+async function get(hub: Hub, url: string, key: string) {
+  const res = await hub.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${key}` } });
+  return { status: res.statusCode, json: JSON.parse(res.body) as { data?: unknown; error?: string } };
+}
+
+describe('svc-hub backup and restore (SQLite)', () => {
+  it('copies a hub while an agent writes; the restored hub has its assets, keys, settings and secrets', async () => {
+    // The webhook's name resolves to loopback, and it stays disabled: nothing is ever sent.
+    const t: TestHub = await startTestHub({
+      listen: true,
+      env: { SVC_OUTBOUND_ALLOW_LOOPBACK: 'true' },
+      outbound: { resolver: () => Promise.resolve([{ address: '127.0.0.1', family: 4 }]) },
+    });
+    cleanup.push(() => t.close());
+    const asset = await t.createAsset({ name: 'kept-asset', tags: ['prod'] });
+    const key = await t.createKey({ role: 'operator', scopes: ['assets:read'], name: 'kept key' });
+    const settings = await t.request('PATCH', '/api/settings/runtime', {
+      body: { 'policy.interactive_enabled': false },
+    });
+    expect(settings.status).toBe(200);
+    const webhook = await t.request('POST', '/api/v2/webhooks', {
+      body: { name: 'kept hook', url: 'https://hooks.test/in', secret: 'w'.repeat(32), enabled: false },
+    });
+    expect(webhook.status, webhook.text).toBe(201);
+    const webhookId = (webhook.json.data as { id: string }).id;
+
+    // An agent sends metrics the whole time the backup runs.
+    const [identity] = await provisionAgents(t.hub, 1, 'bk');
+    if (!identity) throw new Error('agent not provisioned');
+    const agent = new FakeAgent({
+      url: `ws://127.0.0.1:${String(t.servers?.httpPort)}${agentChannelPath}`,
+      credential: identity.credential,
+    });
+    cleanup.push(() => {
+      agent.close();
+    });
+    await agent.start();
+    const countSamples = async (h: Hub) =>
+      Number(
+        (
+          await h.database.db
+            .selectFrom('metric_samples')
+            .select((eb) => eb.fn.countAll<string | number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    let sent = 0;
+    const send = () => {
+      sent += 1;
+      agent.metrics([metricSample(t.clock.now().getTime() - 50_000 + sent * 10)]);
+    };
+    send();
+    const deadline = Date.now() + 5_000;
+    while ((await countSamples(t.hub)) === 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const before = await countSamples(t.hub);
+    expect(before).toBeGreaterThan(0);
+    const writer = setInterval(send, 5);
+    cleanup.push(() => {
+      clearInterval(writer);
+    });
+
+    const out = path.join(tempDir(), 'hub.svcbackup');
+    const backup = await cli(['backup', out], t.dataDir);
+    clearInterval(writer);
+    expect(backup.stderr).toBe('');
+    expect(backup.code).toBe(0);
+    expect(sent).toBeGreaterThan(0);
+    expect(backup.stdout).toContain('The hub key is NOT in this backup');
+    expect(backup.stdout).toContain(path.join(t.dataDir, 'encryption.key'));
+    expect(fs.statSync(out).mode & 0o777).toBe(0o600);
+
+    // Without the key, restore refuses rather than make a hub that cannot read its secrets.
+    const target = path.join(tempDir(), 'restored');
+    const refused = await cli(['restore', out], target);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--key-file');
+    expect(fs.existsSync(target)).toBe(false);
+
+    const restored = await cli(
+      ['restore', out, '--key-file', path.join(t.dataDir, 'encryption.key')],
+      target,
+    );
+    expect(restored.stderr).toBe('');
+    expect(restored.code).toBe(0);
+
+    // A second restore into the now non-empty directory is refused.
+    const again = await cli(['restore', out, '--key-file', path.join(t.dataDir, 'encryption.key')], target);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('is not empty');
+
+    const hub = await openRestored(target);
+    const seen = await get(hub, `/api/v2/assets/${asset.id}`, key.raw_key);
+    expect(seen.status).toBe(200);
+    expect(seen.json.data).toMatchObject({ id: asset.id, name: 'kept-asset', tags: ['prod'] });
+    expect(hub.settings.get('policy.interactive_enabled')).toBe(false);
+    const row = await hub.database.db
+      .selectFrom('webhooks')
+      .select('secret_sealed')
+      .where('id', '=', webhookId)
+      .executeTakeFirstOrThrow();
+    expect(hub.box.open(row.secret_sealed, `webhook:${webhookId}`)).toBe('w'.repeat(32));
+    expect(await countSamples(hub)).toBeGreaterThanOrEqual(before);
+  });
+
+  it('with --include-key, the archive restores alone; a file that is not a backup is refused', async () => {
+    const t = await startTestHub();
+    cleanup.push(() => t.close());
+    const key = await t.createKey({ role: 'viewer', scopes: ['hub:read'] });
+    const dir = tempDir();
+    const out = path.join(dir, 'with-key.svcbackup');
+
+    const backup = await cli(['backup', out, '--include-key'], t.dataDir);
+    expect(backup.code).toBe(0);
+    expect(backup.stdout).toContain('The hub key is IN this backup');
+    expect((await cli(['backup', out], t.dataDir)).stderr).toContain('exists');
+
+    const target = path.join(dir, 'restored');
+    expect((await cli(['restore', out], target)).code).toBe(0);
+    const hub = await openRestored(target);
+    expect((await get(hub, '/api/v2/hub/status', key.raw_key)).status).toBe(200);
+
+    const junk = path.join(dir, 'junk.tar');
+    fs.writeFileSync(junk, 'not a tar');
+    const bad = await cli(['restore', junk], path.join(dir, 'other'));
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('is not a readable svc hub backup');
+  });
+});

@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import type { Asset, ExecResult } from '@svc/protocol';
+import {
+  formatAsset,
+  formatAssetTable,
+  formatEvent,
+  formatProgress,
+  formatResultHeader,
+  formatStream,
+  formatSummary,
+  formatTable,
+  isSuccess,
+  safeText,
+} from './format.js';
+
+const asset: Asset = {
+  id: 'ast_01jc0000000000000000000000',
+  name: 'web-1',
+  hostname: 'web-1.lan',
+  platform: 'linux',
+  status: 'online',
+  source: 'agent',
+  ip_addresses: ['10.0.0.5'],
+  mac_address: null,
+  tags: ['prod'],
+  description: null,
+  last_seen_at: '2026-01-02T03:04:05.678Z',
+  created_at: '2026-01-01T00:00:00.000Z',
+  updated_at: '2026-01-01T00:00:00.000Z',
+  agent: { connected: true, version: '0.1.0', connected_at: '2026-01-02T03:00:00.000Z' },
+  hub_host: false,
+};
+
+function result(partial: Partial<ExecResult>): ExecResult {
+  return {
+    asset_id: asset.id,
+    status: 'ok',
+    exit_code: 0,
+    stdout: '',
+    stderr: '',
+    truncated: false,
+    duration_ms: 12,
+    error: null,
+    ...partial,
+  };
+}
+
+describe('tables and fields', () => {
+  it('aligns columns without trailing spaces', () => {
+    expect(
+      formatTable(
+        ['A', 'LONGER'],
+        [
+          ['xxxx', 'y'],
+          ['z', ''],
+        ],
+      ),
+    ).toBe('A     LONGER\nxxxx  y\nz');
+  });
+
+  it('lists assets with their status and last contact', () => {
+    expect(formatAssetTable([asset]).split('\n')).toEqual([
+      'NAME   STATUS  PLATFORM  HOSTNAME   LAST SEEN             ID',
+      'web-1  online  linux     web-1.lan  2026-01-02 03:04:05Z  ast_01jc0000000000000000000000',
+    ]);
+  });
+
+  it('shows one asset as aligned fields', () => {
+    const text = formatAsset(asset);
+    expect(text).toContain('agent:        connected, version 0.1.0');
+    expect(text).toContain('tags:         prod');
+    expect(text).toContain('mac address:  -');
+  });
+
+  it('escapes control characters an agent could send to move the terminal', () => {
+    expect(safeText('ok\u001b[2Jgone\u0007')).toBe('ok\\x1b[2Jgone\\x07');
+    expect(formatTable(['N'], [['a\u001b]0;x\u0007']])).toBe('N\na\\x1b]0;x\\x07');
+    expect(formatStream('line\u001b[31m red\n\tnext')).toBe('line\\x1b[31m red\n\tnext\n');
+  });
+});
+
+describe('fan-out results', () => {
+  it("heads each target's output with its name and outcome", () => {
+    expect(formatResultHeader(result({}), 'web-1')).toBe('==> web-1: exit 0 (12 ms)');
+    expect(formatResultHeader(result({ exit_code: 3, truncated: true }), 'web-1')).toBe(
+      '==> web-1: exit 3 (12 ms, output cut)',
+    );
+    expect(
+      formatResultHeader(result({ status: 'offline', exit_code: null, error: 'agent not connected' }), 'db'),
+    ).toBe('==> db: offline: agent not connected (12 ms)');
+  });
+
+  it('counts success only for exit code 0', () => {
+    expect(isSuccess(result({}))).toBe(true);
+    expect(isSuccess(result({ exit_code: 1 }))).toBe(false);
+    expect(isSuccess(result({ status: 'timeout', exit_code: null }))).toBe(false);
+  });
+
+  it('sums up and shows progress', () => {
+    expect(formatSummary({ total: 4, ok: 3, timeout: 0, offline: 1, error: 0 }, 1)).toBe(
+      '4 targets: 2 exited 0, 1 exited non-zero, 1 offline',
+    );
+    expect(formatSummary({ total: 1, ok: 1, timeout: 0, offline: 0, error: 0 }, 0)).toBe(
+      '1 target: 1 exited 0',
+    );
+    expect(formatProgress(12, 300, 2)).toBe('[12/300] 10 ok, 2 failed');
+    expect(formatProgress(3, null, 0)).toBe('[3] 3 ok, 0 failed');
+  });
+
+  it('ends a stream with one newline, and prints nothing for an empty one', () => {
+    expect(formatStream('')).toBe('');
+    expect(formatStream('a\n')).toBe('a\n');
+    expect(formatStream('a')).toBe('a\n');
+  });
+});
+
+describe('events', () => {
+  it('prints time, type and the plain payload fields on one line', () => {
+    expect(
+      formatEvent({
+        id: 'evt_1',
+        type: 'asset.offline',
+        ts: '2026-01-02T03:04:05.000Z',
+        data: { asset_ids: ['ast_1'], asset_id: 'ast_1', name: 'web-1' },
+      } as never),
+    ).toBe('2026-01-02 03:04:05Z  asset.offline  asset_id=ast_1 name=web-1');
+  });
+});

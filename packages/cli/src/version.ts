@@ -1,0 +1,2 @@
+/** This CLI's version (`svc --version`). Keep in step with package.json. */
+export const cliVersion = '0.1.0';
