@@ -22,6 +22,7 @@ import { openDatabase, type DatabaseOptions, type HubDatabase } from './platform
 import { createInProcessEventBus, type EventBus } from './platform/event-bus.js';
 import type { Logger } from './platform/logger.js';
 import { createPasswordHasher, type PasswordHasher } from './platform/password-hasher.js';
+import { createIdempotencyStore } from './platform/idempotency.js';
 import { createRefusalLog } from './platform/refusal-log.js';
 import { createRetentionRunner, type RetentionRunner } from './platform/retention.js';
 import { loadSecretBox, type SecretBox } from './platform/secret-box.js';
@@ -539,9 +540,11 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
 
   const { apiKeys } = keys.services;
   const { sessions } = users.services;
+  const idempotency = createIdempotencyStore(db, clock);
   const app = buildApp({
     logger,
     refusals,
+    idempotency,
     isSecure,
     trustedProxies: config.trustedProxies,
     publicOrigin: config.publicOrigin,
@@ -561,7 +564,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
 
   const retention = createRetentionRunner({
     clock,
-    tasks: composed.retentionTasks,
+    tasks: [...composed.retentionTasks, idempotency.retention],
     ...(options.retentionIntervalMs !== undefined ? { intervalMs: options.retentionIntervalMs } : {}),
     onError: (task, error) => {
       logger.error({ err: error, task }, 'retention failed');

@@ -20,6 +20,9 @@ export const idPrefixes = {
   discoverySuggestion: 'dsg',
   connector: 'con',
   dependencyLink: 'dln',
+  pushSubscription: 'psb',
+  webauthnCredential: 'wac',
+  telemetryEvent: 'tel',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

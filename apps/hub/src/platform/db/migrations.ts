@@ -10,6 +10,7 @@ import { liveFeedMigration } from './migrations/0010-live-feed.js';
 import { discoveryMigration } from './migrations/0011-discovery.js';
 import { connectorsMigration } from './migrations/0012-connectors.js';
 import { alertServiceRulesMigration } from './migrations/0013-alert-service-rules.js';
+import { mobileMigration } from './migrations/0016-mobile.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists */
 const initial: Migration = {
@@ -268,6 +269,7 @@ export const migrations: Record<string, Migration> = {
   '0011_discovery': discoveryMigration,
   '0012_connectors': connectorsMigration,
   '0013_alert_service_rules': alertServiceRulesMigration,
+  '0016_mobile': mobileMigration,
 };
 
 export const migrationProvider: MigrationProvider = {
