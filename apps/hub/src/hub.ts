@@ -63,6 +63,7 @@ import {
   type MetricsPurger,
   type MetricsStore,
 } from './modules/metrics/metrics.module.js';
+import { createMobileModule } from './modules/mobile/mobile.module.js';
 import { createHomeautoModule } from './modules/homeauto/homeauto.module.js';
 import { createMeshvpnModule } from './modules/meshvpn/meshvpn.module.js';
 import { createNasModule } from './modules/nas/nas.module.js';
@@ -458,6 +459,11 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     ...outboundParts,
     minSeverity: () => runtimeSettings.get('notifications.min_severity'),
   });
+  const mobile = createMobileModule({
+    ...base,
+    alerts: alerts.services.alerts,
+    usernameOf: async (userId) => (await users.services.users.account(userId))?.username ?? userId,
+  });
   const connectors = createConnectorsModule({
     ...outboundParts,
     connectorAssets: assets.services.connectorAssets,
@@ -516,6 +522,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     eventsModule,
     webhooks,
     notifications,
+    mobile,
     discovery,
     connectors,
     meshvpn,

@@ -44,6 +44,7 @@ import { connectorsContracts } from './api/connectors.js';
 import { virtContracts } from './api/virt.js';
 import { backupContracts } from './api/backup.js';
 import { dependenciesContracts } from './api/dependencies.js';
+import { mobileContracts } from './api/mobile.js';
 import { notificationsContracts } from './api/notifications.js';
 import { whoamiContracts } from './api/whoami.js';
 
@@ -76,6 +77,7 @@ export const contractAreas = {
   events: eventsContracts,
   webhooks: webhooksContracts,
   notifications: notificationsContracts,
+  mobile: mobileContracts,
   containers: containersContracts,
   discovery: discoveryContracts,
   connectors: connectorsContracts,
@@ -118,6 +120,7 @@ export const routes = {
   ...eventsContracts,
   ...webhooksContracts,
   ...notificationsContracts,
+  ...mobileContracts,
   ...containersContracts,
   ...discoveryContracts,
   ...connectorsContracts,

@@ -136,7 +136,12 @@ export function registerContractRoutes(
           params: request.params,
           query: request.query,
           body: request.body,
-          ctx: { principal, requestId: request.id, ip: request.ip },
+          ctx: {
+            principal,
+            requestId: request.id,
+            ip: request.ip,
+            origin: typeof request.headers.origin === 'string' ? request.headers.origin : null,
+          },
         };
         const key = contract.idempotent ? idempotencyKeyOf(request) : null;
         const result =

@@ -369,7 +369,7 @@ export interface DependencyLinksTable {
 }
 
 // ---- The mobile companion (migration 0016) ----
-export interface IdempotencyRecordsTable {
+interface IdempotencyRecordsTable {
   /** `key:<api key id>` or `user:<user id>`: a key is only ever replayed for the credential that sent it. */
   credential: string;
   key: string;
