@@ -90,16 +90,26 @@ scope.addEventListener('message', (event) => {
     .filter((u): u is URL => u !== null && u.pathname.startsWith('/assets/'))
     .map((u) => u.pathname)
     .slice(0, 200);
-  event.waitUntil(caches.open(shellCache).then((cache) => cache.addAll(files)));
+  event.waitUntil(
+    caches.has(shellCache).then(async (present) => {
+      if (present) await (await caches.open(shellCache)).addAll(files);
+    }),
+  );
 });
+
+/**
+ * Adds to the shell's cache only while it exists: sign-out deletes it (and unregisters this worker, which still
+ * serves the open page until it closes), and nothing may be cached again behind it.
+ */
+async function keep(key: string | Request, answer: Response): Promise<void> {
+  if (!(await caches.has(shellCache))) return;
+  await (await caches.open(shellCache)).put(key, answer);
+}
 
 async function networkFirstPage(request: Request): Promise<Response> {
   try {
     const answer = await fetch(request);
-    if (answer.ok) {
-      const cache = await caches.open(shellCache);
-      await cache.put('/m/', answer.clone());
-    }
+    if (answer.ok) await keep('/m/', answer.clone());
     return answer;
   } catch {
     return (await caches.match('/m/')) ?? Response.error();
@@ -110,7 +120,7 @@ async function cacheFirst(request: Request): Promise<Response> {
   const cached = await caches.match(request);
   if (cached) return cached;
   const answer = await fetch(request);
-  if (answer.ok) await (await caches.open(shellCache)).put(request, answer.clone());
+  if (answer.ok) await keep(request, answer.clone());
   return answer;
 }
 

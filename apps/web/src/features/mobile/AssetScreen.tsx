@@ -34,12 +34,29 @@ function useQueue(): QueuedRun[] {
   return runs;
 }
 
+const actionsKey = 'svc.mobile.actions';
+
+function cachedActions(): { id: string; name: string }[] | undefined {
+  try {
+    return JSON.parse(localStorage.getItem(actionsKey) ?? 'null') as
+      { id: string; name: string }[] | undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function ActionRunner({ stale }: { stale: boolean }) {
   const [outcome, setOutcome] = useState<string | null>(null);
   const actions = useQuery({
     queryKey: ['mobile', 'actions'],
     enabled: !stale,
-    queryFn: async () => (await hub.call('actions.list', { query: { per_page: 100 } })).data,
+    queryFn: async () => {
+      const { data } = await hub.call('actions.list', { query: { per_page: 100 } });
+      // Kept with the fleet state (cleared at sign-out): runs can be queued while offline.
+      localStorage.setItem(actionsKey, JSON.stringify(data.map((a) => ({ id: a.id, name: a.name }))));
+      return data.map((a) => ({ id: a.id, name: a.name }));
+    },
+    placeholderData: cachedActions,
   });
   const queue = useQueue();
   const run = async (id: string, name: string) => {

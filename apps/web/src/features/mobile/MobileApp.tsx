@@ -61,10 +61,16 @@ function useServiceWorker(): void {
   }, []);
 }
 
+/** How often queued runs are retried while some wait (each is still sent at most once). */
+const replayEveryMs = 5_000;
+
 function useOnlineReplay(): void {
+  const client = useQueryClient();
   useEffect(() => {
     const online = () => {
       updateConnection({ reachable: true });
+      // Back from the last known state: who is signed in, then everything, from the hub again.
+      void client.invalidateQueries({ queryKey: sessionKey });
       sendTelemetry('app.online');
       void replayQueue().catch(() => undefined);
     };
@@ -73,12 +79,18 @@ function useOnlineReplay(): void {
     };
     window.addEventListener('online', online);
     window.addEventListener('offline', offline);
-    if (navigator.onLine) void replayQueue().catch(() => undefined);
+    // Also every few seconds: a hub that was down while the network was up fires no `online` event.
+    const retry = () => {
+      if (navigator.onLine) void replayQueue().catch(() => undefined);
+    };
+    retry();
+    const timer = setInterval(retry, replayEveryMs);
     return () => {
+      clearInterval(timer);
       window.removeEventListener('online', online);
       window.removeEventListener('offline', offline);
     };
-  }, []);
+  }, [client]);
 }
 
 /** The event feed: invalidates what it touches, and feeds the debug banner; reconnects per `autoReconnect`. */

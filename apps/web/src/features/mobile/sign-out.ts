@@ -28,7 +28,10 @@ const cleaners: Record<SignOutArtifact, () => Promise<void>> = {
     }
     return Promise.resolve();
   },
+  // The worker goes first (it would cache again what the page loads next), then its caches.
   'offline-cache': async () => {
+    const registration = await navigator.serviceWorker.getRegistration('/m/');
+    await registration?.unregister();
     for (const name of await caches.keys()) await caches.delete(name);
   },
   'queued-actions': () => deleteDeviceStore(),
