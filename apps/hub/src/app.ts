@@ -14,6 +14,7 @@ import { sendError } from './http/envelope.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { HubLogController } from './http/request-log.js';
+import type { IdempotencyStore } from './platform/idempotency.js';
 import { registerContractRoutes, type Handlers, type RawHandler } from './http/register-routes.js';
 import { createClientIpReader, createOriginCheck, type TransportRequest } from './http/transport-security.js';
 import { createUpgradeRouter, type PublicUpgradeHandlers, type UpgradeHandlers } from './http/upgrade.js';
@@ -48,6 +49,8 @@ export interface AppDeps {
   console?: ConsoleHandler;
   /** Counts each answered request by its route's template (never the raw URL), method and status. */
   telemetry?: Pick<Telemetry, 'httpRequest'>;
+  /** Where `idempotent` contracts keep their answers; without it the `Idempotency-Key` header is ignored. */
+  idempotency?: IdempotencyStore;
 }
 
 /** Routes that share a path with another method, for telling 405 from 404. */
@@ -164,7 +167,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     return sendError(request, reply, new HubError('not_found', `No endpoint ${request.method} ${path}.`));
   });
 
-  registerContractRoutes(app, routes, deps.handlers, deps.rawHandlers);
+  registerContractRoutes(app, routes, deps.handlers, deps.rawHandlers, deps.idempotency ?? null);
   app.server.on(
     'upgrade',
     createUpgradeRouter({

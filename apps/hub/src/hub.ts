@@ -24,6 +24,7 @@ import { openDatabase, type DatabaseOptions, type HubDatabase } from './platform
 import { createInProcessEventBus, type EventBus } from './platform/event-bus.js';
 import type { Logger } from './platform/logger.js';
 import { createPasswordHasher, type PasswordHasher } from './platform/password-hasher.js';
+import { createIdempotencyStore } from './platform/idempotency.js';
 import { createRefusalLog } from './platform/refusal-log.js';
 import { createRetentionRunner, type RetentionRunner } from './platform/retention.js';
 import { loadSecretBox, type SecretBox } from './platform/secret-box.js';
@@ -64,6 +65,7 @@ import {
   type MetricsPurger,
   type MetricsStore,
 } from './modules/metrics/metrics.module.js';
+import { createMobileModule } from './modules/mobile/mobile.module.js';
 import { createHomeautoModule } from './modules/homeauto/homeauto.module.js';
 import { createMeshvpnModule } from './modules/meshvpn/meshvpn.module.js';
 import { createNasModule } from './modules/nas/nas.module.js';
@@ -477,6 +479,11 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     ...outboundParts,
     minSeverity: () => runtimeSettings.get('notifications.min_severity'),
   });
+  const mobile = createMobileModule({
+    ...base,
+    alerts: alerts.services.alerts,
+    usernameOf: async (userId) => (await users.services.users.account(userId))?.username ?? userId,
+  });
   const connectors = createConnectorsModule({
     ...outboundParts,
     connectorAssets: assets.services.connectorAssets,
@@ -563,6 +570,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     eventsModule,
     webhooks,
     notifications,
+    mobile,
     discovery,
     connectors,
     meshvpn,
@@ -589,9 +597,11 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
 
   const { apiKeys } = keys.services;
   const { sessions } = users.services;
+  const idempotency = createIdempotencyStore(db, clock);
   const app = buildApp({
     logger,
     refusals,
+    idempotency,
     isSecure,
     trustedProxies: config.trustedProxies,
     publicOrigin: config.publicOrigin,
@@ -612,7 +622,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
 
   const retention = createRetentionRunner({
     clock,
-    tasks: composed.retentionTasks,
+    tasks: [...composed.retentionTasks, idempotency.retention],
     ...(options.retentionIntervalMs !== undefined ? { intervalMs: options.retentionIntervalMs } : {}),
     onError: (task, error) => {
       logger.error({ err: error, task }, 'retention failed');

@@ -25,18 +25,24 @@ export async function connectFakeAgent(
   const token = await t.api('POST', '/api/v2/enrollment-tokens', { name: `e2e ${hostname}` });
   if (token.status !== 201) throw new Error(`enrollment token: ${token.status} ${token.text}`);
   const raw = (token.json.data as { token: string }).token;
-  const enrolled = await tlsRequest(`${t.baseUrl}/api/v1/enroll`, {
+  const request = {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ token: raw, hostname, platform: 'linux', agent_version: 'fake-1.0.0' }),
-    insecure: true,
-  });
+  };
+  // The mobile tests' hub is plain HTTP on localhost (harness `plainHttp`).
+  const enrolled = t.baseUrl.startsWith('http:')
+    ? await fetch(`${t.baseUrl}/api/v1/enroll`, request).then(async (r) => ({
+        status: r.status,
+        body: await r.text(),
+      }))
+    : await tlsRequest(`${t.baseUrl}/api/v1/enroll`, { ...request, insecure: true });
   if (enrolled.status !== 201) throw new Error(`enroll: ${enrolled.status} ${enrolled.body}`);
   const { data } = JSON.parse(enrolled.body) as {
     data: { asset_id: string; credential: string; channel_path: string };
   };
   const agent = new FakeAgent({
-    url: `${t.baseUrl.replace('https:', 'wss:')}${data.channel_path}`,
+    url: `${t.baseUrl.replace(/^http/, 'ws')}${data.channel_path}`,
     credential: data.credential,
     insecure: true,
     hello: { hostname, ip_addresses: ['192.0.2.10'], mac_addresses: ['02:00:00:00:00:10'], ...hello },

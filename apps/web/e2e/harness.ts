@@ -81,6 +81,26 @@ export interface ConsoleOptions {
   /** Leave the owner's first run as it is: the generated password still to be changed. */
   keepFirstRun?: boolean;
   env?: Record<string, string>;
+  /**
+   * The hub on plain HTTP at `http://localhost:<port>` (TLS disabled): a secure context chromium trusts without a
+   * certificate, so service workers, Web Push and WebAuthn work (the mobile app's tests).
+   */
+  plainHttp?: boolean;
+  /** The browser's viewport (1280×800 unless told); the mobile tests use a phone's. */
+  viewport?: { width: number; height: number };
+}
+
+/** GET or POST over plain HTTP, shaped like tlsRequest's answer. */
+async function plainRequest(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string },
+): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  const answer = await fetch(url, {
+    method: options.method ?? 'GET',
+    ...(options.headers ? { headers: options.headers } : {}),
+    ...(options.body !== undefined ? { body: options.body } : {}),
+  });
+  return { status: answer.status, headers: Object.fromEntries(answer.headers), body: await answer.text() };
 }
 
 async function freePort(): Promise<number> {
@@ -127,7 +147,7 @@ async function startHub(options: ConsoleOptions): Promise<HubProcess> {
     ...process.env,
     SVC_DATA_DIR: path.join(dataDir, 'data'),
     SVC_TLS_CA_KEY_DIR: path.join(dataDir, 'ca-key'),
-    SVC_TLS_MODE: 'auto',
+    SVC_TLS_MODE: options.plainHttp ? 'disabled' : 'auto',
     SVC_HOST: '127.0.0.1',
     SVC_HTTPS_PORT: String(httpsPort),
     SVC_HTTP_PORT: String(httpPort),
@@ -154,7 +174,7 @@ async function startHub(options: ConsoleOptions): Promise<HubProcess> {
       resolve();
     });
   });
-  const baseUrl = `https://127.0.0.1:${httpsPort}`;
+  const baseUrl = options.plainHttp ? `http://localhost:${httpPort}` : `https://127.0.0.1:${httpsPort}`;
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     child.kill('SIGTERM');
@@ -166,6 +186,10 @@ async function startHub(options: ConsoleOptions): Promise<HubProcess> {
     // The CA as a newcomer fetches it; the API client below then verifies the hub against it.
     const ca = await waitFor('the hub to serve its CA', async () => {
       if (child.exitCode !== null) throw new Error('hub exited');
+      if (options.plainHttp) {
+        const answer = await plainRequest(`${baseUrl}/api/v1/tls/info`, {});
+        return answer.status === 200 ? '' : undefined;
+      }
       const answer = await tlsRequest(`${baseUrl}/api/v1/tls/ca.crt`, { insecure: true });
       return answer.status === 200 ? answer.body : undefined;
     });
@@ -195,12 +219,12 @@ export function useConsole(options: ConsoleOptions = {}): () => ConsoleHarness {
 
   beforeAll(async () => {
     hub = await startHub(options);
-    const claimed = options.keepFirstRun ? null : await claimOwner(hub.baseUrl, hub.dataDir, { ca: hub.ca });
+    const claimed = options.keepFirstRun
+      ? null
+      : await claimOwner(hub.baseUrl, hub.dataDir, hub.ca ? { ca: hub.ca } : {});
     browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumFlags, headless: true });
-    const context = await browser.newContext({
-      ignoreHTTPSErrors: true,
-      viewport: { width: 1280, height: 800 },
-    });
+    const viewport = options.viewport ?? { width: 1280, height: 800 };
+    const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport });
     // Well under the test timeout, so a missing element fails with its locator named.
     context.setDefaultTimeout(actionTimeoutMs);
     const page = await context.newPage();
@@ -219,12 +243,11 @@ export function useConsole(options: ConsoleOptions = {}): () => ConsoleHarness {
       const bearer = key ?? claimed?.ownerKey;
       if (bearer) headers.authorization = `Bearer ${bearer}`;
       if (body !== undefined) headers['content-type'] = 'application/json';
-      const answer = await tlsRequest(new URL(urlPath, baseUrl).toString(), {
-        method,
-        headers,
-        ca,
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      });
+      const url = new URL(urlPath, baseUrl).toString();
+      const payload = body !== undefined ? { body: JSON.stringify(body) } : {};
+      const answer = options.plainHttp
+        ? await plainRequest(url, { method, headers, ...payload })
+        : await tlsRequest(url, { method, headers, ca, ...payload });
       let json: ApiAnswer['json'] = {};
       try {
         json = answer.body ? (JSON.parse(answer.body) as ApiAnswer['json']) : {};
@@ -268,10 +291,7 @@ export function useConsole(options: ConsoleOptions = {}): () => ConsoleHarness {
           users.set(role, credentials);
         }
         // A fresh page in a fresh context: no cookie of an earlier user.
-        const fresh = await browser?.newContext({
-          ignoreHTTPSErrors: true,
-          viewport: { width: 1280, height: 800 },
-        });
+        const fresh = await browser?.newContext({ ignoreHTTPSErrors: true, viewport });
         if (!fresh || !harness) throw new Error('no browser');
         await harness.context.close();
         harness.context = fresh;

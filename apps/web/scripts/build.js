@@ -142,6 +142,26 @@ export async function buildConsole(options = {}) {
         },
       },
     });
+    // The mobile app's service worker: one classic script at the root (dist/sw.js, scope /m/), not hashed, so
+    // its URL stays the same and the browser sees a new build at its next update check.
+    await build({
+      configFile: false,
+      mode: 'production',
+      root: webDir,
+      logLevel: 'warn',
+      publicDir: false,
+      build: {
+        outDir: distDir,
+        emptyOutDir: false,
+        target: 'es2022',
+        copyPublicDir: false,
+        reportCompressedSize: false,
+        rollupOptions: {
+          input: path.join(webDir, 'src', 'sw', 'service-worker.ts'),
+          output: { format: 'iife', entryFileNames: 'sw.js' },
+        },
+      },
+    });
     if (nodeEnv === undefined) delete process.env.NODE_ENV;
     else process.env.NODE_ENV = nodeEnv;
     precompress();

@@ -82,6 +82,12 @@ export interface RouteContract {
   stream?: { mediaType: 'application/x-ndjson'; line: TSchema };
   /** Longer prose for the OpenAPI document, when the summary cannot say enough. */
   description?: string;
+  /**
+   * Honours an `Idempotency-Key` header: the first request with a key runs and its answer is kept for
+   * `idempotencyLimits.ttlHours`; a repeat by the same credential gets that answer and runs nothing
+   * (docs/decisions/0032-mobile-offline-queue-and-push.md).
+   */
+  idempotent?: boolean;
   /** A body limit above the hub's default (file uploads). */
   bodyLimit?: number;
   /** Which issue builds it, for routes that still answer 501 (the contracts of `api/planned.ts`). */
@@ -103,3 +109,10 @@ export function routerPath(route: Pick<RouteContract, 'surface' | 'path' | 'para
 export function defineRoute<const T extends RouteContract>(route: T): T {
   return route;
 }
+
+/** The `Idempotency-Key` header: its form and how long an answer is kept for replays. */
+export const idempotencyLimits = {
+  header: 'idempotency-key',
+  pattern: '^[A-Za-z0-9_.:-]{8,128}$',
+  ttlHours: 24,
+} as const;

@@ -24,6 +24,9 @@ export const idPrefixes = {
   desktopRecording: 'drc',
   remoteSession: 'rss',
   recording: 'rec',
+  pushSubscription: 'psb',
+  webauthnCredential: 'wac',
+  telemetryEvent: 'tel',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -46,6 +46,7 @@ export * from './api/tls.js';
 export * from './api/users.js';
 export * from './api/webhooks.js';
 export * from './api/notifications.js';
+export * from './api/mobile.js';
 export * from './api/whoami.js';
 export * from './api/connectors.js';
 export * from './api/virt.js';

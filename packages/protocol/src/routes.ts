@@ -45,6 +45,7 @@ import { virtContracts } from './api/virt.js';
 import { backupContracts } from './api/backup.js';
 import { dependenciesContracts } from './api/dependencies.js';
 import { desktopContracts } from './api/desktop.js';
+import { mobileContracts } from './api/mobile.js';
 import { notificationsContracts } from './api/notifications.js';
 import { whoamiContracts } from './api/whoami.js';
 import { sessionsContracts } from './api/sessions.js';
@@ -78,6 +79,7 @@ export const contractAreas = {
   events: eventsContracts,
   webhooks: webhooksContracts,
   notifications: notificationsContracts,
+  mobile: mobileContracts,
   containers: containersContracts,
   discovery: discoveryContracts,
   connectors: connectorsContracts,
@@ -122,6 +124,7 @@ export const routes = {
   ...eventsContracts,
   ...webhooksContracts,
   ...notificationsContracts,
+  ...mobileContracts,
   ...containersContracts,
   ...discoveryContracts,
   ...connectorsContracts,

@@ -27,6 +27,8 @@ export type CallInput<R extends RouteContract> = {
   params?: StaticOf<R['params']>;
   query?: Optionalize<StaticOf<R['query']>>;
   body?: StaticOf<R['body']>;
+  /** Sent as `Idempotency-Key` (routes marked `idempotent`): a repeat answers the first call, runs nothing. */
+  idempotencyKey?: string;
 };
 
 export type CallOutput<R extends RouteContract> = R extends { raw: true }
@@ -241,6 +243,7 @@ export function createClient(options: ClientOptions) {
     params?: Record<string, unknown>;
     query?: Record<string, unknown>;
     body?: unknown;
+    idempotencyKey?: string;
   }
 
   async function send(
@@ -252,6 +255,7 @@ export function createClient(options: ClientOptions) {
     const url = base + buildUrl(route, input.params ?? {}, input.query ?? {});
     const headers: Record<string, string> = { accept: extra.accept ?? 'application/json' };
     if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
+    if (input.idempotencyKey !== undefined) headers['idempotency-key'] = input.idempotencyKey;
     let body: string | undefined;
     if (input.body !== undefined) {
       headers['content-type'] = 'application/json';

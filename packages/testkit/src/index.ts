@@ -6,6 +6,7 @@ export * from './fleet-simulator.js';
 export * from './claim-owner.js';
 export * from './gated-bcrypt.js';
 export * from './podman.js';
+export * from './push-service.js';
 export * from './upstreams/upstream-server.js';
 export * from './upstreams/truenas.js';
 export * from './upstreams/portainer.js';

@@ -53,6 +53,11 @@ export interface ActionContext {
   principal: Principal;
   requestId: string | null;
   ip: string | null;
+  /**
+   * The request's Origin header, when it sent one. For a cookie-authenticated mutation the origin check has
+   * already required it to be the hub's own origin (WebAuthn checks its ceremonies against it).
+   */
+  origin?: string | null;
 }
 
 /**

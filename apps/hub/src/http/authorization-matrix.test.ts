@@ -66,6 +66,20 @@ const sampleBodies: Record<string, unknown> = {
     settings: { url: 'https://198.51.100.7/t' },
   },
   'notifications.update': { enabled: false },
+  'notifications.pushSubscribe': {
+    device_id: 'matrix-device',
+    endpoint: 'https://198.51.100.7/push/matrix',
+    keys: { p256dh: 'B'.repeat(87), auth: 'A'.repeat(22) },
+  },
+  'mobile.registrationOptions': { device_id: 'matrix-device' },
+  'mobile.register': { device_id: 'matrix-device', response: {} },
+  'mobile.proofOptions': { purpose: 'quick-action:incident.resolve:inc_matrix' },
+  'mobile.proof': { purpose: 'quick-action:incident.resolve:inc_matrix', response: {} },
+  'mobile.quickAction': { action: 'incident.resolve', id: 'inc_matrix', proof: 'matrix-proof' },
+  'mobile.telemetry': {
+    device_id: 'matrix-device',
+    events: [{ name: 'app.opened', ts: '2026-01-01T00:00:00.000Z' }],
+  },
   'discovery.run': {},
   'discovery.accept': {},
   'connectors.create': {

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static, TSchema } from 'typebox';
 import {
+  idempotencyLimits,
   ListEnvelope,
   SuccessEnvelope,
   routerPath,
@@ -9,7 +10,8 @@ import {
   type Routes,
 } from '@svc/protocol';
 import type { Page } from '../platform/db/paging.js';
-import { HubError } from '../platform/hub-error.js';
+import { HubError, validationError } from '../platform/hub-error.js';
+import { isIdempotencyKey, type IdempotencyStore } from '../platform/idempotency.js';
 import type { ActionContext, Principal } from '../access/principal.js';
 import { sendError } from './envelope.js';
 import { serializationSchema } from './serialization-schema.js';
@@ -68,6 +70,19 @@ function isPage(value: unknown): value is Page<unknown> {
   return typeof value === 'object' && value !== null && 'items' in value && 'meta' in value;
 }
 
+/** The request's `Idempotency-Key`, checked; null when it sent none. */
+function idempotencyKeyOf(request: FastifyRequest): string | null {
+  const header = request.headers[idempotencyLimits.header];
+  if (header === undefined) return null;
+  if (typeof header !== 'string' || !isIdempotencyKey(header)) {
+    throw validationError(
+      'headers.idempotency-key',
+      'must be 8 to 128 characters of letters, digits, _ . : or -',
+    );
+  }
+  return header;
+}
+
 /**
  * Registers every contract of a surface. A contract without a handler answers 501 `not_implemented` — after
  * the guard, so an unbuilt endpoint is as closed as a built one.
@@ -77,6 +92,7 @@ export function registerContractRoutes(
   contracts: readonly RouteContract[],
   handlers: Handlers,
   rawHandlers: RawHandlers = {},
+  idempotency: IdempotencyStore | null = null,
 ): void {
   const handlerMap = handlers as Partial<Record<string, AnyHandler>>;
   const rawMap = rawHandlers as Partial<Record<string, RawHandler>>;
@@ -116,12 +132,27 @@ export function registerContractRoutes(
         // Public routes run with a principal that may see nothing, so no service can leak through them.
         const principal = request.principal ?? (contract.auth === 'public' ? anonymous : null);
         if (!principal) throw new HubError('unauthorized');
-        const result = await handler({
+        const input = {
           params: request.params,
           query: request.query,
           body: request.body,
-          ctx: { principal, requestId: request.id, ip: request.ip },
-        });
+          ctx: {
+            principal,
+            requestId: request.id,
+            ip: request.ip,
+            origin: typeof request.headers.origin === 'string' ? request.headers.origin : null,
+          },
+        };
+        const key = contract.idempotent ? idempotencyKeyOf(request) : null;
+        const result =
+          key !== null && idempotency
+            ? await idempotency.once(
+                principal,
+                key,
+                { route: contract.name, target: JSON.stringify(request.params ?? {}) },
+                () => handler(input),
+              )
+            : await handler(input);
         if (isPage(result) && result.serialized !== undefined) {
           const body = `{"request_id":${JSON.stringify(request.id)},${result.serialized}}`;
           return reply.code(status).type('application/json; charset=utf-8').send(body);

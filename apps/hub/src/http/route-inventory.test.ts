@@ -228,6 +228,17 @@ const documentedExtras: readonly (readonly [method: string, path: string, access
   ['DELETE', '/api/v2/alerts/rules/{id}', 'alerts:write'],
   // A webhook's "send test event" and the Notifications domain's channels with their routing (0016).
   ['POST', '/api/v2/webhooks/{id}/test', 'webhooks:write'],
+  // The mobile companion (docs/decisions/0032-mobile-offline-queue-and-push.md, 0033-mobile-device-owner-proof.md).
+  ['GET', '/api/notifications/push/key', 'authenticated'],
+  ['GET', '/api/notifications/push/subscriptions', 'authenticated'],
+  ['POST', '/api/notifications/push/subscriptions', 'authenticated'],
+  ['DELETE', '/api/notifications/push/subscriptions/{id}', 'authenticated'],
+  ['POST', '/api/mobile/webauthn/registration-options', 'authenticated'],
+  ['POST', '/api/mobile/webauthn/registrations', 'authenticated'],
+  ['POST', '/api/mobile/webauthn/proof-options', 'authenticated'],
+  ['POST', '/api/mobile/webauthn/proofs', 'authenticated'],
+  ['POST', '/api/mobile/quick-actions', 'authenticated'],
+  ['POST', '/api/mobile/telemetry', 'authenticated'],
   ['GET', '/api/settings/notifications/channels', 'admin'],
   ['POST', '/api/settings/notifications/channels', 'admin'],
   ['GET', '/api/settings/notifications/channels/{id}', 'admin'],

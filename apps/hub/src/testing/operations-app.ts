@@ -10,6 +10,7 @@ import type { TestHub, TestHubOptions } from '@svc/testkit';
 import { useTestHub } from '@svc/testkit/vitest';
 import { createAgentCaller } from '../agents/agent-call.js';
 import { buildApp } from '../app.js';
+import { createIdempotencyStore } from '../platform/idempotency.js';
 import { createTransportCheck } from '../http/transport-security.js';
 import { createInProcessEventBus, type HubEvent } from '../platform/event-bus.js';
 import { silentLogger } from '../platform/logger.js';
@@ -49,7 +50,13 @@ export interface OperationsApp {
   request(
     method: string,
     url: string,
-    options?: { key?: string; body?: unknown; rawBody?: string; accept?: string },
+    options?: {
+      key?: string;
+      body?: unknown;
+      rawBody?: string;
+      accept?: string;
+      headers?: Record<string, string>;
+    },
   ): Promise<OperationsResponse>;
   /** Gives an asset a last-seen time (as the gateway's presence does) and marks it an agent asset. */
   setLastSeen(assetId: string, iso: string | null): Promise<void>;
@@ -152,6 +159,7 @@ async function startOperationsApp(
     verifyApiKey: (text) => t.hub.services.apiKeys.authenticate(text),
     handlers,
     rawHandlers,
+    idempotency: createIdempotencyStore(db, t.clock),
   });
   await app.ready();
 
@@ -161,7 +169,10 @@ async function startOperationsApp(
     app,
     scheduler: schedules.services.scheduler,
     async request(method, url, o = {}) {
-      const headers: Record<string, string> = { authorization: `Bearer ${o.key ?? t.ownerKey}` };
+      const headers: Record<string, string> = {
+        ...o.headers,
+        authorization: `Bearer ${o.key ?? t.ownerKey}`,
+      };
       if (o.accept !== undefined) headers.accept = o.accept;
       let payload: string | undefined;
       if (o.rawBody !== undefined) payload = o.rawBody;

@@ -1,4 +1,4 @@
-import { Suspense } from 'react';
+import { lazy, Suspense } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { SvcApiError } from '../api/client';
@@ -53,11 +53,24 @@ function Gate() {
   );
 }
 
+/** The mobile companion: its own gate (it opens offline on the last state it saw), a lazy chunk. */
+const MobileApp = lazy(async () => ({ default: (await import('../features/mobile/MobileApp')).MobileApp }));
+
 export function App() {
   return (
     <QueryClientProvider client={queryClient}>
       <BrowserRouter>
-        <Gate />
+        <Routes>
+          <Route
+            path="/m/*"
+            element={
+              <Suspense fallback={<Loading label="Loading svc hub" fullPage />}>
+                <MobileApp />
+              </Suspense>
+            }
+          />
+          <Route path="*" element={<Gate />} />
+        </Routes>
       </BrowserRouter>
     </QueryClientProvider>
   );

@@ -128,8 +128,12 @@ export const actionsContracts = {
     summary: 'Run a saved action now; one result per target',
     description:
       'Runs through the exec service exactly as `POST /exec` with the same targets would: an offline ' +
-      "target is a result, a target outside the key's allowed assets refuses the whole run with 404.",
+      "target is a result, a target outside the key's allowed assets refuses the whole run with 404. " +
+      'With an `Idempotency-Key` header, a repeat of the same key by the same credential within 24 hours ' +
+      'answers the first run and runs nothing (a key still running answers 409; a key used for another ' +
+      'action answers 409).',
     params: IdParams,
     response: ActionRun,
+    idempotent: true,
   }),
 } satisfies Record<string, RouteContract>;

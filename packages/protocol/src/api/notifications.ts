@@ -101,7 +101,10 @@ const Events = Type.Array(Type.Enum<[...typeof notifiableEventTypes]>(notifiable
   maxItems: notifiableEventTypes.length,
   uniqueItems: true,
 });
-const DigestWindow = Type.Integer({ minimum: 0, maximum: notificationLimits.digestWindowS });
+function DigestWindowSchema() {
+  return Type.Integer({ minimum: 0, maximum: notificationLimits.digestWindowS });
+}
+const DigestWindow = DigestWindowSchema();
 
 export const NotificationChannelCreate = Type.Object(
   {
@@ -142,7 +145,60 @@ export const NotificationTestResult = Type.Object({
 });
 export type NotificationTestResult = Static<typeof NotificationTestResult>;
 
+/**
+ * A device's Web Push subscription (the mobile app, issue 17; decision 0032): where the browser's push service
+ * takes messages for it, and the routing the device chose (its minimum severity, quiet hours, digest window).
+ * Alerts reach it through the same routing as channels.
+ */
+export const pushLimits = {
+  subscriptionsPerUser: 20,
+  endpointLength: 2048,
+} as const;
+
+const Base64Url = (min: number, max: number) =>
+  Type.String({ minLength: min, maxLength: max, pattern: '^[A-Za-z0-9_-]+={0,2}$' });
+
+export const PushSubscriptionCreate = Type.Object(
+  {
+    device_id: Type.String({ pattern: '^[A-Za-z0-9_-]{8,64}$' }),
+    /** The push service's URL for this browser: https (loopback http only with the insecure opt-in). */
+    endpoint: Type.String({ minLength: 1, maxLength: pushLimits.endpointLength }),
+    keys: Type.Object(
+      { p256dh: Base64Url(80, 100), auth: Base64Url(16, 32) },
+      { additionalProperties: false },
+    ),
+    min_severity: Type.Optional(Severity),
+    quiet_hours: Type.Optional(Maybe(QuietHours)),
+    digest_window_s: Type.Optional(DigestWindowSchema()),
+  },
+  { additionalProperties: false },
+);
+export type PushSubscriptionCreate = Static<typeof PushSubscriptionCreate>;
+
+export const PushSubscription = Type.Object({
+  id: Type.String(),
+  device_id: Type.String(),
+  /** The push service's origin only: the full endpoint is a capability and is not shown back. */
+  endpoint_origin: Type.String(),
+  min_severity: Severity,
+  quiet_hours: Maybe(QuietHours),
+  digest_window_s: Type.Integer(),
+  sent: Type.Integer(),
+  failed: Type.Integer(),
+  last_error: Maybe(Type.String()),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export type PushSubscription = Static<typeof PushSubscription>;
+
+export const PushKey = Type.Object({
+  /** The hub's VAPID public key (RFC 8292), uncompressed P-256 point, base64url: `applicationServerKey`. */
+  public_key: Type.String(),
+});
+export type PushKey = Static<typeof PushKey>;
+
 const channelPath = '/settings/notifications/channels';
+const pushPath = '/notifications/push';
 
 export const notificationsContracts = {
   'notifications.list': defineRoute({
@@ -207,5 +263,50 @@ export const notificationsContracts = {
     summary: 'Send a test notification through a channel now (no routing applies)',
     params: IdParams,
     response: NotificationTestResult,
+  }),
+  'notifications.pushKey': defineRoute({
+    name: 'notifications.pushKey',
+    surface: 'console',
+    method: 'GET',
+    path: `${pushPath}/key`,
+    auth: 'authenticated',
+    sessionOnly: true,
+    summary: "The hub's VAPID public key, for a device subscribing to push alerts",
+    response: PushKey,
+  }),
+  'notifications.pushList': defineRoute({
+    name: 'notifications.pushList',
+    surface: 'console',
+    method: 'GET',
+    path: `${pushPath}/subscriptions`,
+    auth: 'authenticated',
+    sessionOnly: true,
+    summary: `The signed-in user's push subscriptions, one per device (at most ${String(pushLimits.subscriptionsPerUser)})`,
+    response: Type.Array(PushSubscription, { maxItems: pushLimits.subscriptionsPerUser }),
+  }),
+  'notifications.pushSubscribe': defineRoute({
+    name: 'notifications.pushSubscribe',
+    surface: 'console',
+    method: 'POST',
+    path: `${pushPath}/subscriptions`,
+    auth: 'authenticated',
+    sessionOnly: true,
+    selfService: true,
+    summary: "Subscribe this device to push alerts with its routing (replaces the device's earlier one)",
+    body: PushSubscriptionCreate,
+    response: PushSubscription,
+    successStatus: 201,
+  }),
+  'notifications.pushUnsubscribe': defineRoute({
+    name: 'notifications.pushUnsubscribe',
+    surface: 'console',
+    method: 'DELETE',
+    path: `${pushPath}/subscriptions/{id}`,
+    auth: 'authenticated',
+    sessionOnly: true,
+    selfService: true,
+    summary: "Remove one of the signed-in user's push subscriptions",
+    params: IdParams,
+    response: PushSubscription,
   }),
 } satisfies Record<string, RouteContract>;

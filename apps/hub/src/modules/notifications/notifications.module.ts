@@ -9,8 +9,12 @@ import type { AuditService } from '../audit/audit.service.js';
 import { defineModule, subscriber } from '../module.js';
 import { notificationRoutes } from './notifications.routes.js';
 import { createNotificationService } from './notifications.service.js';
+import { createPushService } from './push.service.js';
 
-/** Notifications: alert events routed to channels (webhook, email, ntfy, Slack, Discord). */
+/** What goes to the mobile app's devices: fired alerts (in digests) and incidents (its persistent notifications). */
+const pushEventTypes = ['alert.fired', 'incident.created', 'incident.updated', 'incident.resolved'] as const;
+
+/** Notifications: alert events routed to channels (webhook, email, ntfy, Slack, Discord) and to devices (Web Push). */
 export function createNotificationsModule(deps: {
   db: Kysely<Database>;
   clock: Clock;
@@ -21,15 +25,22 @@ export function createNotificationsModule(deps: {
   minSeverity: () => NotificationSeverity;
 }) {
   const notifications = createNotificationService(deps);
+  const push = createPushService(deps);
   return defineModule({
     name: 'notifications',
-    services: { notifications },
-    handlers: notificationRoutes(notifications),
+    services: { notifications, push },
+    handlers: notificationRoutes(notifications, push),
     subscribers: [
       subscriber(notifiableEventTypes, (event) => {
         notifications.onAlert(event);
       }),
+      subscriber(pushEventTypes, (event) => {
+        push.onEvent(event);
+      }),
     ],
-    close: () => notifications.close(),
+    close: async () => {
+      await push.close();
+      await notifications.close();
+    },
   });
 }

@@ -12,6 +12,7 @@ import { connectorsMigration } from './migrations/0012-connectors.js';
 import { alertServiceRulesMigration } from './migrations/0013-alert-service-rules.js';
 import { remoteSessionsMigration } from './migrations/0014-remote-sessions.js';
 import { desktopCredentialsMigration } from './migrations/0015-desktop-credentials.js';
+import { mobileMigration } from './migrations/0016-mobile.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists */
 const initial: Migration = {
@@ -272,6 +273,7 @@ export const migrations: Record<string, Migration> = {
   '0013_alert_service_rules': alertServiceRulesMigration,
   '0014_remote_sessions': remoteSessionsMigration,
   '0015_desktop_credentials': desktopCredentialsMigration,
+  '0016_mobile': mobileMigration,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -368,6 +368,62 @@ export interface DependencyLinksTable {
   created_at: string;
 }
 
+// ---- The mobile companion (migration 0016) ----
+interface IdempotencyRecordsTable {
+  /** `key:<api key id>` or `user:<user id>`: a key is only ever replayed for the credential that sent it. */
+  credential: string;
+  key: string;
+  /** The contract name and the resource it acted on: a key reused for another request is refused. */
+  route: string;
+  target: string;
+  /** JSON of the answer's data; null while the first request still runs. */
+  response: string | null;
+  created_at: string;
+}
+
+export interface PushSubscriptionsTable {
+  id: string;
+  user_id: string;
+  device_id: string;
+  endpoint: string;
+  /** The browser's P-256 public key and auth secret, base64url (RFC 8291). */
+  p256dh: string;
+  auth: string;
+  min_severity: string;
+  /** JSON QuietHours, or null. */
+  quiet_hours: string | null;
+  digest_window_s: number;
+  sent_count: number;
+  failed_count: number;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebauthnCredentialsTable {
+  id: string;
+  user_id: string;
+  device_id: string;
+  /** base64url */
+  credential_id: string;
+  /** COSE public key, base64url */
+  public_key: string;
+  counter: number;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+export interface MobileTelemetryTable {
+  id: string;
+  user_id: string;
+  device_id: string;
+  name: string;
+  /** JSON */
+  detail: string;
+  ts: string;
+  received_at: string;
+}
+
 export interface Database {
   api_keys: ApiKeysTable;
   users: UsersTable;
@@ -399,6 +455,10 @@ export interface Database {
   remote_sessions: RemoteSessionsTable;
   session_recordings: SessionRecordingsTable;
   session_recording_chunks: SessionRecordingChunksTable;
+  idempotency_records: IdempotencyRecordsTable;
+  push_subscriptions: PushSubscriptionsTable;
+  webauthn_credentials: WebauthnCredentialsTable;
+  mobile_telemetry: MobileTelemetryTable;
 }
 
 /** An asset's desktop (VNC) password, sealed; bound to the asset by the seal's context. */

@@ -1,0 +1,367 @@
+/**
+ * The mobile companion in chromium with a phone's viewport, against a real hub on http://localhost (a secure
+ * context without a certificate, so the service worker, Web Push and WebAuthn run):
+ * - it installs: the manifest parses without errors (CDP Page.getAppManifest) with real PNG icons, and the
+ *   service worker is active for /m/;
+ * - its shell loads offline (context.setOffline) with the last fleet state, marked stale;
+ * - saved-action runs taken offline are queued and replayed once when the network is back: the hub's audit
+ *   trail counts one run, a replay of the same Idempotency-Key runs nothing, a run of a deleted action is
+ *   dropped with the hub's reason;
+ * - push: the device's subscription names the test's Web Push service (chromium here reaches no real one); the
+ *   hub's message is checked (VAPID, decrypted) there, quiet hours hold back the warning alert, and the decrypted
+ *   message is delivered to the service worker through CDP ServiceWorker.deliverPushMessage, which shows it;
+ * - a quick action needs the device owner: a CDP virtual platform authenticator with user verification;
+ * - sign-out leaves nothing behind: localStorage (but the device's settings), IndexedDB, Cache Storage, the
+ *   session cookie, and the push subscription at the hub.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Alert, Asset, SavedAction } from '@svc/protocol';
+import { startFakePushService, type FakePushService } from '@svc/testkit';
+import { connectFakeAgent, createManualAsset, type EnrolledFake } from './fleet.js';
+import { useConsole } from './harness.js';
+
+const h = useConsole({
+  plainHttp: true,
+  viewport: { width: 390, height: 844 },
+  env: {
+    SVC_ALERT_INTERVAL_S: '1',
+    SVC_OUTBOUND_ALLOW_LOOPBACK: 'true',
+    SVC_OUTBOUND_ALLOW_INSECURE: 'true',
+  },
+});
+
+let push: FakePushService;
+const fakes: EnrolledFake[] = [];
+let asset: Asset;
+let action: SavedAction;
+let doomed: SavedAction;
+
+beforeAll(async () => {
+  push = await startFakePushService();
+});
+
+afterAll(async () => {
+  for (const fake of fakes) fake.agent.close();
+  await push.close();
+});
+
+async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined | false>,
+  timeoutMs = 30_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: not reached in ${String(timeoutMs)} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+function utcClock(ms: number): string {
+  const d = new Date(ms);
+  return `${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')}`;
+}
+
+async function signInOnPhone(): Promise<void> {
+  const t = h();
+  await t.page.goto(`${t.baseUrl}/m/`);
+  await t.page.getByLabel('Username').fill('owner');
+  await t.page.getByLabel('Password').fill(t.ownerPassword ?? '');
+  await t.page.getByRole('button', { name: 'Sign in' }).click();
+  await t.page.getByRole('heading', { name: 'Fleet', level: 1 }).waitFor();
+}
+
+async function auditRuns(actionId: string): Promise<number> {
+  const res = await h().api('GET', `/api/v2/audit/events?action=action.run&target_id=${actionId}`);
+  return res.json.meta?.total ?? -1;
+}
+
+describe('the mobile companion', () => {
+  it('installs: a valid manifest with real icons, and a service worker for /m/', async () => {
+    const t = h();
+    asset = await createManualAsset(t, 'phone-box');
+    const made = await t.api('POST', '/api/v2/actions', {
+      name: 'uptime check',
+      command: 'uptime',
+      targets: [asset.id],
+    });
+    expect(made.status, made.text).toBe(201);
+    action = made.json.data as SavedAction;
+    const other = await t.api('POST', '/api/v2/actions', {
+      name: 'doomed',
+      command: 'true',
+      targets: [asset.id],
+    });
+    doomed = other.json.data as SavedAction;
+    await t.context.grantPermissions(['notifications'], { origin: t.baseUrl });
+
+    await signInOnPhone();
+    await t.page.getByRole('link', { name: /phone-box/ }).waitFor();
+    // Browser code as text: this program has Node's types, not the DOM's.
+    const scope = await t.page.evaluate('navigator.serviceWorker.ready.then((r) => r.scope)');
+    expect(scope).toBe(`${t.baseUrl}/m/`);
+
+    const cdp = await t.context.newCDPSession(t.page);
+    const manifest = (await cdp.send('Page.getAppManifest')) as {
+      url: string;
+      errors: unknown[];
+      data?: string;
+    };
+    expect(manifest.url).toBe(`${t.baseUrl}/m/manifest.webmanifest`);
+    expect(manifest.errors).toEqual([]);
+    const data = JSON.parse(manifest.data ?? '{}') as {
+      start_url: string;
+      scope: string;
+      display: string;
+      icons: { src: string; sizes: string; type: string }[];
+    };
+    expect(data).toMatchObject({ start_url: '/m/', scope: '/m/', display: 'standalone' });
+    for (const icon of data.icons) {
+      const answer = await fetch(new URL(icon.src, t.baseUrl));
+      expect(answer.headers.get('content-type')).toBe('image/png');
+      const bytes = Buffer.from(await answer.arrayBuffer());
+      expect(bytes.subarray(1, 4).toString('ascii')).toBe('PNG');
+      const [width, height] = icon.sizes.split('x').map(Number);
+      expect([bytes.readUInt32BE(16), bytes.readUInt32BE(20)]).toEqual([width, height]);
+    }
+    expect(t.cspViolations).toEqual([]);
+    await t.screenshot('mobile-fleet');
+  });
+
+  it('opens offline on the last fleet state, marked stale', async () => {
+    const t = h();
+    // Online once on the asset's page: its saved actions are kept for offline use.
+    await t.page.getByRole('link', { name: /phone-box/ }).click();
+    await t.page.getByRole('button', { name: 'Run uptime check' }).waitFor();
+    await t.screenshot('mobile-asset');
+    await t.page.reload();
+    await until('the service worker controls the page', () =>
+      t.page.evaluate<boolean>('navigator.serviceWorker.controller !== null'),
+    );
+
+    await t.context.setOffline(true);
+    await t.page.goto(`${t.baseUrl}/m/`);
+    await t.page.getByText(/Offline — showing last known state/).waitFor();
+    await t.page.getByRole('link', { name: /phone-box/ }).waitFor();
+    await t.screenshot('mobile-offline');
+  });
+
+  it('queues runs taken offline and replays each once when the hub is reachable again', async () => {
+    const t = h();
+    await t.page.getByRole('link', { name: /phone-box/ }).click();
+    await t.page.getByRole('button', { name: 'Run uptime check' }).click();
+    await t.page.getByText('uptime check: queued until the hub is reachable').waitFor();
+    await t.page.getByRole('button', { name: 'Run doomed' }).click();
+    const queue = t.page.getByRole('list', { name: 'Queued actions' });
+    await queue.getByText('queued').first().waitFor();
+    expect(await auditRuns(action.id)).toBe(0);
+    // The hub refuses the second one when it is replayed: its action is gone.
+    expect((await t.api('DELETE', `/api/v2/actions/${doomed.id}`)).status).toBe(200);
+    await t.screenshot('mobile-queued');
+
+    await t.context.setOffline(false);
+    await queue
+      .getByText(/done: ran: 0 of 1 ok/)
+      .waitFor({ timeout: 15_000 })
+      .catch(async (error: unknown) => {
+        throw new Error(`${String(error)}\nqueue: ${await queue.innerText()}`);
+      });
+    await queue.getByText(/dropped: .*(no saved action|not found|No saved action)/i).waitFor();
+    expect(await auditRuns(action.id)).toBe(1);
+
+    // A replay of the same key (a lost answer, a second tab) answers the first run and runs nothing.
+    const key = await t.page.evaluate<string>(`new Promise((resolve, reject) => {
+      const open = indexedDB.open('svc-mobile', 1);
+      open.onsuccess = () => {
+        const all = open.result.transaction('queue').objectStore('queue').getAll();
+        all.onsuccess = () => {
+          const entry = all.result.find((e) => e.actionName === 'uptime check');
+          open.result.close();
+          if (entry) resolve(entry.key);
+          else reject(new Error('no queued entry'));
+        };
+      };
+    })`);
+    const replay = await t.page.evaluate(
+      async ([id, k]) => {
+        const answer = await fetch(`/api/v2/actions/${id}/run`, {
+          method: 'POST',
+          headers: { 'idempotency-key': k },
+        });
+        return answer.status;
+      },
+      [action.id, key] as const,
+    );
+    expect(replay).toBe(200);
+    expect(await auditRuns(action.id)).toBe(1);
+  });
+
+  it('gets push alerts through the Web Push service, quiet hours holding back all but critical', async () => {
+    const t = h();
+    await t.page.goto(`${t.baseUrl}/m/`);
+    await t.page.getByText('Live').waitFor();
+    const device = push.subscribe();
+    const now = Date.now();
+    // The app's own device id, so its sign-out finds this subscription as this device's.
+    await t.page.evaluate(`localStorage.setItem('svc.mobile.deviceId', 'dev-phone-under-test')`);
+    const subscribed = await t.page.evaluate(
+      async (body) => {
+        const answer = await fetch('/api/notifications/push/subscriptions', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        return answer.status;
+      },
+      {
+        device_id: 'dev-phone-under-test',
+        endpoint: device.endpoint,
+        keys: device.keys,
+        min_severity: 'warning',
+        quiet_hours: { start: utcClock(now - 3_600_000), end: utcClock(now + 3_600_000), time_zone: 'UTC' },
+        digest_window_s: 0,
+      },
+    );
+    expect(subscribed).toBe(201);
+
+    const fake = await connectFakeAgent(t, 'push-box', {});
+    fakes.push(fake);
+    for (const severity of ['warning', 'critical'] as const) {
+      const rule = await t.api('POST', '/api/v2/alerts/rules', {
+        name: `push-box gone (${severity})`,
+        kind: 'offline',
+        severity,
+        duration_minutes: 0,
+        asset_ids: [fake.assetId],
+      });
+      expect(rule.status, rule.text).toBe(201);
+    }
+    fake.agent.close();
+
+    const alerts = await until('both alerts fired', async () => {
+      const res = await t.api('GET', `/api/v2/alerts?status=active&asset=${fake.assetId}`);
+      const list = res.json.data as Alert[];
+      return list.length === 2 ? list : undefined;
+    });
+    const critical = alerts.find((a) => a.severity === 'critical');
+    const warning = alerts.find((a) => a.severity === 'warning');
+    const message = await until('the critical alert pushed', () =>
+      Promise.resolve(
+        push.messages.find((m) => m.subscriptionId === device.id && m.payload.includes(critical?.id ?? '-')),
+      ),
+    );
+    // Give the held-back warning time to arrive, were it not held back.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const payloads = push.messages.filter((m) => m.subscriptionId === device.id).map((m) => m.payload);
+    expect(payloads.some((p) => p.includes(warning?.id ?? '-'))).toBe(false);
+    expect(push.refusals).toEqual([]);
+
+    // Delivered to the service worker as a push service would: it shows the (redacted) notification.
+    const cdp = await t.context.newCDPSession(t.page);
+    const registrationId = new Promise<string>((resolve) => {
+      cdp.on(
+        'ServiceWorker.workerRegistrationUpdated',
+        (event: { registrations: { registrationId: string; scopeURL: string }[] }) => {
+          const found = event.registrations.find((r) => r.scopeURL === `${t.baseUrl}/m/`);
+          if (found) resolve(found.registrationId);
+        },
+      );
+    });
+    await cdp.send('ServiceWorker.enable');
+    await cdp.send('ServiceWorker.deliverPushMessage', {
+      origin: t.baseUrl,
+      registrationId: await registrationId,
+      data: message.payload,
+    });
+    const shown = await until('the notification shown', async () => {
+      const list = await t.page.evaluate<{ title: string; body: string }[]>(
+        'navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((l) => l.map((n) => ({ title: n.title, body: n.body })))',
+      );
+      return list.length > 0 ? list : undefined;
+    });
+    expect(shown).toContainEqual({ title: 'An alert (critical)', body: 'Unlock the app to see details' });
+  });
+
+  it('needs the device owner (a platform authenticator with user verification) for a quick action', async () => {
+    const t = h();
+    const cdp = await t.context.newCDPSession(t.page);
+    await cdp.send('WebAuthn.enable');
+    const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
+    });
+
+    await t.page.getByRole('link', { name: 'Alerts' }).click();
+    await t.page.getByRole('heading', { name: 'Alerts', level: 1 }).waitFor();
+    await t.screenshot('mobile-alerts');
+    const firstCritical = t.page
+      .getByRole('list', { name: 'Active alerts' })
+      .getByRole('listitem')
+      .filter({ hasText: 'critical' })
+      .first();
+    await firstCritical.getByRole('button', { name: 'Acknowledge' }).click();
+    await until('the alert acknowledged at the hub', async () => {
+      const res = await t.api('GET', '/api/v2/alerts?status=acknowledged');
+      return (res.json.data as Alert[]).some((a) => a.severity === 'critical') || undefined;
+    });
+    const credentials = (await cdp.send('WebAuthn.getCredentials', { authenticatorId })) as {
+      credentials: unknown[];
+    };
+    expect(credentials.credentials).toHaveLength(1);
+
+    // A session opens only after the same check.
+    await t.page.getByRole('link', { name: 'Fleet' }).click();
+    await t.page.getByRole('link', { name: /phone-box/ }).click();
+    await t.page.getByRole('button', { name: 'Open terminal' }).click();
+    await t.page.getByText('Device owner verified: the terminal session may open.').waitFor();
+  });
+
+  it('signs out leaving nothing behind', async () => {
+    const t = h();
+    await t.page.getByRole('link', { name: 'Settings' }).click();
+    await t.page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+    await t.page.getByLabel('Connection diagnostics banner').check();
+    await t.screenshot('mobile-settings');
+    const before = await t.page.evaluate(
+      async () =>
+        (await fetch('/api/notifications/push/subscriptions')).json() as Promise<{ data: unknown[] }>,
+    );
+    expect(before.data).toHaveLength(1);
+
+    await t.page.getByRole('button', { name: 'Sign out' }).click();
+    await t.page.getByLabel('Username').waitFor();
+    const left = await t.page.evaluate<{
+      local: string[];
+      databases: string[];
+      caches: string[];
+      worker: unknown;
+    }>(`(async () => ({
+      local: Object.keys(localStorage),
+      databases: (await indexedDB.databases()).map((d) => d.name),
+      caches: await caches.keys(),
+      worker: (await navigator.serviceWorker.getRegistration('/m/')) ?? null,
+    }))()`);
+    expect(left.local.every((k) => k.startsWith('svc.settings.'))).toBe(true);
+    expect(left.local).toContain('svc.settings.connectionDebugBanner');
+    expect(left.databases).not.toContain('svc-mobile');
+    expect(left.caches).toEqual([]);
+    // The worker, and with it the browser's push subscription, is gone too.
+    expect(left.worker).toBeNull();
+    expect((await t.context.cookies()).map((c) => c.name)).not.toContain('svc_session');
+
+    await signInOnPhone();
+    const after = await t.page.evaluate(
+      async () =>
+        (await fetch('/api/notifications/push/subscriptions')).json() as Promise<{ data: unknown[] }>,
+    );
+    expect(after.data).toEqual([]);
+  });
+});

@@ -1,0 +1,56 @@
+/**
+ * The device-owner gate (`requireBiometricRemoteAccess`; decision 0033): a button that verifies the device
+ * owner with this device's platform authenticator for one purpose, then hands the hub's one-use proof to
+ * `onVerified`. The seam of every guarded step: a quick action that changes an incident, and the opening of a
+ * terminal or desktop session (`session:<kind>:<asset id>`), whose call is `onVerified`.
+ */
+import { useState } from 'react';
+import { errorText } from '../../api/client';
+import { proveDeviceOwner } from './device-owner';
+
+export function DeviceOwnerGate({
+  purpose,
+  label,
+  required,
+  onVerified,
+  disabled = false,
+}: {
+  purpose: string;
+  label: string;
+  /** `requireBiometricRemoteAccess` for sessions; quick actions always require it (spec 2.7). */
+  required: boolean;
+  onVerified: (proof: string | null) => Promise<void>;
+  disabled?: boolean;
+}) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <span className="m-gate">
+      <button
+        type="button"
+        disabled={busy || disabled}
+        onClick={() => {
+          setBusy(true);
+          setError(null);
+          void (async () => {
+            try {
+              const proof = required ? await proveDeviceOwner(purpose) : null;
+              await onVerified(proof);
+            } catch (e) {
+              setError(errorText(e));
+            } finally {
+              setBusy(false);
+            }
+          })();
+        }}
+      >
+        {busy ? 'Verifying…' : label}
+      </button>
+      {error ? (
+        <span role="alert" className="m-error">
+          {error}
+        </span>
+      ) : null}
+    </span>
+  );
+}

@@ -1,0 +1,38 @@
+/**
+ * The app's view of the hub connection: the event WebSocket (its origin, attempts, last close code, for the
+ * `connectionDebugBanner`), whether the hub answers (online, or offline with the last snapshot shown as stale),
+ * reconnecting after a drop when `autoReconnect` is on.
+ */
+import { useSyncExternalStore } from 'react';
+
+export interface ConnectionState {
+  /** The hub answered the last request (or the event socket is open). */
+  reachable: boolean;
+  socketState: 'connecting' | 'open' | 'closed' | 'off';
+  socketOrigin: string;
+  attempts: number;
+  lastCloseCode: number | null;
+}
+
+let state: ConnectionState = {
+  reachable: navigator.onLine,
+  socketState: 'off',
+  socketOrigin: window.location.origin.replace(/^http/, 'ws'),
+  attempts: 0,
+  lastCloseCode: null,
+};
+const listeners = new Set<() => void>();
+
+export function updateConnection(change: Partial<ConnectionState>): void {
+  state = { ...state, ...change };
+  for (const listener of listeners) listener();
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function useConnection(): ConnectionState {
+  return useSyncExternalStore(subscribe, () => state);
+}
