@@ -257,6 +257,16 @@ const documentedExtras: readonly (readonly [method: string, path: string, access
   // Links people declare in the dependency graph: facts about assets, so assets:write (0023).
   ['POST', '/api/v2/dependencies/links', 'assets:write'],
   ['DELETE', '/api/v2/dependencies/links/{id}', 'assets:write'],
+  // Terminal sessions and their recordings (decision 0029): assets:exec, the owner or an admin.
+  ['POST', '/api/v2/assets/{id}/sessions', 'assets:exec'],
+  ['GET', '/api/v2/sessions', 'assets:exec'],
+  ['GET', '/api/v2/sessions/{id}', 'assets:exec'],
+  ['DELETE', '/api/v2/sessions/{id}', 'assets:exec'],
+  ['GET', '/api/v2/sessions/{id}/attach', 'assets:exec'],
+  ['GET', '/api/v2/recordings', 'assets:exec'],
+  ['GET', '/api/v2/recordings/{id}', 'assets:exec'],
+  ['GET', '/api/v2/recordings/{id}/cast', 'assets:exec'],
+  ['DELETE', '/api/v2/recordings/{id}', 'assets:exec'],
   // Desktops (decision 0030): an asset's VNC password (admin, write-only), sessions, their recordings.
   ['GET', '/api/v2/desktop/credentials/{id}', 'assets:read'],
   ['PUT', '/api/v2/desktop/credentials/{id}', 'admin'],
@@ -358,13 +368,14 @@ describe('route inventory against the interface (spec section 4)', () => {
 
   it('marks exactly the reads that may hold secrets, which a viewer never gets (decision 0005)', () => {
     const marked = routeList.filter((r) => r.readsSecrets).map((r) => r.name);
-    // A desktop session create releases the VNC password; recordings show what was on screen (0030).
+    // A desktop session create releases the VNC password; recordings show what was on screen (0029, 0030).
     expect(marked.sort()).toEqual([
       'containers.logs',
       'desktop.createSession',
       'desktop.recording',
       'desktop.recordings',
       'files.read',
+      'sessions.recordingCast',
       'system.cron',
       'system.logs',
       'system.processes',
