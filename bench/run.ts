@@ -11,6 +11,7 @@ import { runSigninBench } from './signin.bench.js';
 import { runConsoleBench } from './console.bench.js';
 import { runEventsBench } from './events.bench.js';
 import { runWebhooksBench } from './webhooks.bench.js';
+import { runSessionsBench } from './sessions.bench.js';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   api: runApiBench,
@@ -25,6 +26,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   console: runConsoleBench,
   events: runEventsBench,
   webhooks: runWebhooksBench,
+  sessions: runSessionsBench,
 };
 
 const name = process.argv[2];
