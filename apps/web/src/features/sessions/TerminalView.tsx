@@ -18,7 +18,7 @@ export type TerminalStatus =
   | { kind: 'ended'; text: string };
 
 /** Re-attach attempts after one drop, and the backoff between them. */
-export const reconnectLimits = { attempts: 8, firstDelayMs: 500, maxDelayMs: 5_000 } as const;
+const reconnectLimits = { attempts: 8, firstDelayMs: 500, maxDelayMs: 5_000 } as const;
 
 /** The status in words, for a status chip. */
 export function terminalStatusText(status: TerminalStatus): string {
