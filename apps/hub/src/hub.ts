@@ -502,6 +502,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     agentCalls,
     streams: gateway,
     credentials,
+    deviceOwner: mobile.services.deviceOwner,
     retentionDays: () => runtimeSettings.get('retention.recordings_days'),
   });
   const meshvpn = createMeshvpnModule({ clock, tailscaleBinary: config.tailscaleBinary });

@@ -75,6 +75,12 @@ export const SessionCreate = Type.Object(
         default: 24,
       }),
     ),
+    /**
+     * A device-owner proof for `session:<kind>:<asset id>` (POST /api/mobile/webauthn/proofs; decision 0033).
+     * Optional; when present the hub spends it before anything opens: invalid, expired, for another purpose
+     * or already spent → 403 and no session.
+     */
+    device_proof: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
   },
   { additionalProperties: false },
 );

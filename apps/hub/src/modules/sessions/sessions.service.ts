@@ -75,6 +75,8 @@ export interface SessionServiceDeps {
   agentCalls: AgentCaller;
   streams: AgentStreams;
   credentials: Pick<CredentialLifetime, 'onCredentialEnded' | 'onSessionEnded'>;
+  /** Spends a device-owner proof sent with a create (the mobile module's DeviceOwnerService; decision 0033). */
+  deviceOwner: { spend(principal: Principal, purpose: string, proof: string): void };
   limits?: Partial<SessionLimits>;
   sweepMs?: number;
 }
@@ -263,6 +265,9 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
         );
       const owner = ownerOf(ctx.principal);
       if (!owner) throw new HubError('forbidden', 'Sessions need a user or an API key as their owner.');
+      // Spent first, whatever follows: a proof opens at most one attempt (decision 0033).
+      if (input.device_proof !== undefined)
+        deps.deviceOwner.spend(ctx.principal, `session:terminal:${assetId}`, input.device_proof);
       const asset = await agentCalls.loadAsset(ctx.principal, assetId, 'exec.run');
       agentCalls.requireOnline(asset);
       if (live.size >= limits.perHub)

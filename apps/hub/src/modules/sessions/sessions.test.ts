@@ -180,6 +180,26 @@ describe('terminal sessions', () => {
     expect((await t.request('DELETE', `/api/v2/sessions/${session.id}`, { key: alice })).status).toBe(200);
   });
 
+  it('a device-owner proof, when sent, must be valid: a forged or oversized one opens nothing', async () => {
+    const live = async () =>
+      (await t.request('GET', '/api/v2/sessions?state=live', { key: alice })).json.meta?.total;
+    const before = await live();
+    const forged = await t.request('POST', `/api/v2/assets/${assetId}/sessions`, {
+      key: alice,
+      body: { kind: 'terminal', device_proof: 'forged-proof' },
+    });
+    expect(forged.status).toBe(403);
+    expect(forged.json.message).toBe(
+      `no valid device-owner proof for session:terminal:${assetId}: verify the device owner again`,
+    );
+    const oversized = await t.request('POST', `/api/v2/assets/${assetId}/sessions`, {
+      key: alice,
+      body: { kind: 'terminal', device_proof: 'p'.repeat(129) },
+    });
+    expect(oversized.status).toBe(400);
+    expect(await live()).toBe(before);
+  });
+
   it('a viewer cannot open a session; an offline asset answers 409 asset_offline', async () => {
     expect((await create(viewer)).json).toMatchObject({ error: 'read_only_role' });
     const offline = await t.createAsset({ name: 'offline-one' });

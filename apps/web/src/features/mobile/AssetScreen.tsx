@@ -1,7 +1,7 @@
 /**
  * An asset: its status, recent metrics, a saved action to run (queued while the hub is unreachable, when
- * `queueOfflineActions` is on), power (reboot, shutdown, each confirmed), and the remote-session seam behind
- * the device-owner gate.
+ * `queueOfflineActions` is on), power (reboot, shutdown, each confirmed), and a terminal behind the
+ * device-owner gate.
  */
 import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
@@ -12,6 +12,7 @@ import { Sparkline } from '../../components/Sparkline';
 import { currentSettings } from './device';
 import { DeviceOwnerGate } from './DeviceOwnerGate';
 import { loadSnapshot } from './fleet-snapshot';
+import { MobileTerminal } from './MobileTerminal';
 import {
   isUnreachable,
   onQueueChange,
@@ -20,7 +21,6 @@ import {
   replayQueue,
   type QueuedRun,
 } from './offline-queue';
-import { SessionActivity } from './SessionActivity';
 
 function useQueue(): QueuedRun[] {
   const [runs, setRuns] = useState<QueuedRun[]>([]);
@@ -152,34 +152,35 @@ function Power({ assetId }: { assetId: string }) {
   );
 }
 
-/** The remote-session seam: issue 15's sessions open here once merged, after the device-owner gate. */
+/**
+ * A terminal on the asset: the device-owner gate (when `requireBiometricRemoteAccess` is on) earns a proof for
+ * `session:terminal:<asset>`, which the session create carries and the hub spends (decision 0033).
+ */
 function RemoteSession({ assetId }: { assetId: string }) {
-  const [open, setOpen] = useState(false);
+  const [sessionId, setSessionId] = useState<string | null>(null);
   const settings = currentSettings();
   return (
     <section aria-labelledby="m-session-title">
       <h2 id="m-session-title">Remote session</h2>
-      {open ? (
-        <>
-          <SessionActivity assetId={assetId} kind="terminal" />
-          <p role="status">Device owner verified: the terminal session may open.</p>
-          <button
-            type="button"
-            onClick={() => {
-              setOpen(false);
-            }}
-          >
-            End session
-          </button>
-        </>
+      {sessionId ? (
+        <MobileTerminal
+          sessionId={sessionId}
+          assetId={assetId}
+          onClosed={() => {
+            setSessionId(null);
+          }}
+        />
       ) : (
         <DeviceOwnerGate
           purpose={`session:terminal:${assetId}`}
           label="Open terminal"
           required={settings.requireBiometricRemoteAccess}
-          onVerified={async () => {
-            setOpen(true);
-            return Promise.resolve();
+          onVerified={async (proof) => {
+            const { data } = await hub.call('sessions.create', {
+              params: { id: assetId },
+              body: { kind: 'terminal', ...(proof ? { device_proof: proof } : {}) },
+            });
+            setSessionId(data.id);
           }}
         />
       )}
