@@ -133,6 +133,17 @@ describe('upgrades', () => {
     expect((await cli(['migrate', '--dry-run'], dir)).stdout).toContain('up to date');
   });
 
+  it('migrate --dry-run on a data directory without a database lists every migration and creates nothing', async () => {
+    const dir = path.join(dataDir(), 'not-yet');
+    const dry = await cli(['migrate', '--dry-run'], dir);
+    expect(dry.stderr).toBe('');
+    expect(dry.code).toBe(0);
+    const lines = dry.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^Would run \d+ migration\(s\)/);
+    expect(lines.slice(1).map((l) => l.trim())).toEqual(Object.keys(migrations));
+    expect(fs.existsSync(dir)).toBe(false);
+  });
+
   it('a hub refuses a database a newer hub migrated, saying which and what to do', async () => {
     const dir = dataDir();
     await previousVersionDatabase(dir);

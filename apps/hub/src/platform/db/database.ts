@@ -93,6 +93,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<HubDatabas
 
 /** `svc-hub migrate --dry-run`: what would run on this database, changing nothing. */
 export async function planMigrations(options: DatabaseOptions): Promise<MigrationPlan> {
+  // Opening a SQLite file creates it: a data directory without a database has every migration to run.
+  if (!options.databaseUrl && !fs.existsSync(path.join(options.dataDir, options.sqliteFile ?? 'hub.sqlite')))
+    return { pending: Object.keys(migrations), unknown: [] };
   const hub = openConnection(options);
   try {
     return await planOf(hub.db);
