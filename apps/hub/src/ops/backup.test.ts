@@ -1,11 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { agentChannelPath } from '@svc/protocol';
 import { FakeAgent, provisionAgents, startTestHub, type TestHub } from '@svc/testkit';
 import { parseEnv } from '../config/env.js';
 import { createHub, type Hub } from '../hub.js';
+import { systemOwnerContext } from '../access/principal.js';
 import { silentLogger } from '../platform/logger.js';
 import { metricSample } from '../testing/metric-sample.js';
 import { runHubCli } from './program.js';
@@ -171,5 +173,77 @@ describe('svc-hub backup and restore (SQLite)', () => {
     const bad = await cli(['restore', junk], path.join(dir, 'other'));
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('is not a readable svc hub backup');
+  });
+});
+
+const postgresUrl = process.env.SVC_TEST_DATABASE_URL;
+
+/** A new, empty database on the test server, dropped after the test. */
+async function emptyPostgresDatabase(base: string): Promise<string> {
+  const name = `svc_backup_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  cleanup.push(async () => {
+    const dropper = new pg.Client({ connectionString: base });
+    await dropper.connect();
+    try {
+      await dropper.query(`drop database if exists ${name} with (force)`);
+    } finally {
+      await dropper.end();
+    }
+  });
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+describe.skipIf(!postgresUrl)('svc-hub backup and restore (PostgreSQL)', () => {
+  it('dumps with pg_dump and restores into an empty database with pg_restore; a database in use is refused', async () => {
+    const base = postgresUrl ?? '';
+    const source = await emptyPostgresDatabase(base);
+    const target = await emptyPostgresDatabase(base);
+    const dir = tempDir();
+    const sourceDir = path.join(dir, 'source');
+    const env = (url: string) => ({ SVC_DATABASE_URL: url, SVC_BCRYPT_COST: '4' });
+
+    const original = await createHub({
+      config: parseEnv({ SVC_DATA_DIR: sourceDir, SVC_TLS_MODE: 'disabled', ...env(source) }, sourceDir),
+      logger: silentLogger,
+    });
+    const ctx = systemOwnerContext();
+    const asset = await original.services.assets.create(ctx, { name: 'pg-kept', tags: ['pg'] });
+    const key = await original.services.apiKeys.create(ctx, {
+      name: 'pg key',
+      role: 'viewer',
+      scopes: ['assets:read'],
+    });
+    await original.close();
+
+    const out = path.join(dir, 'pg.svcbackup');
+    const backup = await cli(['backup', out, '--include-key'], sourceDir, env(source));
+    expect(backup.stderr).toBe('');
+    expect(backup.code).toBe(0);
+
+    const restoredDir = path.join(dir, 'restored');
+    const restore = await cli(['restore', out], restoredDir, env(target));
+    expect(restore.stderr).toBe('');
+    expect(restore.code).toBe(0);
+    const again = await cli(['restore', out], path.join(dir, 'again'), env(target));
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('not empty');
+
+    const hub = await createHub({
+      config: parseEnv({ SVC_DATA_DIR: restoredDir, SVC_TLS_MODE: 'disabled', ...env(target) }, restoredDir),
+      logger: silentLogger,
+    });
+    cleanup.push(() => hub.close());
+    const read = await get(hub, `/api/v2/assets/${asset.id}`, key.raw_key);
+    expect(read.status).toBe(200);
+    expect(read.json.data).toMatchObject({ name: 'pg-kept', tags: ['pg'] });
   });
 });
