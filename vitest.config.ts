@@ -43,6 +43,7 @@ const pureHubTests = [
   'apps/hub/src/modules/webhooks/delivery-queue.test.ts',
   'apps/hub/src/modules/module.test.ts',
   'apps/hub/src/platform/bounded-work-queue.test.ts',
+  'apps/hub/src/config/env.nats.test.ts',
   'apps/hub/src/platform/db/paging.test.ts',
   'apps/hub/src/platform/db/write-versions.test.ts',
   'apps/hub/src/platform/logger.test.ts',

@@ -4,6 +4,7 @@
 import path from 'node:path';
 import { tlsModes } from '@svc/protocol';
 import { outboundAllowPrivateModes, type OutboundPolicy } from '../platform/outbound/address-policy.js';
+import { parseNatsUrl } from '../platform/cluster/nats-url.js';
 import { readSettingsEnv, type SettingLayer } from './settings.js';
 
 export type TlsMode = (typeof tlsModes)[number];
@@ -11,6 +12,11 @@ export type TlsMode = (typeof tlsModes)[number];
 export interface HubConfig {
   dataDir: string;
   databaseUrl: string | null;
+  /**
+   * SVC_NATS_URL: the cluster bus several hub processes share (decision 0038); null for the embedded cluster of
+   * one. Its password never appears in a log line (platform/cluster/nats-url.ts redacts it).
+   */
+  natsUrl: string | null;
   host: string;
   httpPort: number;
   httpsPort: number;
@@ -177,6 +183,24 @@ function readOidc(env: Env): OidcConfig | null {
   };
 }
 
+function readNatsUrl(env: Env, databaseUrl: string | null): string | null {
+  const raw = env.SVC_NATS_URL?.trim() || null;
+  if (raw === null) return null;
+  const parsed = parseNatsUrl(raw);
+  // The problem names the scheme or the shape, never the URL itself: it may carry a password.
+  if (!parsed.ok) {
+    throw new ConfigError(
+      `SVC_NATS_URL ${parsed.problem} (expected nats://[user:password@]host[:port] or tls://…)`,
+    );
+  }
+  if (databaseUrl === null) {
+    throw new ConfigError(
+      'SVC_NATS_URL is set but SVC_DATABASE_URL is not: processes must share one PostgreSQL: set SVC_DATABASE_URL',
+    );
+  }
+  return raw;
+}
+
 export function parseEnv(env: Env, cwd: string): HubConfig {
   const tlsMode = (env.SVC_TLS_MODE ?? 'auto') as TlsMode;
   if (!tlsModes.includes(tlsMode)) {
@@ -188,6 +212,7 @@ export function parseEnv(env: Env, cwd: string): HubConfig {
       'SVC_DATABASE_URL must be a postgres:// URL (leave it unset for the embedded SQLite)',
     );
   }
+  const natsUrl = readNatsUrl(env, databaseUrl);
   const dataDir = path.resolve(cwd, env.SVC_DATA_DIR ?? 'data');
   const tlsCaKeyDir = path.resolve(cwd, env.SVC_TLS_CA_KEY_DIR?.trim() || `${dataDir}-ca-key`);
   if (tlsCaKeyDir === dataDir || tlsCaKeyDir.startsWith(`${dataDir}${path.sep}`)) {
@@ -200,6 +225,7 @@ export function parseEnv(env: Env, cwd: string): HubConfig {
   return {
     dataDir,
     databaseUrl,
+    natsUrl,
     host: env.SVC_HOST ?? '0.0.0.0',
     httpPort: readInt(env, 'SVC_HTTP_PORT', 8080, 0, 65535),
     httpsPort: readInt(env, 'SVC_HTTPS_PORT', 8443, 0, 65535),

@@ -91,7 +91,8 @@ export function createCredentialLifetime(deps: CredentialLifetimeDeps): Credenti
       (event) => {
         endAll(event.data.key_id, 'revoked');
       },
-      { types: ['api_key.deleted'] },
+      // A key revoked or a user changed on any process closes the streams held by every process.
+      { types: ['api_key.deleted'], reach: 'cluster' },
     ),
     deps.events.subscribe(
       (event) => {
@@ -105,7 +106,7 @@ export function createCredentialLifetime(deps: CredentialLifetimeDeps): Credenti
           );
         }
       },
-      { types: ['user.updated'] },
+      { types: ['user.updated'], reach: 'cluster' },
     ),
   ];
 

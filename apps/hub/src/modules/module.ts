@@ -13,22 +13,28 @@ import {
 } from '@svc/protocol';
 import type { Handlers, RawHandlers } from '../http/register-routes.js';
 import type { PublicUpgradeHandlers, UpgradeHandlers } from '../http/upgrade.js';
-import type { EventBus, HubEvent } from '../platform/event-bus.js';
+import type { EventBus, EventReach, HubEvent } from '../platform/event-bus.js';
 import type { RetentionTask } from '../platform/retention.js';
 
 /** A listener on the event bus, subscribed while the hub runs. */
 export interface EventSubscriber<T extends EventType = EventType> {
   types: readonly T[];
   listener: (event: HubEvent<T>) => void;
+  reach: EventReach;
 }
 
-/** Declares a subscriber with its listener typed by the event types it names. */
+/**
+ * Declares a subscriber with its listener typed by the event types it names. `origin` (the default): only
+ * events this process published, for work done once per event across the cluster (a delivery, a purge);
+ * `cluster`: every process's events, for what each process keeps for itself (a cache, open connections).
+ */
 export function subscriber<T extends EventType>(
   types: readonly T[],
   listener: (event: HubEvent<T>) => void,
+  reach: EventReach = 'origin',
 ): EventSubscriber {
   // The bus hands this listener only events of `types`.
-  return { types, listener: listener as (event: HubEvent) => void };
+  return { types, listener: listener as (event: HubEvent) => void, reach };
 }
 
 interface ModuleParts<S extends object> {
@@ -152,8 +158,8 @@ export function composeModules<M extends HubModule>(
     retentionTasks: modules.flatMap((m) => m.retention ?? []),
     start(events) {
       for (const module of modules) {
-        for (const { types, listener } of module.subscribers ?? []) {
-          unsubscribes.push(events.subscribe(listener, { types }));
+        for (const { types, listener, reach } of module.subscribers ?? []) {
+          unsubscribes.push(events.subscribe(listener, { types, reach }));
         }
       }
       for (const module of modules) module.start?.();

@@ -54,9 +54,14 @@ export function createDesktopModule(deps: {
     ],
     subscribers: [
       // Turning the policy off closes the desktops attached now, as it refuses new attaches.
-      subscriber(['settings.changed'], () => {
-        if (!deps.interactiveEnabled()) desktopSessions.detachAll('interactive sessions were turned off');
-      }),
+      // On every process: each one closes the desktops attached to it.
+      subscriber(
+        ['settings.changed'],
+        () => {
+          if (!deps.interactiveEnabled()) desktopSessions.detachAll('interactive sessions were turned off');
+        },
+        'cluster',
+      ),
       subscriber(['asset.deleted'], (event) => {
         desktopCredentials.forgetAsset(event.data.asset_id).catch((error: unknown) => {
           deps.logger.error({ err: error }, 'desktop: removing a deleted asset’s password failed');

@@ -181,7 +181,8 @@ export function createEventStreamServer(deps: EventStreamDeps): EventStreamServe
     clientCount: () => clients.size,
     droppedCount: () => dropped,
     start() {
-      unsubscribe = deps.events.subscribe(deliver);
+      // Every process's clients see every process's events.
+      unsubscribe = deps.events.subscribe(deliver, { reach: 'cluster' });
       pingTimer = setInterval(ping, limits.pingIntervalMs);
       pingTimer.unref();
     },

@@ -33,6 +33,8 @@ export function createStatusModule(deps: {
         () => {
           aggregate.forget();
         },
+        // Each process caches the aggregate: a change made on any of them makes it stale.
+        'cluster',
       ),
     ],
   });

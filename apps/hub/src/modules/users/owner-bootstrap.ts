@@ -63,27 +63,41 @@ export async function bootstrapOwner(deps: {
     oidc_subject: null,
   };
   // The file is written before the commit, so a crash leaves either nothing (the next start bootstraps again)
-  // or an owner whose password is in the file.
-  await deps.db.transaction().execute(async (trx) => {
-    await insertUser(trx, owner);
-    await deps.audit.record(trx, null, {
-      action: 'user.created',
-      targetType: 'user',
-      targetId: owner.id,
-      detail: { username: owner.username, role: 'owner', bootstrap: true },
+  // or an owner whose password is in the file. Several processes starting at once on one PostgreSQL: the
+  // username is unique, so one insert wins and the others fail before writing a file.
+  const made = await deps.db
+    .transaction()
+    .execute(async (trx) => {
+      await insertUser(trx, owner);
+      await deps.audit.record(trx, null, {
+        action: 'user.created',
+        targetType: 'user',
+        targetId: owner.id,
+        detail: { username: owner.username, role: 'owner', bootstrap: true },
+      });
+      await fs.mkdir(deps.dataDir, { recursive: true, mode: 0o700 });
+      const text = [
+        '# svc hub owner account, made on first run. Keep this file private (it is mode 0600).',
+        '# Sign in with it once: the hub asks for a new password and then deletes this file.',
+        '# The owner token is made afterwards, shown once: POST /api/auth/owner-token (see the README).',
+        `username=${owner.username}`,
+        `password=${password}`,
+        '',
+      ].join('\n');
+      await fs.writeFile(credentialsPath, text, { mode: 0o600 });
+      await fs.chmod(credentialsPath, 0o600);
+      return true;
+    })
+    .catch(async (error: unknown) => {
+      if (await findUserByRole(deps.db, 'owner')) return false;
+      throw error;
     });
-    await fs.mkdir(deps.dataDir, { recursive: true, mode: 0o700 });
-    const text = [
-      '# svc hub owner account, made on first run. Keep this file private (it is mode 0600).',
-      '# Sign in with it once: the hub asks for a new password and then deletes this file.',
-      '# The owner token is made afterwards, shown once: POST /api/auth/owner-token (see the README).',
-      `username=${owner.username}`,
-      `password=${password}`,
-      '',
-    ].join('\n');
-    await fs.writeFile(credentialsPath, text, { mode: 0o600 });
-    await fs.chmod(credentialsPath, 0o600);
-  });
+  if (!made) {
+    deps.logger.info(
+      'owner account exists: another hub process made it (its credentials file is in its data directory)',
+    );
+    return { created: false, credentialsPath };
+  }
   deps.logger.info(
     { credentials_file: credentialsPath },
     `owner account created: username "owner", password ${maskSecret(password)} — full text in ${credentialsPath}; sign in once to choose a new one`,

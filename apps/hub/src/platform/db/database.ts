@@ -81,14 +81,41 @@ async function planOf(db: Kysely<Database>): Promise<MigrationPlan> {
 export async function openDatabase(options: DatabaseOptions): Promise<HubDatabase> {
   const hub = openConnection(options);
   try {
-    const { unknown } = await planOf(hub.db);
-    if (unknown.length > 0) throw new DatabaseNewerThanHub(unknown);
-    await migrate(hub.db, options.databaseUrl ? options.pgSchema : undefined);
+    await migrationLocks.get(hub.db)?.(async () => {
+      const { unknown } = await planOf(hub.db);
+      if (unknown.length > 0) throw new DatabaseNewerThanHub(unknown);
+      await migrate(hub.db, options.databaseUrl ? options.pgSchema : undefined);
+    });
   } catch (error) {
     await hub.close();
     throw error;
   }
   return hub;
+}
+
+type MigrationLock = (migrate: () => Promise<void>) => Promise<void>;
+
+/** How each database serializes the migrations of several processes opening it at once. */
+const migrationLocks = new WeakMap<Kysely<Database>, MigrationLock>();
+
+/**
+ * Several hub processes starting together on one PostgreSQL migrate once: each holds a session advisory lock
+ * (on a connection of its own, keyed by the schema) around the whole check-and-migrate, so the others wait
+ * and then find nothing pending. Kysely's own lock covers only the migrations, not the creation of its
+ * bookkeeping tables, which races on a fresh schema.
+ */
+function postgresMigrationLock(pool: pg.Pool, schema: string | undefined): MigrationLock {
+  return async (run) => {
+    const client = await pool.connect();
+    const key = `svc-hub migrations ${schema ?? 'public'}`;
+    try {
+      await client.query('select pg_advisory_lock(hashtext($1))', [key]);
+      await run();
+    } finally {
+      // Closing the lock's connection releases the lock, whatever state the connection is in.
+      client.release(true);
+    }
+  };
 }
 
 /** `svc-hub migrate --dry-run`: what would run on this database, changing nothing. */
@@ -158,6 +185,8 @@ function openSqlite(options: DatabaseOptions): HubDatabase {
     plugins: [plugin],
   });
   sqliteHandles.set(db, sqlite);
+  // One process per SQLite file (the data directory's lock): nothing to serialize.
+  migrationLocks.set(db, (run) => run());
   return {
     db,
     dialect: 'sqlite',
@@ -195,6 +224,7 @@ function openPostgres(url: string, schema: string | undefined): HubDatabase {
     client.on('error', () => undefined);
   });
   const db = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool }) });
+  migrationLocks.set(db, postgresMigrationLock(pool, schema));
   return {
     db,
     dialect: 'postgres',

@@ -459,6 +459,17 @@ export interface Database {
   push_subscriptions: PushSubscriptionsTable;
   webauthn_credentials: WebauthnCredentialsTable;
   mobile_telemetry: MobileTelemetryTable;
+  cluster_nodes: ClusterNodesTable;
+}
+
+// ---- Several hub processes (migration 0017) ----
+/** A hub process's lease: renewed while it runs, removed when it leaves or is found expired. */
+interface ClusterNodesTable {
+  node_id: string;
+  host_name: string;
+  pid: number;
+  started_at: string;
+  lease_until: string;
 }
 
 /** An asset's desktop (VNC) password, sealed; bound to the asset by the seal's context. */

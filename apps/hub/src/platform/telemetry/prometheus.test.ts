@@ -11,6 +11,8 @@ describe('Prometheus telemetry', () => {
       eventDrops: () => drops,
       databaseBytes: () => Promise.resolve(8192),
       databasePool: () => ({ total: 5, idle: 4, waiting: 1 }),
+      clusterNodes: () => 3,
+      clusterDrops: () => drops * 10,
     });
     telemetry.webhookDelivery('delivered');
     telemetry.webhookDelivery('failed');
@@ -36,6 +38,9 @@ describe('Prometheus telemetry', () => {
     expect(first).toContain('svc_hub_event_stream_drops_total 2');
     expect(second).toContain('svc_hub_event_stream_drops_total 5');
     expect(first).toContain('svc_hub_database_size_bytes 8192');
+    expect(first).toContain('svc_hub_cluster_nodes 3');
+    expect(first).toContain('svc_hub_cluster_messages_dropped_total 20');
+    expect(second).toContain('svc_hub_cluster_messages_dropped_total 50');
     expect(first).toContain('svc_hub_database_pool_connections{state="waiting"} 1');
   });
 

@@ -16,6 +16,10 @@ interface ScrapeSources {
   databaseBytes(): Promise<number | null>;
   /** PostgreSQL pool connections: total, idle, callers waiting; null on SQLite. */
   databasePool(): { total: number; idle: number; waiting: number } | null;
+  /** Hub processes whose lease held at the last renewal (1 for the embedded cluster of one). */
+  clusterNodes(): number;
+  /** Messages from other processes dropped as invalid (bad JSON, wrong envelope, forged event), since the start. */
+  clusterDrops(): number;
 }
 
 export interface PrometheusTelemetry extends Telemetry {
@@ -56,6 +60,7 @@ function processMetrics(): Registry {
 export function createPrometheusTelemetry(): PrometheusTelemetry {
   const registry = new Registry();
   let sources: ScrapeSources | null = null;
+  let clusterDropsReported = 0;
   let dropsReported = 0;
   const registers = [registry];
 
@@ -133,6 +138,24 @@ export function createPrometheusTelemetry(): PrometheusTelemetry {
       const now = sources?.eventDrops() ?? 0;
       if (now > dropsReported) this.inc(now - dropsReported);
       dropsReported = Math.max(dropsReported, now);
+    },
+  });
+  new Gauge({
+    name: 'svc_hub_cluster_nodes',
+    help: 'Hub processes live in the cluster (this one included).',
+    registers,
+    collect() {
+      this.set(sources?.clusterNodes() ?? 1);
+    },
+  });
+  new Counter({
+    name: 'svc_hub_cluster_messages_dropped_total',
+    help: 'Messages from other hub processes dropped as invalid.',
+    registers,
+    collect() {
+      const now = sources?.clusterDrops() ?? 0;
+      if (now > clusterDropsReported) this.inc(now - clusterDropsReported);
+      clusterDropsReported = Math.max(clusterDropsReported, now);
     },
   });
   new Gauge({

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { parseNatsUrl } from '../platform/cluster/nats-url.js';
+import { ConfigError, parseEnv } from './env.js';
+
+const postgres = 'postgres://hub@db.example.lan/svc';
+
+function problemOf(env: Record<string, string>): string {
+  try {
+    parseEnv(env, '/srv/svc');
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error('accepted');
+}
+
+describe('SVC_NATS_URL', () => {
+  it('is off by default: the embedded cluster of one', () => {
+    expect(parseEnv({}, '/srv/svc').natsUrl).toBeNull();
+  });
+
+  it('takes nats:// and tls:// URLs, with a user and password', () => {
+    for (const url of [
+      'nats://127.0.0.1:4222',
+      'tls://nats.example.lan',
+      'nats://svc:pw@nats.example.lan:4223',
+    ]) {
+      expect(parseEnv({ SVC_NATS_URL: url, SVC_DATABASE_URL: postgres }, '/srv/svc').natsUrl).toBe(url);
+    }
+  });
+
+  it('refuses other schemes and shapes without quoting the URL', () => {
+    for (const url of [
+      'http://svc:hunter2@nats:4222',
+      'nats://svc:hunter2@nats:4222/path',
+      'not a url hunter2',
+    ]) {
+      const problem = problemOf({ SVC_NATS_URL: url, SVC_DATABASE_URL: postgres });
+      expect(problem).toMatch(/^SVC_NATS_URL /);
+      expect(problem).not.toContain('hunter2');
+    }
+  });
+
+  it('refuses to start without a shared PostgreSQL', () => {
+    expect(problemOf({ SVC_NATS_URL: 'nats://127.0.0.1:4222' })).toContain(
+      'processes must share one PostgreSQL: set SVC_DATABASE_URL',
+    );
+  });
+
+  it('is redacted for logs', () => {
+    const parsed = parseNatsUrl('nats://svc:hunter2@nats.example.lan');
+    expect(parsed).toMatchObject({
+      ok: true,
+      target: { server: 'nats.example.lan:4222', user: 'svc', pass: 'hunter2', tls: false },
+    });
+    expect(parsed.ok && parsed.target.redacted).toBe('nats://svc:***@nats.example.lan:4222');
+  });
+});
