@@ -68,10 +68,10 @@ export const ViewMessage = Obj({
 export type ViewMessage = Static<typeof ViewMessage>;
 
 /** A snapshot: the holder's sessions (the bus joins answers larger than one message). */
-export const SnapshotReply = Obj({ sessions: Type.Array(SessionWire) });
+const SnapshotReply = Obj({ sessions: Type.Array(SessionWire) });
 
-export const DisconnectMessage = Obj({ asset_id: Id, reason: Reason });
-export const NodeGoneMessage = Obj({ node: Id });
+const DisconnectMessage = Obj({ asset_id: Id, reason: Reason });
+const NodeGoneMessage = Obj({ node: Id });
 
 export const RequestMessage = Obj({
   asset_id: Id,
@@ -127,11 +127,10 @@ const StreamEndWire = Obj({
 });
 
 /** Holder → opener, in order: output (`seq` counts messages, so a lost one ends the stream) and the end. */
-export const StreamOutMessage = Type.Union([
+const StreamOutMessage = Type.Union([
   Obj({ t: Type.Literal('data'), seq: Type.Integer({ minimum: 0 }), data: Base64 }),
   Obj({ t: Type.Literal('close'), end: StreamEndWire }),
 ]);
-export type StreamOutMessage = Static<typeof StreamOutMessage>;
 
 /** Opener → holder. `queued` in `written` is the holder's input queue after the write. */
 export const StreamInMessage = Type.Union([
@@ -147,7 +146,7 @@ export const StreamInMessage = Type.Union([
 export type StreamInMessage = Static<typeof StreamInMessage>;
 
 /** Holder → opener on the out subject too: how much input the holder took and still queues. */
-export const StreamWrittenMessage = Obj({
+const StreamWrittenMessage = Obj({
   t: Type.Literal('written'),
   bytes: Type.Integer({ minimum: 0 }),
   queued: Type.Integer({ minimum: 0 }),
