@@ -11,8 +11,11 @@ import { buildApp } from './app.js';
 import { createAgentCaller } from './agents/agent-call.js';
 import { createConsoleHandler, defaultConsoleDir } from './http/console.js';
 import { createChannelAuthenticator } from './agents/channel-auth.js';
-import { createAgentGateway, type WebSocketAgentGateway } from './agents/gateway.js';
-import { markAgentAssetsOffline } from './agents/presence.js';
+import { createAgentGateway } from './agents/gateway.js';
+import { createClusterGateway, type ClusterAgentGateway } from './agents/cluster-gateway.js';
+import { createPresence, markOrphanedAgentAssetsOffline } from './agents/presence.js';
+import { createLocalClusterBus, type ClusterBus } from './platform/cluster/cluster-bus.js';
+import { createSingleNodeRegistry, type NodeRegistry } from './platform/cluster/node-registry.js';
 import { createCredentialLifetime, type CredentialLifetime } from './http/credential-lifetime.js';
 import { createTransportCheck } from './http/transport-security.js';
 import { systemClock, type Clock } from './platform/clock.js';
@@ -133,6 +136,11 @@ export interface HubOptions {
   webhookDelivery?: Partial<WebhookDeliveryOptions>;
   /** Connector timeouts and the periodic check's interval (tests shorten them or turn the check off). */
   connectors?: Partial<ConnectorServiceOptions>;
+  /**
+   * The other hub processes (decision 0038): the bus between them and the registry of live ones. The embedded
+   * default is a cluster of one. The hub starts the registry and closes both when it closes.
+   */
+  cluster?: { bus: ClusterBus; registry: NodeRegistry };
 }
 
 export interface Services {
@@ -165,7 +173,8 @@ export interface Hub {
   owner: OwnerBootstrapResult;
   tls: TlsManager;
   box: SecretBox;
-  gateway: WebSocketAgentGateway;
+  /** Every agent of the cluster: this process's own through its WebSocket gateway, the others' over the bus. */
+  gateway: ClusterAgentGateway;
   events: EventBus;
   /** Tells an open stream that the key it was opened with was revoked or expired. */
   credentials: CredentialLifetime;
@@ -212,7 +221,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
   const { dataDir } = options.config;
   const before = dataDirEntries(dataDir);
   const lock = lockDataDir(dataDir);
-  const opened: { database?: HubDatabase } = {};
+  const opened: OpenedParts = {};
   try {
     const hub = await assembleHub(options, opened);
     return {
@@ -226,6 +235,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
       },
     };
   } catch (error) {
+    await opened.registry?.close().catch(() => undefined);
     await opened.database?.close().catch(() => undefined);
     lock.release();
     removeWhatThisStartMade(dataDir, before);
@@ -233,7 +243,13 @@ export async function createHub(options: HubOptions): Promise<Hub> {
   }
 }
 
-async function assembleHub(options: HubOptions, opened: { database?: HubDatabase }): Promise<Hub> {
+/** What a start opened before it failed, closed again by createHub. */
+interface OpenedParts {
+  database?: HubDatabase;
+  registry?: NodeRegistry;
+}
+
+async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hub> {
   const { config, logger } = options;
   const clock = options.clock ?? systemClock;
   prepareDataDir(config.dataDir, logger);
@@ -252,8 +268,13 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
   const startedAt = clock.now();
   // The hub's own metrics (/metrics): fed by the pieces below, read at each scrape.
   const telemetry = createPrometheusTelemetry();
-  // No agent is connected before this process serves: whatever the last run left online is offline now.
-  await markAgentAssetsOffline(db);
+  const clusterBus = options.cluster?.bus ?? createLocalClusterBus();
+  const registry = options.cluster?.registry ?? createSingleNodeRegistry(clusterBus.nodeId);
+  await registry.start();
+  opened.registry = registry;
+  // No agent is connected to this process yet: what no live process holds (a crashed run left it online)
+  // is offline now; the agents of the other live processes stay online (decision 0039).
+  await markOrphanedAgentAssetsOffline(db, registry.liveNodes());
   const events = createInProcessEventBus({
     clock,
     onListenerError: (error) => {
@@ -307,11 +328,15 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
   const { writeVersions } = database;
   // One refusal log for HTTP and the agent channel: an address's refusals of both kinds share its lines.
   const refusals = createRefusalLog({ logger });
-  const gateway = createAgentGateway({
+  const presence = createPresence({ db, clock, events, logger, nodeId: clusterBus.nodeId });
+  // The cluster gateway is told of each local readiness change; it exists only after the local gateway.
+  const readiness = { changed: (_assetId: string): void => undefined };
+  const localGateway = createAgentGateway({
     db,
     clock,
     logger,
     events,
+    presence,
     metrics: metricsIntake.budget,
     refusals,
     telemetry,
@@ -326,10 +351,25 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     collectIntervalS,
     discoveryDefaults: () => runtimeSettings.discoveryDefaults(),
     // Asset pages show agent.connected, which lives in the gateway: its changes count as writes of assets.
-    onReadinessChange: () => {
+    onReadinessChange: (assetId) => {
+      writeVersions?.touch('assets');
+      readiness.changed(assetId);
+    },
+  });
+  const gateway = createClusterGateway({
+    local: localGateway,
+    bus: clusterBus,
+    registry,
+    presence,
+    logger,
+    onRemoteChange: () => {
       writeVersions?.touch('assets');
     },
   });
+  readiness.changed = (assetId) => {
+    gateway.readinessChanged(assetId);
+  };
+  await gateway.start();
   // The path every operation on an asset takes to its agent: load, hub-host rule, offline check, errors.
   const agentCalls = createAgentCaller({ db, gateway });
   const passwords = options.passwords ?? createPasswordHasher({ cost: config.bcryptCost });
@@ -683,6 +723,8 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
       await retention.close();
       await composed.close();
       await outbound.close();
+      await registry.close();
+      await clusterBus.close();
       await database.close();
       events.close();
     },

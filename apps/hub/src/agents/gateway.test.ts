@@ -30,7 +30,7 @@ import { createByteBudgets } from './byte-budget.js';
 import { createChannelAuthenticator, createUpgradeTransportReader } from './channel-auth.js';
 import { createChannelFailureLimiter, type ChannelFailureLimiter } from './channel-failures.js';
 import { createAgentGateway, type AgentGatewayDeps, type WebSocketAgentGateway } from './gateway.js';
-import { markAgentAssetsOffline } from './presence.js';
+import { markOrphanedAgentAssetsOffline } from './presence.js';
 
 // ---- the fake agent ------------------------------------------------------------------------------------
 
@@ -847,9 +847,37 @@ describe('agent channel limits (sqlite)', () => {
     const manual = await r.t.createAsset({ name: 'manual' });
     const db = r.t.hub.database.db;
     await db.updateTable('assets').set({ status: 'online' }).execute();
-    expect(await markAgentAssetsOffline(db)).toBe(1);
+    expect(await markOrphanedAgentAssetsOffline(db, new Set(['node_live']))).toBe(1);
     expect((await assetRow(r, enrolled.asset_id)).status).toBe('offline');
     expect((await assetRow(r, manual.id)).status).toBe('online');
+  });
+
+  it("at start, leaves online the agents a live process holds and marks the dead ones' offline", async () => {
+    const r = await compose({});
+    rig = r;
+    const held = await r.enroll('held');
+    const orphan = await r.enroll('orphan');
+    const dead = await r.enroll('dead');
+    const db = r.t.hub.database.db;
+    await db
+      .updateTable('assets')
+      .set({ status: 'online', agent_node: 'node_b' })
+      .where('id', '=', held.asset_id)
+      .execute();
+    await db
+      .updateTable('assets')
+      .set({ status: 'online', agent_node: null })
+      .where('id', '=', orphan.asset_id)
+      .execute();
+    await db
+      .updateTable('assets')
+      .set({ status: 'online', agent_node: 'node_gone' })
+      .where('id', '=', dead.asset_id)
+      .execute();
+    expect(await markOrphanedAgentAssetsOffline(db, new Set(['node_a', 'node_b']))).toBe(2);
+    expect((await assetRow(r, held.asset_id)).status).toBe('online');
+    expect((await assetRow(r, orphan.asset_id)).status).toBe('offline');
+    expect((await assetRow(r, dead.asset_id)).status).toBe('offline');
   });
 
   it('answers a plain GET on the channel path with a clear error', async () => {

@@ -11,6 +11,7 @@ import type { Clock } from '../platform/clock.js';
 import type { Database } from '../platform/db/schema.js';
 import type { EventBus } from '../platform/event-bus.js';
 import type { Logger } from '../platform/logger.js';
+import { newNodeId } from '../platform/cluster/cluster-bus.js';
 import type { AssetRow } from './asset-rows.repository.js';
 
 const presenceDefaults = {
@@ -19,6 +20,8 @@ const presenceDefaults = {
   batchSize: 500,
   maxIpAddresses: 64,
   hostnameLength: 253,
+  /** A departed node's agents are marked offline in at most this many batches (5 million agents). */
+  maxNodeGoneBatches: 10_000,
 } as const;
 
 export interface Presence {
@@ -32,8 +35,13 @@ export interface Presence {
   seen(assetId: string): void;
   /** Writes the pending last-seen times. */
   flush(): Promise<void>;
-  /** Marks these assets offline in one go, without events (hub shutdown). */
+  /** Marks these assets offline in one go, without events (hub shutdown), where this process still holds them. */
   allDisconnected(assetIds: readonly string[]): Promise<void>;
+  /**
+   * Marks offline, with their events, the agents another process held when it went away (registry
+   * onNodeGone), in batches. Resolves with how many it changed.
+   */
+  nodeGone(nodeId: string): Promise<number>;
 }
 
 export interface PresenceDeps {
@@ -41,7 +49,11 @@ export interface PresenceDeps {
   clock: Clock;
   events: EventBus;
   logger: Logger;
+  /** This process's node id (decision 0039): written as each agent's holder; a random one when absent. */
+  nodeId?: string;
   lastSeenResolutionMs?: number;
+  /** Assets a nodeGone batch changes at most (tests pass small ones). */
+  batchSize?: number;
 }
 
 function chunks<T>(items: readonly T[], size: number): T[][] {
@@ -91,15 +103,25 @@ function describedBy(row: AssetRow, hello: Hello): Partial<AssetRow> {
 }
 
 /**
- * Marks every agent asset still `online` as `offline`: at hub start no agent is connected yet, whatever the
- * previous process left behind (a crash leaves them online). Returns how many it changed.
+ * Marks offline the agent assets still `online` whose holder is no live hub process: at start this process
+ * holds no agent yet, and what a crashed process left online (or rows from before holders were recorded) is
+ * stale; the agents other live processes hold stay online (decision 0039). Returns how many it changed.
  */
-export async function markAgentAssetsOffline(db: Kysely<Database>): Promise<number> {
+export async function markOrphanedAgentAssetsOffline(
+  db: Kysely<Database>,
+  liveNodes: ReadonlySet<string>,
+): Promise<number> {
+  const live = [...liveNodes];
   const result = await db
     .updateTable('assets')
     .set({ status: 'offline' })
     .where('source', '=', 'agent')
     .where('status', '=', 'online')
+    .where((eb) =>
+      live.length === 0
+        ? eb('agent_node', 'is', null)
+        : eb.or([eb('agent_node', 'is', null), eb('agent_node', 'not in', live)]),
+    )
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
@@ -107,6 +129,8 @@ export async function markAgentAssetsOffline(db: Kysely<Database>): Promise<numb
 export function createPresence(deps: PresenceDeps): Presence {
   const { db, clock, events, logger } = deps;
   const resolution = deps.lastSeenResolutionMs ?? presenceDefaults.lastSeenResolutionMs;
+  const nodeId = deps.nodeId ?? newNodeId();
+  const batchSize = deps.batchSize ?? presenceDefaults.batchSize;
   /** When last_seen_at was last written, per connected asset (ms). */
   const written = new Map<string, number>();
   const pending = new Set<string>();
@@ -162,6 +186,7 @@ export function createPresence(deps: PresenceDeps): Presence {
           last_seen_at: iso,
           agent_version: hello.agent_version,
           agent_low_power: hello.low_power ? 1 : 0,
+          agent_node: nodeId,
         };
         await db.updateTable('assets').set(changes).where('id', '=', assetId).execute();
         written.set(assetId, now.getTime());
@@ -183,10 +208,12 @@ export function createPresence(deps: PresenceDeps): Presence {
       return serial(assetId, async () => {
         written.delete(assetId);
         pending.delete(assetId);
+        // Only while this process is its holder: an agent that reconnected to another one meanwhile stays online.
         const row = await db
           .updateTable('assets')
           .set({ status: 'offline', last_seen_at: clock.now().toISOString() })
           .where('id', '=', assetId)
+          .where('agent_node', '=', nodeId)
           .returning(['name'])
           .executeTakeFirst();
         if (!row) return;
@@ -223,8 +250,45 @@ export function createPresence(deps: PresenceDeps): Presence {
           .updateTable('assets')
           .set({ status: 'offline', last_seen_at: iso })
           .where('id', 'in', chunk)
+          .where('agent_node', '=', nodeId)
           .execute();
       }
+    },
+
+    async nodeGone(gone) {
+      if (gone === nodeId) return 0;
+      let changed = 0;
+      // Bounded: each batch takes agents off the node's list, so the count of batches is the fleet's size.
+      for (let batch = 0; batch < presenceDefaults.maxNodeGoneBatches; batch++) {
+        const rows = await db
+          .selectFrom('assets')
+          .select(['id'])
+          .where('agent_node', '=', gone)
+          .where('status', '=', 'online')
+          .limit(batchSize)
+          .execute();
+        if (rows.length === 0) break;
+        const iso = clock.now().toISOString();
+        const marked = await db
+          .updateTable('assets')
+          .set({ status: 'offline', last_seen_at: iso })
+          .where(
+            'id',
+            'in',
+            rows.map((r) => r.id),
+          )
+          .where('agent_node', '=', gone)
+          .where('status', '=', 'online')
+          .returning(['id', 'name'])
+          .execute();
+        changed += marked.length;
+        for (const row of marked) {
+          events.publish('agent.disconnected', { asset_ids: [row.id], asset_id: row.id, name: row.name });
+          events.publish('asset.offline', { asset_ids: [row.id], asset_id: row.id, name: row.name });
+        }
+        if (rows.length < batchSize) break;
+      }
+      return changed;
     },
   };
 }

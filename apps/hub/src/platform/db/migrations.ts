@@ -14,6 +14,7 @@ import { remoteSessionsMigration } from './migrations/0014-remote-sessions.js';
 import { desktopCredentialsMigration } from './migrations/0015-desktop-credentials.js';
 import { mobileMigration } from './migrations/0016-mobile.js';
 import { clusterNodesMigration } from './migrations/0017-cluster-nodes.js';
+import { agentNodeMigration } from './migrations/0018-agent-node.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists */
 const initial: Migration = {
@@ -276,6 +277,7 @@ export const migrations: Record<string, Migration> = {
   '0015_desktop_credentials': desktopCredentialsMigration,
   '0016_mobile': mobileMigration,
   '0017_cluster_nodes': clusterNodesMigration,
+  '0018_agent_node': agentNodeMigration,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -115,6 +115,11 @@ export interface AssetsTable {
   agent_version: string | null;
   agent_connected_at: string | null;
   agent_low_power: number | null;
+  /**
+   * The node id of the hub process holding the agent's channel (migration 0018, decision 0039); null when no
+   * process has held it since. Optional for rows written by code that predates it.
+   */
+  agent_node?: string | null;
   /** 1 for the asset of the machine the hub runs on (its local agent). */
   hub_host: number;
   created_at: string;

@@ -1,0 +1,465 @@
+/**
+ * Agents across hub processes (decision 0039): three "processes" in one test, each a real WebSocket gateway
+ * on its own loopback port with its own presence, joined by cluster gateways on one in-memory cluster
+ * network, over one hub database. Fake agents connect to one process; the others reach them through it.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { agentChannelPath } from '@svc/protocol';
+import {
+  databaseTargets,
+  echoExec,
+  FakeAgent,
+  provisionAgents,
+  startTestHub,
+  type FakeHandlers,
+  type SimulatedAgentIdentity,
+  type TestHub,
+} from '@svc/testkit';
+import { systemOwnerContext } from '../access/principal.js';
+import {
+  createMemoryClusterNetwork,
+  type ClusterBus,
+  type MemoryClusterNetwork,
+} from '../platform/cluster/cluster-bus.js';
+import type { NodeGoneListener, NodeRegistry } from '../platform/cluster/node-registry.js';
+import { createInProcessEventBus, type HubEvent } from '../platform/event-bus.js';
+import { silentLogger } from '../platform/logger.js';
+import { createExecService } from '../modules/exec/exec.service.js';
+import { createAgentCaller } from './agent-call.js';
+import {
+  AgentOfflineError,
+  AgentReplyError,
+  AgentTimeoutError,
+  type AgentStreamHandle,
+  type StreamEnd,
+} from './agent-gateway.js';
+import { createChannelAuthenticator } from './channel-auth.js';
+import { createClusterGateway, type ClusterAgentGateway } from './cluster-gateway.js';
+import { createAgentGateway } from './gateway.js';
+import { createPresence } from './presence.js';
+
+/** Live nodes shared by every process's fake registry; `kill` tells one survivor, as the real one does. */
+class FakeCluster {
+  readonly live = new Set<string>();
+  readonly listeners = new Map<string, Set<NodeGoneListener>>();
+
+  registry(nodeId: string): NodeRegistry {
+    const listeners = new Set<NodeGoneListener>();
+    this.listeners.set(nodeId, listeners);
+    return {
+      nodeId,
+      liveNodes: () => new Set(this.live),
+      isLive: (id) => this.live.has(id),
+      onNodeGone: (listener) => {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+      start: () => {
+        this.live.add(nodeId);
+        return Promise.resolve();
+      },
+      close: () => {
+        this.live.delete(nodeId);
+        return Promise.resolve();
+      },
+    };
+  }
+
+  /** The node's lease is gone: one survivor is told. */
+  async kill(nodeId: string, told: string): Promise<void> {
+    this.live.delete(nodeId);
+    for (const listener of this.listeners.get(told) ?? []) await listener(nodeId);
+  }
+}
+
+interface Node {
+  id: string;
+  bus: ClusterBus;
+  gateway: ClusterAgentGateway;
+  url: string;
+  server: http.Server;
+  closed: boolean;
+}
+
+/** Polls a condition, bounded in count and time (these are integration steps across async hops). */
+async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe.each(databaseTargets())('agents across hub processes ($name)', ({ options }) => {
+  let t: TestHub;
+  let network: MemoryClusterNetwork;
+  let cluster: FakeCluster;
+  let events: HubEvent[];
+  let nodes: Node[];
+  let agents: FakeAgent[];
+  let ids: SimulatedAgentIdentity[];
+
+  async function startNode(name: string): Promise<Node> {
+    const db = t.hub.database.db;
+    const bus = network.join(`node_${name}`);
+    const registry = cluster.registry(bus.nodeId);
+    await registry.start();
+    const eventBus = createInProcessEventBus({ clock: t.clock, validate: true });
+    eventBus.subscribe((e) => events.push(e));
+    const presence = createPresence({
+      db,
+      clock: t.clock,
+      events: eventBus,
+      logger: silentLogger,
+      nodeId: bus.nodeId,
+    });
+    const readiness = { changed: (_id: string): void => undefined };
+    const local = createAgentGateway({
+      db,
+      clock: t.clock,
+      logger: silentLogger,
+      events: eventBus,
+      metrics: { add: () => undefined },
+      presence,
+      authenticate: createChannelAuthenticator({
+        db,
+        tlsMode: t.config.tlsMode,
+        trustedProxies: t.config.trustedProxies,
+        logger: silentLogger,
+      }),
+      heartbeatIntervalS: 30,
+      collectIntervalS: 60,
+      requestTimeoutMs: 3_000,
+      tickMs: 50,
+      presenceFlushMs: 50,
+      onReadinessChange: (id) => {
+        readiness.changed(id);
+      },
+    });
+    const gateway = createClusterGateway({
+      local,
+      bus,
+      registry,
+      presence,
+      logger: silentLogger,
+      viewFlushMs: 20,
+      sweepMs: 50,
+      marginMs: 500,
+    });
+    readiness.changed = (id) => {
+      gateway.readinessChanged(id);
+    };
+    await gateway.start();
+    const server = http.createServer((_req, res) => {
+      res.statusCode = 404;
+      res.end();
+    });
+    server.on('upgrade', (req: http.IncomingMessage, socket, head: Buffer) => {
+      gateway.handleUpgrade(req, socket, head);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}${agentChannelPath}`;
+    const node: Node = { id: bus.nodeId, bus, gateway, url, server, closed: false };
+    nodes.push(node);
+    return node;
+  }
+
+  async function stopNode(node: Node): Promise<void> {
+    if (node.closed) return;
+    node.closed = true;
+    await node.gateway.close();
+    await node.bus.close();
+    await new Promise<void>((resolve) => {
+      node.server.close(() => {
+        resolve();
+      });
+    });
+  }
+
+  async function connect(
+    node: Node,
+    identity: SimulatedAgentIdentity,
+    handlers: FakeHandlers = { 'exec.run': echoExec },
+  ): Promise<FakeAgent> {
+    const agent = new FakeAgent({ url: node.url, credential: identity.credential, handlers, terminal: true });
+    agents.push(agent);
+    await agent.start();
+    return agent;
+  }
+
+  async function statusOf(assetId: string): Promise<string> {
+    const row = await t.hub.database.db
+      .selectFrom('assets')
+      .select('status')
+      .where('id', '=', assetId)
+      .executeTakeFirstOrThrow();
+    return row.status;
+  }
+
+  const execPayload = { command: 'uptime', timeout_ms: 2_000, max_output_bytes: 1024 };
+
+  beforeEach(async () => {
+    t = await startTestHub(options);
+    network = createMemoryClusterNetwork();
+    cluster = new FakeCluster();
+    events = [];
+    nodes = [];
+    agents = [];
+    ids = await provisionAgents(t.hub, 4, 'cl');
+  });
+
+  afterEach(async () => {
+    for (const agent of agents) agent.close();
+    for (const node of nodes) await stopNode(node);
+    await t.close();
+  });
+
+  it('answers a request for an agent another process holds, and shows it in every view', async () => {
+    const [a, b] = [await startNode('a'), await startNode('b')];
+    const agent = ids[0]!;
+    await connect(a, agent);
+    await until(() => b.gateway.isConnected(agent.assetId), 'the view on b');
+    expect(b.gateway.session(agent.assetId)?.hello.hostname).toBe('fake-host');
+    expect(b.gateway.sessions().map((s) => s.assetId)).toEqual([agent.assetId]);
+    expect(b.gateway.connectedCount()).toBe(1);
+    expect(a.gateway.connectedCount()).toBe(1);
+
+    const result = await b.gateway.request(agent.assetId, 'exec.run', execPayload);
+    expect(result.stdout).toBe('uptime\n');
+    expect(result.exit_code).toBe(0);
+  });
+
+  it('rethrows each error kind as a local call would', async () => {
+    const [a, b] = [await startNode('a'), await startNode('b')];
+    const agent = ids[0]!;
+    await connect(a, agent, {
+      'exec.run': () => ({ error: { code: 'permission_denied', message: 'not allowed here' } }),
+      // Never answers: the caller times out.
+      'processes.list': () => new Promise(() => undefined),
+    });
+    await until(() => b.gateway.isConnected(agent.assetId), 'the view on b');
+
+    const replied = b.gateway.request(agent.assetId, 'exec.run', execPayload);
+    await expect(replied).rejects.toBeInstanceOf(AgentReplyError);
+    await expect(replied).rejects.toMatchObject({ code: 'permission_denied', message: 'not allowed here' });
+
+    await expect(
+      b.gateway.request(agent.assetId, 'processes.list', {}, { timeoutMs: 200 }),
+    ).rejects.toBeInstanceOf(AgentTimeoutError);
+
+    // The agent has no handler: it answers unsupported.
+    await expect(b.gateway.request(agent.assetId, 'services.list', {})).rejects.toMatchObject({
+      code: 'unsupported',
+    });
+
+    // A payload the catalog refuses never leaves the caller's process.
+    await expect(
+      b.gateway.request(agent.assetId, 'exec.run', { command: '' } as never),
+    ).rejects.toMatchObject({ code: 'invalid_argument' });
+
+    await expect(b.gateway.request(ids[1]!.assetId, 'exec.run', execPayload)).rejects.toBeInstanceOf(
+      AgentOfflineError,
+    );
+  });
+
+  it('fails requests offline when the holding process goes away, and marks its agents offline once', async () => {
+    const [a, b, c] = [await startNode('a'), await startNode('b'), await startNode('c')];
+    const agent = ids[0]!;
+    await connect(a, agent, { 'processes.list': () => new Promise(() => undefined) });
+    await until(() => b.gateway.isConnected(agent.assetId) && c.gateway.isConnected(agent.assetId), 'views');
+    const waiting = b.gateway
+      .request(agent.assetId, 'processes.list', {}, { timeoutMs: 60_000 })
+      .catch((error: unknown) => error);
+
+    // Process a dies without a word (its bus gone, its lease expired); only b is told by the registry.
+    await a.bus.close();
+    events.length = 0;
+    await cluster.kill(a.id, b.id);
+
+    expect(await waiting).toBeInstanceOf(AgentOfflineError);
+    expect(b.gateway.isConnected(agent.assetId)).toBe(false);
+    await until(() => !c.gateway.isConnected(agent.assetId), 'the view on c');
+    expect(await statusOf(agent.assetId)).toBe('offline');
+    expect(events.filter((e) => e.type === 'asset.offline').map((e) => e.data)).toEqual([
+      expect.objectContaining({ asset_id: agent.assetId }),
+    ]);
+    await expect(b.gateway.request(agent.assetId, 'exec.run', execPayload)).rejects.toBeInstanceOf(
+      AgentOfflineError,
+    );
+  });
+
+  it('keeps an agent online when it reconnects to another process before the old one sees it go', async () => {
+    const [a, b, c] = [await startNode('a'), await startNode('b'), await startNode('c')];
+    const agent = ids[0]!;
+    const first = await connect(a, agent);
+    await until(() => c.gateway.isConnected(agent.assetId), 'the view on c');
+
+    await connect(b, agent);
+    events.length = 0;
+    // The old holder sees its connection close only now.
+    first.close();
+    await first.closed();
+    // Its disconnect is written (or skipped) within a few presence turns.
+    await new Promise((r) => setTimeout(r, 300));
+
+    expect(await statusOf(agent.assetId)).toBe('online');
+    expect(events.some((e) => e.type === 'asset.offline' || e.type === 'agent.disconnected')).toBe(false);
+    await until(() => c.gateway.isConnected(agent.assetId), 'the view on c');
+    const result = await c.gateway.request(agent.assetId, 'exec.run', execPayload);
+    expect(result.stdout).toBe('uptime\n');
+    expect(a.gateway.isConnected(agent.assetId)).toBe(true);
+  });
+
+  it('relays a terminal stream with its flow control: the agent gets credit only when the opener acks', async () => {
+    const [a, b] = [await startNode('a'), await startNode('b')];
+    const agent = await connect(a, ids[0]!);
+    const assetId = ids[0]!.assetId;
+    await until(() => b.gateway.isConnected(assetId), 'the view on b');
+
+    const received: Buffer[] = [];
+    const ends: StreamEnd[] = [];
+    const window = 4_096;
+    const handle: AgentStreamHandle<'pty'> = await b.gateway.openStream(assetId, {
+      kind: 'pty',
+      params: { cols: 80, rows: 24 },
+      windowBytes: window,
+      onData: (chunk) => received.push(chunk),
+      onClose: (end) => ends.push(end),
+    });
+    expect(handle.info).toEqual({ shell: '/bin/fake', pid: 1 });
+    const [agentStream] = [...agent.streams.values()];
+    expect(agentStream).toBeDefined();
+
+    // Input reaches the agent; its echo comes back across the relay.
+    expect(handle.write(Buffer.from('hi'))).toBe(true);
+    await until(() => Buffer.concat(received).toString() === 'hi', 'the echo');
+    handle.ack(2);
+    handle.resize(100, 30);
+
+    // A flood: the agent sends what its credit allows, and the relay holds it there while nobody acks.
+    received.length = 0;
+    const flood = 'x'.repeat(64 * 1024);
+    for (let i = 0; i < 5; i++) agent.output(agentStream!.id, flood);
+    await until(() => agentStream!.credit === 0, 'the window to fill');
+    await until(() => received.reduce((n, c) => n + c.length, 0) >= window - 2, 'the output to arrive');
+    for (let i = 0; i < 5; i++) agent.output(agentStream!.id, flood);
+    await new Promise((r) => setTimeout(r, 100));
+    const total = received.reduce((n, c) => n + c.length, 0);
+    expect(total).toBeLessThanOrEqual(window);
+    expect(agentStream!.credit).toBe(0);
+
+    // The opener's consumer takes it: the credit travels back to the agent, and more output flows.
+    handle.ack(total);
+    await until(() => agentStream!.credit > 0, 'the credit to come back');
+    agent.output(agentStream!.id, flood);
+    await until(() => received.reduce((n, c) => n + c.length, 0) > total, 'more output');
+
+    // The shell exits: the opener hears how.
+    handle.write(Buffer.from('exit 3\r'));
+    await until(() => ends.length === 1, 'the end');
+    expect(ends[0]).toMatchObject({ reason: 'exited', by: 'agent', exit: { code: 3, signal: null } });
+    expect(handle.closed).toBe(true);
+  });
+
+  it('ends a relayed stream when the process at the other end goes away', async () => {
+    const [a, b] = [await startNode('a'), await startNode('b')];
+    const agent = await connect(a, ids[0]!);
+    const assetId = ids[0]!.assetId;
+    await until(() => b.gateway.isConnected(assetId), 'the view on b');
+    const ends: StreamEnd[] = [];
+    await b.gateway.openStream(assetId, {
+      kind: 'pty',
+      params: { cols: 80, rows: 24 },
+      onData: () => undefined,
+      onClose: (end) => ends.push(end),
+    });
+    await until(() => agent.streams.size === 1, 'the stream on the agent');
+
+    // The opener dies: the holder closes the agent's stream.
+    await b.bus.close();
+    await cluster.kill(b.id, a.id);
+    await until(() => agent.streams.size === 0, 'the agent stream to close');
+    expect([...agent.streams.values()]).toEqual([]);
+  });
+
+  it('refuses a stream the agent cannot open with the same error as locally', async () => {
+    const [a, b] = [await startNode('a'), await startNode('b')];
+    await connect(a, ids[0]!);
+    const assetId = ids[0]!.assetId;
+    await until(() => b.gateway.isConnected(assetId), 'the view on b');
+    await expect(
+      b.gateway.openStream(assetId, {
+        kind: 'tcp',
+        params: {},
+        onData: () => undefined,
+        onClose: () => undefined,
+      }),
+    ).rejects.toMatchObject({ code: 'unsupported' });
+    await expect(
+      b.gateway.openStream(assetId, {
+        kind: 'pty',
+        params: { cols: 0, rows: 0 },
+        onData: () => undefined,
+        onClose: () => undefined,
+      }),
+    ).rejects.toMatchObject({ code: 'invalid_argument' });
+  });
+
+  it('closes an agent held by another process when asked to disconnect it', async () => {
+    const [a, b] = [await startNode('a'), await startNode('b')];
+    const agent = await connect(a, ids[0]!);
+    await until(() => b.gateway.isConnected(ids[0]!.assetId), 'the view on b');
+    b.gateway.disconnect(ids[0]!.assetId, 'credential revoked');
+    const closed = await agent.closed();
+    expect(closed).toEqual({ code: 1008, reason: 'credential revoked' });
+    await until(() => !b.gateway.isConnected(ids[0]!.assetId), 'the view on b');
+    await until(async () => (await statusOf(ids[0]!.assetId)) === 'offline', 'offline');
+  });
+
+  it('knows the agents of the others from their snapshots when it starts', async () => {
+    const [a, b] = [await startNode('a'), await startNode('b')];
+    await connect(a, ids[0]!);
+    await connect(b, ids[1]!);
+    await connect(b, ids[2]!);
+    await until(() => a.gateway.connectedCount() === 3, 'the views');
+
+    const c = await startNode('c');
+    // Right after start, before any view message could come: the snapshots answered.
+    expect(c.gateway.connectedCount()).toBe(3);
+    expect(c.gateway.isConnected(ids[0]!.assetId)).toBe(true);
+    expect(c.gateway.isConnected(ids[2]!.assetId)).toBe(true);
+    expect(c.gateway.isConnected(ids[3]!.assetId)).toBe(false);
+    expect(
+      c.gateway
+        .sessions()
+        .map((s) => s.assetId)
+        .sort(),
+    ).toEqual([ids[0]!.assetId, ids[1]!.assetId, ids[2]!.assetId].sort());
+  });
+
+  it('runs an exec fan-out across processes with the exec service unchanged', async () => {
+    const [a, b, c] = [await startNode('a'), await startNode('b'), await startNode('c')];
+    await connect(a, ids[0]!);
+    await connect(b, ids[1]!);
+    await connect(c, ids[2]!);
+    await until(() => a.gateway.connectedCount() === 3, 'the view on a');
+    const exec = createExecService({
+      db: t.hub.database.db,
+      audit: t.hub.services.audit,
+      agents: createAgentCaller({ db: t.hub.database.db, gateway: a.gateway }),
+      groups: t.hub.services.groups,
+      events: createInProcessEventBus({ clock: t.clock }),
+    });
+    const all = ids.map((i) => i.assetId);
+    const { results } = await exec.runOnAssets(systemOwnerContext(), all, {
+      command: 'hostname',
+      timeout: 5,
+    });
+    const byAsset = new Map(results.map((r) => [r.asset_id, r]));
+    for (const id of all.slice(0, 3))
+      expect(byAsset.get(id)).toMatchObject({ status: 'ok', stdout: 'hostname\n' });
+    expect(byAsset.get(ids[3]!.assetId)).toMatchObject({ status: 'offline' });
+  });
+});
