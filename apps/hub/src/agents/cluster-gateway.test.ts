@@ -228,6 +228,16 @@ describe.each(databaseTargets())('agents across hub processes ($name)', ({ optio
     await expect(b.gateway.request(ids[1]!.assetId, 'exec.run', execPayload)).rejects.toBeInstanceOf(
       AgentOfflineError,
     );
+
+    // The bus is down: the agent cannot be reached from here, as if it were offline.
+    network.setDown(true);
+    await expect(b.gateway.request(agent.assetId, 'exec.run', execPayload)).rejects.toBeInstanceOf(
+      AgentOfflineError,
+    );
+    network.setDown(false);
+    await expect(b.gateway.request(agent.assetId, 'exec.run', execPayload)).rejects.toMatchObject({
+      code: 'permission_denied',
+    });
   });
 
   it('fails requests offline when the holding process goes away, and marks its agents offline once', async () => {
