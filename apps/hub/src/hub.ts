@@ -674,7 +674,8 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
   });
 
   telemetry.setSources({
-    agentsConnected: () => gateway.connectedCount(),
+    // This process's own connections: each process's gauge adds up to the cluster's (hub status shows all).
+    agentsConnected: () => localGateway.connectedCount(),
     eventSubscribers: () => eventsModule.services.stream.clientCount(),
     eventDrops: () => eventsModule.services.stream.droppedCount(),
     databaseBytes: () => databaseSizeBytes(db, database.dialect),

@@ -53,6 +53,14 @@ export interface TestHubOptions {
   webhookDelivery?: HubOptions['webhookDelivery'];
   /** Connector timeouts and periodic check (0 turns the check off; tests call `checkAll()`). */
   connectors?: HubOptions['connectors'];
+  /** The hub's cluster bus and node registry (several hubs on one in-memory network). */
+  cluster?: HubOptions['cluster'];
+  /**
+   * With `postgresUrl`: join this schema (made with `createPgSchema`) instead of making one, as the processes
+   * of one cluster share a database; the hub leaves it for its maker to drop. The last hub started holds the
+   * valid owner key (each start rotates it).
+   */
+  pgSchema?: string;
 }
 
 export interface InjectOptions {
@@ -177,7 +185,9 @@ async function openTestHub(options: TestHubOptions, reopened: ReopenedStore | nu
   const pgSchema = reopened
     ? reopened.pgSchema
     : options.postgresUrl
-      ? await createPgSchema(options.postgresUrl)
+      ? options.pgSchema
+        ? { schema: options.pgSchema, drop: () => Promise.resolve() }
+        : await createPgSchema(options.postgresUrl)
       : null;
   const clock = options.clock ?? new ManualClock(new Date('2026-11-23T12:00:00.000Z'));
   const hub = await createHub({
@@ -194,6 +204,7 @@ async function openTestHub(options: TestHubOptions, reopened: ReopenedStore | nu
     ...(options.outbound ? { outbound: options.outbound } : {}),
     ...(options.webhookDelivery ? { webhookDelivery: options.webhookDelivery } : {}),
     ...(options.connectors ? { connectors: options.connectors } : {}),
+    ...(options.cluster ? { cluster: options.cluster } : {}),
   });
   const servers = options.listen
     ? await startServers(hub, { host: '127.0.0.1', httpPort: 0, httpsPort: 0, tlsMode: config.tlsMode })

@@ -23,10 +23,10 @@ import {
   type ClusterBus,
   type MemoryClusterNetwork,
 } from '../platform/cluster/cluster-bus.js';
-import type { NodeGoneListener, NodeRegistry } from '../platform/cluster/node-registry.js';
 import { createInProcessEventBus, type HubEvent } from '../platform/event-bus.js';
 import { silentLogger } from '../platform/logger.js';
 import { createExecService } from '../modules/exec/exec.service.js';
+import { FakeNodeRegistries } from '../testing/fake-node-registry.js';
 import { createAgentCaller } from './agent-call.js';
 import {
   AgentOfflineError,
@@ -39,40 +39,6 @@ import { createChannelAuthenticator } from './channel-auth.js';
 import { createClusterGateway, type ClusterAgentGateway } from './cluster-gateway.js';
 import { createAgentGateway } from './gateway.js';
 import { createPresence } from './presence.js';
-
-/** Live nodes shared by every process's fake registry; `kill` tells one survivor, as the real one does. */
-class FakeCluster {
-  readonly live = new Set<string>();
-  readonly listeners = new Map<string, Set<NodeGoneListener>>();
-
-  registry(nodeId: string): NodeRegistry {
-    const listeners = new Set<NodeGoneListener>();
-    this.listeners.set(nodeId, listeners);
-    return {
-      nodeId,
-      liveNodes: () => new Set(this.live),
-      isLive: (id) => this.live.has(id),
-      onNodeGone: (listener) => {
-        listeners.add(listener);
-        return () => listeners.delete(listener);
-      },
-      start: () => {
-        this.live.add(nodeId);
-        return Promise.resolve();
-      },
-      close: () => {
-        this.live.delete(nodeId);
-        return Promise.resolve();
-      },
-    };
-  }
-
-  /** The node's lease is gone: one survivor is told. */
-  async kill(nodeId: string, told: string): Promise<void> {
-    this.live.delete(nodeId);
-    for (const listener of this.listeners.get(told) ?? []) await listener(nodeId);
-  }
-}
 
 interface Node {
   id: string;
@@ -95,7 +61,7 @@ async function until(check: () => boolean | Promise<boolean>, what: string): Pro
 describe.each(databaseTargets())('agents across hub processes ($name)', ({ options }) => {
   let t: TestHub;
   let network: MemoryClusterNetwork;
-  let cluster: FakeCluster;
+  let cluster: FakeNodeRegistries;
   let events: HubEvent[];
   let nodes: Node[];
   let agents: FakeAgent[];
@@ -203,7 +169,7 @@ describe.each(databaseTargets())('agents across hub processes ($name)', ({ optio
   beforeEach(async () => {
     t = await startTestHub(options);
     network = createMemoryClusterNetwork();
-    cluster = new FakeCluster();
+    cluster = new FakeNodeRegistries();
     events = [];
     nodes = [];
     agents = [];
@@ -262,6 +228,16 @@ describe.each(databaseTargets())('agents across hub processes ($name)', ({ optio
     await expect(b.gateway.request(ids[1]!.assetId, 'exec.run', execPayload)).rejects.toBeInstanceOf(
       AgentOfflineError,
     );
+
+    // The bus is down: the agent cannot be reached from here, as if it were offline.
+    network.setDown(true);
+    await expect(b.gateway.request(agent.assetId, 'exec.run', execPayload)).rejects.toBeInstanceOf(
+      AgentOfflineError,
+    );
+    network.setDown(false);
+    await expect(b.gateway.request(agent.assetId, 'exec.run', execPayload)).rejects.toMatchObject({
+      code: 'permission_denied',
+    });
   });
 
   it('fails requests offline when the holding process goes away, and marks its agents offline once', async () => {
@@ -382,6 +358,28 @@ describe.each(databaseTargets())('agents across hub processes ($name)', ({ optio
     await cluster.kill(b.id, a.id);
     await until(() => agent.streams.size === 0, 'the agent stream to close');
     expect([...agent.streams.values()]).toEqual([]);
+  });
+
+  it('ends a relayed stream on the opener, with a reason, when the holder goes away', async () => {
+    const [a, b] = [await startNode('a'), await startNode('b')];
+    await connect(a, ids[0]!);
+    const assetId = ids[0]!.assetId;
+    await until(() => b.gateway.isConnected(assetId), 'the view on b');
+    const ends: StreamEnd[] = [];
+    const handle = await b.gateway.openStream(assetId, {
+      kind: 'pty',
+      params: { cols: 80, rows: 24 },
+      onData: () => undefined,
+      onClose: (end) => ends.push(end),
+    });
+
+    await a.bus.close();
+    await cluster.kill(a.id, b.id);
+    expect(ends).toEqual([
+      { reason: 'the hub process at the other end of the stream went away', by: 'hub', exit: null },
+    ]);
+    expect(handle.closed).toBe(true);
+    expect(handle.write(Buffer.from('x'))).toBe(false);
   });
 
   it('refuses a stream the agent cannot open with the same error as locally', async () => {

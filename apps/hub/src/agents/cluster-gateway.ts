@@ -74,7 +74,15 @@ function requestError(error: unknown, assetId: string, type: string): Error {
   if (error instanceof ClusterTimeoutError) return new AgentTimeoutError(assetId, type);
   if (error instanceof ClusterRemoteError)
     return new AgentReplyError('failed', `the hub process holding the agent failed: ${error.message}`);
-  return error instanceof Error ? error : new Error(String(error));
+  if (
+    error instanceof AgentOfflineError ||
+    error instanceof AgentTimeoutError ||
+    error instanceof AgentReplyError
+  )
+    return error;
+  // Anything else the bus throws (a message over its size limit…) fails this call, as a reply would.
+  const message = error instanceof Error ? error.message : String(error);
+  return new AgentReplyError('failed', `the cluster bus failed: ${message}`);
 }
 
 /** What a local call's error says to the caller on another process. */

@@ -82,6 +82,28 @@ function chunked<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
+/** Sessions in messages of at most viewBatch sessions and about viewBatchBytes of JSON each. */
+function bySize(sessions: readonly SessionWire[]): SessionWire[][] {
+  const out: SessionWire[][] = [];
+  let part: SessionWire[] = [];
+  let bytes = 0;
+  for (const session of sessions) {
+    const size = JSON.stringify(session).length;
+    if (
+      part.length > 0 &&
+      (part.length >= clusterLimits.viewBatch || bytes + size > clusterLimits.viewBatchBytes)
+    ) {
+      out.push(part);
+      part = [];
+      bytes = 0;
+    }
+    part.push(session);
+    bytes += size;
+  }
+  if (part.length > 0) out.push(part);
+  return out;
+}
+
 export function createClusterView(deps: ClusterViewDeps): ClusterView {
   const { bus, registry, local, logger } = deps;
   const flushMs = deps.flushMs ?? viewDefaults.flushMs;
@@ -131,7 +153,7 @@ export function createClusterView(deps: ClusterViewDeps): ClusterView {
       else down.push(assetId);
     }
     changed.clear();
-    for (const part of chunked(up, clusterLimits.viewBatch)) publish({ up: part, down: [] });
+    for (const part of bySize(up)) publish({ up: part, down: [] });
     for (const part of chunked(down, clusterLimits.viewBatch)) publish({ up: [], down: part });
   }
 

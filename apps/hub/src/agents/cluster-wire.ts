@@ -22,6 +22,8 @@ const Obj = <T extends TProperties>(properties: T) =>
 export const clusterLimits = {
   /** Sessions one view message carries at most (larger batches are split by the sender). */
   viewBatch: 2_000,
+  /** JSON bytes of sessions a sender puts in one view message (well under a NATS message's 1 MiB). */
+  viewBatchBytes: 256 * 1024,
   idLength: 64,
   reasonLength: 200,
   /** The longest agent request a peer may ask for (exec's own maximum is an hour). */

@@ -30,7 +30,7 @@ import { createByteBudgets } from './byte-budget.js';
 import { createChannelAuthenticator, createUpgradeTransportReader } from './channel-auth.js';
 import { createChannelFailureLimiter, type ChannelFailureLimiter } from './channel-failures.js';
 import { createAgentGateway, type AgentGatewayDeps, type WebSocketAgentGateway } from './gateway.js';
-import { markOrphanedAgentAssetsOffline } from './presence.js';
+import { createPresence, markOrphanedAgentAssetsOffline } from './presence.js';
 
 // ---- the fake agent ------------------------------------------------------------------------------------
 
@@ -878,6 +878,43 @@ describe('agent channel limits (sqlite)', () => {
     expect((await assetRow(r, held.asset_id)).status).toBe('online');
     expect((await assetRow(r, orphan.asset_id)).status).toBe('offline');
     expect((await assetRow(r, dead.asset_id)).status).toBe('offline');
+  });
+
+  it("marks a departed process's agents offline in batches, with their events, and no one else's", async () => {
+    const r = await compose({});
+    rig = r;
+    const db = r.t.hub.database.db;
+    const gone: string[] = [];
+    for (let i = 0; i < 5; i++) gone.push((await r.enroll(`gone-${i}`)).asset_id);
+    const kept = (await r.enroll('kept')).asset_id;
+    await db
+      .updateTable('assets')
+      .set({ status: 'online', agent_node: 'node_gone' })
+      .where('id', 'in', gone)
+      .execute();
+    await db
+      .updateTable('assets')
+      .set({ status: 'online', agent_node: 'node_other' })
+      .where('id', '=', kept)
+      .execute();
+    const events: HubEvent[] = [];
+    const bus = createInProcessEventBus({ clock: r.t.clock, validate: true });
+    bus.subscribe((e) => events.push(e));
+    const presence = createPresence({
+      db,
+      clock: r.t.clock,
+      events: bus,
+      logger: silentLogger,
+      nodeId: 'node_me',
+      batchSize: 2,
+    });
+
+    expect(await presence.nodeGone('node_gone')).toBe(5);
+    for (const id of gone) expect((await assetRow(r, id)).status).toBe('offline');
+    expect((await assetRow(r, kept)).status).toBe('online');
+    expect(events.filter((e) => e.type === 'asset.offline')).toHaveLength(5);
+    expect(events.filter((e) => e.type === 'agent.disconnected')).toHaveLength(5);
+    expect(await presence.nodeGone('node_gone')).toBe(0);
   });
 
   it('answers a plain GET on the channel path with a clear error', async () => {
