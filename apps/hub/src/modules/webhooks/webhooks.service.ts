@@ -196,6 +196,8 @@ export function createWebhookService(deps: {
     attempts: job.attempts,
     next_attempt_at: nextAttemptAt,
     created_at: job.createdAt,
+    claimed_by: null,
+    claim_expires_at: null,
   });
 
   const queue: DeliveryQueue<Job> = createDeliveryQueue<Job>({

@@ -13,6 +13,7 @@ import { alertServiceRulesMigration } from './migrations/0013-alert-service-rule
 import { remoteSessionsMigration } from './migrations/0014-remote-sessions.js';
 import { desktopCredentialsMigration } from './migrations/0015-desktop-credentials.js';
 import { mobileMigration } from './migrations/0016-mobile.js';
+import { clusterCoherenceMigration } from './migrations/0019-cluster-coherence.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists */
 const initial: Migration = {
@@ -274,6 +275,7 @@ export const migrations: Record<string, Migration> = {
   '0014_remote_sessions': remoteSessionsMigration,
   '0015_desktop_credentials': desktopCredentialsMigration,
   '0016_mobile': mobileMigration,
+  '0019_cluster_coherence': clusterCoherenceMigration,
 };
 
 export const migrationProvider: MigrationProvider = {
