@@ -77,6 +77,7 @@ import { createSearchModule } from './modules/search/search.module.js';
 import {
   createSettingsModule,
   loadRuntimeSettings,
+  reloadRuntimeSettings,
   type RuntimeSettings,
 } from './modules/settings/settings.module.js';
 import { createStatusModule } from './modules/status/status.module.js';
@@ -96,7 +97,7 @@ import type { UserService } from './modules/users/users.service.js';
 import { createWhoamiModule } from './modules/whoami/whoami.module.js';
 import { createWebhooksModule } from './modules/webhooks/webhooks.module.js';
 import { createSessionsModule } from './modules/sessions/sessions.module.js';
-import type { WebhookDeliveryOptions } from './modules/webhooks/webhooks.service.js';
+import type { WebhookDeliveryOptions, WebhookService } from './modules/webhooks/webhooks.service.js';
 import { createNotificationsModule } from './modules/notifications/notifications.module.js';
 import { createConnectorsModule } from './modules/connectors/connectors.module.js';
 import type { ConnectorService, ConnectorServiceOptions } from './modules/connectors/connectors.service.js';
@@ -107,6 +108,12 @@ import { createDesktopModule } from './modules/desktop/desktop.module.js';
 import type { DesktopCredentialService } from './modules/desktop/desktop.service.js';
 import type { Resolver } from './platform/outbound/guarded-lookup.js';
 import { createLiveOutbound } from './platform/outbound/live-policy.js';
+import { createLocalClusterBus, type ClusterBus } from './platform/cluster/cluster-bus.js';
+import { createSingleNodeRegistry, type NodeRegistry } from './platform/cluster/node-registry.js';
+import { createCacheInvalidation, type CacheInvalidation } from './platform/cluster/invalidation.js';
+import { createLeaseKeeper, type LeaseKeeper } from './platform/cluster/leases.js';
+import { localRateLimiters } from './http/rate-limit.js';
+import { createSharedRateLimiters } from './http/shared-rate-limit.js';
 
 export interface HubOptions {
   config: HubConfig;
@@ -133,7 +140,15 @@ export interface HubOptions {
   webhookDelivery?: Partial<WebhookDeliveryOptions>;
   /** Connector timeouts and the periodic check's interval (tests shorten them or turn the check off). */
   connectors?: Partial<ConnectorServiceOptions>;
+  /**
+   * The other hub processes (decision 0040): the bus they talk over and the registry of live ones. A cluster
+   * of one by default (the embedded hub), where nothing crosses a process. The hub starts and closes both.
+   */
+  cluster?: { bus: ClusterBus; registry: NodeRegistry };
 }
+
+/** The loops that run on one process of a cluster at a time, each under its lease (decision 0040). */
+const leaseNames = ['alerts', 'connectors', 'retention', 'metrics_retention', 'metrics_sweep'] as const;
 
 export interface Services {
   audit: AuditService;
@@ -156,6 +171,8 @@ export interface Services {
   connectors: ConnectorService;
   /** Desktop passwords: released only to a desktop session create (spec 5.5.2). */
   desktopCredentials: DesktopCredentialService;
+  /** Webhooks and their delivery queue (tests of deliveries across processes). */
+  webhooks: WebhookService;
 }
 
 export interface Hub {
@@ -177,6 +194,13 @@ export interface Hub {
   settings: RuntimeSettings;
   /** Agents' samples through their budgets into the store; deleted assets' histories purged. */
   metrics: { budget: MetricsBudget; store: MetricsStore; purger: MetricsPurger };
+  /** This process among the others (decision 0040): bus, registry, leases, cache invalidation. */
+  cluster: {
+    bus: ClusterBus;
+    registry: NodeRegistry;
+    leases: LeaseKeeper;
+    invalidation: CacheInvalidation;
+  };
   close(): Promise<void>;
 }
 
@@ -262,7 +286,43 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     validate: options.validateEvents === true,
   });
 
+  const bus = options.cluster?.bus ?? createLocalClusterBus();
+  const registry = options.cluster?.registry ?? createSingleNodeRegistry(bus.nodeId);
+  await registry.start();
+  const leases = createLeaseKeeper({
+    db,
+    clock,
+    nodeId: bus.nodeId,
+    names: leaseNames,
+    shared: bus.shared,
+    onError: (error) => {
+      logger.error({ err: error }, 'cluster: renewing leases failed');
+    },
+  });
+  await leases.start();
+  const runsHere = (lease: (typeof leaseNames)[number]) => () => leases.holds(lease);
+  const invalidation = createCacheInvalidation({
+    bus,
+    onError: (error) => {
+      logger.error({ err: error }, 'cluster: a cache invalidation failed');
+    },
+  });
+  // Limits are the cluster's: each process counts locally and shares its spending every 250 ms.
+  const sharedLimiters = bus.shared
+    ? createSharedRateLimiters({ bus, processes: () => registry.liveNodes().size })
+    : null;
+  const rateLimiters = sharedLimiters?.factory ?? localRateLimiters;
+
   const runtimeSettings = await loadRuntimeSettings(db, config.settingsEnv);
+  // Backstop for an invalidation the bus lost: the settings are read again every 30 s in a cluster.
+  const settingsReload = bus.shared
+    ? setInterval(() => {
+        reloadRuntimeSettings(db, runtimeSettings).catch((error: unknown) => {
+          logger.error({ err: error }, 'cluster: reloading runtime settings failed');
+        });
+      }, 30_000)
+    : null;
+  settingsReload?.unref();
   // Restart-required settings are read here, once: a value set through the API overrides the parsed config.
   const metricsRetentionDays =
     runtimeSettings.apiValue('retention.metrics_days') ?? config.metricsRetentionDays;
@@ -303,6 +363,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     logger,
     retentionDays: metricsRetentionDays,
     collectIntervalS,
+    runsHere: runsHere('metrics_retention'),
   });
   const { writeVersions } = database;
   // One refusal log for HTTP and the agent channel: an address's refusals of both kinds share its lines.
@@ -346,7 +407,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
   const assets = createAssetsModule({ ...base, gateway, writeVersions });
   const assetService = assets.services.assets;
   const groups = createGroupsModule({ ...base, assets: assetService });
-  const keys = createKeysModule({ ...base, assets: assetService });
+  const keys = createKeysModule({ ...base, assets: assetService, invalidation });
   const users = createUsersModule({
     ...base,
     passwords,
@@ -363,6 +424,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     keys: keys.services.apiKeys,
     isSecure,
     oidc: config.oidc,
+    rateLimiters,
   });
   const whoami = createWhoamiModule({ assets: assetService, writeVersions });
   const search = createSearchModule({ assets: assetService, groups: groups.services.groups });
@@ -373,6 +435,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     runtime: runtimeSettings,
     tls: tlsModule.services.tls,
     requestRestart: options.requestRestart ?? null,
+    invalidation,
   });
   const enrollment = createEnrollmentModule({
     ...base,
@@ -380,6 +443,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     gateway,
     assets: assetService,
     enrollsPerMinute: config.rateLimit.enabled ? 30 : null,
+    rateLimiters,
     tokenDefaults: () => ({
       expiresInHours: runtimeSettings.get('enrollment.token_default_expires_hours'),
       maxUses: runtimeSettings.get('enrollment.token_default_max_uses'),
@@ -393,6 +457,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     intake: metricsIntake,
     gateway,
     assets: assetService,
+    runsHere: runsHere('metrics_sweep'),
   });
   const { budget, store, purger } = metrics.services;
   const agents = createAgentsModule({
@@ -436,7 +501,12 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
   const containers = createContainersModule(operations);
   const automation = { ...base, groups: groups.services.groups, exec: exec.services.exec };
   const actions = createActionsModule(automation);
-  const schedules = createSchedulesModule({ ...automation, actions: actions.services.actions, logger });
+  const schedules = createSchedulesModule({
+    ...automation,
+    actions: actions.services.actions,
+    logger,
+    cluster: { nodeId: bus.nodeId, liveNodes: () => registry.liveNodes() },
+  });
   const bulk = createBulkModule({
     ...operations,
     groups: groups.services.groups,
@@ -449,6 +519,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     metrics: metrics.services.metrics,
     services: system.services.system,
     intervalMs: config.alertIntervalS * 1000,
+    runsHere: runsHere('alerts'),
   });
   const incidents = createIncidentsModule({ alerts: alerts.services.alerts });
   const eventsModule = createEventsModule({
@@ -467,6 +538,8 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     ...outboundParts,
     delivery: options.webhookDelivery ?? {},
     retentionDays: () => runtimeSettings.get('retention.webhook_deliveries_days'),
+    cluster: { nodeId: bus.nodeId, shared: bus.shared, liveNodes: () => registry.liveNodes() },
+    invalidation,
   });
   const discovery = createDiscoveryModule({
     ...base,
@@ -489,6 +562,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     connectorAssets: assets.services.connectorAssets,
     actionsEnabled: () => runtimeSettings.get('policy.connector_enabled'),
     ...(options.connectors ? { options: options.connectors } : {}),
+    runsHere: runsHere('connectors'),
   });
   const sessionsModule = createSessionsModule({
     ...base,
@@ -607,6 +681,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     trustedProxies: config.trustedProxies,
     publicOrigin: config.publicOrigin,
     rateLimit,
+    rateLimiters,
     verifyApiKey: (text) => apiKeys.authenticate(text),
     verifySession: async (token) => (await sessions.resolve(token))?.principal ?? null,
     handlers: composed.handlers,
@@ -625,6 +700,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     clock,
     tasks: [...composed.retentionTasks, idempotency.retention],
     ...(options.retentionIntervalMs !== undefined ? { intervalMs: options.retentionIntervalMs } : {}),
+    runsHere: runsHere('retention'),
     onError: (task, error) => {
       logger.error({ err: error, task }, 'retention failed');
     },
@@ -641,6 +717,13 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     databasePool: () => database.poolStats(),
   });
   composed.start(events);
+  // A process that died: one live process takes over its webhook deliveries and reports its schedule runs.
+  const stopNodeGone = registry.onNodeGone(async (gone) => {
+    await Promise.all([
+      webhooks.services.webhooks.onNodeGone(gone),
+      schedules.services.scheduler.onNodeGone(gone),
+    ]);
+  });
   if (options.retentionIntervalMs !== 0) retention.start();
 
   return {
@@ -663,6 +746,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
       alertEvaluator: alerts.services.evaluator,
       connectors: connectors.services.connectors,
       desktopCredentials: desktop.services.desktopCredentials,
+      webhooks: webhooks.services.webhooks,
     },
     owner,
     tls,
@@ -674,7 +758,11 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     retention,
     settings: runtimeSettings,
     metrics: { budget, store, purger },
+    cluster: { bus, registry, leases, invalidation },
     async close() {
+      stopNodeGone();
+      if (settingsReload) clearInterval(settingsReload);
+      sharedLimiters?.close();
       credentials.close();
       // Agents and event streams first: upgraded sockets would otherwise keep app.close() waiting.
       await gateway.close();
@@ -682,6 +770,11 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
       await app.close();
       await retention.close();
       await composed.close();
+      // Leases and claims handed back once the loops stopped, then this node leaves the cluster.
+      await leases.close();
+      invalidation.close();
+      await registry.close();
+      await bus.close();
       await outbound.close();
       await database.close();
       events.close();
