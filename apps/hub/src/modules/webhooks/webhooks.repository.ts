@@ -52,13 +52,26 @@ export async function updatePending(
   await db.updateTable('webhook_pending').set(changes).where('id', '=', id).execute();
 }
 
-/** Pending deliveries, oldest first, after the one given (at most `limit`). */
+/**
+ * Pending deliveries, oldest first, after the one given (at most `limit`). With `claimable`, only those no
+ * live process holds: never claimed, claim expired, or held by a node not in `live` (decision 0040).
+ */
 export async function listPending(
   db: Executor,
   after: Pick<PendingDeliveryRow, 'created_at' | 'id'> | null,
   limit: number,
+  claimable?: { nowIso: string; live: readonly string[] },
 ): Promise<PendingDeliveryRow[]> {
   let query = db.selectFrom('webhook_pending').selectAll();
+  if (claimable)
+    query = query.where((eb) =>
+      eb.or([
+        eb('claimed_by', 'is', null),
+        eb('claim_expires_at', 'is', null),
+        eb('claim_expires_at', '<', claimable.nowIso),
+        ...(claimable.live.length > 0 ? [eb('claimed_by', 'not in', [...claimable.live])] : []),
+      ]),
+    );
   if (after)
     query = query.where((eb) =>
       eb.or([

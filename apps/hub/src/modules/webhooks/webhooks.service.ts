@@ -341,10 +341,15 @@ export function createWebhookService(deps: {
     let after: PendingDeliveryRow | null = null;
     let taken = 0;
     for (;;) {
-      const rows: PendingDeliveryRow[] = await listPending(db, after, batch);
-      after = rows.at(-1) ?? null;
       const nowIso = clock.now().toISOString();
       const live = cluster.liveNodes();
+      const rows: PendingDeliveryRow[] = await listPending(
+        db,
+        after,
+        batch,
+        cluster.shared ? { nowIso, live: [...live] } : undefined,
+      );
+      after = rows.at(-1) ?? null;
       for (const row of rows) {
         if (closing || !isClaimable(row, nowIso, live)) continue;
         if (!(await takeOverPending(db, row, cluster.nodeId, claimExpiry()))) continue;
