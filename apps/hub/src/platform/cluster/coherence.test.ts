@@ -119,6 +119,33 @@ describe.skipIf(url === null)('two hub processes on one database (postgres)', ()
     expect(took).toBeLessThan(1000);
   });
 
+  it('gives each lease to one of the two processes', async () => {
+    const { a, b } = await twoProcesses();
+    for (const name of ['alerts', 'connectors', 'retention', 'metrics_retention', 'metrics_sweep']) {
+      const holders = [a, b].filter((hub) => hub.hub.cluster.leases.holds(name));
+      expect(holders, name).toHaveLength(1);
+    }
+  });
+
+  it('holds requests spread over two processes to one rate limit', async () => {
+    const { a, b } = await twoProcesses({ rateLimit: { enabled: true, perIpPerMinute: 30 } });
+    const statuses: number[] = [];
+    let retryAfter: string | undefined;
+    const started = performance.now();
+    for (let i = 0; i < 80; i++) {
+      const res = await (i % 2 === 0 ? a : b).request('GET', '/api/v2/assets');
+      statuses.push(res.status);
+      if (res.status === 429) retryAfter ??= String(res.headers['retry-after']);
+    }
+    const allowed = statuses.filter((s) => s === 200).length;
+    // 30 a minute for the address across both: the slack is N - 1, plus what the test's own seconds refilled.
+    const refilled = Math.ceil(((performance.now() - started) / 60_000) * 30);
+    expect(allowed).toBeGreaterThanOrEqual(28);
+    expect(allowed).toBeLessThanOrEqual(30 + 1 + refilled);
+    expect(statuses.filter((s) => s === 429).length).toBe(80 - allowed);
+    expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
+  });
+
   it('enforces on one process a policy changed through the other', async () => {
     const { a, b } = await twoProcesses();
     const asset = await a.createAsset();
