@@ -10,11 +10,11 @@
  */
 import type { ClusterBus } from './cluster-bus.js';
 
-export const invalidationSubject = 'svc.cache.invalidate';
+const invalidationSubject = 'svc.cache.invalidate';
 /** The key meaning "everything of the topic". */
 export const allKeys = '*';
 
-export type InvalidationHandler = (key: string) => void;
+type InvalidationHandler = (key: string) => void;
 
 export interface CacheInvalidation {
   /** Tells the other processes that `key` of `topic` changed. */

@@ -40,10 +40,10 @@ export interface LeaseKeeper {
   close(): Promise<void>;
 }
 
-export const defaultLeaseTtlMs = 15_000;
+const defaultLeaseTtlMs = 15_000;
 
 /** Takes or renews one lease; true when this node holds it after the statement. */
-export async function acquireLease(
+async function acquireLease(
   db: Executor,
   name: string,
   nodeId: string,
@@ -69,7 +69,7 @@ export async function acquireLease(
   return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
 }
 
-export async function releaseLeases(db: Executor, names: readonly string[], nodeId: string): Promise<void> {
+async function releaseLeases(db: Executor, names: readonly string[], nodeId: string): Promise<void> {
   if (names.length === 0) return;
   await db.deleteFrom('cluster_leases').where('name', 'in', names).where('holder', '=', nodeId).execute();
 }

@@ -331,7 +331,7 @@ export interface ScheduleRunsTable {
 }
 
 /** A lease on work that runs on one hub process at a time (decision 0040). */
-export interface ClusterLeasesTable {
+interface ClusterLeasesTable {
   name: string;
   /** The node id holding it. */
   holder: string;
