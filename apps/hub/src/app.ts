@@ -12,7 +12,7 @@ import { isConsoleRequest, type ConsoleHandler } from './http/console.js';
 import { authorize } from './http/authorize.js';
 import { sendError } from './http/envelope.js';
 import { installErrorHandler } from './http/error-handler.js';
-import { RateLimiter } from './http/rate-limit.js';
+import { localRateLimiters, type RateLimiterFactory } from './http/rate-limit.js';
 import { HubLogController } from './http/request-log.js';
 import type { IdempotencyStore } from './platform/idempotency.js';
 import { registerContractRoutes, type Handlers, type RawHandler } from './http/register-routes.js';
@@ -34,6 +34,8 @@ export interface AppDeps {
   trustedProxies: readonly string[];
   publicOrigin?: string | null;
   rateLimit: RateLimitConfig;
+  /** Makes the request limiters: this process's own by default, the cluster's shared ones (decision 0040). */
+  rateLimiters?: RateLimiterFactory;
   verifyApiKey(text: string): Promise<Principal | null>;
   verifySession?(token: string): Promise<Principal | null>;
   /** Builds the HTTPS server (TLS modes auto/external); absent for plain HTTP and for inject() tests. */
@@ -105,8 +107,12 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     }),
     isSecure: (request) => deps.isSecure(request),
     clientIp: createClientIpReader(deps.trustedProxies),
-    perIp: deps.rateLimit.enabled ? new RateLimiter(deps.rateLimit.perIpPerMinute) : null,
-    perKey: deps.rateLimit.enabled ? new RateLimiter(deps.rateLimit.perKeyPerMinute) : null,
+    perIp: deps.rateLimit.enabled
+      ? (deps.rateLimiters ?? localRateLimiters)('api_per_ip', deps.rateLimit.perIpPerMinute)
+      : null,
+    perKey: deps.rateLimit.enabled
+      ? (deps.rateLimiters ?? localRateLimiters)('api_per_key', deps.rateLimit.perKeyPerMinute)
+      : null,
   });
 
   // The guard: authentication, then authorization from the contract, before body parsing and validation.

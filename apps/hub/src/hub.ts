@@ -80,6 +80,7 @@ import { createSearchModule } from './modules/search/search.module.js';
 import {
   createSettingsModule,
   loadRuntimeSettings,
+  reloadRuntimeSettings,
   type RuntimeSettings,
 } from './modules/settings/settings.module.js';
 import { createStatusModule } from './modules/status/status.module.js';
@@ -99,7 +100,7 @@ import type { UserService } from './modules/users/users.service.js';
 import { createWhoamiModule } from './modules/whoami/whoami.module.js';
 import { createWebhooksModule } from './modules/webhooks/webhooks.module.js';
 import { createSessionsModule } from './modules/sessions/sessions.module.js';
-import type { WebhookDeliveryOptions } from './modules/webhooks/webhooks.service.js';
+import type { WebhookDeliveryOptions, WebhookService } from './modules/webhooks/webhooks.service.js';
 import { createNotificationsModule } from './modules/notifications/notifications.module.js';
 import { createConnectorsModule } from './modules/connectors/connectors.module.js';
 import type { ConnectorService, ConnectorServiceOptions } from './modules/connectors/connectors.service.js';
@@ -110,6 +111,10 @@ import { createDesktopModule } from './modules/desktop/desktop.module.js';
 import type { DesktopCredentialService } from './modules/desktop/desktop.service.js';
 import type { Resolver } from './platform/outbound/guarded-lookup.js';
 import { createLiveOutbound } from './platform/outbound/live-policy.js';
+import { createCacheInvalidation, type CacheInvalidation } from './platform/cluster/invalidation.js';
+import { createLeaseKeeper, type LeaseKeeper } from './platform/cluster/leases.js';
+import { localRateLimiters } from './http/rate-limit.js';
+import { createSharedRateLimiters } from './http/shared-rate-limit.js';
 
 export interface HubOptions {
   config: HubConfig;
@@ -143,6 +148,9 @@ export interface HubOptions {
   cluster?: { bus: ClusterBus; registry: NodeRegistry };
 }
 
+/** The loops that run on one process of a cluster at a time, each under its lease (decision 0040). */
+const leaseNames = ['alerts', 'connectors', 'retention', 'metrics_retention', 'metrics_sweep'] as const;
+
 export interface Services {
   audit: AuditService;
   apiKeys: ApiKeyService;
@@ -164,6 +172,8 @@ export interface Services {
   connectors: ConnectorService;
   /** Desktop passwords: released only to a desktop session create (spec 5.5.2). */
   desktopCredentials: DesktopCredentialService;
+  /** Webhooks and their delivery queue (tests of deliveries across processes). */
+  webhooks: WebhookService;
 }
 
 export interface Hub {
@@ -186,6 +196,13 @@ export interface Hub {
   settings: RuntimeSettings;
   /** Agents' samples through their budgets into the store; deleted assets' histories purged. */
   metrics: { budget: MetricsBudget; store: MetricsStore; purger: MetricsPurger };
+  /** This process among the others (decision 0040): bus, registry, leases, cache invalidation. */
+  cluster: {
+    bus: ClusterBus;
+    registry: NodeRegistry;
+    leases: LeaseKeeper;
+    invalidation: CacheInvalidation;
+  };
   close(): Promise<void>;
 }
 
@@ -268,8 +285,8 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
   const startedAt = clock.now();
   // The hub's own metrics (/metrics): fed by the pieces below, read at each scrape.
   const telemetry = createPrometheusTelemetry();
-  const clusterBus = options.cluster?.bus ?? createLocalClusterBus();
-  const registry = options.cluster?.registry ?? createSingleNodeRegistry(clusterBus.nodeId);
+  const bus = options.cluster?.bus ?? createLocalClusterBus();
+  const registry = options.cluster?.registry ?? createSingleNodeRegistry(bus.nodeId);
   await registry.start();
   opened.registry = registry;
   // No agent is connected to this process yet: what no live process holds (a crashed run left it online)
@@ -283,7 +300,40 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
     validate: options.validateEvents === true,
   });
 
+  const leases = createLeaseKeeper({
+    db,
+    clock,
+    nodeId: bus.nodeId,
+    names: leaseNames,
+    shared: bus.shared,
+    onError: (error) => {
+      logger.error({ err: error }, 'cluster: renewing leases failed');
+    },
+  });
+  await leases.start();
+  const runsHere = (lease: (typeof leaseNames)[number]) => () => leases.holds(lease);
+  const invalidation = createCacheInvalidation({
+    bus,
+    onError: (error) => {
+      logger.error({ err: error }, 'cluster: a cache invalidation failed');
+    },
+  });
+  // Limits are the cluster's: each process counts locally and shares its spending every 250 ms.
+  const sharedLimiters = bus.shared
+    ? createSharedRateLimiters({ bus, processes: () => registry.liveNodes().size })
+    : null;
+  const rateLimiters = sharedLimiters?.factory ?? localRateLimiters;
+
   const runtimeSettings = await loadRuntimeSettings(db, config.settingsEnv);
+  // Backstop for an invalidation the bus lost: the settings are read again every 30 s in a cluster.
+  const settingsReload = bus.shared
+    ? setInterval(() => {
+        reloadRuntimeSettings(db, runtimeSettings).catch((error: unknown) => {
+          logger.error({ err: error }, 'cluster: reloading runtime settings failed');
+        });
+      }, 30_000)
+    : null;
+  settingsReload?.unref();
   // Restart-required settings are read here, once: a value set through the API overrides the parsed config.
   const metricsRetentionDays =
     runtimeSettings.apiValue('retention.metrics_days') ?? config.metricsRetentionDays;
@@ -324,11 +374,12 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
     logger,
     retentionDays: metricsRetentionDays,
     collectIntervalS,
+    runsHere: runsHere('metrics_retention'),
   });
   const { writeVersions } = database;
   // One refusal log for HTTP and the agent channel: an address's refusals of both kinds share its lines.
   const refusals = createRefusalLog({ logger });
-  const presence = createPresence({ db, clock, events, logger, nodeId: clusterBus.nodeId });
+  const presence = createPresence({ db, clock, events, logger, nodeId: bus.nodeId });
   // The cluster gateway is told of each local readiness change; it exists only after the local gateway.
   const readiness = { changed: (_assetId: string): void => undefined };
   const localGateway = createAgentGateway({
@@ -358,7 +409,7 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
   });
   const gateway = createClusterGateway({
     local: localGateway,
-    bus: clusterBus,
+    bus: bus,
     registry,
     presence,
     logger,
@@ -386,7 +437,7 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
   const assets = createAssetsModule({ ...base, gateway, writeVersions });
   const assetService = assets.services.assets;
   const groups = createGroupsModule({ ...base, assets: assetService });
-  const keys = createKeysModule({ ...base, assets: assetService });
+  const keys = createKeysModule({ ...base, assets: assetService, invalidation });
   const users = createUsersModule({
     ...base,
     passwords,
@@ -403,6 +454,7 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
     keys: keys.services.apiKeys,
     isSecure,
     oidc: config.oidc,
+    rateLimiters,
   });
   const whoami = createWhoamiModule({ assets: assetService, writeVersions });
   const search = createSearchModule({ assets: assetService, groups: groups.services.groups });
@@ -413,6 +465,7 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
     runtime: runtimeSettings,
     tls: tlsModule.services.tls,
     requestRestart: options.requestRestart ?? null,
+    invalidation,
   });
   const enrollment = createEnrollmentModule({
     ...base,
@@ -420,6 +473,7 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
     gateway,
     assets: assetService,
     enrollsPerMinute: config.rateLimit.enabled ? 30 : null,
+    rateLimiters,
     tokenDefaults: () => ({
       expiresInHours: runtimeSettings.get('enrollment.token_default_expires_hours'),
       maxUses: runtimeSettings.get('enrollment.token_default_max_uses'),
@@ -433,6 +487,7 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
     intake: metricsIntake,
     gateway,
     assets: assetService,
+    runsHere: runsHere('metrics_sweep'),
   });
   const { budget, store, purger } = metrics.services;
   const agents = createAgentsModule({
@@ -476,7 +531,12 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
   const containers = createContainersModule(operations);
   const automation = { ...base, groups: groups.services.groups, exec: exec.services.exec };
   const actions = createActionsModule(automation);
-  const schedules = createSchedulesModule({ ...automation, actions: actions.services.actions, logger });
+  const schedules = createSchedulesModule({
+    ...automation,
+    actions: actions.services.actions,
+    logger,
+    cluster: { nodeId: bus.nodeId, liveNodes: () => registry.liveNodes() },
+  });
   const bulk = createBulkModule({
     ...operations,
     groups: groups.services.groups,
@@ -489,6 +549,7 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
     metrics: metrics.services.metrics,
     services: system.services.system,
     intervalMs: config.alertIntervalS * 1000,
+    runsHere: runsHere('alerts'),
   });
   const incidents = createIncidentsModule({ alerts: alerts.services.alerts });
   const eventsModule = createEventsModule({
@@ -507,6 +568,8 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
     ...outboundParts,
     delivery: options.webhookDelivery ?? {},
     retentionDays: () => runtimeSettings.get('retention.webhook_deliveries_days'),
+    cluster: { nodeId: bus.nodeId, shared: bus.shared, liveNodes: () => registry.liveNodes() },
+    invalidation,
   });
   const discovery = createDiscoveryModule({
     ...base,
@@ -529,6 +592,7 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
     connectorAssets: assets.services.connectorAssets,
     actionsEnabled: () => runtimeSettings.get('policy.connector_enabled'),
     ...(options.connectors ? { options: options.connectors } : {}),
+    runsHere: runsHere('connectors'),
   });
   const sessionsModule = createSessionsModule({
     ...base,
@@ -647,6 +711,7 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
     trustedProxies: config.trustedProxies,
     publicOrigin: config.publicOrigin,
     rateLimit,
+    rateLimiters,
     verifyApiKey: (text) => apiKeys.authenticate(text),
     verifySession: async (token) => (await sessions.resolve(token))?.principal ?? null,
     handlers: composed.handlers,
@@ -665,6 +730,7 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
     clock,
     tasks: [...composed.retentionTasks, idempotency.retention],
     ...(options.retentionIntervalMs !== undefined ? { intervalMs: options.retentionIntervalMs } : {}),
+    runsHere: runsHere('retention'),
     onError: (task, error) => {
       logger.error({ err: error, task }, 'retention failed');
     },
@@ -682,6 +748,13 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
     databasePool: () => database.poolStats(),
   });
   composed.start(events);
+  // A process that died: one live process takes over its webhook deliveries and reports its schedule runs.
+  const stopNodeGone = registry.onNodeGone(async (gone) => {
+    await Promise.all([
+      webhooks.services.webhooks.onNodeGone(gone),
+      schedules.services.scheduler.onNodeGone(gone),
+    ]);
+  });
   if (options.retentionIntervalMs !== 0) retention.start();
 
   return {
@@ -704,6 +777,7 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
       alertEvaluator: alerts.services.evaluator,
       connectors: connectors.services.connectors,
       desktopCredentials: desktop.services.desktopCredentials,
+      webhooks: webhooks.services.webhooks,
     },
     owner,
     tls,
@@ -715,7 +789,11 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
     retention,
     settings: runtimeSettings,
     metrics: { budget, store, purger },
+    cluster: { bus, registry, leases, invalidation },
     async close() {
+      stopNodeGone();
+      if (settingsReload) clearInterval(settingsReload);
+      sharedLimiters?.close();
       credentials.close();
       // Agents and event streams first: upgraded sockets would otherwise keep app.close() waiting.
       await gateway.close();
@@ -723,9 +801,12 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
       await app.close();
       await retention.close();
       await composed.close();
-      await outbound.close();
+      // Leases and claims handed back once the loops stopped, then this node leaves the cluster.
+      await leases.close();
+      invalidation.close();
       await registry.close();
-      await clusterBus.close();
+      await bus.close();
+      await outbound.close();
       await database.close();
       events.close();
     },

@@ -53,7 +53,7 @@ export interface TestHubOptions {
   webhookDelivery?: HubOptions['webhookDelivery'];
   /** Connector timeouts and periodic check (0 turns the check off; tests call `checkAll()`). */
   connectors?: HubOptions['connectors'];
-  /** The hub's cluster bus and node registry (several hubs on one in-memory network). */
+  /** The hub's cluster bus and node registry (several hubs on one in-memory network); a cluster of one by default. */
   cluster?: HubOptions['cluster'];
   /**
    * With `postgresUrl`: join this schema (made with `createPgSchema`) instead of making one, as the processes
@@ -61,6 +61,12 @@ export interface TestHubOptions {
    * valid owner key (each start rotates it).
    */
   pgSchema?: string;
+  /**
+   * Another process of the same hub: this one opens its own data directory on the PostgreSQL schema of
+   * `hub` (which must use PostgreSQL), and leaves the schema to it. Its `ownerKey` is an admin key made at
+   * start (making an owner token would revoke the other's). Give both the same SVC_ENCRYPTION_KEY in `env`.
+   */
+  joinDatabaseOf?: TestHub;
 }
 
 export interface InjectOptions {
@@ -91,6 +97,8 @@ export interface TestHub {
   clock: ManualClock;
   /** Set when `listen` was asked for. */
   servers: RunningServers | null;
+  /** The PostgreSQL schema it runs on (null on SQLite). */
+  pgSchema: string | null;
   request(method: string, url: string, options?: InjectOptions): Promise<InjectResult>;
   createKey(input: {
     role?: AssignableRole;
@@ -182,13 +190,18 @@ async function openTestHub(options: TestHubOptions, reopened: ReopenedStore | nu
     dataDir,
   );
   config.rateLimit = { ...config.rateLimit, ...options.rateLimit };
-  const pgSchema = reopened
-    ? reopened.pgSchema
-    : options.postgresUrl
-      ? options.pgSchema
-        ? { schema: options.pgSchema, drop: () => Promise.resolve() }
-        : await createPgSchema(options.postgresUrl)
-      : null;
+  const joined = options.joinDatabaseOf ?? null;
+  if (joined && (joined.pgSchema === null || !options.postgresUrl))
+    throw new Error('joinDatabaseOf needs a hub on PostgreSQL and postgresUrl');
+  const pgSchema: PgSchema | null = joined
+    ? { schema: joined.pgSchema ?? '', drop: () => Promise.resolve() }
+    : reopened
+      ? reopened.pgSchema
+      : options.postgresUrl
+        ? options.pgSchema
+          ? { schema: options.pgSchema, drop: () => Promise.resolve() }
+          : await createPgSchema(options.postgresUrl)
+        : null;
   const clock = options.clock ?? new ManualClock(new Date('2026-11-23T12:00:00.000Z'));
   const hub = await createHub({
     config,
@@ -209,10 +222,20 @@ async function openTestHub(options: TestHubOptions, reopened: ReopenedStore | nu
   const servers = options.listen
     ? await startServers(hub, { host: '127.0.0.1', httpPort: 0, httpsPort: 0, tlsMode: config.tlsMode })
     : null;
-  const ownerPassword = await settleOwnerPassword(hub, options.keepFirstRun === true);
+  const ownerPassword = joined
+    ? joined.ownerPassword
+    : await settleOwnerPassword(hub, options.keepFirstRun === true);
   // The owner token is made the way an owner makes it (a new one revokes earlier ones), shown once, to us.
   const ownerContext = await localOwnerContext(hub.database.db);
-  const ownerKey = (await hub.services.apiKeys.rotateOwnerToken(ownerContext)).raw_key;
+  const ownerKey = joined
+    ? (
+        await hub.services.apiKeys.create(ownerContext, {
+          name: 'second process',
+          role: 'admin',
+          scopes: ['*'],
+        })
+      ).raw_key
+    : (await hub.services.apiKeys.rotateOwnerToken(ownerContext)).raw_key;
 
   const request: TestHub['request'] = async (method, url, o = {}) => {
     const headers: Record<string, string> = {
@@ -251,6 +274,7 @@ async function openTestHub(options: TestHubOptions, reopened: ReopenedStore | nu
     dataDir,
     clock,
     servers,
+    pgSchema: pgSchema?.schema ?? null,
     request,
     async createKey(input) {
       const res = await request('POST', '/api/v2/keys', {

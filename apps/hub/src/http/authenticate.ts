@@ -9,7 +9,7 @@ import { isMutatingMethod } from '@svc/protocol';
 import { readCookie, sessionCookieName } from './session-cookie.js';
 import { HubError } from '../platform/hub-error.js';
 import type { Principal } from '../access/principal.js';
-import type { RateLimiter } from './rate-limit.js';
+import type { RateLimit } from './rate-limit.js';
 import type { TransportRequest } from './transport-security.js';
 
 export interface Authenticator {
@@ -31,8 +31,8 @@ export interface AuthenticatorDeps {
   /** The client address behind trusted proxies, as Fastify's `request.ip` has it. */
   clientIp(request: IncomingMessage): string;
   /** Null when rate limits are switched off. */
-  perIp: RateLimiter | null;
-  perKey: RateLimiter | null;
+  perIp: RateLimit | null;
+  perKey: RateLimit | null;
 }
 
 const bearerPattern = /^bearer[ ]+(\S+)[ ]*$/i;

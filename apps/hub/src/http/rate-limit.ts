@@ -1,7 +1,8 @@
 /**
  * Token buckets in memory, one per client IP and one per API key (ARCHITECTURE.md: 600/min per IP,
  * 3000/min per key). A bucket holds a minute's allowance and refills continuously, so a burst can use the
- * whole minute at once but the average never exceeds the limit. Several hub processes each keep their own.
+ * whole minute at once but the average never exceeds the limit. Several hub processes share their counts over
+ * the cluster bus (shared-rate-limit.ts, decision 0040), behind the same `RateLimit` interface.
  */
 export interface RateDecision {
   allowed: boolean;
@@ -9,12 +10,33 @@ export interface RateDecision {
   retryAfterSeconds: number;
 }
 
+/** What the request guard, the sign-in throttle and enrollment ask of a limiter. */
+export interface RateLimit {
+  take(key: string): RateDecision;
+  refund(key: string): void;
+  /** Buckets held now (memory stays bounded whatever keys callers choose). */
+  readonly size: number;
+}
+
+export interface RateLimiterOptions {
+  now?: () => number;
+  /** Buckets kept at once (keys an unauthenticated caller chooses). */
+  maxKeys?: number;
+}
+
+/** Makes the limiter named `name` (the same name on every process of a cluster). */
+export type RateLimiterFactory = (name: string, perMinute: number, options?: RateLimiterOptions) => RateLimit;
+
+/** The limiters of one process alone. */
+export const localRateLimiters: RateLimiterFactory = (_name, perMinute, options = {}) =>
+  new RateLimiter(perMinute, options.now, options.maxKeys);
+
 interface Bucket {
   tokens: number;
   updatedAt: number;
 }
 
-export class RateLimiter {
+export class RateLimiter implements RateLimit {
   private readonly buckets = new Map<string, Bucket>();
   private readonly refillPerMs: number;
   private lastSweep = 0;

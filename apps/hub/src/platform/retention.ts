@@ -40,6 +40,8 @@ export interface RetentionRunnerDeps {
   intervalMs?: number;
   onError?(task: string, error: unknown): void;
   onPurged?(task: string, deleted: number): void;
+  /** False while another hub process holds this loop's lease (decision 0040): its timer then skips. */
+  runsHere?: () => boolean;
 }
 
 const dayMs = 24 * 60 * 60 * 1000;
@@ -96,6 +98,7 @@ export function createRetentionRunner(deps: RetentionRunnerDeps): RetentionRunne
       if (deps.tasks.length === 0) return;
       timer = setInterval(
         () => {
+          if (deps.runsHere && !deps.runsHere()) return;
           void runOnce();
         },
         deps.intervalMs ?? 60 * 60 * 1000,

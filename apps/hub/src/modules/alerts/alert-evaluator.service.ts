@@ -68,6 +68,8 @@ export function createAlertEvaluator(deps: {
   metrics: Pick<MetricsService, 'recentSamples'>;
   services: Pick<SystemService, 'serviceStates'>;
   intervalMs: number;
+  /** False while another hub process holds this loop's lease (decision 0040): its timer then skips. */
+  runsHere?: () => boolean;
 }): AlertEvaluator {
   const { clock, rules, alerts, assets, metrics, services } = deps;
   let cursor = 0;
@@ -227,6 +229,8 @@ export function createAlertEvaluator(deps: {
     checkService: (assetId, service) => enqueue(() => pass({ assetId, service })),
     start() {
       timer = setInterval(() => {
+        // Two evaluators would fire each alert twice: only the lease's holder evaluates.
+        if (deps.runsHere && !deps.runsHere()) return;
         tick().catch((error: unknown) => {
           deps.logger.error({ err: error }, 'alert evaluation failed');
         });

@@ -28,6 +28,8 @@ export function createAlertsModule(deps: {
   /** The agents' service states, for service rules. */
   services: Pick<SystemService, 'serviceStates'>;
   intervalMs: number;
+  /** False while another hub process holds this loop's lease (decision 0040): its timer then skips. */
+  runsHere?: () => boolean;
 }) {
   const alerts = createAlertService(deps);
   const rules = createAlertRuleService({

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { RateLimiterFactory } from '../../http/rate-limit.js';
 import type { OidcConfig } from '../../config/env.js';
 import type { TransportRequest } from '../../http/transport-security.js';
 import type { Clock } from '../../platform/clock.js';
@@ -33,13 +34,24 @@ export interface AuthModuleDeps {
   isSecure(request: TransportRequest): boolean;
   /** Null when SVC_OIDC_ISSUER is unset: the OIDC routes answer 404. */
   oidc: OidcConfig | null;
+  /** The sign-in throttles' limiters (the cluster's shared ones when several processes serve). */
+  rateLimiters?: RateLimiterFactory;
 }
 
 /** Console sign-in: password and second factor, OIDC, the session's own account (password, owner token). */
 export function createAuthModule(deps: AuthModuleDeps) {
   const { db, clock, audit, events, passwords, users, sessions } = deps;
   const twoFactor = createTwoFactorService({ db, clock, audit, events, box: deps.box, passwords, users });
-  const login = createLoginService({ db, clock, audit, sessions, twoFactor, passwords, users });
+  const login = createLoginService({
+    db,
+    clock,
+    audit,
+    sessions,
+    twoFactor,
+    passwords,
+    users,
+    ...(deps.rateLimiters ? { rateLimiters: deps.rateLimiters } : {}),
+  });
   const oidc = deps.oidc
     ? createOidcService({ config: deps.oidc, clock, accounts: deps.oidcAccounts, login })
     : null;

@@ -8,6 +8,7 @@ import type { AuditService } from '../audit/audit.service.js';
 import type { UserService } from '../users/users.service.js';
 import type { SessionService } from '../users/session.service.js';
 import { createSignInThrottle } from './sign-in-throttle.js';
+import type { RateLimiterFactory } from '../../http/rate-limit.js';
 import type { TwoFactorService } from './two-factor.service.js';
 
 export interface LoginOutcome {
@@ -30,9 +31,11 @@ export function createLoginService(deps: {
   twoFactor: TwoFactorService;
   passwords: PasswordHasher;
   users: Pick<UserService, 'account' | 'accountByUsername'>;
+  /** The throttles' limiters: the cluster's shared ones when several processes serve (decision 0040). */
+  rateLimiters?: RateLimiterFactory;
 }) {
   const { db, audit, sessions, twoFactor, passwords } = deps;
-  const throttle = createSignInThrottle(() => deps.clock.now().getTime());
+  const throttle = createSignInThrottle(() => deps.clock.now().getTime(), deps.rateLimiters);
 
   async function recordSignIn(userId: string, meta: RequestMeta, outcome: string): Promise<void> {
     await db.transaction().execute(async (trx) => {

@@ -16,7 +16,7 @@
  * tells nothing about which accounts exist.
  */
 import { isIPv6 } from 'node:net';
-import { RateLimiter } from '../../http/rate-limit.js';
+import { localRateLimiters, type RateLimiterFactory } from '../../http/rate-limit.js';
 import { HubError } from '../../platform/hub-error.js';
 
 export const signInLimits = {
@@ -68,11 +68,13 @@ export function addressKey(ip: string | null): string {
     .join(':')}::/64`;
 }
 
-export function createSignInThrottle(now: () => number) {
+/** `limiters`: the cluster's shared limiters when several processes serve (decision 0040). */
+export function createSignInThrottle(now: () => number, limiters_: RateLimiterFactory = localRateLimiters) {
+  const options = { now, maxKeys: signInLimits.maxKeys };
   const limiters = {
-    pair: new RateLimiter(signInLimits.perAccountAndAddress, now, signInLimits.maxKeys),
-    address: new RateLimiter(signInLimits.failuresPerAddress, now, signInLimits.maxKeys),
-    username: new RateLimiter(signInLimits.failuresPerUsername, now, signInLimits.maxKeys),
+    pair: limiters_('sign_in_pair', signInLimits.perAccountAndAddress, options),
+    address: limiters_('sign_in_address', signInLimits.failuresPerAddress, options),
+    username: limiters_('sign_in_username', signInLimits.failuresPerUsername, options),
   };
   const refusals = {
     pair: 'Too many sign-in attempts for this account; wait a minute.',

@@ -28,6 +28,8 @@ export function createConnectorsModule(deps: {
   drivers?: Partial<Record<ConnectorKind, ConnectorDriver | null>>;
   options?: Partial<ConnectorServiceOptions>;
   telemetry?: Pick<Telemetry, 'connectorCall'>;
+  /** False while another hub process holds this loop's lease (decision 0040): its timer then skips. */
+  runsHere?: () => boolean;
 }) {
   const connectors = createConnectorService(deps);
   return defineModule({

@@ -131,6 +131,8 @@ export function createConnectorService(deps: {
   options?: Partial<ConnectorServiceOptions>;
   /** Counts calls and checks by kind and outcome (the hub's /metrics). */
   telemetry?: Pick<Telemetry, 'connectorCall'>;
+  /** False while another hub process holds this loop's lease (decision 0040): its timer then skips. */
+  runsHere?: () => boolean;
 }): ConnectorService {
   const { db, clock, audit, box, outbound, logger, connectorAssets } = deps;
   const options = { ...defaultOptions, ...deps.options };
@@ -497,6 +499,8 @@ export function createConnectorService(deps: {
     start() {
       if (options.checkIntervalMs <= 0) return;
       timer = setInterval(() => {
+        // One process checks and syncs (its lease): N processes would ask every upstream N times.
+        if (deps.runsHere && !deps.runsHere()) return;
         // One pass at a time: a slow upstream delays the next pass, never stacks them.
         running ??= service.checkAll().finally(() => {
           running = null;

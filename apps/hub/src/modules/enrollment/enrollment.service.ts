@@ -25,7 +25,7 @@ import {
   AgentTimeoutError,
   type AgentGateway,
 } from '../../agents/agent-gateway.js';
-import { RateLimiter } from '../../http/rate-limit.js';
+import { localRateLimiters, type RateLimiterFactory } from '../../http/rate-limit.js';
 import type { Clock } from '../../platform/clock.js';
 import { constantTimeEqual, randomToken, sha256Hex } from '../../platform/crypto.js';
 import type { Database, Executor } from '../../platform/db/schema.js';
@@ -88,6 +88,8 @@ export interface EnrollmentServiceDeps {
   assets: Pick<AssetService, 'findRow' | 'insertRow'>;
   /** Enrollments per minute per source IP; null switches the limit off (benchmarks). Default 30. */
   enrollsPerMinute?: number | null;
+  /** The limiter's maker: the cluster's shared one when several processes serve (decision 0040). */
+  rateLimiters?: RateLimiterFactory;
   rotationTimeoutMs?: number;
   /** A token's lifetime and uses when its request names none: runtime settings, read at each creation. */
   tokenDefaults?: () => { expiresInHours: number; maxUses: number };
@@ -117,7 +119,12 @@ export function createEnrollmentService(deps: EnrollmentServiceDeps): Enrollment
   const { db, clock, audit, events, tls, gateway } = deps;
   const perMinute =
     deps.enrollsPerMinute === undefined ? enrollmentDefaults.enrollsPerMinute : deps.enrollsPerMinute;
-  const limiter = perMinute === null ? null : new RateLimiter(perMinute, () => clock.now().getTime());
+  const limiter =
+    perMinute === null
+      ? null
+      : (deps.rateLimiters ?? localRateLimiters)('enroll_per_ip', perMinute, {
+          now: () => clock.now().getTime(),
+        });
   const rotationTimeoutMs = deps.rotationTimeoutMs ?? enrollmentDefaults.rotationTimeoutMs;
   /** Assets with a rotation in flight: a second one at the same time could leave agent and hub disagreeing. */
   const rotating = new Set<string>();

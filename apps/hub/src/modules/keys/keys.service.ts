@@ -1,3 +1,4 @@
+import { allKeys, type CacheInvalidation } from '../../platform/cluster/invalidation.js';
 import { randomBytes } from 'node:crypto';
 import {
   formatApiKey,
@@ -40,10 +41,13 @@ import { presentApiKey } from './keys.presenter.js';
 const lastUsedResolutionMs = 60_000;
 /**
  * A verified key's principal is reused for this long without reading the database again. Updates and revocations
- * made through this hub process clear the cache when they commit, so here they take effect at once; the window
- * only bounds how long another hub process sharing the database could still accept a key revoked elsewhere.
+ * made through this hub process clear the cache when they commit, so here they take effect at once, and tell the
+ * other hub processes to clear theirs (decision 0040); the window only bounds how long another process could
+ * still accept a key revoked elsewhere when that message is lost.
  */
 const verifiedKeyTtlMs = 5_000;
+/** The invalidation topic of verified keys (a key id, or `*`). */
+const keyCacheTopic = 'api_keys';
 const maxVerifiedKeys = 10_000;
 const roleRank: Record<Role, number> = { viewer: 0, operator: 1, admin: 2, owner: 3 };
 
@@ -69,6 +73,11 @@ export interface ApiKeyServiceDeps {
   events: EventBus;
   /** Checks that a key's allowed assets exist. */
   assets: Pick<AssetService, 'missingIds'>;
+  /**
+   * The other hub processes' key caches (decision 0040): a change here makes them forget what they verified,
+   * and theirs make this one forget, so a key revoked anywhere is refused everywhere within the bus's delay.
+   */
+  invalidation?: Pick<CacheInvalidation, 'invalidate' | 'on'>;
 }
 
 function newKeyText(): string {
@@ -131,10 +140,16 @@ export function createApiKeyService(deps: ApiKeyServiceDeps): ApiKeyService {
   const verified = new Map<string, VerifiedKey>();
   /** Moves on every change of a key: a lookup that began before a change must not keep what it read. */
   let generation = 0;
-  const forgetVerified = () => {
+  const forgetLocally = () => {
     generation += 1;
     verified.clear();
   };
+  /** After a change of a key committed here: this process and every other forget what they verified. */
+  const forgetVerified = (keyId: string) => {
+    forgetLocally();
+    deps.invalidation?.invalidate(keyCacheTopic, keyId);
+  };
+  deps.invalidation?.on(keyCacheTopic, forgetLocally);
 
   async function loadVerified(hash: string, nowMs: number): Promise<VerifiedKey | null> {
     const readAt = generation;
@@ -274,7 +289,7 @@ export function createApiKeyService(deps: ApiKeyServiceDeps): ApiKeyService {
         name: changes.name ?? row.name,
         fields: Object.keys(input),
       });
-      forgetVerified();
+      forgetVerified(id);
       return presentApiKey({ ...row, ...changes });
     },
 
@@ -290,7 +305,7 @@ export function createApiKeyService(deps: ApiKeyServiceDeps): ApiKeyService {
         });
       });
       events.publish('api_key.deleted', { asset_ids: [], key_id: id, name: row.name });
-      forgetVerified();
+      forgetVerified(id);
       return presentApiKey(row);
     },
 
@@ -373,7 +388,7 @@ export function createApiKeyService(deps: ApiKeyServiceDeps): ApiKeyService {
         prefix: made.prefix,
         role: 'owner',
       });
-      forgetVerified();
+      forgetVerified(allKeys);
       return { id: made.id, prefix: made.prefix, raw_key: made.raw_key, revoked: made.earlier.length };
     },
   };

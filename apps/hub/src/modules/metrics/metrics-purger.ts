@@ -32,6 +32,8 @@ export interface MetricsPurgerOptions {
   /** How often sweep() runs after the first (default hourly); 0 turns the timer off. */
   sweepIntervalMs?: number;
   onError?: (error: unknown) => void;
+  /** False while another hub process holds this loop's lease (decision 0040): its timer then skips. */
+  runsHere?: () => boolean;
 }
 
 export interface MetricsPurger {
@@ -134,11 +136,12 @@ export function createMetricsPurger(options: MetricsPurgerOptions): MetricsPurge
     },
 
     start() {
-      purger.sweep().catch(onError);
+      const mine = () => !options.runsHere || options.runsHere();
+      if (mine()) purger.sweep().catch(onError);
       const every = options.sweepIntervalMs ?? 60 * 60 * 1000;
       if (every > 0 && !timer) {
         timer = setInterval(() => {
-          purger.sweep().catch(onError);
+          if (mine()) purger.sweep().catch(onError);
         }, every);
         timer.unref();
       }

@@ -33,12 +33,15 @@ export function createMetricsIntake(deps: {
   retentionDays: number;
   /** The collect interval the welcome announces; each agent's budget is derived from it. */
   collectIntervalS: number;
+  /** False while another hub process holds this loop's lease (decision 0040): its timer then skips. */
+  runsHere?: () => boolean;
 }): MetricsIntake {
   const { db, clock, logger, retentionDays } = deps;
   const store = createMetricsStore({
     db,
     clock,
     retentionDays,
+    ...(deps.runsHere ? { runsHere: deps.runsHere } : {}),
     onError: (error) => {
       logger.error({ err: error }, 'metrics write failed');
     },
@@ -65,6 +68,8 @@ export function createMetricsModule(deps: {
   intake: MetricsIntake;
   gateway: Pick<AgentGateway, 'sessions'>;
   assets: Pick<AssetService, 'findRow' | 'count' | 'missingIds'>;
+  /** False while another hub process holds this loop's lease (decision 0040): its timer then skips. */
+  runsHere?: () => boolean;
 }) {
   const { db, clock, logger, assets } = deps;
   const { budget, store } = deps.intake;
@@ -73,6 +78,7 @@ export function createMetricsModule(deps: {
     dialect: deps.dialect,
     flush: () => store.settled(),
     assets,
+    ...(deps.runsHere ? { runsHere: deps.runsHere } : {}),
     onError: (error) => {
       logger.error({ err: error }, 'deleting the metric history of a deleted asset failed');
     },

@@ -47,6 +47,8 @@ export interface MetricsStoreOptions {
   /** Samples stamped further ahead than this are refused (a wrong agent clock; default 10 minutes). */
   maxFutureSkewMs?: number;
   onError?: (error: unknown) => void;
+  /** False while another hub process holds this loop's lease (decision 0040): its timer then skips. */
+  runsHere?: () => boolean;
 }
 
 interface MetricsStoreStats {
@@ -407,6 +409,7 @@ export function createMetricsStore(options: MetricsStoreOptions): MetricsStore {
   const retentionTimer =
     retentionIntervalMs > 0
       ? setInterval(() => {
+          if (options.runsHere && !options.runsHere()) return;
           prune().catch(onError);
         }, retentionIntervalMs)
       : null;

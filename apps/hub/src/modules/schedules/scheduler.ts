@@ -28,6 +28,7 @@ import {
   finishRun,
   insertRun,
   interruptRunning,
+  interruptRunsOf,
   type ScheduleRow,
 } from './schedules.repository.js';
 
@@ -39,6 +40,8 @@ export interface Scheduler {
   /** Runs started and not finished (tests wait for them). */
   idle(): Promise<void>;
   close(): Promise<void>;
+  /** Reports the runs a node that is gone left unfinished (the cluster's registry calls it, decision 0040). */
+  onNodeGone(nodeId: string): Promise<void>;
 }
 
 export interface SchedulerDeps {
@@ -50,6 +53,11 @@ export interface SchedulerDeps {
   actions: Pick<ActionService, 'load'>;
   logger: Logger;
   pollMs?: number;
+  /**
+   * This process in the cluster: its node id goes on each run, and a start reports as interrupted only the runs
+   * of nodes not live (decision 0040). A cluster of one by default.
+   */
+  cluster?: { nodeId: string; liveNodes: () => ReadonlySet<string> };
 }
 
 /** Schedules claimed per pass (the rest wait for the next pass). */
@@ -58,6 +66,8 @@ const dueBatch = 100;
 export function createScheduler(deps: SchedulerDeps): Scheduler {
   const { db, clock, audit, events, exec, actions, logger } = deps;
   const pollMs = deps.pollMs ?? 1000;
+  const nodeId = deps.cluster?.nodeId ?? null;
+  const liveNodes = () => [...(deps.cluster?.liveNodes() ?? [])];
   const graceMs = scheduleLimits.lateGraceSeconds * 1000;
   const inFlight = new Map<string, Promise<void>>();
   let timer: NodeJS.Timeout | null = null;
@@ -94,6 +104,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
         summary: null,
         results: '[]',
         error: `${count} tick(s) passed while the hub was not running them; they were not replayed`,
+        node_id: null,
       });
       return true;
     });
@@ -158,6 +169,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
         summary: null,
         results: '[]',
         error: busy ? 'the previous run was still going; this tick was skipped' : null,
+        node_id: busy ? null : nodeId,
       });
       return true;
     });
@@ -197,7 +209,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
 
   return {
     start() {
-      started = interruptRunning(db, clock.now().toISOString()).then(
+      started = interruptRunning(db, clock.now().toISOString(), liveNodes()).then(
         (n) => {
           if (n > 0) logger.warn({ runs: n }, 'schedule runs interrupted by the last stop were reported');
         },
@@ -211,6 +223,11 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       timer.unref();
     },
     runDue,
+    async onNodeGone(gone) {
+      const n = await interruptRunsOf(db, clock.now().toISOString(), gone);
+      if (n > 0)
+        logger.warn({ runs: n, node: gone }, 'schedule runs of a hub process that is gone were reported');
+    },
     async idle() {
       await passing;
       await Promise.allSettled([...inFlight.values()]);

@@ -70,18 +70,38 @@ export async function finishRun(
 }
 
 /** Runs a crash left `running`: they are not replayed, they are reported interrupted. */
-export async function interruptRunning(db: Executor, nowIso: string): Promise<number> {
+/**
+ * Runs left `running` by processes that are no longer running them: those of nodes not in `live` (and those
+ * from before runs named their node). A cluster of one passes itself only, so every earlier run is reported.
+ */
+export async function interruptRunning(
+  db: Executor,
+  nowIso: string,
+  live: readonly string[],
+): Promise<number> {
+  let query = db.updateTable('schedule_runs').set(interrupted(nowIso)).where('status', '=', 'running');
+  if (live.length > 0)
+    query = query.where((eb) => eb.or([eb('node_id', 'is', null), eb('node_id', 'not in', [...live])]));
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** The runs a node that is gone left `running` (decision 0040). */
+export async function interruptRunsOf(db: Executor, nowIso: string, nodeId: string): Promise<number> {
   const result = await db
     .updateTable('schedule_runs')
-    .set({
-      status: 'interrupted',
-      finished_at: nowIso,
-      error: 'the hub stopped while this run was in progress; it was not run again',
-    })
+    .set(interrupted(nowIso))
     .where('status', '=', 'running')
+    .where('node_id', '=', nodeId)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+const interrupted = (nowIso: string) => ({
+  status: 'interrupted',
+  finished_at: nowIso,
+  error: 'the hub stopped while this run was in progress; it was not run again',
+});
 
 export async function listRuns(
   db: Executor,

@@ -30,6 +30,8 @@ export interface RuntimeSettings {
   discoveryDefaults(): DiscoveryDefaults;
   /** After a committed change: the new API layer, in memory at once. */
   applyStored(changes: Partial<Record<SettingKey, unknown>>): void;
+  /** The whole API layer as the settings table holds it now (another process changed it, decision 0040). */
+  replaceStored(stored: SettingLayer): void;
 }
 
 export function createRuntimeSettings(stored: SettingLayer, env: SettingLayer): RuntimeSettings {
@@ -59,15 +61,29 @@ export function createRuntimeSettings(stored: SettingLayer, env: SettingLayer): 
       }
       resolved = resolveSettings(Object.fromEntries(api), env);
     },
+    replaceStored(stored) {
+      api.clear();
+      for (const [key, value] of Object.entries(stored) as [SettingKey, unknown][]) api.set(key, value);
+      resolved = resolveSettings(Object.fromEntries(api), env);
+    },
   };
 }
 
-/** At start: the API layer from the settings table, the env layer from the parsed config. */
-export async function loadRuntimeSettings(db: Executor, env: SettingLayer): Promise<RuntimeSettings> {
+async function storedSettings(db: Executor): Promise<SettingLayer> {
   const rows = await readSettings(db, settingKeys);
   const stored: SettingLayer = {};
   for (const key of settingKeys) {
     if (rows.has(key)) stored[key] = rows.get(key);
   }
-  return createRuntimeSettings(stored, env);
+  return stored;
+}
+
+/** At start: the API layer from the settings table, the env layer from the parsed config. */
+export async function loadRuntimeSettings(db: Executor, env: SettingLayer): Promise<RuntimeSettings> {
+  return createRuntimeSettings(await storedSettings(db), env);
+}
+
+/** Reads the settings table again into the settings in memory. */
+export async function reloadRuntimeSettings(db: Executor, runtime: RuntimeSettings): Promise<void> {
+  runtime.replaceStored(await storedSettings(db));
 }

@@ -23,7 +23,11 @@ import { isValidSettingValue } from '../../config/settings.js';
 import type { ActionContext } from '../../access/principal.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { RuntimeSettings } from './runtime-settings.js';
+import type { CacheInvalidation } from '../../platform/cluster/invalidation.js';
 import { deleteSetting, writeSetting } from '../../platform/db/key-values.js';
+
+/** The invalidation topic of runtime settings: the other processes read the settings table again. */
+export const settingsCacheTopic = 'settings';
 
 export interface SettingsService {
   list(domain?: SettingDomain): SettingsView;
@@ -40,6 +44,8 @@ export function createSettingsService(deps: {
   audit: AuditService;
   events: EventBus;
   runtime: RuntimeSettings;
+  /** Tells the other hub processes to reload the settings (decision 0040). */
+  invalidation?: Pick<CacheInvalidation, 'invalidate'>;
 }): SettingsService {
   const { db, clock, audit, events, runtime } = deps;
 
@@ -111,6 +117,7 @@ export function createSettingsService(deps: {
         });
       });
       runtime.applyStored(changed);
+      deps.invalidation?.invalidate(settingsCacheTopic, domain);
       events.publish('settings.changed', { asset_ids: [], domain, keys: changedKeys });
     }
     return {

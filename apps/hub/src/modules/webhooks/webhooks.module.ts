@@ -11,7 +11,13 @@ import type { AuditService } from '../audit/audit.service.js';
 import { defineModule, subscriber } from '../module.js';
 import { deleteDeliveriesBefore } from './webhooks.repository.js';
 import { webhookRoutes } from './webhooks.routes.js';
-import { createWebhookService, type WebhookDeliveryOptions } from './webhooks.service.js';
+import {
+  createWebhookService,
+  webhookCacheTopic,
+  type WebhookCluster,
+  type WebhookDeliveryOptions,
+} from './webhooks.service.js';
+import type { CacheInvalidation } from '../../platform/cluster/invalidation.js';
 
 /**
  * Webhooks: every event of the catalog, filtered per webhook, signed and delivered through the egress guard.
@@ -28,8 +34,16 @@ export function createWebhooksModule(deps: {
   delivery?: Partial<WebhookDeliveryOptions>;
   retentionDays: () => number;
   telemetry?: Pick<Telemetry, 'webhookDelivery'>;
+  cluster?: WebhookCluster;
+  invalidation?: CacheInvalidation;
 }) {
   const webhooks = createWebhookService(deps);
+  // A webhook changed on another process: its target here is read again (removed ones stop at once).
+  const stopReloads = deps.invalidation?.on(webhookCacheTopic, (id) => {
+    webhooks.reloadWebhook(id).catch((error: unknown) => {
+      deps.logger.error({ err: error, webhook: id }, 'webhooks: reloading a changed webhook failed');
+    });
+  });
   const retention: RetentionTask = {
     name: 'webhook_deliveries',
     days: deps.retentionDays,
@@ -48,6 +62,9 @@ export function createWebhooksModule(deps: {
       webhooks.start();
     },
     retention: [retention],
-    close: () => webhooks.close(),
+    close: () => {
+      stopReloads?.();
+      return webhooks.close();
+    },
   });
 }

@@ -52,13 +52,26 @@ export async function updatePending(
   await db.updateTable('webhook_pending').set(changes).where('id', '=', id).execute();
 }
 
-/** Pending deliveries, oldest first, after the one given (at most `limit`). */
+/**
+ * Pending deliveries, oldest first, after the one given (at most `limit`). With `claimable`, only those no
+ * live process holds: never claimed, claim expired, or held by a node not in `live` (decision 0040).
+ */
 export async function listPending(
   db: Executor,
   after: Pick<PendingDeliveryRow, 'created_at' | 'id'> | null,
   limit: number,
+  claimable?: { nowIso: string; live: readonly string[] },
 ): Promise<PendingDeliveryRow[]> {
   let query = db.selectFrom('webhook_pending').selectAll();
+  if (claimable)
+    query = query.where((eb) =>
+      eb.or([
+        eb('claimed_by', 'is', null),
+        eb('claim_expires_at', 'is', null),
+        eb('claim_expires_at', '<', claimable.nowIso),
+        ...(claimable.live.length > 0 ? [eb('claimed_by', 'not in', [...claimable.live])] : []),
+      ]),
+    );
   if (after)
     query = query.where((eb) =>
       eb.or([
@@ -67,6 +80,46 @@ export async function listPending(
       ]),
     );
   return query.orderBy('created_at').orderBy('id').limit(limit).execute();
+}
+
+/** Moves on the claims this node holds (decision 0040): one statement for all of them. */
+export async function renewClaims(db: Executor, nodeId: string, expiresAt: string): Promise<number> {
+  const result = await db
+    .updateTable('webhook_pending')
+    .set({ claim_expires_at: expiresAt })
+    .where('claimed_by', '=', nodeId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Gives this node's claims up (a clean stop): the next process to start or sweep takes them at once. */
+export async function releaseClaims(db: Executor, nodeId: string): Promise<void> {
+  await db
+    .updateTable('webhook_pending')
+    .set({ claimed_by: null, claim_expires_at: null })
+    .where('claimed_by', '=', nodeId)
+    .execute();
+}
+
+/**
+ * Takes a pending delivery over if its claim is still the one seen (holder and expiry): a compare-and-set, so
+ * of several processes taking the same row over, one gets it (PostgreSQL re-checks the WHERE on the row it
+ * locked). True when this node holds it now.
+ */
+export async function takeOverPending(
+  db: Executor,
+  row: Pick<PendingDeliveryRow, 'id' | 'claimed_by' | 'claim_expires_at'>,
+  nodeId: string,
+  expiresAt: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('webhook_pending')
+    .set({ claimed_by: nodeId, claim_expires_at: expiresAt })
+    .where('id', '=', row.id)
+    .where('claimed_by', row.claimed_by === null ? 'is' : '=', row.claimed_by)
+    .where('claim_expires_at', row.claim_expires_at === null ? 'is' : '=', row.claim_expires_at)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 /**

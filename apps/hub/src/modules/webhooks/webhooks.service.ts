@@ -23,6 +23,7 @@ import type { LiveOutbound } from '../../platform/outbound/live-policy.js';
 import { findOutboundRefused } from '../../platform/outbound/outbound-refused.js';
 import type { SecretBox } from '../../platform/secret-box.js';
 import type { AuditService } from '../audit/audit.service.js';
+import { allKeys, type CacheInvalidation } from '../../platform/cluster/invalidation.js';
 import { createDeliveryQueue, type DeliveryJob, type DeliveryQueue } from './delivery-queue.js';
 import { attemptDelivery, deliveryBody, type SignedDelivery } from './webhook-delivery.js';
 import {
@@ -35,6 +36,9 @@ import {
   listWebhooks,
   recordDelivery,
   recordFailedAttempt,
+  releaseClaims,
+  renewClaims,
+  takeOverPending,
   updatePending,
   updateWebhook,
   type PendingDeliveryRow,
@@ -51,7 +55,22 @@ export interface WebhookService {
   /** Queues the event for every enabled webhook whose filter takes it. */
   onEvent(event: HubEvent): void;
   start(): void;
+  /** Takes over the deliveries a hub process that is gone still held (the registry tells one process). */
+  onNodeGone(nodeId: string): Promise<void>;
+  /** Another process changed or removed the webhook: its row is read again (cache invalidation). */
+  reloadWebhook(id: string): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * This process in the cluster (decision 0040): each pending delivery is claimed by the node that queued it,
+ * renewed while it holds it, and taken over only when the claim expired or its node is gone.
+ */
+export interface WebhookCluster {
+  nodeId: string;
+  /** False for a cluster of one: a start takes every pending delivery, as before claims existed. */
+  shared: boolean;
+  liveNodes(): ReadonlySet<string>;
 }
 
 export interface WebhookDeliveryOptions {
@@ -60,6 +79,8 @@ export interface WebhookDeliveryOptions {
   maxPending: number;
   retryDelaysMs: readonly number[];
   attemptTimeoutMs: number;
+  /** How long a claim on a pending delivery holds unless renewed (renewed every third of it). */
+  claimTtlMs: number;
 }
 
 const defaultDeliveryOptions: WebhookDeliveryOptions = {
@@ -68,6 +89,7 @@ const defaultDeliveryOptions: WebhookDeliveryOptions = {
   maxPending: 10_000,
   retryDelaysMs: [1_000, 5_000, 30_000],
   attemptTimeoutMs: 10_000,
+  claimTtlMs: 60_000,
 };
 
 /** What the dispatcher holds of a webhook: read once, kept current by this service's own writes. */
@@ -87,6 +109,8 @@ interface Job extends DeliveryJob, SignedDelivery {
 }
 
 const secretContext = (id: string) => `webhook:${id}`;
+/** The invalidation topic of webhooks (a webhook id). */
+export const webhookCacheTopic = 'webhooks';
 
 function parseEvents(text: string): string[] {
   const parsed: unknown = JSON.parse(text);
@@ -103,9 +127,21 @@ export function createWebhookService(deps: {
   delivery?: Partial<WebhookDeliveryOptions>;
   /** Counts delivery attempts by outcome (the hub's /metrics). */
   telemetry?: Pick<Telemetry, 'webhookDelivery'>;
+  cluster?: WebhookCluster;
+  /** Tells the other processes that a webhook changed, so their targets follow (decision 0040). */
+  invalidation?: Pick<CacheInvalidation, 'invalidate'>;
 }): WebhookService {
   const { db, clock, audit, box, outbound, logger } = deps;
   const options = { ...defaultDeliveryOptions, ...deps.delivery };
+  const cluster: WebhookCluster = deps.cluster ?? {
+    nodeId: 'node_local',
+    shared: false,
+    liveNodes: () => new Set(['node_local']),
+  };
+  /** Deliveries this process holds (queued, in flight or waiting for a retry): never taken over twice. */
+  const held = new Map<string, string>();
+  let claimTimer: NodeJS.Timeout | null = null;
+  const claimExpiry = () => new Date(clock.now().getTime() + options.claimTtlMs).toISOString();
   const targets = new Map<string, Target>();
   let loaded: Promise<void> | null = null;
   let restored: Promise<void> | null = null;
@@ -167,6 +203,7 @@ export function createWebhookService(deps: {
     outcome: 'delivered' | 'dropped',
     detail: { status: number | null; error: string | null },
   ) {
+    held.delete(job.deliveryId);
     const record = {
       id: job.deliveryId,
       webhook_id: job.webhookId,
@@ -196,6 +233,8 @@ export function createWebhookService(deps: {
     attempts: job.attempts,
     next_attempt_at: nextAttemptAt,
     created_at: job.createdAt,
+    claimed_by: cluster.nodeId,
+    claim_expires_at: claimExpiry(),
   });
 
   const queue: DeliveryQueue<Job> = createDeliveryQueue<Job>({
@@ -277,17 +316,43 @@ export function createWebhookService(deps: {
     return job;
   }
 
+  /** A removed webhook: nothing more is sent to it from here. */
+  function forget(webhookId: string): void {
+    targets.delete(webhookId);
+    queue.forget(webhookId);
+    for (const [deliveryId, of] of held) if (of === webhookId) held.delete(deliveryId);
+  }
+
+  /** A pending row no process holds now: never claimed, claim expired, holder gone, or a cluster of one. */
+  function isClaimable(row: PendingDeliveryRow, nowIso: string, live: ReadonlySet<string>): boolean {
+    if (held.has(row.id)) return false;
+    if (!cluster.shared || row.claimed_by === null || row.claim_expires_at === null) return true;
+    if (row.claimed_by === cluster.nodeId) return false;
+    return row.claim_expires_at < nowIso || !live.has(row.claimed_by);
+  }
+
   /**
-   * What a clean stop left pending goes back into the queue, oldest first, each at its next attempt time;
-   * rows beyond the queue's bound are dropped and counted like a full queue's.
+   * Pending deliveries no process holds go (back) into this process's queue, oldest first, each at its next
+   * attempt time, once claimed here; rows beyond the queue's bound are dropped and counted like a full queue's.
+   * At start that is what a clean stop left pending (and, in a cluster, what dead processes left).
    */
-  async function restorePending(): Promise<void> {
+  async function takeOver(): Promise<number> {
     const batch = 500;
     let after: PendingDeliveryRow | null = null;
+    let taken = 0;
     for (;;) {
-      const rows: PendingDeliveryRow[] = await listPending(db, after, batch);
+      const nowIso = clock.now().toISOString();
+      const live = cluster.liveNodes();
+      const rows: PendingDeliveryRow[] = await listPending(
+        db,
+        after,
+        batch,
+        cluster.shared ? { nowIso, live: [...live] } : undefined,
+      );
       after = rows.at(-1) ?? null;
       for (const row of rows) {
+        if (closing || !isClaimable(row, nowIso, live)) continue;
+        if (!(await takeOverPending(db, row, cluster.nodeId, claimExpiry()))) continue;
         const job: Job = {
           deliveryId: row.id,
           webhookId: row.webhook_id,
@@ -300,11 +365,19 @@ export function createWebhookService(deps: {
           createdAt: row.created_at,
           writes: Promise.resolve(),
         };
+        taken += 1;
         const delay = Date.parse(row.next_attempt_at) - clock.now().getTime();
-        queue.enqueue(job, Math.max(0, delay));
+        held.set(job.deliveryId, job.webhookId);
+        if (!queue.enqueue(job, Math.max(0, delay))) held.delete(job.deliveryId);
       }
-      if (rows.length < batch) return;
+      if (rows.length < batch) return taken;
     }
+  }
+
+  /** Renews this node's claims, then takes over those that expired (a process died unseen). */
+  async function keepClaims(): Promise<void> {
+    await renewClaims(db, cluster.nodeId, claimExpiry());
+    await takeOver();
   }
 
   /**
@@ -313,7 +386,8 @@ export function createWebhookService(deps: {
    */
   function ready(): Promise<void> {
     restored ??= ensureLoaded()
-      .then(restorePending)
+      .then(takeOver)
+      .then(() => undefined)
       .catch((error: unknown) => {
         loaded = null;
         restored = null;
@@ -362,6 +436,7 @@ export function createWebhookService(deps: {
       });
       await ensureLoaded();
       targets.set(id, targetOf(row));
+      deps.invalidation?.invalidate(webhookCacheTopic, id);
       return { ...present(row), secret };
     },
 
@@ -387,6 +462,7 @@ export function createWebhookService(deps: {
       const updated = { ...row, ...changes };
       await ensureLoaded();
       targets.set(id, targetOf(updated));
+      deps.invalidation?.invalidate(webhookCacheTopic, id);
       return present(updated);
     },
 
@@ -401,8 +477,8 @@ export function createWebhookService(deps: {
           detail: { name: row.name },
         });
       });
-      targets.delete(id);
-      queue.forget(id);
+      forget(id);
+      deps.invalidation?.invalidate(webhookCacheTopic, id);
       return present(row);
     },
 
@@ -452,6 +528,7 @@ export function createWebhookService(deps: {
           if (!job) continue;
           const row = pendingRow(job, job.createdAt);
           // While the hub stops, a new delivery is only kept: the next start sends it.
+          if (!closing) held.set(job.deliveryId, job.webhookId);
           if (closing || queue.enqueue(job))
             persist(job, () => insertPending(db, row), 'keeping a pending delivery');
         }
@@ -460,14 +537,49 @@ export function createWebhookService(deps: {
 
     start() {
       void ready();
+      if (!cluster.shared) return;
+      claimTimer = setInterval(
+        () => {
+          track(keepClaims(), 'keeping webhook delivery claims');
+        },
+        Math.max(1, Math.floor(options.claimTtlMs / 3)),
+      );
+      claimTimer.unref();
+    },
+
+    async onNodeGone() {
+      if (closing) return;
+      await ready();
+      await takeOver();
+    },
+
+    async reloadWebhook(id) {
+      if (loaded === null) return;
+      await loaded;
+      if (id === allKeys) {
+        const rows = await allWebhooks(db);
+        const ids = new Set(rows.map((r) => r.id));
+        for (const known of [...targets.keys()]) if (!ids.has(known)) forget(known);
+        for (const r of rows) targets.set(r.id, targetOf(r));
+        return;
+      }
+      const row = await findWebhook(db, id);
+      if (row) {
+        targets.set(id, targetOf(row));
+        return;
+      }
+      forget(id);
     },
 
     async close() {
       closing = true;
+      if (claimTimer) clearInterval(claimTimer);
       await restored;
       await queue.close();
       // Retries waiting, and attempts cut short, are already in their rows; what is being written lands.
       while (writing.size > 0) await Promise.allSettled([...writing]);
+      // Handed back, so the next process to start (or sweep) sends them at once.
+      if (cluster.shared) await releaseClaims(db, cluster.nodeId);
     },
   };
 }

@@ -15,6 +15,7 @@ import { desktopCredentialsMigration } from './migrations/0015-desktop-credentia
 import { mobileMigration } from './migrations/0016-mobile.js';
 import { clusterNodesMigration } from './migrations/0017-cluster-nodes.js';
 import { agentNodeMigration } from './migrations/0018-agent-node.js';
+import { clusterCoherenceMigration } from './migrations/0019-cluster-coherence.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists */
 const initial: Migration = {
@@ -278,6 +279,7 @@ export const migrations: Record<string, Migration> = {
   '0016_mobile': mobileMigration,
   '0017_cluster_nodes': clusterNodesMigration,
   '0018_agent_node': agentNodeMigration,
+  '0019_cluster_coherence': clusterCoherenceMigration,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -208,6 +208,10 @@ export interface WebhookPendingTable {
   attempts: number;
   next_attempt_at: string;
   created_at: string;
+  /** The node sending it (decision 0040); null when written before claims existed. */
+  claimed_by: string | null;
+  /** Until when the claim holds unless its holder renews it; another process may take it over after. */
+  claim_expires_at: string | null;
 }
 
 export interface NotificationChannelsTable {
@@ -327,6 +331,16 @@ export interface ScheduleRunsTable {
   summary: string | null;
   results: string;
   error: string | null;
+  /** The node that runs it (decision 0040); null for runs from before, and for runs that never started. */
+  node_id: string | null;
+}
+
+/** A lease on work that runs on one hub process at a time (decision 0040). */
+interface ClusterLeasesTable {
+  name: string;
+  /** The node id holding it. */
+  holder: string;
+  expires_at: string;
 }
 
 export interface DiscoverySuggestionsTable {
@@ -445,6 +459,7 @@ export interface Database {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_pending: WebhookPendingTable;
+  cluster_leases: ClusterLeasesTable;
   notification_channels: NotificationChannelsTable;
   alert_rules: AlertRulesTable;
   alerts: AlertsTable;
