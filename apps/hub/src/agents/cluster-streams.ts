@@ -311,8 +311,23 @@ export function createStreamRelay(deps: StreamRelayDeps): StreamRelay {
     /** Output sent on to the opener and not acknowledged by it. */
     let forwarded = 0;
     let inputSeq = 0;
-    let unsubscribeIn: () => void = () => undefined;
     const hasEnded = (): boolean => ended;
+    /** A close the opener sent while the open was under way (it gave up waiting). */
+    let closedWhileOpening: string | null = null;
+    let onIn: ((message: StreamInMessage) => void) | null = null;
+    // Subscribed before the open, so an opener that gives up is heard whenever the open completes.
+    const unsubscribeIn = bus.subscribe(clusterSubjects.streamIn(id), (message, meta) => {
+      if (meta.from !== opener || ended) return;
+      if (!wire.streamIn.check(message)) {
+        logger.warn({ stream: id, node: opener }, 'an invalid stream message from another hub process');
+        if (onIn)
+          onIn({ t: 'close', reason: 'the hub process that opened the stream sent an invalid message' });
+        else closedWhileOpening = 'the hub process that opened the stream sent an invalid message';
+        return;
+      }
+      if (onIn) onIn(message);
+      else if (message.t === 'close') closedWhileOpening = message.reason;
+    });
     const end = () => {
       ended = true;
       unsubscribeIn();
@@ -341,11 +356,12 @@ export function createStreamRelay(deps: StreamRelayDeps): StreamRelay {
         },
       });
     } catch (error) {
+      end();
       return replyOfError(error);
     }
     // It may have ended already: its close is on its way to the opener, which keeps it until it has the handle.
     if (hasEnded()) return { ok: true, info: handle.info };
-    const onIn = (message: StreamInMessage) => {
+    onIn = (message: StreamInMessage) => {
       switch (message.t) {
         case 'write': {
           if (message.seq !== inputSeq) {
@@ -374,15 +390,11 @@ export function createStreamRelay(deps: StreamRelayDeps): StreamRelay {
           return;
       }
     };
-    unsubscribeIn = bus.subscribe(clusterSubjects.streamIn(id), (message, meta) => {
-      if (meta.from !== opener || ended) return;
-      if (!wire.streamIn.check(message)) {
-        logger.warn({ stream: id, node: opener }, 'an invalid stream message from another hub process');
-        handle.close('the hub process that opened the stream sent an invalid message');
-        return;
-      }
-      onIn(message);
-    });
+    const abandoned = closedWhileOpening as string | null;
+    if (abandoned !== null) {
+      handle.close(abandoned);
+      return { ok: true, info: handle.info };
+    }
     relayed.set(id, {
       peer: opener,
       end: (reason) => {
