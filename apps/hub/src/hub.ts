@@ -236,7 +236,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
   const { dataDir } = options.config;
   const before = dataDirEntries(dataDir);
   const lock = lockDataDir(dataDir);
-  const opened: { database?: HubDatabase } = {};
+  const opened: { database?: HubDatabase; cluster?: { close(): Promise<void> }[] } = {};
   try {
     const hub = await assembleHub(options, opened);
     return {
@@ -250,6 +250,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
       },
     };
   } catch (error) {
+    for (const part of opened.cluster ?? []) await part.close().catch(() => undefined);
     await opened.database?.close().catch(() => undefined);
     lock.release();
     removeWhatThisStartMade(dataDir, before);
@@ -257,7 +258,10 @@ export async function createHub(options: HubOptions): Promise<Hub> {
   }
 }
 
-async function assembleHub(options: HubOptions, opened: { database?: HubDatabase }): Promise<Hub> {
+async function assembleHub(
+  options: HubOptions,
+  opened: { database?: HubDatabase; cluster?: { close(): Promise<void> }[] },
+): Promise<Hub> {
   const { config, logger } = options;
   const clock = options.clock ?? systemClock;
   prepareDataDir(config.dataDir, logger);
@@ -300,6 +304,8 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     },
   });
   await leases.start();
+  // A start that fails after this point gives the leases back and leaves the cluster.
+  opened.cluster = [leases, registry, bus];
   const runsHere = (lease: (typeof leaseNames)[number]) => () => leases.holds(lease);
   const invalidation = createCacheInvalidation({
     bus,
