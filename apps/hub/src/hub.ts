@@ -252,7 +252,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
       },
     };
   } catch (error) {
-    await opened.registry?.close().catch(() => undefined);
+    for (const part of opened.cluster ?? []) await part.close().catch(() => undefined);
     await opened.database?.close().catch(() => undefined);
     lock.release();
     removeWhatThisStartMade(dataDir, before);
@@ -263,7 +263,8 @@ export async function createHub(options: HubOptions): Promise<Hub> {
 /** What a start opened before it failed, closed again by createHub. */
 interface OpenedParts {
   database?: HubDatabase;
-  registry?: NodeRegistry;
+  /** Cluster parts, in the order they close. */
+  cluster?: { close(): Promise<void> }[];
 }
 
 async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hub> {
@@ -288,7 +289,7 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
   const bus = options.cluster?.bus ?? createLocalClusterBus();
   const registry = options.cluster?.registry ?? createSingleNodeRegistry(bus.nodeId);
   await registry.start();
-  opened.registry = registry;
+  opened.cluster = [registry, bus];
   // No agent is connected to this process yet: what no live process holds (a crashed run left it online)
   // is offline now; the agents of the other live processes stay online (decision 0039).
   await markOrphanedAgentAssetsOffline(db, registry.liveNodes());
@@ -311,6 +312,8 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
     },
   });
   await leases.start();
+  // A start that fails after this point gives the leases back and leaves the cluster.
+  opened.cluster = [leases, registry, bus];
   const runsHere = (lease: (typeof leaseNames)[number]) => () => leases.holds(lease);
   const invalidation = createCacheInvalidation({
     bus,
