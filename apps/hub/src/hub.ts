@@ -21,7 +21,8 @@ import { lockDataDir } from './platform/data-dir-lock.js';
 import { checkDatabaseReadiness, databaseSizeBytes } from './platform/db/readiness.js';
 import { createPrometheusTelemetry } from './platform/telemetry/prometheus.js';
 import { openDatabase, type DatabaseOptions, type HubDatabase } from './platform/db/database.js';
-import { createInProcessEventBus, type EventBus } from './platform/event-bus.js';
+import { createClusterEventBus, createInProcessEventBus, type EventBus } from './platform/event-bus.js';
+import { createCluster, type Cluster } from './platform/cluster/cluster.js';
 import type { Logger } from './platform/logger.js';
 import { createPasswordHasher, type PasswordHasher } from './platform/password-hasher.js';
 import { createIdempotencyStore } from './platform/idempotency.js';
@@ -133,6 +134,11 @@ export interface HubOptions {
   webhookDelivery?: Partial<WebhookDeliveryOptions>;
   /** Connector timeouts and the periodic check's interval (tests shorten them or turn the check off). */
   connectors?: Partial<ConnectorServiceOptions>;
+  /**
+   * The cluster bus and node registry to use instead of those SVC_NATS_URL selects (tests pass buses of an
+   * in-memory network). The hub starts the registry and closes both when it closes.
+   */
+  cluster?: Cluster;
 }
 
 export interface Services {
@@ -177,6 +183,8 @@ export interface Hub {
   settings: RuntimeSettings;
   /** Agents' samples through their budgets into the store; deleted assets' histories purged. */
   metrics: { budget: MetricsBudget; store: MetricsStore; purger: MetricsPurger };
+  /** The processes this one shares the fleet with (decision 0038): a cluster of one without SVC_NATS_URL. */
+  cluster: Cluster;
   close(): Promise<void>;
 }
 
@@ -212,7 +220,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
   const { dataDir } = options.config;
   const before = dataDirEntries(dataDir);
   const lock = lockDataDir(dataDir);
-  const opened: { database?: HubDatabase } = {};
+  const opened: Opened = {};
   try {
     const hub = await assembleHub(options, opened);
     return {
@@ -226,6 +234,8 @@ export async function createHub(options: HubOptions): Promise<Hub> {
       },
     };
   } catch (error) {
+    await opened.registry?.close().catch(() => undefined);
+    await opened.bus?.close().catch(() => undefined);
     await opened.database?.close().catch(() => undefined);
     lock.release();
     removeWhatThisStartMade(dataDir, before);
@@ -233,7 +243,14 @@ export async function createHub(options: HubOptions): Promise<Hub> {
   }
 }
 
-async function assembleHub(options: HubOptions, opened: { database?: HubDatabase }): Promise<Hub> {
+/** What a start opened so far, closed again when it fails. */
+interface Opened {
+  database?: HubDatabase;
+  bus?: Cluster['bus'];
+  registry?: Cluster['registry'];
+}
+
+async function assembleHub(options: HubOptions, opened: Opened): Promise<Hub> {
   const { config, logger } = options;
   const clock = options.clock ?? systemClock;
   prepareDataDir(config.dataDir, logger);
@@ -252,15 +269,28 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
   const startedAt = clock.now();
   // The hub's own metrics (/metrics): fed by the pieces below, read at each scrape.
   const telemetry = createPrometheusTelemetry();
-  // No agent is connected before this process serves: whatever the last run left online is offline now.
-  await markAgentAssetsOffline(db);
-  const events = createInProcessEventBus({
+  // The other processes, when there are any: one bus and one registry of live nodes (decision 0038).
+  let clusterDrops = 0;
+  const onClusterDrop = () => {
+    clusterDrops += 1;
+  };
+  const cluster =
+    options.cluster ??
+    createCluster({ natsUrl: config.natsUrl, db, clock, logger, onDropped: onClusterDrop });
+  opened.bus = cluster.bus;
+  // No agent is connected before this process serves: whatever the last run left online is offline now. With
+  // other processes the agents they hold are online: theirs are released when they are gone (the registry).
+  if (!cluster.bus.shared) await markAgentAssetsOffline(db);
+  const eventBusOptions = {
     clock,
-    onListenerError: (error) => {
+    onListenerError: (error: unknown) => {
       logger.error({ err: error }, 'event listener failed');
     },
     validate: options.validateEvents === true,
-  });
+  };
+  const events = cluster.bus.shared
+    ? createClusterEventBus({ ...eventBusOptions, bus: cluster.bus, onDropped: onClusterDrop })
+    : createInProcessEventBus(eventBusOptions);
 
   const runtimeSettings = await loadRuntimeSettings(db, config.settingsEnv);
   // Restart-required settings are read here, once: a value set through the API overrides the parsed config.
@@ -420,6 +450,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     health: {
       database: () => checkDatabaseReadiness(db),
       tlsLoaded: () => config.tlsMode === 'disabled' || tls.secureContext() !== null,
+      ...(cluster.bus.shared ? { bus: () => cluster.bus.status() } : {}),
     },
     telemetry,
   });
@@ -639,7 +670,12 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     eventDrops: () => eventsModule.services.stream.droppedCount(),
     databaseBytes: () => databaseSizeBytes(db, database.dialect),
     databasePool: () => database.poolStats(),
+    clusterNodes: () => cluster.registry.liveNodes().size,
+    clusterDrops: () => clusterDrops,
   });
+  // This node is registered before the gateway accepts an agent (the server listens once createHub returns).
+  opened.registry = cluster.registry;
+  await cluster.registry.start();
   composed.start(events);
   if (options.retentionIntervalMs !== 0) retention.start();
 
@@ -674,10 +710,13 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     retention,
     settings: runtimeSettings,
     metrics: { budget, store, purger },
+    cluster,
     async close() {
       credentials.close();
       // Agents and event streams first: upgraded sockets would otherwise keep app.close() waiting.
       await gateway.close();
+      // Once this process holds no agent, it leaves the cluster (a survivor reports it gone, once).
+      await cluster.registry.close();
       eventsModule.services.stream.close();
       await app.close();
       await retention.close();
@@ -685,6 +724,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
       await outbound.close();
       await database.close();
       events.close();
+      await cluster.bus.close();
     },
   };
 }

@@ -53,6 +53,8 @@ export interface TestHubOptions {
   webhookDelivery?: HubOptions['webhookDelivery'];
   /** Connector timeouts and periodic check (0 turns the check off; tests call `checkAll()`). */
   connectors?: HubOptions['connectors'];
+  /** The cluster bus and node registry (buses of an in-memory network for tests of several processes). */
+  cluster?: HubOptions['cluster'];
 }
 
 export interface InjectOptions {
@@ -194,6 +196,7 @@ async function openTestHub(options: TestHubOptions, reopened: ReopenedStore | nu
     ...(options.outbound ? { outbound: options.outbound } : {}),
     ...(options.webhookDelivery ? { webhookDelivery: options.webhookDelivery } : {}),
     ...(options.connectors ? { connectors: options.connectors } : {}),
+    ...(options.cluster ? { cluster: options.cluster } : {}),
   });
   const servers = options.listen
     ? await startServers(hub, { host: '127.0.0.1', httpPort: 0, httpsPort: 0, tlsMode: config.tlsMode })
