@@ -20,6 +20,9 @@ export {
   createMemoryClusterNetwork,
   newNodeId,
   type ClusterBus,
+  type ClusterMessageMeta,
+  type ClusterRequestOptions,
+  type ClusterRespondOptions,
   type MemoryClusterNetwork,
 } from './platform/cluster/cluster-bus.js';
 export { createSingleNodeRegistry, type NodeRegistry } from './platform/cluster/node-registry.js';
