@@ -14,8 +14,6 @@ import { createChannelAuthenticator } from './agents/channel-auth.js';
 import { createAgentGateway } from './agents/gateway.js';
 import { createClusterGateway, type ClusterAgentGateway } from './agents/cluster-gateway.js';
 import { createPresence, markOrphanedAgentAssetsOffline } from './agents/presence.js';
-import { createLocalClusterBus, type ClusterBus } from './platform/cluster/cluster-bus.js';
-import { createSingleNodeRegistry, type NodeRegistry } from './platform/cluster/node-registry.js';
 import { createCredentialLifetime, type CredentialLifetime } from './http/credential-lifetime.js';
 import { createTransportCheck } from './http/transport-security.js';
 import { systemClock, type Clock } from './platform/clock.js';
@@ -24,7 +22,8 @@ import { lockDataDir } from './platform/data-dir-lock.js';
 import { checkDatabaseReadiness, databaseSizeBytes } from './platform/db/readiness.js';
 import { createPrometheusTelemetry } from './platform/telemetry/prometheus.js';
 import { openDatabase, type DatabaseOptions, type HubDatabase } from './platform/db/database.js';
-import { createInProcessEventBus, type EventBus } from './platform/event-bus.js';
+import { createClusterEventBus, createInProcessEventBus, type EventBus } from './platform/event-bus.js';
+import { createCluster, type Cluster } from './platform/cluster/cluster.js';
 import type { Logger } from './platform/logger.js';
 import { createPasswordHasher, type PasswordHasher } from './platform/password-hasher.js';
 import { createIdempotencyStore } from './platform/idempotency.js';
@@ -142,10 +141,10 @@ export interface HubOptions {
   /** Connector timeouts and the periodic check's interval (tests shorten them or turn the check off). */
   connectors?: Partial<ConnectorServiceOptions>;
   /**
-   * The other hub processes (decision 0038): the bus between them and the registry of live ones. The embedded
-   * default is a cluster of one. The hub starts the registry and closes both when it closes.
+   * The cluster bus and node registry to use instead of those SVC_NATS_URL selects (tests pass buses of an
+   * in-memory network). The hub starts the registry and closes both when it closes.
    */
-  cluster?: { bus: ClusterBus; registry: NodeRegistry };
+  cluster?: Cluster;
 }
 
 /** The loops that run on one process of a cluster at a time, each under its lease (decision 0040). */
@@ -196,13 +195,11 @@ export interface Hub {
   settings: RuntimeSettings;
   /** Agents' samples through their budgets into the store; deleted assets' histories purged. */
   metrics: { budget: MetricsBudget; store: MetricsStore; purger: MetricsPurger };
-  /** This process among the others (decision 0040): bus, registry, leases, cache invalidation. */
-  cluster: {
-    bus: ClusterBus;
-    registry: NodeRegistry;
-    leases: LeaseKeeper;
-    invalidation: CacheInvalidation;
-  };
+  /**
+   * The processes this one shares the fleet with (decisions 0038, 0040): bus, registry, leases, cache
+   * invalidation; a cluster of one without SVC_NATS_URL.
+   */
+  cluster: Cluster & { leases: LeaseKeeper; invalidation: CacheInvalidation };
   close(): Promise<void>;
 }
 
@@ -286,20 +283,31 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
   const startedAt = clock.now();
   // The hub's own metrics (/metrics): fed by the pieces below, read at each scrape.
   const telemetry = createPrometheusTelemetry();
-  const bus = options.cluster?.bus ?? createLocalClusterBus();
-  const registry = options.cluster?.registry ?? createSingleNodeRegistry(bus.nodeId);
+  // The other processes, when there are any: one bus and one registry of live nodes (decision 0038).
+  let clusterDrops = 0;
+  const onClusterDrop = () => {
+    clusterDrops += 1;
+  };
+  const cluster =
+    options.cluster ??
+    createCluster({ natsUrl: config.natsUrl, db, clock, logger, onDropped: onClusterDrop });
+  const { bus, registry } = cluster;
+  opened.cluster = [bus];
   await registry.start();
   opened.cluster = [registry, bus];
   // No agent is connected to this process yet: what no live process holds (a crashed run left it online)
   // is offline now; the agents of the other live processes stay online (decision 0039).
   await markOrphanedAgentAssetsOffline(db, registry.liveNodes());
-  const events = createInProcessEventBus({
+  const eventBusOptions = {
     clock,
-    onListenerError: (error) => {
+    onListenerError: (error: unknown) => {
       logger.error({ err: error }, 'event listener failed');
     },
     validate: options.validateEvents === true,
-  });
+  };
+  const events = bus.shared
+    ? createClusterEventBus({ ...eventBusOptions, bus: cluster.bus, onDropped: onClusterDrop })
+    : createInProcessEventBus(eventBusOptions);
 
   const leases = createLeaseKeeper({
     db,
@@ -518,6 +526,7 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
     health: {
       database: () => checkDatabaseReadiness(db),
       tlsLoaded: () => config.tlsMode === 'disabled' || tls.secureContext() !== null,
+      ...(bus.shared ? { bus: () => bus.status() } : {}),
     },
     telemetry,
   });
@@ -749,6 +758,8 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
     eventDrops: () => eventsModule.services.stream.droppedCount(),
     databaseBytes: () => databaseSizeBytes(db, database.dialect),
     databasePool: () => database.poolStats(),
+    clusterNodes: () => registry.liveNodes().size,
+    clusterDrops: () => clusterDrops,
   });
   composed.start(events);
   // A process that died: one live process takes over its webhook deliveries and reports its schedule runs.
@@ -792,7 +803,7 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
     retention,
     settings: runtimeSettings,
     metrics: { budget, store, purger },
-    cluster: { bus, registry, leases, invalidation },
+    cluster: { ...cluster, leases, invalidation },
     async close() {
       stopNodeGone();
       if (settingsReload) clearInterval(settingsReload);

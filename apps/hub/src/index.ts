@@ -15,3 +15,17 @@ export {
   type PasswordHasher,
 } from './platform/password-hasher.js';
 export { createCertificateAuthority, issueServerCertificate } from './platform/tls/certificates.js';
+export {
+  createLocalClusterBus,
+  createMemoryClusterNetwork,
+  newNodeId,
+  type ClusterBus,
+  type ClusterMessageMeta,
+  type ClusterRequestOptions,
+  type ClusterRespondOptions,
+  type MemoryClusterNetwork,
+} from './platform/cluster/cluster-bus.js';
+export { createSingleNodeRegistry, type NodeRegistry } from './platform/cluster/node-registry.js';
+export { createDbNodeRegistry, type DbNodeRegistry } from './platform/cluster/db-node-registry.js';
+export { createNatsClusterBus } from './platform/cluster/nats-bus.js';
+export type { Cluster } from './platform/cluster/cluster.js';

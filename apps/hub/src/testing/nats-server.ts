@@ -8,7 +8,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-export const natsServerBinary = '/usr/sbin/nats-server';
+const natsServerBinary = '/usr/sbin/nats-server';
 
 export interface TestNatsServer {
   url: string;

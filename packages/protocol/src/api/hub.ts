@@ -31,13 +31,19 @@ export type HubStatus = Static<typeof HubStatus>;
 
 /**
  * Why `/readyz` says the hub is not ready, in one word: the database does not answer, its schema is not the one
- * this hub runs (migrations not done, or a newer hub migrated it), or HTTPS has no certificate loaded.
+ * this hub runs (migrations not done, or a newer hub migrated it), HTTPS has no certificate loaded, or (several
+ * processes, SVC_NATS_URL) the cluster bus is not connected.
  */
-export const readinessReasons = ['database', 'migrations', 'tls'] as const;
+export const readinessReasons = ['database', 'migrations', 'tls', 'nats'] as const;
 export type ReadinessReason = (typeof readinessReasons)[number];
 
-/** `/readyz`'s body: 200 `{"status":"ready"}`, or 503 `{"status":"unready","reason":…}`. */
-export type Readiness = { status: 'ready' } | { status: 'unready'; reason: ReadinessReason };
+/** The cluster bus's state on `/readyz`, present only when SVC_NATS_URL is set; why it is down goes to the log. */
+export type BusReadiness = 'ok' | 'down';
+
+/** `/readyz`'s body: 200 `{"status":"ready"}`, or 503 `{"status":"unready","reason":…}`; `nats` with a bus. */
+export type Readiness =
+  | { status: 'ready'; nats?: BusReadiness }
+  | { status: 'unready'; reason: ReadinessReason; nats?: BusReadiness };
 
 export const hubContracts = {
   'hub.healthz': defineRoute({
@@ -56,7 +62,7 @@ export const hubContracts = {
     path: '/readyz',
     auth: 'public',
     summary:
-      'Readiness: 200 {"status":"ready"}, or 503 {"status":"unready","reason":"database"|"migrations"|"tls"}',
+      'Readiness: 200 {"status":"ready"}, or 503 {"status":"unready","reason":"database"|"migrations"|"tls"|"nats"}',
     description:
       'Unauthenticated for load balancers and orchestrators; it reveals nothing beyond ready or not and one word of why.',
     raw: true,

@@ -33,7 +33,7 @@ export interface DbNodeRegistry extends NodeRegistry {
 }
 
 /** Subject on which a node says it leaves. */
-export const nodeLeftSubject = 'svc.cluster.left';
+const nodeLeftSubject = 'svc.cluster.left';
 /** An expired lease: what a node leaving cleanly writes as its lease's end. */
 const longAgo = new Date(0).toISOString();
 

@@ -46,7 +46,7 @@ export interface NatsClusterBusOptions {
 }
 
 /** Answers above this are refused, by the responder and by the requester that joins the chunks. */
-export const maxClusterAnswerBytes = 64 * 1024 * 1024;
+const maxClusterAnswerBytes = 64 * 1024 * 1024;
 /** Room left in each chunk for the headers and the protocol line. */
 const chunkOverheadBytes = 4096;
 const defaultMaxPayload = 1024 * 1024;
