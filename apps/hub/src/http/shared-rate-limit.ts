@@ -5,15 +5,16 @@
  * others spent out of its own buckets.
  *
  * What keeps a burst spread over N processes near the limit: within one flush interval a process spends at
- * most ceil(tokens / d) of a bucket (tokens as they stood when the interval began). d is N for a key no
- * process spent on lately (a cold key: nobody knows who else is about to), else 1 + the other processes seen
- * spending on it in the last second. So a burst that starts on N processes at once gets at most the tokens
- * there were plus N - 1; once the spending is exchanged the buckets are empty (or in debt) everywhere and
- * refill at the limit's pace, shared the same way. A key served by one process alone gets its whole bucket
- * after the first interval, so its sustained rate is the limit's. Slack (decision 0040): N - 1 requests per key
- * per interval in which the bucket runs out; when processes that had not spent on a warm key start at once,
- * one interval may give up to tokens x (1 + (N - 1) / 2); plus whatever a lost message carried.
- *
+ * most its share of a bucket, worked out at the key's first request in the interval. A cold key (no process
+ * spent on it lately) is split over the N live processes, and for the interval after too (the others'
+ * intervals are not in step, so their first report may still be on its way), counting the shares the others
+ * may have spent meanwhile. A warm key is split over this process and those heard spending on it in the last
+ * second, after setting aside what they spent in their last report (likely spent again, not exchanged yet).
+ * So a burst spread over N processes gets at most the tokens there were plus N - 1; once the spending is
+ * exchanged the buckets are empty (or in debt) everywhere and refill at the limit's pace, shared the same way.
+ * A key served by one process alone gets its whole bucket from the third interval on, so its sustained rate
+ * is the limit's. The cost is caution: a burst's first second may be served below the limit. Slack (decision
+ * 0040): N - 1 per key per interval in which the bucket runs out, plus what a lost message carried.
  * Memory is bounded like the local limiter's: at most `maxKeys` buckets (full ones are dropped), and the
  * spending of keys another process sent is ignored when there is no room (nine tenths of it: a flood of keys
  * elsewhere leaves room for this process's own callers); each message carries at most
@@ -45,10 +46,12 @@ interface Bucket {
   updatedAt: number;
   /** The interval the allowance below belongs to. */
   interval: number;
-  /** The interval it was made in (a key new here is a cold key for the first one). */
+  /** The interval it was made in (a key new here is a cold key for this one and the next). */
   created: number;
-  /** Other processes that spent on this key, and the last interval they were heard of. */
-  peers: Map<string, number>;
+  /** While cold: what the other processes may have spent of their shares, not reported yet. */
+  assumed: number;
+  /** Other processes that spent on this key: the interval they were last heard of, and what they spent. */
+  peers: Map<string, { seen: number; spent: number }>;
   allowance: number;
   spent: number;
 }
@@ -90,6 +93,7 @@ class SharedRateLimiter implements RateLimit {
         updatedAt: now,
         interval: -1,
         created: this.intervalOf(),
+        assumed: 0,
         peers: new Map(),
         allowance: 0,
         spent: 0,
@@ -99,20 +103,39 @@ class SharedRateLimiter implements RateLimit {
     const elapsed = Math.max(0, now - bucket.updatedAt);
     bucket.tokens = Math.min(this.perMinute, bucket.tokens + elapsed * this.refillPerMs);
     bucket.updatedAt = now;
-    const interval = this.intervalOf();
-    if (bucket.interval !== interval) {
-      bucket.interval = interval;
-      bucket.spent = 0;
-      bucket.allowance = Math.ceil(Math.max(0, bucket.tokens) / this.sharers(bucket, interval));
-    }
     return bucket;
   }
 
-  /** How many processes this one expects to share the key's tokens with in this interval (itself included). */
-  private sharers(bucket: Bucket, interval: number): number {
-    for (const [peer, seen] of bucket.peers) if (interval - seen > activeIntervals) bucket.peers.delete(peer);
-    if (bucket.peers.size === 0 && bucket.created === interval) return Math.max(1, this.processes());
-    return 1 + bucket.peers.size;
+  /** A new interval's share, worked out at the key's first request in it (after the reports that came). */
+  private rollOver(bucket: Bucket): void {
+    const interval = this.intervalOf();
+    if (bucket.interval === interval) return;
+    bucket.interval = interval;
+    bucket.spent = 0;
+    bucket.allowance = this.share(bucket, interval);
+  }
+
+  /**
+   * This process's share of the key's tokens for the interval. A cold key (made in this interval or the one
+   * before, no other process heard of: the others' intervals are not in step with this one's, so their first
+   * report may still be on its way) is split over every live process. Otherwise over this one and the
+   * processes heard spending lately, after setting aside what they spent in their last report: they are
+   * likely spending as much again, not yet exchanged.
+   */
+  private share(bucket: Bucket, interval: number): number {
+    let inFlight = 0;
+    for (const [peer, { seen, spent }] of bucket.peers) {
+      if (interval - seen > activeIntervals) bucket.peers.delete(peer);
+      else if (interval - seen <= 1) inFlight += Math.max(0, spent);
+    }
+    if (bucket.peers.size === 0 && interval - bucket.created <= 1) {
+      // Cold: the others may each have spent a share already; count it until their reports say otherwise.
+      const n = Math.max(1, this.processes());
+      const share = Math.ceil(Math.max(0, bucket.tokens - bucket.assumed) / n);
+      bucket.assumed += (n - 1) * share;
+      return share;
+    }
+    return Math.ceil(Math.max(0, bucket.tokens - inFlight) / (1 + bucket.peers.size));
   }
 
   take(key: string): RateDecision {
@@ -120,6 +143,7 @@ class SharedRateLimiter implements RateLimit {
     this.sweep(now, false);
     const bucket = this.bucket(key, now);
     if (!bucket) return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(60 / this.perMinute)) };
+    this.rollOver(bucket);
     if (bucket.tokens >= 1 && bucket.spent < bucket.allowance) {
       bucket.tokens -= 1;
       bucket.spent += 1;
@@ -146,7 +170,7 @@ class SharedRateLimiter implements RateLimit {
       const bucket = this.bucket(key, now, Math.floor(this.maxKeys * 0.9));
       if (!bucket) continue;
       if (spent > 0 && (bucket.peers.has(from) || bucket.peers.size < maxPeers))
-        bucket.peers.set(from, this.intervalOf());
+        bucket.peers.set(from, { seen: this.intervalOf(), spent });
       bucket.tokens = Math.max(-this.perMinute, Math.min(this.perMinute, bucket.tokens - spent));
     }
   }

@@ -350,9 +350,15 @@ export function createWebhookService(deps: {
         cluster.shared ? { nowIso, live: [...live] } : undefined,
       );
       after = rows.at(-1) ?? null;
+      // The page's rows claimed first, then queued at once: the queue's bound applies to the page as a whole.
+      const claimed: PendingDeliveryRow[] = [];
       for (const row of rows) {
         if (closing || !isClaimable(row, nowIso, live)) continue;
-        if (!(await takeOverPending(db, row, cluster.nodeId, claimExpiry()))) continue;
+        if (await takeOverPending(db, row, cluster.nodeId, claimExpiry())) claimed.push(row);
+      }
+      // Stopping meanwhile: what was claimed stays in its rows, handed back by close().
+      if (closing) return taken;
+      for (const row of claimed) {
         const job: Job = {
           deliveryId: row.id,
           webhookId: row.webhook_id,

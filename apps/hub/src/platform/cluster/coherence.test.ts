@@ -140,7 +140,8 @@ describe.skipIf(url === null)('two hub processes on one database (postgres)', ()
     const allowed = statuses.filter((s) => s === 200).length;
     // 30 a minute for the address across both: the slack is N - 1, plus what the test's own seconds refilled.
     const refilled = Math.ceil(((performance.now() - started) / 60_000) * 30);
-    expect(allowed).toBeGreaterThanOrEqual(28);
+    // A fast burst's first second is shared conservatively (decision 0040): never starved, never over.
+    expect(allowed).toBeGreaterThanOrEqual(15);
     expect(allowed).toBeLessThanOrEqual(30 + 1 + refilled);
     expect(statuses.filter((s) => s === 429).length).toBe(80 - allowed);
     expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
