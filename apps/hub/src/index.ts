@@ -15,3 +15,4 @@ export {
   type PasswordHasher,
 } from './platform/password-hasher.js';
 export { createCertificateAuthority, issueServerCertificate } from './platform/tls/certificates.js';
+export { issueFromBuiltInCa } from './platform/tls/tls-manager.js';

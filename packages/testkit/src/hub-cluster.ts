@@ -19,6 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { createSecretBox, issueFromBuiltInCa } from '@svc/hub';
 import { claimOwner } from './claim-owner.js';
 import { tlsRequest } from './https-client.js';
 
@@ -77,6 +78,11 @@ export interface HubCluster {
   restart(index: number): Promise<void>;
   /** Waits until process `index` answers /readyz with 200 (bounded). */
   waitReady(index: number, timeoutMs?: number): Promise<void>;
+  /**
+   * A certificate and key (one PEM: chain, then key) from the shared CA for these names, written to a file in
+   * the work directory: what a load balancer in front of the cluster serves so pinned agents trust it.
+   */
+  issueCertificate(names: readonly string[]): Promise<{ pemFile: string }>;
   close(): Promise<void>;
 }
 
@@ -278,6 +284,18 @@ export async function startHubCluster(options: HubClusterOptions = {}): Promise<
         await startNode(index);
       },
       waitReady,
+      issueCertificate: async (names) => {
+        const pair = await issueFromBuiltInCa({
+          dataDir: first.dataDir,
+          caKeyDir,
+          box: createSecretBox(Buffer.from(encryptionKey, 'hex')),
+          names,
+          now: new Date(),
+        });
+        const pemFile = path.join(workDir, `issued-${randomBytes(4).toString('hex')}.pem`);
+        fs.writeFileSync(pemFile, `${pair.certPem.trim()}\n${pair.keyPem.trim()}\n`, { mode: 0o600 });
+        return { pemFile };
+      },
       close: dropAll,
     };
   } catch (error) {

@@ -16,3 +16,4 @@ export * from './upstreams/backup.js';
 export * from './vnc.js';
 export * from './rfb-client.js';
 export * from './hub-cluster.js';
+export * from './haproxy.js';
