@@ -375,5 +375,13 @@ export async function issueFromBuiltInCa(input: {
   const ca = readPair(input.box, paths.caCert, paths.caKey, caKeyContext);
   if (!ca)
     throw new CertificateProblem(`no built-in CA at ${paths.caCert} with its key in ${paths.caKeyDir}`);
+  const constraints = nameConstraintsOf(ca.certPem);
+  if (typeof constraints === 'object' && constraints !== null) {
+    const outside = input.names.filter((n) => !isNamePermitted(n, constraints));
+    if (outside.length > 0)
+      throw new CertificateProblem(
+        `outside the built-in CA's name constraints (clients would refuse them): ${outside.join(', ')}`,
+      );
+  }
   return issueServerCertificate(ca, input.names, input.now);
 }
