@@ -33,6 +33,11 @@ export interface HubClusterOptions {
   postgresUrl?: string;
   /** The NATS every process joins (SVC_NATS_URL); default nats://127.0.0.1:4222. */
   natsUrl?: string;
+  /**
+   * Start a nats-server of the cluster's own (JetStream, a temporary store, a free port on 127.0.0.1) instead,
+   * for tests that stop and restart NATS (`nats.stop()`, `nats.start()`). Ignores `natsUrl`.
+   */
+  ownNats?: boolean;
   /** Extra environment for every process (SVC_RATE_LIMIT_ENABLED, SVC_LOG_LEVEL…). */
   env?: Record<string, string>;
   /** Extra environment for one process (by index). */
@@ -58,6 +63,8 @@ export interface HubCluster {
   /** The cluster's database URL (fresh database, dropped on close). */
   readonly databaseUrl: string;
   readonly natsUrl: string;
+  /** The cluster's own nats-server (with `ownNats`), stopped and started on the same port and store. */
+  readonly nats: OwnNats | null;
   /** The shared built-in CA (PEM) and its SHA-256 fingerprint as agents pin it (`AB:CD:…`). */
   readonly caPem: string;
   readonly caFingerprint: string;
@@ -84,6 +91,69 @@ export interface HubCluster {
    */
   issueCertificate(names: readonly string[]): Promise<{ pemFile: string }>;
   close(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export interface OwnNats {
+  stop(): Promise<void>;
+  start(): Promise<void>;
+}
+
+const natsServerBinary = '/usr/sbin/nats-server';
+
+/** A nats-server on a free loopback port with JetStream in `storeDir`; waits until it accepts connections. */
+async function startOwnNats(storeDir: string): Promise<{ url: string; nats: OwnNats }> {
+  const port = await freePort();
+  let child: ChildProcess | null = null;
+  let exited: Promise<void> = Promise.resolve();
+  const start = async () => {
+    if (child) return;
+    const started = spawn(natsServerBinary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], {
+      stdio: 'ignore',
+    });
+    child = started;
+    exited = new Promise<void>((resolve) => {
+      started.once('exit', () => {
+        if (child === started) child = null;
+        resolve();
+      });
+    });
+    const deadline = Date.now() + 10_000;
+    for (let attempt = 0; attempt < 200 && Date.now() < deadline; attempt++) {
+      if (await canConnect(port)) return;
+      await sleep(50);
+    }
+    throw new Error(`nats-server did not listen on ${String(port)} in 10 s`);
+  };
+  const stop = async () => {
+    const running = child;
+    if (!running) return;
+    running.kill('SIGTERM');
+    const timer = setTimeout(() => running.kill('SIGKILL'), 5_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  await start();
+  return { url: `nats://127.0.0.1:${String(port)}`, nats: { stop, start } };
+}
+
+function canConnect(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    socket.setTimeout(1_000);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => {
+      resolve(false);
+    });
+  });
 }
 
 const defaultPostgres = 'postgres://postgres@127.0.0.1:5432/test';
@@ -119,8 +189,6 @@ async function adminQuery(url: string, text: string): Promise<void> {
   }
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 interface RunningNode extends ClusterNode {
   child: ChildProcess | null;
   exited: Promise<void>;
@@ -131,13 +199,14 @@ export async function startHubCluster(options: HubClusterOptions = {}): Promise<
   const size = options.size ?? 3;
   if (size < 1 || size > 16) throw new Error('a cluster has 1 to 16 processes');
   const adminUrl = options.postgresUrl ?? process.env.SVC_TEST_DATABASE_URL ?? defaultPostgres;
-  const natsUrl = options.natsUrl ?? defaultNats;
   const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
   const database = `svc_cluster_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
   await adminQuery(adminUrl, `create database ${database}`);
   const databaseUrl = withDatabase(adminUrl, database);
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-cluster-'));
   const caKeyDir = path.join(workDir, 'ca-key');
+  const ownNats = options.ownNats ? await startOwnNats(path.join(workDir, 'nats-store')) : null;
+  const natsUrl = ownNats?.url ?? options.natsUrl ?? defaultNats;
   const encryptionKey = randomBytes(32).toString('hex');
   const nodes: RunningNode[] = [];
   for (let index = 0; index < size; index++) {
@@ -252,6 +321,7 @@ export async function startHubCluster(options: HubClusterOptions = {}): Promise<
   const dropAll = async (): Promise<void> => {
     for (const node of nodes) node.child?.kill('SIGKILL');
     await Promise.all(nodes.map((n) => n.exited));
+    await ownNats?.nats.stop();
     await adminQuery(adminUrl, `drop database if exists ${database} with (force)`).catch(() => undefined);
     fs.rmSync(workDir, { recursive: true, force: true });
   };
@@ -269,6 +339,7 @@ export async function startHubCluster(options: HubClusterOptions = {}): Promise<
       nodes,
       databaseUrl,
       natsUrl,
+      nats: ownNats?.nats ?? null,
       caPem: sharedCa,
       caFingerprint,
       encryptionKey,
