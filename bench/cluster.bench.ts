@@ -17,7 +17,7 @@
  * one process, over this sandbox's 20,000.
  *
  * Knobs: BENCH_AGENTS (50,000), BENCH_HOLD_SECONDS (60), BENCH_FANOUT (10,000; capped at the agents of one
- * process), BENCH_FANOUT_REPS (5), BENCH_PHASE_SECONDS (900: the bound on each wait), BENCH_DATABASE_URL
+ * process), BENCH_FANOUT_REPS (5), BENCH_PHASE_SECONDS (1800: the bound on each wait), BENCH_DATABASE_URL
  * (postgres://postgres@127.0.0.1:5432/test: the cluster makes a database of its own beside it and drops it),
  * BENCH_NATS_URL (nats://127.0.0.1:4222).
  */
@@ -233,7 +233,7 @@ const ms = (values: number[]) =>
 export async function runClusterBench(): Promise<void> {
   const count = knob('BENCH_AGENTS', 50_000, processes);
   const holdSeconds = knob('BENCH_HOLD_SECONDS', 60, 1);
-  const phaseMs = knob('BENCH_PHASE_SECONDS', 900, 10) * 1000;
+  const phaseMs = knob('BENCH_PHASE_SECONDS', 1800, 10) * 1000;
   const reps = knob('BENCH_FANOUT_REPS', 5, 1);
   const perProcess = Math.ceil(count / processes);
   const fanoutSize = Math.min(knob('BENCH_FANOUT', 10_000, 3), perProcess);
@@ -275,6 +275,7 @@ export async function runClusterBench(): Promise<void> {
     if (connectMs === null)
       throw new Error(`only ${String(connected(fleets))} of ${String(count)} agents connected`);
     const allConnectedAfter = performance.now() - connectStarted;
+    const connectStats = fleets.map((f) => f.stats());
 
     const heldRss = [0, 0, 0];
     const held = await probeAssets(cluster, agent, holdSeconds, heldRss);
@@ -359,6 +360,10 @@ export async function runClusterBench(): Promise<void> {
         met: stillConnected >= 50_000,
       },
       { name: 'time until all connected', value: `${(allConnectedAfter / 1000).toFixed(1)} s` },
+      {
+        name: 'simulator connect failures / reconnects while connecting',
+        value: `${String(connectStats.reduce((n, x) => n + x.connectFailures, 0))} / ${String(connectStats.reduce((n, x) => n + x.reconnects, 0))}`,
+      },
       ...[0, 1, 2].map((p) => ({
         name: `process ${String(p)}: RSS before → held, per agent`,
         value: `${mib(baselineRss[p] ?? 0)} → ${mib(heldRss[p] ?? 0)}, ${(((heldRss[p] ?? 0) - (baselineRss[p] ?? 0)) / perProcess / 1024).toFixed(1)} KiB`,
