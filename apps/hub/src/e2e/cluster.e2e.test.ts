@@ -53,8 +53,11 @@ const haveHaproxy = fs.existsSync(haproxyBinary);
 const postgresUrl = process.env.SVC_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 /** The parts that need the cluster bus, presence and routing between processes (issue 19 parts 1 to 3). */
 const routingAcrossProcesses = process.env.SVC_TEST_CLUSTER_ROUTING === '1';
-/** Per-key requests a minute, counted across the cluster once limits are shared. */
-const perKeyLimit = 200;
+/**
+ * Per-key requests a minute, counted across the cluster once limits are shared: well above what the owner's key
+ * spends in a minute elsewhere in this file, so only the rate-limit test meets it.
+ */
+const perKeyLimit = 600;
 
 let cluster: HubCluster;
 let lb: RunningHaproxy;
@@ -343,21 +346,24 @@ describe.runIf(haveHaproxy && routingAcrossProcesses)('across processes: bus, pr
     }
   });
 
-  it('counts a key’s rate limit across processes', async () => {
+  it('counts a key’s rate limit across processes', { timeout: 60_000 }, async () => {
     const key = dataOf<{ raw_key: string }>(
       await client(0).post('/api/v2/keys', { name: 'limited', role: 'viewer', scopes: ['*'] }),
       201,
     );
     let accepted = 0;
     let limited = 0;
+    const started = Date.now();
     // 1.5 × the limit, spread evenly: per process each stays under it, together they pass it.
     for (let n = 0; n < perKeyLimit * 1.5; n++) {
       const res = await client(n % 3).get('/api/v2/whoami', { key: key.raw_key });
       if (res.status === 200) accepted++;
       else if (res.status === 429) limited++;
     }
+    // The bucket refills continuously (limit per minute): what it gave back meanwhile may be spent too.
+    const refilled = Math.ceil(((Date.now() - started) / 60_000) * perKeyLimit);
     expect(limited).toBeGreaterThan(0);
-    expect(accepted).toBeLessThanOrEqual(perKeyLimit + 3);
+    expect(accepted).toBeLessThanOrEqual(perKeyLimit + refilled + 3);
   });
 
   it('refuses on B within a second a key revoked on A', async () => {
