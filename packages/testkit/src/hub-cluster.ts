@@ -9,7 +9,8 @@
  *   each issues its own server certificate from the same CA and an agent that pinned it trusts them all.
  * The owner is claimed through process 0 (its first-run file), as a new owner would.
  *
- * Every wait is bounded; `close()` kills what is still running (by pid) and drops the database.
+ * Each process starts with its open-file soft limit raised to the hard limit. Every wait is bounded; `close()`
+ * kills what is still running (by pid) and drops the database.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, X509Certificate } from 'node:crypto';
@@ -156,6 +157,8 @@ function canConnect(port: number): Promise<boolean> {
   });
 }
 
+const raiseFileLimit = 'ulimit -n "$(ulimit -H -n)" 2>/dev/null; exec "$@"';
+
 const defaultPostgres = 'postgres://postgres@127.0.0.1:5432/test';
 const defaultNats = 'nats://127.0.0.1:4222';
 
@@ -250,7 +253,9 @@ export async function startHubCluster(options: HubClusterOptions = {}): Promise<
       ...options.env,
       ...options.nodeEnv?.(node.index),
     };
-    const child = spawn(process.execPath, [hubLauncher], {
+    // Through sh only to raise the open-file soft limit to the hard one (a process holding thousands of agent
+    // sockets needs it); `exec` makes the hub the process the pid names.
+    const child = spawn('/bin/sh', ['-c', raiseFileLimit, 'sh', process.execPath, hubLauncher], {
       cwd: repoRoot,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
