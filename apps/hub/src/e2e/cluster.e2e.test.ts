@@ -241,7 +241,7 @@ describe.skipIf(!haveHaproxy)('three processes on one PostgreSQL', () => {
     }
   });
 
-  it('runs each tick of a schedule once across the cluster', async () => {
+  it('runs each tick of a schedule once across the cluster', { timeout: 60_000 }, async () => {
     const target = agents[0]?.assetId ?? '';
     const schedule = dataOf<{ id: string }>(
       await client(0).post('/api/v2/schedules', {
@@ -277,7 +277,7 @@ describe.runIf(haveHaproxy && routingAcrossProcesses)('across processes: bus, pr
     await expectOneDelivery(0, 1, 'hooked-on-b');
   }, 40_000);
 
-  it('execs on an agent held by another process', async () => {
+  it('execs on an agent held by another process', { timeout: 60_000 }, async () => {
     for (const a of agents) {
       const holder = await holderOf(a.assetId);
       for (const other of others(holder)) {
