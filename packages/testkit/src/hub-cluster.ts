@@ -104,7 +104,7 @@ export interface OwnNats {
 const natsServerBinary = '/usr/sbin/nats-server';
 
 /** A nats-server on a free loopback port with JetStream in `storeDir`; waits until it accepts connections. */
-async function startOwnNats(storeDir: string): Promise<{ url: string; nats: OwnNats }> {
+async function startOwnNats(storeDir: string): Promise<{ url: string; nats: OwnNats; killNow: () => void }> {
   const port = await freePort();
   let child: ChildProcess | null = null;
   let exited: Promise<void> = Promise.resolve();
@@ -136,7 +136,11 @@ async function startOwnNats(storeDir: string): Promise<{ url: string; nats: OwnN
     clearTimeout(timer);
   };
   await start();
-  return { url: `nats://127.0.0.1:${String(port)}`, nats: { stop, start } };
+  return {
+    url: `nats://127.0.0.1:${String(port)}`,
+    nats: { stop, start },
+    killNow: () => child?.kill('SIGKILL'),
+  };
 }
 
 function canConnect(port: number): Promise<boolean> {
@@ -323,7 +327,15 @@ export async function startHubCluster(options: HubClusterOptions = {}): Promise<
     await waitReady(index);
   };
 
+  // A test runner that ends without close() (a crash, an exit in the middle) leaves no hub or nats-server behind.
+  const killOnExit = () => {
+    for (const node of nodes) node.child?.kill('SIGKILL');
+    ownNats?.killNow();
+  };
+  process.once('exit', killOnExit);
+
   const dropAll = async (): Promise<void> => {
+    process.off('exit', killOnExit);
     for (const node of nodes) node.child?.kill('SIGKILL');
     await Promise.all(nodes.map((n) => n.exited));
     await ownNats?.nats.stop();
