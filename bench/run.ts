@@ -12,6 +12,7 @@ import { runConsoleBench } from './console.bench.js';
 import { runEventsBench } from './events.bench.js';
 import { runWebhooksBench } from './webhooks.bench.js';
 import { runSessionsBench } from './sessions.bench.js';
+import { runClusterBench } from './cluster.bench.js';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   api: runApiBench,
@@ -27,6 +28,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   events: runEventsBench,
   webhooks: runWebhooksBench,
   sessions: runSessionsBench,
+  cluster: runClusterBench,
 };
 
 const name = process.argv[2];

@@ -29,3 +29,4 @@ export { createSingleNodeRegistry, type NodeRegistry } from './platform/cluster/
 export { createDbNodeRegistry, type DbNodeRegistry } from './platform/cluster/db-node-registry.js';
 export { createNatsClusterBus } from './platform/cluster/nats-bus.js';
 export type { Cluster } from './platform/cluster/cluster.js';
+export { issueFromBuiltInCa } from './platform/tls/tls-manager.js';

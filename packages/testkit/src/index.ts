@@ -15,3 +15,5 @@ export * from './upstreams/virt.js';
 export * from './upstreams/backup.js';
 export * from './vnc.js';
 export * from './rfb-client.js';
+export * from './hub-cluster.js';
+export * from './haproxy.js';

@@ -1,14 +1,17 @@
 /**
  * The `svc-hub` command line: no command (or `serve`) runs the hub, as `npm start` always did; `backup`,
- * `restore` and `migrate` are the operator's tools (docs/operations.md). Each reads the same environment as
+ * `restore`, `migrate` and `tls issue` are the operator's tools (docs/operations.md). Each reads the same environment as
  * the hub (SVC_DATA_DIR, SVC_DATABASE_URL, SVC_ENCRYPTION_KEY…), parsed once by the caller.
  */
 import { Command, CommanderError } from 'commander';
 import type { HubConfig } from '../config/env.js';
 import { DatabaseNewerThanHub, openDatabase, planMigrations } from '../platform/db/database.js';
 import { DataDirLocked, lockDataDir } from '../platform/data-dir-lock.js';
+import { SecretBoxError } from '../platform/secret-box.js';
+import { CertificateProblem } from '../platform/tls/certificates.js';
 import { hubVersion } from '../platform/version.js';
 import { createBackup, OperationRefused, restoreBackup } from './backup.js';
+import { issueCertificate } from './tls-issue.js';
 
 export interface HubCliIo {
   stdout: { write(text: string): unknown };
@@ -115,6 +118,27 @@ export async function runHubCli(argv: readonly string[], io: HubCliIo): Promise<
       code = await migrateCommand(io, options.dryRun === true);
     });
 
+  program
+    .command('tls')
+    .description("the built-in CA's certificates")
+    .command('issue')
+    .description(
+      'issue a server certificate from the built-in CA into <file> (a load balancer in front of several hub ' +
+        'processes: agents that pinned the CA trust it)',
+    )
+    .argument(
+      '<file>',
+      'the PEM file to write: the certificate, then its private key (a new file, made 0600)',
+    )
+    .requiredOption('--name <name...>', 'a DNS name or IP address the certificate is for (repeatable)')
+    .action(async (file: string, options: { name: string[] }) => {
+      const issued = await issueCertificate(io.config(), file, options.name);
+      io.stdout.write(
+        `Certificate for ${issued.names.join(', ')} written to ${file} (certificate, then key), ` +
+          `valid until ${issued.notAfter}: issue a new one before then.\n`,
+      );
+    });
+
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {
@@ -123,6 +147,8 @@ export async function runHubCli(argv: readonly string[], io: HubCliIo): Promise<
     }
     if (
       error instanceof OperationRefused ||
+      error instanceof CertificateProblem ||
+      error instanceof SecretBoxError ||
       error instanceof DatabaseNewerThanHub ||
       error instanceof DataDirLocked
     ) {

@@ -358,3 +358,30 @@ export class TlsManager {
     return pair;
   }
 }
+
+/**
+ * A certificate for another server of the same deployment (a load balancer in front of several hub processes,
+ * decision 0041), issued by the built-in CA in `dataDir`/`caKeyDir`: agents that pinned the CA trust it. The
+ * names must lie within the CA's name constraints. Throws CertificateProblem when there is no built-in CA.
+ */
+export async function issueFromBuiltInCa(input: {
+  dataDir: string;
+  caKeyDir: string;
+  box: SecretBox;
+  names: readonly string[];
+  now: Date;
+}): Promise<KeyAndCert> {
+  const paths = tlsPaths(input.dataDir, input.caKeyDir);
+  const ca = readPair(input.box, paths.caCert, paths.caKey, caKeyContext);
+  if (!ca)
+    throw new CertificateProblem(`no built-in CA at ${paths.caCert} with its key in ${paths.caKeyDir}`);
+  const constraints = nameConstraintsOf(ca.certPem);
+  if (typeof constraints === 'object' && constraints !== null) {
+    const outside = input.names.filter((n) => !isNamePermitted(n, constraints));
+    if (outside.length > 0)
+      throw new CertificateProblem(
+        `outside the built-in CA's name constraints (clients would refuse them): ${outside.join(', ')}`,
+      );
+  }
+  return issueServerCertificate(ca, input.names, input.now);
+}

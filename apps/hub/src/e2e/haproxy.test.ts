@@ -1,0 +1,216 @@
+/**
+ * End to end (issue 19, decision 0041): Debian's HAProxy running deploy/haproxy/haproxy.cfg in front of three
+ * hub processes (the built hub, one PostgreSQL database, the shared CA), all on loopback. Shows what the
+ * configuration promises: requests are spread over the processes, a killed process is taken out by the health
+ * check while requests keep succeeding, WebSockets (an agent's channel, the event stream) go through, and the
+ * hub sees the caller's address, not HAProxy's.
+ */
+import fs from 'node:fs';
+import https from 'node:https';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { agentChannelPath, type AuditEvent, type EnrollmentTokenCreated } from '@svc/protocol';
+import {
+  FakeAgent,
+  haproxyBinary,
+  startHaproxy,
+  startHubCluster,
+  type HubCluster,
+  type RunningHaproxy,
+} from '@svc/testkit';
+import { waitFor } from './support.js';
+
+const haveHaproxy = fs.existsSync(haproxyBinary);
+const postgresUrl = process.env.SVC_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+let cluster: HubCluster;
+let lb: RunningHaproxy;
+
+interface Answer {
+  status: number;
+  json: { data?: unknown };
+}
+
+/** One request on a connection of its own (so HAProxy balances each), optionally from another loopback address. */
+function call(
+  method: string,
+  urlPath: string,
+  options: { body?: unknown; localAddress?: string; key?: string } = {},
+): Promise<Answer> {
+  const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
+  return new Promise((resolve, reject) => {
+    const req = https.request(
+      new URL(urlPath, lb.url),
+      {
+        method,
+        ca: cluster.caPem,
+        agent: false,
+        timeout: 15_000,
+        ...(options.localAddress ? { localAddress: options.localAddress } : {}),
+        headers: {
+          accept: 'application/json',
+          authorization: `Bearer ${options.key ?? cluster.owner.key}`,
+          ...(payload ? { 'content-type': 'application/json' } : {}),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => {
+          let json: Answer['json'] = {};
+          try {
+            json = JSON.parse(text) as Answer['json'];
+          } catch {
+            json = {};
+          }
+          resolve({ status: res.statusCode ?? 0, json });
+        });
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`${method} ${urlPath}: no answer in time`)));
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+/** The backends HAProxy's request log names (`svc_hubs/hub2`), counted. */
+function servedBy(log: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const match of log.matchAll(/svc_hubs\/(hub\d)\b/g)) {
+    const name = match[1] ?? '';
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  return counts;
+}
+
+beforeAll(async () => {
+  if (!haveHaproxy) return;
+  cluster = await startHubCluster({
+    size: 3,
+    postgresUrl,
+    // HAProxy connects from 127.0.0.1: the processes trust its X-Forwarded-For (and nothing else's).
+    env: { SVC_TRUSTED_PROXIES: '127.0.0.1' },
+  });
+  const caFile = path.join(cluster.workDir, 'hub-ca.crt');
+  fs.writeFileSync(caFile, cluster.caPem);
+  const { pemFile } = await cluster.issueCertificate(['localhost', '127.0.0.1']);
+  const backend = (i: number) => `127.0.0.1:${String(cluster.nodes[i]?.httpsPort ?? 0)}`;
+  lb = await startHaproxy({
+    backends: [backend(0), backend(1), backend(2)],
+    backendCaFile: caFile,
+    certificateFile: pemFile,
+  });
+  // Every backend passes its first health checks before the test counts where requests go.
+  await waitFor(
+    'three backends up',
+    async () => ((await call('GET', '/readyz')).status === 200 ? true : undefined),
+    { timeoutMs: 15_000 },
+  );
+}, 180_000);
+
+afterAll(async () => {
+  const started = { lb, cluster } as Partial<{ lb: RunningHaproxy; cluster: HubCluster }>;
+  await started.lb?.stop();
+  await started.cluster?.close();
+}, 60_000);
+
+describe.skipIf(!haveHaproxy)('HAProxy in front of three hub processes', () => {
+  it('spreads requests over the three processes', async () => {
+    const before = servedBy(lb.output());
+    for (let i = 0; i < 30; i++) {
+      expect((await call('GET', '/api/v2/whoami')).status).toBe(200);
+    }
+    const after = await waitFor('30 requests in the log', () => {
+      const now = servedBy(lb.output());
+      const total = ['hub1', 'hub2', 'hub3'].reduce(
+        (sum, n) => sum + (now.get(n) ?? 0) - (before.get(n) ?? 0),
+        0,
+      );
+      return total >= 30 ? now : undefined;
+    });
+    for (const name of ['hub1', 'hub2', 'hub3']) {
+      expect((after.get(name) ?? 0) - (before.get(name) ?? 0)).toBeGreaterThanOrEqual(5);
+    }
+  });
+
+  it('passes the caller address to the hub (X-Forwarded-For from a trusted proxy)', async () => {
+    const created = await call('POST', '/api/v2/keys', {
+      body: { name: 'through haproxy', role: 'viewer', scopes: ['*'] },
+      localAddress: '127.0.0.2',
+    });
+    expect(created.status).toBe(201);
+    const keyId = (created.json.data as { id: string }).id;
+    const audit = await call('GET', `/api/v2/audit/events?target_id=${keyId}`);
+    expect(audit.status).toBe(200);
+    const events = audit.json.data as AuditEvent[];
+    expect(events.length).toBeGreaterThan(0);
+    expect(events.map((e) => e.ip)).toContain('127.0.0.2');
+  });
+
+  it("carries WebSockets: an agent's channel and the event stream", async () => {
+    const token = (await call('POST', '/api/v2/enrollment-tokens', { body: { name: 'lb', max_uses: 1 } }))
+      .json.data as EnrollmentTokenCreated;
+    const enrolled = await call('POST', '/api/v1/enroll', {
+      body: { token: token.token, hostname: 'behind-lb', platform: 'linux', agent_version: 'test' },
+    });
+    expect(enrolled.status).toBe(201);
+    const { credential } = enrolled.json.data as { credential: string };
+    const agent = new FakeAgent({
+      url: `${lb.url.replace(/^https/, 'wss')}${agentChannelPath}`,
+      credential,
+      ca: cluster.caPem,
+    });
+    try {
+      const welcome = await agent.start();
+      expect(welcome).toBeTruthy();
+    } finally {
+      agent.close();
+    }
+
+    const stream = new WebSocket(`${lb.url.replace(/^https/, 'wss')}/api/v2/events/stream`, {
+      headers: { authorization: `Bearer ${cluster.owner.key}` },
+      ca: cluster.caPem,
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        stream.once('open', () => {
+          resolve();
+        });
+        stream.once('error', reject);
+        stream.once('unexpected-response', (_req, res) => {
+          reject(new Error(`upgrade refused: ${String(res.statusCode)}`));
+        });
+      });
+      expect(stream.readyState).toBe(WebSocket.OPEN);
+    } finally {
+      stream.close();
+    }
+  });
+
+  it(
+    'takes a killed process out by its health check; requests keep succeeding',
+    { timeout: 90_000 },
+    async () => {
+      await cluster.kill(1);
+      // During and after the checks that mark it down, every request still gets an answer from another process.
+      const statuses: number[] = [];
+      for (let i = 0; i < 20; i++) statuses.push((await call('GET', '/api/v2/whoami')).status);
+      expect(statuses.every((s) => s === 200)).toBe(true);
+      await waitFor('hub2 marked down', () => (/hub2 is DOWN/.test(lb.output()) ? true : undefined), {
+        timeoutMs: 15_000,
+      });
+      const before = servedBy(lb.output()).get('hub2') ?? 0;
+      for (let i = 0; i < 20; i++) expect((await call('GET', '/api/v2/whoami')).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(servedBy(lb.output()).get('hub2') ?? 0).toBe(before);
+
+      // Started again, it passes its checks and takes requests again.
+      await cluster.start(1);
+      await waitFor('hub2 back up', () => (/hub2 is UP/.test(lb.output()) ? true : undefined), {
+        timeoutMs: 20_000,
+      });
+    },
+  );
+});

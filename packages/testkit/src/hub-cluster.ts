@@ -1,0 +1,393 @@
+/**
+ * A cluster of real hub processes for end-to-end tests and benchmarks (decision 0041): N processes of the built
+ * hub (`apps/hub/bin/svc-hub.js`) on one PostgreSQL database of their own and one NATS, each with its own data
+ * directory and ports on 127.0.0.1, sharing what processes must share:
+ * - the hub key (SVC_ENCRYPTION_KEY): every process opens what another sealed (connector credentials, TOTP, the
+ *   CA key);
+ * - the TLS identity: one built-in CA. Process 0 makes it on first start (its sealed key in the shared
+ *   SVC_TLS_CA_KEY_DIR); its certificate is copied into the others' `<data>/tls/ca.crt` before they start, so
+ *   each issues its own server certificate from the same CA and an agent that pinned it trusts them all.
+ * The owner is claimed through process 0 (its first-run file), as a new owner would.
+ *
+ * Each process starts with its open-file soft limit raised to the hard limit. Every wait is bounded; `close()`
+ * kills what is still running (by pid) and drops the database.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes, X509Certificate } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { createSecretBox, issueFromBuiltInCa } from '@svc/hub';
+import { claimOwner } from './claim-owner.js';
+import { tlsRequest } from './https-client.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const hubLauncher = path.join(repoRoot, 'apps/hub/bin/svc-hub.js');
+
+export interface HubClusterOptions {
+  /** How many processes (default 3). */
+  size?: number;
+  /** A PostgreSQL URL the harness may create databases with; the cluster gets a fresh database beside it. */
+  postgresUrl?: string;
+  /** The NATS every process joins (SVC_NATS_URL); default nats://127.0.0.1:4222. */
+  natsUrl?: string;
+  /**
+   * Start a nats-server of the cluster's own (JetStream, a temporary store, a free port on 127.0.0.1) instead,
+   * for tests that stop and restart NATS (`nats.stop()`, `nats.start()`). Ignores `natsUrl`.
+   */
+  ownNats?: boolean;
+  /** Extra environment for every process (SVC_RATE_LIMIT_ENABLED, SVC_LOG_LEVEL…). */
+  env?: Record<string, string>;
+  /** Extra environment for one process (by index). */
+  nodeEnv?: (index: number) => Record<string, string>;
+  /** Bound on each wait for /readyz (default 60 s). */
+  readyTimeoutMs?: number;
+  /** Keep the node's output (stdout and stderr, last 64 KiB) for diagnostics; default true. */
+  keepOutput?: boolean;
+}
+
+export interface ClusterNode {
+  readonly index: number;
+  readonly dataDir: string;
+  readonly httpsPort: number;
+  readonly httpPort: number;
+  /** The running process's pid, or null while it is down. */
+  pid(): number | null;
+  output(): string;
+}
+
+export interface HubCluster {
+  readonly nodes: readonly ClusterNode[];
+  /** The cluster's database URL (fresh database, dropped on close). */
+  readonly databaseUrl: string;
+  readonly natsUrl: string;
+  /** The cluster's own nats-server (with `ownNats`), stopped and started on the same port and store. */
+  readonly nats: OwnNats | null;
+  /** The shared built-in CA (PEM) and its SHA-256 fingerprint as agents pin it (`AB:CD:…`). */
+  readonly caPem: string;
+  readonly caFingerprint: string;
+  /** The shared hub key (hex) and the shared CA key directory. */
+  readonly encryptionKey: string;
+  readonly caKeyDir: string;
+  /** The owner, claimed through process 0. */
+  readonly owner: { key: string; password: string };
+  readonly workDir: string;
+  url(index: number): string;
+  /** SIGKILL: no shutdown code runs. Resolves when the process is gone. */
+  kill(index: number): Promise<void>;
+  /** SIGTERM (a clean stop, SIGKILL after `graceMs`). */
+  stop(index: number, graceMs?: number): Promise<void>;
+  /** Starts a stopped or killed process again on its data directory and ports, and waits for /readyz. */
+  start(index: number): Promise<void>;
+  /** stop (SIGTERM) then start. */
+  restart(index: number): Promise<void>;
+  /** Waits until process `index` answers /readyz with 200 (bounded). */
+  waitReady(index: number, timeoutMs?: number): Promise<void>;
+  /**
+   * A certificate and key (one PEM: chain, then key) from the shared CA for these names, written to a file in
+   * the work directory: what a load balancer in front of the cluster serves so pinned agents trust it.
+   */
+  issueCertificate(names: readonly string[]): Promise<{ pemFile: string }>;
+  close(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export interface OwnNats {
+  stop(): Promise<void>;
+  start(): Promise<void>;
+}
+
+const natsServerBinary = '/usr/sbin/nats-server';
+
+/** A nats-server on a free loopback port with JetStream in `storeDir`; waits until it accepts connections. */
+async function startOwnNats(storeDir: string): Promise<{ url: string; nats: OwnNats; killNow: () => void }> {
+  const port = await freePort();
+  let child: ChildProcess | null = null;
+  let exited: Promise<void> = Promise.resolve();
+  const start = async () => {
+    if (child) return;
+    const started = spawn(natsServerBinary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], {
+      stdio: 'ignore',
+    });
+    child = started;
+    exited = new Promise<void>((resolve) => {
+      started.once('exit', () => {
+        if (child === started) child = null;
+        resolve();
+      });
+    });
+    const deadline = Date.now() + 10_000;
+    for (let attempt = 0; attempt < 200 && Date.now() < deadline; attempt++) {
+      if (await canConnect(port)) return;
+      await sleep(50);
+    }
+    throw new Error(`nats-server did not listen on ${String(port)} in 10 s`);
+  };
+  const stop = async () => {
+    const running = child;
+    if (!running) return;
+    running.kill('SIGTERM');
+    const timer = setTimeout(() => running.kill('SIGKILL'), 5_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  await start();
+  return {
+    url: `nats://127.0.0.1:${String(port)}`,
+    nats: { stop, start },
+    killNow: () => child?.kill('SIGKILL'),
+  };
+}
+
+function canConnect(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    socket.setTimeout(1_000);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => {
+      resolve(false);
+    });
+  });
+}
+
+const raiseFileLimit = 'ulimit -n "$(ulimit -H -n)" 2>/dev/null; exec "$@"';
+
+const defaultPostgres = 'postgres://postgres@127.0.0.1:5432/test';
+const defaultNats = 'nats://127.0.0.1:4222';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => {
+        if (typeof address === 'object' && address) resolve(address.port);
+        else reject(new Error('no free port'));
+      });
+    });
+  });
+}
+
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+async function adminQuery(url: string, text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+interface RunningNode extends ClusterNode {
+  child: ChildProcess | null;
+  exited: Promise<void>;
+  log: string;
+}
+
+export async function startHubCluster(options: HubClusterOptions = {}): Promise<HubCluster> {
+  const size = options.size ?? 3;
+  if (size < 1 || size > 16) throw new Error('a cluster has 1 to 16 processes');
+  const adminUrl = options.postgresUrl ?? process.env.SVC_TEST_DATABASE_URL ?? defaultPostgres;
+  const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
+  const database = `svc_cluster_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  await adminQuery(adminUrl, `create database ${database}`);
+  const databaseUrl = withDatabase(adminUrl, database);
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-cluster-'));
+  const caKeyDir = path.join(workDir, 'ca-key');
+  const ownNats = options.ownNats ? await startOwnNats(path.join(workDir, 'nats-store')) : null;
+  const natsUrl = ownNats?.url ?? options.natsUrl ?? defaultNats;
+  const encryptionKey = randomBytes(32).toString('hex');
+  const nodes: RunningNode[] = [];
+  for (let index = 0; index < size; index++) {
+    const node: RunningNode = {
+      index,
+      dataDir: path.join(workDir, `node-${String(index)}`, 'data'),
+      httpsPort: await freePort(),
+      httpPort: await freePort(),
+      child: null,
+      exited: Promise.resolve(),
+      log: '',
+      pid: () => node.child?.pid ?? null,
+      output: () => node.log,
+    };
+    nodes.push(node);
+  }
+  const nodeAt = (index: number): RunningNode => {
+    const node = nodes[index];
+    if (!node) throw new Error(`no process ${String(index)} in a cluster of ${String(size)}`);
+    return node;
+  };
+  const url = (index: number) => `https://127.0.0.1:${String(nodeAt(index).httpsPort)}`;
+  let caPem: string | null = null;
+
+  const spawnNode = (node: RunningNode): void => {
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      SVC_DATA_DIR: node.dataDir,
+      SVC_TLS_MODE: 'auto',
+      SVC_TLS_CA_KEY_DIR: caKeyDir,
+      SVC_TLS_HOSTNAMES: 'localhost,127.0.0.1',
+      SVC_ENCRYPTION_KEY: encryptionKey,
+      SVC_DATABASE_URL: databaseUrl,
+      SVC_NATS_URL: natsUrl,
+      SVC_HOST: '127.0.0.1',
+      SVC_HTTPS_PORT: String(node.httpsPort),
+      SVC_HTTP_PORT: String(node.httpPort),
+      SVC_BCRYPT_COST: '4',
+      SVC_LOCAL_AGENT: 'false',
+      SVC_LOG_LEVEL: 'warn',
+      ...options.env,
+      ...options.nodeEnv?.(node.index),
+    };
+    // Through sh only to raise the open-file soft limit to the hard one (a process holding thousands of agent
+    // sockets needs it); `exec` makes the hub the process the pid names.
+    const child = spawn('/bin/sh', ['-c', raiseFileLimit, 'sh', process.execPath, hubLauncher], {
+      cwd: repoRoot,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    node.child = child;
+    node.log = '';
+    const keep = (chunk: Buffer) => {
+      if (options.keepOutput === false) return;
+      node.log = (node.log + chunk.toString('utf8')).slice(-64 * 1024);
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    node.exited = new Promise<void>((resolve) => {
+      child.once('exit', () => {
+        if (node.child === child) node.child = null;
+        resolve();
+      });
+    });
+  };
+
+  const waitReady = async (index: number, timeoutMs = readyTimeoutMs): Promise<void> => {
+    const node = nodeAt(index);
+    const deadline = Date.now() + timeoutMs;
+    let last = 'no answer yet';
+    for (let attempt = 0; attempt < 10_000 && Date.now() < deadline; attempt++) {
+      if (!node.child) throw new Error(`hub process ${String(index)} ended:\n${node.log.slice(-3000)}`);
+      try {
+        const answer = await tlsRequest(`${url(index)}/readyz`, {
+          method: 'GET',
+          ...(caPem ? { ca: caPem } : { insecure: true }),
+        });
+        if (answer.status === 200) return;
+        last = `${String(answer.status)} ${answer.body.slice(0, 300)}`;
+      } catch (error) {
+        last = (error as Error).message;
+      }
+      await sleep(200);
+    }
+    throw new Error(
+      `hub process ${String(index)} not ready in ${String(timeoutMs)} ms (${last}):\n${node.log.slice(-3000)}`,
+    );
+  };
+
+  const stopNode = async (index: number, signal: NodeJS.Signals, graceMs: number): Promise<void> => {
+    const node = nodeAt(index);
+    const child = node.child;
+    if (!child) return;
+    child.kill(signal);
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    await node.exited;
+    clearTimeout(timer);
+  };
+
+  const startNode = async (index: number): Promise<void> => {
+    const node = nodeAt(index);
+    if (node.child) throw new Error(`hub process ${String(index)} is running`);
+    if (caPem) {
+      // The shared CA's certificate, where the hub looks for it: it issues its server certificate from it.
+      const tlsDir = path.join(node.dataDir, 'tls');
+      fs.mkdirSync(node.dataDir, { recursive: true, mode: 0o700 });
+      fs.mkdirSync(tlsDir, { recursive: true, mode: 0o755 });
+      fs.writeFileSync(path.join(tlsDir, 'ca.crt'), caPem, { mode: 0o644 });
+    }
+    spawnNode(node);
+    await waitReady(index);
+  };
+
+  // A test runner that ends without close() (a crash, an exit in the middle) leaves no hub or nats-server behind.
+  const killOnExit = () => {
+    for (const node of nodes) node.child?.kill('SIGKILL');
+    ownNats?.killNow();
+  };
+  process.once('exit', killOnExit);
+
+  const dropAll = async (): Promise<void> => {
+    process.off('exit', killOnExit);
+    for (const node of nodes) node.child?.kill('SIGKILL');
+    await Promise.all(nodes.map((n) => n.exited));
+    await ownNats?.nats.stop();
+    await adminQuery(adminUrl, `drop database if exists ${database} with (force)`).catch(() => undefined);
+    fs.rmSync(workDir, { recursive: true, force: true });
+  };
+
+  try {
+    // Process 0 first: it runs the migrations, makes the CA and the first-run owner.
+    await startNode(0);
+    const first = nodeAt(0);
+    caPem = fs.readFileSync(path.join(first.dataDir, 'tls', 'ca.crt'), 'utf8');
+    await Promise.all(nodes.slice(1).map((n) => startNode(n.index)));
+    const claimed = await claimOwner(url(0), first.dataDir, { ca: caPem });
+    const caFingerprint = new X509Certificate(caPem).fingerprint256;
+    const sharedCa = caPem;
+    return {
+      nodes,
+      databaseUrl,
+      natsUrl,
+      nats: ownNats?.nats ?? null,
+      caPem: sharedCa,
+      caFingerprint,
+      encryptionKey,
+      caKeyDir,
+      owner: { key: claimed.ownerKey, password: claimed.password },
+      workDir,
+      url,
+      kill: (index) => stopNode(index, 'SIGKILL', 0),
+      stop: (index, graceMs = 10_000) => stopNode(index, 'SIGTERM', graceMs),
+      start: startNode,
+      restart: async (index) => {
+        await stopNode(index, 'SIGTERM', 10_000);
+        await startNode(index);
+      },
+      waitReady,
+      issueCertificate: async (names) => {
+        const pair = await issueFromBuiltInCa({
+          dataDir: first.dataDir,
+          caKeyDir,
+          box: createSecretBox(Buffer.from(encryptionKey, 'hex')),
+          names,
+          now: new Date(),
+        });
+        const pemFile = path.join(workDir, `issued-${randomBytes(4).toString('hex')}.pem`);
+        fs.writeFileSync(pemFile, `${pair.certPem.trim()}\n${pair.keyPem.trim()}\n`, { mode: 0o600 });
+        return { pemFile };
+      },
+      close: dropAll,
+    };
+  } catch (error) {
+    await dropAll();
+    throw error;
+  }
+}
