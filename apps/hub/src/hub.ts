@@ -373,6 +373,7 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
   const credentials = createCredentialLifetime({
     events,
     clock,
+    bus: cluster.bus,
     // Read only after start: a user's change ends some sessions, and their streams ask whether theirs lives.
     isSessionActive: (id) => users.services.sessions.isActive(id),
     onError: (error) => {

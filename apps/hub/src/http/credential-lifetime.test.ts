@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestHub, type TestHub } from '@svc/testkit';
 import { ManualClock } from '../platform/clock.js';
+import { createMemoryClusterNetwork } from '../platform/cluster/cluster-bus.js';
 import { createInProcessEventBus } from '../platform/event-bus.js';
 import { localOwnerContext } from '../modules/users/owner-bootstrap.js';
 import { createCredentialLifetime, type CredentialEnd, type Scheduler } from './credential-lifetime.js';
@@ -97,5 +98,40 @@ describe('revocation and rotation publish api_key.deleted (through a real hub)',
 
     await hub.services.apiKeys.rotateOwnerToken(await localOwnerContext(hub.database.db));
     expect(ends).toEqual(['viewer:revoked', 'owner:revoked']);
+  });
+});
+
+describe('credential lifetime across hub processes', () => {
+  it('a session signed out on one process ends its streams on the others', async () => {
+    const network = createMemoryClusterNetwork();
+    const clock = new ManualClock();
+    const [a, b] = [network.join(), network.join()].map((bus) =>
+      createCredentialLifetime({ events: createInProcessEventBus({ clock }), clock, bus }),
+    ) as [ReturnType<typeof createCredentialLifetime>, ReturnType<typeof createCredentialLifetime>];
+    const ends: string[] = [];
+    const session = { id: 'ses_1', userId: 'usr_1', expiresAt: null };
+    b.onSessionEnded(session, (end) => ends.push(`b:${end}`));
+    b.onSessionEnded({ ...session, id: 'ses_2' }, (end) => ends.push(`b2:${end}`));
+    a.endSession('ses_1');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(ends).toEqual(['b:revoked']);
+  });
+
+  it('ignores what is not a session id', async () => {
+    const network = createMemoryClusterNetwork();
+    const forger = network.join();
+    const clock = new ManualClock();
+    const lifetime = createCredentialLifetime({
+      events: createInProcessEventBus({ clock }),
+      clock,
+      bus: network.join(),
+    });
+    const ends: string[] = [];
+    lifetime.onSessionEnded({ id: 'ses_1', userId: null, expiresAt: null }, (end) => ends.push(end));
+    for (const data of [null, 'ses_1', { session_id: 5 }, { session_id: 'x'.repeat(500) }]) {
+      forger.publish('svc.sessions.ended', data);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(ends).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@
  * once; a stream lives on, so it asks here to learn that its credential ended and closes itself.
  */
 import type { Clock } from '../platform/clock.js';
+import type { ClusterBus } from '../platform/cluster/cluster-bus.js';
 import type { EventBus } from '../platform/event-bus.js';
 import type { Principal } from '../access/principal.js';
 
@@ -55,7 +56,16 @@ export interface CredentialLifetimeDeps {
   /** Whether a session still exists (asked after a change to its user); sessions are only timed without it. */
   isSessionActive?(sessionId: string): Promise<boolean>;
   onError?(error: unknown): void;
+  /**
+   * The other hub processes (decision 0038): a sign-out here ends the session's streams there too. Events carry
+   * key revocations and user changes; a sign-out is not an event, so it travels on its own subject.
+   */
+  bus?: Pick<ClusterBus, 'publish' | 'subscribe'>;
 }
+
+/** Where a process says a console session was signed out. */
+const sessionEndedSubject = 'svc.sessions.ended';
+const maxSessionIdChars = 200;
 
 interface Watch {
   keyId: string;
@@ -94,6 +104,14 @@ export function createCredentialLifetime(deps: CredentialLifetimeDeps): Credenti
       // A key revoked or a user changed on any process closes the streams held by every process.
       { types: ['api_key.deleted'], reach: 'cluster' },
     ),
+    deps.bus?.subscribe(sessionEndedSubject, (data) => {
+      // From another process: untrusted, so only a session id of a sane size ends anything.
+      const id =
+        typeof data === 'object' && data !== null ? (data as { session_id?: unknown }).session_id : null;
+      if (typeof id === 'string' && id.length > 0 && id.length <= maxSessionIdChars) {
+        endAll(`session:${id}`, 'revoked');
+      }
+    }) ?? (() => undefined),
     deps.events.subscribe(
       (event) => {
         if (!deps.isSessionActive) return;
@@ -153,6 +171,7 @@ export function createCredentialLifetime(deps: CredentialLifetimeDeps): Credenti
     },
     endSession(sessionId) {
       endAll(`session:${sessionId}`, 'revoked');
+      deps.bus?.publish(sessionEndedSubject, { session_id: sessionId });
     },
     close() {
       for (const unsubscribe of unsubscribes) unsubscribe();
