@@ -540,6 +540,7 @@ async function assembleHub(options: HubOptions, opened: { database?: HubDatabase
     recordingEnabled: () => runtimeSettings.get('sessions.recording_enabled'),
     recordingRetentionDays: () => runtimeSettings.get('retention.recordings_days'),
     credentials,
+    deviceOwner: mobile.services.deviceOwner,
   });
 
   const modules = [
