@@ -60,9 +60,10 @@ export function createSoftAuthenticator(origin: string): SoftAuthenticator {
         credentialId,
         Buffer.from(isoCBOR.encode(coseKey)),
       ]);
-      const attestation = new Map<string, string | Uint8Array | Map<string, never>>([
+      const noStatement = new Map<string, string>();
+      const attestation = new Map<string, string | Uint8Array | Map<string, string>>([
         ['fmt', 'none'],
-        ['attStmt', new Map()],
+        ['attStmt', noStatement],
         ['authData', authData],
       ]);
       return {
