@@ -163,6 +163,8 @@ describe('the mobile companion', () => {
     await t.stopHub();
     await t.page.getByRole('button', { name: 'Run uptime check' }).click();
     await t.page.getByText('uptime check: queued until the hub is reachable').waitFor();
+    // The app now knows the hub is unreachable and says so.
+    await t.page.getByText(/Offline — showing last known state/).waitFor();
     await t.page.getByRole('button', { name: 'Run doomed' }).click();
     const queue = t.page.getByRole('list', { name: 'Queued actions' });
     await expect.poll(() => queue.getByText('queued', { exact: true }).count()).toBe(2);

@@ -9,6 +9,7 @@ import { useParams } from 'react-router';
 import { errorText, hub } from '../../api/client';
 import { useSession } from '../../app/session';
 import { Sparkline } from '../../components/Sparkline';
+import { updateConnection } from './connection';
 import { currentSettings } from './device';
 import { loadSnapshot } from './fleet-snapshot';
 import {
@@ -74,6 +75,8 @@ function ActionRunner({ stale }: { stale: boolean }) {
       const { data } = await hub.call('actions.run', { params: { id } });
       setOutcome(`${name}: ${String(data.summary.ok)} of ${String(data.summary.total)} ok`);
     } catch (error) {
+      // The hub did not answer: the app shows its last known state until it does again.
+      if (isUnreachable(error)) updateConnection({ reachable: false });
       if (isUnreachable(error) && settings.queueOfflineActions) {
         await queueRun(id, name);
         setOutcome(`${name}: queued until the hub is reachable`);
