@@ -657,6 +657,7 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
     recordingEnabled: () => runtimeSettings.get('sessions.recording_enabled'),
     recordingRetentionDays: () => runtimeSettings.get('retention.recordings_days'),
     credentials,
+    deviceOwner: mobile.services.deviceOwner,
   });
 
   const modules = [

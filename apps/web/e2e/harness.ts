@@ -73,6 +73,10 @@ export interface ConsoleHarness {
   screenshot(name: string): Promise<void>;
   /** Output of the hub process so far, for failure messages. */
   hubOutput(): string;
+  /** Stops the hub process (SIGTERM); the browser stays, its pages now reach nothing. */
+  stopHub(): Promise<void>;
+  /** Starts the hub again on the same data directory and ports: the page keeps its origin. */
+  startHub(): Promise<void>;
 }
 
 export interface ConsoleOptions {
@@ -131,6 +135,13 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, tim
   }
 }
 
+/** Where a hub process keeps its state and listens: kept across a stop and start. */
+interface HubPlace {
+  root: string;
+  httpsPort: number;
+  httpPort: number;
+}
+
 interface HubProcess {
   child: ChildProcess;
   baseUrl: string;
@@ -140,9 +151,13 @@ interface HubProcess {
   stop(): Promise<void>;
 }
 
-async function startHub(options: ConsoleOptions): Promise<HubProcess> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-web-e2e-'));
-  const [httpsPort, httpPort] = [await freePort(), await freePort()];
+async function newHubPlace(): Promise<HubPlace> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-web-e2e-'));
+  return { root, httpsPort: await freePort(), httpPort: await freePort() };
+}
+
+async function startHub(options: ConsoleOptions, place: HubPlace): Promise<HubProcess> {
+  const { root: dataDir, httpsPort, httpPort } = place;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     SVC_DATA_DIR: path.join(dataDir, 'data'),
@@ -217,8 +232,11 @@ export function useConsole(options: ConsoleOptions = {}): () => ConsoleHarness {
   let hub: HubProcess | undefined;
   let browser: Browser | undefined;
 
+  let place: HubPlace | undefined;
+
   beforeAll(async () => {
-    hub = await startHub(options);
+    place = await newHubPlace();
+    hub = await startHub(options, place);
     const claimed = options.keepFirstRun
       ? null
       : await claimOwner(hub.baseUrl, hub.dataDir, hub.ca ? { ca: hub.ca } : {});
@@ -275,6 +293,15 @@ export function useConsole(options: ConsoleOptions = {}): () => ConsoleHarness {
       cspViolations,
       api,
       hubOutput: () => hub?.output() ?? '',
+      async stopHub() {
+        await hub?.stop();
+      },
+      async startHub() {
+        if (!place) throw new Error('the hub was never started');
+        if (hub && hub.child.exitCode === null && hub.child.signalCode === null)
+          throw new Error('the hub is still running');
+        hub = await startHub(options, place);
+      },
       signInWith,
       async signIn(role) {
         let credentials = users.get(role);
@@ -319,7 +346,7 @@ export function useConsole(options: ConsoleOptions = {}): () => ConsoleHarness {
   afterAll(async () => {
     await browser?.close();
     await hub?.stop();
-    if (hub) fs.rmSync(path.dirname(hub.dataDir), { recursive: true, force: true });
+    if (place) fs.rmSync(place.root, { recursive: true, force: true });
   });
 
   return () => {

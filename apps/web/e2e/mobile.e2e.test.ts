@@ -4,9 +4,9 @@
  * - it installs: the manifest parses without errors (CDP Page.getAppManifest) with real PNG icons, and the
  *   service worker is active for /m/;
  * - its shell loads offline (context.setOffline) with the last fleet state, marked stale;
- * - saved-action runs taken offline are queued and replayed once when the network is back: the hub's audit
- *   trail counts one run, a replay of the same Idempotency-Key runs nothing, a run of a deleted action is
- *   dropped with the hub's reason;
+ * - saved-action runs taken while the hub process is stopped (harness stopHub) are shown as queued and
+ *   replayed once when it is started again on the same data and port: the hub's audit trail counts one run, a
+ *   replay of the same Idempotency-Key runs nothing, a run of a deleted action is dropped with the hub's reason;
  * - push: the device's subscription names the test's Web Push service (chromium here reaches no real one); the
  *   hub's message is checked (VAPID, decrypted) there, quiet hours hold back the warning alert, and the decrypted
  *   message is delivered to the service worker through CDP ServiceWorker.deliverPushMessage, which shows it;
@@ -148,28 +148,39 @@ describe('the mobile companion', () => {
     await t.screenshot('mobile-offline');
   });
 
-  it('queues runs taken offline and replays each once when the hub is reachable again', async () => {
+  it('queues runs taken while the hub is stopped and replays each once when it is back', async () => {
     const t = h();
-    await t.page.getByRole('link', { name: /phone-box/ }).click();
+    // Online again, on the asset's page with its saved actions listed.
+    await t.context.setOffline(false);
+    await t.page.goto(`${t.baseUrl}/m/assets/${encodeURIComponent(asset.id)}`);
+    await t.page.getByText('Live').waitFor();
+    await t.page.getByRole('button', { name: 'Run doomed' }).waitFor();
+    // The hub will refuse the second one when it is replayed: its action is gone (the page still lists it).
+    expect((await t.api('DELETE', `/api/v2/actions/${doomed.id}`)).status).toBe(200);
+    expect(await auditRuns(action.id)).toBe(0);
+
+    // The hub process stops; the phone's network is up, so nothing but the failed request tells the app.
+    await t.stopHub();
     await t.page.getByRole('button', { name: 'Run uptime check' }).click();
     await t.page.getByText('uptime check: queued until the hub is reachable').waitFor();
+    // The app now knows the hub is unreachable and says so.
+    await t.page.getByText(/Offline — showing last known state/).waitFor();
     await t.page.getByRole('button', { name: 'Run doomed' }).click();
     const queue = t.page.getByRole('list', { name: 'Queued actions' });
-    await queue.getByText('queued').first().waitFor();
-    expect(await auditRuns(action.id)).toBe(0);
-    // The hub refuses the second one when it is replayed: its action is gone.
-    expect((await t.api('DELETE', `/api/v2/actions/${doomed.id}`)).status).toBe(200);
+    await expect.poll(() => queue.getByText('queued', { exact: true }).count()).toBe(2);
     await t.screenshot('mobile-queued');
 
-    await t.context.setOffline(false);
+    // Back on the same data and port: the app's retry finds it and sends each entry once.
+    await t.startHub();
     await queue
       .getByText(/done: ran: 0 of 1 ok/)
-      .waitFor({ timeout: 15_000 })
+      .waitFor({ timeout: 20_000 })
       .catch(async (error: unknown) => {
         throw new Error(`${String(error)}\nqueue: ${await queue.innerText()}`);
       });
     await queue.getByText(/dropped: .*(no saved action|not found|No saved action)/i).waitFor();
     expect(await auditRuns(action.id)).toBe(1);
+    expect(await auditRuns(doomed.id)).toBe(0);
 
     // A replay of the same key (a lost answer, a second tab) answers the first run and runs nothing.
     const key = await t.page.evaluate<string>(`new Promise((resolve, reject) => {

@@ -25,6 +25,7 @@ import {
 import type { Static } from 'typebox';
 import { AgentError } from '../handlers/agent-error.js';
 import type { Logger } from '../logger.js';
+import { takeBytes } from '@svc/protocol/node';
 
 /** What an opener hands back: the running source. */
 export interface OpenedSource {
@@ -71,26 +72,6 @@ const openedChecks = new Map<string, Validator>(
 function problem(validator: Validator, value: unknown): string {
   const first = validator.Errors(value)[0];
   return first ? `${first.instancePath || '(payload)'} ${first.message}`.slice(0, 150) : 'invalid';
-}
-
-/** Takes `size` bytes (no more than are queued) off the front of a queue of chunks. */
-function takeBytes(queue: Buffer[], size: number): Buffer {
-  const parts: Buffer[] = [];
-  let need = size;
-  while (need > 0) {
-    const head = queue[0];
-    if (!head) break;
-    if (head.length <= need) {
-      parts.push(head);
-      queue.shift();
-      need -= head.length;
-    } else {
-      parts.push(head.subarray(0, need));
-      queue[0] = head.subarray(need);
-      need = 0;
-    }
-  }
-  return Buffer.concat(parts);
 }
 
 /** Output shorter than a chunk waits this long for more before it is sent (coalescing). */

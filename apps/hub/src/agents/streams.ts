@@ -29,6 +29,7 @@ import {
   type OpenStreamOptions,
   type StreamEnd,
 } from './agent-gateway.js';
+import { takeBytes } from '@svc/protocol/node';
 
 type Validator = ReturnType<typeof Compile>;
 const frameChecks = new Map<string, Validator>(
@@ -44,26 +45,6 @@ const paramChecks = new Map<string, Validator>(
 function problem(validator: Validator, value: unknown): string {
   const first = validator.Errors(value)[0];
   return first ? `${first.instancePath || '/'}: ${first.message}`.slice(0, 150) : 'invalid';
-}
-
-/** Takes `size` bytes (no more than are queued) off the front of a queue of chunks. */
-function takeBytes(queue: Buffer[], size: number): Buffer {
-  const parts: Buffer[] = [];
-  let need = size;
-  while (need > 0) {
-    const head = queue[0];
-    if (!head) break;
-    if (head.length <= need) {
-      parts.push(head);
-      queue.shift();
-      need -= head.length;
-    } else {
-      parts.push(head.subarray(0, need));
-      queue[0] = head.subarray(need);
-      need = 0;
-    }
-  }
-  return Buffer.concat(parts);
 }
 
 const streamDefaults = {

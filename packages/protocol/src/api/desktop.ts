@@ -32,6 +32,21 @@ export const DesktopCredentialsStatus = Type.Object({
 });
 export type DesktopCredentialsStatus = Static<typeof DesktopCredentialsStatus>;
 
+/**
+ * A desktop session create's optional body: the device-owner proof for `session:desktop:<asset id>` (decision
+ * 0033). Without a body (or null) the create asks for none.
+ */
+export const DesktopSessionCreate = Maybe(
+  Type.Object(
+    {
+      /** Spent before anything opens: invalid, expired, for another purpose or already spent → 403. */
+      device_proof: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+    },
+    { additionalProperties: false },
+  ),
+);
+export type DesktopSessionCreate = Static<typeof DesktopSessionCreate>;
+
 /** What a desktop session create releases to the console once the policy check passed. */
 export const DesktopCredentials = Type.Object({
   password: Type.String(),
@@ -132,10 +147,12 @@ export const desktopContracts = {
     description:
       'Refused with 403 while `policy.interactive_enabled` is off, 409 `asset_offline` when the agent is not ' +
       'connected. The answer holds the desktop password when an admin set one: the only place it is ever ' +
-      'returned. Attach with a WebSocket to `stream_path`.',
+      'returned. Attach with a WebSocket to `stream_path`. The body is optional: a `device_proof` from the ' +
+      "mobile app's device-owner check is spent first (403 when it is not valid).",
     asset: assetParam,
     readsSecrets: true,
     params: IdParams,
+    body: DesktopSessionCreate,
     response: DesktopSessionCreated,
     successStatus: 201,
   }),

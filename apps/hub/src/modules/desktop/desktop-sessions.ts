@@ -63,7 +63,8 @@ interface LiveSession {
 }
 
 export interface DesktopSessionService {
-  create(ctx: ActionContext, assetId: string): Promise<DesktopSessionCreated>;
+  /** `deviceProof`: the mobile app's device-owner proof, spent first for `session:desktop:<asset id>`. */
+  create(ctx: ActionContext, assetId: string, deviceProof?: string): Promise<DesktopSessionCreated>;
   list(principal: Principal): DesktopSession[];
   /** The WebSocket upgrade of `desktop.attach`: refuses before the handshake, or relays. */
   attach(principal: Principal, request: IncomingMessage, socket: Duplex, head: Buffer): void;
@@ -102,6 +103,8 @@ export function createDesktopSessionService(deps: {
   recordingEnabled: () => boolean;
   /** Tells an attach that its key or console session ended: the desktop closes (4001). */
   credentials: Pick<CredentialLifetime, 'onCredentialEnded' | 'onSessionEnded'>;
+  /** The mobile module's proofs (decision 0033); without it any proof sent is refused. */
+  deviceOwner?: { spend(principal: Principal, purpose: string, proof: string): void };
 }): DesktopSessionService {
   const { db, clock, audit, events, logger, agents } = deps;
   const sessions = new Map<string, LiveSession>();
@@ -243,8 +246,13 @@ export function createDesktopSessionService(deps: {
   };
 
   return {
-    async create(ctx, assetId) {
+    async create(ctx, assetId, deviceProof) {
       requireInteractive();
+      // Spent first, whatever follows: a proof opens at most one attempt (decision 0033).
+      if (deviceProof !== undefined) {
+        if (!deps.deviceOwner) throw new HubError('forbidden', 'this hub checks no device-owner proofs');
+        deps.deviceOwner.spend(ctx.principal, `session:desktop:${assetId}`, deviceProof);
+      }
       const row = await agents.loadAsset(ctx.principal, assetId, 'exec.run');
       agents.requireOnline(row);
       const owner = ownerOf(ctx.principal);

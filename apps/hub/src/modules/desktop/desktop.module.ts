@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { AgentStreams } from '../../agents/agent-gateway.js';
 import type { AgentCaller } from '../../agents/agent-call.js';
+import type { Principal } from '../../access/principal.js';
 import type { CredentialLifetime } from '../../http/credential-lifetime.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/schema.js';
@@ -33,6 +34,8 @@ export function createDesktopModule(deps: {
   recordingEnabled: () => boolean;
   recordingRetentionDays: () => number;
   credentials: Pick<CredentialLifetime, 'onCredentialEnded' | 'onSessionEnded'>;
+  /** The mobile module's device-owner proofs, spent by a create that carries one. */
+  deviceOwner?: { spend(principal: Principal, purpose: string, proof: string): void };
 }) {
   const desktopCredentials = createDesktopCredentialService(deps);
   const desktopSessions = createDesktopSessionService({

@@ -12,7 +12,7 @@ export function desktopRoutes(desktop: DesktopCredentialService, sessions: Deskt
     'desktop.credentials': ({ params }) => desktop.status(params.id),
     'desktop.setCredentials': ({ params, body, ctx }) => desktop.set(ctx, params.id, body),
     'desktop.clearCredentials': ({ params, ctx }) => desktop.clear(ctx, params.id),
-    'desktop.createSession': ({ params, ctx }) => sessions.create(ctx, params.id),
+    'desktop.createSession': ({ params, body, ctx }) => sessions.create(ctx, params.id, body?.device_proof),
     'desktop.sessions': ({ ctx }) => Promise.resolve(sessions.list(ctx.principal)),
     'desktop.closeSession': ({ params, ctx }) => Promise.resolve(sessions.close(ctx, params.session_id)),
     'desktop.recordings': ({ ctx }) => sessions.recordings(ctx.principal),

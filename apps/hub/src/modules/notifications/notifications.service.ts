@@ -1,6 +1,5 @@
 import {
   newId,
-  notificationLimits,
   type NotificationChannel,
   type NotificationChannelCreate,
   type NotificationChannelSettings,
@@ -31,6 +30,7 @@ import {
   updateChannel,
   type ChannelRow,
 } from './notifications.repository.js';
+import { createDelivery } from './delivery.js';
 import { isNotificationSeverity, isTimeZone, routeAlert } from './routing.js';
 import { sendNotification, type AlertItem, type ChannelTarget, type Notification } from './senders.js';
 
@@ -52,12 +52,6 @@ interface Channel {
   settings: StoredSettings;
   events: string[];
   quietHours: QuietHours | null;
-}
-
-interface Digest {
-  items: AlertItem[];
-  more: number;
-  timer: NodeJS.Timeout;
 }
 
 const passwordContext = (id: string) => `notification:${id}`;
@@ -157,9 +151,13 @@ export function createNotificationService(deps: {
   minSeverity: () => NotificationSeverity;
 }): NotificationService {
   const { db, clock, audit, box, outbound, logger } = deps;
-  const digests = new Map<string, Digest>();
-  const inFlight = new Set<Promise<void>>();
-  const closing = new AbortController();
+  const delivery = createDelivery<AlertItem>({
+    logger,
+    what: 'notifications',
+    maxInFlight,
+    sendTimeoutMs,
+    onOverflow: (id) => countFailed(db, id, 'too many notifications in flight'),
+  });
   let closed = false;
 
   function track(work: Promise<void>, what: string): void {
@@ -245,43 +243,15 @@ export function createNotificationService(deps: {
   }
 
   function dispatch(channel: Channel, items: AlertItem[], more: number): void {
-    if (closed) return;
-    if (inFlight.size >= maxInFlight) {
-      track(countFailed(db, channel.row.id, 'too many notifications in flight'), 'counting a failure');
-      return;
-    }
     const note: Notification = { title: titleOf(items, more), severity: highest(items), items, more };
-    const signal = AbortSignal.any([closing.signal, AbortSignal.timeout(sendTimeoutMs)]);
-    const running = deliver(channel, note, signal).then(
-      () => undefined,
-      (error: unknown) => {
-        logger.error({ err: error }, 'notifications: a send failed');
-      },
-    );
-    inFlight.add(running);
-    void running.finally(() => inFlight.delete(running));
+    delivery.send(channel.row.id, (signal) => deliver(channel, note, signal));
   }
 
   /** Into the channel's digest: the first alert of a window opens it, the window's end sends them all. */
   function enqueue(channel: Channel, item: AlertItem): void {
-    const windowS = channel.row.digest_window_s;
-    if (windowS === 0) {
-      dispatch(channel, [item], 0);
-      return;
-    }
-    const open = digests.get(channel.row.id);
-    if (open) {
-      if (open.items.length < notificationLimits.digestItems) open.items.push(item);
-      else open.more += 1;
-      return;
-    }
-    const timer = setTimeout(() => {
-      const digest = digests.get(channel.row.id);
-      digests.delete(channel.row.id);
-      if (digest) dispatch(channel, digest.items, digest.more);
-    }, windowS * 1000);
-    timer.unref();
-    digests.set(channel.row.id, { items: [item], more: 0, timer });
+    delivery.collect(channel.row.id, channel.row.digest_window_s, item, (items, more) => {
+      dispatch(channel, items, more);
+    });
   }
 
   async function route(event: HubEvent): Promise<void> {
@@ -305,12 +275,6 @@ export function createNotificationService(deps: {
         await countSuppressed(db, row.id);
       }
     }
-  }
-
-  function dropDigest(id: string): void {
-    const digest = digests.get(id);
-    if (digest) clearTimeout(digest.timer);
-    digests.delete(id);
   }
 
   return {
@@ -396,7 +360,7 @@ export function createNotificationService(deps: {
           detail: { name: channel.row.name },
         });
       });
-      dropDigest(id);
+      delivery.drop(id);
       return present(channel);
     },
 
@@ -431,9 +395,7 @@ export function createNotificationService(deps: {
 
     async close() {
       closed = true;
-      for (const id of [...digests.keys()]) dropDigest(id);
-      closing.abort();
-      await Promise.allSettled([...inFlight]);
+      await delivery.close();
     },
   };
 }

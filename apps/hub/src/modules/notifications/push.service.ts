@@ -8,7 +8,6 @@
  */
 import {
   newId,
-  notificationLimits,
   pushLimits,
   type NotificationSeverity,
   type PushKey,
@@ -38,6 +37,7 @@ import {
   replacePushSubscription,
   type PushSubscriptionRow,
 } from './push.repository.js';
+import { createDelivery } from './delivery.js';
 import { isNotificationSeverity, isTimeZone, routeAlert } from './routing.js';
 import { generateVapidKeys, sendWebPush, type VapidKeys } from './web-push-sender.js';
 
@@ -79,12 +79,6 @@ const maxInFlight = 64;
 const maxPayloadBytes = 3000;
 
 type AlertEntry = NonNullable<PushMessage['alerts']>[number];
-
-interface Digest {
-  entries: AlertEntry[];
-  more: number;
-  timer: NodeJS.Timeout;
-}
 
 function presentSubscription(row: PushSubscriptionRow): PushSubscription {
   return {
@@ -152,9 +146,13 @@ export function createPushService(deps: {
   minSeverity: () => NotificationSeverity;
 }): PushService {
   const { db, clock, audit, box, outbound, logger } = deps;
-  const digests = new Map<string, Digest>();
-  const inFlight = new Set<Promise<void>>();
-  const closing = new AbortController();
+  const delivery = createDelivery<AlertEntry>({
+    logger,
+    what: 'push',
+    maxInFlight,
+    sendTimeoutMs,
+    onOverflow: (id) => countPushFailed(db, id, 'too many push messages in flight'),
+  });
   let closed = false;
   let vapid: Promise<VapidKeys> | null = null;
 
@@ -180,7 +178,7 @@ export function createPushService(deps: {
     return vapid;
   }
 
-  async function deliver(row: PushSubscriptionRow, message: PushMessage): Promise<void> {
+  async function deliver(row: PushSubscriptionRow, message: PushMessage, signal: AbortSignal): Promise<void> {
     try {
       const outcome = await sendWebPush(
         outbound.client(),
@@ -189,7 +187,7 @@ export function createPushService(deps: {
         JSON.stringify(message),
         {
           urgency: message.severity === 'critical' ? 'high' : 'normal',
-          signal: AbortSignal.any([closing.signal, AbortSignal.timeout(sendTimeoutMs)]),
+          signal,
         },
       );
       if (outcome.sent) await countPushSent(db, row.id);
@@ -209,36 +207,13 @@ export function createPushService(deps: {
   }
 
   function dispatch(row: PushSubscriptionRow, message: PushMessage): void {
-    if (closed) return;
-    if (inFlight.size >= maxInFlight) {
-      void countPushFailed(db, row.id, 'too many push messages in flight').catch(() => undefined);
-      return;
-    }
-    const running = deliver(row, message).catch((error: unknown) => {
-      logger.error({ err: error }, 'push: a send failed');
-    });
-    inFlight.add(running);
-    void running.finally(() => inFlight.delete(running));
+    delivery.send(row.id, (signal) => deliver(row, message, signal));
   }
 
   function enqueue(row: PushSubscriptionRow, entry: AlertEntry): void {
-    if (row.digest_window_s === 0) {
-      dispatch(row, digestMessage([entry], 0));
-      return;
-    }
-    const open = digests.get(row.id);
-    if (open) {
-      if (open.entries.length < notificationLimits.digestItems) open.entries.push(entry);
-      else open.more += 1;
-      return;
-    }
-    const timer = setTimeout(() => {
-      const digest = digests.get(row.id);
-      digests.delete(row.id);
-      if (digest) dispatch(row, digestMessage(digest.entries, digest.more));
-    }, row.digest_window_s * 1000);
-    timer.unref();
-    digests.set(row.id, { entries: [entry], more: 0, timer });
+    delivery.collect(row.id, row.digest_window_s, entry, (entries, more) => {
+      dispatch(row, digestMessage(entries, more));
+    });
   }
 
   function routingOf(row: PushSubscriptionRow, events: readonly string[]) {
@@ -380,9 +355,7 @@ export function createPushService(deps: {
           detail: { device_id: row.device_id },
         });
       });
-      const digest = digests.get(id);
-      if (digest) clearTimeout(digest.timer);
-      digests.delete(id);
+      delivery.drop(id);
       return presentSubscription(row);
     },
 
@@ -395,10 +368,7 @@ export function createPushService(deps: {
 
     async close() {
       closed = true;
-      for (const digest of digests.values()) clearTimeout(digest.timer);
-      digests.clear();
-      closing.abort();
-      await Promise.allSettled([...inFlight]);
+      await delivery.close();
     },
   };
 }

@@ -1,7 +1,7 @@
 /**
  * An asset: its status, recent metrics, a saved action to run (queued while the hub is unreachable, when
- * `queueOfflineActions` is on), power (reboot, shutdown, each confirmed), and a terminal behind the
- * device-owner gate.
+ * `queueOfflineActions` is on), power (reboot, shutdown, each confirmed), and a terminal or a desktop behind
+ * the device-owner gate.
  */
 import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
@@ -9,10 +9,9 @@ import { useParams } from 'react-router';
 import { errorText, hub } from '../../api/client';
 import { useSession } from '../../app/session';
 import { Sparkline } from '../../components/Sparkline';
+import { updateConnection } from './connection';
 import { currentSettings } from './device';
-import { DeviceOwnerGate } from './DeviceOwnerGate';
 import { loadSnapshot } from './fleet-snapshot';
-import { MobileTerminal } from './MobileTerminal';
 import {
   isUnreachable,
   onQueueChange,
@@ -21,6 +20,7 @@ import {
   replayQueue,
   type QueuedRun,
 } from './offline-queue';
+import { RemoteSessions } from './RemoteSessions';
 
 function useQueue(): QueuedRun[] {
   const [runs, setRuns] = useState<QueuedRun[]>([]);
@@ -75,6 +75,8 @@ function ActionRunner({ stale }: { stale: boolean }) {
       const { data } = await hub.call('actions.run', { params: { id } });
       setOutcome(`${name}: ${String(data.summary.ok)} of ${String(data.summary.total)} ok`);
     } catch (error) {
+      // The hub did not answer: the app shows its last known state until it does again.
+      if (isUnreachable(error)) updateConnection({ reachable: false });
       if (isUnreachable(error) && settings.queueOfflineActions) {
         await queueRun(id, name);
         setOutcome(`${name}: queued until the hub is reachable`);
@@ -152,42 +154,6 @@ function Power({ assetId }: { assetId: string }) {
   );
 }
 
-/**
- * A terminal on the asset: the device-owner gate (when `requireBiometricRemoteAccess` is on) earns a proof for
- * `session:terminal:<asset>`, which the session create carries and the hub spends (decision 0033).
- */
-function RemoteSession({ assetId }: { assetId: string }) {
-  const [sessionId, setSessionId] = useState<string | null>(null);
-  const settings = currentSettings();
-  return (
-    <section aria-labelledby="m-session-title">
-      <h2 id="m-session-title">Remote session</h2>
-      {sessionId ? (
-        <MobileTerminal
-          sessionId={sessionId}
-          assetId={assetId}
-          onClosed={() => {
-            setSessionId(null);
-          }}
-        />
-      ) : (
-        <DeviceOwnerGate
-          purpose={`session:terminal:${assetId}`}
-          label="Open terminal"
-          required={settings.requireBiometricRemoteAccess}
-          onVerified={async (proof) => {
-            const { data } = await hub.call('sessions.create', {
-              params: { id: assetId },
-              body: { kind: 'terminal', ...(proof ? { device_proof: proof } : {}) },
-            });
-            setSessionId(data.id);
-          }}
-        />
-      )}
-    </section>
-  );
-}
-
 export function AssetScreen({ stale }: { stale: boolean }) {
   const { id = '' } = useParams();
   const { canMutate } = useSession();
@@ -239,7 +205,7 @@ export function AssetScreen({ stale }: { stale: boolean }) {
         <>
           <ActionRunner stale={stale} />
           {!stale ? <Power assetId={data.id} /> : null}
-          {!stale ? <RemoteSession assetId={data.id} /> : null}
+          {!stale ? <RemoteSessions assetId={data.id} assetName={data.name} /> : null}
         </>
       ) : null}
     </section>

@@ -145,6 +145,7 @@ function DebugBanner() {
       <span>state {connection.socketState}</span>
       <span>attempts {connection.attempts}</span>
       <span>last close {connection.lastCloseCode ?? '—'}</span>
+      {connection.session ? <span>session {connection.session}</span> : null}
     </aside>
   );
 }

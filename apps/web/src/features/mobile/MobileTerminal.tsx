@@ -3,9 +3,10 @@
  * session the device-owner gate opened; re-attaches after a transient drop when `autoReconnect` is on; the
  * session activity notification shows while the session runs and closes when it ends.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { errorText, hub } from '../../api/client';
 import { terminalStatusText, TerminalView, type TerminalStatus } from '../sessions/TerminalView';
+import { updateConnection } from './connection';
 import { currentSettings } from './device';
 import { SessionActivity } from './SessionActivity';
 
@@ -22,6 +23,15 @@ export function MobileTerminal({
   const [error, setError] = useState<string | null>(null);
   const settings = currentSettings();
   const running = status.kind !== 'ended';
+  useEffect(() => {
+    updateConnection({ session: `terminal ${terminalStatusText(status)}` });
+  }, [status]);
+  useEffect(
+    () => () => {
+      updateConnection({ session: null });
+    },
+    [],
+  );
   const end = async () => {
     setError(null);
     try {

@@ -1,7 +1,7 @@
 /**
  * The app's view of the hub connection: the event WebSocket (its origin, attempts, last close code, for the
  * `connectionDebugBanner`), whether the hub answers (online, or offline with the last snapshot shown as stale),
- * reconnecting after a drop when `autoReconnect` is on.
+ * reconnecting after a drop when `autoReconnect` is on; and the open remote session's own connection.
  */
 import { useSyncExternalStore } from 'react';
 
@@ -12,6 +12,8 @@ export interface ConnectionState {
   socketOrigin: string;
   attempts: number;
   lastCloseCode: number | null;
+  /** The open remote session's connection in words (live, reconnecting with its attempt), or null. */
+  session: string | null;
 }
 
 let state: ConnectionState = {
@@ -20,6 +22,7 @@ let state: ConnectionState = {
   socketOrigin: window.location.origin.replace(/^http/, 'ws'),
   attempts: 0,
   lastCloseCode: null,
+  session: null,
 };
 const listeners = new Set<() => void>();
 

@@ -6,6 +6,7 @@
  */
 import { SvcApiError } from '@svc/sdk';
 import { hub, errorText } from '../../api/client';
+import { updateConnection } from './connection';
 import { put, readAll } from './device-store';
 
 export interface QueuedRun {
@@ -71,6 +72,7 @@ export function replayQueue(): Promise<void> {
             params: { id: entry.actionId },
             idempotencyKey: entry.key,
           });
+          updateConnection({ reachable: true });
           const { ok, total } = data.summary;
           await put('queue', { ...entry, state: 'done', note: `ran: ${String(ok)} of ${String(total)} ok` });
         } catch (error) {
@@ -79,6 +81,8 @@ export function replayQueue(): Promise<void> {
             changed();
             return;
           }
+          // A refusal is an answer: the hub is back.
+          updateConnection({ reachable: true });
           await put('queue', { ...entry, state: 'dropped', note: errorText(error) });
         }
         changed();

@@ -1,14 +1,18 @@
 /**
  * A noVNC screen: the live desktop through the hub's WebSocket, or a recording replayed by a channel acting
  * as the server. noVNC is imported when the screen mounts, so it is a chunk of its own, never in the initial
- * JavaScript.
+ * JavaScript. With `autoReconnect`, a drop of a live desktop that neither this screen nor the hub chose (not
+ * an unmount, not a refused password, not one of the hub's 4xxx closes) attaches again to the same session with the same bounded backoff as the terminal; the hub keeps a desktop
+ * session without a console for its idle timeout, and the VNC server sends a full first frame again.
  */
 import type { RfbChannel } from '@novnc/novnc';
 import { useEffect, useRef, useState } from 'react';
+import { reconnectDelayMs, reconnectLimits } from './reconnect';
 
 export type DesktopStatus =
   | { state: 'connecting' }
   | { state: 'connected' }
+  | { state: 'reconnecting'; attempt: number }
   | { state: 'ended'; clean: boolean }
   | { state: 'failed'; message: string };
 
@@ -20,9 +24,34 @@ export interface DesktopScreenProps {
   viewOnly?: boolean;
   label: string;
   onStatus?: (status: DesktopStatus) => void;
+  /** Attach again after a drop that was not clean (live desktops only). */
+  autoReconnect?: boolean;
 }
 
-export function DesktopScreen({ source, password, viewOnly = false, label, onStatus }: DesktopScreenProps) {
+/** The status in words, for a status line. */
+export function desktopStatusText(status: DesktopStatus): string {
+  switch (status.state) {
+    case 'connecting':
+      return 'Connecting…';
+    case 'connected':
+      return 'Connected';
+    case 'reconnecting':
+      return `Reconnecting (attempt ${status.attempt})`;
+    case 'ended':
+      return status.clean ? 'Ended' : 'Disconnected';
+    case 'failed':
+      return status.message;
+  }
+}
+
+export function DesktopScreen({
+  source,
+  password,
+  viewOnly = false,
+  label,
+  onStatus,
+  autoReconnect = false,
+}: DesktopScreenProps) {
   const target = useRef<HTMLDivElement>(null);
   const [status, setStatus] = useState<DesktopStatus>({ state: 'connecting' });
   const statusListener = useRef(onStatus);
@@ -41,53 +70,83 @@ export function DesktopScreen({ source, password, viewOnly = false, label, onSta
       statusListener.current?.(next);
     };
     report({ state: 'connecting' });
-    void import('@novnc/novnc')
-      .then(({ default: RFB }) => {
-        if (cancelled) return;
-        const channel = url ?? makeChannel?.();
-        if (!channel) return;
-        const rfb = new RFB(element, channel, {
-          shared: true,
-          ...(password ? { credentials: { password } } : {}),
+    let failures = 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const connect = () => {
+      void import('@novnc/novnc')
+        .then(({ default: RFB }) => {
+          if (cancelled) return;
+          // A live desktop's socket is opened here and handed to noVNC, so its close code is seen.
+          let closeCode: number | null = null;
+          let socket: WebSocket | null = null;
+          if (url) {
+            socket = new WebSocket(url);
+            socket.addEventListener('close', (event) => {
+              closeCode = event.code;
+            });
+          }
+          const channel = socket ?? makeChannel?.();
+          if (!channel) return;
+          const rfb = new RFB(element, channel, {
+            shared: true,
+            ...(password ? { credentials: { password } } : {}),
+          });
+          rfb.viewOnly = viewOnly;
+          rfb.scaleViewport = true;
+          rfb.background = 'var(--surface-2, #222)';
+          let refused = false;
+          rfb.addEventListener('connect', () => {
+            failures = 0;
+            report({ state: 'connected' });
+          });
+          rfb.addEventListener('disconnect', (event) => {
+            const clean = (event as CustomEvent<{ clean: boolean }>).detail.clean;
+            if (cancelled || refused) return;
+            // The hub's own closes (4000–4999: ended, credential ended, policy) are final.
+            const final = closeCode !== null && closeCode >= 4000 && closeCode <= 4999;
+            if (autoReconnect && socket && !final && failures < reconnectLimits.attempts) {
+              failures += 1;
+              report({ state: 'reconnecting', attempt: failures });
+              timer = setTimeout(connect, reconnectDelayMs(failures));
+              return;
+            }
+            // A live desktop ended cleanly only when the hub closed it; a lost socket is a disconnect.
+            report({ state: 'ended', clean: socket ? final : clean });
+          });
+          rfb.addEventListener('securityfailure', (event) => {
+            const reason = (event as CustomEvent<{ reason?: string }>).detail.reason;
+            refused = true;
+            report({ state: 'failed', message: reason ?? 'the desktop refused the password' });
+          });
+          rfb.addEventListener('credentialsrequired', () => {
+            refused = true;
+            report({ state: 'failed', message: 'the desktop asks for a password the hub does not hold' });
+            rfb.disconnect();
+          });
+          disconnect = () => {
+            rfb.disconnect();
+          };
+        })
+        .catch((error: unknown) => {
+          report({ state: 'failed', message: error instanceof Error ? error.message : String(error) });
         });
-        rfb.viewOnly = viewOnly;
-        rfb.scaleViewport = true;
-        rfb.background = 'var(--surface-2, #222)';
-        rfb.addEventListener('connect', () => {
-          report({ state: 'connected' });
-        });
-        rfb.addEventListener('disconnect', (event) => {
-          const clean = (event as CustomEvent<{ clean: boolean }>).detail.clean;
-          report({ state: 'ended', clean });
-        });
-        rfb.addEventListener('securityfailure', (event) => {
-          const reason = (event as CustomEvent<{ reason?: string }>).detail.reason;
-          report({ state: 'failed', message: reason ?? 'the desktop refused the password' });
-        });
-        rfb.addEventListener('credentialsrequired', () => {
-          report({ state: 'failed', message: 'the desktop asks for a password the hub does not hold' });
-          rfb.disconnect();
-        });
-        disconnect = () => {
-          rfb.disconnect();
-        };
-      })
-      .catch((error: unknown) => {
-        report({ state: 'failed', message: error instanceof Error ? error.message : String(error) });
-      });
+    };
+    connect();
     return () => {
       cancelled = true;
+      clearTimeout(timer);
       disconnect?.();
     };
-  }, [url, makeChannel, password, viewOnly]);
+  }, [url, makeChannel, password, viewOnly, autoReconnect]);
 
   return (
     <div className="desktop">
       <p className="desktop-status" role="status">
-        {status.state === 'connecting' && 'Connecting…'}
-        {status.state === 'connected' && 'Connected'}
-        {status.state === 'ended' && (status.clean ? 'Ended' : 'Disconnected')}
-        {status.state === 'failed' && <span className="state-bad">{status.message}</span>}
+        {status.state === 'failed' ? (
+          <span className="state-bad">{status.message}</span>
+        ) : (
+          desktopStatusText(status)
+        )}
       </p>
       <div className="desktop-screen" ref={target} aria-label={label} role="application" />
     </div>

@@ -132,6 +132,8 @@ export function DesktopTab({ asset }: AssetTabProps) {
             password={opened.credentials?.password ?? null}
             label={`Desktop of ${asset.name}`}
             onStatus={setStatus}
+            // Re-attach after a transient drop, as the terminal page does.
+            autoReconnect
           />
         </>
       )}

@@ -5,11 +5,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { errorText, hub } from '../../api/client';
-import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { formatTime } from '../../components/units';
 import { DesktopReplay } from './DesktopReplay';
+import { SessionList } from './SessionList';
 
 function formatBytes(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MiB` : `${Math.ceil(bytes / 1024)} KiB`;
@@ -35,78 +35,52 @@ export function DesktopsPage() {
       <div className="page-header">
         <h1 id="desktops-title">Desktops</h1>
       </div>
-      <h2>Open sessions</h2>
-      {sessions.isPending && <Loading label="Loading desktop sessions" />}
-      {sessions.isError && <ErrorNotice error={sessions.error} retry={() => void sessions.refetch()} />}
-      {sessions.isSuccess && sessions.data.length === 0 && (
-        <EmptyState title="No open desktop session">
-          <p>Open one from an asset&apos;s Desktop tab.</p>
-        </EmptyState>
-      )}
-      {sessions.isSuccess && sessions.data.length > 0 && (
-        <table aria-label="Open desktop sessions">
-          <thead>
-            <tr>
-              <th>Asset</th>
-              <th>Opened</th>
-              <th>Console</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {sessions.data.map((s) => (
-              <tr key={s.id}>
-                <td>
-                  <Link to={`/assets/${s.asset_id}/desktop`}>{s.asset_id}</Link>
-                </td>
-                <td>{formatTime(s.created_at)}</td>
-                <td>{s.attached ? 'attached' : 'none'}</td>
-                <td>
-                  <button
-                    type="button"
-                    onClick={() => {
-                      close.mutate(s.id);
-                    }}
-                  >
-                    Close
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <SessionList
+        title="Open sessions"
+        query={sessions}
+        loadingLabel="Loading desktop sessions"
+        empty="No open desktop session"
+        emptyHint={<>Open one from an asset&apos;s Desktop tab.</>}
+        label="Open desktop sessions"
+        columns={['Asset', 'Opened', 'Console', '']}
+        row={(s) => (
+          <>
+            <td>
+              <Link to={`/assets/${s.asset_id}/desktop`}>{s.asset_id}</Link>
+            </td>
+            <td>{formatTime(s.created_at)}</td>
+            <td>{s.attached ? 'attached' : 'none'}</td>
+            <td>
+              <button
+                type="button"
+                onClick={() => {
+                  close.mutate(s.id);
+                }}
+              >
+                Close
+              </button>
+            </td>
+          </>
+        )}
+      />
       {close.isError && <p className="state-bad">{errorText(close.error)}</p>}
-      <h2>Recordings</h2>
-      {recordings.isPending && <Loading label="Loading recordings" />}
-      {recordings.isError && <ErrorNotice error={recordings.error} retry={() => void recordings.refetch()} />}
-      {recordings.isSuccess && recordings.data.length === 0 && (
-        <EmptyState title="No desktop recording">
-          <p>Each desktop attach is recorded; recordings show here once it ends.</p>
-        </EmptyState>
-      )}
-      {recordings.isSuccess && recordings.data.length > 0 && (
-        <table aria-label="Desktop recordings">
-          <thead>
-            <tr>
-              <th>Started</th>
-              <th>Asset</th>
-              <th>Size</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {recordings.data.map((r) => (
-              <tr key={r.id}>
-                <td>{formatTime(r.started_at)}</td>
-                <td>{r.asset_id}</td>
-                <td>{r.ended_at ? formatBytes(r.bytes) : 'recording…'}</td>
-                <td>{r.ended_at && <Link to={`/desktop/recordings/${r.id}`}>Play</Link>}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <SessionList
+        title="Recordings"
+        query={recordings}
+        loadingLabel="Loading recordings"
+        empty="No desktop recording"
+        emptyHint="Each desktop attach is recorded; recordings show here once it ends."
+        label="Desktop recordings"
+        columns={['Started', 'Asset', 'Size', '']}
+        row={(r) => (
+          <>
+            <td>{formatTime(r.started_at)}</td>
+            <td>{r.asset_id}</td>
+            <td>{r.ended_at ? formatBytes(r.bytes) : 'recording…'}</td>
+            <td>{r.ended_at && <Link to={`/desktop/recordings/${r.id}`}>Play</Link>}</td>
+          </>
+        )}
+      />
     </section>
   );
 }

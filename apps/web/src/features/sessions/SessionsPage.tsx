@@ -8,10 +8,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import * as AsciinemaPlayer from 'asciinema-player';
 import 'asciinema-player/dist/bundle/asciinema-player.css';
 import { hub } from '../../api/client';
-import { EmptyState } from '../../components/EmptyState';
-import { ErrorNotice } from '../../components/ErrorNotice';
-import { Loading } from '../../components/Loading';
 import { formatTime } from '../../components/units';
+import { SessionList } from './SessionList';
 import './sessions.css';
 
 function Player({ id }: { id: string }) {
@@ -54,92 +52,69 @@ export function SessionsPage() {
       <div className="page-header">
         <h1 id="sessions-title">Sessions</h1>
       </div>
-      <h2>Live</h2>
-      {live.isPending && <Loading label="Loading sessions" />}
-      {live.isError && <ErrorNotice error={live.error} retry={() => void live.refetch()} />}
-      {live.isSuccess && live.data.length === 0 && (
-        <EmptyState title="No live sessions">
-          <p>Open a terminal from an asset&apos;s Terminal tab.</p>
-        </EmptyState>
-      )}
-      {live.isSuccess && live.data.length > 0 && (
-        <table aria-label="Live sessions">
-          <thead>
-            <tr>
-              <th>Asset</th>
-              <th>Started</th>
-              <th>Browsers</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {live.data.map((s) => (
-              <tr key={s.id}>
-                <td>
-                  <Link to={`/assets/${encodeURIComponent(s.asset_id)}`}>{s.asset_id}</Link>
-                </td>
-                <td>{formatTime(s.created_at)}</td>
-                <td>{s.attached}</td>
-                <td>
-                  <Link to={`/sessions/${encodeURIComponent(s.id)}`}>Attach</Link>{' '}
-                  <button
-                    type="button"
-                    onClick={() => {
-                      close.mutate(s.id);
-                    }}
-                    disabled={close.isPending}
-                  >
-                    Close
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      <h2>Recordings</h2>
-      {recordings.isPending && <Loading label="Loading recordings" />}
-      {recordings.isError && <ErrorNotice error={recordings.error} retry={() => void recordings.refetch()} />}
-      {recordings.isSuccess && recordings.data.length === 0 && <EmptyState title="No recordings" />}
-      {recordings.isSuccess && recordings.data.length > 0 && (
-        <table aria-label="Recordings">
-          <thead>
-            <tr>
-              <th>Asset</th>
-              <th>Recorded</th>
-              <th>Size</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {recordings.data.map((r) => (
-              <tr key={r.id}>
-                <td>{r.asset_id}</td>
-                <td>
-                  {formatTime(r.created_at)}
-                  {r.ended_at ? '' : ' (recording)'}
-                </td>
-                <td>
-                  {r.size_bytes} bytes{r.truncated ? ' (truncated)' : ''}
-                </td>
-                <td>
-                  <button
-                    type="button"
-                    onClick={() => {
-                      setPlaying(r.id);
-                    }}
-                  >
-                    Play
-                  </button>{' '}
-                  <a href={`/api/v2/recordings/${encodeURIComponent(r.id)}/cast`} download>
-                    Download
-                  </a>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <SessionList
+        title="Live"
+        query={live}
+        loadingLabel="Loading sessions"
+        empty="No live sessions"
+        emptyHint={<>Open a terminal from an asset&apos;s Terminal tab.</>}
+        label="Live sessions"
+        columns={['Asset', 'Started', 'Browsers', '']}
+        row={(s) => (
+          <>
+            <td>
+              <Link to={`/assets/${encodeURIComponent(s.asset_id)}`}>{s.asset_id}</Link>
+            </td>
+            <td>{formatTime(s.created_at)}</td>
+            <td>{s.attached}</td>
+            <td>
+              <Link to={`/sessions/${encodeURIComponent(s.id)}`}>Attach</Link>{' '}
+              <button
+                type="button"
+                onClick={() => {
+                  close.mutate(s.id);
+                }}
+                disabled={close.isPending}
+              >
+                Close
+              </button>
+            </td>
+          </>
+        )}
+      />
+      <SessionList
+        title="Recordings"
+        query={recordings}
+        loadingLabel="Loading recordings"
+        empty="No recordings"
+        label="Recordings"
+        columns={['Asset', 'Recorded', 'Size', '']}
+        row={(r) => (
+          <>
+            <td>{r.asset_id}</td>
+            <td>
+              {formatTime(r.created_at)}
+              {r.ended_at ? '' : ' (recording)'}
+            </td>
+            <td>
+              {r.size_bytes} bytes{r.truncated ? ' (truncated)' : ''}
+            </td>
+            <td>
+              <button
+                type="button"
+                onClick={() => {
+                  setPlaying(r.id);
+                }}
+              >
+                Play
+              </button>{' '}
+              <a href={`/api/v2/recordings/${encodeURIComponent(r.id)}/cast`} download>
+                Download
+              </a>
+            </td>
+          </>
+        )}
+      />
       {playing && <Player key={playing} id={playing} />}
     </section>
   );

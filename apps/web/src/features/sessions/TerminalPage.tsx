@@ -1,6 +1,7 @@
 /**
  * A live terminal session (`/sessions/:id`): the shared TerminalView on the session's attach WebSocket. A
- * reload re-attaches and the hub replays the recent screen first.
+ * reload re-attaches and the hub replays the recent screen first; so does a transient drop (the console has
+ * no device settings: re-attaching is always on here, as `autoReconnect` defaults on in the mobile app).
  */
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
@@ -31,7 +32,7 @@ export function TerminalPage() {
           </button>
         )}
       </div>
-      <TerminalView sessionId={id} onStatus={setStatus} />
+      <TerminalView sessionId={id} onStatus={setStatus} autoReconnect />
     </section>
   );
 }

@@ -9,6 +9,7 @@ import { useEffect, useRef } from 'react';
 import { FitAddon } from '@xterm/addon-fit';
 import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
+import { reconnectDelayMs, reconnectLimits } from './reconnect';
 import './sessions.css';
 
 export type TerminalStatus =
@@ -16,9 +17,6 @@ export type TerminalStatus =
   | { kind: 'live' }
   | { kind: 'reconnecting'; attempt: number; code: number }
   | { kind: 'ended'; text: string };
-
-/** Re-attach attempts after one drop, and the backoff between them. */
-const reconnectLimits = { attempts: 8, firstDelayMs: 500, maxDelayMs: 5_000 } as const;
 
 /** The status in words, for a status chip. */
 export function terminalStatusText(status: TerminalStatus): string {
@@ -116,13 +114,9 @@ export function TerminalView({
         if (autoReconnect && !isFinal(event.code) && failures < reconnectLimits.attempts) {
           failures += 1;
           report.current({ kind: 'reconnecting', attempt: failures, code: event.code });
-          const delay = Math.min(
-            reconnectLimits.maxDelayMs,
-            reconnectLimits.firstDelayMs * 2 ** (failures - 1),
-          );
           timer = setTimeout(() => {
             connect(true);
-          }, delay);
+          }, reconnectDelayMs(failures));
           return;
         }
         report.current({ kind: 'ended', text: `Disconnected: ${event.reason || `code ${event.code}`}` });

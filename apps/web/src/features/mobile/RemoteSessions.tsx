@@ -1,0 +1,59 @@
+/**
+ * An asset's remote sessions on the phone: a terminal and a desktop, each opened behind the device-owner gate
+ * (when `requireBiometricRemoteAccess` is on), which earns a proof for `session:<kind>:<asset>` that the
+ * create carries and the hub spends (decision 0033). One session at a time on this screen.
+ */
+import { useState } from 'react';
+import type { DesktopSessionCreated } from '@svc/protocol';
+import { hub } from '../../api/client';
+import { currentSettings } from './device';
+import { DeviceOwnerGate } from './DeviceOwnerGate';
+import { MobileDesktop } from './MobileDesktop';
+import { MobileTerminal } from './MobileTerminal';
+
+type Open = { kind: 'terminal'; id: string } | { kind: 'desktop'; opened: DesktopSessionCreated };
+
+export function RemoteSessions({ assetId, assetName }: { assetId: string; assetName: string }) {
+  const [open, setOpen] = useState<Open | null>(null);
+  const settings = currentSettings();
+  const closed = () => {
+    setOpen(null);
+  };
+  return (
+    <section aria-labelledby="m-session-title">
+      <h2 id="m-session-title">Remote session</h2>
+      {open?.kind === 'terminal' ? (
+        <MobileTerminal sessionId={open.id} assetId={assetId} onClosed={closed} />
+      ) : open?.kind === 'desktop' ? (
+        <MobileDesktop opened={open.opened} assetId={assetId} assetName={assetName} onClosed={closed} />
+      ) : (
+        <div className="m-actions">
+          <DeviceOwnerGate
+            purpose={`session:terminal:${assetId}`}
+            label="Open terminal"
+            required={settings.requireBiometricRemoteAccess}
+            onVerified={async (proof) => {
+              const { data } = await hub.call('sessions.create', {
+                params: { id: assetId },
+                body: { kind: 'terminal', ...(proof ? { device_proof: proof } : {}) },
+              });
+              setOpen({ kind: 'terminal', id: data.id });
+            }}
+          />
+          <DeviceOwnerGate
+            purpose={`session:desktop:${assetId}`}
+            label="Open desktop"
+            required={settings.requireBiometricRemoteAccess}
+            onVerified={async (proof) => {
+              const { data } = await hub.call('desktop.createSession', {
+                params: { id: assetId },
+                body: proof ? { device_proof: proof } : null,
+              });
+              setOpen({ kind: 'desktop', opened: data });
+            }}
+          />
+        </div>
+      )}
+    </section>
+  );
+}
