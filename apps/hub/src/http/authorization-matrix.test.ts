@@ -93,6 +93,7 @@ const sampleBodies: Record<string, unknown> = {
   'homeauto.callService': { entity_id: ['light.kitchen'] },
   'dependencies.createLink': { from: newId('asset'), to: newId('asset') },
   'desktop.setCredentials': { password: 'vnc-pass' },
+  'desktop.createSession': {},
 };
 
 /** Query strings for routes whose query schema has required fields. */
