@@ -4,13 +4,12 @@
  * password the create released stays in this component's memory; `autoReconnect` attaches again after a
  * transient drop; the session activity notification shows while it runs.
  */
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { DesktopSessionCreated } from '@svc/protocol';
-import { errorText, hub } from '../../api/client';
+import { hub } from '../../api/client';
 import { DesktopScreen, desktopStatusText, type DesktopStatus } from '../sessions/DesktopScreen';
-import { updateConnection } from './connection';
 import { currentSettings } from './device';
-import { SessionActivity } from './SessionActivity';
+import { MobileSessionShell } from './MobileSessionShell';
 
 function streamUrl(path: string): string {
   const scheme = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
@@ -29,36 +28,21 @@ export function MobileDesktop({
   onClosed: () => void;
 }) {
   const [status, setStatus] = useState<DesktopStatus>({ state: 'connecting' });
-  const [error, setError] = useState<string | null>(null);
   const settings = currentSettings();
-  const running = status.state !== 'ended' && status.state !== 'failed';
-  useEffect(() => {
-    updateConnection({ session: `desktop ${desktopStatusText(status)}` });
-  }, [status]);
-  useEffect(
-    () => () => {
-      updateConnection({ session: null });
-    },
-    [],
-  );
-  const end = async () => {
-    setError(null);
-    try {
-      await hub.call('desktop.closeSession', { params: { session_id: opened.session.id } });
-      onClosed();
-    } catch (e) {
-      setError(errorText(e));
-    }
-  };
   return (
-    <div className="m-desktop-screen">
-      {running ? <SessionActivity assetId={assetId} kind="desktop" /> : null}
-      <p className="m-row">
-        <span className={status.state === 'connected' ? 'm-badge m-badge-live' : 'm-badge'}>Desktop</span>
-        <button type="button" onClick={() => void end()}>
-          Close desktop
-        </button>
-      </p>
+    <MobileSessionShell
+      kind="desktop"
+      assetId={assetId}
+      running={status.state !== 'ended' && status.state !== 'failed'}
+      live={status.state === 'connected'}
+      statusText={desktopStatusText(status)}
+      badge="Desktop"
+      endLabel="Close desktop"
+      onEnd={async () => {
+        await hub.call('desktop.closeSession', { params: { session_id: opened.session.id } });
+        onClosed();
+      }}
+    >
       <DesktopScreen
         source={{ url: streamUrl(opened.session.stream_path) }}
         password={opened.credentials?.password ?? null}
@@ -66,11 +50,6 @@ export function MobileDesktop({
         onStatus={setStatus}
         autoReconnect={settings.autoReconnect}
       />
-      {error ? (
-        <p role="alert" className="m-error">
-          {error}
-        </p>
-      ) : null}
-    </div>
+    </MobileSessionShell>
   );
 }

@@ -3,12 +3,11 @@
  * session the device-owner gate opened; re-attaches after a transient drop when `autoReconnect` is on; the
  * session activity notification shows while the session runs and closes when it ends.
  */
-import { useEffect, useState } from 'react';
-import { errorText, hub } from '../../api/client';
+import { useState } from 'react';
+import { hub } from '../../api/client';
 import { terminalStatusText, TerminalView, type TerminalStatus } from '../sessions/TerminalView';
-import { updateConnection } from './connection';
 import { currentSettings } from './device';
-import { SessionActivity } from './SessionActivity';
+import { MobileSessionShell } from './MobileSessionShell';
 
 export function MobileTerminal({
   sessionId,
@@ -20,42 +19,24 @@ export function MobileTerminal({
   onClosed: () => void;
 }) {
   const [status, setStatus] = useState<TerminalStatus>({ kind: 'connecting' });
-  const [error, setError] = useState<string | null>(null);
   const settings = currentSettings();
   const running = status.kind !== 'ended';
-  useEffect(() => {
-    updateConnection({ session: `terminal ${terminalStatusText(status)}` });
-  }, [status]);
-  useEffect(
-    () => () => {
-      updateConnection({ session: null });
-    },
-    [],
-  );
-  const end = async () => {
-    setError(null);
-    try {
-      if (running) await hub.call('sessions.close', { params: { id: sessionId } });
-      onClosed();
-    } catch (e) {
-      setError(errorText(e));
-    }
-  };
+  const text = terminalStatusText(status);
   return (
-    <div className="m-terminal-screen">
-      {running ? <SessionActivity assetId={assetId} kind="terminal" /> : null}
-      <p className="m-row">
-        <span
-          aria-label="Terminal status"
-          role="status"
-          className={status.kind === 'live' ? 'm-badge m-badge-live' : 'm-badge'}
-        >
-          {terminalStatusText(status)}
-        </span>
-        <button type="button" onClick={() => void end()}>
-          {running ? 'End session' : 'Done'}
-        </button>
-      </p>
+    <MobileSessionShell
+      kind="terminal"
+      assetId={assetId}
+      running={running}
+      live={status.kind === 'live'}
+      statusText={text}
+      badge={text}
+      badgeLabel="Terminal status"
+      endLabel={running ? 'End session' : 'Done'}
+      onEnd={async () => {
+        if (running) await hub.call('sessions.close', { params: { id: sessionId } });
+        onClosed();
+      }}
+    >
       <TerminalView
         sessionId={sessionId}
         onStatus={setStatus}
@@ -63,11 +44,6 @@ export function MobileTerminal({
         fontSize={12}
         className="terminal-box m-terminal"
       />
-      {error ? (
-        <p role="alert" className="m-error">
-          {error}
-        </p>
-      ) : null}
-    </div>
+    </MobileSessionShell>
   );
 }
