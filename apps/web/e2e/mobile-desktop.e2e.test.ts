@@ -122,6 +122,20 @@ describe.skipIf(vncMissing() !== null)('a desktop on the mobile companion', () =
         `document.querySelector('[aria-label="${label}"] canvas').getBoundingClientRect().width`,
       );
       expect(width).toBeLessThanOrEqual(390);
+      // Scrolled into view when it opened: the whole screen shows between the top bar and the tab bar.
+      const place = await page.evaluate<{ top: number; bottom: number; barBottom: number; tabsTop: number }>(
+        `(() => {
+          const canvas = document.querySelector('[aria-label="${label}"] canvas').getBoundingClientRect();
+          return {
+            top: canvas.top,
+            bottom: canvas.bottom,
+            barBottom: document.querySelector('header.m-top').getBoundingClientRect().bottom,
+            tabsTop: document.querySelector('nav[aria-label="Mobile"]').getBoundingClientRect().top,
+          };
+        })()`,
+      );
+      expect(place.top).toBeGreaterThanOrEqual(place.barBottom);
+      expect(place.bottom).toBeLessThanOrEqual(place.tabsTop);
       expect(await page.content()).not.toContain(password);
       const banner = page.getByRole('complementary', { name: 'Connection diagnostics' });
       await expect.poll(() => banner.textContent()).toContain('session desktop Connected');

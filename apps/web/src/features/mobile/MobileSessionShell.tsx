@@ -3,7 +3,7 @@
  * activity notification while the session runs, the status badge and the end button, and the error an end
  * that failed leaves. The screen itself (xterm or noVNC) is the child.
  */
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { errorText } from '../../api/client';
 import { updateConnection } from './connection';
 import { SessionActivity } from './SessionActivity';
@@ -36,6 +36,16 @@ export function MobileSessionShell({
   children: ReactNode;
 }) {
   const [error, setError] = useState<string | null>(null);
+  const screen = useRef<HTMLDivElement>(null);
+  // The session opens below the asset's details: once its screen shows (and so has its size), bring it
+  // between the top bar and the tab bar.
+  // Only the first time: a re-attach must not pull back a user who scrolled away.
+  const shown = useRef(false);
+  useEffect(() => {
+    if (!live || shown.current) return;
+    shown.current = true;
+    screen.current?.scrollIntoView({ block: 'start' });
+  }, [live]);
   useEffect(() => {
     updateConnection({ session: `${kind} ${statusText}` });
   }, [kind, statusText]);
@@ -54,7 +64,7 @@ export function MobileSessionShell({
     }
   };
   return (
-    <div className={`m-${kind}-screen`}>
+    <div ref={screen} className={`m-session-screen m-${kind}-screen`}>
       {running ? <SessionActivity assetId={assetId} kind={kind} /> : null}
       <p className="m-row">
         <span
