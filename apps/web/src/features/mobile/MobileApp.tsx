@@ -9,17 +9,17 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { NavLink, Route, Routes } from 'react-router';
 import { subscribeEvents } from '@svc/sdk';
 import type { SessionUser } from '@svc/protocol';
-import { onUnauthorized } from '../../api/client';
+import { hub, onUnauthorized } from '../../api/client';
 import { Loading } from '../../components/Loading';
 import { SignInPage } from '../auth/SignInPage';
 import { endSession, fetchSession, sessionKey, SessionProvider } from '../../app/session';
 import { AlertsScreen } from './AlertsScreen';
 import { AssetScreen } from './AssetScreen';
-import { updateConnection, useConnection } from './connection';
+import { currentConnection, updateConnection, useConnection } from './connection';
 import { currentSettings, shareSettingsWithWorker } from './device';
 import { FleetScreen } from './FleetScreen';
 import { loadSnapshot } from './fleet-snapshot';
-import { replayQueue } from './offline-queue';
+import { isUnreachable, replayQueue } from './offline-queue';
 import { SettingsScreen } from './SettingsScreen';
 import { clearAfterUnauthorized } from './sign-out';
 import { sendTelemetry } from './telemetry';
@@ -79,9 +79,17 @@ function useOnlineReplay(): void {
     };
     window.addEventListener('online', online);
     window.addEventListener('offline', offline);
-    // Also every few seconds: a hub that was down while the network was up fires no `online` event.
+    // Also every few seconds: a hub that was down while the network was up fires no `online` event. While
+    // the app believes the hub unreachable, a probe finds out when it answers again, queue or none.
     const retry = () => {
-      if (navigator.onLine) void replayQueue().catch(() => undefined);
+      if (!navigator.onLine) return;
+      if (!currentConnection().reachable) {
+        hub.call('hub.healthz', {}).then(online, (error: unknown) => {
+          if (!isUnreachable(error)) online();
+        });
+        return;
+      }
+      void replayQueue().catch(() => undefined);
     };
     retry();
     const timer = setInterval(retry, replayEveryMs);

@@ -31,6 +31,11 @@ export function updateConnection(change: Partial<ConnectionState>): void {
   for (const listener of listeners) listener();
 }
 
+/** The state now, for code outside React. */
+export function currentConnection(): ConnectionState {
+  return state;
+}
+
 function subscribe(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
