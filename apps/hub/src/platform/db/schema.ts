@@ -530,6 +530,8 @@ export interface RemoteSessionsTable {
   end_reason: string | null;
   exit_code: number | null;
   recording_id: string | null;
+  /** The node (hub process) that owns the live session (migration 0020); null on older rows. */
+  node_id: string | null;
 }
 
 export interface SessionRecordingsTable {
