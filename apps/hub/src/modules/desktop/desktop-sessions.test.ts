@@ -3,6 +3,8 @@
  * and `tcp` opener on a channel connection, the desktop Xtigervnc with a password the hub holds sealed. The
  * policy refuses creates and attaches at once; another person's session and recording are not there for them.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { systemOwnerContext } from '../../access/principal.js';
@@ -178,6 +180,15 @@ describe.skipIf(vncMissing() !== null).each(databaseTargets())('desktop sessions
     if (!parsed.ok) throw new Error(parsed.message);
     const first = Buffer.from(parsed.value.frames[0]?.bytes ?? []);
     expect([first.readUInt16BE(0), first.readUInt16BE(2)]).toEqual([320, 200]);
+    // Stored in the database, where every hub process reads it (decision 0043), not in this one's files.
+    const chunkRows = () =>
+      t.hub.database.db
+        .selectFrom('desktop_recording_chunks')
+        .select('seq')
+        .where('recording_id', '=', id)
+        .execute();
+    expect((await chunkRows()).length).toBeGreaterThan(0);
+    expect(fs.existsSync(path.join(t.dataDir, 'recordings', 'desktop', `${id}.svcrfb`))).toBe(false);
     expect((await t.request('GET', `/api/v2/desktop/recordings/${id}`, { key: otherKey })).status).toBe(404);
     expect((await t.request('GET', `/api/v2/desktop/recordings/${id}`)).status).toBe(200);
     const others = await t.request('GET', '/api/v2/desktop/recordings', { key: otherKey });
@@ -194,7 +205,7 @@ describe.skipIf(vncMissing() !== null).each(databaseTargets())('desktop sessions
     );
     expect(audit.text).not.toContain(password);
 
-    // Retention: 31 days on, the recording and its file are gone.
+    // Retention: 31 days on, the recording and its chunks are gone.
     t.clock.advance(31 * 24 * 3600 * 1000);
     await t.hub.retention.runOnce();
     expect((await t.request('GET', '/api/v2/desktop/recordings', { key: operatorKey })).json.data).toEqual(
@@ -203,6 +214,7 @@ describe.skipIf(vncMissing() !== null).each(databaseTargets())('desktop sessions
     expect((await t.request('GET', `/api/v2/desktop/recordings/${id}`, { key: operatorKey })).status).toBe(
       404,
     );
+    expect(await chunkRows()).toEqual([]);
 
     const ended = await t.request('DELETE', `/api/v2/desktop/sessions/${session.id}`, { key: operatorKey });
     expect(ended.status).toBe(200);

@@ -4,13 +4,14 @@
  * WebSocket relayed to a `tcp` channel stream to the machine's own VNC server. `policy.interactive_enabled` is
  * checked at the create and at every attach (spec 5.5.3). One console at a time: a new attach replaces the
  * previous one. A session with no console ends after its idle timeout; sessions live in memory (the VNC
- * server keeps the desktop itself). Each attach is recorded, when recording is on, into a file named by its
- * id; recordings are listed and served by id to their recorder and to admins (spec 5.5.1).
+ * server keeps the desktop itself). Each attach is recorded, when recording is on, into the database (chunk
+ * rows, decision 0043: any hub process serves it, after the recording one is gone); recordings are listed and
+ * served by id to their recorder and to admins (spec 5.5.1).
  */
 import fs from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
-import type { Duplex } from 'node:stream';
+import { Readable, type Duplex } from 'node:stream';
 import {
   DesktopRecorder,
   desktopRecordingMaxBytes,
@@ -35,6 +36,7 @@ import { refuseUpgrade } from '../../http/upgrade.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { startDesktopRelay, type DesktopRelay } from './desktop-relay.js';
 import {
+  appendDesktopChunk,
   deleteDesktopRecording,
   deleteDesktopRecordings,
   findDesktopRecording,
@@ -42,8 +44,15 @@ import {
   insertDesktopRecording,
   listDesktopRecordings,
   listDesktopRecordingsBefore,
+  readDesktopChunks,
 } from './desktop.repository.js';
 import type { DesktopCredentialService } from './desktop.service.js';
+
+/** A recording is stored as one chunk row about this often, or sooner at recordingChunkBytes. */
+const recordingFlushMs = 1_000;
+const recordingChunkBytes = 256 * 1024;
+/** Chunk rows read at once while a recording is served. */
+const recordingReadBatch = 8;
 
 const desktopSessionLimits = {
   sessions: 64,
@@ -70,11 +79,11 @@ export interface DesktopSessionService {
   attach(principal: Principal, request: IncomingMessage, socket: Duplex, head: Buffer): void;
   close(ctx: ActionContext, sessionId: string): DesktopSession;
   recordings(principal: Principal): Promise<DesktopRecordingInfo[]>;
-  /** The recording's file, after the ownership check; audited. */
+  /** The recording's bytes, after the ownership check; audited. `length` when known. */
   openRecording(
     ctx: ActionContext,
     recordingId: string,
-  ): Promise<{ info: DesktopRecordingInfo; file: string }>;
+  ): Promise<{ info: DesktopRecordingInfo; body: Readable; length: number | null }>;
   /** The policy went off: every console attached now is closed (new attaches are refused anyway). */
   detachAll(reason: string): void;
   /** Deletes at most `limit` recordings started before `cutoff`, their files with them. */
@@ -158,11 +167,14 @@ export function createDesktopSessionService(deps: {
     s.idleTimer.unref();
   };
 
-  /** A recorder writing `<id>.svcrfb`, and what to do when the attach ends. */
+  /**
+   * A recorder storing its bytes in the database (decision 0043: every process reads them, and they outlive
+   * this one), and what to do when the attach ends. Pieces are buffered and stored as one chunk row about
+   * every second or every recordingChunkBytes; a failed write ends the recording there.
+   */
   const startRecording = async (s: LiveSession) => {
     if (!deps.recordingEnabled()) return null;
     const id = newId('desktopRecording');
-    fs.mkdirSync(recordingsDir, { recursive: true, mode: 0o700 });
     await insertDesktopRecording(db, {
       id,
       session_id: s.id,
@@ -173,28 +185,78 @@ export function createDesktopSessionService(deps: {
       bytes: 0,
     });
     let bytes = 0;
-    let out: fs.WriteStream | null = null;
+    let stored = 0;
+    let seq = 0;
+    let failed = false;
+    let buffered: Buffer[] = [];
+    let bufferedBytes = 0;
+    let writing: Promise<void> = Promise.resolve();
+    const flush = (): Promise<void> => {
+      if (bufferedBytes === 0 || failed) return writing;
+      const data = Buffer.concat(buffered);
+      buffered = [];
+      bufferedBytes = 0;
+      const n = seq++;
+      writing = writing
+        .then(async () => {
+          if (failed) return;
+          await appendDesktopChunk(db, id, n, data);
+          stored += data.length;
+        })
+        .catch((error: unknown) => {
+          failed = true;
+          logger.error(
+            { err: error, recording_id: id },
+            'desktop: storing a recording failed; it stops here',
+          );
+        });
+      return writing;
+    };
+    const timer = setInterval(() => {
+      void flush();
+    }, recordingFlushMs);
+    timer.unref();
     const recorder = new DesktopRecorder({
       startedAt: clock.now(),
       now: () => performance.now(),
       maxBytes: desktopRecordingMaxBytes,
       write: (piece) => {
-        out ??= fs.createWriteStream(recordingFile(id), { flags: 'wx', mode: 0o600 });
+        if (failed) return;
         bytes += piece.length;
-        out.write(piece);
+        buffered.push(Buffer.from(piece));
+        bufferedBytes += piece.length;
+        if (bufferedBytes >= recordingChunkBytes) void flush();
       },
     });
     s.recordingId = id;
     const finish = async () => {
-      const stream = out;
-      if (stream) await new Promise((resolve) => stream.end(resolve));
+      clearInterval(timer);
+      await flush();
       // Nothing recorded (the handshake failed, or an encrypting security type): no recording to list.
-      if (bytes === 0) await deleteDesktopRecording(db, id);
-      else await finishDesktopRecording(db, id, clock.now().toISOString(), bytes);
+      if (stored === 0) await deleteDesktopRecording(db, id);
+      else await finishDesktopRecording(db, id, clock.now().toISOString(), stored);
       if (recorder.stoppedBecause && bytes === 0)
         logger.info({ recording_id: id, reason: recorder.stoppedBecause }, 'desktop attach not recorded');
     };
     return { recorder, finish };
+  };
+
+  /** Chunk rows read a batch at a time; a file left by a hub from before migration 0020 read as it is. */
+  const recordingBody = async (id: string): Promise<{ body: Readable; length: number | null } | null> => {
+    const file = recordingFile(id);
+    if (fs.existsSync(file)) return { body: fs.createReadStream(file), length: fs.statSync(file).size };
+    const first = await readDesktopChunks(db, id, 0, recordingReadBatch);
+    if (first.length === 0) return null;
+    async function* chunks(): AsyncGenerator<Buffer> {
+      let batch = first;
+      while (batch.length > 0) {
+        for (const chunk of batch) yield chunk.data;
+        const next = (batch.at(-1)?.seq ?? 0) + 1;
+        if (batch.length < recordingReadBatch) return;
+        batch = await readDesktopChunks(db, id, next, recordingReadBatch);
+      }
+    }
+    return { body: Readable.from(chunks()), length: null };
   };
 
   const watchCredential = (principal: Principal, onEnd: () => void): (() => void) => {
@@ -381,9 +443,8 @@ export function createDesktopSessionService(deps: {
         (isAdmin(ctx.principal) || row.owner === ownerOf(ctx.principal));
       // Another person's recording is as absent as an unknown id.
       if (!row || !allowed) throw new HubError('not_found', `no desktop recording ${recordingId}`);
-      const file = recordingFile(row.id);
-      if (!fs.existsSync(file))
-        throw new HubError('not_found', `desktop recording ${recordingId} has no data`);
+      const body = await recordingBody(row.id);
+      if (!body) throw new HubError('not_found', `desktop recording ${recordingId} has no data`);
       await audit.recordIntent(ctx, [
         {
           action: 'desktop.recording_accessed',
@@ -398,7 +459,7 @@ export function createDesktopSessionService(deps: {
         session_id: row.session_id,
         asset_id: row.asset_id,
       });
-      return { info: row, file };
+      return { info: row, ...body };
     },
 
     detachAll(reason) {

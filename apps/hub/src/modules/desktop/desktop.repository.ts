@@ -66,7 +66,38 @@ export async function listDesktopRecordings(
 }
 
 export async function deleteDesktopRecording(db: Executor, id: string): Promise<void> {
+  await db.deleteFrom('desktop_recording_chunks').where('recording_id', '=', id).execute();
   await db.deleteFrom('desktop_recordings').where('id', '=', id).execute();
+}
+
+export async function appendDesktopChunk(
+  db: Executor,
+  recordingId: string,
+  seq: number,
+  data: Buffer,
+): Promise<void> {
+  await db
+    .insertInto('desktop_recording_chunks')
+    .values({ recording_id: recordingId, seq, data: data.toString('base64') })
+    .execute();
+}
+
+/** The chunks from `fromSeq` on, in order, at most `limit`. */
+export async function readDesktopChunks(
+  db: Executor,
+  recordingId: string,
+  fromSeq: number,
+  limit: number,
+): Promise<{ seq: number; data: Buffer }[]> {
+  const rows = await db
+    .selectFrom('desktop_recording_chunks')
+    .select(['seq', 'data'])
+    .where('recording_id', '=', recordingId)
+    .where('seq', '>=', fromSeq)
+    .orderBy('seq')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ seq: r.seq, data: Buffer.from(r.data, 'base64') }));
 }
 
 /** Finished recordings started before `cutoff`, oldest first (retention). */
@@ -87,6 +118,10 @@ export async function listDesktopRecordingsBefore(
 
 export async function deleteDesktopRecordings(db: Executor, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
+  await db
+    .deleteFrom('desktop_recording_chunks')
+    .where('recording_id', 'in', [...ids])
+    .execute();
   await db
     .deleteFrom('desktop_recordings')
     .where('id', 'in', [...ids])

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { sendError } from '../../http/envelope.js';
 import { rawContext } from '../../http/raw-context.js';
 import type { Handlers, RawHandlers } from '../../http/register-routes.js';
@@ -29,13 +28,13 @@ export function desktopRawRoutes(sessions: DesktopSessionService) {
       ),
     'desktop.recording': async (request, reply) => {
       const { recording_id: id } = request.params as { recording_id: string };
-      const { info, file } = await sessions.openRecording(rawContext(request), id);
-      return reply
+      const { info, body, length } = await sessions.openRecording(rawContext(request), id);
+      reply
         .code(200)
         .type('application/octet-stream')
-        .header('Content-Disposition', `attachment; filename="${info.id}.svcrfb"`)
-        .header('Content-Length', String(fs.statSync(file).size))
-        .send(fs.createReadStream(file));
+        .header('Content-Disposition', `attachment; filename="${info.id}.svcrfb"`);
+      if (length !== null) reply.header('Content-Length', String(length));
+      return reply.send(body);
     },
   } satisfies RawHandlers;
 }

@@ -472,6 +472,7 @@ export interface Database {
   dependency_links: DependencyLinksTable;
   desktop_credentials: DesktopCredentialsTable;
   desktop_recordings: DesktopRecordingsTable;
+  desktop_recording_chunks: DesktopRecordingChunksTable;
   remote_sessions: RemoteSessionsTable;
   session_recordings: SessionRecordingsTable;
   session_recording_chunks: SessionRecordingChunksTable;
@@ -510,6 +511,13 @@ export interface DesktopRecordingsTable {
   started_at: string;
   ended_at: string | null;
   bytes: number;
+}
+
+/** A desktop recording's bytes, base64 in order of `seq` (migration 0020). */
+export interface DesktopRecordingChunksTable {
+  recording_id: string;
+  seq: number;
+  data: string;
 }
 
 /** A terminal or desktop session through an agent (migration 0014). */
