@@ -8,15 +8,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { systemOwnerContext } from '../../access/principal.js';
-import {
-  agentChannelPath,
-  agentProtocolVersion,
-  parseDesktopRecording,
-  type DesktopSessionCreated,
-} from '@svc/protocol';
+import { parseDesktopRecording, type DesktopSessionCreated } from '@svc/protocol';
 import {
   databaseTargets,
-  defaultHello,
   provisionAgents,
   rfbHandshake,
   rfbPixelAt,
@@ -27,10 +21,8 @@ import {
   type TestHub,
   type VncServer,
 } from '@svc/testkit';
-import { StreamHost } from '../../../../agent/src/channel/streams.js';
-import { createTunnelOpeners } from '../../../../agent/src/handlers/tunnel.js';
+import { connectDesktopAgent } from '../../testing/desktop-agent.js';
 
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
 const password = 'desk-pw1';
 
 describe.skipIf(vncMissing() !== null).each(databaseTargets())('desktop sessions ($name)', ({ options }) => {
@@ -51,31 +43,7 @@ describe.skipIf(vncMissing() !== null).each(databaseTargets())('desktop sessions
     if (!identity) throw new Error('no agent');
     assetId = identity.assetId;
     offlineId = (await t.createAsset({ name: 'desk-offline' })).id;
-    // The agent's side of the channel: a bare connection (hello, welcome) with its real stream host and tcp
-    // opener, as the agent runs them.
-    agent = new WebSocket(`${base}${agentChannelPath}`, {
-      headers: { authorization: `Bearer ${identity.credential}` },
-    });
-    const host = new StreamHost({
-      logger: silent,
-      openers: createTunnelOpeners({ vncPort: vnc.port }),
-      send: (text) => {
-        agent.send(text);
-      },
-    });
-    const welcomed = new Promise<void>((resolve) => {
-      agent.on('message', (data: Buffer) => {
-        const frame = JSON.parse(data.toString('utf8')) as { type: string; payload: unknown };
-        if (frame.type === 'welcome') resolve();
-        else if (frame.type.startsWith('stream.')) host.handle(frame.type, frame.payload);
-      });
-    });
-    await new Promise((resolve, reject) => {
-      agent.once('open', resolve);
-      agent.once('error', reject);
-    });
-    agent.send(JSON.stringify({ v: agentProtocolVersion, type: 'hello', id: 'h1', payload: defaultHello() }));
-    await welcomed;
+    agent = await connectDesktopAgent(base, identity.credential, vnc.port);
     operatorKey = (await t.createKey({ role: 'operator', scopes: ['assets:exec', 'assets:read'] })).raw_key;
     // Made by no user: a different person from the owner's keys.
     otherKey = (

@@ -1,4 +1,9 @@
-import type { DesktopCredentialsTable, DesktopRecordingsTable, Executor } from '../../platform/db/schema.js';
+import type {
+  DesktopCredentialsTable,
+  DesktopRecordingsTable,
+  DesktopSessionsTable,
+  Executor,
+} from '../../platform/db/schema.js';
 
 export type DesktopCredentialsRow = DesktopCredentialsTable;
 
@@ -126,4 +131,50 @@ export async function deleteDesktopRecordings(db: Executor, ids: readonly string
     .deleteFrom('desktop_recordings')
     .where('id', 'in', [...ids])
     .execute();
+}
+
+export type DesktopSessionRow = DesktopSessionsTable;
+
+export async function insertDesktopSession(db: Executor, row: DesktopSessionRow): Promise<void> {
+  await db.insertInto('desktop_sessions').values(row).execute();
+}
+
+export async function deleteDesktopSession(db: Executor, id: string): Promise<void> {
+  await db.deleteFrom('desktop_sessions').where('id', '=', id).execute();
+}
+
+export async function findDesktopSession(db: Executor, id: string): Promise<DesktopSessionRow | undefined> {
+  return db.selectFrom('desktop_sessions').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The sessions other nodes hold, newest first. */
+export async function listDesktopSessionsElsewhere(
+  db: Executor,
+  nodeId: string,
+  limit: number,
+): Promise<DesktopSessionRow[]> {
+  return db
+    .selectFrom('desktop_sessions')
+    .selectAll()
+    .where('node_id', '!=', nodeId)
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * Forgets the sessions of nodes not in `live` (they went with their process); `live` null (a cluster of one)
+ * forgets every session but this node's.
+ */
+export async function deleteDesktopSessionsNotOn(db: Executor, live: readonly string[]): Promise<number> {
+  const result = await db
+    .deleteFrom('desktop_sessions')
+    .where('node_id', 'not in', [...live])
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export async function deleteDesktopSessionsOf(db: Executor, nodeId: string): Promise<number> {
+  const result = await db.deleteFrom('desktop_sessions').where('node_id', '=', nodeId).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

@@ -12,8 +12,8 @@ export function desktopRoutes(desktop: DesktopCredentialService, sessions: Deskt
     'desktop.setCredentials': ({ params, body, ctx }) => desktop.set(ctx, params.id, body),
     'desktop.clearCredentials': ({ params, ctx }) => desktop.clear(ctx, params.id),
     'desktop.createSession': ({ params, body, ctx }) => sessions.create(ctx, params.id, body?.device_proof),
-    'desktop.sessions': ({ ctx }) => Promise.resolve(sessions.list(ctx.principal)),
-    'desktop.closeSession': ({ params, ctx }) => Promise.resolve(sessions.close(ctx, params.session_id)),
+    'desktop.sessions': ({ ctx }) => sessions.list(ctx.principal),
+    'desktop.closeSession': ({ params, ctx }) => sessions.close(ctx, params.session_id),
     'desktop.recordings': ({ ctx }) => sessions.recordings(ctx.principal),
   } satisfies Handlers;
 }

@@ -473,6 +473,7 @@ export interface Database {
   desktop_credentials: DesktopCredentialsTable;
   desktop_recordings: DesktopRecordingsTable;
   desktop_recording_chunks: DesktopRecordingChunksTable;
+  desktop_sessions: DesktopSessionsTable;
   remote_sessions: RemoteSessionsTable;
   session_recordings: SessionRecordingsTable;
   session_recording_chunks: SessionRecordingChunksTable;
@@ -518,6 +519,15 @@ export interface DesktopRecordingChunksTable {
   recording_id: string;
   seq: number;
   data: string;
+}
+
+/** A live desktop session and the node (hub process) holding it in memory (migration 0020). */
+export interface DesktopSessionsTable {
+  id: string;
+  asset_id: string;
+  owner: string;
+  node_id: string;
+  created_at: string;
 }
 
 /** A terminal or desktop session through an agent (migration 0014). */
