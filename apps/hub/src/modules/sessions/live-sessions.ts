@@ -44,7 +44,7 @@ export interface SessionLimits {
 }
 
 /** A message the hub sends a client as a text frame (see `sessionsContracts['sessions.attach']`). */
-export type ServerMessage =
+type ServerMessage =
   | { type: 'status'; state: 'live'; replayed: number; cols: number; rows: number }
   | { type: 'ended'; reason: string; exit_code: number | null };
 
@@ -59,7 +59,7 @@ export interface ClientSink {
 }
 
 /** A client attached through another hub process (decision 0043): its input and its leaving. */
-export interface RelayedClient {
+interface RelayedClient {
   /** The session's agent stream info (a PTY's shell and pid). */
   readonly info: { shell: string; pid: number };
   /** Input queued at the agent. */

@@ -34,7 +34,7 @@ import type { NodeRegistry } from '../../platform/cluster/node-registry.js';
 import type { Logger } from '../../platform/logger.js';
 import { parseControl, type ClientSink, type LiveSessions, type SessionLimits } from './live-sessions.js';
 
-export const sessionRelaySubjects = {
+const sessionRelaySubjects = {
   /** A relayed attach, opened on the owner node (the stream relay's open). */
   attach: (node: string) => `svc.node.${node}.session.attach`,
   /** Ends a session on its owner node (a close sent to another process). */
@@ -65,7 +65,7 @@ export interface SessionRelayDeps {
 }
 
 /** What the receiving process knows of the session from its row. */
-export interface RelayedSession {
+interface RelayedSession {
   id: string;
   assetId: string;
   cols: number;

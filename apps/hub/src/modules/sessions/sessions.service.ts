@@ -75,7 +75,7 @@ export interface SessionService {
 }
 
 /** Where an attach goes: the session here (`node` null), or its owner node. */
-export interface AttachTarget {
+interface AttachTarget {
   id: string;
   assetId: string;
   node: string | null;

@@ -515,7 +515,7 @@ export interface DesktopRecordingsTable {
 }
 
 /** A desktop recording's bytes, base64 in order of `seq` (migration 0020). */
-export interface DesktopRecordingChunksTable {
+interface DesktopRecordingChunksTable {
   recording_id: string;
   seq: number;
   data: string;
