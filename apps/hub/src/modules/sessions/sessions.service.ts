@@ -234,10 +234,10 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
       })();
     },
     onAttached(session, principal) {
-      attached(principal, session.id, session.assetId);
+      auditAttach(principal, 'session.attached', session.id, session.assetId);
     },
     onDetached(session, principal) {
-      detached(principal, session.id, session.assetId);
+      auditAttach(principal, 'session.detached', session.id, session.assetId);
     },
   });
 
@@ -258,13 +258,6 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
         logger.error({ err: error, session_id: id }, `auditing a ${action} failed`);
       });
   }
-  function attached(principal: Principal, id: string, assetId: string): void {
-    auditAttach(principal, 'session.attached', id, assetId);
-  }
-  function detached(principal: Principal, id: string, assetId: string): void {
-    auditAttach(principal, 'session.detached', id, assetId);
-  }
-
   /** Attaches relayed to the owner process; this side audits them as a local attach is. */
   const relay = createSessionRelay({
     bus,
@@ -274,10 +267,10 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
     credentials: deps.credentials,
     ...(deps.limits ? { limits: deps.limits } : {}),
     onAttached: (principal, session) => {
-      attached(principal, session.id, session.assetId);
+      auditAttach(principal, 'session.attached', session.id, session.assetId);
     },
     onDetached: (principal, session) => {
-      detached(principal, session.id, session.assetId);
+      auditAttach(principal, 'session.detached', session.id, session.assetId);
     },
   });
 
