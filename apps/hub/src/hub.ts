@@ -621,6 +621,7 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
     credentials,
     deviceOwner: mobile.services.deviceOwner,
     retentionDays: () => runtimeSettings.get('retention.recordings_days'),
+    cluster: { bus, registry },
   });
   const meshvpn = createMeshvpnModule({ clock, tailscaleBinary: config.tailscaleBinary });
   const connectorService = connectors.services.connectors;
@@ -658,6 +659,7 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
     recordingRetentionDays: () => runtimeSettings.get('retention.recordings_days'),
     credentials,
     deviceOwner: mobile.services.deviceOwner,
+    cluster: { bus, registry },
   });
 
   const modules = [
@@ -764,11 +766,14 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
     clusterDrops: () => clusterDrops,
   });
   composed.start(events);
-  // A process that died: one live process takes over its webhook deliveries and reports its schedule runs.
+  // A process that died: one live process takes over its webhook deliveries, reports its schedule runs and
+  // ends its terminal and desktop sessions.
   const stopNodeGone = registry.onNodeGone(async (gone) => {
     await Promise.all([
       webhooks.services.webhooks.onNodeGone(gone),
       schedules.services.scheduler.onNodeGone(gone),
+      sessionsModule.services.sessions.onNodeGone(gone),
+      desktop.services.desktopSessions.onNodeGone(gone),
     ]);
   });
   if (options.retentionIntervalMs !== 0) retention.start();

@@ -51,6 +51,8 @@ export interface StreamRelayDeps {
   logger: Logger;
   openTimeoutMs?: number;
   marginMs?: number;
+  /** The subject a node answers opens on; another relay over the same bus (sessions) uses its own. */
+  openSubject?: (node: string) => string;
 }
 
 export interface StreamRelay {
@@ -112,6 +114,7 @@ export function createStreamRelay(deps: StreamRelayDeps): StreamRelay {
   const { bus, local, logger } = deps;
   const openTimeoutMs = deps.openTimeoutMs ?? relayDefaults.openTimeoutMs;
   const marginMs = deps.marginMs ?? relayDefaults.marginMs;
+  const openSubject = deps.openSubject ?? clusterSubjects.streamOpen;
   const relayed = new Map<string, Relayed>();
   let unrespond: (() => void) | null = null;
 
@@ -218,7 +221,7 @@ export function createStreamRelay(deps: StreamRelayDeps): StreamRelay {
     };
     let reply: unknown;
     try {
-      reply = await bus.request(clusterSubjects.streamOpen(holder), request, {
+      reply = await bus.request(openSubject(holder), request, {
         timeoutMs: timeoutMs + marginMs,
       });
     } catch (error) {
@@ -421,9 +424,7 @@ export function createStreamRelay(deps: StreamRelayDeps): StreamRelay {
 
     start() {
       if (!bus.shared || unrespond) return;
-      unrespond = bus.respond(clusterSubjects.streamOpen(bus.nodeId), (data, meta) =>
-        onOpen(data, meta.from),
-      );
+      unrespond = bus.respond(openSubject(bus.nodeId), (data, meta) => onOpen(data, meta.from));
     },
 
     close(reason) {

@@ -8,7 +8,8 @@
  *   once, a webhook delivered once;
  * - what needs the cluster bus and routing between processes (SVC_NATS_URL, presence with a holder node, the
  *   coherent caches and limits): exec, fan-out and files through a process that does not hold the agent, the
- *   event stream across processes, rate limits and key revocation across processes;
+ *   event stream across processes, a terminal attached through a process other than its owner (decision
+ *   0043), rate limits and key revocation across processes;
  * - a process SIGKILLed in the middle of writes: nothing acknowledged is lost, its agent comes back on another.
  *
  * Which process holds an agent is read from the shared database (the asset's holder node and that node's pid).
@@ -21,13 +22,15 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import type {
-  Asset,
-  EnrollmentTokenCreated,
-  ExecManyResult,
-  ExecResult,
-  Group,
-  ScheduleRun,
+import {
+  sessionCloseCodes,
+  type Asset,
+  type EnrollmentTokenCreated,
+  type ExecManyResult,
+  type ExecResult,
+  type Group,
+  type ScheduleRun,
+  type Session,
 } from '@svc/protocol';
 import {
   haproxyBinary,
@@ -352,6 +355,59 @@ describe.skipIf(!haveHaproxy)('across processes: bus, presence, routing', () => 
       stream.close();
     }
   });
+
+  it('attaches a terminal through a process that neither owns it nor holds its agent', async () => {
+    const a = agents[0];
+    if (!a) throw new Error('no agent');
+    const holder = await holderOf(a.assetId);
+    const [owner, through] = others(holder) as [number, number];
+    const session = dataOf<Session>(
+      await client(owner).post(`/api/v2/assets/${a.assetId}/sessions`, {
+        kind: 'terminal',
+        cols: 80,
+        rows: 24,
+      }),
+      201,
+    );
+    const ws = new WebSocket(
+      `${cluster.url(through).replace(/^https/, 'wss')}/api/v2/sessions/${session.id}/attach`,
+      { headers: { authorization: `Bearer ${cluster.owner.key}` }, ca: cluster.caPem },
+    );
+    let output = '';
+    const texts: string[] = [];
+    ws.on('message', (data: Buffer, isBinary) => {
+      if (isBinary) output += data.toString('utf8');
+      else texts.push(data.toString('utf8'));
+    });
+    const closed = new Promise<number>((resolve) => ws.once('close', resolve));
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => {
+        resolve();
+      });
+      ws.once('error', reject);
+    });
+    // The shell computes it: the typed line's echo alone does not contain it.
+    ws.send(Buffer.from('echo relayed-$((40+2))\n'), { binary: true });
+    await waitFor('the shell’s answer', () => (output.includes('relayed-42') ? true : undefined), {
+      timeoutMs: 15_000,
+    });
+    ws.send(JSON.stringify({ type: 'close' }));
+    expect(await closed).toBe(sessionCloseCodes.ended);
+    expect(texts.at(-1)).toContain('"ended"');
+    // The recording, made on the owner, is read through the third process.
+    const recording = session.recording_id;
+    if (recording) {
+      const cast = await waitFor(
+        'the recording',
+        async () => {
+          const res = await client(holder).get(`/api/v2/recordings/${recording}/cast`);
+          return res.status === 200 && res.body.toString('utf8').includes('relayed-42') ? res : undefined;
+        },
+        { timeoutMs: 10_000 },
+      );
+      expect(cast.status).toBe(200);
+    }
+  }, 60_000);
 
   it('counts a key’s rate limit across processes', { timeout: 60_000 }, async () => {
     const key = dataOf<{ raw_key: string }>(

@@ -3,18 +3,14 @@
  * and `tcp` opener on a channel connection, the desktop Xtigervnc with a password the hub holds sealed. The
  * policy refuses creates and attaches at once; another person's session and recording are not there for them.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { systemOwnerContext } from '../../access/principal.js';
-import {
-  agentChannelPath,
-  agentProtocolVersion,
-  parseDesktopRecording,
-  type DesktopSessionCreated,
-} from '@svc/protocol';
+import { parseDesktopRecording, type DesktopSessionCreated } from '@svc/protocol';
 import {
   databaseTargets,
-  defaultHello,
   provisionAgents,
   rfbHandshake,
   rfbPixelAt,
@@ -25,10 +21,8 @@ import {
   type TestHub,
   type VncServer,
 } from '@svc/testkit';
-import { StreamHost } from '../../../../agent/src/channel/streams.js';
-import { createTunnelOpeners } from '../../../../agent/src/handlers/tunnel.js';
+import { connectDesktopAgent } from '../../testing/desktop-agent.js';
 
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
 const password = 'desk-pw1';
 
 describe.skipIf(vncMissing() !== null).each(databaseTargets())('desktop sessions ($name)', ({ options }) => {
@@ -49,31 +43,7 @@ describe.skipIf(vncMissing() !== null).each(databaseTargets())('desktop sessions
     if (!identity) throw new Error('no agent');
     assetId = identity.assetId;
     offlineId = (await t.createAsset({ name: 'desk-offline' })).id;
-    // The agent's side of the channel: a bare connection (hello, welcome) with its real stream host and tcp
-    // opener, as the agent runs them.
-    agent = new WebSocket(`${base}${agentChannelPath}`, {
-      headers: { authorization: `Bearer ${identity.credential}` },
-    });
-    const host = new StreamHost({
-      logger: silent,
-      openers: createTunnelOpeners({ vncPort: vnc.port }),
-      send: (text) => {
-        agent.send(text);
-      },
-    });
-    const welcomed = new Promise<void>((resolve) => {
-      agent.on('message', (data: Buffer) => {
-        const frame = JSON.parse(data.toString('utf8')) as { type: string; payload: unknown };
-        if (frame.type === 'welcome') resolve();
-        else if (frame.type.startsWith('stream.')) host.handle(frame.type, frame.payload);
-      });
-    });
-    await new Promise((resolve, reject) => {
-      agent.once('open', resolve);
-      agent.once('error', reject);
-    });
-    agent.send(JSON.stringify({ v: agentProtocolVersion, type: 'hello', id: 'h1', payload: defaultHello() }));
-    await welcomed;
+    agent = await connectDesktopAgent(base, identity.credential, vnc.port);
     operatorKey = (await t.createKey({ role: 'operator', scopes: ['assets:exec', 'assets:read'] })).raw_key;
     // Made by no user: a different person from the owner's keys.
     otherKey = (
@@ -178,6 +148,15 @@ describe.skipIf(vncMissing() !== null).each(databaseTargets())('desktop sessions
     if (!parsed.ok) throw new Error(parsed.message);
     const first = Buffer.from(parsed.value.frames[0]?.bytes ?? []);
     expect([first.readUInt16BE(0), first.readUInt16BE(2)]).toEqual([320, 200]);
+    // Stored in the database, where every hub process reads it (decision 0043), not in this one's files.
+    const chunkRows = () =>
+      t.hub.database.db
+        .selectFrom('desktop_recording_chunks')
+        .select('seq')
+        .where('recording_id', '=', id)
+        .execute();
+    expect((await chunkRows()).length).toBeGreaterThan(0);
+    expect(fs.existsSync(path.join(t.dataDir, 'recordings', 'desktop', `${id}.svcrfb`))).toBe(false);
     expect((await t.request('GET', `/api/v2/desktop/recordings/${id}`, { key: otherKey })).status).toBe(404);
     expect((await t.request('GET', `/api/v2/desktop/recordings/${id}`)).status).toBe(200);
     const others = await t.request('GET', '/api/v2/desktop/recordings', { key: otherKey });
@@ -194,7 +173,7 @@ describe.skipIf(vncMissing() !== null).each(databaseTargets())('desktop sessions
     );
     expect(audit.text).not.toContain(password);
 
-    // Retention: 31 days on, the recording and its file are gone.
+    // Retention: 31 days on, the recording and its chunks are gone.
     t.clock.advance(31 * 24 * 3600 * 1000);
     await t.hub.retention.runOnce();
     expect((await t.request('GET', '/api/v2/desktop/recordings', { key: operatorKey })).json.data).toEqual(
@@ -203,6 +182,7 @@ describe.skipIf(vncMissing() !== null).each(databaseTargets())('desktop sessions
     expect((await t.request('GET', `/api/v2/desktop/recordings/${id}`, { key: operatorKey })).status).toBe(
       404,
     );
+    expect(await chunkRows()).toEqual([]);
 
     const ended = await t.request('DELETE', `/api/v2/desktop/sessions/${session.id}`, { key: operatorKey });
     expect(ended.status).toBe(200);

@@ -4,13 +4,15 @@
  * WebSocket relayed to a `tcp` channel stream to the machine's own VNC server. `policy.interactive_enabled` is
  * checked at the create and at every attach (spec 5.5.3). One console at a time: a new attach replaces the
  * previous one. A session with no console ends after its idle timeout; sessions live in memory (the VNC
- * server keeps the desktop itself). Each attach is recorded, when recording is on, into a file named by its
- * id; recordings are listed and served by id to their recorder and to admins (spec 5.5.1).
+ * server keeps the desktop itself). Each attach is recorded, when recording is on, into the database (chunk
+ * rows, decision 0043: any hub process serves it, after the recording one is gone); recordings are listed and
+ * served by id to their recorder and to admins (spec 5.5.1).
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
-import type { Duplex } from 'node:stream';
+import { Readable, type Duplex } from 'node:stream';
 import {
   DesktopRecorder,
   desktopRecordingMaxBytes,
@@ -20,11 +22,15 @@ import {
   type DesktopSessionCreated,
 } from '@svc/protocol';
 import type { Kysely } from 'kysely';
+import { Compile } from 'typebox/compile';
+import { Type } from 'typebox';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { canSeeAsset, isAdmin, type ActionContext, type Principal } from '../../access/principal.js';
 import type { AgentStreams, StreamEnd } from '../../agents/agent-gateway.js';
 import { agentFailure, type AgentCaller } from '../../agents/agent-call.js';
 import type { Clock } from '../../platform/clock.js';
+import { createLocalClusterBus, type ClusterBus } from '../../platform/cluster/cluster-bus.js';
+import { createSingleNodeRegistry, type NodeRegistry } from '../../platform/cluster/node-registry.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { EventBus } from '../../platform/event-bus.js';
 import { HubError } from '../../platform/hub-error.js';
@@ -33,17 +39,32 @@ import type { Logger } from '../../platform/logger.js';
 import type { CredentialLifetime } from '../../http/credential-lifetime.js';
 import { refuseUpgrade } from '../../http/upgrade.js';
 import type { AuditService } from '../audit/audit.service.js';
-import { startDesktopRelay, type DesktopRelay } from './desktop-relay.js';
+import { desktopCloseCodes, startDesktopRelay, type DesktopRelay } from './desktop-relay.js';
 import {
+  appendDesktopChunk,
   deleteDesktopRecording,
+  deleteDesktopSession,
+  deleteDesktopSessionsNotOn,
+  deleteDesktopSessionsOf,
+  findDesktopSession,
+  insertDesktopSession,
+  listDesktopSessionsElsewhere,
+  type DesktopSessionRow,
   deleteDesktopRecordings,
   findDesktopRecording,
   finishDesktopRecording,
   insertDesktopRecording,
   listDesktopRecordings,
   listDesktopRecordingsBefore,
+  readDesktopChunks,
 } from './desktop.repository.js';
 import type { DesktopCredentialService } from './desktop.service.js';
+
+/** A recording is stored as one chunk row about this often, or sooner at recordingChunkBytes. */
+const recordingFlushMs = 1_000;
+const recordingChunkBytes = 256 * 1024;
+/** Chunk rows read at once while a recording is served. */
+const recordingReadBatch = 8;
 
 const desktopSessionLimits = {
   sessions: 64,
@@ -52,34 +73,72 @@ const desktopSessionLimits = {
   recordingsListed: 500,
 } as const;
 
-interface LiveSession {
+/** What a console needs of its session: whose it is, which desktop, and its recording. */
+interface ConsoleTarget {
   id: string;
   assetId: string;
   owner: string;
-  createdAt: string;
-  relay: DesktopRelay | null;
-  idleTimer: NodeJS.Timeout | undefined;
   recordingId: string | null;
 }
+
+interface LiveSession extends ConsoleTarget {
+  createdAt: string;
+  relay: DesktopRelay | null;
+  /** The console attached through another hub process (decision 0043), instead of `relay`. */
+  remote: { node: string; console: string } | null;
+  idleTimer: NodeJS.Timeout | undefined;
+}
+
+/** What hub processes say about desktop sessions (decision 0043); every message is checked on receipt. */
+const desktopSubjects = {
+  /** To the owner: a console on the sender takes the session (request). */
+  console: (node: string) => `svc.node.${node}.desktop.console`,
+  /** To the owner: that console ended. */
+  detached: (node: string) => `svc.node.${node}.desktop.detached`,
+  /** To the owner: end the session (request). */
+  end: (node: string) => `svc.node.${node}.desktop.end`,
+  /** From the owner, to whichever process holds the console: close it. */
+  consoleClose: 'svc.desktop.console.close',
+} as const;
+const WireId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' });
+const checks = {
+  console: Compile(Type.Object({ session_id: WireId, console: WireId }, { additionalProperties: false })),
+  end: Compile(Type.Object({ session_id: WireId }, { additionalProperties: false })),
+  consoleClose: Compile(
+    Type.Object(
+      { console: WireId, reason: Type.String({ maxLength: 200 }) },
+      { additionalProperties: false },
+    ),
+  ),
+  reply: Compile(Type.Object({ ok: Type.Boolean() }, { additionalProperties: false })),
+};
+const clusterRequestMs = 5_000;
+const clusterSweepMs = 2_000;
 
 export interface DesktopSessionService {
   /** `deviceProof`: the mobile app's device-owner proof, spent first for `session:desktop:<asset id>`. */
   create(ctx: ActionContext, assetId: string, deviceProof?: string): Promise<DesktopSessionCreated>;
-  list(principal: Principal): DesktopSession[];
+  /** This process's sessions and those other live processes hold. */
+  list(principal: Principal): Promise<DesktopSession[]>;
   /** The WebSocket upgrade of `desktop.attach`: refuses before the handshake, or relays. */
   attach(principal: Principal, request: IncomingMessage, socket: Duplex, head: Buffer): void;
-  close(ctx: ActionContext, sessionId: string): DesktopSession;
+  close(ctx: ActionContext, sessionId: string): Promise<DesktopSession>;
   recordings(principal: Principal): Promise<DesktopRecordingInfo[]>;
-  /** The recording's file, after the ownership check; audited. */
+  /** The recording's bytes, after the ownership check; audited. `length` when known. */
   openRecording(
     ctx: ActionContext,
     recordingId: string,
-  ): Promise<{ info: DesktopRecordingInfo; file: string }>;
+  ): Promise<{ info: DesktopRecordingInfo; body: Readable; length: number | null }>;
   /** The policy went off: every console attached now is closed (new attaches are refused anyway). */
   detachAll(reason: string): void;
   /** Deletes at most `limit` recordings started before `cutoff`, their files with them. */
   purgeRecordings(cutoff: string, limit: number): Promise<number>;
-  closeAll(): void;
+  /** Forgets the sessions of processes that are gone, and answers the other processes. */
+  start(): Promise<void>;
+  /** A hub process is gone (the registry tells one survivor): its sessions went with it. */
+  onNodeGone(nodeId: string): Promise<void>;
+  /** Ends every session here and forgets them (this process stops). */
+  closeAll(): Promise<void>;
 }
 
 /** Who a principal is for ownership: the user, or the API key. */
@@ -105,8 +164,16 @@ export function createDesktopSessionService(deps: {
   credentials: Pick<CredentialLifetime, 'onCredentialEnded' | 'onSessionEnded'>;
   /** The mobile module's proofs (decision 0033); without it any proof sent is refused. */
   deviceOwner?: { spend(principal: Principal, purpose: string, proof: string): void };
+  /** The other hub processes (decision 0043); a cluster of one when absent. */
+  cluster?: { bus: ClusterBus; registry: Pick<NodeRegistry, 'isLive' | 'liveNodes'> };
 }): DesktopSessionService {
   const { db, clock, audit, events, logger, agents } = deps;
+  const bus = deps.cluster?.bus ?? createLocalClusterBus();
+  const registry = deps.cluster?.registry ?? createSingleNodeRegistry(bus.nodeId);
+  /** Consoles attached here to sessions other processes hold, by console id. */
+  const consoles = new Map<string, { owner: string; close(reason: string): void }>();
+  const unsubscribes: (() => void)[] = [];
+  let sweep: NodeJS.Timeout | null = null;
   const sessions = new Map<string, LiveSession>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   const recordingsDir = path.join(deps.dataDir, 'recordings', 'desktop');
@@ -123,11 +190,51 @@ export function createDesktopSessionService(deps: {
     created_at: s.createdAt,
     idle_timeout_s: desktopSessionLimits.idleTimeoutS,
     stream_path: `/api/v2/desktop/sessions/${s.id}/stream`,
-    attached: s.relay !== null,
+    attached: s.relay !== null || s.remote !== null,
     recording_id: s.recordingId,
   });
 
-  const mayUse = (principal: Principal, s: LiveSession) =>
+  /** Another process's session as its row shows it (whether a console is attached is the owner's to say). */
+  const presentRow = (row: DesktopSessionRow): DesktopSession => ({
+    id: row.id,
+    asset_id: row.asset_id,
+    owner: row.owner,
+    created_at: row.created_at,
+    idle_timeout_s: desktopSessionLimits.idleTimeoutS,
+    stream_path: `/api/v2/desktop/sessions/${row.id}/stream`,
+    attached: false,
+    recording_id: null,
+  });
+
+  /** The row of a session another live process holds, if this principal may use it. */
+  const remoteFor = async (principal: Principal, id: string): Promise<DesktopSessionRow> => {
+    const row = bus.shared ? await findDesktopSession(db, id) : undefined;
+    if (
+      !row ||
+      row.node_id === bus.nodeId ||
+      !registry.isLive(row.node_id) ||
+      !mayUse(principal, { assetId: row.asset_id, owner: row.owner })
+    )
+      throw new HubError('not_found', `no desktop session ${id}`);
+    return row;
+  };
+
+  const publish = (subject: string, data: unknown) => {
+    try {
+      bus.publish(subject, data);
+    } catch (error) {
+      logger.debug({ err: error, subject }, 'desktop: a message to another hub process was not sent');
+    }
+  };
+
+  /** The console another process holds on this session is closed there. */
+  const releaseRemote = (s: LiveSession, reason: string) => {
+    if (!s.remote) return;
+    publish(desktopSubjects.consoleClose, { console: s.remote.console, reason: reason.slice(0, 200) });
+    s.remote = null;
+  };
+
+  const mayUse = (principal: Principal, s: Pick<ConsoleTarget, 'assetId' | 'owner'>) =>
     canSeeAsset(principal, s.assetId) && (isAdmin(principal) || ownerOf(principal) === s.owner);
 
   /** The session, if this principal may use it; otherwise the same 404 as an unknown id. */
@@ -137,10 +244,16 @@ export function createDesktopSessionService(deps: {
     return s;
   };
 
-  const end = (s: LiveSession, reason: string) => {
+  /** `forget` false when the caller removes the rows itself (the hub stopping). */
+  const end = (s: LiveSession, reason: string, forget = true) => {
     if (!sessions.delete(s.id)) return;
     clearTimeout(s.idleTimer);
     s.relay?.close(reason);
+    releaseRemote(s, reason);
+    if (forget)
+      deleteDesktopSession(db, s.id).catch((error: unknown) => {
+        logger.error({ err: error, session_id: s.id }, 'desktop: forgetting an ended session failed');
+      });
     events.publish('desktop.session_ended', {
       asset_ids: [s.assetId],
       session_id: s.id,
@@ -158,11 +271,14 @@ export function createDesktopSessionService(deps: {
     s.idleTimer.unref();
   };
 
-  /** A recorder writing `<id>.svcrfb`, and what to do when the attach ends. */
-  const startRecording = async (s: LiveSession) => {
+  /**
+   * A recorder storing its bytes in the database (decision 0043: every process reads them, and they outlive
+   * this one), and what to do when the attach ends. Pieces are buffered and stored as one chunk row about
+   * every second or every recordingChunkBytes; a failed write ends the recording there.
+   */
+  const startRecording = async (s: ConsoleTarget) => {
     if (!deps.recordingEnabled()) return null;
     const id = newId('desktopRecording');
-    fs.mkdirSync(recordingsDir, { recursive: true, mode: 0o700 });
     await insertDesktopRecording(db, {
       id,
       session_id: s.id,
@@ -173,28 +289,78 @@ export function createDesktopSessionService(deps: {
       bytes: 0,
     });
     let bytes = 0;
-    let out: fs.WriteStream | null = null;
+    let stored = 0;
+    let seq = 0;
+    let failed = false;
+    let buffered: Buffer[] = [];
+    let bufferedBytes = 0;
+    let writing: Promise<void> = Promise.resolve();
+    const flush = (): Promise<void> => {
+      if (bufferedBytes === 0 || failed) return writing;
+      const data = Buffer.concat(buffered);
+      buffered = [];
+      bufferedBytes = 0;
+      const n = seq++;
+      writing = writing
+        .then(async () => {
+          if (failed) return;
+          await appendDesktopChunk(db, id, n, data);
+          stored += data.length;
+        })
+        .catch((error: unknown) => {
+          failed = true;
+          logger.error(
+            { err: error, recording_id: id },
+            'desktop: storing a recording failed; it stops here',
+          );
+        });
+      return writing;
+    };
+    const timer = setInterval(() => {
+      void flush();
+    }, recordingFlushMs);
+    timer.unref();
     const recorder = new DesktopRecorder({
       startedAt: clock.now(),
       now: () => performance.now(),
       maxBytes: desktopRecordingMaxBytes,
       write: (piece) => {
-        out ??= fs.createWriteStream(recordingFile(id), { flags: 'wx', mode: 0o600 });
+        if (failed) return;
         bytes += piece.length;
-        out.write(piece);
+        buffered.push(Buffer.from(piece));
+        bufferedBytes += piece.length;
+        if (bufferedBytes >= recordingChunkBytes) void flush();
       },
     });
     s.recordingId = id;
     const finish = async () => {
-      const stream = out;
-      if (stream) await new Promise((resolve) => stream.end(resolve));
+      clearInterval(timer);
+      await flush();
       // Nothing recorded (the handshake failed, or an encrypting security type): no recording to list.
-      if (bytes === 0) await deleteDesktopRecording(db, id);
-      else await finishDesktopRecording(db, id, clock.now().toISOString(), bytes);
+      if (stored === 0) await deleteDesktopRecording(db, id);
+      else await finishDesktopRecording(db, id, clock.now().toISOString(), stored);
       if (recorder.stoppedBecause && bytes === 0)
         logger.info({ recording_id: id, reason: recorder.stoppedBecause }, 'desktop attach not recorded');
     };
     return { recorder, finish };
+  };
+
+  /** Chunk rows read a batch at a time; a file left by a hub from before migration 0020 read as it is. */
+  const recordingBody = async (id: string): Promise<{ body: Readable; length: number | null } | null> => {
+    const file = recordingFile(id);
+    if (fs.existsSync(file)) return { body: fs.createReadStream(file), length: fs.statSync(file).size };
+    const first = await readDesktopChunks(db, id, 0, recordingReadBatch);
+    if (first.length === 0) return null;
+    async function* chunks(): AsyncGenerator<Buffer> {
+      let batch = first;
+      while (batch.length > 0) {
+        for (const chunk of batch) yield chunk.data;
+        const next = (batch.at(-1)?.seq ?? 0) + 1;
+        if (batch.length < recordingReadBatch) return;
+        batch = await readDesktopChunks(db, id, next, recordingReadBatch);
+      }
+    }
+    return { body: Readable.from(chunks()), length: null };
   };
 
   const watchCredential = (principal: Principal, onEnd: () => void): (() => void) => {
@@ -207,10 +373,14 @@ export function createDesktopSessionService(deps: {
     return () => undefined;
   };
 
-  const relayTo = async (principal: Principal, s: LiveSession, socket: WebSocket) => {
-    s.relay?.close('replaced by a new console');
-    clearTimeout(s.idleTimer);
-    const recording = await startRecording(s).catch((error: unknown) => {
+  /** Records and relays one console to the session's desktop; `onEnded` once it ends. Null when it failed. */
+  const runConsole = async (
+    principal: Principal,
+    target: ConsoleTarget,
+    socket: WebSocket,
+    onEnded: (relay: DesktopRelay | null) => void,
+  ): Promise<DesktopRelay | null> => {
+    const recording = await startRecording(target).catch((error: unknown) => {
       logger.error({ err: error }, 'desktop: cannot start a recording; the session goes on unrecorded');
       return null;
     });
@@ -220,9 +390,11 @@ export function createDesktopSessionService(deps: {
     });
     const onEnd = (result: StreamEnd) => {
       unwatch();
-      if (s.relay === current) s.relay = null;
-      if (sessions.has(s.id)) armIdle(s);
-      logger.info({ session_id: s.id, reason: result.reason, by: result.by }, 'desktop console detached');
+      onEnded(current);
+      logger.info(
+        { session_id: target.id, reason: result.reason, by: result.by },
+        'desktop console detached',
+      );
       recording?.finish().catch((error: unknown) => {
         logger.error({ err: error }, 'desktop: finishing a recording failed');
       });
@@ -232,17 +404,119 @@ export function createDesktopSessionService(deps: {
         socket,
         recorder: recording?.recorder ?? null,
         openStream: (callbacks) =>
-          deps.streams.openStream(s.assetId, { kind: 'tcp', params: {}, ...callbacks }),
+          deps.streams.openStream(target.assetId, { kind: 'tcp', params: {}, ...callbacks }),
         onEnd,
       });
-      s.relay = current;
+      return current;
     } catch (error) {
-      const row = { id: s.assetId, name: s.assetId, last_seen_at: null };
+      const row = { id: target.assetId, name: target.assetId, last_seen_at: null };
       const failure = agentFailure(error, row, 'exec.run');
       const message = failure instanceof Error ? failure.message : 'the desktop could not be opened';
       socket.close(4000, message.slice(0, 120));
       onEnd({ reason: message, by: 'agent', exit: null });
+      return null;
     }
+  };
+
+  const relayTo = async (principal: Principal, s: LiveSession, socket: WebSocket) => {
+    s.relay?.close('replaced by a new console');
+    releaseRemote(s, 'replaced by a new console');
+    clearTimeout(s.idleTimer);
+    const relay = await runConsole(principal, s, socket, (ended) => {
+      if (s.relay === ended) s.relay = null;
+      if (sessions.has(s.id) && s.relay === null && s.remote === null) armIdle(s);
+    });
+    if (relay && !relay.stream.closed) s.relay = relay;
+  };
+
+  /**
+   * A console here on a session another process holds (decision 0043): the owner is told it takes the
+   * session (its own console closes, its idle timer stops); this process opens the agent's desktop stream
+   * itself (the cluster gateway reaches the agent wherever it is) and records it.
+   */
+  const remoteAttach = async (principal: Principal, row: DesktopSessionRow, socket: WebSocket) => {
+    const consoleId = `dc${randomBytes(8).toString('hex')}`;
+    // A close may come while the owner is asked or the stream opens (closures set these).
+    const state: { relay: DesktopRelay | null; closedEarly: string | null } = {
+      relay: null,
+      closedEarly: null,
+    };
+    consoles.set(consoleId, {
+      owner: row.node_id,
+      close: (reason) => {
+        if (state.relay) state.relay.close(reason);
+        else state.closedEarly = reason;
+      },
+    });
+    const taken = await bus
+      .request(
+        desktopSubjects.console(row.node_id),
+        { session_id: row.id, console: consoleId },
+        { timeoutMs: clusterRequestMs },
+      )
+      .then(
+        (reply) => checks.reply.Check(reply) && reply.ok,
+        () => false,
+      );
+    if (!taken || state.closedEarly !== null) {
+      consoles.delete(consoleId);
+      socket.close(desktopCloseCodes.ended, state.closedEarly ?? 'the desktop session has ended');
+      return;
+    }
+    const target: ConsoleTarget = { id: row.id, assetId: row.asset_id, owner: row.owner, recordingId: null };
+    state.relay = await runConsole(principal, target, socket, () => {
+      if (!consoles.delete(consoleId)) return;
+      publish(desktopSubjects.detached(row.node_id), { session_id: row.id, console: consoleId });
+    });
+    const late = state.closedEarly as string | null;
+    if (late !== null) state.relay?.close(late);
+  };
+
+  /** The owner's answers to the other processes. */
+  const answerPeers = () => {
+    unsubscribes.push(
+      bus.respond(desktopSubjects.console(bus.nodeId), (data, meta) => {
+        if (!checks.console.Check(data)) return Promise.reject(new Error('invalid desktop console message'));
+        const s = sessions.get(data.session_id);
+        if (!s) return Promise.resolve({ ok: false });
+        s.relay?.close('replaced by a new console');
+        releaseRemote(s, 'replaced by a new console');
+        clearTimeout(s.idleTimer);
+        s.remote = { node: meta.from, console: data.console };
+        return Promise.resolve({ ok: true });
+      }),
+      bus.subscribe(desktopSubjects.detached(bus.nodeId), (data, meta) => {
+        if (!checks.console.Check(data)) return;
+        const s = sessions.get(data.session_id);
+        if (!s || s.remote?.console !== data.console || s.remote.node !== meta.from) return;
+        s.remote = null;
+        if (s.relay === null) armIdle(s);
+      }),
+      bus.respond(desktopSubjects.end(bus.nodeId), (data) => {
+        if (!checks.end.Check(data)) return Promise.reject(new Error('invalid desktop end message'));
+        const s = sessions.get(data.session_id);
+        if (s) end(s, 'closed');
+        return Promise.resolve({ ok: s !== undefined });
+      }),
+      bus.subscribe(desktopSubjects.consoleClose, (data) => {
+        if (checks.consoleClose.Check(data)) consoles.get(data.console)?.close(data.reason);
+      }),
+    );
+    // Consoles whose other end's process is gone: closed here, or the session's idle timer runs again there.
+    sweep = setInterval(() => {
+      for (const [id, c] of [...consoles])
+        if (!registry.isLive(c.owner)) {
+          consoles.delete(id);
+          c.close('the desktop session has ended');
+        }
+      for (const s of sessions.values()) {
+        if (s.remote && !registry.isLive(s.remote.node)) {
+          s.remote = null;
+          if (s.relay === null) armIdle(s);
+        }
+      }
+    }, clusterSweepMs);
+    sweep.unref();
   };
 
   return {
@@ -275,6 +549,7 @@ export function createDesktopSessionService(deps: {
         owner,
         createdAt: clock.now().toISOString(),
         relay: null,
+        remote: null,
         idleTimer: undefined,
         recordingId: null,
       };
@@ -289,6 +564,14 @@ export function createDesktopSessionService(deps: {
           detail: { credentials_released: credentials !== null },
         },
       ]);
+      // Where it lives, for the other processes (decision 0043).
+      await insertDesktopSession(db, {
+        id: s.id,
+        asset_id: s.assetId,
+        owner,
+        node_id: bus.nodeId,
+        created_at: s.createdAt,
+      });
       sessions.set(s.id, s);
       armIdle(s);
       events.publish('desktop.session_started', {
@@ -300,62 +583,94 @@ export function createDesktopSessionService(deps: {
       return { session: present(s), credentials };
     },
 
-    list(principal) {
-      return [...sessions.values()].filter((s) => mayUse(principal, s)).map(present);
+    async list(principal) {
+      const here = [...sessions.values()].filter((s) => mayUse(principal, s)).map(present);
+      if (!bus.shared) return here;
+      const rows = await listDesktopSessionsElsewhere(db, bus.nodeId, desktopSessionLimits.sessions * 4);
+      const elsewhere = rows
+        .filter(
+          (r) => registry.isLive(r.node_id) && mayUse(principal, { assetId: r.asset_id, owner: r.owner }),
+        )
+        .map(presentRow);
+      return [...here, ...elsewhere];
     },
 
     attach(principal, request, socket, head) {
-      const refuse = (error: HubError) => {
-        refuseUpgrade(socket, error);
-      };
       const found = sessionIdPattern.exec((request.url ?? '').split('?')[0] ?? '');
-      try {
+      const target = async (): Promise<{ local: LiveSession } | { remote: DesktopSessionRow }> => {
         if (principal.role === 'viewer')
           throw new HubError('read_only_role', 'viewers cannot attach to a desktop');
         requireInteractive();
         if (!found?.[1]) throw new HubError('not_found', 'no such desktop session');
-        const s = sessionFor(principal, found[1]);
-        const ctx: ActionContext = { principal, requestId: null, ip: request.socket.remoteAddress ?? null };
-        audit
-          .recordIntent(ctx, [
-            {
-              action: 'desktop.session_attached',
-              targetType: 'desktop_session',
-              targetId: s.id,
-              assetId: s.assetId,
-            },
-          ])
-          .then(() => {
-            wss.handleUpgrade(request, socket, head, (ws) => {
-              events.publish('desktop.session_attached', {
-                asset_ids: [s.assetId],
-                session_id: s.id,
-                asset_id: s.assetId,
-                owner: s.owner,
-              });
-              void relayTo(principal, s, ws);
+        const local = sessions.get(found[1]);
+        if (local) return { local: sessionFor(principal, found[1]) };
+        // Held by another process: the same checks, on its row (decision 0043).
+        return { remote: await remoteFor(principal, found[1]) };
+      };
+      target()
+        .then(async (to) => {
+          const s =
+            'local' in to
+              ? to.local
+              : { id: to.remote.id, assetId: to.remote.asset_id, owner: to.remote.owner };
+          const ctx: ActionContext = { principal, requestId: null, ip: request.socket.remoteAddress ?? null };
+          await audit
+            .recordIntent(ctx, [
+              {
+                action: 'desktop.session_attached',
+                targetType: 'desktop_session',
+                targetId: s.id,
+                assetId: s.assetId,
+              },
+            ])
+            .catch((error: unknown) => {
+              logger.error({ err: error }, 'desktop: auditing an attach failed; refused');
+              throw new HubError('internal_error');
             });
-          })
-          .catch((error: unknown) => {
-            logger.error({ err: error }, 'desktop: auditing an attach failed; refused');
-            refuse(new HubError('internal_error'));
+          wss.handleUpgrade(request, socket, head, (ws) => {
+            events.publish('desktop.session_attached', {
+              asset_ids: [s.assetId],
+              session_id: s.id,
+              asset_id: s.assetId,
+              owner: s.owner,
+            });
+            if ('local' in to) void relayTo(principal, to.local, ws);
+            else void remoteAttach(principal, to.remote, ws);
           });
-      } catch (error) {
-        refuse(error instanceof HubError ? error : new HubError('internal_error'));
-      }
+        })
+        .catch((error: unknown) => {
+          refuseUpgrade(socket, error instanceof HubError ? error : new HubError('internal_error'));
+        });
     },
 
-    close(ctx, sessionId) {
-      const s = sessionFor(ctx.principal, sessionId);
-      const view = present(s);
-      end(s, 'closed');
+    async close(ctx, sessionId) {
+      const local = sessions.get(sessionId);
+      let view: DesktopSession;
+      let assetId: string;
+      if (local) {
+        const s = sessionFor(ctx.principal, sessionId);
+        view = present(s);
+        assetId = s.assetId;
+        end(s, 'closed');
+      } else {
+        const row = await remoteFor(ctx.principal, sessionId);
+        const ended = await bus
+          .request(desktopSubjects.end(row.node_id), { session_id: row.id }, { timeoutMs: clusterRequestMs })
+          .then(
+            (reply) => checks.reply.Check(reply) && reply.ok,
+            () => false,
+          );
+        if (!ended) throw new HubError('not_found', `no desktop session ${sessionId}`);
+        view = presentRow(row);
+        assetId = row.asset_id;
+      }
       void audit
         .recordIntent(ctx, [
           {
             action: 'desktop.session_ended',
             targetType: 'desktop_session',
-            targetId: s.id,
-            assetId: s.assetId,
+            targetId: sessionId,
+            assetId,
           },
         ])
         .catch((error: unknown) => {
@@ -381,9 +696,8 @@ export function createDesktopSessionService(deps: {
         (isAdmin(ctx.principal) || row.owner === ownerOf(ctx.principal));
       // Another person's recording is as absent as an unknown id.
       if (!row || !allowed) throw new HubError('not_found', `no desktop recording ${recordingId}`);
-      const file = recordingFile(row.id);
-      if (!fs.existsSync(file))
-        throw new HubError('not_found', `desktop recording ${recordingId} has no data`);
+      const body = await recordingBody(row.id);
+      if (!body) throw new HubError('not_found', `desktop recording ${recordingId} has no data`);
       await audit.recordIntent(ctx, [
         {
           action: 'desktop.recording_accessed',
@@ -398,11 +712,12 @@ export function createDesktopSessionService(deps: {
         session_id: row.session_id,
         asset_id: row.asset_id,
       });
-      return { info: row, file };
+      return { info: row, ...body };
     },
 
     detachAll(reason) {
       for (const s of sessions.values()) s.relay?.close(reason);
+      for (const c of [...consoles.values()]) c.close(reason);
     },
 
     async purgeRecordings(cutoff, limit) {
@@ -415,9 +730,27 @@ export function createDesktopSessionService(deps: {
       return old.length;
     },
 
-    closeAll() {
-      for (const s of [...sessions.values()]) end(s, 'the hub is stopping');
+    async start() {
+      // Alone, every session row is from an earlier start; in a cluster, those of nodes that are gone.
+      const live = bus.shared ? [...registry.liveNodes(), bus.nodeId] : [bus.nodeId];
+      const forgotten = await deleteDesktopSessionsNotOn(db, live);
+      if (forgotten > 0)
+        logger.info({ sessions: forgotten }, 'desktop sessions of stopped hub processes forgotten');
+      if (bus.shared && !sweep) answerPeers();
+    },
+
+    async onNodeGone(nodeId) {
+      await deleteDesktopSessionsOf(db, nodeId);
+    },
+
+    async closeAll() {
+      if (sweep) clearInterval(sweep);
+      sweep = null;
+      for (const unsubscribe of unsubscribes.splice(0)) unsubscribe();
+      for (const c of [...consoles.values()]) c.close('the hub is stopping');
+      for (const s of [...sessions.values()]) end(s, 'the hub is stopping', false);
       wss.close();
+      await deleteDesktopSessionsOf(db, bus.nodeId);
     },
   };
 }

@@ -4,6 +4,8 @@ import type { AgentCaller } from '../../agents/agent-call.js';
 import type { Principal } from '../../access/principal.js';
 import type { CredentialLifetime } from '../../http/credential-lifetime.js';
 import type { Clock } from '../../platform/clock.js';
+import type { ClusterBus } from '../../platform/cluster/cluster-bus.js';
+import type { NodeRegistry } from '../../platform/cluster/node-registry.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { EventBus } from '../../platform/event-bus.js';
 import type { Logger } from '../../platform/logger.js';
@@ -36,6 +38,8 @@ export function createDesktopModule(deps: {
   credentials: Pick<CredentialLifetime, 'onCredentialEnded' | 'onSessionEnded'>;
   /** The mobile module's device-owner proofs, spent by a create that carries one. */
   deviceOwner?: { spend(principal: Principal, purpose: string, proof: string): void };
+  /** The other hub processes: desktop attaches and closes reach the process holding the session. */
+  cluster?: { bus: ClusterBus; registry: Pick<NodeRegistry, 'isLive' | 'liveNodes'> };
 }) {
   const desktopCredentials = createDesktopCredentialService(deps);
   const desktopSessions = createDesktopSessionService({
@@ -71,9 +75,11 @@ export function createDesktopModule(deps: {
         });
       }),
     ],
-    async close() {
-      desktopSessions.closeAll();
-      await Promise.resolve();
+    start: () => {
+      desktopSessions.start().catch((error: unknown) => {
+        deps.logger.error({ err: error }, 'desktop: forgetting the sessions of stopped processes failed');
+      });
     },
+    close: () => desktopSessions.closeAll(),
   });
 }

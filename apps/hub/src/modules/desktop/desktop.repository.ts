@@ -1,4 +1,9 @@
-import type { DesktopCredentialsTable, DesktopRecordingsTable, Executor } from '../../platform/db/schema.js';
+import type {
+  DesktopCredentialsTable,
+  DesktopRecordingsTable,
+  DesktopSessionsTable,
+  Executor,
+} from '../../platform/db/schema.js';
 
 export type DesktopCredentialsRow = DesktopCredentialsTable;
 
@@ -66,7 +71,38 @@ export async function listDesktopRecordings(
 }
 
 export async function deleteDesktopRecording(db: Executor, id: string): Promise<void> {
+  await db.deleteFrom('desktop_recording_chunks').where('recording_id', '=', id).execute();
   await db.deleteFrom('desktop_recordings').where('id', '=', id).execute();
+}
+
+export async function appendDesktopChunk(
+  db: Executor,
+  recordingId: string,
+  seq: number,
+  data: Buffer,
+): Promise<void> {
+  await db
+    .insertInto('desktop_recording_chunks')
+    .values({ recording_id: recordingId, seq, data: data.toString('base64') })
+    .execute();
+}
+
+/** The chunks from `fromSeq` on, in order, at most `limit`. */
+export async function readDesktopChunks(
+  db: Executor,
+  recordingId: string,
+  fromSeq: number,
+  limit: number,
+): Promise<{ seq: number; data: Buffer }[]> {
+  const rows = await db
+    .selectFrom('desktop_recording_chunks')
+    .select(['seq', 'data'])
+    .where('recording_id', '=', recordingId)
+    .where('seq', '>=', fromSeq)
+    .orderBy('seq')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ seq: r.seq, data: Buffer.from(r.data, 'base64') }));
 }
 
 /** Finished recordings started before `cutoff`, oldest first (retention). */
@@ -88,7 +124,57 @@ export async function listDesktopRecordingsBefore(
 export async function deleteDesktopRecordings(db: Executor, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
   await db
+    .deleteFrom('desktop_recording_chunks')
+    .where('recording_id', 'in', [...ids])
+    .execute();
+  await db
     .deleteFrom('desktop_recordings')
     .where('id', 'in', [...ids])
     .execute();
+}
+
+export type DesktopSessionRow = DesktopSessionsTable;
+
+export async function insertDesktopSession(db: Executor, row: DesktopSessionRow): Promise<void> {
+  await db.insertInto('desktop_sessions').values(row).execute();
+}
+
+export async function deleteDesktopSession(db: Executor, id: string): Promise<void> {
+  await db.deleteFrom('desktop_sessions').where('id', '=', id).execute();
+}
+
+export async function findDesktopSession(db: Executor, id: string): Promise<DesktopSessionRow | undefined> {
+  return db.selectFrom('desktop_sessions').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The sessions other nodes hold, newest first. */
+export async function listDesktopSessionsElsewhere(
+  db: Executor,
+  nodeId: string,
+  limit: number,
+): Promise<DesktopSessionRow[]> {
+  return db
+    .selectFrom('desktop_sessions')
+    .selectAll()
+    .where('node_id', '!=', nodeId)
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * Forgets the sessions of nodes not in `live` (they went with their process); `live` null (a cluster of one)
+ * forgets every session but this node's.
+ */
+export async function deleteDesktopSessionsNotOn(db: Executor, live: readonly string[]): Promise<number> {
+  const result = await db
+    .deleteFrom('desktop_sessions')
+    .where('node_id', 'not in', [...live])
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export async function deleteDesktopSessionsOf(db: Executor, nodeId: string): Promise<number> {
+  const result = await db.deleteFrom('desktop_sessions').where('node_id', '=', nodeId).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

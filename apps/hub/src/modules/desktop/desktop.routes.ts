@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { sendError } from '../../http/envelope.js';
 import { rawContext } from '../../http/raw-context.js';
 import type { Handlers, RawHandlers } from '../../http/register-routes.js';
@@ -13,8 +12,8 @@ export function desktopRoutes(desktop: DesktopCredentialService, sessions: Deskt
     'desktop.setCredentials': ({ params, body, ctx }) => desktop.set(ctx, params.id, body),
     'desktop.clearCredentials': ({ params, ctx }) => desktop.clear(ctx, params.id),
     'desktop.createSession': ({ params, body, ctx }) => sessions.create(ctx, params.id, body?.device_proof),
-    'desktop.sessions': ({ ctx }) => Promise.resolve(sessions.list(ctx.principal)),
-    'desktop.closeSession': ({ params, ctx }) => Promise.resolve(sessions.close(ctx, params.session_id)),
+    'desktop.sessions': ({ ctx }) => sessions.list(ctx.principal),
+    'desktop.closeSession': ({ params, ctx }) => sessions.close(ctx, params.session_id),
     'desktop.recordings': ({ ctx }) => sessions.recordings(ctx.principal),
   } satisfies Handlers;
 }
@@ -29,13 +28,13 @@ export function desktopRawRoutes(sessions: DesktopSessionService) {
       ),
     'desktop.recording': async (request, reply) => {
       const { recording_id: id } = request.params as { recording_id: string };
-      const { info, file } = await sessions.openRecording(rawContext(request), id);
-      return reply
+      const { info, body, length } = await sessions.openRecording(rawContext(request), id);
+      reply
         .code(200)
         .type('application/octet-stream')
-        .header('Content-Disposition', `attachment; filename="${info.id}.svcrfb"`)
-        .header('Content-Length', String(fs.statSync(file).size))
-        .send(fs.createReadStream(file));
+        .header('Content-Disposition', `attachment; filename="${info.id}.svcrfb"`);
+      if (length !== null) reply.header('Content-Length', String(length));
+      return reply.send(body);
     },
   } satisfies RawHandlers;
 }

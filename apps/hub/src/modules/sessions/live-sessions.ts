@@ -12,7 +12,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Compile } from 'typebox/compile';
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { sessionCloseCodes, sessionLimits, streamLimits } from '@svc/protocol';
 import type { Principal } from '../../access/principal.js';
@@ -32,6 +32,7 @@ const ControlMessage = Type.Union([
   Type.Object({ type: Type.Literal('close') }, { additionalProperties: false }),
 ]);
 const controlCheck = Compile(ControlMessage);
+type ControlMessage = Static<typeof ControlMessage>;
 
 export interface SessionLimits {
   clientQueueBytes: number;
@@ -42,9 +43,40 @@ export interface SessionLimits {
   scrollbackBytes: number;
 }
 
+/** A message the hub sends a client as a text frame (see `sessionsContracts['sessions.attach']`). */
+type ServerMessage =
+  | { type: 'status'; state: 'live'; replayed: number; cols: number; rows: number }
+  | { type: 'ended'; reason: string; exit_code: number | null };
+
+/** Where a client's output goes: a browser's WebSocket here, or a relay to another hub process. */
+export interface ClientSink {
+  /** Output sent and not yet taken by the client: past half of clientQueueBytes the shell is held. */
+  readonly bufferedAmount: number;
+  output(chunk: Buffer): void;
+  message(message: ServerMessage): void;
+  /** Once: the client leaves, with a close code of `sessionCloseCodes` (or 1000/1009) and a reason. */
+  close(code: number, reason: string): void;
+}
+
+/** A client attached through another hub process (decision 0043): its input and its leaving. */
+interface RelayedClient {
+  /** The session's agent stream info (a PTY's shell and pid). */
+  readonly info: { shell: string; pid: number };
+  /** Input queued at the agent. */
+  readonly queuedBytes: number;
+  /** Input from the client; false when it was closed for it (a flood). */
+  input(chunk: Buffer): boolean;
+  resize(cols: number, rows: number): void;
+  /** Its relay took output: the shell may go on. */
+  drained(): void;
+  /** The client left (its browser closed, its process went away): the session stays. */
+  leave(): void;
+}
+
 interface AttachClient {
-  ws: WebSocket;
-  principal: Principal;
+  sink: ClientSink;
+  /** Null for a client relayed from another process: that process watches its credential and audits. */
+  principal: Principal | null;
   stalledSince: number | null;
   windowStart: number;
   inputBytes: number;
@@ -102,9 +134,61 @@ export interface LiveSessions {
   discard(id: string): void;
   end(id: string, reason: string): void;
   attach(id: string, principal: Principal, request: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /**
+   * Attaches a client relayed from another hub process, which checked the caller (decision 0043). Null when
+   * the session is not live here; a full session closes the sink at once, as it does a browser.
+   */
+  attachRelayed(id: string, sink: ClientSink): RelayedClient | null;
   /** Sessions whose grace (no browser) or idle time ran out end now; stalled clients go; acks flow. */
   sweep(graceMs: number, idleMs: number): void;
   closeAll(reason: string): void;
+}
+
+/** A client's text frame as a control message, or why it is not one. */
+export function parseControl(
+  bytes: Buffer,
+): { ok: true; message: ControlMessage } | { ok: false; why: string } {
+  let message: unknown;
+  try {
+    message = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    return { ok: false, why: 'malformed control frame: not JSON' };
+  }
+  if (!controlCheck.Check(message)) {
+    const first = controlCheck.Errors(message)[0];
+    const why = first ? `${first.instancePath || '/'} ${first.message}` : 'unknown message';
+    return { ok: false, why: `malformed control frame: ${why}` };
+  }
+  return { ok: true, message };
+}
+
+/** A browser's WebSocket as a client sink. */
+function socketSink(ws: WebSocket): ClientSink {
+  return {
+    get bufferedAmount() {
+      return ws.bufferedAmount;
+    },
+    output(chunk) {
+      ws.send(chunk, { binary: true });
+    },
+    message(message) {
+      ws.send(JSON.stringify(message));
+    },
+    close(code, reason) {
+      try {
+        ws.close(code, reason.slice(0, 120));
+      } catch {
+        ws.terminate();
+      }
+      const grace = setTimeout(() => {
+        ws.terminate();
+      }, 5_000);
+      grace.unref();
+      ws.once('close', () => {
+        clearTimeout(grace);
+      });
+    },
+  };
 }
 
 function bytesOf(data: RawData): Buffer {
@@ -127,26 +211,15 @@ export function createLiveSessions(deps: LiveSessionsDeps): LiveSessions {
     if (!session.clients.delete(client)) return;
     client.stopWatching();
     if (session.clients.size === 0) session.detachedSince = deps.now();
-    try {
-      client.ws.close(code, reason.slice(0, 120));
-    } catch {
-      client.ws.terminate();
-    }
-    const grace = setTimeout(() => {
-      client.ws.terminate();
-    }, 5_000);
-    grace.unref();
-    client.ws.once('close', () => {
-      clearTimeout(grace);
-    });
-    if (!session.ended) deps.onDetached(session, client.principal);
+    client.sink.close(code, reason);
+    if (!session.ended && client.principal) deps.onDetached(session, client.principal);
     releaseAcks(session);
   }
 
   /** Whether every attached browser has room for more output. */
   function clientsHaveRoom(session: SessionState): boolean {
     for (const client of session.clients) {
-      if (client.ws.bufferedAmount > limits.clientQueueBytes / 2) return false;
+      if (client.sink.bufferedAmount > limits.clientQueueBytes / 2) return false;
     }
     return true;
   }
@@ -177,12 +250,12 @@ export function createLiveSessions(deps: LiveSessionsDeps): LiveSessions {
     }
     session.recorder?.output(chunk, now);
     for (const client of [...session.clients]) {
-      if (client.ws.bufferedAmount + chunk.length > limits.clientQueueBytes) {
+      if (client.sink.bufferedAmount + chunk.length > limits.clientQueueBytes) {
         // Its queue is full: it misses output until it catches up (the ring shows it the screen on re-attach).
         client.stalledSince ??= now;
         continue;
       }
-      client.ws.send(chunk, { binary: true });
+      client.sink.output(chunk);
     }
     session.pendingAck += chunk.length;
     releaseAcks(session);
@@ -192,16 +265,52 @@ export function createLiveSessions(deps: LiveSessionsDeps): LiveSessions {
     if (session.ended) return;
     session.ended = true;
     sessions.delete(session.id);
-    const message = JSON.stringify({ type: 'ended', reason, exit_code: exitCode });
     for (const client of [...session.clients]) {
       try {
-        client.ws.send(message);
+        client.sink.message({ type: 'ended', reason, exit_code: exitCode });
       } catch {
         // Closing anyway.
       }
       closeClient(session, client, sessionCloseCodes.ended, reason);
     }
     deps.onEnded(session, { reason, exitCode });
+  }
+
+  function clientInput(session: SessionState, client: AttachClient, bytes: Buffer): boolean {
+    const now = deps.now();
+    if (now - client.windowStart >= 1000) {
+      client.windowStart = now;
+      client.inputBytes = 0;
+    }
+    client.inputBytes += bytes.length;
+    if (client.inputBytes > limits.clientInputBytesPerSecond) {
+      closeClient(
+        session,
+        client,
+        sessionCloseCodes.inputFlood,
+        `input flood: more than ${limits.clientInputBytesPerSecond} bytes per second`,
+      );
+      return false;
+    }
+    if (!session.handle?.write(bytes)) {
+      closeClient(
+        session,
+        client,
+        sessionCloseCodes.inputFlood,
+        'input flood: the terminal is not taking input',
+      );
+      return false;
+    }
+    session.lastActivity = now;
+    return true;
+  }
+
+  function resize(session: SessionState, cols: number, rows: number): void {
+    if (cols === session.cols && rows === session.rows) return;
+    session.cols = cols;
+    session.rows = rows;
+    session.handle?.resize(cols, rows);
+    session.recorder?.resize(cols, rows, deps.now());
   }
 
   function onClientMessage(
@@ -211,57 +320,55 @@ export function createLiveSessions(deps: LiveSessionsDeps): LiveSessions {
     isBinary: boolean,
   ): void {
     const bytes = bytesOf(data);
-    const now = deps.now();
     if (isBinary) {
-      if (now - client.windowStart >= 1000) {
-        client.windowStart = now;
-        client.inputBytes = 0;
-      }
-      client.inputBytes += bytes.length;
-      if (client.inputBytes > limits.clientInputBytesPerSecond) {
-        closeClient(
-          session,
-          client,
-          sessionCloseCodes.inputFlood,
-          `input flood: more than ${limits.clientInputBytesPerSecond} bytes per second`,
-        );
-        return;
-      }
-      if (!session.handle?.write(bytes)) {
-        closeClient(
-          session,
-          client,
-          sessionCloseCodes.inputFlood,
-          'input flood: the terminal is not taking input',
-        );
-        return;
-      }
-      session.lastActivity = now;
+      clientInput(session, client, bytes);
       return;
     }
-    let message: unknown;
-    try {
-      message = JSON.parse(bytes.toString('utf8'));
-    } catch {
-      closeClient(session, client, sessionCloseCodes.protocolError, 'malformed control frame: not JSON');
+    const parsed = parseControl(bytes);
+    if (!parsed.ok) {
+      closeClient(session, client, sessionCloseCodes.protocolError, parsed.why);
       return;
     }
-    if (!controlCheck.Check(message)) {
-      const first = controlCheck.Errors(message)[0];
-      const why = first ? `${first.instancePath || '/'} ${first.message}` : 'unknown message';
-      closeClient(session, client, sessionCloseCodes.protocolError, `malformed control frame: ${why}`);
-      return;
-    }
-    if (message.type === 'close') {
+    if (parsed.message.type === 'close') {
       session.handle?.close('closed by the user');
       finish(session, 'closed by the user', null);
       return;
     }
-    if (message.cols === session.cols && message.rows === session.rows) return;
-    session.cols = message.cols;
-    session.rows = message.rows;
-    session.handle?.resize(message.cols, message.rows);
-    session.recorder?.resize(message.cols, message.rows, now);
+    resize(session, parsed.message.cols, parsed.message.rows);
+  }
+
+  /** Adds a client to a live session with room, replays the screen to it; null otherwise (sink closed). */
+  function addClient(
+    session: SessionState,
+    sink: ClientSink,
+    principal: Principal | null,
+  ): AttachClient | null {
+    if (session.clients.size >= limits.clientsPerSession) {
+      sink.close(
+        sessionCloseCodes.tooManyClients,
+        `at most ${limits.clientsPerSession} browsers per session`,
+      );
+      return null;
+    }
+    const client: AttachClient = {
+      sink,
+      principal,
+      stalledSince: null,
+      windowStart: deps.now(),
+      inputBytes: 0,
+      stopWatching: () => undefined,
+    };
+    session.clients.add(client);
+    const replay = Buffer.concat(session.ring);
+    if (replay.length > 0) sink.output(replay);
+    sink.message({
+      type: 'status',
+      state: 'live',
+      replayed: replay.length,
+      cols: session.cols,
+      rows: session.rows,
+    });
+    return client;
   }
 
   function watch(principal: Principal, onEnd: () => void): () => void {
@@ -337,22 +444,8 @@ export function createLiveSessions(deps: LiveSessionsDeps): LiveSessions {
           ws.close(sessionCloseCodes.ended, 'the session has ended');
           return;
         }
-        if (session.clients.size >= limits.clientsPerSession) {
-          ws.close(
-            sessionCloseCodes.tooManyClients,
-            `at most ${limits.clientsPerSession} browsers per session`,
-          );
-          return;
-        }
-        const client: AttachClient = {
-          ws,
-          principal,
-          stalledSince: null,
-          windowStart: deps.now(),
-          inputBytes: 0,
-          stopWatching: () => undefined,
-        };
-        session.clients.add(client);
+        const client = addClient(session, socketSink(ws), principal);
+        if (!client) return;
         client.stopWatching = watch(principal, () => {
           closeClient(session, client, sessionCloseCodes.credentialEnded, 'credential ended');
         });
@@ -366,26 +459,41 @@ export function createLiveSessions(deps: LiveSessionsDeps): LiveSessions {
             closeClient(session, client, code === 1009 ? 1009 : 1000, 'closed');
           }
         });
-        const replay = Buffer.concat(session.ring);
-        if (replay.length > 0) ws.send(replay, { binary: true });
-        ws.send(
-          JSON.stringify({
-            type: 'status',
-            state: 'live',
-            replayed: replay.length,
-            cols: session.cols,
-            rows: session.rows,
-          }),
-        );
         deps.onAttached(session, principal);
       });
+    },
+
+    attachRelayed(id, sink) {
+      const session = sessions.get(id);
+      if (!session || session.ended || !session.handle) return null;
+      const handle = session.handle;
+      const client = addClient(session, sink, null);
+      return {
+        info: handle.info,
+        get queuedBytes() {
+          return handle.queuedBytes;
+        },
+        input: (chunk) =>
+          client && session.clients.has(client) ? clientInput(session, client, chunk) : false,
+        resize: (cols, rows) => {
+          if (client && session.clients.has(client)) resize(session, cols, rows);
+        },
+        drained: () => {
+          if (client && session.clients.has(client) && sink.bufferedAmount <= limits.clientQueueBytes / 2)
+            client.stalledSince = null;
+          releaseAcks(session);
+        },
+        leave: () => {
+          if (client && session.clients.has(client)) closeClient(session, client, 1000, 'closed');
+        },
+      };
     },
 
     sweep(graceMs, idleMs) {
       const now = deps.now();
       for (const session of [...sessions.values()]) {
         for (const client of [...session.clients]) {
-          if (client.ws.bufferedAmount <= limits.clientQueueBytes / 2) client.stalledSince = null;
+          if (client.sink.bufferedAmount <= limits.clientQueueBytes / 2) client.stalledSince = null;
           else client.stalledSince ??= now;
           if (client.stalledSince !== null && now - client.stalledSince > limits.clientStallMs) {
             closeClient(session, client, sessionCloseCodes.slowClient, 'slow client: not reading its output');

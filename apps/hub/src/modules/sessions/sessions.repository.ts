@@ -51,21 +51,88 @@ export async function listSessions(
   return { rows, total: Number(total.n) };
 }
 
-/** Sessions left live by a previous process (created before `startedAt`): they ended when it did. */
-export async function endLiveSessions(db: Executor, startedAt: string, reason: string): Promise<number> {
-  const result = await db
-    .updateTable('remote_sessions')
-    .set({ state: 'ended', ended_at: startedAt, end_reason: reason })
+/**
+ * Sessions left live by processes that no longer run them, created before `startedAt`: those of nodes not in
+ * `live`, and, in a cluster of one (`live` null), every one (a previous process of this hub held them).
+ * Their recordings end with them. Returns how many sessions ended.
+ */
+export async function endLiveSessions(
+  db: Executor,
+  startedAt: string,
+  reason: string,
+  live: readonly string[] | null,
+): Promise<number> {
+  let query = db
+    .selectFrom('remote_sessions')
+    .select(['id', 'recording_id'])
     .where('state', '=', 'live')
-    .where('created_at', '<', startedAt)
-    .executeTakeFirst();
-  await db
-    .updateTable('session_recordings')
-    .set({ ended_at: startedAt })
-    .where('ended_at', 'is', null)
-    .where('created_at', '<', startedAt)
+    .where('created_at', '<', startedAt);
+  if (live !== null) {
+    query = query.where('node_id', 'is not', null);
+    if (live.length > 0) query = query.where('node_id', 'not in', [...live]);
+  }
+  const ended = await endRows(db, await query.execute(), startedAt, reason);
+  if (live === null) {
+    // Alone, no recording from before this start is still being written.
+    await db
+      .updateTable('session_recordings')
+      .set({ ended_at: startedAt })
+      .where('ended_at', 'is', null)
+      .where('created_at', '<', startedAt)
+      .execute();
+  }
+  return ended;
+}
+
+/** The live sessions of a node that is gone (decision 0043). Returns how many ended. */
+export async function endSessionsOfNode(
+  db: Executor,
+  nodeId: string,
+  nowIso: string,
+  reason: string,
+): Promise<number> {
+  const rows = await db
+    .selectFrom('remote_sessions')
+    .select(['id', 'recording_id'])
+    .where('state', '=', 'live')
+    .where('node_id', '=', nodeId)
     .execute();
-  return Number(result.numUpdatedRows);
+  return endRows(db, rows, nowIso, reason);
+}
+
+const endBatch = 500;
+
+async function endRows(
+  db: Executor,
+  rows: { id: string; recording_id: string | null }[],
+  nowIso: string,
+  reason: string,
+): Promise<number> {
+  let ended = 0;
+  for (let i = 0; i < rows.length; i += endBatch) {
+    const batch = rows.slice(i, i + endBatch);
+    const result = await db
+      .updateTable('remote_sessions')
+      .set({ state: 'ended', ended_at: nowIso, end_reason: reason })
+      .where('state', '=', 'live')
+      .where(
+        'id',
+        'in',
+        batch.map((r) => r.id),
+      )
+      .executeTakeFirst();
+    ended += Number(result.numUpdatedRows);
+    const recordings = batch.flatMap((r) => (r.recording_id ? [r.recording_id] : []));
+    if (recordings.length > 0) {
+      await db
+        .updateTable('session_recordings')
+        .set({ ended_at: nowIso })
+        .where('ended_at', 'is', null)
+        .where('id', 'in', recordings)
+        .execute();
+    }
+  }
+  return ended;
 }
 
 export async function insertRecording(db: Executor, row: RecordingRow): Promise<void> {

@@ -54,8 +54,8 @@ export function sessionUpgrades(sessions: SessionService) {
     'sessions.attach': (principal, request, socket, head) => {
       const id = sessionIdOf(request);
       sessions.checkAttach(principal, id).then(
-        () => {
-          sessions.attach(principal, id, request, socket, head);
+        (target) => {
+          sessions.attach(principal, target, request, socket, head);
         },
         (error: unknown) => {
           refuseUpgrade(socket, error instanceof HubError ? error : new HubError('internal_error'));

@@ -21,13 +21,17 @@ import { HubError } from '../../platform/hub-error.js';
 import type { Logger } from '../../platform/logger.js';
 import { policyDisabled } from '../../platform/policy-error.js';
 import type { AuditService } from '../audit/audit.service.js';
+import { createLocalClusterBus, type ClusterBus } from '../../platform/cluster/cluster-bus.js';
+import { createSingleNodeRegistry, type NodeRegistry } from '../../platform/cluster/node-registry.js';
 import { createLiveSessions, type LiveSession, type SessionLimits } from './live-sessions.js';
+import { createSessionRelay } from './session-relay.js';
 import { AsciicastRecorder } from './recorder.js';
 import { mayUseSession, ownerOf } from './session-access.js';
 import {
   appendChunk,
   deleteRecording,
   endLiveSessions,
+  endSessionsOfNode,
   findRecording,
   findSession,
   insertRecording,
@@ -46,17 +50,37 @@ export interface SessionService {
   list(ctx: ActionContext, state: 'live' | 'ended' | undefined, page: PageRequest): Promise<Page<Session>>;
   get(ctx: ActionContext, id: string): Promise<Session>;
   close(ctx: ActionContext, id: string): Promise<Session>;
-  /** Checks policy and ownership for an attach; throws the HubError the upgrade is refused with. */
-  checkAttach(principal: Principal, id: string): Promise<void>;
-  attach(principal: Principal, id: string, request: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /**
+   * Checks policy and ownership for an attach; throws the HubError the upgrade is refused with. Resolves
+   * with where the session lives: here, or on another live hub process (decision 0043).
+   */
+  checkAttach(principal: Principal, id: string): Promise<AttachTarget>;
+  attach(
+    principal: Principal,
+    target: AttachTarget,
+    request: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+  ): void;
   recordings(ctx: ActionContext, page: PageRequest): Promise<Page<Recording>>;
   recording(ctx: ActionContext, id: string): Promise<Recording>;
   /** The `.cast` text of a recording (audited as an access). */
   recordingCast(ctx: ActionContext, id: string): Promise<{ recording: Recording; text: string }>;
   deleteRecording(ctx: ActionContext, id: string): Promise<Recording>;
   liveCount(): number;
+  /** A hub process is gone (the registry tells one survivor): its live sessions ended with it. */
+  onNodeGone(nodeId: string): Promise<void>;
   start(): void;
   close_(): Promise<void>;
+}
+
+/** Where an attach goes: the session here (`node` null), or its owner node. */
+interface AttachTarget {
+  id: string;
+  assetId: string;
+  node: string | null;
+  cols: number;
+  rows: number;
 }
 
 export interface SessionServiceDeps {
@@ -79,6 +103,11 @@ export interface SessionServiceDeps {
   deviceOwner: { spend(principal: Principal, purpose: string, proof: string): void };
   limits?: Partial<SessionLimits>;
   sweepMs?: number;
+  /**
+   * The other hub processes (decision 0043): sessions name the node that owns them, an attach or a close of
+   * another live node's session is relayed to it. A cluster of one when absent.
+   */
+  cluster?: { bus: ClusterBus; registry: Pick<NodeRegistry, 'isLive' | 'liveNodes'> };
 }
 
 /** Sweeps (grace, idle, slow clients) and recording flushes run this often. */
@@ -125,6 +154,15 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
   let timer: NodeJS.Timeout | null = null;
   /** Sessions created before this process started were live in another one. */
   const startedAt = clock.now().toISOString();
+  const bus = deps.cluster?.bus ?? createLocalClusterBus();
+  const registry = deps.cluster?.registry ?? createSingleNodeRegistry(bus.nodeId);
+  const nodeId = bus.nodeId;
+
+  /** The live node that owns a live session, when it is not this one. */
+  function remoteOwner(row: RemoteSessionRow): string | null {
+    if (!bus.shared || row.state !== 'live' || row.node_id === null || row.node_id === nodeId) return null;
+    return registry.isLive(row.node_id) ? row.node_id : null;
+  }
 
   function sessionNotFound(id: string): HubError {
     return new HubError('not_found', `no session ${id}`);
@@ -196,46 +234,43 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
       })();
     },
     onAttached(session, principal) {
-      void audit
-        .recordIntent({ principal, requestId: null, ip: null }, [
-          {
-            action: 'session.attached',
-            targetType: 'session',
-            targetId: session.id,
-            detail: { asset_id: session.assetId },
-          },
-        ])
-        .then(() => {
-          events.publish('session.attached', {
-            asset_ids: [session.assetId],
-            session_id: session.id,
-            kind: session.kind,
-          });
-        })
-        .catch((error: unknown) => {
-          logger.error({ err: error, session_id: session.id }, 'auditing a session attach failed');
-        });
+      auditAttach(principal, 'session.attached', session.id, session.assetId);
     },
     onDetached(session, principal) {
-      void audit
-        .recordIntent({ principal, requestId: null, ip: null }, [
-          {
-            action: 'session.detached',
-            targetType: 'session',
-            targetId: session.id,
-            detail: { asset_id: session.assetId },
-          },
-        ])
-        .then(() => {
-          events.publish('session.detached', {
-            asset_ids: [session.assetId],
-            session_id: session.id,
-            kind: session.kind,
-          });
-        })
-        .catch((error: unknown) => {
-          logger.error({ err: error, session_id: session.id }, 'auditing a session detach failed');
-        });
+      auditAttach(principal, 'session.detached', session.id, session.assetId);
+    },
+  });
+
+  function auditAttach(
+    principal: Principal,
+    action: 'session.attached' | 'session.detached',
+    id: string,
+    assetId: string,
+  ): void {
+    void audit
+      .recordIntent({ principal, requestId: null, ip: null }, [
+        { action, targetType: 'session', targetId: id, detail: { asset_id: assetId } },
+      ])
+      .then(() => {
+        events.publish(action, { asset_ids: [assetId], session_id: id, kind: 'terminal' });
+      })
+      .catch((error: unknown) => {
+        logger.error({ err: error, session_id: id }, `auditing a ${action} failed`);
+      });
+  }
+  /** Attaches relayed to the owner process; this side audits them as a local attach is. */
+  const relay = createSessionRelay({
+    bus,
+    registry,
+    logger,
+    live,
+    credentials: deps.credentials,
+    ...(deps.limits ? { limits: deps.limits } : {}),
+    onAttached: (principal, session) => {
+      auditAttach(principal, 'session.attached', session.id, session.assetId);
+    },
+    onDetached: (principal, session) => {
+      auditAttach(principal, 'session.detached', session.id, session.assetId);
     },
   });
 
@@ -296,6 +331,7 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
         end_reason: null,
         exit_code: null,
         recording_id: recordingId,
+        node_id: nodeId,
       };
       await db.transaction().execute(async (trx) => {
         await insertSession(trx, row);
@@ -377,24 +413,38 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
 
     async close(ctx, id) {
       const row = await loadOwned(ctx.principal, id);
-      if (row.state !== 'live' || !live.get(id)) {
+      const owner = live.get(id) ? null : remoteOwner(row);
+      if (row.state !== 'live' || (!live.get(id) && owner === null)) {
         throw new HubError('conflict', `session ${id} has already ended`);
       }
       await audit.recordIntent(ctx, [
         { action: 'session.closed', targetType: 'session', targetId: id, detail: { asset_id: row.asset_id } },
       ]);
-      live.end(id, 'closed by the user');
+      if (owner === null) live.end(id, 'closed by the user');
+      else {
+        const ended = await relay.end(owner, id, 'closed by the user').catch((error: unknown) => {
+          logger.warn({ err: error, session_id: id, node: owner }, 'ending a session on its owner failed');
+          return false;
+        });
+        if (!ended) throw new HubError('conflict', `session ${id} has already ended`);
+      }
       return { ...presentSession(row, undefined), state: 'ended', end_reason: 'closed by the user' };
     },
 
     async checkAttach(principal, id) {
       const row = await loadOwned(principal, id);
       if (!settings.interactiveEnabled()) throw policyDisabled('policy.interactive_enabled');
-      if (row.state !== 'live' || !live.get(id)) throw new HubError('conflict', `session ${id} has ended`);
+      const target = { id, assetId: row.asset_id, cols: row.cols, rows: row.rows };
+      if (row.state === 'live' && live.get(id)) return { ...target, node: null };
+      // Another process's session: the same checks passed here, the owner relays it (decision 0043).
+      const owner = remoteOwner(row);
+      if (owner === null) throw new HubError('conflict', `session ${id} has ended`);
+      return { ...target, node: owner };
     },
 
-    attach(principal, id, request, socket, head) {
-      live.attach(id, principal, request, socket, head);
+    attach(principal, target, request, socket, head) {
+      if (target.node === null) live.attach(target.id, principal, request, socket, head);
+      else relay.attach(target.node, target, principal, request, socket, head);
     },
 
     async recordings(ctx, page) {
@@ -439,8 +489,17 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
 
     liveCount: () => live.size,
 
+    async onNodeGone(gone) {
+      const ended = await endSessionsOfNode(db, gone, clock.now().toISOString(), 'its hub process went away');
+      if (ended > 0)
+        logger.warn({ sessions: ended, node: gone }, 'sessions of a hub process that is gone ended');
+    },
+
     start() {
-      endLiveSessions(db, startedAt, 'the hub restarted').then(
+      relay.start();
+      // Alone, every session from before this start ended; in a cluster, only those of nodes that are gone.
+      const liveNodes = bus.shared ? [...registry.liveNodes()] : null;
+      endLiveSessions(db, startedAt, 'the hub restarted', liveNodes).then(
         (ended) => {
           if (ended > 0)
             logger.info({ sessions: ended }, 'sessions of the previous hub process marked ended');
@@ -461,6 +520,7 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
       if (timer) clearInterval(timer);
       timer = null;
       live.closeAll('the hub is shutting down');
+      relay.close('the hub process relaying the session is shutting down');
       await new Promise((r) => setTimeout(r, 50));
     },
   };

@@ -472,6 +472,8 @@ export interface Database {
   dependency_links: DependencyLinksTable;
   desktop_credentials: DesktopCredentialsTable;
   desktop_recordings: DesktopRecordingsTable;
+  desktop_recording_chunks: DesktopRecordingChunksTable;
+  desktop_sessions: DesktopSessionsTable;
   remote_sessions: RemoteSessionsTable;
   session_recordings: SessionRecordingsTable;
   session_recording_chunks: SessionRecordingChunksTable;
@@ -512,6 +514,22 @@ export interface DesktopRecordingsTable {
   bytes: number;
 }
 
+/** A desktop recording's bytes, base64 in order of `seq` (migration 0020). */
+interface DesktopRecordingChunksTable {
+  recording_id: string;
+  seq: number;
+  data: string;
+}
+
+/** A live desktop session and the node (hub process) holding it in memory (migration 0020). */
+export interface DesktopSessionsTable {
+  id: string;
+  asset_id: string;
+  owner: string;
+  node_id: string;
+  created_at: string;
+}
+
 /** A terminal or desktop session through an agent (migration 0014). */
 export interface RemoteSessionsTable {
   id: string;
@@ -530,6 +548,8 @@ export interface RemoteSessionsTable {
   end_reason: string | null;
   exit_code: number | null;
   recording_id: string | null;
+  /** The node (hub process) that owns the live session (migration 0020); null on older rows. */
+  node_id: string | null;
 }
 
 export interface SessionRecordingsTable {
