@@ -7,13 +7,7 @@
  * cluster of one (`bus.shared` false) every call goes straight to the local gateway.
  */
 import { type AgentRequestPayload, type AgentRequestResult, type AgentRequestType } from '@svc/protocol';
-import {
-  ClusterNoResponderError,
-  ClusterRemoteError,
-  ClusterTimeoutError,
-  ClusterUnavailableError,
-  type ClusterBus,
-} from '../platform/cluster/cluster-bus.js';
+import type { ClusterBus } from '../platform/cluster/cluster-bus.js';
 import type { NodeRegistry } from '../platform/cluster/node-registry.js';
 import type { Logger } from '../platform/logger.js';
 import {
@@ -25,11 +19,13 @@ import {
 import { createClusterView } from './cluster-view.js';
 import { createStreamRelay } from './cluster-streams.js';
 import {
+  callError,
   catalog,
   clusterLimits,
   clusterSubjects,
   wire,
   type RequestMessage,
+  replyOfError,
   type RequestReply,
 } from './cluster-wire.js';
 import type { WebSocketAgentGateway } from './gateway.js';
@@ -66,32 +62,6 @@ export interface ClusterAgentGateway extends WebSocketAgentGateway {
   readinessChanged(assetId: string): void;
   /** Joins the cluster: subscribes, answers for the agents held here, takes the others' snapshots. */
   start(): Promise<void>;
-}
-
-function requestError(error: unknown, assetId: string, type: string): Error {
-  if (error instanceof ClusterNoResponderError || error instanceof ClusterUnavailableError)
-    return new AgentOfflineError(assetId);
-  if (error instanceof ClusterTimeoutError) return new AgentTimeoutError(assetId, type);
-  if (error instanceof ClusterRemoteError)
-    return new AgentReplyError('failed', `the hub process holding the agent failed: ${error.message}`);
-  if (
-    error instanceof AgentOfflineError ||
-    error instanceof AgentTimeoutError ||
-    error instanceof AgentReplyError
-  )
-    return error;
-  // Anything else the bus throws (a message over its size limit…) fails this call, as a reply would.
-  const message = error instanceof Error ? error.message : String(error);
-  return new AgentReplyError('failed', `the cluster bus failed: ${message}`);
-}
-
-/** What a local call's error says to the caller on another process. */
-function replyOfError(error: unknown): RequestReply {
-  if (error instanceof AgentOfflineError) return { ok: false, error: 'offline' };
-  if (error instanceof AgentTimeoutError) return { ok: false, error: 'timeout' };
-  if (error instanceof AgentReplyError)
-    return { ok: false, error: 'reply', code: error.code, message: error.message.slice(0, 2_000) };
-  throw error;
 }
 
 export function createClusterGateway(deps: ClusterGatewayDeps): ClusterAgentGateway {
@@ -174,7 +144,7 @@ export function createClusterGateway(deps: ClusterGatewayDeps): ClusterAgentGate
         holderGone,
       ]);
     } catch (error) {
-      throw requestError(error, assetId, type);
+      throw callError(error, assetId, type);
     } finally {
       const current = waiting.get(holder);
       current?.delete(rejectGone);
