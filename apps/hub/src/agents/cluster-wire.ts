@@ -106,8 +106,15 @@ const ErrorReply = Type.Union([
 ]);
 type ErrorReply = Static<typeof ErrorReply>;
 
-/** What the holder answers: the result, or the error. */
-export const RequestReply = Type.Union([Obj({ ok: Type.Literal(true), data: Type.Unknown() }), ErrorReply]);
+/**
+ * What the holder answers: the result, or the error; `not_held` when the agent was not connected to it when the
+ * request arrived, so nothing reached the agent (the caller may retry on the agent's new holder).
+ */
+export const RequestReply = Type.Union([
+  Obj({ ok: Type.Literal(true), data: Type.Unknown() }),
+  ErrorReply,
+  Obj({ ok: Type.Literal(false), error: Type.Literal('not_held') }),
+]);
 export type RequestReply = Static<typeof RequestReply>;
 
 export const StreamOpenMessage = Obj({
