@@ -22,7 +22,7 @@ export const busKeyInfo = 'svc-hub cluster bus v1';
 
 const macVersion = 'svc-bus-v1';
 
-export const busAuthDefaults = {
+const busAuthDefaults = {
   /** A message sent more than this before or after the receiver's clock is dropped. */
   windowMs: 30_000,
   /** Message ids remembered; when full, the oldest leave and the window's lower edge moves past them. */
@@ -49,7 +49,7 @@ const subjectPattern = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
 const chunkPattern = /^(\d{1,7})\/(\d{1,7})$/;
 
 /** What a sender adds to a message besides its payload. */
-export interface SealOptions {
+interface SealOptions {
   /** The subject the answer goes to (a request's reply inbox). */
   reply?: string;
   /** The id of the request this message answers. */
@@ -66,9 +66,9 @@ export interface Opened {
   chunk: { index: number; count: number } | null;
 }
 
-export type DropReason = 'unsigned' | 'malformed' | 'subject' | 'key' | 'mac' | 'stale' | 'replay';
+type DropReason = 'unsigned' | 'malformed' | 'subject' | 'key' | 'mac' | 'stale' | 'replay';
 
-export type OpenResult = ({ ok: true } & Opened) | { ok: false; reason: DropReason };
+type OpenResult = ({ ok: true } & Opened) | { ok: false; reason: DropReason };
 
 interface HeaderReader {
   get(name: string): string;
