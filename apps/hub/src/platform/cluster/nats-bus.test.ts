@@ -315,6 +315,8 @@ describe('the NATS cluster bus', () => {
     expect(await unanswered(stranger, 'svc.keyed.a')).toBeInstanceOf(ClusterTimeoutError);
     expect(seen).toEqual([]);
     expect(drops - before).toBeGreaterThanOrEqual(3);
+    // An operator sees why: a process with another hub key is on this NATS.
+    expect(logLines.some((line) => line.includes('another hub key'))).toBe(true);
   });
 
   it('rotates the key without a stop: retired keys verify, and a process staged with the next key too', async () => {

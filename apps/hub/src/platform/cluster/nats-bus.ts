@@ -62,6 +62,7 @@ const maxRemoteMessageChars = 1024;
 /** Chunked requests one sender may have in flight to one process: more are dropped. */
 const maxPartialRequestsPerSender = 8;
 const defaultPartialTimeoutMs = 30_000;
+const dropLogIntervalMs = 60_000;
 const subjectPattern = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
 
 type Reply = { ok: true; data: unknown } | { ok: false; error: string };
@@ -181,8 +182,19 @@ export function createNatsClusterBus(options: NatsClusterBusOptions): ClusterBus
 
   const full = (subject: string) => `${prefix}${subject}`;
 
+  /** When each drop reason was last logged: a flood, or a peer with another hub key, logs once a minute. */
+  const droppedLogged = new Map<string, number>();
   function dropped(reason: string): void {
     onDropped(reason);
+    const at = Date.now();
+    const last = droppedLogged.get(reason);
+    if (last !== undefined && at - last < dropLogIntervalMs) return;
+    if (droppedLogged.size >= 32) droppedLogged.clear();
+    droppedLogged.set(reason, at);
+    logger.warn(
+      { reason, hint: reason === 'key' ? 'a process with another hub key is on this NATS' : undefined },
+      'cluster bus dropped a message (counted in svc_hub_cluster_messages_dropped_total)',
+    );
   }
 
   /** What the message's signature vouches for, or null (dropped and counted). */
