@@ -309,6 +309,7 @@ describe('the NATS cluster bus', () => {
     stranger.respond('svc.keyed.s', () => Promise.resolve('stranger'));
     await flushed(friend, a);
     const before = drops;
+    const linesBefore = logLines.length;
     expect(await unanswered(a, 'svc.keyed.s')).toBeInstanceOf(ClusterTimeoutError);
     stranger.publish('svc.keyed', 'from the stranger');
     // Its request comes after its publish on one connection: once it went unanswered, both were dropped.
@@ -316,7 +317,7 @@ describe('the NATS cluster bus', () => {
     expect(seen).toEqual([]);
     expect(drops - before).toBeGreaterThanOrEqual(3);
     // An operator sees why: a process with another hub key is on this NATS.
-    expect(logLines.some((line) => line.includes('another hub key'))).toBe(true);
+    expect(logLines.slice(linesBefore).some((line) => line.includes('another hub key'))).toBe(true);
   });
 
   it('rotates the key without a stop: retired keys verify, and a process staged with the next key too', async () => {
