@@ -6,6 +6,9 @@
  * sender is checked as well. Requests and answers larger than the server's max_payload travel in chunks, each
  * signed (header `Svc-Chunk: i/n`), joined by the receiver up to 64 MiB.
  *
+ * A message id is accepted once per process: a process subscribes to each subject once (its handlers share
+ * the subscription), and must not both subscribe and respond on one subject, or answer it twice.
+ *
  * While NATS is down the bus says so (`status()`), publishes are dropped and requests fail at once with
  * ClusterUnavailableError: nothing is queued to be sent late. The client reconnects forever with a jittered
  * wait and the bus logs once per change of state, naming the server without its password.
@@ -399,9 +402,13 @@ export function createNatsClusterBus(options: NatsClusterBusOptions): ClusterBus
       finishReply(id, request, msg.data);
       return;
     }
+    if (opened.chunk.count > maxChunkCount) {
+      dropped('chunk');
+      return;
+    }
     request.chunks ??= {
       from: opened.from,
-      parts: new Array<Uint8Array | undefined>(Math.min(opened.chunk.count, maxChunkCount)),
+      parts: new Array<Uint8Array | undefined>(opened.chunk.count),
       received: 0,
       bytes: 0,
     };
