@@ -23,9 +23,9 @@ import {
   catalog,
   clusterLimits,
   clusterSubjects,
+  replyOfError,
   wire,
   type RequestMessage,
-  replyOfError,
   type RequestReply,
 } from './cluster-wire.js';
 import type { WebSocketAgentGateway } from './gateway.js';
