@@ -23,6 +23,7 @@ import { checkDatabaseReadiness, databaseSizeBytes } from './platform/db/readine
 import { createPrometheusTelemetry } from './platform/telemetry/prometheus.js';
 import { openDatabase, type DatabaseOptions, type HubDatabase } from './platform/db/database.js';
 import { createClusterEventBus, createInProcessEventBus, type EventBus } from './platform/event-bus.js';
+import { busKeyInfo } from './platform/cluster/bus-auth.js';
 import { createCluster, type Cluster } from './platform/cluster/cluster.js';
 import type { Logger } from './platform/logger.js';
 import { createPasswordHasher, type PasswordHasher } from './platform/password-hasher.js';
@@ -290,7 +291,15 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
   };
   const cluster =
     options.cluster ??
-    createCluster({ natsUrl: config.natsUrl, db, clock, logger, onDropped: onClusterDrop });
+    createCluster({
+      natsUrl: config.natsUrl,
+      // Every process shares the hub key: the bus signs with a key derived from it, never with it.
+      busKeys: box.deriveKeys(busKeyInfo),
+      db,
+      clock,
+      logger,
+      onDropped: onClusterDrop,
+    });
   const { bus, registry } = cluster;
   opened.cluster = [bus];
   await registry.start();

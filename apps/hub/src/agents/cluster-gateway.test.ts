@@ -3,6 +3,7 @@
  * on its own loopback port with its own presence, joined by cluster gateways on one in-memory cluster
  * network, over one hub database. Fake agents connect to one process; the others reach them through it.
  */
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -23,10 +24,12 @@ import {
   type ClusterBus,
   type MemoryClusterNetwork,
 } from '../platform/cluster/cluster-bus.js';
+import { createNatsClusterBus } from '../platform/cluster/nats-bus.js';
 import { createInProcessEventBus, type HubEvent } from '../platform/event-bus.js';
 import { silentLogger } from '../platform/logger.js';
 import { createExecService } from '../modules/exec/exec.service.js';
 import { FakeNodeRegistries } from '../testing/fake-node-registry.js';
+import { startTestNatsServer } from '../testing/nats-server.js';
 import { createAgentCaller } from './agent-call.js';
 import {
   AgentOfflineError,
@@ -67,9 +70,12 @@ describe.each(databaseTargets())('agents across hub processes ($name)', ({ optio
   let agents: FakeAgent[];
   let ids: SimulatedAgentIdentity[];
 
-  async function startNode(name: string): Promise<Node> {
+  async function startNode(
+    name: string,
+    options: { bus?: ClusterBus; viewFlushMs?: number } = {},
+  ): Promise<Node> {
     const db = t.hub.database.db;
-    const bus = network.join(`node_${name}`);
+    const bus = options.bus ?? network.join(`node_${name}`);
     const registry = cluster.registry(bus.nodeId);
     await registry.start();
     const eventBus = createInProcessEventBus({ clock: t.clock, validate: true });
@@ -110,7 +116,7 @@ describe.each(databaseTargets())('agents across hub processes ($name)', ({ optio
       registry,
       presence,
       logger: silentLogger,
-      viewFlushMs: 20,
+      viewFlushMs: options.viewFlushMs ?? 20,
       sweepMs: 50,
       marginMs: 500,
     });
@@ -238,6 +244,97 @@ describe.each(databaseTargets())('agents across hub processes ($name)', ({ optio
     await expect(b.gateway.request(agent.assetId, 'exec.run', execPayload)).rejects.toMatchObject({
       code: 'permission_denied',
     });
+  });
+
+  it('retries a request once on the new holder when the agent moved a moment before', async () => {
+    // The holders tell the others of a change only every 400 ms: b's view is stale for that long.
+    const a = await startNode('a', { viewFlushMs: 400 });
+    const b = await startNode('b');
+    const c = await startNode('c', { viewFlushMs: 400 });
+    const agent = ids[0]!;
+    let runs = 0;
+    const counted: FakeHandlers = {
+      'exec.run': (payload) => {
+        runs += 1;
+        return echoExec(payload);
+      },
+    };
+    const first = await connect(a, agent, counted);
+    await until(() => b.gateway.isConnected(agent.assetId), 'the view on b');
+    first.close();
+    await first.closed();
+    await until(() => !a.gateway.isConnected(agent.assetId), 'a lets the agent go');
+    await connect(c, agent, counted);
+    await until(() => c.gateway.isConnected(agent.assetId), 'the agent on c');
+    // b still routes to a, which answers that it does not hold the agent; b finds c in its view and asks it.
+    expect(b.gateway.isConnected(agent.assetId)).toBe(true);
+    const result = await b.gateway.request(agent.assetId, 'exec.run', execPayload);
+    expect(result.stdout).toBe('uptime\n');
+    expect(runs).toBe(1);
+  });
+
+  it('never sends again a request that may have reached the agent', async () => {
+    const [a, b, c] = [await startNode('a'), await startNode('b'), await startNode('c')];
+    const agent = ids[0]!;
+    let runsOnA = 0;
+    let runsOnC = 0;
+    const first = await connect(a, agent, {
+      'exec.run': () => {
+        runsOnA += 1;
+        return new Promise(() => undefined);
+      },
+    });
+    await until(() => b.gateway.isConnected(agent.assetId), 'the view on b');
+    const asked = b.gateway
+      .request(agent.assetId, 'exec.run', execPayload, { timeoutMs: 10_000 })
+      .catch((error: unknown) => error);
+    await until(() => runsOnA === 1, 'the exec on a');
+    // The agent moves while its exec runs: a's call ends offline, and the exec is not sent to c.
+    await connect(c, agent, {
+      'exec.run': (payload) => {
+        runsOnC += 1;
+        return echoExec(payload);
+      },
+    });
+    first.close();
+    expect(await asked).toBeInstanceOf(AgentOfflineError);
+    await until(() => b.gateway.isConnected(agent.assetId), 'the view on b');
+    expect(runsOnC).toBe(0);
+  });
+
+  it('writes a file of a few MiB to an agent another process holds, over NATS with a 64 KiB max_payload', async () => {
+    const nats = await startTestNatsServer({ maxPayload: 65_536 });
+    try {
+      const key = randomBytes(32);
+      const buses = ['a', 'b'].map((name) =>
+        createNatsClusterBus({ url: nats.url, nodeId: `node_${name}`, keys: [key], logger: silentLogger }),
+      );
+      await until(() => buses.every((bus) => bus.status().connected), 'connected to NATS');
+      const a = await startNode('a', { bus: buses[0]! });
+      const b = await startNode('b', { bus: buses[1]! });
+      const written: Buffer[] = [];
+      const agent = ids[0]!;
+      await connect(a, agent, {
+        'files.write': (payload) => {
+          written.push(Buffer.from(payload.data_base64, 'base64'));
+          return { path: payload.path, size: written[0]?.length ?? 0 };
+        },
+      });
+      await until(() => b.gateway.isConnected(agent.assetId), 'the view on b');
+      const content = randomBytes(3 * 1024 * 1024 + 17);
+      const result = await b.gateway.request(agent.assetId, 'files.write', {
+        path: '/srv/data/blob.bin',
+        data_base64: content.toString('base64'),
+        overwrite: true,
+      });
+      expect(result).toEqual({ path: '/srv/data/blob.bin', size: content.length });
+      expect(written).toHaveLength(1);
+      expect(written[0]?.equals(content)).toBe(true);
+    } finally {
+      for (const agent of agents) agent.close();
+      for (const node of nodes.splice(0)) await stopNode(node);
+      await nats.dispose();
+    }
   });
 
   it('fails requests offline when the holding process goes away, and marks its agents offline once', async () => {

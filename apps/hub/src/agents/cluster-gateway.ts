@@ -7,13 +7,7 @@
  * cluster of one (`bus.shared` false) every call goes straight to the local gateway.
  */
 import { type AgentRequestPayload, type AgentRequestResult, type AgentRequestType } from '@svc/protocol';
-import {
-  ClusterNoResponderError,
-  ClusterRemoteError,
-  ClusterTimeoutError,
-  ClusterUnavailableError,
-  type ClusterBus,
-} from '../platform/cluster/cluster-bus.js';
+import { ClusterNoResponderError, type ClusterBus } from '../platform/cluster/cluster-bus.js';
 import type { NodeRegistry } from '../platform/cluster/node-registry.js';
 import type { Logger } from '../platform/logger.js';
 import {
@@ -25,9 +19,11 @@ import {
 import { createClusterView } from './cluster-view.js';
 import { createStreamRelay } from './cluster-streams.js';
 import {
+  callError,
   catalog,
   clusterLimits,
   clusterSubjects,
+  replyOfError,
   wire,
   type RequestMessage,
   type RequestReply,
@@ -43,7 +39,13 @@ const clusterDefaults = {
   sweepMs: 1_000,
   /** Departed node ids remembered (a late message of one is ignored). */
   goneKept: 10_000,
+  /** How long a request whose holder no longer had the agent waits for the view to name the new one. */
+  rerouteWaitMs: 1_000,
+  rerouteCheckMs: 20,
 } as const;
+
+/** The request reached no agent: the holder did not have it, or no process answers for the holder. */
+class NotDeliveredError extends Error {}
 
 export interface ClusterGatewayDeps {
   local: WebSocketAgentGateway;
@@ -59,6 +61,7 @@ export interface ClusterGatewayDeps {
   sweepMs?: number;
   viewFlushMs?: number;
   snapshotTimeoutMs?: number;
+  rerouteWaitMs?: number;
 }
 
 export interface ClusterAgentGateway extends WebSocketAgentGateway {
@@ -68,37 +71,12 @@ export interface ClusterAgentGateway extends WebSocketAgentGateway {
   start(): Promise<void>;
 }
 
-function requestError(error: unknown, assetId: string, type: string): Error {
-  if (error instanceof ClusterNoResponderError || error instanceof ClusterUnavailableError)
-    return new AgentOfflineError(assetId);
-  if (error instanceof ClusterTimeoutError) return new AgentTimeoutError(assetId, type);
-  if (error instanceof ClusterRemoteError)
-    return new AgentReplyError('failed', `the hub process holding the agent failed: ${error.message}`);
-  if (
-    error instanceof AgentOfflineError ||
-    error instanceof AgentTimeoutError ||
-    error instanceof AgentReplyError
-  )
-    return error;
-  // Anything else the bus throws (a message over its size limit…) fails this call, as a reply would.
-  const message = error instanceof Error ? error.message : String(error);
-  return new AgentReplyError('failed', `the cluster bus failed: ${message}`);
-}
-
-/** What a local call's error says to the caller on another process. */
-function replyOfError(error: unknown): RequestReply {
-  if (error instanceof AgentOfflineError) return { ok: false, error: 'offline' };
-  if (error instanceof AgentTimeoutError) return { ok: false, error: 'timeout' };
-  if (error instanceof AgentReplyError)
-    return { ok: false, error: 'reply', code: error.code, message: error.message.slice(0, 2_000) };
-  throw error;
-}
-
 export function createClusterGateway(deps: ClusterGatewayDeps): ClusterAgentGateway {
   const { local, bus, registry, logger } = deps;
   const requestTimeoutMs = deps.requestTimeoutMs ?? clusterDefaults.requestTimeoutMs;
   const marginMs = deps.marginMs ?? clusterDefaults.marginMs;
   const sweepMs = deps.sweepMs ?? clusterDefaults.sweepMs;
+  const rerouteWaitMs = deps.rerouteWaitMs ?? clusterDefaults.rerouteWaitMs;
   /** Nodes the registry said were live once: one it no longer lists is gone. */
   const seenLive = new Set<string>();
   const gone = new Set<string>();
@@ -174,7 +152,8 @@ export function createClusterGateway(deps: ClusterGatewayDeps): ClusterAgentGate
         holderGone,
       ]);
     } catch (error) {
-      throw requestError(error, assetId, type);
+      if (error instanceof ClusterNoResponderError) throw new NotDeliveredError();
+      throw callError(error, assetId, type);
     } finally {
       const current = waiting.get(holder);
       current?.delete(rejectGone);
@@ -187,9 +166,53 @@ export function createClusterGateway(deps: ClusterGatewayDeps): ClusterAgentGate
         throw new AgentReplyError('failed', `the agent answered ${type} with a malformed result`);
       return reply.data as AgentRequestResult<T>;
     }
+    if (reply.error === 'not_held') throw new NotDeliveredError();
     if (reply.error === 'offline') throw new AgentOfflineError(assetId);
     if (reply.error === 'timeout') throw new AgentTimeoutError(assetId, type);
     throw new AgentReplyError(reply.code, reply.message);
+  }
+
+  /**
+   * Where the agent is now, after `stale` did not have it: here (null), another holder the view names, or
+   * undefined when no other holder appears in time. The view learns a move within a flush of the new holder.
+   */
+  async function newHolder(assetId: string, stale: string): Promise<string | null | undefined> {
+    const deadline = Date.now() + rerouteWaitMs;
+    for (let check = 0; check * clusterDefaults.rerouteCheckMs <= rerouteWaitMs; check++) {
+      if (closed) return undefined;
+      if (local.isConnected(assetId)) return null;
+      const holder = view.holder(assetId);
+      if (holder !== null && holder !== stale && !gone.has(holder)) return holder;
+      if (Date.now() >= deadline) return undefined;
+      await new Promise((resolve) => setTimeout(resolve, clusterDefaults.rerouteCheckMs));
+    }
+    return undefined;
+  }
+
+  /**
+   * A request to the holder the view names, retried once on the agent's new holder when the first reached no
+   * agent (it moved a moment before): a request that may have reached the agent is never sent twice.
+   */
+  async function routedRequest<T extends AgentRequestType>(
+    holder: string,
+    assetId: string,
+    type: T,
+    payload: AgentRequestPayload<T>,
+    timeoutMs: number,
+  ): Promise<AgentRequestResult<T>> {
+    try {
+      return await remoteRequest(holder, assetId, type, payload, timeoutMs);
+    } catch (error) {
+      if (!(error instanceof NotDeliveredError)) throw error;
+    }
+    const next = await newHolder(assetId, holder);
+    if (next === undefined) throw new AgentOfflineError(assetId);
+    if (next === null) return local.request(assetId, type, payload, { timeoutMs });
+    try {
+      return await remoteRequest(next, assetId, type, payload, timeoutMs);
+    } catch (error) {
+      throw error instanceof NotDeliveredError ? new AgentOfflineError(assetId) : error;
+    }
   }
 
   /** Runs another process's request on an agent held here. */
@@ -198,6 +221,8 @@ export function createClusterGateway(deps: ClusterGatewayDeps): ClusterAgentGate
     const { asset_id: assetId, type, payload } = data;
     if (!catalog.isRequestType(type) || !catalog.payloadValid(type, payload))
       return { ok: false, error: 'reply', code: 'invalid_argument', message: `invalid ${type} request` };
+    // Not here (any more): the caller may look for the new holder, as nothing reached the agent.
+    if (!local.isConnected(assetId)) return { ok: false, error: 'not_held' };
     try {
       const result: unknown = await local.request(
         assetId,
@@ -239,7 +264,7 @@ export function createClusterGateway(deps: ClusterGatewayDeps): ClusterAgentGate
     request(assetId, type, payload, options = {}) {
       const holder = remoteOf(assetId);
       if (holder === null) return local.request(assetId, type, payload, options);
-      return remoteRequest(holder, assetId, type, payload, options.timeoutMs ?? requestTimeoutMs);
+      return routedRequest(holder, assetId, type, payload, options.timeoutMs ?? requestTimeoutMs);
     },
 
     openStream(assetId, options) {

@@ -9,13 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { streamLimits, type StreamKind, type StreamOpenedInfo } from '@svc/protocol';
-import {
-  ClusterNoResponderError,
-  ClusterRemoteError,
-  ClusterTimeoutError,
-  ClusterUnavailableError,
-  type ClusterBus,
-} from '../platform/cluster/cluster-bus.js';
+import type { ClusterBus } from '../platform/cluster/cluster-bus.js';
 import type { Logger } from '../platform/logger.js';
 import {
   AgentOfflineError,
@@ -27,9 +21,11 @@ import {
   type StreamEnd,
 } from './agent-gateway.js';
 import {
+  callError,
   catalog,
   clusterLimits,
   clusterSubjects,
+  replyOfError,
   wire,
   type StreamInMessage,
   type StreamOpenMessage,
@@ -82,32 +78,6 @@ const truncate = (text: string, length: number) => (text.length > length ? text.
 function* pieces(chunk: Buffer): Generator<Buffer> {
   for (let i = 0; i < chunk.length; i += streamLimits.chunkBytes)
     yield chunk.subarray(i, i + streamLimits.chunkBytes);
-}
-
-function openError(error: unknown, assetId: string): Error {
-  if (error instanceof ClusterNoResponderError || error instanceof ClusterUnavailableError)
-    return new AgentOfflineError(assetId);
-  if (error instanceof ClusterTimeoutError) return new AgentTimeoutError(assetId, 'stream.open');
-  if (error instanceof ClusterRemoteError)
-    return new AgentReplyError('failed', `the hub process holding the agent failed: ${error.message}`);
-  if (
-    error instanceof AgentOfflineError ||
-    error instanceof AgentTimeoutError ||
-    error instanceof AgentReplyError
-  )
-    return error;
-  // Anything else the bus throws (a message over its size limit…) fails this call, as a reply would.
-  const message = error instanceof Error ? error.message : String(error);
-  return new AgentReplyError('failed', `the cluster bus failed: ${message}`);
-}
-
-/** What a failed local open says to the opener, as the kind of error it was. */
-function replyOfError(error: unknown): StreamOpenReply {
-  if (error instanceof AgentOfflineError) return { ok: false, error: 'offline' };
-  if (error instanceof AgentTimeoutError) return { ok: false, error: 'timeout' };
-  if (error instanceof AgentReplyError)
-    return { ok: false, error: 'reply', code: error.code, message: truncate(error.message, 2_000) };
-  throw error;
 }
 
 export function createStreamRelay(deps: StreamRelayDeps): StreamRelay {
@@ -230,7 +200,7 @@ export function createStreamRelay(deps: StreamRelayDeps): StreamRelay {
       relayed.delete(id);
       state = 'closed';
       unsubscribe();
-      throw openError(error, assetId);
+      throw callError(error, assetId, 'stream.open');
     }
     const failOpen = (error: Error): never => {
       publish(inSubject, { t: 'close', reason: 'the open failed' });

@@ -14,6 +14,13 @@ import {
   streamKinds,
   streamLimits,
 } from '@svc/protocol';
+import {
+  ClusterNoResponderError,
+  ClusterRemoteError,
+  ClusterTimeoutError,
+  ClusterUnavailableError,
+} from '../platform/cluster/cluster-bus.js';
+import { AgentOfflineError, AgentReplyError, AgentTimeoutError } from './agent-gateway.js';
 
 const Obj = <T extends TProperties>(properties: T) =>
   Type.Object(properties, { additionalProperties: false });
@@ -83,19 +90,30 @@ export const RequestMessage = Obj({
 });
 export type RequestMessage = Static<typeof RequestMessage>;
 
+const maxReplyMessageChars = 2_000;
 const ErrorCode = Type.Enum<[...typeof agentErrorCodes]>([...agentErrorCodes]);
 
-/** What the holder answers: the result, or the kind of error a local call would have thrown. */
-export const RequestReply = Type.Union([
-  Obj({ ok: Type.Literal(true), data: Type.Unknown() }),
+/** A call's failure, as the kind of error a local call would have thrown (requests and stream opens). */
+const ErrorReply = Type.Union([
   Obj({ ok: Type.Literal(false), error: Type.Literal('offline') }),
   Obj({ ok: Type.Literal(false), error: Type.Literal('timeout') }),
   Obj({
     ok: Type.Literal(false),
     error: Type.Literal('reply'),
     code: ErrorCode,
-    message: Type.String({ maxLength: 2_000 }),
+    message: Type.String({ maxLength: maxReplyMessageChars }),
   }),
+]);
+type ErrorReply = Static<typeof ErrorReply>;
+
+/**
+ * What the holder answers: the result, or the error; `not_held` when the agent was not connected to it when the
+ * request arrived, so nothing reached the agent (the caller may retry on the agent's new holder).
+ */
+export const RequestReply = Type.Union([
+  Obj({ ok: Type.Literal(true), data: Type.Unknown() }),
+  ErrorReply,
+  Obj({ ok: Type.Literal(false), error: Type.Literal('not_held') }),
 ]);
 export type RequestReply = Static<typeof RequestReply>;
 
@@ -111,14 +129,7 @@ export type StreamOpenMessage = Static<typeof StreamOpenMessage>;
 
 export const StreamOpenReply = Type.Union([
   Obj({ ok: Type.Literal(true), info: Type.Unknown() }),
-  Obj({ ok: Type.Literal(false), error: Type.Literal('offline') }),
-  Obj({ ok: Type.Literal(false), error: Type.Literal('timeout') }),
-  Obj({
-    ok: Type.Literal(false),
-    error: Type.Literal('reply'),
-    code: ErrorCode,
-    message: Type.String({ maxLength: 2_000 }),
-  }),
+  ErrorReply,
 ]);
 export type StreamOpenReply = Static<typeof StreamOpenReply>;
 
@@ -197,3 +208,38 @@ export const catalog = {
   paramsValid: (kind: string, params: unknown): boolean => paramChecks.get(kind)?.Check(params) === true,
   openedValid: (kind: string, info: unknown): boolean => openedChecks.get(kind)?.Check(info) === true,
 };
+
+/**
+ * What a call to another process failed with, as the error a local call would have thrown: `type` names the
+ * request (or `stream.open`) in a timeout.
+ */
+export function callError(error: unknown, assetId: string, type: string): Error {
+  if (error instanceof ClusterNoResponderError || error instanceof ClusterUnavailableError)
+    return new AgentOfflineError(assetId);
+  if (error instanceof ClusterTimeoutError) return new AgentTimeoutError(assetId, type);
+  if (error instanceof ClusterRemoteError)
+    return new AgentReplyError('failed', `the hub process holding the agent failed: ${error.message}`);
+  if (
+    error instanceof AgentOfflineError ||
+    error instanceof AgentTimeoutError ||
+    error instanceof AgentReplyError
+  )
+    return error;
+  // Anything else the bus throws (a message over its size limit…) fails this call, as a reply would.
+  const message = error instanceof Error ? error.message : String(error);
+  return new AgentReplyError('failed', `the cluster bus failed: ${message}`);
+}
+
+/** What a local call's error says to the caller on another process; anything else is rethrown. */
+export function replyOfError(error: unknown): ErrorReply {
+  if (error instanceof AgentOfflineError) return { ok: false, error: 'offline' };
+  if (error instanceof AgentTimeoutError) return { ok: false, error: 'timeout' };
+  if (error instanceof AgentReplyError)
+    return {
+      ok: false,
+      error: 'reply',
+      code: error.code,
+      message: error.message.slice(0, maxReplyMessageChars),
+    };
+  throw error;
+}

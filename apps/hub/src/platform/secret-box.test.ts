@@ -31,6 +31,16 @@ describe('secret box (AES-256-GCM at rest)', () => {
     expect(() => box.open('garbage', 'totp:usr_1')).toThrow(SecretBoxError);
   });
 
+  it('derives keys per use, current first, that are neither the hub key nor each other', () => {
+    const oldKey = randomBytes(32);
+    const derived = createSecretBox(key, [oldKey]).deriveKeys('svc-hub test v1');
+    expect(derived).toHaveLength(2);
+    expect(derived[0]).toEqual(createSecretBox(key).deriveKeys('svc-hub test v1')[0]);
+    expect(derived[1]).toEqual(createSecretBox(oldKey).deriveKeys('svc-hub test v1')[0]);
+    expect(derived[0]?.equals(key)).toBe(false);
+    expect(derived[0]?.equals(createSecretBox(key).deriveKeys('svc-hub other v1')[0] ?? key)).toBe(false);
+  });
+
   it('rotates: values sealed with a retired key still open, new ones use the current key', () => {
     const oldKey = randomBytes(32);
     const sealedOld = createSecretBox(oldKey).seal('kept', 'ctx');

@@ -5,7 +5,7 @@
  *
  * Sealed form: `v1.<key id>.<iv>.<tag>.<ciphertext>` (base64url parts).
  */
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -13,6 +13,11 @@ export interface SecretBox {
   readonly keyId: string;
   seal(plaintext: string, context: string): string;
   open(sealed: string, context: string): string;
+  /**
+   * 32-byte keys derived with HKDF-SHA256 for another use, named by `info`: the current key's first, then the
+   * retired keys'. The hub key itself never leaves the box.
+   */
+  deriveKeys(info: string): Buffer[];
 }
 
 export class SecretBoxError extends Error {}
@@ -76,6 +81,11 @@ export function createSecretBox(current: Buffer, retired: readonly Buffer[] = []
       } catch {
         throw new SecretBoxError('sealed value failed authentication');
       }
+    },
+    deriveKeys(info) {
+      return [current, ...retired].map((key) =>
+        Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), info, 32)),
+      );
     },
   };
 }

@@ -62,15 +62,20 @@ export async function waitUntil(
   throw new Error(`gave up waiting: ${what}`);
 }
 
-export async function startTestNatsServer(): Promise<TestNatsServer> {
+/** @param options.maxPayload the server's max_payload in bytes (1 MiB when absent), set through a config file */
+export async function startTestNatsServer(options: { maxPayload?: number } = {}): Promise<TestNatsServer> {
   const port = await freePort();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-nats-'));
+  const args = ['-a', '127.0.0.1', '-p', String(port), '-sd', dir];
+  if (options.maxPayload !== undefined) {
+    const config = path.join(dir, 'nats.conf');
+    fs.writeFileSync(config, `max_payload: ${Math.floor(options.maxPayload)}\n`);
+    args.push('-c', config);
+  }
   let child: ChildProcess | null = null;
 
   async function start(): Promise<void> {
-    const started = spawn(natsServerBinary, ['-a', '127.0.0.1', '-p', String(port), '-sd', dir], {
-      stdio: 'ignore',
-    });
+    const started = spawn(natsServerBinary, args, { stdio: 'ignore' });
     child = started;
     await waitUntil(() => canConnect(port), `nats-server on ${port}`);
   }

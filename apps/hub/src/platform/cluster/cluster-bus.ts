@@ -6,8 +6,9 @@
  * invalidation) is the same for all three.
  *
  * Subjects are dot-separated tokens without wildcards, under `svc.` (the NATS implementation may prefix them
- * with a cluster name). Payloads are JSON values; bytes travel base64-encoded. Every value received from
- * another process is untrusted input to the code that receives it: it is validated there, like an agent's.
+ * with a cluster name). Payloads are JSON values; bytes travel base64-encoded. Over NATS every message is
+ * signed by its sender (decision 0042); still, every value received from another process is untrusted input
+ * to the code that receives it: it is validated there, like an agent's.
  */
 import { randomBytes } from 'node:crypto';
 
@@ -82,8 +83,9 @@ export interface ClusterBus {
   subscribe(subject: string, handler: ClusterHandler): () => void;
   /**
    * Asks a process that responds on the subject and resolves with its answer. Rejects with
-   * ClusterNoResponderError, ClusterTimeoutError, ClusterRemoteError or ClusterUnavailableError. Answers may
-   * be larger than one NATS message: the implementation splits and joins them.
+   * ClusterNoResponderError, ClusterTimeoutError, ClusterRemoteError or ClusterUnavailableError. Requests and
+   * answers may be larger than one NATS message: the implementation splits and joins them (so a large request
+   * must not go to a subject answered by a queue group, whose members could each get some of its parts).
    */
   request(subject: string, data: unknown, options: ClusterRequestOptions): Promise<unknown>;
   /** Answers requests on the subject, from other processes only. Returns the unsubscribe. */

@@ -1,6 +1,7 @@
 /**
  * The cluster a hub process belongs to (decision 0038): its bus and its node registry, chosen by configuration.
- * With SVC_NATS_URL: NATS and leases in the shared PostgreSQL; without: the embedded cluster of one, where
+ * With SVC_NATS_URL: NATS (every message signed with a key derived from the hub key, decision 0042) and
+ * leases in the shared PostgreSQL; without: the embedded cluster of one, where
  * nothing crosses a process and nothing changes for the single hub.
  */
 import type { Kysely } from 'kysely';
@@ -19,6 +20,8 @@ export interface Cluster {
 
 export function createCluster(deps: {
   natsUrl: string | null;
+  /** The bus keys derived from the hub key (`busKeyInfo`): the current one first, then the retired ones'. */
+  busKeys: readonly Buffer[];
   db: Kysely<Database>;
   clock: Clock;
   logger: Logger;
@@ -32,6 +35,7 @@ export function createCluster(deps: {
   const bus = createNatsClusterBus({
     url: deps.natsUrl,
     nodeId,
+    keys: deps.busKeys,
     logger: deps.logger,
     onDropped: deps.onDropped,
   });
