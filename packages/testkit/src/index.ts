@@ -17,3 +17,4 @@ export * from './vnc.js';
 export * from './rfb-client.js';
 export * from './hub-cluster.js';
 export * from './haproxy.js';
+export * from './nats-server.js';
