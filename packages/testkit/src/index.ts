@@ -17,4 +17,5 @@ export * from './vnc.js';
 export * from './rfb-client.js';
 export * from './hub-cluster.js';
 export * from './haproxy.js';
+export * from './balanced-cluster.js';
 export * from './nats-server.js';
