@@ -64,6 +64,9 @@ const unitTests = [
   ...pureHubTests,
 ];
 
+/** Drops the PostgreSQL schemas a file's test hubs left for reuse, when the file ends. */
+const hubSetup = 'packages/testkit/src/vitest-setup.ts';
+
 export default defineConfig({
   test: {
     testTimeout: 20_000,
@@ -81,13 +84,19 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'hub', include: hubTests, exclude: [...e2eTests, ...pureHubTests] },
+        test: {
+          name: 'hub',
+          include: hubTests,
+          exclude: [...e2eTests, ...pureHubTests],
+          setupFiles: [hubSetup],
+        },
       },
       {
         extends: true,
         test: {
           name: 'e2e',
           include: e2eTests,
+          setupFiles: [hubSetup],
           // Builds the hub and the agent bundle, so the tests that start them as processes run what ships.
           globalSetup: ['scripts/build.js'],
         },

@@ -1,4 +1,5 @@
 export * from './hub-harness.js';
+export * from './pg-schemas.js';
 export * from './https-client.js';
 export * from './oidc-provider.js';
 export * from './fake-agent.js';
