@@ -22,7 +22,7 @@ export function freePort(): Promise<number> {
 }
 
 /** Whether 127.0.0.1:`port` accepts a TCP connection within `timeoutMs`. */
-export function canConnect(port: number, timeoutMs = 1_000): Promise<boolean> {
+function canConnect(port: number, timeoutMs = 1_000): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect({ host: '127.0.0.1', port });
     socket.setTimeout(timeoutMs);
