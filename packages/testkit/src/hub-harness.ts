@@ -21,6 +21,7 @@ import {
   type RunningServers,
 } from '@svc/hub';
 import type { ApiKeyCreated, AssignableRole } from '@svc/protocol';
+import { seedMigratedSqlite } from './sqlite-template.js';
 import { markPgSchemaShared, takePgSchema, type PgSchema, type ReusablePgSchema } from './pg-schemas.js';
 
 export interface TestHubOptions {
@@ -178,6 +179,7 @@ async function openTestHub(options: TestHubOptions, reopened: ReopenedStore | nu
   const pgSchema: PgSchema | null = joinedSchema
     ? { schema: joinedSchema, drop: () => Promise.resolve() }
     : (reopened?.pgSchema ?? own);
+  if (config.databaseUrl === null && !reopened) await seedMigratedSqlite(config.dataDir);
   const clock = options.clock ?? new ManualClock(new Date('2026-11-23T12:00:00.000Z'));
   const hub = await createHub({
     config,
