@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /*
@@ -72,6 +73,9 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Vitest's default is one worker less than the cores: on CI's two, one file at a time, while most hub and
+    // e2e files spend much of their time waiting (PostgreSQL, child processes, timers). Decision 0045.
+    maxWorkers: Math.max(2, os.availableParallelism()),
     projects: [
       {
         extends: true,
