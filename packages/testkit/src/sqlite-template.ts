@@ -6,12 +6,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openDatabase } from '@svc/hub';
 
 const fileName = 'hub.sqlite';
 let template: Promise<string> | null = null;
 
 async function makeTemplate(): Promise<string> {
+  // Loaded here: the setup file imports this module in every hub and e2e test file, most of which never need it.
+  const { openDatabase } = await import('@svc/hub');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-sqlite-template-'));
   const database = await openDatabase({ databaseUrl: null, dataDir: dir });
   // Closing the last connection checkpoints the WAL into the file: one file holds it all.
