@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /*
@@ -64,11 +65,17 @@ const unitTests = [
   ...pureHubTests,
 ];
 
+/** Drops the PostgreSQL schemas a file's test hubs left for reuse, when the file ends. */
+const hubSetup = 'packages/testkit/src/vitest-setup.ts';
+
 export default defineConfig({
   test: {
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Vitest's default is one worker less than the cores: on CI's two, one file at a time, while most hub and
+    // e2e files spend much of their time waiting (PostgreSQL, child processes, timers). Decision 0045.
+    maxWorkers: Math.max(2, os.availableParallelism()),
     projects: [
       {
         extends: true,
@@ -81,13 +88,19 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'hub', include: hubTests, exclude: [...e2eTests, ...pureHubTests] },
+        test: {
+          name: 'hub',
+          include: hubTests,
+          exclude: [...e2eTests, ...pureHubTests],
+          setupFiles: [hubSetup],
+        },
       },
       {
         extends: true,
         test: {
           name: 'e2e',
           include: e2eTests,
+          setupFiles: [hubSetup],
           // Builds the hub and the agent bundle, so the tests that start them as processes run what ships.
           globalSetup: ['scripts/build.js'],
         },

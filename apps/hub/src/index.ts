@@ -30,3 +30,4 @@ export { createDbNodeRegistry, type DbNodeRegistry } from './platform/cluster/db
 export { createNatsClusterBus } from './platform/cluster/nats-bus.js';
 export type { Cluster } from './platform/cluster/cluster.js';
 export { issueFromBuiltInCa } from './platform/tls/tls-manager.js';
+export { openDatabase } from './platform/db/database.js';

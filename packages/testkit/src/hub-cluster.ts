@@ -12,10 +12,8 @@
  * Each process starts with its open-file soft limit raised to the hard limit. Every wait is bounded; `close()`
  * kills what is still running (by pid) and drops the database.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +21,8 @@ import pg from 'pg';
 import { createSecretBox, issueFromBuiltInCa } from '@svc/hub';
 import { claimOwner } from './claim-owner.js';
 import { tlsRequest } from './https-client.js';
+import { freePort, spawnLocal, type LocalProcess } from './local-process.js';
+import { startNatsServer, type OwnNatsServer } from './nats-server.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const hubLauncher = path.join(repoRoot, 'apps/hub/bin/svc-hub.js');
@@ -96,89 +96,12 @@ export interface HubCluster {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-export interface OwnNats {
-  stop(): Promise<void>;
-  start(): Promise<void>;
-}
-
-const natsServerBinary = '/usr/sbin/nats-server';
-
-/** A nats-server on a free loopback port with JetStream in `storeDir`; waits until it accepts connections. */
-async function startOwnNats(storeDir: string): Promise<{ url: string; nats: OwnNats; killNow: () => void }> {
-  const port = await freePort();
-  let child: ChildProcess | null = null;
-  let exited: Promise<void> = Promise.resolve();
-  const start = async () => {
-    if (child) return;
-    const started = spawn(natsServerBinary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], {
-      stdio: 'ignore',
-    });
-    child = started;
-    exited = new Promise<void>((resolve) => {
-      started.once('exit', () => {
-        if (child === started) child = null;
-        resolve();
-      });
-    });
-    const deadline = Date.now() + 10_000;
-    for (let attempt = 0; attempt < 200 && Date.now() < deadline; attempt++) {
-      if (await canConnect(port)) return;
-      await sleep(50);
-    }
-    throw new Error(`nats-server did not listen on ${String(port)} in 10 s`);
-  };
-  const stop = async () => {
-    const running = child;
-    if (!running) return;
-    running.kill('SIGTERM');
-    const timer = setTimeout(() => running.kill('SIGKILL'), 5_000);
-    await exited;
-    clearTimeout(timer);
-  };
-  await start();
-  return {
-    url: `nats://127.0.0.1:${String(port)}`,
-    nats: { stop, start },
-    killNow: () => child?.kill('SIGKILL'),
-  };
-}
-
-function canConnect(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port });
-    socket.setTimeout(1_000);
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', () => {
-      resolve(false);
-    });
-  });
-}
+export type OwnNats = Pick<OwnNatsServer, 'stop' | 'start'>;
 
 const raiseFileLimit = 'ulimit -n "$(ulimit -H -n)" 2>/dev/null; exec "$@"';
 
 const defaultPostgres = 'postgres://postgres@127.0.0.1:5432/test';
 const defaultNats = 'nats://127.0.0.1:4222';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => {
-        if (typeof address === 'object' && address) resolve(address.port);
-        else reject(new Error('no free port'));
-      });
-    });
-  });
-}
 
 function withDatabase(url: string, database: string): string {
   const parsed = new URL(url);
@@ -197,9 +120,10 @@ async function adminQuery(url: string, text: string): Promise<void> {
 }
 
 interface RunningNode extends ClusterNode {
-  child: ChildProcess | null;
-  exited: Promise<void>;
-  log: string;
+  /** The running process, or null while it is down. */
+  process: LocalProcess | null;
+  /** The output of the process now running, or of the last one. */
+  last: LocalProcess | null;
 }
 
 export async function startHubCluster(options: HubClusterOptions = {}): Promise<HubCluster> {
@@ -212,7 +136,9 @@ export async function startHubCluster(options: HubClusterOptions = {}): Promise<
   const databaseUrl = withDatabase(adminUrl, database);
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-cluster-'));
   const caKeyDir = path.join(workDir, 'ca-key');
-  const ownNats = options.ownNats ? await startOwnNats(path.join(workDir, 'nats-store')) : null;
+  const ownNats = options.ownNats
+    ? await startNatsServer({ storeDir: path.join(workDir, 'nats-store'), jetStream: true })
+    : null;
   const natsUrl = ownNats?.url ?? options.natsUrl ?? defaultNats;
   const encryptionKey = randomBytes(32).toString('hex');
   const nodes: RunningNode[] = [];
@@ -222,11 +148,10 @@ export async function startHubCluster(options: HubClusterOptions = {}): Promise<
       dataDir: path.join(workDir, `node-${String(index)}`, 'data'),
       httpsPort: await freePort(),
       httpPort: await freePort(),
-      child: null,
-      exited: Promise.resolve(),
-      log: '',
-      pid: () => node.child?.pid ?? null,
-      output: () => node.log,
+      process: null,
+      last: null,
+      pid: () => node.process?.child.pid ?? null,
+      output: () => node.last?.output() ?? '',
     };
     nodes.push(node);
   }
@@ -259,24 +184,15 @@ export async function startHubCluster(options: HubClusterOptions = {}): Promise<
     };
     // Through sh only to raise the open-file soft limit to the hard one (a process holding thousands of agent
     // sockets needs it); `exec` makes the hub the process the pid names.
-    const child = spawn('/bin/sh', ['-c', raiseFileLimit, 'sh', process.execPath, hubLauncher], {
+    const started = spawnLocal('/bin/sh', ['-c', raiseFileLimit, 'sh', process.execPath, hubLauncher], {
       cwd: repoRoot,
       env,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      keepOutput: options.keepOutput === false ? 0 : 64 * 1024,
     });
-    node.child = child;
-    node.log = '';
-    const keep = (chunk: Buffer) => {
-      if (options.keepOutput === false) return;
-      node.log = (node.log + chunk.toString('utf8')).slice(-64 * 1024);
-    };
-    child.stdout.on('data', keep);
-    child.stderr.on('data', keep);
-    node.exited = new Promise<void>((resolve) => {
-      child.once('exit', () => {
-        if (node.child === child) node.child = null;
-        resolve();
-      });
+    node.process = started;
+    node.last = started;
+    void started.exited.then(() => {
+      if (node.process === started) node.process = null;
     });
   };
 
@@ -285,7 +201,8 @@ export async function startHubCluster(options: HubClusterOptions = {}): Promise<
     const deadline = Date.now() + timeoutMs;
     let last = 'no answer yet';
     for (let attempt = 0; attempt < 10_000 && Date.now() < deadline; attempt++) {
-      if (!node.child) throw new Error(`hub process ${String(index)} ended:\n${node.log.slice(-3000)}`);
+      if (!node.process)
+        throw new Error(`hub process ${String(index)} ended:\n${node.output().slice(-3000)}`);
       try {
         const answer = await tlsRequest(`${url(index)}/readyz`, {
           method: 'GET',
@@ -299,23 +216,17 @@ export async function startHubCluster(options: HubClusterOptions = {}): Promise<
       await sleep(200);
     }
     throw new Error(
-      `hub process ${String(index)} not ready in ${String(timeoutMs)} ms (${last}):\n${node.log.slice(-3000)}`,
+      `hub process ${String(index)} not ready in ${String(timeoutMs)} ms (${last}):\n${node.output().slice(-3000)}`,
     );
   };
 
   const stopNode = async (index: number, signal: NodeJS.Signals, graceMs: number): Promise<void> => {
-    const node = nodeAt(index);
-    const child = node.child;
-    if (!child) return;
-    child.kill(signal);
-    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-    await node.exited;
-    clearTimeout(timer);
+    await nodeAt(index).process?.stop(signal, graceMs);
   };
 
   const startNode = async (index: number): Promise<void> => {
     const node = nodeAt(index);
-    if (node.child) throw new Error(`hub process ${String(index)} is running`);
+    if (node.process) throw new Error(`hub process ${String(index)} is running`);
     if (caPem) {
       // The shared CA's certificate, where the hub looks for it: it issues its server certificate from it.
       const tlsDir = path.join(node.dataDir, 'tls');
@@ -329,16 +240,19 @@ export async function startHubCluster(options: HubClusterOptions = {}): Promise<
 
   // A test runner that ends without close() (a crash, an exit in the middle) leaves no hub or nats-server behind.
   const killOnExit = () => {
-    for (const node of nodes) node.child?.kill('SIGKILL');
+    for (const node of nodes) node.process?.child.kill('SIGKILL');
     ownNats?.killNow();
   };
   process.once('exit', killOnExit);
 
   const dropAll = async (): Promise<void> => {
     process.off('exit', killOnExit);
-    for (const node of nodes) node.child?.kill('SIGKILL');
-    await Promise.all(nodes.map((n) => n.exited));
-    await ownNats?.nats.stop();
+    await Promise.all(
+      nodes.map(async (n) => {
+        await n.process?.stop('SIGKILL', 0);
+      }),
+    );
+    await ownNats?.stop();
     await adminQuery(adminUrl, `drop database if exists ${database} with (force)`).catch(() => undefined);
     fs.rmSync(workDir, { recursive: true, force: true });
   };
@@ -356,7 +270,7 @@ export async function startHubCluster(options: HubClusterOptions = {}): Promise<
       nodes,
       databaseUrl,
       natsUrl,
-      nats: ownNats?.nats ?? null,
+      nats: ownNats,
       caPem: sharedCa,
       caFingerprint,
       encryptionKey,

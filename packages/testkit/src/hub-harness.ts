@@ -1,11 +1,10 @@
 /**
- * Starts a real hub (same wiring as main.ts) on a temporary SQLite file, or on a fresh PostgreSQL schema,
- * for tests. Requests go through app.inject(): no port is opened.
+ * Starts a real hub (same wiring as main.ts) on a temporary SQLite file, or on a PostgreSQL schema of its own
+ * (fresh, or migrated and emptied by an earlier hub of the same test file: pg-schemas.ts), for tests. Requests go through app.inject(): no port is opened.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import {
   createHub,
   httpsServerFactory,
@@ -22,6 +21,8 @@ import {
   type RunningServers,
 } from '@svc/hub';
 import type { ApiKeyCreated, AssignableRole } from '@svc/protocol';
+import { seedMigratedSqlite } from './sqlite-template.js';
+import { markPgSchemaShared, takePgSchema, type PgSchema, type ReusablePgSchema } from './pg-schemas.js';
 
 export interface TestHubOptions {
   /** Use the PostgreSQL at this URL (a fresh schema), instead of SQLite. */
@@ -122,29 +123,6 @@ interface ReopenedStore {
   pgSchema: PgSchema | null;
 }
 
-interface PgSchema {
-  schema: string;
-  drop: () => Promise<void>;
-}
-
-/** A fresh schema in the PostgreSQL at `url`, for a hub of its own; `drop` removes it and all in it. */
-export async function createPgSchema(url: string): Promise<PgSchema> {
-  const schema = `t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  await client.query(`create schema ${schema}`);
-  await client.end();
-  return {
-    schema,
-    drop: async () => {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`drop schema if exists ${schema} cascade`);
-      await c.end();
-    },
-  };
-}
-
 /**
  * The owner's password as the tests use it: on first run the generated one is changed as the first sign-in
  * would (unless the test wants the first run as it is); a hub reopened on a directory gets a fresh one.
@@ -193,15 +171,15 @@ async function openTestHub(options: TestHubOptions, reopened: ReopenedStore | nu
   const joined = options.joinDatabaseOf ?? null;
   if (joined && (joined.pgSchema === null || !options.postgresUrl))
     throw new Error('joinDatabaseOf needs a hub on PostgreSQL and postgresUrl');
-  const pgSchema: PgSchema | null = joined
-    ? { schema: joined.pgSchema ?? '', drop: () => Promise.resolve() }
-    : reopened
-      ? reopened.pgSchema
-      : options.postgresUrl
-        ? options.pgSchema
-          ? { schema: options.pgSchema, drop: () => Promise.resolve() }
-          : await createPgSchema(options.postgresUrl)
-        : null;
+  const joinedSchema = options.postgresUrl ? (joined?.pgSchema ?? options.pgSchema ?? null) : null;
+  // A second hub on a schema the harness handed out: it must not be emptied for reuse while that hub may write.
+  if (joinedSchema && !reopened) markPgSchemaShared(joinedSchema);
+  const own: ReusablePgSchema | null =
+    !reopened && !joinedSchema && options.postgresUrl ? await takePgSchema(options.postgresUrl) : null;
+  const pgSchema: PgSchema | null = joinedSchema
+    ? { schema: joinedSchema, drop: () => Promise.resolve() }
+    : (reopened?.pgSchema ?? own);
+  if (config.databaseUrl === null && !reopened) await seedMigratedSqlite(config.dataDir);
   const clock = options.clock ?? new ManualClock(new Date('2026-11-23T12:00:00.000Z'));
   const hub = await createHub({
     config,
@@ -219,6 +197,7 @@ async function openTestHub(options: TestHubOptions, reopened: ReopenedStore | nu
     ...(options.connectors ? { connectors: options.connectors } : {}),
     ...(options.cluster ? { cluster: options.cluster } : {}),
   });
+  if (own?.fresh) await own.migrated();
   const servers = options.listen
     ? await startServers(hub, { host: '127.0.0.1', httpPort: 0, httpsPort: 0, tlsMode: config.tlsMode })
     : null;

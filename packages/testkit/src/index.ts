@@ -1,4 +1,5 @@
 export * from './hub-harness.js';
+export * from './pg-schemas.js';
 export * from './https-client.js';
 export * from './oidc-provider.js';
 export * from './fake-agent.js';
@@ -17,3 +18,5 @@ export * from './vnc.js';
 export * from './rfb-client.js';
 export * from './hub-cluster.js';
 export * from './haproxy.js';
+export * from './balanced-cluster.js';
+export * from './nats-server.js';

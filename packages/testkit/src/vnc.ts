@@ -6,12 +6,12 @@
  * `vncMissing()` says why the tests must skip; CI installs tigervnc-standalone-server, tigervnc-tools and
  * x11-xserver-utils (.ci/run).
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { freePort, spawnLocal, waitListening } from './local-process.js';
 
 const run = promisify(execFile);
 
@@ -59,20 +59,6 @@ export interface VncServer {
   close(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => {
-        resolve(port);
-      });
-    });
-  });
-}
-
 /** A display number no X server holds (its lock file and socket absent). */
 function freeDisplay(): number {
   for (let attempt = 0; attempt < 200; attempt += 1) {
@@ -81,19 +67,6 @@ function freeDisplay(): number {
       return display;
   }
   throw new Error('no free X display number');
-}
-
-function canConnect(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => {
-      resolve(false);
-    });
-  });
 }
 
 function hex(colour: readonly [number, number, number]): string {
@@ -123,7 +96,7 @@ export async function startVncServer(options: VncServerOptions = {}): Promise<Vn
     const display = freeDisplay();
     const port = await freePort();
     const log = fs.openSync(path.join(dir, `server-${attempt}.log`), 'w');
-    const child: ChildProcess = spawn(
+    const server = spawnLocal(
       tools.server,
       [
         `:${display}`,
@@ -142,30 +115,18 @@ export async function startVncServer(options: VncServerOptions = {}): Promise<Vn
         '-depth',
         '24',
       ],
-      { stdio: ['ignore', log, log] },
+      { outputFd: log },
     );
     fs.closeSync(log);
-    const state = { exited: false };
-    child.once('exit', () => {
-      state.exited = true;
-    });
-    const deadline = Date.now() + 10_000;
-    while (!state.exited && Date.now() < deadline && !(await canConnect(port))) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    if (state.exited || Date.now() >= deadline) {
-      child.kill('SIGKILL');
+    try {
+      await waitListening(server, port, 'Xtigervnc');
+    } catch {
+      await server.stop('SIGKILL', 0);
       continue;
     }
     await run(tools.paint, ['-solid', hex(colour)], { env: { ...process.env, DISPLAY: `:${display}` } });
     const close = async () => {
-      if (!state.exited) {
-        const gone = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
-        await gone;
-        clearTimeout(timer);
-      }
+      await server.stop('SIGTERM', 3_000);
       fs.rmSync(dir, { recursive: true, force: true });
     };
     return { port, display, password, colour, width, height, close };

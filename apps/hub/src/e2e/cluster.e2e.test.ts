@@ -34,8 +34,8 @@ import {
 } from '@svc/protocol';
 import {
   haproxyBinary,
-  startHaproxy,
-  startHubCluster,
+  startBalancedCluster,
+  type BalancedCluster,
   type HubCluster,
   type RunningHaproxy,
 } from '@svc/testkit';
@@ -59,6 +59,7 @@ const postgresUrl = process.env.SVC_TEST_DATABASE_URL ?? 'postgres://postgres@12
  */
 const perKeyLimit = 600;
 
+let started: BalancedCluster | undefined;
 let cluster: HubCluster;
 let lb: RunningHaproxy;
 /** One client per process, with the owner's key. */
@@ -151,8 +152,7 @@ async function expectOneDelivery(madeOn: number, causedOn: number, name: string)
 beforeAll(async () => {
   if (!haveHaproxy) return;
   receiver = await startReceiver();
-  cluster = await startHubCluster({
-    size: 3,
+  started = await startBalancedCluster({
     postgresUrl,
     env: {
       SVC_TRUSTED_PROXIES: '127.0.0.1',
@@ -164,21 +164,8 @@ beforeAll(async () => {
       SVC_OUTBOUND_ALLOW_INSECURE: 'true',
     },
   });
+  ({ cluster, lb } = started);
   api = [0, 1, 2].map((i) => new HubClient(cluster.url(i), cluster.caPem, cluster.owner.key));
-  const caFile = path.join(cluster.workDir, 'hub-ca.crt');
-  fs.writeFileSync(caFile, cluster.caPem);
-  const { pemFile } = await cluster.issueCertificate(['localhost', '127.0.0.1']);
-  const backend = (i: number) => `127.0.0.1:${String(cluster.nodes[i]?.httpsPort ?? 0)}`;
-  lb = await startHaproxy({
-    backends: [backend(0), backend(1), backend(2)],
-    backendCaFile: caFile,
-    certificateFile: pemFile,
-  });
-  const lbClient = new HubClient(lb.url, cluster.caPem, cluster.owner.key);
-  await waitFor('HAProxy passing requests', async () =>
-    (await lbClient.get('/readyz')).status === 200 ? true : undefined,
-  );
-  lbClient.close();
 
   // Three real agents through HAProxy, one after another: leastconn gives each to a process holding none.
   const guard = powerGuard(cluster.workDir);
@@ -215,14 +202,8 @@ afterAll(async () => {
   for (const a of agents) await a.process.stop('SIGTERM', 3_000);
   await killChildren();
   for (const c of api) c.close();
-  const started = { lb, cluster, receiver } as Partial<{
-    lb: RunningHaproxy;
-    cluster: HubCluster;
-    receiver: typeof receiver;
-  }>;
-  await started.lb?.stop();
-  await started.cluster?.close();
-  started.receiver?.server.close();
+  await started?.close();
+  (receiver as typeof receiver | undefined)?.server.close();
 }, 60_000);
 
 describe.skipIf(!haveHaproxy)('three processes on one PostgreSQL', () => {

@@ -7,15 +7,14 @@
  */
 import fs from 'node:fs';
 import https from 'node:https';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { agentChannelPath, type AuditEvent, type EnrollmentTokenCreated } from '@svc/protocol';
 import {
   FakeAgent,
   haproxyBinary,
-  startHaproxy,
-  startHubCluster,
+  startBalancedCluster,
+  type BalancedCluster,
   type HubCluster,
   type RunningHaproxy,
 } from '@svc/testkit';
@@ -85,23 +84,16 @@ function servedBy(log: string): Map<string, number> {
   return counts;
 }
 
+let started: BalancedCluster | undefined;
+
 beforeAll(async () => {
   if (!haveHaproxy) return;
-  cluster = await startHubCluster({
-    size: 3,
+  started = await startBalancedCluster({
     postgresUrl,
     // HAProxy connects from 127.0.0.1: the processes trust its X-Forwarded-For (and nothing else's).
     env: { SVC_TRUSTED_PROXIES: '127.0.0.1' },
   });
-  const caFile = path.join(cluster.workDir, 'hub-ca.crt');
-  fs.writeFileSync(caFile, cluster.caPem);
-  const { pemFile } = await cluster.issueCertificate(['localhost', '127.0.0.1']);
-  const backend = (i: number) => `127.0.0.1:${String(cluster.nodes[i]?.httpsPort ?? 0)}`;
-  lb = await startHaproxy({
-    backends: [backend(0), backend(1), backend(2)],
-    backendCaFile: caFile,
-    certificateFile: pemFile,
-  });
+  ({ cluster, lb } = started);
   // Every backend passes its first health checks before the test counts where requests go.
   await waitFor(
     'three backends up',
@@ -111,9 +103,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  const started = { lb, cluster } as Partial<{ lb: RunningHaproxy; cluster: HubCluster }>;
-  await started.lb?.stop();
-  await started.cluster?.close();
+  await started?.close();
 }, 60_000);
 
 describe.skipIf(!haveHaproxy)('HAProxy in front of three hub processes', () => {

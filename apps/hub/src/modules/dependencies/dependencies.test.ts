@@ -2,7 +2,7 @@
  * The dependency graph over a hub with the fake Proxmox VE and Backup Server connected: hypervisor → guests,
  * node → storage, backup server → the guests and hosts it backs up, declared links, and filtering per caller.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DependencyGraph, DependencyLink } from '@svc/protocol';
 import {
   startFakeBackupServer,
@@ -123,13 +123,18 @@ describe.each(databaseTargets())('dependencies ($name)', ({ options }) => {
     });
     expect(link.status).toBe(201);
     await t.request('DELETE', `/api/v2/assets/${spare.id}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const rows = await t.hub.database.db
-      .selectFrom('dependency_links')
-      .selectAll()
-      .where('from_asset_id', '=', spare.id)
-      .execute();
-    expect(rows).toEqual([]);
+    // Removed by the asset.deleted subscriber, after the answer: polled, not waited for a fixed 50 ms.
+    await vi.waitFor(
+      async () => {
+        const rows = await t.hub.database.db
+          .selectFrom('dependency_links')
+          .selectAll()
+          .where('from_asset_id', '=', spare.id)
+          .execute();
+        expect(rows).toEqual([]);
+      },
+      { timeout: 5_000, interval: 25 },
+    );
   });
 
   it('shows a restricted key only its assets and the edges between them', async () => {
