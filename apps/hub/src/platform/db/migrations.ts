@@ -16,6 +16,7 @@ import { mobileMigration } from './migrations/0016-mobile.js';
 import { clusterNodesMigration } from './migrations/0017-cluster-nodes.js';
 import { agentNodeMigration } from './migrations/0018-agent-node.js';
 import { clusterCoherenceMigration } from './migrations/0019-cluster-coherence.js';
+import { sharedStateMigration } from './migrations/0021-shared-state.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists */
 const initial: Migration = {
@@ -280,6 +281,7 @@ export const migrations: Record<string, Migration> = {
   '0017_cluster_nodes': clusterNodesMigration,
   '0018_agent_node': agentNodeMigration,
   '0019_cluster_coherence': clusterCoherenceMigration,
+  '0021_shared_state': sharedStateMigration,
 };
 
 export const migrationProvider: MigrationProvider = {
