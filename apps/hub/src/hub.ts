@@ -87,7 +87,7 @@ import { createSystemModule } from './modules/system/system.module.js';
 import { createContainersModule } from './modules/containers/containers.module.js';
 import { createDiscoveryModule } from './modules/discovery/discovery.module.js';
 import { createTlsModule } from './modules/tls/tls.module.js';
-import { loadTlsOverride } from './modules/tls/tls.service.js';
+import { loadTlsOverride, tlsOverrideTopic } from './modules/tls/tls.service.js';
 import type { OidcAccounts } from './modules/users/oidc-accounts.service.js';
 import type { SessionService } from './modules/users/session.service.js';
 import {
@@ -336,12 +336,14 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
   const rateLimiters = sharedLimiters?.factory ?? localRateLimiters;
 
   const runtimeSettings = await loadRuntimeSettings(db, config.settingsEnv);
-  // Backstop for an invalidation the bus lost: the settings are read again every 30 s in a cluster.
+  // Backstop for an invalidation the bus lost: the settings (and, below, the uploaded TLS certificate) are read
+  // again every 30 s in a cluster.
   const settingsReload = bus.shared
     ? setInterval(() => {
         reloadRuntimeSettings(db, runtimeSettings).catch((error: unknown) => {
           logger.error({ err: error }, 'cluster: reloading runtime settings failed');
         });
+        reloadTls();
       }, 30_000)
     : null;
   settingsReload?.unref();
@@ -369,6 +371,13 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
     loadOverride: () => loadTlsOverride(db),
   });
   await tls.init();
+  // An override uploaded or cleared on another process: served here too (decision 0044).
+  const reloadTls = () => {
+    tls.reloadOverride().catch((error: unknown) => {
+      logger.error({ err: error }, 'cluster: reloading the uploaded TLS certificate failed');
+    });
+  };
+  invalidation.on(tlsOverrideTopic, reloadTls);
 
   const credentials = createCredentialLifetime({
     events,
@@ -471,7 +480,7 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
   const whoami = createWhoamiModule({ assets: assetService, writeVersions });
   const search = createSearchModule({ assets: assetService, groups: groups.services.groups });
   const status = createStatusModule({ clock, assets: assetService, groups: groups.services.groups });
-  const tlsModule = createTlsModule({ db, clock, audit: auditService, tls });
+  const tlsModule = createTlsModule({ db, clock, audit: auditService, tls, invalidation });
   const settings = createSettingsModule({
     ...base,
     runtime: runtimeSettings,

@@ -4,11 +4,13 @@
  * first, a TLS certificate uploaded on one served by the other, and one notification digest per window for
  * alerts raised on both. Needs SVC_TEST_DATABASE_URL.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, X509Certificate } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LoginResult, RecoveryCodes, TotpSetup, User } from '@svc/protocol';
-import { startTestHub, type InjectResult, type TestHub, type TestHubOptions } from '@svc/testkit';
+import { startTestHub, tlsRequest, type InjectResult, type TestHub, type TestHubOptions } from '@svc/testkit';
 import { ManualClock } from '../clock.js';
+import { writeSetting } from '../db/key-values.js';
+import { createCertificateAuthority, issueServerCertificate } from '../tls/certificates.js';
 import { timeStepOf, totpCodeAt, totpPeriodSeconds } from '../../modules/auth/totp.js';
 import { sharedPostgresUrl } from '../../testing/shared-database.js';
 import { createMemoryClusterNetwork } from './cluster-bus.js';
@@ -46,7 +48,11 @@ describe.skipIf(url === null)('per-process state shared by two hub processes (po
     const network = createMemoryClusterNetwork();
     const live = new Set(['node_a', 'node_b']);
     const clock = extra.clock ?? new ManualClock(new Date('2026-11-26T06:00:00.000Z'));
-    const env = { SVC_ENCRYPTION_KEY: randomBytes(32).toString('hex'), SVC_OUTBOUND_ALLOW_LOOPBACK: 'true' };
+    const env = {
+      ...extra.env,
+      SVC_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+      SVC_OUTBOUND_ALLOW_LOOPBACK: 'true',
+    };
     const a = await startTestHub({
       ...extra,
       clock,
@@ -195,6 +201,68 @@ describe.skipIf(url === null)('per-process state shared by two hub processes (po
       a.clock.advance(6 * 60 * 1000);
       const run = await a.hub.retention.runOnce();
       expect(run.deleted.sign_in_challenges).toBe(2);
+    });
+  });
+
+  describe('TLS override uploads', () => {
+    /** The SHA-256 fingerprint of the certificate a hub serves now, read from a real TLS handshake. */
+    async function servedFingerprint(hub: TestHub): Promise<string> {
+      const port = hub.servers?.httpsPort ?? 0;
+      return (await tlsRequest(`https://localhost:${String(port)}/api/v1/tls/info`, { insecure: true })).peer
+        .fingerprint256;
+    }
+
+    async function within(deadlineMs: number, check: () => Promise<boolean>): Promise<void> {
+      const started = performance.now();
+      for (let i = 0; i < 500 && performance.now() - started < deadlineMs; i++) {
+        if (await check()) return;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      throw new Error(`not within ${String(deadlineMs)} ms`);
+    }
+
+    it('serves on B, at once, a certificate uploaded on A, and the built-in one again once cleared', async () => {
+      const { a, b } = await twoProcesses({
+        env: { SVC_TLS_MODE: 'auto' },
+        listen: true,
+        injectAsHttps: true,
+        clock: new ManualClock(new Date()),
+      });
+      const before = await servedFingerprint(b);
+      const now = new Date();
+      const otherCa = await createCertificateAuthority(now, 'Uploaded Test CA');
+      const leaf = await issueServerCertificate(otherCa, ['localhost', '127.0.0.1'], now);
+      const uploaded = new X509Certificate(leaf.certPem).fingerprint256;
+
+      const upload = await a.request('POST', '/api/settings/tls', {
+        body: { certificate: leaf.certPem, private_key: leaf.keyPem },
+      });
+      expect(upload.status, upload.text).toBe(200);
+      expect(await servedFingerprint(a)).toBe(uploaded);
+      await within(1000, async () => (await servedFingerprint(b)) === uploaded);
+      expect(b.hub.tls.status().source).toBe('uploaded');
+
+      const cleared = await a.request('DELETE', '/api/settings/tls');
+      expect(cleared.status, cleared.text).toBe(200);
+      await within(1000, async () => (await servedFingerprint(b)) === before);
+      expect(b.hub.tls.status().source).toBe('builtin');
+    });
+
+    it('picks up an override the bus never announced on the periodic re-read', async () => {
+      const { a, b } = await twoProcesses({
+        env: { SVC_TLS_MODE: 'auto' },
+        listen: true,
+        clock: new ManualClock(new Date()),
+      });
+      const now = new Date();
+      const otherCa = await createCertificateAuthority(now, 'Uploaded Test CA');
+      const leaf = await issueServerCertificate(otherCa, ['localhost'], now);
+      const prepared = a.hub.tls.prepareOverride(leaf.certPem, leaf.keyPem, null);
+      // Stored as an upload stores it, with no message to the other process.
+      await writeSetting(a.hub.database.db, 'tls.override', prepared.override, now);
+      expect(await b.hub.tls.reloadOverride()).toBe(true);
+      expect(await servedFingerprint(b)).toBe(new X509Certificate(leaf.certPem).fingerprint256);
+      expect(await b.hub.tls.reloadOverride()).toBe(false);
     });
   });
 });
