@@ -101,6 +101,7 @@ import { createWebhooksModule } from './modules/webhooks/webhooks.module.js';
 import { createSessionsModule } from './modules/sessions/sessions.module.js';
 import type { WebhookDeliveryOptions, WebhookService } from './modules/webhooks/webhooks.service.js';
 import { createNotificationsModule } from './modules/notifications/notifications.module.js';
+import type { NotificationService } from './modules/notifications/notifications.service.js';
 import { createConnectorsModule } from './modules/connectors/connectors.module.js';
 import type { ConnectorService, ConnectorServiceOptions } from './modules/connectors/connectors.service.js';
 import { createVirtModule } from './modules/virt/virt.module.js';
@@ -173,6 +174,7 @@ export interface Services {
   desktopCredentials: DesktopCredentialService;
   /** Webhooks and their delivery queue (tests of deliveries across processes). */
   webhooks: WebhookService;
+  notifications: NotificationService;
 }
 
 export interface Hub {
@@ -803,6 +805,7 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
       connectors: connectors.services.connectors,
       desktopCredentials: desktop.services.desktopCredentials,
       webhooks: webhooks.services.webhooks,
+      notifications: notifications.services.notifications,
     },
     owner,
     tls,

@@ -6,13 +6,15 @@
  */
 import { randomBytes, X509Certificate } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LoginResult, RecoveryCodes, TotpSetup, User } from '@svc/protocol';
+import type { LoginResult, NotificationChannel, RecoveryCodes, TotpSetup, User } from '@svc/protocol';
 import { startTestHub, tlsRequest, type InjectResult, type TestHub, type TestHubOptions } from '@svc/testkit';
 import { ManualClock } from '../clock.js';
 import { writeSetting } from '../db/key-values.js';
 import { createCertificateAuthority, issueServerCertificate } from '../tls/certificates.js';
 import { timeStepOf, totpCodeAt, totpPeriodSeconds } from '../../modules/auth/totp.js';
 import { sharedPostgresUrl } from '../../testing/shared-database.js';
+import { startReceiver, until, type Receiver } from '../../testing/webhook-receiver.js';
+import type { Resolver } from '../outbound/guarded-lookup.js';
 import { createMemoryClusterNetwork } from './cluster-bus.js';
 import type { NodeRegistry } from './node-registry.js';
 
@@ -263,6 +265,82 @@ describe.skipIf(url === null)('per-process state shared by two hub processes (po
       expect(await b.hub.tls.reloadOverride()).toBe(true);
       expect(await servedFingerprint(b)).toBe(new X509Certificate(leaf.certPem).fingerprint256);
       expect(await b.hub.tls.reloadOverride()).toBe(false);
+    });
+  });
+
+  describe('notification digest windows', () => {
+    let receiver: Receiver | null = null;
+    let alerts = 0;
+    const resolver: Resolver = (host) =>
+      Promise.resolve(host.endsWith('.test') ? [{ address: '127.0.0.1', family: 4 as const }] : []);
+
+    afterEach(async () => {
+      await receiver?.close();
+      receiver = null;
+    });
+
+    function fire(hub: TestHub): string {
+      alerts += 1;
+      const alertId = `alr_${String(alerts)}`;
+      hub.hub.events.publish('alert.fired', {
+        asset_ids: ['ast_notified'],
+        asset_id: 'ast_notified',
+        alert_id: alertId,
+        rule_id: 'arl_notified',
+        severity: 'warning',
+        summary: `test alert ${alertId}`,
+      });
+      return alertId;
+    }
+
+    async function digestSetup(windowS: number) {
+      const live = await startReceiver(['hooks.test']);
+      receiver = live;
+      const { a, b } = await twoProcesses({
+        env: { SVC_OUTBOUND_ALLOW_INSECURE: 'true' },
+        outbound: { resolver, ca: live.ca },
+      });
+      const res = await a.request('POST', '/api/settings/notifications/channels', {
+        body: {
+          name: 'digest',
+          kind: 'webhook',
+          settings: { url: `https://hooks.test:${String(live.port)}/digest` },
+          digest_window_s: windowS,
+        },
+      });
+      expect(res.status, res.text).toBe(201);
+      expect((res.json.data as NotificationChannel).digest_window_s).toBe(windowS);
+      return { a, b, live };
+    }
+
+    const alertIdsOf = (body: string) =>
+      (JSON.parse(body) as { alerts: { alert_id: string }[] }).alerts.map((x) => x.alert_id);
+
+    it('sends one digest with the alerts raised on A and on B in one window', async () => {
+      const { a, b, live } = await digestSetup(1);
+      const ids = [fire(a), fire(b), fire(a)];
+      await until(() => live.hits('/digest').length === 1, 5_000);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(live.hits('/digest')).toHaveLength(1);
+      expect(alertIdsOf(live.hits('/digest')[0]?.body ?? '{}').sort()).toEqual([...ids].sort());
+    });
+
+    it('sends, from B, a window A opened and could not send', async () => {
+      const { a, b, live } = await digestSetup(60);
+      const ids = [fire(a), fire(a)];
+      const windows = () => b.hub.database.db.selectFrom('notification_digests').selectAll().execute();
+      await until(async () => (await windows()).some((w) => w.item_count === 2), 5_000);
+      // A's notifications stop (as when its process dies): its timer never fires.
+      await a.hub.services.notifications.close();
+
+      b.clock.advance(61_000);
+      await b.hub.services.notifications.flushDueDigests();
+      await until(() => live.hits('/digest').length === 1, 5_000);
+      expect(alertIdsOf(live.hits('/digest')[0]?.body ?? '{}')).toEqual(ids);
+      await b.hub.services.notifications.flushDueDigests();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(live.hits('/digest')).toHaveLength(1);
+      expect(await windows()).toHaveLength(0);
     });
   });
 });
