@@ -20,7 +20,7 @@ export interface ChallengeLimits {
   claimMs: number;
 }
 
-export interface ClaimedChallenge {
+interface ClaimedChallenge {
   userId: string;
   passwordCheck: string;
   /** Counts a wrong code; returns whether the challenge is now used up (and gone). */
@@ -33,8 +33,7 @@ export interface ClaimedChallenge {
   discard(): Promise<void>;
 }
 
-export type ClaimOutcome =
-  { kind: 'claimed'; challenge: ClaimedChallenge } | { kind: 'busy' } | { kind: 'unknown' };
+type ClaimOutcome = { kind: 'claimed'; challenge: ClaimedChallenge } | { kind: 'busy' } | { kind: 'unknown' };
 
 export interface SignInChallenges {
   /** Stores a new challenge; returns its token (shown once, never stored). */

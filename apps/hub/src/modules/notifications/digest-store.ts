@@ -14,7 +14,7 @@ import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
 
-export interface TakenDigest {
+interface TakenDigest {
   /** The items as stored (JSON), oldest first. */
   items: string[];
   /** Items counted past the digest's bound. */
