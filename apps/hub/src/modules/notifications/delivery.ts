@@ -42,7 +42,7 @@ export function createDelivery<T>(options: {
   flush: (targetId: string, items: T[], more: number) => Promise<void>;
 }): Delivery<T> {
   const { logger, what, digests, clock } = options;
-  const timers = new Map<string, NodeJS.Timeout>();
+  const timers = new Map<string, { timer: NodeJS.Timeout; endsAt: number }>();
   const inFlight = new Set<Promise<void>>();
   /** Digest work under way (store writes, flushes): awaited on close, not counted as sends. */
   const background = new Set<Promise<void>>();
@@ -84,7 +84,11 @@ export function createDelivery<T>(options: {
   }
 
   function schedule(targetId: string, endsAt: Date): void {
-    if (closed || timers.has(targetId)) return;
+    if (closed) return;
+    const set = timers.get(targetId);
+    if (set?.endsAt === endsAt.getTime()) return;
+    // A window ending at another time is a new one: the one this timer waited for was taken elsewhere.
+    if (set) clearTimeout(set.timer);
     const delay = Math.max(0, endsAt.getTime() - clock.now().getTime());
     const timer = setTimeout(() => {
       timers.delete(targetId);
@@ -92,7 +96,7 @@ export function createDelivery<T>(options: {
       track(flushWindow(targetId, endsAt), 'sending a digest');
     }, delay);
     timer.unref();
-    timers.set(targetId, timer);
+    timers.set(targetId, { timer, endsAt: endsAt.getTime() });
   }
 
   async function flushDue(): Promise<void> {
@@ -143,8 +147,8 @@ export function createDelivery<T>(options: {
     },
 
     drop(targetId) {
-      const timer = timers.get(targetId);
-      if (timer) clearTimeout(timer);
+      const set = timers.get(targetId);
+      if (set) clearTimeout(set.timer);
       timers.delete(targetId);
       track(digests.drop(targetOf(targetId)), 'dropping a digest');
     },
@@ -154,7 +158,7 @@ export function createDelivery<T>(options: {
     async close() {
       closed = true;
       clearInterval(sweep);
-      for (const timer of timers.values()) clearTimeout(timer);
+      for (const set of timers.values()) clearTimeout(set.timer);
       timers.clear();
       await Promise.allSettled([...background]);
       closing.abort();
