@@ -88,7 +88,7 @@ import { createSystemModule } from './modules/system/system.module.js';
 import { createContainersModule } from './modules/containers/containers.module.js';
 import { createDiscoveryModule } from './modules/discovery/discovery.module.js';
 import { createTlsModule } from './modules/tls/tls.module.js';
-import { loadTlsOverride } from './modules/tls/tls.service.js';
+import { loadTlsOverride, tlsOverrideTopic } from './modules/tls/tls.service.js';
 import type { OidcAccounts } from './modules/users/oidc-accounts.service.js';
 import type { SessionService } from './modules/users/session.service.js';
 import {
@@ -102,6 +102,7 @@ import { createWebhooksModule } from './modules/webhooks/webhooks.module.js';
 import { createSessionsModule } from './modules/sessions/sessions.module.js';
 import type { WebhookDeliveryOptions, WebhookService } from './modules/webhooks/webhooks.service.js';
 import { createNotificationsModule } from './modules/notifications/notifications.module.js';
+import type { NotificationService } from './modules/notifications/notifications.service.js';
 import { createConnectorsModule } from './modules/connectors/connectors.module.js';
 import type { ConnectorService, ConnectorServiceOptions } from './modules/connectors/connectors.service.js';
 import { createVirtModule } from './modules/virt/virt.module.js';
@@ -174,6 +175,7 @@ export interface Services {
   desktopCredentials: DesktopCredentialService;
   /** Webhooks and their delivery queue (tests of deliveries across processes). */
   webhooks: WebhookService;
+  notifications: NotificationService;
 }
 
 export interface Hub {
@@ -345,12 +347,14 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
   const rateLimiters = sharedLimiters?.factory ?? localRateLimiters;
 
   const runtimeSettings = await loadRuntimeSettings(db, config.settingsEnv);
-  // Backstop for an invalidation the bus lost: the settings are read again every 30 s in a cluster.
+  // Backstop for an invalidation the bus lost: the settings (and, below, the uploaded TLS certificate) are read
+  // again every 30 s in a cluster.
   const settingsReload = bus.shared
     ? setInterval(() => {
         reloadRuntimeSettings(db, runtimeSettings).catch((error: unknown) => {
           logger.error({ err: error }, 'cluster: reloading runtime settings failed');
         });
+        reloadTls();
       }, 30_000)
     : null;
   settingsReload?.unref();
@@ -378,6 +382,13 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
     loadOverride: () => loadTlsOverride(db),
   });
   await tls.init();
+  // An override uploaded or cleared on another process: served here too (decision 0044).
+  const reloadTls = () => {
+    tls.reloadOverride().catch((error: unknown) => {
+      logger.error({ err: error }, 'cluster: reloading the uploaded TLS certificate failed');
+    });
+  };
+  invalidation.on(tlsOverrideTopic, reloadTls);
 
   const credentials = createCredentialLifetime({
     events,
@@ -480,7 +491,7 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
   const whoami = createWhoamiModule({ assets: assetService, writeVersions });
   const search = createSearchModule({ assets: assetService, groups: groups.services.groups });
   const status = createStatusModule({ clock, assets: assetService, groups: groups.services.groups });
-  const tlsModule = createTlsModule({ db, clock, audit: auditService, tls });
+  const tlsModule = createTlsModule({ db, clock, audit: auditService, tls, invalidation });
   const settings = createSettingsModule({
     ...base,
     runtime: runtimeSettings,
@@ -808,6 +819,7 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
       connectors: connectors.services.connectors,
       desktopCredentials: desktop.services.desktopCredentials,
       webhooks: webhooks.services.webhooks,
+      notifications: notifications.services.notifications,
     },
     owner,
     tls,

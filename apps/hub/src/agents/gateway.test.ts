@@ -596,6 +596,40 @@ describe.each(databaseTargets())('agent channel ($name)', ({ options }) => {
     expect(rig.gateway.isConnected(enrolled.asset_id)).toBe(false);
   });
 
+  it('keeps the base frame limit for frames outside streams, however many streams are open', async () => {
+    const enrolled = await rig.enroll();
+    const agent = await rig.agent(enrolled.credential);
+    agent.answer = null;
+    const openedIds: string[] = [];
+    agent.ws.on('message', (data) => {
+      const frame = JSON.parse((data as Buffer).toString('utf8')) as Received;
+      if (frame.type !== 'stream.open') return;
+      const id = (frame.payload as { stream: string }).stream;
+      openedIds.push(id);
+      agent.send('stream.opened', { stream: id, window_bytes: 65_536, info: { shell: '/bin/sh', pid: 1 } });
+    });
+    const streams = await Promise.all(
+      [0, 1, 2].map(() =>
+        rig.gateway.openStream(enrolled.asset_id, {
+          kind: 'pty',
+          params: { cols: 80, rows: 24 },
+          onData: () => undefined,
+          onClose: () => undefined,
+        }),
+      ),
+    );
+    expect(streams).toHaveLength(3);
+
+    // Stream frames spend their stream's allowance: 600 in a second on one stream is within it.
+    const [first] = openedIds;
+    for (let i = 0; i < 600; i++) agent.send('stream.data', { stream: first, data: 'eA==' });
+    // A few more than the base limit (200) outside streams closes the channel, open streams or not.
+    for (let i = 0; i < 250; i++) agent.send('heartbeat', { uptime_s: i, load1: null });
+    const { code, reason } = await agent.closed;
+    expect(code).toBe(1008);
+    expect(reason).toContain('outside streams');
+  });
+
   it('passes valid metrics to the sink, drops invalid ones, and keeps the connection', async () => {
     const enrolled = await rig.enroll();
     const agent = await rig.agent(enrolled.credential);

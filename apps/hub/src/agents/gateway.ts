@@ -146,7 +146,10 @@ interface Connection {
   pending: Map<string, Pending>;
   missedPongs: number;
   windowStart: number;
+  /** Frames of the current second, all kinds (capped by the base limit plus each open stream's). */
   frames: number;
+  /** Frames of the current second not paid by an open stream's own budget (capped by the base limit). */
+  baseFrames: number;
   /** Reply allowances of requests that timed out, by id, oldest first. */
   late: Map<string, number>;
   /** Channel streams open on this connection (streams.ts). */
@@ -418,6 +421,14 @@ export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGatewa
     pending.resolve(result.data);
   }
 
+  /** Counts a frame against the base limit (streams' allowances are not for it); false once closed for it. */
+  function spendBaseFrame(conn: Connection): boolean {
+    conn.baseFrames += 1;
+    if (conn.baseFrames <= agentLimits.framesPerSecond) return true;
+    violation(conn, `more than ${agentLimits.framesPerSecond} frames per second outside streams`);
+    return false;
+  }
+
   function onMessage(conn: Connection, data: RawData, isBinary: boolean): void {
     telemetry.agentFrame('in', sizeOf(data));
     if (conn.closing) return;
@@ -426,9 +437,11 @@ export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGatewa
     if (now - conn.windowStart >= 1000) {
       conn.windowStart = now;
       conn.frames = 0;
+      conn.baseFrames = 0;
     }
     conn.frames += 1;
-    // Each open stream brings its own frame budget (checked per stream in streams.ts).
+    // Before parsing, a bound on all frames: each open stream brings its own frame budget (checked per stream
+    // in streams.ts). Frames that no open stream pays for keep the base limit, checked once parsed.
     const frameLimit =
       agentLimits.framesPerSecond + conn.streams.size * streamLimits.framesPerSecondPerStream;
     if (conn.frames > frameLimit) {
@@ -481,10 +494,13 @@ export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGatewa
         return;
       }
       // A frame of an open stream is paid by its window; one for no open stream draws on the budget.
-      if (!conn.streams.receive(type, payload) && budgets.spend(conn.assetId, size, now) < 0)
+      if (conn.streams.receive(type, payload)) return;
+      if (!spendBaseFrame(conn)) return;
+      if (budgets.spend(conn.assetId, size, now) < 0)
         violation(conn, `over the byte budget: ${size} bytes sent unasked`);
       return;
     }
+    if (!spendBaseFrame(conn)) return;
     const paid = paidByRequest(conn, type, id);
     if (size > paid && budgets.spend(conn.assetId, size - paid, now) < 0) {
       violation(conn, `over the byte budget: ${size - paid} bytes sent unasked`);
@@ -552,6 +568,7 @@ export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGatewa
       missedPongs: 0,
       windowStart: now,
       frames: 0,
+      baseFrames: 0,
       late: new Map(),
       streams: createStreamTable({
         assetId,

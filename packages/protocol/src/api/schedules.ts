@@ -72,7 +72,14 @@ export const ScheduleUpdate = Type.Object(
 );
 export type ScheduleUpdate = Static<typeof ScheduleUpdate>;
 
-export const scheduleRunStatuses = ['running', 'completed', 'missed', 'interrupted', 'failed'] as const;
+export const scheduleRunStatuses = [
+  'running',
+  'completed',
+  'missed',
+  'interrupted',
+  'failed',
+  'refused',
+] as const;
 export type ScheduleRunStatus = (typeof scheduleRunStatuses)[number];
 
 export const ScheduleRun = Type.Object({

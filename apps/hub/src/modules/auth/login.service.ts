@@ -116,7 +116,7 @@ export function createLoginService(deps: {
         return {
           result: {
             requires_2fa: true,
-            challenge_token: twoFactor.openChallenge(user.id, user.password_hash),
+            challenge_token: await twoFactor.openChallenge(user.id, user.password_hash),
           },
         };
       return startSession(user.id, 'password', meta);

@@ -1,8 +1,10 @@
 /**
  * Two-factor sign-in (spec 5.2): TOTP setup confirmed by a code, login challenges, recovery codes, disable.
  *
- * One-time secrets stay single-use under concurrency: a challenge is claimed synchronously before any await,
- * a TOTP step is consumed by a conditional UPDATE, and a recovery code by an UPDATE … WHERE used_at IS NULL.
+ * One-time secrets stay single-use under concurrency, across processes too: a challenge (in the database,
+ * sign-in-challenges.ts) is claimed by a conditional UPDATE before its code is checked and consumed by a DELETE
+ * under that claim, a TOTP step is consumed by a conditional UPDATE, and a recovery code by an UPDATE … WHERE
+ * used_at IS NULL.
  */
 import { newId, type RecoveryCodes, type TotpSetup } from '@svc/protocol';
 import type { Kysely } from 'kysely';
@@ -12,30 +14,25 @@ import { randomToken } from '../../platform/crypto.js';
 import type { Database, Executor } from '../../platform/db/schema.js';
 import { HubError } from '../../platform/hub-error.js';
 import type { PasswordHasher } from '../../platform/password-hasher.js';
+import type { RetentionTask } from '../../platform/retention.js';
 import type { SecretBox } from '../../platform/secret-box.js';
 import type { ActionContext } from '../../access/principal.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { UserService } from '../users/users.service.js';
+import { createSignInChallenges, passwordCheckOf } from './sign-in-challenges.js';
 import { matchTotp, newTotpSecret, totpUri } from './totp.js';
 
 const twoFactorLimits = {
   challengeLifetimeMs: 5 * 60 * 1000,
   challengeAttempts: 5,
+  /** How long one code check may hold a challenge (a bcrypt check of recovery codes may queue). */
+  challengeClaimMs: 30_000,
   /** Failed codes per user across all challenges before sign-in by 2FA pauses. */
   userFailures: 10,
   userFailureWindowMs: 15 * 60 * 1000,
   recoveryCodes: 8,
   pendingSetupMs: 15 * 60 * 1000,
 } as const;
-
-interface Challenge {
-  userId: string;
-  /** The password hash the challenge was opened under: a reset in between voids the challenge. */
-  passwordHash: string;
-  expiresAt: number;
-  failures: number;
-  busy: boolean;
-}
 
 export interface TwoFactorService {
   isEnabled(userId: string): Promise<boolean>;
@@ -44,9 +41,11 @@ export interface TwoFactorService {
   disable(ctx: ActionContext, code: string): Promise<void>;
   regenerateRecoveryCodes(ctx: ActionContext, code: string): Promise<RecoveryCodes>;
   /** Opens a challenge after a correct password; returns its token. */
-  openChallenge(userId: string, passwordHash: string): string;
+  openChallenge(userId: string, passwordHash: string): Promise<string>;
   /** Checks a code against a challenge; returns the user id once, then the challenge is gone. */
   completeChallenge(token: string, code: string): Promise<{ userId: string; method: 'totp' | 'recovery' }>;
+  /** Expired challenges, purged by the retention runner. */
+  challengeRetention: RetentionTask;
 }
 
 const pendingContext = (userId: string) => `totp-pending:${userId}`;
@@ -72,7 +71,11 @@ export function createTwoFactorService(deps: {
   users: Pick<UserService, 'account'>;
 }): TwoFactorService {
   const { db, clock, audit, events, box, passwords } = deps;
-  const challenges = new Map<string, Challenge>();
+  const challenges = createSignInChallenges(db, {
+    lifetimeMs: twoFactorLimits.challengeLifetimeMs,
+    attempts: twoFactorLimits.challengeAttempts,
+    claimMs: twoFactorLimits.challengeClaimMs,
+  });
   const failures = new Map<string, number[]>();
   /** Code checks under way per user (see reserveAttempt). */
   const inFlight = new Map<string, number>();
@@ -297,52 +300,46 @@ export function createTwoFactorService(deps: {
       return { recovery_codes: fresh.codes };
     },
 
+    challengeRetention: challenges.retention,
+
     openChallenge(userId, passwordHash) {
-      const token = randomToken(32);
-      const now = clock.now().getTime();
-      for (const [key, c] of challenges) if (c.expiresAt <= now) challenges.delete(key);
-      challenges.set(token, {
-        userId,
-        passwordHash,
-        expiresAt: now + twoFactorLimits.challengeLifetimeMs,
-        failures: 0,
-        busy: false,
-      });
-      return token;
+      return challenges.open(userId, passwordCheckOf(passwordHash), clock.now());
     },
 
     async completeChallenge(token, code) {
-      const challenge = challenges.get(token);
       const expired = 'The sign-in challenge is unknown, expired or used up; sign in again.';
-      if (!challenge || challenge.expiresAt <= clock.now().getTime()) {
-        challenges.delete(token);
-        throw new HubError('unauthorized', expired);
-      }
-      // Claimed synchronously: a concurrent attempt on the same challenge is refused, not raced.
-      if (challenge.busy) throw new HubError('conflict', 'Another attempt on this challenge is in progress.');
-      challenge.busy = true;
+      const outcome = await challenges.claim(token, clock.now());
+      if (outcome.kind === 'unknown') throw new HubError('unauthorized', expired);
+      if (outcome.kind === 'busy')
+        throw new HubError('conflict', 'Another attempt on this challenge is in progress.');
+      const challenge = outcome.challenge;
+      let settled = false;
       let release: (() => void) | null = null;
       try {
         release = reserveAttempt(challenge.userId);
         const user = await loadUser(challenge.userId);
-        if (!user.totp_secret || user.password_hash !== challenge.passwordHash) {
-          challenges.delete(token);
+        if (!user.totp_secret || passwordCheckOf(user.password_hash) !== challenge.passwordCheck) {
+          settled = true;
+          await challenge.discard();
           throw new HubError('unauthorized', expired);
         }
         let method: 'totp' | 'recovery' | null = null;
         if (await consumeTotp(user.id, user.totp_secret, code)) method = 'totp';
         else if (await consumeRecoveryCode(user.id, code)) method = 'recovery';
         if (method === null) {
-          challenge.failures++;
+          settled = true;
+          // Noted and released together: the failure must not count twice while the challenge's is written.
           noteFailure(challenge.userId);
-          if (challenge.failures >= twoFactorLimits.challengeAttempts) challenges.delete(token);
+          release();
+          await challenge.fail();
           throw new HubError('unauthorized', 'The code is not valid (or was already used).');
         }
-        challenges.delete(token);
+        settled = true;
+        if (!(await challenge.consume())) throw new HubError('unauthorized', expired);
         return { userId: challenge.userId, method };
       } finally {
         release?.();
-        challenge.busy = false;
+        if (!settled) await challenge.release();
       }
     },
   };

@@ -1,48 +1,116 @@
 /**
  * The delivery set-up channels and push subscriptions share: sends bounded in flight (over the bound a send is
  * counted as failed, not queued), each under a timeout and aborted when the hub closes; and a digest window
- * per target, the first item opening it and its end sending everything collected (items past the digest's
- * bound only counted).
+ * per target, kept in the database (digest-store.ts, decision 0044): the first item on any process opens it,
+ * and its end sends everything collected once (items past the digest's bound only counted). The process that
+ * opened or joined a window flushes it at its end; every process sweeps for ended windows now and then, so a
+ * window whose processes died is still sent.
  */
-import { notificationLimits } from '@svc/protocol';
+import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
+import type { DigestStore } from './digest-store.js';
 
 export interface Delivery<T> {
   /** Runs one send for `targetId`, unless closed or too many are in flight (then `onOverflow`). */
   send(targetId: string, work: (signal: AbortSignal) => Promise<unknown>): void;
   /** Into the target's digest: with `windowS` 0 flushed at once, else when the window that opens ends. */
-  collect(targetId: string, windowS: number, item: T, flush: (items: T[], more: number) => void): void;
-  /** Forgets a target's open digest (the target was removed or changed). */
+  collect(targetId: string, windowS: number, item: T): void;
+  /** Forgets a target's open digest (the target was removed). */
   drop(targetId: string): void;
-  /** Refuses new sends, drops open digests, aborts and awaits the sends in flight. */
+  /** Sends every digest whose window ended (the periodic sweep; tests call it). */
+  flushDue(): Promise<void>;
+  /** Refuses new sends, stops the digest timers (open windows stay stored), aborts and awaits the sends. */
   close(): Promise<void>;
 }
 
-interface Digest<T> {
-  items: T[];
-  more: number;
-  timer: NodeJS.Timeout;
-}
+/** How often each process looks for ended windows that nobody flushed. */
+const sweepMs = 5_000;
+const sweepBatch = 100;
 
 export function createDelivery<T>(options: {
   logger: Logger;
-  /** Names the sends in the log: "notifications", "push". */
+  clock: Clock;
+  /** Names the sends in the log: "notifications", "push"; and their digests' targets in the store. */
   what: string;
   maxInFlight: number;
   sendTimeoutMs: number;
   onOverflow: (targetId: string) => Promise<void>;
+  digests: DigestStore;
+  /** Reads back a stored item: null for one that does not parse (dropped). */
+  parse: (json: unknown) => T | null;
+  /** Sends a digest: loads the target by id (it may have changed, or be gone) and sends. */
+  flush: (targetId: string, items: T[], more: number) => Promise<void>;
 }): Delivery<T> {
-  const { logger, what } = options;
-  const digests = new Map<string, Digest<T>>();
+  const { logger, what, digests, clock } = options;
+  const timers = new Map<string, { timer: NodeJS.Timeout; endsAt: number }>();
   const inFlight = new Set<Promise<void>>();
+  /** Digest work under way (store writes, flushes): awaited on close, not counted as sends. */
+  const background = new Set<Promise<void>>();
   const closing = new AbortController();
   let closed = false;
+  const prefix = `${what}:`;
+  const targetOf = (targetId: string) => `${prefix}${targetId}`;
 
-  const drop = (targetId: string) => {
-    const digest = digests.get(targetId);
-    if (digest) clearTimeout(digest.timer);
-    digests.delete(targetId);
-  };
+  function track(work: Promise<void>, doing: string): void {
+    const running = work.catch((error: unknown) => {
+      logger.error({ err: error }, `${what}: ${doing} failed`);
+    });
+    background.add(running);
+    void running.finally(() => background.delete(running));
+  }
+
+  function readItems(texts: readonly string[]): T[] {
+    const items: T[] = [];
+    for (const text of texts) {
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        continue;
+      }
+      const item = options.parse(value);
+      if (item !== null) items.push(item);
+    }
+    return items;
+  }
+
+  /** Takes the target's window if it ended by `at` and sends it. */
+  async function flushWindow(targetId: string, at: Date): Promise<void> {
+    const taken = await digests.take(targetOf(targetId), at);
+    if (!taken) return;
+    const items = readItems(taken.items);
+    if (items.length === 0 && taken.more === 0) return;
+    await options.flush(targetId, items, taken.more);
+  }
+
+  function schedule(targetId: string, endsAt: Date): void {
+    if (closed) return;
+    const set = timers.get(targetId);
+    if (set?.endsAt === endsAt.getTime()) return;
+    // A window ending at another time is a new one: the one this timer waited for was taken elsewhere.
+    if (set) clearTimeout(set.timer);
+    const delay = Math.max(0, endsAt.getTime() - clock.now().getTime());
+    const timer = setTimeout(() => {
+      timers.delete(targetId);
+      // Taken as of the window's end: this timer was set for that window, whatever the clock says.
+      track(flushWindow(targetId, endsAt), 'sending a digest');
+    }, delay);
+    timer.unref();
+    timers.set(targetId, { timer, endsAt: endsAt.getTime() });
+  }
+
+  async function flushDue(): Promise<void> {
+    const now = clock.now();
+    for (const target of await digests.due(now, sweepBatch)) {
+      if (!target.startsWith(prefix)) continue;
+      await flushWindow(target.slice(prefix.length), now);
+    }
+  }
+
+  const sweep = setInterval(() => {
+    if (!closed) track(flushDue(), 'sweeping digests');
+  }, sweepMs);
+  sweep.unref();
 
   return {
     send(targetId, work) {
@@ -64,31 +132,35 @@ export function createDelivery<T>(options: {
       void running.finally(() => inFlight.delete(running));
     },
 
-    collect(targetId, windowS, item, flush) {
+    collect(targetId, windowS, item) {
+      if (closed) return;
       if (windowS === 0) {
-        flush([item], 0);
+        track(options.flush(targetId, [item], 0), 'sending a notification');
         return;
       }
-      const open = digests.get(targetId);
-      if (open) {
-        if (open.items.length < notificationLimits.digestItems) open.items.push(item);
-        else open.more += 1;
-        return;
-      }
-      const timer = setTimeout(() => {
-        const digest = digests.get(targetId);
-        digests.delete(targetId);
-        if (digest) flush(digest.items, digest.more);
-      }, windowS * 1000);
-      timer.unref();
-      digests.set(targetId, { items: [item], more: 0, timer });
+      track(
+        digests.add(targetOf(targetId), windowS, JSON.stringify(item), clock.now()).then((endsAt) => {
+          schedule(targetId, endsAt);
+        }),
+        'collecting a digest item',
+      );
     },
 
-    drop,
+    drop(targetId) {
+      const set = timers.get(targetId);
+      if (set) clearTimeout(set.timer);
+      timers.delete(targetId);
+      track(digests.drop(targetOf(targetId)), 'dropping a digest');
+    },
+
+    flushDue,
 
     async close() {
       closed = true;
-      for (const id of [...digests.keys()]) drop(id);
+      clearInterval(sweep);
+      for (const set of timers.values()) clearTimeout(set.timer);
+      timers.clear();
+      await Promise.allSettled([...background]);
       closing.abort();
       await Promise.allSettled([...inFlight]);
     },

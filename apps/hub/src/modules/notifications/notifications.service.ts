@@ -31,6 +31,7 @@ import {
   type ChannelRow,
 } from './notifications.repository.js';
 import { createDelivery } from './delivery.js';
+import { createDigestStore } from './digest-store.js';
 import { isNotificationSeverity, isTimeZone, routeAlert } from './routing.js';
 import { sendNotification, type AlertItem, type ChannelTarget, type Notification } from './senders.js';
 
@@ -42,6 +43,8 @@ export interface NotificationService {
   remove(ctx: ActionContext, id: string): Promise<NotificationChannel>;
   sendTest(ctx: ActionContext, id: string): Promise<NotificationTestResult>;
   onAlert(event: HubEvent): void;
+  /** Sends the digests whose window ended (each process sweeps every few seconds; tests call it). */
+  flushDueDigests(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -128,6 +131,16 @@ function alertItem(event: HubEvent): AlertItem {
   };
 }
 
+/** A digest item read back from the store: only a well-formed one is sent. */
+function parseAlertItem(value: unknown): AlertItem | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const v = value as Record<string, unknown>;
+  const { type, alertId, severity, ts, summary } = v;
+  if (typeof type !== 'string' || typeof alertId !== 'string' || typeof ts !== 'string') return null;
+  if (typeof summary !== 'string' || !isNotificationSeverity(severity)) return null;
+  return { type, alertId, severity, ts, summary: summary.slice(0, 500) };
+}
+
 function titleOf(items: readonly AlertItem[], more: number): string {
   const [first] = items;
   if (items.length === 1 && more === 0 && first) return `svc hub: ${first.type} (${first.severity})`;
@@ -153,10 +166,18 @@ export function createNotificationService(deps: {
   const { db, clock, audit, box, outbound, logger } = deps;
   const delivery = createDelivery<AlertItem>({
     logger,
+    clock,
     what: 'notifications',
     maxInFlight,
     sendTimeoutMs,
     onOverflow: (id) => countFailed(db, id, 'too many notifications in flight'),
+    digests: createDigestStore(db),
+    parse: parseAlertItem,
+    flush: async (id, items, more) => {
+      const row = await findChannel(db, id);
+      // A channel deleted or turned off while its window was open: nothing goes out.
+      if (row?.enabled === 1) dispatch(channelOf(row), items, more);
+    },
   });
   let closed = false;
 
@@ -249,9 +270,7 @@ export function createNotificationService(deps: {
 
   /** Into the channel's digest: the first alert of a window opens it, the window's end sends them all. */
   function enqueue(channel: Channel, item: AlertItem): void {
-    delivery.collect(channel.row.id, channel.row.digest_window_s, item, (items, more) => {
-      dispatch(channel, items, more);
-    });
+    delivery.collect(channel.row.id, channel.row.digest_window_s, item);
   }
 
   async function route(event: HubEvent): Promise<void> {
@@ -392,6 +411,8 @@ export function createNotificationService(deps: {
       if (closed) return;
       track(route(event), 'routing an alert');
     },
+
+    flushDueDigests: () => delivery.flushDue(),
 
     async close() {
       closed = true;

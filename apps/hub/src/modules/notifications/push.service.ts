@@ -38,6 +38,7 @@ import {
   type PushSubscriptionRow,
 } from './push.repository.js';
 import { createDelivery } from './delivery.js';
+import { createDigestStore } from './digest-store.js';
 import { isNotificationSeverity, isTimeZone, routeAlert } from './routing.js';
 import { generateVapidKeys, sendWebPush, type VapidKeys } from './web-push-sender.js';
 
@@ -105,6 +106,15 @@ function highest(entries: readonly AlertEntry[]): NotificationSeverity {
   );
 }
 
+/** A digest entry read back from the store: only a well-formed one is sent. */
+function parseAlertEntry(value: unknown): AlertEntry | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { alert_id, asset_id, severity, summary, ts } = value as Record<string, unknown>;
+  if (typeof alert_id !== 'string' || typeof asset_id !== 'string' || typeof ts !== 'string') return null;
+  if (typeof summary !== 'string' || !isNotificationSeverity(severity)) return null;
+  return { alert_id, asset_id, severity, summary, ts };
+}
+
 /** The message of a digest, listing alerts while it stays under the payload budget. */
 function digestMessage(entries: readonly AlertEntry[], more: number): PushMessage {
   const listed: AlertEntry[] = [];
@@ -148,10 +158,17 @@ export function createPushService(deps: {
   const { db, clock, audit, box, outbound, logger } = deps;
   const delivery = createDelivery<AlertEntry>({
     logger,
+    clock,
     what: 'push',
     maxInFlight,
     sendTimeoutMs,
     onOverflow: (id) => countPushFailed(db, id, 'too many push messages in flight'),
+    digests: createDigestStore(db),
+    parse: parseAlertEntry,
+    flush: async (id, entries, more) => {
+      const row = await findPushSubscription(db, id);
+      if (row) dispatch(row, digestMessage(entries, more));
+    },
   });
   let closed = false;
   let vapid: Promise<VapidKeys> | null = null;
@@ -211,9 +228,7 @@ export function createPushService(deps: {
   }
 
   function enqueue(row: PushSubscriptionRow, entry: AlertEntry): void {
-    delivery.collect(row.id, row.digest_window_s, entry, (entries, more) => {
-      dispatch(row, digestMessage(entries, more));
-    });
+    delivery.collect(row.id, row.digest_window_s, entry);
   }
 
   function routingOf(row: PushSubscriptionRow, events: readonly string[]) {

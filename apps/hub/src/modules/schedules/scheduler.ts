@@ -5,7 +5,8 @@
  *
  * A tick found more than scheduleLimits.lateGraceSeconds late (the hub was down) is not run: the ticks missed
  * are recorded as one `missed` run. A run the hub was killed in the middle of is reported `interrupted` at the
- * next start, never run again.
+ * next start, never run again. A run whose creator's API key was revoked or expired, or whose user is gone, is
+ * refused: recorded `refused` with the reason, audited, and published like any other end of a run.
  */
 import { newId, scheduleLimits, type ExecManyResult } from '@svc/protocol';
 import type { Kysely } from 'kysely';
@@ -21,7 +22,7 @@ import type { ActionService } from '../actions/actions.service.js';
 import { execRequestOf } from '../actions/actions.service.js';
 import { loadedTargets } from '../../access/target-set.js';
 import { parseCron, ticksUntil } from './cron.js';
-import { principalOf, storedResult } from './schedules.presenter.js';
+import { parseRunAs, principalOf, storedResult } from './schedules.presenter.js';
 import {
   claimTick,
   dueSchedules,
@@ -29,6 +30,7 @@ import {
   insertRun,
   interruptRunning,
   interruptRunsOf,
+  runAsRefusal,
   type ScheduleRow,
 } from './schedules.repository.js';
 
@@ -122,9 +124,37 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     return exec.runMany(ctx, execRequestOf(loadedTargets(row), command, row.timeout_s));
   }
 
+  /** A run whose credential no longer stands is refused, not run: recorded, audited and published. */
+  async function refuse(row: ScheduleRow, runId: string, ctx: ActionContext, reason: string): Promise<void> {
+    const error = `refused: ${reason}; edit the schedule with a live credential to run it again`;
+    await db.transaction().execute(async (trx) => {
+      await finishRun(trx, runId, {
+        status: 'refused',
+        finished_at: clock.now().toISOString(),
+        summary: null,
+        results: '[]',
+        error: error.slice(0, 1024),
+      });
+      await audit.record(trx, ctx, {
+        action: 'schedule.run_refused',
+        targetType: 'schedule',
+        targetId: row.id,
+        detail: { name: row.name, reason },
+      });
+    });
+    logger.warn({ schedule: row.id, reason }, 'schedule run refused');
+    publish(row, runId, 'refused', null);
+  }
+
   async function run(row: ScheduleRow, runId: string): Promise<void> {
-    const ctx: ActionContext = { principal: principalOf(row.run_as), requestId: null, ip: null };
+    const runAs = parseRunAs(row.run_as);
+    const ctx: ActionContext = { principal: principalOf(runAs), requestId: null, ip: null };
     try {
+      const refusal = await runAsRefusal(db, runAs, clock.now().toISOString());
+      if (refusal !== null) {
+        await refuse(row, runId, ctx, refusal);
+        return;
+      }
       const outcome = await execute(row, ctx);
       await finishRun(db, runId, {
         status: 'completed',

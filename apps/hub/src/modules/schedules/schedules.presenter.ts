@@ -106,8 +106,11 @@ export function runAsOf(principal: Principal): RunAs {
   };
 }
 
-export function principalOf(text: string): Principal {
-  const runAs = JSON.parse(text) as RunAs;
+export function parseRunAs(text: string): RunAs {
+  return JSON.parse(text) as RunAs;
+}
+
+export function principalOf(runAs: RunAs): Principal {
   return {
     authType: runAs.authType,
     userId: runAs.userId,

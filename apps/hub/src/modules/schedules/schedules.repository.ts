@@ -118,3 +118,30 @@ export async function listRuns(
     window,
   );
 }
+
+/**
+ * Why the credential a schedule runs as may no longer act, or null while it may: its API key revoked
+ * (deleted) or expired, or its user gone.
+ */
+export async function runAsRefusal(
+  db: Executor,
+  runAs: { keyId: string | null; keyName: string | null; userId: string | null },
+  nowIso: string,
+): Promise<string | null> {
+  if (runAs.keyId !== null) {
+    const key = await db
+      .selectFrom('api_keys')
+      .select('expires_at')
+      .where('id', '=', runAs.keyId)
+      .executeTakeFirst();
+    const name = runAs.keyName ? `"${runAs.keyName}" (${runAs.keyId})` : runAs.keyId;
+    if (!key) return `the API key it runs as, ${name}, was revoked`;
+    if (key.expires_at !== null && key.expires_at <= nowIso)
+      return `the API key it runs as, ${name}, expired`;
+  }
+  if (runAs.userId !== null) {
+    const user = await db.selectFrom('users').select('id').where('id', '=', runAs.userId).executeTakeFirst();
+    if (!user) return `the user it runs as (${runAs.userId}) no longer exists`;
+  }
+  return null;
+}

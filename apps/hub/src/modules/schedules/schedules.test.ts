@@ -203,6 +203,58 @@ describe.each(databaseTargets())('schedules ($name)', ({ options }) => {
     expect(del.status).toBe(404);
   });
 
+  it('refuses to run a schedule whose creator key was revoked: recorded, audited and published', async () => {
+    const { t, ops } = use();
+    const asset = await t.createAsset();
+    let calls = 0;
+    ops.gateway.connect(asset.id, {
+      handlers: {
+        'exec.run': () => {
+          calls += 1;
+          return execOutcome({ stdout: 'ran\n' });
+        },
+      },
+    });
+    const key = await t.createKey({ role: 'operator', scopes: ['schedules:*', 'assets:exec'] });
+    const created = await ops.request('POST', '/api/v2/schedules', {
+      key: key.raw_key,
+      body: { name: 'theirs', cron: '0 * * * * *', command: 'true', targets: [asset.id] },
+    });
+    expect(created.status, JSON.stringify(created.json)).toBe(201);
+    const schedule = created.json.data as Schedule;
+    expect((await t.request('DELETE', `/api/v2/keys/${key.id}`)).status).toBe(200);
+
+    t.clock.set(new Date(Date.parse(schedule.next_run_at ?? '') + 200));
+    await ops.scheduler.runDue();
+    await ops.scheduler.idle();
+
+    expect(calls).toBe(0);
+    const [run] = await runsOf(ops, schedule.id);
+    expect(run?.status).toBe('refused');
+    expect(run?.error).toContain('was revoked');
+    expect(run?.error).toContain(key.id);
+    const published = ops.events
+      .filter((e) => e.type === 'schedule.completed')
+      .map((e) => e.data as { schedule_id: string; status: string })
+      .filter((d) => d.schedule_id === schedule.id);
+    expect(published.map((d) => d.status)).toEqual(['refused']);
+    const audited = await t.hub.database.db
+      .selectFrom('audit_events')
+      .selectAll()
+      .where('action', '=', 'schedule.run_refused')
+      .execute();
+    expect(audited.map((a) => a.target_id)).toEqual([schedule.id]);
+    // The owner's schedules still run.
+    const owners = await ops.request('POST', '/api/v2/schedules', {
+      body: { name: 'owner', cron: '0 * * * * *', command: 'true', targets: [asset.id] },
+    });
+    const next = Date.parse((owners.json.data as Schedule).next_run_at ?? '');
+    t.clock.set(new Date(next + 200));
+    await ops.scheduler.runDue();
+    await ops.scheduler.idle();
+    expect(calls).toBe(1);
+  });
+
   it('pauses a schedule: no tick runs and none is reported missed; resumed, it waits for the next tick', async () => {
     const { t, ops } = use();
     const asset = await t.createAsset();

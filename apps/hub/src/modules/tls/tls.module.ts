@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/schema.js';
+import type { CacheInvalidation } from '../../platform/cluster/invalidation.js';
 import type { TlsManager } from '../../platform/tls/tls-manager.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { defineModule } from '../module.js';
@@ -16,6 +17,7 @@ export function createTlsModule(deps: {
   clock: Clock;
   audit: AuditService;
   tls: TlsManager;
+  invalidation?: Pick<CacheInvalidation, 'invalidate'>;
 }) {
   const tls = createTlsService(deps);
   return defineModule({

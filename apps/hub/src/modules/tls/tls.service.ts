@@ -8,6 +8,7 @@ import type { TlsManager, TlsOverride } from '../../platform/tls/tls-manager.js'
 import type { ActionContext } from '../../access/principal.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { deleteSetting, readSetting, writeSetting } from '../../platform/db/key-values.js';
+import type { CacheInvalidation } from '../../platform/cluster/invalidation.js';
 
 const overrideKey = 'tls.override';
 
@@ -22,13 +23,19 @@ export function loadTlsOverride(db: Kysely<Database>): Promise<TlsOverride | nul
   return readSetting(db, overrideKey).then((value) => (isOverride(value) ? value : null));
 }
 
+/** The cache invalidation topic that tells the other processes to serve the stored override (decision 0044). */
+export const tlsOverrideTopic = 'tls';
+
 export function createTlsService(deps: {
   db: Kysely<Database>;
   clock: Clock;
   audit: AuditService;
   tls: TlsManager;
+  /** Tells the cluster's other processes that the override changed; they reload it (decision 0044). */
+  invalidation?: Pick<CacheInvalidation, 'invalidate'>;
 }) {
   const { db, clock, audit, tls } = deps;
+  const tellPeers = () => deps.invalidation?.invalidate(tlsOverrideTopic, overrideKey);
   return {
     status(): TlsStatus {
       return tls.status();
@@ -82,7 +89,9 @@ export function createTlsService(deps: {
           },
         });
       });
-      return tls.applyOverride(prepared.override, prepared.pair);
+      const status = tls.applyOverride(prepared.override, prepared.pair);
+      tellPeers();
+      return status;
     },
 
     async clear(ctx: ActionContext): Promise<TlsStatus> {
@@ -94,7 +103,9 @@ export function createTlsService(deps: {
           targetId: overrideKey,
         });
       });
-      return tls.clearOverride();
+      const status = await tls.clearOverride();
+      tellPeers();
+      return status;
     },
   };
 }

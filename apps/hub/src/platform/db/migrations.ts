@@ -17,6 +17,7 @@ import { clusterNodesMigration } from './migrations/0017-cluster-nodes.js';
 import { agentNodeMigration } from './migrations/0018-agent-node.js';
 import { clusterCoherenceMigration } from './migrations/0019-cluster-coherence.js';
 import { sessionsAcrossProcessesMigration } from './migrations/0020-sessions-across-processes.js';
+import { sharedStateMigration } from './migrations/0021-shared-state.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists */
 const initial: Migration = {
@@ -282,6 +283,7 @@ export const migrations: Record<string, Migration> = {
   '0018_agent_node': agentNodeMigration,
   '0019_cluster_coherence': clusterCoherenceMigration,
   '0020_sessions_across_processes': sessionsAcrossProcessesMigration,
+  '0021_shared_state': sharedStateMigration,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -335,6 +335,35 @@ export interface ScheduleRunsTable {
   node_id: string | null;
 }
 
+/** A second sign-in step waiting for its code (decision 0044): only the token's hash is stored. */
+interface SignInChallengesTable {
+  token_hash: string;
+  user_id: string;
+  /** A hash of the password hash the challenge was opened under: a password reset in between voids it. */
+  password_check: string;
+  expires_at: string;
+  failures: number;
+  /** The attempt checking a code now, and until when its claim holds. */
+  claim: string | null;
+  claim_expires_at: string | null;
+}
+
+/** An open digest window of a notification target (`channel:<id>`, `push:<id>`; decision 0044). */
+interface NotificationDigestsTable {
+  target: string;
+  ends_at: string;
+  /** Items collected in the window, stored or (past the digest's bound) only counted. */
+  item_count: number;
+}
+
+interface NotificationDigestItemsTable {
+  id: string;
+  target: string;
+  /** The item as JSON, read back with its schema. */
+  item: string;
+  created_at: string;
+}
+
 /** A lease on work that runs on one hub process at a time (decision 0040). */
 interface ClusterLeasesTable {
   name: string;
@@ -460,6 +489,9 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_pending: WebhookPendingTable;
   cluster_leases: ClusterLeasesTable;
+  sign_in_challenges: SignInChallengesTable;
+  notification_digests: NotificationDigestsTable;
+  notification_digest_items: NotificationDigestItemsTable;
   notification_channels: NotificationChannelsTable;
   alert_rules: AlertRulesTable;
   alerts: AlertsTable;

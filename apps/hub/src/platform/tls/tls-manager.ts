@@ -224,6 +224,34 @@ export class TlsManager {
     return this.status();
   }
 
+  /**
+   * Serves what the database holds now: another process uploaded or cleared an override (decision 0044).
+   * Returns whether what is served changed. An override whose key cannot be opened is logged and left.
+   */
+  async reloadOverride(): Promise<boolean> {
+    if (this.options.mode === 'disabled') return false;
+    const stored = await this.options.loadOverride();
+    const current = this.override;
+    if (stored === null) {
+      if (current === null) return false;
+      await this.clearOverride();
+      return true;
+    }
+    if (current?.uploadedAt === stored.uploadedAt && current.certPem === stored.certPem) return false;
+    let keyPem: string;
+    try {
+      keyPem = this.options.box.open(stored.keySealed, overrideKeyContext);
+    } catch (error) {
+      this.options.logger.error(
+        { err: error },
+        'the uploaded TLS certificate could not be opened; kept serving',
+      );
+      return false;
+    }
+    this.applyOverride(stored, { certPem: stored.certPem, keyPem });
+    return true;
+  }
+
   /** After the stored override is removed: serves the startup source again. */
   async clearOverride(): Promise<TlsStatus> {
     this.override = null;
