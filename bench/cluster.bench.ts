@@ -22,7 +22,6 @@
  * BENCH_NATS_URL (nats://127.0.0.1:4222).
  */
 import fs from 'node:fs';
-import https from 'node:https';
 import path from 'node:path';
 import { createHub, parseEnv, silentLogger } from '@svc/hub';
 import {
@@ -34,6 +33,7 @@ import {
   type RunningHaproxy,
   type SimulatedAgentIdentity,
 } from '@svc/testkit';
+import { jsonClient, type JsonClient } from './lib/https-json.js';
 import { percentile, startFleetProcesses, type FleetProcesses, type PreparedFleet } from './lib/fleet.js';
 import { rssOf } from './lib/processes.js';
 import { writeResult, type Figure } from './lib/report.js';
@@ -55,53 +55,21 @@ function fileLimits(): { soft: number; hard: number } {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-interface Timed {
-  status: number;
-  body: string;
-  ms: number;
-}
-
-function request(
-  agent: https.Agent,
+/** An authenticated JSON request to one of the hubs (or HAProxy), timed; the body as text. */
+async function request(
+  client: JsonClient,
   url: string,
   key: string,
   method = 'GET',
   body?: unknown,
   timeoutMs = 120_000,
-): Promise<Timed> {
-  if (!/^https:\/\/127\./.test(url)) throw new Error(`benchmarks only talk to loopback, not ${url}`);
-  const payload = body === undefined ? undefined : JSON.stringify(body);
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const req = https.request(
-      url,
-      {
-        method,
-        agent,
-        timeout: timeoutMs,
-        headers: {
-          authorization: `Bearer ${key}`,
-          accept: 'application/json',
-          ...(payload ? { 'content-type': 'application/json' } : {}),
-        },
-      },
-      (res) => {
-        const parts: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => parts.push(chunk));
-        res.on('end', () => {
-          resolve({
-            status: res.statusCode ?? 0,
-            body: Buffer.concat(parts).toString('utf8'),
-            ms: performance.now() - started,
-          });
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error(`${method} ${url} timed out`)));
-    req.on('error', reject);
-    req.end(payload);
+): Promise<{ status: number; body: string; ms: number }> {
+  const res = await client.request(method, url, {
+    ...(body === undefined ? {} : { body }),
+    headers: { authorization: `Bearer ${key}`, accept: 'application/json' },
+    timeoutMs,
   });
+  return { status: res.status, body: res.text, ms: res.ms };
 }
 
 /** Enrolls the fleet through an in-process hub on the cluster's database (the processes see the rows). */
@@ -173,7 +141,7 @@ async function waitConnected(
 /** Sequential GET /assets round robin over the processes for `seconds`, sampling each process's RSS. */
 async function probeAssets(
   cluster: HubCluster,
-  agent: https.Agent,
+  client: JsonClient,
   seconds: number,
   rss: number[],
 ): Promise<number[]> {
@@ -182,7 +150,7 @@ async function probeAssets(
   let lastRss = 0;
   for (let n = 0; n < 1_000_000 && performance.now() < deadline; n++) {
     const res = await request(
-      agent,
+      client,
       `${cluster.url(n % processes)}/api/v2/assets?per_page=50`,
       cluster.owner.key,
     );
@@ -206,12 +174,12 @@ interface FanoutRun {
 
 async function fanout(
   cluster: HubCluster,
-  agent: https.Agent,
+  client: JsonClient,
   targets: string[],
   run: FanoutRun,
 ): Promise<void> {
   const res = await request(
-    agent,
+    client,
     `${cluster.url(0)}/api/v2/exec`,
     cluster.owner.key,
     'POST',
@@ -256,7 +224,7 @@ export async function runClusterBench(): Promise<void> {
     readyTimeoutMs: 120_000,
     keepOutput: true,
   });
-  const agent = new https.Agent({ keepAlive: true, maxSockets: 4, ca: cluster.caPem });
+  const client = jsonClient({ ca: cluster.caPem });
   const fleets: FleetProcesses[] = [];
   let lb: RunningHaproxy | null = null;
   try {
@@ -266,7 +234,7 @@ export async function runClusterBench(): Promise<void> {
     const prepared = splitFleet(cluster, identities);
 
     const baselineRss = [0, 0, 0];
-    const baseline = await probeAssets(cluster, agent, Math.min(15, holdSeconds), baselineRss);
+    const baseline = await probeAssets(cluster, client, Math.min(15, holdSeconds), baselineRss);
 
     const connectStarted = performance.now();
     for (const [p, fleet] of prepared.entries()) {
@@ -279,7 +247,7 @@ export async function runClusterBench(): Promise<void> {
     const connectStats = fleets.map((f) => f.stats());
 
     const heldRss = [0, 0, 0];
-    const held = await probeAssets(cluster, agent, holdSeconds, heldRss);
+    const held = await probeAssets(cluster, client, holdSeconds, heldRss);
     const stillConnected = connected(fleets);
 
     // Fan-out: F targets spread over the three processes, and F targets all held by process 0, interleaved.
@@ -292,10 +260,10 @@ export async function runClusterBench(): Promise<void> {
     const oneTargets = identities.slice(0, fanoutSize).map((x) => x.assetId);
     const spread: FanoutRun = { ms: [], ok: 0, total: 0 };
     const one: FanoutRun = { ms: [], ok: 0, total: 0 };
-    await fanout(cluster, agent, oneTargets, { ms: [], ok: 0, total: 0 }); // warm-up
+    await fanout(cluster, client, oneTargets, { ms: [], ok: 0, total: 0 }); // warm-up
     for (let r = 0; r < reps; r++) {
-      await fanout(cluster, agent, oneTargets, one);
-      await fanout(cluster, agent, spreadTargets, spread);
+      await fanout(cluster, client, oneTargets, one);
+      await fanout(cluster, client, spreadTargets, spread);
     }
 
     // Rolling restart, one process at a time, with a probe through HAProxy.
@@ -316,11 +284,11 @@ export async function runClusterBench(): Promise<void> {
     const lbUrl = lb?.url;
     const probing = (async () => {
       if (!lbUrl) return;
-      const probeAgent = new https.Agent({ keepAlive: true, maxSockets: 2, ca: cluster.caPem });
+      const probeClient = jsonClient({ ca: cluster.caPem });
       for (let n = 0; n < 1_000_000 && !probe.stop; n++) {
         restart.requests++;
         const res = await request(
-          probeAgent,
+          probeClient,
           `${lbUrl}/api/v2/assets?per_page=50`,
           cluster.owner.key,
           'GET',
@@ -334,7 +302,7 @@ export async function runClusterBench(): Promise<void> {
         }
         await sleep(50);
       }
-      probeAgent.destroy();
+      probeClient.close();
     })();
     const restartStarted = performance.now();
     for (let p = 0; p < processes; p++) {
@@ -420,7 +388,7 @@ export async function runClusterBench(): Promise<void> {
   } finally {
     for (const f of fleets) await f.stop();
     await lb?.stop();
-    agent.destroy();
+    client.close();
     await cluster.close();
   }
 }
