@@ -22,6 +22,7 @@
  * BENCH_NATS_URL (nats://127.0.0.1:4222).
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { createHub, parseEnv, silentLogger } from '@svc/hub';
 import {
@@ -52,6 +53,13 @@ function fileLimits(): { soft: number; hard: number } {
   const parse = (v: string | undefined) => (v === 'unlimited' ? Infinity : Number(v ?? 0));
   return { soft: parse(line?.[1]), hard: parse(line?.[2]) };
 }
+
+/** The machine's 1-minute load average, for the notes: the hubs share its 2 cores with other work. */
+const load = () => os.loadavg()[0]?.toFixed(1) ?? '?';
+
+const progress = (line: string) => {
+  process.stdout.write(`cluster bench ${new Date().toISOString()} (load ${load()}): ${line}\n`);
+};
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -133,6 +141,8 @@ async function waitConnected(
   const started = performance.now();
   for (let i = 0; i < 100_000 && performance.now() - started < timeoutMs; i++) {
     if (connected(fleets) >= count) return performance.now() - started;
+    // Progress on the console every 30 s: a full-size run takes many minutes.
+    if (i % 120 === 119) progress(`${String(connected(fleets))} of ${String(count)} agents connected`);
     await sleep(250);
   }
   return null;
@@ -213,6 +223,7 @@ export async function runClusterBench(): Promise<void> {
         `open-file limits are soft ${String(limits.soft)}, hard ${String(limits.hard)}: raise them or lower BENCH_AGENTS`,
     );
   }
+  const loads: string[] = [`start ${load()}`];
   const notes: string[] = [
     `Open files per process: soft ${String(limits.soft)}, hard ${String(limits.hard)}; each hub runs with its soft limit raised to the hard one and holds ${String(perProcess)} agents.`,
   ];
@@ -231,6 +242,7 @@ export async function runClusterBench(): Promise<void> {
     const provisionStarted = performance.now();
     const identities = await provision(cluster, count);
     const provisionMs = performance.now() - provisionStarted;
+    progress(`enrolled ${String(count)} agents`);
     const prepared = splitFleet(cluster, identities);
 
     const baselineRss = [0, 0, 0];
@@ -244,11 +256,14 @@ export async function runClusterBench(): Promise<void> {
     if (connectMs === null)
       throw new Error(`only ${String(connected(fleets))} of ${String(count)} agents connected`);
     const allConnectedAfter = performance.now() - connectStarted;
+    loads.push(`all connected ${load()}`);
     const connectStats = fleets.map((f) => f.stats());
+    progress('all connected; holding');
 
     const heldRss = [0, 0, 0];
     const held = await probeAssets(cluster, client, holdSeconds, heldRss);
     const stillConnected = connected(fleets);
+    progress('fan-out');
 
     // Fan-out: F targets spread over the three processes, and F targets all held by process 0, interleaved.
     // Process p holds identities[p × perProcess …] (splitFleet): take them in turn from each process.
@@ -305,6 +320,7 @@ export async function runClusterBench(): Promise<void> {
       probeClient.close();
     })();
     const restartStarted = performance.now();
+    progress('rolling restart');
     for (let p = 0; p < processes; p++) {
       await cluster.restart(p);
       const back = await waitConnected(fleets, count, phaseMs);
@@ -314,6 +330,7 @@ export async function runClusterBench(): Promise<void> {
         );
     }
     restart.ms = performance.now() - restartStarted;
+    loads.push(`after the rolling restart ${load()}`);
     probe.stop = true;
     await probing;
 
@@ -375,6 +392,7 @@ export async function runClusterBench(): Promise<void> {
         'Fan-out results not ok came from agents held by a process other than the one that took the request: until requests are routed between processes, such agents answer `offline` (issue 19, routing).',
       );
     }
+    notes.push(`Load average (1 min) of the machine: ${loads.join(', ')}.`);
     notes.push(
       'Hubs, simulators, PostgreSQL, NATS, HAProxy and the probe share the 2 cores: connect and restart times are dominated by the fleet’s TLS handshakes.',
     );
