@@ -403,6 +403,11 @@ export async function runClusterBench(): Promise<void> {
       figures,
       notes,
     });
+  } catch (error) {
+    // The cluster is dropped below: keep what its processes said for the diagnosis.
+    for (const node of cluster.nodes)
+      progress(`process ${String(node.index)} output:\n${node.output().slice(-4000)}`);
+    throw error;
   } finally {
     for (const f of fleets) await f.stop();
     await lb?.stop();
