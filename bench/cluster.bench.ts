@@ -22,7 +22,7 @@
  * BENCH_NATS_URL (nats://127.0.0.1:4222).
  */
 import fs from 'node:fs';
-import https from 'node:https';
+import os from 'node:os';
 import path from 'node:path';
 import { createHub, parseEnv, silentLogger } from '@svc/hub';
 import {
@@ -34,6 +34,7 @@ import {
   type RunningHaproxy,
   type SimulatedAgentIdentity,
 } from '@svc/testkit';
+import { jsonClient, type JsonClient } from './lib/https-json.js';
 import { percentile, startFleetProcesses, type FleetProcesses, type PreparedFleet } from './lib/fleet.js';
 import { rssOf } from './lib/processes.js';
 import { writeResult, type Figure } from './lib/report.js';
@@ -53,55 +54,30 @@ function fileLimits(): { soft: number; hard: number } {
   return { soft: parse(line?.[1]), hard: parse(line?.[2]) };
 }
 
+/** The machine's 1-minute load average, for the notes: the hubs share its 2 cores with other work. */
+const load = () => os.loadavg()[0]?.toFixed(1) ?? '?';
+
+const progress = (line: string) => {
+  process.stdout.write(`cluster bench ${new Date().toISOString()} (load ${load()}): ${line}\n`);
+};
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-interface Timed {
-  status: number;
-  body: string;
-  ms: number;
-}
-
-function request(
-  agent: https.Agent,
+/** An authenticated JSON request to one of the hubs (or HAProxy), timed; the body as text. */
+async function request(
+  client: JsonClient,
   url: string,
   key: string,
   method = 'GET',
   body?: unknown,
   timeoutMs = 120_000,
-): Promise<Timed> {
-  if (!/^https:\/\/127\./.test(url)) throw new Error(`benchmarks only talk to loopback, not ${url}`);
-  const payload = body === undefined ? undefined : JSON.stringify(body);
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const req = https.request(
-      url,
-      {
-        method,
-        agent,
-        timeout: timeoutMs,
-        headers: {
-          authorization: `Bearer ${key}`,
-          accept: 'application/json',
-          ...(payload ? { 'content-type': 'application/json' } : {}),
-        },
-      },
-      (res) => {
-        const parts: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => parts.push(chunk));
-        res.on('end', () => {
-          resolve({
-            status: res.statusCode ?? 0,
-            body: Buffer.concat(parts).toString('utf8'),
-            ms: performance.now() - started,
-          });
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error(`${method} ${url} timed out`)));
-    req.on('error', reject);
-    req.end(payload);
+): Promise<{ status: number; body: string; ms: number }> {
+  const res = await client.request(method, url, {
+    ...(body === undefined ? {} : { body }),
+    headers: { authorization: `Bearer ${key}`, accept: 'application/json' },
+    timeoutMs,
   });
+  return { status: res.status, body: res.text, ms: res.ms };
 }
 
 /** Enrolls the fleet through an in-process hub on the cluster's database (the processes see the rows). */
@@ -165,6 +141,8 @@ async function waitConnected(
   const started = performance.now();
   for (let i = 0; i < 100_000 && performance.now() - started < timeoutMs; i++) {
     if (connected(fleets) >= count) return performance.now() - started;
+    // Progress on the console every 30 s: a full-size run takes many minutes.
+    if (i % 120 === 119) progress(`${String(connected(fleets))} of ${String(count)} agents connected`);
     await sleep(250);
   }
   return null;
@@ -173,7 +151,7 @@ async function waitConnected(
 /** Sequential GET /assets round robin over the processes for `seconds`, sampling each process's RSS. */
 async function probeAssets(
   cluster: HubCluster,
-  agent: https.Agent,
+  client: JsonClient,
   seconds: number,
   rss: number[],
 ): Promise<number[]> {
@@ -182,7 +160,7 @@ async function probeAssets(
   let lastRss = 0;
   for (let n = 0; n < 1_000_000 && performance.now() < deadline; n++) {
     const res = await request(
-      agent,
+      client,
       `${cluster.url(n % processes)}/api/v2/assets?per_page=50`,
       cluster.owner.key,
     );
@@ -206,12 +184,12 @@ interface FanoutRun {
 
 async function fanout(
   cluster: HubCluster,
-  agent: https.Agent,
+  client: JsonClient,
   targets: string[],
   run: FanoutRun,
 ): Promise<void> {
   const res = await request(
-    agent,
+    client,
     `${cluster.url(0)}/api/v2/exec`,
     cluster.owner.key,
     'POST',
@@ -245,6 +223,7 @@ export async function runClusterBench(): Promise<void> {
         `open-file limits are soft ${String(limits.soft)}, hard ${String(limits.hard)}: raise them or lower BENCH_AGENTS`,
     );
   }
+  const loads: string[] = [`start ${load()}`];
   const notes: string[] = [
     `Open files per process: soft ${String(limits.soft)}, hard ${String(limits.hard)}; each hub runs with its soft limit raised to the hard one and holds ${String(perProcess)} agents.`,
   ];
@@ -256,17 +235,18 @@ export async function runClusterBench(): Promise<void> {
     readyTimeoutMs: 120_000,
     keepOutput: true,
   });
-  const agent = new https.Agent({ keepAlive: true, maxSockets: 4, ca: cluster.caPem });
+  const client = jsonClient({ ca: cluster.caPem });
   const fleets: FleetProcesses[] = [];
   let lb: RunningHaproxy | null = null;
   try {
     const provisionStarted = performance.now();
     const identities = await provision(cluster, count);
     const provisionMs = performance.now() - provisionStarted;
+    progress(`enrolled ${String(count)} agents`);
     const prepared = splitFleet(cluster, identities);
 
     const baselineRss = [0, 0, 0];
-    const baseline = await probeAssets(cluster, agent, Math.min(15, holdSeconds), baselineRss);
+    const baseline = await probeAssets(cluster, client, Math.min(15, holdSeconds), baselineRss);
 
     const connectStarted = performance.now();
     for (const [p, fleet] of prepared.entries()) {
@@ -276,11 +256,14 @@ export async function runClusterBench(): Promise<void> {
     if (connectMs === null)
       throw new Error(`only ${String(connected(fleets))} of ${String(count)} agents connected`);
     const allConnectedAfter = performance.now() - connectStarted;
+    loads.push(`all connected ${load()}`);
     const connectStats = fleets.map((f) => f.stats());
+    progress('all connected; holding');
 
     const heldRss = [0, 0, 0];
-    const held = await probeAssets(cluster, agent, holdSeconds, heldRss);
+    const held = await probeAssets(cluster, client, holdSeconds, heldRss);
     const stillConnected = connected(fleets);
+    progress('fan-out');
 
     // Fan-out: F targets spread over the three processes, and F targets all held by process 0, interleaved.
     // Process p holds identities[p × perProcess …] (splitFleet): take them in turn from each process.
@@ -292,10 +275,10 @@ export async function runClusterBench(): Promise<void> {
     const oneTargets = identities.slice(0, fanoutSize).map((x) => x.assetId);
     const spread: FanoutRun = { ms: [], ok: 0, total: 0 };
     const one: FanoutRun = { ms: [], ok: 0, total: 0 };
-    await fanout(cluster, agent, oneTargets, { ms: [], ok: 0, total: 0 }); // warm-up
+    await fanout(cluster, client, oneTargets, { ms: [], ok: 0, total: 0 }); // warm-up
     for (let r = 0; r < reps; r++) {
-      await fanout(cluster, agent, oneTargets, one);
-      await fanout(cluster, agent, spreadTargets, spread);
+      await fanout(cluster, client, oneTargets, one);
+      await fanout(cluster, client, spreadTargets, spread);
     }
 
     // Rolling restart, one process at a time, with a probe through HAProxy.
@@ -316,11 +299,11 @@ export async function runClusterBench(): Promise<void> {
     const lbUrl = lb?.url;
     const probing = (async () => {
       if (!lbUrl) return;
-      const probeAgent = new https.Agent({ keepAlive: true, maxSockets: 2, ca: cluster.caPem });
+      const probeClient = jsonClient({ ca: cluster.caPem });
       for (let n = 0; n < 1_000_000 && !probe.stop; n++) {
         restart.requests++;
         const res = await request(
-          probeAgent,
+          probeClient,
           `${lbUrl}/api/v2/assets?per_page=50`,
           cluster.owner.key,
           'GET',
@@ -334,9 +317,10 @@ export async function runClusterBench(): Promise<void> {
         }
         await sleep(50);
       }
-      probeAgent.destroy();
+      probeClient.close();
     })();
     const restartStarted = performance.now();
+    progress('rolling restart');
     for (let p = 0; p < processes; p++) {
       await cluster.restart(p);
       const back = await waitConnected(fleets, count, phaseMs);
@@ -346,6 +330,7 @@ export async function runClusterBench(): Promise<void> {
         );
     }
     restart.ms = performance.now() - restartStarted;
+    loads.push(`after the rolling restart ${load()}`);
     probe.stop = true;
     await probing;
 
@@ -407,6 +392,7 @@ export async function runClusterBench(): Promise<void> {
         'Fan-out results not ok came from agents held by a process other than the one that took the request: until requests are routed between processes, such agents answer `offline` (issue 19, routing).',
       );
     }
+    notes.push(`Load average (1 min) of the machine: ${loads.join(', ')}.`);
     notes.push(
       'Hubs, simulators, PostgreSQL, NATS, HAProxy and the probe share the 2 cores: connect and restart times are dominated by the fleet’s TLS handshakes.',
     );
@@ -417,10 +403,15 @@ export async function runClusterBench(): Promise<void> {
       figures,
       notes,
     });
+  } catch (error) {
+    // The cluster is dropped below: keep what its processes said for the diagnosis.
+    for (const node of cluster.nodes)
+      progress(`process ${String(node.index)} output:\n${node.output().slice(-4000)}`);
+    throw error;
   } finally {
     for (const f of fleets) await f.stop();
     await lb?.stop();
-    agent.destroy();
+    client.close();
     await cluster.close();
   }
 }

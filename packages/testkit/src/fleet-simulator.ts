@@ -3,6 +3,7 @@
  * hub, says hello, answers exec with an echo, sends heartbeats and metrics on shared timers (never one timer
  * per agent), and reconnects after a drop with capped, jittered exponential backoff like the real agent.
  */
+import { createSecureContext, type SecureContext } from 'node:tls';
 import { systemOwnerContext, type Hub } from '@svc/hub';
 import { agentChannelPath, type MetricSample } from '@svc/protocol';
 import { echoExec, FakeAgent, type FakeHandlers } from './fake-agent.js';
@@ -92,6 +93,8 @@ export class FleetSimulator {
   private readonly attempts = new Map<string, number>();
   private readonly timers: NodeJS.Timeout[] = [];
   private stopped = false;
+  /** One TLS context for every agent of the fleet (see FakeAgentOptions.secureContext). */
+  private readonly secureContext: SecureContext | undefined;
   readonly stats: FleetStats = {
     connected: 0,
     connecting: 0,
@@ -104,6 +107,7 @@ export class FleetSimulator {
     if (!/^https?:\/\/(127\.|localhost|\[::1\])/.test(options.origin)) {
       throw new Error(`the fleet simulator only connects to loopback, not ${options.origin}`);
     }
+    this.secureContext = options.ca ? createSecureContext({ ca: options.ca }) : undefined;
   }
 
   /** Connects every agent; resolves when each has either been welcomed or failed once. */
@@ -151,7 +155,7 @@ export class FleetSimulator {
     const agent = new FakeAgent({
       url: this.wsUrl(),
       credential: identity.credential,
-      ...(this.options.ca ? { ca: this.options.ca } : {}),
+      ...(this.secureContext ? { secureContext: this.secureContext } : {}),
       ...(this.options.insecure ? { insecure: true } : {}),
       hello: { hostname: identity.hostname },
       handlers,
