@@ -7,47 +7,23 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { agentChannelPath, type ExecManyResult, type ExecResult } from '@svc/protocol';
 import {
-  createPgSchema,
   echoExec,
   FakeAgent,
   provisionAgents,
-  startTestHub,
   type SimulatedAgentIdentity,
   type TestHub,
 } from '@svc/testkit';
-import { createMemoryClusterNetwork, type MemoryClusterNetwork } from '../platform/cluster/cluster-bus.js';
-import { FakeNodeRegistries } from '../testing/fake-node-registry.js';
+import { startMemoryCluster, until, type MemoryCluster } from '../testing/memory-cluster.js';
 
 const postgresUrl = process.env.SVC_TEST_DATABASE_URL;
 
-async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 250; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 describe.skipIf(!postgresUrl)('two hubs on one database and one cluster bus', () => {
-  let network: MemoryClusterNetwork;
-  let registries: FakeNodeRegistries;
+  let cluster: MemoryCluster;
   let hubs: TestHub[];
   let agents: FakeAgent[];
   let ids: SimulatedAgentIdentity[];
   /** The owner key valid on both (the last start rotated it). */
   let key: string;
-  /** Made here and joined by both hubs, so either may stop first. */
-  let schema: Awaited<ReturnType<typeof createPgSchema>>;
-
-  function startHub(name: string, pgSchema: string): Promise<TestHub> {
-    const bus = network.join(`node_${name}`);
-    return startTestHub({
-      postgresUrl: postgresUrl ?? '',
-      listen: true,
-      cluster: { bus, registry: registries.registry(bus.nodeId) },
-      pgSchema,
-    });
-  }
 
   async function connect(hub: TestHub, identity: SimulatedAgentIdentity): Promise<FakeAgent> {
     const agent = new FakeAgent({
@@ -61,21 +37,18 @@ describe.skipIf(!postgresUrl)('two hubs on one database and one cluster bus', ()
   }
 
   beforeEach(async () => {
-    network = createMemoryClusterNetwork();
-    registries = new FakeNodeRegistries();
     agents = [];
-    schema = await createPgSchema(postgresUrl ?? '');
-    const a = await startHub('a', schema.schema);
-    const b = await startHub('b', schema.schema);
-    hubs = [a, b];
+    cluster = await startMemoryCluster(postgresUrl ?? '');
+    hubs = cluster.hubs;
+    const a = await cluster.startHub('a');
+    const b = await cluster.startHub('b');
     key = b.ownerKey;
     ids = await provisionAgents(a.hub, 3, 'two');
   });
 
   afterEach(async () => {
     for (const agent of agents) agent.close();
-    for (const hub of hubs) await hub.close();
-    await schema.drop();
+    await cluster.close();
   });
 
   it('runs exec from either hub on an agent the other holds, and a fan-out over both', async () => {
@@ -115,8 +88,7 @@ describe.skipIf(!postgresUrl)('two hubs on one database and one cluster bus', ()
     await until(() => b.hub.gateway.isConnected(ids[0]!.assetId), 'the view on b');
 
     // Process a stops: its agent goes offline, b's stays online.
-    hubs = [b];
-    await a.close();
+    await cluster.stop(a);
     await first.closed();
     await until(() => !b.hub.gateway.isConnected(ids[0]!.assetId), 'the view on b');
     const status = async (id: string) =>

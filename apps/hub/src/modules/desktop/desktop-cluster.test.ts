@@ -8,11 +8,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { DesktopSession, DesktopSessionCreated } from '@svc/protocol';
 import {
-  createPgSchema,
   provisionAgents,
   rfbHandshake,
   rfbPixelAt,
-  startTestHub,
   startVncServer,
   vncMissing,
   webSocketByteStream,
@@ -20,44 +18,23 @@ import {
   type VncServer,
 } from '@svc/testkit';
 import { systemOwnerContext } from '../../access/principal.js';
-import {
-  createMemoryClusterNetwork,
-  type ClusterBus,
-  type MemoryClusterNetwork,
-} from '../../platform/cluster/cluster-bus.js';
 import { connectDesktopAgent } from '../../testing/desktop-agent.js';
+import { startMemoryCluster, type MemoryCluster } from '../../testing/memory-cluster.js';
 import { desktopCloseCodes } from './desktop-relay.js';
-import { FakeNodeRegistries } from '../../testing/fake-node-registry.js';
 
 const postgresUrl = process.env.SVC_TEST_DATABASE_URL;
 const password = 'desk-pw2';
 
 describe.skipIf(!postgresUrl || vncMissing() !== null)('desktop sessions across hub processes', () => {
-  let network: MemoryClusterNetwork;
-  let registries: FakeNodeRegistries;
-  let schema: Awaited<ReturnType<typeof createPgSchema>>;
+  let cluster: MemoryCluster;
   let vnc: VncServer;
   let hubs: TestHub[];
-  let buses: Map<TestHub, ClusterBus>;
   let agent: WebSocket;
   let assetId: string;
   let operatorKey: string;
   let otherKey: string;
 
-  const baseOf = (hub: TestHub) => `ws://127.0.0.1:${String(hub.servers?.httpPort)}`;
-
-  async function startHub(name: string): Promise<TestHub> {
-    const bus = network.join(`node_${name}`);
-    const hub = await startTestHub({
-      postgresUrl: postgresUrl ?? '',
-      listen: true,
-      cluster: { bus, registry: registries.registry(bus.nodeId) },
-      pgSchema: schema.schema,
-    });
-    hubs.push(hub);
-    buses.set(hub, bus);
-    return hub;
-  }
+  const baseOf = (hub: TestHub) => cluster.baseOf(hub);
 
   function attach(hub: TestHub, path: string, key: string): Promise<WebSocket> {
     return new Promise((resolve, reject) => {
@@ -80,14 +57,11 @@ describe.skipIf(!postgresUrl || vncMissing() !== null)('desktop sessions across 
     });
 
   beforeEach(async () => {
-    network = createMemoryClusterNetwork();
-    registries = new FakeNodeRegistries();
-    schema = await createPgSchema(postgresUrl ?? '');
+    cluster = await startMemoryCluster(postgresUrl ?? '');
+    hubs = cluster.hubs;
     vnc = await startVncServer({ password, colour: [20, 180, 90] });
-    hubs = [];
-    buses = new Map();
-    const a = await startHub('a');
-    const b = await startHub('b');
+    const a = await cluster.startHub('a');
+    const b = await cluster.startHub('b');
     const [identity] = await provisionAgents(a.hub, 1, 'dskc');
     if (!identity) throw new Error('no agent');
     assetId = identity.assetId;
@@ -112,9 +86,8 @@ describe.skipIf(!postgresUrl || vncMissing() !== null)('desktop sessions across 
 
   afterEach(async () => {
     agent.close();
-    for (const hub of hubs) await hub.close();
+    await cluster.close();
     await vnc.close();
-    await schema.drop();
   });
 
   it('attaches through B with B’s checks, replaces consoles across processes, closes through B', async () => {
@@ -171,9 +144,7 @@ describe.skipIf(!postgresUrl || vncMissing() !== null)('desktop sessions across 
     await rfbHandshake(webSocketByteStream(viaB), password);
 
     const bClosed = closeOf(viaB);
-    const busA = buses.get(a);
-    await busA?.close();
-    await registries.kill(busA?.nodeId ?? '', buses.get(b)?.nodeId ?? '');
+    await cluster.kill(a, b);
     // The desktop ends (its agent was on A too, so its stream may be the first to say so).
     expect((await bClosed).code).toBe(desktopCloseCodes.ended);
     await expect(attach(b, session.stream_path, operatorKey)).rejects.toThrow('refused 404');

@@ -6,55 +6,19 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { agentChannelPath, sessionCloseCodes, type Session } from '@svc/protocol';
-import {
-  createPgSchema,
-  echoExec,
-  FakeAgent,
-  provisionAgents,
-  startTestHub,
-  type TestHub,
-} from '@svc/testkit';
-import {
-  createMemoryClusterNetwork,
-  type ClusterBus,
-  type MemoryClusterNetwork,
-} from '../../platform/cluster/cluster-bus.js';
-import { FakeNodeRegistries } from '../../testing/fake-node-registry.js';
+import { echoExec, FakeAgent, provisionAgents, type TestHub } from '@svc/testkit';
+import { startMemoryCluster, until, type MemoryCluster } from '../../testing/memory-cluster.js';
 import { attach, attached } from '../../testing/session-attach.js';
 
 const postgresUrl = process.env.SVC_TEST_DATABASE_URL;
 
-async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 250; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 describe.skipIf(!postgresUrl)('terminal sessions across hub processes', () => {
-  let network: MemoryClusterNetwork;
-  let registries: FakeNodeRegistries;
-  let schema: Awaited<ReturnType<typeof createPgSchema>>;
+  let cluster: MemoryCluster;
   let hubs: TestHub[];
-  let buses: Map<TestHub, ClusterBus>;
   let agent: FakeAgent;
   let assetId: string;
   let alice: string;
   let bob: string;
-
-  async function startHub(name: string): Promise<TestHub> {
-    const bus = network.join(`node_${name}`);
-    const hub = await startTestHub({
-      postgresUrl: postgresUrl ?? '',
-      listen: true,
-      cluster: { bus, registry: registries.registry(bus.nodeId) },
-      pgSchema: schema.schema,
-    });
-    hubs.push(hub);
-    buses.set(hub, bus);
-    return hub;
-  }
 
   const portOf = (hub: TestHub) => hub.servers?.httpPort ?? 0;
 
@@ -68,13 +32,10 @@ describe.skipIf(!postgresUrl)('terminal sessions across hub processes', () => {
   }
 
   beforeEach(async () => {
-    network = createMemoryClusterNetwork();
-    registries = new FakeNodeRegistries();
-    schema = await createPgSchema(postgresUrl ?? '');
-    hubs = [];
-    buses = new Map();
-    const a = await startHub('a');
-    const b = await startHub('b');
+    cluster = await startMemoryCluster(postgresUrl ?? '');
+    hubs = cluster.hubs;
+    const a = await cluster.startHub('a');
+    const b = await cluster.startHub('b');
     const [identity] = await provisionAgents(a.hub, 1, 'rel');
     if (!identity) throw new Error('no agent');
     assetId = identity.assetId;
@@ -94,8 +55,7 @@ describe.skipIf(!postgresUrl)('terminal sessions across hub processes', () => {
 
   afterEach(async () => {
     agent.close();
-    for (const hub of hubs) await hub.close();
-    await schema.drop();
+    await cluster.close();
   });
 
   it('relays an attach on B to the session on A: input echoes, close ends it on both', async () => {
@@ -155,7 +115,7 @@ describe.skipIf(!postgresUrl)('terminal sessions across hub processes', () => {
   it('keeps A’s live session when another process starts, and ends it when A goes away', async () => {
     const [a, b] = hubs as [TestHub, TestHub];
     const session = await createOn(a, alice);
-    const c = await startHub('c');
+    const c = await cluster.startHub('c');
     // The start's sweep ran (it is the start's first query); the session lives on, attachable through C.
     await new Promise((r) => setTimeout(r, 300));
     const viaC = attached(await attach(portOf(c), alice, session.id));
@@ -165,9 +125,7 @@ describe.skipIf(!postgresUrl)('terminal sessions across hub processes', () => {
     await viaB.waitFor(/still here/);
 
     // A dies: it stops answering; its lease runs out and B is the survivor told.
-    const busA = buses.get(a);
-    await busA?.close();
-    await registries.kill(busA?.nodeId ?? '', buses.get(b)?.nodeId ?? '');
+    await cluster.kill(a, b);
     const ended = await viaB.closed;
     expect(ended.code).toBe(sessionCloseCodes.ended);
     expect(viaB.controls.at(-1)).toMatchObject({ type: 'ended' });
