@@ -34,6 +34,23 @@ export interface CredentialLifetime {
   close(): void;
 }
 
+/**
+ * Calls `onEnd` once when what the principal signed in with ends: its API key, or its console session. A
+ * principal with neither (the system) never ends. Returns the stop.
+ */
+export function watchPrincipal(
+  credentials: Pick<CredentialLifetime, 'onCredentialEnded' | 'onSessionEnded'>,
+  principal: Principal,
+  onEnd: () => void,
+): () => void {
+  if (principal.key) return credentials.onCredentialEnded(principal.key, onEnd);
+  if (principal.sessionId === undefined) return () => undefined;
+  return credentials.onSessionEnded(
+    { id: principal.sessionId, userId: principal.userId, expiresAt: principal.sessionExpiresAt ?? null },
+    onEnd,
+  );
+}
+
 /** Runs `run` after `ms`; returns the cancel. Tests pass one they fire by hand. */
 export type Scheduler = (ms: number, run: () => void) => () => void;
 

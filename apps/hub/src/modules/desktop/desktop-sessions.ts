@@ -36,7 +36,7 @@ import type { EventBus } from '../../platform/event-bus.js';
 import { HubError } from '../../platform/hub-error.js';
 import { policyDisabled } from '../../platform/policy-error.js';
 import type { Logger } from '../../platform/logger.js';
-import type { CredentialLifetime } from '../../http/credential-lifetime.js';
+import { watchPrincipal, type CredentialLifetime } from '../../http/credential-lifetime.js';
 import { refuseUpgrade } from '../../http/upgrade.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { desktopCloseCodes, startDesktopRelay, type DesktopRelay } from './desktop-relay.js';
@@ -363,15 +363,8 @@ export function createDesktopSessionService(deps: {
     return { body: Readable.from(chunks()), length: null };
   };
 
-  const watchCredential = (principal: Principal, onEnd: () => void): (() => void) => {
-    if (principal.key) return deps.credentials.onCredentialEnded(principal.key, onEnd);
-    if (principal.sessionId !== undefined)
-      return deps.credentials.onSessionEnded(
-        { id: principal.sessionId, userId: principal.userId, expiresAt: principal.sessionExpiresAt ?? null },
-        onEnd,
-      );
-    return () => undefined;
-  };
+  const watchCredential = (principal: Principal, onEnd: () => void) =>
+    watchPrincipal(deps.credentials, principal, onEnd);
 
   /** Records and relays one console to the session's desktop; `onEnded` once it ends. Null when it failed. */
   const runConsole = async (

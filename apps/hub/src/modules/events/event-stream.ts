@@ -10,7 +10,7 @@ import type { Duplex } from 'node:stream';
 import { eventStreamCloseCodes, eventStreamLimits, eventVisible, type EventType } from '@svc/protocol';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { isAdmin, type Principal } from '../../access/principal.js';
-import type { CredentialLifetime } from '../../http/credential-lifetime.js';
+import { watchPrincipal, type CredentialLifetime } from '../../http/credential-lifetime.js';
 import type { EventBus, HubEvent } from '../../platform/event-bus.js';
 
 export interface EventStreamLimits {
@@ -137,20 +137,8 @@ export function createEventStreamServer(deps: EventStreamDeps): EventStreamServe
     }
   }
 
-  function watchCredential(principal: Principal, onEnd: () => void): () => void {
-    if (principal.key) return deps.credentials.onCredentialEnded(principal.key, onEnd);
-    if (principal.sessionId !== undefined) {
-      return deps.credentials.onSessionEnded(
-        {
-          id: principal.sessionId,
-          userId: principal.userId,
-          expiresAt: principal.sessionExpiresAt ?? null,
-        },
-        onEnd,
-      );
-    }
-    return () => undefined;
-  }
+  const watchCredential = (principal: Principal, onEnd: () => void) =>
+    watchPrincipal(deps.credentials, principal, onEnd);
 
   return {
     accept(principal, types, request, socket, head) {

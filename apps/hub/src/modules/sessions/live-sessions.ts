@@ -17,7 +17,7 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { sessionCloseCodes, sessionLimits, streamLimits } from '@svc/protocol';
 import type { Principal } from '../../access/principal.js';
 import type { AgentStreamHandle, StreamEnd } from '../../agents/agent-gateway.js';
-import type { CredentialLifetime } from '../../http/credential-lifetime.js';
+import { watchPrincipal, type CredentialLifetime } from '../../http/credential-lifetime.js';
 import type { AsciicastRecorder } from './recorder.js';
 
 const ControlMessage = Type.Union([
@@ -371,16 +371,8 @@ export function createLiveSessions(deps: LiveSessionsDeps): LiveSessions {
     return client;
   }
 
-  function watch(principal: Principal, onEnd: () => void): () => void {
-    if (principal.key) return deps.credentials.onCredentialEnded(principal.key, onEnd);
-    if (principal.sessionId !== undefined) {
-      return deps.credentials.onSessionEnded(
-        { id: principal.sessionId, userId: principal.userId, expiresAt: principal.sessionExpiresAt ?? null },
-        onEnd,
-      );
-    }
-    return () => undefined;
-  }
+  const watch = (principal: Principal, onEnd: () => void) =>
+    watchPrincipal(deps.credentials, principal, onEnd);
 
   return {
     get size() {

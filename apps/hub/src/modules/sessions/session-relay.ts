@@ -28,7 +28,7 @@ import {
 } from '../../agents/agent-gateway.js';
 import { createStreamRelay } from '../../agents/cluster-streams.js';
 import { clusterSubjects, wire } from '../../agents/cluster-wire.js';
-import type { CredentialLifetime } from '../../http/credential-lifetime.js';
+import { watchPrincipal, type CredentialLifetime } from '../../http/credential-lifetime.js';
 import type { ClusterBus } from '../../platform/cluster/cluster-bus.js';
 import type { NodeRegistry } from '../../platform/cluster/node-registry.js';
 import type { Logger } from '../../platform/logger.js';
@@ -178,16 +178,8 @@ export function createSessionRelay(deps: SessionRelayDeps): SessionRelay {
   const unsubscribes: (() => void)[] = [];
   let sweep: NodeJS.Timeout | null = null;
 
-  function watch(principal: Principal, onEnd: () => void): () => void {
-    if (principal.key) return deps.credentials.onCredentialEnded(principal.key, onEnd);
-    if (principal.sessionId !== undefined) {
-      return deps.credentials.onSessionEnded(
-        { id: principal.sessionId, userId: principal.userId, expiresAt: principal.sessionExpiresAt ?? null },
-        onEnd,
-      );
-    }
-    return () => undefined;
-  }
+  const watch = (principal: Principal, onEnd: () => void) =>
+    watchPrincipal(deps.credentials, principal, onEnd);
 
   async function end(owner: string, sessionId: string, reason: string): Promise<boolean> {
     const reply = await bus.request(
