@@ -4,16 +4,13 @@
  * other, a webhook made on one is served by the other, and pending deliveries are sent once: never taken from
  * a live process, taken over once when its node is gone. Needs SVC_TEST_DATABASE_URL.
  */
-import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WebhookCreated } from '@svc/protocol';
-import { startTestHub, type TestHub, type TestHubOptions } from '@svc/testkit';
-import { ManualClock } from '../clock.js';
+import type { TestHub, TestHubOptions } from '@svc/testkit';
 import type { Resolver } from '../outbound/guarded-lookup.js';
 import { startReceiver, until, type Receiver } from '../../testing/webhook-receiver.js';
 import { sharedPostgresUrl } from '../../testing/shared-database.js';
-import { createMemoryClusterNetwork, type MemoryClusterNetwork } from './cluster-bus.js';
-import type { NodeGoneListener, NodeRegistry } from './node-registry.js';
+import { closeProcesses, startTwoProcesses } from '../../testing/two-processes.js';
 
 const url = sharedPostgresUrl();
 
@@ -21,29 +18,6 @@ const resolver: Resolver = (host) =>
   host === 'hooks.test'
     ? Promise.resolve([{ address: '127.0.0.1', family: 4 }])
     : Promise.reject(new Error(`ENOTFOUND ${host}`));
-
-/** A registry the test drives: who is live, and a node reported gone when the test says so. */
-function testRegistry(nodeId: string, live: Set<string>) {
-  const listeners = new Set<NodeGoneListener>();
-  const registry: NodeRegistry = {
-    nodeId,
-    liveNodes: () => live,
-    isLive: (id) => live.has(id),
-    onNodeGone(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    start: () => Promise.resolve(),
-    close: () => Promise.resolve(),
-  };
-  return {
-    registry,
-    async reportGone(gone: string) {
-      live.delete(gone);
-      for (const listener of listeners) await listener(gone);
-    },
-  };
-}
 
 /** Polls until `check` holds, at most `deadlineMs`; resolves with how long it took. */
 async function within(deadlineMs: number, check: () => Promise<boolean>): Promise<number> {
@@ -61,49 +35,12 @@ describe.skipIf(url === null)('two hub processes on one database (postgres)', ()
   let receiver: Receiver | null = null;
 
   afterEach(async () => {
-    // The second process first: the first one owns the schema.
-    for (const hub of hubs.splice(0).reverse()) await hub.close();
+    await closeProcesses(hubs);
     await receiver?.close();
     receiver = null;
   });
 
-  async function twoProcesses(extra: TestHubOptions = {}): Promise<{
-    a: TestHub;
-    b: TestHub;
-    network: MemoryClusterNetwork;
-    goneToB: (id: string) => Promise<void>;
-  }> {
-    const network = createMemoryClusterNetwork();
-    const busA = network.join('node_a');
-    const busB = network.join('node_b');
-    const live = new Set(['node_a', 'node_b']);
-    // One clock for both processes, as one machine's.
-    const clock = extra.clock ?? new ManualClock(new Date('2026-11-26T06:00:00.000Z'));
-    const regA = testRegistry('node_a', live);
-    const regB = testRegistry('node_b', live);
-    const env = {
-      SVC_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-      SVC_OUTBOUND_ALLOW_LOOPBACK: 'true',
-    };
-    const a = await startTestHub({
-      ...extra,
-      clock,
-      postgresUrl: url ?? '',
-      env,
-      cluster: { bus: busA, registry: regA.registry },
-    });
-    hubs.push(a);
-    const b = await startTestHub({
-      ...extra,
-      clock,
-      postgresUrl: url ?? '',
-      env,
-      joinDatabaseOf: a,
-      cluster: { bus: busB, registry: regB.registry },
-    });
-    hubs.push(b);
-    return { a, b, network, goneToB: (id) => regB.reportGone(id) };
-  }
+  const twoProcesses = (extra: TestHubOptions = {}) => startTwoProcesses(url ?? '', hubs, extra);
 
   it('refuses on one process, within a second, a key revoked on the other', async () => {
     const { a, b } = await twoProcesses();

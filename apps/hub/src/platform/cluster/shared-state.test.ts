@@ -4,10 +4,10 @@
  * first, a TLS certificate uploaded on one served by the other, and one notification digest per window for
  * alerts raised on both. Needs SVC_TEST_DATABASE_URL.
  */
-import { randomBytes, X509Certificate } from 'node:crypto';
+import { X509Certificate } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LoginResult, NotificationChannel, RecoveryCodes, TotpSetup, User } from '@svc/protocol';
-import { startTestHub, tlsRequest, type InjectResult, type TestHub, type TestHubOptions } from '@svc/testkit';
+import { tlsRequest, type InjectResult, type TestHub, type TestHubOptions } from '@svc/testkit';
 import { ManualClock } from '../clock.js';
 import { writeSetting } from '../db/key-values.js';
 import { createCertificateAuthority, issueServerCertificate } from '../tls/certificates.js';
@@ -15,22 +15,10 @@ import { timeStepOf, totpCodeAt, totpPeriodSeconds } from '../../modules/auth/to
 import { sharedPostgresUrl } from '../../testing/shared-database.js';
 import { startReceiver, until, type Receiver } from '../../testing/webhook-receiver.js';
 import type { Resolver } from '../outbound/guarded-lookup.js';
-import { createMemoryClusterNetwork } from './cluster-bus.js';
-import type { NodeRegistry } from './node-registry.js';
+import { closeProcesses, startTwoProcesses } from '../../testing/two-processes.js';
 
 const url = sharedPostgresUrl();
 const ownOrigin = 'http://localhost:80';
-
-function registryOf(nodeId: string, live: Set<string>): NodeRegistry {
-  return {
-    nodeId,
-    liveNodes: () => live,
-    isLive: (id) => live.has(id),
-    onNodeGone: () => () => undefined,
-    start: () => Promise.resolve(),
-    close: () => Promise.resolve(),
-  };
-}
 
 function sessionCookieOf(res: InjectResult): string {
   const header = res.headers['set-cookie'];
@@ -42,38 +30,10 @@ describe.skipIf(url === null)('per-process state shared by two hub processes (po
   const hubs: TestHub[] = [];
 
   afterEach(async () => {
-    // The second process first: the first one owns the schema.
-    for (const hub of hubs.splice(0).reverse()) await hub.close();
+    await closeProcesses(hubs);
   });
 
-  async function twoProcesses(extra: TestHubOptions = {}): Promise<{ a: TestHub; b: TestHub }> {
-    const network = createMemoryClusterNetwork();
-    const live = new Set(['node_a', 'node_b']);
-    const clock = extra.clock ?? new ManualClock(new Date('2026-11-26T06:00:00.000Z'));
-    const env = {
-      ...extra.env,
-      SVC_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-      SVC_OUTBOUND_ALLOW_LOOPBACK: 'true',
-    };
-    const a = await startTestHub({
-      ...extra,
-      clock,
-      postgresUrl: url ?? '',
-      env,
-      cluster: { bus: network.join('node_a'), registry: registryOf('node_a', live) },
-    });
-    hubs.push(a);
-    const b = await startTestHub({
-      ...extra,
-      clock,
-      postgresUrl: url ?? '',
-      env,
-      joinDatabaseOf: a,
-      cluster: { bus: network.join('node_b'), registry: registryOf('node_b', live) },
-    });
-    hubs.push(b);
-    return { a, b };
-  }
+  const twoProcesses = (extra: TestHubOptions = {}) => startTwoProcesses(url ?? '', hubs, extra);
 
   describe('TOTP sign-in challenges', () => {
     let address = 0;
