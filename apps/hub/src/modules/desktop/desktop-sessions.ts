@@ -743,7 +743,11 @@ export function createDesktopSessionService(deps: {
       for (const c of [...consoles.values()]) c.close('the hub is stopping');
       for (const s of [...sessions.values()]) end(s, 'the hub is stopping', false);
       wss.close();
-      await deleteDesktopSessionsOf(db, bus.nodeId);
+      // Best effort: a database already gone (or unreachable) leaves the rows to the survivor that is told
+      // this node is gone, and to the next start's sweep.
+      await deleteDesktopSessionsOf(db, bus.nodeId).catch((error: unknown) => {
+        logger.warn({ err: error }, 'desktop: forgetting this process’s sessions at stop failed');
+      });
     },
   };
 }
