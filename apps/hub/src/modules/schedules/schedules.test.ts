@@ -233,11 +233,14 @@ describe.each(databaseTargets())('schedules ($name)', ({ options }) => {
     expect(run?.status).toBe('refused');
     expect(run?.error).toContain('was revoked');
     expect(run?.error).toContain(key.id);
-    const published = ops.events
-      .filter((e) => e.type === 'schedule.completed')
-      .map((e) => e.data as { schedule_id: string; status: string })
-      .filter((d) => d.schedule_id === schedule.id);
-    expect(published.map((d) => d.status)).toEqual(['refused']);
+    // Events are stored, then delivered: the subscriber hears it a moment after the run is recorded.
+    const published = () =>
+      ops.events
+        .filter((e) => e.type === 'schedule.completed')
+        .map((e) => e.data as { schedule_id: string; status: string })
+        .filter((d) => d.schedule_id === schedule.id)
+        .map((d) => d.status);
+    await expect.poll(published).toEqual(['refused']);
     const audited = await t.hub.database.db
       .selectFrom('audit_events')
       .selectAll()
