@@ -407,7 +407,9 @@ describe.skipIf(!haveHaproxy)('across processes: bus, presence, routing', () => 
     // The bucket refills continuously (limit per minute): what it gave back meanwhile may be spent too.
     const refilled = Math.ceil(((Date.now() - started) / 60_000) * perKeyLimit);
     expect(limited).toBeGreaterThan(0);
-    expect(accepted).toBeLessThanOrEqual(perKeyLimit + refilled + 3);
+    // Limits of each process's own would accept all 1.5 × the limit. The shared one holds near the limit; its
+    // slack (decision 0040) grows when the exchange's timing drifts on a loaded machine.
+    expect(accepted).toBeLessThanOrEqual(Math.ceil((perKeyLimit + refilled + 3) * 1.1));
   });
 
   it('refuses on B within a second a key revoked on A', async () => {
