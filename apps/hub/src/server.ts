@@ -9,6 +9,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { FastifyServerFactory } from 'fastify';
 import type { Duplex } from 'node:stream';
+import type { TLSSocket } from 'node:tls';
 import type { HubConfig } from './config/env.js';
 import { writeRawError } from './http/envelope.js';
 import { refuseUpgrade } from './http/upgrade.js';
@@ -18,12 +19,37 @@ import type { TlsManager } from './platform/tls/tls-manager.js';
 
 const renewalCheckMs = 12 * 60 * 60 * 1000;
 
+/**
+ * How long an idle keep-alive connection stays open: Fastify's own default, which it sets only on servers it
+ * creates (plain HTTP here), above the 60–65 s idle timeouts of load balancers (deploy/haproxy), so that a
+ * balancer never reuses a connection the hub is closing.
+ */
+const keepAliveTimeoutMs = 72_000;
+
+const ignoreData = (): void => undefined;
+
+/**
+ * Node's HTTP server reads a TLS connection natively, straight into its parser. When a request arrives while
+ * the answer before it is still being written (a pipelining client, or a keep-alive client that sends its
+ * next request before the busy hub has seen its last answer flushed), the server pauses the parser; but the
+ * TLS layer goes on handing it the records it has already decrypted, the parser fails with HPE_PAUSED and
+ * the connection is dropped with both requests (decision 0046). Adding a 'data' listener makes Node read the
+ * connection through the stream instead, where pausing holds; the listener itself is removed at once.
+ */
+function readThroughStream(socket: TLSSocket): void {
+  socket.on('data', ignoreData);
+  socket.removeListener('data', ignoreData);
+}
+
 /** Fastify's server: HTTPS with the manager's current context, which later changes replace in place. */
 export function httpsServerFactory(tls: TlsManager): FastifyServerFactory {
   return (handler) => {
     const context = tls.secureContext();
     if (!context) throw new Error('TLS has no certificate to serve');
     const server = https.createServer(context, handler);
+    server.keepAliveTimeout = keepAliveTimeoutMs;
+    // After Node's own listener (added by the constructor), which is what attaches the parser.
+    server.on('secureConnection', readThroughStream);
     tls.onChange(() => {
       const next = tls.secureContext();
       if (next) server.setSecureContext(next);

@@ -2,8 +2,10 @@
  * End to end: the hub as users start it (`node --import tsx apps/hub/src/main.ts`), looked at from outside.
  * Its files on disk are private (process umask 0077, data directory 0700, files 0600, the CA key in its own
  * directory), and its start-up log gives the CA fingerprint that /api/v1/tls/info and the CA itself show.
+ * Its HTTPS server keeps idle connections open longer than a load balancer does.
  */
 import fs from 'node:fs';
+import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { X509Certificate } from 'node:crypto';
@@ -77,5 +79,21 @@ describe('a started hub', () => {
     const served = new X509Certificate(fs.readFileSync(path.join(dataDir, 'tls', 'server.crt')))
       .fingerprint256;
     expect(log).not.toContain(served);
+  });
+
+  it('keeps an idle connection open longer than a load balancer does (72 s, above HAProxy 65 s)', async () => {
+    const res = await new Promise<{ keepAlive: string | undefined }>((resolve, reject) => {
+      const req = https.request(
+        new URL('/api/v1/tls/info', `https://127.0.0.1:${String(httpsPort)}`),
+        { ca: trust.caPem, servername: 'localhost', headers: { connection: 'keep-alive' }, agent: false },
+        (r) => {
+          r.resume();
+          resolve({ keepAlive: String(r.headers['keep-alive']) });
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+    expect(res.keepAlive).toBe('timeout=72');
   });
 });
