@@ -231,7 +231,13 @@ export async function runClusterBench(): Promise<void> {
     size: processes,
     ...(process.env.BENCH_DATABASE_URL ? { postgresUrl: process.env.BENCH_DATABASE_URL } : {}),
     ...(process.env.BENCH_NATS_URL ? { natsUrl: process.env.BENCH_NATS_URL } : {}),
-    env: { SVC_RATE_LIMIT_ENABLED: 'false', SVC_LOG_LEVEL: 'warn', SVC_TRUSTED_PROXIES: '127.0.0.1' },
+    env: {
+      SVC_RATE_LIMIT_ENABLED: 'false',
+      SVC_LOG_LEVEL: 'warn',
+      SVC_TRUSTED_PROXIES: '127.0.0.1',
+      // As deployed (the default with SVC_NATS_URL): HAProxy moves off a stopping process before it closes.
+      SVC_SHUTDOWN_DRAIN_SECONDS: '5',
+    },
     readyTimeoutMs: 120_000,
     keepOutput: true,
   });

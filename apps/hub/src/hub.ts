@@ -196,6 +196,8 @@ export interface Hub {
   retention: RetentionRunner;
   /** Runtime settings and policies in memory: changed through the API, read by code paths at once. */
   settings: RuntimeSettings;
+  /** The start of a clean stop: /readyz answers 503 `stopping` while everything else is served as before. */
+  markStopping(): void;
   /** Agents' samples through their budgets into the store; deleted assets' histories purged. */
   metrics: { budget: MetricsBudget; store: MetricsStore; purger: MetricsPurger };
   /**
@@ -830,6 +832,9 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
     eventStream: eventsModule.services.stream,
     retention,
     settings: runtimeSettings,
+    markStopping: () => {
+      hub.services.health.markStopping();
+    },
     metrics: { budget, store, purger },
     cluster: { ...cluster, leases, invalidation },
     async close() {

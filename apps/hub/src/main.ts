@@ -63,10 +63,14 @@ async function run(config: HubConfig, logger: Logger): Promise<void> {
   for (const line of startupBanner(hub, config, running)) logger.info(line.fields, line.message);
 
   let stopping = false;
-  const stop = (signal: string) => {
+  const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down');
+    // The drain: /readyz says `stopping` while requests and agents are served as before, so that a load
+    // balancer's health checks move new requests to the other processes before this one refuses any.
+    hub.markStopping();
+    logger.info({ signal, drain_seconds: config.shutdownDrainMs / 1000 }, 'shutting down');
+    await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
     // Committed data is safe at any point (WAL); a close that hangs must not keep the process alive.
     setTimeout(() => {
       logger.warn('shutdown took over 5 s; exiting now');
@@ -83,10 +87,10 @@ async function run(config: HubConfig, logger: Logger): Promise<void> {
   process.removeAllListeners('SIGINT');
   process.removeAllListeners('SIGTERM');
   process.on('SIGINT', () => {
-    stop('SIGINT');
+    void stop('SIGINT');
   });
   process.on('SIGTERM', () => {
-    stop('SIGTERM');
+    void stop('SIGTERM');
   });
 }
 

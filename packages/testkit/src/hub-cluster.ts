@@ -179,6 +179,8 @@ export async function startHubCluster(options: HubClusterOptions = {}): Promise<
       SVC_BCRYPT_COST: '4',
       SVC_LOCAL_AGENT: 'false',
       SVC_LOG_LEVEL: 'warn',
+      // Stopped at once; a test of the shutdown drain sets it (decision 0046).
+      SVC_SHUTDOWN_DRAIN_SECONDS: '0',
       ...options.env,
       ...options.nodeEnv?.(node.index),
     };

@@ -56,3 +56,19 @@ describe('SVC_NATS_URL', () => {
     expect(parsed.ok && parsed.target.redacted).toBe('nats://svc:***@nats.example.lan:4222');
   });
 });
+
+describe('SVC_SHUTDOWN_DRAIN_SECONDS', () => {
+  it('is 5 s with a cluster bus and 0 for a single process, unless set', () => {
+    expect(parseEnv({}, '/srv/svc').shutdownDrainMs).toBe(0);
+    const cluster = { SVC_NATS_URL: 'nats://127.0.0.1:4222', SVC_DATABASE_URL: postgres };
+    expect(parseEnv(cluster, '/srv/svc').shutdownDrainMs).toBe(5000);
+    expect(parseEnv({ ...cluster, SVC_SHUTDOWN_DRAIN_SECONDS: '0' }, '/srv/svc').shutdownDrainMs).toBe(0);
+    expect(parseEnv({ SVC_SHUTDOWN_DRAIN_SECONDS: '12' }, '/srv/svc').shutdownDrainMs).toBe(12_000);
+  });
+
+  it('refuses what is not a whole number of seconds up to 300', () => {
+    for (const value of ['-1', '301', 'soon', '1.5']) {
+      expect(problemOf({ SVC_SHUTDOWN_DRAIN_SECONDS: value })).toMatch(/SVC_SHUTDOWN_DRAIN_SECONDS/);
+    }
+  });
+});

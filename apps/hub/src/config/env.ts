@@ -17,6 +17,12 @@ export interface HubConfig {
    * one. Its password never appears in a log line (platform/cluster/nats-url.ts redacts it).
    */
   natsUrl: string | null;
+  /**
+   * SVC_SHUTDOWN_DRAIN_SECONDS: after SIGTERM, how long the process goes on serving while /readyz says
+   * `stopping`, so that a load balancer moves new requests to the other processes before this one closes
+   * (decision 0046). Default 5 s with SVC_NATS_URL (several processes), 0 without (nothing to move to).
+   */
+  shutdownDrainMs: number;
   host: string;
   httpPort: number;
   httpsPort: number;
@@ -226,6 +232,7 @@ export function parseEnv(env: Env, cwd: string): HubConfig {
     dataDir,
     databaseUrl,
     natsUrl,
+    shutdownDrainMs: readInt(env, 'SVC_SHUTDOWN_DRAIN_SECONDS', natsUrl ? 5 : 0, 0, 300) * 1000,
     host: env.SVC_HOST ?? '0.0.0.0',
     httpPort: readInt(env, 'SVC_HTTP_PORT', 8080, 0, 65535),
     httpsPort: readInt(env, 'SVC_HTTPS_PORT', 8443, 0, 65535),

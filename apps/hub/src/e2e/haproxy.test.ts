@@ -2,8 +2,9 @@
  * End to end (issue 19, decision 0041): Debian's HAProxy running deploy/haproxy/haproxy.cfg in front of three
  * hub processes (the built hub, one PostgreSQL database, the shared CA), all on loopback. Shows what the
  * configuration promises: requests are spread over the processes, a killed process is taken out by the health
- * check while requests keep succeeding, WebSockets (an agent's channel, the event stream) go through, and the
- * hub sees the caller's address, not HAProxy's.
+ * check while requests keep succeeding, a process stopped with SIGTERM drains (its /readyz says `stopping`
+ * until HAProxy has moved off it; decision 0046) with no request failing, WebSockets (an agent's channel, the
+ * event stream) go through, and the hub sees the caller's address, not HAProxy's.
  */
 import fs from 'node:fs';
 import https from 'node:https';
@@ -35,12 +36,12 @@ interface Answer {
 function call(
   method: string,
   urlPath: string,
-  options: { body?: unknown; localAddress?: string; key?: string } = {},
+  options: { body?: unknown; localAddress?: string; key?: string; base?: string } = {},
 ): Promise<Answer> {
   const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
   return new Promise((resolve, reject) => {
     const req = https.request(
-      new URL(urlPath, lb.url),
+      new URL(urlPath, options.base ?? lb.url),
       {
         method,
         ca: cluster.caPem,
@@ -92,6 +93,8 @@ beforeAll(async () => {
     postgresUrl,
     // HAProxy connects from 127.0.0.1: the processes trust its X-Forwarded-For (and nothing else's).
     env: { SVC_TRUSTED_PROXIES: '127.0.0.1' },
+    // hub3 drains for 5 s when stopped (the default with SVC_NATS_URL; the test harness sets 0 elsewhere).
+    nodeEnv: (index): Record<string, string> => (index === 2 ? { SVC_SHUTDOWN_DRAIN_SECONDS: '5' } : {}),
   });
   ({ cluster, lb } = started);
   // Every backend passes its first health checks before the test counts where requests go.
@@ -201,6 +204,33 @@ describe.skipIf(!haveHaproxy)('HAProxy in front of three hub processes', () => {
       await waitFor('hub2 back up', () => (/hub2 is UP/.test(lb.output()) ? true : undefined), {
         timeoutMs: 20_000,
       });
+    },
+  );
+
+  it(
+    'drains a process stopped with SIGTERM: it says stopping, HAProxy moves off it, no request fails',
+    { timeout: 90_000 },
+    async () => {
+      const hub3 = { exited: false };
+      const stopped = cluster.stop(2, 30_000).then(() => {
+        hub3.exited = true;
+      });
+      const readyz = await waitFor('hub3 says stopping', async () => {
+        const answer = await call('GET', '/readyz', { base: cluster.url(2) });
+        return answer.status === 503 ? answer : undefined;
+      });
+      expect(readyz.json).toMatchObject({ status: 'unready', reason: 'stopping' });
+      // Still serving while it drains: a request straight to it is answered.
+      expect((await call('GET', '/api/v2/whoami', { base: cluster.url(2) })).status).toBe(200);
+      const statuses: number[] = [];
+      while (!hub3.exited && statuses.length < 2000) {
+        statuses.push((await call('GET', '/api/v2/whoami')).status);
+      }
+      await stopped;
+      expect(statuses.length).toBeGreaterThan(10);
+      expect(statuses.filter((s) => s !== 200)).toEqual([]);
+      // HAProxy had marked it down before it closed: its log says so.
+      expect(lb.output()).toMatch(/hub3 is DOWN/);
     },
   );
 });

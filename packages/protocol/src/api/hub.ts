@@ -32,9 +32,10 @@ export type HubStatus = Static<typeof HubStatus>;
 /**
  * Why `/readyz` says the hub is not ready, in one word: the database does not answer, its schema is not the one
  * this hub runs (migrations not done, or a newer hub migrated it), HTTPS has no certificate loaded, or (several
- * processes, SVC_NATS_URL) the cluster bus is not connected.
+ * processes, SVC_NATS_URL) the cluster bus is not connected, or the process is stopping (SIGTERM: it serves on
+ * for SVC_SHUTDOWN_DRAIN_SECONDS so that a load balancer moves to the others first).
  */
-export const readinessReasons = ['database', 'migrations', 'tls', 'nats'] as const;
+export const readinessReasons = ['database', 'migrations', 'tls', 'nats', 'stopping'] as const;
 export type ReadinessReason = (typeof readinessReasons)[number];
 
 /** The cluster bus's state on `/readyz`, present only when SVC_NATS_URL is set; why it is down goes to the log. */
@@ -62,7 +63,7 @@ export const hubContracts = {
     path: '/readyz',
     auth: 'public',
     summary:
-      'Readiness: 200 {"status":"ready"}, or 503 {"status":"unready","reason":"database"|"migrations"|"tls"|"nats"}',
+      'Readiness: 200 {"status":"ready"}, or 503 {"status":"unready","reason":"database"|"migrations"|"tls"|"nats"|"stopping"}',
     description:
       'Unauthenticated for load balancers and orchestrators; it reveals nothing beyond ready or not and one word of why.',
     raw: true,

@@ -12,14 +12,21 @@ export interface HubHealthDeps {
 }
 
 /**
- * Readiness in one word: the first of database, migrations, TLS, cluster bus that is not right. A process cut off
- * from NATS is not ready: a load balancer sends its clients to the others, which can reach the whole fleet.
+ * Readiness in one word: stopping, or the first of database, migrations, TLS, cluster bus that is not right. A
+ * process cut off from NATS is not ready: a load balancer sends its clients to the others, which can reach the
+ * whole fleet.
  */
 export function createHubHealthService(deps: HubHealthDeps) {
   const { bus } = deps;
+  let stopping = false;
   return {
+    /** From now on /readyz says `stopping`; everything else is served as before (the shutdown drain). */
+    markStopping(): void {
+      stopping = true;
+    },
     async readiness(): Promise<Readiness> {
       const nats: { nats?: BusReadiness } = bus ? { nats: bus().connected ? 'ok' : 'down' } : {};
+      if (stopping) return { status: 'unready', reason: 'stopping', ...nats };
       const database = await deps.database();
       if (database !== 'ok') return { status: 'unready', reason: database, ...nats };
       if (!deps.tlsLoaded()) return { status: 'unready', reason: 'tls', ...nats };

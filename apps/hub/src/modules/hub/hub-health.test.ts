@@ -95,6 +95,18 @@ describe('GET /healthz and /readyz', () => {
     expect((await probe(hub, '/readyz')).status).toBe(200);
   });
 
+  it('/readyz says "stopping" once a stop began, while every other request is served as before', async () => {
+    hub = await startTestHub();
+    hub.hub.markStopping();
+
+    expect(await probe(hub, '/readyz')).toMatchObject({
+      status: 503,
+      body: { status: 'unready', reason: 'stopping' },
+    });
+    expect((await probe(hub, '/healthz')).status).toBe(200);
+    expect((await hub.request('GET', '/api/v2/whoami')).status).toBe(200);
+  });
+
   it('/readyz says "database" when the SQLite database is closed under it', async () => {
     hub = await startTestHub();
     await hub.hub.database.close();
