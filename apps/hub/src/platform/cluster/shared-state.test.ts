@@ -12,6 +12,7 @@ import { ManualClock } from '../clock.js';
 import { writeSetting } from '../db/key-values.js';
 import { createCertificateAuthority, issueServerCertificate } from '../tls/certificates.js';
 import { timeStepOf, totpCodeAt, totpPeriodSeconds } from '../../modules/auth/totp.js';
+import { alertPayload } from '../../testing/alert-payload.js';
 import { sharedPostgresUrl } from '../../testing/shared-database.js';
 import { startReceiver, until, type Receiver } from '../../testing/webhook-receiver.js';
 import type { Resolver } from '../outbound/guarded-lookup.js';
@@ -242,14 +243,7 @@ describe.skipIf(url === null)('per-process state shared by two hub processes (po
     function fire(hub: TestHub): string {
       alerts += 1;
       const alertId = `alr_${String(alerts)}`;
-      hub.hub.events.publish('alert.fired', {
-        asset_ids: ['ast_notified'],
-        asset_id: 'ast_notified',
-        alert_id: alertId,
-        rule_id: 'arl_notified',
-        severity: 'warning',
-        summary: `test alert ${alertId}`,
-      });
+      hub.hub.events.publish('alert.fired', alertPayload(alertId));
       return alertId;
     }
 
