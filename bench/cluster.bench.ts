@@ -28,7 +28,7 @@ import { createHub, parseEnv, silentLogger } from '@svc/hub';
 import {
   haproxyBinary,
   provisionAgents,
-  startHaproxy,
+  startHaproxyFor,
   startHubCluster,
   type HubCluster,
   type RunningHaproxy,
@@ -289,17 +289,8 @@ export async function runClusterBench(): Promise<void> {
 
     // Rolling restart, one process at a time, with a probe through HAProxy.
     const restart: { ms: number; requests: number; failed: number } = { ms: 0, requests: 0, failed: 0 };
-    if (fs.existsSync(haproxyBinary)) {
-      const caFile = path.join(cluster.workDir, 'hub-ca.crt');
-      fs.writeFileSync(caFile, cluster.caPem);
-      const { pemFile } = await cluster.issueCertificate(['localhost', '127.0.0.1']);
-      const backend = (i: number) => `127.0.0.1:${String(cluster.nodes[i]?.httpsPort ?? 0)}`;
-      lb = await startHaproxy({
-        backends: [backend(0), backend(1), backend(2)],
-        backendCaFile: caFile,
-        certificateFile: pemFile,
-      });
-    } else notes.push(`No ${haproxyBinary}: the rolling restart ran without the probe through HAProxy.`);
+    if (fs.existsSync(haproxyBinary)) lb = await startHaproxyFor(cluster, phaseMs);
+    else notes.push(`No ${haproxyBinary}: the rolling restart ran without the probe through HAProxy.`);
     const probe = { stop: false };
     const failureKinds = new Map<string, number>();
     const lbUrl = lb?.url;

@@ -18,50 +18,69 @@ export interface BalancedCluster {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Starts HAProxy in front of the first three processes of a running cluster: it verifies them with the
+ * cluster's CA (written to the cluster's work directory) and serves a certificate the CA issues for localhost
+ * and 127.0.0.1. Resolves once /readyz answers 200 through it; stops it again if that does not come.
+ */
+export async function startHaproxyFor(cluster: HubCluster, readyTimeoutMs = 15_000): Promise<RunningHaproxy> {
+  const [hub1, hub2, hub3] = cluster.nodes;
+  if (!hub1 || !hub2 || !hub3)
+    throw new Error(`HAProxy needs three hub processes, the cluster has ${String(cluster.nodes.length)}`);
+  const caFile = path.join(cluster.workDir, 'hub-ca.crt');
+  fs.writeFileSync(caFile, cluster.caPem);
+  const { pemFile } = await cluster.issueCertificate(['localhost', '127.0.0.1']);
+  const backend = (node: { httpsPort: number }) => `127.0.0.1:${String(node.httpsPort)}`;
+  const lb = await startHaproxy({
+    backends: [backend(hub1), backend(hub2), backend(hub3)],
+    backendCaFile: caFile,
+    certificateFile: pemFile,
+  });
+  try {
+    await waitReadyThrough(lb, cluster.caPem, readyTimeoutMs);
+  } catch (error) {
+    await lb.stop();
+    throw error;
+  }
+  return lb;
+}
+
+async function waitReadyThrough(lb: RunningHaproxy, ca: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = 'no answer yet';
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const answer = await tlsRequest(`${lb.url}/readyz`, { method: 'GET', ca });
+      if (answer.status === 200) return;
+      last = String(answer.status);
+    } catch (error) {
+      last = (error as Error).message;
+    }
+    if (Date.now() > deadline || attempt >= 1_000)
+      throw new Error(
+        `HAProxy passed no request in ${String(timeoutMs)} ms (${last}):\n${lb.output().slice(-3000)}`,
+      );
+    await sleep(100);
+  }
+}
+
 /** Starts the cluster (three processes), then HAProxy in front; waits until /readyz answers 200 through it. */
 export async function startBalancedCluster(
   options: Omit<HubClusterOptions, 'size'> = {},
   readyTimeoutMs = 15_000,
 ): Promise<BalancedCluster> {
   const cluster = await startHubCluster({ ...options, size: 3 });
-  let lb: RunningHaproxy | null = null;
   try {
-    const caFile = path.join(cluster.workDir, 'hub-ca.crt');
-    fs.writeFileSync(caFile, cluster.caPem);
-    const { pemFile } = await cluster.issueCertificate(['localhost', '127.0.0.1']);
-    const backend = (i: number) => `127.0.0.1:${String(cluster.nodes[i]?.httpsPort ?? 0)}`;
-    lb = await startHaproxy({
-      backends: [backend(0), backend(1), backend(2)],
-      backendCaFile: caFile,
-      certificateFile: pemFile,
-    });
-    const deadline = Date.now() + readyTimeoutMs;
-    let last = 'no answer yet';
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const answer = await tlsRequest(`${lb.url}/readyz`, { method: 'GET', ca: cluster.caPem });
-        if (answer.status === 200) break;
-        last = String(answer.status);
-      } catch (error) {
-        last = (error as Error).message;
-      }
-      if (Date.now() > deadline || attempt >= 1_000)
-        throw new Error(
-          `HAProxy passed no request in ${String(readyTimeoutMs)} ms (${last}):\n${lb.output().slice(-3000)}`,
-        );
-      await sleep(100);
-    }
-    const running = lb;
+    const lb = await startHaproxyFor(cluster, readyTimeoutMs);
     return {
       cluster,
-      lb: running,
+      lb,
       async close() {
-        await running.stop();
+        await lb.stop();
         await cluster.close();
       },
     };
   } catch (error) {
-    await lb?.stop();
     await cluster.close();
     throw error;
   }

@@ -2,9 +2,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AuditEvent, LoginResult, RecoveryCodes, TotpSetup, User } from '@svc/protocol';
 import { databaseTargets, startTestHub, type InjectResult, type TestHub } from '@svc/testkit';
 import { verifyPassword } from '../../platform/crypto.js';
-import { timeStepOf, totpCodeAt, totpPeriodSeconds } from './totp.js';
+import {
+  enableTwoFactor,
+  ownOrigin,
+  sessionCookieOf,
+  totpCodeNow,
+  wrongTotpCode,
+} from '../../testing/two-factor-user.js';
+import { totpPeriodSeconds } from './totp.js';
 
-const ownOrigin = 'http://localhost:80'; // inject()'s default Host, as the console's own pages would send it
 const stepMs = totpPeriodSeconds * 1000;
 
 interface Account {
@@ -12,13 +18,6 @@ interface Account {
   username: string;
   password: string;
   cookie: string;
-}
-
-function sessionCookieOf(res: InjectResult): string | null {
-  const header = res.headers['set-cookie'];
-  const list = header === undefined ? [] : Array.isArray(header) ? header : [String(header)];
-  const cookie = list.find((c) => c.startsWith('svc_session='));
-  return cookie ? (cookie.split(';')[0] ?? null) : null;
 }
 
 describe.each(databaseTargets())('two-factor sign-in ($name)', ({ options }) => {
@@ -75,23 +74,8 @@ describe.each(databaseTargets())('two-factor sign-in ($name)', ({ options }) => 
     });
   }
 
-  /** The TOTP code for the test clock's current step, or a step before/after it. */
-  function codeNow(secret: string, stepOffset = 0): string {
-    const step = timeStepOf(Math.floor(t.clock.now().getTime() / 1000)) + stepOffset;
-    return totpCodeAt(secret, step * totpPeriodSeconds);
-  }
-
-  /** Six digits that are none of the codes valid now (current step ± 1). */
-  function wrongCode(secret: string): string {
-    const valid = new Set([-1, 0, 1].map((d) => codeNow(secret, d)));
-    let n = Number(codeNow(secret));
-    let candidate = '';
-    do {
-      n = (n + 1) % 1_000_000;
-      candidate = String(n).padStart(6, '0');
-    } while (valid.has(candidate));
-    return candidate;
-  }
+  const codeNow = (secret: string, stepOffset = 0) => totpCodeNow(t.clock, secret, stepOffset);
+  const wrongCode = (secret: string) => wrongTotpCode(t.clock, secret);
 
   async function enabled(account: Account): Promise<boolean> {
     const res = await asUser(account, 'GET', '/api/auth/2fa');
@@ -106,13 +90,7 @@ describe.each(databaseTargets())('two-factor sign-in ($name)', ({ options }) => 
   }
 
   /** Turns 2FA on, then moves the clock past the step the verification code used. */
-  async function enable(account: Account): Promise<{ secret: string; recoveryCodes: string[] }> {
-    const { secret } = await setup(account);
-    const res = await asUser(account, 'POST', '/api/auth/2fa/verify', { code: codeNow(secret) });
-    expect(res.status, res.text).toBe(200);
-    t.clock.advance(stepMs);
-    return { secret, recoveryCodes: (res.json.data as RecoveryCodes).recovery_codes };
-  }
+  const enable = (account: Account) => enableTwoFactor(t, account.cookie);
 
   /** Signs in with the password and returns the challenge token 2FA asks for. */
   async function challenge(account: Account): Promise<string> {

@@ -17,8 +17,8 @@ import {
   type TestHub,
   type VncServer,
 } from '@svc/testkit';
-import { systemOwnerContext } from '../../access/principal.js';
 import { connectDesktopAgent } from '../../testing/desktop-agent.js';
+import { createDesktopKeys } from '../../testing/desktop-keys.js';
 import { startMemoryCluster, type MemoryCluster } from '../../testing/memory-cluster.js';
 import { desktopCloseCodes } from './desktop-relay.js';
 
@@ -67,14 +67,7 @@ describe.skipIf(!postgresUrl || vncMissing() !== null)('desktop sessions across 
     assetId = identity.assetId;
     agent = await connectDesktopAgent(baseOf(a), identity.credential, vnc.port);
     await expect.poll(() => b.hub.gateway.isConnected(assetId)).toBe(true);
-    operatorKey = (await b.createKey({ role: 'operator', scopes: ['assets:exec', 'assets:read'] })).raw_key;
-    otherKey = (
-      await b.hub.services.apiKeys.create(systemOwnerContext(), {
-        name: 'someone else',
-        role: 'operator',
-        scopes: ['assets:exec', 'assets:read'],
-      })
-    ).raw_key;
+    ({ operatorKey, otherKey } = await createDesktopKeys(b));
     // Sealed by A, which opens it: each test hub has its own secret key.
     const admin = (await b.createKey({ role: 'admin', scopes: ['*'] })).raw_key;
     const set = await a.request('PUT', `/api/v2/desktop/credentials/${assetId}`, {

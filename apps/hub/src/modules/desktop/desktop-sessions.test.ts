@@ -7,7 +7,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { systemOwnerContext } from '../../access/principal.js';
 import { parseDesktopRecording, type DesktopSessionCreated } from '@svc/protocol';
 import {
   databaseTargets,
@@ -22,6 +21,7 @@ import {
   type VncServer,
 } from '@svc/testkit';
 import { connectDesktopAgent } from '../../testing/desktop-agent.js';
+import { createDesktopKeys } from '../../testing/desktop-keys.js';
 
 const password = 'desk-pw1';
 
@@ -44,15 +44,7 @@ describe.skipIf(vncMissing() !== null).each(databaseTargets())('desktop sessions
     assetId = identity.assetId;
     offlineId = (await t.createAsset({ name: 'desk-offline' })).id;
     agent = await connectDesktopAgent(base, identity.credential, vnc.port);
-    operatorKey = (await t.createKey({ role: 'operator', scopes: ['assets:exec', 'assets:read'] })).raw_key;
-    // Made by no user: a different person from the owner's keys.
-    otherKey = (
-      await t.hub.services.apiKeys.create(systemOwnerContext(), {
-        name: 'someone else',
-        role: 'operator',
-        scopes: ['assets:exec', 'assets:read'],
-      })
-    ).raw_key;
+    ({ operatorKey, otherKey } = await createDesktopKeys(t));
     const set = await t.request('PUT', `/api/v2/desktop/credentials/${assetId}`, { body: { password } });
     expect(set.status).toBe(200);
   });

@@ -10,6 +10,7 @@ import type { NotificationChannel, NotificationTestResult } from '@svc/protocol'
 import { startTestHub, type TestHub } from '@svc/testkit';
 import type { Resolver } from '../../platform/outbound/guarded-lookup.js';
 import { startReceiver, until, type Receiver } from '../../testing/webhook-receiver.js';
+import { alertPayload } from '../../testing/alert-payload.js';
 
 interface Mail {
   from: string;
@@ -86,15 +87,7 @@ describe('notification channels', () => {
   function fire(type: 'alert.fired' | 'alert.resolved' = 'alert.fired'): string {
     alertCount += 1;
     const alertId = `alr_${String(alertCount)}`;
-    // The alerts module's payload: the asset it concerns, its rule, severity and summary.
-    t.hub.events.publish(type, {
-      asset_ids: ['ast_notified'],
-      asset_id: 'ast_notified',
-      alert_id: alertId,
-      rule_id: 'arl_notified',
-      severity: 'warning',
-      summary: `test alert ${alertId}`,
-    });
+    t.hub.events.publish(type, alertPayload(alertId));
     return alertId;
   }
 

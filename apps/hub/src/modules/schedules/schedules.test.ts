@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Schedule, ScheduleRun, SavedAction } from '@svc/protocol';
 import { databaseTargets } from '@svc/testkit';
 import { useOperations, type OperationsApp } from '../../testing/operations-app.js';
+import { connectExecCountingAgent } from '../../testing/exec-counting-agent.js';
 import { execOutcome } from '../../testing/exec-outcome.js';
 
 async function runsOf(ops: OperationsApp, id: string): Promise<ScheduleRun[]> {
@@ -16,15 +17,11 @@ describe.each(databaseTargets())('schedules ($name)', ({ options }) => {
   it('runs each tick once with per-target results, and moves on to the next tick', async () => {
     const { t, ops } = use();
     const asset = await t.createAsset({ name: 'backup-host' });
-    let calls = 0;
-    ops.gateway.connect(asset.id, {
-      handlers: {
-        'exec.run': (p) => {
-          calls += 1;
-          return execOutcome({ stdout: `${p.command} #${calls}\n` });
-        },
-      },
-    });
+    const agent = connectExecCountingAgent(
+      ops.gateway,
+      asset.id,
+      (command, call) => `${command} #${String(call)}\n`,
+    );
     // The next whole minute in Berlin, from the test clock.
     const created = await ops.request('POST', '/api/v2/schedules', {
       body: {
@@ -43,12 +40,12 @@ describe.each(databaseTargets())('schedules ($name)', ({ options }) => {
 
     // Before the tick nothing runs; at it, one run; passes at the same instant claim nothing more.
     await ops.scheduler.runDue();
-    expect(calls).toBe(0);
+    expect(agent.calls).toBe(0);
     t.clock.set(new Date(first + 200));
     await Promise.all([ops.scheduler.runDue(), ops.scheduler.runDue()]);
     await ops.scheduler.runDue();
     await ops.scheduler.idle();
-    expect(calls).toBe(1);
+    expect(agent.calls).toBe(1);
 
     const [run] = await runsOf(ops, schedule.id);
     expect(run).toMatchObject({
@@ -77,22 +74,14 @@ describe.each(databaseTargets())('schedules ($name)', ({ options }) => {
     t.clock.set(new Date(first + 60_000 + 500));
     await ops.scheduler.runDue();
     await ops.scheduler.idle();
-    expect(calls).toBe(2);
+    expect(agent.calls).toBe(2);
     expect((await runsOf(ops, schedule.id)).map((r) => r.status)).toEqual(['completed', 'completed']);
   });
 
   it('reports ticks missed while the hub was down as one missed run, and does not replay them', async () => {
     const { t, ops } = use();
     const asset = await t.createAsset();
-    let calls = 0;
-    ops.gateway.connect(asset.id, {
-      handlers: {
-        'exec.run': () => {
-          calls += 1;
-          return execOutcome({});
-        },
-      },
-    });
+    const agent = connectExecCountingAgent(ops.gateway, asset.id);
     const created = await ops.request('POST', '/api/v2/schedules', {
       body: { name: 'every minute', cron: '* * * * *', command: 'true', targets: [asset.id] },
     });
@@ -102,7 +91,7 @@ describe.each(databaseTargets())('schedules ($name)', ({ options }) => {
     t.clock.set(new Date(first + 10 * 60_000 + 30_000));
     await ops.scheduler.runDue();
     await ops.scheduler.idle();
-    expect(calls).toBe(0);
+    expect(agent.calls).toBe(0);
     const [missed] = await runsOf(ops, schedule.id);
     expect(missed).toMatchObject({ status: 'missed', ticks: 11, tick_at: new Date(first).toISOString() });
     const listed = (await ops.request('GET', '/api/v2/schedules')).json.data as Schedule[];
@@ -206,15 +195,7 @@ describe.each(databaseTargets())('schedules ($name)', ({ options }) => {
   it('refuses to run a schedule whose creator key was revoked: recorded, audited and published', async () => {
     const { t, ops } = use();
     const asset = await t.createAsset();
-    let calls = 0;
-    ops.gateway.connect(asset.id, {
-      handlers: {
-        'exec.run': () => {
-          calls += 1;
-          return execOutcome({ stdout: 'ran\n' });
-        },
-      },
-    });
+    const agent = connectExecCountingAgent(ops.gateway, asset.id, () => 'ran\n');
     const key = await t.createKey({ role: 'operator', scopes: ['schedules:*', 'assets:exec'] });
     const created = await ops.request('POST', '/api/v2/schedules', {
       key: key.raw_key,
@@ -228,7 +209,7 @@ describe.each(databaseTargets())('schedules ($name)', ({ options }) => {
     await ops.scheduler.runDue();
     await ops.scheduler.idle();
 
-    expect(calls).toBe(0);
+    expect(agent.calls).toBe(0);
     const [run] = await runsOf(ops, schedule.id);
     expect(run?.status).toBe('refused');
     expect(run?.error).toContain('was revoked');
@@ -255,21 +236,13 @@ describe.each(databaseTargets())('schedules ($name)', ({ options }) => {
     t.clock.set(new Date(next + 200));
     await ops.scheduler.runDue();
     await ops.scheduler.idle();
-    expect(calls).toBe(1);
+    expect(agent.calls).toBe(1);
   });
 
   it('pauses a schedule: no tick runs and none is reported missed; resumed, it waits for the next tick', async () => {
     const { t, ops } = use();
     const asset = await t.createAsset();
-    let calls = 0;
-    ops.gateway.connect(asset.id, {
-      handlers: {
-        'exec.run': () => {
-          calls += 1;
-          return execOutcome({});
-        },
-      },
-    });
+    const agent = connectExecCountingAgent(ops.gateway, asset.id);
     const created = await ops.request('POST', '/api/v2/schedules', {
       body: { name: 'pausable', cron: '* * * * *', command: 'true', targets: [asset.id] },
     });
@@ -286,7 +259,7 @@ describe.each(databaseTargets())('schedules ($name)', ({ options }) => {
     t.clock.set(new Date(first + 10 * 60_000 + 30_000));
     await ops.scheduler.runDue();
     await ops.scheduler.idle();
-    expect(calls).toBe(0);
+    expect(agent.calls).toBe(0);
     expect(await runsOf(ops, schedule.id)).toEqual([]);
 
     const resumed = await ops.request('PATCH', `/api/v2/schedules/${schedule.id}`, {
@@ -296,11 +269,11 @@ describe.each(databaseTargets())('schedules ($name)', ({ options }) => {
     const next = Date.parse((resumed.json.data as Schedule).next_run_at ?? '');
     expect(next).toBe(first + 11 * 60_000);
     await ops.scheduler.runDue();
-    expect(calls).toBe(0);
+    expect(agent.calls).toBe(0);
     t.clock.set(new Date(next + 100));
     await ops.scheduler.runDue();
     await ops.scheduler.idle();
-    expect(calls).toBe(1);
+    expect(agent.calls).toBe(1);
     expect((await runsOf(ops, schedule.id)).map((r) => r.status)).toEqual(['completed']);
 
     const audited = await t.hub.database.db

@@ -6,25 +6,25 @@
  */
 import { X509Certificate } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LoginResult, NotificationChannel, RecoveryCodes, TotpSetup, User } from '@svc/protocol';
+import type { LoginResult, NotificationChannel, User } from '@svc/protocol';
 import { tlsRequest, type InjectResult, type TestHub, type TestHubOptions } from '@svc/testkit';
 import { ManualClock } from '../clock.js';
 import { writeSetting } from '../db/key-values.js';
 import { createCertificateAuthority, issueServerCertificate } from '../tls/certificates.js';
-import { timeStepOf, totpCodeAt, totpPeriodSeconds } from '../../modules/auth/totp.js';
+import { totpPeriodSeconds } from '../../modules/auth/totp.js';
+import { alertPayload } from '../../testing/alert-payload.js';
+import {
+  enableTwoFactor,
+  sessionCookieOf,
+  totpCodeNow,
+  wrongTotpCode,
+} from '../../testing/two-factor-user.js';
 import { sharedPostgresUrl } from '../../testing/shared-database.js';
 import { startReceiver, until, type Receiver } from '../../testing/webhook-receiver.js';
 import type { Resolver } from '../outbound/guarded-lookup.js';
 import { closeProcesses, startTwoProcesses } from '../../testing/two-processes.js';
 
 const url = sharedPostgresUrl();
-const ownOrigin = 'http://localhost:80';
-
-function sessionCookieOf(res: InjectResult): string {
-  const header = res.headers['set-cookie'];
-  const list = header === undefined ? [] : Array.isArray(header) ? header : [String(header)];
-  return list.find((c) => c.startsWith('svc_session='))?.split(';')[0] ?? '';
-}
 
 describe.skipIf(url === null)('per-process state shared by two hub processes (postgres)', () => {
   const hubs: TestHub[] = [];
@@ -51,18 +51,8 @@ describe.skipIf(url === null)('per-process state shared by two hub processes (po
       expect(created.status, created.text).toBe(201);
       expect((created.json.data as User).username).toBe(username);
       const signedIn = await passwordStep(a, username, password);
-      const cookie = sessionCookieOf(signedIn);
-      const asUser = { key: null, headers: { cookie, origin: ownOrigin } };
-      const setup = await a.request('POST', '/api/auth/2fa/setup', asUser);
-      expect(setup.status, setup.text).toBe(200);
-      const { secret } = setup.json.data as TotpSetup;
-      const verified = await a.request('POST', '/api/auth/2fa/verify', {
-        ...asUser,
-        body: { code: codeNow(a, secret) },
-      });
-      expect(verified.status, verified.text).toBe(200);
-      expect((verified.json.data as RecoveryCodes).recovery_codes).toHaveLength(8);
-      a.clock.advance(stepMs);
+      const { secret, recoveryCodes } = await enableTwoFactor(a, sessionCookieOf(signedIn) ?? '');
+      expect(recoveryCodes).toHaveLength(8);
       return { username, password, secret };
     }
 
@@ -91,34 +81,18 @@ describe.skipIf(url === null)('per-process state shared by two hub processes (po
       });
     }
 
-    function codeNow(hub: TestHub, secret: string, offset = 0): string {
-      const step = timeStepOf(Math.floor(hub.clock.now().getTime() / 1000)) + offset;
-      return totpCodeAt(secret, step * totpPeriodSeconds);
-    }
-
-    function wrongCode(hub: TestHub, secret: string): string {
-      const valid = new Set([-1, 0, 1].map((d) => codeNow(hub, secret, d)));
-      let n = Number(codeNow(hub, secret));
-      let candidate = '';
-      do {
-        n = (n + 1) % 1_000_000;
-        candidate = String(n).padStart(6, '0');
-      } while (valid.has(candidate));
-      return candidate;
-    }
-
     it('completes on B a sign-in started on A, once; the token is refused again on either', async () => {
       const { a, b } = await twoProcesses();
       const user = await twoFactorUser(a);
       const token = await challengeOn(a, user);
 
-      const done = await codeStep(b, token, codeNow(b, user.secret));
+      const done = await codeStep(b, token, totpCodeNow(b.clock, user.secret));
       expect(done.status, done.text).toBe(200);
       expect(sessionCookieOf(done)).toMatch(/^svc_session=/);
 
       b.clock.advance(stepMs);
       for (const hub of [a, b]) {
-        const replay = await codeStep(hub, token, codeNow(hub, user.secret));
+        const replay = await codeStep(hub, token, totpCodeNow(hub.clock, user.secret));
         expect(replay.status).toBe(401);
         expect(replay.json.message).toContain('sign in again');
       }
@@ -133,11 +107,11 @@ describe.skipIf(url === null)('per-process state shared by two hub processes (po
       const token = await challengeOn(b, user);
       for (let i = 0; i < 5; i++) {
         const hub = i % 2 === 0 ? a : b;
-        const res = await codeStep(hub, token, wrongCode(hub, user.secret));
+        const res = await codeStep(hub, token, wrongTotpCode(hub.clock, user.secret));
         expect(res.status).toBe(401);
       }
       // Each process saw at most three wrong codes: only the shared count locks the challenge.
-      const late = await codeStep(a, token, codeNow(a, user.secret));
+      const late = await codeStep(a, token, totpCodeNow(a.clock, user.secret));
       expect(late.status).toBe(401);
       expect(late.json.message).toContain('sign in again');
       const left = await a.hub.database.db.selectFrom('sign_in_challenges').selectAll().execute();
@@ -149,7 +123,9 @@ describe.skipIf(url === null)('per-process state shared by two hub processes (po
       const user = await twoFactorUser(a);
       const token = await challengeOn(a, user);
       const results = await Promise.all(
-        Array.from({ length: 8 }, (_, i) => codeStep(i % 2 === 0 ? a : b, token, codeNow(a, user.secret))),
+        Array.from({ length: 8 }, (_, i) =>
+          codeStep(i % 2 === 0 ? a : b, token, totpCodeNow(a.clock, user.secret)),
+        ),
       );
       expect(results.filter((r) => r.status === 200)).toHaveLength(1);
       expect(results.every((r) => [200, 401, 409].includes(r.status))).toBe(true);
@@ -242,14 +218,7 @@ describe.skipIf(url === null)('per-process state shared by two hub processes (po
     function fire(hub: TestHub): string {
       alerts += 1;
       const alertId = `alr_${String(alerts)}`;
-      hub.hub.events.publish('alert.fired', {
-        asset_ids: ['ast_notified'],
-        asset_id: 'ast_notified',
-        alert_id: alertId,
-        rule_id: 'arl_notified',
-        severity: 'warning',
-        summary: `test alert ${alertId}`,
-      });
+      hub.hub.events.publish('alert.fired', alertPayload(alertId));
       return alertId;
     }
 
