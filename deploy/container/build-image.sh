@@ -1,21 +1,24 @@
 #!/usr/bin/env bash
 # Builds the hub's container image with podman, without a registry (docs/decisions/0037-container-base.md):
 #
-#   1. the base: a Debian root filesystem made by debootstrap (variant minbase) from the Debian mirror apt
-#      uses, trimmed, imported as $SVC_BASE_IMAGE; skipped when that image exists already;
+#   1. the base: the Debian minbase root filesystem tarball of prepare-base.sh (which runs debootstrap against
+#      the Debian mirror apt uses, when the tarball is not there yet), imported as $SVC_BASE_IMAGE; skipped
+#      when that image exists already;
 #   2. the build context: the Node binary of the npm registry's node@24 package (scripts/use-node24.sh, .node/),
 #      the built hub, console and agent bundle (npm run build), and the production node_modules (this
 #      checkout's, pruned of devDependencies: the native addons are the ones built here for this Node);
-#   3. podman build -f deploy/container/Containerfile.
+#   3. podman build -f deploy/container/Containerfile, pulling nothing, in a network namespace of its own.
 #
 #   deploy/container/build-image.sh                  # localhost/svc-hub:latest
 #   SVC_IMAGE=localhost/svc-hub:test PODMAN="podman --root /tmp/x/root" deploy/container/build-image.sh
+#   SVC_OFFLINE=1 deploy/container/build-image.sh    # fails rather than reach the network (the test's mode)
 #
 # Settings (environment): SVC_IMAGE (the tag), SVC_BASE_IMAGE (default localhost/svc-debian-base:bookworm),
-# DEBIAN_SUITE (bookworm), DEBIAN_MIRROR (the first deb.debian.org-like URI of apt's sources, else
-# http://deb.debian.org/debian), PODMAN (the podman command with any global flags), SVC_SKIP_BUILD=1 (use the
-# build output as it is), SVC_DEBOOTSTRAP_CACHE (a directory keeping the downloaded .debs for the next cold
-# base). Run as root (debootstrap and podman's storage); about a minute cold, seconds warm.
+# SVC_BASE_TARBALL (default .cache/container-base/debian-bookworm-minbase.tar), SVC_OFFLINE=1 (never
+# debootstrap nor fetch Node: fail, naming the command that prepares what is missing), PODMAN (the podman
+# command with any global flags), SVC_SKIP_BUILD=1 (use the build output as it is), and prepare-base.sh's
+# DEBIAN_SUITE, DEBIAN_MIRROR, SVC_DEBOOTSTRAP_CACHE. Run as root (debootstrap and podman's storage); minutes
+# cold, under a minute with the base tarball prepared.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -26,12 +29,10 @@ read -r -a podman <<<"${PODMAN:-podman}"
 
 log() { printf 'build-image: %s\n' "$*" >&2; }
 
-default_mirror() {
-  local uri
-  uri="$(grep -hoE '^(URIs:|deb) +https?://[^ ]+/debian/?' /etc/apt/sources.list /etc/apt/sources.list.d/* 2>/dev/null |
-    grep -oE 'https?://[^ ]+' | head -n 1 || true)"
-  echo "${uri:-http://deb.debian.org/debian}"
-}
+offline="${SVC_OFFLINE:-}"
+default_tarball="$root/.cache/container-base/debian-$suite-minbase.tar"
+tarball="${SVC_BASE_TARBALL:-$default_tarball}"
+export SVC_BASE_TARBALL="$tarball"
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/svc-image.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
@@ -40,32 +41,30 @@ trap 'rm -rf "$work"' EXIT
 if "${podman[@]}" image exists "$base"; then
   log "base $base: present"
 else
-  command -v debootstrap >/dev/null || { log "debootstrap is not installed (apt-get install debootstrap)"; exit 1; }
-  mirror="${DEBIAN_MIRROR:-$(default_mirror)}"
-  log "base $base: debootstrap --variant=minbase $suite from $mirror"
-  started=$SECONDS
-  cache=()
-  if [ -n "${SVC_DEBOOTSTRAP_CACHE:-}" ]; then
-    mkdir -p "$SVC_DEBOOTSTRAP_CACHE"
-    cache=("--cache-dir=$(cd "$SVC_DEBOOTSTRAP_CACHE" && pwd)")
+  if [ ! -s "$tarball" ]; then
+    if [ "$offline" = "1" ]; then
+      prepare="deploy/container/prepare-base.sh"
+      [ "$tarball" = "$default_tarball" ] || prepare="SVC_BASE_TARBALL=$tarball $prepare"
+      [ "$suite" = bookworm ] || prepare="DEBIAN_SUITE=$suite $prepare"
+      log "SVC_OFFLINE=1 and the base $tarball is missing: prepare it (network, as root) with"
+      log "  $prepare"
+      exit 1
+    fi
+    "$root/deploy/container/prepare-base.sh"
   fi
-  debootstrap --variant=minbase "${cache[@]}" "$suite" "$work/rootfs" "$mirror" >"$work/debootstrap.log" 2>&1 ||
-    { tail -n 20 "$work/debootstrap.log" >&2; exit 1; }
-  # What a server image never reads: documentation, manuals, translations, apt's caches and lists.
-  rm -rf "$work/rootfs"/usr/share/{doc,man,info,locale}/* "$work/rootfs"/var/cache/apt/* \
-    "$work/rootfs"/var/lib/apt/lists/* "$work/rootfs"/var/log/*.log "$work/rootfs"/var/cache/debconf/*-old
-  tar --numeric-owner -C "$work/rootfs" -cf "$work/rootfs.tar" .
-  rm -rf "$work/rootfs"
+  log "base $base: podman import $tarball"
   "${podman[@]}" import --quiet \
     --change 'CMD ["/bin/bash"]' --message "debootstrap --variant=minbase $suite" \
-    "$work/rootfs.tar" "$base" >/dev/null
-  rm -f "$work/rootfs.tar"
-  log "base $base: made in $((SECONDS - started)) s"
+    "$tarball" "$base" >/dev/null
 fi
 
 # ---- 2. the build context ---------------------------------------------------------------------------------
 node_bin="$root/.node/node_modules/node/bin/node"
 if [ ! -x "$node_bin" ]; then
+  if [ "$offline" = "1" ]; then
+    log "SVC_OFFLINE=1 and $node_bin is missing: install it (network) with scripts/use-node24.sh true"
+    exit 1
+  fi
   log "Node 24 from the npm registry (scripts/use-node24.sh)"
   "$root/scripts/use-node24.sh" true
 fi
@@ -104,6 +103,11 @@ find "$app/node_modules" -type f \( -name '*.md' -o -name '*.d.ts' -o -name '*.d
 
 # ---- 3. the image -----------------------------------------------------------------------------------------
 log "podman build $image (from $base)"
-"${podman[@]}" build --quiet --isolation chroot --build-arg "BASE=$base" \
+# Everything is local: the base is in this storage (no pulls) and the one RUN (useradd) needs no network.
+# Chroot isolation shares the caller's network namespace (it refuses --network none), so as root, and always
+# with SVC_OFFLINE=1, the build runs in a new one where only loopback exists.
+no_network=()
+if [ "$offline" = "1" ] || [ "$(id -u)" = 0 ]; then no_network=(unshare --net); fi
+"${no_network[@]}" "${podman[@]}" build --quiet --isolation chroot --pull=never --build-arg "BASE=$base" \
   -f "$ctx/Containerfile" -t "$image" "$ctx" >/dev/null
 log "built $image"
