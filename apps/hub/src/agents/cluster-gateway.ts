@@ -17,6 +17,7 @@ import {
   type AgentSessionInfo,
 } from './agent-gateway.js';
 import { createClusterView } from './cluster-view.js';
+import { AgentNotDeliveredError, createRerouter } from './cluster-reroute.js';
 import { createStreamRelay } from './cluster-streams.js';
 import {
   callError,
@@ -39,13 +40,7 @@ const clusterDefaults = {
   sweepMs: 1_000,
   /** Departed node ids remembered (a late message of one is ignored). */
   goneKept: 10_000,
-  /** How long a request whose holder no longer had the agent waits for the view to name the new one. */
-  rerouteWaitMs: 1_000,
-  rerouteCheckMs: 20,
 } as const;
-
-/** The request reached no agent: the holder did not have it, or no process answers for the holder. */
-class NotDeliveredError extends Error {}
 
 export interface ClusterGatewayDeps {
   local: WebSocketAgentGateway;
@@ -76,7 +71,6 @@ export function createClusterGateway(deps: ClusterGatewayDeps): ClusterAgentGate
   const requestTimeoutMs = deps.requestTimeoutMs ?? clusterDefaults.requestTimeoutMs;
   const marginMs = deps.marginMs ?? clusterDefaults.marginMs;
   const sweepMs = deps.sweepMs ?? clusterDefaults.sweepMs;
-  const rerouteWaitMs = deps.rerouteWaitMs ?? clusterDefaults.rerouteWaitMs;
   /** Nodes the registry said were live once: one it no longer lists is gone. */
   const seenLive = new Set<string>();
   const gone = new Set<string>();
@@ -97,7 +91,21 @@ export function createClusterGateway(deps: ClusterGatewayDeps): ClusterAgentGate
     ...(deps.viewFlushMs !== undefined ? { flushMs: deps.viewFlushMs } : {}),
     ...(deps.snapshotTimeoutMs !== undefined ? { snapshotTimeoutMs: deps.snapshotTimeoutMs } : {}),
   });
-  const relay = createStreamRelay({ bus, local, logger, marginMs });
+  const relay = createStreamRelay({
+    bus,
+    local,
+    logger,
+    marginMs,
+    isHeld: (assetId) => local.isConnected(assetId),
+  });
+  /** Requests and stream opens that reached no agent go once more, where the view says it is now. */
+  const rerouted = createRerouter({
+    isLocal: (assetId) => local.isConnected(assetId),
+    holderOf: (assetId) => view.holder(assetId),
+    isGone,
+    isClosed: () => closed,
+    ...(deps.rerouteWaitMs !== undefined ? { waitMs: deps.rerouteWaitMs } : {}),
+  });
 
   /** A node is gone: its agents leave the view, its requests fail offline, its streams end. */
   function nodeGone(node: string): void {
@@ -152,7 +160,7 @@ export function createClusterGateway(deps: ClusterGatewayDeps): ClusterAgentGate
         holderGone,
       ]);
     } catch (error) {
-      if (error instanceof ClusterNoResponderError) throw new NotDeliveredError();
+      if (error instanceof ClusterNoResponderError) throw new AgentNotDeliveredError(assetId);
       throw callError(error, assetId, type);
     } finally {
       const current = waiting.get(holder);
@@ -166,53 +174,10 @@ export function createClusterGateway(deps: ClusterGatewayDeps): ClusterAgentGate
         throw new AgentReplyError('failed', `the agent answered ${type} with a malformed result`);
       return reply.data as AgentRequestResult<T>;
     }
-    if (reply.error === 'not_held') throw new NotDeliveredError();
+    if (reply.error === 'not_held') throw new AgentNotDeliveredError(assetId);
     if (reply.error === 'offline') throw new AgentOfflineError(assetId);
     if (reply.error === 'timeout') throw new AgentTimeoutError(assetId, type);
     throw new AgentReplyError(reply.code, reply.message);
-  }
-
-  /**
-   * Where the agent is now, after `stale` did not have it: here (null), another holder the view names, or
-   * undefined when no other holder appears in time. The view learns a move within a flush of the new holder.
-   */
-  async function newHolder(assetId: string, stale: string): Promise<string | null | undefined> {
-    const deadline = Date.now() + rerouteWaitMs;
-    for (let check = 0; check * clusterDefaults.rerouteCheckMs <= rerouteWaitMs; check++) {
-      if (closed) return undefined;
-      if (local.isConnected(assetId)) return null;
-      const holder = view.holder(assetId);
-      if (holder !== null && holder !== stale && !gone.has(holder)) return holder;
-      if (Date.now() >= deadline) return undefined;
-      await new Promise((resolve) => setTimeout(resolve, clusterDefaults.rerouteCheckMs));
-    }
-    return undefined;
-  }
-
-  /**
-   * A request to the holder the view names, retried once on the agent's new holder when the first reached no
-   * agent (it moved a moment before): a request that may have reached the agent is never sent twice.
-   */
-  async function routedRequest<T extends AgentRequestType>(
-    holder: string,
-    assetId: string,
-    type: T,
-    payload: AgentRequestPayload<T>,
-    timeoutMs: number,
-  ): Promise<AgentRequestResult<T>> {
-    try {
-      return await remoteRequest(holder, assetId, type, payload, timeoutMs);
-    } catch (error) {
-      if (!(error instanceof NotDeliveredError)) throw error;
-    }
-    const next = await newHolder(assetId, holder);
-    if (next === undefined) throw new AgentOfflineError(assetId);
-    if (next === null) return local.request(assetId, type, payload, { timeoutMs });
-    try {
-      return await remoteRequest(next, assetId, type, payload, timeoutMs);
-    } catch (error) {
-      throw error instanceof NotDeliveredError ? new AgentOfflineError(assetId) : error;
-    }
   }
 
   /** Runs another process's request on an agent held here. */
@@ -264,13 +229,24 @@ export function createClusterGateway(deps: ClusterGatewayDeps): ClusterAgentGate
     request(assetId, type, payload, options = {}) {
       const holder = remoteOf(assetId);
       if (holder === null) return local.request(assetId, type, payload, options);
-      return routedRequest(holder, assetId, type, payload, options.timeoutMs ?? requestTimeoutMs);
+      const timeoutMs = options.timeoutMs ?? requestTimeoutMs;
+      return rerouted(
+        holder,
+        assetId,
+        (node) => remoteRequest(node, assetId, type, payload, timeoutMs),
+        () => local.request(assetId, type, payload, { timeoutMs }),
+      );
     },
 
     openStream(assetId, options) {
       const holder = remoteOf(assetId);
       if (holder === null) return local.openStream(assetId, options);
-      return relay.open(holder, assetId, options);
+      return rerouted(
+        holder,
+        assetId,
+        (node) => relay.open(node, assetId, options),
+        () => local.openStream(assetId, options),
+      );
     },
 
     disconnect(assetId, reason) {

@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { streamLimits, type StreamKind, type StreamOpenedInfo } from '@svc/protocol';
-import type { ClusterBus } from '../platform/cluster/cluster-bus.js';
+import { ClusterNoResponderError, type ClusterBus } from '../platform/cluster/cluster-bus.js';
 import type { Logger } from '../platform/logger.js';
 import {
   AgentOfflineError,
@@ -20,6 +20,7 @@ import {
   type OpenStreamOptions,
   type StreamEnd,
 } from './agent-gateway.js';
+import { AgentNotDeliveredError } from './cluster-reroute.js';
 import {
   callError,
   catalog,
@@ -49,6 +50,11 @@ export interface StreamRelayDeps {
   marginMs?: number;
   /** The subject a node answers opens on; another relay over the same bus (sessions) uses its own. */
   openSubject?: (node: string) => string;
+  /**
+   * Whether this process holds the agent. When it does not, an open is answered `not_held` before anything
+   * reaches an agent, and the opener may look for the agent's new holder (cluster-reroute.ts).
+   */
+  isHeld?: (assetId: string) => boolean;
 }
 
 export interface StreamRelay {
@@ -200,6 +206,8 @@ export function createStreamRelay(deps: StreamRelayDeps): StreamRelay {
       relayed.delete(id);
       state = 'closed';
       unsubscribe();
+      // No process answers for the holder: the open reached no agent.
+      if (error instanceof ClusterNoResponderError) throw new AgentNotDeliveredError(assetId);
       throw callError(error, assetId, 'stream.open');
     }
     const failOpen = (error: Error): never => {
@@ -214,6 +222,7 @@ export function createStreamRelay(deps: StreamRelayDeps): StreamRelay {
     if (!wire.streamOpenReply.check(reply))
       return failOpen(new AgentReplyError('failed', 'the hub process holding the agent answered invalidly'));
     if (!reply.ok) {
+      if (reply.error === 'not_held') return failOpen(new AgentNotDeliveredError(assetId));
       if (reply.error === 'offline') return failOpen(new AgentOfflineError(assetId));
       if (reply.error === 'timeout') return failOpen(new AgentTimeoutError(assetId, 'stream.open'));
       return failOpen(new AgentReplyError(reply.code, reply.message));
@@ -278,6 +287,8 @@ export function createStreamRelay(deps: StreamRelayDeps): StreamRelay {
       return { ok: false, error: 'reply', code: 'invalid_argument', message: `invalid ${kind} stream` };
     if (relayed.has(id))
       return { ok: false, error: 'reply', code: 'invalid_argument', message: 'the stream id is taken' };
+    // Not here (any more): nothing reaches an agent, the opener may find its new holder.
+    if (deps.isHeld && !deps.isHeld(assetId)) return { ok: false, error: 'not_held' };
     const outSubject = clusterSubjects.streamOut(id);
     let seq = 0;
     let ended = false;

@@ -127,9 +127,11 @@ export const StreamOpenMessage = Obj({
 });
 export type StreamOpenMessage = Static<typeof StreamOpenMessage>;
 
+/** As a request's reply: `not_held` when the agent was not connected to the holder, so nothing opened. */
 export const StreamOpenReply = Type.Union([
   Obj({ ok: Type.Literal(true), info: Type.Unknown() }),
   ErrorReply,
+  Obj({ ok: Type.Literal(false), error: Type.Literal('not_held') }),
 ]);
 export type StreamOpenReply = Static<typeof StreamOpenReply>;
 

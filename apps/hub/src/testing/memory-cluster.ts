@@ -9,10 +9,15 @@ import { FakeNodeRegistries } from './fake-node-registry.js';
 
 export interface MemoryCluster {
   readonly hubs: TestHub[];
-  /** Starts a hub as node `node_<name>` of the cluster. */
-  startHub(name: string): Promise<TestHub>;
+  /**
+   * Starts a hub as node `node_<name>` of the cluster; `wrapBus` puts a test's own bus in front of its bus on
+   * the network (to hold or watch what it hears).
+   */
+  startHub(name: string, options?: { wrapBus?: (bus: ClusterBus) => ClusterBus }): Promise<TestHub>;
   /** Stops the hub as its process would on SIGTERM (leaving the cluster). */
   stop(hub: TestHub): Promise<void>;
+  /** The hub's process stops answering requests on the bus (hung) while its lease still holds. */
+  silence(hub: TestHub): void;
   /** The hub's process dies: its bus stops answering, its lease runs out and `survivor` is told. */
   kill(hub: TestHub, survivor: TestHub): Promise<void>;
   /** ws://127.0.0.1:<port> of the hub. */
@@ -26,6 +31,7 @@ export async function startMemoryCluster(postgresUrl: string): Promise<MemoryClu
   const schema = await createPgSchema(postgresUrl);
   const hubs: TestHub[] = [];
   const buses = new Map<TestHub, ClusterBus>();
+  const silenced = new Set<string>();
   const busOf = (hub: TestHub): ClusterBus => {
     const bus = buses.get(hub);
     if (!bus) throw new Error('not a hub of this cluster');
@@ -33,8 +39,19 @@ export async function startMemoryCluster(postgresUrl: string): Promise<MemoryClu
   };
   return {
     hubs,
-    async startHub(name) {
-      const bus = network.join(`node_${name}`);
+    async startHub(name, options = {}) {
+      const joined = network.join(`node_${name}`);
+      const answering: ClusterBus = {
+        ...joined,
+        respond: (subject, responder, respondOptions) =>
+          joined.respond(
+            subject,
+            (data, meta) =>
+              silenced.has(joined.nodeId) ? new Promise(() => undefined) : responder(data, meta),
+            respondOptions,
+          ),
+      };
+      const bus = options.wrapBus ? options.wrapBus(answering) : answering;
       const hub = await startTestHub({
         postgresUrl,
         listen: true,
@@ -42,12 +59,15 @@ export async function startMemoryCluster(postgresUrl: string): Promise<MemoryClu
         pgSchema: schema.schema,
       });
       hubs.push(hub);
-      buses.set(hub, bus);
+      buses.set(hub, joined);
       return hub;
     },
     async stop(hub) {
       hubs.splice(hubs.indexOf(hub), 1);
       await hub.close();
+    },
+    silence(hub) {
+      silenced.add(busOf(hub).nodeId);
     },
     async kill(hub, survivor) {
       const bus = busOf(hub);

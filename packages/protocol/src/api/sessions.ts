@@ -97,6 +97,12 @@ export const Session = Type.Object({
   rows: Type.Integer(),
   /** Browsers attached now (live sessions only). */
   attached: Type.Integer({ minimum: 0 }),
+  /**
+   * True when the hub process running this live session did not answer in time (it is gone, or the cluster
+   * bus is down): `attached`, `cols`, `rows` and `last_activity_at` are then those stored at create, not the
+   * live ones. False for every session whose values are live, and for ended sessions.
+   */
+  stale: Type.Boolean(),
   created_at: Timestamp,
   last_activity_at: Timestamp,
   ended_at: NullableTimestamp,

@@ -23,8 +23,9 @@ import { policyDisabled } from '../../platform/policy-error.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { createLocalClusterBus, type ClusterBus } from '../../platform/cluster/cluster-bus.js';
 import { createSingleNodeRegistry, type NodeRegistry } from '../../platform/cluster/node-registry.js';
-import { createLiveSessions, type LiveSession, type SessionLimits } from './live-sessions.js';
+import { createLiveSessions, type SessionLimits } from './live-sessions.js';
 import { createSessionRelay } from './session-relay.js';
+import { createSessionView, liveValuesOf, type LiveValues } from './session-view.js';
 import { AsciicastRecorder } from './recorder.js';
 import { mayUseSession, ownerOf } from './session-access.js';
 import {
@@ -113,7 +114,11 @@ export interface SessionServiceDeps {
 /** Sweeps (grace, idle, slow clients) and recording flushes run this often. */
 const sweepDefaultMs = 1_000;
 
-function presentSession(row: RemoteSessionRow, live: LiveSession | undefined): Session {
+/**
+ * A session as the caller sees it: the row, with the live values (`live`, from this process or the owner's)
+ * while it runs; `stale` when it is live but no process could say how it is now (decision 0043).
+ */
+function presentSession(row: RemoteSessionRow, live: LiveValues | undefined, stale = false): Session {
   return {
     id: row.id,
     kind: row.kind === 'desktop' ? 'desktop' : 'terminal',
@@ -123,9 +128,10 @@ function presentSession(row: RemoteSessionRow, live: LiveSession | undefined): S
     state: row.state === 'live' ? 'live' : 'ended',
     cols: live?.cols ?? row.cols,
     rows: live?.rows ?? row.rows,
-    attached: live?.clients.size ?? 0,
+    attached: live?.attached ?? 0,
+    stale,
     created_at: row.created_at,
-    last_activity_at: live ? new Date(live.lastActivity).toISOString() : row.last_activity_at,
+    last_activity_at: live?.last_activity_at ?? row.last_activity_at,
     ended_at: row.ended_at,
     end_reason: row.end_reason,
     exit_code: row.exit_code,
@@ -274,6 +280,49 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
     },
   });
 
+  /** The live values of other processes' sessions, asked of their owners (decision 0043). */
+  const view = createSessionView({ bus, logger, live });
+
+  /** This process's own live session's values. */
+  function localValues(id: string): LiveValues | undefined {
+    const session = live.get(id);
+    return session ? liveValuesOf(session) : undefined;
+  }
+
+  /**
+   * Rows the caller may see, with the live values wherever they run: this process's own from memory, another
+   * live process's asked of it (one question per owner, all at once). A live row no process answers for is
+   * shown as stored, marked stale.
+   */
+  async function presentAll(rows: RemoteSessionRow[]): Promise<Session[]> {
+    const byOwner = new Map<string, string[]>();
+    for (const row of rows) {
+      if (live.get(row.id)) continue;
+      const owner = remoteOwner(row);
+      if (owner === null) continue;
+      const ids = byOwner.get(owner);
+      if (ids) ids.push(row.id);
+      else byOwner.set(owner, [row.id]);
+    }
+    const answered = new Map<string, Map<string, LiveValues>>();
+    await Promise.all(
+      [...byOwner].map(async ([owner, ids]) => {
+        const values = await view.ask(owner, ids);
+        if (values) answered.set(owner, values);
+      }),
+    );
+    return rows.map((row) => {
+      const own = localValues(row.id);
+      // Ended, or ended here a moment ago (its row is being written): the row is the truth.
+      if (own || row.state !== 'live' || row.node_id === nodeId) return presentSession(row, own);
+      const owner = remoteOwner(row);
+      const values = owner === null ? undefined : answered.get(owner);
+      // The owner answered: the session is live there (values), or it just ended (the row follows).
+      if (values) return presentSession(row, values.get(row.id));
+      return presentSession(row, undefined, true);
+    });
+  }
+
   async function sweep(): Promise<void> {
     live.sweep(settings.detachGraceSeconds() * 1000, settings.idleTimeoutMinutes() * 60_000);
     for (const id of liveIds()) {
@@ -393,22 +442,20 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
         throw agentFailure(error, asset, 'exec.run');
       }
       events.publish('session.started', { asset_ids: [asset.id], session_id: id, kind: 'terminal' });
-      return presentSession(row, live.get(id));
+      return presentSession(row, localValues(id));
     },
 
     async list(ctx, state, page) {
       const result = await listSessions(db, { owner: ownerFilter(ctx.principal), state }, pageWindow(page));
       const visible = result.rows.filter((row) => mayUseSession(ctx.principal, row));
-      return toPage(
-        visible.map((row) => presentSession(row, live.get(row.id))),
-        result.total,
-        page,
-      );
+      return toPage(await presentAll(visible), result.total, page);
     },
 
     async get(ctx, id) {
       const row = await loadOwned(ctx.principal, id);
-      return presentSession(row, live.get(id));
+      const [session] = await presentAll([row]);
+      if (!session) throw sessionNotFound(id);
+      return session;
     },
 
     async close(ctx, id) {
@@ -497,6 +544,7 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
 
     start() {
       relay.start();
+      view.start();
       // Alone, every session from before this start ended; in a cluster, only those of nodes that are gone.
       const liveNodes = bus.shared ? [...registry.liveNodes()] : null;
       endLiveSessions(db, startedAt, 'the hub restarted', liveNodes).then(
@@ -521,6 +569,7 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
       timer = null;
       live.closeAll('the hub is shutting down');
       relay.close('the hub process relaying the session is shutting down');
+      view.close();
       await new Promise((r) => setTimeout(r, 50));
     },
   };
