@@ -129,7 +129,9 @@ export function createDelivery<T>(options: {
 
   /** Takes the target's window if it ended by `at` and sends it. */
   async function flushWindow(targetId: string, at: Date): Promise<void> {
-    const taken = await digests.take(targetOf(targetId), at, leaseMs);
+    // The lease runs from now, not from `at` (a timer's window end, which may lie in the past).
+    const lease = leaseMs + Math.max(0, clock.now().getTime() - at.getTime());
+    const taken = await digests.take(targetOf(targetId), at, lease);
     if (taken) await sendTaken(taken);
   }
 
