@@ -63,6 +63,6 @@ export function createAuthModule(deps: AuthModuleDeps) {
       ...authRawRoutes({ login, sessions, isSecure: (request) => deps.isSecure(request) }),
       ...oidcRawRoutes({ oidc }),
     },
-    retention: [twoFactor.challengeRetention],
+    retention: twoFactor.retention,
   });
 }

@@ -4,7 +4,7 @@
  * One-time secrets stay single-use under concurrency, across processes too: a challenge (in the database,
  * sign-in-challenges.ts) is claimed by a conditional UPDATE before its code is checked and consumed by a DELETE
  * under that claim, a TOTP step is consumed by a conditional UPDATE, and a recovery code by an UPDATE … WHERE
- * used_at IS NULL.
+ * used_at IS NULL. The per-user limit on wrong codes is the cluster's too (two-factor-failures.ts).
  */
 import { newId, type RecoveryCodes, type TotpSetup } from '@svc/protocol';
 import type { Kysely } from 'kysely';
@@ -20,6 +20,7 @@ import type { ActionContext } from '../../access/principal.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { UserService } from '../users/users.service.js';
 import { createSignInChallenges, passwordCheckOf } from './sign-in-challenges.js';
+import { createTwoFactorFailures } from './two-factor-failures.js';
 import { matchTotp, newTotpSecret, totpUri } from './totp.js';
 
 const twoFactorLimits = {
@@ -44,8 +45,8 @@ export interface TwoFactorService {
   openChallenge(userId: string, passwordHash: string): Promise<string>;
   /** Checks a code against a challenge; returns the user id once, then the challenge is gone. */
   completeChallenge(token: string, code: string): Promise<{ userId: string; method: 'totp' | 'recovery' }>;
-  /** Expired challenges, purged by the retention runner. */
-  challengeRetention: RetentionTask;
+  /** Expired challenges and failures, purged by the retention runner. */
+  retention: RetentionTask[];
 }
 
 const pendingContext = (userId: string) => `totp-pending:${userId}`;
@@ -76,42 +77,24 @@ export function createTwoFactorService(deps: {
     attempts: twoFactorLimits.challengeAttempts,
     claimMs: twoFactorLimits.challengeClaimMs,
   });
-  const failures = new Map<string, number[]>();
-  /** Code checks under way per user (see reserveAttempt). */
-  const inFlight = new Map<string, number>();
-
-  function recentFailures(userId: string): number[] {
-    const now = clock.now().getTime();
-    const list = (failures.get(userId) ?? []).filter((t) => now - t < twoFactorLimits.userFailureWindowMs);
-    failures.set(userId, list);
-    return list;
-  }
-
-  function noteFailure(userId: string): void {
-    recentFailures(userId).push(clock.now().getTime());
-  }
+  const failures = createTwoFactorFailures(db, {
+    failures: twoFactorLimits.userFailures,
+    windowMs: twoFactorLimits.userFailureWindowMs,
+  });
 
   /**
-   * Reserves one code check against the per-user failure limit, synchronously (before any await): attempts
-   * still being checked count as possible failures, so parallel guesses on many challenges cannot all pass
-   * the limit before the first of them is recorded. Returns the release, for a finally block.
+   * Reserves one code check against the per-user failure limit, shared by every process (decision 0047): a
+   * check under way counts as a failure until released, so parallel guesses on many challenges cannot all
+   * pass the limit before the first of them is recorded. Not releasing it keeps it as the failure.
    */
-  function reserveAttempt(userId: string): () => void {
-    const pending = inFlight.get(userId) ?? 0;
-    if (recentFailures(userId).length + pending >= twoFactorLimits.userFailures) {
+  async function reserveAttempt(userId: string): Promise<() => Promise<void>> {
+    const reserved = await failures.reserve(userId, clock.now());
+    if (!reserved) {
       throw new HubError('rate_limited', 'Too many wrong codes; wait a few minutes.', {
         headers: { 'Retry-After': '900' },
       });
     }
-    inFlight.set(userId, pending + 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const left = (inFlight.get(userId) ?? 1) - 1;
-      if (left > 0) inFlight.set(userId, left);
-      else inFlight.delete(userId);
-    };
+    return () => reserved.release();
   }
 
   async function loadUser(userId: string) {
@@ -183,7 +166,8 @@ export function createTwoFactorService(deps: {
 
   /** A code for an action on one's own 2FA: TOTP, or (when allowed) an unused recovery code. */
   async function checkOwnCode(userId: string, code: string, allowRecovery: boolean): Promise<void> {
-    const release = reserveAttempt(userId);
+    const release = await reserveAttempt(userId);
+    let failed = false;
     try {
       const user = await loadUser(userId);
       if (!user.totp_secret) throw new HubError('conflict', 'Two-factor sign-in is not on.');
@@ -191,13 +175,13 @@ export function createTwoFactorService(deps: {
         (await consumeTotp(userId, user.totp_secret, code)) ||
         (allowRecovery && (await consumeRecoveryCode(userId, code)));
       if (!ok) {
-        noteFailure(userId);
+        failed = true;
         throw new HubError('validation', 'The code is not valid (or was already used).', {
           details: [{ field: 'body.code', problem: 'is not valid' }],
         });
       }
     } finally {
-      release();
+      if (!failed) await release();
     }
   }
 
@@ -243,7 +227,7 @@ export function createTwoFactorService(deps: {
       }
       const step = matchTotp(pending.secret, code, clock.now());
       if (step === null) {
-        noteFailure(userId);
+        await failures.note(userId, clock.now());
         throw new HubError('validation', 'The code does not match the new secret.', {
           details: [{ field: 'body.code', problem: 'is not valid' }],
         });
@@ -300,7 +284,7 @@ export function createTwoFactorService(deps: {
       return { recovery_codes: fresh.codes };
     },
 
-    challengeRetention: challenges.retention,
+    retention: [challenges.retention, failures.retention],
 
     openChallenge(userId, passwordHash) {
       return challenges.open(userId, passwordCheckOf(passwordHash), clock.now());
@@ -314,9 +298,10 @@ export function createTwoFactorService(deps: {
         throw new HubError('conflict', 'Another attempt on this challenge is in progress.');
       const challenge = outcome.challenge;
       let settled = false;
-      let release: (() => void) | null = null;
+      let release: (() => Promise<void>) | null = null;
+      let failed = false;
       try {
-        release = reserveAttempt(challenge.userId);
+        release = await reserveAttempt(challenge.userId);
         const user = await loadUser(challenge.userId);
         if (!user.totp_secret || passwordCheckOf(user.password_hash) !== challenge.passwordCheck) {
           settled = true;
@@ -328,9 +313,8 @@ export function createTwoFactorService(deps: {
         else if (await consumeRecoveryCode(user.id, code)) method = 'recovery';
         if (method === null) {
           settled = true;
-          // Noted and released together: the failure must not count twice while the challenge's is written.
-          noteFailure(challenge.userId);
-          release();
+          // The reserved slot stays taken: it is this failure.
+          failed = true;
           await challenge.fail();
           throw new HubError('unauthorized', 'The code is not valid (or was already used).');
         }
@@ -338,7 +322,7 @@ export function createTwoFactorService(deps: {
         if (!(await challenge.consume())) throw new HubError('unauthorized', expired);
         return { userId: challenge.userId, method };
       } finally {
-        release?.();
+        if (!failed) await release?.();
         if (!settled) await challenge.release();
       }
     },

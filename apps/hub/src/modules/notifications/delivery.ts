@@ -2,22 +2,27 @@
  * The delivery set-up channels and push subscriptions share: sends bounded in flight (over the bound a send is
  * counted as failed, not queued), each under a timeout and aborted when the hub closes; and a digest window
  * per target, kept in the database (digest-store.ts, decision 0044): the first item on any process opens it,
- * and its end sends everything collected once (items past the digest's bound only counted). The process that
+ * and its end sends everything collected (items past the digest's bound only counted). The process that
  * opened or joined a window flushes it at its end; every process sweeps for ended windows now and then, so a
  * window whose processes died is still sent.
+ *
+ * A taken window is leased to its taker until its send ran (decision 0047): a send that ran (delivered, or
+ * failed and counted) marks it sent; one the hub's close stopped gives it back; one whose process died is
+ * taken again by a sweep once the lease expired. At least once: a process that dies between sending and
+ * marking leaves a digest that goes out twice.
  */
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
-import type { DigestStore } from './digest-store.js';
+import type { DigestStore, TakenDigest } from './digest-store.js';
 
 export interface Delivery<T> {
   /** Runs one send for `targetId`, unless closed or too many are in flight (then `onOverflow`). */
-  send(targetId: string, work: (signal: AbortSignal) => Promise<unknown>): void;
+  send(targetId: string, work: SendWork): void;
   /** Into the target's digest: with `windowS` 0 flushed at once, else when the window that opens ends. */
   collect(targetId: string, windowS: number, item: T): void;
   /** Forgets a target's open digest (the target was removed). */
   drop(targetId: string): void;
-  /** Sends every digest whose window ended (the periodic sweep; tests call it). */
+  /** Sends every digest whose window ended or whose lease expired unsent (the periodic sweep; tests call it). */
   flushDue(): Promise<void>;
   /** Refuses new sends, stops the digest timers (open windows stay stored), aborts and awaits the sends. */
   close(): Promise<void>;
@@ -26,6 +31,10 @@ export interface Delivery<T> {
 /** How often each process looks for ended windows that nobody flushed. */
 const sweepMs = 5_000;
 const sweepBatch = 100;
+/** How long a taken window is its taker's: well past a send's timeout (10 s), and clocks that disagree a bit. */
+const defaultLeaseMs = 60_000;
+
+type SendWork = (signal: AbortSignal) => Promise<unknown>;
 
 export function createDelivery<T>(options: {
   logger: Logger;
@@ -38,10 +47,16 @@ export function createDelivery<T>(options: {
   digests: DigestStore;
   /** Reads back a stored item: null for one that does not parse (dropped). */
   parse: (json: unknown) => T | null;
-  /** Sends a digest: loads the target by id (it may have changed, or be gone) and sends. */
-  flush: (targetId: string, items: T[], more: number) => Promise<void>;
+  /**
+   * Prepares a digest's send: loads the target by id (it may have changed, or be gone) and returns the send,
+   * or null when nothing goes out (the target is gone or off).
+   */
+  prepare: (targetId: string, items: T[], more: number) => Promise<SendWork | null>;
+  /** How long a taken window stays its taker's before another process may send it (default 60 s). */
+  leaseMs?: number;
 }): Delivery<T> {
   const { logger, what, digests, clock } = options;
+  const leaseMs = options.leaseMs ?? defaultLeaseMs;
   const timers = new Map<string, { timer: NodeJS.Timeout; endsAt: number }>();
   const inFlight = new Set<Promise<void>>();
   /** Digest work under way (store writes, flushes): awaited on close, not counted as sends. */
@@ -74,13 +89,50 @@ export function createDelivery<T>(options: {
     return items;
   }
 
+  /**
+   * Runs one send and waits for it: 'ran' when it ran (delivered, or failed and counted; over the in-flight
+   * bound, counted as failed), 'stopped' when the hub's close came first or aborted it.
+   */
+  function runSend(targetId: string, work: SendWork): Promise<'ran' | 'stopped'> {
+    if (closed) return Promise.resolve('stopped');
+    if (inFlight.size >= options.maxInFlight) {
+      return options.onOverflow(targetId).then(
+        () => 'ran' as const,
+        (error: unknown) => {
+          logger.error({ err: error }, `${what}: counting a failure failed`);
+          return 'ran' as const;
+        },
+      );
+    }
+    const signal = AbortSignal.any([closing.signal, AbortSignal.timeout(options.sendTimeoutMs)]);
+    const running = work(signal).then(
+      () => undefined,
+      (error: unknown) => {
+        logger.error({ err: error }, `${what}: a send failed`);
+      },
+    );
+    inFlight.add(running);
+    void running.finally(() => inFlight.delete(running));
+    return running.then(() => (closing.signal.aborted ? 'stopped' : 'ran'));
+  }
+
+  /** Sends a taken digest, then marks it sent; gives it back when the hub's close stopped the send. */
+  async function sendTaken(taken: TakenDigest): Promise<void> {
+    const targetId = taken.target.slice(prefix.length);
+    const items = readItems(taken.items);
+    const work =
+      items.length === 0 && taken.more === 0 ? null : await options.prepare(targetId, items, taken.more);
+    const outcome = work === null ? 'ran' : await runSend(targetId, work);
+    if (outcome === 'ran') await taken.sent();
+    else await taken.release();
+  }
+
   /** Takes the target's window if it ended by `at` and sends it. */
   async function flushWindow(targetId: string, at: Date): Promise<void> {
-    const taken = await digests.take(targetOf(targetId), at);
-    if (!taken) return;
-    const items = readItems(taken.items);
-    if (items.length === 0 && taken.more === 0) return;
-    await options.flush(targetId, items, taken.more);
+    // The lease runs from now, not from `at` (a timer's window end, which may lie in the past).
+    const lease = leaseMs + Math.max(0, clock.now().getTime() - at.getTime());
+    const taken = await digests.take(targetOf(targetId), at, lease);
+    if (taken) await sendTaken(taken);
   }
 
   function schedule(targetId: string, endsAt: Date): void {
@@ -101,41 +153,41 @@ export function createDelivery<T>(options: {
 
   async function flushDue(): Promise<void> {
     const now = clock.now();
+    const work: Promise<void>[] = [];
     for (const target of await digests.due(now, sweepBatch)) {
       if (!target.startsWith(prefix)) continue;
-      await flushWindow(target.slice(prefix.length), now);
+      work.push(flushWindow(target.slice(prefix.length), now));
     }
+    for (const taken of await digests.retake(prefix, now, leaseMs, sweepBatch)) work.push(sendTaken(taken));
+    const failures = (await Promise.allSettled(work)).filter((r) => r.status === 'rejected');
+    for (const failure of failures) logger.error({ err: failure.reason }, `${what}: sending a digest failed`);
   }
 
+  /** The sweep in progress: a slow one (its sends take their time) is not started again on top of itself. */
+  let sweeping: Promise<void> | null = null;
   const sweep = setInterval(() => {
-    if (!closed) track(flushDue(), 'sweeping digests');
+    if (closed || sweeping) return;
+    sweeping = flushDue().finally(() => {
+      sweeping = null;
+    });
+    track(sweeping, 'sweeping digests');
   }, sweepMs);
   sweep.unref();
 
   return {
     send(targetId, work) {
-      if (closed) return;
-      if (inFlight.size >= options.maxInFlight) {
-        options.onOverflow(targetId).catch((error: unknown) => {
-          logger.error({ err: error }, `${what}: counting a failure failed`);
-        });
-        return;
-      }
-      const signal = AbortSignal.any([closing.signal, AbortSignal.timeout(options.sendTimeoutMs)]);
-      const running = work(signal).then(
-        () => undefined,
-        (error: unknown) => {
-          logger.error({ err: error }, `${what}: a send failed`);
-        },
-      );
-      inFlight.add(running);
-      void running.finally(() => inFlight.delete(running));
+      void runSend(targetId, work);
     },
 
     collect(targetId, windowS, item) {
       if (closed) return;
       if (windowS === 0) {
-        track(options.flush(targetId, [item], 0), 'sending a notification');
+        track(
+          options.prepare(targetId, [item], 0).then((work) => {
+            if (work) void runSend(targetId, work);
+          }),
+          'sending a notification',
+        );
         return;
       }
       track(
@@ -160,9 +212,10 @@ export function createDelivery<T>(options: {
       clearInterval(sweep);
       for (const set of timers.values()) clearTimeout(set.timer);
       timers.clear();
-      await Promise.allSettled([...background]);
+      // Sends stop first: a digest whose send was under way is given back (in the background work awaited next).
       closing.abort();
       await Promise.allSettled([...inFlight]);
+      await Promise.allSettled([...background]);
     },
   };
 }

@@ -154,6 +154,13 @@ function highest(items: readonly AlertItem[]): NotificationSeverity {
   );
 }
 
+const noteOf = (items: AlertItem[], more: number): Notification => ({
+  title: titleOf(items, more),
+  severity: highest(items),
+  items,
+  more,
+});
+
 export function createNotificationService(deps: {
   db: Kysely<Database>;
   clock: Clock;
@@ -173,10 +180,13 @@ export function createNotificationService(deps: {
     onOverflow: (id) => countFailed(db, id, 'too many notifications in flight'),
     digests: createDigestStore(db),
     parse: parseAlertItem,
-    flush: async (id, items, more) => {
+    prepare: async (id, items, more) => {
       const row = await findChannel(db, id);
       // A channel deleted or turned off while its window was open: nothing goes out.
-      if (row?.enabled === 1) dispatch(channelOf(row), items, more);
+      if (row?.enabled !== 1) return null;
+      const channel = channelOf(row);
+      const note = noteOf(items, more);
+      return (signal) => deliver(channel, note, signal);
     },
   });
   let closed = false;
@@ -261,11 +271,6 @@ export function createNotificationService(deps: {
       await countFailed(db, channel.row.id, message.slice(0, 500));
       return message;
     }
-  }
-
-  function dispatch(channel: Channel, items: AlertItem[], more: number): void {
-    const note: Notification = { title: titleOf(items, more), severity: highest(items), items, more };
-    delivery.send(channel.row.id, (signal) => deliver(channel, note, signal));
   }
 
   /** Into the channel's digest: the first alert of a window opens it, the window's end sends them all. */

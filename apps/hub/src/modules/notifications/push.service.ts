@@ -165,9 +165,11 @@ export function createPushService(deps: {
     onOverflow: (id) => countPushFailed(db, id, 'too many push messages in flight'),
     digests: createDigestStore(db),
     parse: parseAlertEntry,
-    flush: async (id, entries, more) => {
+    prepare: async (id, entries, more) => {
       const row = await findPushSubscription(db, id);
-      if (row) dispatch(row, digestMessage(entries, more));
+      if (!row) return null;
+      const message = digestMessage(entries, more);
+      return (signal) => deliver(row, message, signal);
     },
   });
   let closed = false;

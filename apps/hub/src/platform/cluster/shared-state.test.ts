@@ -12,6 +12,7 @@ import { ManualClock } from '../clock.js';
 import { writeSetting } from '../db/key-values.js';
 import { createCertificateAuthority, issueServerCertificate } from '../tls/certificates.js';
 import { totpPeriodSeconds } from '../../modules/auth/totp.js';
+import { createDigestStore } from '../../modules/notifications/digest-store.js';
 import { alertPayload } from '../../testing/alert-payload.js';
 import {
   enableTwoFactor,
@@ -131,6 +132,43 @@ describe.skipIf(url === null)('per-process state shared by two hub processes (po
       expect(results.every((r) => [200, 401, 409].includes(r.status))).toBe(true);
     });
 
+    it('refuses the 11th code on either process after 10 wrong ones spread over A and B, until 15 minutes pass', async () => {
+      const { a, b } = await twoProcesses();
+      const user = await twoFactorUser(a);
+      // Two challenges, five wrong codes each, alternating between the processes.
+      let n = 0;
+      for (const opener of [a, b]) {
+        const token = await challengeOn(opener, user);
+        for (let i = 0; i < 5; i++) {
+          const hub = n++ % 2 === 0 ? a : b;
+          const res = await codeStep(hub, token, wrongTotpCode(hub.clock, user.secret));
+          expect(res.status, res.text).toBe(401);
+        }
+      }
+      for (const hub of [a, b]) {
+        const limited = await codeStep(
+          hub,
+          await challengeOn(hub, user),
+          totpCodeNow(hub.clock, user.secret),
+        );
+        expect(limited.status, limited.text).toBe(429);
+        // The error one process alone gives at its limit.
+        expect(limited.json.error).toBe('rate_limited');
+        expect(limited.json.message).toBe('Too many wrong codes; wait a few minutes.');
+        expect(Number(limited.headers['retry-after'])).toBe(900);
+        expect(sessionCookieOf(limited)).toBe('');
+      }
+      const slots = await a.hub.database.db.selectFrom('two_factor_failures').selectAll().execute();
+      expect(slots).toHaveLength(10);
+
+      a.clock.advance(15 * 60 * 1000);
+      const run = await b.hub.retention.runOnce();
+      expect(run.deleted.two_factor_failures).toBe(10);
+      const after = await codeStep(b, await challengeOn(a, user), totpCodeNow(b.clock, user.secret));
+      expect(after.status, after.text).toBe(200);
+      expect(sessionCookieOf(after)).toMatch(/^svc_session=/);
+    });
+
     it('purges expired challenges', async () => {
       const { a, b } = await twoProcesses();
       const user = await twoFactorUser(a);
@@ -238,9 +276,13 @@ describe.skipIf(url === null)('per-process state shared by two hub processes (po
         },
       });
       expect(res.status, res.text).toBe(201);
-      expect((res.json.data as NotificationChannel).digest_window_s).toBe(windowS);
-      return { a, b, live };
+      const channel = res.json.data as NotificationChannel;
+      expect(channel.digest_window_s).toBe(windowS);
+      return { a, b, live, target: `notifications:${channel.id}` };
     }
+
+    const sends = (hub: TestHub) =>
+      hub.hub.database.db.selectFrom('notification_digest_sends').selectAll().execute();
 
     const alertIdsOf = (body: string) =>
       (JSON.parse(body) as { alerts: { alert_id: string }[] }).alerts.map((x) => x.alert_id);
@@ -265,11 +307,83 @@ describe.skipIf(url === null)('per-process state shared by two hub processes (po
       b.clock.advance(61_000);
       await b.hub.services.notifications.flushDueDigests();
       await until(() => live.hits('/digest').length === 1, 5_000);
-      expect(alertIdsOf(live.hits('/digest')[0]?.body ?? '{}')).toEqual(ids);
+      // Two alerts at one instant are routed concurrently: their order in the digest is not defined.
+      expect(alertIdsOf(live.hits('/digest')[0]?.body ?? '{}').sort()).toEqual([...ids].sort());
       await b.hub.services.notifications.flushDueDigests();
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(live.hits('/digest')).toHaveLength(1);
       expect(await windows()).toHaveLength(0);
+    });
+
+    it('sends each digest once when both processes sweep at its end, and not again after the lease', async () => {
+      const { a, b, live } = await digestSetup(60);
+      const ids = [fire(a), fire(b)];
+      const windows = () => a.hub.database.db.selectFrom('notification_digests').selectAll().execute();
+      await until(async () => (await windows()).some((w) => w.item_count === 2), 5_000);
+
+      a.clock.advance(61_000);
+      // Each sweep waits for the sends it started (the periodic sweeps may be the ones that send it).
+      await Promise.all([a, b].map((hub) => hub.hub.services.notifications.flushDueDigests()));
+      await until(() => live.hits('/digest').length === 1, 5_000);
+      expect(alertIdsOf(live.hits('/digest')[0]?.body ?? '{}').sort()).toEqual([...ids].sort());
+      expect(await sends(a)).toHaveLength(0);
+
+      a.clock.advance(10 * 60_000);
+      await Promise.all([a, b].map((hub) => hub.hub.services.notifications.flushDueDigests()));
+      expect(live.hits('/digest')).toHaveLength(1);
+    });
+
+    it('sends, from B once the lease expired, a window A took and died before sending; once', async () => {
+      const { a, b, live, target } = await digestSetup(60);
+      const ids = [fire(a), fire(b), fire(a)];
+      const windows = () => b.hub.database.db.selectFrom('notification_digests').selectAll().execute();
+      await until(async () => (await windows()).some((w) => w.item_count === 3), 5_000);
+
+      a.clock.advance(61_000);
+      // A takes the window as its timer would, then dies before its send: nothing of A's gives it back.
+      const taken = await createDigestStore(a.hub.database.db).take(target, a.clock.now(), 60_000);
+      expect(taken?.items).toHaveLength(3);
+      await a.hub.services.notifications.close();
+      expect(await windows()).toHaveLength(0);
+      expect(await sends(b)).toMatchObject([{ target, more: 0 }]);
+
+      // Within A's lease B leaves it alone.
+      a.clock.advance(30_000);
+      await b.hub.services.notifications.flushDueDigests();
+      expect(live.hits('/digest')).toHaveLength(0);
+
+      a.clock.advance(31_000);
+      await b.hub.services.notifications.flushDueDigests();
+      await until(() => live.hits('/digest').length === 1, 5_000);
+      // Raised at one instant on two processes: their order in the digest is not defined.
+      expect(alertIdsOf(live.hits('/digest')[0]?.body ?? '{}').sort()).toEqual([...ids].sort());
+      await until(async () => (await sends(b)).length === 0, 5_000);
+
+      a.clock.advance(10 * 60_000);
+      await b.hub.services.notifications.flushDueDigests();
+      expect(live.hits('/digest')).toHaveLength(1);
+    });
+
+    it('gives back a digest whose send A stopped when closing, and B sends it without waiting for the lease', async () => {
+      const { a, b, live } = await digestSetup(60);
+      // The receiver holds A's request open: A's send is under way when A closes.
+      live.on('/digest', (res, _request, hits) => {
+        if (hits > 1) res.end('ok');
+      });
+      const ids = [fire(a), fire(b)];
+      const windows = () => a.hub.database.db.selectFrom('notification_digests').selectAll().execute();
+      await until(async () => (await windows()).some((w) => w.item_count === 2), 5_000);
+
+      a.clock.advance(61_000);
+      const sweepOnA = a.hub.services.notifications.flushDueDigests();
+      await until(() => live.hits('/digest').length === 1, 5_000);
+      await a.hub.services.notifications.close();
+      await sweepOnA;
+
+      await b.hub.services.notifications.flushDueDigests();
+      await until(() => live.hits('/digest').length === 2, 5_000);
+      expect(alertIdsOf(live.hits('/digest')[1]?.body ?? '{}').sort()).toEqual([...ids].sort());
+      await until(async () => (await sends(b)).length === 0, 5_000);
     });
   });
 });

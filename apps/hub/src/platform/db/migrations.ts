@@ -18,6 +18,7 @@ import { agentNodeMigration } from './migrations/0018-agent-node.js';
 import { clusterCoherenceMigration } from './migrations/0019-cluster-coherence.js';
 import { sessionsAcrossProcessesMigration } from './migrations/0020-sessions-across-processes.js';
 import { sharedStateMigration } from './migrations/0021-shared-state.js';
+import { clusterLimitsAndDigestSendsMigration } from './migrations/0022-cluster-limits-and-digest-sends.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists */
 const initial: Migration = {
@@ -284,6 +285,7 @@ export const migrations: Record<string, Migration> = {
   '0019_cluster_coherence': clusterCoherenceMigration,
   '0020_sessions_across_processes': sessionsAcrossProcessesMigration,
   '0021_shared_state': sharedStateMigration,
+  '0022_cluster_limits_and_digest_sends': clusterLimitsAndDigestSendsMigration,
 };
 
 export const migrationProvider: MigrationProvider = {

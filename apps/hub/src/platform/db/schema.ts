@@ -364,6 +364,32 @@ interface NotificationDigestItemsTable {
   created_at: string;
 }
 
+/** A wrong second-factor code (or a check under way), in one of a user's limited slots (decision 0047). */
+interface TwoFactorFailuresTable {
+  user_id: string;
+  /** 0 to the limit - 1: a user never has more rows than the limit. */
+  slot: number;
+  /** When the failure stops counting; the slot is free from then on. */
+  expires_at: string;
+  /** The check that took the slot: a check that passes frees only its own. */
+  claim: string;
+}
+
+/** A digest window taken for sending, leased to one process until it is sent (decision 0047). */
+interface NotificationDigestSendsTable {
+  id: string;
+  target: string;
+  /** The items as stored in the window (a JSON array of JSON texts), oldest first. */
+  items: string;
+  /** Items counted past the digest's bound. */
+  more: number;
+  /** The claim of the process sending it now. */
+  claimed_by: string;
+  /** Until when that claim holds; after it, any process takes the send again. */
+  lease_until: string;
+  created_at: string;
+}
+
 /** A lease on work that runs on one hub process at a time (decision 0040). */
 interface ClusterLeasesTable {
   name: string;
@@ -492,6 +518,8 @@ export interface Database {
   sign_in_challenges: SignInChallengesTable;
   notification_digests: NotificationDigestsTable;
   notification_digest_items: NotificationDigestItemsTable;
+  notification_digest_sends: NotificationDigestSendsTable;
+  two_factor_failures: TwoFactorFailuresTable;
   notification_channels: NotificationChannelsTable;
   alert_rules: AlertRulesTable;
   alerts: AlertsTable;
