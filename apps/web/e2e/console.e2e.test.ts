@@ -136,74 +136,79 @@ describe('console pages', () => {
     await t.screenshot('dashboard-phone');
   });
 
-  it('reaches every navigation entry, marks its section, and keeps the user menu in view at 1280 and 390 px', async () => {
-    const t = h();
-    await t.signIn('owner');
-    const nav = t.page.getByRole('navigation', { name: 'Main', includeHidden: true });
-    const links = await nav.getByRole('link', { includeHidden: true }).all();
-    const entries: [string, string][] = [];
-    for (const link of links)
-      entries.push([(await link.textContent()) ?? '', (await link.getAttribute('href')) ?? '']);
-    expect(entries.map(([label]) => label)).toEqual(
-      expect.arrayContaining(['Dashboard', 'Assets', 'Run', 'Alerts', 'Webhooks', 'Admin']),
-    );
-    const sections = await nav.getByRole('heading').allTextContents();
-    expect(sections.map((s) => s.replace(' (current section)', ''))).toEqual(
-      expect.arrayContaining(['Fleet', 'Automation', 'Settings']),
-    );
+  // Every entry at two widths: about 40 page loads, 20 s on a loaded 2-core CI machine; bounded at 60 s.
+  it(
+    'reaches every navigation entry, marks its section, and keeps the user menu in view at 1280 and 390 px',
+    { timeout: 60_000 },
+    async () => {
+      const t = h();
+      await t.signIn('owner');
+      const nav = t.page.getByRole('navigation', { name: 'Main', includeHidden: true });
+      const links = await nav.getByRole('link', { includeHidden: true }).all();
+      const entries: [string, string][] = [];
+      for (const link of links)
+        entries.push([(await link.textContent()) ?? '', (await link.getAttribute('href')) ?? '']);
+      expect(entries.map(([label]) => label)).toEqual(
+        expect.arrayContaining(['Dashboard', 'Assets', 'Run', 'Alerts', 'Webhooks', 'Admin']),
+      );
+      const sections = await nav.getByRole('heading').allTextContents();
+      expect(sections.map((s) => s.replace(' (current section)', ''))).toEqual(
+        expect.arrayContaining(['Fleet', 'Automation', 'Settings']),
+      );
 
-    const inView = async (target: Locator, name: string) => {
-      expect(await target.isVisible(), name).toBe(true);
-      const box = await target.boundingBox();
-      const size = t.page.viewportSize();
-      expect(box, name).not.toBeNull();
-      if (!box || !size) return;
-      expect(box.x, name).toBeGreaterThanOrEqual(0);
-      expect(box.y, name).toBeGreaterThanOrEqual(0);
-      expect(box.x + box.width, name).toBeLessThanOrEqual(size.width);
-      expect(box.y + box.height, name).toBeLessThanOrEqual(size.height);
-    };
+      const inView = async (target: Locator, name: string) => {
+        expect(await target.isVisible(), name).toBe(true);
+        const box = await target.boundingBox();
+        const size = t.page.viewportSize();
+        expect(box, name).not.toBeNull();
+        if (!box || !size) return;
+        expect(box.x, name).toBeGreaterThanOrEqual(0);
+        expect(box.y, name).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width, name).toBeLessThanOrEqual(size.width);
+        expect(box.y + box.height, name).toBeLessThanOrEqual(size.height);
+      };
 
-    for (const viewport of [
-      { width: 1280, height: 800 },
-      { width: 390, height: 844 },
-    ]) {
-      await t.page.setViewportSize(viewport);
-      for (const [label, href] of entries) {
-        await openNav(t.page, label);
-        // A page may go on to its first tab (Admin to /admin/keys).
-        await t.page.waitForURL((url) => url.pathname.startsWith(href));
-        const at = `${label} at ${String(viewport.width)} px`;
-        // The link is the current page, and its section (only it) is marked.
-        const active = nav.locator('a[aria-current="page"]', { hasText: label });
-        await active.waitFor({ state: 'attached' });
-        const marked = nav.getByRole('heading', { name: /\(current section\)/, includeHidden: true });
-        expect(await marked.count(), at).toBe(1);
-        const section = nav.getByRole('region', { includeHidden: true }).filter({
-          has: t.page.locator('a[aria-current="page"]', { hasText: label }),
-        });
-        expect(await section.getByRole('heading', { includeHidden: true }).textContent(), at).toMatch(
-          /\(current section\)$/,
-        );
+      for (const viewport of [
+        { width: 1280, height: 800 },
+        { width: 390, height: 844 },
+      ]) {
+        await t.page.setViewportSize(viewport);
+        for (const [label, href] of entries) {
+          await openNav(t.page, label);
+          // A page may go on to its first tab (Admin to /admin/keys).
+          await t.page.waitForURL((url) => url.pathname.startsWith(href));
+          const at = `${label} at ${String(viewport.width)} px`;
+          // The link is the current page, and its section (only it) is marked.
+          const active = nav.locator('a[aria-current="page"]', { hasText: label });
+          await active.waitFor({ state: 'attached' });
+          const marked = nav.getByRole('heading', { name: /\(current section\)/, includeHidden: true });
+          expect(await marked.count(), at).toBe(1);
+          const section = nav.getByRole('region', { includeHidden: true }).filter({
+            has: t.page.locator('a[aria-current="page"]', { hasText: label }),
+          });
+          expect(await section.getByRole('heading', { includeHidden: true }).textContent(), at).toMatch(
+            /\(current section\)$/,
+          );
+        }
+        const at = `at ${String(viewport.width)} px`;
+        await inView(t.page.getByTitle(/^Signed in as owner/), `the user ${at}`);
+        await inView(t.page.getByRole('button', { name: 'Sign out' }), `sign-out ${at}`);
+        await inView(t.page.getByRole('button', { name: /^Switch to the/ }), `theme ${at}`);
       }
-      const at = `at ${String(viewport.width)} px`;
-      await inView(t.page.getByTitle(/^Signed in as owner/), `the user ${at}`);
-      await inView(t.page.getByRole('button', { name: 'Sign out' }), `sign-out ${at}`);
-      await inView(t.page.getByRole('button', { name: /^Switch to the/ }), `theme ${at}`);
-    }
 
-    // At phone width the menu closes on Escape, focus back on its button.
-    const menu = t.page.getByRole('button', { name: 'Menu' });
-    await menu.click();
-    expect(await menu.getAttribute('aria-expanded')).toBe('true');
-    await t.page.keyboard.press('Escape');
-    expect(await menu.getAttribute('aria-expanded')).toBe('false');
-    expect(await nav.isVisible()).toBe(false);
-    expect(await t.page.evaluate<string>('document.activeElement?.getAttribute("aria-label") ?? ""')).toBe(
-      'Menu',
-    );
-    expect(t.cspViolations).toEqual([]);
-  });
+      // At phone width the menu closes on Escape, focus back on its button.
+      const menu = t.page.getByRole('button', { name: 'Menu' });
+      await menu.click();
+      expect(await menu.getAttribute('aria-expanded')).toBe('true');
+      await t.page.keyboard.press('Escape');
+      expect(await menu.getAttribute('aria-expanded')).toBe('false');
+      expect(await nav.isVisible()).toBe(false);
+      expect(await t.page.evaluate<string>('document.activeElement?.getAttribute("aria-label") ?? ""')).toBe(
+        'Menu',
+      );
+      expect(t.cspViolations).toEqual([]);
+    },
+  );
 
   it('is usable from the keyboard: the skip link first, then the page', async () => {
     const t = h();
