@@ -25,31 +25,36 @@ async function startOn(dataDir: string) {
 }
 
 describe('svc-hub backup and restore, as processes', () => {
-  it('backs up a running hub; a hub on the restored directory serves the same CA and is ready', async () => {
-    const original = await startOn(path.join(work, 'data'));
-    const archive = path.join(work, 'hub.svcbackup');
+  // Two hub processes started, a backup and a restore: about 20 s on a loaded 2-core CI machine; bounded at 60 s.
+  it(
+    'backs up a running hub; a hub on the restored directory serves the same CA and is ready',
+    { timeout: 60_000 },
+    async () => {
+      const original = await startOn(path.join(work, 'data'));
+      const archive = path.join(work, 'hub.svcbackup');
 
-    const backup = await hubCli(['backup', archive], { SVC_DATA_DIR: path.join(work, 'data') });
-    expect(backup.output).toContain('The hub key is NOT in this backup');
-    expect(backup.code).toBe(0);
-    await original.hub.stop();
+      const backup = await hubCli(['backup', archive], { SVC_DATA_DIR: path.join(work, 'data') });
+      expect(backup.output).toContain('The hub key is NOT in this backup');
+      expect(backup.code).toBe(0);
+      await original.hub.stop();
 
-    const restoredDir = path.join(work, 'restored');
-    const restore = await hubCli(
-      ['restore', archive, '--key-file', path.join(work, 'data', 'encryption.key')],
-      { SVC_DATA_DIR: restoredDir },
-    );
-    expect(restore.output).toContain('Restored a backup');
-    expect(restore.code).toBe(0);
+      const restoredDir = path.join(work, 'restored');
+      const restore = await hubCli(
+        ['restore', archive, '--key-file', path.join(work, 'data', 'encryption.key')],
+        { SVC_DATA_DIR: restoredDir },
+      );
+      expect(restore.output).toContain('Restored a backup');
+      expect(restore.code).toBe(0);
 
-    const restored = await startOn(restoredDir);
-    expect(restored.trust.caFingerprint).toBe(original.trust.caFingerprint);
-    const ready = await tlsRequest(`${restored.baseUrl}/readyz`, { ca: restored.trust.caPem });
-    expect(ready.status).toBe(200);
-    expect(JSON.parse(ready.body)).toEqual({ status: 'ready' });
+      const restored = await startOn(restoredDir);
+      expect(restored.trust.caFingerprint).toBe(original.trust.caFingerprint);
+      const ready = await tlsRequest(`${restored.baseUrl}/readyz`, { ca: restored.trust.caPem });
+      expect(ready.status).toBe(200);
+      expect(JSON.parse(ready.body)).toEqual({ status: 'ready' });
 
-    const dry = await hubCli(['migrate', '--dry-run'], { SVC_DATA_DIR: restoredDir });
-    expect(dry.output).toContain('up to date');
-    expect(dry.code).toBe(0);
-  });
+      const dry = await hubCli(['migrate', '--dry-run'], { SVC_DATA_DIR: restoredDir });
+      expect(dry.output).toContain('up to date');
+      expect(dry.code).toBe(0);
+    },
+  );
 });
