@@ -2,7 +2,7 @@
  * Remote sessions (issue 16): create a terminal on an asset through its agent's `pty` stream, list and
  * close them, attach browsers (live-sessions.ts), and the recordings. Every check runs here: the policy
  * `policy.interactive_enabled` at create and at every attach (read live from RuntimeSettings), the one
- * ownership rule (session-access.ts), the asset's visibility and the hub-host rule, the asset online.
+ * ownership rule (access/session-access.ts), the asset's visibility and the hub-host rule, the asset online.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -27,7 +27,7 @@ import { createLiveSessions, type SessionLimits } from './live-sessions.js';
 import { createSessionRelay } from './session-relay.js';
 import { createSessionView, liveValuesOf, type LiveValues } from './session-view.js';
 import { AsciicastRecorder } from './recorder.js';
-import { mayUseSession, ownerOf } from './session-access.js';
+import { mayUseSession, ownerOf } from '../../access/session-access.js';
 import {
   appendChunk,
   deleteRecording,

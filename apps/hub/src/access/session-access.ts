@@ -3,7 +3,7 @@
  * caller (not a viewer, holding `assets:exec`, able to see the asset) may attach to, close or read what it
  * owns; an admin may do so for everyone's.
  */
-import { actorOf, canSeeAsset, hasScope, isAdmin, type Principal } from '../../access/principal.js';
+import { actorOf, canSeeAsset, hasScope, isAdmin, type Principal } from './principal.js';
 
 /** What a session or recording says about its owner. */
 export interface Owned {
