@@ -1,9 +1,18 @@
 /**
- * Who may use a remote session or its recording: the one rule (issue 16, spec 5.5.1). An interactive-capable
- * caller (not a viewer, holding `assets:exec`, able to see the asset) may attach to, close or read what it
- * owns; an admin may do so for everyone's.
+ * Who may use a remote session or its recording: the one rule (issue 16, spec 5.5.1), for terminals
+ * (modules/sessions) and desktops (modules/desktop) alike. An interactive-capable caller (not a viewer, holding
+ * `assets:exec`, able to see the asset) may attach to, close or read what it owns; an admin may do so for
+ * everyone's. The owner is the console user for a console session, and the API key itself for a key (never
+ * the user who made the key: two keys of one admin are two owners, and neither reaches the other's nor that
+ * admin's console sessions unless it is an admin key itself; issue 28).
  */
 import { actorOf, canSeeAsset, hasScope, isAdmin, type Principal } from './principal.js';
+
+/** Who owns a session or recording: `session` (owner_id is a user id) or `api_key` (owner_id is a key id). */
+export interface Owner {
+  owner_type: 'session' | 'api_key';
+  owner_id: string;
+}
 
 /** What a session or recording says about its owner. */
 export interface Owned {
@@ -13,11 +22,17 @@ export interface Owned {
 }
 
 /** The owner a new session or recording gets: the console user, or the API key. */
-export function ownerOf(
-  principal: Principal,
-): { owner_type: 'session' | 'api_key'; owner_id: string } | null {
+export function ownerOf(principal: Principal): Owner | null {
   const actor = actorOf(principal);
   return actor.actorId === null ? null : { owner_type: actor.actorType, owner_id: actor.actorId };
+}
+
+/** Whether two owners are the same one (the type counts: a user id and a key id never name one owner). */
+export function sameOwner(
+  a: Pick<Owned, 'owner_type' | 'owner_id'>,
+  b: Pick<Owned, 'owner_type' | 'owner_id'>,
+) {
+  return a.owner_type === b.owner_type && a.owner_id === b.owner_id;
 }
 
 export function mayUseSession(principal: Principal, owned: Owned): boolean {
@@ -26,5 +41,5 @@ export function mayUseSession(principal: Principal, owned: Owned): boolean {
   if (!canSeeAsset(principal, owned.asset_id)) return false;
   if (isAdmin(principal)) return true;
   const owner = ownerOf(principal);
-  return owner !== null && owner.owner_type === owned.owner_type && owner.owner_id === owned.owner_id;
+  return owner !== null && sameOwner(owner, owned);
 }

@@ -5,7 +5,7 @@
  */
 import { Type, type Static } from 'typebox';
 import { defineRoute, type RouteContract } from '../contract.js';
-import { IdParams, Maybe, Timestamp, assetParam } from './shared.js';
+import { IdParams, Maybe, Timestamp, assetParam, literals } from './shared.js';
 
 export const desktopLimits = {
   /** RFB's VncAuth uses the first 8 characters; other security types (VeNCrypt Plain) take longer ones. */
@@ -58,7 +58,9 @@ export type DesktopCredentials = Static<typeof DesktopCredentials>;
 export const DesktopSession = Type.Object({
   id: Type.String(),
   asset_id: Type.String(),
-  /** Who opened it: a user id, or the API key's id. */
+  /** Who opened it, as for terminals: `session` (a console user), or `api_key` (the key itself). */
+  owner_type: literals(['session', 'api_key'] as const),
+  /** The owner's id: the user's id (`owner_type` `session`), or the API key's id (`api_key`). */
   owner: Type.String(),
   created_at: Timestamp,
   /** The session ends this long after its last console left (or after its creation if none attached). */
@@ -84,6 +86,8 @@ export const DesktopRecordingInfo = Type.Object({
   id: Type.String(),
   session_id: Type.String(),
   asset_id: Type.String(),
+  /** The session's owner, as in DesktopSession; they and admins may fetch it. */
+  owner_type: literals(['session', 'api_key'] as const),
   owner: Type.String(),
   started_at: Timestamp,
   ended_at: Maybe(Timestamp),

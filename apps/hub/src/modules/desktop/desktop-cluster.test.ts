@@ -2,7 +2,8 @@
  * Desktop sessions across two hub processes (decision 0043): one PostgreSQL schema, one in-memory cluster
  * network, a real VNC server behind an agent on hub A. A session created on A is listed, attached and closed
  * through B, with the same checks; a console on one process replaces the other's; the recording made through
- * B is read through A; once A is gone, B knows the session no more. Runs where PostgreSQL and Xtigervnc are.
+ * B is read through A; once A is gone, B knows the session no more. Another key of the same creator reaches none of
+ * it on either process. Runs where PostgreSQL and Xtigervnc are.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -117,6 +118,12 @@ describe.skipIf(!postgresUrl || vncMissing() !== null)('desktop sessions across 
       key: operatorKey,
     });
     expect(file.status).toBe(200);
+    // Another key of the same creator is another owner (issue 28): not theirs, on either process.
+    const recording = `/api/v2/desktop/recordings/${(await recordingOf()) ?? ''}`;
+    expect((await a.request('GET', recording, { key: otherKey })).status).toBe(404);
+    expect((await b.request('GET', recording, { key: otherKey })).status).toBe(404);
+    const closeUrl = `/api/v2/desktop/sessions/${session.id}`;
+    expect((await b.request('DELETE', closeUrl, { key: otherKey })).status).toBe(404);
 
     // Closing through B ends it on A.
     const aClosed = closeOf(onA);

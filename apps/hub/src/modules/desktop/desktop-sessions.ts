@@ -25,7 +25,8 @@ import type { Kysely } from 'kysely';
 import { Compile } from 'typebox/compile';
 import { Type } from 'typebox';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { canSeeAsset, isAdmin, type ActionContext, type Principal } from '../../access/principal.js';
+import { isAdmin, type ActionContext, type Principal } from '../../access/principal.js';
+import { mayUseSession, ownerOf, sameOwner, type Owner } from '../../access/session-access.js';
 import type { AgentStreams, StreamEnd } from '../../agents/agent-gateway.js';
 import { agentFailure, type AgentCaller } from '../../agents/agent-call.js';
 import type { Clock } from '../../platform/clock.js';
@@ -49,6 +50,7 @@ import {
   findDesktopSession,
   insertDesktopSession,
   listDesktopSessionsElsewhere,
+  type DesktopRecordingRow,
   type DesktopSessionRow,
   deleteDesktopRecordings,
   findDesktopRecording,
@@ -73,11 +75,11 @@ const desktopSessionLimits = {
   recordingsListed: 500,
 } as const;
 
-/** What a console needs of its session: whose it is, which desktop, and its recording. */
+/** What a console needs of its session: whose it is (as terminals say it), which desktop, its recording. */
 interface ConsoleTarget {
   id: string;
   assetId: string;
-  owner: string;
+  owner: Owner;
   recordingId: string | null;
 }
 
@@ -141,9 +143,22 @@ export interface DesktopSessionService {
   closeAll(): Promise<void>;
 }
 
-/** Who a principal is for ownership: the user, or the API key. */
-function ownerOf(principal: Principal): string {
-  return principal.userId ?? principal.key?.id ?? 'unknown';
+/** A stored row's owner (migration 0024 wrote every older row as one of the two). */
+function ownerOfRow(row: { owner_type: string; owner_id: string }): Owner {
+  return { owner_type: row.owner_type === 'api_key' ? 'api_key' : 'session', owner_id: row.owner_id };
+}
+
+function presentRecording(row: DesktopRecordingRow): DesktopRecordingInfo {
+  return {
+    id: row.id,
+    session_id: row.session_id,
+    asset_id: row.asset_id,
+    owner_type: ownerOfRow(row).owner_type,
+    owner: row.owner_id,
+    started_at: row.started_at,
+    ended_at: row.ended_at,
+    bytes: row.bytes,
+  };
 }
 
 const sessionIdPattern = /^\/api\/v2\/desktop\/sessions\/(dsk_[0-9a-z]{1,40})\/stream\/?$/;
@@ -186,7 +201,8 @@ export function createDesktopSessionService(deps: {
   const present = (s: LiveSession): DesktopSession => ({
     id: s.id,
     asset_id: s.assetId,
-    owner: s.owner,
+    owner_type: s.owner.owner_type,
+    owner: s.owner.owner_id,
     created_at: s.createdAt,
     idle_timeout_s: desktopSessionLimits.idleTimeoutS,
     stream_path: `/api/v2/desktop/sessions/${s.id}/stream`,
@@ -198,7 +214,8 @@ export function createDesktopSessionService(deps: {
   const presentRow = (row: DesktopSessionRow): DesktopSession => ({
     id: row.id,
     asset_id: row.asset_id,
-    owner: row.owner,
+    owner_type: ownerOfRow(row).owner_type,
+    owner: row.owner_id,
     created_at: row.created_at,
     idle_timeout_s: desktopSessionLimits.idleTimeoutS,
     stream_path: `/api/v2/desktop/sessions/${row.id}/stream`,
@@ -209,12 +226,7 @@ export function createDesktopSessionService(deps: {
   /** The row of a session another live process holds, if this principal may use it. */
   const remoteFor = async (principal: Principal, id: string): Promise<DesktopSessionRow> => {
     const row = bus.shared ? await findDesktopSession(db, id) : undefined;
-    if (
-      !row ||
-      row.node_id === bus.nodeId ||
-      !registry.isLive(row.node_id) ||
-      !mayUse(principal, { assetId: row.asset_id, owner: row.owner })
-    )
+    if (!row || row.node_id === bus.nodeId || !registry.isLive(row.node_id) || !mayUseSession(principal, row))
       throw new HubError('not_found', `no desktop session ${id}`);
     return row;
   };
@@ -234,8 +246,9 @@ export function createDesktopSessionService(deps: {
     s.remote = null;
   };
 
+  /** The one rule terminals follow too (access/session-access.ts): the owner, or an admin. */
   const mayUse = (principal: Principal, s: Pick<ConsoleTarget, 'assetId' | 'owner'>) =>
-    canSeeAsset(principal, s.assetId) && (isAdmin(principal) || ownerOf(principal) === s.owner);
+    mayUseSession(principal, { asset_id: s.assetId, ...s.owner });
 
   /** The session, if this principal may use it; otherwise the same 404 as an unknown id. */
   const sessionFor = (principal: Principal, id: string): LiveSession => {
@@ -258,7 +271,7 @@ export function createDesktopSessionService(deps: {
       asset_ids: [s.assetId],
       session_id: s.id,
       asset_id: s.assetId,
-      owner: s.owner,
+      owner: s.owner.owner_id,
       reason: reason.slice(0, 200),
     });
   };
@@ -283,7 +296,7 @@ export function createDesktopSessionService(deps: {
       id,
       session_id: s.id,
       asset_id: s.assetId,
-      owner: s.owner,
+      ...s.owner,
       started_at: clock.now().toISOString(),
       ended_at: null,
       bytes: 0,
@@ -456,7 +469,12 @@ export function createDesktopSessionService(deps: {
       socket.close(desktopCloseCodes.ended, state.closedEarly ?? 'the desktop session has ended');
       return;
     }
-    const target: ConsoleTarget = { id: row.id, assetId: row.asset_id, owner: row.owner, recordingId: null };
+    const target: ConsoleTarget = {
+      id: row.id,
+      assetId: row.asset_id,
+      owner: ownerOfRow(row),
+      recordingId: null,
+    };
     state.relay = await runConsole(principal, target, socket, () => {
       if (!consoles.delete(consoleId)) return;
       publish(desktopSubjects.detached(row.node_id), { session_id: row.id, console: consoleId });
@@ -523,13 +541,15 @@ export function createDesktopSessionService(deps: {
       const row = await agents.loadAsset(ctx.principal, assetId, 'exec.run');
       agents.requireOnline(row);
       const owner = ownerOf(ctx.principal);
+      if (!owner)
+        throw new HubError('forbidden', 'Desktop sessions need a user or an API key as their owner.');
       if (sessions.size >= desktopSessionLimits.sessions)
         throw new HubError(
           'conflict',
           `the hub holds ${desktopSessionLimits.sessions} desktop sessions already`,
         );
       if (
-        [...sessions.values()].filter((s) => s.owner === owner).length >=
+        [...sessions.values()].filter((s) => sameOwner(s.owner, owner)).length >=
         desktopSessionLimits.sessionsPerOwner
       )
         throw new HubError(
@@ -561,7 +581,7 @@ export function createDesktopSessionService(deps: {
       await insertDesktopSession(db, {
         id: s.id,
         asset_id: s.assetId,
-        owner,
+        ...owner,
         node_id: bus.nodeId,
         created_at: s.createdAt,
       });
@@ -571,7 +591,7 @@ export function createDesktopSessionService(deps: {
         asset_ids: [row.id],
         session_id: s.id,
         asset_id: row.id,
-        owner,
+        owner: owner.owner_id,
       });
       return { session: present(s), credentials };
     },
@@ -581,9 +601,7 @@ export function createDesktopSessionService(deps: {
       if (!bus.shared) return here;
       const rows = await listDesktopSessionsElsewhere(db, bus.nodeId, desktopSessionLimits.sessions * 4);
       const elsewhere = rows
-        .filter(
-          (r) => registry.isLive(r.node_id) && mayUse(principal, { assetId: r.asset_id, owner: r.owner }),
-        )
+        .filter((r) => registry.isLive(r.node_id) && mayUseSession(principal, r))
         .map(presentRow);
       return [...here, ...elsewhere];
     },
@@ -605,7 +623,7 @@ export function createDesktopSessionService(deps: {
           const s =
             'local' in to
               ? to.local
-              : { id: to.remote.id, assetId: to.remote.asset_id, owner: to.remote.owner };
+              : { id: to.remote.id, assetId: to.remote.asset_id, owner: ownerOfRow(to.remote) };
           const ctx: ActionContext = { principal, requestId: null, ip: request.socket.remoteAddress ?? null };
           await audit
             .recordIntent(ctx, [
@@ -625,7 +643,7 @@ export function createDesktopSessionService(deps: {
               asset_ids: [s.assetId],
               session_id: s.id,
               asset_id: s.assetId,
-              owner: s.owner,
+              owner: s.owner.owner_id,
             });
             if ('local' in to) void relayTo(principal, to.local, ws);
             else void remoteAttach(principal, to.remote, ws);
@@ -673,22 +691,21 @@ export function createDesktopSessionService(deps: {
     },
 
     async recordings(principal) {
+      const owner = ownerOf(principal);
+      if (!isAdmin(principal) && owner === null) return [];
       const rows = await listDesktopRecordings(
         db,
-        isAdmin(principal) ? null : ownerOf(principal),
+        isAdmin(principal) ? null : owner,
         desktopSessionLimits.recordingsListed,
       );
-      return rows.filter((r) => canSeeAsset(principal, r.asset_id));
+      return rows.filter((r) => mayUseSession(principal, r)).map(presentRecording);
     },
 
     async openRecording(ctx, recordingId) {
       const row = await findDesktopRecording(db, recordingId);
-      const allowed =
-        row !== undefined &&
-        canSeeAsset(ctx.principal, row.asset_id) &&
-        (isAdmin(ctx.principal) || row.owner === ownerOf(ctx.principal));
-      // Another person's recording is as absent as an unknown id.
-      if (!row || !allowed) throw new HubError('not_found', `no desktop recording ${recordingId}`);
+      // Another owner's recording is as absent as an unknown id.
+      if (!row || !mayUseSession(ctx.principal, row))
+        throw new HubError('not_found', `no desktop recording ${recordingId}`);
       const body = await recordingBody(row.id);
       if (!body) throw new HubError('not_found', `desktop recording ${recordingId} has no data`);
       await audit.recordIntent(ctx, [
@@ -705,7 +722,7 @@ export function createDesktopSessionService(deps: {
         session_id: row.session_id,
         asset_id: row.asset_id,
       });
-      return { info: row, ...body };
+      return { info: presentRecording(row), ...body };
     },
 
     detachAll(reason) {

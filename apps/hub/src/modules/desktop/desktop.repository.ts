@@ -62,11 +62,12 @@ export async function findDesktopRecording(
 /** Newest first; `owner` null lists everyone's (an admin). */
 export async function listDesktopRecordings(
   db: Executor,
-  owner: string | null,
+  owner: { owner_type: string; owner_id: string } | null,
   limit: number,
 ): Promise<DesktopRecordingRow[]> {
   let query = db.selectFrom('desktop_recordings').selectAll();
-  if (owner !== null) query = query.where('owner', '=', owner);
+  if (owner !== null)
+    query = query.where('owner_type', '=', owner.owner_type).where('owner_id', '=', owner.owner_id);
   return query.orderBy('started_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }
 

@@ -567,8 +567,9 @@ export interface DesktopRecordingsTable {
   id: string;
   session_id: string;
   asset_id: string;
-  /** A user id or an API key id: who may fetch it (and admins). */
-  owner: string;
+  /** The session's owner, who may fetch it (and admins): `session` (a user id) or `api_key` (a key id). */
+  owner_type: string;
+  owner_id: string;
   started_at: string;
   ended_at: string | null;
   bytes: number;
@@ -585,7 +586,9 @@ interface DesktopRecordingChunksTable {
 export interface DesktopSessionsTable {
   id: string;
   asset_id: string;
-  owner: string;
+  /** As `remote_sessions` (migration 0024): `session` (a user id) or `api_key` (a key id). */
+  owner_type: string;
+  owner_id: string;
   node_id: string;
   created_at: string;
 }
