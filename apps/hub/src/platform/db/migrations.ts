@@ -19,6 +19,7 @@ import { clusterCoherenceMigration } from './migrations/0019-cluster-coherence.j
 import { sessionsAcrossProcessesMigration } from './migrations/0020-sessions-across-processes.js';
 import { sharedStateMigration } from './migrations/0021-shared-state.js';
 import { clusterLimitsAndDigestSendsMigration } from './migrations/0022-cluster-limits-and-digest-sends.js';
+import { assetNetworksMigration } from './migrations/0026-asset-networks.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists */
 const initial: Migration = {
@@ -286,6 +287,7 @@ export const migrations: Record<string, Migration> = {
   '0020_sessions_across_processes': sessionsAcrossProcessesMigration,
   '0021_shared_state': sharedStateMigration,
   '0022_cluster_limits_and_digest_sends': clusterLimitsAndDigestSendsMigration,
+  '0026_asset_networks': assetNetworksMigration,
 };
 
 export const migrationProvider: MigrationProvider = {
