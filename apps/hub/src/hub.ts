@@ -376,6 +376,7 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
     dataDir: config.dataDir,
     caKeyDir: config.tlsCaKeyDir,
     hostnames: config.tlsHostnames,
+    caNames: config.tlsCaNames,
     externalCertFile: config.tlsCertFile,
     externalKeyFile: config.tlsKeyFile,
     box,
