@@ -755,6 +755,7 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
     verifySession: async (token) => (await sessions.resolve(token))?.principal ?? null,
     handlers: composed.handlers,
     rawHandlers: composed.rawHandlers,
+    earlyRefusals: composed.earlyRefusals,
     upgradeHandlers: composed.upgrades,
     publicUpgradeHandlers: composed.publicUpgrades,
     ...(options.serverFactory && tls.secureContext() ? { serverFactory: options.serverFactory(tls) } : {}),
