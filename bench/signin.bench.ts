@@ -129,6 +129,10 @@ export async function runSigninBench(): Promise<void> {
         { name: 'owner, junk from one address', value: describe(oneAddress) },
         { name: 'ratio p50 one address / quiet', value: ratio(oneAddress).toFixed(2) },
         { name: 'junk from one address', value: junkLine(oneAddress) },
+        {
+          name: 'junk from one address answered per second',
+          value: `${(oneAddress.junkSent / seconds).toFixed(0)}/s (a throttled address is answered before its body is read)`,
+        },
         { name: 'owner, junk from a new address per request', value: describe(botnet) },
         {
           name: 'owner: longest answer during the botnet flood',
@@ -143,7 +147,7 @@ export async function runSigninBench(): Promise<void> {
           .map((l) => l.toFixed(1))
           .join(', ')} on ${os.cpus().length} cores (other work shares the machine).`,
         'The hub runs with its production per-IP rate limit (600/min) on; the junk clients do not wait after a 429, as an attacker would not.',
-        'From one address, one check at a time and at most 30 failures a minute reach bcrypt (the 401s above); everything else is answered 429 before any work. What is left of the owner’s delay is the hub answering the flood of 429s itself, on a machine whose cores are shared, not waiting for bcrypt.',
+        'From one address, one check at a time and at most 30 failures a minute reach bcrypt (the 401s above); everything else is answered 429 before any work: once the address has a check under way or its failures are used up, before its body is read, parsed or validated (decision 0052). What is left of the owner’s delay is the hub answering the flood of 429s itself, on a machine whose cores are shared, not waiting for bcrypt.',
         'From many addresses only the bcrypt queue (2 running + 8 waiting) holds: an answer never waits behind more than 10 checks, and a sign-in that finds the queue full is told so at once (429, Retry-After: 1) instead of after seconds. Junk that retries at once takes every ordinary place that frees up; the owner, signing in from an address it succeeded from before, takes one of the two reserved places and goes first. From a new address the owner would mostly be refused while such a flood lasts (API keys and OIDC sign-in are not affected).',
       ],
     });

@@ -15,7 +15,12 @@ import { installErrorHandler } from './http/error-handler.js';
 import { localRateLimiters, type RateLimiterFactory } from './http/rate-limit.js';
 import { HubLogController } from './http/request-log.js';
 import type { IdempotencyStore } from './platform/idempotency.js';
-import { registerContractRoutes, type Handlers, type RawHandler } from './http/register-routes.js';
+import {
+  registerContractRoutes,
+  type EarlyRefusals,
+  type Handlers,
+  type RawHandler,
+} from './http/register-routes.js';
 import { createClientIpReader, createOriginCheck, type TransportRequest } from './http/transport-security.js';
 import { createUpgradeRouter, type PublicUpgradeHandlers, type UpgradeHandlers } from './http/upgrade.js';
 import { compileValidator } from './http/validation.js';
@@ -42,6 +47,8 @@ export interface AppDeps {
   serverFactory?: FastifyServerFactory;
   handlers: Handlers;
   rawHandlers: Partial<Record<string, RawHandler>>;
+  /** Refusals made before a route's body is read (the sign-in throttle of an address). */
+  earlyRefusals?: EarlyRefusals;
   /** WebSocket endpoints by contract name, behind the same guard as the routes. */
   upgradeHandlers?: UpgradeHandlers;
   /** `public` upgrade contracts that check their own credential (the agent channel). */
@@ -173,7 +180,14 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     return sendError(request, reply, new HubError('not_found', `No endpoint ${request.method} ${path}.`));
   });
 
-  registerContractRoutes(app, routes, deps.handlers, deps.rawHandlers, deps.idempotency ?? null);
+  registerContractRoutes(
+    app,
+    routes,
+    deps.handlers,
+    deps.rawHandlers,
+    deps.idempotency ?? null,
+    deps.earlyRefusals ?? {},
+  );
   app.server.on(
     'upgrade',
     createUpgradeRouter({

@@ -75,6 +75,28 @@ function cleanIpAddresses(addresses: readonly string[]): string[] {
   return [...out];
 }
 
+/**
+ * The IPv4 subnets the agent reports, as `address/prefix` (decision 0052): from its interfaces, or from
+ * addresses written with a prefix by an older agent; null when it says no prefix at all. Wake-on-LAN chooses
+ * a relay on one of these, so a relay claiming a wider network never wins the target.
+ */
+function ipNetworks(hello: Hello): string[] | null {
+  const reported =
+    hello.interfaces?.map((i) => ({ address: i.address.trim(), prefix: i.prefix })) ??
+    hello.ip_addresses.flatMap((text) => {
+      const [address = '', prefix] = text.trim().split('/');
+      return prefix === undefined ? [] : [{ address, prefix: Number(prefix) }];
+    });
+  const out = new Set<string>();
+  for (const { address, prefix } of reported) {
+    if (isIP(address) !== 4 || address.startsWith('127.')) continue;
+    if (!Number.isInteger(prefix) || prefix < 0 || prefix > 32) continue;
+    out.add(`${address}/${prefix}`);
+    if (out.size >= presenceDefaults.maxIpAddresses) break;
+  }
+  return out.size > 0 ? [...out] : null;
+}
+
 const macPattern = /^[0-9a-f]{2}([:-])[0-9a-f]{2}(\1[0-9a-f]{2}){4}$/i;
 
 /** The first MAC address that names a real interface (not all zeros, not broadcast), lowercase with colons. */
@@ -97,6 +119,9 @@ function describedBy(row: AssetRow, hello: Hello): Partial<AssetRow> {
   if (hello.platform !== row.platform) changes.platform = hello.platform;
   const ips = JSON.stringify(cleanIpAddresses(hello.ip_addresses));
   if (ips !== row.ip_addresses) changes.ip_addresses = ips;
+  const networks = ipNetworks(hello);
+  const networksText = networks ? JSON.stringify(networks) : null;
+  if (networksText !== (row.ip_networks ?? null)) changes.ip_networks = networksText;
   const mac = firstRealMac(hello.mac_addresses);
   if (mac !== null && mac !== row.mac_address) changes.mac_address = mac;
   return changes;

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { tlsModes } from '@svc/protocol';
 import { outboundAllowPrivateModes, type OutboundPolicy } from '../platform/outbound/address-policy.js';
 import { parseNatsUrl } from '../platform/cluster/nats-url.js';
+import { caNameProblem } from '../platform/tls/name-constraints.js';
 import { readSettingsEnv, type SettingLayer } from './settings.js';
 
 export type TlsMode = (typeof tlsModes)[number];
@@ -37,6 +38,12 @@ export interface HubConfig {
   bcryptCost: number;
   /** Extra names and addresses for the built-in server certificate. */
   tlsHostnames: string[];
+  /**
+   * What a new built-in CA may certify besides the hub's own names (SVC_TLS_CA_NAMES, decision 0052): DNS
+   * names (with their subdomains), addresses and address ranges, e.g. a load balancer's name. Read when the CA
+   * is made: its name constraints are in the CA certificate.
+   */
+  tlsCaNames: string[];
   tlsCertFile: string | null;
   tlsKeyFile: string | null;
   /**
@@ -122,6 +129,16 @@ function readList(env: Env, name: string): string[] {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+}
+
+/** SVC_TLS_CA_NAMES: each entry a DNS name, an address or an address range, or the start fails saying which. */
+function readCaNames(env: Env): string[] {
+  const names = readList(env, 'SVC_TLS_CA_NAMES');
+  for (const name of names) {
+    const problem = caNameProblem(name);
+    if (problem) throw new ConfigError(`SVC_TLS_CA_NAMES: "${name}" ${problem}`);
+  }
+  return names;
 }
 
 function readUdpTarget(env: Env, name: string, fallback: string): string {
@@ -248,6 +265,7 @@ export function parseEnv(env: Env, cwd: string): HubConfig {
     settingsEnv: settingsEnv.values,
     bcryptCost: readInt(env, 'SVC_BCRYPT_COST', 12, 4, 15),
     tlsHostnames: readList(env, 'SVC_TLS_HOSTNAMES'),
+    tlsCaNames: readCaNames(env),
     tlsCertFile: env.SVC_TLS_CERT?.trim() || null,
     tlsKeyFile: env.SVC_TLS_KEY?.trim() || null,
     tlsCaKeyDir,

@@ -41,6 +41,15 @@ export type RawHandler = (request: FastifyRequest, reply: FastifyReply) => Promi
 
 export type RawHandlers = Partial<Record<RouteName, RawHandler>>;
 
+/**
+ * A refusal a route can make from the request line and headers alone (the sign-in throttle of an address):
+ * run before the body is read, parsed or validated, so a flood of refused requests costs as little as it can.
+ * Null lets the request through to its handler, which still makes every check itself.
+ */
+type EarlyRefusal = (request: FastifyRequest) => HubError | null;
+
+export type EarlyRefusals = Partial<Record<RouteName, EarlyRefusal>>;
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     contract?: RouteContract;
@@ -93,12 +102,15 @@ export function registerContractRoutes(
   handlers: Handlers,
   rawHandlers: RawHandlers = {},
   idempotency: IdempotencyStore | null = null,
+  earlyRefusals: EarlyRefusals = {},
 ): void {
   const handlerMap = handlers as Partial<Record<string, AnyHandler>>;
   const rawMap = rawHandlers as Partial<Record<string, RawHandler>>;
+  const earlyMap = earlyRefusals as Partial<Record<string, EarlyRefusal>>;
   for (const contract of contracts) {
     const handler = handlerMap[contract.name];
     const raw = rawMap[contract.name];
+    const early = earlyMap[contract.name];
     const status = contract.successStatus ?? 200;
     const response =
       contract.response && handler
@@ -113,6 +125,16 @@ export function registerContractRoutes(
       url: routerPath(contract),
       config: { contract },
       ...(contract.bodyLimit ? { bodyLimit: contract.bodyLimit } : {}),
+      // After the guard (the app's own onRequest hook), before the body is read.
+      ...(early
+        ? {
+            onRequest: async (request: FastifyRequest, reply: FastifyReply) => {
+              const refusal = early(request);
+              if (refusal) return sendError(request, reply, refusal);
+              return undefined;
+            },
+          }
+        : {}),
       schema: {
         ...(contract.params ? { params: contract.params } : {}),
         ...(contract.query ? { querystring: contract.query } : {}),

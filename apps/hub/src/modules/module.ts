@@ -11,7 +11,7 @@ import {
   type EventType,
   type RouteName,
 } from '@svc/protocol';
-import type { Handlers, RawHandlers } from '../http/register-routes.js';
+import type { EarlyRefusals, Handlers, RawHandlers } from '../http/register-routes.js';
 import type { PublicUpgradeHandlers, UpgradeHandlers } from '../http/upgrade.js';
 import type { EventBus, EventReach, HubEvent } from '../platform/event-bus.js';
 import type { RetentionTask } from '../platform/retention.js';
@@ -45,6 +45,8 @@ interface ModuleParts<S extends object> {
   handlers?: Handlers;
   /** Handlers that write their own reply (documents, downloads, streams), behind the same guard. */
   rawHandlers?: RawHandlers;
+  /** Refusals of its routes made before the body is read (register-routes.ts, EarlyRefusal). */
+  earlyRefusals?: EarlyRefusals;
   /** WebSocket endpoints, after the guard has admitted the caller. */
   upgrades?: UpgradeHandlers;
   /** `public` WebSocket endpoints that check their own credential (the agent channel). */
@@ -104,6 +106,7 @@ export type EveryContractAnswered<A extends RouteName> = [Exclude<BuiltRouteName
 export interface ComposedModules {
   handlers: Handlers;
   rawHandlers: RawHandlers;
+  earlyRefusals: EarlyRefusals;
   upgrades: UpgradeHandlers;
   publicUpgrades: PublicUpgradeHandlers;
   /** Every module's retention tasks, in the modules' order. */
@@ -153,6 +156,7 @@ export function composeModules<M extends HubModule>(
   return {
     handlers: Object.assign({}, ...modules.map((m) => m.handlers ?? {})) as Handlers,
     rawHandlers: Object.assign({}, ...modules.map((m) => m.rawHandlers ?? {})) as RawHandlers,
+    earlyRefusals: Object.assign({}, ...modules.map((m) => m.earlyRefusals ?? {})) as EarlyRefusals,
     upgrades: Object.assign({}, ...modules.map((m) => m.upgrades ?? {})) as UpgradeHandlers,
     publicUpgrades: Object.assign({}, ...modules.map((m) => m.publicUpgrades ?? {})) as PublicUpgradeHandlers,
     retentionTasks: modules.flatMap((m) => m.retention ?? []),

@@ -45,7 +45,7 @@ interface FakeSession {
   handlers: FakeHandlers;
 }
 
-function fakeHello(overrides: Partial<Hello> = {}): Hello {
+export function fakeHello(overrides: Partial<Hello> = {}): Hello {
   return {
     agent_version: '0.0.0-test',
     protocol: 1,

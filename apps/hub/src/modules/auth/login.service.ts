@@ -90,6 +90,12 @@ export function createLoginService(deps: {
   }
 
   return {
+    /**
+     * The refusal a sign-in from `ip` gets whatever it names (the address has a check under way, or its
+     * failures are used up), or null: answered before the body is read, the user looked up or bcrypt run.
+     */
+    refuseEarly: (ip: string | null): HubError | null => throttle.refusal(ip),
+
     async login(username: string, password: string, meta: RequestMeta): Promise<LoginOutcome> {
       const name = username.toLowerCase();
       const attempt = throttle.admit(name, meta.ip);

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { GatedBcrypt, startTestHub, type InjectResult, type TestHub } from '@svc/testkit';
 import { createPasswordHasher, passwordQueueLimits } from '../../platform/password-hasher.js';
 import { addressKey, createSignInThrottle, signInLimits } from './sign-in-throttle.js';
+import { createLoginService } from './login.service.js';
 
 const proxy = '10.0.0.1';
 
@@ -50,7 +51,9 @@ describe('sign-in throttle memory', () => {
       }
     }
     const sizes = throttle.sizes();
-    expect(Math.max(sizes.pair, sizes.address, sizes.username)).toBeLessThanOrEqual(signInLimits.maxKeys);
+    expect(Math.max(sizes.pair, sizes.address, sizes.username, sizes.blocked)).toBeLessThanOrEqual(
+      signInLimits.maxKeys,
+    );
     expect(refused).toBe(5_000);
 
     // A minute later every bucket has refilled: the sweep drops them and new clients are admitted again.
@@ -65,7 +68,63 @@ describe('sign-in throttle memory', () => {
     const throttle = createSignInThrottle(() => 1_000_000);
     throttle.admit('alice', '192.0.2.1').finish('succeeded');
     throttle.admit('bob', '192.0.2.2').finish('not_checked');
-    expect(throttle.sizes()).toEqual({ pair: 1, address: 0, username: 0, inFlight: 0, known: 1 });
+    expect(throttle.sizes()).toEqual({ pair: 1, address: 0, username: 0, inFlight: 0, known: 1, blocked: 0 });
+  });
+});
+
+describe('a refused sign-in does no work', () => {
+  it('never looks the user up, runs bcrypt or writes the audit log for an address whose failures are used up', async () => {
+    let ms = 1_000_000;
+    const work = { lookups: 0, checks: 0, audits: 0 };
+    const unused = () => {
+      throw new Error('not used by a refused sign-in');
+    };
+    const login = createLoginService({
+      clock: { now: () => new Date(ms) },
+      users: {
+        accountByUsername: () => {
+          work.lookups += 1;
+          return Promise.resolve(undefined);
+        },
+        account: unused,
+      },
+      passwords: {
+        verify: () => {
+          work.checks += 1;
+          return Promise.resolve(false);
+        },
+        decoyHash: () => Promise.resolve('$2b$04$decoy'),
+        hash: unused,
+        hashAll: unused,
+        verifyAny: unused,
+        inQueue: 0,
+      },
+      audit: { record: unused, recordIntent: unused } as never,
+      db: { transaction: unused } as never,
+      sessions: {} as never,
+      twoFactor: {} as never,
+    });
+    const meta = { ip: '203.0.113.9', userAgent: null, requestId: 'req_test' };
+    for (let i = 0; i < signInLimits.failuresPerAddress; i++)
+      await expect(login.login(`user-${i}`, 'guess', meta)).rejects.toMatchObject({ code: 'unauthorized' });
+    expect(work).toEqual({
+      lookups: signInLimits.failuresPerAddress,
+      checks: signInLimits.failuresPerAddress,
+      audits: 0,
+    });
+    expect(login.refuseEarly(meta.ip)).toBeNull();
+
+    ms += 1; // the next attempt finds the address's failures used up
+    await expect(login.login('owner', 'right', meta)).rejects.toMatchObject({ code: 'rate_limited' });
+    const early = login.refuseEarly(meta.ip);
+    expect(early).toMatchObject({ code: 'rate_limited' });
+    expect(early?.message).toMatch(/from this address/);
+    await expect(login.login('someone', 'guess', meta)).rejects.toMatchObject({ code: 'rate_limited' });
+    expect(work.lookups + work.checks).toBe(2 * signInLimits.failuresPerAddress);
+    // Another address is not held back, and the address is let through once a failure's token is back.
+    expect(login.refuseEarly('198.51.100.7')).toBeNull();
+    ms += 60_000;
+    expect(login.refuseEarly(meta.ip)).toBeNull();
   });
 });
 
@@ -278,5 +337,66 @@ describe('sign-in throttling in the hub', () => {
     expect(bcrypt.compares).toBe(1);
     expect((await login('nobody-here', 'guess', '192.0.2.1')).status).toBe(401);
     expect(bcrypt.compares).toBe(2);
+  });
+
+  it('answers a throttled address before reading its body: no bcrypt, no audit row, whatever it sends', async () => {
+    const bcrypt = new GatedBcrypt();
+    const passwords = createPasswordHasher({ cost: 4, bcrypt: bcrypt.functions });
+    t = await startTestHub({ env: { SVC_TRUSTED_PROXIES: proxy }, passwords });
+    const attacker = '203.0.113.9';
+    const auditRows = async () =>
+      (await t.hub.database.db.selectFrom('audit_events').select('id').execute()).length;
+    for (let i = 0; i < signInLimits.failuresPerAddress; i++)
+      expect((await login(i < 5 ? 'owner' : `user-${i}`, 'guess', attacker)).status).toBe(401);
+    // The sign-in that finds the failures used up is refused by the throttle in full (it names a username).
+    expectRateLimited(await login('user-next', 'guess', attacker), 60);
+    bcrypt.compares = 0;
+    const audited = await auditRows();
+
+    const send = (rawBody: string) =>
+      t.request('POST', '/api/auth/login', {
+        key: null,
+        rawBody,
+        remoteAddress: proxy,
+        headers: {
+          'x-forwarded-proto': 'https',
+          'x-forwarded-for': attacker,
+          'content-type': 'application/json',
+        },
+      });
+    // A body that is not JSON, one the schema refuses, and the owner's right password: all 429 (not 400, not
+    // 200), because the answer comes before the body is parsed or validated, the user looked up or bcrypt run.
+    for (const body of [
+      '{"username": "owner", "password": ',
+      '{"user": 1}',
+      JSON.stringify({ username: 'owner', password: t.ownerPassword }),
+    ]) {
+      const res = await send(body);
+      expectRateLimited(res, 60);
+      expect(res.json.message).toMatch(/from this address/);
+    }
+    expect(bcrypt.compares).toBe(0);
+    expect(await auditRows()).toBe(audited);
+
+    // A check under way from an address refuses the next one from it the same way, before its body.
+    bcrypt.hold();
+    const first = login('junk', 'guess', '198.51.100.20');
+    await vi.waitFor(() => {
+      expect(passwords.inQueue).toBe(1);
+    });
+    const second = await t.request('POST', '/api/auth/login', {
+      key: null,
+      rawBody: '{not json',
+      remoteAddress: proxy,
+      headers: {
+        'x-forwarded-proto': 'https',
+        'x-forwarded-for': '198.51.100.20',
+        'content-type': 'application/json',
+      },
+    });
+    expectRateLimited(second, 1);
+    expect(second.json.message).toMatch(/being checked/);
+    bcrypt.release();
+    expect((await first).status).toBe(401);
   });
 });

@@ -83,6 +83,22 @@ export function createSignInThrottle(now: () => number, limiters_: RateLimiterFa
   } as const;
   /** Checks under way per address; an entry goes when its count drops to zero. */
   const inFlight = new Map<string, number>();
+  /**
+   * Addresses whose failures are used up, until when (ms): what `refusal` answers from the address alone. At
+   * most maxKeys; past that an address is simply not remembered and `admit` refuses it as before.
+   */
+  const blockedUntil = new Map<string, number>();
+  const inFlightRefusal = () =>
+    new HubError('rate_limited', 'A sign-in from this address is being checked; try again.', {
+      headers: { 'Retry-After': '1' },
+    });
+  const block = (address: string, seconds: number) => {
+    const at = now();
+    if (blockedUntil.size >= signInLimits.maxKeys)
+      for (const [key, until] of blockedUntil) if (until <= at) blockedUntil.delete(key);
+    if (blockedUntil.size < signInLimits.maxKeys || blockedUntil.has(address))
+      blockedUntil.set(address, at + seconds * 1000);
+  };
   /** Addresses with a successful sign-in, oldest first (a Map keeps insertion order). */
   const known = new Map<string, true>();
   const remember = (address: string) => {
@@ -96,11 +112,7 @@ export function createSignInThrottle(now: () => number, limiters_: RateLimiterFa
     admit(username: string, ip: string | null): SignInAttempt {
       const address = addressKey(ip);
       const checking = inFlight.get(address) ?? 0;
-      if (checking >= signInLimits.checksInFlightPerAddress) {
-        throw new HubError('rate_limited', 'A sign-in from this address is being checked; try again.', {
-          headers: { 'Retry-After': '1' },
-        });
-      }
+      if (checking >= signInLimits.checksInFlightPerAddress) throw inFlightRefusal();
       const keys = { pair: `${username}|${address}`, address, username };
       const taken: (keyof typeof limiters)[] = [];
       const giveBack = (which: readonly (keyof typeof limiters)[]) => {
@@ -110,6 +122,7 @@ export function createSignInThrottle(now: () => number, limiters_: RateLimiterFa
         const decision = limiters[name].take(keys[name]);
         if (!decision.allowed) {
           giveBack(taken);
+          if (name === 'address') block(address, decision.retryAfterSeconds);
           throw new HubError('rate_limited', refusals[name], {
             headers: { 'Retry-After': String(decision.retryAfterSeconds) },
           });
@@ -136,6 +149,26 @@ export function createSignInThrottle(now: () => number, limiters_: RateLimiterFa
       };
     },
 
+    /**
+     * What `admit` would refuse from the address alone, without charging anything or reading the request's
+     * body: a check from it under way, or its failures used up (until the Retry-After it was told). Null when
+     * only `admit` can tell (it needs the username).
+     */
+    refusal(ip: string | null): HubError | null {
+      const address = addressKey(ip);
+      if ((inFlight.get(address) ?? 0) >= signInLimits.checksInFlightPerAddress) return inFlightRefusal();
+      const until = blockedUntil.get(address);
+      if (until === undefined) return null;
+      const left = until - now();
+      if (left <= 0) {
+        blockedUntil.delete(address);
+        return null;
+      }
+      return new HubError('rate_limited', refusals.address, {
+        headers: { 'Retry-After': String(Math.max(1, Math.ceil(left / 1000))) },
+      });
+    },
+
     /** Buckets held, per limiter (tests: memory stays bounded). */
     sizes: () => ({
       pair: limiters.pair.size,
@@ -143,6 +176,7 @@ export function createSignInThrottle(now: () => number, limiters_: RateLimiterFa
       username: limiters.username.size,
       inFlight: inFlight.size,
       known: known.size,
+      blocked: blockedUntil.size,
     }),
   };
 }

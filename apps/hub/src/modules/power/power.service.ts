@@ -1,6 +1,6 @@
 /**
  * Power: reboot and shut down through the asset's agent, and Wake-on-LAN — relayed by an online agent on the
- * target's LAN when there is one (a broadcast does not cross routers), else sent by the hub to the configured
+ * target's own recorded subnet when there is one (decision 0052) (a broadcast does not cross routers), else sent by the hub to the configured
  * broadcast address (ARCHITECTURE.md section 3, Wake-on-LAN). Every action is audited before it is sent.
  */
 import type { WakeResult } from '@svc/protocol';
@@ -90,7 +90,11 @@ export function createPowerService(deps: PowerServiceDeps): PowerService {
         );
       }
       const relay = chooseRelay(
-        { addresses: readStringList(row.ip_addresses), mac },
+        {
+          addresses: readStringList(row.ip_addresses),
+          networks: row.ip_networks ? readStringList(row.ip_networks) : [],
+          mac,
+        },
         relayCandidates(ctx, row.id),
       );
       // An asset the caller may not see stays unnamed, in the answer and in the audit row they may read.

@@ -2,7 +2,12 @@ import dgram from 'node:dgram';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { WakeResult } from '@svc/protocol';
 import { databaseTargets, type TestHub } from '@svc/testkit';
+import type { Hello } from '@svc/protocol';
 import { AgentReplyError } from '../../agents/agent-gateway.js';
+import { createPresence } from '../../agents/presence.js';
+import { createInProcessEventBus } from '../../platform/event-bus.js';
+import { silentLogger } from '../../platform/logger.js';
+import { fakeHello } from '../../testing/fake-gateway.js';
 import { useOperations } from '../../testing/operations-app.js';
 import {
   chooseRelay,
@@ -52,6 +57,21 @@ async function auditOf(t: TestHub, assetId: string) {
     .orderBy('id')
     .execute();
   return rows.map((r) => ({ action: r.action, detail: JSON.parse(r.detail) as Record<string, unknown> }));
+}
+
+/**
+ * The asset's own agent says hello through the hub's real presence code, then goes to sleep: what the hub
+ * records of its network (`ip_networks`) is what a relay must share.
+ */
+async function helloThenSleep(t: TestHub, assetId: string, hello: Partial<Hello>): Promise<void> {
+  const presence = createPresence({
+    db: t.hub.database.db,
+    clock: t.clock,
+    events: createInProcessEventBus({ clock: t.clock, validate: true }),
+    logger: silentLogger,
+  });
+  expect(await presence.connected(assetId, fakeHello(hello), '127.0.0.1')).toBe(true);
+  await presence.disconnected(assetId);
 }
 
 describe.each(databaseTargets())('power ($name)', ({ options }) => {
@@ -157,9 +177,13 @@ describe.each(databaseTargets())('power ($name)', ({ options }) => {
     expect(await packets(0)).toEqual([]);
   });
 
-  it('uses the relay address prefix when it has one, and skips agents that cannot relay', async () => {
+  it("uses the target's recorded prefix and the relay's, and skips agents that cannot relay", async () => {
     const { t, ops } = use();
-    const asset = await t.createAsset({ mac_address: '52:54:00:00:00:01', ip_addresses: ['192.168.1.20'] });
+    const asset = await t.createAsset({ mac_address: '52:54:00:00:00:01' });
+    await helloThenSleep(t, asset.id, {
+      ip_addresses: ['192.168.1.20'],
+      interfaces: [{ address: '192.168.1.20', prefix: 23 }],
+    });
     const noWol = await t.createAsset();
     const wide = await t.createAsset();
     ops.gateway.connect(noWol.id, { hello: { ip_addresses: ['192.168.1.2/24'], capabilities: ['exec'] } });
@@ -270,12 +294,75 @@ describe.each(databaseTargets())('power ($name)', ({ options }) => {
     expect(await packets(2)).toHaveLength(2);
   });
 
-  it('chooses the agent with the narrowest matching subnet, then the one seen last', async () => {
+  it("chooses relays only on the target's recorded subnet: an agent claiming a /16 around it gets nothing", async () => {
     const { t, ops } = use();
-    const asset = await t.createAsset({ mac_address: '52:54:00:00:0b:01', ip_addresses: ['10.4.1.77'] });
+    const target = await t.createAsset({ mac_address: '52:54:00:00:0e:01' });
+    await helloThenSleep(t, target.id, {
+      ip_addresses: ['10.0.5.9'],
+      interfaces: [{ address: '10.0.5.9', prefix: 24 }],
+      mac_addresses: ['52:54:00:00:0e:01'],
+    });
+    const wide = await t.createAsset();
+    const captured: string[] = [];
+    ops.gateway.connect(wide.id, {
+      hello: { ip_addresses: ['10.0.0.2'], interfaces: [{ address: '10.0.0.2', prefix: 16 }] },
+      handlers: {
+        'wol.relay': ({ mac }) => {
+          captured.push(mac);
+          return { sent: true };
+        },
+      },
+    });
+
+    const alone = await ops.request('POST', `/api/v2/assets/${target.id}/wake`);
+
+    // No relay on 10.0.5.0/24: the hub sends its own broadcast, and the /16 agent learns nothing.
+    expect(alone.status).toBe(200);
+    expect(alone.json.data).toEqual({
+      mac: '52:54:00:00:0e:01',
+      sent_via: 'hub',
+      relay_asset_id: null,
+      target: `127.0.0.1:${port}`,
+    });
+    expect(captured).toEqual([]);
+    expect(ops.gateway.callsOf('wol.relay')).toEqual([]);
+    const [packet] = await packets(1);
+    expect(packet?.equals(expectedPacket('525400000e01'))).toBe(true);
+
+    received.length = 0;
+    const neighbour = await t.createAsset();
+    ops.gateway.connect(neighbour.id, {
+      hello: { ip_addresses: ['10.0.5.7'], interfaces: [{ address: '10.0.5.7', prefix: 24 }] },
+      handlers: { 'wol.relay': () => ({ sent: true }) },
+    });
+
+    const relayed = await ops.request('POST', `/api/v2/assets/${target.id}/wake`);
+
+    expect(relayed.json.data).toEqual({
+      mac: '52:54:00:00:0e:01',
+      sent_via: 'agent',
+      relay_asset_id: neighbour.id,
+      target: '10.0.5.255:9',
+    });
+    expect(captured).toEqual([]);
+    expect(ops.gateway.callsOf('wol.relay').map((c) => c.assetId)).toEqual([neighbour.id]);
+    expect(await packets(0)).toEqual([]);
+  });
+
+  it("chooses the last seen agent on the target's subnet, never one on a wider subnet", async () => {
+    const { t, ops } = use();
+    const asset = await t.createAsset({ mac_address: '52:54:00:00:0b:01' });
+    await helloThenSleep(t, asset.id, {
+      ip_addresses: ['10.4.1.77'],
+      interfaces: [{ address: '10.4.1.77', prefix: 25 }],
+    });
     const [wide, narrow, older] = [await t.createAsset(), await t.createAsset(), await t.createAsset()];
     const relay = { handlers: { 'wol.relay': () => ({ sent: true }) } };
-    ops.gateway.connect(wide.id, { hello: { interfaces: [{ address: '10.4.0.9', prefix: 22 }] }, ...relay });
+    ops.gateway.connect(wide.id, {
+      hello: { interfaces: [{ address: '10.4.0.9', prefix: 22 }] },
+      connectedAt: new Date('2026-01-01T00:09:00Z'),
+      ...relay,
+    });
     ops.gateway.connect(older.id, {
       hello: { interfaces: [{ address: '10.4.1.10', prefix: 25 }] },
       connectedAt: new Date('2026-01-01T00:00:00Z'),
@@ -346,7 +433,7 @@ describe('Wake-on-LAN pieces', () => {
     expect(() => parseUdpTarget('host:70000')).toThrow();
   });
 
-  it('chooses a relay on the same subnet only, by sane prefixes of addresses that are hosts', () => {
+  it("chooses a relay on the target's own subnet only, by sane prefixes of addresses that are hosts", () => {
     const candidate = (interfaces: { address: string; prefix: number | null }[], extra = {}) => ({
       assetId: 'a',
       interfaces,
@@ -355,33 +442,63 @@ describe('Wake-on-LAN pieces', () => {
       lastSeenAt: new Date(0),
       ...extra,
     });
-    const target = (addresses: string[]) => ({ addresses, mac: '52:54:00:00:00:09' });
-    const cases: [string, string[], { address: string; prefix: number | null }[], string | null][] = [
-      ['another /24 (no prefix: a /24)', ['10.0.5.9'], [{ address: '10.0.6.1', prefix: null }], null],
-      ['the same /16', ['10.0.5.9'], [{ address: '10.0.6.1', prefix: 16 }], '10.0.255.255'],
-      ['a /15', ['10.0.5.9'], [{ address: '10.0.6.1', prefix: 15 }], null],
-      ['a /8', ['10.0.5.9'], [{ address: '10.0.6.1', prefix: 8 }], null],
-      ['a /12', ['172.16.5.9'], [{ address: '172.16.0.1', prefix: 12 }], null],
-      ['a /31', ['10.0.5.1'], [{ address: '10.0.5.0', prefix: 31 }], null],
-      ['a /32', ['10.0.5.9'], [{ address: '10.0.5.1', prefix: 32 }], null],
-      ['a /30', ['10.0.5.1'], [{ address: '10.0.5.2', prefix: 30 }], '10.0.5.3'],
-      ['the network address', ['10.0.5.9'], [{ address: '10.0.5.0', prefix: 24 }], null],
-      ['the broadcast address', ['10.0.5.9'], [{ address: '10.0.5.255', prefix: 24 }], null],
-      ['a target that is the broadcast', ['10.0.5.255'], [{ address: '10.0.5.1', prefix: 24 }], null],
-      ['no target address', [], [{ address: '10.0.6.1', prefix: null }], null],
-      ['loopback', ['127.0.0.5'], [{ address: '127.0.0.1', prefix: 24 }], null],
-      ['link-local', ['169.254.1.5'], [{ address: '169.254.1.1', prefix: 16 }], null],
-      ['IPv6', ['fd00::5'], [{ address: 'fd00::1', prefix: 64 }], null],
-      ['a prefix that is no number', ['10.0.5.9'], [{ address: '10.0.5.1', prefix: Number.NaN }], null],
+    type Iface = { address: string; prefix: number | null };
+    const nine = ['10.0.5.9'];
+    const cases: [string, string[], string[], Iface[], string | null][] = [
+      ['another /24 (no prefix: a /24)', nine, [], [{ address: '10.0.6.1', prefix: null }], null],
+      ['the same /24 (no prefix: a /24)', nine, [], [{ address: '10.0.5.1', prefix: null }], '10.0.5.255'],
+      ['a /16 around a target no agent described', nine, [], [{ address: '10.0.6.1', prefix: 16 }], null],
+      [
+        'a /16 around a target recorded on a /24',
+        nine,
+        ['10.0.5.9/24'],
+        [{ address: '10.0.0.2', prefix: 16 }],
+        null,
+      ],
+      [
+        'the /16 the target is recorded on',
+        nine,
+        ['10.0.5.9/16'],
+        [{ address: '10.0.6.1', prefix: 16 }],
+        '10.0.255.255',
+      ],
+      ['a /24 inside the target’s /16', nine, ['10.0.5.9/16'], [{ address: '10.0.5.1', prefix: 24 }], null],
+      [
+        'a recorded address the asset no longer has',
+        nine,
+        ['10.0.9.9/16'],
+        [{ address: '10.0.6.1', prefix: 16 }],
+        null,
+      ],
+      ['a /15', nine, ['10.0.5.9/15'], [{ address: '10.0.6.1', prefix: 15 }], null],
+      ['a /8', nine, ['10.0.5.9/8'], [{ address: '10.0.6.1', prefix: 8 }], null],
+      ['a /12', ['172.16.5.9'], ['172.16.5.9/12'], [{ address: '172.16.0.1', prefix: 12 }], null],
+      ['a /31', ['10.0.5.1'], ['10.0.5.1/31'], [{ address: '10.0.5.0', prefix: 31 }], null],
+      ['a /32', nine, ['10.0.5.9/32'], [{ address: '10.0.5.1', prefix: 32 }], null],
+      ['a /30', ['10.0.5.1'], ['10.0.5.1/30'], [{ address: '10.0.5.2', prefix: 30 }], '10.0.5.3'],
+      ['the network address', nine, [], [{ address: '10.0.5.0', prefix: 24 }], null],
+      ['the broadcast address', nine, [], [{ address: '10.0.5.255', prefix: 24 }], null],
+      ['a target that is the broadcast', ['10.0.5.255'], [], [{ address: '10.0.5.1', prefix: 24 }], null],
+      ['no target address', [], [], [{ address: '10.0.6.1', prefix: null }], null],
+      ['loopback', ['127.0.0.5'], [], [{ address: '127.0.0.1', prefix: 24 }], null],
+      ['link-local', ['169.254.1.5'], ['169.254.1.5/16'], [{ address: '169.254.1.1', prefix: 16 }], null],
+      ['IPv6', ['fd00::5'], ['fd00::5/64'], [{ address: 'fd00::1', prefix: 64 }], null],
+      ['a prefix that is no number', nine, [], [{ address: '10.0.5.1', prefix: Number.NaN }], null],
     ];
-    for (const [what, addresses, interfaces, broadcast] of cases) {
-      const choice = chooseRelay(target(addresses), [candidate(interfaces)]);
+    for (const [what, addresses, networks, interfaces, broadcast] of cases) {
+      const choice = chooseRelay({ addresses, networks, mac: '52:54:00:00:00:09' }, [candidate(interfaces)]);
       expect([what, choice?.broadcast ?? null]).toEqual([what, broadcast]);
     }
   });
 
-  it("ranks relays by prefix, then the caller's own assets, then the last seen", () => {
-    const target = { addresses: ['192.168.1.20'], mac: '52:54:00:00:00:09' };
+  it("ranks relays on the target's subnets by prefix, then the caller's own assets, then the last seen", () => {
+    // Two interfaces of the target, on a /23 and on a /26: a relay on either qualifies, the narrower first.
+    const twoNets = {
+      addresses: ['192.168.1.20', '192.168.1.30'],
+      networks: ['192.168.1.20/23', '192.168.1.30/26'],
+      mac: '52:54:00:00:00:09',
+    };
+    const target = { addresses: ['192.168.1.20'], networks: ['192.168.1.20/24'], mac: '52:54:00:00:00:09' };
     const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute));
     const relay = (assetId: string, prefix: number, isVisible: boolean, minute: number) => ({
       assetId,
@@ -391,7 +508,7 @@ describe('Wake-on-LAN pieces', () => {
       lastSeenAt: at(minute),
     });
 
-    expect(chooseRelay(target, [relay('wide', 23, true, 9), relay('narrow', 26, false, 1)])?.assetId).toBe(
+    expect(chooseRelay(twoNets, [relay('wide', 23, true, 9), relay('narrow', 26, false, 1)])?.assetId).toBe(
       'narrow',
     );
     expect(chooseRelay(target, [relay('hidden', 24, false, 9), relay('own', 24, true, 1)])?.assetId).toBe(

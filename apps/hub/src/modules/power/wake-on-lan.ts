@@ -1,6 +1,6 @@
 /**
  * Wake-on-LAN: the magic packet (6 × 0xFF, then the MAC address 16 times: 102 bytes), sent from the hub
- * over UDP, and the choice of an online agent on the target's LAN to relay it instead.
+ * over UDP, and the choice of an online agent on the target's own subnet to relay it instead.
  */
 import dgram from 'node:dgram';
 import net from 'node:net';
@@ -95,7 +95,13 @@ export interface RelayCandidate {
 }
 
 export interface RelayTarget {
+  /** The target's known addresses (its asset's `ip_addresses`). */
   addresses: readonly string[];
+  /**
+   * The target's subnets as its own agent recorded them (`address/prefix`, the asset's `ip_networks`). Only
+   * those whose address is still one of `addresses` count; with none, each address stands for its /24.
+   */
+  networks: readonly string[];
   mac: string;
 }
 
@@ -153,30 +159,51 @@ function subnetOf(iface: RelayInterface): Subnet | null {
 }
 
 /**
- * The agent to relay a magic packet to the target's LAN: one whose reported interface subnet holds one of
- * the target's known addresses, judged by `subnetOf`. The narrowest subnet wins, then an asset the caller
- * may see, then the agent seen most recently. An agent that reports the target's own address or MAC address
- * is never chosen: it claims to be the machine that is asleep.
+ * The subnets a relay must be on to reach the target (decision 0052): the ones its own agent recorded, each
+ * judged by `subnetOf` like a relay's; for a target no agent described (or whose recorded addresses are gone
+ * from its asset), each of its known addresses as its /24. Never a wider network that merely holds it.
+ */
+function targetSubnets(target: RelayTarget): Subnet[] {
+  const known = new Set(target.addresses.map((a) => a.trim()));
+  const recorded = target.networks
+    .map((text) => {
+      const [address = '', prefix] = text.trim().split('/');
+      return { address, prefix: prefix === undefined ? null : Number(prefix) };
+    })
+    .filter((iface) => known.has(iface.address));
+  const evidence = recorded.length > 0 ? recorded : [...known].map((address) => ({ address, prefix: null }));
+  const subnets: Subnet[] = [];
+  for (const iface of evidence) {
+    const subnet = subnetOf(iface);
+    if (subnet && !subnets.some((s) => s.network === subnet.network && s.prefix === subnet.prefix))
+      subnets.push(subnet);
+  }
+  return subnets;
+}
+
+/**
+ * The agent to relay a magic packet to the target's LAN: one with an interface on exactly one of the target's
+ * own subnets (`targetSubnets`: same network, same prefix). An agent claiming a wider network that holds the
+ * target's address does not qualify, however it ranks (decision 0052). Among those that do, an asset the
+ * caller may see, then the agent seen most recently. An agent that reports the target's own address or MAC
+ * address is never chosen: it claims to be the machine that is asleep.
  */
 export function chooseRelay(target: RelayTarget, candidates: readonly RelayCandidate[]): RelayChoice | null {
-  const targets = target.addresses
+  const subnets = targetSubnets(target);
+  if (subnets.length === 0) return null;
+  const targetAddresses = target.addresses
     .map((text) => ipv4ToInt(text.trim()))
-    .filter((a): a is number => a !== null && isUnicastIpv4(a));
-  if (targets.length === 0) return null;
+    .filter((a): a is number => a !== null);
   const targetMac = target.mac.toLowerCase();
   let best: { candidate: RelayCandidate; choice: RelayChoice } | null = null;
   for (const candidate of candidates) {
     if (candidate.macAddresses.some((m) => normalizeMac(m) === targetMac)) continue;
     const addresses = candidate.interfaces.map((i) => ipv4ToInt(i.address.trim()));
-    if (addresses.some((a) => a !== null && targets.includes(a))) continue;
+    if (addresses.some((a) => a !== null && targetAddresses.includes(a))) continue;
     for (const iface of candidate.interfaces) {
       const subnet = subnetOf(iface);
       if (!subnet) continue;
-      const shared = targets.some((t) => {
-        const host = (t & ~subnet.mask) >>> 0;
-        return (t & subnet.mask) >>> 0 === subnet.network && host !== 0 && host !== ~subnet.mask >>> 0;
-      });
-      if (!shared) continue;
+      if (!subnets.some((s) => s.network === subnet.network && s.prefix === subnet.prefix)) continue;
       const choice = {
         assetId: candidate.assetId,
         broadcast: intToIpv4((subnet.network | (~subnet.mask >>> 0)) >>> 0),

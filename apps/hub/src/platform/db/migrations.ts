@@ -20,6 +20,7 @@ import { sessionsAcrossProcessesMigration } from './migrations/0020-sessions-acr
 import { sharedStateMigration } from './migrations/0021-shared-state.js';
 import { clusterLimitsAndDigestSendsMigration } from './migrations/0022-cluster-limits-and-digest-sends.js';
 import { desktopOwnerTypeMigration } from './migrations/0024-desktop-owner-type.js';
+import { assetNetworksMigration } from './migrations/0026-asset-networks.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists */
 const initial: Migration = {
@@ -288,6 +289,7 @@ export const migrations: Record<string, Migration> = {
   '0021_shared_state': sharedStateMigration,
   '0022_cluster_limits_and_digest_sends': clusterLimitsAndDigestSendsMigration,
   '0024_desktop_owner_type': desktopOwnerTypeMigration,
+  '0026_asset_networks': assetNetworksMigration,
 };
 
 export const migrationProvider: MigrationProvider = {

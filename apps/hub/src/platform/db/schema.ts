@@ -108,6 +108,11 @@ export interface AssetsTable {
   status: string;
   source: string;
   ip_addresses: string;
+  /**
+   * The IPv4 subnets its agent reports, a JSON list of `address/prefix` (migration 0026, decision 0052): what
+   * a Wake-on-LAN relay must share. Null (or absent in rows written by older code) when no agent said.
+   */
+  ip_networks?: string | null;
   mac_address: string | null;
   tags: string;
   description: string | null;

@@ -43,6 +43,7 @@ function setup(): { dataDir: string; caKeyDir: string; box: SecretBox } {
 async function startManager(
   where: { dataDir: string; caKeyDir: string; box: SecretBox },
   hostnames: string[] = [],
+  caNames: string[] = [],
 ): Promise<{ manager: TlsManager; log: LogLine[] }> {
   const log: LogLine[] = [];
   const logger = pino(
@@ -57,6 +58,7 @@ async function startManager(
     mode: 'auto',
     ...where,
     hostnames,
+    caNames,
     externalCertFile: null,
     externalKeyFile: null,
     clock: new ManualClock(new Date()),
@@ -102,32 +104,61 @@ async function handshake(pair: KeyAndCert, caPem: string): Promise<string> {
   }
 }
 
-describe('the built-in CA is limited to local names (X.509 name constraints)', () => {
-  it('makes a CA whose key cannot make clients trust a public site, even for a certificate it signs', async () => {
+describe("the built-in CA is limited to the hub's own names (X.509 name constraints, decision 0052)", () => {
+  it("refuses a leaf for any name outside the hub's names, the LAN's included, and accepts the hub's names", async () => {
     const where = setup();
     await startManager(where, ['hub.example.net']);
     const ca = caOf(where);
     const now = new Date();
-    // What someone holding the CA key would sign: a certificate for a public name and a public address.
-    const forged = await issueServerCertificate(ca, ['www.example.com', '8.8.8.8'], now);
-    // OpenSSL's "permitted subtree violation" (47), which node reports under the code UNSPECIFIED.
-    expect(await handshake(forged, ca.certPem)).toMatch(/^UNSPECIFIED: /);
-    const forgedIp = await issueServerCertificate(ca, ['8.8.8.8'], now);
-    expect(await handshake(forgedIp, ca.certPem)).toMatch(/^UNSPECIFIED: /);
-    // Local names, private addresses and the configured name still work.
+    // What someone holding the CA key would sign: a public site, and the router, NAS and printer of the LAN.
     for (const names of [
-      ['nas.lan'],
-      ['printer.local'],
+      ['www.example.com'],
+      ['8.8.8.8'],
+      ['router.lan'],
+      ['nas.local'],
       ['router.home.arpa'],
-      ['192.168.1.10'],
-      ['hub.example.net'],
+      ['db.internal'],
+      ['192.168.1.1'],
+      ['10.0.0.1'],
+      ['example.net'],
     ]) {
-      const local = await issueServerCertificate(ca, names, now);
-      expect(await handshake(local, ca.certPem), names[0]).toBe('trusted');
+      const forged = await issueServerCertificate(ca, names, now);
+      // OpenSSL's "permitted subtree violation" (47), which node reports under the code UNSPECIFIED.
+      expect([names[0], await handshake(forged, ca.certPem)]).toEqual([
+        names[0],
+        expect.stringMatching(/^UNSPECIFIED: /),
+      ]);
+    }
+    // The hub's own names and addresses (configured, host name, loopback) still work, subdomains of its names too.
+    for (const names of [
+      ['hub.example.net'],
+      ['api.hub.example.net'],
+      ['localhost'],
+      ['127.0.0.1'],
+      [os.hostname()],
+    ]) {
+      const own = await issueServerCertificate(ca, names, now);
+      expect([names[0], await handshake(own, ca.certPem)]).toEqual([names[0], 'trusted']);
     }
   });
 
-  it('marks the constraints critical and lists the local suffixes, loopback and private ranges', async () => {
+  it('also certifies what SVC_TLS_CA_NAMES lists when the CA is made, and nothing beside it', async () => {
+    const where = setup();
+    await startManager(where, ['hub.example.net'], ['lb.example.lan', '192.0.2.0/24']);
+    const ca = caOf(where);
+    const now = new Date();
+    for (const [name, verdict] of [
+      ['lb.example.lan', 'trusted'],
+      ['192.0.2.44', 'trusted'],
+      ['other.example.lan', 'UNSPECIFIED'],
+      ['192.0.3.1', 'UNSPECIFIED'],
+    ] as const) {
+      const leaf = await issueServerCertificate(ca, [name], now);
+      expect([name, (await handshake(leaf, ca.certPem)).split(':')[0]]).toEqual([name, verdict]);
+    }
+  });
+
+  it("marks the constraints critical and lists the hub's names and single addresses, no local domain or range", async () => {
     const where = setup();
     await startManager(where, ['hub.example.net', '203.0.113.7']);
     const ca = new X509Certificate(caOf(where).certPem);
@@ -136,24 +167,49 @@ describe('the built-in CA is limited to local names (X.509 name constraints)', (
     expect(constraints).not.toBe('unreadable');
     const { dns, ip } = constraints as Exclude<typeof constraints, null | 'unreadable'>;
     expect(dns).toEqual(
-      expect.arrayContaining(['localhost', 'local', 'lan', 'home.arpa', 'internal', 'hub.example.net']),
+      expect.arrayContaining(['localhost', 'hub.example.net', os.hostname().toLowerCase()]),
     );
-    expect(dns).not.toContain('example.net');
+    for (const wide of ['local', 'lan', 'home.arpa', 'internal', 'example.net'])
+      expect(dns).not.toContain(wide);
     expect(ip).toEqual(
       expect.arrayContaining([
-        { address: '127.0.0.0', prefix: 8 },
-        { address: '10.0.0.0', prefix: 8 },
-        { address: '172.16.0.0', prefix: 12 },
-        { address: '192.168.0.0', prefix: 16 },
+        { address: '127.0.0.1', prefix: 32 },
         { address: '203.0.113.7', prefix: 32 },
       ]),
     );
+    // Single addresses only: no private range (10/8, 192.168/16…) unless the operator lists one.
+    for (const range of ip) expect(range.prefix).toBe(range.address.includes(':') ? 128 : 32);
     // Critical, as RFC 5280 requires: a client that cannot enforce it must refuse the CA.
     const der = ca.raw;
     const oid = Buffer.from([0x06, 0x03, 0x55, 0x1d, 0x1e]);
     const at = der.indexOf(oid);
     expect(at).toBeGreaterThan(0);
     expect([...der.subarray(at + oid.length, at + oid.length + 3)]).toEqual([0x01, 0x01, 0xff]);
+  });
+
+  it('keeps a CA an older hub made for whole local domains working, and warns once how to rotate it', async () => {
+    const where = setup();
+    const paths = tlsPaths(where.dataDir, where.caKeyDir);
+    const older = await createCertificateAuthority(new Date(), undefined, {
+      dns: ['localhost', 'local', 'lan', 'home.arpa', 'internal', 'hub.example.net'],
+      ip: [
+        { address: '127.0.0.0', prefix: 8 },
+        { address: '10.0.0.0', prefix: 8 },
+        { address: '192.168.0.0', prefix: 16 },
+      ],
+    });
+    writePair(where.box, paths, paths.caCert, paths.caKey, older, 'tls:ca-key');
+    const { manager, log } = await startManager(where, ['hub.example.net']);
+    // Agents pinned it: the same CA goes on serving.
+    expect(manager.status().ca!.fingerprint_sha256).toBe(new X509Certificate(older.certPem).fingerprint256);
+    const warnings = log.filter((l) => l.level === 40 && /may sign for more/.test(l.msg));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.beyond).toEqual(
+      expect.arrayContaining(['lan', 'local', 'home.arpa', 'internal', '10.0.0.0/8', '192.168.0.0/16']),
+    );
+    expect(warnings[0]!.msg).toContain(paths.caKey);
+    expect(warnings[0]!.msg).toMatch(/SVC_TLS_CA_NAMES/);
+    expect(warnings[0]!.msg).toMatch(/enroll every agent again/);
   });
 
   it('leaves names the CA may not certify out of the server certificate, with an error saying how to re-issue', async () => {
@@ -234,5 +290,17 @@ describe('SVC_TLS_CA_KEY_DIR', () => {
       expect(() => parseEnv({ SVC_DATA_DIR: '/srv/svc/data', SVC_TLS_CA_KEY_DIR: inside }, '/')).toThrow(
         ConfigError,
       );
+  });
+
+  it('reads SVC_TLS_CA_NAMES, and stops the start on an entry that cannot be a name constraint', () => {
+    expect(parseEnv({ SVC_TLS_CA_NAMES: 'lb.example.lan, 192.0.2.0/24,fd00::9' }, '/').tlsCaNames).toEqual([
+      'lb.example.lan',
+      '192.0.2.0/24',
+      'fd00::9',
+    ]);
+    expect(parseEnv({}, '/').tlsCaNames).toEqual([]);
+    expect(() => parseEnv({ SVC_TLS_CA_NAMES: 'lb.example.lan,10.0.0.0/33' }, '/')).toThrow(
+      /SVC_TLS_CA_NAMES: "10\.0\.0\.0\/33" an address range must be address\/prefix/,
+    );
   });
 });

@@ -1,7 +1,8 @@
 /**
- * X.509 name constraints for the built-in CA (RFC 5280 4.2.1.10, docs/decisions/0005-hardening.md). A browser
- * or system that trusts the hub's CA then trusts it only for local names and addresses: whoever gets hold of
- * the CA key cannot make a certificate for a public site that such a client accepts.
+ * X.509 name constraints for the built-in CA (RFC 5280 4.2.1.10, decisions 0005 and 0052). A browser or system
+ * that trusts the hub's CA then trusts it only for the hub's own names and addresses and the ones the operator
+ * listed: whoever gets hold of the CA key cannot make a certificate that such a client accepts for a public
+ * site, nor for another machine of the LAN (the router's `.lan` name, a NAS at 192.168.1.10).
  *
  * The extension is encoded and read here (DER by hand: two tags and a length) rather than through an ASN.1
  * package the hub does not depend on directly.
@@ -22,41 +23,74 @@ export interface NameConstraints {
   ip: IpRange[];
 }
 
-/** Local-only DNS suffixes (RFC 6761, 6762, 8375 and the ICANN-reserved `internal`), and common LAN ones. */
-const localDnsSuffixes = ['localhost', 'local', 'lan', 'home.arpa', 'internal'] as const;
+/** `192.168.1.0/24`, `fd00::/64`: an address range, as SVC_TLS_CA_NAMES may list one. */
+function parseRange(text: string): IpRange | null {
+  const [address = '', prefixText, ...rest] = text.split('/');
+  const family = isIP(address);
+  if (family === 0 || prefixText === undefined || rest.length > 0 || !/^\d{1,3}$/.test(prefixText))
+    return null;
+  const prefix = Number(prefixText);
+  if (prefix > (family === 4 ? 32 : 128)) return null;
+  return { address: networkOf(address, prefix), prefix };
+}
 
-/** Loopback, private (RFC 1918), shared (RFC 6598, e.g. Tailscale), link-local and unique-local ranges. */
-const localIpRanges: readonly IpRange[] = [
-  { address: '127.0.0.0', prefix: 8 },
-  { address: '10.0.0.0', prefix: 8 },
-  { address: '172.16.0.0', prefix: 12 },
-  { address: '192.168.0.0', prefix: 16 },
-  { address: '100.64.0.0', prefix: 10 },
-  { address: '169.254.0.0', prefix: 16 },
-  { address: '::1', prefix: 128 },
-  { address: 'fc00::', prefix: 7 },
-  { address: 'fe80::', prefix: 10 },
-];
+/** A DNS name the CA may certify, with its subdomains; `*.hub.lan` and `.hub.lan` mean `hub.lan`. */
+const dnsNamePattern =
+  /^(?=.{1,253}$)[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)*$/;
 
 /**
- * What the built-in CA may certify: the local suffixes and ranges above, each name and address the hub is
- * configured with or has now (SVC_TLS_HOSTNAMES, the host name, interface addresses), and the domain of the
- * host's own name (`box.example.lan` → `example.lan`), so its siblings there are covered too.
+ * Why an entry of SVC_TLS_CA_NAMES cannot be a name constraint, or null when it can: a DNS name, an address
+ * or an address range in CIDR notation.
  */
-export function caNameConstraints(names: readonly string[], hostName: string): NameConstraints {
-  const dns = new Set<string>(localDnsSuffixes);
-  const ip = [...localIpRanges];
-  const host = hostName.trim().toLowerCase().replace(/\.$/, '');
-  const hostDomain = host.split('.').slice(1).join('.');
-  for (const raw of [...names, host, ...(hostDomain.includes('.') ? [hostDomain] : [])]) {
+export function caNameProblem(entry: string): string | null {
+  const text = entry.trim().toLowerCase();
+  if (text.includes('/')) return parseRange(text) ? null : 'an address range must be address/prefix';
+  if (isIP(text) !== 0) return null;
+  return dnsNamePattern.test(text.replace(/^\*?\./, '').replace(/\.$/, ''))
+    ? null
+    : 'must be a DNS name, an address or an address range (address/prefix)';
+}
+
+/**
+ * What the built-in CA may certify (decision 0052): exactly the hub's own names and addresses (`names`: the
+ * server certificate's, SVC_TLS_HOSTNAMES with the host name, localhost, loopback and interface addresses) and
+ * what the operator adds (`extra`, SVC_TLS_CA_NAMES: more names, addresses, address ranges). A DNS name
+ * permits itself and its subdomains, never its parent or siblings; an address is a single address (/32, /128).
+ * No local suffix (`lan`, `local`…) and no private range is in unless listed.
+ */
+export function caNameConstraints(names: readonly string[], extra: readonly string[] = []): NameConstraints {
+  const dns = new Set<string>();
+  const ip: IpRange[] = [];
+  const addRange = (range: IpRange) => {
+    if (!ip.some((r) => r.address === range.address && r.prefix === range.prefix)) ip.push(range);
+  };
+  for (const raw of [...names, ...extra]) {
     const name = raw.trim().toLowerCase().replace(/\.$/, '');
     if (!name) continue;
     const family = isIP(name);
-    if (family === 0) dns.add(name);
-    else if (!ip.some((range) => isInRange(name, range)))
-      ip.push({ address: name, prefix: family === 4 ? 32 : 128 });
+    if (name.includes('/')) {
+      const range = parseRange(name);
+      if (range) addRange(range);
+    } else if (family !== 0) addRange({ address: name, prefix: family === 4 ? 32 : 128 });
+    else dns.add(name.replace(/^\*?\./, ''));
   }
-  return { dns: minimalDns([...dns]), ip };
+  // A single address inside a listed range adds nothing.
+  const minimalIp = ip.filter(
+    (r) => !ip.some((o) => o !== r && o.prefix < r.prefix && isInRange(r.address, o)),
+  );
+  return { dns: minimalDns([...dns]), ip: minimalIp };
+}
+
+/**
+ * What an existing CA may certify beyond `wanted` (the constraints a CA made now would carry): the subtrees
+ * a CA made by an older hub has for whole local domains and private ranges, or for names since removed.
+ */
+export function constraintsBeyond(existing: NameConstraints, wanted: NameConstraints): string[] {
+  const dns = existing.dns.filter((base) => !wanted.dns.some((w) => isDnsPermitted(base, w)));
+  const ip = existing.ip.filter(
+    (range) => !wanted.ip.some((w) => w.prefix <= range.prefix && isInRange(range.address, w)),
+  );
+  return [...dns, ...ip.map((r) => `${r.address}/${r.prefix}`)];
 }
 
 /** Drops names already covered by a shorter subtree (`hub.lan` under `lan`). */
@@ -105,6 +139,13 @@ function isInRange(address: string, range: IpRange): boolean {
   if (!a || !net || a.length !== net.length) return false;
   const mask = maskOf(range.prefix, a.length);
   return a.every((byte, i) => (byte & (mask[i] ?? 0)) === ((net[i] ?? 0) & (mask[i] ?? 0)));
+}
+
+/** The network address of `address` under `prefix`, as text. */
+function networkOf(address: string, prefix: number): string {
+  const bytes = ipBytes(address) as Buffer;
+  const mask = maskOf(prefix, bytes.length);
+  return addressText(Buffer.from(bytes.map((byte, i) => byte & (mask[i] ?? 0))));
 }
 
 /** Whether a certificate name (host name or address) falls inside the constraints. */

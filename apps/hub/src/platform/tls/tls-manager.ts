@@ -23,7 +23,12 @@ import {
   type CertificateDetails,
   type KeyAndCert,
 } from './certificates.js';
-import { caNameConstraints, isNamePermitted, type NameConstraints } from './name-constraints.js';
+import {
+  caNameConstraints,
+  constraintsBeyond,
+  isNamePermitted,
+  type NameConstraints,
+} from './name-constraints.js';
 import { migrateCaKey, readPair, tlsPaths, writePair, type TlsPaths } from './tls-files.js';
 
 export type TlsSource = 'builtin' | 'external' | 'uploaded' | 'disabled';
@@ -51,6 +56,11 @@ export interface TlsManagerOptions {
   /** Where the built-in CA's sealed private key lives, apart from the data directory (SVC_TLS_CA_KEY_DIR). */
   caKeyDir: string;
   hostnames: readonly string[];
+  /**
+   * What a new built-in CA may certify besides the hub's own names (SVC_TLS_CA_NAMES, decision 0052): a load
+   * balancer's or other hub processes' names, an address range. Read only when the CA is made.
+   */
+  caNames?: readonly string[];
   externalCertFile: string | null;
   externalKeyFile: string | null;
   box: SecretBox;
@@ -303,13 +313,18 @@ export class TlsManager {
           'new CA (every agent must then enroll again with its fingerprint)',
       );
     }
-    const constraints = caNameConstraints(defaultServerNames(this.options.hostnames), os.hostname());
+    const constraints = this.wantedConstraints();
     const ca = await createCertificateAuthority(this.options.clock.now(), undefined, constraints);
     writePair(this.options.box, this.paths, this.paths.caCert, this.paths.caKey, ca, caKeyContext);
     this.caConstraints = constraints;
     this.options.logger.info(
-      { ca: this.paths.caCert, ca_key_dir: this.paths.caKeyDir, permitted_dns: constraints.dns },
-      "created the built-in certificate authority, limited to local names and this hub's addresses",
+      {
+        ca: this.paths.caCert,
+        ca_key_dir: this.paths.caKeyDir,
+        permitted_dns: constraints.dns,
+        permitted_ip: constraints.ip.map((r) => `${r.address}/${r.prefix}`),
+      },
+      "created the built-in certificate authority, limited to this hub's names and addresses and SVC_TLS_CA_NAMES",
     );
     return ca;
   }
@@ -328,15 +343,40 @@ export class TlsManager {
       );
   }
 
+  /** What a CA made now may certify: this hub's names and addresses, and SVC_TLS_CA_NAMES (decision 0052). */
+  private wantedConstraints(): NameConstraints {
+    return caNameConstraints(defaultServerNames(this.options.hostnames), this.options.caNames ?? []);
+  }
+
+  /** How to replace the CA; the same words wherever a log line asks for it. */
+  private rotation(): string {
+    return (
+      `stop the hub, move ${this.paths.caCert} and ${this.paths.caKey} away and start again (list in ` +
+      'SVC_TLS_CA_NAMES the other names it must sign, e.g. a load balancer), then enroll every agent again with ' +
+      'the new CA fingerprint and replace the old CA wherever it was imported (docs/security.md, "Rotating the ' +
+      'built-in CA")'
+    );
+  }
+
   private readCaConstraints(caPem: string): void {
     const constraints = nameConstraintsOf(caPem);
     this.caConstraints = typeof constraints === 'object' ? constraints : null;
+    const beyond =
+      constraints && constraints !== 'unreadable'
+        ? constraintsBeyond(constraints, this.wantedConstraints())
+        : [];
+    if (beyond.length > 0)
+      this.options.logger.warn(
+        { ca: this.paths.caCert, beyond },
+        "the built-in CA may sign for more than this hub's names and SVC_TLS_CA_NAMES (made by an older hub, or " +
+          'with names since removed): whoever takes its key can make certificates for those names that every ' +
+          `client trusting this CA accepts. It keeps working (agents pin it); to narrow it, ${this.rotation()}`,
+      );
     if (constraints === null)
       this.options.logger.warn(
         { ca: this.paths.caCert },
         'the built-in CA has no name constraints (made by an older hub): whoever trusts it trusts it for every ' +
-          `site. It keeps working; to re-issue it, stop the hub, move ${this.paths.caCert} and ${this.paths.caKey} ` +
-          'away and start again (agents must then enroll again with the new CA fingerprint)',
+          `site. It keeps working; to re-issue it, ${this.rotation()}`,
       );
   }
 
@@ -350,8 +390,7 @@ export class TlsManager {
       this.options.logger.error(
         { outside, ca: this.paths.caCert },
         "these names are outside the built-in CA's name constraints and are left out of the server certificate " +
-          '(clients would refuse them). To cover them, re-issue the CA: stop the hub, move ' +
-          `${this.paths.caCert} and ${this.paths.caKey} away and start again (agents must then enroll again), ` +
+          `(clients would refuse them). To cover them, re-issue the CA: ${this.rotation()}; ` +
           'or serve a certificate of your own (SVC_TLS_MODE=external, or upload one)',
       );
     return wanted.filter((n) => isNamePermitted(n, constraints));
@@ -408,7 +447,10 @@ export async function issueFromBuiltInCa(input: {
     const outside = input.names.filter((n) => !isNamePermitted(n, constraints));
     if (outside.length > 0)
       throw new CertificateProblem(
-        `outside the built-in CA's name constraints (clients would refuse them): ${outside.join(', ')}`,
+        `outside the built-in CA's name constraints (clients would refuse them): ${outside.join(', ')}. ` +
+          "The CA certifies only the hub's names and SVC_TLS_CA_NAMES as they were when it was made: rotate it " +
+          'with these names in SVC_TLS_CA_NAMES (docs/security.md, "Rotating the built-in CA"), or use a ' +
+          'certificate of your own',
       );
   }
   return issueServerCertificate(ca, input.names, input.now);
