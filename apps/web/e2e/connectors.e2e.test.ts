@@ -2,7 +2,7 @@
  * Connectors, Virtualization, Backups and Dependencies in chromium against a real hub and the fake Proxmox VE
  * and Backup Server started here on loopback (the hub's loopback opt-in set; their CA pinned on the
  * connectors): a connector added through the form and checked, a guest stopped with its task result shown,
- * datastores read, the graph drawn and a link declared.
+ * datastores read (groups in a namespace, maintenance mode), the graph drawn and a link declared.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -137,6 +137,22 @@ describe('the connector pages', () => {
     await t.page
       .getByRole('article', { name: 'Datastore usb' })
       .getByText(/unable to open chunk store/)
+      .waitFor();
+    // A group backed up into a namespace (one per cluster) shows, with the namespace's path.
+    const namespaced = main
+      .getByRole('table', { name: 'Backup groups in main' })
+      .getByRole('row', { name: /vm\/200/ });
+    expect(await namespaced.getByRole('cell').first().textContent()).toBe('cluster-b');
+    // Maintenance mode: read-only and offline, the admin's message decoded.
+    await t.page
+      .getByRole('article', { name: 'Datastore offsite' })
+      .getByRole('status')
+      .filter({ hasText: /Maintenance mode read-only/ })
+      .waitFor();
+    await t.page
+      .getByRole('article', { name: 'Datastore archive' })
+      .getByRole('status')
+      .filter({ hasText: /Maintenance mode offline.*\(disk swap until Monday\)/ })
       .waitFor();
     await t.screenshot('backup');
     expect(t.cspViolations).toEqual([]);

@@ -1,7 +1,8 @@
 /**
  * A fake Portainer (CE 2.x), faithful to what the hub reads (../shared/design/upstreams.md §4): `X-API-Key`
  * (or a JWT as `Authorization: Bearer`), bare JSON with PascalCase keys, `/api/endpoints` paged by `start` and
- * `limit` with `X-Total-Count` / `X-Total-Available`, `/api/stacks` unpaged and filtered by
+ * `limit` with `X-Total-Count` / `X-Total-Available` (`start` counts from 1 as in Portainer's endpoint_list.go:
+ * a non-zero `start` is decremented, so 0 and 1 both mean the first item), `/api/stacks` unpaged and filtered by
  * `filters={"EndpointID":n}`, integers for `Type`, `Status` and epoch-second dates, `null` where a list is
  * empty, and errors as `{"message","details"}`.
  */
@@ -187,10 +188,11 @@ export async function startFakePortainer(
       return json(200, { ServerVersion: '2.21.4', DatabaseVersion: '2.21.4', Build: { BuildNumber: '1' } });
     }
     if (pathname === '/api/endpoints') {
-      const start = Number(query.get('start') ?? 0);
+      const requested = Number(query.get('start') ?? 0);
+      const start = requested > 0 ? requested - 1 : 0;
       const limit = Number(query.get('limit') ?? 0);
       const all = endpoints.map(endpointRecord);
-      const slice = limit > 0 ? all.slice(start, start + limit) : all.slice(start);
+      const slice = limit > 0 ? all.slice(start, start + limit) : all;
       return json(200, slice, {
         'x-total-count': String(all.length),
         'x-total-available': String(all.length),

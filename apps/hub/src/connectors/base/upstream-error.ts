@@ -21,6 +21,8 @@ export const upstreamFailures = [
   'network',
   /** The upstream ran the request, and reported that it failed (a task's exit status). */
   'failed',
+  /** The credentials lack a privilege the hub needs (an upstream that silently shows such a token nothing). */
+  'permission',
 ] as const;
 export type UpstreamFailure = (typeof upstreamFailures)[number];
 

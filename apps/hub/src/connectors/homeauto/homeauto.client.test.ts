@@ -8,6 +8,7 @@ import {
   homeautoDriver,
   homeautoEntities,
   homeautoEntity,
+  unknownHomeautoEntities,
 } from './homeauto.connector.js';
 
 const closers: (() => Promise<void>)[] = [];
@@ -41,6 +42,16 @@ async function failure(work: Promise<unknown>): Promise<UpstreamError> {
 }
 
 describe('Home Assistant client', () => {
+  it('names the entities Home Assistant does not know (a service call on them answers 200 [])', async () => {
+    const fake = await start();
+    const ctx = contextOf(fake);
+    expect(await unknownHomeautoEntities(ctx, ['light.kitchen', 'light.nowhere', 'switch.gone'])).toEqual([
+      'light.nowhere',
+      'switch.gone',
+    ]);
+    expect(await callHomeautoService(ctx, 'light', 'turn_on', ['light.nowhere'], {})).toEqual([]);
+  });
+
   it('checks the API and names the instance after its location', async () => {
     const fake = await start();
     const ctx = contextOf(fake);

@@ -41,6 +41,19 @@ export async function homeautoEntity(ctx: UpstreamContext, entityId: string): Pr
 }
 
 /**
+ * The ids Home Assistant does not know, each read by its own path (404 `Entity not found.`): a service call
+ * on an unknown entity answers 200 with an empty list there, which would read as success.
+ */
+export async function unknownHomeautoEntities(
+  ctx: UpstreamContext,
+  entityIds: readonly string[],
+): Promise<string[]> {
+  const unknown: string[] = [];
+  for (const id of entityIds) if ((await homeautoEntity(ctx, id)) === null) unknown.push(id);
+  return unknown;
+}
+
+/**
  * Calls the service and answers the targeted entities' states after it: those the call reported changed,
  * the others read again (the changed list can miss them, and can name unrelated entities).
  */

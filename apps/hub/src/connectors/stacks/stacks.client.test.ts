@@ -60,15 +60,16 @@ describe('Portainer client', () => {
     expect(fake.requests.every((r) => r.headers['x-api-key'] === fake.apiKey)).toBe(true);
   });
 
-  it('follows the endpoint pages to X-Total-Count', async () => {
+  it('follows the endpoint pages to X-Total-Count, counting start from 1 as Portainer does', async () => {
     const fake = await start();
     for (let i = 10; i < 260; i += 1) {
       fake.endpoints.push({ ...fake.endpoints[0]!, Id: i, Name: `env-${String(i)}` });
     }
     const endpoints = await createPortainerClient(contextOf(fake)).endpoints();
-    expect(endpoints).toHaveLength(252);
+    // Every endpoint once: a 0-based walk repeats the last item of each page (Portainer decrements `start`).
+    expect(endpoints.map((e) => e.Id)).toEqual(fake.endpoints.map((e) => e.Id));
     const pages = fake.requests.filter((r) => r.path === '/api/endpoints').map((r) => r.query.get('start'));
-    expect(pages).toEqual(['0', '100', '200']);
+    expect(pages).toEqual(['1', '101', '201']);
   });
 
   it("reads one endpoint's stacks, filtered by the upstream and again here", async () => {

@@ -1,6 +1,8 @@
 /**
  * Portainer through the connector's egress client: `X-API-Key` on every request, bare JSON answers, errors as
  * `{"message","details"}`. `/api/endpoints` is paged with `start`/`limit` and its total in `X-Total-Count`;
+ * `start` counts from 1 (Portainer's endpoint_list.go decrements any non-zero `start`, so `start=0` and
+ * `start=1` both mean the first item, and a 0-based walk repeats the last item of every page);
  * `/api/stacks` is not paged.
  */
 import type { UpstreamContext } from '../base/connector.js';
@@ -47,7 +49,7 @@ export function createPortainerClient(ctx: UpstreamContext): PortainerClient {
     },
     async endpoints() {
       const all: PortainerEndpoint[] = [];
-      for (let start = 0; start < maxEndpoints; start += pageSize) {
+      for (let start = 1; start <= maxEndpoints; start += pageSize) {
         const answer = await http.send('GET', '/api/endpoints', { query: { start, limit: pageSize } });
         if (answer.status < 200 || answer.status >= 300) {
           throw new UpstreamError('http', portainerErrorReason(answer), answer.status);

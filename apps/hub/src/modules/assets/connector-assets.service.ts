@@ -47,7 +47,10 @@ export interface ConnectorAsset {
 }
 
 export interface ConnectorAssetService {
-  /** Makes the connector's assets match the inventory: insert, update what changed, delete what vanished. */
+  /**
+   * Makes the connector's assets match the inventory: insert, update what changed, delete what vanished.
+   * Idempotent by upstream id: an item listed twice is stored once (the first), and counted once.
+   */
   sync(connectorId: string, items: readonly ConnectorAssetInput[]): Promise<{ count: number }>;
   /** Removes every asset of a connector (it was deleted), inside the caller's transaction. */
   removeAll(trx: Executor, connectorId: string): Promise<{ id: string; name: string }[]>;
@@ -84,6 +87,19 @@ function toConnectorAsset(row: AssetRow): ConnectorAsset | null {
   };
 }
 
+/**
+ * One item per upstream id, the first as reported: an upstream may list a thing twice (a paging overlap, a
+ * race while it changes), and the asset table holds one row per (connector, upstream id).
+ */
+function firstOfEach(items: readonly ConnectorAssetInput[]): ConnectorAssetInput[] {
+  const seen = new Set<string>();
+  return items.filter((item) => {
+    if (seen.has(item.externalId)) return false;
+    seen.add(item.externalId);
+    return true;
+  });
+}
+
 const present = (rows: AssetRow[]) => rows.map(toConnectorAsset).filter((a) => a !== null);
 
 export function createConnectorAssetService(deps: {
@@ -94,7 +110,8 @@ export function createConnectorAssetService(deps: {
   const { db, clock, events } = deps;
 
   return {
-    async sync(connectorId, items) {
+    async sync(connectorId, reported) {
+      const items = firstOfEach(reported);
       const now = clock.now().toISOString();
       const created: AssetRow[] = [];
       const updated: { id: string; name: string; fields: string[] }[] = [];

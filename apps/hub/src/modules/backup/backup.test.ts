@@ -1,9 +1,10 @@
 /**
  * Backup routes against the fake Proxmox Backup Server over real TLS: datastores with usage, a store that
- * cannot be read, the last backup per group, its token format, failures as 502, authorization by asset.
+ * cannot be read, the last backup per group in every namespace, maintenance mode, a token without
+ * Datastore.Audit named as such, its token format, failures as 502, authorization by asset.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { BackupDatastores, Connector } from '@svc/protocol';
+import type { BackupDatastores, Connector, ConnectorCheck } from '@svc/protocol';
 import { startFakeBackupServer, startTestHub, type FakeBackupServer, type TestHub } from '@svc/testkit';
 import { addConnector, connectorAssetId, fakeUpstreamResolver } from '../../testing/connector-fixtures.js';
 
@@ -51,7 +52,7 @@ describe('backup routes', () => {
     expect(res.status, res.text).toBe(200);
     const data = res.json.data as BackupDatastores;
     expect(data).toMatchObject({ asset_id: server, connector_id: connector.id });
-    const [main, offsite, usb] = data.datastores;
+    const [main, offsite, usb, archive] = data.datastores;
     expect(main).toMatchObject({
       store: 'main',
       comment: 'primary pool',
@@ -60,13 +61,65 @@ describe('backup routes', () => {
       avail: 2.75e12,
       error: null,
     });
-    expect(main?.groups.map((g) => `${g.type}/${g.id}`)).toEqual(['ct/101', 'host/nas', 'vm/100']);
+    expect(main?.groups.map((g) => [g.namespace, `${g.type}/${g.id}`])).toEqual([
+      ['', 'ct/101'],
+      ['', 'host/nas'],
+      ['', 'vm/100'],
+      // Backups in a namespace (one per cluster here) show, with its path.
+      ['cluster-b', 'vm/200'],
+    ]);
     const vm = main?.groups.find((g) => g.id === '100');
     expect(vm?.count).toBe(14);
     expect(Date.parse(vm?.last_backup_at ?? '')).toBe((pbs.stores[0]?.groups[0]?.lastBackup ?? 0) * 1000);
     expect(offsite?.estimated_full_at).not.toBeNull();
     expect(usb).toMatchObject({ store: 'usb', total: null, used: null, avail: null, groups: [] });
     expect(usb?.error).toContain('unable to open chunk store');
+    // Maintenance mode: a read-only store still reads; an offline one says so, with the admin's message.
+    expect(offsite).toMatchObject({ maintenance: { mode: 'read-only', message: null }, error: null });
+    expect(main?.maintenance).toBeNull();
+    expect(archive).toMatchObject({
+      store: 'archive',
+      maintenance: { mode: 'offline', message: 'disk swap until Monday' },
+      groups: [],
+    });
+    expect(archive?.error).toContain('offline maintenance mode');
+  });
+
+  it('a token without Datastore.Audit: the test names the missing privilege, health error', async () => {
+    const acl = pbs.acl.splice(0, pbs.acl.length, { path: '/system', privs: ['Sys.Audit'] });
+    try {
+      const res = await t.request('POST', `/api/v2/connectors/${connector.id}/test`);
+      expect(res.status, res.text).toBe(200);
+      const check = res.json.data as ConnectorCheck;
+      expect(check.health).toBe('error');
+      expect(check.error).toContain('Datastore.Audit');
+      const read = (await t.request('GET', `/api/v2/connectors/${connector.id}`)).json.data as Connector;
+      expect(read.health).toBe('error');
+      expect(read.last_error).toContain('Datastore.Audit');
+      const stores = await t.request('GET', `/api/v2/backup/assets/${server}/datastores`);
+      expect([stores.status, stores.json.error]).toEqual([502, 'upstream_error']);
+      expect(stores.json.message).toContain('Datastore.Audit');
+    } finally {
+      pbs.acl.splice(0, pbs.acl.length, ...acl);
+      await t.request('POST', `/api/v2/connectors/${connector.id}/test`);
+    }
+  });
+
+  it('an answer that breaks the mapping makes the test an unhealthy 200, not a 500', async () => {
+    const group = pbs.stores[0]?.groups[0];
+    if (!group) throw new Error('no group in the fake');
+    const lastBackup = group.lastBackup;
+    // An epoch no JavaScript Date can hold passes the schema and throws a RangeError in the mapping.
+    group.lastBackup = 9e15;
+    try {
+      const res = await t.request('POST', `/api/v2/connectors/${connector.id}/test`);
+      expect(res.status, res.text).toBe(200);
+      expect(res.json.data).toMatchObject({ health: 'error', assets: null });
+      expect((res.json.data as ConnectorCheck).error).toContain('unexpected answer');
+    } finally {
+      group.lastBackup = lastBackup;
+      await t.request('POST', `/api/v2/connectors/${connector.id}/test`);
+    }
   });
 
   it('records what the server backs up on its asset, for the graph', async () => {

@@ -15,7 +15,7 @@ import {
 } from '@svc/protocol';
 import type { Kysely } from 'kysely';
 import { canSeeAsset, type ActionContext, type Principal } from '../../access/principal.js';
-import type { ConnectorDriver, UpstreamContext } from '../../connectors/base/connector.js';
+import type { ConnectorDriver, InventoryItem, UpstreamContext } from '../../connectors/base/connector.js';
 import { outboundTlsOf, tlsProblem, type ConnectorTls } from '../../connectors/base/connector-tls.js';
 import { UpstreamError, upstreamHubError } from '../../connectors/base/upstream-error.js';
 import { createUpstreamHttp } from '../../connectors/base/upstream-http.js';
@@ -266,18 +266,45 @@ export function createConnectorService(deps: {
     row: ConnectorRow,
   ): Promise<{ error: string | null; assets: number | null }> {
     const driver = driverOf(row.kind as ConnectorKind);
+    let items: InventoryItem[];
     try {
       const ctx = contextOf(row);
       await driver.check(ctx);
-      const items = await driver.inventory(ctx);
+      items = await driver.inventory(ctx);
+    } catch (error) {
+      const failure = upstreamFailureOf(row, error);
+      await recordHealth(row, failure.message);
+      return { error: failure.message, assets: null };
+    }
+    try {
       const { count } = await connectorAssets.sync(row.id, items);
       await recordHealth(row, null);
       return { error: null, assets: count };
     } catch (error) {
-      if (!(error instanceof UpstreamError)) throw error;
-      await recordHealth(row, error.message);
-      return { error: error.message, assets: null };
+      // What the upstream listed could not be stored (a value the database refuses): the connector is
+      // unhealthy with the reason, never a 500 for the admin who asked for a test.
+      logger.error({ err: error, connector: row.id }, 'connectors: storing the inventory failed');
+      const reason = error instanceof Error ? error.message : String(error);
+      const message = new UpstreamError(
+        'malformed',
+        `the inventory could not be stored (${reason}); see the hub log`,
+      ).message;
+      await recordHealth(row, message);
+      return { error: message, assets: null };
     }
+  }
+
+  /**
+   * What a call to an upstream threw, as the UpstreamError the caller answers (502, health error): its own
+   * UpstreamError, or anything else a driver threw on an answer it did not expect (a TypeError on a shape
+   * the schema let through), logged with its stack. HubErrors (a 404 the module decided) pass through.
+   */
+  function upstreamFailureOf(row: ConnectorRow, error: unknown): UpstreamError {
+    if (error instanceof HubError) throw error;
+    if (error instanceof UpstreamError) return error;
+    logger.error({ err: error, connector: row.id }, 'connectors: unexpected failure on an upstream answer');
+    const reason = error instanceof Error ? error.message : String(error);
+    return new UpstreamError('malformed', `unexpected answer (${reason})`, null, { cause: error });
   }
 
   const service: ConnectorService = {
@@ -468,10 +495,10 @@ export function createConnectorService(deps: {
         await recordHealth(row, null);
         return result;
       } catch (error) {
-        if (!(error instanceof UpstreamError)) throw error;
+        const failure = upstreamFailureOf(row, error);
         // An upstream that answered on purpose (a task that failed) is reachable: health stays ok.
-        await recordHealth(row, error.failure === 'failed' ? null : error.message);
-        throw upstreamHubError(row.name, error);
+        await recordHealth(row, failure.failure === 'failed' ? null : failure.message);
+        throw upstreamHubError(row.name, failure);
       }
     },
 

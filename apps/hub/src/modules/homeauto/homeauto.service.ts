@@ -1,7 +1,8 @@
 /**
  * Home Assistant entities and service calls, through the Home Assistant asset's connector. A service call is
  * an action: refused while `policy.connector_enabled` is off, checked (device domains only, each entity of
- * the service's domain, no retargeting data), and audited before it is sent (decision 0024).
+ * the service's domain and known to Home Assistant, no retargeting data), and audited before it is sent
+ * (decision 0024).
  */
 import type { HomeautoEntity, HomeautoServiceCall, HomeautoServiceResult } from '@svc/protocol';
 import type { ActionContext, Principal } from '../../access/principal.js';
@@ -9,6 +10,7 @@ import {
   callHomeautoService,
   homeautoEntities,
   homeautoEntity,
+  unknownHomeautoEntities,
 } from '../../connectors/homeauto/homeauto.connector.js';
 import { serviceCallProblem } from '../../connectors/homeauto/homeauto.mapping.js';
 import { HubError, validationError } from '../../platform/hub-error.js';
@@ -56,6 +58,15 @@ export function createHomeautoService(deps: {
       const problem = serviceCallProblem(domain, call.entity_id, call.data);
       if (problem) throw validationError(problem.field, problem.problem);
       connectors.assertActionsAllowed();
+      const unknown = await connectors.call(connector, (upstream) =>
+        unknownHomeautoEntities(upstream, call.entity_id),
+      );
+      if (unknown.length > 0) {
+        throw new HubError(
+          'not_found',
+          `Home Assistant has no entity ${unknown.join(', ')}: check the id (Developer tools → States)`,
+        );
+      }
       const name = `${domain}.${service}`;
       await audit.recordIntent(ctx, [
         {

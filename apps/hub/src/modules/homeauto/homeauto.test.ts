@@ -64,6 +64,18 @@ describe.each(databaseTargets())('home automation routes ($name)', ({ options })
     expect(JSON.stringify(audit.json.data)).toContain('light.kitchen');
   });
 
+  it('answers 404 naming an entity Home Assistant does not know, sending nothing', async () => {
+    const t = use();
+    const before = fake.serviceCalls.length;
+    const res = await t.request('POST', `${base()}/services/light/turn_on`, {
+      body: { entity_id: ['light.kitchen', 'light.nowhere'] },
+    });
+    expect([res.status, res.json.error], res.text).toEqual([404, 'not_found']);
+    expect(res.json.message).toContain('light.nowhere');
+    expect(res.json.message).not.toContain('light.kitchen');
+    expect(fake.serviceCalls.length).toBe(before);
+  });
+
   it.each([
     [
       'a domain that is not a device',

@@ -1,6 +1,9 @@
-/** /stacks/assets/{id}/stacks through a hub whose Portainer connector points at the fake. */
+/**
+ * /stacks/assets/{id}/stacks through a hub whose Portainer connector points at the fake, and the inventory of
+ * a Portainer with more environments than one page (issue 28 item 5).
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Asset, StacksStack } from '@svc/protocol';
+import type { Asset, ConnectorCheck, StacksStack } from '@svc/protocol';
 import { databaseTargets, startFakePortainer, type FakePortainer } from '@svc/testkit';
 import { useTestHub } from '@svc/testkit/vitest';
 import { addConnector, connectorTestEnv } from '../../testing/connector-hub.js';
@@ -70,4 +73,99 @@ describe.each(databaseTargets())('stacks routes ($name)', ({ options }) => {
       fake.fail(null);
     }
   });
+
+  it('answers 502 and marks the connector unhealthy when an answer breaks the mapping, never 500', async () => {
+    const t = use();
+    // A date no JavaScript Date can hold: the schema lets the integer through, the mapping throws a RangeError.
+    fake.stacks.push({ ...fake.stacks[0]!, Id: 99, Name: 'far-future', CreationDate: 9e15 });
+    try {
+      const res = await t.request('GET', `/api/v2/stacks/assets/${idOf('local')}/stacks`);
+      expect([res.status, res.json.error], res.text).toEqual([502, 'upstream_error']);
+      expect(res.json.message).toContain('unexpected answer');
+      const connectorId = endpoints[0]?.connector?.connector_id ?? '';
+      const connector = await t.request('GET', `/api/v2/connectors/${connectorId}`);
+      expect(connector.json.data).toMatchObject({ health: 'error' });
+      expect((connector.json.data as { last_error: string }).last_error).toContain('unexpected answer');
+    } finally {
+      fake.stacks.pop();
+    }
+  });
 });
+
+describe.each(databaseTargets())(
+  'a Portainer with more environments than one page ($name)',
+  ({ options }) => {
+    const use = useTestHub({ ...options, env: connectorTestEnv });
+    let big: FakePortainer;
+    let connectorId = '';
+
+    beforeAll(async () => {
+      big = await startFakePortainer();
+      big.endpoints.splice(0, big.endpoints.length);
+      for (let id = 1; id <= 150; id += 1) {
+        big.endpoints.push({
+          Id: id,
+          Name: `env-${String(id).padStart(3, '0')}`,
+          Type: 2,
+          URL: `tcp://10.0.${String(id)}.2:9001`,
+          Status: 1,
+          runningContainers: id % 7,
+          dockerVersion: '27.3.1',
+        });
+      }
+      // Created without waiting for its first check: the test call below is what this suite looks at.
+      const created = await use().request('POST', '/api/v2/connectors', {
+        body: {
+          kind: 'stacks',
+          name: 'portainer-150',
+          base_url: big.url(),
+          credentials: big.apiKey,
+          tls_mode: 'pinned_ca',
+          tls_ca: big.ca,
+        },
+      });
+      expect(created.status, created.text).toBe(201);
+      connectorId = (created.json.data as { id: string }).id;
+    });
+    afterAll(async () => {
+      await big.close();
+    });
+
+    async function environments(): Promise<string[]> {
+      const list = await use().request('GET', '/api/v2/assets?per_page=500');
+      return (list.json.data as Asset[])
+        .filter((a) => a.connector?.connector_id === connectorId)
+        .map((a) => a.connector?.external_id ?? '')
+        .sort();
+    }
+
+    const expected = Array.from({ length: 150 }, (_, i) => `endpoint/${String(i + 1)}`).sort();
+
+    it('tests 200 with all 150 environments as assets, twice, without duplicates', async () => {
+      const t = use();
+      for (let run = 0; run < 2; run += 1) {
+        const res = await t.request('POST', `/api/v2/connectors/${connectorId}/test`);
+        expect(res.status, res.text).toBe(200);
+        expect(res.json.data as ConnectorCheck).toMatchObject({ health: 'ok', error: null, assets: 150 });
+        expect(await environments()).toEqual(expected);
+      }
+      expect((await t.request('GET', `/api/v2/connectors/${connectorId}`)).json.data).toMatchObject({
+        health: 'ok',
+        asset_count: 150,
+      });
+    });
+
+    it('an upstream that lists one environment twice is synced once, not a 500', async () => {
+      const t = use();
+      big.endpoints.splice(100, 0, { ...big.endpoints[99]! });
+      try {
+        const res = await t.request('POST', `/api/v2/connectors/${connectorId}/test`);
+        expect(res.status, res.text).toBe(200);
+        expect(res.json.data as ConnectorCheck).toMatchObject({ health: 'ok', assets: 150 });
+        expect(await environments()).toEqual(expected);
+      } finally {
+        big.endpoints.splice(100, 1);
+      }
+    });
+  },
+);

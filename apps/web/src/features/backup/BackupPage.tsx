@@ -1,6 +1,9 @@
-/** Backups (Proxmox Backup Server): per backup server, its datastores with usage and the last backup per group. */
+/**
+ * Backups (Proxmox Backup Server): per backup server, its datastores with usage and maintenance mode, and the
+ * last backup per group in every namespace.
+ */
 import { useQuery } from '@tanstack/react-query';
-import type { Asset } from '@svc/protocol';
+import type { Asset, BackupMaintenance } from '@svc/protocol';
 import { hub } from '../../api/client';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
@@ -11,6 +14,17 @@ import './backup.css';
 function usageClass(used: number, total: number): string {
   const share = used / total;
   return share > 0.9 ? 'usage-bar usage-high' : share > 0.75 ? 'usage-bar usage-mid' : 'usage-bar';
+}
+
+/** What a maintenance mode means for the person reading the page. */
+function maintenanceText(maintenance: BackupMaintenance): string {
+  const meaning =
+    maintenance.mode === 'read-only'
+      ? 'read-only: backups are refused, restores work'
+      : maintenance.mode === 'offline'
+        ? 'offline: neither backups nor restores work'
+        : maintenance.mode;
+  return `Maintenance mode ${meaning}${maintenance.message ? ` (${maintenance.message})` : ''}`;
 }
 
 function Datastores({ server }: { server: Asset }) {
@@ -31,6 +45,11 @@ function Datastores({ server }: { server: Asset }) {
               {d.store}
               {d.comment && <span className="muted"> — {d.comment}</span>}
             </h3>
+            {d.maintenance && (
+              <p className="datastore-maintenance" role="status">
+                {maintenanceText(d.maintenance)}
+              </p>
+            )}
             {d.error !== null && <p className="field-error">{d.error}</p>}
             {d.total !== null && d.used !== null && (
               <p>
@@ -52,6 +71,7 @@ function Datastores({ server }: { server: Asset }) {
               <table className="data-table" aria-label={`Backup groups in ${d.store}`}>
                 <thead>
                   <tr>
+                    <th scope="col">Namespace</th>
                     <th scope="col">Group</th>
                     <th scope="col">Last backup</th>
                     <th scope="col">Snapshots</th>
@@ -60,7 +80,8 @@ function Datastores({ server }: { server: Asset }) {
                 </thead>
                 <tbody>
                   {d.groups.map((g) => (
-                    <tr key={`${g.type}/${g.id}`}>
+                    <tr key={`${g.namespace}/${g.type}/${g.id}`}>
+                      <td>{g.namespace === '' ? <span className="muted">root</span> : g.namespace}</td>
                       <th scope="row">
                         {g.type}/{g.id}
                       </th>
