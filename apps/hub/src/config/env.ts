@@ -208,13 +208,11 @@ function readNatsUrl(env: Env, databaseUrl: string | null): string | null {
   return raw;
 }
 
-/** What parseEnv needs to know about the process beyond its environment. */
-export interface ParseEnvOptions {
-  /** The hub's stdout is a terminal: the log defaults to `pretty` there (SVC_LOG_FORMAT unset). */
-  stdoutIsTty?: boolean;
-}
-
-export function parseEnv(env: Env, cwd: string, options: ParseEnvOptions = {}): HubConfig {
+/**
+ * `options`: what parseEnv needs to know about the process beyond its environment. `stdoutIsTty`: the hub's
+ * stdout is a terminal, where the log defaults to `pretty` (SVC_LOG_FORMAT unset).
+ */
+export function parseEnv(env: Env, cwd: string, options: { stdoutIsTty?: boolean } = {}): HubConfig {
   const tlsMode = (env.SVC_TLS_MODE ?? 'auto') as TlsMode;
   if (!tlsModes.includes(tlsMode)) {
     throw new ConfigError(`SVC_TLS_MODE must be one of ${tlsModes.join(', ')}, got "${tlsMode}"`);
