@@ -2,8 +2,13 @@
  * `npm run demo`: a hub with every connector configured against the fake upstreams of @svc/testkit, so a person
  * can open the console and see every connector page filled. Everything listens on 127.0.0.1 only; the data
  * directory is a fresh temporary one; Ctrl-C stops it all. The hub needs a build (`npm run build`).
+ *
+ * Whatever happens — the hub not ready in time (SVC_DEMO_READY_TIMEOUT_S, default 120), the hub exiting, an
+ * error, SIGINT or SIGTERM, even this script killed outright (tsx kills a script slow to answer a signal) — the
+ * hub is stopped and the temporary folder (which holds the sealed CA key) is removed: the hub runs under
+ * scripts/demo-guard.js, which does both when this process stops or goes away.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,6 +25,8 @@ import {
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const httpsPort = Number(process.env.SVC_DEMO_PORT ?? '8443');
+/** How long the hub may take to answer /readyz with 200 (a first start makes its CA and the owner's hash). */
+const readyTimeoutMs = Number(process.env.SVC_DEMO_READY_TIMEOUT_S ?? '120') * 1000;
 
 const pveToken = 'root@pam!svc=2f6c9e1a-8b3d-4c5e-9f0a-1b2c3d4e5f60';
 const pbsToken = 'root@pam!svc:2f6c9e1a-8b3d-4c5e-9f0a-1b2c3d4e5f60';
@@ -133,45 +140,145 @@ function writeFakeTailscale(dir: string): string {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-async function main(): Promise<void> {
-  const fakes = await Promise.all(upstreams.map((start) => start()));
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-demo-'));
-  const dataDir = path.join(dir, 'data');
-  const child = spawn(process.execPath, [path.join(repoRoot, 'apps/hub/bin/svc-hub.js')], {
-    cwd: repoRoot,
-    stdio: ['ignore', 'inherit', 'inherit'],
-    env: {
-      ...process.env,
-      SVC_DATA_DIR: dataDir,
-      SVC_TLS_CA_KEY_DIR: path.join(dir, 'ca-key'),
-      SVC_HOST: '127.0.0.1',
-      SVC_HTTPS_PORT: String(httpsPort),
-      SVC_HTTP_PORT: String(httpsPort + 1),
-      SVC_LOG_LEVEL: 'warn',
-      // The fakes listen on loopback: the demo opts in, as tests do.
-      SVC_OUTBOUND_ALLOW_LOOPBACK: 'true',
-      SVC_TAILSCALE_BIN: writeFakeTailscale(dir),
+/**
+ * What the demo started, so that every way out stops and removes it. The hub runs under scripts/demo-guard.js,
+ * which stops it when our end of its stdin closes and removes the folder once it has exited: that holds even
+ * when this process is killed outright.
+ */
+type Fake = Awaited<ReturnType<(typeof upstreams)[number]>>;
+const started: { guard: ChildProcess | null; dir: string | null; fakes: Fake[] } = {
+  guard: null,
+  dir: null,
+  fakes: [],
+};
+let cleaning: Promise<void> | null = null;
+let guardExit: Promise<void> = Promise.resolve();
+
+/** The hub's guard while it runs (it exits once the hub has exited and the folder is gone). */
+function runningGuard(): ChildProcess | null {
+  const guard = started.guard;
+  return guard !== null && guard.exitCode === null && guard.signalCode === null ? guard : null;
+}
+
+function removeDir(): void {
+  if (started.dir === null) return;
+  fs.rmSync(started.dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  started.dir = null;
+}
+
+/** Stops the hub and waits until it has exited and its folder is gone; closes the fakes. */
+function cleanUp(): Promise<void> {
+  cleaning ??= (async () => {
+    const guard = runningGuard();
+    if (guard) {
+      guard.stdin?.end();
+      // The guard gives the hub 10 s before SIGKILL; past 20 s something is wrong with the guard itself.
+      const kill = setTimeout(() => guard.kill('SIGKILL'), 20_000);
+      await guardExit;
+      clearTimeout(kill);
+    }
+    await Promise.allSettled(started.fakes.map((fake) => fake.close()));
+    removeDir(); // when the hub never started; else the guard has removed it already
+  })();
+  return cleaning;
+}
+
+/** Stops everything, then exits with `code`. */
+function finish(code: number): void {
+  cleanUp().then(
+    () => process.exit(code),
+    (error: unknown) => {
+      console.error(`svc hub demo: cleaning up failed: ${String(error)}`);
+      process.exit(code === 0 ? 1 : code);
     },
+  );
+}
+
+// Exiting any other way (a second Ctrl-C): the guard sees its stdin close and does the rest; without a
+// guard there is only the folder.
+process.on('exit', () => {
+  if (runningGuard()) return;
+  try {
+    removeDir();
+  } catch {
+    // Nothing more can be done while exiting.
+  }
+});
+let signalled = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (signalled) process.exit(130);
+    signalled = true;
+    console.log('\nsvc hub demo: stopping the hub and removing its folder…');
+    finish(signal === 'SIGINT' ? 130 : 143);
   });
-  const stop = async () => {
-    child.kill('SIGTERM');
-    await Promise.all(fakes.map((f) => f.close()));
-    fs.rmSync(dir, { recursive: true, force: true });
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void stop());
-  process.once('SIGTERM', () => void stop());
+}
+
+/** Until the hub answers /readyz with 200; refuses when it exits first or the time is up. */
+async function waitReady(baseUrl: string): Promise<void> {
+  const deadline = Date.now() + readyTimeoutMs;
+  for (;;) {
+    if (!runningGuard()) throw new Error('the hub exited before it was ready (its message is above)');
+    const answer = await tlsRequest(`${baseUrl}/readyz`, { insecure: true }).catch(() => null);
+    if (answer?.status === 200) return;
+    if (Date.now() >= deadline) {
+      throw new Error(
+        `the hub was not ready after ${String(readyTimeoutMs / 1000)} s (${answer ? `/readyz answered ${String(answer.status)}` : 'no answer on /readyz'}); ` +
+          'set SVC_DEMO_READY_TIMEOUT_S to wait longer',
+      );
+    }
+    await sleep(Math.min(200, Math.max(0, deadline - Date.now())));
+  }
+}
+
+async function main(): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-demo-'));
+  started.dir = dir;
+  for (const start of upstreams) {
+    const fake = await start();
+    started.fakes.push(fake);
+    if (cleaning) return; // stopped meanwhile: what was started is being closed
+  }
+  const dataDir = path.join(dir, 'data');
+  const guard = spawn(
+    process.execPath,
+    [path.join(repoRoot, 'scripts/demo-guard.js'), dir, path.join(repoRoot, 'apps/hub/bin/svc-hub.js')],
+    {
+      cwd: repoRoot,
+      stdio: ['pipe', 'inherit', 'inherit'],
+      env: {
+        ...process.env,
+        SVC_DATA_DIR: dataDir,
+        SVC_TLS_CA_KEY_DIR: path.join(dir, 'ca-key'),
+        SVC_HOST: '127.0.0.1',
+        SVC_HTTPS_PORT: String(httpsPort),
+        SVC_HTTP_PORT: String(httpsPort + 1),
+        SVC_LOG_LEVEL: 'warn',
+        // The fakes listen on loopback: the demo opts in, as tests do.
+        SVC_OUTBOUND_ALLOW_LOOPBACK: 'true',
+        SVC_TAILSCALE_BIN: writeFakeTailscale(dir),
+      },
+    },
+  );
+  started.guard = guard;
+  guardExit = new Promise((resolve) => {
+    guard.once('exit', () => {
+      resolve();
+    });
+  });
+  guard.once('exit', (code, signal) => {
+    if (cleaning) return;
+    console.error(`svc hub demo: the hub exited (${signal ?? `code ${String(code)}`}); stopping`);
+    finish(1);
+  });
 
   const baseUrl = `https://127.0.0.1:${String(httpsPort)}`;
-  let ca = '';
-  for (let tries = 0; ca === ''; tries += 1) {
-    if (child.exitCode !== null || tries > 150) throw new Error('the hub did not start');
-    const answer = await tlsRequest(`${baseUrl}/api/v1/tls/ca.crt`, { insecure: true }).catch(() => null);
-    if (answer?.status === 200) ca = answer.body;
-    else await sleep(200);
-  }
+  await waitReady(baseUrl);
+  const caAnswer = await tlsRequest(`${baseUrl}/api/v1/tls/ca.crt`, { insecure: true });
+  if (caAnswer.status !== 200) throw new Error(`the hub's CA: ${String(caAnswer.status)} ${caAnswer.body}`);
+  const ca = caAnswer.body;
   const owner = await claimOwner(baseUrl, dataDir, { ca });
-  for (const { connector } of fakes) {
+  for (const { connector } of started.fakes) {
     const answer = await tlsRequest(`${baseUrl}/api/v2/connectors`, {
       method: 'POST',
       ca,
@@ -190,6 +297,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
+  if (cleaning) return; // a signal or the hub's exit is already stopping everything
+  console.error(`svc hub demo: ${error instanceof Error ? error.message : String(error)}`);
+  finish(1);
 });

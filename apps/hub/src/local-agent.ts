@@ -131,8 +131,18 @@ function hubPids(): number[] {
 }
 
 export interface LocalAgent {
+  /**
+   * Resolves once the agent has said it is connected and its output has then been quiet for a moment (so its
+   * start-up lines are all in the log), or when `timeoutMs` has passed: true when it connected.
+   */
+  settled(timeoutMs: number): Promise<boolean>;
   stop(): Promise<void>;
 }
+
+/** What svc-agent logs once the hub has welcomed it (apps/agent/src/channel/client.ts). */
+const connectedLine = /\bconnected to the hub\b/;
+/** How long the agent's output stays quiet before its start counts as settled. */
+const settleQuietMs = 500;
 
 export async function startLocalAgent(
   hub: Hub,
@@ -151,6 +161,8 @@ export async function startLocalAgent(
   let child: ChildProcess | null = null;
   let stopping = false;
   let restarts = 0;
+  let connected = false;
+  let lastOutputAt = Date.now();
 
   const run = () => {
     const proc = spawn(process.execPath, [agentLauncher, 'run', '--config', file], {
@@ -159,8 +171,12 @@ export async function startLocalAgent(
     });
     child = proc;
     const forward = (chunk: Buffer) => {
-      for (const line of chunk.toString('utf8').split('\n'))
-        if (line.trim()) logger.info({ local_agent: true }, line.slice(0, 2000));
+      lastOutputAt = Date.now();
+      for (const line of chunk.toString('utf8').split('\n')) {
+        if (!line.trim()) continue;
+        if (connectedLine.test(line)) connected = true;
+        logger.info({ local_agent: true }, line.slice(0, 2000));
+      }
     };
     proc.stdout.on('data', forward);
     proc.stderr.on('data', forward);
@@ -182,6 +198,14 @@ export async function startLocalAgent(
   logger.info({ settings: file }, 'started the local agent for this machine (power actions off)');
 
   return {
+    async settled(timeoutMs) {
+      const deadline = Date.now() + timeoutMs;
+      while (Date.now() < deadline) {
+        if (connected && Date.now() - lastOutputAt >= settleQuietMs) return true;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return connected;
+    },
     stop: () =>
       new Promise<void>((resolve) => {
         stopping = true;

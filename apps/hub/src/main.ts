@@ -1,5 +1,5 @@
 import { ConfigError, parseEnv, type HubConfig } from './config/env.js';
-import { createHub, type Hub } from './hub.js';
+import { createHub } from './hub.js';
 import { hubUmask } from './platform/data-dir.js';
 import { createLogger, type Logger } from './platform/logger.js';
 import { prettyDestination } from './platform/log-pretty.js';
@@ -16,13 +16,8 @@ function fail(message: string, code: number): never {
   process.exit(code);
 }
 
-/** Waits, at most `timeoutMs`, until an agent is connected (the local one, at start-up). */
-async function waitForAnAgent(hub: Hub, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (hub.gateway.connectedCount() === 0 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+/** How long the start-up banner waits for the local agent's start (a slow machine's Node start included). */
+const localAgentSettleMs = 30_000;
 
 /** Starts the hub; `restart` closes it and starts it again in this process (POST /api/settings/restart). */
 async function run(config: HubConfig, logger: Logger): Promise<void> {
@@ -58,8 +53,13 @@ async function run(config: HubConfig, logger: Logger): Promise<void> {
     await running.close();
     await hub.close();
   }
-  // The banner after the local agent's own start-up lines, so it ends the log (with the console's address).
-  if (localAgent) await waitForAnAgent(hub, 5_000);
+  // The banner after the local agent's own start-up lines (its "connected" line reaches us through a pipe,
+  // after the hub has counted it connected), so that it ends the log with the console's address.
+  if (localAgent && !(await localAgent.settled(localAgentSettleMs))) {
+    logger.warn(
+      `the local agent has not connected in ${String(localAgentSettleMs / 1000)} s; its lines may follow the console's address`,
+    );
+  }
   for (const line of startupBanner(hub, config, running)) logger.info(line.fields, line.message);
 
   let stopping = false;
@@ -96,7 +96,7 @@ async function run(config: HubConfig, logger: Logger): Promise<void> {
 
 function readConfig(): HubConfig {
   try {
-    return parseEnv(process.env, process.cwd());
+    return parseEnv(process.env, process.cwd(), { stdoutIsTty: process.stdout.isTTY });
   } catch (error) {
     if (error instanceof ConfigError) fail(`configuration error: ${error.message}`, 2);
     throw error;

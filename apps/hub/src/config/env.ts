@@ -30,7 +30,7 @@ export interface HubConfig {
   tlsMode: TlsMode;
   trustedProxies: string[];
   logLevel: string;
-  /** `json` (one JSON object a line, the default) or `pretty` for a person at a terminal (SVC_LOG_FORMAT). */
+  /** `json` (one JSON object a line) or `pretty` for a person (SVC_LOG_FORMAT; unset: pretty at a terminal). */
   logFormat: LogFormat;
   rateLimit: RateLimitConfig;
   /** Runtime settings set by their env vars (the middle layer of spec 2.7's precedence). */
@@ -95,9 +95,10 @@ type LogFormat = (typeof logFormats)[number];
 
 export class ConfigError extends Error {}
 
-function readLogFormat(env: Env): LogFormat {
+function readLogFormat(env: Env, stdoutIsTty: boolean): LogFormat {
   const raw = env.SVC_LOG_FORMAT;
-  if (raw === undefined || raw === '') return 'json';
+  // Unset: readable lines for a person at a terminal, JSON for everything else (journald, a pipe, a file).
+  if (raw === undefined || raw === '') return stdoutIsTty ? 'pretty' : 'json';
   if ((logFormats as readonly string[]).includes(raw)) return raw as LogFormat;
   throw new ConfigError(
     `SVC_LOG_FORMAT must be one of ${logFormats.join(', ')} (got ${JSON.stringify(raw)})`,
@@ -224,7 +225,11 @@ function readNatsUrl(env: Env, databaseUrl: string | null): string | null {
   return raw;
 }
 
-export function parseEnv(env: Env, cwd: string): HubConfig {
+/**
+ * `options`: what parseEnv needs to know about the process beyond its environment. `stdoutIsTty`: the hub's
+ * stdout is a terminal, where the log defaults to `pretty` (SVC_LOG_FORMAT unset).
+ */
+export function parseEnv(env: Env, cwd: string, options: { stdoutIsTty?: boolean } = {}): HubConfig {
   const tlsMode = (env.SVC_TLS_MODE ?? 'auto') as TlsMode;
   if (!tlsModes.includes(tlsMode)) {
     throw new ConfigError(`SVC_TLS_MODE must be one of ${tlsModes.join(', ')}, got "${tlsMode}"`);
@@ -256,7 +261,7 @@ export function parseEnv(env: Env, cwd: string): HubConfig {
     tlsMode,
     trustedProxies: readList(env, 'SVC_TRUSTED_PROXIES'),
     logLevel: env.SVC_LOG_LEVEL ?? 'info',
-    logFormat: readLogFormat(env),
+    logFormat: readLogFormat(env, options.stdoutIsTty === true),
     rateLimit: {
       enabled: readBool(env, 'SVC_RATE_LIMIT_ENABLED', true),
       perIpPerMinute: readInt(env, 'SVC_RATE_LIMIT_PER_IP', 600, 1, 10_000_000),

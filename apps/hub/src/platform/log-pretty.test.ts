@@ -48,11 +48,18 @@ describe('SVC_LOG_FORMAT=pretty', () => {
 });
 
 describe('SVC_LOG_FORMAT parsing', () => {
-  it('is json by default, pretty on request, and refuses anything else with the choices named', () => {
+  it('is json by default (not a terminal), pretty on request, and refuses anything else with the choices named', () => {
     expect(parseEnv({}, '/srv/svc').logFormat).toBe('json');
     expect(parseEnv({ SVC_LOG_FORMAT: 'pretty' }, '/srv/svc').logFormat).toBe('pretty');
     expect(() => parseEnv({ SVC_LOG_FORMAT: 'xml' }, '/srv/svc')).toThrow(
       new ConfigError('SVC_LOG_FORMAT must be one of json, pretty (got "xml")'),
     );
+  });
+
+  it('is pretty by default when stdout is a terminal, and what was asked for when set', () => {
+    expect(parseEnv({}, '/srv/svc', { stdoutIsTty: true }).logFormat).toBe('pretty');
+    expect(parseEnv({ SVC_LOG_FORMAT: '' }, '/srv/svc', { stdoutIsTty: true }).logFormat).toBe('pretty');
+    expect(parseEnv({ SVC_LOG_FORMAT: 'json' }, '/srv/svc', { stdoutIsTty: true }).logFormat).toBe('json');
+    expect(parseEnv({}, '/srv/svc', { stdoutIsTty: false }).logFormat).toBe('json');
   });
 });
