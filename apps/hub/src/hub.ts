@@ -398,6 +398,8 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
     bus: cluster.bus,
     // Read only after start: a user's change ends some sessions, and their streams ask whether theirs lives.
     isSessionActive: (id) => users.services.sessions.isActive(id),
+    // Likewise after a key changed on any process: its connections are checked again with what it is now.
+    resolveKey: (id) => keys.services.apiKeys.principalOfKey(id),
     onError: (error) => {
       logger.error({ err: error }, 'session check failed');
     },
@@ -471,7 +473,14 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
   const assets = createAssetsModule({ ...base, gateway, writeVersions });
   const assetService = assets.services.assets;
   const groups = createGroupsModule({ ...base, assets: assetService });
-  const keys = createKeysModule({ ...base, assets: assetService, invalidation });
+  const keys = createKeysModule({
+    ...base,
+    assets: assetService,
+    invalidation,
+    onKeyChanged: (principal) => {
+      credentials.keyChanged(principal);
+    },
+  });
   const users = createUsersModule({
     ...base,
     passwords,
