@@ -37,7 +37,7 @@ import { HubError } from '../../platform/hub-error.js';
 import { policyDisabled } from '../../platform/policy-error.js';
 import type { Logger } from '../../platform/logger.js';
 import { watchPrincipal, type CredentialLifetime } from '../../http/credential-lifetime.js';
-import { refuseUpgrade } from '../../http/upgrade.js';
+import { refuseUpgrade, withdrawnReason, type UpgradeRecheck } from '../../http/upgrade.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { desktopCloseCodes, startDesktopRelay, type DesktopRelay } from './desktop-relay.js';
 import {
@@ -120,8 +120,17 @@ export interface DesktopSessionService {
   create(ctx: ActionContext, assetId: string, deviceProof?: string): Promise<DesktopSessionCreated>;
   /** This process's sessions and those other live processes hold. */
   list(principal: Principal): Promise<DesktopSession[]>;
-  /** The WebSocket upgrade of `desktop.attach`: refuses before the handshake, or relays. */
-  attach(principal: Principal, request: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /**
+   * The WebSocket upgrade of `desktop.attach`: refuses before the handshake, or relays; `recheck` runs the
+   * route's checks again when the caller's key changes.
+   */
+  attach(
+    principal: Principal,
+    request: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    recheck: UpgradeRecheck,
+  ): void;
   close(ctx: ActionContext, sessionId: string): Promise<DesktopSession>;
   recordings(principal: Principal): Promise<DesktopRecordingInfo[]>;
   /** The recording's bytes, after the ownership check; audited. `length` when known. */
@@ -129,7 +138,7 @@ export interface DesktopSessionService {
     ctx: ActionContext,
     recordingId: string,
   ): Promise<{ info: DesktopRecordingInfo; body: Readable; length: number | null }>;
-  /** The policy went off: every console attached now is closed (new attaches are refused anyway). */
+  /** The policy went off: every console attached now is closed (4003; new attaches are refused anyway). */
   detachAll(reason: string): void;
   /** Deletes at most `limit` recordings started before `cutoff`, their files with them. */
   purgeRecordings(cutoff: string, limit: number): Promise<number>;
@@ -171,7 +180,7 @@ export function createDesktopSessionService(deps: {
   const bus = deps.cluster?.bus ?? createLocalClusterBus();
   const registry = deps.cluster?.registry ?? createSingleNodeRegistry(bus.nodeId);
   /** Consoles attached here to sessions other processes hold, by console id. */
-  const consoles = new Map<string, { owner: string; close(reason: string): void }>();
+  const consoles = new Map<string, { owner: string; close(reason: string, code?: number): void }>();
   const unsubscribes: (() => void)[] = [];
   let sweep: NodeJS.Timeout | null = null;
   const sessions = new Map<string, LiveSession>();
@@ -363,8 +372,18 @@ export function createDesktopSessionService(deps: {
     return { body: Readable.from(chunks()), length: null };
   };
 
-  const watchCredential = (principal: Principal, onEnd: () => void) =>
-    watchPrincipal(deps.credentials, principal, onEnd);
+  /**
+   * Why a caller whose key changed may no longer hold the console (decision 0049): the route's checks, then
+   * the attach's own; null when it may.
+   */
+  const whyNotNow = (next: Principal, target: ConsoleTarget, recheck: UpgradeRecheck): string | null => {
+    const refused = recheck(next);
+    if (refused) return refused.message;
+    if (next.role === 'viewer') return 'viewers cannot attach to a desktop';
+    if (!canSeeAsset(next, target.assetId)) return `the key may no longer use asset ${target.assetId}`;
+    if (!mayUse(next, target)) return 'only its owner or an admin may use the desktop session';
+    return null;
+  };
 
   /** Records and relays one console to the session's desktop; `onEnded` once it ends. Null when it failed. */
   const runConsole = async (
@@ -372,15 +391,24 @@ export function createDesktopSessionService(deps: {
     target: ConsoleTarget,
     socket: WebSocket,
     onEnded: (relay: DesktopRelay | null) => void,
+    recheck: UpgradeRecheck,
   ): Promise<DesktopRelay | null> => {
     const recording = await startRecording(target).catch((error: unknown) => {
       logger.error({ err: error }, 'desktop: cannot start a recording; the session goes on unrecorded');
       return null;
     });
     let current: DesktopRelay | null = null;
-    const unwatch = watchCredential(principal, () => {
-      current?.close('the credential ended');
-    });
+    const unwatch = watchPrincipal(
+      deps.credentials,
+      principal,
+      () => {
+        current?.close('the credential ended');
+      },
+      (next) => {
+        const why = whyNotNow(next, target, recheck);
+        if (why !== null) current?.close(withdrawnReason(why), desktopCloseCodes.accessWithdrawn);
+      },
+    );
     const onEnd = (result: StreamEnd) => {
       unwatch();
       onEnded(current);
@@ -411,14 +439,25 @@ export function createDesktopSessionService(deps: {
     }
   };
 
-  const relayTo = async (principal: Principal, s: LiveSession, socket: WebSocket) => {
+  const relayTo = async (
+    principal: Principal,
+    s: LiveSession,
+    socket: WebSocket,
+    recheck: UpgradeRecheck,
+  ) => {
     s.relay?.close('replaced by a new console');
     releaseRemote(s, 'replaced by a new console');
     clearTimeout(s.idleTimer);
-    const relay = await runConsole(principal, s, socket, (ended) => {
-      if (s.relay === ended) s.relay = null;
-      if (sessions.has(s.id) && s.relay === null && s.remote === null) armIdle(s);
-    });
+    const relay = await runConsole(
+      principal,
+      s,
+      socket,
+      (ended) => {
+        if (s.relay === ended) s.relay = null;
+        if (sessions.has(s.id) && s.relay === null && s.remote === null) armIdle(s);
+      },
+      recheck,
+    );
     if (relay && !relay.stream.closed) s.relay = relay;
   };
 
@@ -427,7 +466,12 @@ export function createDesktopSessionService(deps: {
    * session (its own console closes, its idle timer stops); this process opens the agent's desktop stream
    * itself (the cluster gateway reaches the agent wherever it is) and records it.
    */
-  const remoteAttach = async (principal: Principal, row: DesktopSessionRow, socket: WebSocket) => {
+  const remoteAttach = async (
+    principal: Principal,
+    row: DesktopSessionRow,
+    socket: WebSocket,
+    recheck: UpgradeRecheck,
+  ) => {
     const consoleId = `dc${randomBytes(8).toString('hex')}`;
     // A close may come while the owner is asked or the stream opens (closures set these).
     const state: { relay: DesktopRelay | null; closedEarly: string | null } = {
@@ -436,8 +480,8 @@ export function createDesktopSessionService(deps: {
     };
     consoles.set(consoleId, {
       owner: row.node_id,
-      close: (reason) => {
-        if (state.relay) state.relay.close(reason);
+      close: (reason, code) => {
+        if (state.relay) state.relay.close(reason, code);
         else state.closedEarly = reason;
       },
     });
@@ -457,10 +501,16 @@ export function createDesktopSessionService(deps: {
       return;
     }
     const target: ConsoleTarget = { id: row.id, assetId: row.asset_id, owner: row.owner, recordingId: null };
-    state.relay = await runConsole(principal, target, socket, () => {
-      if (!consoles.delete(consoleId)) return;
-      publish(desktopSubjects.detached(row.node_id), { session_id: row.id, console: consoleId });
-    });
+    state.relay = await runConsole(
+      principal,
+      target,
+      socket,
+      () => {
+        if (!consoles.delete(consoleId)) return;
+        publish(desktopSubjects.detached(row.node_id), { session_id: row.id, console: consoleId });
+      },
+      recheck,
+    );
     const late = state.closedEarly as string | null;
     if (late !== null) state.relay?.close(late);
   };
@@ -588,7 +638,7 @@ export function createDesktopSessionService(deps: {
       return [...here, ...elsewhere];
     },
 
-    attach(principal, request, socket, head) {
+    attach(principal, request, socket, head, recheck) {
       const found = sessionIdPattern.exec((request.url ?? '').split('?')[0] ?? '');
       const target = async (): Promise<{ local: LiveSession } | { remote: DesktopSessionRow }> => {
         if (principal.role === 'viewer')
@@ -627,8 +677,8 @@ export function createDesktopSessionService(deps: {
               asset_id: s.assetId,
               owner: s.owner,
             });
-            if ('local' in to) void relayTo(principal, to.local, ws);
-            else void remoteAttach(principal, to.remote, ws);
+            if ('local' in to) void relayTo(principal, to.local, ws, recheck);
+            else void remoteAttach(principal, to.remote, ws, recheck);
           });
         })
         .catch((error: unknown) => {
@@ -709,8 +759,8 @@ export function createDesktopSessionService(deps: {
     },
 
     detachAll(reason) {
-      for (const s of sessions.values()) s.relay?.close(reason);
-      for (const c of [...consoles.values()]) c.close(reason);
+      for (const s of sessions.values()) s.relay?.close(reason, desktopCloseCodes.policyDisabled);
+      for (const c of [...consoles.values()]) c.close(reason, desktopCloseCodes.policyDisabled);
     },
 
     async purgeRecordings(cutoff, limit) {
