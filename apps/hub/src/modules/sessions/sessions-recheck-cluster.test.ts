@@ -1,7 +1,8 @@
 /**
  * A key changed through one hub process reaches what it holds open on another (decision 0049): one PostgreSQL
  * schema, one in-memory cluster network, the agent on hub A. The key is narrowed through A; its event stream
- * and its terminal relayed through B are closed by B (4403), and the shell on A ends. Runs where PostgreSQL is.
+ * and its terminal relayed through B are closed by B (4403), and the shell on A ends. The interactive policy
+ * turned off through A closes a terminal B holds itself (4003). Runs where PostgreSQL is.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -96,5 +97,27 @@ describe.skipIf(!postgresUrl)('a key changed on one process, its connections hel
       const seen = await a.request('GET', `/api/v2/sessions/${session.id}`, { key: b.ownerKey });
       return (seen.json.data as Session).state === 'ended';
     }, 'the shell on A ended');
+  });
+
+  it('the interactive policy turned off through A closes a terminal attached on B to B’s own session', async () => {
+    const created = await b.request('POST', `/api/v2/assets/${assetId}/sessions`, {
+      key: key.raw_key,
+      body: { kind: 'terminal' },
+    });
+    expect(created.status, created.text).toBe(201);
+    const session = created.json.data as Session;
+    const onB = attached(await attach(portOf(b), key.raw_key, session.id));
+    onB.ws.send(Buffer.from('echo held-by-b\r'), { binary: true });
+    await onB.waitFor(/held-by-b/);
+
+    const off = await a.request('PATCH', '/api/settings/runtime', {
+      key: b.ownerKey,
+      body: { 'policy.interactive_enabled': false },
+    });
+    expect(off.status, off.text).toBe(200);
+    expect(await onB.closed).toEqual({
+      code: sessionCloseCodes.policyDisabled,
+      reason: 'interactive sessions were turned off',
+    });
   });
 });
