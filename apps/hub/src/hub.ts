@@ -15,6 +15,7 @@ import { createAgentGateway } from './agents/gateway.js';
 import { createClusterGateway, type ClusterAgentGateway } from './agents/cluster-gateway.js';
 import { createPresence, markOrphanedAgentAssetsOffline } from './agents/presence.js';
 import { createCredentialLifetime, type CredentialLifetime } from './http/credential-lifetime.js';
+import { interactiveTurnedOff } from './platform/policy-error.js';
 import { createTransportCheck } from './http/transport-security.js';
 import { systemClock, type Clock } from './platform/clock.js';
 import { prepareDataDir } from './platform/data-dir.js';
@@ -399,6 +400,8 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
     bus: cluster.bus,
     // Read only after start: a user's change ends some sessions, and their streams ask whether theirs lives.
     isSessionActive: (id) => users.services.sessions.isActive(id),
+    // Likewise after a key changed on any process: its connections are checked again with what it is now.
+    resolveKey: (id) => keys.services.apiKeys.principalOfKey(id),
     onError: (error) => {
       logger.error({ err: error }, 'session check failed');
     },
@@ -472,7 +475,14 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
   const assets = createAssetsModule({ ...base, gateway, writeVersions });
   const assetService = assets.services.assets;
   const groups = createGroupsModule({ ...base, assets: assetService });
-  const keys = createKeysModule({ ...base, assets: assetService, invalidation });
+  const keys = createKeysModule({
+    ...base,
+    assets: assetService,
+    invalidation,
+    onKeyChanged: (principal) => {
+      credentials.keyChanged(principal);
+    },
+  });
   const users = createUsersModule({
     ...base,
     passwords,
@@ -684,6 +694,13 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
     deviceOwner: mobile.services.deviceOwner,
     cluster: { bus, registry },
   });
+  // The interactive policy turned off on another process: its settings.changed may arrive here before this
+  // process has read the change, so what is attached here is closed again once it has (decision 0049).
+  const stopPolicyWatch = runtimeSettings.onReplaced(() => {
+    if (runtimeSettings.policy('interactive')) return;
+    sessionsModule.services.sessions.detachAll();
+    desktop.services.desktopSessions.detachAll(interactiveTurnedOff);
+  });
 
   const modules = [
     audit,
@@ -842,6 +859,7 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
     async close() {
       stopNodeGone();
       if (settingsReload) clearInterval(settingsReload);
+      stopPolicyWatch();
       sharedLimiters?.close();
       credentials.close();
       // Agents and event streams first: upgraded sockets would otherwise keep app.close() waiting.

@@ -36,10 +36,20 @@ export function sameOwner(
 }
 
 export function mayUseSession(principal: Principal, owned: Owned): boolean {
-  if (principal.role === 'viewer') return false;
-  if (!hasScope(principal, 'assets:exec')) return false;
-  if (!canSeeAsset(principal, owned.asset_id)) return false;
-  if (isAdmin(principal)) return true;
+  return whyMayNotUseSession(principal, owned) === null;
+}
+
+/** Whether `principal` is what owns `owned` (whatever it may do now). */
+export function isSessionOwner(principal: Principal, owned: Owned): boolean {
   const owner = ownerOf(principal);
   return owner !== null && sameOwner(owner, owned);
+}
+
+/** The one rule, saying why not: for a connection closed because its caller changed (decision 0049). */
+export function whyMayNotUseSession(principal: Principal, owned: Owned): string | null {
+  if (principal.role === 'viewer') return 'the viewer role cannot use sessions';
+  if (!hasScope(principal, 'assets:exec')) return 'the key no longer holds the scope "assets:exec"';
+  if (!canSeeAsset(principal, owned.asset_id)) return `the key may no longer use asset ${owned.asset_id}`;
+  if (isAdmin(principal) || isSessionOwner(principal, owned)) return null;
+  return 'only its owner or an admin may use the session';
 }

@@ -4,6 +4,7 @@ import { ManualClock } from '../platform/clock.js';
 import { createMemoryClusterNetwork } from '../platform/cluster/cluster-bus.js';
 import { createInProcessEventBus } from '../platform/event-bus.js';
 import { localOwnerContext } from '../modules/users/owner-bootstrap.js';
+import type { Principal } from '../access/principal.js';
 import { createCredentialLifetime, type CredentialEnd, type Scheduler } from './credential-lifetime.js';
 
 /** Timers fired by hand: what is armed, for how long, and whether it was cancelled. */
@@ -73,6 +74,77 @@ describe('credential lifetime: an open stream learns that its key died', () => {
     expect(timers.armed[0]?.cancelled).toBe(true);
     lifetime.close();
     expect(timers.armed[1]?.cancelled).toBe(true);
+  });
+});
+
+describe('credential lifetime: a changed key hands its connections what it is now (decision 0049)', () => {
+  const start = new Date('2026-11-25T12:00:00.000Z');
+  const principalOf = (scopes: string[], expiresAt: string | null = null): Principal => ({
+    authType: 'api_key',
+    userId: null,
+    role: 'operator',
+    scopes,
+    key: { id: 'key_a', name: 'a', expiresAt },
+    allowedAssets: null,
+  });
+
+  /** A lifetime whose key reads answer when the test says, in the order it says. */
+  function rig() {
+    const clock = new ManualClock(start);
+    const events = createInProcessEventBus({ clock });
+    const timers = fakeScheduler();
+    const reads: ((principal: Principal | null) => void)[] = [];
+    const lifetime = createCredentialLifetime({
+      events,
+      clock,
+      schedule: timers.schedule,
+      resolveKey: () =>
+        new Promise((resolve) => {
+          reads.push(resolve);
+        }),
+    });
+    const changed = () => {
+      events.publish('api_key.updated', { asset_ids: [], key_id: 'key_a', name: 'a', fields: ['scopes'] });
+    };
+    return { timers, reads, lifetime, changed };
+  }
+
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('a read that a later change overtook is dropped: the older grant never lands after the newer', async () => {
+    const { reads, lifetime, changed } = rig();
+    const seen: string[][] = [];
+    lifetime.onCredentialEnded(
+      { id: 'key_a', name: 'a', expiresAt: null },
+      () => undefined,
+      (next) => seen.push([...(next.scopes ?? [])]),
+    );
+    changed();
+    changed();
+    reads[1]?.(principalOf(['assets:read']));
+    reads[0]?.(principalOf(['assets:read', 'assets:exec']));
+    await settle();
+    expect(seen).toEqual([['assets:read']]);
+    // Applied at once by the process that changed it: newer than a read still under way.
+    changed();
+    lifetime.keyChanged(principalOf([]));
+    reads[2]?.(principalOf(['*']));
+    await settle();
+    expect(seen).toEqual([['assets:read'], []]);
+  });
+
+  it('a key gone when read again ends as revoked; a moved expiry re-arms the timer', async () => {
+    const { timers, reads, lifetime, changed } = rig();
+    const ends: CredentialEnd[] = [];
+    lifetime.onCredentialEnded({ id: 'key_a', name: 'a', expiresAt: null }, (end) => ends.push(end));
+    expect(timers.armed).toEqual([]);
+    lifetime.keyChanged(principalOf([], new Date(start.getTime() + 60_000).toISOString()));
+    expect(timers.armed.map((t) => t.ms)).toEqual([60_000]);
+    changed();
+    reads[0]?.(null);
+    await settle();
+    expect(ends).toEqual(['revoked']);
+    expect(timers.armed[0]?.cancelled).toBe(true);
   });
 });
 

@@ -4,6 +4,11 @@
  * out (`endSession`), past its expiry (a timer), or ended by a change to its user (`user.updated`: a new role
  * or password ends sessions, so each watched session of that user is looked up again). A request is checked
  * once; a stream lives on, so it asks here to learn that its credential ended and closes itself.
+ *
+ * A key that lives on but changes (`PATCH /keys/{id}`: scopes, allowed assets, expiry) is read again from the
+ * database and the new principal handed to what it holds open, which checks itself again with it: narrows what
+ * it sends, or closes (decision 0049). The change is applied here at once on the process that made it
+ * (`keyChanged`), and on every other process when its `api_key.updated` event arrives.
  */
 import type { Clock } from '../platform/clock.js';
 import type { ClusterBus } from '../platform/cluster/cluster-bus.js';
@@ -20,30 +25,42 @@ interface WatchedSession {
   expiresAt: string | null;
 }
 
+/** Told the principal a live connection holds now that its key changed; it checks itself again with it. */
+export type PrincipalChanged = (next: Principal) => void;
+
 export interface CredentialLifetime {
   /**
-   * Calls `listener` once, when the key is deleted or expires; the returned function stops watching. A key
-   * already past its expiry is reported at once (asynchronously, so the caller can finish its setup).
+   * Calls `listener` once, when the key is deleted or expires; `onChanged` each time it changes and lives on.
+   * The returned function stops watching. A key already past its expiry is reported at once (asynchronously,
+   * so the caller can finish its setup).
    */
-  onCredentialEnded(key: WatchedKey, listener: (end: CredentialEnd) => void): () => void;
+  onCredentialEnded(
+    key: WatchedKey,
+    listener: (end: CredentialEnd) => void,
+    onChanged?: PrincipalChanged,
+  ): () => void;
   /** The same for a console session: signed out or ended by a user change (`revoked`), or `expired`. */
   onSessionEnded(session: WatchedSession, listener: (end: CredentialEnd) => void): () => void;
   /** A session was signed out: its watchers are told at once. */
   endSession(sessionId: string): void;
+  /** A key changed through this process (its new principal, read after the commit): watchers told at once. */
+  keyChanged(principal: Principal): void;
   /** Stops every timer and the bus subscription (hub shutdown). */
   close(): void;
 }
 
 /**
- * Calls `onEnd` once when what the principal signed in with ends: its API key, or its console session. A
- * principal with neither (the system) never ends. Returns the stop.
+ * Calls `onEnd` once when what the principal signed in with ends: its API key, or its console session; and
+ * `onChange` with the key's new principal when the key changes (a session's grant changes only by ending: a
+ * new role ends the user's sessions). A principal with neither (the system) never ends. Returns the stop.
  */
 export function watchPrincipal(
   credentials: Pick<CredentialLifetime, 'onCredentialEnded' | 'onSessionEnded'>,
   principal: Principal,
   onEnd: () => void,
+  onChange?: PrincipalChanged,
 ): () => void {
-  if (principal.key) return credentials.onCredentialEnded(principal.key, onEnd);
+  if (principal.key) return credentials.onCredentialEnded(principal.key, onEnd, onChange);
   if (principal.sessionId === undefined) return () => undefined;
   return credentials.onSessionEnded(
     { id: principal.sessionId, userId: principal.userId, expiresAt: principal.sessionExpiresAt ?? null },
@@ -72,6 +89,11 @@ export interface CredentialLifetimeDeps {
   schedule?: Scheduler;
   /** Whether a session still exists (asked after a change to its user); sessions are only timed without it. */
   isSessionActive?(sessionId: string): Promise<boolean>;
+  /**
+   * A key's principal as the database has it now, null when it is gone (asked after `api_key.updated` from any
+   * process); without it a key's changes reach only the process that made them (`keyChanged`).
+   */
+  resolveKey?(keyId: string): Promise<Principal | null>;
   onError?(error: unknown): void;
   /**
    * The other hub processes (decision 0038): a sign-out here ends the session's streams there too. Events carry
@@ -87,6 +109,9 @@ const maxSessionIdChars = 200;
 interface Watch {
   keyId: string;
   listener: (end: CredentialEnd) => void;
+  changed: PrincipalChanged | null;
+  /** The expiry its timer is armed for (a key's may change). */
+  expiresAt: string | null;
   cancelTimer: () => void;
 }
 
@@ -113,6 +138,53 @@ export function createCredentialLifetime(deps: CredentialLifetimeDeps): Credenti
     for (const watch of [...(byKey.get(watchKey) ?? [])]) end(watch, reason);
   }
 
+  /**
+   * Moves on each change of a watched key: a read of the key that a later change overtook is dropped, so an
+   * older grant never lands after a newer one.
+   */
+  const keyVersions = new Map<string, number>();
+  const bumpVersion = (keyId: string): number => {
+    const version = (keyVersions.get(keyId) ?? 0) + 1;
+    keyVersions.set(keyId, version);
+    return version;
+  };
+
+  /** Hands every watch of the key its new principal (its expiry re-armed when that moved). */
+  function applyChange(next: Principal): void {
+    const key = next.key;
+    if (!key) return;
+    for (const watch of [...(byKey.get(key.id) ?? [])]) {
+      if (!byKey.get(key.id)?.has(watch)) continue;
+      if (watch.expiresAt !== key.expiresAt) {
+        watch.cancelTimer();
+        watch.cancelTimer = () => undefined;
+        watch.expiresAt = key.expiresAt;
+        if (key.expiresAt !== null) armExpiry(watch, new Date(key.expiresAt).getTime());
+      }
+      watch.changed?.(next);
+    }
+  }
+
+  /** Another process (or this one) changed the key: read it again, then end or hand on what it is now. */
+  function recheckKey(keyId: string): void {
+    if (!deps.resolveKey || !byKey.has(keyId)) return;
+    const version = bumpVersion(keyId);
+    deps.resolveKey(keyId).then(
+      (next) => {
+        if (keyVersions.get(keyId) !== version) return;
+        keyVersions.delete(keyId);
+        if (next === null) endAll(keyId, 'revoked');
+        else applyChange(next);
+      },
+      (error: unknown) => {
+        if (keyVersions.get(keyId) === version) keyVersions.delete(keyId);
+        // A key that cannot be read again is not trusted on: what it holds open closes.
+        endAll(keyId, 'revoked');
+        deps.onError?.(error);
+      },
+    );
+  }
+
   const unsubscribes = [
     deps.events.subscribe(
       (event) => {
@@ -120,6 +192,13 @@ export function createCredentialLifetime(deps: CredentialLifetimeDeps): Credenti
       },
       // A key revoked or a user changed on any process closes the streams held by every process.
       { types: ['api_key.deleted'], reach: 'cluster' },
+    ),
+    deps.events.subscribe(
+      (event) => {
+        recheckKey(event.data.key_id);
+      },
+      // A key narrowed on any process narrows (or closes) what it holds open on every process.
+      { types: ['api_key.updated'], reach: 'cluster' },
     ),
     deps.bus?.subscribe(sessionEndedSubject, (data) => {
       // From another process: untrusted, so only a session id of a sane size ends anything.
@@ -145,8 +224,13 @@ export function createCredentialLifetime(deps: CredentialLifetimeDeps): Credenti
     ),
   ];
 
-  function watch(watchKey: string, expiresAt: string | null, listener: (end: CredentialEnd) => void): Watch {
-    const entry: Watch = { keyId: watchKey, listener, cancelTimer: () => undefined };
+  function watch(
+    watchKey: string,
+    expiresAt: string | null,
+    listener: (end: CredentialEnd) => void,
+    changed: PrincipalChanged | null = null,
+  ): Watch {
+    const entry: Watch = { keyId: watchKey, listener, changed, expiresAt, cancelTimer: () => undefined };
     const set = byKey.get(watchKey) ?? new Set<Watch>();
     set.add(entry);
     byKey.set(watchKey, set);
@@ -163,10 +247,11 @@ export function createCredentialLifetime(deps: CredentialLifetimeDeps): Credenti
   }
 
   return {
-    onCredentialEnded(key, listener) {
-      const entry = watch(key.id, key.expiresAt, listener);
+    onCredentialEnded(key, listener, onChanged) {
+      const entry = watch(key.id, key.expiresAt, listener, onChanged ?? null);
       return () => {
         stop(entry);
+        if (!byKey.has(key.id)) keyVersions.delete(key.id);
       };
     },
     onSessionEnded(session, listener) {
@@ -190,11 +275,18 @@ export function createCredentialLifetime(deps: CredentialLifetimeDeps): Credenti
       endAll(`session:${sessionId}`, 'revoked');
       deps.bus?.publish(sessionEndedSubject, { session_id: sessionId });
     },
+    keyChanged(principal) {
+      if (!principal.key || !byKey.has(principal.key.id)) return;
+      // Newer than any read still under way (its event, delivered here too, started one).
+      bumpVersion(principal.key.id);
+      applyChange(principal);
+    },
     close() {
       for (const unsubscribe of unsubscribes) unsubscribe();
       sessionsOfUser.clear();
       for (const set of byKey.values()) for (const watch of set) watch.cancelTimer();
       byKey.clear();
+      keyVersions.clear();
     },
   };
 }

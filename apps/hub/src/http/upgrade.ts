@@ -14,8 +14,23 @@ import { authorize } from './authorize.js';
 import { rawErrorResponse } from './envelope.js';
 import { toHubError } from './error-handler.js';
 
-/** A module's WebSocket endpoint: runs only for a caller the contract admits; completes the handshake itself. */
-type UpgradeHandler = (principal: Principal, request: IncomingMessage, socket: Duplex, head: Buffer) => void;
+/**
+ * The contract's checks run again for a principal that changed while its connection lives (a key narrowed,
+ * decision 0049): the refusal the upgrade would get now, or null when it would still be admitted.
+ */
+export type UpgradeRecheck = (principal: Principal) => HubError | null;
+
+/**
+ * A module's WebSocket endpoint: runs only for a caller the contract admits; completes the handshake itself.
+ * `recheck` is what its connection asks again when its principal changes.
+ */
+type UpgradeHandler = (
+  principal: Principal,
+  request: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  recheck: UpgradeRecheck,
+) => void;
 
 /** A `public` upgrade that checks its own credential (the agent channel). */
 type PublicUpgradeHandler = (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
@@ -87,7 +102,7 @@ export function createUpgradeRouter(deps: UpgradeRouterDeps): UpgradeRouter {
   async function admit(
     request: IncomingMessage,
     path: string,
-  ): Promise<{ principal: Principal; contract: RouteContract }> {
+  ): Promise<{ principal: Principal; contract: RouteContract; params: Record<string, string> }> {
     if (request.method !== 'GET') {
       throw new HubError('method_not_allowed', 'A WebSocket upgrade is a GET request.');
     }
@@ -106,7 +121,7 @@ export function createUpgradeRouter(deps: UpgradeRouterDeps): UpgradeRouter {
     if (found.contract.upgrade !== true) {
       throw new HubError('not_found', `${path} is not a WebSocket endpoint; send a plain request.`);
     }
-    return { principal, contract: found.contract };
+    return { principal, contract: found.contract, params: found.params };
   }
 
   return (request, socket, head) => {
@@ -121,14 +136,22 @@ export function createUpgradeRouter(deps: UpgradeRouterDeps): UpgradeRouter {
     const ignore = () => socket.destroy();
     socket.on('error', ignore);
     admit(request, path)
-      .then(({ principal, contract }) => {
+      .then(({ principal, contract, params }) => {
         const handler = handlers[contract.name];
         if (!handler) {
           const where = contract.plannedIn ? ` It is planned with ${contract.plannedIn}.` : '';
           throw new HubError('not_implemented', `GET ${contract.path} is not built yet.${where}`);
         }
         socket.off('error', ignore);
-        handler(principal, request, socket, head);
+        const recheck: UpgradeRecheck = (next) => {
+          try {
+            authorize(contract, next, params);
+            return null;
+          } catch (error) {
+            return error instanceof HubError ? error : new HubError('forbidden');
+          }
+        };
+        handler(principal, request, socket, head, recheck);
       })
       .catch((error: unknown) => {
         const known = toHubError(error);
@@ -136,4 +159,19 @@ export function createUpgradeRouter(deps: UpgradeRouterDeps): UpgradeRouter {
         refuseUpgrade(socket, known ?? new HubError('internal_error'));
       });
   };
+}
+
+/**
+ * The close reason of a connection whose principal no longer passes its checks (close code 4403): what it
+ * lacks, within the 123 bytes a close frame holds.
+ */
+export function withdrawnReason(why: string): string {
+  const text = `access withdrawn: ${why}`;
+  const bytes = Buffer.from(text, 'utf8');
+  return bytes.length <= 123
+    ? text
+    : bytes
+        .subarray(0, 120)
+        .toString('utf8')
+        .replace(/\uFFFD$/, '') + '…';
 }

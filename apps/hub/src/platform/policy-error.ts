@@ -10,3 +10,9 @@ const policyWhat = {
 export function policyDisabled(key: keyof typeof policyWhat): HubError {
   return new HubError('policy_disabled', `${policyWhat[key]} turned off by the hub policy ${key}`);
 }
+
+/**
+ * The close reason of every terminal and desktop attached when `policy.interactive_enabled` is turned off
+ * (with close code 4003, `sessionCloseCodes.policyDisabled`): one wording for both.
+ */
+export const interactiveTurnedOff = 'interactive sessions were turned off';

@@ -181,7 +181,9 @@ export const desktopContracts = {
     description:
       'Its owner or an admin attaches; `policy.interactive_enabled` is checked again at every attach. One ' +
       'console at a time: a new attach replaces the previous one. Closes with 4000 and the reason when the ' +
-      'desktop or the agent ends it, 1003 for a text message, 1009 for a message over 256 KiB.',
+      'desktop or the agent ends it, 4003 when policy.interactive_enabled is turned off (as terminals), ' +
+      '4403 when the key changes and may no longer use the session, 1003 for a text message, 1009 for a ' +
+      'message over 256 KiB.',
     params: DesktopSessionParams,
     raw: true,
     upgrade: true,

@@ -26,6 +26,11 @@ export type EventStreamQuery = Static<typeof EventStreamQuery>;
 export const eventStreamCloseCodes = {
   /** The key was revoked or expired, or the session signed out or expired. */
   credentialEnded: 4001,
+  /**
+   * The key changed and no longer grants the stream (it lost `events:subscribe`); the reason says what it
+   * lacks. A key that keeps it but loses assets stays connected, its filter narrowed at once.
+   */
+  accessWithdrawn: 4403,
   /** The client read too slowly: its queue filled and it was dropped. Reconnect and reconcile. */
   slowClient: 4008,
 } as const;
@@ -72,7 +77,9 @@ export const eventsContracts = {
       'Connect with a WebSocket upgrade and a bearer key (scope events:subscribe) or the console session ' +
       'cookie with a same-origin Origin. Each text message is one event {id, type, ts, data}. ' +
       '`types=` filters by type. A client that reads too slowly is closed with 4008; the stream closes with ' +
-      '4001 when its key is revoked or expires or its session ends. A plain request without the upgrade ' +
+      '4001 when its key is revoked or expires or its session ends, and with 4403 when its key is changed to ' +
+      'lack events:subscribe (a key changed to fewer allowed_assets stays connected and at once receives ' +
+      'only events about the assets it keeps). A plain request without the upgrade ' +
       'is refused with 400.',
     query: EventStreamQuery,
     raw: true,

@@ -46,8 +46,13 @@ export const sessionCloseCodes = {
   ended: 4000,
   /** The caller's credential ended. */
   credentialEnded: 4001,
-  /** `policy.interactive_enabled` was turned off. */
+  /** `policy.interactive_enabled` was turned off (desktops close with it too). */
   policyDisabled: 4003,
+  /**
+   * The caller's key changed and may no longer use the session (it lost `assets:exec` or the asset); the
+   * reason says what it lacks. When it was the session's owner, the session ends too (decision 0049).
+   */
+  accessWithdrawn: 4403,
   /** The client broke the attach protocol (a malformed or oversized frame). */
   protocolError: 4400,
   /** The client did not read its output in time. */
@@ -198,7 +203,8 @@ export const sessionsContracts = {
       'The owner or an admin; policy.interactive_enabled is checked at every attach. The recent screen ' +
       '(up to 64 KiB) is replayed first, then live output. Text frames: client {"type":"resize","cols","rows"} ' +
       'or {"type":"close"}; hub {"type":"status",…} and {"type":"ended",…}. Close codes: 4000 ended, 4001 ' +
-      'credential ended, 4003 policy disabled, 4400 malformed frame, 4008 not reading, 4009 input flood.',
+      'credential ended, 4003 policy disabled (also when it is turned off while attached), 4403 the key changed ' +
+      'and may no longer use the session, 4400 malformed frame, 4008 not reading, 4009 input flood.',
     params: IdParams,
     raw: true,
     upgrade: true,

@@ -7,7 +7,7 @@
  * and key traffic) is closed with a reason. The recorder, when recording is on, sees both directions.
  */
 import type { StreamEnd, AgentStreamHandle, OpenStreamOptions } from '../../agents/agent-gateway.js';
-import type { DesktopRecorder } from '@svc/protocol';
+import { sessionCloseCodes, type DesktopRecorder } from '@svc/protocol';
 import type WebSocket from 'ws';
 
 /** Close codes the console sees (RFC 6455 4000–4999 for ours). */
@@ -18,6 +18,10 @@ export const desktopCloseCodes = {
   protocol: 1003,
   tooBig: 1009,
   flooding: 4008,
+  /** `policy.interactive_enabled` was turned off: the code terminals close with too. */
+  policyDisabled: sessionCloseCodes.policyDisabled,
+  /** The caller's key changed and may no longer use the session (decision 0049), as for terminals. */
+  accessWithdrawn: sessionCloseCodes.accessWithdrawn,
 } as const;
 
 /** The largest message the console may send: RFB client messages are small (ClientCutText aside). */
@@ -36,7 +40,8 @@ export interface DesktopRelayOptions {
 
 export interface DesktopRelay {
   readonly stream: AgentStreamHandle<'tcp'>;
-  close(reason: string): void;
+  /** Ends the relay; the console is closed with `code` (4000, the desktop ended, when absent). */
+  close(reason: string, code?: number): void;
 }
 
 /** Reasons travel in a close frame: at most 123 bytes. */
@@ -128,8 +133,8 @@ export async function startDesktopRelay(options: DesktopRelayOptions): Promise<D
   const opened = handle;
   return {
     stream: opened,
-    close(reason) {
-      end({ reason, by: 'hub', exit: null }, desktopCloseCodes.ended);
+    close(reason, code = desktopCloseCodes.ended) {
+      end({ reason, by: 'hub', exit: null }, code);
     },
   };
 }

@@ -26,7 +26,13 @@ import { Compile } from 'typebox/compile';
 import { Type } from 'typebox';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { isAdmin, type ActionContext, type Principal } from '../../access/principal.js';
-import { mayUseSession, ownerOf, sameOwner, type Owner } from '../../access/session-access.js';
+import {
+  mayUseSession,
+  ownerOf,
+  sameOwner,
+  whyMayNotUseSession,
+  type Owner,
+} from '../../access/session-access.js';
 import type { AgentStreams, StreamEnd } from '../../agents/agent-gateway.js';
 import { agentFailure, type AgentCaller } from '../../agents/agent-call.js';
 import type { Clock } from '../../platform/clock.js';
@@ -38,7 +44,7 @@ import { HubError } from '../../platform/hub-error.js';
 import { policyDisabled } from '../../platform/policy-error.js';
 import type { Logger } from '../../platform/logger.js';
 import { watchPrincipal, type CredentialLifetime } from '../../http/credential-lifetime.js';
-import { refuseUpgrade } from '../../http/upgrade.js';
+import { refuseUpgrade, withdrawnReason, type UpgradeRecheck } from '../../http/upgrade.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { desktopCloseCodes, startDesktopRelay, type DesktopRelay } from './desktop-relay.js';
 import {
@@ -122,8 +128,17 @@ export interface DesktopSessionService {
   create(ctx: ActionContext, assetId: string, deviceProof?: string): Promise<DesktopSessionCreated>;
   /** This process's sessions and those other live processes hold. */
   list(principal: Principal): Promise<DesktopSession[]>;
-  /** The WebSocket upgrade of `desktop.attach`: refuses before the handshake, or relays. */
-  attach(principal: Principal, request: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /**
+   * The WebSocket upgrade of `desktop.attach`: refuses before the handshake, or relays; `recheck` runs the
+   * route's checks again when the caller's key changes.
+   */
+  attach(
+    principal: Principal,
+    request: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    recheck: UpgradeRecheck,
+  ): void;
   close(ctx: ActionContext, sessionId: string): Promise<DesktopSession>;
   recordings(principal: Principal): Promise<DesktopRecordingInfo[]>;
   /** The recording's bytes, after the ownership check; audited. `length` when known. */
@@ -131,7 +146,7 @@ export interface DesktopSessionService {
     ctx: ActionContext,
     recordingId: string,
   ): Promise<{ info: DesktopRecordingInfo; body: Readable; length: number | null }>;
-  /** The policy went off: every console attached now is closed (new attaches are refused anyway). */
+  /** The policy went off: every console attached now is closed (4003; new attaches are refused anyway). */
   detachAll(reason: string): void;
   /** Deletes at most `limit` recordings started before `cutoff`, their files with them. */
   purgeRecordings(cutoff: string, limit: number): Promise<number>;
@@ -186,7 +201,7 @@ export function createDesktopSessionService(deps: {
   const bus = deps.cluster?.bus ?? createLocalClusterBus();
   const registry = deps.cluster?.registry ?? createSingleNodeRegistry(bus.nodeId);
   /** Consoles attached here to sessions other processes hold, by console id. */
-  const consoles = new Map<string, { owner: string; close(reason: string): void }>();
+  const consoles = new Map<string, { owner: string; close(reason: string, code?: number): void }>();
   const unsubscribes: (() => void)[] = [];
   let sweep: NodeJS.Timeout | null = null;
   const sessions = new Map<string, LiveSession>();
@@ -376,8 +391,15 @@ export function createDesktopSessionService(deps: {
     return { body: Readable.from(chunks()), length: null };
   };
 
-  const watchCredential = (principal: Principal, onEnd: () => void) =>
-    watchPrincipal(deps.credentials, principal, onEnd);
+  /**
+   * Why a caller whose key changed may no longer hold the console (decision 0049): the route's checks, then
+   * the attach's own; null when it may.
+   */
+  const whyNotNow = (next: Principal, target: ConsoleTarget, recheck: UpgradeRecheck): string | null => {
+    const refused = recheck(next);
+    if (refused) return refused.message;
+    return whyMayNotUseSession(next, { asset_id: target.assetId, ...target.owner });
+  };
 
   /** Records and relays one console to the session's desktop; `onEnded` once it ends. Null when it failed. */
   const runConsole = async (
@@ -385,15 +407,24 @@ export function createDesktopSessionService(deps: {
     target: ConsoleTarget,
     socket: WebSocket,
     onEnded: (relay: DesktopRelay | null) => void,
+    recheck: UpgradeRecheck,
   ): Promise<DesktopRelay | null> => {
     const recording = await startRecording(target).catch((error: unknown) => {
       logger.error({ err: error }, 'desktop: cannot start a recording; the session goes on unrecorded');
       return null;
     });
     let current: DesktopRelay | null = null;
-    const unwatch = watchCredential(principal, () => {
-      current?.close('the credential ended');
-    });
+    const unwatch = watchPrincipal(
+      deps.credentials,
+      principal,
+      () => {
+        current?.close('the credential ended');
+      },
+      (next) => {
+        const why = whyNotNow(next, target, recheck);
+        if (why !== null) current?.close(withdrawnReason(why), desktopCloseCodes.accessWithdrawn);
+      },
+    );
     const onEnd = (result: StreamEnd) => {
       unwatch();
       onEnded(current);
@@ -424,14 +455,25 @@ export function createDesktopSessionService(deps: {
     }
   };
 
-  const relayTo = async (principal: Principal, s: LiveSession, socket: WebSocket) => {
+  const relayTo = async (
+    principal: Principal,
+    s: LiveSession,
+    socket: WebSocket,
+    recheck: UpgradeRecheck,
+  ) => {
     s.relay?.close('replaced by a new console');
     releaseRemote(s, 'replaced by a new console');
     clearTimeout(s.idleTimer);
-    const relay = await runConsole(principal, s, socket, (ended) => {
-      if (s.relay === ended) s.relay = null;
-      if (sessions.has(s.id) && s.relay === null && s.remote === null) armIdle(s);
-    });
+    const relay = await runConsole(
+      principal,
+      s,
+      socket,
+      (ended) => {
+        if (s.relay === ended) s.relay = null;
+        if (sessions.has(s.id) && s.relay === null && s.remote === null) armIdle(s);
+      },
+      recheck,
+    );
     if (relay && !relay.stream.closed) s.relay = relay;
   };
 
@@ -440,7 +482,12 @@ export function createDesktopSessionService(deps: {
    * session (its own console closes, its idle timer stops); this process opens the agent's desktop stream
    * itself (the cluster gateway reaches the agent wherever it is) and records it.
    */
-  const remoteAttach = async (principal: Principal, row: DesktopSessionRow, socket: WebSocket) => {
+  const remoteAttach = async (
+    principal: Principal,
+    row: DesktopSessionRow,
+    socket: WebSocket,
+    recheck: UpgradeRecheck,
+  ) => {
     const consoleId = `dc${randomBytes(8).toString('hex')}`;
     // A close may come while the owner is asked or the stream opens (closures set these).
     const state: { relay: DesktopRelay | null; closedEarly: string | null } = {
@@ -449,8 +496,8 @@ export function createDesktopSessionService(deps: {
     };
     consoles.set(consoleId, {
       owner: row.node_id,
-      close: (reason) => {
-        if (state.relay) state.relay.close(reason);
+      close: (reason, code) => {
+        if (state.relay) state.relay.close(reason, code);
         else state.closedEarly = reason;
       },
     });
@@ -475,10 +522,16 @@ export function createDesktopSessionService(deps: {
       owner: ownerOfRow(row),
       recordingId: null,
     };
-    state.relay = await runConsole(principal, target, socket, () => {
-      if (!consoles.delete(consoleId)) return;
-      publish(desktopSubjects.detached(row.node_id), { session_id: row.id, console: consoleId });
-    });
+    state.relay = await runConsole(
+      principal,
+      target,
+      socket,
+      () => {
+        if (!consoles.delete(consoleId)) return;
+        publish(desktopSubjects.detached(row.node_id), { session_id: row.id, console: consoleId });
+      },
+      recheck,
+    );
     const late = state.closedEarly as string | null;
     if (late !== null) state.relay?.close(late);
   };
@@ -606,7 +659,7 @@ export function createDesktopSessionService(deps: {
       return [...here, ...elsewhere];
     },
 
-    attach(principal, request, socket, head) {
+    attach(principal, request, socket, head, recheck) {
       const found = sessionIdPattern.exec((request.url ?? '').split('?')[0] ?? '');
       const target = async (): Promise<{ local: LiveSession } | { remote: DesktopSessionRow }> => {
         if (principal.role === 'viewer')
@@ -645,8 +698,8 @@ export function createDesktopSessionService(deps: {
               asset_id: s.assetId,
               owner: s.owner.owner_id,
             });
-            if ('local' in to) void relayTo(principal, to.local, ws);
-            else void remoteAttach(principal, to.remote, ws);
+            if ('local' in to) void relayTo(principal, to.local, ws, recheck);
+            else void remoteAttach(principal, to.remote, ws, recheck);
           });
         })
         .catch((error: unknown) => {
@@ -726,8 +779,8 @@ export function createDesktopSessionService(deps: {
     },
 
     detachAll(reason) {
-      for (const s of sessions.values()) s.relay?.close(reason);
-      for (const c of [...consoles.values()]) c.close(reason);
+      for (const s of sessions.values()) s.relay?.close(reason, desktopCloseCodes.policyDisabled);
+      for (const c of [...consoles.values()]) c.close(reason, desktopCloseCodes.policyDisabled);
     },
 
     async purgeRecordings(cutoff, limit) {

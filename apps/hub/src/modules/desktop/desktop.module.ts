@@ -9,6 +9,7 @@ import type { NodeRegistry } from '../../platform/cluster/node-registry.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { EventBus } from '../../platform/event-bus.js';
 import type { Logger } from '../../platform/logger.js';
+import { interactiveTurnedOff } from '../../platform/policy-error.js';
 import type { SecretBox } from '../../platform/secret-box.js';
 import type { AssetService } from '../assets/assets.service.js';
 import type { AuditService } from '../audit/audit.service.js';
@@ -65,7 +66,7 @@ export function createDesktopModule(deps: {
       subscriber(
         ['settings.changed'],
         () => {
-          if (!deps.interactiveEnabled()) desktopSessions.detachAll('interactive sessions were turned off');
+          if (!deps.interactiveEnabled()) desktopSessions.detachAll(interactiveTurnedOff);
         },
         'cluster',
       ),

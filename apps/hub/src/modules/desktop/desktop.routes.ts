@@ -41,8 +41,8 @@ export function desktopRawRoutes(sessions: DesktopSessionService) {
 
 export function desktopUpgrades(sessions: DesktopSessionService) {
   return {
-    'desktop.attach': (principal, request, socket, head) => {
-      sessions.attach(principal, request, socket, head);
+    'desktop.attach': (principal, request, socket, head, recheck) => {
+      sessions.attach(principal, request, socket, head, recheck);
     },
   } satisfies UpgradeHandlers;
 }

@@ -3,7 +3,10 @@
  * allowed assets, admin-only types for admins), serialized once per event and written to every client. A
  * client's queue is bounded by messages and bytes; one that reads too slowly is dropped with 4008, so the bus
  * and the other clients never wait for it. A ping each interval; a client that did not answer the last one is
- * cut. The stream ends (4001) when its key is revoked or expires, or its session ends.
+ * cut. The stream ends (4001) when its key is revoked or expires, or its session ends. When its key changes,
+ * the stream is checked again with the key's new principal (decision 0049): it closes (4403) when the key no
+ * longer passes the route's checks (`events:subscribe`), and otherwise filters with the new one from the next
+ * event on (fewer allowed assets, fewer events).
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -11,6 +14,7 @@ import { eventStreamCloseCodes, eventStreamLimits, eventVisible, type EventType 
 import { WebSocketServer, type WebSocket } from 'ws';
 import { isAdmin, type Principal } from '../../access/principal.js';
 import { watchPrincipal, type CredentialLifetime } from '../../http/credential-lifetime.js';
+import { withdrawnReason, type UpgradeRecheck } from '../../http/upgrade.js';
 import type { EventBus, HubEvent } from '../../platform/event-bus.js';
 
 export interface EventStreamLimits {
@@ -51,13 +55,17 @@ interface Client {
 }
 
 export interface EventStreamServer {
-  /** Completes the handshake for an admitted caller (the guard and the `types=` check have run). */
+  /**
+   * Completes the handshake for an admitted caller (the guard and the `types=` check have run); `recheck` runs
+   * the route's checks again when the caller's key changes.
+   */
   accept(
     principal: Principal,
     types: readonly EventType[] | null,
     request: IncomingMessage,
     socket: Duplex,
     head: Buffer,
+    recheck: UpgradeRecheck,
   ): void;
   /** Clients connected now. */
   clientCount(): number;
@@ -137,11 +145,8 @@ export function createEventStreamServer(deps: EventStreamDeps): EventStreamServe
     }
   }
 
-  const watchCredential = (principal: Principal, onEnd: () => void) =>
-    watchPrincipal(deps.credentials, principal, onEnd);
-
   return {
-    accept(principal, types, request, socket, head) {
+    accept(principal, types, request, socket, head, recheck) {
       wss.handleUpgrade(request, socket, head, (ws) => {
         const client: Client = {
           ws,
@@ -152,9 +157,19 @@ export function createEventStreamServer(deps: EventStreamDeps): EventStreamServe
           stopWatching: () => undefined,
         };
         clients.add(client);
-        client.stopWatching = watchCredential(principal, () => {
-          end(client, eventStreamCloseCodes.credentialEnded, 'credential ended');
-        });
+        client.stopWatching = watchPrincipal(
+          deps.credentials,
+          principal,
+          () => {
+            end(client, eventStreamCloseCodes.credentialEnded, 'credential ended');
+          },
+          (next) => {
+            const refused = recheck(next);
+            if (refused) end(client, eventStreamCloseCodes.accessWithdrawn, withdrawnReason(refused.message));
+            // Filtered with what the key grants now, from the next event on.
+            else client.principal = next;
+          },
+        );
         ws.on('pong', () => {
           client.answeredPing = true;
         });

@@ -30,7 +30,7 @@ function streamTypesOf(request: IncomingMessage): EventType[] | null {
 
 export function eventsUpgrades(stream: EventStreamServer) {
   return {
-    'events.stream': (principal, request, socket, head) => {
+    'events.stream': (principal, request, socket, head, recheck) => {
       let types: EventType[] | null;
       try {
         types = streamTypesOf(request);
@@ -38,7 +38,7 @@ export function eventsUpgrades(stream: EventStreamServer) {
         refuseUpgrade(socket, error instanceof HubError ? error : new HubError('validation'));
         return;
       }
-      stream.accept(principal, types, request, socket, head);
+      stream.accept(principal, types, request, socket, head, recheck);
     },
   } satisfies UpgradeHandlers;
 }

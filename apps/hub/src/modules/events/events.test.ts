@@ -281,6 +281,63 @@ describe('the stream ends with its credential', () => {
   });
 });
 
+describe("the stream follows its key's changes (decision 0049)", () => {
+  let t: TestHub;
+  let port: number;
+
+  beforeAll(async () => {
+    t = await startTestHub({ listen: true, clock: new ManualClock(new Date()) });
+    port = t.servers?.httpPort ?? 0;
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('a key narrowed to fewer allowed_assets stops receiving events about the removed asset at once', async () => {
+    const kept = await t.createAsset({ name: 'kept' });
+    const removed = await t.createAsset({ name: 'removed' });
+    const key = await t.createKey({
+      role: 'operator',
+      scopes: ['events:subscribe'],
+      allowed_assets: [kept.id, removed.id],
+    });
+    const client = await stream(port, bearer(key.raw_key), '?types=asset.updated');
+    await t.request('PUT', `/api/v2/assets/${removed.id}`, { body: { name: 'removed-1' } });
+    await client.waitFor('asset.updated');
+
+    const patched = await t.request('PATCH', `/api/v2/keys/${key.id}`, {
+      body: { allowed_assets: [kept.id] },
+    });
+    expect(patched.status, patched.text).toBe(200);
+    const owner = await stream(port, bearer(t.ownerKey), '?types=asset.updated');
+    await t.request('PUT', `/api/v2/assets/${removed.id}`, { body: { name: 'removed-2' } });
+    await t.request('PUT', `/api/v2/assets/${kept.id}`, { body: { name: 'kept-2' } });
+    await owner.waitFor('asset.updated', 2);
+    await client.waitFor('asset.updated', 2);
+    // Still connected, and after the change only the asset it keeps.
+    expect(client.ws.readyState).toBe(WebSocket.OPEN);
+    expect(client.messages.map((m) => m.data.asset_ids)).toEqual([[removed.id], [kept.id]]);
+    client.ws.close();
+    owner.ws.close();
+  });
+
+  it('a key that loses events:subscribe: its stream closes with 4403 saying what it lacks', async () => {
+    const key = await t.createKey({ role: 'operator', scopes: ['events:subscribe', 'assets:read'] });
+    const client = await stream(port, bearer(key.raw_key));
+    // A change that keeps the scope keeps the stream.
+    expect((await t.request('PATCH', `/api/v2/keys/${key.id}`, { body: { name: 'renamed' } })).status).toBe(
+      200,
+    );
+    const patched = await t.request('PATCH', `/api/v2/keys/${key.id}`, { body: { scopes: ['assets:read'] } });
+    expect(patched.status, patched.text).toBe(200);
+    const closed = await client.closed;
+    expect(closed.code).toBe(eventStreamCloseCodes.accessWithdrawn);
+    expect(closed.reason).toMatch(/^access withdrawn: .*events:subscribe/);
+    // Nothing came after the change but the close.
+    expect(client.messages).toEqual([]);
+  });
+});
+
 describe('a slow or silent client never holds the hub or other clients', () => {
   let t: TestHub;
   let port: number;

@@ -60,6 +60,11 @@ export interface ApiKeyService {
   /** Resolves key text to a principal; null for anything not a live key. Never throws on bad text. */
   authenticate(text: string): Promise<Principal | null>;
   /**
+   * A key's principal as the database has it now (never the cache), null when it is gone or expired: what a
+   * connection the key holds open is checked again with after the key changed (decision 0049).
+   */
+  principalOfKey(id: string): Promise<Principal | null>;
+  /**
    * A new owner token (no other API can make an `owner` key), shown once; every earlier owner token is revoked
    * in the same transaction. Only the owner, signed in, may ask.
    */
@@ -78,6 +83,11 @@ export interface ApiKeyServiceDeps {
    * and theirs make this one forget, so a key revoked anywhere is refused everywhere within the bus's delay.
    */
   invalidation?: Pick<CacheInvalidation, 'invalidate' | 'on'>;
+  /**
+   * Told a key's new principal after a change committed: the connections it holds open on this process are
+   * checked again at once, before the answer (the other processes learn it from `api_key.updated`).
+   */
+  onKeyChanged?(principal: Principal): void;
 }
 
 function newKeyText(): string {
@@ -290,6 +300,7 @@ export function createApiKeyService(deps: ApiKeyServiceDeps): ApiKeyService {
         fields: Object.keys(input),
       });
       forgetVerified(id);
+      deps.onKeyChanged?.(principalOf({ ...row, ...changes }));
       return presentApiKey({ ...row, ...changes });
     },
 
@@ -329,6 +340,13 @@ export function createApiKeyService(deps: ApiKeyServiceDeps): ApiKeyService {
         await updateApiKey(db, entry.keyId, { last_used_at: now.toISOString() });
       }
       return entry.principal;
+    },
+
+    async principalOfKey(id) {
+      const row = await findApiKey(db, id);
+      if (!row || !(roles as readonly string[]).includes(row.role)) return null;
+      if (row.expires_at !== null && new Date(row.expires_at).getTime() <= clock.now().getTime()) return null;
+      return principalOf(row);
     },
 
     async rotateOwnerToken(ctx) {

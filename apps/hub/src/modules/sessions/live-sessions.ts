@@ -18,6 +18,7 @@ import { sessionCloseCodes, sessionLimits, streamLimits } from '@svc/protocol';
 import type { Principal } from '../../access/principal.js';
 import type { AgentStreamHandle, StreamEnd } from '../../agents/agent-gateway.js';
 import { watchPrincipal, type CredentialLifetime } from '../../http/credential-lifetime.js';
+import { withdrawnReason } from '../../http/upgrade.js';
 import type { AsciicastRecorder } from './recorder.js';
 
 const ControlMessage = Type.Union([
@@ -105,6 +106,12 @@ interface SessionState extends LiveSession {
   pendingAck: number;
 }
 
+/**
+ * An attached caller's key changed (decision 0049): null when its new principal may stay attached; otherwise
+ * why not, and whether the session ends with it (the caller was its owner: nobody it belongs to may use it).
+ */
+export type AttachRecheck = (principal: Principal) => { why: string; endsSession: boolean } | null;
+
 export interface LiveSessionsDeps {
   now: () => number;
   credentials: Pick<CredentialLifetime, 'onCredentialEnded' | 'onSessionEnded'>;
@@ -133,7 +140,16 @@ export interface LiveSessions {
   /** The stream could not open: forget the session quietly (the caller reports the failure). */
   discard(id: string): void;
   end(id: string, reason: string): void;
-  attach(id: string, principal: Principal, request: IncomingMessage, socket: Duplex, head: Buffer): void;
+  attach(
+    id: string,
+    principal: Principal,
+    request: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    recheck: AttachRecheck,
+  ): void;
+  /** Closes every client of every session here (relayed ones too) with `code`; the sessions live on. */
+  detachAll(code: number, reason: string): void;
   /**
    * Attaches a client relayed from another hub process, which checked the caller (decision 0043). Null when
    * the session is not live here; a full session closes the sink at once, as it does a browser.
@@ -371,9 +387,6 @@ export function createLiveSessions(deps: LiveSessionsDeps): LiveSessions {
     return client;
   }
 
-  const watch = (principal: Principal, onEnd: () => void) =>
-    watchPrincipal(deps.credentials, principal, onEnd);
-
   return {
     get size() {
       return sessions.size;
@@ -429,7 +442,7 @@ export function createLiveSessions(deps: LiveSessionsDeps): LiveSessions {
       finish(session, reason, null);
     },
 
-    attach(id, principal, request, socket, head) {
+    attach(id, principal, request, socket, head, recheck) {
       wss.handleUpgrade(request, socket, head, (ws) => {
         const session = sessions.get(id);
         if (!session || session.ended) {
@@ -438,9 +451,26 @@ export function createLiveSessions(deps: LiveSessionsDeps): LiveSessions {
         }
         const client = addClient(session, socketSink(ws), principal);
         if (!client) return;
-        client.stopWatching = watch(principal, () => {
-          closeClient(session, client, sessionCloseCodes.credentialEnded, 'credential ended');
-        });
+        client.stopWatching = watchPrincipal(
+          deps.credentials,
+          principal,
+          () => {
+            closeClient(session, client, sessionCloseCodes.credentialEnded, 'credential ended');
+          },
+          (next) => {
+            const refused = recheck(next);
+            if (!refused) {
+              client.principal = next;
+              return;
+            }
+            const reason = withdrawnReason(refused.why);
+            closeClient(session, client, sessionCloseCodes.accessWithdrawn, reason);
+            if (refused.endsSession && !session.ended) {
+              session.handle?.close(reason);
+              finish(session, reason, null);
+            }
+          },
+        );
         ws.on('error', () => undefined);
         ws.on('message', (data, isBinary) => {
           onClientMessage(session, client, data, isBinary);
@@ -479,6 +509,11 @@ export function createLiveSessions(deps: LiveSessionsDeps): LiveSessions {
           if (client && session.clients.has(client)) closeClient(session, client, 1000, 'closed');
         },
       };
+    },
+
+    detachAll(code, reason) {
+      for (const session of sessions.values())
+        for (const client of [...session.clients]) closeClient(session, client, code, reason);
     },
 
     sweep(graceMs, idleMs) {

@@ -29,10 +29,17 @@ import {
 import { createStreamRelay } from '../../agents/cluster-streams.js';
 import { clusterSubjects, wire } from '../../agents/cluster-wire.js';
 import { watchPrincipal, type CredentialLifetime } from '../../http/credential-lifetime.js';
+import { withdrawnReason } from '../../http/upgrade.js';
 import type { ClusterBus } from '../../platform/cluster/cluster-bus.js';
 import type { NodeRegistry } from '../../platform/cluster/node-registry.js';
 import type { Logger } from '../../platform/logger.js';
-import { parseControl, type ClientSink, type LiveSessions, type SessionLimits } from './live-sessions.js';
+import {
+  parseControl,
+  type AttachRecheck,
+  type ClientSink,
+  type LiveSessions,
+  type SessionLimits,
+} from './live-sessions.js';
 
 const sessionRelaySubjects = {
   /** A relayed attach, opened on the owner node (the stream relay's open). */
@@ -73,7 +80,10 @@ interface RelayedSession {
 }
 
 export interface SessionRelay {
-  /** Upgrades an attach already checked here and relays it to the session's owner node. */
+  /**
+   * Upgrades an attach already checked here and relays it to the session's owner node; this process watches
+   * the caller's credential and checks it again (`recheck`) when its key changes.
+   */
   attach(
     owner: string,
     session: RelayedSession,
@@ -81,7 +91,10 @@ export interface SessionRelay {
     request: IncomingMessage,
     socket: Duplex,
     head: Buffer,
+    recheck: AttachRecheck,
   ): void;
+  /** Closes every browser relayed from here with `code` (the sessions live on at their owners). */
+  detachAll(code: number, reason: string): void;
   /** Asks the owner node to end a session; resolves with whether it was live there. */
   end(owner: string, sessionId: string, reason: string): Promise<boolean>;
   start(): void;
@@ -177,9 +190,8 @@ export function createSessionRelay(deps: SessionRelayDeps): SessionRelay {
   });
   const unsubscribes: (() => void)[] = [];
   let sweep: NodeJS.Timeout | null = null;
-
-  const watch = (principal: Principal, onEnd: () => void) =>
-    watchPrincipal(deps.credentials, principal, onEnd);
+  /** The browsers relayed from here now, by how each is closed. */
+  const relayed = new Set<(code: number, reason: string) => void>();
 
   async function end(owner: string, sessionId: string, reason: string): Promise<boolean> {
     const reply = await bus.request(
@@ -191,7 +203,15 @@ export function createSessionRelay(deps: SessionRelayDeps): SessionRelay {
   }
 
   /** Relays one browser's WebSocket to the session on its owner node. */
-  function relay(owner: string, session: RelayedSession, principal: Principal, ws: WebSocket): void {
+  function relay(
+    owner: string,
+    session: RelayedSession,
+    caller: Principal,
+    ws: WebSocket,
+    recheck: AttachRecheck,
+  ): void {
+    /** The caller as its key is now (audited at the detach). */
+    let principal = caller;
     let handle: AgentStreamHandle<'pty'> | null = null;
     let done = false;
     let received = 0;
@@ -204,6 +224,7 @@ export function createSessionRelay(deps: SessionRelayDeps): SessionRelay {
     const finish = (code: number, reason: string, ended?: { exitCode: number | null }) => {
       if (done) return;
       done = true;
+      relayed.delete(close);
       stopWatching();
       if (ended && ws.readyState === ws.OPEN)
         ws.send(JSON.stringify({ type: 'ended', reason, exit_code: ended.exitCode }));
@@ -263,9 +284,31 @@ export function createSessionRelay(deps: SessionRelayDeps): SessionRelay {
     ws.on('close', (code) => {
       finish(code === 1009 ? 1009 : 1000, 'the console disconnected');
     });
-    stopWatching = watch(principal, () => {
-      finish(sessionCloseCodes.credentialEnded, 'credential ended');
-    });
+    const close = (code: number, reason: string) => {
+      finish(code, reason);
+    };
+    relayed.add(close);
+    stopWatching = watchPrincipal(
+      deps.credentials,
+      principal,
+      () => {
+        finish(sessionCloseCodes.credentialEnded, 'credential ended');
+      },
+      (next) => {
+        const refused = recheck(next);
+        if (!refused) {
+          principal = next;
+          return;
+        }
+        const reason = withdrawnReason(refused.why);
+        finish(sessionCloseCodes.accessWithdrawn, reason);
+        // Its owner may no longer use it: the owner process ends the shell.
+        if (refused.endsSession)
+          end(owner, session.id, reason).catch((error: unknown) => {
+            logger.warn({ err: error, session_id: session.id }, 'ending a session on its owner failed');
+          });
+      },
+    );
 
     const onData = (chunk: Buffer) => {
       if (done) return;
@@ -329,10 +372,14 @@ export function createSessionRelay(deps: SessionRelayDeps): SessionRelay {
   }
 
   return {
-    attach(owner, session, principal, request, socket, head) {
+    attach(owner, session, principal, request, socket, head, recheck) {
       wss.handleUpgrade(request, socket, head, (ws) => {
-        relay(owner, session, principal, ws);
+        relay(owner, session, principal, ws, recheck);
       });
+    },
+
+    detachAll(code, reason) {
+      for (const close of [...relayed]) close(code, reason);
     },
 
     end,

@@ -1,5 +1,5 @@
 import type { RetentionTask } from '../../platform/retention.js';
-import { defineModule } from '../module.js';
+import { defineModule, subscriber } from '../module.js';
 import { deleteRecordingsBefore } from './sessions.repository.js';
 import { sessionRawRoutes, sessionRoutes, sessionUpgrades } from './sessions.routes.js';
 import { createSessionService, type SessionServiceDeps } from './sessions.service.js';
@@ -22,6 +22,17 @@ export function createSessionsModule(deps: SessionServiceDeps & { retentionDays:
     rawHandlers: sessionRawRoutes(sessions),
     upgrades: sessionUpgrades(sessions),
     retention: [retention],
+    subscribers: [
+      // Turning the policy off closes the terminals attached now, as it refuses new attaches, with the code
+      // and reason desktops close with. On every process: each one closes the browsers attached to it.
+      subscriber(
+        ['settings.changed'],
+        () => {
+          if (!deps.settings.interactiveEnabled()) sessions.detachAll();
+        },
+        'cluster',
+      ),
+    ],
     start: () => {
       sessions.start();
     },

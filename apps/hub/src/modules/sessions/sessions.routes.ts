@@ -51,11 +51,11 @@ function sessionIdOf(request: IncomingMessage): string {
 
 export function sessionUpgrades(sessions: SessionService) {
   return {
-    'sessions.attach': (principal, request, socket, head) => {
+    'sessions.attach': (principal, request, socket, head, recheck) => {
       const id = sessionIdOf(request);
       sessions.checkAttach(principal, id).then(
         (target) => {
-          sessions.attach(principal, target, request, socket, head);
+          sessions.attach(principal, target, request, socket, head, recheck);
         },
         (error: unknown) => {
           refuseUpgrade(socket, error instanceof HubError ? error : new HubError('internal_error'));

@@ -7,27 +7,41 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Kysely } from 'kysely';
-import { newId, sessionLimits, type Recording, type Session, type SessionCreate } from '@svc/protocol';
+import {
+  newId,
+  sessionCloseCodes,
+  sessionLimits,
+  type Recording,
+  type Session,
+  type SessionCreate,
+} from '@svc/protocol';
 import { isAdmin, type ActionContext, type Principal } from '../../access/principal.js';
 import type { AgentCaller } from '../../agents/agent-call.js';
 import { agentFailure } from '../../agents/agent-call.js';
 import type { AgentStreams } from '../../agents/agent-gateway.js';
 import type { CredentialLifetime } from '../../http/credential-lifetime.js';
+import type { UpgradeRecheck } from '../../http/upgrade.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/schema.js';
 import { pageWindow, toPage, type Page, type PageRequest } from '../../platform/db/paging.js';
 import type { EventBus } from '../../platform/event-bus.js';
 import { HubError } from '../../platform/hub-error.js';
 import type { Logger } from '../../platform/logger.js';
-import { policyDisabled } from '../../platform/policy-error.js';
+import { interactiveTurnedOff, policyDisabled } from '../../platform/policy-error.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { createLocalClusterBus, type ClusterBus } from '../../platform/cluster/cluster-bus.js';
 import { createSingleNodeRegistry, type NodeRegistry } from '../../platform/cluster/node-registry.js';
-import { createLiveSessions, type SessionLimits } from './live-sessions.js';
+import { createLiveSessions, type AttachRecheck, type SessionLimits } from './live-sessions.js';
 import { createSessionRelay } from './session-relay.js';
 import { createSessionView, liveValuesOf, type LiveValues } from './session-view.js';
 import { AsciicastRecorder } from './recorder.js';
-import { mayUseSession, ownerOf } from '../../access/session-access.js';
+import {
+  isSessionOwner,
+  mayUseSession,
+  ownerOf,
+  whyMayNotUseSession,
+  type Owned,
+} from '../../access/session-access.js';
 import {
   appendChunk,
   deleteRecording,
@@ -56,13 +70,20 @@ export interface SessionService {
    * with where the session lives: here, or on another live hub process (decision 0043).
    */
   checkAttach(principal: Principal, id: string): Promise<AttachTarget>;
+  /** `recheck`: the route's checks, run again with the caller's new principal when its key changes. */
   attach(
     principal: Principal,
     target: AttachTarget,
     request: IncomingMessage,
     socket: Duplex,
     head: Buffer,
+    recheck: UpgradeRecheck,
   ): void;
+  /**
+   * `policy.interactive_enabled` was turned off: every browser attached through this process is closed (4003);
+   * new attaches are refused anyway, and the sessions end after their detach grace.
+   */
+  detachAll(): void;
   recordings(ctx: ActionContext, page: PageRequest): Promise<Page<Recording>>;
   recording(ctx: ActionContext, id: string): Promise<Recording>;
   /** The `.cast` text of a recording (audited as an access). */
@@ -75,13 +96,14 @@ export interface SessionService {
   close_(): Promise<void>;
 }
 
-/** Where an attach goes: the session here (`node` null), or its owner node. */
+/** Where an attach goes: the session here (`node` null), or its owner node; and whose it is. */
 interface AttachTarget {
   id: string;
   assetId: string;
   node: string | null;
   cols: number;
   rows: number;
+  owned: Owned;
 }
 
 export interface SessionServiceDeps {
@@ -481,7 +503,8 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
     async checkAttach(principal, id) {
       const row = await loadOwned(principal, id);
       if (!settings.interactiveEnabled()) throw policyDisabled('policy.interactive_enabled');
-      const target = { id, assetId: row.asset_id, cols: row.cols, rows: row.rows };
+      const owned = { asset_id: row.asset_id, owner_type: row.owner_type, owner_id: row.owner_id };
+      const target = { id, assetId: row.asset_id, cols: row.cols, rows: row.rows, owned };
       if (row.state === 'live' && live.get(id)) return { ...target, node: null };
       // Another process's session: the same checks passed here, the owner relays it (decision 0043).
       const owner = remoteOwner(row);
@@ -489,9 +512,19 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
       return { ...target, node: owner };
     },
 
-    attach(principal, target, request, socket, head) {
-      if (target.node === null) live.attach(target.id, principal, request, socket, head);
-      else relay.attach(target.node, target, principal, request, socket, head);
+    attach(principal, target, request, socket, head, recheck) {
+      // Checked again when the caller's key changes (decision 0049): the route's checks, then the one rule.
+      const attachRecheck: AttachRecheck = (next) => {
+        const why = recheck(next)?.message ?? whyMayNotUseSession(next, target.owned);
+        return why === null ? null : { why, endsSession: isSessionOwner(next, target.owned) };
+      };
+      if (target.node === null) live.attach(target.id, principal, request, socket, head, attachRecheck);
+      else relay.attach(target.node, target, principal, request, socket, head, attachRecheck);
+    },
+
+    detachAll() {
+      live.detachAll(sessionCloseCodes.policyDisabled, interactiveTurnedOff);
+      relay.detachAll(sessionCloseCodes.policyDisabled, interactiveTurnedOff);
     },
 
     async recordings(ctx, page) {

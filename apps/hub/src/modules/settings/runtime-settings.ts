@@ -32,12 +32,18 @@ export interface RuntimeSettings {
   applyStored(changes: Partial<Record<SettingKey, unknown>>): void;
   /** The whole API layer as the settings table holds it now (another process changed it, decision 0040). */
   replaceStored(stored: SettingLayer): void;
+  /**
+   * Calls `listener` after each `replaceStored`: what another process changed is in effect here only then, which
+   * may be after its `settings.changed` event arrived. Returns the stop.
+   */
+  onReplaced(listener: () => void): () => void;
 }
 
 export function createRuntimeSettings(stored: SettingLayer, env: SettingLayer): RuntimeSettings {
   const api = new Map(Object.entries(stored) as [SettingKey, unknown][]);
   let resolved = resolveSettings(Object.fromEntries(api), env);
   const atStart = resolved;
+  const replaced = new Set<() => void>();
   const get = <K extends SettingKey>(key: K): SettingValueOf<K> => resolved[key].value as SettingValueOf<K>;
   return {
     resolved: () => resolved,
@@ -65,6 +71,13 @@ export function createRuntimeSettings(stored: SettingLayer, env: SettingLayer): 
       api.clear();
       for (const [key, value] of Object.entries(stored) as [SettingKey, unknown][]) api.set(key, value);
       resolved = resolveSettings(Object.fromEntries(api), env);
+      for (const listener of [...replaced]) listener();
+    },
+    onReplaced(listener) {
+      replaced.add(listener);
+      return () => {
+        replaced.delete(listener);
+      };
     },
   };
 }
