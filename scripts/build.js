@@ -10,6 +10,19 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { pathToFileURL } from 'node:url';
+import { nodeVersionProblem } from '../apps/agent/bin/node-version.js';
+
+// First, before any build: on an older Node (the machine's own Node 20), `npm start` used to build for a
+// minute and then refuse without naming this checkout's remedy. (`npm ci` refuses at once: devEngines.)
+const oldNode = nodeVersionProblem('svc hub', process.versions.node);
+if (oldNode !== null) {
+  process.stderr.write(
+    `${oldNode.replace(/ Install a current Node\.js.*$/, '')}\n` +
+      'In this checkout: `source scripts/use-node24.sh` (Node 24 into .node/, first on PATH), then `npm ci` and ' +
+      '`npm start` again.\n',
+  );
+  process.exit(1);
+}
 
 /** @param {{ force?: boolean }} [options] */
 export async function buildAll(options = {}) {
