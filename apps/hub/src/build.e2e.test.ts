@@ -63,3 +63,21 @@ it('the built hub imports only JavaScript: npm packages, Node built-ins and its 
     expect(fs.existsSync(path.join(dist, s)), s).toBe(true);
   expect(built).not.toMatch(/["']tsx(\/[^"']*)?["']/);
 });
+
+it('package.json approves the install scripts the install runs (npm 11 allowScripts), and only those', () => {
+  const root = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
+    allowScripts?: Record<string, boolean>;
+  };
+  const lock = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { hasInstallScript?: boolean }>;
+  };
+  // A declared install script (the lock says so), or node-gyp's implicit one for a package with binding.gyp.
+  const withScripts = Object.entries(lock.packages)
+    .filter(([where]) => where.startsWith('node_modules/'))
+    .filter(
+      ([where, entry]) =>
+        entry.hasInstallScript === true || fs.existsSync(path.join(repoRoot, where, 'binding.gyp')),
+    )
+    .map(([where]) => where.slice(where.lastIndexOf('node_modules/') + 'node_modules/'.length));
+  expect(Object.keys(root.allowScripts ?? {}).sort()).toEqual([...new Set(withScripts)].sort());
+});
