@@ -3,16 +3,115 @@
  * CLI): an entry and everything it uses bundled into one ES module for Node 22+, whitespace and syntax
  * minified (names kept, so stack traces still name functions), written whole (a temporary file renamed over
  * it: a process starting meanwhile never reads half a file).
+ *
+ * And what keeps `npm start` quick: a build stamp per program (`buildStamp`), listing every file the last build
+ * read, with its size and modification time, and the files it wrote. When none changed and all are there, the
+ * build is skipped, as the console's is (apps/web/scripts/build.js).
  */
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
-/** @param {{ entry: string; outfile: string }} target */
-export async function bundleForNode({ entry, outfile }) {
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** Outside every package's `files` and wiped with node_modules by `npm ci`, which then builds anew. */
+const stampDir = path.join(repoRoot, 'node_modules', '.cache', 'svc-build');
+
+/**
+ * What every build reads besides its sources: the dependency versions, the shared set-up, compiler options and
+ * each workspace's package.json (its `exports` and `sideEffects` shape what esbuild bundles).
+ */
+function commonInputs() {
+  const workspaces = ['apps', 'packages'].flatMap((group) =>
+    readdirSync(path.join(repoRoot, group), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => `${group}/${entry.name}/package.json`),
+  );
+  return ['package-lock.json', 'package.json', 'tsconfig.json', 'scripts/node-bundle.js', ...workspaces];
+}
+
+/** @param {string} file relative to the repository @returns {string} */
+function signature(file) {
+  try {
+    const stat = statSync(path.join(repoRoot, file));
+    return `${String(stat.size)}:${String(Math.floor(stat.mtimeMs))}`;
+  } catch {
+    return 'missing';
+  }
+}
+
+/**
+ * @typedef {{ inputs: Record<string, string>, outputs: string[] }} Stamp
+ * @param {string} name one program's stamp (hub, agent, cli)
+ */
+export function buildStamp(name) {
+  const file = path.join(stampDir, `${name}.json`);
+  /** @returns {Stamp | null} */
+  const read = () => {
+    try {
+      const value = /** @type {unknown} */ (JSON.parse(readFileSync(file, 'utf8')));
+      if (typeof value !== 'object' || value === null || !('outputs' in value) || !('inputs' in value))
+        return null;
+      return /** @type {Stamp} */ (value);
+    } catch {
+      return null;
+    }
+  };
+  return {
+    /** The files the last build wrote (repository-relative), or none. @returns {string[]} */
+    lastOutputs() {
+      return read()?.outputs ?? [];
+    },
+    /** Whether the last build's outputs are all there and none of its inputs changed since. */
+    isCurrent() {
+      const stamp = read();
+      if (!stamp || !Array.isArray(stamp.outputs) || typeof stamp.inputs !== 'object') return false;
+      if (!stamp.outputs.every((out) => existsSync(path.join(repoRoot, out)))) return false;
+      return Object.entries(stamp.inputs).every(([input, sig]) => signature(input) === sig);
+    },
+    /**
+     * Records a build that started at `startedMs` (performance.timeOrigin-based wall clock, ms) and read
+     * `inputs` (esbuild's metafile inputs, relative to the working directory) besides the common ones and
+     * `scripts`. A file changed while it built leaves no stamp, so the next run builds again.
+     * @param {{ startedMs: number, inputs: string[], scripts: string[], outputs: string[] }} what
+     */
+    write({ startedMs, inputs, scripts, outputs }) {
+      const relative = (/** @type {string} */ f) => path.relative(repoRoot, path.resolve(f));
+      /** @type {Record<string, string>} */
+      const signatures = {};
+      for (const input of [...commonInputs(), ...scripts.map(relative), ...inputs.map(relative)]) {
+        const sig = signature(input);
+        const mtime = Number(sig.split(':')[1]);
+        if (Number.isFinite(mtime) && mtime >= startedMs) return;
+        signatures[input] = sig;
+      }
+      mkdirSync(stampDir, { recursive: true });
+      const temp = `${file}.${String(process.pid)}.tmp`;
+      writeFileSync(temp, `${JSON.stringify({ inputs: signatures, outputs: outputs.map(relative) })}\n`);
+      renameSync(temp, file);
+    },
+  };
+}
+
+/**
+ * Bundles `entry` into `outfile`, unless the stamp `name` says the last build is current (or `force`).
+ * @param {{ name: string; script: string; entry: string; outfile: string; force?: boolean }} target
+ * @returns {Promise<{ built: boolean }>}
+ */
+export async function bundleForNode({ name, script, entry, outfile, force = false }) {
+  const stamp = buildStamp(name);
+  if (!force && stamp.isCurrent()) return { built: false };
+  const startedMs = Date.now();
   const result = await build({
     entryPoints: [entry],
     outfile,
@@ -30,6 +129,7 @@ export async function bundleForNode({ entry, outfile }) {
       js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
     },
     logLevel: 'warning',
+    metafile: true,
   });
   const [output] = result.outputFiles;
   if (!output) throw new Error('esbuild wrote no output');
@@ -37,18 +137,29 @@ export async function bundleForNode({ entry, outfile }) {
   const temp = `${outfile}.${String(process.pid)}.tmp`;
   writeFileSync(temp, output.contents);
   renameSync(temp, outfile);
+  stamp.write({
+    startedMs,
+    inputs: Object.keys(result.metafile.inputs),
+    scripts: [script],
+    outputs: [outfile],
+  });
+  return { built: true };
 }
 
 /**
  * Runs `buildIt` when the calling script is the one node was started with (`node scripts/build.js`), and says
  * what it built and how long it took.
+ * `--force` builds even when nothing changed.
  * @param {string} scriptUrl the caller's `import.meta.url`
- * @param {string} name @param {string} outfile @param {() => Promise<void>} buildIt
+ * @param {string} name @param {string} outfile
+ * @param {(options: { force: boolean }) => Promise<{ built: boolean }>} buildIt
  */
 export async function buildWhenRun(scriptUrl, name, outfile, buildIt) {
   if (!process.argv[1] || scriptUrl !== pathToFileURL(path.resolve(process.argv[1])).href) return;
   const started = performance.now();
-  await buildIt();
+  const { built } = await buildIt({ force: process.argv.includes('--force') });
   const ms = (performance.now() - started).toFixed(0);
-  process.stdout.write(`${name}: built ${path.relative(process.cwd(), outfile)} (${ms} ms)\n`);
+  process.stdout.write(
+    `${name}: ${built ? 'built' : 'up to date:'} ${path.relative(process.cwd(), outfile)} (${ms} ms)\n`,
+  );
 }

@@ -15,9 +15,19 @@ import { buildWhenRun, bundleForNode } from '../../../scripts/node-bundle.js';
 const agentDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const bundleFile = path.join(agentDir, 'dist', 'svc-agent.mjs');
 
-/** Builds dist/svc-agent.mjs (scripts/node-bundle.js: written whole, never half a file). */
-export async function buildAgentBundle() {
-  await bundleForNode({ entry: path.join(agentDir, 'src/cli/main.ts'), outfile: bundleFile });
+/**
+ * Builds dist/svc-agent.mjs (scripts/node-bundle.js: written whole, never half a file), unless nothing it reads
+ * changed since the last build (`force` builds anyway).
+ * @param {{ force?: boolean }} [options]
+ */
+export async function buildAgentBundle(options = {}) {
+  return bundleForNode({
+    name: 'agent',
+    script: fileURLToPath(import.meta.url),
+    entry: path.join(agentDir, 'src/cli/main.ts'),
+    outfile: bundleFile,
+    force: options.force === true,
+  });
 }
 
 await buildWhenRun(import.meta.url, 'svc-agent', bundleFile, buildAgentBundle);

@@ -36,17 +36,48 @@ it.each(['.', 'apps/hub', 'apps/agent', 'packages/protocol', 'packages/sdk', 'pa
   },
 );
 
-it('the built hub imports only JavaScript: npm packages and Node built-ins, no .ts file', () => {
-  const built = fs.readFileSync(path.join(repoRoot, 'apps/hub/dist/main.js'), 'utf8');
-  const specifiers = [...built.matchAll(/^import\s+(?:[^'"]*?\s+from\s+)?["']([^"']+)["']/gm)].map(
-    (m) => m[1] ?? '',
-  );
+it('the built hub imports only JavaScript: npm packages, Node built-ins and its own chunks, no .ts file', () => {
+  const dist = path.join(repoRoot, 'apps/hub/dist');
+  const built = fs
+    .readdirSync(dist)
+    .filter((name) => name.endsWith('.js'))
+    .map((name) => fs.readFileSync(path.join(dist, name), 'utf8'))
+    .join('\n');
+  const specifiers = [
+    ...built.matchAll(/^(?:import|export)\s+(?:[^'"]*?\s+from\s+)?["']([^"']+)["']/gm),
+    ...built.matchAll(/\bimport\(["']([^"']+)["']\)/g),
+  ].map((m) => m[1] ?? '');
   expect(specifiers.length).toBeGreaterThan(10);
   expect(
     specifiers.filter(
       (s) =>
-        s.startsWith('.') || s.startsWith('/') || s.endsWith('.ts') || s.startsWith('@svc/') || s === 'tsx',
+        (s.startsWith('.') && !/^\.\/[\w-]+\.js$/.test(s)) ||
+        s.startsWith('/') ||
+        s.endsWith('.ts') ||
+        s.startsWith('@svc/') ||
+        s === 'tsx',
     ),
   ).toEqual([]);
+  // The chunks it imports sit beside it (paths relative to import.meta.url stay those of dist/main.js).
+  for (const s of specifiers.filter((x) => x.startsWith('./')))
+    expect(fs.existsSync(path.join(dist, s)), s).toBe(true);
   expect(built).not.toMatch(/["']tsx(\/[^"']*)?["']/);
+});
+
+it('package.json approves the install scripts the install runs (npm 11 allowScripts), and only those', () => {
+  const root = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
+    allowScripts?: Record<string, boolean>;
+  };
+  const lock = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { hasInstallScript?: boolean }>;
+  };
+  // A declared install script (the lock says so), or node-gyp's implicit one for a package with binding.gyp.
+  const withScripts = Object.entries(lock.packages)
+    .filter(([where]) => where.startsWith('node_modules/'))
+    .filter(
+      ([where, entry]) =>
+        entry.hasInstallScript === true || fs.existsSync(path.join(repoRoot, where, 'binding.gyp')),
+    )
+    .map(([where]) => where.slice(where.lastIndexOf('node_modules/') + 'node_modules/'.length));
+  expect(Object.keys(root.allowScripts ?? {}).sort()).toEqual([...new Set(withScripts)].sort());
 });

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { HubConfig } from './config/env.js';
 import type { Hub } from './hub.js';
+import { localAgentSettingsFile } from './platform/data-dir.js';
 import type { Logger } from './platform/logger.js';
 import { systemOwnerContext } from './access/principal.js';
 
@@ -144,19 +145,32 @@ const connectedLine = /\bconnected to the hub\b/;
 /** How long the agent's output stays quiet before its start counts as settled. */
 const settleQuietMs = 500;
 
+/**
+ * Enrolls this machine's agent, once, and writes its settings (`<data>/local-agent/settings.json`, with its
+ * credential) for the hub at `hubUrl`; a later call keeps the identity and refreshes the rest.
+ */
+export async function enrollLocalAgent(
+  hub: Hub,
+  config: Pick<HubConfig, 'dataDir' | 'tlsCaKeyDir'>,
+  hubUrl: string,
+): Promise<{ file: string; assetId: string }> {
+  const file = path.join(config.dataDir, localAgentSettingsFile);
+  const assetId = await ensureEnrolled(hub, file, hubUrl, {
+    protected_paths: hubSecretPaths(config),
+    protected_pids: hubPids(),
+  });
+  return { file, assetId };
+}
+
 export async function startLocalAgent(
   hub: Hub,
   config: Pick<HubConfig, 'dataDir' | 'tlsMode' | 'tlsCaKeyDir'>,
   ports: { httpsPort: number | null; httpPort: number },
   logger: Logger,
 ): Promise<LocalAgent> {
-  const file = path.join(config.dataDir, 'local-agent', 'settings.json');
   const hubUrl =
     ports.httpsPort !== null ? `https://127.0.0.1:${ports.httpsPort}` : `http://127.0.0.1:${ports.httpPort}`;
-  const assetId = await ensureEnrolled(hub, file, hubUrl, {
-    protected_paths: hubSecretPaths(config),
-    protected_pids: hubPids(),
-  });
+  const { file, assetId } = await enrollLocalAgent(hub, config, hubUrl);
   await hub.services.assets.markHubHost(systemOwnerContext(), assetId);
   let child: ChildProcess | null = null;
   let stopping = false;

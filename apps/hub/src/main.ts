@@ -1,119 +1,24 @@
-import { ConfigError, parseEnv, type HubConfig } from './config/env.js';
-import { createHub } from './hub.js';
+/**
+ * The `svc-hub` entry (dist/main.js): the command line first; the hub itself (serve.ts) is imported only when
+ * it is to run. The build splits it into its own chunks, so `svc-hub --version`, `backup` or `migrate` load
+ * what they use and not the server (docs/decisions/0006-node-and-build.md).
+ */
+import type { HubConfig } from './config/env.js';
 import { hubUmask } from './platform/data-dir.js';
-import { createLogger, type Logger } from './platform/logger.js';
-import { prettyDestination } from './platform/log-pretty.js';
-import { CertificateProblem } from './platform/tls/certificates.js';
-import { DataDirLocked } from './platform/data-dir-lock.js';
-import { DatabaseNewerThanHub } from './platform/db/database.js';
 import { runHubCli } from './ops/program.js';
-import { startLocalAgent } from './local-agent.js';
-import { startupBanner } from './startup-banner.js';
-import { httpsServerFactory, startServers } from './server.js';
 
 function fail(message: string, code: number): never {
   process.stderr.write(`svc hub: ${message}\n`);
   process.exit(code);
 }
 
-/** How long the start-up banner waits for the local agent's start (a slow machine's Node start included). */
-const localAgentSettleMs = 30_000;
-
-/** Starts the hub; `restart` closes it and starts it again in this process (POST /api/settings/restart). */
-async function run(config: HubConfig, logger: Logger): Promise<void> {
-  let restarting = false;
-  const hub = await createHub({
-    config,
-    logger,
-    serverFactory: httpsServerFactory,
-    requestRestart: () => {
-      if (restarting) return;
-      restarting = true;
-      logger.info('restarting on request');
-      void stopAll().then(() => run(config, logger));
-    },
-  });
-  let servers;
-  try {
-    servers = await startServers(hub, config);
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === 'EADDRINUSE' || code === 'EACCES') {
-      fail(
-        `cannot listen (${code}): ports ${config.httpsPort}/${config.httpPort} are taken or not allowed; set SVC_HTTPS_PORT and SVC_HTTP_PORT`,
-        1,
-      );
-    }
-    throw error;
-  }
-  const running = servers;
-  const localAgent = config.localAgent ? await startLocalAgent(hub, config, running, logger) : null;
-  async function stopAll(): Promise<void> {
-    await localAgent?.stop();
-    await running.close();
-    await hub.close();
-  }
-  // The banner after the local agent's own start-up lines (its "connected" line reaches us through a pipe,
-  // after the hub has counted it connected), so that it ends the log with the console's address.
-  if (localAgent && !(await localAgent.settled(localAgentSettleMs))) {
-    logger.warn(
-      `the local agent has not connected in ${String(localAgentSettleMs / 1000)} s; its lines may follow the console's address`,
-    );
-  }
-  for (const line of startupBanner(hub, config, running)) logger.info(line.fields, line.message);
-
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    // The drain: /readyz says `stopping` while requests and agents are served as before, so that a load
-    // balancer's health checks move new requests to the other processes before this one refuses any.
-    hub.markStopping();
-    logger.info({ signal, drain_seconds: config.shutdownDrainMs / 1000 }, 'shutting down');
-    await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
-    // Committed data is safe at any point (WAL); a close that hangs must not keep the process alive.
-    setTimeout(() => {
-      logger.warn('shutdown took over 5 s; exiting now');
-      process.exit(0);
-    }, 5000).unref();
-    stopAll().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.removeAllListeners('SIGINT');
-  process.removeAllListeners('SIGTERM');
-  process.on('SIGINT', () => {
-    void stop('SIGINT');
-  });
-  process.on('SIGTERM', () => {
-    void stop('SIGTERM');
-  });
-}
-
-function readConfig(): HubConfig {
+/** The hub's config from the environment; a configuration error ends the process with its reason (exit 2). */
+async function readConfig(): Promise<HubConfig> {
+  const { ConfigError, parseEnv } = await import('./config/env.js');
   try {
     return parseEnv(process.env, process.cwd(), { stdoutIsTty: process.stdout.isTTY });
   } catch (error) {
     if (error instanceof ConfigError) fail(`configuration error: ${error.message}`, 2);
-    throw error;
-  }
-}
-
-async function serve(config: HubConfig): Promise<void> {
-  const logger = createLogger(
-    config.logLevel,
-    config.logFormat === 'pretty' ? prettyDestination() : undefined,
-  );
-  try {
-    await run(config, logger);
-  } catch (error) {
-    if (error instanceof CertificateProblem) fail(`TLS: ${error.message}`, 2);
-    if (error instanceof DataDirLocked) fail(error.message, 1);
-    if (error instanceof DatabaseNewerThanHub) fail(error.message, 2);
     throw error;
   }
 }
@@ -125,7 +30,10 @@ async function main(): Promise<void> {
     stdout: process.stdout,
     stderr: process.stderr,
     config: readConfig,
-    serve,
+    serve: async (config) => {
+      const { serve } = await import('./serve.js');
+      await serve(config);
+    },
   });
   // `serve` returns once the hub listens; the process then lives on its servers until a signal.
   if (code !== 0) process.exit(code);

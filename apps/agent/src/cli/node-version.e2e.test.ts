@@ -102,6 +102,33 @@ describe.skipIf(old === null)(`on an older Node (${old?.version ?? 'none found'}
   );
 });
 
+describe.skipIf(old === null)(
+  `npm start and npm ci on an older Node (${old?.version ?? 'none found'})`,
+  () => {
+    it("npm start's build refuses at once, naming this checkout's remedy", () => {
+      const result = spawnSync(old?.path ?? '', [path.join(repoRoot, 'scripts/build.js')], {
+        encoding: 'utf8',
+        timeout: 20_000,
+        env: { PATH: process.env.PATH },
+      });
+      expect(result.status).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain(`this is Node.js ${old?.version ?? ''}`);
+      expect(result.stderr).toContain('source scripts/use-node24.sh');
+    });
+
+    it('npm ci refuses before installing: devEngines asks for the Node engines.node names', () => {
+      const { devEngines } = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
+        devEngines?: unknown;
+      };
+      const [major, minor] = requiredNode.split('.');
+      expect(devEngines).toEqual({
+        runtime: { name: 'node', version: `>=${major}.${minor}`, onFail: 'error' },
+      });
+    });
+  },
+);
+
 it('after npm install, node_modules/.bin/svc-agent runs (README: npx svc-agent)', () => {
   const bin = path.join(repoRoot, 'node_modules/.bin/svc-agent');
   expect(fs.realpathSync(bin)).toBe(fs.realpathSync(agentBin));

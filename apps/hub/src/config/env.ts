@@ -2,7 +2,7 @@
  * The hub's environment, parsed once in main.ts. Nothing else reads process.env.
  */
 import path from 'node:path';
-import { tlsModes } from '@svc/protocol';
+import { tlsModes } from '@svc/protocol/tls';
 import { outboundAllowPrivateModes, type OutboundPolicy } from '../platform/outbound/address-policy.js';
 import { parseNatsUrl } from '../platform/cluster/nats-url.js';
 import { caNameProblem } from '../platform/tls/name-constraints.js';

@@ -9,7 +9,7 @@ import {
   type SettingKey,
   type SettingSource,
   type SettingValue,
-} from '@svc/protocol';
+} from '@svc/protocol/settings';
 import { Value } from 'typebox/value';
 
 interface ResolvedSetting {

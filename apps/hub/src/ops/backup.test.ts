@@ -1,15 +1,19 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { agentChannelPath } from '@svc/protocol';
+import { agentChannelPath, type EnrollmentTokenCreated, type User } from '@svc/protocol';
 import { FakeAgent, provisionAgents, startTestHub, type TestHub } from '@svc/testkit';
 import { parseEnv } from '../config/env.js';
 import { createHub, type Hub } from '../hub.js';
 import { systemOwnerContext } from '../access/principal.js';
 import { silentLogger } from '../platform/logger.js';
 import { metricSample } from '../testing/metric-sample.js';
+import { enableTwoFactor, sessionCookieOf } from '../testing/two-factor-user.js';
+import { enrollLocalAgent } from '../local-agent.js';
 import { runHubCli } from './program.js';
 
 const cleanup: (() => Promise<void> | void)[] = [];
@@ -173,6 +177,156 @@ describe('svc-hub backup and restore (SQLite)', () => {
     const bad = await cli(['restore', junk], path.join(dir, 'other'));
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('is not a readable svc hub backup');
+  });
+});
+
+/**
+ * Everything a thief of the archive could read: its raw bytes, each file in it, and every row of the database
+ * in it (a value in the database may be split across pages in the raw bytes).
+ */
+function archiveText(archive: string): string {
+  const dir = tempDir();
+  execFileSync('tar', ['-C', dir, '-xf', archive]);
+  const parts = [fs.readFileSync(archive).toString('latin1')];
+  const walk = (at: string): void => {
+    for (const entry of fs.readdirSync(at, { withFileTypes: true })) {
+      const full = path.join(at, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else parts.push(fs.readFileSync(full).toString('latin1'));
+    }
+  };
+  walk(dir);
+  const db = new SQLite(path.join(dir, 'data', 'hub.sqlite'), { readonly: true });
+  try {
+    const tables = db
+      .prepare<[], { name: string }>("select name from sqlite_master where type = 'table'")
+      .all();
+    for (const { name } of tables) parts.push(JSON.stringify(db.prepare(`select * from "${name}"`).all()));
+  } finally {
+    db.close();
+  }
+  return parts.join('\n');
+}
+
+/** The base64 body of a PEM private key, without its armour and line breaks' effect (one line of it). */
+function pemBodyLine(pem: string): string {
+  const line = pem.split('\n').find((l) => l.length > 0 && !l.startsWith('-----'));
+  if (!line) throw new Error('not a PEM');
+  return line;
+}
+
+describe('what a stolen backup holds (made without --include-key)', () => {
+  it('no credential the hub issued, in clear; restore with the key puts the sealed files back', async () => {
+    // The built-in CA (TLS auto), the owner's first run left as it is (its password in the data directory).
+    // The webhook's name resolves to loopback, and it stays disabled: nothing is ever sent.
+    const t = await startTestHub({
+      keepFirstRun: true,
+      injectAsHttps: true,
+      env: { SVC_TLS_MODE: 'auto', SVC_OUTBOUND_ALLOW_LOOPBACK: 'true' },
+      outbound: { resolver: () => Promise.resolve([{ address: '127.0.0.1', family: 4 }]) },
+    });
+    cleanup.push(() => t.close());
+    const secrets: [string, string][] = [
+      ['owner token', t.ownerKey],
+      ["owner's first-run password", t.ownerPassword],
+      ['API key', (await t.createKey({ role: 'viewer', scopes: ['hub:read'] })).raw_key],
+      ['hub key', fs.readFileSync(path.join(t.dataDir, 'encryption.key'), 'utf8').trim()],
+    ];
+    const token = await t.request('POST', '/api/v2/enrollment-tokens', { body: { name: 'rack' } });
+    expect(token.status, token.text).toBe(201);
+    secrets.push(['enrollment token', (token.json.data as EnrollmentTokenCreated).token]);
+    const [agent] = await provisionAgents(t.hub, 1, 'bk');
+    secrets.push(['agent credential', agent?.credential ?? 'missing']);
+    // The hub's own host, as `npm start` enrolls it.
+    const local = await enrollLocalAgent(t.hub, t.config, 'https://127.0.0.1:8443');
+    const localSettings = fs.readFileSync(local.file, 'utf8');
+    const localCredential = (JSON.parse(localSettings) as { credential: string }).credential;
+    expect(localCredential).toMatch(/^sva_/);
+    secrets.push(["the local agent's credential", localCredential]);
+    const ownerFile = path.join(t.dataDir, 'owner-credentials.txt');
+    const ownerText = fs.readFileSync(ownerFile, 'utf8');
+
+    // A user signed in (a session) with 2FA on (a TOTP secret, recovery codes).
+    const user = await t.request('POST', '/api/auth/users', {
+      body: { username: 'tess', password: 'tess password 1', role: 'operator' },
+    });
+    expect(user.status, user.text).toBe(201);
+    expect((user.json.data as User).username).toBe('tess');
+    const login = await t.request('POST', '/api/auth/login', {
+      key: null,
+      body: { username: 'tess', password: 'tess password 1' },
+    });
+    const cookie = sessionCookieOf(login) ?? '';
+    expect(cookie).toMatch(/^svc_session=[a-z2-7]{52}$/);
+    secrets.push(['session token', cookie.slice('svc_session='.length)]);
+    // inject() as from a TLS-terminating proxy: the console's own origin is https, with inject()'s Host.
+    const twoFactor = await enableTwoFactor(t, cookie, 'https://localhost:80');
+    secrets.push(['TOTP secret', twoFactor.secret]);
+    for (const code of twoFactor.recoveryCodes) secrets.push(['recovery code', code]);
+
+    // Secrets admins hand the hub: a webhook's, a desktop's password.
+    const hookSecret = `hook-${'s'.repeat(8)}-${Math.random().toString(36).slice(2)}-secret`;
+    const hook = await t.request('POST', '/api/v2/webhooks', {
+      body: { name: 'hook', url: 'https://hooks.test/in', secret: hookSecret, enabled: false },
+    });
+    expect(hook.status, hook.text).toBe(201);
+    secrets.push(['webhook secret', hookSecret]);
+    const asset = await t.createAsset({ name: 'desk' });
+    const vnc = `vnc-${Math.random().toString(36).slice(2)}`;
+    const desktop = await t.request('PUT', `/api/v2/desktop/credentials/${asset.id}`, {
+      body: { password: vnc },
+    });
+    expect(desktop.status, desktop.text).toBe(200);
+    secrets.push(['desktop password', vnc]);
+
+    // The private keys: the built-in CA's and the server's.
+    const caKey = t.hub.box.open(
+      fs.readFileSync(path.join(t.config.tlsCaKeyDir, 'ca.key.sealed'), 'utf8').trim(),
+      'tls:ca-key',
+    );
+    const serverKey = t.hub.box.open(
+      fs.readFileSync(path.join(t.dataDir, 'tls-private', 'server.key.sealed'), 'utf8').trim(),
+      'tls:server-key',
+    );
+    secrets.push(['CA key', pemBodyLine(caKey)], ['server key', pemBodyLine(serverKey)]);
+
+    const out = path.join(tempDir(), 'hub.svcbackup');
+    const backup = await cli(['backup', out], t.dataDir, {
+      SVC_TLS_CA_KEY_DIR: t.config.tlsCaKeyDir,
+    });
+    expect(backup.stderr).toBe('');
+    expect(backup.code).toBe(0);
+
+    const text = archiveText(out);
+    expect(text).not.toContain('PRIVATE KEY');
+    for (const [what, secret] of secrets) expect(secret.length, what).toBeGreaterThan(8);
+    expect(
+      secrets.filter(([, secret]) => text.includes(secret)).map(([what]) => what),
+      'in the archive in clear',
+    ).toEqual([]);
+
+    // A wrong key is refused with the reason, and leaves nothing behind.
+    const wrongKey = path.join(tempDir(), 'wrong.key');
+    fs.writeFileSync(wrongKey, `${'ab'.repeat(32)}\n`);
+    const target = path.join(tempDir(), 'restored');
+    const env = { SVC_TLS_CA_KEY_DIR: `${target}-ca-key` };
+    const wrong = await cli(['restore', out, '--key-file', wrongKey], target, env);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('does not open this backup');
+    expect(fs.existsSync(target)).toBe(false);
+
+    // With the right key, the local agent keeps its identity and the owner's first run its password.
+    const restored = await cli(
+      ['restore', out, '--key-file', path.join(t.dataDir, 'encryption.key')],
+      target,
+      env,
+    );
+    expect(restored.stderr).toBe('');
+    expect(restored.code).toBe(0);
+    expect(fs.readFileSync(path.join(target, 'local-agent', 'settings.json'), 'utf8')).toBe(localSettings);
+    expect(fs.readFileSync(path.join(target, 'owner-credentials.txt'), 'utf8')).toBe(ownerText);
+    expect(fs.statSync(path.join(target, 'local-agent', 'settings.json')).mode & 0o777).toBe(0o600);
+    fs.rmSync(`${target}-ca-key`, { recursive: true, force: true });
   });
 });
 

@@ -6,6 +6,11 @@
  * The hub key (`encryption.key`, which unseals every stored secret) is left out unless asked for
  * (`--include-key`): an archive that travels to backup storage should not open its own secrets. The operator
  * keeps the key apart and gives it back at restore (`--key-file`), or sets SVC_ENCRYPTION_KEY.
+ *
+ * The data directory's few files that hold a live credential in clear (the local agent's settings, the owner's
+ * first-run password: platform/data-dir.ts) travel sealed with the hub key, under `sealed/`; restore opens them
+ * with the key it needs anyway. Everything else in the archive is sealed or hashed already, so a stolen backup
+ * without the key opens nothing. A value sealed with the key in the manifest lets restore refuse a wrong key.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -16,7 +21,8 @@ import type { HubConfig } from '../config/env.js';
 import { DatabaseNewerThanHub, planMigrations } from '../platform/db/database.js';
 import { migrations } from '../platform/db/migrations.js';
 import { lockFileName } from '../platform/data-dir-lock.js';
-import { encryptionKeyFile } from '../platform/secret-box.js';
+import { clearCredentialFiles } from '../platform/data-dir.js';
+import { encryptionKeyFile, loadSecretBox, SecretBoxError, type SecretBox } from '../platform/secret-box.js';
 import { hubVersion } from '../platform/version.js';
 
 const run = promisify(execFile);
@@ -24,6 +30,7 @@ const run = promisify(execFile);
 const manifestName = 'svc-backup.json';
 const dataFolder = 'data';
 const caKeyFolder = 'ca-key';
+const sealedFolder = 'sealed';
 const sqliteFile = 'hub.sqlite';
 const pgDumpFile = 'database.pgdump';
 /** Files of a running SQLite database that the online backup replaces, and the running hub's lock. */
@@ -33,15 +40,26 @@ const toolTimeoutMs = 30 * 60 * 1000;
 
 export class OperationRefused extends Error {}
 
+/** 2: credential files sealed under `sealed/`, and `key_check`; a hub that reads only 1 refuses it. */
+const formatVersion = 2;
+
 interface Manifest {
   format: 'svc-hub-backup';
-  format_version: 1;
+  format_version: 1 | 2;
   hub_version: string;
   created_at: string;
   database: 'sqlite' | 'postgres';
   migrations: string[];
   key_included: boolean;
+  /** Paths (relative to the data directory, `/`-separated) of the files under `sealed/`. */
+  sealed_files?: string[];
+  /** `keyCheckText` sealed with the hub key: restore opens it first, to refuse a wrong key with a clear reason. */
+  key_check?: string;
 }
+
+const keyCheckText = 'svc-hub-backup';
+const keyCheckContext = 'backup:key-check';
+const sealedFileContext = (relative: string) => `backup:file:${relative}`;
 
 export interface BackupResult {
   file: string;
@@ -51,15 +69,28 @@ export interface BackupResult {
   keyLocation: string;
 }
 
-type BackupConfig = Pick<HubConfig, 'dataDir' | 'databaseUrl' | 'tlsCaKeyDir' | 'encryptionKey'>;
+type BackupConfig = Pick<
+  HubConfig,
+  'dataDir' | 'databaseUrl' | 'tlsCaKeyDir' | 'encryptionKey' | 'retiredEncryptionKeys'
+>;
 
-function copyTree(from: string, to: string, skip: (name: string) => boolean): void {
+/** `a/b` for `a<sep>b`: the archive's names are the same on every platform. */
+const portable = (relative: string) => relative.split(path.sep).join('/');
+
+/** The hub key of `dataDir` (SVC_ENCRYPTION_KEY, else its encryption.key); null when it has none (never made). */
+function hubKeyBox(config: BackupConfig, dataDir: string, envKey: string | null): SecretBox | null {
+  if (!envKey && !fs.existsSync(path.join(dataDir, encryptionKeyFile))) return null;
+  return loadSecretBox({ dataDir, key: envKey, retired: config.retiredEncryptionKeys });
+}
+
+/** Copies `from` into `to`, leaving out each file or folder whose full source path `skip` says. */
+function copyTree(from: string, to: string, skip: (source: string) => boolean): void {
   fs.mkdirSync(to, { recursive: true, mode: 0o700 });
   for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
-    if (skip(entry.name)) continue;
     const source = path.join(from, entry.name);
+    if (skip(source)) continue;
     const target = path.join(to, entry.name);
-    if (entry.isDirectory()) copyTree(source, target, () => false);
+    if (entry.isDirectory()) copyTree(source, target, skip);
     else if (entry.isFile()) fs.copyFileSync(source, target);
   }
 }
@@ -97,12 +128,33 @@ export async function createBackup(
     throw new OperationRefused(`no hub database at ${dbFile}: is SVC_DATA_DIR the hub's data directory?`);
   const staging = fs.mkdtempSync(path.join(path.dirname(target), '.svc-backup-'));
   try {
+    const box = hubKeyBox(config, config.dataDir, config.encryptionKey);
+    if (!box)
+      throw new OperationRefused(
+        `no hub key: ${path.join(config.dataDir, encryptionKeyFile)} does not exist and SVC_ENCRYPTION_KEY is not set. ` +
+          'Run the backup with the same SVC_* settings as the hub (e.g. /etc/svc-hub/hub.env).',
+      );
     const dataOut = path.join(staging, dataFolder);
-    copyTree(
-      config.dataDir,
-      dataOut,
-      (name) => notCopied.has(name) || (name === encryptionKeyFile && !options.includeKey),
-    );
+    // Left out: what the database copy replaces, the lock, the key unless asked for, and the credential files
+    // (sealed below instead).
+    const left = [
+      ...notCopied,
+      ...clearCredentialFiles,
+      ...(options.includeKey ? [] : [encryptionKeyFile]),
+    ].map((relative) => path.join(config.dataDir, relative));
+    copyTree(config.dataDir, dataOut, (source) => left.includes(source));
+    const sealedFiles: string[] = [];
+    for (const relative of clearCredentialFiles) {
+      const source = path.join(config.dataDir, relative);
+      if (!fs.existsSync(source)) continue;
+      const name = portable(relative);
+      const target = path.join(staging, sealedFolder, relative);
+      fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
+      fs.writeFileSync(target, box.seal(fs.readFileSync(source, 'utf8'), sealedFileContext(name)), {
+        mode: 0o600,
+      });
+      sealedFiles.push(name);
+    }
     if (fs.existsSync(config.tlsCaKeyDir))
       copyTree(config.tlsCaKeyDir, path.join(staging, caKeyFolder), () => false);
     if (database === 'sqlite') {
@@ -127,12 +179,14 @@ export async function createBackup(
     if (plan.unknown.length > 0) throw new DatabaseNewerThanHub(plan.unknown);
     const manifest: Manifest = {
       format: 'svc-hub-backup',
-      format_version: 1,
+      format_version: formatVersion,
       hub_version: hubVersion,
       created_at: new Date().toISOString(),
       database,
       migrations: Object.keys(migrations).filter((name) => !plan.pending.includes(name)),
       key_included: options.includeKey && fs.existsSync(path.join(config.dataDir, encryptionKeyFile)),
+      sealed_files: sealedFiles,
+      key_check: box.seal(keyCheckText, keyCheckContext),
     };
     fs.writeFileSync(path.join(staging, manifestName), `${JSON.stringify(manifest, null, 2)}\n`, {
       mode: 0o600,
@@ -188,7 +242,10 @@ function readManifest(dir: string): Manifest {
   } catch {
     throw new OperationRefused('this file is not an svc hub backup (no svc-backup.json in it)');
   }
-  if (manifest.format !== 'svc-hub-backup' || manifest.format_version !== 1)
+  if (
+    manifest.format !== 'svc-hub-backup' ||
+    (manifest.format_version !== 1 && manifest.format_version !== formatVersion)
+  )
     throw new OperationRefused('this file is not an svc hub backup this hub can read (format or version)');
   return manifest as Manifest;
 }
@@ -250,6 +307,7 @@ export async function restoreBackup(
         'the backup holds no hub key (it was made without --include-key): give the key you kept with ' +
           '--key-file <file>, or set SVC_ENCRYPTION_KEY. Without it the restored hub cannot read its secrets.',
       );
+    unsealCredentialFiles(config, staging, manifest, key);
     if (manifest.database === 'postgres') {
       if (!config.databaseUrl)
         throw new OperationRefused(
@@ -286,6 +344,47 @@ export async function restoreBackup(
     };
   } finally {
     fs.rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Checks the hub key against the archive and puts the sealed credential files back in the data directory being
+ * restored (0600). Only the names the hub knows are accepted: the archive never chooses where a file goes.
+ */
+function unsealCredentialFiles(
+  config: BackupConfig,
+  staging: string,
+  manifest: Manifest,
+  key: RestoreResult['key'],
+): void {
+  if (manifest.key_check === undefined && (manifest.sealed_files ?? []).length === 0) return;
+  const dataIn = path.join(staging, dataFolder);
+  const box =
+    key === 'SVC_ENCRYPTION_KEY'
+      ? hubKeyBox(config, dataIn, config.encryptionKey)
+      : hubKeyBox(config, dataIn, null);
+  if (!box) throw new OperationRefused('no hub key to open the backup with');
+  const known = new Map(clearCredentialFiles.map((f) => [portable(f), f]));
+  const wrongKey = () =>
+    new OperationRefused(
+      `the hub key from the ${key} does not open this backup: give the key of the hub that made it ` +
+        '(--key-file <file>, or SVC_ENCRYPTION_KEY)',
+    );
+  try {
+    if (manifest.key_check !== undefined && box.open(manifest.key_check, keyCheckContext) !== keyCheckText)
+      throw wrongKey();
+    for (const name of manifest.sealed_files ?? []) {
+      const relative = known.get(name);
+      if (relative === undefined)
+        throw new OperationRefused(`the backup holds a sealed file this hub does not know (${name})`);
+      const sealed = fs.readFileSync(path.join(staging, sealedFolder, relative), 'utf8');
+      const target = path.join(dataIn, relative);
+      fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
+      fs.writeFileSync(target, box.open(sealed, sealedFileContext(name)), { mode: 0o600 });
+    }
+  } catch (error) {
+    if (error instanceof SecretBoxError) throw wrongKey();
+    throw error;
   }
 }
 

@@ -2,22 +2,22 @@
  * The `svc-hub` command line: no command (or `serve`) runs the hub, as `npm start` always did; `backup`,
  * `restore`, `migrate` and `tls issue` are the operator's tools (docs/operations.md). Each reads the same environment as
  * the hub (SVC_DATA_DIR, SVC_DATABASE_URL, SVC_ENCRYPTION_KEY…), parsed once by the caller.
+ *
+ * Each command imports what it runs when it runs (the database drivers, tar, the CA): `svc-hub --version` or
+ * `--help` loads commander and nothing else of weight, and the built hub splits each into a chunk of its own.
  */
 import { Command, CommanderError } from 'commander';
 import type { HubConfig } from '../config/env.js';
-import { DatabaseNewerThanHub, openDatabase, planMigrations } from '../platform/db/database.js';
-import { DataDirLocked, lockDataDir } from '../platform/data-dir-lock.js';
-import { SecretBoxError } from '../platform/secret-box.js';
-import { CertificateProblem } from '../platform/tls/certificates.js';
 import { hubVersion } from '../platform/version.js';
-import { createBackup, OperationRefused, restoreBackup } from './backup.js';
-import { issueCertificate } from './tls-issue.js';
 
 export interface HubCliIo {
   stdout: { write(text: string): unknown };
   stderr: { write(text: string): unknown };
-  /** Reads the environment into the hub's config (main.ts: parseEnv with its error handling). */
-  config: () => HubConfig;
+  /**
+   * Reads the environment into the hub's config (main.ts: parseEnv with its error handling, imported when a
+   * command needs it: the settings' schemas are not for `--version`).
+   */
+  config: () => HubConfig | Promise<HubConfig>;
   /** Runs the hub until it stops. */
   serve: (config: HubConfig) => Promise<void>;
 }
@@ -25,8 +25,35 @@ export interface HubCliIo {
 /** Exit codes scripts can rely on: 0 done, 1 failed, 2 refused (usage, configuration, or a check said no). */
 const exitCodes = { ok: 0, failed: 1, refused: 2 } as const;
 
+/**
+ * Whether `error` is one of the refusals an operator can act on (exit 2, the message alone). Their modules are
+ * loaded already when one of them threw; they are imported here so that a command that never touches them
+ * does not load them.
+ */
+async function isRefusal(error: unknown): Promise<boolean> {
+  if (!(error instanceof Error)) return false;
+  const [backup, certificates, secretBox, database, lock] = await Promise.all([
+    import('./backup.js'),
+    import('../platform/tls/certificates.js'),
+    import('../platform/secret-box.js'),
+    import('../platform/db/database.js'),
+    import('../platform/data-dir-lock.js'),
+  ]);
+  return (
+    error instanceof backup.OperationRefused ||
+    error instanceof certificates.CertificateProblem ||
+    error instanceof secretBox.SecretBoxError ||
+    error instanceof database.DatabaseNewerThanHub ||
+    error instanceof lock.DataDirLocked
+  );
+}
+
 async function migrateCommand(io: HubCliIo, dryRun: boolean): Promise<number> {
-  const config = io.config();
+  const [{ DatabaseNewerThanHub, openDatabase, planMigrations }, { lockDataDir }] = await Promise.all([
+    import('../platform/db/database.js'),
+    import('../platform/data-dir-lock.js'),
+  ]);
+  const config = await io.config();
   const options = { databaseUrl: config.databaseUrl, dataDir: config.dataDir };
   const plan = await planMigrations(options);
   if (plan.unknown.length > 0) throw new DatabaseNewerThanHub(plan.unknown);
@@ -62,13 +89,13 @@ export async function runHubCli(argv: readonly string[], io: HubCliIo): Promise<
       writeErr: (text) => io.stderr.write(text),
     });
   program.action(async () => {
-    await io.serve(io.config());
+    await io.serve(await io.config());
   });
   program
     .command('serve')
     .description('run the hub (the default)')
     .action(async () => {
-      await io.serve(io.config());
+      await io.serve(await io.config());
     });
   program
     .command('backup')
@@ -80,7 +107,8 @@ export async function runHubCli(argv: readonly string[], io: HubCliIo): Promise<
     )
     .option('--pg-dump <path>', 'the pg_dump binary (PostgreSQL hubs)', 'pg_dump')
     .action(async (file: string, options: { includeKey?: boolean; pgDump: string }) => {
-      const result = await createBackup(io.config(), file, {
+      const { createBackup } = await import('./backup.js');
+      const result = await createBackup(await io.config(), file, {
         includeKey: options.includeKey === true,
         pgDump: options.pgDump,
       });
@@ -100,7 +128,8 @@ export async function runHubCli(argv: readonly string[], io: HubCliIo): Promise<
     .option('--key-file <file>', 'the hub key kept apart from the backup (64 hexadecimal characters)')
     .option('--pg-restore <path>', 'the pg_restore binary (PostgreSQL hubs)', 'pg_restore')
     .action(async (file: string, options: { keyFile?: string; pgRestore: string }) => {
-      const config = io.config();
+      const { restoreBackup } = await import('./backup.js');
+      const config = await io.config();
       const result = await restoreBackup(config, file, {
         ...(options.keyFile ? { keyFile: options.keyFile } : {}),
         pgRestore: options.pgRestore,
@@ -132,7 +161,8 @@ export async function runHubCli(argv: readonly string[], io: HubCliIo): Promise<
     )
     .requiredOption('--name <name...>', 'a DNS name or IP address the certificate is for (repeatable)')
     .action(async (file: string, options: { name: string[] }) => {
-      const issued = await issueCertificate(io.config(), file, options.name);
+      const { issueCertificate } = await import('./tls-issue.js');
+      const issued = await issueCertificate(await io.config(), file, options.name);
       io.stdout.write(
         `Certificate for ${issued.names.join(', ')} written to ${file} (certificate, then key), ` +
           `valid until ${issued.notAfter}: issue a new one before then.\n`,
@@ -145,14 +175,8 @@ export async function runHubCli(argv: readonly string[], io: HubCliIo): Promise<
     if (error instanceof CommanderError) {
       return error.exitCode === 0 ? exitCodes.ok : exitCodes.refused;
     }
-    if (
-      error instanceof OperationRefused ||
-      error instanceof CertificateProblem ||
-      error instanceof SecretBoxError ||
-      error instanceof DatabaseNewerThanHub ||
-      error instanceof DataDirLocked
-    ) {
-      io.stderr.write(`svc-hub: ${error.message}\n`);
+    if (await isRefusal(error)) {
+      io.stderr.write(`svc-hub: ${(error as Error).message}\n`);
       return exitCodes.refused;
     }
     throw error;

@@ -9,6 +9,18 @@ import path from 'node:path';
 import type { Logger } from './logger.js';
 import { tlsPublicDirName } from './tls/tls-files.js';
 
+/** The owner's first-run password, in clear until the owner sets a new one (modules/users/owner-bootstrap.ts). */
+export const ownerCredentialsFile = 'owner-credentials.txt';
+
+/** The local agent's settings (local-agent.ts), with its agent credential in clear: it signs in as this host. */
+export const localAgentSettingsFile = path.join('local-agent', 'settings.json');
+
+/**
+ * The files of the data directory that hold a live credential in clear. A backup carries them sealed with the
+ * hub key (ops/backup.ts), so that a stolen archive opens nothing; every other secret there is sealed already.
+ */
+export const clearCredentialFiles: readonly string[] = [ownerCredentialsFile, localAgentSettingsFile];
+
 /** The hub's own process umask (main.ts): every file and directory it makes is private to its user. */
 export const hubUmask = 0o077;
 

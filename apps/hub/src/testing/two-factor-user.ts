@@ -39,13 +39,15 @@ export function wrongTotpCode(clock: Clock, secret: string): string {
 
 /**
  * Turns 2FA on for the user signed in with `cookie` (setup, then verify with the current code), then moves the
- * hub's clock past the step that code used, so the next code is a fresh one.
+ * hub's clock past the step that code used, so the next code is a fresh one. `origin`: the hub's own (another
+ * one for a hub that `injectAsHttps`).
  */
 export async function enableTwoFactor(
   hub: TestHub,
   cookie: string,
+  origin = ownOrigin,
 ): Promise<{ secret: string; recoveryCodes: string[] }> {
-  const asUser = { key: null, headers: { cookie, origin: ownOrigin } };
+  const asUser = { key: null, headers: { cookie, origin } };
   const setup = await hub.request('POST', '/api/auth/2fa/setup', asUser);
   expect(setup.status, setup.text).toBe(200);
   const { secret } = setup.json.data as TotpSetup;

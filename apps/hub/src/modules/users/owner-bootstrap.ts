@@ -4,13 +4,14 @@ import { newId } from '@svc/protocol';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
 import { hashPassword, randomToken } from '../../platform/crypto.js';
+import { ownerCredentialsFile } from '../../platform/data-dir.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { Logger } from '../../platform/logger.js';
 import type { ActionContext } from '../../access/principal.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { findUserByRole, insertUser } from './users.repository.js';
 
-export const ownerCredentialsFile = 'owner-credentials.txt';
+export { ownerCredentialsFile };
 
 export function ownerCredentialsPath(dataDir: string): string {
   return path.join(dataDir, ownerCredentialsFile);
