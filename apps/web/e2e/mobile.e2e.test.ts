@@ -221,27 +221,6 @@ describe('the mobile companion', () => {
     expect(await auditRuns(action.id)).toBe(1);
   });
 
-  it('notices the hub answering again with nothing queued and no event socket to reopen', async () => {
-    const t = h();
-    // Neither a queue replay nor the event socket reopening can tell the app: only its probe can.
-    await t.page.goto(`${t.baseUrl}/m/settings`);
-    await t.page.getByLabel('Queue actions while the hub is unreachable').uncheck();
-    await t.page.getByLabel('Reconnect after a dropped connection').uncheck();
-    await t.page.goto(`${t.baseUrl}/m/assets/${encodeURIComponent(asset.id)}`);
-    await t.page.getByText('Live').waitFor();
-
-    await t.stopHub();
-    await t.page.getByRole('button', { name: 'Run uptime check' }).click();
-    await t.page.getByText(/Offline — showing last known state/).waitFor();
-    await t.startHub();
-    await t.page.getByText('Live').waitFor({ timeout: 12_000 });
-    expect(await t.page.getByText(/Offline — showing last known state/).count()).toBe(0);
-
-    await t.page.goto(`${t.baseUrl}/m/settings`);
-    await t.page.getByLabel('Queue actions while the hub is unreachable').check();
-    await t.page.getByLabel('Reconnect after a dropped connection').check();
-  });
-
   it('goes live without navigation when a run queued in an app opened while the hub was down is replayed', async () => {
     const t = h();
     await t.page.goto(`${t.baseUrl}/m/assets/${encodeURIComponent(asset.id)}`);
@@ -268,6 +247,27 @@ describe('the mobile companion', () => {
     expect(await offline.count()).toBe(0);
     expect(new URL(t.page.url()).pathname).toBe(`/m/assets/${encodeURIComponent(asset.id)}`);
   }, 60_000);
+
+  it('notices the hub answering again with nothing queued and no event socket to reopen', async () => {
+    const t = h();
+    // Neither a queue replay nor the event socket reopening can tell the app: only its probe can.
+    await t.page.goto(`${t.baseUrl}/m/settings`);
+    await t.page.getByLabel('Queue actions while the hub is unreachable').uncheck();
+    await t.page.getByLabel('Reconnect after a dropped connection').uncheck();
+    await t.page.goto(`${t.baseUrl}/m/assets/${encodeURIComponent(asset.id)}`);
+    await t.page.getByText('Live').waitFor();
+
+    await t.stopHub();
+    await t.page.getByRole('button', { name: 'Run uptime check' }).click();
+    await t.page.getByText(/Offline — showing last known state/).waitFor();
+    await t.startHub();
+    await t.page.getByText('Live').waitFor({ timeout: 12_000 });
+    expect(await t.page.getByText(/Offline — showing last known state/).count()).toBe(0);
+
+    await t.page.goto(`${t.baseUrl}/m/settings`);
+    await t.page.getByLabel('Queue actions while the hub is unreachable').check();
+    await t.page.getByLabel('Reconnect after a dropped connection').check();
+  });
 
   it('gets push alerts through the Web Push service, quiet hours holding back all but critical', async () => {
     const t = h();
