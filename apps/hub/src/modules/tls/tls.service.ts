@@ -27,7 +27,7 @@ export function loadTlsOverride(db: Kysely<Database>): Promise<TlsOverride | nul
  * The names a browser can open the hub by: the certificate's DNS names, wildcards left out (no one types
  * one). The console offers them when it was opened by an IP address, where passkeys cannot work.
  */
-export function dnsNamesOf(status: TlsStatus): string[] {
+function dnsNamesOf(status: TlsStatus): string[] {
   return (status.certificate?.subject_alt_names ?? [])
     .filter((name) => name.startsWith('DNS:') && !name.includes('*'))
     .map((name) => name.slice('DNS:'.length));

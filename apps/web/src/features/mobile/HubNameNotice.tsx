@@ -9,7 +9,7 @@ import { useQuery } from '@tanstack/react-query';
 import { hub } from '../../api/client';
 
 /** Whether `hostname` is an IP literal (IPv4, or IPv6 in brackets as `location.hostname` writes it). */
-export function isAddressHost(hostname: string): boolean {
+function isAddressHost(hostname: string): boolean {
   return /^\d{1,3}(\.\d{1,3}){3}$/.test(hostname) || hostname.startsWith('[');
 }
 
@@ -19,7 +19,7 @@ export function openedByAddress(): boolean {
 }
 
 /** This page at each of `names`: same scheme, port, path and query. `localhost` last (this machine only). */
-export function pageAtNames(names: readonly string[], here: URL): string[] {
+function pageAtNames(names: readonly string[], here: URL): string[] {
   const ordered = [...names.filter((n) => n !== 'localhost'), ...names.filter((n) => n === 'localhost')];
   return ordered.map((name) => {
     const url = new URL(here.href);
