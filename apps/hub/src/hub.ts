@@ -632,6 +632,7 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
     ...base,
     alerts: alerts.services.alerts,
     usernameOf: async (userId) => (await users.services.users.account(userId))?.username ?? userId,
+    hubNames: () => tlsModule.services.tls.info().dns_names,
   });
   const connectors = createConnectorsModule({
     ...outboundParts,

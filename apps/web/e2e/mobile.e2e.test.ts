@@ -142,9 +142,21 @@ describe('the mobile companion', () => {
     );
 
     await t.context.setOffline(true);
+    const failed: string[] = [];
+    const noteFailure = (request: { url(): string }) => failed.push(request.url());
+    t.page.on('requestfailed', noteFailure);
     await t.page.goto(`${t.baseUrl}/m/`);
     await t.page.getByText(/Offline — showing last known state/).waitFor();
     await t.page.getByRole('link', { name: /phone-box/ }).waitFor();
+    // Every icon the manifest names comes from the worker's cache (the apple-touch one, asked for offline too).
+    const icons = await t.page.evaluate(`Promise.all(
+      ['/m/icons/apple-touch-icon-180.png', '/m/icons/icon-maskable-512.png', '/m/icons/icon-192.png'].map(
+        (src) => fetch(src).then((r) => r.status + ' ' + r.headers.get('content-type'), (e) => src + ': ' + e),
+      ),
+    )`);
+    expect(icons).toEqual(['200 image/png', '200 image/png', '200 image/png']);
+    t.page.off('requestfailed', noteFailure);
+    expect(failed.filter((url) => url.includes('/m/'))).toEqual([]);
     await t.screenshot('mobile-offline');
   });
 
@@ -208,6 +220,33 @@ describe('the mobile companion', () => {
     expect(replay).toBe(200);
     expect(await auditRuns(action.id)).toBe(1);
   });
+
+  it('goes live without navigation when a run queued in an app opened while the hub was down is replayed', async () => {
+    const t = h();
+    await t.page.goto(`${t.baseUrl}/m/assets/${encodeURIComponent(asset.id)}`);
+    await t.page.getByText('Live').waitFor();
+    await t.page.getByRole('button', { name: 'Run uptime check' }).waitFor();
+    const runsBefore = await auditRuns(action.id);
+
+    // Opened while the hub is down: the worker's shell and the saved fleet state, the bar says so.
+    await t.stopHub();
+    await t.page.reload();
+    const offline = t.page.getByText(/Offline — showing last known state/);
+    await offline.waitFor();
+    await t.page.getByRole('button', { name: 'Run uptime check' }).click();
+    await t.page.getByText('uptime check: queued until the hub is reachable').waitFor();
+
+    // Back: the run is replayed, and the bar says Live on this same page.
+    await t.startHub();
+    await until(
+      'the queued run replayed',
+      async () => (await auditRuns(action.id)) === runsBefore + 1,
+      30_000,
+    );
+    await t.page.getByText('Live', { exact: true }).waitFor({ timeout: 15_000 });
+    expect(await offline.count()).toBe(0);
+    expect(new URL(t.page.url()).pathname).toBe(`/m/assets/${encodeURIComponent(asset.id)}`);
+  }, 60_000);
 
   it('notices the hub answering again with nothing queued and no event socket to reopen', async () => {
     const t = h();
@@ -349,6 +388,47 @@ describe('the mobile companion', () => {
     };
     expect(credentials.credentials).toHaveLength(1);
     // A terminal session opens behind the same check: mobile-terminal.e2e.test.ts.
+  });
+
+  it('lays out each setting as a row: its label, its checkbox beside it on the same line', async () => {
+    const t = h();
+    await t.page.goto(`${t.baseUrl}/m/settings`);
+    const behaviour = t.page.getByRole('group', { name: 'Behaviour' });
+    await behaviour.getByRole('checkbox').first().waitFor();
+    const rows = await t.page.evaluate<
+      {
+        label: string;
+        boxTop: number;
+        boxMiddle: number;
+        boxLeft: number;
+        textTop: number;
+        textBottom: number;
+        textRight: number;
+      }[]
+    >(`[...document.querySelector('fieldset').querySelectorAll('label')].map((label) => {
+      const box = label.querySelector('input').getBoundingClientRect();
+      const text = label.querySelector('span').getBoundingClientRect();
+      return {
+        label: label.textContent,
+        boxTop: box.top,
+        boxMiddle: box.top + box.height / 2,
+        boxLeft: box.left,
+        textTop: text.top,
+        textBottom: text.bottom,
+        textRight: text.right,
+      };
+    })`);
+    expect(rows.length).toBeGreaterThan(5);
+    for (const row of rows) {
+      // On the text's line (a label that wraps keeps its checkbox beside it), and to its right.
+      expect(row.boxMiddle, JSON.stringify(row)).toBeGreaterThanOrEqual(row.textTop);
+      expect(row.boxMiddle, JSON.stringify(row)).toBeLessThanOrEqual(row.textBottom);
+      expect(row.boxLeft, JSON.stringify(row)).toBeGreaterThanOrEqual(row.textRight);
+    }
+    const oneLine = rows.filter((row) => row.textBottom - row.textTop < 30);
+    expect(oneLine.length).toBeGreaterThan(0);
+    for (const row of oneLine)
+      expect(Math.abs(row.boxTop - row.textTop), JSON.stringify(row)).toBeLessThanOrEqual(4);
   });
 
   it('signs out leaving nothing behind', async () => {

@@ -14,6 +14,11 @@ export const errorCatalog = {
   https_required: { status: 403, message: 'API keys are accepted only over HTTPS.' },
   forbidden: { status: 403, message: 'This action is not allowed.' },
   policy_disabled: { status: 403, message: 'A hub policy turns this off.' },
+  webauthn_needs_hostname: {
+    status: 403,
+    message:
+      "Passkeys cannot use an IP address as the hub's name: open the hub by one of the DNS names in its certificate (GET /api/v1/tls/info lists them).",
+  },
   password_change_required: {
     status: 403,
     message: 'Choose a new password first: POST /api/auth/password with current_password and new_password.',

@@ -44,11 +44,14 @@ interface WorkerScope {
 
 const scope = self as unknown as WorkerScope;
 const shellCache = 'svc-mobile-shell-v1';
+/** Every icon the manifest lists is here: offline, the browser still asks for them (the apple-touch one too). */
 const shellFiles = [
   '/m/',
   '/m/manifest.webmanifest',
   '/m/icons/icon-192.png',
   '/m/icons/icon-512.png',
+  '/m/icons/icon-maskable-512.png',
+  '/m/icons/apple-touch-icon-180.png',
   '/favicon.svg',
 ];
 

@@ -40,6 +40,10 @@ export const TlsInfo = Type.Object({
     }),
   ),
   expires_at: Maybe(Timestamp),
+  dns_names: Type.Array(Type.String(), {
+    description:
+      "The DNS names of the server certificate the hub serves now: the names a browser may open it by (passkeys need one; an IP address cannot be WebAuthn's relying party). Empty when the hub serves no certificate of its own",
+  }),
   ca_fingerprint_sha256: Maybe(
     Type.String({
       description:

@@ -6,6 +6,7 @@
  * skipped the ceremony gets 403. Challenges and proofs live in memory: a hub restart asks for a new one.
  */
 import crypto from 'node:crypto';
+import { isIP } from 'node:net';
 import {
   generateAuthenticationOptions,
   generateRegistrationOptions,
@@ -64,11 +65,28 @@ function sha256(text: string): string {
   return crypto.createHash('sha256').update(text).digest('hex');
 }
 
-/** The hub's origin as the browser saw it: the Origin header the origin check already matched. */
-function originOf(ctx: ActionContext): { origin: string; rpID: string } {
+/**
+ * The hub's origin as the browser saw it: the Origin header the origin check already matched. WebAuthn's
+ * relying party is that origin's host, which must be a domain: a page opened by IP address would only get
+ * the browser's "invalid domain" refusal, so the hub says here what to do instead, naming the certificate's
+ * names (`hubNames`).
+ */
+function originOf(ctx: ActionContext, hubNames: () => string[]): { origin: string; rpID: string } {
   if (!ctx.origin)
     throw new HubError('forbidden', "WebAuthn needs the request to come from the hub's page (Origin header)");
   const url = new URL(ctx.origin);
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (isIP(host) !== 0) {
+    const names = hubNames();
+    const where =
+      names.length > 0
+        ? `one of the names in its certificate: ${names.map((n) => `${url.protocol}//${n}${url.port ? `:${url.port}` : ''}`).join(', ')}`
+        : 'a DNS name that leads to it';
+    throw new HubError(
+      'webauthn_needs_hostname',
+      `Passkeys cannot use the IP address ${host} as the hub's name: open the hub by ${where}.`,
+    );
+  }
   return { origin: url.origin, rpID: url.hostname };
 }
 
@@ -91,8 +109,11 @@ export function createDeviceOwnerService(deps: {
   clock: Clock;
   audit: AuditService;
   usernameOf: (userId: string) => Promise<string>;
+  /** The DNS names of the certificate the hub serves, offered to a page opened by IP address. */
+  hubNames?: () => string[];
 }): DeviceOwnerService {
   const { db, clock, audit } = deps;
+  const hubNames = deps.hubNames ?? (() => []);
   const pending = new Map<string, Pending>();
   const proofs = new Map<string, Proof>();
 
@@ -122,7 +143,7 @@ export function createDeviceOwnerService(deps: {
   return {
     async registrationOptions(ctx, deviceId) {
       const userId = userOf(ctx);
-      const { rpID } = originOf(ctx);
+      const { rpID } = originOf(ctx, hubNames);
       const existing = await credentialsOf(db, userId);
       if (existing.length >= mobileLimits.credentialsPerUser) {
         throw new HubError('conflict', `at most ${String(mobileLimits.credentialsPerUser)} devices per user`);
@@ -146,7 +167,7 @@ export function createDeviceOwnerService(deps: {
 
     async register(ctx, input) {
       const userId = userOf(ctx);
-      const { origin, rpID } = originOf(ctx);
+      const { origin, rpID } = originOf(ctx, hubNames);
       const expectedChallenge = takeChallenge(userId, `register:${input.device_id}`);
       let verified;
       try {
@@ -191,7 +212,7 @@ export function createDeviceOwnerService(deps: {
 
     async proofOptions(ctx, purpose) {
       const userId = userOf(ctx);
-      const { rpID } = originOf(ctx);
+      const { rpID } = originOf(ctx, hubNames);
       const credentials = await credentialsOf(db, userId);
       if (credentials.length === 0) {
         throw new HubError(
@@ -210,7 +231,7 @@ export function createDeviceOwnerService(deps: {
 
     async prove(ctx, input) {
       const userId = userOf(ctx);
-      const { origin, rpID } = originOf(ctx);
+      const { origin, rpID } = originOf(ctx, hubNames);
       const expectedChallenge = takeChallenge(userId, input.purpose);
       const answer = input.response as unknown as AuthenticationResponseJSON;
       const stored = typeof answer.id === 'string' ? await findCredential(db, userId, answer.id) : undefined;

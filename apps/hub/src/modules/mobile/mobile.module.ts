@@ -15,6 +15,7 @@ export function createMobileModule(deps: {
   audit: AuditService;
   alerts: AlertService;
   usernameOf: (userId: string) => Promise<string>;
+  hubNames?: () => string[];
 }) {
   const deviceOwner = createDeviceOwnerService(deps);
   const mobile = createMobileService({ ...deps, deviceOwner });

@@ -44,6 +44,20 @@ describe('the mobile routes: device-owner checks, quick actions, telemetry', () 
     expect(typeof options.challenge).toBe('string');
   });
 
+  it('refuses a passkey ceremony for a page opened by IP address, saying to open the hub by name', async () => {
+    // The browser would refuse it anyway ("invalid domain"): the hub says why and what to do instead.
+    for (const url of ['/api/mobile/webauthn/registration-options', '/api/mobile/webauthn/proof-options']) {
+      const res = await t.request('POST', url, {
+        key: null,
+        headers: { cookie, host: '127.0.0.1:80', origin: 'http://127.0.0.1:80' },
+        body: url.includes('registration') ? { device_id: 'phone-by-ip' } : { purpose: 'session:terminal:a' },
+      });
+      expect(res.status, res.text).toBe(403);
+      expect(res.json.error).toBe('webauthn_needs_hostname');
+      expect(res.json.message).toMatch(/IP address 127\.0\.0\.1.*open the hub by/);
+    }
+  });
+
   it('refuses an answer to no challenge, and a proof before any device is registered', async () => {
     const register = await asOwner('POST', '/api/mobile/webauthn/registrations', {
       device_id: 'phone-0002',

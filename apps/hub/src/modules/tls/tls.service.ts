@@ -23,6 +23,16 @@ export function loadTlsOverride(db: Kysely<Database>): Promise<TlsOverride | nul
   return readSetting(db, overrideKey).then((value) => (isOverride(value) ? value : null));
 }
 
+/**
+ * The names a browser can open the hub by: the certificate's DNS names, wildcards left out (no one types
+ * one). The console offers them when it was opened by an IP address, where passkeys cannot work.
+ */
+function dnsNamesOf(status: TlsStatus): string[] {
+  return (status.certificate?.subject_alt_names ?? [])
+    .filter((name) => name.startsWith('DNS:') && !name.includes('*'))
+    .map((name) => name.slice('DNS:'.length));
+}
+
 /** The cache invalidation topic that tells the other processes to serve the stored override (decision 0044). */
 export const tlsOverrideTopic = 'tls';
 
@@ -48,6 +58,7 @@ export function createTlsService(deps: {
         source: status.source,
         fingerprint_sha256: status.certificate?.fingerprint_sha256 ?? null,
         expires_at: status.certificate?.not_after ?? null,
+        dns_names: dnsNamesOf(status),
         ca_fingerprint_sha256: status.ca_download ? (status.ca?.fingerprint_sha256 ?? null) : null,
       };
     },

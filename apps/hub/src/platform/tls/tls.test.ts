@@ -83,6 +83,18 @@ describe('TLS auto mode on real sockets', () => {
     expect(leaf.subjectAltName).toContain('IP Address:127.0.0.1');
   });
 
+  it("names the certificate's DNS names in /tls/info, the names a browser can open the hub by", async () => {
+    const res = await tlsRequest(`${base}/api/v1/tls/info`, { ca });
+    const info = (JSON.parse(res.body) as { data: { dns_names: string[] } }).data;
+    const leafNames = new X509Certificate(res.peer.raw).subjectAltName
+      ?.split(', ')
+      .filter((name) => name.startsWith('DNS:'))
+      .map((name) => name.slice(4));
+    expect(info.dns_names).toContain('localhost');
+    expect(info.dns_names).not.toContain('127.0.0.1');
+    expect(info.dns_names.sort()).toEqual(leafNames?.sort());
+  });
+
   it('keeps the CA private key apart from the public CA file and the data directory, sealed', () => {
     const publicFiles = fs.readdirSync(path.join(t.dataDir, 'tls'));
     expect(publicFiles.sort()).toEqual(['ca.crt', 'server.crt']);

@@ -51,6 +51,10 @@ export function filterFromParams(params: URLSearchParams): AssetFilter {
   };
 }
 
+/**
+ * The table's columns. The name takes what the others leave (it is what tells ten thousand rows apart); the
+ * others are as wide as their usual content, Tags narrow while no row in view has one.
+ */
 const columns: { key: string; label: string; sort?: AssetSort }[] = [
   { key: 'name', label: 'Name', sort: 'name' },
   { key: 'status', label: 'Status', sort: 'status' },
@@ -203,7 +207,7 @@ const AssetRow = memo(function AssetRow({
     <tr aria-rowindex={index + 2} data-asset-id={asset.id}>
       <th scope="row" className="cell-name">
         {/* A plain link (the table's click handler routes it): a router <Link> per row costs every frame. */}
-        <a href={`/assets/${encodeURIComponent(asset.id)}`} data-route>
+        <a href={`/assets/${encodeURIComponent(asset.id)}`} data-route title={asset.name}>
           {asset.name}
         </a>
         {asset.hub_host && <span className="chip">hub</span>}
@@ -296,9 +300,16 @@ function AssetTable({
   const sort = filter.sort ?? 'name';
   const padTop = items[0]?.start ?? 0;
   const padBottom = virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0);
+  const anyTags = items.some((item) => (rowAt(item.index)?.tags.length ?? 0) > 0);
   return (
     <div className="table-scroll" ref={scrollRef} data-testid="assets-scroll">
       <table className="data-table assets-table" aria-rowcount={total + 1}>
+        <colgroup>
+          {columns.map((c) => (
+            <col key={c.key} className={`col-${c.key}${c.key === 'tags' && !anyTags ? ' col-empty' : ''}`} />
+          ))}
+          {canMutate && <col className="col-actions" />}
+        </colgroup>
         <thead>
           <tr aria-rowindex={1}>
             {columns.map((c) => {

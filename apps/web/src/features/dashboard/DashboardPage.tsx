@@ -167,6 +167,13 @@ function BusiestAssets() {
   return (
     <table className="data-table load-table">
       <caption className="visually-hidden">Online assets by their highest load, last hour</caption>
+      {/* Fixed widths: a long name is cut (whole in its tooltip) rather than pushing Disk out of the card. */}
+      <colgroup>
+        <col className="load-col-name" />
+        <col className="load-col-metric" />
+        <col className="load-col-metric" />
+        <col className="load-col-metric" />
+      </colgroup>
       <thead>
         <tr>
           <th scope="col">Asset</th>
@@ -183,7 +190,9 @@ function BusiestAssets() {
           return (
             <tr key={asset.id}>
               <th scope="row">
-                <Link to={`/assets/${asset.id}`}>{asset.name}</Link>
+                <Link to={`/assets/${asset.id}`} title={asset.name}>
+                  {asset.name}
+                </Link>
               </th>
               <td className={high(last?.cpu_percent)}>
                 <Sparkline values={samples.map((s) => s.cpu_percent)} max={100} label={`${asset.name} CPU`} />

@@ -7,6 +7,7 @@ import type { Alert, Incident } from '@svc/protocol';
 import { hub } from '../../api/client';
 import { useSession } from '../../app/session';
 import { DeviceOwnerGate } from './DeviceOwnerGate';
+import { HubNameNotice } from './HubNameNotice';
 import { loadSnapshot } from './fleet-snapshot';
 
 function AlertRow({ alert, canAct }: { alert: Alert; canAct: boolean }) {
@@ -88,6 +89,7 @@ export function AlertsScreen({ stale }: { stale: boolean }) {
   return (
     <section aria-labelledby="m-alerts-title" className={stale ? 'm-stale' : undefined}>
       <h1 id="m-alerts-title">Alerts</h1>
+      {canAct ? <HubNameNotice what="a quick action" /> : null}
       <h2>Open incidents</h2>
       {incidents.data && incidents.data.length > 0 ? (
         <ul className="m-list" aria-label="Open incidents">

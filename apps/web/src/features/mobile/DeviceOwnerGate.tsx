@@ -7,6 +7,7 @@
 import { useState } from 'react';
 import { errorText } from '../../api/client';
 import { proveDeviceOwner } from './device-owner';
+import { openedByAddress } from './HubNameNotice';
 
 export function DeviceOwnerGate({
   purpose,
@@ -24,11 +25,13 @@ export function DeviceOwnerGate({
 }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // Passkeys cannot run on a page opened by IP address: the screen's HubNameNotice says where to go instead.
+  const impossible = required && openedByAddress();
   return (
     <span className="m-gate">
       <button
         type="button"
-        disabled={busy || disabled}
+        disabled={busy || disabled || impossible}
         onClick={() => {
           setBusy(true);
           setError(null);

@@ -162,6 +162,14 @@ function MobileShell({ offlineSince }: { offlineSince: string | null }) {
   useEventFeed();
   useOnlineReplay();
   const connection = useConnection();
+  const client = useQueryClient();
+  // Shown from the saved state (the session could not be loaded): whatever finds the hub again (the probe, the
+  // event socket reopening, a queued run replayed) asks for the session again, and the bar goes live without
+  // the user having to navigate.
+  useEffect(() => {
+    if (offlineSince !== null && connection.reachable)
+      void client.invalidateQueries({ queryKey: sessionKey });
+  }, [client, offlineSince, connection.reachable]);
   const stale = offlineSince !== null || !connection.reachable;
   return (
     <div className="m-app">
@@ -212,6 +220,11 @@ export function MobileApp() {
     });
   }, [client]);
   const session = useQuery({ queryKey: sessionKey, queryFn: fetchSession, staleTime: 60_000, retry: false });
+  const sessionFailed = session.isError;
+  useEffect(() => {
+    // The session did not load: the hub is unreachable until something hears from it (the shell then reloads it).
+    if (sessionFailed) updateConnection({ reachable: false });
+  }, [sessionFailed]);
   if (session.isPending) return <Loading label="Loading svc hub" fullPage />;
   let user: SessionUser | null = session.data ?? null;
   let offlineSince: string | null = null;

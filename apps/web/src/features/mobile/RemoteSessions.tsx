@@ -8,6 +8,7 @@ import type { DesktopSessionCreated } from '@svc/protocol';
 import { hub } from '../../api/client';
 import { currentSettings } from './device';
 import { DeviceOwnerGate } from './DeviceOwnerGate';
+import { HubNameNotice } from './HubNameNotice';
 import { MobileDesktop } from './MobileDesktop';
 import { MobileTerminal } from './MobileTerminal';
 
@@ -28,6 +29,9 @@ export function RemoteSessions({ assetId, assetName }: { assetId: string; assetN
         <MobileDesktop opened={open.opened} assetId={assetId} assetName={assetName} onClosed={closed} />
       ) : (
         <div className="m-actions">
+          {settings.requireBiometricRemoteAccess ? (
+            <HubNameNotice what="a terminal or desktop opens" />
+          ) : null}
           <DeviceOwnerGate
             purpose={`session:terminal:${assetId}`}
             label="Open terminal"

@@ -10,6 +10,7 @@ import { errorText } from '../../api/client';
 import { endSession } from '../../app/session';
 import { changeSetting, currentSettings } from './device';
 import { isDeviceRegistered, registerDevice } from './device-owner';
+import { HubNameNotice } from './HubNameNotice';
 import { subscribePush, unsubscribePush } from './push';
 import { clockOf, minutesOf, type MobileSettingName, type MobileSettings } from './settings';
 import { signOutDevice } from './sign-out';
@@ -70,6 +71,7 @@ export function SettingsScreen() {
         <legend>Behaviour</legend>
         {toggles.map(({ name, label }) => (
           <label key={name} className="m-toggle">
+            <span>{label}</span>
             <input
               type="checkbox"
               checked={settings[name]}
@@ -77,7 +79,6 @@ export function SettingsScreen() {
                 set(name, e.target.checked);
               }}
             />
-            <span>{label}</span>
           </label>
         ))}
       </fieldset>
@@ -152,6 +153,7 @@ export function SettingsScreen() {
       <fieldset>
         <legend>This device</legend>
         <p>{registered ? 'Device owner check: registered.' : 'Device owner check: not registered yet.'}</p>
+        <HubNameNotice what="a remote session or a quick action" />
         <button
           type="button"
           onClick={() => {
