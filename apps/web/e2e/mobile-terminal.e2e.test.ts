@@ -12,6 +12,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Session } from '@svc/protocol';
 import { localAsset } from './fleet.js';
+import { accessibilityProblems } from './axe.js';
 import { useConsole } from './harness.js';
 
 const h = useConsole({ localAgent: true, plainHttp: true, viewport: { width: 390, height: 844 } });
@@ -100,6 +101,7 @@ describe('a terminal on the mobile companion', () => {
         .poll(notifications, { timeout: 15_000 })
         .toContainEqual({ title: 'svc hub: session running', body: 'A remote session is open' });
       await t.screenshot('mobile-terminal');
+      expect.soft(await accessibilityProblems(page, 'the phone terminal')).toEqual([]);
 
       // A transient drop: the page's attach socket closes; the terminal re-attaches to the same session.
       const dropped = await page.evaluate<number>(`(() => {

@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Alert, Asset, SavedAction } from '@svc/protocol';
 import { startFakePushService, type FakePushService } from '@svc/testkit';
 import { connectFakeAgent, createManualAsset, type EnrolledFake } from './fleet.js';
+import { accessibilityProblems } from './axe.js';
 import { useConsole } from './harness.js';
 
 const h = useConsole({
@@ -128,6 +129,7 @@ describe('the mobile companion', () => {
     }
     expect(t.cspViolations).toEqual([]);
     await t.screenshot('mobile-fleet');
+    expect.soft(await accessibilityProblems(t.page, 'the phone fleet')).toEqual([]);
   });
 
   it('opens offline on the last fleet state, marked stale', async () => {
@@ -136,6 +138,7 @@ describe('the mobile companion', () => {
     await t.page.getByRole('link', { name: /phone-box/ }).click();
     await t.page.getByRole('button', { name: 'Run uptime check' }).waitFor();
     await t.screenshot('mobile-asset');
+    expect.soft(await accessibilityProblems(t.page, 'the phone asset')).toEqual([]);
     await t.page.reload();
     await until('the service worker controls the page', () =>
       t.page.evaluate<boolean>('navigator.serviceWorker.controller !== null'),
@@ -146,6 +149,7 @@ describe('the mobile companion', () => {
     await t.page.getByText(/Offline — showing last known state/).waitFor();
     await t.page.getByRole('link', { name: /phone-box/ }).waitFor();
     await t.screenshot('mobile-offline');
+    expect.soft(await accessibilityProblems(t.page, 'the phone fleet offline')).toEqual([]);
   });
 
   it('queues runs taken while the hub is stopped and replays each once when it is back', async () => {
@@ -169,6 +173,7 @@ describe('the mobile companion', () => {
     const queue = t.page.getByRole('list', { name: 'Queued actions' });
     await expect.poll(() => queue.getByText('queued', { exact: true }).count()).toBe(2);
     await t.screenshot('mobile-queued');
+    expect.soft(await accessibilityProblems(t.page, 'the phone asset with queued runs')).toEqual([]);
 
     // Back on the same data and port: the app's retry finds it and sends each entry once.
     await t.startHub();
@@ -334,6 +339,7 @@ describe('the mobile companion', () => {
     await t.page.getByRole('link', { name: 'Alerts' }).click();
     await t.page.getByRole('heading', { name: 'Alerts', level: 1 }).waitFor();
     await t.screenshot('mobile-alerts');
+    expect.soft(await accessibilityProblems(t.page, 'the phone alerts')).toEqual([]);
     const firstCritical = t.page
       .getByRole('list', { name: 'Active alerts' })
       .getByRole('listitem')
@@ -357,6 +363,7 @@ describe('the mobile companion', () => {
     await t.page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
     await t.page.getByLabel('Connection diagnostics banner').check();
     await t.screenshot('mobile-settings');
+    expect.soft(await accessibilityProblems(t.page, 'the phone settings')).toEqual([]);
     const before = await t.page.evaluate(
       async () =>
         (await fetch('/api/notifications/push/subscriptions')).json() as Promise<{ data: unknown[] }>,
@@ -365,6 +372,7 @@ describe('the mobile companion', () => {
 
     await t.page.getByRole('button', { name: 'Sign out' }).click();
     await t.page.getByLabel('Username').waitFor();
+    expect.soft(await accessibilityProblems(t.page, 'the phone sign-in')).toEqual([]);
     const left = await t.page.evaluate<{
       local: string[];
       databases: string[];
