@@ -79,7 +79,8 @@ async function auditRuns(actionId: string): Promise<number> {
   return res.json.meta?.total ?? -1;
 }
 
-describe('the mobile companion', () => {
+// Most tests run axe in both themes on their screen: a few seconds past the default 20 s on a loaded machine.
+describe('the mobile companion', { timeout: 60_000 }, () => {
   it('installs: a valid manifest with real icons, and a service worker for /m/', async () => {
     const t = h();
     asset = await createManualAsset(t, 'phone-box');
