@@ -178,7 +178,7 @@ describe('console administration', () => {
     await form.waitFor({ state: 'hidden' });
     expect(await t.page.getByTestId('role-grace').textContent()).toBe('viewer');
 
-    await t.page.getByRole('button', { name: 'Change the role of grace' }).click();
+    await t.page.getByRole('button', { name: 'Change role of grace' }).click();
     const change = t.page.getByRole('dialog', { name: 'Change the role of grace' });
     await change.getByLabel('Role').selectOption('operator');
     await change.getByRole('button', { name: 'Change role' }).click();

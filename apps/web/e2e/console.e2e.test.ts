@@ -6,6 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Locator } from 'playwright-core';
+import { accessibilityProblems } from './axe.js';
 import { openNav, useConsole } from './harness.js';
 
 const h = useConsole({ localAgent: true });
@@ -136,10 +137,11 @@ describe('console pages', () => {
     await t.screenshot('dashboard-phone');
   });
 
-  // Every entry at two widths: about 40 page loads, 20 s on a loaded 2-core CI machine; bounded at 60 s.
+  // Every entry at two widths: about 40 page loads, 20 s on a loaded 2-core CI machine, and an axe run per
+  // page per theme (80, about a second each on that machine; 105 s in all with eight test runs beside it).
   it(
     'reaches every navigation entry, marks its section, and keeps the user menu in view at 1280 and 390 px',
-    { timeout: 60_000 },
+    { timeout: 180_000 },
     async () => {
       const t = h();
       await t.signIn('owner');
@@ -168,6 +170,8 @@ describe('console pages', () => {
         expect(box.y + box.height, name).toBeLessThanOrEqual(size.height);
       };
 
+      // Every page's axe findings, light and dark, asserted at the end so one run lists them all.
+      const problems: string[] = [];
       for (const viewport of [
         { width: 1280, height: 800 },
         { width: 390, height: 844 },
@@ -189,6 +193,7 @@ describe('console pages', () => {
           expect(await section.getByRole('heading', { includeHidden: true }).textContent(), at).toMatch(
             /\(current section\)$/,
           );
+          problems.push(...(await accessibilityProblems(t.page, at)));
         }
         const at = `at ${String(viewport.width)} px`;
         await inView(t.page.getByTitle(/^Signed in as owner/), `the user ${at}`);
@@ -207,6 +212,69 @@ describe('console pages', () => {
         'Menu',
       );
       expect(t.cspViolations).toEqual([]);
+      expect(problems).toEqual([]);
+    },
+  );
+
+  // The pages the navigation does not list (Admin's tabs, the account, an asset, alert rules, a missing
+  // page), with rows in them, through axe at both widths in both themes: 44 runs, 70 s on a loaded machine.
+  it(
+    'passes axe on the pages outside the navigation, with data in them, at 1280 and 390 px',
+    { timeout: 150_000 },
+    async () => {
+      const t = h();
+      const local = await waitForLocalAgent();
+      // A user with row actions (the owner has none), and enrollment tokens in each state's chip.
+      const user = await t.api('POST', '/api/auth/users', {
+        username: 'axe-operator',
+        password: 'axe-operator-password-long',
+        role: 'operator',
+      });
+      expect(user.status, user.text).toBe(201);
+      const token = async (name: string) => {
+        const made = await t.api('POST', '/api/v2/enrollment-tokens', { name });
+        expect(made.status, made.text).toBe(201);
+        return made.json.data as { id: string; token: string };
+      };
+      await token('axe active');
+      const revoked = await token('axe revoked');
+      expect((await t.api('DELETE', `/api/v2/enrollment-tokens/${revoked.id}`)).status).toBeLessThan(300);
+      const usedUp = await token('axe used up');
+      const enrolled = await t.api('POST', '/api/v1/enroll', {
+        token: usedUp.token,
+        hostname: 'axe-enrolled',
+        platform: 'linux',
+        agent_version: 'fake-1.0.0',
+      });
+      expect(enrolled.status, enrolled.text).toBe(201);
+
+      await t.signIn('owner');
+      const paths = [
+        ...['users', 'enrollment', 'tls', 'tailscale', 'settings', 'audit', 'status'].map(
+          (tab) => `/admin/${tab}`,
+        ),
+        '/account/security',
+        `/assets/${local.id}`,
+        '/alerts/rules',
+        '/no-such-page',
+      ];
+      const problems: string[] = [];
+      for (const viewport of [
+        { width: 1280, height: 800 },
+        { width: 390, height: 844 },
+      ]) {
+        await t.page.setViewportSize(viewport);
+        for (const path of paths) {
+          // In the page, as its links do (no reload: axe stays injected).
+          await t.page.evaluate(
+            `history.pushState(null, '', ${JSON.stringify(path)}); dispatchEvent(new PopStateEvent('popstate'))`,
+          );
+          await t.page.waitForURL((url) => url.pathname === path);
+          await t.page.getByRole('heading', { level: 1 }).first().waitFor();
+          problems.push(...(await accessibilityProblems(t.page, `${path} at ${String(viewport.width)} px`)));
+        }
+      }
+      expect(problems).toEqual([]);
     },
   );
 

@@ -5,7 +5,8 @@
  * `useConsole()` starts both before the file's tests and stops them after; the getter it returns gives the
  * page, an API client holding the owner token (for setting things up and for checking what the page shows),
  * `signIn(role)` through the sign-in form, `screenshot(name)` (light and dark, into docs/screenshots/ when
- * SVC_SCREENSHOTS=1) and the Content-Security-Policy violations the page reported.
+ * SVC_SCREENSHOTS=1) and the Content-Security-Policy violations the page reported. Any such violation fails
+ * the test it happened in.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { AssignableRole } from '@svc/protocol';
 import { claimOwner, tlsRequest } from '@svc/testkit';
 
@@ -35,9 +36,15 @@ const chromiumFlags = [
   '--disable-sync',
 ];
 
-/** Runs in every page before its scripts: CSP violations reach the console, where the harness sees them. */
+/**
+ * Runs in every page before its scripts: CSP violations reach the console, where the harness sees them (with
+ * chromium's own "Refused to ..." message for the same violation), naming the directive, what was blocked and
+ * the script that tried.
+ */
 const reportViolations = `document.addEventListener('securitypolicyviolation', (event) => {
-  console.error('Content Security Policy violation: ' + event.violatedDirective + ' ' + event.blockedURI);
+  console.error('Content Security Policy violation: ' + event.effectiveDirective + ' blocked ' +
+    (event.blockedURI || 'inline') + ' from ' + (event.sourceFile || 'the page') + ':' + event.lineNumber +
+    (event.sample ? ' (' + event.sample + ')' : ''));
 });`;
 
 interface ApiAnswer {
@@ -247,12 +254,17 @@ export function useConsole(options: ConsoleOptions = {}): () => ConsoleHarness {
     context.setDefaultTimeout(actionTimeoutMs);
     const page = await context.newPage();
     const cspViolations: string[] = [];
-    const watch = (p: Page) => {
-      p.on('console', (message) => {
-        if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
-      });
+    // Every page of the context, the first one and any a test opens.
+    const watch = (c: BrowserContext) => {
+      const watchPage = (p: Page) => {
+        p.on('console', (message) => {
+          if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
+        });
+      };
+      c.pages().forEach(watchPage);
+      c.on('page', watchPage);
     };
-    watch(page);
+    watch(context);
     await context.addInitScript({ content: reportViolations });
     const { baseUrl, ca } = hub;
     const origin = new URL(baseUrl).origin;
@@ -322,8 +334,8 @@ export function useConsole(options: ConsoleOptions = {}): () => ConsoleHarness {
         if (!fresh || !harness) throw new Error('no browser');
         await harness.context.close();
         harness.context = fresh;
+        watch(fresh);
         harness.page = await fresh.newPage();
-        watch(harness.page);
         fresh.setDefaultTimeout(actionTimeoutMs);
         await fresh.addInitScript({ content: reportViolations });
         await signInWith(credentials);
@@ -342,6 +354,16 @@ export function useConsole(options: ConsoleOptions = {}): () => ConsoleHarness {
       },
     };
   }, 90_000);
+
+  // Any CSP violation fails the test it happened in (decision 0014): the console must work under its policy.
+  afterEach(async () => {
+    if (!harness) return;
+    // A round trip to the page first, so a violation's console message sent before it has arrived.
+    await harness.page.evaluate('0').catch(() => undefined);
+    const seen = harness.cspViolations.splice(0);
+    if (seen.length > 0)
+      throw new Error(`the page reported Content Security Policy violations:\n${seen.join('\n')}`);
+  });
 
   afterAll(async () => {
     await browser?.close();

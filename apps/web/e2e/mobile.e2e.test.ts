@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Alert, Asset, SavedAction } from '@svc/protocol';
 import { startFakePushService, type FakePushService } from '@svc/testkit';
 import { connectFakeAgent, createManualAsset, type EnrolledFake } from './fleet.js';
+import { accessibilityProblems } from './axe.js';
 import { useConsole } from './harness.js';
 
 const h = useConsole({
@@ -78,7 +79,8 @@ async function auditRuns(actionId: string): Promise<number> {
   return res.json.meta?.total ?? -1;
 }
 
-describe('the mobile companion', () => {
+// Most tests run axe in both themes on their screen: a few seconds past the default 20 s on a loaded machine.
+describe('the mobile companion', { timeout: 60_000 }, () => {
   it('installs: a valid manifest with real icons, and a service worker for /m/', async () => {
     const t = h();
     asset = await createManualAsset(t, 'phone-box');
@@ -128,6 +130,7 @@ describe('the mobile companion', () => {
     }
     expect(t.cspViolations).toEqual([]);
     await t.screenshot('mobile-fleet');
+    expect.soft(await accessibilityProblems(t.page, 'the phone fleet')).toEqual([]);
   });
 
   it('opens offline on the last fleet state, marked stale', async () => {
@@ -136,6 +139,7 @@ describe('the mobile companion', () => {
     await t.page.getByRole('link', { name: /phone-box/ }).click();
     await t.page.getByRole('button', { name: 'Run uptime check' }).waitFor();
     await t.screenshot('mobile-asset');
+    expect.soft(await accessibilityProblems(t.page, 'the phone asset')).toEqual([]);
     await t.page.reload();
     await until('the service worker controls the page', () =>
       t.page.evaluate<boolean>('navigator.serviceWorker.controller !== null'),
@@ -158,6 +162,7 @@ describe('the mobile companion', () => {
     t.page.off('requestfailed', noteFailure);
     expect(failed.filter((url) => url.includes('/m/'))).toEqual([]);
     await t.screenshot('mobile-offline');
+    expect.soft(await accessibilityProblems(t.page, 'the phone fleet offline')).toEqual([]);
   });
 
   it('queues runs taken while the hub is stopped and replays each once when it is back', async () => {
@@ -181,6 +186,7 @@ describe('the mobile companion', () => {
     const queue = t.page.getByRole('list', { name: 'Queued actions' });
     await expect.poll(() => queue.getByText('queued', { exact: true }).count()).toBe(2);
     await t.screenshot('mobile-queued');
+    expect.soft(await accessibilityProblems(t.page, 'the phone asset with queued runs')).toEqual([]);
 
     // Back on the same data and port: the app's retry finds it and sends each entry once.
     await t.startHub();
@@ -373,6 +379,7 @@ describe('the mobile companion', () => {
     await t.page.getByRole('link', { name: 'Alerts' }).click();
     await t.page.getByRole('heading', { name: 'Alerts', level: 1 }).waitFor();
     await t.screenshot('mobile-alerts');
+    expect.soft(await accessibilityProblems(t.page, 'the phone alerts')).toEqual([]);
     const firstCritical = t.page
       .getByRole('list', { name: 'Active alerts' })
       .getByRole('listitem')
@@ -437,6 +444,7 @@ describe('the mobile companion', () => {
     await t.page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
     await t.page.getByLabel('Connection diagnostics banner').check();
     await t.screenshot('mobile-settings');
+    expect.soft(await accessibilityProblems(t.page, 'the phone settings')).toEqual([]);
     const before = await t.page.evaluate(
       async () =>
         (await fetch('/api/notifications/push/subscriptions')).json() as Promise<{ data: unknown[] }>,
@@ -445,6 +453,7 @@ describe('the mobile companion', () => {
 
     await t.page.getByRole('button', { name: 'Sign out' }).click();
     await t.page.getByLabel('Username').waitFor();
+    expect.soft(await accessibilityProblems(t.page, 'the phone sign-in')).toEqual([]);
     const left = await t.page.evaluate<{
       local: string[];
       databases: string[];

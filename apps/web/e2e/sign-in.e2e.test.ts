@@ -6,6 +6,7 @@
 import { generateSync } from 'otplib';
 import { describe, expect, it } from 'vitest';
 import { tlsRequest } from '@svc/testkit';
+import { accessibilityProblems } from './axe.js';
 import { useConsole, type ConsoleHarness } from './harness.js';
 
 const h = useConsole();
@@ -54,6 +55,11 @@ describe('console sign-in', () => {
     expect(headers['strict-transport-security']).toBe('max-age=63072000');
     await t.screenshot('sign-in');
     expect(t.cspViolations).toEqual([]);
+    const problems = await accessibilityProblems(t.page, 'sign-in at 1280 px');
+    await t.page.setViewportSize({ width: 390, height: 844 });
+    problems.push(...(await accessibilityProblems(t.page, 'sign-in at 390 px')));
+    await t.page.setViewportSize({ width: 1280, height: 800 });
+    expect(problems).toEqual([]);
   });
 
   it("shows the hub's refusal of a wrong password as the hub words it", async () => {

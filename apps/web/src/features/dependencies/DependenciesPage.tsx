@@ -64,7 +64,8 @@ function edgePath(from: Placed, to: Placed): string {
 function Graph({ graph }: { graph: DependencyGraph }) {
   const { placed, width, height } = layout(graph);
   return (
-    <div className="graph-scroll">
+    // A scroller wider than a phone: focusable, so the keyboard can scroll it too (WCAG 2.1.1).
+    <div className="graph-scroll" tabIndex={0} role="region" aria-label="Dependency graph, scrollable">
       <svg
         className="dependency-graph"
         role="img"

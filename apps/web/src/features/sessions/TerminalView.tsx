@@ -9,6 +9,7 @@ import { useEffect, useRef } from 'react';
 import { FitAddon } from '@xterm/addon-fit';
 import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
+import { openUnderCsp } from './adopted-styles';
 import { reconnectDelayMs, reconnectLimits } from './reconnect';
 import './sessions.css';
 
@@ -65,7 +66,10 @@ export function TerminalView({
     const term = new Terminal({ cursorBlink: true, fontSize, convertEol: false });
     const fit = new FitAddon();
     term.loadAddon(fit);
-    term.open(element);
+    // Its dynamic CSS through the CSSOM, not <style> elements the CSP refuses (adopted-styles.ts).
+    openUnderCsp((parent) => {
+      term.open(parent);
+    }, element);
     fit.fit();
     const encoder = new TextEncoder();
     let ws: WebSocket | null = null;

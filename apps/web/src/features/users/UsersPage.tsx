@@ -264,7 +264,7 @@ export function UsersPage() {
                           <button
                             type="button"
                             className="small"
-                            aria-label={`Change the role of ${u.username}`}
+                            aria-label={`Change role of ${u.username}`}
                             onClick={() => {
                               setChange({ kind: 'role', user: u });
                             }}
@@ -274,7 +274,7 @@ export function UsersPage() {
                           <button
                             type="button"
                             className="small"
-                            aria-label={`Reset the password of ${u.username}`}
+                            aria-label={`Reset password of ${u.username}`}
                             onClick={() => {
                               setChange({ kind: 'password', user: u });
                             }}
