@@ -161,12 +161,8 @@ export function createUpgradeRouter(deps: UpgradeRouterDeps): UpgradeRouter {
   };
 }
 
-/**
- * The close reason of a connection whose principal no longer passes its checks (close code 4403): what it
- * lacks, within the 123 bytes a close frame holds.
- */
-export function withdrawnReason(why: string): string {
-  const text = `access withdrawn: ${why}`;
+/** A WebSocket close reason within the 123 bytes a close frame holds, cut on a character with `…`. */
+export function closeFrameReason(text: string): string {
   const bytes = Buffer.from(text, 'utf8');
   return bytes.length <= 123
     ? text
@@ -174,4 +170,12 @@ export function withdrawnReason(why: string): string {
         .subarray(0, 120)
         .toString('utf8')
         .replace(/\uFFFD$/, '') + '…';
+}
+
+/**
+ * The close reason of a connection whose principal no longer passes its checks (close code 4403): what it
+ * lacks, within the 123 bytes a close frame holds.
+ */
+export function withdrawnReason(why: string): string {
+  return closeFrameReason(`access withdrawn: ${why}`);
 }

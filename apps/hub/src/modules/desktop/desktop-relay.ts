@@ -7,6 +7,7 @@
  * and key traffic) is closed with a reason. The recorder, when recording is on, sees both directions.
  */
 import type { StreamEnd, AgentStreamHandle, OpenStreamOptions } from '../../agents/agent-gateway.js';
+import { closeFrameReason } from '../../http/upgrade.js';
 import { sessionCloseCodes, type DesktopRecorder } from '@svc/protocol';
 import type WebSocket from 'ws';
 
@@ -44,17 +45,6 @@ export interface DesktopRelay {
   close(reason: string, code?: number): void;
 }
 
-/** Reasons travel in a close frame: at most 123 bytes. */
-function closeReason(text: string): string {
-  const bytes = Buffer.from(text, 'utf8');
-  return bytes.length <= 123
-    ? text
-    : bytes
-        .subarray(0, 120)
-        .toString('utf8')
-        .replace(/\uFFFD$/, '') + '…';
-}
-
 /**
  * Opens the stream and relays until either side ends. Rejects as openStream does (offline, refused…);
  * the caller answers the console then.
@@ -69,7 +59,7 @@ export async function startDesktopRelay(options: DesktopRelayOptions): Promise<D
     if (state.ended) return;
     state.ended = true;
     if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING)
-      socket.close(code, closeReason(result.reason));
+      socket.close(code, closeFrameReason(result.reason));
     if (handle && !handle.closed) handle.close(result.reason);
     options.onEnd?.(result);
   };
