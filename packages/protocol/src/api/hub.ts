@@ -31,19 +31,30 @@ export type HubStatus = Static<typeof HubStatus>;
 
 /**
  * Why `/readyz` says the hub is not ready, in one word: the database does not answer, its schema is not the one
- * this hub runs (migrations not done, or a newer hub migrated it), HTTPS has no certificate loaded, or (several
- * processes, SVC_NATS_URL) the cluster bus is not connected, or the process is stopping (SIGTERM: it serves on
- * for SVC_SHUTDOWN_DRAIN_SECONDS so that a load balancer moves to the others first).
+ * this hub runs (migrations not done, or a newer hub migrated it), HTTPS has no certificate loaded, or the
+ * process is stopping (SIGTERM: it serves on for SVC_SHUTDOWN_DRAIN_SECONDS so that a load balancer moves to the
+ * others first).
  */
-export const readinessReasons = ['database', 'migrations', 'tls', 'nats', 'stopping'] as const;
+export const readinessReasons = ['database', 'migrations', 'tls', 'stopping'] as const;
 export type ReadinessReason = (typeof readinessReasons)[number];
+
+/**
+ * Why `/readyz` says the hub is degraded: (several processes, SVC_NATS_URL) the cluster bus is not connected. It
+ * still serves everything that needs only the database and its own agents, so it stays in the balancer
+ * (decision 0054); a call that needs another process answers 503 `cluster_unavailable`.
+ */
+export type DegradedReason = 'nats';
 
 /** The cluster bus's state on `/readyz`, present only when SVC_NATS_URL is set; why it is down goes to the log. */
 export type BusReadiness = 'ok' | 'down';
 
-/** `/readyz`'s body: 200 `{"status":"ready"}`, or 503 `{"status":"unready","reason":…}`; `nats` with a bus. */
+/**
+ * `/readyz`'s body: 200 `{"status":"ready"}`, 200 `{"status":"degraded","reason":"nats","nats":"down"}`, or 503
+ * `{"status":"unready","reason":…}`; `nats` with a bus.
+ */
 export type Readiness =
   | { status: 'ready'; nats?: BusReadiness }
+  | { status: 'degraded'; reason: DegradedReason; nats: 'down' }
   | { status: 'unready'; reason: ReadinessReason; nats?: BusReadiness };
 
 export const hubContracts = {
@@ -63,7 +74,7 @@ export const hubContracts = {
     path: '/readyz',
     auth: 'public',
     summary:
-      'Readiness: 200 {"status":"ready"}, or 503 {"status":"unready","reason":"database"|"migrations"|"tls"|"nats"|"stopping"}',
+      'Readiness: 200 {"status":"ready"}, 200 {"status":"degraded","reason":"nats","nats":"down"}, or 503 {"status":"unready","reason":"database"|"migrations"|"tls"|"stopping"}',
     description:
       'Unauthenticated for load balancers and orchestrators; it reveals nothing beyond ready or not and one word of why.',
     raw: true,

@@ -12,9 +12,10 @@ export interface HubHealthDeps {
 }
 
 /**
- * Readiness in one word: stopping, or the first of database, migrations, TLS, cluster bus that is not right. A
- * process cut off from NATS is not ready: a load balancer sends its clients to the others, which can reach the
- * whole fleet.
+ * Readiness in one word: stopping, or the first of database, migrations, TLS that is not right (503), or
+ * degraded (200) when only the cluster bus is down. A process cut off from NATS still serves what needs only the
+ * database and its own agents; failing it would take every process out of the balancer during a NATS outage,
+ * since they all lose the bus together (decision 0054).
  */
 export function createHubHealthService(deps: HubHealthDeps) {
   const { bus } = deps;
@@ -30,7 +31,7 @@ export function createHubHealthService(deps: HubHealthDeps) {
       const database = await deps.database();
       if (database !== 'ok') return { status: 'unready', reason: database, ...nats };
       if (!deps.tlsLoaded()) return { status: 'unready', reason: 'tls', ...nats };
-      if (nats.nats === 'down') return { status: 'unready', reason: 'nats', ...nats };
+      if (nats.nats === 'down') return { status: 'degraded', reason: 'nats', nats: 'down' };
       return { status: 'ready', ...nats };
     },
   };

@@ -36,7 +36,7 @@ export function hubRawRoutes(deps: {
     'hub.healthz': async (_request, reply) => sendProbe(reply, 200, { status: 'alive' }),
     'hub.readyz': async (_request, reply) => {
       const readiness = await deps.health.readiness();
-      return sendProbe(reply, readiness.status === 'ready' ? 200 : 503, readiness);
+      return sendProbe(reply, readiness.status === 'unready' ? 503 : 200, readiness);
     },
     'hub.metrics': async (_request, reply) => {
       const { contentType, body } = await deps.telemetry.render();
