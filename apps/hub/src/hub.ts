@@ -460,7 +460,11 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
   };
   await gateway.start();
   // The path every operation on an asset takes to its agent: load, hub-host rule, offline check, errors.
-  const agentCalls = createAgentCaller({ db, gateway });
+  const agentCalls = createAgentCaller({
+    db,
+    gateway,
+    clusterDown: () => cluster.bus.shared && !cluster.bus.status().connected,
+  });
   const passwords = options.passwords ?? createPasswordHasher({ cost: config.bcryptCost });
   const isSecure = createTransportCheck({ tlsMode: config.tlsMode, trustedProxies: config.trustedProxies });
 

@@ -34,6 +34,11 @@ export const errorCatalog = {
   not_implemented: { status: 501, message: 'This endpoint is not implemented yet.' },
   upstream_error: { status: 502, message: 'The upstream service failed.' },
   unavailable: { status: 503, message: 'The service is temporarily unavailable.' },
+  cluster_unavailable: {
+    status: 503,
+    message:
+      'The hub processes cannot reach each other right now (the cluster bus is down); retry after the time in Retry-After.',
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorCatalog;

@@ -14,6 +14,7 @@ import {
   AgentOfflineError,
   AgentReplyError,
   AgentTimeoutError,
+  ClusterUnavailableCallError,
   type AgentGateway,
   type AgentRequestOptions,
 } from './agent-gateway.js';
@@ -96,6 +97,22 @@ export function assetOffline(row: Pick<AssetRow, 'id' | 'name' | 'last_seen_at'>
   return new HubError('asset_offline', offlineMessage(row));
 }
 
+/**
+ * Seconds a client waits before retrying a call the cluster bus could not carry. NATS clients (the hub's
+ * included) try to reconnect every 2 s with up to 1 s of jitter: 5 s covers two attempts, so a restart of NATS
+ * is usually over by then, while a client polling a longer outage sends one request per 5 s, not a flood.
+ */
+export const clusterRetryAfterSeconds = 5;
+
+/** The interface's message for a call that needs another hub process while the cluster bus is down. */
+export function clusterUnavailable(row: Pick<AssetRow, 'id' | 'name'>): HubError {
+  return new HubError(
+    'cluster_unavailable',
+    `asset ${row.name} (${row.id}) is held by another hub process, and the hub processes cannot reach each other right now (the cluster bus is down); retry in ${String(clusterRetryAfterSeconds)} s`,
+    { headers: { 'Retry-After': String(clusterRetryAfterSeconds) } },
+  );
+}
+
 /** Maps a gateway failure to the hub's catalog; anything else is returned unchanged (a bug: 500). */
 export function agentFailure(
   error: unknown,
@@ -103,6 +120,7 @@ export function agentFailure(
   type: AgentRequestType,
 ): unknown {
   if (error instanceof AgentOfflineError) return assetOffline(row);
+  if (error instanceof ClusterUnavailableCallError) return clusterUnavailable(row);
   if (error instanceof AgentTimeoutError) {
     return new HubError('unavailable', `asset ${row.name} (${row.id}) did not answer ${type} in time`);
   }
@@ -126,7 +144,13 @@ export interface AgentCaller {
    */
   loadAsset(principal: Principal, id: string, type: AgentRequestType): Promise<AssetRow>;
   isOnline(assetId: string): boolean;
-  /** Throws 409 asset_offline when the asset's agent holds no connection. */
+  /**
+   * Why a call cannot go to an asset this process does not see connected: 503 cluster_unavailable while the
+   * cluster bus is down and the database says another process holds its agent (that process's connects no
+   * longer reach this one), else 409 asset_offline.
+   */
+  notConnected(row: Pick<AssetRow, 'id' | 'name' | 'last_seen_at' | 'status'>): HubError;
+  /** Throws notConnected(row) when the asset's agent holds no connection. */
   requireOnline(row: AssetRow): void;
   /** Sends a request to a loaded asset's agent; failures arrive as HubErrors of the catalog. */
   call<T extends AgentRequestType>(
@@ -137,8 +161,16 @@ export interface AgentCaller {
   ): Promise<AgentRequestResult<T>>;
 }
 
-export function createAgentCaller(deps: { db: Executor; gateway: AgentGateway }): AgentCaller {
+export function createAgentCaller(deps: {
+  db: Executor;
+  gateway: AgentGateway;
+  /** True while this process is one of several and its cluster bus is down (absent: a cluster of one). */
+  clusterDown?: () => boolean;
+}): AgentCaller {
   const { db, gateway } = deps;
+  const clusterDown = deps.clusterDown ?? (() => false);
+  const notConnected: AgentCaller['notConnected'] = (row) =>
+    clusterDown() && row.status === 'online' ? clusterUnavailable(row) : assetOffline(row);
   return {
     gateway,
     async loadAsset(principal, id, type) {
@@ -149,11 +181,12 @@ export function createAgentCaller(deps: { db: Executor; gateway: AgentGateway })
       return row;
     },
     isOnline: (assetId) => gateway.isConnected(assetId),
+    notConnected,
     requireOnline(row) {
-      if (!gateway.isConnected(row.id)) throw assetOffline(row);
+      if (!gateway.isConnected(row.id)) throw notConnected(row);
     },
     async call(row, type, payload, options) {
-      if (!gateway.isConnected(row.id)) throw assetOffline(row);
+      if (!gateway.isConnected(row.id)) throw notConnected(row);
       try {
         return await gateway.request(row.id, type, payload, options);
       } catch (error) {

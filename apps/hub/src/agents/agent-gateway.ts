@@ -56,6 +56,18 @@ export class AgentOfflineError extends Error {
   }
 }
 
+/**
+ * The agent is held by another hub process and the cluster bus that reaches it is down: the call did not reach
+ * it, or (the bus went down on the way) its answer cannot come back. Not "offline": the agent may be connected
+ * and serving; the caller retries once the processes reach each other.
+ */
+export class ClusterUnavailableCallError extends Error {
+  constructor(readonly assetId: string) {
+    super(`the hub process holding the agent of ${assetId} cannot be reached now: the cluster bus is down`);
+    this.name = 'ClusterUnavailableCallError';
+  }
+}
+
 export class AgentTimeoutError extends Error {
   constructor(
     readonly assetId: string,

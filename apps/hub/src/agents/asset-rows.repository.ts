@@ -9,13 +9,13 @@ import type { AssetsTable, Executor } from '../platform/db/schema.js';
 export type AssetRow = AssetsTable;
 
 const lookupChunk = 500;
-const summaryColumns = ['id', 'name', 'last_seen_at', 'hub_host'] as const;
+const summaryColumns = ['id', 'name', 'last_seen_at', 'hub_host', 'status'] as const;
 
 /**
- * What an operation on many assets needs of each: who it is, when offline since when, and whether it is the
- * hub's own host.
+ * What an operation on many assets needs of each: who it is, when offline since when, whether it is the hub's
+ * own host, and its presence status (whether some hub process holds its agent, when this one cannot ask them).
  */
-export type AssetSummary = Pick<AssetRow, 'id' | 'name' | 'last_seen_at' | 'hub_host'>;
+export type AssetSummary = Pick<AssetRow, 'id' | 'name' | 'last_seen_at' | 'hub_host' | 'status'>;
 
 /**
  * The assets among `ids` that exist, in no particular order, looked up 500 at a time; full chunks reuse one

@@ -33,6 +33,7 @@ import { startTestNatsServer } from '../testing/nats-server.js';
 import { createAgentCaller } from './agent-call.js';
 import {
   AgentOfflineError,
+  ClusterUnavailableCallError,
   AgentReplyError,
   AgentTimeoutError,
   type AgentStreamHandle,
@@ -235,10 +236,10 @@ describe.each(databaseTargets())('agents across hub processes ($name)', ({ optio
       AgentOfflineError,
     );
 
-    // The bus is down: the agent cannot be reached from here, as if it were offline.
+    // The bus is down: the agent cannot be reached from here now, which is not offline (decision 0054).
     network.setDown(true);
     await expect(b.gateway.request(agent.assetId, 'exec.run', execPayload)).rejects.toBeInstanceOf(
-      AgentOfflineError,
+      ClusterUnavailableCallError,
     );
     network.setDown(false);
     await expect(b.gateway.request(agent.assetId, 'exec.run', execPayload)).rejects.toMatchObject({

@@ -20,7 +20,12 @@ import {
   ClusterTimeoutError,
   ClusterUnavailableError,
 } from '../platform/cluster/cluster-bus.js';
-import { AgentOfflineError, AgentReplyError, AgentTimeoutError } from './agent-gateway.js';
+import {
+  AgentOfflineError,
+  AgentReplyError,
+  AgentTimeoutError,
+  ClusterUnavailableCallError,
+} from './agent-gateway.js';
 
 const Obj = <T extends TProperties>(properties: T) =>
   Type.Object(properties, { additionalProperties: false });
@@ -216,13 +221,16 @@ export const catalog = {
  * request (or `stream.open`) in a timeout.
  */
 export function callError(error: unknown, assetId: string, type: string): Error {
-  if (error instanceof ClusterNoResponderError || error instanceof ClusterUnavailableError)
-    return new AgentOfflineError(assetId);
+  // No process answers the holder's subject while the bus is up: the holder is gone, and so is the agent.
+  if (error instanceof ClusterNoResponderError) return new AgentOfflineError(assetId);
+  // The bus is down: the holder may well be serving the agent, it just cannot be reached from here now.
+  if (error instanceof ClusterUnavailableError) return new ClusterUnavailableCallError(assetId);
   if (error instanceof ClusterTimeoutError) return new AgentTimeoutError(assetId, type);
   if (error instanceof ClusterRemoteError)
     return new AgentReplyError('failed', `the hub process holding the agent failed: ${error.message}`);
   if (
     error instanceof AgentOfflineError ||
+    error instanceof ClusterUnavailableCallError ||
     error instanceof AgentTimeoutError ||
     error instanceof AgentReplyError
   )

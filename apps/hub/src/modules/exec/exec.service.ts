@@ -17,13 +17,19 @@ import {
 } from '@svc/protocol';
 import type { Kysely } from 'kysely';
 import { policyDisabled } from '../../platform/policy-error.js';
-import { AgentOfflineError, AgentReplyError, AgentTimeoutError } from '../../agents/agent-gateway.js';
+import {
+  AgentOfflineError,
+  AgentReplyError,
+  AgentTimeoutError,
+  ClusterUnavailableCallError,
+} from '../../agents/agent-gateway.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { EventBus } from '../../platform/event-bus.js';
 import { HubError, validationError } from '../../platform/hub-error.js';
 import { canSeeAsset, type ActionContext, type Principal } from '../../access/principal.js';
 import {
   assetOffline,
+  clusterUnavailable,
   offlineMessage,
   requireHubHostAccess,
   type AgentCaller,
@@ -158,6 +164,30 @@ export function createExecService(deps: ExecServiceDeps): ExecService {
   const concurrency = deps.concurrency ?? 10_000;
   const marginMs = deps.replyMarginMs ?? 10_000;
   const budgetBytes = deps.resultBudgetBytes ?? execLimits.fanOutResultBytes;
+  /**
+   * Results of targets another process holds that the cluster bus could not reach: an error in a fan-out
+   * (`cluster_unavailable: …`), the 503 itself for a single target.
+   */
+  const unreachable = new WeakSet<ExecResult>();
+
+  /** A target's result when the cluster bus cannot reach the process holding its agent. */
+  function unreachableResult(row: AssetSummary, durationMs: number): ExecResult {
+    const result = failed(
+      row.id,
+      'error',
+      `cluster_unavailable: ${clusterUnavailable(row).message}`,
+      durationMs,
+    );
+    unreachable.add(result);
+    return result;
+  }
+
+  /** A target not sent: offline, or (bus down, held by another process) unreachable. */
+  function notSent(row: AssetSummary): ExecResult {
+    return agents.notConnected(row).code === 'cluster_unavailable'
+      ? unreachableResult(row, 0)
+      : failed(row.id, 'offline', offlineMessage(row), 0);
+  }
 
   function auditEntry(row: AssetSummary, plan: ExecPlan, fanOut: number | null): AuditEntry {
     return {
@@ -194,6 +224,8 @@ export function createExecService(deps: ExecServiceDeps): ExecService {
       const elapsed = performance.now() - started;
       if (error instanceof AgentOfflineError) {
         result = failed(row.id, 'offline', offlineMessage(row), elapsed);
+      } else if (error instanceof ClusterUnavailableCallError) {
+        result = unreachableResult(row, elapsed);
       } else if (error instanceof AgentTimeoutError) {
         result = failed(row.id, 'timeout', `the agent did not answer within ${plan.timeoutS} s`, elapsed);
       } else if (error instanceof AgentReplyError) {
@@ -262,9 +294,7 @@ export function createExecService(deps: ExecServiceDeps): ExecService {
         const started = performance.now();
         await boundedEach(rows.length, concurrency, async (i) => {
           const row = rows[i] as AssetSummary;
-          const result = sending.has(row.id)
-            ? await execute(row, plan)
-            : failed(row.id, 'offline', offlineMessage(row), 0);
+          const result = sending.has(row.id) ? await execute(row, plan) : notSent(row);
           completed += 1;
           summary[result.status] += 1;
           // The agent's full answer is dropped here: only what the budget admits lives on.
@@ -336,6 +366,7 @@ export function createExecService(deps: ExecServiceDeps): ExecService {
       const result = await execute(row, plan);
       // A single target that went away mid-call is the same 409 as one that was never there.
       if (result.status === 'offline') throw assetOffline(row);
+      if (unreachable.has(result)) throw clusterUnavailable(row);
       return result;
     },
 

@@ -17,7 +17,7 @@ import {
 } from '@svc/protocol';
 import { isAdmin, type ActionContext, type Principal } from '../../access/principal.js';
 import type { AgentCaller } from '../../agents/agent-call.js';
-import { agentFailure } from '../../agents/agent-call.js';
+import { agentFailure, clusterRetryAfterSeconds } from '../../agents/agent-call.js';
 import type { AgentStreams } from '../../agents/agent-gateway.js';
 import type { CredentialLifetime } from '../../http/credential-lifetime.js';
 import type { UpgradeRecheck } from '../../http/upgrade.js';
@@ -29,7 +29,11 @@ import { HubError } from '../../platform/hub-error.js';
 import type { Logger } from '../../platform/logger.js';
 import { interactiveTurnedOff, policyDisabled } from '../../platform/policy-error.js';
 import type { AuditService } from '../audit/audit.service.js';
-import { createLocalClusterBus, type ClusterBus } from '../../platform/cluster/cluster-bus.js';
+import {
+  ClusterUnavailableError,
+  createLocalClusterBus,
+  type ClusterBus,
+} from '../../platform/cluster/cluster-bus.js';
 import { createSingleNodeRegistry, type NodeRegistry } from '../../platform/cluster/node-registry.js';
 import { createLiveSessions, type AttachRecheck, type SessionLimits } from './live-sessions.js';
 import { createSessionRelay } from './session-relay.js';
@@ -492,6 +496,13 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
       if (owner === null) live.end(id, 'closed by the user');
       else {
         const ended = await relay.end(owner, id, 'closed by the user').catch((error: unknown) => {
+          // Not "already ended": the owner may well run it, it cannot be reached from here now.
+          if (error instanceof ClusterUnavailableError)
+            throw new HubError(
+              'cluster_unavailable',
+              `session ${id} runs on another hub process, and the hub processes cannot reach each other right now (the cluster bus is down); retry in ${String(clusterRetryAfterSeconds)} s`,
+              { headers: { 'Retry-After': String(clusterRetryAfterSeconds) } },
+            );
           logger.warn({ err: error, session_id: id, node: owner }, 'ending a session on its owner failed');
           return false;
         });
