@@ -4,6 +4,10 @@
  * agents' connects and disconnects, coalesced into one message per flush interval (a reconnect storm of
  * thousands of agents is a few messages, not thousands); a process that starts asks every live node for a
  * snapshot of what it holds; a node that is gone has its entries dropped.
+ *
+ * While the bus is down nothing published arrives, so local changes wait (flushed once it is back) and, when it
+ * reconnects, every live node is asked for its snapshot again, which replaces what the view had of that node:
+ * the agents that connected or went meanwhile (decision 0054).
  */
 import { clusterLimits, clusterSubjects, wire, type SessionWire, type ViewMessage } from './cluster-wire.js';
 import type { ClusterBus } from '../platform/cluster/cluster-bus.js';
@@ -144,7 +148,8 @@ export function createClusterView(deps: ClusterViewDeps): ClusterView {
   }
 
   function flush(): void {
-    if (changed.size === 0) return;
+    // A publish now would be dropped: the changes wait for the bus.
+    if (changed.size === 0 || !bus.status().connected) return;
     const up: SessionWire[] = [];
     const down: string[] = [];
     for (const assetId of changed) {
@@ -175,7 +180,11 @@ export function createClusterView(deps: ClusterViewDeps): ClusterView {
     }
   }
 
-  async function snapshotOf(node: string, touched: Set<string>): Promise<void> {
+  /**
+   * Takes `node`'s snapshot. With `replace` (after a reconnect) it is the whole truth about the node: its
+   * entries missing from it are dropped, unless a newer message touched them meanwhile.
+   */
+  async function snapshotOf(node: string, touched: Set<string>, replace = false): Promise<void> {
     let reply: unknown;
     try {
       reply = await bus.request(clusterSubjects.agents(node), {}, { timeoutMs: snapshotTimeoutMs });
@@ -188,10 +197,28 @@ export function createClusterView(deps: ClusterViewDeps): ClusterView {
       return;
     }
     if (deps.isGone(node)) return;
+    const held = new Set<string>();
     for (const item of reply.sessions) {
+      held.add(item.asset_id);
       if (touched.has(item.asset_id) || local.isConnected(item.asset_id)) continue;
       const session = fromWire(item);
       if (session) put(node, session);
+    }
+    if (!replace) return;
+    for (const assetId of [...(byNode.get(node) ?? [])]) {
+      if (!held.has(assetId) && !touched.has(assetId)) remove(node, assetId);
+    }
+  }
+
+  /** Asks every live node for its snapshot: what they published while the bus was down never came. */
+  async function takeSnapshots(replace: boolean): Promise<void> {
+    const others = [...registry.liveNodes()].filter((node) => node !== bus.nodeId);
+    const touched = new Set<string>();
+    touchedDuringSnapshot = touched;
+    try {
+      await Promise.all(others.map((node) => snapshotOf(node, touched, replace)));
+    } finally {
+      if (touchedDuringSnapshot === touched) touchedDuringSnapshot = null;
     }
   }
 
@@ -253,17 +280,15 @@ export function createClusterView(deps: ClusterViewDeps): ClusterView {
         bus.respond(clusterSubjects.agents(bus.nodeId), () =>
           Promise.resolve({ sessions: local.sessions().map(toWire) }),
         ),
+        bus.onReconnected(() => {
+          if (closed) return;
+          flush();
+          void takeSnapshots(true);
+        }),
       );
       timer = setInterval(flush, flushMs);
       timer.unref();
-      const others = [...registry.liveNodes()].filter((node) => node !== bus.nodeId);
-      const touched = new Set<string>();
-      touchedDuringSnapshot = touched;
-      try {
-        await Promise.all(others.map((node) => snapshotOf(node, touched)));
-      } finally {
-        touchedDuringSnapshot = null;
-      }
+      await takeSnapshots(false);
     },
 
     close() {

@@ -97,14 +97,18 @@ export interface CredentialLifetimeDeps {
   onError?(error: unknown): void;
   /**
    * The other hub processes (decision 0038): a sign-out here ends the session's streams there too. Events carry
-   * key revocations and user changes; a sign-out is not an event, so it travels on its own subject.
+   * key revocations and user changes; a sign-out is not an event, so it travels on its own subject. What was
+   * published while the bus was down never comes: when it reconnects, every watched key and session is read
+   * again from the database (decision 0054).
    */
-  bus?: Pick<ClusterBus, 'publish' | 'subscribe'>;
+  bus?: Pick<ClusterBus, 'publish' | 'subscribe'> & Partial<Pick<ClusterBus, 'onReconnected'>>;
 }
 
 /** Where a process says a console session was signed out. */
 const sessionEndedSubject = 'svc.sessions.ended';
 const maxSessionIdChars = 200;
+/** Sessions are watched under `session:<id>`, keys under their id. */
+const sessionPrefix = 'session:';
 
 interface Watch {
   keyId: string;
@@ -222,6 +226,20 @@ export function createCredentialLifetime(deps: CredentialLifetimeDeps): Credenti
       },
       { types: ['user.updated'], reach: 'cluster' },
     ),
+    deps.bus?.onReconnected?.(() => {
+      for (const watchKey of [...byKey.keys()]) {
+        if (!watchKey.startsWith(sessionPrefix)) {
+          recheckKey(watchKey);
+          continue;
+        }
+        deps.isSessionActive?.(watchKey.slice(sessionPrefix.length)).then(
+          (active) => {
+            if (!active) endAll(watchKey, 'revoked');
+          },
+          (error: unknown) => deps.onError?.(error),
+        );
+      }
+    }) ?? (() => undefined),
   ];
 
   function watch(

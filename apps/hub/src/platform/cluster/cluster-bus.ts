@@ -91,8 +91,39 @@ export interface ClusterBus {
   /** Answers requests on the subject, from other processes only. Returns the unsubscribe. */
   respond(subject: string, responder: ClusterResponder, options?: ClusterRespondOptions): () => void;
   status(): ClusterBusStatus;
+  /**
+   * Calls `listener` each time the bus is connected again after being down (not on the first connection).
+   * Subscriptions and responders are back by then; what was published meanwhile is lost, so state kept from
+   * other processes' messages is to be asked for again. Returns the unsubscribe.
+   */
+  onReconnected(listener: () => void): () => void;
   /** Unsubscribes everything and closes the connection (after draining what is in flight). */
   close(): Promise<void>;
+}
+
+/** Listeners of a bus's reconnection; one that throws is logged by the caller's `report` and skipped. */
+export function createReconnectListeners(report: (error: unknown) => void) {
+  const listeners = new Set<() => void>();
+  return {
+    add(listener: () => void): () => void {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+    fire(): void {
+      for (const listener of [...listeners]) {
+        try {
+          listener();
+        } catch (error) {
+          report(error);
+        }
+      }
+    },
+    clear(): void {
+      listeners.clear();
+    },
+  };
 }
 
 /** A node id: `node_` and 16 random hex digits. */
@@ -120,6 +151,10 @@ export function createLocalClusterBus(nodeId = newNodeId()): ClusterBus {
     status() {
       return { connected: true, reason: null };
     },
+    onReconnected() {
+      // Never down.
+      return () => undefined;
+    },
     close() {
       return Promise.resolve();
     },
@@ -128,6 +163,7 @@ export function createLocalClusterBus(nodeId = newNodeId()): ClusterBus {
 
 interface MemoryEndpoint {
   nodeId: string;
+  reconnected: ReturnType<typeof createReconnectListeners>;
   handlers: Map<string, Set<ClusterHandler>>;
   responders: Map<string, Set<{ responder: ClusterResponder; queue: string | undefined }>>;
   down: boolean;
@@ -153,10 +189,18 @@ export function createMemoryClusterNetwork(): MemoryClusterNetwork {
 
   return {
     setDown(value) {
+      const was = down;
       down = value;
+      if (was && !value) for (const endpoint of [...endpoints]) endpoint.reconnected.fire();
     },
     join(nodeId = newNodeId()) {
-      const self: MemoryEndpoint = { nodeId, handlers: new Map(), responders: new Map(), down: false };
+      const self: MemoryEndpoint = {
+        nodeId,
+        reconnected: createReconnectListeners(() => undefined),
+        handlers: new Map(),
+        responders: new Map(),
+        down: false,
+      };
       endpoints.add(self);
       const others = () => [...endpoints].filter((e) => e !== self);
       const unavailable = () => down || self.down;
@@ -230,8 +274,12 @@ export function createMemoryClusterNetwork(): MemoryClusterNetwork {
             ? { connected: false, reason: 'disconnected' }
             : { connected: true, reason: null };
         },
+        onReconnected(listener) {
+          return self.reconnected.add(listener);
+        },
         close() {
           endpoints.delete(self);
+          self.reconnected.clear();
           self.handlers.clear();
           self.responders.clear();
           return Promise.resolve();

@@ -6,7 +6,8 @@
  * window is sent as `*` (everything of the topic).
  *
  * The bus is best effort: a message lost (NATS down) is covered by each cache's own bound (the key cache's
- * 5 s, the settings' periodic reload). A cluster of one sends nothing.
+ * 5 s, the settings' periodic reload), and when the bus reconnects every topic is dropped whole (`*`) here, as
+ * what other processes changed meanwhile never arrived. A cluster of one sends nothing.
  */
 import type { ClusterBus } from './cluster-bus.js';
 
@@ -62,21 +63,28 @@ export function createCacheInvalidation(options: CacheInvalidationOptions): Cach
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
 
-  const unsubscribe = bus.shared
-    ? bus.subscribe(invalidationSubject, (data) => {
-        for (const [topic, keys] of parse(data, maxKeys)) {
-          for (const handler of handlers.get(topic) ?? []) {
-            for (const key of keys) {
-              try {
-                handler(key);
-              } catch (error) {
-                options.onError?.(error);
-              }
-            }
-          }
+  function deliver(topic: string, keys: readonly string[]): void {
+    for (const handler of handlers.get(topic) ?? []) {
+      for (const key of keys) {
+        try {
+          handler(key);
+        } catch (error) {
+          options.onError?.(error);
         }
-      })
-    : () => undefined;
+      }
+    }
+  }
+
+  const unsubscribes = bus.shared
+    ? [
+        bus.subscribe(invalidationSubject, (data) => {
+          for (const [topic, keys] of parse(data, maxKeys)) deliver(topic, keys);
+        }),
+        bus.onReconnected(() => {
+          for (const topic of [...handlers.keys()]) deliver(topic, [allKeys]);
+        }),
+      ]
+    : [];
 
   function flush(): void {
     if (timer) clearTimeout(timer);
@@ -115,7 +123,7 @@ export function createCacheInvalidation(options: CacheInvalidationOptions): Cach
     close() {
       flush();
       closed = true;
-      unsubscribe();
+      for (const unsubscribe of unsubscribes) unsubscribe();
       handlers.clear();
     },
   };

@@ -32,6 +32,7 @@ import {
   type ClusterBusStatus,
   type ClusterHandler,
   type ClusterResponder,
+  createReconnectListeners,
 } from './cluster-bus.js';
 import { createBusAuth, type Opened } from './bus-auth.js';
 import { parseNatsUrl } from './nats-url.js';
@@ -184,6 +185,9 @@ export function createNatsClusterBus(options: NatsClusterBusOptions): ClusterBus
   }>();
 
   const full = (subject: string) => `${prefix}${subject}`;
+  const reconnected = createReconnectListeners((error) => {
+    logger.error({ err: error }, 'a cluster bus reconnect listener failed');
+  });
 
   /** When each drop reason was last logged: a flood, or a peer with another hub key, logs once a minute. */
   const droppedLogged = new Map<string, number>();
@@ -264,6 +268,8 @@ export function createNatsClusterBus(options: NatsClusterBusOptions): ClusterBus
     if (state.connected) return;
     state = { connected: true, reason: null };
     logger.info({ nats: target.redacted, node: nodeId }, `cluster bus ${how}`);
+    // The client has sent its subscriptions again before it reports the reconnect.
+    if (how === 'reconnected') reconnected.fire();
   }
 
   function onTopicMessage(subject: string, msg: Msg): void {
@@ -612,10 +618,15 @@ export function createNatsClusterBus(options: NatsClusterBusOptions): ClusterBus
       return closed ? { connected: false, reason: 'the bus is closed' } : state;
     },
 
+    onReconnected(listener) {
+      return reconnected.add(listener);
+    },
+
     async close() {
       if (closed) return;
       closed = true;
       wake?.();
+      reconnected.clear();
       failPending('the bus is closed');
       for (const [key, partial] of [...partials]) forgetPartial(key, partial);
       topics.clear();
