@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { databaseUnavailable, isDatabaseUnreachable } from '../platform/db/unreachable.js';
 import { HubError } from '../platform/hub-error.js';
 import { sendError } from './envelope.js';
 import { describeValidation } from './validation.js';
@@ -36,6 +37,8 @@ export function toHubError(error: unknown): HubError | null {
   // A JSON syntax error from the body parser has statusCode 400 and no code of ours.
   if (e.statusCode === 400 && error instanceof SyntaxError)
     return new HubError('validation', 'The body is not valid JSON.');
+  // PostgreSQL restarting or down is not a defect: the client is told to retry.
+  if (isDatabaseUnreachable(error)) return databaseUnavailable();
   return null;
 }
 

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { migrationProvider, migrations } from './migrations.js';
 import { hubVersion } from '../version.js';
 import { OwnSchemaPostgresDialect } from './schema-introspector.js';
+import { markDatabaseUnreachable } from './unreachable.js';
 import { cachedStatements } from './sqlite-statements.js';
 import { createWriteVersions, type WriteVersions } from './write-versions.js';
 import type { Database } from './schema.js';
@@ -223,7 +224,16 @@ function openPostgres(url: string, schema: string | undefined): HubDatabase {
   pool.on('connect', (client) => {
     client.on('error', () => undefined);
   });
-  const db = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool }) });
+  // A connection that cannot be opened is the database out of reach, whatever the cause (a refused connect, a
+  // server starting up): marked so that the request answers 503, not 500 (platform/db/unreachable.ts).
+  const reachable = {
+    connect: () =>
+      pool.connect().catch((error: unknown) => {
+        throw markDatabaseUnreachable(error);
+      }),
+    end: () => pool.end(),
+  };
+  const db = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool: reachable }) });
   migrationLocks.set(db, postgresMigrationLock(pool, schema));
   return {
     db,
