@@ -50,7 +50,7 @@ export function isDatabaseUnreachable(error: unknown): boolean {
  * Seconds a client waits before retrying: a PostgreSQL restart takes a few seconds, and the pool tries again
  * on the first query after it, so 5 s usually finds it back without clients hammering a server that starts.
  */
-export const databaseRetryAfterSeconds = 5;
+const databaseRetryAfterSeconds = 5;
 
 export function databaseUnavailable(): HubError {
   return new HubError(
