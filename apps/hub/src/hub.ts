@@ -303,6 +303,7 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
       db,
       clock,
       logger,
+      leaseMs: config.clusterLeaseMs,
       onDropped: onClusterDrop,
     });
   const { bus, registry } = cluster;
@@ -417,7 +418,7 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
   const { writeVersions } = database;
   // One refusal log for HTTP and the agent channel: an address's refusals of both kinds share its lines.
   const refusals = createRefusalLog({ logger });
-  const presence = createPresence({ db, clock, events, logger, nodeId: bus.nodeId });
+  const presence = createPresence({ db, clock, events, logger, nodeId: bus.nodeId, lease: registry });
   // The cluster gateway is told of each local readiness change; it exists only after the local gateway.
   const readiness = { changed: (_assetId: string): void => undefined };
   const localGateway = createAgentGateway({
@@ -585,7 +586,7 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
     ...automation,
     actions: actions.services.actions,
     logger,
-    cluster: { nodeId: bus.nodeId, liveNodes: () => registry.liveNodes() },
+    cluster: { nodeId: bus.nodeId, liveNodes: () => registry.liveNodes(), lease: registry },
   });
   const bulk = createBulkModule({
     ...operations,
@@ -618,7 +619,12 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
     ...outboundParts,
     delivery: options.webhookDelivery ?? {},
     retentionDays: () => runtimeSettings.get('retention.webhook_deliveries_days'),
-    cluster: { nodeId: bus.nodeId, shared: bus.shared, liveNodes: () => registry.liveNodes() },
+    cluster: {
+      nodeId: bus.nodeId,
+      shared: bus.shared,
+      liveNodes: () => registry.liveNodes(),
+      lease: registry,
+    },
     invalidation,
   });
   const discovery = createDiscoveryModule({
@@ -659,7 +665,7 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
     credentials,
     deviceOwner: mobile.services.deviceOwner,
     retentionDays: () => runtimeSettings.get('retention.recordings_days'),
-    cluster: { bus, registry },
+    cluster: { bus, registry, lease: registry },
   });
   const meshvpn = createMeshvpnModule({ clock, tailscaleBinary: config.tailscaleBinary });
   const connectorService = connectors.services.connectors;
@@ -822,6 +828,18 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
       desktop.services.desktopSessions.onNodeGone(gone),
     ]);
   });
+  // This process stalled past its lease and registered again (decision 0053): what it still holds is its own
+  // again; the sessions the others ended meanwhile end here too.
+  const stopLeaseRegained = registry.onLeaseRegained(async () => {
+    const again = await presence.regained();
+    for (const assetId of again) readiness.changed(assetId);
+    if (again.length > 0) writeVersions?.touch('assets');
+    logger.info({ agents: again.length }, 'agents this process holds written online again');
+    await Promise.all([
+      sessionsModule.services.sessions.leaseRegained(),
+      desktop.services.desktopSessions.leaseRegained(),
+    ]);
+  });
   if (options.retentionIntervalMs !== 0) retention.start();
 
   return {
@@ -863,6 +881,7 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
     cluster: { ...cluster, leases, invalidation },
     async close() {
       stopNodeGone();
+      stopLeaseRegained();
       if (settingsReload) clearInterval(settingsReload);
       stopPolicyWatch();
       sharedLimiters?.close();

@@ -3,15 +3,20 @@
  * `offline` with the last-seen time when it closes. Heartbeats move `last_seen_at` at most once a minute per
  * asset, written in batches (one UPDATE per 500 assets per flush), so thousands of agents cost a few queries
  * a minute, not one per heartbeat.
+ *
+ * Every write here is about agents this process holds, so each carries the process's lease fence (decision
+ * 0053): once its lease ran out and another process marked its agents offline, nothing it wrote meanwhile
+ * lands. When it registers again, `regained` writes the agents it still holds online again.
  */
 import { isIP } from 'node:net';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { Hello } from '@svc/protocol';
 import type { Clock } from '../platform/clock.js';
 import type { Database } from '../platform/db/schema.js';
 import type { EventBus } from '../platform/event-bus.js';
 import type { Logger } from '../platform/logger.js';
 import { newNodeId } from '../platform/cluster/cluster-bus.js';
+import { alwaysHeldLease, type NodeLease } from '../platform/cluster/node-registry.js';
 import type { AssetRow } from './asset-rows.repository.js';
 
 const presenceDefaults = {
@@ -42,6 +47,12 @@ export interface Presence {
    * onNodeGone), in batches. Resolves with how many it changed.
    */
   nodeGone(nodeId: string): Promise<number>;
+  /**
+   * After this process lost its lease and registered again (decision 0053): writes the agents it still holds
+   * online again under its node, with `asset.online` for those another process had marked offline, and offline
+   * those the database says it holds that are no longer connected. Resolves with the ids written online again.
+   */
+  regained(): Promise<string[]>;
 }
 
 export interface PresenceDeps {
@@ -51,6 +62,8 @@ export interface PresenceDeps {
   logger: Logger;
   /** This process's node id (decision 0039): written as each agent's holder; a random one when absent. */
   nodeId?: string;
+  /** This process's lease (decision 0053); a cluster of one's, which always holds, when absent. */
+  lease?: NodeLease;
   lastSeenResolutionMs?: number;
   /** Assets a nodeGone batch changes at most (tests pass small ones). */
   batchSize?: number;
@@ -156,6 +169,9 @@ export function createPresence(deps: PresenceDeps): Presence {
   const resolution = deps.lastSeenResolutionMs ?? presenceDefaults.lastSeenResolutionMs;
   const nodeId = deps.nodeId ?? newNodeId();
   const batchSize = deps.batchSize ?? presenceDefaults.batchSize;
+  const lease = deps.lease ?? alwaysHeldLease();
+  /** The agents connected here: connected and not yet disconnected (what `regained` writes online again). */
+  const held = new Set<string>();
   /** When last_seen_at was last written, per connected asset (ms). */
   const written = new Map<string, number>();
   const pending = new Set<string>();
@@ -182,12 +198,18 @@ export function createPresence(deps: PresenceDeps): Presence {
     const iso = now.toISOString();
     for (const chunk of chunks(ids, presenceDefaults.batchSize)) {
       try {
-        await db
+        const result = await db
           .updateTable('assets')
           .set({ last_seen_at: iso })
           .where('id', 'in', chunk)
           .where('status', '=', 'online')
-          .execute();
+          .where('agent_node', '=', nodeId)
+          .where(lease.fence())
+          .executeTakeFirst();
+        if (Number(result.numUpdatedRows) === 0 && !(await lease.holds())) {
+          lease.refused('agent last-seen');
+          continue;
+        }
         for (const id of chunk) if (written.has(id)) written.set(id, now.getTime());
       } catch (error) {
         logger.error({ err: error, assets: chunk.length }, 'writing agent last-seen times failed');
@@ -195,8 +217,9 @@ export function createPresence(deps: PresenceDeps): Presence {
     }
   }
 
-  return {
+  const presence: Presence = {
     connected(assetId, hello, remoteAddress) {
+      held.add(assetId);
       return serial(assetId, async () => {
         const row = await db.selectFrom('assets').selectAll().where('id', '=', assetId).executeTakeFirst();
         if (!row) return false;
@@ -213,7 +236,17 @@ export function createPresence(deps: PresenceDeps): Presence {
           agent_low_power: hello.low_power ? 1 : 0,
           agent_node: nodeId,
         };
-        await db.updateTable('assets').set(changes).where('id', '=', assetId).execute();
+        const result = await db
+          .updateTable('assets')
+          .set(changes)
+          .where('id', '=', assetId)
+          .where(lease.fence())
+          .executeTakeFirst();
+        if (Number(result.numUpdatedRows) === 0) {
+          // The lease ran out: the agent stays connected, and is written online when this process registers again.
+          lease.refused('agent online');
+          return true;
+        }
         written.set(assetId, now.getTime());
         pending.delete(assetId);
         if (row.status !== 'online')
@@ -230,6 +263,7 @@ export function createPresence(deps: PresenceDeps): Presence {
     },
 
     disconnected(assetId) {
+      held.delete(assetId);
       return serial(assetId, async () => {
         written.delete(assetId);
         pending.delete(assetId);
@@ -239,9 +273,13 @@ export function createPresence(deps: PresenceDeps): Presence {
           .set({ status: 'offline', last_seen_at: clock.now().toISOString() })
           .where('id', '=', assetId)
           .where('agent_node', '=', nodeId)
+          .where(lease.fence())
           .returning(['name'])
           .executeTakeFirst();
-        if (!row) return;
+        if (!row) {
+          if (!(await lease.holds())) lease.refused('agent offline');
+          return;
+        }
         events.publish('agent.disconnected', { asset_ids: [assetId], asset_id: assetId, name: row.name });
         events.publish('asset.offline', { asset_ids: [assetId], asset_id: assetId, name: row.name });
       });
@@ -269,14 +307,17 @@ export function createPresence(deps: PresenceDeps): Presence {
       for (const id of assetIds) {
         written.delete(id);
         pending.delete(id);
+        held.delete(id);
       }
       for (const chunk of chunks(assetIds, presenceDefaults.batchSize)) {
-        await db
+        const result = await db
           .updateTable('assets')
           .set({ status: 'offline', last_seen_at: iso })
           .where('id', 'in', chunk)
           .where('agent_node', '=', nodeId)
-          .execute();
+          .where(lease.fence())
+          .executeTakeFirst();
+        if (Number(result.numUpdatedRows) === 0 && !(await lease.holds())) lease.refused('agents offline');
       }
     },
 
@@ -304,6 +345,8 @@ export function createPresence(deps: PresenceDeps): Presence {
           )
           .where('agent_node', '=', gone)
           .where('status', '=', 'online')
+          // A node that registered again meanwhile (it had only stalled) holds its agents again: left alone.
+          .where(sql<SqlBool>`not exists (select 1 from cluster_nodes where node_id = ${gone})`)
           .returning(['id', 'name'])
           .execute();
         changed += marked.length;
@@ -315,5 +358,51 @@ export function createPresence(deps: PresenceDeps): Presence {
       }
       return changed;
     },
+
+    async regained() {
+      const iso = clock.now().toISOString();
+      const again: string[] = [];
+      for (const chunk of chunks([...held], presenceDefaults.batchSize)) {
+        // Not an agent another live process holds now (it reconnected there while this one stalled).
+        const marked = await db
+          .updateTable('assets')
+          .set({ status: 'online', agent_node: nodeId, last_seen_at: iso })
+          .where('id', 'in', chunk)
+          .where('status', '<>', 'online')
+          .where(lease.fence())
+          .returning(['id', 'name'])
+          .execute();
+        const now = clock.now().getTime();
+        for (const row of marked) {
+          written.set(row.id, now);
+          // Went while this batch was written: its offline write may have landed first.
+          if (!held.has(row.id)) {
+            void presence.disconnected(row.id).catch(() => undefined);
+            continue;
+          }
+          again.push(row.id);
+          events.publish('asset.online', { asset_ids: [row.id], asset_id: row.id, name: row.name });
+        }
+      }
+      // What the database says this node holds and is not connected here (an offline write refused meanwhile).
+      let after = '';
+      for (let batch = 0; batch < presenceDefaults.maxNodeGoneBatches; batch++) {
+        const rows = await db
+          .selectFrom('assets')
+          .select(['id'])
+          .where('agent_node', '=', nodeId)
+          .where('status', '=', 'online')
+          .where('id', '>', after)
+          .orderBy('id')
+          .limit(batchSize)
+          .execute();
+        const stale = rows.map((r) => r.id).filter((id) => !held.has(id));
+        await Promise.all(stale.map((id) => presence.disconnected(id)));
+        after = rows.at(-1)?.id ?? after;
+        if (rows.length < batchSize) break;
+      }
+      return again;
+    },
   };
+  return presence;
 }

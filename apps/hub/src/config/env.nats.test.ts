@@ -72,3 +72,13 @@ describe('SVC_SHUTDOWN_DRAIN_SECONDS', () => {
     }
   });
 });
+
+describe('SVC_CLUSTER_LEASE_SECONDS', () => {
+  it('is 20 s unless set, and refuses what is outside 3–300 whole seconds', () => {
+    expect(parseEnv({}, '/srv/svc').clusterLeaseMs).toBe(20_000);
+    expect(parseEnv({ SVC_CLUSTER_LEASE_SECONDS: '4' }, '/srv/svc').clusterLeaseMs).toBe(4000);
+    for (const value of ['2', '301', 'long', '7.5']) {
+      expect(problemOf({ SVC_CLUSTER_LEASE_SECONDS: value })).toMatch(/SVC_CLUSTER_LEASE_SECONDS/);
+    }
+  });
+});

@@ -24,6 +24,12 @@ export interface HubConfig {
    * (decision 0046). Default 5 s with SVC_NATS_URL (several processes), 0 without (nothing to move to).
    */
   shutdownDrainMs: number;
+  /**
+   * SVC_CLUSTER_LEASE_SECONDS (3–300, default 20): how long a process's node lease lasts without a renewal
+   * (renewed every tenth of it) before the others take it for gone (decision 0053). A stall shorter than the
+   * lease less one renewal interval changes nothing.
+   */
+  clusterLeaseMs: number;
   host: string;
   httpPort: number;
   httpsPort: number;
@@ -255,6 +261,7 @@ export function parseEnv(env: Env, cwd: string, options: { stdoutIsTty?: boolean
     databaseUrl,
     natsUrl,
     shutdownDrainMs: readInt(env, 'SVC_SHUTDOWN_DRAIN_SECONDS', natsUrl ? 5 : 0, 0, 300) * 1000,
+    clusterLeaseMs: readInt(env, 'SVC_CLUSTER_LEASE_SECONDS', 20, 3, 300) * 1000,
     host: env.SVC_HOST ?? '0.0.0.0',
     httpPort: readInt(env, 'SVC_HTTP_PORT', 8080, 0, 65535),
     httpsPort: readInt(env, 'SVC_HTTPS_PORT', 8443, 0, 65535),

@@ -3,7 +3,11 @@
  * shared by all, a start that joins it and a close that leaves it, and `kill` that ends a node's lease and
  * tells one survivor, as the database registry does.
  */
-import type { NodeGoneListener, NodeRegistry } from '../platform/cluster/node-registry.js';
+import {
+  alwaysHeldLease,
+  type NodeGoneListener,
+  type NodeRegistry,
+} from '../platform/cluster/node-registry.js';
 
 export class FakeNodeRegistries {
   private readonly live = new Set<string>();
@@ -13,6 +17,7 @@ export class FakeNodeRegistries {
     const listeners = new Set<NodeGoneListener>();
     this.listeners.set(nodeId, listeners);
     return {
+      ...alwaysHeldLease(),
       nodeId,
       liveNodes: () => new Set(this.live),
       isLive: (id) => this.live.has(id),

@@ -8,11 +8,16 @@ import { randomBytes } from 'node:crypto';
 import { startTestHub, type TestHub, type TestHubOptions } from '@svc/testkit';
 import { ManualClock } from '../platform/clock.js';
 import { createMemoryClusterNetwork, type MemoryClusterNetwork } from '../platform/cluster/cluster-bus.js';
-import type { NodeGoneListener, NodeRegistry } from '../platform/cluster/node-registry.js';
+import {
+  alwaysHeldLease,
+  type NodeGoneListener,
+  type NodeRegistry,
+} from '../platform/cluster/node-registry.js';
 
 function testRegistry(nodeId: string, live: Set<string>) {
   const listeners = new Set<NodeGoneListener>();
   const registry: NodeRegistry = {
+    ...alwaysHeldLease(),
     nodeId,
     liveNodes: () => live,
     isLive: (id) => live.has(id),

@@ -154,6 +154,11 @@ export interface DesktopSessionService {
   start(): Promise<void>;
   /** A hub process is gone (the registry tells one survivor): its sessions went with it. */
   onNodeGone(nodeId: string): Promise<void>;
+  /**
+   * This process lost its lease and registered again (decision 0053): its sessions whose rows the others
+   * removed meanwhile end here too; the others go on.
+   */
+  leaseRegained(): Promise<void>;
   /** Ends every session here and forgets them (this process stops). */
   closeAll(): Promise<void>;
 }
@@ -804,6 +809,13 @@ export function createDesktopSessionService(deps: {
 
     async onNodeGone(nodeId) {
       await deleteDesktopSessionsOf(db, nodeId);
+    },
+
+    async leaseRegained() {
+      for (const s of [...sessions.values()]) {
+        if (!(await findDesktopSession(db, s.id)))
+          end(s, 'this hub process lost its lease; the session was ended');
+      }
     },
 
     async closeAll() {

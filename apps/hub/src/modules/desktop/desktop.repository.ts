@@ -1,3 +1,4 @@
+import { sql, type SqlBool } from 'kysely';
 import type {
   DesktopCredentialsTable,
   DesktopRecordingsTable,
@@ -176,6 +177,11 @@ export async function deleteDesktopSessionsNotOn(db: Executor, live: readonly st
 }
 
 export async function deleteDesktopSessionsOf(db: Executor, nodeId: string): Promise<number> {
-  const result = await db.deleteFrom('desktop_sessions').where('node_id', '=', nodeId).executeTakeFirst();
+  const result = await db
+    .deleteFrom('desktop_sessions')
+    .where('node_id', '=', nodeId)
+    // A node that registered again meanwhile (it had only stalled) holds its sessions again (decision 0053).
+    .where(sql<SqlBool>`not exists (select 1 from cluster_nodes where node_id = ${nodeId})`)
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

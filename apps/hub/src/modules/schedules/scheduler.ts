@@ -15,6 +15,7 @@ import type { Database } from '../../platform/db/schema.js';
 import type { EventBus } from '../../platform/event-bus.js';
 import { HubError } from '../../platform/hub-error.js';
 import type { Logger } from '../../platform/logger.js';
+import { alwaysHeldLease, type NodeLease } from '../../platform/cluster/node-registry.js';
 import type { ActionContext } from '../../access/principal.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { ExecService } from '../exec/exec.service.js';
@@ -59,7 +60,7 @@ export interface SchedulerDeps {
    * This process in the cluster: its node id goes on each run, and a start reports as interrupted only the runs
    * of nodes not live (decision 0040). A cluster of one by default.
    */
-  cluster?: { nodeId: string; liveNodes: () => ReadonlySet<string> };
+  cluster?: { nodeId: string; liveNodes: () => ReadonlySet<string>; lease?: NodeLease };
 }
 
 /** Schedules claimed per pass (the rest wait for the next pass). */
@@ -70,6 +71,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   const pollMs = deps.pollMs ?? 1000;
   const nodeId = deps.cluster?.nodeId ?? null;
   const liveNodes = () => [...(deps.cluster?.liveNodes() ?? [])];
+  const lease = deps.cluster?.lease ?? alwaysHeldLease();
   const graceMs = scheduleLimits.lateGraceSeconds * 1000;
   const inFlight = new Map<string, Promise<void>>();
   let timer: NodeJS.Timeout | null = null;
@@ -93,7 +95,8 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     const { count, next } = ticksUntil(cron, tick, now);
     const runId = newId('scheduleRun');
     const claimed = await db.transaction().execute(async (trx) => {
-      if (!(await claimTick(trx, row.id, tick.toISOString(), next?.toISOString() ?? null, false)))
+      const fence = lease.fence();
+      if (!(await claimTick(trx, row.id, tick.toISOString(), next?.toISOString() ?? null, false, fence)))
         return false;
       await insertRun(trx, {
         id: runId,
@@ -124,24 +127,41 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     return exec.runMany(ctx, execRequestOf(loadedTargets(row), command, row.timeout_s));
   }
 
+  /**
+   * A run's end, fenced by this process's lease (decision 0053): false when the run was handed over (the
+   * survivors of a stall reported it interrupted), and then nothing is published.
+   */
+  async function finished(written: boolean): Promise<boolean> {
+    if (!written && !(await lease.holds())) lease.refused('schedule run finish');
+    return written;
+  }
+
   /** A run whose credential no longer stands is refused, not run: recorded, audited and published. */
   async function refuse(row: ScheduleRow, runId: string, ctx: ActionContext, reason: string): Promise<void> {
     const error = `refused: ${reason}; edit the schedule with a live credential to run it again`;
-    await db.transaction().execute(async (trx) => {
-      await finishRun(trx, runId, {
-        status: 'refused',
-        finished_at: clock.now().toISOString(),
-        summary: null,
-        results: '[]',
-        error: error.slice(0, 1024),
-      });
+    const written = await db.transaction().execute(async (trx) => {
+      const ended = await finishRun(
+        trx,
+        runId,
+        {
+          status: 'refused',
+          finished_at: clock.now().toISOString(),
+          summary: null,
+          results: '[]',
+          error: error.slice(0, 1024),
+        },
+        lease.fence(),
+      );
+      if (!ended) return false;
       await audit.record(trx, ctx, {
         action: 'schedule.run_refused',
         targetType: 'schedule',
         targetId: row.id,
         detail: { name: row.name, reason },
       });
+      return true;
     });
+    if (!(await finished(written))) return;
     logger.warn({ schedule: row.id, reason }, 'schedule run refused');
     publish(row, runId, 'refused', null);
   }
@@ -156,26 +176,36 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
         return;
       }
       const outcome = await execute(row, ctx);
-      await finishRun(db, runId, {
-        status: 'completed',
-        finished_at: clock.now().toISOString(),
-        summary: JSON.stringify(outcome.summary),
-        results: JSON.stringify(outcome.results.map(storedResult)),
-        error: null,
-      });
-      publish(row, runId, 'completed', outcome);
+      const written = await finishRun(
+        db,
+        runId,
+        {
+          status: 'completed',
+          finished_at: clock.now().toISOString(),
+          summary: JSON.stringify(outcome.summary),
+          results: JSON.stringify(outcome.results.map(storedResult)),
+          error: null,
+        },
+        lease.fence(),
+      );
+      if (await finished(written)) publish(row, runId, 'completed', outcome);
     } catch (error) {
       // A target gone, a group emptied, an action deleted: the run failed, the schedule stays.
       const message = error instanceof Error ? error.message : String(error);
       if (!(error instanceof HubError)) logger.error({ err: error, schedule: row.id }, 'schedule run failed');
-      await finishRun(db, runId, {
-        status: 'failed',
-        finished_at: clock.now().toISOString(),
-        summary: null,
-        results: '[]',
-        error: message.slice(0, 1024),
-      });
-      publish(row, runId, 'failed', null);
+      const written = await finishRun(
+        db,
+        runId,
+        {
+          status: 'failed',
+          finished_at: clock.now().toISOString(),
+          summary: null,
+          results: '[]',
+          error: message.slice(0, 1024),
+        },
+        lease.fence(),
+      );
+      if (await finished(written)) publish(row, runId, 'failed', null);
     }
   }
 
@@ -186,7 +216,8 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     const busy = inFlight.has(row.id);
     const runId = newId('scheduleRun');
     const claimed = await db.transaction().execute(async (trx) => {
-      if (!(await claimTick(trx, row.id, tick.toISOString(), next?.toISOString() ?? null, !busy)))
+      const fence = lease.fence();
+      if (!(await claimTick(trx, row.id, tick.toISOString(), next?.toISOString() ?? null, !busy, fence)))
         return false;
       await insertRun(trx, {
         id: runId,
@@ -203,7 +234,11 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       });
       return true;
     });
-    if (!claimed) return;
+    if (!claimed) {
+      // Taken by another process, or refused: this process's lease ran out (decision 0053).
+      if (!(await lease.holds())) lease.refused('schedule tick claim');
+      return;
+    }
     if (busy) {
       publish(row, runId, 'missed', null);
       return;

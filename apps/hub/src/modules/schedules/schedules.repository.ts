@@ -1,3 +1,4 @@
+import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Executor, ScheduleRunsTable, SchedulesTable } from '../../platform/db/schema.js';
 import { listPage, type Window } from '../../platform/db/paging.js';
 
@@ -47,12 +48,15 @@ export async function claimTick(
   tick: string,
   next: string | null,
   ran: boolean,
+  /** This process's lease (decision 0053): a process whose lease ran out claims nothing. */
+  fence: Expression<SqlBool>,
 ): Promise<boolean> {
   const result = await db
     .updateTable('schedules')
     .set(ran ? { next_run_at: next, last_run_at: tick } : { next_run_at: next })
     .where('id', '=', id)
     .where('next_run_at', '=', tick)
+    .where(fence)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
@@ -61,12 +65,24 @@ export async function insertRun(db: Executor, row: ScheduleRunRow): Promise<void
   await db.insertInto('schedule_runs').values(row).execute();
 }
 
+/**
+ * Records how a run ended, only while it is still `running` and `fence` (this process's lease, decision 0053)
+ * holds: a run the survivors of this process's stall reported interrupted keeps that. False when refused.
+ */
 export async function finishRun(
   db: Executor,
   id: string,
   changes: Pick<ScheduleRunRow, 'status' | 'finished_at' | 'summary' | 'results' | 'error'>,
-): Promise<void> {
-  await db.updateTable('schedule_runs').set(changes).where('id', '=', id).execute();
+  fence: Expression<SqlBool>,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('schedule_runs')
+    .set(changes)
+    .where('id', '=', id)
+    .where('status', '=', 'running')
+    .where(fence)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 /** Runs a crash left `running`: they are not replayed, they are reported interrupted. */
@@ -93,6 +109,8 @@ export async function interruptRunsOf(db: Executor, nowIso: string, nodeId: stri
     .set(interrupted(nowIso))
     .where('status', '=', 'running')
     .where('node_id', '=', nodeId)
+    // A node that registered again meanwhile (it had only stalled) is still running them (decision 0053).
+    .where(sql<SqlBool>`not exists (select 1 from cluster_nodes where node_id = ${nodeId})`)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }

@@ -1,5 +1,5 @@
 /** Queries of remote sessions, recordings and their chunks (migration 0014). */
-import type { Selectable } from 'kysely';
+import { sql, type Expression, type Selectable, type SqlBool } from 'kysely';
 import type { Executor, RemoteSessionsTable, SessionRecordingsTable } from '../../platform/db/schema.js';
 
 export type RemoteSessionRow = Selectable<RemoteSessionsTable>;
@@ -20,6 +20,27 @@ export async function updateSession(
   changes: Partial<Omit<RemoteSessionRow, 'id'>>,
 ): Promise<void> {
   await db.updateTable('remote_sessions').set(changes).where('id', '=', id).execute();
+}
+
+/**
+ * The owner's write of its session's end (decision 0053): only while the session is still live and `fence`
+ * (this process's lease) holds, so a session the survivors of a stall already ended keeps what they wrote.
+ * Resolves false when it changed nothing.
+ */
+export async function endOwnedSession(
+  db: Executor,
+  id: string,
+  changes: Partial<Omit<RemoteSessionRow, 'id'>>,
+  fence: Expression<SqlBool>,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('remote_sessions')
+    .set(changes)
+    .where('id', '=', id)
+    .where('state', '=', 'live')
+    .where(fence)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 export async function findSession(db: Executor, id: string): Promise<RemoteSessionRow | undefined> {
@@ -96,6 +117,8 @@ export async function endSessionsOfNode(
     .select(['id', 'recording_id'])
     .where('state', '=', 'live')
     .where('node_id', '=', nodeId)
+    // A node that registered again meanwhile (it had only stalled) holds its sessions again (decision 0053).
+    .where(sql<SqlBool>`not exists (select 1 from cluster_nodes where node_id = ${nodeId})`)
     .execute();
   return endRows(db, rows, nowIso, reason);
 }

@@ -34,7 +34,12 @@ import {
   createLocalClusterBus,
   type ClusterBus,
 } from '../../platform/cluster/cluster-bus.js';
-import { createSingleNodeRegistry, type NodeRegistry } from '../../platform/cluster/node-registry.js';
+import {
+  alwaysHeldLease,
+  createSingleNodeRegistry,
+  type NodeLease,
+  type NodeRegistry,
+} from '../../platform/cluster/node-registry.js';
 import { createLiveSessions, type AttachRecheck, type SessionLimits } from './live-sessions.js';
 import { createSessionRelay } from './session-relay.js';
 import { createSessionView, liveValuesOf, type LiveValues } from './session-view.js';
@@ -50,6 +55,7 @@ import {
   appendChunk,
   deleteRecording,
   endLiveSessions,
+  endOwnedSession,
   endSessionsOfNode,
   findRecording,
   findSession,
@@ -96,6 +102,11 @@ export interface SessionService {
   liveCount(): number;
   /** A hub process is gone (the registry tells one survivor): its live sessions ended with it. */
   onNodeGone(nodeId: string): Promise<void>;
+  /**
+   * This process lost its lease and registered again (decision 0053): its sessions that the others ended
+   * meanwhile (their rows say so) end here too; the others go on.
+   */
+  leaseRegained(): Promise<void>;
   start(): void;
   close_(): Promise<void>;
 }
@@ -134,7 +145,12 @@ export interface SessionServiceDeps {
    * The other hub processes (decision 0043): sessions name the node that owns them, an attach or a close of
    * another live node's session is relayed to it. A cluster of one when absent.
    */
-  cluster?: { bus: ClusterBus; registry: Pick<NodeRegistry, 'isLive' | 'liveNodes'> };
+  cluster?: {
+    bus: ClusterBus;
+    registry: Pick<NodeRegistry, 'isLive' | 'liveNodes'>;
+    /** This process's lease (decision 0053): the owner's end of a session is fenced by it. */
+    lease?: NodeLease;
+  };
 }
 
 /** Sweeps (grace, idle, slow clients) and recording flushes run this often. */
@@ -188,6 +204,7 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
   const startedAt = clock.now().toISOString();
   const bus = deps.cluster?.bus ?? createLocalClusterBus();
   const registry = deps.cluster?.registry ?? createSingleNodeRegistry(bus.nodeId);
+  const lease = deps.cluster?.lease ?? alwaysHeldLease();
   const nodeId = bus.nodeId;
 
   /** The live node that owns a live session, when it is not this one. */
@@ -228,16 +245,23 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
         try {
           await session.recorder?.flush();
           const row = await findSession(db, session.id);
-          await db.transaction().execute(async (trx) => {
-            await updateSession(trx, session.id, {
-              state: 'ended',
-              ended_at: now,
-              end_reason: end.reason.slice(0, 256),
-              exit_code: end.exitCode,
-              cols: session.cols,
-              rows: session.rows,
-              last_activity_at: new Date(session.lastActivity).toISOString(),
-            });
+          const written = await db.transaction().execute(async (trx) => {
+            const owned = await endOwnedSession(
+              trx,
+              session.id,
+              {
+                state: 'ended',
+                ended_at: now,
+                end_reason: end.reason.slice(0, 256),
+                exit_code: end.exitCode,
+                cols: session.cols,
+                rows: session.rows,
+                last_activity_at: new Date(session.lastActivity).toISOString(),
+              },
+              lease.fence(),
+            );
+            // Ended already by the survivors of this process's stall (or its lease ran out): theirs stands.
+            if (!owned) return false;
             if (row?.recording_id) {
               await updateRecording(trx, row.recording_id, {
                 ended_at: now,
@@ -252,7 +276,9 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
               targetId: session.id,
               detail: { asset_id: session.assetId, reason: end.reason, exit_code: end.exitCode },
             });
+            return true;
           });
+          if (!written && !(await lease.holds())) lease.refused('terminal session end');
           events.publish('session.ended', {
             asset_ids: [session.assetId],
             session_id: session.id,
@@ -579,6 +605,13 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
     },
 
     liveCount: () => live.size,
+
+    async leaseRegained() {
+      for (const id of liveIds()) {
+        const row = await findSession(db, id);
+        if (row?.state !== 'live') live.end(id, 'this hub process lost its lease; the session was ended');
+      }
+    },
 
     async onNodeGone(gone) {
       const ended = await endSessionsOfNode(db, gone, clock.now().toISOString(), 'its hub process went away');

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type Expression, type SqlBool } from 'kysely';
 import type {
   Executor,
   WebhookDeliveriesTable,
@@ -83,11 +83,18 @@ export async function listPending(
 }
 
 /** Moves on the claims this node holds (decision 0040): one statement for all of them. */
-export async function renewClaims(db: Executor, nodeId: string, expiresAt: string): Promise<number> {
+export async function renewClaims(
+  db: Executor,
+  nodeId: string,
+  expiresAt: string,
+  /** This process's lease (decision 0053): claims are renewed only while it holds. */
+  fence: Expression<SqlBool>,
+): Promise<number> {
   const result = await db
     .updateTable('webhook_pending')
     .set({ claim_expires_at: expiresAt })
     .where('claimed_by', '=', nodeId)
+    .where(fence)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
@@ -111,11 +118,14 @@ export async function takeOverPending(
   row: Pick<PendingDeliveryRow, 'id' | 'claimed_by' | 'claim_expires_at'>,
   nodeId: string,
   expiresAt: string,
+  /** This process's lease (decision 0053): a process whose lease ran out takes nothing over. */
+  fence: Expression<SqlBool>,
 ): Promise<boolean> {
   const result = await db
     .updateTable('webhook_pending')
     .set({ claimed_by: nodeId, claim_expires_at: expiresAt })
     .where('id', '=', row.id)
+    .where(fence)
     .where('claimed_by', row.claimed_by === null ? 'is' : '=', row.claimed_by)
     .where('claim_expires_at', row.claim_expires_at === null ? 'is' : '=', row.claim_expires_at)
     .executeTakeFirst();

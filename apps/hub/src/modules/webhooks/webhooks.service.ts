@@ -24,6 +24,7 @@ import { findOutboundRefused } from '../../platform/outbound/outbound-refused.js
 import type { SecretBox } from '../../platform/secret-box.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { allKeys, type CacheInvalidation } from '../../platform/cluster/invalidation.js';
+import { alwaysHeldLease, type NodeLease } from '../../platform/cluster/node-registry.js';
 import { createDeliveryQueue, type DeliveryJob, type DeliveryQueue } from './delivery-queue.js';
 import { attemptDelivery, deliveryBody, type SignedDelivery } from './webhook-delivery.js';
 import {
@@ -71,6 +72,8 @@ export interface WebhookCluster {
   /** False for a cluster of one: a start takes every pending delivery, as before claims existed. */
   shared: boolean;
   liveNodes(): ReadonlySet<string>;
+  /** This process's lease (decision 0053): claims are taken and renewed only while it holds. */
+  lease?: NodeLease;
 }
 
 export interface WebhookDeliveryOptions {
@@ -138,6 +141,7 @@ export function createWebhookService(deps: {
     shared: false,
     liveNodes: () => new Set(['node_local']),
   };
+  const lease = cluster.lease ?? alwaysHeldLease();
   /** Deliveries this process holds (queued, in flight or waiting for a retry): never taken over twice. */
   const held = new Map<string, string>();
   let claimTimer: NodeJS.Timeout | null = null;
@@ -354,7 +358,7 @@ export function createWebhookService(deps: {
       const claimed: PendingDeliveryRow[] = [];
       for (const row of rows) {
         if (closing || !isClaimable(row, nowIso, live)) continue;
-        if (await takeOverPending(db, row, cluster.nodeId, claimExpiry())) claimed.push(row);
+        if (await takeOverPending(db, row, cluster.nodeId, claimExpiry(), lease.fence())) claimed.push(row);
       }
       // Stopping meanwhile: what was claimed stays in its rows, handed back by close().
       if (closing) return taken;
@@ -382,7 +386,7 @@ export function createWebhookService(deps: {
 
   /** Renews this node's claims, then takes over those that expired (a process died unseen). */
   async function keepClaims(): Promise<void> {
-    await renewClaims(db, cluster.nodeId, claimExpiry());
+    await renewClaims(db, cluster.nodeId, claimExpiry(), lease.fence());
     await takeOver();
   }
 

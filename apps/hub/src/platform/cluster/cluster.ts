@@ -25,6 +25,8 @@ export function createCluster(deps: {
   db: Kysely<Database>;
   clock: Clock;
   logger: Logger;
+  /** How long a node lease lasts without a renewal (SVC_CLUSTER_LEASE_SECONDS, decision 0053). */
+  leaseMs?: number;
   /** Told of each message from another process dropped as invalid. */
   onDropped: (reason: string) => void;
 }): Cluster {
@@ -45,6 +47,7 @@ export function createCluster(deps: {
     nodeId,
     logger: deps.logger,
     bus,
+    ...(deps.leaseMs !== undefined ? { leaseMs: deps.leaseMs } : {}),
   });
   return { bus, registry };
 }

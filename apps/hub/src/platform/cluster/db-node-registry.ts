@@ -5,21 +5,30 @@
  * across the cluster. A process leaving cleanly expires its own lease rather than deleting it, so its leaving
  * is reported the same way (once, by a survivor); with a cluster bus it also says so, and the others renew at
  * once instead of at their next tick.
+ *
+ * Each registration has an epoch (decision 0053): 1 at start, one more each time this process registers again.
+ * Node ids are random per process start, so (node, epoch) never repeats and a counter of the process's own is
+ * enough, on SQLite and PostgreSQL alike. A renewal extends the lease only while it has not expired; one that
+ * finds it expired or taken registers again under the next epoch and tells its `onLeaseRegained` listeners,
+ * which re-assert what the process still holds. `fence()` is the condition writers of owned state put in their
+ * WHERE, so a write after the lease ran out (and before the next registration) changes nothing.
  */
 import os from 'node:os';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/schema.js';
 import type { Logger } from '../logger.js';
 import type { ClusterBus } from './cluster-bus.js';
-import type { NodeGoneListener, NodeRegistry } from './node-registry.js';
+import type { LeaseRegainedListener, NodeGoneListener, NodeRegistry } from './node-registry.js';
 
 export interface DbNodeRegistryOptions {
   db: Kysely<Database>;
   clock: Clock;
   nodeId: string;
   logger: Logger;
+  /** How long a lease lasts after a renewal (default 20 s, SVC_CLUSTER_LEASE_SECONDS). */
   leaseMs?: number;
+  /** How often it is renewed (default a tenth of the lease). */
   renewMs?: number;
   /** Where to say this node leaves (optional: the others notice at their next renewal anyway). */
   bus?: ClusterBus;
@@ -36,13 +45,20 @@ export interface DbNodeRegistry extends NodeRegistry {
 const nodeLeftSubject = 'svc.cluster.left';
 /** An expired lease: what a node leaving cleanly writes as its lease's end. */
 const longAgo = new Date(0).toISOString();
+/** The default lease (decision 0053): outlasts the longest event-loop stalls measured under load (~8 s). */
+export const defaultNodeLeaseMs = 20_000;
 
 export function createDbNodeRegistry(options: DbNodeRegistryOptions): DbNodeRegistry {
   const { db, clock, nodeId, logger } = options;
-  const leaseMs = options.leaseMs ?? 15_000;
-  const renewMs = options.renewMs ?? 5_000;
+  const leaseMs = options.leaseMs ?? defaultNodeLeaseMs;
+  const renewMs = options.renewMs ?? Math.max(250, Math.floor(leaseMs / 10));
   if (renewMs >= leaseMs) throw new Error('the node lease must outlast the renewal interval');
   const listeners = new Set<NodeGoneListener>();
+  const regainedListeners = new Set<LeaseRegainedListener>();
+  let epoch = 0;
+  let refusedWrites = 0;
+  /** Kinds of refused writes already logged in the current epoch. */
+  const refusedLogged = new Set<string>();
   let live: ReadonlySet<string> = new Set([nodeId]);
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> = Promise.resolve();
@@ -53,7 +69,13 @@ export function createDbNodeRegistry(options: DbNodeRegistryOptions): DbNodeRegi
 
   const leaseEnd = () => new Date(clock.now().getTime() + leaseMs).toISOString();
 
+  /**
+   * Registers under the next epoch. A row of this node that is still there (a registration whose answer was
+   * lost, or an expired lease no survivor removed yet) is this process's own and nothing acted on it: replaced.
+   */
   async function register(): Promise<void> {
+    const next = epoch + 1;
+    const lease = leaseEnd();
     await db
       .insertInto('cluster_nodes')
       .values({
@@ -61,9 +83,23 @@ export function createDbNodeRegistry(options: DbNodeRegistryOptions): DbNodeRegi
         host_name: (options.hostName ?? os.hostname()).slice(0, 255),
         pid: options.pid ?? process.pid,
         started_at: clock.now().toISOString(),
-        lease_until: leaseEnd(),
+        lease_until: lease,
+        epoch: next,
       })
+      .onConflict((oc) => oc.column('node_id').doUpdateSet({ lease_until: lease, epoch: next }))
       .execute();
+    epoch = next;
+    refusedLogged.clear();
+  }
+
+  async function tellRegained(): Promise<void> {
+    for (const listener of [...regainedListeners]) {
+      try {
+        await listener(epoch);
+      } catch (error) {
+        logger.error({ err: error, epoch }, 're-asserting what this node holds failed');
+      }
+    }
   }
 
   async function tellGone(gone: string): Promise<void> {
@@ -79,17 +115,25 @@ export function createDbNodeRegistry(options: DbNodeRegistryOptions): DbNodeRegi
 
   async function renew(): Promise<void> {
     if (closed) return;
+    const now = clock.now().toISOString();
+    // Extended only while it holds: a lease that ran out may have been taken for gone by now.
     const renewed = await db
       .updateTable('cluster_nodes')
       .set({ lease_until: leaseEnd() })
       .where('node_id', '=', nodeId)
+      .where('epoch', '=', epoch)
+      .where('lease_until', '>=', now)
       .executeTakeFirst();
     if (Number(renewed.numUpdatedRows) === 0) {
-      // Taken for gone (a pause longer than the lease): what it held has been released; register again.
-      logger.warn({ node: nodeId }, 'this node’s lease had expired: registering again');
+      // A stall past the lease: the others may have released what it held; register again and re-assert it.
+      const lost = epoch;
       await register();
+      logger.warn(
+        { node: nodeId, lost_epoch: lost, epoch },
+        'this node’s lease had expired: registered again',
+      );
+      await tellRegained();
     }
-    const now = clock.now().toISOString();
     const rows = await db.selectFrom('cluster_nodes').select(['node_id', 'lease_until']).execute();
     const alive = new Set<string>([nodeId]);
     for (const row of rows) {
@@ -126,6 +170,37 @@ export function createDbNodeRegistry(options: DbNodeRegistryOptions): DbNodeRegi
 
   return {
     nodeId,
+    epoch: () => epoch,
+    fence(of = epoch) {
+      const at = clock.now().toISOString();
+      return sql<SqlBool>`exists (select 1 from cluster_nodes where node_id = ${nodeId} and epoch = ${of} and lease_until >= ${at})`;
+    },
+    async holds(of = epoch) {
+      const row = await db
+        .selectFrom('cluster_nodes')
+        .select('node_id')
+        .where('node_id', '=', nodeId)
+        .where('epoch', '=', of)
+        .where('lease_until', '>=', clock.now().toISOString())
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+    refused(what) {
+      refusedWrites += 1;
+      if (refusedLogged.has(what)) return;
+      refusedLogged.add(what);
+      logger.warn(
+        { node: nodeId, epoch, write: what },
+        'a write about owned state was refused: this node’s lease had expired',
+      );
+    },
+    refusedCount: () => refusedWrites,
+    onLeaseRegained(listener) {
+      regainedListeners.add(listener);
+      return () => {
+        regainedListeners.delete(listener);
+      };
+    },
     liveNodes: () => live,
     isLive: (id) => live.has(id),
     onNodeGone(listener) {

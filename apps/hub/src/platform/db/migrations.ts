@@ -21,6 +21,7 @@ import { sharedStateMigration } from './migrations/0021-shared-state.js';
 import { clusterLimitsAndDigestSendsMigration } from './migrations/0022-cluster-limits-and-digest-sends.js';
 import { desktopOwnerTypeMigration } from './migrations/0024-desktop-owner-type.js';
 import { assetNetworksMigration } from './migrations/0026-asset-networks.js';
+import { nodeLeaseEpochsMigration } from './migrations/0027-node-lease-epochs.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists */
 const initial: Migration = {
@@ -290,6 +291,7 @@ export const migrations: Record<string, Migration> = {
   '0022_cluster_limits_and_digest_sends': clusterLimitsAndDigestSendsMigration,
   '0024_desktop_owner_type': desktopOwnerTypeMigration,
   '0026_asset_networks': assetNetworksMigration,
+  '0027_node_lease_epochs': nodeLeaseEpochsMigration,
 };
 
 export const migrationProvider: MigrationProvider = {

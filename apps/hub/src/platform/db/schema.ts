@@ -2,7 +2,7 @@
  * Table types. Timestamps are ISO 8601 text, lists are JSON text and booleans are 0/1 integers, so that one
  * repository code path serves SQLite and PostgreSQL alike.
  */
-import type { Kysely, Transaction } from 'kysely';
+import type { Generated, Kysely, Transaction } from 'kysely';
 
 export interface ApiKeysTable {
   id: string;
@@ -557,6 +557,8 @@ interface ClusterNodesTable {
   pid: number;
   started_at: string;
   lease_until: string;
+  /** The registration this lease belongs to (migration 0027, decision 0053): 1, 2, … per process. */
+  epoch: Generated<number>;
 }
 
 /** An asset's desktop (VNC) password, sealed; bound to the asset by the seal's context. */
