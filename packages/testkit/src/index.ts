@@ -20,3 +20,4 @@ export * from './hub-cluster.js';
 export * from './haproxy.js';
 export * from './balanced-cluster.js';
 export * from './nats-server.js';
+export * from './postgres-server.js';
