@@ -1,6 +1,6 @@
 /**
  * The fault suite, part two (issue 29, "Tests and figures"): three built hub processes on a PostgreSQL server of
- * the test's own (never the shared one: this file stops it) and the shared NATS, behind HAProxy running
+ * the test's own (never the shared one: this file stops it) and a nats-server of its own, behind HAProxy running
  * deploy/haproxy/haproxy.cfg, with three real agents connected through HAProxy (one held by each process).
  * Faults that end a process or restart the database, each with a writer and a reader going through HAProxy:
  * - `kill -9` of one process: every write acknowledged is there afterwards, the reader saw no failure (HAProxy
@@ -40,7 +40,12 @@ beforeAll(async () => {
   if (!haveHaproxy) return;
   postgres = await startPostgresServer();
   // Every process drains 5 s on SIGTERM (above HAProxy's 2 checks 2 s apart), as with SVC_NATS_URL by default.
-  fc = await startFaultCluster({ postgresUrl: postgres.url, env: { SVC_SHUTDOWN_DRAIN_SECONDS: '5' } });
+  // A nats-server of its own too: what the processes keep in NATS is theirs alone.
+  fc = await startFaultCluster({
+    postgresUrl: postgres.url,
+    ownNats: true,
+    env: { SVC_SHUTDOWN_DRAIN_SECONDS: '5' },
+  });
   writerClient = new HubClient(fc.lb.url, fc.cluster.caPem, fc.cluster.owner.key);
   readerClient = new HubClient(fc.lb.url, fc.cluster.caPem, fc.cluster.owner.key);
 }, 180_000);
