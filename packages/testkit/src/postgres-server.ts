@@ -30,7 +30,7 @@ export interface OwnPostgresServer {
   output: () => string;
 }
 
-/** Where Debian (and most packages) put the server binaries: the newest `/usr/lib/postgresql/<n>/bin`. */
+/** Where Debian puts the server binaries (not on PATH): the newest `/usr/lib/postgresql/<n>/bin`. */
 function serverBinDir(): string {
   const root = '/usr/lib/postgresql';
   const versions = fs.existsSync(root)
@@ -40,10 +40,9 @@ function serverBinDir(): string {
         .sort((a, b) => Number(b) - Number(a))
     : [];
   const newest = versions[0];
-  if (newest) return path.join(root, newest, 'bin');
-  const fromConfig = execFileSync('pg_config', ['--bindir'], { encoding: 'utf8' }).trim();
-  if (fromConfig && fs.existsSync(path.join(fromConfig, 'postgres'))) return fromConfig;
-  throw new Error('no PostgreSQL server binaries (postgres, initdb) found');
+  if (!newest)
+    throw new Error(`no PostgreSQL server binaries (postgres, initdb) under ${root}/<version>/bin`);
+  return path.join(root, newest, 'bin');
 }
 
 /** The uid and gid to run the server as: ours, or `postgres`'s when we are root. */

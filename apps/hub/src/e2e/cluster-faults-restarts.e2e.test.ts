@@ -217,11 +217,10 @@ describe.skipIf(!haveHaproxy)('a process is stopped with SIGTERM (drain)', () =>
   );
 });
 
-/** Fails at once, with the end of its output, when process `index` is not the one with `pid` any more. */
-function expectRunning(index: number, pid: number | null): void {
+/** The end of process `index`'s output when it is no longer the process with `pid` (it exited), else null. */
+function exitedOutput(index: number, pid: number | null): string | null {
   const node = fc.cluster.nodes[index];
-  if (node && node.pid() !== pid)
-    throw new Error(`hub process ${String(index)} exited:\n${node.output().slice(-3000)}`);
+  return node && node.pid() !== pid ? node.output().slice(-3000) : null;
 }
 
 describe.skipIf(!haveHaproxy)('PostgreSQL restarts', () => {
@@ -261,12 +260,17 @@ describe.skipIf(!haveHaproxy)('PostgreSQL restarts', () => {
           const readyz = await waitFor(
             `process ${String(index)} unready (database)`,
             async () => {
-              expectRunning(index, pids[index] ?? null);
+              const exited = exitedOutput(index, pids[index] ?? null);
+              if (exited !== null) return { exited };
               const r = await readyzOf(cluster, index);
               return r.status === 503 ? r : undefined;
             },
             { timeoutMs: 15_000, intervalMs: 250 },
           );
+          if ('exited' in readyz)
+            throw new Error(
+              `hub process ${String(index)} exited while PostgreSQL was down:\n${readyz.exited}`,
+            );
           expect(readyz.body).toMatchObject({ status: 'unready', reason: 'database' });
           await waitFor(
             `process ${String(index)} answering 503`,

@@ -34,7 +34,7 @@ import {
 /** The lease the suite runs with (SVC_CLUSTER_LEASE_SECONDS): short, so a stall past it takes seconds. */
 export const leaseSeconds = 4;
 
-export interface FaultAgent {
+interface FaultAgent {
   readonly assetId: string;
   /** Replaced when `heal` restarts it. */
   process: AgentProcess;
@@ -70,7 +70,7 @@ export interface FaultClusterOptions extends Omit<HubClusterOptions, 'size'> {
 }
 
 /** The environment every fault cluster runs with (merged under the caller's `env`). */
-export const faultEnv: Record<string, string> = {
+const faultEnv: Record<string, string> = {
   SVC_CLUSTER_LEASE_SECONDS: String(leaseSeconds),
   // HAProxy connects from 127.0.0.1: the processes trust its X-Forwarded-For.
   SVC_TRUSTED_PROXIES: '127.0.0.1',
