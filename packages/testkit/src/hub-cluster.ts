@@ -11,6 +11,10 @@
  *
  * Each process starts with its open-file soft limit raised to the hard limit. Every wait is bounded; `close()`
  * kills what is still running (by pid) and drops the database.
+ *
+ * For the fault suite (apps/hub/src/e2e/cluster-faults*.e2e.test.ts): a process can be frozen and thawed
+ * (SIGSTOP/SIGCONT, a stall such as a long GC pause), and an extra process can be launched on the cluster's
+ * database, NATS and hub key with or without the shared CA (a host set up without copying it).
  */
 import { randomBytes, X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
@@ -59,6 +63,16 @@ export interface ClusterNode {
   output(): string;
 }
 
+export interface ExtraNode {
+  readonly url: string;
+  readonly dataDir: string;
+  readonly process: LocalProcess;
+  /** Its exit code once it has exited (null while it runs, or when a signal ended it). */
+  exitCode(): number | null;
+  /** What it wrote to stderr alone (the last 64 KiB). */
+  stderr(): string;
+}
+
 export interface HubCluster {
   readonly nodes: readonly ClusterNode[];
   /** The cluster's database URL (fresh database, dropped on close). */
@@ -84,6 +98,19 @@ export interface HubCluster {
   start(index: number): Promise<void>;
   /** stop (SIGTERM) then start. */
   restart(index: number): Promise<void>;
+  /**
+   * SIGSTOP: the process stalls (no timer, no socket read) as in a long GC pause or CPU starvation; its
+   * connections stay open. `resume` (SIGCONT) thaws it; stop, kill and close thaw it too.
+   */
+  pause(index: number): void;
+  resume(index: number): void;
+  /**
+   * Starts one more process (not one of `nodes`, not behind any balancer) on the cluster's database, NATS and
+   * hub key, with a data directory and ports of its own and `env` added, without waiting for it to be ready.
+   * `withCa: false` gives it neither the CA certificate nor the CA key directory (an empty one): a host whose
+   * operator did not copy them. Stopped by `close()`.
+   */
+  launchExtra(options?: { withCa?: boolean; env?: Record<string, string> }): Promise<ExtraNode>;
   /** Waits until process `index` answers /readyz with 200 (bounded). */
   waitReady(index: number, timeoutMs?: number): Promise<void>;
   /**
@@ -163,34 +190,46 @@ export async function startHubCluster(options: HubClusterOptions = {}): Promise<
   const url = (index: number) => `https://127.0.0.1:${String(nodeAt(index).httpsPort)}`;
   let caPem: string | null = null;
 
-  const spawnNode = (node: RunningNode): void => {
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      SVC_DATA_DIR: node.dataDir,
-      SVC_TLS_MODE: 'auto',
-      SVC_TLS_CA_KEY_DIR: caKeyDir,
-      SVC_TLS_HOSTNAMES: 'localhost,127.0.0.1',
-      SVC_ENCRYPTION_KEY: encryptionKey,
-      SVC_DATABASE_URL: databaseUrl,
-      SVC_NATS_URL: natsUrl,
-      SVC_HOST: '127.0.0.1',
-      SVC_HTTPS_PORT: String(node.httpsPort),
-      SVC_HTTP_PORT: String(node.httpPort),
-      SVC_BCRYPT_COST: '4',
-      SVC_LOCAL_AGENT: 'false',
-      SVC_LOG_LEVEL: 'warn',
-      // Stopped at once; a test of the shutdown drain sets it (decision 0046).
-      SVC_SHUTDOWN_DRAIN_SECONDS: '0',
-      ...options.env,
-      ...options.nodeEnv?.(node.index),
-    };
+  const hubEnv = (
+    node: { dataDir: string; httpsPort: number; httpPort: number },
+    keyDir: string,
+    extra: Record<string, string> | undefined,
+  ): NodeJS.ProcessEnv => ({
+    ...process.env,
+    SVC_DATA_DIR: node.dataDir,
+    SVC_TLS_MODE: 'auto',
+    SVC_TLS_CA_KEY_DIR: keyDir,
+    SVC_TLS_HOSTNAMES: 'localhost,127.0.0.1',
+    SVC_ENCRYPTION_KEY: encryptionKey,
+    SVC_DATABASE_URL: databaseUrl,
+    SVC_NATS_URL: natsUrl,
+    SVC_HOST: '127.0.0.1',
+    SVC_HTTPS_PORT: String(node.httpsPort),
+    SVC_HTTP_PORT: String(node.httpPort),
+    SVC_BCRYPT_COST: '4',
+    SVC_LOCAL_AGENT: 'false',
+    SVC_LOG_LEVEL: 'warn',
+    // Stopped at once; a test of the shutdown drain sets it (decision 0046).
+    SVC_SHUTDOWN_DRAIN_SECONDS: '0',
+    ...options.env,
+    ...extra,
+  });
+
+  const spawnHub = (env: NodeJS.ProcessEnv): LocalProcess =>
     // Through sh only to raise the open-file soft limit to the hard one (a process holding thousands of agent
     // sockets needs it); `exec` makes the hub the process the pid names.
-    const started = spawnLocal('/bin/sh', ['-c', raiseFileLimit, 'sh', process.execPath, hubLauncher], {
+    spawnLocal('/bin/sh', ['-c', raiseFileLimit, 'sh', process.execPath, hubLauncher], {
       cwd: repoRoot,
       env,
       keepOutput: options.keepOutput === false ? 0 : 64 * 1024,
     });
+
+  const extras: LocalProcess[] = [];
+  const paused = new Set<number>();
+
+  const spawnNode = (node: RunningNode): void => {
+    paused.delete(node.index);
+    const started = spawnHub(hubEnv(node, caKeyDir, options.nodeEnv?.(node.index)));
     node.process = started;
     node.last = started;
     void started.exited.then(() => {
@@ -223,19 +262,63 @@ export async function startHubCluster(options: HubClusterOptions = {}): Promise<
   };
 
   const stopNode = async (index: number, signal: NodeJS.Signals, graceMs: number): Promise<void> => {
-    await nodeAt(index).process?.stop(signal, graceMs);
+    const running = nodeAt(index).process;
+    if (!running) return;
+    const stopped = running.stop(signal, graceMs);
+    // A frozen process acts on SIGTERM only once thawed (SIGKILL needs no thaw, but the flag is cleared too).
+    if (paused.delete(index)) running.child.kill('SIGCONT');
+    await stopped;
+  };
+
+  const signalNode = (index: number, signal: 'SIGSTOP' | 'SIGCONT'): void => {
+    const running = nodeAt(index).process;
+    if (!running) throw new Error(`hub process ${String(index)} is not running`);
+    running.child.kill(signal);
+    if (signal === 'SIGSTOP') paused.add(index);
+    else paused.delete(index);
+  };
+
+  const writeCaCertificate = (dataDir: string): void => {
+    if (!caPem) return;
+    // The shared CA's certificate, where the hub looks for it: it issues its server certificate from it.
+    const tlsDir = path.join(dataDir, 'tls');
+    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    fs.mkdirSync(tlsDir, { recursive: true, mode: 0o755 });
+    fs.writeFileSync(path.join(tlsDir, 'ca.crt'), caPem, { mode: 0o644 });
+  };
+
+  const launchExtra = (
+    extra: { withCa?: boolean; env?: Record<string, string> } = {},
+    ports: { httpsPort: number; httpPort: number },
+  ): ExtraNode => {
+    const name = `extra-${String(extras.length)}`;
+    const dataDir = path.join(workDir, name, 'data');
+    const withCa = extra.withCa ?? true;
+    let keyDir = caKeyDir;
+    if (withCa) writeCaCertificate(dataDir);
+    else {
+      keyDir = path.join(workDir, name, 'ca-key');
+      fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    }
+    const started = spawnHub(hubEnv({ dataDir, ...ports }, keyDir, extra.env));
+    extras.push(started);
+    let stderr = '';
+    started.child.stderr?.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString('utf8')).slice(-64 * 1024);
+    });
+    return {
+      stderr: () => stderr,
+      url: `https://127.0.0.1:${String(ports.httpsPort)}`,
+      dataDir,
+      process: started,
+      exitCode: () => started.child.exitCode,
+    };
   };
 
   const startNode = async (index: number): Promise<void> => {
     const node = nodeAt(index);
     if (node.process) throw new Error(`hub process ${String(index)} is running`);
-    if (caPem) {
-      // The shared CA's certificate, where the hub looks for it: it issues its server certificate from it.
-      const tlsDir = path.join(node.dataDir, 'tls');
-      fs.mkdirSync(node.dataDir, { recursive: true, mode: 0o700 });
-      fs.mkdirSync(tlsDir, { recursive: true, mode: 0o755 });
-      fs.writeFileSync(path.join(tlsDir, 'ca.crt'), caPem, { mode: 0o644 });
-    }
+    writeCaCertificate(node.dataDir);
     spawnNode(node);
     await waitReady(index);
   };
@@ -243,6 +326,7 @@ export async function startHubCluster(options: HubClusterOptions = {}): Promise<
   // A test runner that ends without close() (a crash, an exit in the middle) leaves no hub or nats-server behind.
   const killOnExit = () => {
     for (const node of nodes) node.process?.child.kill('SIGKILL');
+    for (const extra of extras) extra.child.kill('SIGKILL');
     ownNats?.killNow();
   };
   process.once('exit', killOnExit);
@@ -254,6 +338,7 @@ export async function startHubCluster(options: HubClusterOptions = {}): Promise<
         await n.process?.stop('SIGKILL', 0);
       }),
     );
+    await Promise.all(extras.map((extra) => extra.stop('SIGKILL', 0)));
     await ownNats?.stop();
     await adminQuery(adminUrl, `drop database if exists ${database} with (force)`).catch(() => undefined);
     fs.rmSync(workDir, { recursive: true, force: true });
@@ -283,6 +368,14 @@ export async function startHubCluster(options: HubClusterOptions = {}): Promise<
       kill: (index) => stopNode(index, 'SIGKILL', 0),
       stop: (index, graceMs = 10_000) => stopNode(index, 'SIGTERM', graceMs),
       start: startNode,
+      pause: (index) => {
+        signalNode(index, 'SIGSTOP');
+      },
+      resume: (index) => {
+        signalNode(index, 'SIGCONT');
+      },
+      launchExtra: async (extra) =>
+        launchExtra(extra, { httpsPort: await freePort(), httpPort: await freePort() }),
       restart: async (index) => {
         await stopNode(index, 'SIGTERM', 10_000);
         await startNode(index);
