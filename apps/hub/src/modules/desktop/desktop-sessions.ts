@@ -22,7 +22,6 @@ import {
   type DesktopSessionCreated,
 } from '@svc/protocol';
 import type { Kysely } from 'kysely';
-import { Compile } from 'typebox/compile';
 import { Type } from 'typebox';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { isAdmin, type ActionContext, type Principal } from '../../access/principal.js';
@@ -36,8 +35,14 @@ import {
 import type { AgentStreams, StreamEnd } from '../../agents/agent-gateway.js';
 import { agentFailure, type AgentCaller } from '../../agents/agent-call.js';
 import type { Clock } from '../../platform/clock.js';
-import { createLocalClusterBus, type ClusterBus } from '../../platform/cluster/cluster-bus.js';
-import { createSingleNodeRegistry, type NodeRegistry } from '../../platform/cluster/node-registry.js';
+import {
+  createLocalOwnedStates,
+  defineOwnedKind,
+  WireId,
+  WireReason,
+  wireReasonLength,
+  type OwnedStates,
+} from '../../platform/cluster/owned-state.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { EventBus } from '../../platform/event-bus.js';
 import { HubError } from '../../platform/hub-error.js';
@@ -93,35 +98,32 @@ interface LiveSession extends ConsoleTarget {
   createdAt: string;
   relay: DesktopRelay | null;
   /** The console attached through another hub process (decision 0043), instead of `relay`. */
-  remote: { node: string; console: string } | null;
+  remote: { node: string; console: string; release(): void } | null;
   idleTimer: NodeJS.Timeout | undefined;
 }
 
-/** What hub processes say about desktop sessions (decision 0043); every message is checked on receipt. */
-const desktopSubjects = {
-  /** To the owner: a console on the sender takes the session (request). */
-  console: (node: string) => `svc.node.${node}.desktop.console`,
-  /** To the owner: that console ended. */
-  detached: (node: string) => `svc.node.${node}.desktop.detached`,
-  /** To the owner: end the session (request). */
-  end: (node: string) => `svc.node.${node}.desktop.end`,
-  /** From the owner, to whichever process holds the console: close it. */
-  consoleClose: 'svc.desktop.console.close',
-} as const;
-const WireId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' });
-const checks = {
-  console: Compile(Type.Object({ session_id: WireId, console: WireId }, { additionalProperties: false })),
-  end: Compile(Type.Object({ session_id: WireId }, { additionalProperties: false })),
-  consoleClose: Compile(
-    Type.Object(
-      { console: WireId, reason: Type.String({ maxLength: 200 }) },
-      { additionalProperties: false },
-    ),
-  ),
-  reply: Compile(Type.Object({ ok: Type.Boolean() }, { additionalProperties: false })),
-};
+/**
+ * Desktop sessions as a kind of state owned by one process (decisions 0043, 0058): the owner node is the
+ * `desktop_sessions` row's node; a console on another process takes the session from it.
+ */
+const Ok = Type.Object({ ok: Type.Boolean() }, { additionalProperties: false });
+const ConsoleOf = Type.Object({ session_id: WireId, console: WireId }, { additionalProperties: false });
+const desktopKind = defineOwnedKind({
+  name: 'desktop',
+  requests: {
+    /** To the owner: a console on the sender takes the session. */
+    console: { request: ConsoleOf, reply: Ok },
+    /** To the owner: end the session. */
+    end: { request: Type.Object({ session_id: WireId }, { additionalProperties: false }), reply: Ok },
+  },
+  notifies: {
+    /** To the owner: that console ended. */
+    detached: ConsoleOf,
+    /** From the owner, to the process holding the console: close it (a new console took the session). */
+    release: Type.Object({ console: WireId, reason: WireReason }, { additionalProperties: false }),
+  },
+});
 const clusterRequestMs = 5_000;
-const clusterSweepMs = 2_000;
 
 export interface DesktopSessionService {
   /** `deviceProof`: the mobile app's device-owner proof, spent first for `session:desktop:<asset id>`. */
@@ -194,16 +196,15 @@ export function createDesktopSessionService(deps: {
   credentials: Pick<CredentialLifetime, 'onCredentialEnded' | 'onSessionEnded'>;
   /** The mobile module's proofs (decision 0033); without it any proof sent is refused. */
   deviceOwner?: { spend(principal: Principal, purpose: string, proof: string): void };
-  /** The other hub processes (decision 0043); a cluster of one when absent. */
-  cluster?: { bus: ClusterBus; registry: Pick<NodeRegistry, 'isLive' | 'liveNodes'> };
+  /** The other hub processes (decision 0043): the owned-state seam; a cluster of one when absent. */
+  cluster?: OwnedStates;
 }): DesktopSessionService {
   const { db, clock, audit, events, logger, agents } = deps;
-  const bus = deps.cluster?.bus ?? createLocalClusterBus();
-  const registry = deps.cluster?.registry ?? createSingleNodeRegistry(bus.nodeId);
+  const cluster = deps.cluster ?? createLocalOwnedStates(logger);
+  const { bus, registry } = cluster;
+  const peers = cluster.kind(desktopKind);
   /** Consoles attached here to sessions other processes hold, by console id. */
-  const consoles = new Map<string, { owner: string; close(reason: string, code?: number): void }>();
-  const unsubscribes: (() => void)[] = [];
-  let sweep: NodeJS.Timeout | null = null;
+  const consoles = new Map<string, { close(reason: string, code?: number): void; release(): void }>();
   const sessions = new Map<string, LiveSession>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   const recordingsDir = path.join(deps.dataDir, 'recordings', 'desktop');
@@ -246,18 +247,14 @@ export function createDesktopSessionService(deps: {
     return row;
   };
 
-  const publish = (subject: string, data: unknown) => {
-    try {
-      bus.publish(subject, data);
-    } catch (error) {
-      logger.debug({ err: error, subject }, 'desktop: a message to another hub process was not sent');
-    }
-  };
-
   /** The console another process holds on this session is closed there. */
   const releaseRemote = (s: LiveSession, reason: string) => {
     if (!s.remote) return;
-    publish(desktopSubjects.consoleClose, { console: s.remote.console, reason: reason.slice(0, 200) });
+    s.remote.release();
+    peers.notify(s.remote.node, 'release', {
+      console: s.remote.console,
+      reason: reason.slice(0, wireReasonLength),
+    });
     s.remote = null;
   };
 
@@ -494,24 +491,28 @@ export function createDesktopSessionService(deps: {
       relay: null,
       closedEarly: null,
     };
-    consoles.set(consoleId, {
-      owner: row.node_id,
-      close: (reason, code) => {
-        if (state.relay) state.relay.close(reason, code);
-        else state.closedEarly = reason;
-      },
+    const close = (reason: string, code?: number) => {
+      if (state.relay) state.relay.close(reason, code);
+      else state.closedEarly = reason;
+    };
+    // Its owner's process gone: the session went with it.
+    const release = cluster.hold(row.node_id, () => {
+      if (consoles.delete(consoleId)) close('the desktop session has ended');
     });
-    const taken = await bus
+    consoles.set(consoleId, { close, release });
+    const taken = await peers
       .request(
-        desktopSubjects.console(row.node_id),
+        row.node_id,
+        'console',
         { session_id: row.id, console: consoleId },
         { timeoutMs: clusterRequestMs },
       )
       .then(
-        (reply) => checks.reply.Check(reply) && reply.ok,
+        (reply) => reply.ok,
         () => false,
       );
     if (!taken || state.closedEarly !== null) {
+      release();
       consoles.delete(consoleId);
       socket.close(desktopCloseCodes.ended, state.closedEarly ?? 'the desktop session has ended');
       return;
@@ -528,7 +529,8 @@ export function createDesktopSessionService(deps: {
       socket,
       () => {
         if (!consoles.delete(consoleId)) return;
-        publish(desktopSubjects.detached(row.node_id), { session_id: row.id, console: consoleId });
+        release();
+        peers.notify(row.node_id, 'detached', { session_id: row.id, console: consoleId });
       },
       recheck,
     );
@@ -536,52 +538,42 @@ export function createDesktopSessionService(deps: {
     if (late !== null) state.relay?.close(late);
   };
 
-  /** The owner's answers to the other processes. */
-  const answerPeers = () => {
-    unsubscribes.push(
-      bus.respond(desktopSubjects.console(bus.nodeId), (data, meta) => {
-        if (!checks.console.Check(data)) return Promise.reject(new Error('invalid desktop console message'));
-        const s = sessions.get(data.session_id);
-        if (!s) return Promise.resolve({ ok: false });
-        s.relay?.close('replaced by a new console');
-        releaseRemote(s, 'replaced by a new console');
-        clearTimeout(s.idleTimer);
-        s.remote = { node: meta.from, console: data.console };
-        return Promise.resolve({ ok: true });
-      }),
-      bus.subscribe(desktopSubjects.detached(bus.nodeId), (data, meta) => {
-        if (!checks.console.Check(data)) return;
-        const s = sessions.get(data.session_id);
-        if (!s || s.remote?.console !== data.console || s.remote.node !== meta.from) return;
-        s.remote = null;
-        if (s.relay === null) armIdle(s);
-      }),
-      bus.respond(desktopSubjects.end(bus.nodeId), (data) => {
-        if (!checks.end.Check(data)) return Promise.reject(new Error('invalid desktop end message'));
-        const s = sessions.get(data.session_id);
-        if (s) end(s, 'closed');
-        return Promise.resolve({ ok: s !== undefined });
-      }),
-      bus.subscribe(desktopSubjects.consoleClose, (data) => {
-        if (checks.consoleClose.Check(data)) consoles.get(data.console)?.close(data.reason);
-      }),
-    );
-    // Consoles whose other end's process is gone: closed here, or the session's idle timer runs again there.
-    sweep = setInterval(() => {
-      for (const [id, c] of [...consoles])
-        if (!registry.isLive(c.owner)) {
-          consoles.delete(id);
-          c.close('the desktop session has ended');
-        }
-      for (const s of sessions.values()) {
-        if (s.remote && !registry.isLive(s.remote.node)) {
-          s.remote = null;
-          if (s.relay === null) armIdle(s);
-        }
-      }
-    }, clusterSweepMs);
-    sweep.unref();
-  };
+  // The owner's answers to the other processes.
+  peers.answer('console', (data, meta) => {
+    const s = sessions.get(data.session_id);
+    if (!s) return { ok: false };
+    s.relay?.close('replaced by a new console');
+    releaseRemote(s, 'replaced by a new console');
+    clearTimeout(s.idleTimer);
+    const remote: NonNullable<LiveSession['remote']> = {
+      node: meta.from,
+      console: data.console,
+      release: () => undefined,
+    };
+    // The console's process gone: the session waits for another console again.
+    remote.release = cluster.hold(meta.from, () => {
+      if (s.remote !== remote) return;
+      s.remote = null;
+      if (s.relay === null && sessions.has(s.id)) armIdle(s);
+    });
+    s.remote = remote;
+    return { ok: true };
+  });
+  peers.on('detached', (data, meta) => {
+    const s = sessions.get(data.session_id);
+    if (!s || s.remote?.console !== data.console || s.remote.node !== meta.from) return;
+    s.remote.release();
+    s.remote = null;
+    if (s.relay === null) armIdle(s);
+  });
+  peers.answer('end', (data) => {
+    const s = sessions.get(data.session_id);
+    if (s) end(s, 'closed');
+    return { ok: s !== undefined };
+  });
+  peers.on('release', (data) => {
+    consoles.get(data.console)?.close(data.reason);
+  });
 
   return {
     async create(ctx, assetId, deviceProof) {
@@ -718,10 +710,10 @@ export function createDesktopSessionService(deps: {
         end(s, 'closed');
       } else {
         const row = await remoteFor(ctx.principal, sessionId);
-        const ended = await bus
-          .request(desktopSubjects.end(row.node_id), { session_id: row.id }, { timeoutMs: clusterRequestMs })
+        const ended = await peers
+          .request(row.node_id, 'end', { session_id: row.id }, { timeoutMs: clusterRequestMs })
           .then(
-            (reply) => checks.reply.Check(reply) && reply.ok,
+            (reply) => reply.ok,
             () => false,
           );
         if (!ended) throw new HubError('not_found', `no desktop session ${sessionId}`);
@@ -799,7 +791,6 @@ export function createDesktopSessionService(deps: {
       const forgotten = await deleteDesktopSessionsNotOn(db, live);
       if (forgotten > 0)
         logger.info({ sessions: forgotten }, 'desktop sessions of stopped hub processes forgotten');
-      if (bus.shared && !sweep) answerPeers();
     },
 
     async onNodeGone(nodeId) {
@@ -807,10 +798,10 @@ export function createDesktopSessionService(deps: {
     },
 
     async closeAll() {
-      if (sweep) clearInterval(sweep);
-      sweep = null;
-      for (const unsubscribe of unsubscribes.splice(0)) unsubscribe();
-      for (const c of [...consoles.values()]) c.close('the hub is stopping');
+      for (const c of [...consoles.values()]) {
+        c.release();
+        c.close('the hub is stopping');
+      }
       for (const s of [...sessions.values()]) end(s, 'the hub is stopping', false);
       wss.close();
       // Best effort: a database already gone (or unreachable) leaves the rows to the survivor that is told

@@ -29,8 +29,7 @@ import { HubError } from '../../platform/hub-error.js';
 import type { Logger } from '../../platform/logger.js';
 import { interactiveTurnedOff, policyDisabled } from '../../platform/policy-error.js';
 import type { AuditService } from '../audit/audit.service.js';
-import { createLocalClusterBus, type ClusterBus } from '../../platform/cluster/cluster-bus.js';
-import { createSingleNodeRegistry, type NodeRegistry } from '../../platform/cluster/node-registry.js';
+import { createLocalOwnedStates, type OwnedStates } from '../../platform/cluster/owned-state.js';
 import { createLiveSessions, type AttachRecheck, type SessionLimits } from './live-sessions.js';
 import { createSessionRelay } from './session-relay.js';
 import { createSessionView, liveValuesOf, type LiveValues } from './session-view.js';
@@ -130,7 +129,7 @@ export interface SessionServiceDeps {
    * The other hub processes (decision 0043): sessions name the node that owns them, an attach or a close of
    * another live node's session is relayed to it. A cluster of one when absent.
    */
-  cluster?: { bus: ClusterBus; registry: Pick<NodeRegistry, 'isLive' | 'liveNodes'> };
+  cluster?: OwnedStates;
 }
 
 /** Sweeps (grace, idle, slow clients) and recording flushes run this often. */
@@ -182,8 +181,8 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
   let timer: NodeJS.Timeout | null = null;
   /** Sessions created before this process started were live in another one. */
   const startedAt = clock.now().toISOString();
-  const bus = deps.cluster?.bus ?? createLocalClusterBus();
-  const registry = deps.cluster?.registry ?? createSingleNodeRegistry(bus.nodeId);
+  const cluster = deps.cluster ?? createLocalOwnedStates(logger);
+  const { bus, registry } = cluster;
   const nodeId = bus.nodeId;
 
   /** The live node that owns a live session, when it is not this one. */
@@ -288,8 +287,7 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
   }
   /** Attaches relayed to the owner process; this side audits them as a local attach is. */
   const relay = createSessionRelay({
-    bus,
-    registry,
+    owned: cluster,
     logger,
     live,
     credentials: deps.credentials,
@@ -303,7 +301,7 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
   });
 
   /** The live values of other processes' sessions, asked of their owners (decision 0043). */
-  const view = createSessionView({ bus, logger, live });
+  const view = createSessionView({ owned: cluster, logger, live });
 
   /** This process's own live session's values. */
   function localValues(id: string): LiveValues | undefined {
@@ -577,7 +575,6 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
 
     start() {
       relay.start();
-      view.start();
       // Alone, every session from before this start ended; in a cluster, only those of nodes that are gone.
       const liveNodes = bus.shared ? [...registry.liveNodes()] : null;
       endLiveSessions(db, startedAt, 'the hub restarted', liveNodes).then(
@@ -602,7 +599,6 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
       timer = null;
       live.closeAll('the hub is shutting down');
       relay.close('the hub process relaying the session is shutting down');
-      view.close();
       await new Promise((r) => setTimeout(r, 50));
     },
   };
