@@ -8,7 +8,6 @@
  * rows, decision 0043: any hub process serves it, after the recording one is gone); recordings are listed and
  * served by id to their recorder and to admins (spec 5.5.1).
  */
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
@@ -32,15 +31,20 @@ import {
   whyMayNotUseSession,
   type Owner,
 } from '../../access/session-access.js';
-import type { AgentStreams, StreamEnd } from '../../agents/agent-gateway.js';
+import {
+  AgentOfflineError,
+  type AgentStreamHandle,
+  type AgentStreams,
+  type OpenStreamOptions,
+  type StreamEnd,
+} from '../../agents/agent-gateway.js';
+import { createStreamRelay } from '../../agents/cluster-streams.js';
 import { agentFailure, type AgentCaller } from '../../agents/agent-call.js';
 import type { Clock } from '../../platform/clock.js';
 import {
   createLocalOwnedStates,
   defineOwnedKind,
   WireId,
-  WireReason,
-  wireReasonLength,
   type OwnedStates,
 } from '../../platform/cluster/owned-state.js';
 import type { Database } from '../../platform/db/schema.js';
@@ -96,32 +100,25 @@ interface ConsoleTarget {
 
 interface LiveSession extends ConsoleTarget {
   createdAt: string;
-  relay: DesktopRelay | null;
-  /** The console attached through another hub process (decision 0043), instead of `relay`. */
-  remote: { node: string; console: string; release(): void } | null;
+  /** Its one console: attached here, or relayed here from another hub process (decision 0058). */
+  relay: Pick<DesktopRelay, 'close'> | null;
   idleTimer: NodeJS.Timeout | undefined;
 }
 
 /**
  * Desktop sessions as a kind of state owned by one process (decisions 0043, 0058): the owner node is the
- * `desktop_sessions` row's node; a console on another process takes the session from it.
+ * `desktop_sessions` row's node. A console attached elsewhere is relayed to it on the stream relay (the
+ * kind's `open`), as a terminal is; a close elsewhere asks it to end the session.
  */
-const Ok = Type.Object({ ok: Type.Boolean() }, { additionalProperties: false });
-const ConsoleOf = Type.Object({ session_id: WireId, console: WireId }, { additionalProperties: false });
 const desktopKind = defineOwnedKind({
   name: 'desktop',
   requests: {
-    /** To the owner: a console on the sender takes the session. */
-    console: { request: ConsoleOf, reply: Ok },
-    /** To the owner: end the session. */
-    end: { request: Type.Object({ session_id: WireId }, { additionalProperties: false }), reply: Ok },
+    end: {
+      request: Type.Object({ session_id: WireId }, { additionalProperties: false }),
+      reply: Type.Object({ ok: Type.Boolean() }, { additionalProperties: false }),
+    },
   },
-  notifies: {
-    /** To the owner: that console ended. */
-    detached: ConsoleOf,
-    /** From the owner, to the process holding the console: close it (a new console took the session). */
-    release: Type.Object({ console: WireId, reason: WireReason }, { additionalProperties: false }),
-  },
+  notifies: {},
 });
 const clusterRequestMs = 5_000;
 
@@ -203,8 +200,10 @@ export function createDesktopSessionService(deps: {
   const cluster = deps.cluster ?? createLocalOwnedStates(logger);
   const { bus, registry } = cluster;
   const peers = cluster.kind(desktopKind);
-  /** Consoles attached here to sessions other processes hold, by console id. */
-  const consoles = new Map<string, { close(reason: string, code?: number): void; release(): void }>();
+  /** Consoles attached here to sessions other processes own (relayed to their owner). */
+  const relayedHere = new Set<DesktopRelay>();
+  /** Consoles of sessions here attached on another process: that process applies the policy to them. */
+  const attachedElsewhere = new WeakSet<Pick<DesktopRelay, 'close'>>();
   const sessions = new Map<string, LiveSession>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   const recordingsDir = path.join(deps.dataDir, 'recordings', 'desktop');
@@ -222,7 +221,7 @@ export function createDesktopSessionService(deps: {
     created_at: s.createdAt,
     idle_timeout_s: desktopSessionLimits.idleTimeoutS,
     stream_path: `/api/v2/desktop/sessions/${s.id}/stream`,
-    attached: s.relay !== null || s.remote !== null,
+    attached: s.relay !== null,
     recording_id: s.recordingId,
   });
 
@@ -247,17 +246,6 @@ export function createDesktopSessionService(deps: {
     return row;
   };
 
-  /** The console another process holds on this session is closed there. */
-  const releaseRemote = (s: LiveSession, reason: string) => {
-    if (!s.remote) return;
-    s.remote.release();
-    peers.notify(s.remote.node, 'release', {
-      console: s.remote.console,
-      reason: reason.slice(0, wireReasonLength),
-    });
-    s.remote = null;
-  };
-
   /** The one rule terminals follow too (access/session-access.ts): the owner, or an admin. */
   const mayUse = (principal: Principal, s: Pick<ConsoleTarget, 'assetId' | 'owner'>) =>
     mayUseSession(principal, { asset_id: s.assetId, ...s.owner });
@@ -274,7 +262,6 @@ export function createDesktopSessionService(deps: {
     if (!sessions.delete(s.id)) return;
     clearTimeout(s.idleTimer);
     s.relay?.close(reason);
-    releaseRemote(s, reason);
     if (forget)
       deleteDesktopSession(db, s.id).catch((error: unknown) => {
         logger.error({ err: error, session_id: s.id }, 'desktop: forgetting an ended session failed');
@@ -405,11 +392,16 @@ export function createDesktopSessionService(deps: {
     socket: WebSocket,
     onEnded: (relay: DesktopRelay | null) => void,
     recheck: UpgradeRecheck,
+    /** The session's owner when another process: the console is relayed to it, and it records. */
+    owner: string | null = null,
   ): Promise<DesktopRelay | null> => {
-    const recording = await startRecording(target).catch((error: unknown) => {
-      logger.error({ err: error }, 'desktop: cannot start a recording; the session goes on unrecorded');
-      return null;
-    });
+    const recording =
+      owner === null
+        ? await startRecording(target).catch((error: unknown) => {
+            logger.error({ err: error }, 'desktop: cannot start a recording; the session goes on unrecorded');
+            return null;
+          })
+        : null;
     let current: DesktopRelay | null = null;
     const unwatch = watchPrincipal(
       deps.credentials,
@@ -438,7 +430,9 @@ export function createDesktopSessionService(deps: {
         socket,
         recorder: recording?.recorder ?? null,
         openStream: (callbacks) =>
-          deps.streams.openStream(target.assetId, { kind: 'tcp', params: {}, ...callbacks }),
+          owner === null
+            ? deps.streams.openStream(target.assetId, { kind: 'tcp', params: {}, ...callbacks })
+            : relayed.open(owner, target.id, { kind: 'tcp', params: {}, ...callbacks }),
         onEnd,
       });
       return current;
@@ -459,7 +453,6 @@ export function createDesktopSessionService(deps: {
     recheck: UpgradeRecheck,
   ) => {
     s.relay?.close('replaced by a new console');
-    releaseRemote(s, 'replaced by a new console');
     clearTimeout(s.idleTimer);
     const relay = await runConsole(
       principal,
@@ -467,7 +460,7 @@ export function createDesktopSessionService(deps: {
       socket,
       (ended) => {
         if (s.relay === ended) s.relay = null;
-        if (sessions.has(s.id) && s.relay === null && s.remote === null) armIdle(s);
+        if (sessions.has(s.id) && s.relay === null) armIdle(s);
       },
       recheck,
     );
@@ -475,104 +468,122 @@ export function createDesktopSessionService(deps: {
   };
 
   /**
-   * A console here on a session another process holds (decision 0043): the owner is told it takes the
-   * session (its own console closes, its idle timer stops); this process opens the agent's desktop stream
-   * itself (the cluster gateway reaches the agent wherever it is) and records it.
+   * A console here on a session another process owns (decisions 0043, 0058): relayed to the owner on the
+   * stream relay, as a terminal is. The caller's checks and the watch on its key stay here; the owner runs
+   * the desktop stream, records it and keeps the session's one console and idle timer.
    */
-  const remoteAttach = async (
+  const relayAttach = async (
     principal: Principal,
     row: DesktopSessionRow,
     socket: WebSocket,
     recheck: UpgradeRecheck,
   ) => {
-    const consoleId = `dc${randomBytes(8).toString('hex')}`;
-    // A close may come while the owner is asked or the stream opens (closures set these).
-    const state: { relay: DesktopRelay | null; closedEarly: string | null } = {
-      relay: null,
-      closedEarly: null,
-    };
-    const close = (reason: string, code?: number) => {
-      if (state.relay) state.relay.close(reason, code);
-      else state.closedEarly = reason;
-    };
-    // Its owner's process gone: the session went with it.
-    const release = cluster.hold(row.node_id, () => {
-      if (consoles.delete(consoleId)) close('the desktop session has ended');
-    });
-    consoles.set(consoleId, { close, release });
-    const taken = await peers
-      .request(
-        row.node_id,
-        'console',
-        { session_id: row.id, console: consoleId },
-        { timeoutMs: clusterRequestMs },
-      )
-      .then(
-        (reply) => reply.ok,
-        () => false,
-      );
-    if (!taken || state.closedEarly !== null) {
-      release();
-      consoles.delete(consoleId);
-      socket.close(desktopCloseCodes.ended, state.closedEarly ?? 'the desktop session has ended');
-      return;
-    }
     const target: ConsoleTarget = {
       id: row.id,
       assetId: row.asset_id,
       owner: ownerOfRow(row),
       recordingId: null,
     };
-    state.relay = await runConsole(
+    const relay = await runConsole(
       principal,
       target,
       socket,
-      () => {
-        if (!consoles.delete(consoleId)) return;
-        release();
-        peers.notify(row.node_id, 'detached', { session_id: row.id, console: consoleId });
+      (ended) => {
+        if (ended) relayedHere.delete(ended);
       },
       recheck,
+      row.node_id,
     );
-    const late = state.closedEarly as string | null;
-    if (late !== null) state.relay?.close(late);
+    if (relay && !relay.stream.closed) relayedHere.add(relay);
   };
 
-  // The owner's answers to the other processes.
-  peers.answer('console', (data, meta) => {
-    const s = sessions.get(data.session_id);
-    if (!s) return { ok: false };
-    s.relay?.close('replaced by a new console');
-    releaseRemote(s, 'replaced by a new console');
-    clearTimeout(s.idleTimer);
-    const remote: NonNullable<LiveSession['remote']> = {
-      node: meta.from,
-      console: data.console,
-      release: () => undefined,
-    };
-    // The console's process gone: the session waits for another console again.
-    remote.release = cluster.hold(meta.from, () => {
-      if (s.remote !== remote) return;
-      s.remote = null;
-      if (s.relay === null && sessions.has(s.id)) armIdle(s);
-    });
-    s.remote = remote;
-    return { ok: true };
-  });
-  peers.on('detached', (data, meta) => {
-    const s = sessions.get(data.session_id);
-    if (!s || s.remote?.console !== data.console || s.remote.node !== meta.from) return;
-    s.remote.release();
-    s.remote = null;
-    if (s.relay === null) armIdle(s);
+  /** The owner's end of a console relayed from another process: the session's desktop stream, recorded here. */
+  const consoleStreams: AgentStreams = {
+    async openStream<K extends 'pty' | 'tcp'>(
+      sessionId: string,
+      options: OpenStreamOptions<K>,
+    ): Promise<AgentStreamHandle<K>> {
+      const s = sessions.get(sessionId);
+      if (!s || options.kind !== 'tcp') throw new AgentOfflineError(sessionId);
+      s.relay?.close('replaced by a new console');
+      clearTimeout(s.idleTimer);
+      let stream: AgentStreamHandle<'tcp'> | null = null;
+      const slot = {
+        close: (reason: string) => {
+          stream?.close(reason);
+        },
+      };
+      s.relay = slot;
+      attachedElsewhere.add(slot);
+      const recording = await startRecording(s).catch((error: unknown) => {
+        logger.error({ err: error }, 'desktop: cannot start a recording; the session goes on unrecorded');
+        return null;
+      });
+      const done = () => {
+        recording?.finish().catch((error: unknown) => {
+          logger.error({ err: error }, 'desktop: finishing a recording failed');
+        });
+        if (s.relay !== slot) return;
+        s.relay = null;
+        if (sessions.has(s.id)) armIdle(s);
+      };
+      try {
+        stream = await deps.streams.openStream(s.assetId, {
+          kind: 'tcp',
+          params: {},
+          ...(options.windowBytes !== undefined ? { windowBytes: options.windowBytes } : {}),
+          onData: (chunk) => {
+            recording?.recorder.fromServer(chunk);
+            options.onData(chunk);
+          },
+          onClose: (streamEnd) => {
+            done();
+            options.onClose(streamEnd);
+          },
+        });
+      } catch (error) {
+        done();
+        throw error;
+      }
+      const opened = stream;
+      // Replaced (or ended) while the desktop stream opened.
+      if (s.relay !== slot || !sessions.has(s.id)) opened.close('replaced by a new console');
+      const handle: AgentStreamHandle<'tcp'> = {
+        id: opened.id,
+        assetId: opened.assetId,
+        kind: 'tcp',
+        info: opened.info,
+        get closed() {
+          return opened.closed;
+        },
+        get queuedBytes() {
+          return opened.queuedBytes;
+        },
+        write: (chunk) => {
+          recording?.recorder.fromClient(chunk);
+          return opened.write(chunk);
+        },
+        resize: () => undefined,
+        ack: (bytes) => {
+          opened.ack(bytes);
+        },
+        close: (reason) => {
+          opened.close(reason);
+        },
+      };
+      return handle as unknown as AgentStreamHandle<K>;
+    },
+  };
+  const relayed = createStreamRelay({
+    owned: cluster,
+    kind: desktopKind.def.name,
+    local: consoleStreams,
+    logger,
   });
   peers.answer('end', (data) => {
     const s = sessions.get(data.session_id);
     if (s) end(s, 'closed');
     return { ok: s !== undefined };
-  });
-  peers.on('release', (data) => {
-    consoles.get(data.console)?.close(data.reason);
   });
 
   return {
@@ -607,7 +618,6 @@ export function createDesktopSessionService(deps: {
         owner,
         createdAt: clock.now().toISOString(),
         relay: null,
-        remote: null,
         idleTimer: undefined,
         recordingId: null,
       };
@@ -691,7 +701,7 @@ export function createDesktopSessionService(deps: {
               owner: s.owner.owner_id,
             });
             if ('local' in to) void relayTo(principal, to.local, ws, recheck);
-            else void remoteAttach(principal, to.remote, ws, recheck);
+            else void relayAttach(principal, to.remote, ws, recheck);
           });
         })
         .catch((error: unknown) => {
@@ -771,8 +781,10 @@ export function createDesktopSessionService(deps: {
     },
 
     detachAll(reason) {
-      for (const s of sessions.values()) s.relay?.close(reason, desktopCloseCodes.policyDisabled);
-      for (const c of [...consoles.values()]) c.close(reason, desktopCloseCodes.policyDisabled);
+      for (const s of sessions.values())
+        if (s.relay && !attachedElsewhere.has(s.relay))
+          s.relay.close(reason, desktopCloseCodes.policyDisabled);
+      for (const c of [...relayedHere]) c.close(reason, desktopCloseCodes.policyDisabled);
     },
 
     async purgeRecordings(cutoff, limit) {
@@ -786,6 +798,7 @@ export function createDesktopSessionService(deps: {
     },
 
     async start() {
+      relayed.start();
       // Alone, every session row is from an earlier start; in a cluster, those of nodes that are gone.
       const live = bus.shared ? [...registry.liveNodes(), bus.nodeId] : [bus.nodeId];
       const forgotten = await deleteDesktopSessionsNotOn(db, live);
@@ -798,10 +811,8 @@ export function createDesktopSessionService(deps: {
     },
 
     async closeAll() {
-      for (const c of [...consoles.values()]) {
-        c.release();
-        c.close('the hub is stopping');
-      }
+      relayed.close('the hub is stopping');
+      for (const c of [...relayedHere]) c.close('the hub is stopping');
       for (const s of [...sessions.values()]) end(s, 'the hub is stopping', false);
       wss.close();
       // Best effort: a database already gone (or unreachable) leaves the rows to the survivor that is told
