@@ -3,8 +3,9 @@
  * checks; the desktop password released once in the answer), then attached by its owner or an admin over a
  * WebSocket relayed to a `tcp` channel stream to the machine's own VNC server. `policy.interactive_enabled` is
  * checked at the create and at every attach (spec 5.5.3). One console at a time: a new attach replaces the
- * previous one. A session with no console ends after its idle timeout; sessions live in memory (the VNC
- * server keeps the desktop itself). Each attach is recorded, when recording is on, into the database (chunk
+ * previous one. A session with no console ends after its idle timeout; sessions live in the memory of the
+ * process that created them (the VNC server keeps the desktop itself): an attach on another process is checked
+ * there and relayed to that owner on the stream relay, as a terminal's is (decision 0058). Each attach is recorded, when recording is on, into the database (chunk
  * rows, decision 0043: any hub process serves it, after the recording one is gone); recordings are listed and
  * served by id to their recorder and to admins (spec 5.5.1).
  */

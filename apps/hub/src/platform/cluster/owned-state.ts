@@ -28,7 +28,7 @@ import {
 import { createSingleNodeRegistry, type NodeRegistry } from './node-registry.js';
 
 /** One request of a kind's catalogue: what the caller sends and what the owner answers. */
-export interface OwnedRequestDef {
+interface OwnedRequestDef {
   request: TSchema;
   reply: TSchema;
 }
@@ -52,13 +52,9 @@ export interface OwnedKind<D extends OwnedKindDef> {
   };
 }
 
-export type RequestOf<D extends OwnedKindDef, V extends keyof D['requests']> = Static<
-  D['requests'][V]['request']
->;
-export type ReplyOf<D extends OwnedKindDef, V extends keyof D['requests']> = Static<
-  D['requests'][V]['reply']
->;
-export type NotifyOf<D extends OwnedKindDef, N extends keyof D['notifies']> = Static<D['notifies'][N]>;
+type RequestOf<D extends OwnedKindDef, V extends keyof D['requests']> = Static<D['requests'][V]['request']>;
+type ReplyOf<D extends OwnedKindDef, V extends keyof D['requests']> = Static<D['requests'][V]['reply']>;
+type NotifyOf<D extends OwnedKindDef, N extends keyof D['notifies']> = Static<D['notifies'][N]>;
 
 /** Ids on the wire: what every kind names its state by. */
 export const WireId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' });
@@ -89,7 +85,7 @@ export const ownedSubject = (node: string, kind: string, verb: string): string =
   `svc.node.${node}.${kind}.${verb}`;
 
 /** A process that learned a node is gone tells the others (the registry tells only one). */
-export const nodeGoneSubject = 'svc.nodes.gone';
+const nodeGoneSubject = 'svc.nodes.gone';
 const nodeGoneCheck = Compile(Type.Object({ node: WireId }, { additionalProperties: false }));
 
 /** What a kind's callers see instead of the bus's errors. */
@@ -140,12 +136,12 @@ export class InvalidReplyError extends Error {
   }
 }
 
-export interface OwnedCallOptions {
+interface OwnedCallOptions {
   timeoutMs: number;
 }
 
 /** One kind, as this process sees it: asks owners, answers as an owner, holds what ends with an owner. */
-export interface OwnedStateKind<D extends OwnedKindDef> {
+interface OwnedStateKind<D extends OwnedKindDef> {
   readonly name: string;
   subject(node: string, verb: string): string;
   /**
