@@ -13,6 +13,7 @@ import { createConsoleHandler, defaultConsoleDir } from './http/console.js';
 import { createChannelAuthenticator } from './agents/channel-auth.js';
 import { createAgentGateway } from './agents/gateway.js';
 import { createClusterGateway, type ClusterAgentGateway } from './agents/cluster-gateway.js';
+import { createOwnedStates } from './platform/cluster/owned-state.js';
 import { createPresence, markOrphanedAgentAssetsOffline } from './agents/presence.js';
 import { createCredentialLifetime, type CredentialLifetime } from './http/credential-lifetime.js';
 import { interactiveTurnedOff } from './platform/policy-error.js';
@@ -446,10 +447,14 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
       readiness.changed(assetId);
     },
   });
+  // State owned by one process (agents' connections, terminals, desktops): one seam (decision 0058).
+  const owned = createOwnedStates({ bus, registry, logger });
+  owned.start();
   const gateway = createClusterGateway({
     local: localGateway,
     bus: bus,
     registry,
+    owned,
     presence,
     logger,
     onRemoteChange: () => {
@@ -665,7 +670,8 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
     credentials,
     deviceOwner: mobile.services.deviceOwner,
     retentionDays: () => runtimeSettings.get('retention.recordings_days'),
-    cluster: { bus, registry, lease: registry },
+    cluster: owned,
+    lease: registry,
   });
   const meshvpn = createMeshvpnModule({ clock, tailscaleBinary: config.tailscaleBinary });
   const connectorService = connectors.services.connectors;
@@ -703,7 +709,7 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
     recordingRetentionDays: () => runtimeSettings.get('retention.recordings_days'),
     credentials,
     deviceOwner: mobile.services.deviceOwner,
-    cluster: { bus, registry },
+    cluster: owned,
   });
   // The interactive policy turned off on another process: its settings.changed may arrive here before this
   // process has read the change, so what is attached here is closed again once it has (decision 0049).
@@ -892,6 +898,7 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
       await app.close();
       await retention.close();
       await composed.close();
+      owned.close();
       // Leases and claims handed back once the loops stopped, then this node leaves the cluster.
       await leases.close();
       invalidation.close();

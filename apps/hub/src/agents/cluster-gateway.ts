@@ -9,6 +9,7 @@
 import { type AgentRequestPayload, type AgentRequestResult, type AgentRequestType } from '@svc/protocol';
 import { ClusterNoResponderError, type ClusterBus } from '../platform/cluster/cluster-bus.js';
 import type { NodeRegistry } from '../platform/cluster/node-registry.js';
+import { createOwnedStates, OwnerGoneError, type OwnedStates } from '../platform/cluster/owned-state.js';
 import type { Logger } from '../platform/logger.js';
 import {
   AgentOfflineError,
@@ -20,6 +21,7 @@ import { createClusterView } from './cluster-view.js';
 import { AgentNotDeliveredError, createRerouter } from './cluster-reroute.js';
 import { createStreamRelay } from './cluster-streams.js';
 import {
+  agentKind,
   callError,
   catalog,
   clusterLimits,
@@ -36,16 +38,17 @@ const clusterDefaults = {
   requestTimeoutMs: 15_000,
   /** Added to a request's timeout for the hops between processes, so the holder's own timeout answers first. */
   marginMs: 2_000,
-  /** How often relayed requests and streams are checked against the registry's live nodes. */
-  sweepMs: 1_000,
-  /** Departed node ids remembered (a late message of one is ignored). */
-  goneKept: 10_000,
 } as const;
 
 export interface ClusterGatewayDeps {
   local: WebSocketAgentGateway;
   bus: ClusterBus;
   registry: NodeRegistry;
+  /**
+   * This process's owned-state seam (platform/cluster/owned-state.ts): node-gone handling and the one sweep.
+   * Absent, the gateway makes its own, and starts and closes it.
+   */
+  owned?: OwnedStates;
   /** Marks a departed node's agents offline (registry onNodeGone, on the one process told). */
   presence: Pick<Presence, 'nodeGone'>;
   logger: Logger;
@@ -70,29 +73,34 @@ export function createClusterGateway(deps: ClusterGatewayDeps): ClusterAgentGate
   const { local, bus, registry, logger } = deps;
   const requestTimeoutMs = deps.requestTimeoutMs ?? clusterDefaults.requestTimeoutMs;
   const marginMs = deps.marginMs ?? clusterDefaults.marginMs;
-  const sweepMs = deps.sweepMs ?? clusterDefaults.sweepMs;
-  /** Nodes the registry said were live once: one it no longer lists is gone. */
-  const seenLive = new Set<string>();
-  const gone = new Set<string>();
-  const isGone = (node: string) => gone.has(node);
-  /** Requests waiting on another process, by holder: failed at once when it goes. */
-  const waiting = new Map<string, Set<(error: Error) => void>>();
+  const ownOwned = deps.owned === undefined;
+  const owned =
+    deps.owned ??
+    createOwnedStates({
+      bus,
+      registry,
+      logger,
+      ...(deps.sweepMs !== undefined ? { sweepMs: deps.sweepMs } : {}),
+    });
+  const isGone = (node: string) => owned.isGone(node);
+  const agents = owned.kind(agentKind);
+  /** Requests waiting on another process: failed at once when it goes (or this one closes). */
+  const waiting = new Set<() => void>();
   const unsubscribes: (() => void)[] = [];
-  let sweepTimer: NodeJS.Timeout | null = null;
   let closed = false;
 
   const view = createClusterView({
-    bus,
-    registry,
     local,
     logger,
-    isGone,
+    owned,
     ...(deps.onRemoteChange ? { onChange: deps.onRemoteChange } : {}),
     ...(deps.viewFlushMs !== undefined ? { flushMs: deps.viewFlushMs } : {}),
     ...(deps.snapshotTimeoutMs !== undefined ? { snapshotTimeoutMs: deps.snapshotTimeoutMs } : {}),
   });
+  agents.answer('request', answerRequest);
   const relay = createStreamRelay({
-    bus,
+    owned,
+    kind: agentKind.def.name,
     local,
     logger,
     marginMs,
@@ -106,28 +114,6 @@ export function createClusterGateway(deps: ClusterGatewayDeps): ClusterAgentGate
     isClosed: () => closed,
     ...(deps.rerouteWaitMs !== undefined ? { waitMs: deps.rerouteWaitMs } : {}),
   });
-
-  /** A node is gone: its agents leave the view, its requests fail offline, its streams end. */
-  function nodeGone(node: string): void {
-    if (node === bus.nodeId || gone.has(node)) return;
-    gone.add(node);
-    if (gone.size > clusterDefaults.goneKept) gone.delete(gone.values().next().value ?? node);
-    seenLive.delete(node);
-    view.dropNode(node);
-    relay.nodeGone(node);
-    const rejects = waiting.get(node);
-    waiting.delete(node);
-    for (const reject of rejects ?? []) reject(new AgentOfflineError(''));
-  }
-
-  function sweep(): void {
-    const referenced = new Set([...view.nodes(), ...relay.peers(), ...waiting.keys()]);
-    for (const node of registry.liveNodes()) seenLive.add(node);
-    for (const node of referenced) {
-      if (registry.isLive(node)) seenLive.add(node);
-      else if (seenLive.has(node)) nodeGone(node);
-    }
-  }
 
   async function remoteRequest<T extends AgentRequestType>(
     holder: string,
@@ -144,31 +130,25 @@ export function createClusterGateway(deps: ClusterGatewayDeps): ClusterAgentGate
       payload,
       timeout_ms: Math.min(clusterLimits.maxRequestTimeoutMs, Math.max(1, Math.floor(timeoutMs))),
     };
-    let rejectGone: (error: Error) => void = () => undefined;
-    const holderGone = new Promise<never>((_, reject) => {
-      rejectGone = () => {
-        reject(new AgentOfflineError(assetId));
+    let rejectClosed: () => void = () => undefined;
+    const closing = new Promise<never>((_, reject) => {
+      rejectClosed = () => {
+        reject(new OwnerGoneError(holder));
       };
     });
-    let set = waiting.get(holder);
-    if (!set) waiting.set(holder, (set = new Set()));
-    set.add(rejectGone);
-    let reply: unknown;
+    waiting.add(rejectClosed);
+    let reply: RequestReply;
     try {
       reply = await Promise.race([
-        bus.request(clusterSubjects.request(holder), message, { timeoutMs: timeoutMs + marginMs }),
-        holderGone,
+        agents.request(holder, 'request', message, { timeoutMs: timeoutMs + marginMs }),
+        closing,
       ]);
     } catch (error) {
       if (error instanceof ClusterNoResponderError) throw new AgentNotDeliveredError(assetId);
       throw callError(error, assetId, type);
     } finally {
-      const current = waiting.get(holder);
-      current?.delete(rejectGone);
-      if (current?.size === 0) waiting.delete(holder);
+      waiting.delete(rejectClosed);
     }
-    if (!wire.requestReply.check(reply))
-      throw new AgentReplyError('failed', 'the hub process holding the agent answered invalidly');
     if (reply.ok) {
       if (!catalog.resultValid(type, reply.data))
         throw new AgentReplyError('failed', `the agent answered ${type} with a malformed result`);
@@ -181,8 +161,7 @@ export function createClusterGateway(deps: ClusterGatewayDeps): ClusterAgentGate
   }
 
   /** Runs another process's request on an agent held here. */
-  async function answerRequest(data: unknown): Promise<RequestReply> {
-    if (!wire.request.check(data)) throw new Error('invalid agent request');
+  async function answerRequest(data: RequestMessage): Promise<RequestReply> {
     const { asset_id: assetId, type, payload } = data;
     if (!catalog.isRequestType(type) || !catalog.payloadValid(type, payload))
       return { ok: false, error: 'reply', code: 'invalid_argument', message: `invalid ${type} request` };
@@ -274,28 +253,19 @@ export function createClusterGateway(deps: ClusterGatewayDeps): ClusterAgentGate
     async start() {
       if (!bus.shared || closed) return;
       unsubscribes.push(
-        bus.respond(clusterSubjects.request(bus.nodeId), (data) => answerRequest(data)),
         bus.subscribe(clusterSubjects.disconnect, (data) => {
           if (!wire.disconnect.check(data)) return;
           local.disconnect(data.asset_id, data.reason);
         }),
-        bus.subscribe(clusterSubjects.nodeGone, (data) => {
-          if (wire.nodeGone.check(data)) nodeGone(data.node);
-        }),
+        // The seam drops its agents from the view, fails its requests and ends its streams; the one process
+        // the registry told marks its agents offline.
         registry.onNodeGone(async (node) => {
-          nodeGone(node);
-          try {
-            bus.publish(clusterSubjects.nodeGone, { node });
-          } catch (error) {
-            logger.warn({ err: error, node }, 'telling the other hub processes a node is gone failed');
-          }
           const marked = await deps.presence.nodeGone(node);
           logger.info({ node, agents: marked }, 'a hub process went away: its agents are offline');
         }),
       );
       relay.start();
-      sweepTimer = setInterval(sweep, sweepMs);
-      sweepTimer.unref();
+      if (ownOwned) owned.start();
       await view.start();
     },
 
@@ -305,12 +275,12 @@ export function createClusterGateway(deps: ClusterGatewayDeps): ClusterAgentGate
         return;
       }
       closed = true;
-      if (sweepTimer) clearInterval(sweepTimer);
       view.close();
       relay.close('the hub process relaying the stream is shutting down');
       for (const unsubscribe of unsubscribes.splice(0)) unsubscribe();
-      for (const rejects of waiting.values()) for (const reject of rejects) reject(new AgentOfflineError(''));
+      for (const reject of [...waiting]) reject();
       waiting.clear();
+      if (ownOwned) owned.close();
       await local.close();
     },
   };

@@ -4,8 +4,10 @@
  * that sends more than the window.
  */
 import { describe, expect, it } from 'vitest';
-import { createMemoryClusterNetwork } from '../platform/cluster/cluster-bus.js';
+import { createMemoryClusterNetwork, type ClusterBus } from '../platform/cluster/cluster-bus.js';
+import { createOwnedStates } from '../platform/cluster/owned-state.js';
 import { silentLogger } from '../platform/logger.js';
+import { FakeNodeRegistries } from '../testing/fake-node-registry.js';
 import {
   AgentTimeoutError,
   type AgentStreamHandle,
@@ -55,6 +57,16 @@ function heldStreams(): { streams: AgentStreams; opens: HeldOpen[] } {
   return { streams, opens };
 }
 
+/** The owned-state seam of one process, whose agent streams the relay carries. */
+function seam(bus: ClusterBus) {
+  const owned = createOwnedStates({
+    bus,
+    registry: new FakeNodeRegistries().registry(bus.nodeId),
+    logger: silentLogger,
+  });
+  return { owned, kind: 'agent' };
+}
+
 async function until(check: () => boolean, what: string): Promise<void> {
   for (let i = 0; i < 200; i++) {
     if (check()) return;
@@ -69,9 +81,9 @@ describe('stream relay', () => {
     const holderBus = network.join('node_holder');
     const openerBus = network.join('node_opener');
     const held = heldStreams();
-    createStreamRelay({ bus: holderBus, local: held.streams, logger: silentLogger }).start();
+    createStreamRelay({ ...seam(holderBus), local: held.streams, logger: silentLogger }).start();
     const opener = createStreamRelay({
-      bus: openerBus,
+      ...seam(openerBus),
       local: heldStreams().streams,
       logger: silentLogger,
       marginMs: 10,
@@ -97,8 +109,12 @@ describe('stream relay', () => {
     const holderBus = network.join('node_holder');
     const openerBus = network.join('node_opener');
     const held = heldStreams();
-    createStreamRelay({ bus: holderBus, local: held.streams, logger: silentLogger }).start();
-    const opener = createStreamRelay({ bus: openerBus, local: heldStreams().streams, logger: silentLogger });
+    createStreamRelay({ ...seam(holderBus), local: held.streams, logger: silentLogger }).start();
+    const opener = createStreamRelay({
+      ...seam(openerBus),
+      local: heldStreams().streams,
+      logger: silentLogger,
+    });
     const received: Buffer[] = [];
     const ends: StreamEnd[] = [];
 

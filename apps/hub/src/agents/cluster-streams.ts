@@ -5,11 +5,15 @@
  * end: the holder acknowledges output on its local handle only when the opener's consumer did, so at most
  * one window of output is ever on the bus or in memory for a stream, whatever the agent's source does.
  * Input is bounded on the opener too: what the holder has not confirmed counts against the same queue a
- * local stream has. Either side's process going away ends the stream on the other, with a reason.
+ * local stream has. Either side's process going away ends the stream on the other, with a reason: each
+ * stream is held against its peer node in the owned-state seam (platform/cluster/owned-state.ts), which is
+ * also where its open subject comes from (`svc.node.<holder>.<kind>.open`). Any kind of owned state that
+ * streams (agents, terminal sessions) uses this relay.
  */
 import { randomBytes } from 'node:crypto';
 import { streamLimits, type StreamKind, type StreamOpenedInfo } from '@svc/protocol';
-import { ClusterNoResponderError, type ClusterBus } from '../platform/cluster/cluster-bus.js';
+import { ClusterNoResponderError } from '../platform/cluster/cluster-bus.js';
+import { ownedSubject, type OwnedStates } from '../platform/cluster/owned-state.js';
 import type { Logger } from '../platform/logger.js';
 import {
   AgentOfflineError,
@@ -43,13 +47,13 @@ const relayDefaults = {
 } as const;
 
 export interface StreamRelayDeps {
-  bus: ClusterBus;
+  owned: OwnedStates;
+  /** The kind of owned state whose streams these are: opens go to `svc.node.<holder>.<kind>.open`. */
+  kind: string;
   local: AgentStreams;
   logger: Logger;
   openTimeoutMs?: number;
   marginMs?: number;
-  /** The subject a node answers opens on; another relay over the same bus (sessions) uses its own. */
-  openSubject?: (node: string) => string;
   /**
    * Whether this process holds the agent. When it does not, an open is answered `not_held` before anything
    * reaches an agent, and the opener may look for the agent's new holder (cluster-reroute.ts).
@@ -64,20 +68,19 @@ export interface StreamRelay {
     assetId: string,
     options: OpenStreamOptions<K>,
   ): Promise<AgentStreamHandle<K>>;
-  /** Ends every relayed stream whose other end is on this node (it went away). */
-  nodeGone(node: string): void;
-  /** The nodes at the other end of a relayed stream. */
-  peers(): string[];
   /** Answers stream opens for the agents this process holds. */
   start(): void;
   /** Ends every relayed stream (this process stops). */
   close(reason: string): void;
 }
 
+/** A relayed stream's end, and its hold on the peer node. */
 interface Relayed {
-  peer: string;
   end(reason: string): void;
+  release(): void;
 }
+
+const peerGoneReason = 'the hub process at the other end of the stream went away';
 
 const truncate = (text: string, length: number) => (text.length > length ? text.slice(0, length) : text);
 
@@ -87,12 +90,26 @@ function* pieces(chunk: Buffer): Generator<Buffer> {
 }
 
 export function createStreamRelay(deps: StreamRelayDeps): StreamRelay {
-  const { bus, local, logger } = deps;
+  const { owned, local, logger } = deps;
+  const { bus } = owned;
   const openTimeoutMs = deps.openTimeoutMs ?? relayDefaults.openTimeoutMs;
   const marginMs = deps.marginMs ?? relayDefaults.marginMs;
-  const openSubject = deps.openSubject ?? clusterSubjects.streamOpen;
+  const openSubject = (node: string) => ownedSubject(node, deps.kind, 'open');
   const relayed = new Map<string, Relayed>();
   let unrespond: (() => void) | null = null;
+
+  /** Keeps a stream until it ends, or ends it when its peer's process goes away. */
+  function track(id: string, peer: string, end: (reason: string) => void): void {
+    const release = owned.hold(peer, () => {
+      if (relayed.delete(id)) end(peerGoneReason);
+    });
+    relayed.set(id, { end, release });
+  }
+
+  function untrack(id: string): void {
+    relayed.get(id)?.release();
+    relayed.delete(id);
+  }
 
   function publish(subject: string, message: StreamOutAny | StreamInMessage): void {
     try {
@@ -133,7 +150,7 @@ export function createStreamRelay(deps: StreamRelayDeps): StreamRelay {
       const wasOpen = state === 'open';
       state = 'closed';
       unsubscribe();
-      relayed.delete(id);
+      untrack(id);
       if (wasOpen) options.onClose(end);
     };
 
@@ -180,11 +197,8 @@ export function createStreamRelay(deps: StreamRelayDeps): StreamRelay {
       }
       onOut(data);
     });
-    relayed.set(id, {
-      peer: holder,
-      end: (reason) => {
-        finish({ reason, by: 'hub', exit: null });
-      },
+    track(id, holder, (reason) => {
+      finish({ reason, by: 'hub', exit: null });
     });
 
     const request: StreamOpenMessage = {
@@ -203,7 +217,7 @@ export function createStreamRelay(deps: StreamRelayDeps): StreamRelay {
     } catch (error) {
       // The holder may still open it: told to close it if it does.
       publish(inSubject, { t: 'close', reason: 'the open timed out' });
-      relayed.delete(id);
+      untrack(id);
       state = 'closed';
       unsubscribe();
       // No process answers for the holder: the open reached no agent.
@@ -212,7 +226,7 @@ export function createStreamRelay(deps: StreamRelayDeps): StreamRelay {
     }
     const failOpen = (error: Error): never => {
       publish(inSubject, { t: 'close', reason: 'the open failed' });
-      relayed.delete(id);
+      untrack(id);
       state = 'closed';
       unsubscribe();
       throw error;
@@ -315,7 +329,7 @@ export function createStreamRelay(deps: StreamRelayDeps): StreamRelay {
     const end = () => {
       ended = true;
       unsubscribeIn();
-      relayed.delete(id);
+      untrack(id);
     };
     let handle: AgentStreamHandle<StreamKind>;
     try {
@@ -379,29 +393,14 @@ export function createStreamRelay(deps: StreamRelayDeps): StreamRelay {
       handle.close(abandoned);
       return { ok: true, info: handle.info };
     }
-    relayed.set(id, {
-      peer: opener,
-      end: (reason) => {
-        handle.close(reason);
-      },
+    track(id, opener, (reason) => {
+      handle.close(reason);
     });
     return { ok: true, info: handle.info };
   }
 
   return {
     open,
-
-    nodeGone(node) {
-      for (const [id, stream] of [...relayed]) {
-        if (stream.peer !== node) continue;
-        relayed.delete(id);
-        stream.end('the hub process at the other end of the stream went away');
-      }
-    },
-
-    peers() {
-      return [...new Set([...relayed.values()].map((s) => s.peer))];
-    },
 
     start() {
       if (!bus.shared || unrespond) return;
@@ -412,7 +411,7 @@ export function createStreamRelay(deps: StreamRelayDeps): StreamRelay {
       unrespond?.();
       unrespond = null;
       for (const [id, stream] of [...relayed]) {
-        relayed.delete(id);
+        untrack(id);
         stream.end(reason);
       }
     },

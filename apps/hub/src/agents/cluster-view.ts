@@ -9,9 +9,15 @@
  * reconnects, every live node is asked for its snapshot again, which replaces what the view had of that node:
  * the agents that connected or went meanwhile (decision 0054).
  */
-import { clusterLimits, clusterSubjects, wire, type SessionWire, type ViewMessage } from './cluster-wire.js';
-import type { ClusterBus } from '../platform/cluster/cluster-bus.js';
-import type { NodeRegistry } from '../platform/cluster/node-registry.js';
+import {
+  agentKind,
+  clusterLimits,
+  clusterSubjects,
+  wire,
+  type SessionWire,
+  type ViewMessage,
+} from './cluster-wire.js';
+import type { OwnedStates } from '../platform/cluster/owned-state.js';
 import type { Logger } from '../platform/logger.js';
 import type { AgentGateway, AgentSessionInfo } from './agent-gateway.js';
 
@@ -21,15 +27,13 @@ const viewDefaults = {
 } as const;
 
 export interface ClusterViewDeps {
-  bus: ClusterBus;
-  registry: NodeRegistry;
   /** This process's own agents. */
   local: Pick<AgentGateway, 'session' | 'sessions' | 'isConnected'>;
   logger: Logger;
   /** Told when a remote agent appears or goes (caches of what isConnected answers). */
   onChange?: (assetId: string) => void;
-  /** Ignores messages of nodes known to be gone. */
-  isGone: (node: string) => boolean;
+  /** The owned-state seam: snapshots are its agent kind's requests; a node's entries go when it does. */
+  owned: OwnedStates;
   flushMs?: number;
   snapshotTimeoutMs?: number;
 }
@@ -41,8 +45,6 @@ export interface ClusterView {
   /** Remote sessions (those not also held here). */
   sessions(): AgentSessionInfo[];
   count(): number;
-  /** The nodes the view has entries of. */
-  nodes(): string[];
   /** A local agent connected or went: published with the next batch. */
   localChanged(assetId: string): void;
   dropNode(node: string): void;
@@ -109,11 +111,17 @@ function bySize(sessions: readonly SessionWire[]): SessionWire[][] {
 }
 
 export function createClusterView(deps: ClusterViewDeps): ClusterView {
-  const { bus, registry, local, logger } = deps;
+  const { local, logger, owned } = deps;
+  const { bus, registry } = owned;
+  const isGone = (node: string) => owned.isGone(node);
+  const agents = owned.kind(agentKind);
+  agents.answer('snapshot', () => ({ sessions: local.sessions().map(toWire) }));
   const flushMs = deps.flushMs ?? viewDefaults.flushMs;
   const snapshotTimeoutMs = deps.snapshotTimeoutMs ?? viewDefaults.snapshotTimeoutMs;
   const entries = new Map<string, Entry>();
   const byNode = new Map<string, Set<string>>();
+  /** The seam's hold on each node the view has entries of. */
+  const holds = new Map<string, () => void>();
   const changed = new Set<string>();
   /** Assets a message touched while snapshots were on their way: the message is newer than the snapshot. */
   let touchedDuringSnapshot: Set<string> | null = null;
@@ -126,9 +134,30 @@ export function createClusterView(deps: ClusterViewDeps): ClusterView {
     if (previous && previous.node !== node) byNode.get(previous.node)?.delete(session.assetId);
     entries.set(session.assetId, { node, session });
     let set = byNode.get(node);
-    if (!set) byNode.set(node, (set = new Set()));
+    if (!set) {
+      byNode.set(node, (set = new Set()));
+      if (!holds.has(node))
+        holds.set(
+          node,
+          owned.hold(node, () => {
+            dropNode(node);
+          }),
+        );
+    }
     set.add(session.assetId);
     deps.onChange?.(session.assetId);
+  }
+
+  function dropNode(node: string): void {
+    holds.get(node)?.();
+    holds.delete(node);
+    const ids = byNode.get(node);
+    byNode.delete(node);
+    for (const assetId of ids ?? []) {
+      if (entries.get(assetId)?.node !== node) continue;
+      entries.delete(assetId);
+      deps.onChange?.(assetId);
+    }
   }
 
   function remove(node: string, assetId: string): void {
@@ -163,7 +192,7 @@ export function createClusterView(deps: ClusterViewDeps): ClusterView {
   }
 
   function onView(data: unknown, node: string): void {
-    if (node === bus.nodeId || deps.isGone(node)) return;
+    if (node === bus.nodeId || isGone(node)) return;
     if (!wire.view.check(data)) {
       logger.warn({ node }, 'an invalid agent view message from another hub process was dropped');
       return;
@@ -185,18 +214,14 @@ export function createClusterView(deps: ClusterViewDeps): ClusterView {
    * entries missing from it are dropped, unless a newer message touched them meanwhile.
    */
   async function snapshotOf(node: string, touched: Set<string>, replace = false): Promise<void> {
-    let reply: unknown;
+    let reply: { sessions: SessionWire[] };
     try {
-      reply = await bus.request(clusterSubjects.agents(node), {}, { timeoutMs: snapshotTimeoutMs });
+      reply = await agents.request(node, 'snapshot', {}, { timeoutMs: snapshotTimeoutMs });
     } catch (error) {
-      logger.warn({ err: error, node }, 'a hub process did not send its agents');
+      logger.warn({ err: error, node }, 'a hub process did not send (valid) agents');
       return;
     }
-    if (!wire.snapshot.check(reply)) {
-      logger.warn({ node }, 'an invalid agent snapshot from another hub process was dropped');
-      return;
-    }
-    if (deps.isGone(node)) return;
+    if (isGone(node)) return;
     const held = new Set<string>();
     for (const item of reply.sessions) {
       held.add(item.asset_id);
@@ -225,20 +250,20 @@ export function createClusterView(deps: ClusterViewDeps): ClusterView {
   return {
     holder(assetId) {
       const entry = entries.get(assetId);
-      if (!entry || deps.isGone(entry.node)) return null;
+      if (!entry || isGone(entry.node)) return null;
       return entry.node;
     },
 
     session(assetId) {
       const entry = entries.get(assetId);
-      if (!entry || deps.isGone(entry.node)) return null;
+      if (!entry || isGone(entry.node)) return null;
       return { ...entry.session };
     },
 
     sessions() {
       const out: AgentSessionInfo[] = [];
       for (const [assetId, entry] of entries) {
-        if (deps.isGone(entry.node) || local.isConnected(assetId)) continue;
+        if (isGone(entry.node) || local.isConnected(assetId)) continue;
         out.push({ ...entry.session });
       }
       return out;
@@ -247,13 +272,9 @@ export function createClusterView(deps: ClusterViewDeps): ClusterView {
     count() {
       let n = 0;
       for (const [assetId, entry] of entries) {
-        if (!deps.isGone(entry.node) && !local.isConnected(assetId)) n += 1;
+        if (!isGone(entry.node) && !local.isConnected(assetId)) n += 1;
       }
       return n;
-    },
-
-    nodes() {
-      return [...byNode.keys()];
     },
 
     localChanged(assetId) {
@@ -261,15 +282,7 @@ export function createClusterView(deps: ClusterViewDeps): ClusterView {
       changed.add(assetId);
     },
 
-    dropNode(node) {
-      const ids = byNode.get(node);
-      byNode.delete(node);
-      for (const assetId of ids ?? []) {
-        if (entries.get(assetId)?.node !== node) continue;
-        entries.delete(assetId);
-        deps.onChange?.(assetId);
-      }
-    },
+    dropNode,
 
     async start() {
       if (!bus.shared) return;
@@ -277,9 +290,6 @@ export function createClusterView(deps: ClusterViewDeps): ClusterView {
         bus.subscribe(clusterSubjects.view, (data, meta) => {
           onView(data, meta.from);
         }),
-        bus.respond(clusterSubjects.agents(bus.nodeId), () =>
-          Promise.resolve({ sessions: local.sessions().map(toWire) }),
-        ),
         bus.onReconnected(() => {
           if (closed) return;
           flush();
@@ -302,6 +312,8 @@ export function createClusterView(deps: ClusterViewDeps): ClusterView {
       changed.clear();
       for (const part of chunked(down, clusterLimits.viewBatch)) publish({ up: [], down: part });
       for (const unsubscribe of unsubscribes.splice(0)) unsubscribe();
+      for (const release of holds.values()) release();
+      holds.clear();
     },
   };
 }

@@ -14,12 +14,7 @@ import {
   streamKinds,
   streamLimits,
 } from '@svc/protocol';
-import {
-  ClusterNoResponderError,
-  ClusterRemoteError,
-  ClusterTimeoutError,
-  ClusterUnavailableError,
-} from '../platform/cluster/cluster-bus.js';
+import { defineOwnedKind, ownedCallError, ownedSubject } from '../platform/cluster/owned-state.js';
 import {
   AgentOfflineError,
   AgentReplyError,
@@ -47,14 +42,8 @@ export const clusterSubjects = {
   view: 'svc.agents.view',
   /** Any process asks every other to close an agent's channel (credential revoked, asset deleted). */
   disconnect: 'svc.agents.disconnect',
-  /** A process that learned a node is gone tells the others at once (the registry tells only one). */
-  nodeGone: 'svc.nodes.gone',
-  /** A node's snapshot of the agents it holds. */
-  agents: (node: string) => `svc.node.${node}.agents`,
-  /** An agent request run by the node that holds the agent. */
-  request: (node: string) => `svc.node.${node}.agent.request`,
-  /** A stream opened by the node that holds the agent. */
-  streamOpen: (node: string) => `svc.node.${node}.stream.open`,
+  /** A stream opened by the node that holds the agent (the stream relay's open on the agent kind). */
+  streamOpen: (node: string) => ownedSubject(node, 'agent', 'open'),
   /** Holder → opener: output and the end. */
   streamOut: (stream: string) => `svc.stream.${stream}.out`,
   /** Opener → holder: input, resize, ack, close. */
@@ -85,7 +74,6 @@ export type ViewMessage = Static<typeof ViewMessage>;
 const SnapshotReply = Obj({ sessions: Type.Array(SessionWire) });
 
 const DisconnectMessage = Obj({ asset_id: Id, reason: Reason });
-const NodeGoneMessage = Obj({ node: Id });
 
 export const RequestMessage = Obj({
   asset_id: Id,
@@ -175,6 +163,21 @@ const StreamWrittenMessage = Obj({
 export const StreamOutAny = Type.Union([StreamOutMessage, StreamWrittenMessage]);
 export type StreamOutAny = Static<typeof StreamOutAny>;
 
+/**
+ * Agents as a kind of state owned by one process (decision 0058): the owner of an agent is the process
+ * holding its connection (the cluster view's holder). Its requests go through the owned-state seam.
+ */
+export const agentKind = defineOwnedKind({
+  name: 'agent',
+  requests: {
+    /** An agent request run by the node that holds the agent. */
+    request: { request: RequestMessage, reply: RequestReply },
+    /** A node's snapshot of the agents it holds (the bus joins answers larger than one message). */
+    snapshot: { request: Obj({}), reply: SnapshotReply },
+  },
+  notifies: {},
+});
+
 interface Checker<T> {
   check(value: unknown): value is T;
 }
@@ -186,11 +189,7 @@ function checker<S extends TSchema>(schema: S): Checker<Static<S>> {
 
 export const wire = {
   view: checker(ViewMessage),
-  snapshot: checker(SnapshotReply),
   disconnect: checker(DisconnectMessage),
-  nodeGone: checker(NodeGoneMessage),
-  request: checker(RequestMessage),
-  requestReply: checker(RequestReply),
   streamOpen: checker(StreamOpenMessage),
   streamOpenReply: checker(StreamOpenReply),
   streamOut: checker(StreamOutAny),
@@ -218,26 +217,21 @@ export const catalog = {
 
 /**
  * What a call to another process failed with, as the error a local call would have thrown: `type` names the
- * request (or `stream.open`) in a timeout.
+ * request (or `stream.open`) in a timeout. The bus's errors are mapped once, by the owned-state seam.
  */
 export function callError(error: unknown, assetId: string, type: string): Error {
-  // No process answers the holder's subject while the bus is up: the holder is gone, and so is the agent.
-  if (error instanceof ClusterNoResponderError) return new AgentOfflineError(assetId);
-  // The bus is down: the holder may well be serving the agent, it just cannot be reached from here now.
-  if (error instanceof ClusterUnavailableError) return new ClusterUnavailableCallError(assetId);
-  if (error instanceof ClusterTimeoutError) return new AgentTimeoutError(assetId, type);
-  if (error instanceof ClusterRemoteError)
-    return new AgentReplyError('failed', `the hub process holding the agent failed: ${error.message}`);
-  if (
-    error instanceof AgentOfflineError ||
-    error instanceof ClusterUnavailableCallError ||
-    error instanceof AgentTimeoutError ||
-    error instanceof AgentReplyError
-  )
-    return error;
-  // Anything else the bus throws (a message over its size limit…) fails this call, as a reply would.
-  const message = error instanceof Error ? error.message : String(error);
-  return new AgentReplyError('failed', `the cluster bus failed: ${message}`);
+  return ownedCallError(
+    error,
+    {
+      // No process answers the owner's subject while the bus is up: the holder is gone, and so is the agent.
+      gone: () => new AgentOfflineError(assetId),
+      // The bus is down: the holder may well be serving the agent, it just cannot be reached from here now.
+      unavailable: () => new ClusterUnavailableCallError(assetId),
+      timeout: () => new AgentTimeoutError(assetId, type),
+      failed: (message) => new AgentReplyError('failed', message),
+    },
+    [AgentOfflineError, ClusterUnavailableCallError, AgentTimeoutError, AgentReplyError],
+  );
 }
 
 /** What a local call's error says to the caller on another process; anything else is rethrown. */

@@ -1,8 +1,8 @@
 /**
  * Desktop sessions across two hub processes (decision 0043): one PostgreSQL schema, one in-memory cluster
  * network, a real VNC server behind an agent on hub A. A session created on A is listed, attached and closed
- * through B, with the same checks; a console on one process replaces the other's; the recording made through
- * B is read through A; once A is gone, B knows the session no more. Another key of the same creator reaches none of
+ * through B, with the same checks; a console on B is relayed to A, which keeps it (decision 0058); a console
+ * on one process replaces the other's; the recording of a console attached through B is read through A; once A is gone, B knows the session no more. Another key of the same creator reaches none of
  * it on either process. Runs where PostgreSQL and Xtigervnc are.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -132,6 +132,33 @@ describe.skipIf(!postgresUrl || vncMissing() !== null)('desktop sessions across 
     await aClosed;
     expect((await a.request('GET', '/api/v2/desktop/sessions', { key: operatorKey })).json.data).toEqual([]);
     await expect.poll(async () => (await b.request('GET', '/api/v2/desktop/sessions')).json.data).toEqual([]);
+  });
+
+  it('relays a console on B to the owner A, which keeps it; the policy turned off closes it with 4003', async () => {
+    const [a, b] = hubs as [TestHub, TestHub];
+    const created = await a.request('POST', `/api/v2/assets/${assetId}/desktop/sessions`, {
+      key: operatorKey,
+    });
+    const { session } = created.json.data as DesktopSessionCreated;
+    const viaB = await attach(b, session.stream_path, operatorKey);
+    const stream = webSocketByteStream(viaB);
+    const rfb = await rfbHandshake(stream, password);
+    expect(await rfbPixelAt(stream, rfb, 10, 10)).toEqual([20, 180, 90]);
+    // The owner holds the console attached through B (decision 0058): it shows it attached.
+    const onA = (await a.request('GET', '/api/v2/desktop/sessions', { key: operatorKey })).json
+      .data as DesktopSession[];
+    expect(onA.map((s) => [s.id, s.attached])).toEqual([[session.id, true]]);
+
+    const bClosed = closeOf(viaB);
+    const off = await a.request('PATCH', '/api/settings/runtime', {
+      key: b.ownerKey,
+      body: { 'policy.interactive_enabled': false },
+    });
+    expect(off.status, off.text).toBe(200);
+    expect(await bClosed).toEqual({
+      code: desktopCloseCodes.policyDisabled,
+      reason: 'interactive sessions were turned off',
+    });
   });
 
   it('closes B’s console and forgets the session when A goes away', async () => {

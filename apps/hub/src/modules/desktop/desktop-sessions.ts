@@ -3,12 +3,12 @@
  * checks; the desktop password released once in the answer), then attached by its owner or an admin over a
  * WebSocket relayed to a `tcp` channel stream to the machine's own VNC server. `policy.interactive_enabled` is
  * checked at the create and at every attach (spec 5.5.3). One console at a time: a new attach replaces the
- * previous one. A session with no console ends after its idle timeout; sessions live in memory (the VNC
- * server keeps the desktop itself). Each attach is recorded, when recording is on, into the database (chunk
+ * previous one. A session with no console ends after its idle timeout; sessions live in the memory of the
+ * process that created them (the VNC server keeps the desktop itself): an attach on another process is checked
+ * there and relayed to that owner on the stream relay, as a terminal's is (decision 0058). Each attach is recorded, when recording is on, into the database (chunk
  * rows, decision 0043: any hub process serves it, after the recording one is gone); recordings are listed and
  * served by id to their recorder and to admins (spec 5.5.1).
  */
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
@@ -22,7 +22,6 @@ import {
   type DesktopSessionCreated,
 } from '@svc/protocol';
 import type { Kysely } from 'kysely';
-import { Compile } from 'typebox/compile';
 import { Type } from 'typebox';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { isAdmin, type ActionContext, type Principal } from '../../access/principal.js';
@@ -33,11 +32,22 @@ import {
   whyMayNotUseSession,
   type Owner,
 } from '../../access/session-access.js';
-import type { AgentStreams, StreamEnd } from '../../agents/agent-gateway.js';
+import {
+  AgentOfflineError,
+  type AgentStreamHandle,
+  type AgentStreams,
+  type OpenStreamOptions,
+  type StreamEnd,
+} from '../../agents/agent-gateway.js';
+import { createStreamRelay } from '../../agents/cluster-streams.js';
 import { agentFailure, type AgentCaller } from '../../agents/agent-call.js';
 import type { Clock } from '../../platform/clock.js';
-import { createLocalClusterBus, type ClusterBus } from '../../platform/cluster/cluster-bus.js';
-import { createSingleNodeRegistry, type NodeRegistry } from '../../platform/cluster/node-registry.js';
+import {
+  createLocalOwnedStates,
+  defineOwnedKind,
+  WireId,
+  type OwnedStates,
+} from '../../platform/cluster/owned-state.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { EventBus } from '../../platform/event-bus.js';
 import { HubError } from '../../platform/hub-error.js';
@@ -91,37 +101,27 @@ interface ConsoleTarget {
 
 interface LiveSession extends ConsoleTarget {
   createdAt: string;
-  relay: DesktopRelay | null;
-  /** The console attached through another hub process (decision 0043), instead of `relay`. */
-  remote: { node: string; console: string } | null;
+  /** Its one console: attached here, or relayed here from another hub process (decision 0058). */
+  relay: Pick<DesktopRelay, 'close'> | null;
   idleTimer: NodeJS.Timeout | undefined;
 }
 
-/** What hub processes say about desktop sessions (decision 0043); every message is checked on receipt. */
-const desktopSubjects = {
-  /** To the owner: a console on the sender takes the session (request). */
-  console: (node: string) => `svc.node.${node}.desktop.console`,
-  /** To the owner: that console ended. */
-  detached: (node: string) => `svc.node.${node}.desktop.detached`,
-  /** To the owner: end the session (request). */
-  end: (node: string) => `svc.node.${node}.desktop.end`,
-  /** From the owner, to whichever process holds the console: close it. */
-  consoleClose: 'svc.desktop.console.close',
-} as const;
-const WireId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' });
-const checks = {
-  console: Compile(Type.Object({ session_id: WireId, console: WireId }, { additionalProperties: false })),
-  end: Compile(Type.Object({ session_id: WireId }, { additionalProperties: false })),
-  consoleClose: Compile(
-    Type.Object(
-      { console: WireId, reason: Type.String({ maxLength: 200 }) },
-      { additionalProperties: false },
-    ),
-  ),
-  reply: Compile(Type.Object({ ok: Type.Boolean() }, { additionalProperties: false })),
-};
+/**
+ * Desktop sessions as a kind of state owned by one process (decisions 0043, 0058): the owner node is the
+ * `desktop_sessions` row's node. A console attached elsewhere is relayed to it on the stream relay (the
+ * kind's `open`), as a terminal is; a close elsewhere asks it to end the session.
+ */
+const desktopKind = defineOwnedKind({
+  name: 'desktop',
+  requests: {
+    end: {
+      request: Type.Object({ session_id: WireId }, { additionalProperties: false }),
+      reply: Type.Object({ ok: Type.Boolean() }, { additionalProperties: false }),
+    },
+  },
+  notifies: {},
+});
 const clusterRequestMs = 5_000;
-const clusterSweepMs = 2_000;
 
 export interface DesktopSessionService {
   /** `deviceProof`: the mobile app's device-owner proof, spent first for `session:desktop:<asset id>`. */
@@ -199,16 +199,17 @@ export function createDesktopSessionService(deps: {
   credentials: Pick<CredentialLifetime, 'onCredentialEnded' | 'onSessionEnded'>;
   /** The mobile module's proofs (decision 0033); without it any proof sent is refused. */
   deviceOwner?: { spend(principal: Principal, purpose: string, proof: string): void };
-  /** The other hub processes (decision 0043); a cluster of one when absent. */
-  cluster?: { bus: ClusterBus; registry: Pick<NodeRegistry, 'isLive' | 'liveNodes'> };
+  /** The other hub processes (decision 0043): the owned-state seam; a cluster of one when absent. */
+  cluster?: OwnedStates;
 }): DesktopSessionService {
   const { db, clock, audit, events, logger, agents } = deps;
-  const bus = deps.cluster?.bus ?? createLocalClusterBus();
-  const registry = deps.cluster?.registry ?? createSingleNodeRegistry(bus.nodeId);
-  /** Consoles attached here to sessions other processes hold, by console id. */
-  const consoles = new Map<string, { owner: string; close(reason: string, code?: number): void }>();
-  const unsubscribes: (() => void)[] = [];
-  let sweep: NodeJS.Timeout | null = null;
+  const cluster = deps.cluster ?? createLocalOwnedStates(logger);
+  const { bus, registry } = cluster;
+  const peers = cluster.kind(desktopKind);
+  /** Consoles attached here to sessions other processes own (relayed to their owner). */
+  const relayedHere = new Set<DesktopRelay>();
+  /** Consoles of sessions here attached on another process: that process applies the policy to them. */
+  const attachedElsewhere = new WeakSet<Pick<DesktopRelay, 'close'>>();
   const sessions = new Map<string, LiveSession>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   const recordingsDir = path.join(deps.dataDir, 'recordings', 'desktop');
@@ -226,7 +227,7 @@ export function createDesktopSessionService(deps: {
     created_at: s.createdAt,
     idle_timeout_s: desktopSessionLimits.idleTimeoutS,
     stream_path: `/api/v2/desktop/sessions/${s.id}/stream`,
-    attached: s.relay !== null || s.remote !== null,
+    attached: s.relay !== null,
     recording_id: s.recordingId,
   });
 
@@ -251,21 +252,6 @@ export function createDesktopSessionService(deps: {
     return row;
   };
 
-  const publish = (subject: string, data: unknown) => {
-    try {
-      bus.publish(subject, data);
-    } catch (error) {
-      logger.debug({ err: error, subject }, 'desktop: a message to another hub process was not sent');
-    }
-  };
-
-  /** The console another process holds on this session is closed there. */
-  const releaseRemote = (s: LiveSession, reason: string) => {
-    if (!s.remote) return;
-    publish(desktopSubjects.consoleClose, { console: s.remote.console, reason: reason.slice(0, 200) });
-    s.remote = null;
-  };
-
   /** The one rule terminals follow too (access/session-access.ts): the owner, or an admin. */
   const mayUse = (principal: Principal, s: Pick<ConsoleTarget, 'assetId' | 'owner'>) =>
     mayUseSession(principal, { asset_id: s.assetId, ...s.owner });
@@ -282,7 +268,6 @@ export function createDesktopSessionService(deps: {
     if (!sessions.delete(s.id)) return;
     clearTimeout(s.idleTimer);
     s.relay?.close(reason);
-    releaseRemote(s, reason);
     if (forget)
       deleteDesktopSession(db, s.id).catch((error: unknown) => {
         logger.error({ err: error, session_id: s.id }, 'desktop: forgetting an ended session failed');
@@ -413,11 +398,16 @@ export function createDesktopSessionService(deps: {
     socket: WebSocket,
     onEnded: (relay: DesktopRelay | null) => void,
     recheck: UpgradeRecheck,
+    /** The session's owner when another process: the console is relayed to it, and it records. */
+    owner: string | null = null,
   ): Promise<DesktopRelay | null> => {
-    const recording = await startRecording(target).catch((error: unknown) => {
-      logger.error({ err: error }, 'desktop: cannot start a recording; the session goes on unrecorded');
-      return null;
-    });
+    const recording =
+      owner === null
+        ? await startRecording(target).catch((error: unknown) => {
+            logger.error({ err: error }, 'desktop: cannot start a recording; the session goes on unrecorded');
+            return null;
+          })
+        : null;
     let current: DesktopRelay | null = null;
     const unwatch = watchPrincipal(
       deps.credentials,
@@ -446,7 +436,9 @@ export function createDesktopSessionService(deps: {
         socket,
         recorder: recording?.recorder ?? null,
         openStream: (callbacks) =>
-          deps.streams.openStream(target.assetId, { kind: 'tcp', params: {}, ...callbacks }),
+          owner === null
+            ? deps.streams.openStream(target.assetId, { kind: 'tcp', params: {}, ...callbacks })
+            : relayed.open(owner, target.id, { kind: 'tcp', params: {}, ...callbacks }),
         onEnd,
       });
       return current;
@@ -467,7 +459,6 @@ export function createDesktopSessionService(deps: {
     recheck: UpgradeRecheck,
   ) => {
     s.relay?.close('replaced by a new console');
-    releaseRemote(s, 'replaced by a new console');
     clearTimeout(s.idleTimer);
     const relay = await runConsole(
       principal,
@@ -475,7 +466,7 @@ export function createDesktopSessionService(deps: {
       socket,
       (ended) => {
         if (s.relay === ended) s.relay = null;
-        if (sessions.has(s.id) && s.relay === null && s.remote === null) armIdle(s);
+        if (sessions.has(s.id) && s.relay === null) armIdle(s);
       },
       recheck,
     );
@@ -483,110 +474,123 @@ export function createDesktopSessionService(deps: {
   };
 
   /**
-   * A console here on a session another process holds (decision 0043): the owner is told it takes the
-   * session (its own console closes, its idle timer stops); this process opens the agent's desktop stream
-   * itself (the cluster gateway reaches the agent wherever it is) and records it.
+   * A console here on a session another process owns (decisions 0043, 0058): relayed to the owner on the
+   * stream relay, as a terminal is. The caller's checks and the watch on its key stay here; the owner runs
+   * the desktop stream, records it and keeps the session's one console and idle timer.
    */
-  const remoteAttach = async (
+  const relayAttach = async (
     principal: Principal,
     row: DesktopSessionRow,
     socket: WebSocket,
     recheck: UpgradeRecheck,
   ) => {
-    const consoleId = `dc${randomBytes(8).toString('hex')}`;
-    // A close may come while the owner is asked or the stream opens (closures set these).
-    const state: { relay: DesktopRelay | null; closedEarly: string | null } = {
-      relay: null,
-      closedEarly: null,
-    };
-    consoles.set(consoleId, {
-      owner: row.node_id,
-      close: (reason, code) => {
-        if (state.relay) state.relay.close(reason, code);
-        else state.closedEarly = reason;
-      },
-    });
-    const taken = await bus
-      .request(
-        desktopSubjects.console(row.node_id),
-        { session_id: row.id, console: consoleId },
-        { timeoutMs: clusterRequestMs },
-      )
-      .then(
-        (reply) => checks.reply.Check(reply) && reply.ok,
-        () => false,
-      );
-    if (!taken || state.closedEarly !== null) {
-      consoles.delete(consoleId);
-      socket.close(desktopCloseCodes.ended, state.closedEarly ?? 'the desktop session has ended');
-      return;
-    }
     const target: ConsoleTarget = {
       id: row.id,
       assetId: row.asset_id,
       owner: ownerOfRow(row),
       recordingId: null,
     };
-    state.relay = await runConsole(
+    const relay = await runConsole(
       principal,
       target,
       socket,
-      () => {
-        if (!consoles.delete(consoleId)) return;
-        publish(desktopSubjects.detached(row.node_id), { session_id: row.id, console: consoleId });
+      (ended) => {
+        if (ended) relayedHere.delete(ended);
       },
       recheck,
+      row.node_id,
     );
-    const late = state.closedEarly as string | null;
-    if (late !== null) state.relay?.close(late);
+    if (relay && !relay.stream.closed) relayedHere.add(relay);
   };
 
-  /** The owner's answers to the other processes. */
-  const answerPeers = () => {
-    unsubscribes.push(
-      bus.respond(desktopSubjects.console(bus.nodeId), (data, meta) => {
-        if (!checks.console.Check(data)) return Promise.reject(new Error('invalid desktop console message'));
-        const s = sessions.get(data.session_id);
-        if (!s) return Promise.resolve({ ok: false });
-        s.relay?.close('replaced by a new console');
-        releaseRemote(s, 'replaced by a new console');
-        clearTimeout(s.idleTimer);
-        s.remote = { node: meta.from, console: data.console };
-        return Promise.resolve({ ok: true });
-      }),
-      bus.subscribe(desktopSubjects.detached(bus.nodeId), (data, meta) => {
-        if (!checks.console.Check(data)) return;
-        const s = sessions.get(data.session_id);
-        if (!s || s.remote?.console !== data.console || s.remote.node !== meta.from) return;
-        s.remote = null;
-        if (s.relay === null) armIdle(s);
-      }),
-      bus.respond(desktopSubjects.end(bus.nodeId), (data) => {
-        if (!checks.end.Check(data)) return Promise.reject(new Error('invalid desktop end message'));
-        const s = sessions.get(data.session_id);
-        if (s) end(s, 'closed');
-        return Promise.resolve({ ok: s !== undefined });
-      }),
-      bus.subscribe(desktopSubjects.consoleClose, (data) => {
-        if (checks.consoleClose.Check(data)) consoles.get(data.console)?.close(data.reason);
-      }),
-    );
-    // Consoles whose other end's process is gone: closed here, or the session's idle timer runs again there.
-    sweep = setInterval(() => {
-      for (const [id, c] of [...consoles])
-        if (!registry.isLive(c.owner)) {
-          consoles.delete(id);
-          c.close('the desktop session has ended');
-        }
-      for (const s of sessions.values()) {
-        if (s.remote && !registry.isLive(s.remote.node)) {
-          s.remote = null;
-          if (s.relay === null) armIdle(s);
-        }
+  /** The owner's end of a console relayed from another process: the session's desktop stream, recorded here. */
+  const consoleStreams: AgentStreams = {
+    async openStream<K extends 'pty' | 'tcp'>(
+      sessionId: string,
+      options: OpenStreamOptions<K>,
+    ): Promise<AgentStreamHandle<K>> {
+      const s = sessions.get(sessionId);
+      if (!s || options.kind !== 'tcp') throw new AgentOfflineError(sessionId);
+      s.relay?.close('replaced by a new console');
+      clearTimeout(s.idleTimer);
+      let stream: AgentStreamHandle<'tcp'> | null = null;
+      const slot = {
+        close: (reason: string) => {
+          stream?.close(reason);
+        },
+      };
+      s.relay = slot;
+      attachedElsewhere.add(slot);
+      const recording = await startRecording(s).catch((error: unknown) => {
+        logger.error({ err: error }, 'desktop: cannot start a recording; the session goes on unrecorded');
+        return null;
+      });
+      const done = () => {
+        recording?.finish().catch((error: unknown) => {
+          logger.error({ err: error }, 'desktop: finishing a recording failed');
+        });
+        if (s.relay !== slot) return;
+        s.relay = null;
+        if (sessions.has(s.id)) armIdle(s);
+      };
+      try {
+        stream = await deps.streams.openStream(s.assetId, {
+          kind: 'tcp',
+          params: {},
+          ...(options.windowBytes !== undefined ? { windowBytes: options.windowBytes } : {}),
+          onData: (chunk) => {
+            recording?.recorder.fromServer(chunk);
+            options.onData(chunk);
+          },
+          onClose: (streamEnd) => {
+            done();
+            options.onClose(streamEnd);
+          },
+        });
+      } catch (error) {
+        done();
+        throw error;
       }
-    }, clusterSweepMs);
-    sweep.unref();
+      const opened = stream;
+      // Replaced (or ended) while the desktop stream opened.
+      if (s.relay !== slot || !sessions.has(s.id)) opened.close('replaced by a new console');
+      const handle: AgentStreamHandle<'tcp'> = {
+        id: opened.id,
+        assetId: opened.assetId,
+        kind: 'tcp',
+        info: opened.info,
+        get closed() {
+          return opened.closed;
+        },
+        get queuedBytes() {
+          return opened.queuedBytes;
+        },
+        write: (chunk) => {
+          recording?.recorder.fromClient(chunk);
+          return opened.write(chunk);
+        },
+        resize: () => undefined,
+        ack: (bytes) => {
+          opened.ack(bytes);
+        },
+        close: (reason) => {
+          opened.close(reason);
+        },
+      };
+      return handle as unknown as AgentStreamHandle<K>;
+    },
   };
+  const relayed = createStreamRelay({
+    owned: cluster,
+    kind: desktopKind.def.name,
+    local: consoleStreams,
+    logger,
+  });
+  peers.answer('end', (data) => {
+    const s = sessions.get(data.session_id);
+    if (s) end(s, 'closed');
+    return { ok: s !== undefined };
+  });
 
   return {
     async create(ctx, assetId, deviceProof) {
@@ -620,7 +624,6 @@ export function createDesktopSessionService(deps: {
         owner,
         createdAt: clock.now().toISOString(),
         relay: null,
-        remote: null,
         idleTimer: undefined,
         recordingId: null,
       };
@@ -704,7 +707,7 @@ export function createDesktopSessionService(deps: {
               owner: s.owner.owner_id,
             });
             if ('local' in to) void relayTo(principal, to.local, ws, recheck);
-            else void remoteAttach(principal, to.remote, ws, recheck);
+            else void relayAttach(principal, to.remote, ws, recheck);
           });
         })
         .catch((error: unknown) => {
@@ -723,10 +726,10 @@ export function createDesktopSessionService(deps: {
         end(s, 'closed');
       } else {
         const row = await remoteFor(ctx.principal, sessionId);
-        const ended = await bus
-          .request(desktopSubjects.end(row.node_id), { session_id: row.id }, { timeoutMs: clusterRequestMs })
+        const ended = await peers
+          .request(row.node_id, 'end', { session_id: row.id }, { timeoutMs: clusterRequestMs })
           .then(
-            (reply) => checks.reply.Check(reply) && reply.ok,
+            (reply) => reply.ok,
             () => false,
           );
         if (!ended) throw new HubError('not_found', `no desktop session ${sessionId}`);
@@ -784,8 +787,10 @@ export function createDesktopSessionService(deps: {
     },
 
     detachAll(reason) {
-      for (const s of sessions.values()) s.relay?.close(reason, desktopCloseCodes.policyDisabled);
-      for (const c of [...consoles.values()]) c.close(reason, desktopCloseCodes.policyDisabled);
+      for (const s of sessions.values())
+        if (s.relay && !attachedElsewhere.has(s.relay))
+          s.relay.close(reason, desktopCloseCodes.policyDisabled);
+      for (const c of [...relayedHere]) c.close(reason, desktopCloseCodes.policyDisabled);
     },
 
     async purgeRecordings(cutoff, limit) {
@@ -799,12 +804,12 @@ export function createDesktopSessionService(deps: {
     },
 
     async start() {
+      relayed.start();
       // Alone, every session row is from an earlier start; in a cluster, those of nodes that are gone.
       const live = bus.shared ? [...registry.liveNodes(), bus.nodeId] : [bus.nodeId];
       const forgotten = await deleteDesktopSessionsNotOn(db, live);
       if (forgotten > 0)
         logger.info({ sessions: forgotten }, 'desktop sessions of stopped hub processes forgotten');
-      if (bus.shared && !sweep) answerPeers();
     },
 
     async onNodeGone(nodeId) {
@@ -819,10 +824,8 @@ export function createDesktopSessionService(deps: {
     },
 
     async closeAll() {
-      if (sweep) clearInterval(sweep);
-      sweep = null;
-      for (const unsubscribe of unsubscribes.splice(0)) unsubscribe();
-      for (const c of [...consoles.values()]) c.close('the hub is stopping');
+      relayed.close('the hub is stopping');
+      for (const c of [...relayedHere]) c.close('the hub is stopping');
       for (const s of [...sessions.values()]) end(s, 'the hub is stopping', false);
       wss.close();
       // Best effort: a database already gone (or unreachable) leaves the rows to the survivor that is told

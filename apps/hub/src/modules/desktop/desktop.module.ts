@@ -4,8 +4,7 @@ import type { AgentCaller } from '../../agents/agent-call.js';
 import type { Principal } from '../../access/principal.js';
 import type { CredentialLifetime } from '../../http/credential-lifetime.js';
 import type { Clock } from '../../platform/clock.js';
-import type { ClusterBus } from '../../platform/cluster/cluster-bus.js';
-import type { NodeRegistry } from '../../platform/cluster/node-registry.js';
+import type { OwnedStates } from '../../platform/cluster/owned-state.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { EventBus } from '../../platform/event-bus.js';
 import type { Logger } from '../../platform/logger.js';
@@ -40,7 +39,7 @@ export function createDesktopModule(deps: {
   /** The mobile module's device-owner proofs, spent by a create that carries one. */
   deviceOwner?: { spend(principal: Principal, purpose: string, proof: string): void };
   /** The other hub processes: desktop attaches and closes reach the process holding the session. */
-  cluster?: { bus: ClusterBus; registry: Pick<NodeRegistry, 'isLive' | 'liveNodes'> };
+  cluster?: OwnedStates;
 }) {
   const desktopCredentials = createDesktopCredentialService(deps);
   const desktopSessions = createDesktopSessionService({

@@ -3,7 +3,8 @@
  * (its owner node: the agent stream, the scrollback, the recorder). An attach the load balancer sends to
  * another process is checked there exactly as a local one (sessions.service.ts), then relayed at the session
  * layer: the receiving process opens a stream to the owner with the cluster's stream relay
- * (agents/cluster-streams.ts, its own open subject), and the owner attaches it to the session as one more
+ * (agents/cluster-streams.ts, on the session kind of the owned-state seam, decision 0058: its subjects,
+ * checks and node-gone handling), and the owner attaches it to the session as one more
  * client. Credit flow control stays end to end: the owner counts what it sent the relay until the receiving
  * process's WebSocket wrote it, as it counts a local browser's socket buffer.
  *
@@ -13,8 +14,6 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { Compile } from 'typebox/compile';
-import { Type } from 'typebox';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { sessionCloseCodes, sessionLimits } from '@svc/protocol';
 import type { Principal } from '../../access/principal.js';
@@ -27,12 +26,11 @@ import {
   type StreamEnd,
 } from '../../agents/agent-gateway.js';
 import { createStreamRelay } from '../../agents/cluster-streams.js';
-import { clusterSubjects, wire } from '../../agents/cluster-wire.js';
 import { watchPrincipal, type CredentialLifetime } from '../../http/credential-lifetime.js';
 import { withdrawnReason } from '../../http/upgrade.js';
-import type { ClusterBus } from '../../platform/cluster/cluster-bus.js';
-import type { NodeRegistry } from '../../platform/cluster/node-registry.js';
+import { wireReasonLength, type OwnedStates } from '../../platform/cluster/owned-state.js';
 import type { Logger } from '../../platform/logger.js';
+import { sessionKind } from './session-kind.js';
 import {
   parseControl,
   type AttachRecheck,
@@ -41,27 +39,12 @@ import {
   type SessionLimits,
 } from './live-sessions.js';
 
-const sessionRelaySubjects = {
-  /** A relayed attach, opened on the owner node (the stream relay's open). */
-  attach: (node: string) => `svc.node.${node}.session.attach`,
-  /** Ends a session on its owner node (a close sent to another process). */
-  end: (node: string) => `svc.node.${node}.session.end`,
-} as const;
-
-const Id = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' });
-const endCheck = Compile(
-  Type.Object({ session_id: Id, reason: Type.String({ maxLength: 200 }) }, { additionalProperties: false }),
-);
-const endReplyCheck = Compile(Type.Object({ ended: Type.Boolean() }, { additionalProperties: false }));
-
 /** The owner's close code in front of a relayed client's end reason. */
 const codedReason = /^([14]\d{3}) (.*)$/s;
-const sweepMs = 2_000;
 const endTimeoutMs = 5_000;
 
 export interface SessionRelayDeps {
-  bus: ClusterBus;
-  registry: Pick<NodeRegistry, 'isLive'>;
+  owned: OwnedStates;
   logger: Logger;
   live: LiveSessions;
   credentials: Pick<CredentialLifetime, 'onCredentialEnded' | 'onSessionEnded'>;
@@ -97,6 +80,7 @@ export interface SessionRelay {
   detachAll(code: number, reason: string): void;
   /** Asks the owner node to end a session; resolves with whether it was live there. */
   end(owner: string, sessionId: string, reason: string): Promise<boolean>;
+  /** Answers attaches relayed from the other processes. */
   start(): void;
   close(reason: string): void;
 }
@@ -174,13 +158,19 @@ function bytesOf(data: RawData): Buffer {
 }
 
 export function createSessionRelay(deps: SessionRelayDeps): SessionRelay {
-  const { bus, registry, logger, live } = deps;
+  const { owned, logger, live } = deps;
   const limits = { ...sessionLimits, ...deps.limits };
+  const sessions = owned.kind(sessionKind);
   const streams = createStreamRelay({
-    bus,
+    owned,
+    kind: sessionKind.def.name,
     local: sessionStreams(live),
     logger,
-    openSubject: sessionRelaySubjects.attach,
+  });
+  sessions.answer('end', (data) => {
+    const ended = live.get(data.session_id) !== undefined;
+    live.end(data.session_id, data.reason);
+    return { ended };
   });
   const wss = new WebSocketServer({
     noServer: true,
@@ -188,18 +178,17 @@ export function createSessionRelay(deps: SessionRelayDeps): SessionRelay {
     perMessageDeflate: false,
     clientTracking: false,
   });
-  const unsubscribes: (() => void)[] = [];
-  let sweep: NodeJS.Timeout | null = null;
   /** The browsers relayed from here now, by how each is closed. */
   const relayed = new Set<(code: number, reason: string) => void>();
 
   async function end(owner: string, sessionId: string, reason: string): Promise<boolean> {
-    const reply = await bus.request(
-      sessionRelaySubjects.end(owner),
-      { session_id: sessionId, reason: reason.slice(0, 200) },
+    const reply = await sessions.request(
+      owner,
+      'end',
+      { session_id: sessionId, reason: reason.slice(0, wireReasonLength) },
       { timeoutMs: endTimeoutMs },
     );
-    return endReplyCheck.Check(reply) && reply.ended;
+    return reply.ended;
   }
 
   /** Relays one browser's WebSocket to the session on its owner node. */
@@ -385,30 +374,10 @@ export function createSessionRelay(deps: SessionRelayDeps): SessionRelay {
     end,
 
     start() {
-      if (!bus.shared || sweep) return;
       streams.start();
-      unsubscribes.push(
-        bus.respond(sessionRelaySubjects.end(bus.nodeId), (data) => {
-          if (!endCheck.Check(data)) return Promise.reject(new Error('invalid session end'));
-          const ended = live.get(data.session_id) !== undefined;
-          live.end(data.session_id, data.reason);
-          return Promise.resolve({ ended });
-        }),
-        bus.subscribe(clusterSubjects.nodeGone, (data) => {
-          if (wire.nodeGone.check(data)) streams.nodeGone(data.node);
-        }),
-      );
-      // A relay whose other end's lease ran out ends, whoever is told of the departure.
-      sweep = setInterval(() => {
-        for (const peer of streams.peers()) if (!registry.isLive(peer)) streams.nodeGone(peer);
-      }, sweepMs);
-      sweep.unref();
     },
 
     close(reason) {
-      if (sweep) clearInterval(sweep);
-      sweep = null;
-      for (const unsubscribe of unsubscribes.splice(0)) unsubscribe();
       streams.close(reason);
       wss.close();
     },

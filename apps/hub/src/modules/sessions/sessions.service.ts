@@ -29,17 +29,9 @@ import { HubError } from '../../platform/hub-error.js';
 import type { Logger } from '../../platform/logger.js';
 import { interactiveTurnedOff, policyDisabled } from '../../platform/policy-error.js';
 import type { AuditService } from '../audit/audit.service.js';
-import {
-  ClusterUnavailableError,
-  createLocalClusterBus,
-  type ClusterBus,
-} from '../../platform/cluster/cluster-bus.js';
-import {
-  alwaysHeldLease,
-  createSingleNodeRegistry,
-  type NodeLease,
-  type NodeRegistry,
-} from '../../platform/cluster/node-registry.js';
+import { ClusterUnavailableError } from '../../platform/cluster/cluster-bus.js';
+import { alwaysHeldLease, type NodeLease } from '../../platform/cluster/node-registry.js';
+import { createLocalOwnedStates, type OwnedStates } from '../../platform/cluster/owned-state.js';
 import { createLiveSessions, type AttachRecheck, type SessionLimits } from './live-sessions.js';
 import { createSessionRelay } from './session-relay.js';
 import { createSessionView, liveValuesOf, type LiveValues } from './session-view.js';
@@ -145,12 +137,9 @@ export interface SessionServiceDeps {
    * The other hub processes (decision 0043): sessions name the node that owns them, an attach or a close of
    * another live node's session is relayed to it. A cluster of one when absent.
    */
-  cluster?: {
-    bus: ClusterBus;
-    registry: Pick<NodeRegistry, 'isLive' | 'liveNodes'>;
-    /** This process's lease (decision 0053): the owner's end of a session is fenced by it. */
-    lease?: NodeLease;
-  };
+  cluster?: OwnedStates;
+  /** This process's lease (decision 0053): the owner's end of a session is fenced by it. */
+  lease?: NodeLease;
 }
 
 /** Sweeps (grace, idle, slow clients) and recording flushes run this often. */
@@ -202,9 +191,9 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
   let timer: NodeJS.Timeout | null = null;
   /** Sessions created before this process started were live in another one. */
   const startedAt = clock.now().toISOString();
-  const bus = deps.cluster?.bus ?? createLocalClusterBus();
-  const registry = deps.cluster?.registry ?? createSingleNodeRegistry(bus.nodeId);
-  const lease = deps.cluster?.lease ?? alwaysHeldLease();
+  const cluster = deps.cluster ?? createLocalOwnedStates(logger);
+  const { bus, registry } = cluster;
+  const lease = deps.lease ?? alwaysHeldLease();
   const nodeId = bus.nodeId;
 
   /** The live node that owns a live session, when it is not this one. */
@@ -318,8 +307,7 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
   }
   /** Attaches relayed to the owner process; this side audits them as a local attach is. */
   const relay = createSessionRelay({
-    bus,
-    registry,
+    owned: cluster,
     logger,
     live,
     credentials: deps.credentials,
@@ -333,7 +321,7 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
   });
 
   /** The live values of other processes' sessions, asked of their owners (decision 0043). */
-  const view = createSessionView({ bus, logger, live });
+  const view = createSessionView({ owned: cluster, logger, live });
 
   /** This process's own live session's values. */
   function localValues(id: string): LiveValues | undefined {
@@ -621,7 +609,6 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
 
     start() {
       relay.start();
-      view.start();
       // Alone, every session from before this start ended; in a cluster, only those of nodes that are gone.
       const liveNodes = bus.shared ? [...registry.liveNodes()] : null;
       endLiveSessions(db, startedAt, 'the hub restarted', liveNodes).then(
@@ -646,7 +633,6 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
       timer = null;
       live.closeAll('the hub is shutting down');
       relay.close('the hub process relaying the session is shutting down');
-      view.close();
       await new Promise((r) => setTimeout(r, 50));
     },
   };
