@@ -16,7 +16,7 @@ import {
   type HubCluster,
   type OwnPostgresServer,
 } from '@svc/testkit';
-import { dataOf, HubClient, waitFor } from './support.js';
+import { dataOf, HubClient, sleep, waitFor } from './support.js';
 
 const havePostgres = postgresBinDir() !== null;
 
@@ -68,6 +68,11 @@ describe.runIf(havePostgres)('a PostgreSQL restart under a hub process', () => {
       expect((answer.json as { message: string }).message).toMatch(/database/i);
       expect(answer.headers['retry-after']).toBe('5');
     }
+    expect(cluster.nodes[0]?.pid()).toBe(pid);
+    // Down longer than every background loop's period (schedules, leases, presence: 5 s at most), each of which
+    // meets the database gone at least once; the process is still there after.
+    await sleep(7_000);
+    expect((await api.get('/healthz', { key: null })).status).toBe(200);
     expect(cluster.nodes[0]?.pid()).toBe(pid);
 
     const restarted = Date.now();

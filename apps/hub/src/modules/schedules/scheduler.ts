@@ -262,6 +262,9 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     }
   }
 
+  /** The last poll failed (its error logged once, not at every poll). */
+  let failing = false;
+
   async function runDue(): Promise<void> {
     await started;
     // One pass at a time in this process; other processes are kept out by the claim itself.
@@ -283,7 +286,19 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
         },
       );
       timer = setInterval(() => {
-        void runDue();
+        // The database out of reach (a PostgreSQL restart) must not end the process: logged once, retried at
+        // the next poll.
+        runDue().then(
+          () => {
+            if (failing) logger.info('due schedules are read again');
+            failing = false;
+          },
+          (error: unknown) => {
+            if (!failing)
+              logger.error({ err: error }, 'due schedules could not be read; retried at each poll');
+            failing = true;
+          },
+        );
       }, pollMs);
       timer.unref();
     },
@@ -300,7 +315,8 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     async close() {
       if (timer) clearInterval(timer);
       timer = null;
-      await passing;
+      // A pass that failed was logged by its poll; the stop goes on.
+      await passing?.catch(() => undefined);
       // Runs still going are left `running`: the next start reports them interrupted.
       let wait: NodeJS.Timeout | undefined;
       await Promise.race([

@@ -19,6 +19,7 @@ import {
 import { createPresence, type Presence } from '../../agents/presence.js';
 import { claimTick, finishRun, insertRun } from '../../modules/schedules/schedules.repository.js';
 import { endOwnedSession } from '../../modules/sessions/sessions.repository.js';
+import { renewClaims } from '../../modules/webhooks/webhooks.repository.js';
 import { createDbNodeRegistry, defaultNodeLeaseMs, type DbNodeRegistry } from './db-node-registry.js';
 
 const leaseMs = defaultNodeLeaseMs;
@@ -193,6 +194,26 @@ describe.each(sharedDatabaseTargets())('fenced node leases on $name', ({ url }) 
     expect((await t.row(held)).status).toBe('offline');
   });
 
+  it('registers again when its lease ran out though no survivor removed it yet', async () => {
+    const t = await twoProcesses();
+    const held = await t.agent('held');
+    await t.a.presence.connected(held, hello, '10.0.0.1');
+    // Both stalled (b does not renew either) past the lease and a heartbeat's resolution: a's row is still
+    // there, expired, and a's last-seen write is refused.
+    t.clock.advance(61_000);
+    t.a.presence.seen(held);
+    await t.a.presence.flush();
+    expect(t.a.registry.refusedCount()).toBe(1);
+
+    await t.a.registry.renewNow();
+    expect(t.a.registry.epoch()).toBe(2);
+    expect(t.a.regained).toEqual([2]);
+    // b's renewal finds a's lease extended: nothing is reported gone.
+    await t.b.registry.renewNow();
+    expect(t.b.gone).toEqual([]);
+    expect(await t.row(held)).toMatchObject({ status: 'online', agent_node: 'node_a' });
+  });
+
   it('changes nothing after a stall shorter than the lease', async () => {
     const t = await twoProcesses();
     const held = await t.agent('held');
@@ -293,6 +314,25 @@ describe.each(sharedDatabaseTargets())('fenced node leases on $name', ({ url }) 
       .where('id', '=', scheduleId)
       .executeTakeFirstOrThrow();
     expect(schedule.next_run_at).toBe(now);
+
+    // A webhook delivery it claimed keeps its claim's end: the renewal is refused.
+    await t.db
+      .insertInto('webhook_pending')
+      .values({
+        id: 'wdp_1',
+        webhook_id: 'whk_1',
+        event_id: 'evt_1',
+        event_type: 'asset.online',
+        ts: now,
+        body: '{}',
+        attempts: 0,
+        next_attempt_at: now,
+        created_at: now,
+        claimed_by: 'node_a',
+        claim_expires_at: now,
+      })
+      .execute();
+    expect(await renewClaims(t.db, 'node_a', next, lapsed)).toBe(0);
 
     // Registered again: the old epoch's fence still refuses; the new one's passes.
     await t.a.registry.renewNow();
