@@ -6,7 +6,7 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Asset } from '@svc/protocol';
+import type { Asset, ExecManyResult } from '@svc/protocol';
 import { createHub, parseEnv, silentLogger } from '@svc/hub';
 import {
   FleetSimulator,
@@ -153,5 +153,23 @@ describe('a hub process stalled past its lease', () => {
       expect(asset.status).toBe('online');
     }
     expect(backWithinMs).toBeLessThan(10_000);
+
+    // And the other processes reach them again: they take the resumed node's word once it says it is back.
+    for (const via of [0, 2]) {
+      const other = new HubClient(cluster.url(via), cluster.caPem, cluster.owner.key);
+      await waitFor(
+        `exec through process ${String(via)} on the resumed process's agents`,
+        async () => {
+          const outcome = dataOf<ExecManyResult>(
+            await other.post('/api/v2/exec', {
+              command: 'echo back',
+              targets: identities.map((i) => i.assetId),
+            }),
+          );
+          return outcome.summary.ok === agentCount ? true : undefined;
+        },
+        { timeoutMs: 10_000 },
+      );
+    }
   }, 120_000);
 });

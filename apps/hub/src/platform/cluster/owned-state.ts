@@ -86,6 +86,11 @@ export const ownedSubject = (node: string, kind: string, verb: string): string =
 
 /** A process that learned a node is gone tells the others (the registry tells only one). */
 const nodeGoneSubject = 'svc.nodes.gone';
+/**
+ * A process that stalled past its lease and registered again under a new epoch says so (decision 0053): the
+ * others take its word again (its node id is the same) and ask it what it holds.
+ */
+const nodeBackSubject = 'svc.nodes.back';
 const nodeGoneCheck = Compile(Type.Object({ node: WireId }, { additionalProperties: false }));
 
 /** What a kind's callers see instead of the bus's errors. */
@@ -182,6 +187,8 @@ export interface OwnedStates {
   hold(node: string, onGone: () => void): () => void;
   /** Runs on every process, once per node that goes (the registry, another process's word, or the sweep). */
   onNodeGone(listener: (node: string) => void): () => void;
+  /** Runs on every other process when a node taken for gone registered again (decision 0053). */
+  onNodeBack(listener: (node: string) => void): () => void;
   isGone(node: string): boolean;
   /** Subscribes and starts the sweep (nothing for a cluster of one). */
   start(): void;
@@ -197,7 +204,8 @@ const ownedDefaults = {
 
 export function createOwnedStates(deps: {
   bus: ClusterBus;
-  registry: Pick<NodeRegistry, 'isLive' | 'liveNodes' | 'onNodeGone'>;
+  registry: Pick<NodeRegistry, 'isLive' | 'liveNodes' | 'onNodeGone'> &
+    Partial<Pick<NodeRegistry, 'onLeaseRegained'>>;
   logger: Logger;
   sweepMs?: number;
 }): OwnedStates {
@@ -208,6 +216,7 @@ export function createOwnedStates(deps: {
   const seenLive = new Set<string>();
   const gone = new Set<string>();
   const listeners = new Set<(node: string) => void>();
+  const backListeners = new Set<(node: string) => void>();
   const unsubscribes: (() => void)[] = [];
   /** Answers and subscriptions kinds declared, made at start (a cluster of one answers nothing). */
   const pending: (() => () => void)[] = [];
@@ -324,6 +333,10 @@ export function createOwnedStates(deps: {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    onNodeBack(listener) {
+      backListeners.add(listener);
+      return () => backListeners.delete(listener);
+    },
     isGone: (node) => gone.has(node),
 
     start() {
@@ -334,6 +347,19 @@ export function createOwnedStates(deps: {
         bus.subscribe(nodeGoneSubject, (data) => {
           if (nodeGoneCheck.Check(data)) nodeGone(data.node);
         }),
+        // Only a node speaks for itself: the message is signed by its sender (decision 0042).
+        bus.subscribe(nodeBackSubject, (data, meta) => {
+          if (!nodeGoneCheck.Check(data) || data.node !== meta.from || !gone.delete(data.node)) return;
+          logger.info({ node: data.node }, 'a hub process taken for gone registered again');
+          for (const listener of backListeners) listener(data.node);
+        }),
+        registry.onLeaseRegained?.(() => {
+          try {
+            bus.publish(nodeBackSubject, { node: bus.nodeId });
+          } catch (error) {
+            logger.warn({ err: error }, 'telling the other hub processes this one is back failed');
+          }
+        }) ?? (() => undefined),
         registry.onNodeGone((node) => {
           nodeGone(node);
           try {
