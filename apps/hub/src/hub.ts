@@ -33,6 +33,7 @@ import { createRefusalLog } from './platform/refusal-log.js';
 import { createRetentionRunner, type RetentionRunner } from './platform/retention.js';
 import { loadSecretBox, type SecretBox } from './platform/secret-box.js';
 import { TlsManager } from './platform/tls/tls-manager.js';
+import { clusterCaRecord } from './platform/tls/cluster-ca.js';
 import { createActionsModule } from './modules/actions/actions.module.js';
 import { createAgentsModule } from './modules/agents/agents.module.js';
 import { createAlertsModule } from './modules/alerts/alerts.module.js';
@@ -286,6 +287,24 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
   });
   opened.database = database;
   const { db } = database;
+  // The TLS identity first: a process whose CA is not the cluster's is refused before it joins the cluster
+  // (decision 0055).
+  const tls = new TlsManager({
+    mode: config.tlsMode,
+    dataDir: config.dataDir,
+    caKeyDir: config.tlsCaKeyDir,
+    hostnames: config.tlsHostnames,
+    caNames: config.tlsCaNames,
+    externalCertFile: config.tlsCertFile,
+    externalKeyFile: config.tlsKeyFile,
+    box,
+    clock,
+    logger,
+    loadOverride: () => loadTlsOverride(db),
+    clusterCa: clusterCaRecord(db, { enforced: database.dialect === 'postgres', clock }),
+    replacingCa: config.tlsReplaceCa,
+  });
+  await tls.init();
   const startedAt = clock.now();
   // The hub's own metrics (/metrics): fed by the pieces below, read at each scrape.
   const telemetry = createPrometheusTelemetry();
@@ -372,20 +391,6 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
       runtimeSettings.apiValue('rate_limit.per_key_per_minute') ?? config.rateLimit.perKeyPerMinute,
   };
 
-  const tls = new TlsManager({
-    mode: config.tlsMode,
-    dataDir: config.dataDir,
-    caKeyDir: config.tlsCaKeyDir,
-    hostnames: config.tlsHostnames,
-    caNames: config.tlsCaNames,
-    externalCertFile: config.tlsCertFile,
-    externalKeyFile: config.tlsKeyFile,
-    box,
-    clock,
-    logger,
-    loadOverride: () => loadTlsOverride(db),
-  });
-  await tls.init();
   // An override uploaded or cleared on another process: served here too (decision 0044).
   const reloadTls = () => {
     tls.reloadOverride().catch((error: unknown) => {

@@ -105,7 +105,11 @@ export async function serve(config: HubConfig): Promise<void> {
   try {
     await run(config, logger);
   } catch (error) {
-    if (error instanceof CertificateProblem) fail(`TLS: ${error.message}`, 2);
+    if (error instanceof CertificateProblem) {
+      // In the log too (a service manager may keep only that), at error: the process does not start.
+      logger.error({ err: error }, `TLS: ${error.message}`);
+      fail(`TLS: ${error.message}`, 2);
+    }
     if (error instanceof DataDirLocked) fail(error.message, 1);
     if (error instanceof DatabaseNewerThanHub) fail(error.message, 2);
     throw error;

@@ -82,6 +82,15 @@ export interface HubCluster {
   stop(index: number, graceMs?: number): Promise<void>;
   /** Starts a stopped or killed process again on its data directory and ports, and waits for /readyz. */
   start(index: number): Promise<void>;
+  /**
+   * Starts stopped process `index` as an operator who forgot to copy the CA would (decision 0055): no
+   * `<data>/tls/ca.crt` and an empty CA key directory of its own. Resolves once it has exited (killed after
+   * `timeoutMs`), with its exit code, its output, and whether its /readyz ever answered 200 meanwhile.
+   */
+  startWithoutCa(
+    index: number,
+    timeoutMs?: number,
+  ): Promise<{ code: number | null; output: string; everReady: boolean; ms: number }>;
   /** stop (SIGTERM) then start. */
   restart(index: number): Promise<void>;
   /** Waits until process `index` answers /readyz with 200 (bounded). */
@@ -163,7 +172,7 @@ export async function startHubCluster(options: HubClusterOptions = {}): Promise<
   const url = (index: number) => `https://127.0.0.1:${String(nodeAt(index).httpsPort)}`;
   let caPem: string | null = null;
 
-  const spawnNode = (node: RunningNode): void => {
+  const spawnNode = (node: RunningNode, extraEnv: Record<string, string> = {}): void => {
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       SVC_DATA_DIR: node.dataDir,
@@ -183,6 +192,7 @@ export async function startHubCluster(options: HubClusterOptions = {}): Promise<
       SVC_SHUTDOWN_DRAIN_SECONDS: '0',
       ...options.env,
       ...options.nodeEnv?.(node.index),
+      ...extraEnv,
     };
     // Through sh only to raise the open-file soft limit to the hard one (a process holding thousands of agent
     // sockets needs it); `exec` makes the hub the process the pid names.
@@ -240,6 +250,34 @@ export async function startHubCluster(options: HubClusterOptions = {}): Promise<
     await waitReady(index);
   };
 
+  const startWithoutCa = async (
+    index: number,
+    timeoutMs = 30_000,
+  ): Promise<{ code: number | null; output: string; everReady: boolean; ms: number }> => {
+    const node = nodeAt(index);
+    if (node.process) throw new Error(`hub process ${String(index)} is running`);
+    fs.rmSync(path.join(node.dataDir, 'tls', 'ca.crt'), { force: true });
+    const ownCaKeyDir = path.join(workDir, `node-${String(index)}`, 'own-ca-key');
+    fs.rmSync(ownCaKeyDir, { recursive: true, force: true });
+    const startedAt = Date.now();
+    spawnNode(node, { SVC_TLS_CA_KEY_DIR: ownCaKeyDir });
+    const started = node.process as LocalProcess | null;
+    if (!started) throw new Error('not started');
+    let everReady = false;
+    const deadline = startedAt + timeoutMs;
+    for (let attempt = 0; attempt < 10_000 && !started.ended() && Date.now() < deadline; attempt++) {
+      try {
+        const answer = await tlsRequest(`${url(index)}/readyz`, { method: 'GET', insecure: true });
+        if (answer.status === 200) everReady = true;
+      } catch {
+        // Not listening (yet, or ever): what a refused start looks like.
+      }
+      await Promise.race([started.exited, sleep(200)]);
+    }
+    if (!started.ended()) await started.stop('SIGKILL', 0);
+    return { code: started.child.exitCode, output: started.output(), everReady, ms: Date.now() - startedAt };
+  };
+
   // A test runner that ends without close() (a crash, an exit in the middle) leaves no hub or nats-server behind.
   const killOnExit = () => {
     for (const node of nodes) node.process?.child.kill('SIGKILL');
@@ -283,6 +321,7 @@ export async function startHubCluster(options: HubClusterOptions = {}): Promise<
       kill: (index) => stopNode(index, 'SIGKILL', 0),
       stop: (index, graceMs = 10_000) => stopNode(index, 'SIGTERM', graceMs),
       start: startNode,
+      startWithoutCa,
       restart: async (index) => {
         await stopNode(index, 'SIGTERM', 10_000);
         await startNode(index);
