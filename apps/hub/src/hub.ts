@@ -12,6 +12,7 @@ import { createAgentCaller } from './agents/agent-call.js';
 import { createConsoleHandler, defaultConsoleDir } from './http/console.js';
 import { createChannelAuthenticator } from './agents/channel-auth.js';
 import { createAgentGateway } from './agents/gateway.js';
+import type { MoveOptions, MoveOutcome } from './agents/move-agents.js';
 import { createClusterGateway, type ClusterAgentGateway } from './agents/cluster-gateway.js';
 import { createPresence, markOrphanedAgentAssetsOffline } from './agents/presence.js';
 import { createCredentialLifetime, type CredentialLifetime } from './http/credential-lifetime.js';
@@ -200,6 +201,11 @@ export interface Hub {
   settings: RuntimeSettings;
   /** The start of a clean stop: /readyz answers 503 `stopping` while everything else is served as before. */
   markStopping(): void;
+  /**
+   * After the drain: this process's agents are told to reconnect to the others (decision 0055), and new ones
+   * are refused; resolves once they have gone or the wait ends.
+   */
+  tellAgentsToMove(options?: MoveOptions): Promise<MoveOutcome>;
   /** Agents' samples through their budgets into the store; deleted assets' histories purged. */
   metrics: { budget: MetricsBudget; store: MetricsStore; purger: MetricsPurger };
   /**
@@ -860,6 +866,7 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
     markStopping: () => {
       hub.services.health.markStopping();
     },
+    tellAgentsToMove: (moveOptions) => localGateway.tellAgentsToMove(moveOptions),
     metrics: { budget, store, purger },
     cluster: { ...cluster, leases, invalidation },
     async close() {

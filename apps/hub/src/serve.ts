@@ -74,6 +74,13 @@ async function run(config: HubConfig, logger: Logger): Promise<void> {
     hub.markStopping();
     logger.info({ signal, drain_seconds: config.shutdownDrainMs / 1000 }, 'shutting down');
     await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
+    // Out of the balancer now: the agents are told to reconnect to the other processes, spread out, before
+    // anything closes (decision 0055). A single process has nowhere to send them.
+    if (config.natsUrl) {
+      await hub.tellAgentsToMove().catch((error: unknown) => {
+        logger.error({ err: error }, 'telling the agents to move failed');
+      });
+    }
     // Committed data is safe at any point (WAL); a close that hangs must not keep the process alive.
     setTimeout(() => {
       logger.warn('shutdown took over 5 s; exiting now');

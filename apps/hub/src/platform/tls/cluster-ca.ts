@@ -14,7 +14,7 @@ import type { Clock } from '../clock.js';
 import { CertificateProblem } from './certificates.js';
 
 /** What the database says about the cluster's CA, and where the process that recorded it keeps it. */
-export interface RecordedCa {
+interface RecordedCa {
   /** SHA-256 of the CA certificate as agents pin it (`AB:CD:…`). */
   fingerprint_sha256: string;
   /** The host, the CA certificate file and the CA key directory of the process that recorded it. */
