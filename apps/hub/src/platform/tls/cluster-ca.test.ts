@@ -16,9 +16,9 @@ import { openDatabase, type HubDatabase } from '../db/database.js';
 import { readSetting } from '../db/key-values.js';
 import { silentLogger } from '../logger.js';
 import { createSecretBox, type SecretBox } from '../secret-box.js';
-import { CertificateProblem } from './certificates.js';
+import { CertificateProblem, createCertificateAuthority, issueServerCertificate } from './certificates.js';
 import { clusterCaRecord, SecondCaRefused } from './cluster-ca.js';
-import { TlsManager } from './tls-manager.js';
+import { TlsManager, type TlsOverride } from './tls-manager.js';
 import { tlsPaths } from './tls-files.js';
 
 const url = process.env.SVC_TEST_DATABASE_URL;
@@ -45,6 +45,7 @@ async function startTls(
   database: HubDatabase,
   where: Place,
   replacingCa: string | null = null,
+  override: TlsOverride | null = null,
 ): Promise<string> {
   const manager = new TlsManager({
     mode: 'auto',
@@ -55,7 +56,7 @@ async function startTls(
     box,
     clock,
     logger: silentLogger,
-    loadOverride: () => Promise.resolve(null),
+    loadOverride: () => Promise.resolve(override),
     clusterCa: clusterCaRecord(database.db, { enforced: database.dialect === 'postgres', clock }),
     replacingCa,
   });
@@ -140,6 +141,17 @@ describe.runIf(url)('the cluster CA on PostgreSQL', () => {
     expect(second.message).toContain(clusterCa);
     expect(second.message).toContain('copy');
     expect(await readSetting(database.db, 'tls.cluster_ca')).toMatchObject({ fingerprint_sha256: clusterCa });
+
+    // An uploaded certificate for the listener changes nothing: the built-in CA still signs what agents meet.
+    const now = new Date();
+    const leaf = await issueServerCertificate(await createCertificateAuthority(now), ['localhost'], now);
+    const override: TlsOverride = {
+      certPem: leaf.certPem,
+      keySealed: box.seal(leaf.keyPem, 'tls:override-key'),
+      uploadedAt: now.toISOString(),
+      uploadedBy: null,
+    };
+    await refusal(startTls(database, bare, null, override));
 
     // With the CA copied as docs/operations.md says, the bare process starts on the cluster's CA.
     copyCa(first, bare);
