@@ -163,6 +163,7 @@ export async function startAgent(options: StartAgentOptions): Promise<RunningAge
   const metrics = new MetricsBuffer();
   const channel = new AgentChannel({
     hubUrl: settings.hubUrl,
+    hubUrls: settings.hubUrls,
     getCredential: () => credential,
     caPem: settings.caPem,
     hello: () => buildHello(platform, settings, engine),

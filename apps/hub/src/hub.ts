@@ -12,6 +12,7 @@ import { createAgentCaller } from './agents/agent-call.js';
 import { createConsoleHandler, defaultConsoleDir } from './http/console.js';
 import { createChannelAuthenticator } from './agents/channel-auth.js';
 import { createAgentGateway } from './agents/gateway.js';
+import type { MoveOptions, MoveOutcome } from './agents/move-agents.js';
 import { createClusterGateway, type ClusterAgentGateway } from './agents/cluster-gateway.js';
 import { createOwnedStates } from './platform/cluster/owned-state.js';
 import { createPresence, markOrphanedAgentAssetsOffline } from './agents/presence.js';
@@ -34,6 +35,7 @@ import { createRefusalLog } from './platform/refusal-log.js';
 import { createRetentionRunner, type RetentionRunner } from './platform/retention.js';
 import { loadSecretBox, type SecretBox } from './platform/secret-box.js';
 import { TlsManager } from './platform/tls/tls-manager.js';
+import { clusterCaRecord } from './platform/tls/cluster-ca.js';
 import { createActionsModule } from './modules/actions/actions.module.js';
 import { createAgentsModule } from './modules/agents/agents.module.js';
 import { createAlertsModule } from './modules/alerts/alerts.module.js';
@@ -200,6 +202,11 @@ export interface Hub {
   settings: RuntimeSettings;
   /** The start of a clean stop: /readyz answers 503 `stopping` while everything else is served as before. */
   markStopping(): void;
+  /**
+   * After the drain: this process's agents are told to reconnect to the others (decision 0055), and new ones
+   * are refused; resolves once they have gone or the wait ends.
+   */
+  tellAgentsToMove(options?: MoveOptions): Promise<MoveOutcome>;
   /** Agents' samples through their budgets into the store; deleted assets' histories purged. */
   metrics: { budget: MetricsBudget; store: MetricsStore; purger: MetricsPurger };
   /**
@@ -287,6 +294,24 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
   });
   opened.database = database;
   const { db } = database;
+  // The TLS identity first: a process whose CA is not the cluster's is refused before it joins the cluster
+  // (decision 0055).
+  const tls = new TlsManager({
+    mode: config.tlsMode,
+    dataDir: config.dataDir,
+    caKeyDir: config.tlsCaKeyDir,
+    hostnames: config.tlsHostnames,
+    caNames: config.tlsCaNames,
+    externalCertFile: config.tlsCertFile,
+    externalKeyFile: config.tlsKeyFile,
+    box,
+    clock,
+    logger,
+    loadOverride: () => loadTlsOverride(db),
+    clusterCa: clusterCaRecord(db, { enforced: database.dialect === 'postgres', clock }),
+    replacingCa: config.tlsReplaceCa,
+  });
+  await tls.init();
   const startedAt = clock.now();
   // The hub's own metrics (/metrics): fed by the pieces below, read at each scrape.
   const telemetry = createPrometheusTelemetry();
@@ -374,20 +399,6 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
       runtimeSettings.apiValue('rate_limit.per_key_per_minute') ?? config.rateLimit.perKeyPerMinute,
   };
 
-  const tls = new TlsManager({
-    mode: config.tlsMode,
-    dataDir: config.dataDir,
-    caKeyDir: config.tlsCaKeyDir,
-    hostnames: config.tlsHostnames,
-    caNames: config.tlsCaNames,
-    externalCertFile: config.tlsCertFile,
-    externalKeyFile: config.tlsKeyFile,
-    box,
-    clock,
-    logger,
-    loadOverride: () => loadTlsOverride(db),
-  });
-  await tls.init();
   // An override uploaded or cleared on another process: served here too (decision 0044).
   const reloadTls = () => {
     tls.reloadOverride().catch((error: unknown) => {
@@ -883,6 +894,7 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
     markStopping: () => {
       hub.services.health.markStopping();
     },
+    tellAgentsToMove: (moveOptions) => localGateway.tellAgentsToMove(moveOptions),
     metrics: { budget, store, purger },
     cluster: { ...cluster, leases, invalidation },
     async close() {

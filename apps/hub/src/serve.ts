@@ -74,6 +74,13 @@ async function run(config: HubConfig, logger: Logger): Promise<void> {
     hub.markStopping();
     logger.info({ signal, drain_seconds: config.shutdownDrainMs / 1000 }, 'shutting down');
     await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
+    // Out of the balancer now: the agents are told to reconnect to the other processes, spread out, before
+    // anything closes (decision 0055). A single process has nowhere to send them.
+    if (config.natsUrl) {
+      await hub.tellAgentsToMove().catch((error: unknown) => {
+        logger.error({ err: error }, 'telling the agents to move failed');
+      });
+    }
     // Committed data is safe at any point (WAL); a close that hangs must not keep the process alive.
     setTimeout(() => {
       logger.warn('shutdown took over 5 s; exiting now');
@@ -105,7 +112,11 @@ export async function serve(config: HubConfig): Promise<void> {
   try {
     await run(config, logger);
   } catch (error) {
-    if (error instanceof CertificateProblem) fail(`TLS: ${error.message}`, 2);
+    if (error instanceof CertificateProblem) {
+      // In the log too (a service manager may keep only that), at error: the process does not start.
+      logger.error({ err: error }, `TLS: ${error.message}`);
+      fail(`TLS: ${error.message}`, 2);
+    }
     if (error instanceof DataDirLocked) fail(error.message, 1);
     if (error instanceof DatabaseNewerThanHub) fail(error.message, 2);
     throw error;

@@ -4,7 +4,8 @@
  * untrusted input to the hub.
  *
  * Hub → agent: requests (`exec.run`, `files.list`, …). The agent answers each with a `result` frame carrying
- * the request's id. Agent → hub: `hello` (once, answered by `welcome`), `heartbeat`, `metrics`, `result`.
+ * the request's id; `hub.moving` (no answer) asks it to reconnect elsewhere. Agent → hub: `hello` (once,
+ * answered by `welcome`), `heartbeat`, `metrics`, `result`.
  */
 import { Type, type Static, type TProperties, type TSchema } from 'typebox';
 import { DiscoveryDefaults } from './settings.js';
@@ -559,7 +560,24 @@ export const agentToHub = {
 } as const satisfies Record<string, TSchema>;
 export type AgentToHubType = keyof typeof agentToHub;
 
-export const hubToAgentEvents = { welcome: Welcome } as const satisfies Record<string, TSchema>;
+/** The longest random delay a `hub.moving` notice may ask of an agent before it reconnects. */
+export const hubMovingMaxDelayMs = 2_000;
+
+/**
+ * Hub → agent, no answer: this hub process is stopping (decision 0055). The agent closes the channel after a
+ * random delay of up to `within_ms` and reconnects at once (through the load balancer, which has taken this
+ * process out, or to its next hub address), not after its error backoff. An agent that does not know the
+ * notice answers it `unsupported` and reconnects when the process closes the channel.
+ */
+export const HubMoving = Obj({
+  within_ms: Type.Integer({ minimum: 0, maximum: hubMovingMaxDelayMs }),
+});
+export type HubMoving = Static<typeof HubMoving>;
+
+export const hubToAgentEvents = { welcome: Welcome, 'hub.moving': HubMoving } as const satisfies Record<
+  string,
+  TSchema
+>;
 
 /** The frame envelope both directions share. `id` correlates a request and its result. */
 export const Frame = Obj({

@@ -411,6 +411,100 @@ describe('reconnecting', () => {
   });
 });
 
+describe('several hub addresses and hub.moving (decision 0055)', () => {
+  /** A backoff this slow would show: every move below happens well within it. */
+  const slowBackoff: Partial<BackoffPolicy> = {
+    baseMs: 10_000,
+    capMs: 10_000,
+    minMs: 5,
+    resetAfterMs: 30_000,
+  };
+  /** Nothing listens on port 1 of loopback: a connect there fails at once. */
+  const deadHub = 'http://127.0.0.1:1';
+  let other: TestHub;
+
+  beforeEach(async () => {
+    other = await startTestHub();
+  });
+
+  afterEach(async () => {
+    await Promise.all(channels.map((c) => c.stop()));
+    channels = [];
+    await other.close();
+  });
+
+  async function welcomedOn(testHub: TestHub): Promise<HubSide> {
+    const side = await testHub.nextConnection();
+    await side.nextFrame('hello');
+    const before = events.filter((e) => e.type === 'welcome').length;
+    side.send(welcome());
+    await waitFor(() => events.filter((e) => e.type === 'welcome').length > before);
+    return side;
+  }
+
+  const delays = () => events.flatMap((e) => (e.type === 'reconnect_scheduled' ? [e.delayMs] : []));
+  const tried = () => events.flatMap((e) => (e.type === 'connecting' ? [e.hubUrl] : []));
+
+  it('moves to the next address at once when its hub is lost, not after the backoff', async () => {
+    const channel = makeChannel({ hubUrls: [other.url], backoff: slowBackoff });
+    channel.start();
+    const first = await welcomedOn(hub);
+    first.ws.terminate(); // the process died
+    const started = Date.now();
+    await welcomedOn(other);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(tried()).toEqual([hub.url, other.url]);
+    // random() = 0.5: the minimum plus half of the 400 ms spread.
+    expect(delays()).toEqual([5 + 200]);
+    expect(channel.hubUrl).toBe(other.url);
+  });
+
+  it('tries every address of a round before the backoff, and starts the next round where it left', async () => {
+    other.refuseWith = 503;
+    const channel = makeChannel({ hubUrl: deadHub, hubUrls: [other.url], backoff: slowBackoff });
+    channel.start();
+    await waitFor(() => delays().length >= 2);
+    await channel.stop();
+    expect(tried().slice(0, 2)).toEqual([deadHub, other.url]);
+    // The dead address, then the refusing one: a round failed, so the backoff (0.5 × 10 s).
+    expect(delays().slice(0, 2)).toEqual([5 + 200, 5_000]);
+    expect(channel.hubUrl).toBe(deadHub);
+  });
+
+  it('on hub.moving closes after the random delay it allows and reconnects without the backoff', async () => {
+    const channel = makeChannel({ hubUrls: [other.url], backoff: slowBackoff });
+    channel.start();
+    const first = await welcomedOn(hub);
+    const asked = Date.now();
+    first.send({ v: 1, type: 'hub.moving', id: 'm1', payload: { within_ms: 600 } });
+    expect((await first.closed).code).toBe(1000);
+    // random() = 0.5 of the 600 ms allowed.
+    expect(Date.now() - asked).toBeGreaterThanOrEqual(290);
+    await welcomedOn(other);
+    expect(events).toContainEqual({ type: 'moving', delayMs: 300 });
+    expect(delays()).toEqual([0]);
+    // No result answers the notice: it is no request.
+    expect(first.frames.filter((f) => f.type === 'result')).toEqual([]);
+  });
+
+  it('behind a balancer (one address) reconnects to it at once on hub.moving', async () => {
+    makeChannel({ backoff: slowBackoff, random: () => 0 }).start();
+    const first = await welcomedOn(hub);
+    first.send({ v: 1, type: 'hub.moving', id: 'm1', payload: { within_ms: 2_000 } });
+    await first.closed;
+    await welcomedOn(hub);
+    expect(delays()).toEqual([0]);
+  });
+
+  it('closes on a hub.moving that breaks the catalog (1008)', async () => {
+    makeChannel().start();
+    const first = await welcomedOn(hub);
+    first.send({ v: 1, type: 'hub.moving', id: 'm1', payload: { within_ms: 60_000 } });
+    expect((await first.closed).code).toBe(1008);
+    expect(events.some((e) => e.type === 'protocol_error' && e.message.includes('hub.moving'))).toBe(true);
+  });
+});
+
 describe('TLS', () => {
   it.skipIf(!hasOpenssl())(
     'verifies the hub against the saved CA and refuses a hub its CA did not sign',

@@ -5,13 +5,20 @@
  * On open it sends `hello` and waits for `welcome`; only then does it accept requests, heartbeat and send
  * metrics. Every incoming frame is checked against the catalog: a frame that is not a valid envelope, or a
  * bad `welcome`, closes the connection (1008); a request with a bad payload is answered `invalid_argument`.
- * When the connection ends it reconnects after a capped, jittered exponential delay.
+ *
+ * Several hub addresses (`hub_url`, then `hub_urls`; decision 0055): a failed connect or a lost connection
+ * moves on to the next address at once (a few hundred milliseconds apart, so a dead process's agents do not
+ * reach the others in the same millisecond); only once every address of a round has failed does the capped,
+ * jittered exponential backoff apply. With one address, as before: the backoff after every close. A
+ * `hub.moving` notice (a draining process) closes the connection after the random delay it allows and
+ * reconnects to the next address (the same one behind a balancer) without the backoff.
  */
 import { isIP } from 'node:net';
 import WebSocket, { type RawData } from 'ws';
 import {
   agentChannelPath,
   agentLimits,
+  hubMovingMaxDelayMs,
   agentRequests,
   isStreamFrameType,
   type Heartbeat,
@@ -23,11 +30,12 @@ import type { MetricsBuffer } from '../collectors/metrics.js';
 import type { Logger } from '../logger.js';
 import { defaultBackoff, nextDelay, type BackoffPolicy } from './backoff.js';
 import type { Dispatch } from './dispatch.js';
-import { checkFrame, checkWelcome, describeProblem, encodeFrame } from './frames.js';
+import { checkFrame, checkHubMoving, checkWelcome, describeProblem, encodeFrame } from './frames.js';
 import { StreamHost, type StreamOpeners } from './streams.js';
 
 export type ChannelEvent =
-  | { type: 'connecting'; attempt: number }
+  | { type: 'connecting'; attempt: number; hubUrl: string }
+  | { type: 'moving'; delayMs: number }
   | { type: 'open' }
   | { type: 'welcome'; welcome: Welcome }
   | { type: 'protocol_error'; message: string }
@@ -37,6 +45,8 @@ export type ChannelEvent =
 
 export interface ChannelOptions {
   hubUrl: string;
+  /** Further hub addresses (`hub_urls`), tried in turn after `hubUrl` when a connection fails or is lost. */
+  hubUrls?: readonly string[];
   /** Read at every connection, so a rotated credential is used from the next one on. */
   getCredential: () => string;
   caPem: string | null;
@@ -81,12 +91,25 @@ export function channelUrl(hubUrl: string): string {
 }
 
 const closeCodes = { normal: 1000, unsupportedData: 1003, invalidPayload: 1007, policy: 1008 } as const;
+/**
+ * Between two addresses of one round: a short random pause, so that the agents of a process that died do not
+ * all reach the next one in the same millisecond, yet are there within half a second.
+ */
+const nextAddressSpreadMs = 400;
 /** Above this many bytes waiting in the socket, metrics wait in their buffer instead. */
 const sendBufferLimit = 4 * 1024 * 1024;
 
 export class AgentChannel {
   private ws: WebSocket | null = null;
   private attempt = 0;
+  /** The hub addresses in the order tried, and the one in use. */
+  private readonly addresses: string[];
+  private addressIndex = 0;
+  /** Failed connects since the last round began; a round is one try of each address. */
+  private failedInRound = 0;
+  /** The hub asked this connection to move (`hub.moving`): the close that follows is no failure. */
+  private moving = false;
+  private moveTimer: NodeJS.Timeout | undefined;
   private stopped = true;
   private welcomed = false;
   private connectedAt = 0;
@@ -104,7 +127,14 @@ export class AgentChannel {
   constructor(private readonly options: ChannelOptions) {
     this.policy = { ...defaultBackoff, ...options.backoff };
     this.heartbeatIntervalS = options.heartbeatIntervalS;
-    channelUrl(options.hubUrl); // refuse a bad URL at construction, not on the first retry
+    this.addresses = [...new Set([options.hubUrl, ...(options.hubUrls ?? [])])];
+    // Refuse a bad URL at construction, not on the first retry.
+    for (const address of this.addresses) channelUrl(address);
+  }
+
+  /** The hub address of the current (or next) connection. */
+  get hubUrl(): string {
+    return this.addresses[this.addressIndex] ?? this.options.hubUrl;
   }
 
   /** Whether the hub has welcomed this connection. */
@@ -122,6 +152,7 @@ export class AgentChannel {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.reconnectTimer);
+    clearTimeout(this.moveTimer);
     const ws = this.ws;
     if (!ws || ws.readyState === WebSocket.CLOSED) return;
     const closed = new Promise<void>((resolve) => this.closedWaiters.push(resolve));
@@ -156,8 +187,8 @@ export class AgentChannel {
 
   private connect(): void {
     if (this.stopped) return;
-    this.emit({ type: 'connecting', attempt: this.attempt });
-    const url = channelUrl(this.options.hubUrl);
+    this.emit({ type: 'connecting', attempt: this.attempt, hubUrl: this.hubUrl });
+    const url = channelUrl(this.hubUrl);
     const ws = new WebSocket(url, {
       headers: { Authorization: `Bearer ${this.options.getCredential()}` },
       ...(this.options.caPem ? { ca: this.options.caPem } : {}),
@@ -169,6 +200,7 @@ export class AgentChannel {
     this.ws = ws;
     this.welcomed = false;
     this.connectedAt = 0;
+    this.moving = false;
 
     ws.on('open', () => {
       this.connectedAt = Date.now();
@@ -205,6 +237,8 @@ export class AgentChannel {
 
   private onClose(ws: WebSocket, code: number, reason: string): void {
     clearTimeout(this.welcomeTimer);
+    clearTimeout(this.moveTimer);
+    this.moveTimer = undefined;
     clearInterval(this.heartbeatTimer);
     this.inFlight.clear();
     this.streams?.closeAll();
@@ -218,16 +252,68 @@ export class AgentChannel {
       return;
     }
     if (this.connectedAt > 0 && Date.now() - this.connectedAt > this.policy.resetAfterMs) this.attempt = 0;
-    const delayMs = nextDelay(this.attempt, this.options.random ?? Math.random, this.policy);
-    this.emit({ type: 'reconnect_scheduled', attempt: this.attempt, delayMs });
+    const attempt = this.attempt;
+    const delayMs = this.nextConnectDelay(welcomed);
+    this.emit({ type: 'reconnect_scheduled', attempt, delayMs });
     this.options.logger.info('channel closed; reconnecting', {
       code,
       reason: reason || undefined,
       in_ms: delayMs,
+      ...(this.addresses.length > 1 ? { hub: this.hubUrl } : {}),
     });
-    this.attempt += 1;
     this.reconnectTimer = setTimeout(() => {
       this.connect();
+    }, delayMs);
+  }
+
+  /**
+   * Where and when to connect next, after a close: the next address of the round soon, the backoff once a
+   * whole round failed. A move the hub asked for has already waited its random delay: at once.
+   */
+  private nextConnectDelay(welcomed: boolean): number {
+    const random = this.options.random ?? Math.random;
+    const moved = this.moving;
+    this.moving = false;
+    const several = this.addresses.length > 1;
+    if (several) this.addressIndex = (this.addressIndex + 1) % this.addresses.length;
+    if (moved) {
+      this.failedInRound = 0;
+      return 0;
+    }
+    if (!several) {
+      const delayMs = nextDelay(this.attempt, random, this.policy);
+      this.attempt += 1;
+      return delayMs;
+    }
+    // A connection that was up and is lost begins a round at the next address; a failed connect counts in it.
+    this.failedInRound = welcomed ? 0 : this.failedInRound + 1;
+    if (this.failedInRound < this.addresses.length)
+      return this.policy.minMs + Math.floor(random() * nextAddressSpreadMs);
+    this.failedInRound = 0;
+    const delayMs = nextDelay(this.attempt, random, this.policy);
+    this.attempt += 1;
+    return delayMs;
+  }
+
+  /**
+   * `hub.moving`: the process is draining. Close after a random delay up to what it allows (so its agents
+   * spread over the others), then reconnect at once.
+   */
+  private onMoving(ws: WebSocket, payload: unknown): void {
+    if (!checkHubMoving.Check(payload)) {
+      this.protocolError(ws, `invalid hub.moving: ${describeProblem(checkHubMoving, payload)}`);
+      return;
+    }
+    if (this.moveTimer !== undefined && this.ws === ws) return;
+    const random = this.options.random ?? Math.random;
+    const delayMs = Math.floor(random() * Math.min(payload.within_ms, hubMovingMaxDelayMs));
+    this.options.logger.info('the hub is stopping; moving to another', { in_ms: delayMs });
+    this.emit({ type: 'moving', delayMs });
+    this.moveTimer = setTimeout(() => {
+      this.moveTimer = undefined;
+      if (this.ws !== ws || ws.readyState !== WebSocket.OPEN) return;
+      this.moving = true;
+      ws.close(closeCodes.normal, 'moving to another hub');
     }, delayMs);
   }
 
@@ -264,6 +350,10 @@ export class AgentChannel {
     }
     if (!this.welcomed) {
       this.protocolError(ws, `${frame.type} before welcome`);
+      return;
+    }
+    if (frame.type === 'hub.moving') {
+      this.onMoving(ws, frame.payload);
       return;
     }
     if (isStreamFrameType(frame.type)) {

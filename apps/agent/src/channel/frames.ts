@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Compile } from 'typebox/compile';
 import {
   Frame,
+  HubMoving,
   Welcome,
   agentProtocolVersion,
   agentRequests,
@@ -14,6 +15,7 @@ import type { Static } from 'typebox';
 
 export const checkFrame = Compile(Frame);
 export const checkWelcome = Compile(Welcome);
+export const checkHubMoving = Compile(HubMoving);
 
 type Validator = ReturnType<typeof Compile>;
 

@@ -298,6 +298,51 @@ describe('protected paths and pids (the hub on its own host)', () => {
   });
 });
 
+describe('hub_urls (several hub processes; decision 0055)', () => {
+  it('reads a comma-separated list from SVC_HUB_URLS before the file, normalized, duplicates once', () => {
+    const resolved = resolveSettings({
+      env: { SVC_HUB_URLS: 'https://hub1.lan:8443/, https://hub2.lan:8443,https://hub1.lan:8443' },
+      file: { hub_url: 'https://lb.lan', hub_urls: ['https://other.lan'] },
+      platform: 'linux',
+    });
+    expect(resolved.settings.hubUrl).toBe('https://lb.lan');
+    expect(resolved.settings.hubUrls).toEqual(['https://hub1.lan:8443', 'https://hub2.lan:8443']);
+    expect(resolved.sources.hub_urls).toBe('env');
+    expect(resolved.warnings).toEqual([]);
+    const fromFile = resolveSettings({
+      env: {},
+      file: { hub_urls: ['https://other.lan'] },
+      platform: 'linux',
+    });
+    expect(fromFile.settings.hubUrls).toEqual(['https://other.lan']);
+    expect(resolveSettings({ env: {}, file: null, platform: 'linux' }).settings.hubUrls).toEqual([]);
+  });
+
+  it('refuses plain http to another machine, a non-URL, and more than 8 addresses, saying so', () => {
+    const nine = Array.from({ length: 9 }, (_, i) => `https://hub${String(i)}.lan`).join(',');
+    for (const value of ['http://hub.lan:8080', 'https://ok.lan,not a url', 'ftp://hub.lan', nine]) {
+      const resolved = resolveSettings({ env: { SVC_HUB_URLS: value }, file: null, platform: 'linux' });
+      expect(resolved.settings.hubUrls).toEqual([]);
+      expect(resolved.warnings).toHaveLength(1);
+      expect(resolved.warnings[0]).toContain('SVC_HUB_URLS');
+    }
+    // Plain http to this machine is allowed, as for hub_url.
+    expect(
+      resolveSettings({ env: { SVC_HUB_URLS: 'http://127.0.0.1:8080' }, file: null, platform: 'linux' })
+        .settings.hubUrls,
+    ).toEqual(['http://127.0.0.1:8080']);
+  });
+
+  it('can be set by hand', () => {
+    expect(parseSettingValue('hub_urls', 'https://a.lan, https://b.lan/')).toEqual({
+      ok: true,
+      key: 'hub_urls',
+      stored: 'https://a.lan,https://b.lan',
+    });
+    expect(parseSettingValue('hub_urls', 'http://a.lan')).toMatchObject({ ok: false });
+  });
+});
+
 describe('durations and booleans', () => {
   it.each([
     ['30s', 30],

@@ -7,6 +7,7 @@
  * set, the same as one from the environment: `svc-agent settings set collect_interval 15s` keeps working on a
  * low-power machine.
  */
+import { isIP } from 'node:net';
 import {
   defaultDockerSocket,
   formatContainerEndpoint,
@@ -20,6 +21,11 @@ export type SettingSource = 'env' | 'file' | 'low_power' | 'default';
 export interface AgentSettings {
   /** Base URL of the hub (`https://hub.example.net:8443`); null before enrollment. */
   hubUrl: string | null;
+  /**
+   * Further hub addresses (several processes without a balancer, or beside it; decision 0055): the channel
+   * moves on to the next when one fails or asks its agents to move. Enrollment uses `hubUrl` only.
+   */
+  hubUrls: string[];
   assetId: string | null;
   credential: string | null;
   /** The hub's CA saved at enrollment; null means "verify with the system CAs". */
@@ -43,7 +49,7 @@ export interface AgentSettings {
   vncPort: number;
 }
 
-type ValueKind = 'duration' | 'boolean' | 'endpoint' | 'url' | 'text' | 'paths' | 'pids' | 'port';
+type ValueKind = 'duration' | 'boolean' | 'endpoint' | 'url' | 'urls' | 'text' | 'paths' | 'pids' | 'port';
 
 interface SettingDefinition {
   /** Key in the settings file and for `settings set`. */
@@ -69,6 +75,14 @@ export const settingDefinitions = [
     normal: '',
     lowPower: null,
     identity: true,
+  },
+  {
+    key: 'hub_urls',
+    env: 'SVC_HUB_URLS',
+    kind: 'urls',
+    description: 'more hub addresses, tried in turn after hub_url (comma-separated, at most 8)',
+    normal: '',
+    lowPower: null,
   },
   {
     key: 'asset_id',
@@ -250,6 +264,35 @@ export function parseHubUrl(value: unknown): string | null {
   return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
 }
 
+/** How many addresses `hub_urls` may list: a handful of hub processes, not a fleet. */
+const maxHubUrls = 8;
+
+/**
+ * Hub addresses: a JSON array of URLs or one string of them separated by commas (the environment's form), each
+ * as `hub_url` takes it, and plain http only to this machine (the channel refuses the rest). Null when any
+ * entry is not one, or there are more than maxHubUrls: a list with a mistake is reported, not half used.
+ */
+function parseHubUrls(value: unknown): string[] | null {
+  const items: unknown = typeof value === 'string' ? value.split(',') : value;
+  if (!Array.isArray(items)) return null;
+  const urls: string[] = [];
+  for (const item of items as unknown[]) {
+    if (typeof item === 'string' && item.trim() === '') continue;
+    const url = parseHubUrl(item);
+    if (url === null || !sendsCredentialSafely(url)) return null;
+    if (!urls.includes(url)) urls.push(url);
+  }
+  return urls.length <= maxHubUrls ? urls : null;
+}
+
+/** https, or http to this machine only: where the channel may send the agent credential. */
+function sendsCredentialSafely(url: string): boolean {
+  const parsed = new URL(url);
+  if (parsed.protocol === 'https:') return true;
+  const host = parsed.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'));
+}
+
 /**
  * Protected paths: a JSON array of absolute paths, or one string of them separated by colons (the
  * environment's form). Null when any entry is not absolute: a list with a mistake is reported, not half used.
@@ -371,6 +414,7 @@ export function resolveSettings(input: SettingsInput): ResolvedSettings {
   const none = () => ({ value: null, source: 'default' as const });
   const settings: AgentSettings = {
     hubUrl: pick('hub_url', parseHubUrl, none),
+    hubUrls: pick('hub_urls', parseHubUrls, () => ({ value: [], source: 'default' })),
     assetId: pick('asset_id', text, none),
     credential: pick('credential', text, none),
     caPem: pick(
@@ -487,6 +531,15 @@ export function parseSettingValue(
         ? { ok: false, message: `${key} takes an http(s) URL` }
         : { ok: true, key: def.key, stored: parsed };
     }
+    case 'urls': {
+      const parsed = parseHubUrls(value);
+      return parsed === null
+        ? {
+            ok: false,
+            message: `${key} takes up to ${String(maxHubUrls)} https URLs separated by commas (http only to this machine)`,
+          }
+        : { ok: true, key: def.key, stored: parsed.join(',') };
+    }
     case 'text':
       return { ok: true, key: def.key, stored: value };
     case 'paths': {
@@ -517,6 +570,7 @@ export function describeSettings(
   const s = resolved.settings;
   const values: Record<SettingKey, string> = {
     hub_url: s.hubUrl ?? '(not enrolled)',
+    hub_urls: s.hubUrls.length > 0 ? s.hubUrls.join(',') : '(none)',
     asset_id: s.assetId ?? '(not enrolled)',
     credential: s.credential ? '(set, hidden)' : '(none)',
     ca_pem: s.caPem ? '(saved)' : '(none: system CAs)',

@@ -29,7 +29,12 @@ import { AgentOfflineError, AgentReplyError, AgentTimeoutError } from './agent-g
 import { createByteBudgets } from './byte-budget.js';
 import { createChannelAuthenticator, createUpgradeTransportReader } from './channel-auth.js';
 import { createChannelFailureLimiter, type ChannelFailureLimiter } from './channel-failures.js';
-import { createAgentGateway, type AgentGatewayDeps, type WebSocketAgentGateway } from './gateway.js';
+import {
+  createAgentGateway,
+  type AgentGatewayDeps,
+  type AgentMover,
+  type WebSocketAgentGateway,
+} from './gateway.js';
 import { createPresence, markOrphanedAgentAssetsOffline } from './presence.js';
 
 // ---- the fake agent ------------------------------------------------------------------------------------
@@ -112,7 +117,7 @@ class FakeAgent {
 
 interface Rig {
   t: TestHub;
-  gateway: WebSocketAgentGateway;
+  gateway: WebSocketAgentGateway & AgentMover;
   events: HubEvent[];
   samples: { assetId: string; samples: readonly MetricSample[] }[];
   url: string;
@@ -872,6 +877,40 @@ describe('agent channel limits (sqlite)', () => {
     await expect(r.gateway.request(enrolled.asset_id, 'processes.list', {})).rejects.toBeInstanceOf(
       AgentOfflineError,
     );
+  });
+
+  it('tells its agents to move in spread batches, refuses new ones, and close() ends an old agent that stayed', async () => {
+    const r = await compose({});
+    rig = r;
+    const agents: { agent: FakeAgent; credential: string }[] = [];
+    for (let i = 0; i < 5; i++) {
+      const enrolled = await r.enroll(`host-${String(i)}`);
+      agents.push({ agent: await r.agent(enrolled.credential), credential: enrolled.credential });
+    }
+    const noticed: { index: number; at: number; payload: unknown }[] = [];
+    agents.forEach(({ agent }, index) => {
+      void agent
+        .next((f) => f.type === 'hub.moving')
+        .then((frame) => {
+          noticed.push({ index, at: performance.now(), payload: frame.payload });
+          // The last one is an agent from before the notice: it answers `unsupported` and stays.
+          if (index === 4)
+            agent.send('result', { ok: false, error: { code: 'unsupported', message: 'unknown' } }, frame.id);
+          else agent.close();
+        });
+    });
+    const moving = r.gateway.tellAgentsToMove({ batchSize: 2, batchIntervalMs: 150, withinMs: 300 });
+    // From the first notice on, a new agent connection is sent elsewhere.
+    expect(await r.refusedStatus(agents[0]?.credential ?? '')).toBe(503);
+    const outcome = await moving;
+    expect(outcome).toMatchObject({ told: 5, left: 1 });
+    expect(noticed.map((n) => n.payload)).toEqual(Array.from({ length: 5 }, () => ({ within_ms: 300 })));
+    const times = noticed.map((n) => n.at).sort((a, b) => a - b);
+    // Three batches (2, 2, 1), 150 ms apart.
+    expect((times[2] ?? 0) - (times[0] ?? 0)).toBeGreaterThan(120);
+    expect((times[4] ?? 0) - (times[2] ?? 0)).toBeGreaterThan(120);
+    await r.gateway.close();
+    expect((await agents[4]?.agent.closed)?.code).toBe(1001);
   });
 
   it('marks agent assets left online by a previous process offline at start, and no others', async () => {

@@ -21,6 +21,7 @@ import {
   agentChannelPath,
   agentLimits,
   agentProtocolVersion,
+  type HubMoving,
   agentRequests,
   agentRequestTypes,
   Frame,
@@ -54,6 +55,7 @@ import { cleanHello } from './hello.js';
 import { createByteBudgets, replyAllowance, type ByteBudgets } from './byte-budget.js';
 import { createPresence, type Presence } from './presence.js';
 import { createStreamTable, type StreamTable } from './streams.js';
+import { moveAgents, type MoveOptions, type MoveOutcome } from './move-agents.js';
 
 const gatewayDefaults = {
   requestTimeoutMs: 15_000,
@@ -117,6 +119,16 @@ export interface WebSocketAgentGateway extends AgentGateway, AgentStreams {
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
   /** Closes every connection (1001), marks their assets offline and stops the interval. */
   close(): Promise<void>;
+}
+
+/** What only the process's own gateway does (not the cluster's view over it). */
+export interface AgentMover {
+  /**
+   * The stop of a draining process (decision 0055): refuses new agent connections (503) and tells each agent
+   * here to reconnect elsewhere (`hub.moving`), in spread batches; resolves once they have gone or the wait
+   * ends. close() ends what is left.
+   */
+  tellAgentsToMove(options?: MoveOptions): Promise<MoveOutcome>;
 }
 
 interface Pending {
@@ -220,7 +232,7 @@ function refuseUpgrade(socket: Duplex, error: HubError): void {
   socket.end(`${headers.join('\r\n')}\r\n\r\n${body}`);
 }
 
-export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGateway {
+export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGateway & AgentMover {
   const { clock, logger, metrics } = deps;
   const telemetry = deps.telemetry ?? noTelemetry;
   const requestTimeoutMs = deps.requestTimeoutMs ?? gatewayDefaults.requestTimeoutMs;
@@ -248,6 +260,8 @@ export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGatewa
   let requestCounter = 0;
   let streamCounter = 0;
   let closed = false;
+  /** Telling its agents to move: new ones are sent elsewhere. */
+  let moving = false;
   let lastPing = performance.now();
   let lastFlush = performance.now();
   let lastBudgetSweep = performance.now();
@@ -757,7 +771,7 @@ export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGatewa
         refuseUpgrade(socket, new HubError('not_found', `No WebSocket endpoint at ${path ?? ''}.`));
         return;
       }
-      if (closed) {
+      if (closed || moving) {
         refuseUpgrade(socket, new HubError('unavailable', 'The hub is shutting down.'));
         return;
       }
@@ -770,7 +784,7 @@ export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGatewa
             );
             return;
           }
-          if (closed) {
+          if (closed || moving) {
             refuseUpgrade(socket, new HubError('unavailable', 'The hub is shutting down.'));
             return;
           }
@@ -788,6 +802,31 @@ export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGatewa
           refuseUpgrade(socket, new HubError('internal_error'));
         },
       );
+    },
+
+    async tellAgentsToMove(options) {
+      if (closed) return { told: 0, left: 0, ms: 0 };
+      moving = true;
+      const targets = [...connections.values()].filter((conn) => conn.ready);
+      let id = 0;
+      const outcome = await moveAgents(
+        targets,
+        {
+          stillHere: (conn) => all.has(conn) && !conn.closing,
+          notify: (conn, withinMs) => {
+            id += 1;
+            const payload: HubMoving = { within_ms: withinMs };
+            send(conn, { v: agentProtocolVersion, type: 'hub.moving', id: `moving-${String(id)}`, payload });
+            return true;
+          },
+        },
+        options,
+      );
+      logger.info(
+        { told: outcome.told, left: outcome.left, ms: outcome.ms },
+        'told the agents to move to the other processes',
+      );
+      return outcome;
     },
 
     async close() {

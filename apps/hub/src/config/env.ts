@@ -58,6 +58,11 @@ export interface HubConfig {
    * Like the data directory, no agent may read it.
    */
   tlsCaKeyDir: string;
+  /**
+   * SVC_TLS_REPLACE_CA: the fingerprint of the cluster's recorded CA that a new one replaces on purpose (a
+   * rotation, docs/security.md; decision 0055). Null: a CA other than the recorded one refuses the start.
+   */
+  tlsReplaceCa: string | null;
   encryptionKey: string | null;
   retiredEncryptionKeys: string[];
   /** The public origin browsers use, e.g. https://hub.example.net (for the same-origin check); null = from Host. */
@@ -136,6 +141,17 @@ function readList(env: Env, name: string): string[] {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+}
+
+/** A SHA-256 certificate fingerprint (`AB:CD:…`, colons optional), or the start fails. */
+function readFingerprint(env: Env, name: string): string | null {
+  const text = env[name]?.trim();
+  if (!text) return null;
+  // One form for comparing with the recorded one: upper-case hex pairs joined by colons.
+  const hex = text.replace(/:/g, '').toUpperCase();
+  if (!/^[0-9A-F]{64}$/.test(hex))
+    throw new ConfigError(`${name} must be a SHA-256 fingerprint (64 hex digits), got "${text}"`);
+  return hex.replace(/(..)(?!$)/g, '$1:');
 }
 
 /** SVC_TLS_CA_NAMES: each entry a DNS name, an address or an address range, or the start fails saying which. */
@@ -281,6 +297,7 @@ export function parseEnv(env: Env, cwd: string, options: { stdoutIsTty?: boolean
     tlsCertFile: env.SVC_TLS_CERT?.trim() || null,
     tlsKeyFile: env.SVC_TLS_KEY?.trim() || null,
     tlsCaKeyDir,
+    tlsReplaceCa: readFingerprint(env, 'SVC_TLS_REPLACE_CA'),
     encryptionKey: env.SVC_ENCRYPTION_KEY?.trim() || null,
     retiredEncryptionKeys: readList(env, 'SVC_ENCRYPTION_KEYS_RETIRED'),
     publicOrigin: env.SVC_PUBLIC_ORIGIN?.trim().replace(/\/$/, '') || null,

@@ -30,6 +30,7 @@ import {
   type NameConstraints,
 } from './name-constraints.js';
 import { migrateCaKey, readPair, tlsPaths, writePair, type TlsPaths } from './tls-files.js';
+import { SecondCaRefused, type ClusterCaRecord } from './cluster-ca.js';
 
 export type TlsSource = 'builtin' | 'external' | 'uploaded' | 'disabled';
 
@@ -68,6 +69,13 @@ export interface TlsManagerOptions {
   logger: Logger;
   /** Reads a stored override (the settings table); its key is sealed. */
   loadOverride(): Promise<TlsOverride | null>;
+  /**
+   * The cluster's recorded CA (decision 0055): a built-in CA that differs from it, or a new one while it names
+   * one, refuses the start. Without it (tests of the manager alone) nothing is checked.
+   */
+  clusterCa?: ClusterCaRecord;
+  /** SVC_TLS_REPLACE_CA: the recorded CA this process's new one replaces on purpose (a rotation). */
+  replacingCa?: string | null;
 }
 
 /**
@@ -302,6 +310,7 @@ export class TlsManager {
     this.moveLegacyCaKey();
     const existing = readPair(this.options.box, this.paths.caCert, this.paths.caKey, caKeyContext);
     if (existing) {
+      await this.checkClusterCa(existing.certPem);
       this.readCaConstraints(existing.certPem);
       return existing;
     }
@@ -313,9 +322,11 @@ export class TlsManager {
           'new CA (every agent must then enroll again with its fingerprint)',
       );
     }
+    await this.checkClusterCa(null);
     const constraints = this.wantedConstraints();
     const ca = await createCertificateAuthority(this.options.clock.now(), undefined, constraints);
     writePair(this.options.box, this.paths, this.paths.caCert, this.paths.caKey, ca, caKeyContext);
+    await this.checkClusterCa(ca.certPem);
     this.caConstraints = constraints;
     this.options.logger.info(
       {
@@ -327,6 +338,32 @@ export class TlsManager {
       "created the built-in certificate authority, limited to this hub's names and addresses and SVC_TLS_CA_NAMES",
     );
     return ca;
+  }
+
+  /**
+   * Records this process's CA as the cluster's, or refuses the start when the database names another
+   * (decision 0055). `caPem` null: this process has none yet and is about to make one, refused as soon as the
+   * database names a CA (before anything is written). Recorded once the new CA is on disk (a record of a CA
+   * that was never written would refuse every later start); a process that started at the same moment and
+   * recorded first wins, and this one is refused.
+   */
+  private async checkClusterCa(caPem: string | null): Promise<void> {
+    const record = this.options.clusterCa;
+    if (!record) return;
+    const here = { caCert: this.paths.caCert, caKeyDir: this.paths.caKeyDir };
+    const replacing = this.options.replacingCa ?? null;
+    if (caPem === null) {
+      const recorded = record.enforced ? await record.read() : null;
+      if (recorded && recorded.fingerprint_sha256 !== replacing)
+        throw new SecondCaRefused({ ours: null, recorded, here });
+      return;
+    }
+    const ours = describeCertificate(caPem).fingerprint_sha256;
+    const recorded = await record.record(
+      { fingerprint_sha256: ours, ca_cert: this.paths.caCert, ca_key_dir: this.paths.caKeyDir },
+      replacing,
+    );
+    if (recorded.fingerprint_sha256 !== ours) throw new SecondCaRefused({ ours, recorded, here });
   }
 
   private moveLegacyCaKey(): void {
