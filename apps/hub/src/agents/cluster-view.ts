@@ -296,9 +296,9 @@ export function createClusterView(deps: ClusterViewDeps): ClusterView {
           void takeSnapshots(true);
         }),
         // A node taken for gone is back (decision 0053): what it published meanwhile was dropped, so ask it.
-        owned.onNodeBack((node) => {
-          if (!closed) void snapshotOf(node, touchedDuringSnapshot ?? new Set(), true);
-        }),
+        owned.onNodeBack((node) =>
+          closed ? undefined : snapshotOf(node, touchedDuringSnapshot ?? new Set(), true),
+        ),
       );
       timer = setInterval(flush, flushMs);
       timer.unref();

@@ -87,10 +87,12 @@ export const ownedSubject = (node: string, kind: string, verb: string): string =
 /** A process that learned a node is gone tells the others (the registry tells only one). */
 const nodeGoneSubject = 'svc.nodes.gone';
 /**
- * A process that stalled past its lease and registered again under a new epoch says so (decision 0053): the
- * others take its word again (its node id is the same) and ask it what it holds.
+ * A process that stalled past its lease and registered again under a new epoch asks each other process to take
+ * its word again (decision 0053: its node id is the same) and waits, bounded, until they have asked it what it
+ * holds: only then does it write its agents online, so no process answers "offline" for an agent shown online.
  */
-const nodeBackSubject = 'svc.nodes.back';
+const nodeBackSubject = (node: string) => `svc.node.${node}.nodes.back`;
+const nodeBackTimeoutMs = 3_000;
 const nodeGoneCheck = Compile(Type.Object({ node: WireId }, { additionalProperties: false }));
 
 /** What a kind's callers see instead of the bus's errors. */
@@ -188,7 +190,7 @@ export interface OwnedStates {
   /** Runs on every process, once per node that goes (the registry, another process's word, or the sweep). */
   onNodeGone(listener: (node: string) => void): () => void;
   /** Runs on every other process when a node taken for gone registered again (decision 0053). */
-  onNodeBack(listener: (node: string) => void): () => void;
+  onNodeBack(listener: (node: string) => Promise<void> | void): () => void;
   isGone(node: string): boolean;
   /** Subscribes and starts the sweep (nothing for a cluster of one). */
   start(): void;
@@ -216,7 +218,22 @@ export function createOwnedStates(deps: {
   const seenLive = new Set<string>();
   const gone = new Set<string>();
   const listeners = new Set<(node: string) => void>();
-  const backListeners = new Set<(node: string) => void>();
+  const backListeners = new Set<(node: string) => Promise<void> | void>();
+  /** This process registered again and not every other process has heard it yet: told again on reconnect. */
+  let backUntold = false;
+
+  async function tellBack(): Promise<void> {
+    const others = [...registry.liveNodes()].filter((node) => node !== bus.nodeId);
+    const told = await Promise.allSettled(
+      others.map((node) =>
+        bus.request(nodeBackSubject(node), { node: bus.nodeId }, { timeoutMs: nodeBackTimeoutMs }),
+      ),
+    );
+    backUntold = told.some(
+      (result) => result.status === 'rejected' && result.reason instanceof ClusterUnavailableError,
+    );
+    if (backUntold) logger.warn('the other hub processes could not all be told this one is back: told again');
+  }
   const unsubscribes: (() => void)[] = [];
   /** Answers and subscriptions kinds declared, made at start (a cluster of one answers nothing). */
   const pending: (() => () => void)[] = [];
@@ -348,18 +365,18 @@ export function createOwnedStates(deps: {
           if (nodeGoneCheck.Check(data)) nodeGone(data.node);
         }),
         // Only a node speaks for itself: the message is signed by its sender (decision 0042).
-        bus.subscribe(nodeBackSubject, (data, meta) => {
-          if (!nodeGoneCheck.Check(data) || data.node !== meta.from || !gone.delete(data.node)) return;
-          logger.info({ node: data.node }, 'a hub process taken for gone registered again');
-          for (const listener of backListeners) listener(data.node);
-        }),
-        registry.onLeaseRegained?.(() => {
-          try {
-            bus.publish(nodeBackSubject, { node: bus.nodeId });
-          } catch (error) {
-            logger.warn({ err: error }, 'telling the other hub processes this one is back failed');
+        bus.respond(nodeBackSubject(bus.nodeId), async (data, meta) => {
+          if (!nodeGoneCheck.Check(data) || data.node !== meta.from) throw new Error('invalid node back');
+          if (gone.delete(data.node)) {
+            logger.info({ node: data.node }, 'a hub process taken for gone registered again');
+            await Promise.allSettled([...backListeners].map(async (listener) => listener(data.node)));
           }
-        }) ?? (() => undefined),
+          return {};
+        }),
+        registry.onLeaseRegained?.(tellBack) ?? (() => undefined),
+        bus.onReconnected(() => {
+          if (backUntold) void tellBack();
+        }),
         registry.onNodeGone((node) => {
           nodeGone(node);
           try {
