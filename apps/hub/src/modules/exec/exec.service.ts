@@ -32,6 +32,7 @@ import type { AuditEntry, AuditService } from '../audit/audit.service.js';
 import type { GroupService } from '../groups/groups.service.js';
 import { findAssetSummaries, type AssetSummary } from '../../agents/asset-rows.repository.js';
 import { capStream, ResultBudget } from './result-budget.js';
+import { eachInSlices, fanOutSlice } from './slices.js';
 
 export { capStream } from './result-budget.js';
 
@@ -73,6 +74,8 @@ export interface ExecServiceDeps {
   events: EventBus;
   /** Commands in flight at once in a fan-out (the gateway is asynchronous: thousands are fine). */
   concurrency?: number;
+  /** Targets sent per turn of the event loop (fanOutSlice by default; tests lower it). */
+  sliceSize?: number;
   /** How much longer than the command's timeout the hub waits for the agent's answer. */
   replyMarginMs?: number;
   /** stdout + stderr bytes a fan-out may hold (tests lower it); execLimits.fanOutResultBytes by default. */
@@ -140,22 +143,10 @@ function failed(
   };
 }
 
-/** Runs `work` over 0..n-1 with at most `limit` in flight. */
-async function boundedEach(n: number, limit: number, work: (i: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < n) {
-      const i = next;
-      next += 1;
-      await work(i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(n, Math.max(1, limit)) }, worker));
-}
-
 export function createExecService(deps: ExecServiceDeps): ExecService {
   const { db, audit, agents, groups, events } = deps;
   const concurrency = deps.concurrency ?? 10_000;
+  const sliceSize = deps.sliceSize ?? fanOutSlice;
   const marginMs = deps.replyMarginMs ?? 10_000;
   const budgetBytes = deps.resultBudgetBytes ?? execLimits.fanOutResultBytes;
 
@@ -260,7 +251,7 @@ export function createExecService(deps: ExecServiceDeps): ExecService {
       async run(onResult) {
         const summary: ExecSummary = { total: rows.length, ok: 0, timeout: 0, offline: 0, error: 0 };
         const started = performance.now();
-        await boundedEach(rows.length, concurrency, async (i) => {
+        await eachInSlices(rows.length, concurrency, sliceSize, async (i) => {
           const row = rows[i] as AssetSummary;
           const result = sending.has(row.id)
             ? await execute(row, plan)
