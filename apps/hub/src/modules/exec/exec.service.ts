@@ -33,6 +33,7 @@ import type { GroupService } from '../groups/groups.service.js';
 import { findAssetSummaries, type AssetSummary } from '../../agents/asset-rows.repository.js';
 import { capStream, ResultBudget } from './result-budget.js';
 import { eachInSlices, fanOutSlice } from './slices.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 
 export { capStream } from './result-budget.js';
 
@@ -87,6 +88,8 @@ export interface ExecServiceDeps {
 }
 
 const auditedCommandChars = 1024;
+/** Targets looked up, and audit rows written, per turn of the event loop. */
+const auditSlice = 1000;
 
 interface ExecPlan {
   command: string;
@@ -215,10 +218,12 @@ export function createExecService(deps: ExecServiceDeps): ExecService {
     group?: string,
   ): Promise<AssetSummary[]> {
     const unique = [...new Set(ids)];
-    const rows = await findAssetSummaries(
-      db,
-      unique.filter((id) => canSeeAsset(principal, id)),
-    );
+    const visible = unique.filter((id) => canSeeAsset(principal, id));
+    const rows: AssetSummary[] = [];
+    for (let i = 0; i < visible.length; i += auditSlice) {
+      if (i > 0) await nextTurn();
+      rows.push(...(await findAssetSummaries(db, visible.slice(i, i + auditSlice))));
+    }
     const byId = new Map(rows.map((r) => [r.id, r]));
     const unknown = unique.filter((id) => !byId.has(id));
     if (unknown.length > 0 && group !== undefined) {
@@ -239,10 +244,15 @@ export function createExecService(deps: ExecServiceDeps): ExecService {
     // Decided once: a target audited as sent is the one that is sent, and an offline one is never tried.
     const online = rows.filter((r) => agents.isOnline(r.id));
     const sending = new Set(online.map((r) => r.id));
-    await audit.recordIntent(
-      ctx,
-      online.map((r) => auditEntry(r, plan, rows.length)),
-    );
+    // In slices with a turn of the event loop between them: on SQLite each insert is synchronous, and ten
+    // thousand rows in one go held the loop for most of a second. Every row is written before anything is sent.
+    for (let i = 0; i < online.length; i += auditSlice) {
+      if (i > 0) await nextTurn();
+      await audit.recordIntent(
+        ctx,
+        online.slice(i, i + auditSlice).map((r) => auditEntry(r, plan, rows.length)),
+      );
+    }
     let completed = 0;
     const budget = new ResultBudget(budgetBytes);
     return {
