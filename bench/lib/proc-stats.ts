@@ -41,6 +41,8 @@ export function spawnNode(
   env: Record<string, string>,
   readyText: string | null,
   timeoutMs = 60_000,
+  /** How long `stop` waits after SIGTERM before SIGKILL (a process writing a CPU profile needs longer). */
+  killAfterMs = 5000,
 ): Promise<NodeChild> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, {
@@ -64,7 +66,7 @@ export function spawnNode(
             done();
           });
           child.kill('SIGTERM');
-          setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+          setTimeout(() => child.kill('SIGKILL'), killAfterMs).unref();
         }),
     };
     const timer = setTimeout(() => {

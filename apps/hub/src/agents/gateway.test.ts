@@ -827,6 +827,29 @@ describe('agent channel limits (sqlite)', () => {
     expect(rig.gateway.isConnected(enrolled.asset_id)).toBe(false);
   });
 
+  it('spreads keepalive pings over the interval instead of pinging every agent in one turn', async () => {
+    rig = await compose({}, { keepaliveIntervalMs: 600 });
+    const pings: number[][] = [];
+    for (let i = 0; i < 6; i++) {
+      const enrolled = await rig.enroll(`host-${String(i)}`);
+      const agent = await rig.agent(enrolled.credential);
+      const seen: number[] = [];
+      agent.ws.on('ping', () => seen.push(performance.now()));
+      pings.push(seen);
+    }
+    for (const seen of pings) seen.length = 0;
+    await new Promise((r) => setTimeout(r, 1500));
+
+    // Each agent is pinged about once per interval…
+    for (const seen of pings) {
+      expect(seen.length).toBeGreaterThanOrEqual(1);
+      expect(seen.length).toBeLessThanOrEqual(3);
+    }
+    // …and not all at the same moment: a round's pings are spread over it.
+    const firsts = pings.map((seen) => seen[0] ?? 0);
+    expect(Math.max(...firsts) - Math.min(...firsts)).toBeGreaterThan(150);
+  });
+
   it('refuses a request instead of queueing more when the agent does not read', async () => {
     rig = await compose({}, { maxBufferedBytes: 1024 * 1024, requestTimeoutMs: 5_000 });
     const enrolled = await rig.enroll();

@@ -7,7 +7,8 @@
  * minute, then a summary.
  *
  * Memory per connection is a small record plus its pending requests; the gateway keeps one interval for all
- * connections (hello deadlines, keepalive pings, batched presence writes) and one timer per pending request.
+ * connections (hello deadlines, batched presence writes), one that pings a share of them at a time (keepalive
+ * spread over its interval), and one timer per pending request.
  */
 import { noTelemetry, type Telemetry } from '../platform/telemetry/telemetry.js';
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
@@ -262,7 +263,12 @@ export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGatewa
   let closed = false;
   /** Telling its agents to move: new ones are sent elsewhere. */
   let moving = false;
-  let lastPing = performance.now();
+  /**
+   * The keepalive round: where it is in `all` (a Set's iterator skips connections removed since and reaches
+   * ones added), so each connection is pinged once per keepalive interval.
+   */
+  let pingRound = all.values();
+  let pingCredit = 0;
   let lastFlush = performance.now();
   let lastBudgetSweep = performance.now();
 
@@ -627,24 +633,6 @@ export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGatewa
       if (now - conn.openedAt > helloTimeoutMs)
         violation(conn, `no hello within ${Math.round(helloTimeoutMs / 1000)} s`);
     }
-    if (now - lastPing >= keepaliveIntervalMs) {
-      lastPing = now;
-      for (const conn of all) {
-        if (conn.missedPongs >= gatewayDefaults.missedPongs) {
-          logger.info({ asset_id: conn.assetId }, 'agent stopped answering pings; connection terminated');
-          conn.closing = true;
-          retire(conn);
-          conn.ws.terminate();
-          continue;
-        }
-        conn.missedPongs += 1;
-        try {
-          conn.ws.ping();
-        } catch {
-          // Not open any more; 'close' will follow.
-        }
-      }
-    }
     if (now - lastBudgetSweep >= 60_000) {
       lastBudgetSweep = now;
       budgets.sweep(now, (assetId) => connections.has(assetId));
@@ -657,8 +645,45 @@ export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGatewa
     }
   }
 
+  /**
+   * Pings the next share of connections, so a round takes about one keepalive interval. Spread over the round,
+   * not all in one turn: a ping is a TLS write, and sixteen thousand of them at once held the event loop for
+   * seconds (decision 0057).
+   */
+  function pingSome(): void {
+    // Fractions carry over: with few connections a ping goes out every few passes, not one each pass.
+    pingCredit = Math.min(all.size, pingCredit + (all.size * pingEveryMs) / keepaliveIntervalMs);
+    const quota = Math.floor(pingCredit);
+    pingCredit -= quota;
+    for (let sent = 0; sent < quota; sent++) {
+      let next = pingRound.next();
+      if (next.done) {
+        pingRound = all.values();
+        next = pingRound.next();
+        if (next.done) return;
+      }
+      const conn = next.value;
+      if (conn.missedPongs >= gatewayDefaults.missedPongs) {
+        logger.info({ asset_id: conn.assetId }, 'agent stopped answering pings; connection terminated');
+        conn.closing = true;
+        retire(conn);
+        conn.ws.terminate();
+        continue;
+      }
+      conn.missedPongs += 1;
+      try {
+        conn.ws.ping();
+      } catch {
+        // Not open any more; 'close' will follow.
+      }
+    }
+  }
+
   const timer = setInterval(tick, tickMs);
   timer.unref();
+  const pingEveryMs = Math.min(tickMs, 100);
+  const pingTimer = setInterval(pingSome, pingEveryMs);
+  pingTimer.unref();
 
   return {
     isConnected(assetId) {
@@ -833,6 +858,7 @@ export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGatewa
       if (closed) return;
       closed = true;
       clearInterval(timer);
+      clearInterval(pingTimer);
       const assetIds = [...connections.keys()];
       const open = [...all];
       for (const conn of open) closeConnection(conn, closeCodes.goingAway, 'hub shutting down');

@@ -44,12 +44,13 @@ class LineWriter {
     return this.written;
   }
 
-  push(line: string, bytes: number): void {
+  /** Queues `line`; `isResult` false for what is not a result (the JSON body's opening). */
+  push(line: string, bytes: number, isResult = true): void {
     if (this.gone) {
       this.release(bytes);
       return;
     }
-    this.queue.push({ line, bytes, isResult: true });
+    this.queue.push({ line, bytes, isResult });
     this.flush();
   }
 
@@ -80,17 +81,23 @@ class LineWriter {
 }
 
 /**
- * Answers 200 NDJSON for a fan-out that passed every check. The summary line is written last; a stream
- * without it broke off (a bug after the 200 ends the stream early rather than sending a second status).
+ * Sends a fan-out's answer as it is produced: 200 with `type` at once, then what `produce` writes; a client
+ * that goes away is audited while the commands it started run to their end. A bug after the 200 ends the
+ * body early (the NDJSON summary line or the JSON's closing brackets are missing) rather than sending a
+ * second status.
  */
-export async function streamFanOut(
+async function answerAsItComes(
   request: FastifyRequest,
   reply: FastifyReply,
   fanOut: FanOut,
+  type: string,
+  produce: (writer: LineWriter) => Promise<void>,
+  /** False when the budget bounds the whole body (JSON): written results keep their bytes counted. */
+  releaseWritten = true,
 ): Promise<void> {
   const out = new PassThrough();
   const writer = new LineWriter(out, (bytes) => {
-    fanOut.budget.release(bytes);
+    if (releaseWritten) fanOut.budget.release(bytes);
   });
   const gone: { audit: Promise<void> | null } = { audit: null };
   let finished = false;
@@ -104,16 +111,61 @@ export async function streamFanOut(
       request.log.error({ err: error }, 'auditing an abandoned exec stream failed');
     });
   });
-  void reply.code(200).type(ndjsonType).send(out);
+  void reply.code(200).type(type).send(out);
   try {
-    const summary = await fanOut.run((result, bytes) => {
-      writer.push(`${JSON.stringify(result)}\n`, bytes);
-    });
-    const last: ExecStreamSummary = { summary, request_id: request.id };
-    writer.finish(`${JSON.stringify(last)}\n`);
+    await produce(writer);
   } catch (error) {
     request.log.error({ err: error }, 'an exec stream failed after its 200');
     out.destroy();
   }
   await gone.audit;
+}
+
+/** Answers 200 NDJSON for a fan-out that passed every check: a line per result as it arrives, then the summary. */
+export async function streamFanOut(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  fanOut: FanOut,
+): Promise<void> {
+  await answerAsItComes(request, reply, fanOut, ndjsonType, async (writer) => {
+    const summary = await fanOut.run((result, bytes) => {
+      writer.push(`${JSON.stringify(result)}\n`, bytes);
+    });
+    const last: ExecStreamSummary = { summary, request_id: request.id };
+    writer.finish(`${JSON.stringify(last)}\n`);
+  });
+}
+
+/**
+ * Answers 200 with the one JSON body `{request_id, data: {results, summary}}` (results in the order of the
+ * targets), written as the results come in: each result is serialised when it arrives and written once every
+ * result before it is, so ten thousand results never make one long serialisation at the end (decision 0057).
+ * The budget bounds the whole body, as when it was written at the end: written results stay counted.
+ */
+export async function sendFanOutJson(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  fanOut: FanOut,
+): Promise<void> {
+  await answerAsItComes(
+    request,
+    reply,
+    fanOut,
+    'application/json; charset=utf-8',
+    async (writer) => {
+      writer.push(`{"request_id":${JSON.stringify(request.id)},"data":{"results":[`, 0, false);
+      const waiting = new Map<number, { text: string; bytes: number }>();
+      let next = 0;
+      const summary = await fanOut.run((result, bytes, index) => {
+        waiting.set(index, { text: JSON.stringify(result), bytes });
+        for (let ready = waiting.get(next); ready; ready = waiting.get(next)) {
+          waiting.delete(next);
+          writer.push(next === 0 ? ready.text : `,${ready.text}`, ready.bytes);
+          next += 1;
+        }
+      });
+      writer.finish(`],"summary":${JSON.stringify(summary)}}}`);
+    },
+    false,
+  );
 }

@@ -1,7 +1,7 @@
 import type { ExecManyRequest } from '@svc/protocol';
 import { rawContext } from '../../http/raw-context.js';
 import type { Handlers, RawHandlers } from '../../http/register-routes.js';
-import { acceptsNdjson, streamFanOut } from './exec-stream.js';
+import { acceptsNdjson, sendFanOutJson, streamFanOut } from './exec-stream.js';
 import type { ExecService } from './exec.service.js';
 
 export function execRoutes(exec: ExecService) {
@@ -10,19 +10,19 @@ export function execRoutes(exec: ExecService) {
   } satisfies Handlers;
 }
 
-/** A fan-out answers one JSON body, or NDJSON lines as targets answer when the client asks for them. */
+/**
+ * A fan-out answers one JSON body, or NDJSON lines as targets answer when the client asks for them; both are
+ * written as results arrive.
+ */
 export function execRawRoutes(exec: ExecService) {
   return {
     'exec.many': async (request, reply) => {
       const ctx = rawContext(request);
       const body = request.body as ExecManyRequest;
-      if (!acceptsNdjson(request.headers.accept)) {
-        const data = await exec.runMany(ctx, body);
-        return reply.code(200).send({ request_id: request.id, data });
-      }
       // Every refusal (validation, 404, audit failure) is thrown here, before the 200.
       const fanOut = await exec.startMany(ctx, body);
-      await streamFanOut(request, reply, fanOut);
+      if (acceptsNdjson(request.headers.accept)) await streamFanOut(request, reply, fanOut);
+      else await sendFanOutJson(request, reply, fanOut);
       return reply;
     },
   } satisfies RawHandlers;

@@ -38,6 +38,8 @@ import type { AuditEntry, AuditService } from '../audit/audit.service.js';
 import type { GroupService } from '../groups/groups.service.js';
 import { findAssetSummaries, type AssetSummary } from '../../agents/asset-rows.repository.js';
 import { capStream, ResultBudget } from './result-budget.js';
+import { eachInSlices, fanOutSlice } from './slices.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 
 export { capStream } from './result-budget.js';
 
@@ -79,6 +81,8 @@ export interface ExecServiceDeps {
   events: EventBus;
   /** Commands in flight at once in a fan-out (the gateway is asynchronous: thousands are fine). */
   concurrency?: number;
+  /** Targets sent per turn of the event loop (fanOutSlice by default; tests lower it). */
+  sliceSize?: number;
   /** How much longer than the command's timeout the hub waits for the agent's answer. */
   replyMarginMs?: number;
   /** stdout + stderr bytes a fan-out may hold (tests lower it); execLimits.fanOutResultBytes by default. */
@@ -90,6 +94,8 @@ export interface ExecServiceDeps {
 }
 
 const auditedCommandChars = 1024;
+/** Targets looked up, and audit rows written, per turn of the event loop. */
+const auditSlice = 1000;
 
 interface ExecPlan {
   command: string;
@@ -146,22 +152,10 @@ function failed(
   };
 }
 
-/** Runs `work` over 0..n-1 with at most `limit` in flight. */
-async function boundedEach(n: number, limit: number, work: (i: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < n) {
-      const i = next;
-      next += 1;
-      await work(i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(n, Math.max(1, limit)) }, worker));
-}
-
 export function createExecService(deps: ExecServiceDeps): ExecService {
   const { db, audit, agents, groups, events } = deps;
   const concurrency = deps.concurrency ?? 10_000;
+  const sliceSize = deps.sliceSize ?? fanOutSlice;
   const marginMs = deps.replyMarginMs ?? 10_000;
   const budgetBytes = deps.resultBudgetBytes ?? execLimits.fanOutResultBytes;
   /**
@@ -256,10 +250,12 @@ export function createExecService(deps: ExecServiceDeps): ExecService {
     group?: string,
   ): Promise<AssetSummary[]> {
     const unique = [...new Set(ids)];
-    const rows = await findAssetSummaries(
-      db,
-      unique.filter((id) => canSeeAsset(principal, id)),
-    );
+    const visible = unique.filter((id) => canSeeAsset(principal, id));
+    const rows: AssetSummary[] = [];
+    for (let i = 0; i < visible.length; i += auditSlice) {
+      if (i > 0) await nextTurn();
+      rows.push(...(await findAssetSummaries(db, visible.slice(i, i + auditSlice))));
+    }
     const byId = new Map(rows.map((r) => [r.id, r]));
     const unknown = unique.filter((id) => !byId.has(id));
     if (unknown.length > 0 && group !== undefined) {
@@ -280,10 +276,15 @@ export function createExecService(deps: ExecServiceDeps): ExecService {
     // Decided once: a target audited as sent is the one that is sent, and an offline one is never tried.
     const online = rows.filter((r) => agents.isOnline(r.id));
     const sending = new Set(online.map((r) => r.id));
-    await audit.recordIntent(
-      ctx,
-      online.map((r) => auditEntry(r, plan, rows.length)),
-    );
+    // In slices with a turn of the event loop between them: on SQLite each insert is synchronous, and ten
+    // thousand rows in one go held the loop for most of a second. Every row is written before anything is sent.
+    for (let i = 0; i < online.length; i += auditSlice) {
+      if (i > 0) await nextTurn();
+      await audit.recordIntent(
+        ctx,
+        online.slice(i, i + auditSlice).map((r) => auditEntry(r, plan, rows.length)),
+      );
+    }
     let completed = 0;
     const budget = new ResultBudget(budgetBytes);
     return {
@@ -292,7 +293,7 @@ export function createExecService(deps: ExecServiceDeps): ExecService {
       async run(onResult) {
         const summary: ExecSummary = { total: rows.length, ok: 0, timeout: 0, offline: 0, error: 0 };
         const started = performance.now();
-        await boundedEach(rows.length, concurrency, async (i) => {
+        await eachInSlices(rows.length, concurrency, sliceSize, async (i) => {
           const row = rows[i] as AssetSummary;
           const result = sending.has(row.id) ? await execute(row, plan) : notSent(row);
           completed += 1;

@@ -54,4 +54,28 @@ describe('Prometheus telemetry', () => {
     expect(text).not.toContain('svc_hub_webhook_deliveries_total{');
     expect(text).toContain('svc_hub_process_cpu_user_seconds_total');
   });
+
+  it('reports the event loop lag since the previous scrape: a stalled loop shows in its p99 and max', async () => {
+    const telemetry = createPrometheusTelemetry();
+    const gauge = (text: string, name: string) => {
+      const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+      return line === undefined ? Number.NaN : Number(line.slice(name.length + 1));
+    };
+    await telemetry.render(); // starts a fresh window
+    // Node's delay histogram records nothing for the first interval after a reset: let one tick pass.
+    await new Promise((r) => setTimeout(r, 50));
+    const until = performance.now() + 300;
+    while (performance.now() < until) {
+      // a synchronous stall, as a fan-out that never yields would make
+    }
+    await new Promise((r) => setTimeout(r, 30));
+    const stalled = (await telemetry.render()).body;
+    await new Promise((r) => setTimeout(r, 200));
+    const calm = (await telemetry.render()).body;
+
+    expect(gauge(stalled, 'svc_hub_nodejs_eventloop_lag_max_seconds')).toBeGreaterThan(0.25);
+    expect(gauge(stalled, 'svc_hub_nodejs_eventloop_lag_p99_seconds')).toBeGreaterThan(0.25);
+    // Each scrape starts a new window, so the stall is gone from the next one.
+    expect(gauge(calm, 'svc_hub_nodejs_eventloop_lag_p99_seconds')).toBeLessThan(0.25);
+  });
 });
