@@ -147,11 +147,16 @@ describe.skipIf(!haveHaproxy)('a process stalls', () => {
       await waitAllOnline(fc.viaLb, held, 10_000);
       const backWithinMs = Date.now() - resumedAt;
       expect(backWithinMs).toBeLessThanOrEqual(10_000);
-      // Exec through HAProxy (so through any process, the resumed one included) answers, three times each.
+      // Exec through HAProxy (so through any process, the resumed one included) answers, three times each, and
+      // through each process directly: the others take the resumed process's word again (decision 0053).
       for (const id of held) {
         for (let n = 0; n < 3; n++) {
           const answer = await execEcho(fc.viaLb, id, `after-stall-${String(n)}`);
           expect(answer).toMatchObject({ status: 200, stdout: `after-stall-${String(n)}\n` });
+        }
+        for (const index of [0, 1, 2]) {
+          const answer = await execEcho(fc.direct(index), id, `direct-${String(index)}`);
+          expect(answer).toMatchObject({ status: 200, stdout: `direct-${String(index)}\n` });
         }
       }
       // The other agents were never touched.
