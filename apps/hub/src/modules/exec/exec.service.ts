@@ -38,7 +38,7 @@ import type { AuditEntry, AuditService } from '../audit/audit.service.js';
 import type { GroupService } from '../groups/groups.service.js';
 import { findAssetSummaries, type AssetSummary } from '../../agents/asset-rows.repository.js';
 import { capStream, ResultBudget } from './result-budget.js';
-import { eachInSlices, fanOutSlice } from './slices.js';
+import { eachInSlices, fanOutSlice } from '../../platform/slices.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
 export { capStream } from './result-budget.js';
