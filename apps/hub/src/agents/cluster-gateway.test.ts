@@ -559,6 +559,8 @@ describe.each(databaseTargets())('agents across hub processes ($name)', ({ optio
     expect(byAsset.get(ids[3]!.assetId)).toMatchObject({ status: 'offline' });
   });
 
+  const refused = Symbol('refused');
+
   /** A bus that counts the requests it sends, by subject, and lets a test change what a responder answers. */
   function tapped(
     bus: ClusterBus,
@@ -572,8 +574,10 @@ describe.each(databaseTargets())('agents across hub processes ($name)', ({ optio
         return bus.request(subject, data, options);
       },
       respond(subject, responder, options) {
-        if (!mangle) return bus.respond(subject, responder, options);
         const verb = subject.split('.').pop() ?? '';
+        // A process of a version without batches answers none.
+        if (mangle && mangle(verb, undefined) === refused) return () => undefined;
+        if (!mangle) return bus.respond(subject, responder, options);
         return bus.respond(subject, async (data, meta) => mangle(verb, await responder(data, meta)), options);
       },
     };
@@ -694,5 +698,21 @@ describe.each(databaseTargets())('agents across hub processes ($name)', ({ optio
     mangled = null;
     const fine = await Promise.all(a.gateway.requestMany!('exec.run', items));
     expect(fine.map((r) => r.stdout)).toEqual(['uptime\n', 'uptime\n']);
+  });
+
+  it('sends each target on its own to a holder that answers no batches (a rolling upgrade)', async () => {
+    const sent = new Map<string, number>();
+    const a = await startNode('a', { bus: tapped(network.join('node_a'), sent) });
+    const b = await startNode('b', {
+      bus: tapped(network.join('node_b'), new Map(), (verb, reply) => (verb === 'batch' ? refused : reply)),
+    });
+    await connect(b, ids[0]!);
+    await connect(b, ids[1]!);
+    await until(() => a.gateway.connectedCount() === 2, 'the view on a');
+    const items = [ids[0]!, ids[1]!].map((i) => ({ assetId: i.assetId, payload: execPayload }));
+
+    const results = await Promise.all(a.gateway.requestMany!('exec.run', items));
+    expect(results.map((r) => r.stdout)).toEqual(['uptime\n', 'uptime\n']);
+    expect(sent.get(`svc.node.${b.id}.agent.request`)).toBe(2);
   });
 });

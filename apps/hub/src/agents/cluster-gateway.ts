@@ -152,12 +152,6 @@ export function createClusterGateway(deps: ClusterGatewayDeps): ClusterAgentGate
   const wireTimeout = (timeoutMs: number) =>
     Math.min(clusterLimits.maxRequestTimeoutMs, Math.max(1, Math.floor(timeoutMs)));
 
-  /** What a failed call to the holder is for one target: not delivered when no process answers for it. */
-  function askError(error: unknown, assetId: string, type: string): Error {
-    if (error instanceof ClusterNoResponderError) return new AgentNotDeliveredError(assetId);
-    return callError(error, assetId, type);
-  }
-
   /** One target's reply, as a local call would have resolved or thrown. */
   function resultOfReply<T extends AgentRequestType>(
     reply: RequestReply,
@@ -189,21 +183,25 @@ export function createClusterGateway(deps: ClusterGatewayDeps): ClusterAgentGate
     try {
       reply = await ask(holder, 'request', message, timeoutMs);
     } catch (error) {
-      throw askError(error, assetId, type);
+      // Not delivered when no process answers for the holder: the agent may have moved.
+      if (error instanceof ClusterNoResponderError) throw new AgentNotDeliveredError(assetId);
+      throw callError(error, assetId, type);
     }
     return resultOfReply(reply, assetId, type);
   }
 
   /**
    * One batch to the holder: a promise per item of its replies, in order. The whole batch failing (the holder
-   * gone, the bus down, a reply outside the catalogue or of the wrong count) fails each of its targets.
+   * gone, the bus down, a reply outside the catalogue or of the wrong count) fails each of its targets. `null`
+   * when no process answers the holder's batch subject: the holder may be gone, or of a version without
+   * batches (a rolling upgrade), so each target goes on its own, which tells the two apart.
    */
   function remoteBatch<T extends AgentRequestType>(
     holder: string,
     type: T,
     items: readonly AgentRequestItem<T>[],
     timeoutMs: number,
-  ): Promise<RequestReply>[] {
+  ): Promise<RequestReply | null>[] {
     const message: BatchMessage = {
       type,
       timeout_ms: wireTimeout(timeoutMs),
@@ -217,7 +215,8 @@ export function createClusterGateway(deps: ClusterGatewayDeps): ClusterAgentGate
       try {
         return (await replies)[k] as RequestReply;
       } catch (error) {
-        throw askError(error, item.assetId, type);
+        if (error instanceof ClusterNoResponderError) return null;
+        throw callError(error, item.assetId, type);
       }
     });
   }
@@ -337,14 +336,18 @@ export function createClusterGateway(deps: ClusterGatewayDeps): ClusterAgentGate
           const replies = remoteBatch(holder, type, batch, timeoutMs);
           valid.forEach((i, k) => {
             const { assetId, payload } = batch[k] as AgentRequestItem<typeof type>;
-            const reply = replies[k] as Promise<RequestReply>;
+            const reply = replies[k] as Promise<RequestReply | null>;
             // The first try is the batch's; a target not delivered goes once more on its own, where it is now.
             out[i] = rerouted(
               holder,
               assetId,
               (node) =>
                 node === holder
-                  ? reply.then((r) => resultOfReply(r, assetId, type))
+                  ? reply.then((r) =>
+                      r === null
+                        ? remoteRequest(holder, assetId, type, payload, timeoutMs)
+                        : resultOfReply(r, assetId, type),
+                    )
                   : remoteRequest(node, assetId, type, payload, timeoutMs),
               () => local.request(assetId, type, payload, { timeoutMs }),
             );
