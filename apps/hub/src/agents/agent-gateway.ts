@@ -45,8 +45,35 @@ export interface AgentGateway {
     payload: AgentRequestPayload<T>,
     options?: AgentRequestOptions,
   ): Promise<AgentRequestResult<T>>;
+  /**
+   * The same request to many agents (a fan-out): one promise per item, in order, each settling as `request`
+   * would. A gateway of a cluster sends the items another process holds in batches, one per holder
+   * (decision 0057); absent, `requestEach` sends them one by one.
+   */
+  requestMany?<T extends AgentRequestType>(
+    type: T,
+    items: readonly AgentRequestItem<T>[],
+    options?: AgentRequestOptions,
+  ): Promise<AgentRequestResult<T>>[];
   /** Closes the asset's connection (credential revoked, asset deleted). */
   disconnect(assetId: string, reason: string): void;
+}
+
+/** One target of `requestMany`. */
+export interface AgentRequestItem<T extends AgentRequestType> {
+  assetId: string;
+  payload: AgentRequestPayload<T>;
+}
+
+/** `requestMany` where the gateway has it, otherwise one `request` per item. */
+export function requestEach<T extends AgentRequestType>(
+  gateway: AgentGateway,
+  type: T,
+  items: readonly AgentRequestItem<T>[],
+  options?: AgentRequestOptions,
+): Promise<AgentRequestResult<T>>[] {
+  if (gateway.requestMany) return gateway.requestMany(type, items, options);
+  return items.map((item) => gateway.request(item.assetId, type, item.payload, options));
 }
 
 export class AgentOfflineError extends Error {

@@ -558,4 +558,161 @@ describe.each(databaseTargets())('agents across hub processes ($name)', ({ optio
       expect(byAsset.get(id)).toMatchObject({ status: 'ok', stdout: 'hostname\n' });
     expect(byAsset.get(ids[3]!.assetId)).toMatchObject({ status: 'offline' });
   });
+
+  const refused = Symbol('refused');
+
+  /** A bus that counts the requests it sends, by subject, and lets a test change what a responder answers. */
+  function tapped(
+    bus: ClusterBus,
+    sent: Map<string, number>,
+    mangle?: (verb: string, reply: unknown) => unknown,
+  ) {
+    const wrapped: ClusterBus = {
+      ...bus,
+      request(subject, data, options) {
+        sent.set(subject, (sent.get(subject) ?? 0) + 1);
+        return bus.request(subject, data, options);
+      },
+      respond(subject, responder, options) {
+        const verb = subject.split('.').pop() ?? '';
+        // A process of a version without batches answers none.
+        if (mangle && mangle(verb, undefined) === refused) return () => undefined;
+        if (!mangle) return bus.respond(subject, responder, options);
+        return bus.respond(subject, async (data, meta) => mangle(verb, await responder(data, meta)), options);
+      },
+    };
+    return wrapped;
+  }
+
+  it('sends the targets of a fan-out held elsewhere in one batch per holder per slice, each result its own', async () => {
+    const sent = new Map<string, number>();
+    const a = await startNode('a', { bus: tapped(network.join('node_a'), sent) });
+    const [b, c] = [await startNode('b'), await startNode('c')];
+    const more = await provisionAgents(t.hub, 2, 'bt');
+    const [b1, c1, b2, c2, a1, off] = [ids[0]!, ids[1]!, ids[2]!, ids[3]!, more[0]!, more[1]!];
+    await connect(b, b1);
+    await connect(c, c1, {
+      'exec.run': () => ({ error: { code: 'permission_denied', message: 'not allowed here' } }),
+    });
+    await connect(b, b2);
+    await connect(c, c2);
+    await connect(a, a1);
+    await until(() => a.gateway.connectedCount() === 5, 'the view on a');
+    const exec = createExecService({
+      db: t.hub.database.db,
+      audit: t.hub.services.audit,
+      agents: createAgentCaller({ db: t.hub.database.db, gateway: a.gateway }),
+      groups: t.hub.services.groups,
+      events: createInProcessEventBus({ clock: t.clock }),
+      sliceSize: 3,
+    });
+    const order = [b1, c1, b2, c2, a1, off].map((i) => i.assetId);
+    sent.clear();
+    const { results, summary } = await exec.runOnAssets(systemOwnerContext(), order, {
+      command: 'hostname',
+      timeout: 5,
+    });
+
+    // Slice one (b1 c1 b2): a batch to b and one to c; slice two (c2 a1 off): one to c, a1 here, off not sent.
+    const subjects = (node: Node, verb: string) => sent.get(`svc.node.${node.id}.agent.${verb}`) ?? 0;
+    expect([subjects(b, 'batch'), subjects(c, 'batch')]).toEqual([1, 2]);
+    expect([subjects(b, 'request'), subjects(c, 'request')]).toEqual([0, 0]);
+    expect(results.map((r) => [r.asset_id, r.status])).toEqual([
+      [b1.assetId, 'ok'],
+      [c1.assetId, 'error'],
+      [b2.assetId, 'ok'],
+      [c2.assetId, 'ok'],
+      [a1.assetId, 'ok'],
+      [off.assetId, 'offline'],
+    ]);
+    expect(results[0]).toMatchObject({ stdout: 'hostname\n', exit_code: 0 });
+    expect(results[1]?.error).toBe('permission_denied: not allowed here');
+    expect(summary).toMatchObject({ ok: 4, error: 1, offline: 1 });
+  });
+
+  it('keeps the error of each batched target its own: reply, timeout, holder gone, bus down', async () => {
+    const [a, b, c] = [await startNode('a'), await startNode('b'), await startNode('c')];
+    const [slow, refusing, onC] = [ids[0]!, ids[1]!, ids[2]!];
+    await connect(b, slow, { 'processes.list': () => new Promise(() => undefined) });
+    await connect(b, refusing, {
+      'processes.list': () => ({ error: { code: 'permission_denied', message: 'no' } }),
+    });
+    await connect(c, onC, { 'processes.list': () => new Promise(() => undefined) });
+    await until(() => a.gateway.connectedCount() === 3, 'the view on a');
+    const items = [slow, refusing, onC].map((i) => ({ assetId: i.assetId, payload: {} }));
+
+    const settled = a.gateway.requestMany!('processes.list', items, { timeoutMs: 300 });
+    const outcomes = await Promise.allSettled(settled);
+    expect(outcomes.map((o) => (o.status === 'rejected' ? (o.reason as Error).name : 'ok'))).toEqual([
+      'AgentTimeoutError',
+      'AgentReplyError',
+      'AgentTimeoutError',
+    ]);
+    expect(outcomes[1]).toMatchObject({ reason: { code: 'permission_denied' } });
+
+    // The bus down: every target held elsewhere is unreachable from here, not offline.
+    network.setDown(true);
+    const down = await Promise.allSettled(
+      a.gateway.requestMany!('processes.list', items, { timeoutMs: 300 }),
+    );
+    expect(
+      down.map((o) => o.status === 'rejected' && o.reason instanceof ClusterUnavailableCallError),
+    ).toEqual([true, true, true]);
+    network.setDown(false);
+
+    // c goes away while its batch waits: its target is offline, as a single request's would be.
+    const waiting = a.gateway.requestMany!('processes.list', [items[2]!], { timeoutMs: 60_000 });
+    await c.bus.close();
+    await cluster.kill(c.id, a.id);
+    await expect(waiting[0]).rejects.toBeInstanceOf(AgentOfflineError);
+  });
+
+  it('fails every target of a batch whose reply is outside the catalogue', async () => {
+    let mangled: unknown = null;
+    const a = await startNode('a');
+    const b = await startNode('b', {
+      bus: tapped(network.join('node_b'), new Map(), (verb, reply) =>
+        verb === 'batch' && mangled !== null ? mangled : reply,
+      ),
+    });
+    await connect(b, ids[0]!);
+    await connect(b, ids[1]!);
+    await until(() => a.gateway.connectedCount() === 2, 'the view on a');
+    const items = [ids[0]!, ids[1]!].map((i) => ({ assetId: i.assetId, payload: execPayload }));
+
+    for (const bad of [
+      { results: [{ ok: true, data: {} }], extra: 1 },
+      { results: [{ ok: true, data: {} }] },
+      {
+        results: [
+          { ok: true, data: { nonsense: 1 } },
+          { ok: true, data: { nonsense: 1 } },
+        ],
+      },
+    ]) {
+      mangled = bad;
+      const outcomes = await Promise.allSettled(a.gateway.requestMany!('exec.run', items));
+      for (const outcome of outcomes)
+        expect(outcome).toMatchObject({ status: 'rejected', reason: { code: 'failed' } });
+    }
+    mangled = null;
+    const fine = await Promise.all(a.gateway.requestMany!('exec.run', items));
+    expect(fine.map((r) => r.stdout)).toEqual(['uptime\n', 'uptime\n']);
+  });
+
+  it('sends each target on its own to a holder that answers no batches (a rolling upgrade)', async () => {
+    const sent = new Map<string, number>();
+    const a = await startNode('a', { bus: tapped(network.join('node_a'), sent) });
+    const b = await startNode('b', {
+      bus: tapped(network.join('node_b'), new Map(), (verb, reply) => (verb === 'batch' ? refused : reply)),
+    });
+    await connect(b, ids[0]!);
+    await connect(b, ids[1]!);
+    await until(() => a.gateway.connectedCount() === 2, 'the view on a');
+    const items = [ids[0]!, ids[1]!].map((i) => ({ assetId: i.assetId, payload: execPayload }));
+
+    const results = await Promise.all(a.gateway.requestMany!('exec.run', items));
+    expect(results.map((r) => r.stdout)).toEqual(['uptime\n', 'uptime\n']);
+    expect(sent.get(`svc.node.${b.id}.agent.request`)).toBe(2);
+  });
 });

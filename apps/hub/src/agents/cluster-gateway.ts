@@ -9,12 +9,19 @@
 import { type AgentRequestPayload, type AgentRequestResult, type AgentRequestType } from '@svc/protocol';
 import { ClusterNoResponderError, type ClusterBus } from '../platform/cluster/cluster-bus.js';
 import type { NodeRegistry } from '../platform/cluster/node-registry.js';
-import { createOwnedStates, OwnerGoneError, type OwnedStates } from '../platform/cluster/owned-state.js';
+import {
+  createOwnedStates,
+  InvalidReplyError,
+  OwnerGoneError,
+  type OwnedStates,
+} from '../platform/cluster/owned-state.js';
+import { eachInSlices, fanOutSlice } from '../platform/slices.js';
 import type { Logger } from '../platform/logger.js';
 import {
   AgentOfflineError,
   AgentReplyError,
   AgentTimeoutError,
+  type AgentRequestItem,
   type AgentSessionInfo,
 } from './agent-gateway.js';
 import { createClusterView } from './cluster-view.js';
@@ -28,6 +35,8 @@ import {
   clusterSubjects,
   replyOfError,
   wire,
+  type BatchMessage,
+  type BatchReply,
   type RequestMessage,
   type RequestReply,
 } from './cluster-wire.js';
@@ -98,6 +107,7 @@ export function createClusterGateway(deps: ClusterGatewayDeps): ClusterAgentGate
     ...(deps.snapshotTimeoutMs !== undefined ? { snapshotTimeoutMs: deps.snapshotTimeoutMs } : {}),
   });
   agents.answer('request', answerRequest);
+  agents.answer('batch', answerBatch);
   const relay = createStreamRelay({
     owned,
     kind: agentKind.def.name,
@@ -115,21 +125,13 @@ export function createClusterGateway(deps: ClusterGatewayDeps): ClusterAgentGate
     ...(deps.rerouteWaitMs !== undefined ? { waitMs: deps.rerouteWaitMs } : {}),
   });
 
-  async function remoteRequest<T extends AgentRequestType>(
+  /** Asks the holder, failed at once when this process closes. */
+  async function ask<V extends 'request' | 'batch'>(
     holder: string,
-    assetId: string,
-    type: T,
-    payload: AgentRequestPayload<T>,
+    verb: V,
+    data: V extends 'request' ? RequestMessage : BatchMessage,
     timeoutMs: number,
-  ): Promise<AgentRequestResult<T>> {
-    if (!catalog.payloadValid(type, payload))
-      throw new AgentReplyError('invalid_argument', `invalid ${type} request`);
-    const message: RequestMessage = {
-      asset_id: assetId,
-      type,
-      payload,
-      timeout_ms: Math.min(clusterLimits.maxRequestTimeoutMs, Math.max(1, Math.floor(timeoutMs))),
-    };
+  ): Promise<V extends 'request' ? RequestReply : BatchReply> {
     let rejectClosed: () => void = () => undefined;
     const closing = new Promise<never>((_, reject) => {
       rejectClosed = () => {
@@ -137,18 +139,25 @@ export function createClusterGateway(deps: ClusterGatewayDeps): ClusterAgentGate
       };
     });
     waiting.add(rejectClosed);
-    let reply: RequestReply;
     try {
-      reply = await Promise.race([
-        agents.request(holder, 'request', message, { timeoutMs: timeoutMs + marginMs }),
+      return (await Promise.race([
+        agents.request(holder, verb, data as never, { timeoutMs: timeoutMs + marginMs }),
         closing,
-      ]);
-    } catch (error) {
-      if (error instanceof ClusterNoResponderError) throw new AgentNotDeliveredError(assetId);
-      throw callError(error, assetId, type);
+      ])) as V extends 'request' ? RequestReply : BatchReply;
     } finally {
       waiting.delete(rejectClosed);
     }
+  }
+
+  const wireTimeout = (timeoutMs: number) =>
+    Math.min(clusterLimits.maxRequestTimeoutMs, Math.max(1, Math.floor(timeoutMs)));
+
+  /** One target's reply, as a local call would have resolved or thrown. */
+  function resultOfReply<T extends AgentRequestType>(
+    reply: RequestReply,
+    assetId: string,
+    type: T,
+  ): AgentRequestResult<T> {
     if (reply.ok) {
       if (!catalog.resultValid(type, reply.data))
         throw new AgentReplyError('failed', `the agent answered ${type} with a malformed result`);
@@ -158,6 +167,58 @@ export function createClusterGateway(deps: ClusterGatewayDeps): ClusterAgentGate
     if (reply.error === 'offline') throw new AgentOfflineError(assetId);
     if (reply.error === 'timeout') throw new AgentTimeoutError(assetId, type);
     throw new AgentReplyError(reply.code, reply.message);
+  }
+
+  async function remoteRequest<T extends AgentRequestType>(
+    holder: string,
+    assetId: string,
+    type: T,
+    payload: AgentRequestPayload<T>,
+    timeoutMs: number,
+  ): Promise<AgentRequestResult<T>> {
+    if (!catalog.payloadValid(type, payload))
+      throw new AgentReplyError('invalid_argument', `invalid ${type} request`);
+    const message: RequestMessage = { asset_id: assetId, type, payload, timeout_ms: wireTimeout(timeoutMs) };
+    let reply: RequestReply;
+    try {
+      reply = await ask(holder, 'request', message, timeoutMs);
+    } catch (error) {
+      // Not delivered when no process answers for the holder: the agent may have moved.
+      if (error instanceof ClusterNoResponderError) throw new AgentNotDeliveredError(assetId);
+      throw callError(error, assetId, type);
+    }
+    return resultOfReply(reply, assetId, type);
+  }
+
+  /**
+   * One batch to the holder: a promise per item of its replies, in order. The whole batch failing (the holder
+   * gone, the bus down, a reply outside the catalogue or of the wrong count) fails each of its targets. `null`
+   * when no process answers the holder's batch subject: the holder may be gone, or of a version without
+   * batches (a rolling upgrade), so each target goes on its own, which tells the two apart.
+   */
+  function remoteBatch<T extends AgentRequestType>(
+    holder: string,
+    type: T,
+    items: readonly AgentRequestItem<T>[],
+    timeoutMs: number,
+  ): Promise<RequestReply | null>[] {
+    const message: BatchMessage = {
+      type,
+      timeout_ms: wireTimeout(timeoutMs),
+      items: items.map((item) => ({ asset_id: item.assetId, payload: item.payload })),
+    };
+    const replies = ask(holder, 'batch', message, timeoutMs).then((reply) => {
+      if (reply.results.length !== items.length) throw new InvalidReplyError(agentKind.def.name, 'batch');
+      return reply.results;
+    });
+    return items.map(async (item, k) => {
+      try {
+        return (await replies)[k] as RequestReply;
+      } catch (error) {
+        if (error instanceof ClusterNoResponderError) return null;
+        throw callError(error, item.assetId, type);
+      }
+    });
   }
 
   /** Runs another process's request on an agent held here. */
@@ -178,6 +239,35 @@ export function createClusterGateway(deps: ClusterGatewayDeps): ClusterAgentGate
     } catch (error) {
       return replyOfError(error);
     }
+  }
+
+  /** Runs another process's batch on agents held here, started in slices that yield (decision 0057). */
+  async function answerBatch(data: BatchMessage): Promise<BatchReply> {
+    const results = new Array<RequestReply>(data.items.length);
+    await eachInSlices(data.items.length, data.items.length, fanOutSlice, async (i) => {
+      const item = data.items[i] as BatchMessage['items'][number];
+      try {
+        results[i] = await answerRequest({ ...item, type: data.type, timeout_ms: data.timeout_ms });
+      } catch (error) {
+        // A single request would have failed with this on the caller: the others of the batch still answer.
+        const message = error instanceof Error ? error.message : String(error);
+        results[i] = { ok: false, error: 'reply', code: 'failed', message: message.slice(0, 200) };
+      }
+    });
+    let bytes = 0;
+    for (let i = 0; i < results.length; i++) {
+      const reply = results[i] as RequestReply;
+      if (!reply.ok) continue;
+      bytes += Buffer.byteLength(JSON.stringify(reply.data ?? null));
+      if (bytes > clusterLimits.batchReplyBytes)
+        results[i] = {
+          ok: false,
+          error: 'reply',
+          code: 'failed',
+          message: 'the result was too large to send back with the others of its batch',
+        };
+    }
+    return { results };
   }
 
   function remoteOf(assetId: string): string | null {
@@ -215,6 +305,56 @@ export function createClusterGateway(deps: ClusterGatewayDeps): ClusterAgentGate
         (node) => remoteRequest(node, assetId, type, payload, timeoutMs),
         () => local.request(assetId, type, payload, { timeoutMs }),
       );
+    },
+
+    requestMany(type, items, options = {}) {
+      const timeoutMs = options.timeoutMs ?? requestTimeoutMs;
+      const out = new Array<Promise<AgentRequestResult<typeof type>>>(items.length);
+      const byHolder = new Map<string, number[]>();
+      items.forEach((item, i) => {
+        const holder = remoteOf(item.assetId);
+        if (holder === null) {
+          out[i] = local.request(item.assetId, type, item.payload, options);
+          return;
+        }
+        let held = byHolder.get(holder);
+        if (!held) byHolder.set(holder, (held = []));
+        held.push(i);
+      });
+      for (const [holder, held] of byHolder) {
+        for (let start = 0; start < held.length; start += clusterLimits.batchItems) {
+          const indexes = held.slice(start, start + clusterLimits.batchItems);
+          // A payload the catalogue refuses never leaves this process, and fails its own target only.
+          const valid: number[] = [];
+          for (const i of indexes) {
+            if (catalog.payloadValid(type, (items[i] as AgentRequestItem<typeof type>).payload))
+              valid.push(i);
+            else out[i] = Promise.reject(new AgentReplyError('invalid_argument', `invalid ${type} request`));
+          }
+          if (valid.length === 0) continue;
+          const batch = valid.map((i) => items[i] as AgentRequestItem<typeof type>);
+          const replies = remoteBatch(holder, type, batch, timeoutMs);
+          valid.forEach((i, k) => {
+            const { assetId, payload } = batch[k] as AgentRequestItem<typeof type>;
+            const reply = replies[k] as Promise<RequestReply | null>;
+            // The first try is the batch's; a target not delivered goes once more on its own, where it is now.
+            out[i] = rerouted(
+              holder,
+              assetId,
+              (node) =>
+                node === holder
+                  ? reply.then((r) =>
+                      r === null
+                        ? remoteRequest(holder, assetId, type, payload, timeoutMs)
+                        : resultOfReply(r, assetId, type),
+                    )
+                  : remoteRequest(node, assetId, type, payload, timeoutMs),
+              () => local.request(assetId, type, payload, { timeoutMs }),
+            );
+          });
+        }
+      }
+      return out;
     },
 
     openStream(assetId, options) {

@@ -33,6 +33,13 @@ export const clusterLimits = {
   viewBatchBytes: 256 * 1024,
   idLength: 64,
   reasonLength: 200,
+  /** Requests one batch carries at most: a fan-out's slice (decision 0057), one batch per holder. */
+  batchItems: 250,
+  /**
+   * JSON bytes of results one batch reply carries at most (under the bus's 64 MiB message bound): a result past
+   * them is answered as failed rather than making the whole reply too large to send.
+   */
+  batchReplyBytes: 32 * 1024 * 1024,
   /** The longest agent request a peer may ask for (exec's own maximum is an hour). */
   maxRequestTimeoutMs: 3_600_000 + 60_000,
 } as const;
@@ -110,6 +117,23 @@ export const RequestReply = Type.Union([
 ]);
 export type RequestReply = Static<typeof RequestReply>;
 
+/** Up to `batchItems` requests of one type for agents the owner holds, each with its own asset and payload. */
+export const BatchMessage = Obj({
+  type: Type.String({ maxLength: 64 }),
+  timeout_ms: Type.Integer({ minimum: 1, maximum: clusterLimits.maxRequestTimeoutMs }),
+  items: Type.Array(Obj({ asset_id: Id, payload: Type.Unknown() }), {
+    minItems: 1,
+    maxItems: clusterLimits.batchItems,
+  }),
+});
+export type BatchMessage = Static<typeof BatchMessage>;
+
+/** One reply per item, in the items' order (the caller checks the count and each result). */
+export const BatchReply = Obj({
+  results: Type.Array(RequestReply, { maxItems: clusterLimits.batchItems }),
+});
+export type BatchReply = Static<typeof BatchReply>;
+
 export const StreamOpenMessage = Obj({
   stream: Id,
   asset_id: Id,
@@ -172,6 +196,8 @@ export const agentKind = defineOwnedKind({
   requests: {
     /** An agent request run by the node that holds the agent. */
     request: { request: RequestMessage, reply: RequestReply },
+    /** Many requests of one type run by the node that holds their agents (a fan-out's slice). */
+    batch: { request: BatchMessage, reply: BatchReply },
     /** A node's snapshot of the agents it holds (the bus joins answers larger than one message). */
     snapshot: { request: Obj({}), reply: SnapshotReply },
   },

@@ -22,6 +22,7 @@ import {
   AgentReplyError,
   AgentTimeoutError,
   ClusterUnavailableCallError,
+  requestEach,
 } from '../../agents/agent-gateway.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { EventBus } from '../../platform/event-bus.js';
@@ -38,7 +39,7 @@ import type { AuditEntry, AuditService } from '../audit/audit.service.js';
 import type { GroupService } from '../groups/groups.service.js';
 import { findAssetSummaries, type AssetSummary } from '../../agents/asset-rows.repository.js';
 import { capStream, ResultBudget } from './result-budget.js';
-import { eachInSlices, fanOutSlice } from './slices.js';
+import { eachInSlices, fanOutSlice } from '../../platform/slices.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
 export { capStream } from './result-budget.js';
@@ -198,21 +199,58 @@ export function createExecService(deps: ExecServiceDeps): ExecService {
     };
   }
 
-  /** Sends one command; every failure except an unexpected bug becomes a result. */
-  async function execute(row: AssetSummary, plan: ExecPlan): Promise<ExecResult> {
+  const payloadOf = (plan: ExecPlan) => ({
+    command: plan.command,
+    timeout_ms: plan.timeoutS * 1000,
+    max_output_bytes: agentLimits.execStreamBytes,
+  });
+  const optionsOf = (plan: ExecPlan) => ({ timeoutMs: plan.timeoutS * 1000 + marginMs });
+
+  /**
+   * Sends a fan-out's commands together: those asked for in one synchronous run (a slice of `eachInSlices`,
+   * cut short where it waits for room under `concurrency`) go in one `requestEach`, so the targets another
+   * process holds travel in one batch per holder rather than one bus request each (decision 0057).
+   */
+  function together(plan: ExecPlan): (row: AssetSummary) => Promise<ExecOutcome> {
+    let queue: { assetId: string; resolve: (o: ExecOutcome) => void; reject: (e: unknown) => void }[] = [];
+    const flush = () => {
+      const batch = queue;
+      queue = [];
+      try {
+        const outcomes = requestEach(
+          agents.gateway,
+          'exec.run',
+          batch.map((q) => ({ assetId: q.assetId, payload: payloadOf(plan) })),
+          optionsOf(plan),
+        );
+        batch.forEach((q, k) => {
+          (outcomes[k] as Promise<ExecOutcome>).then(q.resolve, q.reject);
+        });
+      } catch (error) {
+        for (const q of batch) q.reject(error);
+      }
+    };
+    return (row) =>
+      new Promise<ExecOutcome>((resolve, reject) => {
+        if (queue.length === 0) queueMicrotask(flush);
+        queue.push({ assetId: row.id, resolve, reject });
+      });
+  }
+
+  /**
+   * One command's result; every failure except an unexpected bug becomes a result. `send` sends it with the
+   * others of its slice (`together`); absent, it goes alone.
+   */
+  async function execute(
+    row: AssetSummary,
+    plan: ExecPlan,
+    send?: (row: AssetSummary) => Promise<ExecOutcome>,
+  ): Promise<ExecResult> {
     const started = performance.now();
     let result: ExecResult;
     try {
-      const outcome = await agents.gateway.request(
-        row.id,
-        'exec.run',
-        {
-          command: plan.command,
-          timeout_ms: plan.timeoutS * 1000,
-          max_output_bytes: agentLimits.execStreamBytes,
-        },
-        { timeoutMs: plan.timeoutS * 1000 + marginMs },
-      );
+      const outcome = await (send?.(row) ??
+        agents.gateway.request(row.id, 'exec.run', payloadOf(plan), optionsOf(plan)));
       result = resultOf(row.id, outcome, plan);
     } catch (error) {
       const elapsed = performance.now() - started;
@@ -293,9 +331,10 @@ export function createExecService(deps: ExecServiceDeps): ExecService {
       async run(onResult) {
         const summary: ExecSummary = { total: rows.length, ok: 0, timeout: 0, offline: 0, error: 0 };
         const started = performance.now();
+        const send = together(plan);
         await eachInSlices(rows.length, concurrency, sliceSize, async (i) => {
           const row = rows[i] as AssetSummary;
-          const result = sending.has(row.id) ? await execute(row, plan) : notSent(row);
+          const result = sending.has(row.id) ? await execute(row, plan, send) : notSent(row);
           completed += 1;
           summary[result.status] += 1;
           // The agent's full answer is dropped here: only what the budget admits lives on.
