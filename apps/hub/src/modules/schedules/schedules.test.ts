@@ -221,7 +221,7 @@ describe.each(databaseTargets())('schedules ($name)', ({ options }) => {
         .map((e) => e.data as { schedule_id: string; status: string })
         .filter((d) => d.schedule_id === schedule.id)
         .map((d) => d.status);
-    await expect.poll(published).toEqual(['refused']);
+    await expect.poll(published, { timeout: 10_000 }).toEqual(['refused']);
     const audited = await t.hub.database.db
       .selectFrom('audit_events')
       .selectAll()
