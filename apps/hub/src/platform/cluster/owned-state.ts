@@ -219,21 +219,39 @@ export function createOwnedStates(deps: {
   const gone = new Set<string>();
   const listeners = new Set<(node: string) => void>();
   const backListeners = new Set<(node: string) => Promise<void> | void>();
-  /** This process registered again and not every other process has heard it yet: told again on reconnect. */
-  let backUntold = false;
+  /**
+   * Live processes not yet told that this one registered again (no answer, no responder: NATS came back to it
+   * before them, or the bus is down): told again at each sweep while the registry lists them live.
+   */
+  const untold = new Set<string>();
+  let telling = false;
 
-  async function tellBack(): Promise<void> {
-    const others = [...registry.liveNodes()].filter((node) => node !== bus.nodeId);
-    const told = await Promise.allSettled(
-      others.map((node) =>
-        bus.request(nodeBackSubject(node), { node: bus.nodeId }, { timeoutMs: nodeBackTimeoutMs }),
-      ),
-    );
-    backUntold = told.some(
-      (result) => result.status === 'rejected' && result.reason instanceof ClusterUnavailableError,
-    );
-    if (backUntold) logger.warn('the other hub processes could not all be told this one is back: told again');
+  async function tellBack(nodes: readonly string[]): Promise<void> {
+    telling = true;
+    try {
+      const told = await Promise.allSettled(
+        nodes.map((node) =>
+          bus.request(nodeBackSubject(node), { node: bus.nodeId }, { timeoutMs: nodeBackTimeoutMs }),
+        ),
+      );
+      told.forEach((result, i) => {
+        const node = nodes[i];
+        if (node === undefined) return;
+        if (result.status === 'fulfilled') untold.delete(node);
+        else untold.add(node);
+      });
+    } finally {
+      telling = false;
+    }
+    if (untold.size > 0) logger.warn({ nodes: untold.size }, 'hub processes not yet told this one is back');
   }
+
+  function tellUntold(): void {
+    if (telling || untold.size === 0) return;
+    for (const node of [...untold]) if (!registry.isLive(node)) untold.delete(node);
+    if (untold.size > 0) void tellBack([...untold]);
+  }
+
   const unsubscribes: (() => void)[] = [];
   /** Answers and subscriptions kinds declared, made at start (a cluster of one answers nothing). */
   const pending: (() => () => void)[] = [];
@@ -252,6 +270,7 @@ export function createOwnedStates(deps: {
   }
 
   function sweepOnce(): void {
+    tellUntold();
     for (const node of registry.liveNodes()) seenLive.add(node);
     for (const node of [...held.keys()]) if (!registry.isLive(node) && seenLive.has(node)) nodeGone(node);
   }
@@ -373,10 +392,10 @@ export function createOwnedStates(deps: {
           }
           return {};
         }),
-        registry.onLeaseRegained?.(tellBack) ?? (() => undefined),
-        bus.onReconnected(() => {
-          if (backUntold) void tellBack();
-        }),
+        registry.onLeaseRegained?.(() =>
+          tellBack([...registry.liveNodes()].filter((node) => node !== bus.nodeId)),
+        ) ?? (() => undefined),
+        bus.onReconnected(tellUntold),
         registry.onNodeGone((node) => {
           nodeGone(node);
           try {
