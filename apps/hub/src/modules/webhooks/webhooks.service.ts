@@ -132,7 +132,7 @@ export function createWebhookService(deps: {
   telemetry?: Pick<Telemetry, 'webhookDelivery'>;
   cluster?: WebhookCluster;
   /** Tells the other processes that a webhook changed, so their targets follow (decision 0040). */
-  invalidation?: Pick<CacheInvalidation, 'invalidate'>;
+  invalidation?: Pick<CacheInvalidation, 'invalidate' | 'flush'>;
 }): WebhookService {
   const { db, clock, audit, box, outbound, logger } = deps;
   const options = { ...defaultDeliveryOptions, ...deps.delivery };
@@ -150,6 +150,8 @@ export function createWebhookService(deps: {
   let loaded: Promise<void> | null = null;
   let restored: Promise<void> | null = null;
   let closing = false;
+  /** Reloads another process asked for, not finished yet: an event waits for them before it is matched. */
+  const reloading = new Set<Promise<void>>();
   /** Writes not finished yet: close() waits for them before the database closes. */
   const writing = new Set<Promise<void>>();
 
@@ -320,6 +322,33 @@ export function createWebhookService(deps: {
     return job;
   }
 
+  /**
+   * Tells the other processes at once, not after the invalidation window: an event caused on another process
+   * right after this change is matched against the webhook as it is now.
+   */
+  function tellOthers(id: string): void {
+    deps.invalidation?.invalidate(webhookCacheTopic, id);
+    deps.invalidation?.flush();
+  }
+
+  async function reload(id: string): Promise<void> {
+    if (loaded === null) return;
+    await loaded;
+    if (id === allKeys) {
+      const rows = await allWebhooks(db);
+      const ids = new Set(rows.map((r) => r.id));
+      for (const known of [...targets.keys()]) if (!ids.has(known)) forget(known);
+      for (const r of rows) targets.set(r.id, targetOf(r));
+      return;
+    }
+    const row = await findWebhook(db, id);
+    if (row) {
+      targets.set(id, targetOf(row));
+      return;
+    }
+    forget(id);
+  }
+
   /** A removed webhook: nothing more is sent to it from here. */
   function forget(webhookId: string): void {
     targets.delete(webhookId);
@@ -446,7 +475,7 @@ export function createWebhookService(deps: {
       });
       await ensureLoaded();
       targets.set(id, targetOf(row));
-      deps.invalidation?.invalidate(webhookCacheTopic, id);
+      tellOthers(id);
       return { ...present(row), secret };
     },
 
@@ -472,7 +501,7 @@ export function createWebhookService(deps: {
       const updated = { ...row, ...changes };
       await ensureLoaded();
       targets.set(id, targetOf(updated));
-      deps.invalidation?.invalidate(webhookCacheTopic, id);
+      tellOthers(id);
       return present(updated);
     },
 
@@ -488,7 +517,7 @@ export function createWebhookService(deps: {
         });
       });
       forget(id);
-      deps.invalidation?.invalidate(webhookCacheTopic, id);
+      tellOthers(id);
       return present(row);
     },
 
@@ -531,18 +560,21 @@ export function createWebhookService(deps: {
     },
 
     onEvent(event) {
-      void ready().then(() => {
-        for (const target of targets.values()) {
-          if (!target.enabled || (target.events !== null && !target.events.has(event.type))) continue;
-          const job = newJob(target, event.type, event.id, event.ts, event.data);
-          if (!job) continue;
-          const row = pendingRow(job, job.createdAt);
-          // While the hub stops, a new delivery is only kept: the next start sends it.
-          if (!closing) held.set(job.deliveryId, job.webhookId);
-          if (closing || queue.enqueue(job))
-            persist(job, () => insertPending(db, row), 'keeping a pending delivery');
-        }
-      });
+      const pending = [...reloading];
+      void ready()
+        .then(() => Promise.all(pending))
+        .then(() => {
+          for (const target of targets.values()) {
+            if (!target.enabled || (target.events !== null && !target.events.has(event.type))) continue;
+            const job = newJob(target, event.type, event.id, event.ts, event.data);
+            if (!job) continue;
+            const row = pendingRow(job, job.createdAt);
+            // While the hub stops, a new delivery is only kept: the next start sends it.
+            if (!closing) held.set(job.deliveryId, job.webhookId);
+            if (closing || queue.enqueue(job))
+              persist(job, () => insertPending(db, row), 'keeping a pending delivery');
+          }
+        });
     },
 
     start() {
@@ -563,22 +595,12 @@ export function createWebhookService(deps: {
       await takeOver();
     },
 
-    async reloadWebhook(id) {
-      if (loaded === null) return;
-      await loaded;
-      if (id === allKeys) {
-        const rows = await allWebhooks(db);
-        const ids = new Set(rows.map((r) => r.id));
-        for (const known of [...targets.keys()]) if (!ids.has(known)) forget(known);
-        for (const r of rows) targets.set(r.id, targetOf(r));
-        return;
-      }
-      const row = await findWebhook(db, id);
-      if (row) {
-        targets.set(id, targetOf(row));
-        return;
-      }
-      forget(id);
+    reloadWebhook(id) {
+      const work = reload(id);
+      const settled = work.catch(() => undefined);
+      reloading.add(settled);
+      void settled.finally(() => reloading.delete(settled));
+      return work;
     },
 
     async close() {

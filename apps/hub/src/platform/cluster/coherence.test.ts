@@ -162,6 +162,22 @@ describe.skipIf(url === null)('two hub processes on one database (postgres)', ()
     expect(records).toEqual([{ outcome: 'delivered' }, { outcome: 'delivered' }, { outcome: 'delivered' }]);
   });
 
+  it('delivers an event caused on one process right after a webhook was made on the other', async () => {
+    receiver = await startReceiver(['hooks.test']);
+    const live = receiver;
+    live.on('/in', (answer) => answer.end('ok'));
+    const { a, b } = await twoProcesses({ outbound: { resolver, ca: live.ca } });
+    // B has loaded its (empty) set of webhooks: it learns of the new one only from A.
+    expect((await b.request('POST', '/api/v2/groups', { body: { name: 'before' } })).status).toBe(201);
+    const res = await a.request('POST', '/api/v2/webhooks', {
+      body: { name: 'at once', url: `https://hooks.test:${String(live.port)}/in`, events: ['group.created'] },
+    });
+    expect(res.status).toBe(201);
+    expect((await b.request('POST', '/api/v2/groups', { body: { name: 'right after' } })).status).toBe(201);
+    await until(() => live.hits('/in').some((hit) => hit.body.includes('right after')));
+    expect(live.hits('/in').filter((hit) => hit.body.includes('right after'))).toHaveLength(1);
+  });
+
   it('takes over orphaned deliveries once when two processes race for them', async () => {
     receiver = await startReceiver(['hooks.test']);
     const live = receiver;
