@@ -18,7 +18,7 @@ import { resolveSettings, type AgentSettings } from './config/settings.js';
 import { createHandlers } from './handlers/index.js';
 import { RunningCommands, type ExecOptions } from './handlers/exec.js';
 import { createAgentGuard } from './handlers/protected-paths.js';
-import { createPtyOpeners } from './handlers/pty.js';
+import { createPtyOpeners, ptyShellOptions } from './handlers/pty.js';
 import { createTunnelOpeners } from './handlers/tunnel.js';
 import { createLogger, type Logger } from './logger.js';
 import { createDockerEngine, type DockerEngine } from './platform/docker-engine.js';
@@ -169,7 +169,10 @@ export async function startAgent(options: StartAgentOptions): Promise<RunningAge
     hello: () => buildHello(platform, settings, engine),
     heartbeat: buildHeartbeat,
     dispatch: createDispatcher(handlers, logger),
-    streamOpeners: { ...createPtyOpeners({ nodePlatform, runCommand }), ...createTunnelOpeners(settings) },
+    streamOpeners: {
+      ...createPtyOpeners({ nodePlatform, runCommand, ...ptyShellOptions(settings) }),
+      ...createTunnelOpeners(settings),
+    },
     heartbeatIntervalS: settings.heartbeatIntervalS,
     metrics,
     logger,

@@ -343,6 +343,51 @@ describe('hub_urls (several hub processes; decision 0055)', () => {
   });
 });
 
+describe("the terminals' shell (decision 0064)", () => {
+  it("defaults to the agent user's login shell, started as a login shell", () => {
+    const { settings, sources } = resolveSettings({ env: {}, file: null, platform: 'linux' });
+    expect([settings.terminalShell, settings.terminalLoginShell]).toEqual([null, true]);
+    expect([sources.terminal_shell, sources.terminal_login_shell]).toEqual(['default', 'default']);
+  });
+
+  it('reads SVC_AGENT_SHELL and SVC_AGENT_SHELL_LOGIN before the file', () => {
+    const { settings, sources } = resolveSettings({
+      env: { SVC_AGENT_SHELL: '/bin/sh', SVC_AGENT_SHELL_LOGIN: 'no' },
+      file: { terminal_shell: '/bin/bash', terminal_login_shell: true },
+      platform: 'linux',
+    });
+    expect([settings.terminalShell, settings.terminalLoginShell]).toEqual(['/bin/sh', false]);
+    expect([sources.terminal_shell, sources.terminal_login_shell]).toEqual(['env', 'env']);
+  });
+
+  it('refuses a relative path or one with arguments, saying so, and uses the next source', () => {
+    const { settings, warnings } = resolveSettings({
+      env: { SVC_AGENT_SHELL: 'bash --norc' },
+      file: { terminal_shell: 'zsh' },
+      platform: 'linux',
+    });
+    expect(settings.terminalShell).toBeNull();
+    expect(warnings).toEqual([
+      'SVC_AGENT_SHELL="bash --norc" is not a valid path; using the default',
+      'terminal_shell "zsh" in the settings file is not a valid path; using the default',
+    ]);
+  });
+
+  it('can be set by hand', () => {
+    expect(parseSettingValue('terminal_shell', ' /usr/bin/fish ')).toEqual({
+      ok: true,
+      key: 'terminal_shell',
+      stored: '/usr/bin/fish',
+    });
+    expect(parseSettingValue('terminal_shell', '/bin/bash --norc')).toMatchObject({ ok: false });
+    expect(parseSettingValue('terminal_login_shell', 'off')).toEqual({
+      ok: true,
+      key: 'terminal_login_shell',
+      stored: false,
+    });
+  });
+});
+
 describe('durations and booleans', () => {
   it.each([
     ['30s', 30],

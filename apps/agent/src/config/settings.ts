@@ -47,9 +47,14 @@ export interface AgentSettings {
   protectedPids: number[];
   /** The desktop's VNC server: always 127.0.0.1 on this machine, only the port is a setting. */
   vncPort: number;
+  /** The terminal's shell (an absolute path); null: the agent user's own login shell (decision 0064). */
+  terminalShell: string | null;
+  /** Start the terminal's shell as a login shell (`-l`: it reads /etc/profile and ~/.profile). */
+  terminalLoginShell: boolean;
 }
 
-type ValueKind = 'duration' | 'boolean' | 'endpoint' | 'url' | 'urls' | 'text' | 'paths' | 'pids' | 'port';
+type ValueKind =
+  'duration' | 'boolean' | 'endpoint' | 'url' | 'urls' | 'text' | 'path' | 'paths' | 'pids' | 'port';
 
 interface SettingDefinition {
   /** Key in the settings file and for `settings set`. */
@@ -224,6 +229,22 @@ export const settingDefinitions = [
     normal: '5900',
     lowPower: null,
   },
+  {
+    key: 'terminal_shell',
+    env: 'SVC_AGENT_SHELL',
+    kind: 'path',
+    description: "the terminals' shell, an absolute path (default: the agent user's login shell)",
+    normal: '',
+    lowPower: null,
+  },
+  {
+    key: 'terminal_login_shell',
+    env: 'SVC_AGENT_SHELL_LOGIN',
+    kind: 'boolean',
+    description: "start the terminals' shell as a login shell (-l: /etc/profile, ~/.profile)",
+    normal: 'true',
+    lowPower: null,
+  },
 ] as const satisfies readonly SettingDefinition[];
 
 export type SettingKey = (typeof settingDefinitions)[number]['key'];
@@ -334,6 +355,13 @@ function parsePort(value: unknown): number | null {
   return typeof port === 'number' && Number.isInteger(port) && port >= 1 && port <= 65535 ? port : null;
 }
 
+/** An absolute path, nothing else (no arguments: the value is run as one program). */
+function parsePath(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const trimmed = value.trim();
+  return trimmed.startsWith('/') && !trimmed.includes('\0') && !/\s/.test(trimmed) ? trimmed : null;
+}
+
 function definition(key: SettingKey): SettingDefinition {
   const found = settingDefinitions.find((d) => d.key === key);
   if (!found) throw new Error(`unknown setting ${key}`);
@@ -439,6 +467,8 @@ export function resolveSettings(input: SettingsInput): ResolvedSettings {
     protectedPaths: [],
     protectedPids: [],
     vncPort: tuned('vnc_port', parsePort),
+    terminalShell: pick('terminal_shell', parsePath, none),
+    terminalLoginShell: tuned('terminal_login_shell', parseBoolean),
   };
   // Protections add up: the environment cannot take back what the file protects, nor the reverse.
   const union = <T>(key: SettingKey, parse: (v: unknown) => T[] | null): T[] => {
@@ -542,6 +572,12 @@ export function parseSettingValue(
     }
     case 'text':
       return { ok: true, key: def.key, stored: value };
+    case 'path': {
+      const parsed = parsePath(value);
+      return parsed === null
+        ? { ok: false, message: `${key} takes an absolute path to a program, without arguments` }
+        : { ok: true, key: def.key, stored: parsed };
+    }
     case 'paths': {
       const parsed = parseProtectedPaths(value);
       return parsed === null
@@ -588,6 +624,8 @@ export function describeSettings(
     protected_paths: s.protectedPaths.length > 0 ? s.protectedPaths.join(':') : '(none)',
     protected_pids: s.protectedPids.length > 0 ? s.protectedPids.join(',') : '(none)',
     vnc_port: String(s.vncPort),
+    terminal_shell: s.terminalShell ?? "(the agent user's login shell)",
+    terminal_login_shell: String(s.terminalLoginShell),
   };
   return settingKeys.map((key) => ({ key, value: values[key], source: resolved.sources[key] }));
 }

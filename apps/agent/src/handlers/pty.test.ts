@@ -1,8 +1,11 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { StreamExit } from '@svc/protocol';
 import type { OpenedSource } from '../channel/streams.js';
 import { runCommand } from '../platform/run-command.js';
-import { createPtyOpeners } from './pty.js';
+import { createPtyOpeners, type PtyOptions } from './pty.js';
 
 interface Terminal {
   source: OpenedSource;
@@ -11,8 +14,18 @@ interface Terminal {
   ended: Promise<{ reason: string; exit: StreamExit | undefined }>;
 }
 
-async function openTerminal(cols = 80, rows = 24): Promise<Terminal> {
-  const opener = createPtyOpeners({ nodePlatform: 'linux', runCommand, shell: '/bin/sh', cwd: '/tmp' }).pty;
+async function openTerminal(
+  cols = 80,
+  rows = 24,
+  shellOptions: Pick<PtyOptions, 'loginShell' | 'env'> = {},
+): Promise<Terminal> {
+  const opener = createPtyOpeners({
+    nodePlatform: 'linux',
+    runCommand,
+    shell: '/bin/sh',
+    cwd: '/tmp',
+    ...shellOptions,
+  }).pty;
   if (!opener) throw new Error('no pty opener');
   let output = '';
   let endResolve: (end: { reason: string; exit: StreamExit | undefined }) => void = () => undefined;
@@ -84,6 +97,26 @@ describe('pty streams (util-linux script)', () => {
     const deadline = Date.now() + 5_000;
     while (alive() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect(alive()).toBe(false);
+  });
+
+  it('starts the shell as a login shell, which reads ~/.profile, unless told not to', async () => {
+    const home = await mkdtemp(path.join(os.tmpdir(), 'svc-pty-home-'));
+    try {
+      await writeFile(path.join(home, '.profile'), 'echo profile-$((2+3))-read\n');
+      const env = { ...process.env, HOME: home };
+      const login = await openTerminal(80, 24, { env });
+      await type(login, 'echo done-$((1+1))\n');
+      await login.waitFor(/done-2/);
+      expect(login.text()).toContain('profile-5-read');
+      login.source.close();
+      const plain = await openTerminal(80, 24, { env, loginShell: false });
+      await type(plain, 'echo done-$((1+1))\n');
+      await plain.waitFor(/done-2/);
+      expect(plain.text()).not.toContain('profile-5-read');
+      plain.source.close();
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
   });
 
   it('answers unsupported off Linux', async () => {

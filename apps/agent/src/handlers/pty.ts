@@ -1,5 +1,6 @@
 /**
- * The `pty` stream kind (decision 0029): a pseudo-terminal running the agent user's login shell, through
+ * The `pty` stream kind (decision 0029): a pseudo-terminal running the agent user's login shell (or the shell
+ * the settings name, decision 0064), through
  * util-linux `script` (no native module in the bundle). `script -qfe -c <cmd> /dev/null` allocates the PTY
  * and copies it to our pipes; its exit code is the shell's. The size is set by `stty` before the shell
  * starts, and changed with `stty -F <pts>` on the shell's terminal (the kernel then signals SIGWINCH).
@@ -15,11 +16,26 @@ import type { RunCommand } from '../platform/run-command.js';
 export interface PtyOptions {
   nodePlatform: NodeJS.Platform;
   runCommand: RunCommand;
-  /** The login shell; the agent user's own by default. */
+  /** The shell; the agent user's own login shell by default. */
   shell?: string;
+  /** Start it as a login shell (`-l`), as a terminal login does; true by default. */
+  loginShell?: boolean;
   /** Where the shell starts; the user's home by default. */
   cwd?: string;
+  /** The environment the shell starts with (before SHELL and TERM); the agent's own by default. */
+  env?: NodeJS.ProcessEnv;
   scriptPath?: string;
+}
+
+/** The settings `terminal_shell` and `terminal_login_shell` as the opener takes them. */
+export function ptyShellOptions(settings: {
+  terminalShell: string | null;
+  terminalLoginShell: boolean;
+}): Pick<PtyOptions, 'shell' | 'loginShell'> {
+  return {
+    ...(settings.terminalShell !== null ? { shell: settings.terminalShell } : {}),
+    loginShell: settings.terminalLoginShell,
+  };
 }
 
 /** The agent user's login shell: from the password database, then $SHELL, then /bin/sh. */
@@ -61,10 +77,16 @@ export function createPtyOpeners(options: PtyOptions): StreamOpeners {
             new AgentError('unsupported', `terminals are not supported on ${options.nodePlatform}`),
           );
         const shell = options.shell ?? loginShell();
-        const command = `stty cols ${params.cols} rows ${params.rows} 2>/dev/null; exec ${quote(shell)} -l`;
+        const login = options.loginShell === false ? '' : ' -l';
+        const command = `stty cols ${params.cols} rows ${params.rows} 2>/dev/null; exec ${quote(shell)}${login}`;
         const child = spawn(options.scriptPath ?? 'script', ['-q', '-f', '-e', '-c', command, '/dev/null'], {
           cwd: options.cwd ?? os.homedir(),
-          env: { ...process.env, SHELL: shell, TERM: 'xterm-256color', COLORTERM: 'truecolor' },
+          env: {
+            ...(options.env ?? process.env),
+            SHELL: shell,
+            TERM: 'xterm-256color',
+            COLORTERM: 'truecolor',
+          },
           stdio: ['pipe', 'pipe', 'pipe'],
           detached: true,
         });
