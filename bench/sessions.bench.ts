@@ -23,7 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sessionLimits } from '@svc/protocol';
 import { writeSettingsFile } from '@svc/agent';
-import type { SimulatedAgentIdentity } from '@svc/testkit';
+import { testTerminalEnvironment, type SimulatedAgentIdentity } from '@svc/testkit';
 import { cleanup, percentile, prepareFleet, startHubProcess, waitForAgents } from './lib/fleet.js';
 import { jsonClient } from './lib/https-json.js';
 import { rssBytesOf, spawnNode, type NodeChild } from './lib/proc-stats.js';
@@ -115,7 +115,13 @@ export async function runSessionsBench(): Promise<void> {
           allow_power_actions: false,
         });
         agents.push(
-          await spawnNode([launcher, 'run', '--config', config], {}, 'connected to the hub', phaseMs),
+          await spawnNode(
+            [launcher, 'run', '--config', config],
+            // A known shell, the same as the local PTY's: not the machine's start-up files (decision 0064).
+            { ...testTerminalEnvironment },
+            'connected to the hub',
+            phaseMs,
+          ),
         );
         assetIds.push(identity.assetId);
       }
@@ -140,7 +146,7 @@ export async function runSessionsBench(): Promise<void> {
     const single = await phase('single session', async () => {
       const viaHub = await openHubTerminal(target, keys[keyCount - 1] ?? '', assetIds[0] ?? '');
       open.push(viaHub);
-      const local = openLocalPty();
+      const local = openLocalPty(testTerminalEnvironment);
       open.push(local);
       await whenReady(viaHub, 30_000);
       await whenReady(local, 30_000);
@@ -281,7 +287,7 @@ export async function runSessionsBench(): Promise<void> {
     writeResult({
       benchmark: 'sessions',
       command: `BENCH_SESSIONS=${sessionCount} BENCH_THROUGHPUT_BYTES=${rawBytes} BENCH_KEYSTROKES=${keystrokes} BENCH_CONCURRENT_KEYSTROKES=${concurrentKeystrokes} npm run bench -- sessions`,
-      summary: `Terminal sessions through one hub process (HTTPS, built-in CA) and real svc-agent processes (the shipped bundle) on this machine, driven by WebSocket clients in the bench process, against a local PTY started the way the agent starts one (\`script -q -f -e -c "stty …; exec <login shell> -l" /dev/null\`, decision 0029) in the same run. Throughput: \`head -c ${rawBytes} /dev/zero | base64\` (${mb(single.rates.hubBytes)} of terminal output), from the Enter to the end marker, bytes received per second; rounds alternate local and hub. Keystroke round trip: type \`x\`, wait for its echo (then erase it, untimed), one at a time, ${keystrokes} per side in interleaved blocks of 25. Then ${sessionCount} sessions at once spread over ${agentCount} agents (an agent connection carries at most 64 streams, decision 0028) and ${keyCount - 1} operator API keys (an owner holds at most ${sessionLimits.perOwner} live sessions); each types ${concurrentKeystrokes} keystrokes with 50–150 ms between them (a person typing), all sessions at once; hub RSS (VmRSS) sampled every 250 ms. Sessions are recorded (the default), so the hub also writes the asciicast files.`,
+      summary: `Terminal sessions through one hub process (HTTPS, built-in CA) and real svc-agent processes (the shipped bundle) on this machine, driven by WebSocket clients in the bench process, against a local PTY started the way the agent starts one (\`script -q -f -e -c "stty …; exec /bin/sh" /dev/null\`, decision 0029) in the same run; the agents and the local PTY run \`/bin/sh\` as a plain interactive shell (SVC_AGENT_SHELL, decision 0064), so no start-up files of the machine's login shell are timed. Throughput: \`head -c ${rawBytes} /dev/zero | base64\` (${mb(single.rates.hubBytes)} of terminal output), from the Enter to the end marker, bytes received per second; rounds alternate local and hub. Keystroke round trip: type \`x\`, wait for its echo (then erase it, untimed), one at a time, ${keystrokes} per side in interleaved blocks of 25. Then ${sessionCount} sessions at once spread over ${agentCount} agents (an agent connection carries at most 64 streams, decision 0028) and ${keyCount - 1} operator API keys (an owner holds at most ${sessionLimits.perOwner} live sessions); each types ${concurrentKeystrokes} keystrokes with 50–150 ms between them (a person typing), all sessions at once; hub RSS (VmRSS) sampled every 250 ms. Sessions are recorded (the default), so the hub also writes the asciicast files.`,
       figures,
       notes: [
         'Hub, agents, shells and the bench clients share the machine (2 cores, shared with other jobs): the keystroke figures under load include the bench process itself scheduling 200 WebSocket clients, so the ratio to the single-session run matters more than the absolute value.',

@@ -80,18 +80,27 @@ class OutputTap {
   }
 }
 
-/** The agent user's login shell, as the agent picks it (password database, then $SHELL, then /bin/sh). */
-function loginShell(): string {
-  const shell = os.userInfo().shell ?? process.env.SHELL ?? '';
-  return shell.startsWith('/') && !shell.endsWith('/nologin') ? shell : '/bin/sh';
-}
-
-/** A PTY on this machine, started like the agent's (`script -q -f -e -c "stty …; exec <shell> -l"`). */
-export function openLocalPty(cols = 80, rows = 24): Terminal {
-  const shell = loginShell();
+/**
+ * A PTY on this machine, started like the agent's (`script -q -f -e -c "stty …; exec <shell>"`) with the shell
+ * the bench gives its agents (`SVC_AGENT_SHELL`, not a login shell unless `SVC_AGENT_SHELL_LOGIN` is true).
+ */
+export function openLocalPty(
+  terminal: { SVC_AGENT_SHELL: string; SVC_AGENT_SHELL_LOGIN: string },
+  cols = 80,
+  rows = 24,
+): Terminal {
+  const shell = terminal.SVC_AGENT_SHELL;
+  const login = terminal.SVC_AGENT_SHELL_LOGIN === 'true' ? ' -l' : '';
   const child = spawn(
     'script',
-    ['-q', '-f', '-e', '-c', `stty cols ${cols} rows ${rows} 2>/dev/null; exec '${shell}' -l`, '/dev/null'],
+    [
+      '-q',
+      '-f',
+      '-e',
+      '-c',
+      `stty cols ${cols} rows ${rows} 2>/dev/null; exec '${shell}'${login}`,
+      '/dev/null',
+    ],
     {
       cwd: os.homedir(),
       env: { ...process.env, SHELL: shell, TERM: 'xterm-256color', COLORTERM: 'truecolor' },

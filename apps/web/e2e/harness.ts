@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { AssignableRole } from '@svc/protocol';
-import { claimOwner, tlsRequest } from '@svc/testkit';
+import { claimOwner, testTerminalEnvironment, tlsRequest } from '@svc/testkit';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const hubLauncher = path.join(repoRoot, 'apps/hub/bin/svc-hub.js');
@@ -177,6 +177,8 @@ async function startHub(options: ConsoleOptions, place: HubPlace): Promise<HubPr
     SVC_RATE_LIMIT_ENABLED: 'false',
     SVC_LOCAL_AGENT: options.localAgent ? 'true' : 'false',
     SVC_LOG_LEVEL: 'warn',
+    // The local agent's terminals: a known shell, not the machine's slow start-up files.
+    ...testTerminalEnvironment,
     ...options.env,
   };
   delete env.SVC_DATABASE_URL;

@@ -14,6 +14,7 @@ export * from './upstreams/portainer.js';
 export * from './upstreams/homeassistant.js';
 export * from './upstreams/virt.js';
 export * from './upstreams/backup.js';
+export * from './terminal-shell.js';
 export * from './vnc.js';
 export * from './rfb-client.js';
 export * from './hub-cluster.js';

@@ -17,6 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ManualClock } from '../platform/clock.js';
 import { fullPath, routes, type RouteContract } from '@svc/protocol';
+import { testTerminalEnvironment } from '@svc/testkit';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const agentLauncher = path.join(repoRoot, 'apps/agent/bin/svc-agent.js');
@@ -402,7 +403,8 @@ export function runAgent(configPath: string, env: Record<string, string>): Agent
   const child = track(
     spawn(process.execPath, [agentLauncher, 'run', '--config', configPath], {
       cwd: repoRoot,
-      env: { ...process.env, ...env },
+      // Its terminals run a known shell, not the machine's slow start-up files (decision 0064).
+      env: { ...process.env, ...testTerminalEnvironment, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     }),
   );
