@@ -5,6 +5,7 @@
  */
 import { useState } from 'react';
 import { hub } from '../../api/client';
+import { ShellStartNote } from '../sessions/ShellStartNote';
 import { terminalStatusText, TerminalView, type TerminalStatus } from '../sessions/TerminalView';
 import { currentSettings } from './device';
 import { MobileSessionShell } from './MobileSessionShell';
@@ -27,7 +28,7 @@ export function MobileTerminal({
       kind="terminal"
       assetId={assetId}
       running={running}
-      live={status.kind === 'live'}
+      live={status.kind === 'live' || status.kind === 'starting'}
       statusText={text}
       badge={text}
       badgeLabel="Terminal status"
@@ -37,6 +38,7 @@ export function MobileTerminal({
         onClosed();
       }}
     >
+      <ShellStartNote status={status} />
       <TerminalView
         sessionId={sessionId}
         onStatus={setStatus}

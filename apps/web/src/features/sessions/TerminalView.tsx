@@ -4,6 +4,10 @@
  * messages. With `autoReconnect`, a transient drop (any close the hub did not choose: not its `ended`
  * message, not one of its 4xxx codes) re-attaches to the same session with a bounded backoff; the hub keeps
  * the session for its grace period and replays the recent screen, so the terminal is reset first.
+ *
+ * A shell that has printed nothing yet is still starting (decision 0064): the hub's `status` after the replay
+ * says `replayed: 0` and no byte came; the first byte of output makes it live. After `slowStartMs` the status
+ * says it is slow, and the page says why it may be.
  */
 import { useEffect, useRef } from 'react';
 import { FitAddon } from '@xterm/addon-fit';
@@ -15,6 +19,7 @@ import './sessions.css';
 
 export type TerminalStatus =
   | { kind: 'connecting' }
+  | { kind: 'starting'; slow: boolean }
   | { kind: 'live' }
   | { kind: 'reconnecting'; attempt: number; code: number }
   | { kind: 'ended'; text: string };
@@ -24,6 +29,8 @@ export function terminalStatusText(status: TerminalStatus): string {
   switch (status.kind) {
     case 'connecting':
       return 'Connecting';
+    case 'starting':
+      return 'Starting the shell';
     case 'live':
       return 'Live';
     case 'reconnecting':
@@ -37,6 +44,9 @@ function attachUrl(id: string): string {
   const scheme = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
   return `${scheme}//${window.location.host}/api/v2/sessions/${encodeURIComponent(id)}/attach`;
 }
+
+/** How long a shell may print nothing before the page says its start is slow. */
+export const slowStartMs = 5_000;
 
 /** Closes the hub chooses (4000–4999: ended, credential ended, policy, protocol, slow, flood) are final. */
 function isFinal(code: number): boolean {
@@ -77,6 +87,7 @@ export function TerminalView({
     let ended = false;
     let failures = 0;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let slowTimer: ReturnType<typeof setTimeout> | undefined;
 
     const sendResize = () => {
       if (ws?.readyState === WebSocket.OPEN)
@@ -87,11 +98,13 @@ export function TerminalView({
       const socket = new WebSocket(attachUrl(sessionId));
       socket.binaryType = 'arraybuffer';
       ws = socket;
+      /** Whether this attach has had a byte of the shell's output (replayed or new). */
+      let hasOutput = false;
+      clearTimeout(slowTimer);
       socket.onopen = () => {
         failures = 0;
         // The hub replays the recent screen on every attach: start from a clean one.
         if (reattach) term.reset();
-        report.current({ kind: 'live' });
         sendResize();
         term.focus();
       };
@@ -101,8 +114,18 @@ export function TerminalView({
             type: string;
             reason?: string;
             exit_code?: number | null;
+            replayed?: number;
           };
+          if (message.type === 'status' && !hasOutput && message.replayed === 0) {
+            report.current({ kind: 'starting', slow: false });
+            slowTimer = setTimeout(() => {
+              if (!hasOutput && !ended) report.current({ kind: 'starting', slow: true });
+            }, slowStartMs);
+          } else if (message.type === 'status') {
+            report.current({ kind: 'live' });
+          }
           if (message.type === 'ended') {
+            clearTimeout(slowTimer);
             ended = true;
             report.current({
               kind: 'ended',
@@ -111,9 +134,15 @@ export function TerminalView({
           }
           return;
         }
+        if (!hasOutput) {
+          hasOutput = true;
+          clearTimeout(slowTimer);
+          report.current({ kind: 'live' });
+        }
         term.write(new Uint8Array(event.data));
       };
       socket.onclose = (event) => {
+        clearTimeout(slowTimer);
         if (disposed || ended) return;
         if (autoReconnect && !isFinal(event.code) && failures < reconnectLimits.attempts) {
           failures += 1;
@@ -139,6 +168,7 @@ export function TerminalView({
     return () => {
       disposed = true;
       clearTimeout(timer);
+      clearTimeout(slowTimer);
       window.removeEventListener('resize', onWindowResize);
       input.dispose();
       resized.dispose();
