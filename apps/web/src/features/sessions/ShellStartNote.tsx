@@ -4,7 +4,7 @@
  */
 import type { TerminalStatus } from './TerminalView';
 
-export const slowShellStartText =
+const slowShellStartText =
   'The shell is still starting: its start-up files (~/.bashrc, ~/.profile) may be slow.';
 
 export function ShellStartNote({ status }: { status: TerminalStatus }) {

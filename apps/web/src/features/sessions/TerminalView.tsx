@@ -46,7 +46,7 @@ function attachUrl(id: string): string {
 }
 
 /** How long a shell may print nothing before the page says its start is slow. */
-export const slowStartMs = 5_000;
+const slowStartMs = 5_000;
 
 /** Closes the hub chooses (4000–4999: ended, credential ended, policy, protocol, slow, flood) are final. */
 function isFinal(code: number): boolean {
