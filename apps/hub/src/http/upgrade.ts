@@ -83,13 +83,18 @@ function match(
   return null;
 }
 
-/** The refusal before any handshake: the envelope, then the connection closes. */
+/**
+ * The refusal before any handshake, for every WebSocket endpoint and the agent channel: the envelope, then the
+ * connection closes. Closes, not only ends: the server keeps an upgrade's socket half-open, so a client that
+ * never closes its side would otherwise hold it for as long as it likes.
+ */
 export function refuseUpgrade(socket: Duplex, error: HubError): void {
   if (!socket.writable) {
     socket.destroy();
     return;
   }
   const encrypted = (socket as Duplex & { encrypted?: boolean }).encrypted === true;
+  socket.once('finish', () => socket.destroy());
   socket.end(rawErrorResponse(error, { encrypted }));
 }
 
