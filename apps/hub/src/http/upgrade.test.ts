@@ -183,6 +183,13 @@ describe('WebSocket upgrades go through the same credential seam as HTTP routes 
     expect(known.json).toMatchObject({ error: 'not_found' });
   });
 
+  it('a path parameter that is not valid percent-encoding: refused in the envelope, and the hub keeps serving', async () => {
+    const answer = await upgrade(port, '/api/v2/sessions/%E0%A4%A/attach', bearer(t.ownerKey));
+    expect(answer.status).toBe(400);
+    expect(answer.json).toMatchObject({ error: 'validation' });
+    expect((await upgrade(port, '/api/v2/events/stream', bearer(t.ownerKey))).status).toBe(101);
+  });
+
   it('a route that is not a WebSocket endpoint is refused after its own guard', async () => {
     expect((await upgrade(port, '/api/v2/assets')).status).toBe(401);
     expect((await upgrade(port, '/api/v2/assets', bearer(t.ownerKey))).status).toBe(404);
