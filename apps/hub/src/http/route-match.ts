@@ -6,7 +6,7 @@
  */
 import { routerPath, type RouteContract } from '@svc/protocol';
 
-export interface RouteMatch {
+interface RouteMatch {
   contract: RouteContract;
   /** The path parameters as sent (percent-encoded): decodeParams reads them. */
   rawParams: Record<string, string>;
