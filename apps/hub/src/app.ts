@@ -4,7 +4,7 @@ import Fastify, {
   type FastifyRequest,
   type FastifyServerFactory,
 } from 'fastify';
-import { fullPath, limits, newId, routeList, routerPath, type RouteContract } from '@svc/protocol';
+import { fullPath, limits, newId, routeList, type RouteContract } from '@svc/protocol';
 import type { RateLimitConfig } from './config/env.js';
 import { createAuthenticator } from './http/authenticate.js';
 import { handleClientError } from './http/client-error.js';
@@ -14,6 +14,7 @@ import { sendError } from './http/envelope.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { localRateLimiters, type RateLimiterFactory } from './http/rate-limit.js';
 import { HubLogController } from './http/request-log.js';
+import { createRouteMatcher } from './http/route-match.js';
 import type { IdempotencyStore } from './platform/idempotency.js';
 import {
   registerContractRoutes,
@@ -60,19 +61,6 @@ export interface AppDeps {
   telemetry?: Pick<Telemetry, 'httpRequest'>;
   /** Where `idempotent` contracts keep their answers; without it the `Idempotency-Key` header is ignored. */
   idempotency?: IdempotencyStore;
-}
-
-/** Routes that share a path with another method, for telling 405 from 404. */
-function pathMatchers(routes: readonly RouteContract[]): { pattern: RegExp; method: string }[] {
-  return routes.map((r) => ({
-    method: r.method,
-    // One pass: a param with a pattern keeps its alternatives, any other param is one path segment.
-    pattern: new RegExp(
-      `^${routerPath(r).replace(/:[a-zA-Z_]+(?:\(([^()]*)\))?/g, (_whole, alternatives?: string) =>
-        alternatives === undefined ? '[^/]+' : `(?:${alternatives})`,
-      )}/?$`,
-    ),
-  }));
 }
 
 /** The Fastify instance without listening: tests call inject() on it, main.ts listens. */
@@ -155,10 +143,11 @@ export function buildApp(deps: AppDeps): FastifyInstance {
 
   installErrorHandler(app);
 
-  const matchers = pathMatchers(routes);
+  // Routes that share a path with another method, for telling 405 from 404.
+  const matcher = createRouteMatcher(routes);
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '';
-    const methods = matchers.filter((m) => m.pattern.test(path)).map((m) => m.method);
+    const methods = matcher.methodsAt(path);
     if (deps.console && methods.length === 0 && isConsoleRequest(request.method, request.url)) {
       return deps.console(request, reply);
     }
@@ -167,7 +156,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       await authenticator.authenticate(request.raw);
     }
     if (methods.length > 0) {
-      void reply.header('Allow', [...new Set(methods)].join(', '));
+      void reply.header('Allow', methods.join(', '));
       return sendError(
         request,
         reply,

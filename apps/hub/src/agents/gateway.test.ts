@@ -27,7 +27,7 @@ import { enrollmentRoutes } from '../modules/enrollment/enrollment.routes.js';
 import { createEnrollmentService } from '../modules/enrollment/enrollment.service.js';
 import { AgentOfflineError, AgentReplyError, AgentTimeoutError } from './agent-gateway.js';
 import { createByteBudgets } from './byte-budget.js';
-import { createChannelAuthenticator, createUpgradeTransportReader } from './channel-auth.js';
+import { createChannelAuthenticator } from './channel-auth.js';
 import { createChannelFailureLimiter, type ChannelFailureLimiter } from './channel-failures.js';
 import {
   createAgentGateway,
@@ -1018,29 +1018,6 @@ describe('agent channel limits (sqlite)', () => {
     const res = await rig.call('GET', agentChannelPath);
     expect(res.status).toBe(400);
     expect(String(res.json.message)).toContain('WebSocket');
-  });
-});
-
-describe('upgrade transport', () => {
-  const req = (remoteAddress: string, encrypted: boolean, headers: Record<string, string> = {}) =>
-    ({ socket: { remoteAddress, encrypted }, headers }) as unknown as http.IncomingMessage;
-
-  it('counts TLS, loopback in disabled mode, and a trusted proxy saying https; nothing else', () => {
-    const disabled = createUpgradeTransportReader({ tlsMode: 'disabled', trustedProxies: [] });
-    const auto = createUpgradeTransportReader({ tlsMode: 'auto', trustedProxies: ['10.0.0.1'] });
-    expect(disabled(req('127.0.0.1', false)).secure).toBe(true);
-    expect(disabled(req('::1', false)).secure).toBe(true);
-    expect(disabled(req('192.168.1.5', false)).secure).toBe(false);
-    expect(auto(req('127.0.0.1', false)).secure).toBe(false);
-    expect(auto(req('192.168.1.5', true))).toEqual({ secure: true, remoteAddress: '192.168.1.5' });
-    expect(
-      auto(req('10.0.0.1', false, { 'x-forwarded-proto': 'https', 'x-forwarded-for': '1.2.3.4, 5.6.7.8' })),
-    ).toEqual({
-      secure: true,
-      remoteAddress: '5.6.7.8',
-    });
-    expect(auto(req('10.0.0.1', false, { 'x-forwarded-proto': 'https, http' })).secure).toBe(false);
-    expect(auto(req('10.0.0.2', false, { 'x-forwarded-proto': 'https' })).secure).toBe(false);
   });
 });
 

@@ -11,7 +11,7 @@
  * spread over its interval), and one timer per pending request.
  */
 import { noTelemetry, type Telemetry } from '../platform/telemetry/telemetry.js';
-import { STATUS_CODES, type IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Duplex } from 'node:stream';
 import type { Kysely } from 'kysely';
@@ -31,7 +31,6 @@ import {
   isStreamFrameType,
   streamLimits,
   MetricsFrame,
-  newId,
   ResultPayload,
   type AgentRequestType,
   type DiscoveryDefaults,
@@ -40,6 +39,7 @@ import {
 import type { Clock } from '../platform/clock.js';
 import type { Database } from '../platform/db/schema.js';
 import type { EventBus } from '../platform/event-bus.js';
+import { refuseUpgrade } from '../http/upgrade.js';
 import { HubError } from '../platform/hub-error.js';
 import { truncateForLog, type Logger } from '../platform/logger.js';
 import { createRefusalLog, type RefusalLog } from '../platform/refusal-log.js';
@@ -206,31 +206,6 @@ function textOf(data: RawData): string {
   if (Buffer.isBuffer(data)) return data.toString('utf8');
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
   return Buffer.from(data).toString('utf8');
-}
-
-/** Answers an upgrade the hub will not take with an HTTP error in the envelope, then closes the socket. */
-function refuseUpgrade(socket: Duplex, error: HubError): void {
-  if (!socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const body = JSON.stringify({
-    request_id: newId('request'),
-    error: error.code,
-    message: error.message,
-    status: error.status,
-  });
-  const headers = [
-    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? 'Error'}`,
-    'Content-Type: application/json; charset=utf-8',
-    `Content-Length: ${Buffer.byteLength(body)}`,
-    'Connection: close',
-    'Cache-Control: no-store',
-    ...(error.status === 401 ? ['WWW-Authenticate: Bearer'] : []),
-    ...Object.entries(error.headers).map(([name, value]) => `${name}: ${value}`),
-  ];
-  socket.once('finish', () => socket.destroy());
-  socket.end(`${headers.join('\r\n')}\r\n\r\n${body}`);
 }
 
 export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGateway & AgentMover {

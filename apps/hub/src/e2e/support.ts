@@ -16,8 +16,9 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ManualClock } from '../platform/clock.js';
-import { fullPath, routes, type RouteContract } from '@svc/protocol';
+import { routes } from '@svc/protocol';
 import { testTerminalEnvironment } from '@svc/testkit';
+import { createRouteMatcher } from '../http/route-match.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const agentLauncher = path.join(repoRoot, 'apps/agent/bin/svc-agent.js');
@@ -92,25 +93,11 @@ export interface CallRecord {
   status: number;
 }
 
-interface RouteMatcher {
-  name: string;
-  method: string;
-  pattern: RegExp;
-}
+const routeMatcher = createRouteMatcher(Object.values(routes));
 
-const routeMatchers: RouteMatcher[] = (Object.values(routes) as RouteContract[]).map((r) => ({
-  name: r.name,
-  method: r.method,
-  pattern: new RegExp(`^${fullPath(r).replace(/\{[a-zA-Z_]+\}/g, '[^/]+')}$`),
-}));
-
-/** The inventory route a request lands on (literal paths before parameterized ones, as the router does). */
+/** The inventory route a request lands on, as the router picks it. */
 function matchRoute(method: string, urlPath: string): string | null {
-  const pathOnly = urlPath.split('?')[0] ?? '';
-  const candidates = routeMatchers.filter((m) => m.method === method && m.pattern.test(pathOnly));
-  candidates.sort((a, b) => b.pattern.source.length - a.pattern.source.length);
-  const literal = candidates.find((c) => !c.pattern.source.includes('[^/]+'));
-  return (literal ?? candidates[0])?.name ?? null;
+  return routeMatcher.find(method, urlPath.split('?')[0] ?? '')?.contract.name ?? null;
 }
 
 /** A client for the hub's REST API over real HTTPS, verifying the hub against its CA. */

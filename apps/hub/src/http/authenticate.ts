@@ -2,7 +2,8 @@
  * The one credential seam: the transport rule, the bearer key, the session cookie and its same-origin rule, and
  * the rate limits, read from a raw request. The Fastify guard hands it `request.raw`, the upgrade path the
  * request Node gives it, so an HTTP route and a WebSocket upgrade accept and refuse exactly the same callers.
- * (The agent channel has its own credential, agents/channel-auth.ts.)
+ * (The agent channel has its own credential, agents/channel-auth.ts, read by the same bearer parser under the
+ * same transport rule and client address.)
  */
 import type { IncomingMessage } from 'node:http';
 import { isMutatingMethod } from '@svc/protocol';
@@ -37,6 +38,14 @@ export interface AuthenticatorDeps {
 
 const bearerPattern = /^bearer[ ]+(\S+)[ ]*$/i;
 
+/**
+ * The credential of an `Authorization: Bearer <credential>` header (scheme case-insensitive), or null for any
+ * other form. The one parser of API keys and agent credentials alike.
+ */
+export function readBearer(header: string): string | null {
+  return bearerPattern.exec(header)?.[1] ?? null;
+}
+
 function rateLimited(seconds: number): HubError {
   return new HubError('rate_limited', undefined, { headers: { 'Retry-After': String(seconds) } });
 }
@@ -68,9 +77,10 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
           'API keys are accepted only over HTTPS; this request was plain HTTP.',
         );
       }
-      const match = bearerPattern.exec(header);
-      if (!match) throw new HubError('unauthorized', 'The Authorization header must be "Bearer <API key>".');
-      const principal = await deps.verifyApiKey(match[1] as string);
+      const credential = readBearer(header);
+      if (credential === null)
+        throw new HubError('unauthorized', 'The Authorization header must be "Bearer <API key>".');
+      const principal = await deps.verifyApiKey(credential);
       if (!principal)
         throw new HubError('unauthorized', 'The API key is not valid, has expired or was revoked.');
       const keyDecision = principal.key ? deps.perKey?.take(principal.key.id) : undefined;

@@ -7,7 +7,7 @@ export interface TransportPolicy {
   trustedProxies: readonly string[];
 }
 
-export function isLoopbackAddress(address: string | undefined): boolean {
+function isLoopbackAddress(address: string | undefined): boolean {
   if (!address) return false;
   return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
 }

@@ -59,6 +59,39 @@ function upgrade(
 
 const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 
+/**
+ * Sends an upgrade request and keeps this side open after the answer, as a client hoarding sockets would; then
+ * keeps writing. Resolves true once the hub has closed the connection (a write fails), false if it is still
+ * taking bytes after `ms`.
+ */
+function hubCloses(port: number, path: string, ms = 2_000): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port, allowHalfOpen: true }, () => {
+      socket.write(
+        `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+          'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
+      );
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const done = (closed: boolean) => {
+      clearInterval(timer);
+      socket.destroy();
+      resolve(closed);
+    };
+    socket.on('error', () => {
+      done(true);
+    });
+    socket.resume();
+    socket.once('end', () => {
+      const until = Date.now() + ms;
+      timer = setInterval(() => {
+        if (Date.now() > until) done(false);
+        else socket.write('x');
+      }, 20);
+    });
+  });
+}
+
 describe('WebSocket upgrades go through the same credential seam as HTTP routes (plain HTTP on loopback)', () => {
   let t: TestHub;
   let port: number;
@@ -101,6 +134,21 @@ describe('WebSocket upgrades go through the same credential seam as HTTP routes 
     expect(answer.json.request_id).toMatch(/^req_/);
   });
 
+  it('the agent channel refuses in the same envelope, with the same headers, as any other upgrade', async () => {
+    const answer = await upgrade(port, '/api/v1/agent/channel', bearer('not-an-agent-credential'));
+    expect(answer.status).toBe(401);
+    expect(answer.headers.get('www-authenticate')).toBe('Bearer');
+    expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(answer.headers.get('x-frame-options')).toBe('DENY');
+    expect(answer.json).toMatchObject({ status: 401, error: 'unauthorized' });
+    expect(answer.json.request_id).toMatch(/^req_/);
+  });
+
+  it('a refused upgrade is closed by the hub even when the client keeps its side open', async () => {
+    expect(await hubCloses(port, '/api/v2/events/stream')).toBe(true);
+    expect(await hubCloses(port, '/api/v1/agent/channel')).toBe(true);
+  });
+
   it('the right key passes authentication and authorization, then the handshake completes (101)', async () => {
     const answer = await upgrade(port, '/api/v2/events/stream', bearer(t.ownerKey));
     expect(answer.status).toBe(101);
@@ -133,6 +181,13 @@ describe('WebSocket upgrades go through the same credential seam as HTTP routes 
     const known = await upgrade(port, '/api/v2/nothing/here', bearer(t.ownerKey));
     expect(known.status).toBe(404);
     expect(known.json).toMatchObject({ error: 'not_found' });
+  });
+
+  it('a path parameter that is not valid percent-encoding: refused in the envelope, and the hub keeps serving', async () => {
+    const answer = await upgrade(port, '/api/v2/sessions/%E0%A4%A/attach', bearer(t.ownerKey));
+    expect(answer.status).toBe(400);
+    expect(answer.json).toMatchObject({ error: 'validation' });
+    expect((await upgrade(port, '/api/v2/events/stream', bearer(t.ownerKey))).status).toBe(101);
   });
 
   it('a route that is not a WebSocket endpoint is refused after its own guard', async () => {

@@ -6,13 +6,14 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { routerPath, type RouteContract, type RouteName } from '@svc/protocol';
+import type { RouteContract, RouteName } from '@svc/protocol';
 import { HubError } from '../platform/hub-error.js';
 import type { Principal } from '../access/principal.js';
 import type { Authenticator } from './authenticate.js';
 import { authorize } from './authorize.js';
 import { rawErrorResponse } from './envelope.js';
 import { toHubError } from './error-handler.js';
+import { createRouteMatcher, decodeParams } from './route-match.js';
 
 /**
  * The contract's checks run again for a principal that changed while its connection lives (a key narrowed,
@@ -48,54 +49,24 @@ export interface UpgradeRouterDeps {
 
 export type UpgradeRouter = (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
 
-interface Matcher {
-  contract: RouteContract;
-  pattern: RegExp;
-  names: string[];
-}
-
-function matcherOf(contract: RouteContract): Matcher {
-  const names: string[] = [];
-  const source = routerPath(contract)
-    .split('/')
-    .map((part) => {
-      if (!part.startsWith(':')) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      names.push(part.slice(1));
-      return '([^/]+)';
-    })
-    .join('/');
-  return { contract, pattern: new RegExp(`^${source}/?$`), names };
-}
-
-function match(
-  matchers: readonly Matcher[],
-  path: string,
-): { contract: RouteContract; params: Record<string, string> } | null {
-  for (const m of matchers) {
-    const found = m.pattern.exec(path);
-    if (!found) continue;
-    const params: Record<string, string> = {};
-    m.names.forEach((name, i) => {
-      params[name] = decodeURIComponent(found[i + 1] ?? '');
-    });
-    return { contract: m.contract, params };
-  }
-  return null;
-}
-
-/** The refusal before any handshake: the envelope, then the connection closes. */
+/**
+ * The refusal before any handshake, for every WebSocket endpoint and the agent channel: the envelope, then the
+ * connection closes. Closes, not only ends: the server keeps an upgrade's socket half-open, so a client that
+ * never closes its side would otherwise hold it for as long as it likes.
+ */
 export function refuseUpgrade(socket: Duplex, error: HubError): void {
   if (!socket.writable) {
     socket.destroy();
     return;
   }
   const encrypted = (socket as Duplex & { encrypted?: boolean }).encrypted === true;
+  socket.once('finish', () => socket.destroy());
   socket.end(rawErrorResponse(error, { encrypted }));
 }
 
 export function createUpgradeRouter(deps: UpgradeRouterDeps): UpgradeRouter {
   // Upgrades are GET by RFC 6455; only GET contracts can be WebSocket endpoints.
-  const matchers = deps.routes.filter((r) => r.method === 'GET').map(matcherOf);
+  const matcher = createRouteMatcher(deps.routes.filter((r) => r.method === 'GET'));
   const handlers = deps.handlers as Partial<Record<string, UpgradeHandler>>;
   const publicHandlers = deps.publicHandlers as Partial<Record<string, PublicUpgradeHandler>>;
 
@@ -106,7 +77,7 @@ export function createUpgradeRouter(deps: UpgradeRouterDeps): UpgradeRouter {
     if (request.method !== 'GET') {
       throw new HubError('method_not_allowed', 'A WebSocket upgrade is a GET request.');
     }
-    const found = match(matchers, path);
+    const found = matcher.find('GET', path);
     if (!found) {
       // Authentication before existence, as for HTTP: an anonymous caller cannot map the API by probing.
       if (path.startsWith('/api/v2/')) await deps.authenticator.authenticate(request);
@@ -117,16 +88,18 @@ export function createUpgradeRouter(deps: UpgradeRouterDeps): UpgradeRouter {
       throw new HubError('not_found', `${path} is not a WebSocket endpoint; send a plain request.`);
     }
     const principal = await deps.authenticator.authenticate(request);
-    authorize(found.contract, principal, found.params);
+    const params = decodeParams(found.rawParams);
+    if (!params) throw new HubError('validation', 'The request URL is not valid: bad percent-encoding.');
+    authorize(found.contract, principal, params);
     if (found.contract.upgrade !== true) {
       throw new HubError('not_found', `${path} is not a WebSocket endpoint; send a plain request.`);
     }
-    return { principal, contract: found.contract, params: found.params };
+    return { principal, contract: found.contract, params };
   }
 
   return (request, socket, head) => {
     const path = (request.url ?? '').split('?')[0] ?? '';
-    const found = match(matchers, path);
+    const found = matcher.find('GET', path);
     const publicHandler = found?.contract.auth === 'public' ? publicHandlers[found.contract.name] : undefined;
     if (publicHandler) {
       publicHandler(request, socket, head);

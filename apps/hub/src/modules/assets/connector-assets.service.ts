@@ -3,8 +3,9 @@
  * connector's inventory, keyed by (connector, upstream id); what vanished upstream is removed. They have no
  * agent, so operations that need one answer 409 `asset_offline` like for any absent agent.
  */
-import { newId, type AssetStatus, type ConnectorAssetKind } from '@svc/protocol';
+import { newId } from '@svc/protocol';
 import type { Kysely } from 'kysely';
+import type { InventoryItem } from '../../connectors/base/connector.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Database, Executor } from '../../platform/db/schema.js';
 import type { EventBus } from '../../platform/event-bus.js';
@@ -19,20 +20,6 @@ import {
   listConnectorAssets,
   updateConnectorAsset,
 } from './connector-assets.repository.js';
-
-/** One thing an upstream manages, as a connector's inventory reports it. @public */
-export interface ConnectorAssetInput {
-  externalId: string;
-  kind: ConnectorAssetKind;
-  name: string;
-  hostname?: string | null;
-  ipAddresses?: string[];
-  status: AssetStatus;
-  /** The upstream id of the item it lives on (a guest's node), from the same inventory. */
-  parentExternalId?: string | null;
-  /** Small upstream facts the graph and the kind's routes read (a guest's VMID and node). */
-  facts?: Record<string, string | number | boolean | string[]>;
-}
 
 /** A connector asset as services read it. */
 export interface ConnectorAsset {
@@ -51,7 +38,7 @@ export interface ConnectorAssetService {
    * Makes the connector's assets match the inventory: insert, update what changed, delete what vanished.
    * Idempotent by upstream id: an item listed twice is stored once (the first), and counted once.
    */
-  sync(connectorId: string, items: readonly ConnectorAssetInput[]): Promise<{ count: number }>;
+  sync(connectorId: string, items: readonly InventoryItem[]): Promise<{ count: number }>;
   /** Removes every asset of a connector (it was deleted), inside the caller's transaction. */
   removeAll(trx: Executor, connectorId: string): Promise<{ id: string; name: string }[]>;
   list(connectorId: string): Promise<ConnectorAsset[]>;
@@ -63,7 +50,8 @@ export interface ConnectorAssetService {
   exists(id: string): Promise<boolean>;
 }
 
-function readFacts(text: string | null | undefined): Record<string, unknown> {
+/** A connector asset's stored facts (`connector_facts`); {} for none or for text that is not a JSON object. */
+export function readConnectorFacts(text: string | null | undefined): Record<string, unknown> {
   if (!text) return {};
   try {
     const value: unknown = JSON.parse(text);
@@ -83,7 +71,7 @@ function toConnectorAsset(row: AssetRow): ConnectorAsset | null {
     kind: row.connector_kind ?? 'unknown',
     externalId: row.external_id,
     parentId: row.parent_asset_id ?? null,
-    facts: readFacts(row.connector_facts),
+    facts: readConnectorFacts(row.connector_facts),
   };
 }
 
@@ -91,7 +79,7 @@ function toConnectorAsset(row: AssetRow): ConnectorAsset | null {
  * One item per upstream id, the first as reported: an upstream may list a thing twice (a paging overlap, a
  * race while it changes), and the asset table holds one row per (connector, upstream id).
  */
-function firstOfEach(items: readonly ConnectorAssetInput[]): ConnectorAssetInput[] {
+function firstOfEach(items: readonly InventoryItem[]): InventoryItem[] {
   const seen = new Set<string>();
   return items.filter((item) => {
     if (seen.has(item.externalId)) return false;

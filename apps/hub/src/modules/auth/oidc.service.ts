@@ -6,6 +6,7 @@
  * to on every sign-in — never the owner role, and an owner's role is never touched.
  */
 import * as client from 'openid-client';
+import { roleRank } from '@svc/protocol';
 import type { OidcConfig } from '../../config/env.js';
 import type { Clock } from '../../platform/clock.js';
 import { constantTimeEqual, randomToken, sha256Hex } from '../../platform/crypto.js';
@@ -17,8 +18,6 @@ export type OidcRole = 'admin' | 'operator' | 'viewer';
 
 /** How long a started sign-in may take at the provider. */
 export const oidcFlowLifetimeMs = 10 * 60 * 1000;
-
-const roleRank: Record<OidcRole, number> = { viewer: 1, operator: 2, admin: 3 };
 
 interface OidcStart {
   /** The provider's authorization URL to send the browser to. */

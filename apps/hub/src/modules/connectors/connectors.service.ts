@@ -26,7 +26,7 @@ import { pageWindow, toPage, type Page, type PageRequest } from '../../platform/
 import { HubError, validationError } from '../../platform/hub-error.js';
 import type { Logger } from '../../platform/logger.js';
 import type { LiveOutbound } from '../../platform/outbound/live-policy.js';
-import { findOutboundRefused } from '../../platform/outbound/outbound-refused.js';
+import { vetOutboundUrl } from '../../platform/outbound/outbound-url.js';
 import type { SecretBox } from '../../platform/secret-box.js';
 import type { ConnectorAsset, ConnectorAssetService } from '../assets/connector-assets.service.js';
 import type { AuditService } from '../audit/audit.service.js';
@@ -220,25 +220,11 @@ export function createConnectorService(deps: {
   }
 
   async function vetUrl(text: string): Promise<void> {
-    let url: URL;
-    try {
-      url = new URL(text);
-    } catch {
-      throw validationError('base_url', 'not an absolute URL');
-    }
-    if (url.username !== '' || url.password !== '') {
-      throw validationError('base_url', 'credentials in the URL are not accepted; use credentials');
-    }
-    if (url.search !== '' || url.hash !== '') {
-      throw validationError('base_url', 'no query or fragment: scheme, host, port and an optional path');
-    }
-    try {
-      await outbound.client().vet(url);
-    } catch (error) {
-      const refused = findOutboundRefused(error);
-      if (refused) throw validationError('base_url', `refused by the egress guard: ${refused.message}`);
-      throw error;
-    }
+    await vetOutboundUrl(outbound.client(), text, {
+      field: 'base_url',
+      baseOnly: true,
+      credentialsHint: 'use credentials',
+    });
   }
 
   function checkTls(tls: ConnectorTls): void {

@@ -10,6 +10,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/schema.js';
 import { HubError, validationError } from '../../platform/hub-error.js';
 import type { AssetService } from '../assets/assets.service.js';
+import { readConnectorFacts } from '../assets/connector-assets.service.js';
 import type { AuditService } from '../audit/audit.service.js';
 import {
   backupRelations,
@@ -53,16 +54,6 @@ function present(row: DependencyLinkRow): DependencyLink {
   };
 }
 
-function readFacts(text: string | null | undefined): Record<string, unknown> {
-  if (!text) return {};
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
-
 /** What the containers area provides: the containers of the online hosts a principal may see. */
 export interface ContainerInventory {
   inventory(
@@ -94,7 +85,7 @@ export function createDependencyService(deps: {
         hostname: row.hostname,
         connectorKind: row.source === 'connector' ? (row.connector_kind ?? null) : null,
         parentId: row.parent_asset_id ?? null,
-        facts: readFacts(row.connector_facts),
+        facts: readConnectorFacts(row.connector_facts),
       }));
       const links = (await listLinks(db, maxLinks)).map((l) => ({
         id: l.id,

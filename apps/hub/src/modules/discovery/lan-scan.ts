@@ -5,6 +5,7 @@
  * completes means a host answers there; nothing is sent on the connection.
  */
 import net from 'node:net';
+import { formatIpv4, parseIpv4 } from '../../platform/ip-address.js';
 import { checkAddress, type OutboundPolicy } from '../../platform/outbound/address-policy.js';
 
 export interface LanScanOptions {
@@ -25,29 +26,13 @@ export interface LanScanResult {
   hosts: { address: string; ports: number[] }[];
 }
 
-function parseV4(text: string): number | null {
-  const parts = text.split('.');
-  if (parts.length !== 4) return null;
-  let value = 0;
-  for (const part of parts) {
-    if (!/^\d{1,3}$/.test(part)) return null;
-    const n = Number(part);
-    if (n > 255) return null;
-    value = value * 256 + n;
-  }
-  return value;
-}
-
-const formatV4 = (value: number) =>
-  [(value >>> 24) & 0xff, (value >>> 16) & 0xff, (value >>> 8) & 0xff, value & 0xff].join('.');
-
 /**
  * The host addresses of an IPv4 CIDR no wider than /`minPrefix` (network and broadcast addresses left out
  * below /31), or a reason it is refused.
  */
 export function expandCidr(cidr: string, minPrefix = 24): { addresses: string[] } | { error: string } {
   const [base = '', bitsText = ''] = cidr.split('/');
-  const start = parseV4(base);
+  const start = parseIpv4(base);
   const bits = Number(bitsText);
   if (start === null || !/^\d{1,2}$/.test(bitsText) || bits > 32)
     return { error: 'must be an IPv4 CIDR like 192.168.1.0/24' };
@@ -56,11 +41,11 @@ export function expandCidr(cidr: string, minPrefix = 24): { addresses: string[] 
   const size = 2 ** (32 - bits);
   const network = start - (start % size);
   if (network !== start)
-    return { error: `is not a network address (did you mean ${formatV4(network)}/${bits}?)` };
+    return { error: `is not a network address (did you mean ${formatIpv4(network)}/${bits}?)` };
   const addresses: string[] = [];
   const first = size > 2 ? network + 1 : network;
   const last = size > 2 ? network + size - 2 : network + size - 1;
-  for (let a = first; a <= last; a++) addresses.push(formatV4(a));
+  for (let a = first; a <= last; a++) addresses.push(formatIpv4(a));
   return { addresses };
 }
 

@@ -5,6 +5,7 @@ import {
   isGrantableScope,
   newId,
   parseApiKey,
+  roleRank,
   roles,
   scopeFamilies,
   scopesCover,
@@ -49,7 +50,6 @@ const verifiedKeyTtlMs = 5_000;
 /** The invalidation topic of verified keys (a key id, or `*`). */
 const keyCacheTopic = 'api_keys';
 const maxVerifiedKeys = 10_000;
-const roleRank: Record<Role, number> = { viewer: 0, operator: 1, admin: 2, owner: 3 };
 
 export interface ApiKeyService {
   create(ctx: ActionContext, input: ApiKeyCreate): Promise<ApiKeyCreated>;

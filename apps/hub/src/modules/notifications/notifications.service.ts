@@ -17,6 +17,7 @@ import { HubError, validationError } from '../../platform/hub-error.js';
 import type { Logger } from '../../platform/logger.js';
 import type { LiveOutbound } from '../../platform/outbound/live-policy.js';
 import { findOutboundRefused } from '../../platform/outbound/outbound-refused.js';
+import { vetOutboundUrl } from '../../platform/outbound/outbound-url.js';
 import type { SecretBox } from '../../platform/secret-box.js';
 import type { AuditService } from '../audit/audit.service.js';
 import {
@@ -213,19 +214,7 @@ export function createNotificationService(deps: {
       return;
     }
     if (settings.url === undefined) throw validationError('settings.url', `required for ${kind}`);
-    let url: URL;
-    try {
-      url = new URL(settings.url);
-    } catch {
-      throw validationError('settings.url', 'not an absolute URL');
-    }
-    try {
-      await outbound.client().vet(url);
-    } catch (error) {
-      const refused = findOutboundRefused(error);
-      if (refused) throw validationError('settings.url', `refused by the egress guard: ${refused.message}`);
-      throw error;
-    }
+    await vetOutboundUrl(outbound.client(), settings.url, { field: 'settings.url' });
   }
 
   async function load(id: string): Promise<Channel> {

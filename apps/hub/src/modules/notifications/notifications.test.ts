@@ -236,6 +236,11 @@ describe('notification channels', () => {
       [{ name: 'x', kind: 'email', settings: { from: 'a@b.c', to: ['d@e.f'] } }, 'settings.smtp_host'],
       [{ name: 'x', kind: 'ntfy', settings: {} }, 'settings.url'],
       [{ name: 'x', kind: 'ntfy', settings: { url: 'https://unknown.example/' } }, 'settings.url'],
+      // Never sent (the client dials origin and path), and would be stored and shown back in clear.
+      [
+        { name: 'x', kind: 'slack', settings: { url: `${base.replace('://', '://user:secret@')}/x` } },
+        'settings.url',
+      ],
       [
         {
           name: 'x',

@@ -25,6 +25,7 @@ import { HubError, validationError } from '../../platform/hub-error.js';
 import type { Logger } from '../../platform/logger.js';
 import type { LiveOutbound } from '../../platform/outbound/live-policy.js';
 import { findOutboundRefused } from '../../platform/outbound/outbound-refused.js';
+import { vetOutboundUrl } from '../../platform/outbound/outbound-url.js';
 import type { SecretBox } from '../../platform/secret-box.js';
 import type { AuditService } from '../audit/audit.service.js';
 import {
@@ -306,19 +307,7 @@ export function createPushService(deps: {
     async subscribe(ctx, input) {
       const userId = ctx.principal.userId;
       if (userId === null) throw new HubError('forbidden', 'push subscriptions belong to a signed-in user');
-      let url: URL;
-      try {
-        url = new URL(input.endpoint);
-      } catch {
-        throw validationError('endpoint', 'not an absolute URL');
-      }
-      try {
-        await outbound.client().vet(url);
-      } catch (error) {
-        const refused = findOutboundRefused(error);
-        if (refused) throw validationError('endpoint', `refused by the egress guard: ${refused.message}`);
-        throw error;
-      }
+      const url = await vetOutboundUrl(outbound.client(), input.endpoint, { field: 'endpoint' });
       if (input.quiet_hours?.time_zone !== undefined && !isTimeZone(input.quiet_hours.time_zone)) {
         throw validationError('quiet_hours.time_zone', `unknown time zone ${input.quiet_hours.time_zone}`);
       }

@@ -4,6 +4,7 @@
  */
 import dgram from 'node:dgram';
 import net from 'node:net';
+import { formatIpv4, parseIpv4 } from '../../platform/ip-address.js';
 
 const macPattern = /^[0-9a-f]{2}([:-]?[0-9a-f]{2}){5}$/i;
 
@@ -61,15 +62,6 @@ export async function sendMagicPacket(mac: string, target: UdpTarget): Promise<v
 }
 
 // ---- the LAN a relay must share with the target ------------------------------------------------------
-
-function ipv4ToInt(address: string): number | null {
-  if (!net.isIPv4(address)) return null;
-  return address.split('.').reduce((acc, part) => acc * 256 + Number(part), 0);
-}
-
-function intToIpv4(value: number): string {
-  return [24, 16, 8, 0].map((shift) => Math.floor(value / 2 ** shift) % 256).join('.');
-}
 
 function maskOf(prefix: number): number {
   return prefix === 0 ? 0 : (0xffffffff << (32 - prefix)) >>> 0;
@@ -146,7 +138,7 @@ interface Subnet {
  * or an address that is not a host of its own subnet (its network or broadcast address).
  */
 function subnetOf(iface: RelayInterface): Subnet | null {
-  const address = ipv4ToInt(iface.address.trim());
+  const address = parseIpv4(iface.address.trim());
   if (address === null || !isUnicastIpv4(address)) return null;
   const prefix = iface.prefix ?? 24;
   if (!Number.isInteger(prefix) || prefix < relayPrefixBounds.min || prefix > relayPrefixBounds.max)
@@ -192,13 +184,13 @@ export function chooseRelay(target: RelayTarget, candidates: readonly RelayCandi
   const subnets = targetSubnets(target);
   if (subnets.length === 0) return null;
   const targetAddresses = target.addresses
-    .map((text) => ipv4ToInt(text.trim()))
+    .map((text) => parseIpv4(text.trim()))
     .filter((a): a is number => a !== null);
   const targetMac = target.mac.toLowerCase();
   let best: { candidate: RelayCandidate; choice: RelayChoice } | null = null;
   for (const candidate of candidates) {
     if (candidate.macAddresses.some((m) => normalizeMac(m) === targetMac)) continue;
-    const addresses = candidate.interfaces.map((i) => ipv4ToInt(i.address.trim()));
+    const addresses = candidate.interfaces.map((i) => parseIpv4(i.address.trim()));
     if (addresses.some((a) => a !== null && targetAddresses.includes(a))) continue;
     for (const iface of candidate.interfaces) {
       const subnet = subnetOf(iface);
@@ -206,7 +198,7 @@ export function chooseRelay(target: RelayTarget, candidates: readonly RelayCandi
       if (!subnets.some((s) => s.network === subnet.network && s.prefix === subnet.prefix)) continue;
       const choice = {
         assetId: candidate.assetId,
-        broadcast: intToIpv4((subnet.network | (~subnet.mask >>> 0)) >>> 0),
+        broadcast: formatIpv4((subnet.network | (~subnet.mask >>> 0)) >>> 0),
         prefix: subnet.prefix,
       };
       if (!best || isBetterRelay(choice, candidate, best.choice, best.candidate))

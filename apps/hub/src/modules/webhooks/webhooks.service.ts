@@ -17,10 +17,10 @@ import type { Clock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/schema.js';
 import { pageWindow, toPage, type Page, type PageRequest } from '../../platform/db/paging.js';
 import type { HubEvent } from '../../platform/event-bus.js';
-import { HubError, validationError } from '../../platform/hub-error.js';
+import { HubError } from '../../platform/hub-error.js';
 import type { Logger } from '../../platform/logger.js';
 import type { LiveOutbound } from '../../platform/outbound/live-policy.js';
-import { findOutboundRefused } from '../../platform/outbound/outbound-refused.js';
+import { vetOutboundUrl } from '../../platform/outbound/outbound-url.js';
 import type { SecretBox } from '../../platform/secret-box.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { allKeys, type CacheInvalidation } from '../../platform/cluster/invalidation.js';
@@ -269,22 +269,10 @@ export function createWebhookService(deps: {
 
   /** 400 naming `url` unless the egress guard would let the hub reach it now. */
   async function vetUrl(text: string): Promise<void> {
-    let url: URL;
-    try {
-      url = new URL(text);
-    } catch {
-      throw validationError('url', 'not an absolute URL');
-    }
-    if (url.username !== '' || url.password !== '') {
-      throw validationError('url', 'credentials in the URL are not accepted; the secret signs deliveries');
-    }
-    try {
-      await outbound.client().vet(url);
-    } catch (error) {
-      const refused = findOutboundRefused(error);
-      if (refused) throw validationError('url', `refused by the egress guard: ${refused.message}`);
-      throw error;
-    }
+    await vetOutboundUrl(outbound.client(), text, {
+      field: 'url',
+      credentialsHint: 'the secret signs deliveries',
+    });
   }
 
   async function load(id: string): Promise<WebhookRow> {

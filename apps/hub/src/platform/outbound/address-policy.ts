@@ -2,7 +2,7 @@
  * Which addresses the hub may open an outbound connection to (spec 5.4, ARCHITECTURE §6 rules 6 and 12).
  * Pure: the policy is passed in, so the runtime settings can swap it without a restart.
  */
-import { isIPv4, isIPv6 } from 'node:net';
+import { parseIpv4, parseIpv6 } from '../ip-address.js';
 
 /** `security.outbound_allow_private`: `auto` and `true` allow private ranges; loopback has its own opt-in. */
 export const outboundAllowPrivateModes = ['auto', 'true', 'false'] as const;
@@ -49,7 +49,7 @@ interface V4Range {
 }
 
 function v4(text: string, bits: number, category: AddressCategory): V4Range {
-  return { base: parseV4(text) ?? 0, bits, category };
+  return { base: parseIpv4(text) ?? 0, bits, category };
 }
 
 // Most specific first: the first match decides.
@@ -73,11 +73,6 @@ const v4Ranges: readonly V4Range[] = [
   v4('240.0.0.0', 4, 'reserved'),
 ];
 
-function parseV4(text: string): number | null {
-  if (!isIPv4(text)) return null;
-  return text.split('.').reduce((acc, part) => acc * 256 + Number(part), 0);
-}
-
 function inV4Range(value: number, range: V4Range): boolean {
   const size = 2 ** (32 - range.bits);
   return Math.floor(value / size) === Math.floor(range.base / size);
@@ -87,34 +82,12 @@ function categoryOfV4(value: number): AddressCategory {
   return v4Ranges.find((range) => inV4Range(value, range))?.category ?? 'public';
 }
 
-/** Eight 16-bit groups; a zone (`%eth0`) is dropped, an embedded dotted IPv4 tail is expanded. */
-function parseV6(text: string): bigint | null {
-  const bare = text.split('%')[0] ?? '';
-  if (!isIPv6(bare)) return null;
-  let body = bare;
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(body);
-  if (dotted?.[1]) {
-    const value = parseV4(dotted[1]);
-    if (value === null) return null;
-    const high = Math.floor(value / 0x10000).toString(16);
-    const low = (value % 0x10000).toString(16);
-    body = `${body.slice(0, dotted.index)}${high}:${low}`;
-  }
-  const [head = '', tail] = body.split('::');
-  const headGroups = head === '' ? [] : head.split(':');
-  const tailGroups = tail === undefined || tail === '' ? [] : tail.split(':');
-  const missing = 8 - headGroups.length - tailGroups.length;
-  const groups = [...headGroups, ...Array<string>(tail === undefined ? 0 : missing).fill('0'), ...tailGroups];
-  if (groups.length !== 8) return null;
-  return groups.reduce((acc, group) => (acc << 16n) | BigInt(parseInt(group, 16)), 0n);
-}
-
 function prefixOf(value: bigint, bits: number): bigint {
   return value >> BigInt(128 - bits);
 }
 
 function v6Prefix(text: string, bits: number): bigint {
-  return prefixOf(parseV6(text) ?? 0n, bits);
+  return prefixOf(parseIpv6(text) ?? 0n, bits);
 }
 
 function low32(value: bigint): number {
@@ -122,7 +95,7 @@ function low32(value: bigint): number {
 }
 
 const v6 = {
-  metadata: parseV6('fd00:ec2::254'),
+  metadata: parseIpv6('fd00:ec2::254'),
   mapped: v6Prefix('::ffff:0:0', 96),
   translated: v6Prefix('::ffff:0:0:0', 96),
   compatible: v6Prefix('::', 96),
@@ -170,9 +143,9 @@ function categoryOfV6(value: bigint): AddressCategory {
 /** The category of an IP address (v4, v6, `[v6]`, v6 with a zone); `invalid` for anything else. */
 export function classifyAddress(address: string): AddressCategory {
   const bare = address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address;
-  const asV4 = parseV4(bare);
+  const asV4 = parseIpv4(bare);
   if (asV4 !== null) return categoryOfV4(asV4);
-  const asV6 = parseV6(bare);
+  const asV6 = parseIpv6(bare);
   if (asV6 !== null) return categoryOfV6(asV6);
   return 'invalid';
 }
@@ -205,7 +178,7 @@ export function checkAddress(address: string, policy: OutboundPolicy): AddressVe
 /** An IP literal as a URL host carries it (`[::1]` → `::1`), or null for a name. */
 export function ipLiteralOf(hostname: string): string | null {
   const bare = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
-  return isIPv4(bare) || isIPv6(bare.split('%')[0] ?? '') ? bare : null;
+  return parseIpv4(bare) !== null || parseIpv6(bare) !== null ? bare : null;
 }
 
 /** Exact names and `*.suffix` entries, case-insensitive, trailing dot ignored; null allows every name. */
