@@ -577,6 +577,7 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
         purges_pending: purger.pending(),
       };
     },
+    cluster: { db, bus, registry },
     tls: tlsModule.services.tls,
     health: {
       database: () => checkDatabaseReadiness(db),
@@ -682,7 +683,6 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
     deviceOwner: mobile.services.deviceOwner,
     retentionDays: () => runtimeSettings.get('retention.recordings_days'),
     cluster: owned,
-    lease: registry,
   });
   const meshvpn = createMeshvpnModule({ clock, tailscaleBinary: config.tailscaleBinary });
   const connectorService = connectors.services.connectors;
