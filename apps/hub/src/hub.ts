@@ -833,6 +833,7 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
     databasePool: () => database.poolStats(),
     clusterNodes: () => registry.liveNodes().size,
     clusterDrops: () => clusterDrops,
+    lease: registry,
   });
   composed.start(events);
   // A process that died: one live process takes over its webhook deliveries, reports its schedule runs and
