@@ -73,6 +73,12 @@ export interface ExtraNode {
   stderr(): string;
 }
 
+/** A process holding an agent: its node id (as `assets.agent_node` names it) and its index in `nodes`. */
+export interface AgentHolder {
+  node: string;
+  index: number;
+}
+
 export interface HubCluster {
   readonly nodes: readonly ClusterNode[];
   /** The cluster's database URL (fresh database, dropped on close). */
@@ -118,6 +124,13 @@ export interface HubCluster {
    * the work directory: what a load balancer in front of the cluster serves so pinned agents trust it.
    */
   issueCertificate(names: readonly string[]): Promise<{ pemFile: string }>;
+  /**
+   * The processes holding the agent of `assetId` now (online only): the asset's holder node (assets.agent_node,
+   * decision 0039) matched to a process by the pid its node lease records (cluster_nodes). Every process lists
+   * every agent of the cluster, so the holder is read from the shared database. More than one while two
+   * processes both claim it (the fault suite looks for that).
+   */
+  holdersOf(assetId: string): Promise<AgentHolder[]>;
   close(): Promise<void>;
 }
 
@@ -134,6 +147,29 @@ function withDatabase(url: string, database: string): string {
   const parsed = new URL(url);
   parsed.pathname = `/${database}`;
   return parsed.toString();
+}
+
+async function readHolders(
+  databaseUrl: string,
+  nodes: readonly ClusterNode[],
+  assetId: string,
+): Promise<AgentHolder[]> {
+  const db = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 3_000 });
+  await db.connect();
+  try {
+    const { rows } = await db.query<{ node: string; pid: number }>(
+      `select a.agent_node as node, n.pid from assets a join cluster_nodes n on n.node_id = a.agent_node
+        where a.id = $1 and a.status = 'online'`,
+      [assetId],
+    );
+    return nodes.flatMap((node) => {
+      const pid = node.pid();
+      const row = pid === null ? undefined : rows.find((r) => r.pid === pid);
+      return row ? [{ node: row.node, index: node.index }] : [];
+    });
+  } finally {
+    await db.end();
+  }
 }
 
 async function adminQuery(url: string, text: string): Promise<void> {
@@ -393,6 +429,7 @@ export async function startHubCluster(options: HubClusterOptions = {}): Promise<
         fs.writeFileSync(pemFile, `${pair.certPem.trim()}\n${pair.keyPem.trim()}\n`, { mode: 0o600 });
         return { pemFile };
       },
+      holdersOf: (assetId) => readHolders(databaseUrl, nodes, assetId),
       close: dropAll,
     };
   } catch (error) {
