@@ -177,9 +177,10 @@ async function startHub(options: ConsoleOptions, place: HubPlace): Promise<HubPr
     SVC_RATE_LIMIT_ENABLED: 'false',
     SVC_LOCAL_AGENT: options.localAgent ? 'true' : 'false',
     SVC_LOG_LEVEL: 'warn',
-    ...options.env,
   };
+  // SQLite unless the file asks for PostgreSQL: never the database of the environment the tests run in.
   delete env.SVC_DATABASE_URL;
+  Object.assign(env, options.env);
   const child = spawn(process.execPath, [hubLauncher], {
     cwd: repoRoot,
     env,

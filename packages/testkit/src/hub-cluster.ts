@@ -172,6 +172,26 @@ async function readHolders(
   }
 }
 
+export interface TestDatabase {
+  /** The new database's URL. */
+  readonly url: string;
+  /** Drops it, disconnecting whoever is still on it. */
+  drop(): Promise<void>;
+}
+
+/**
+ * A fresh, empty database beside `adminUrl`'s (whose role may create databases), for hub processes started with
+ * SVC_DATABASE_URL: a process cannot be given a schema of its own, as in-process test hubs are.
+ */
+export async function createTestDatabase(adminUrl: string, prefix = 'svc_test'): Promise<TestDatabase> {
+  const database = `${prefix}_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  await adminQuery(adminUrl, `create database ${database}`);
+  return {
+    url: withDatabase(adminUrl, database),
+    drop: () => adminQuery(adminUrl, `drop database if exists ${database} with (force)`),
+  };
+}
+
 async function adminQuery(url: string, text: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -194,9 +214,8 @@ export async function startHubCluster(options: HubClusterOptions = {}): Promise<
   if (size < 1 || size > 16) throw new Error('a cluster has 1 to 16 processes');
   const adminUrl = options.postgresUrl ?? process.env.SVC_TEST_DATABASE_URL ?? defaultPostgres;
   const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
-  const database = `svc_cluster_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-  await adminQuery(adminUrl, `create database ${database}`);
-  const databaseUrl = withDatabase(adminUrl, database);
+  const database = await createTestDatabase(adminUrl, 'svc_cluster');
+  const databaseUrl = database.url;
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-cluster-'));
   const caKeyDir = path.join(workDir, 'ca-key');
   const ownNats = options.ownNats
@@ -376,7 +395,7 @@ export async function startHubCluster(options: HubClusterOptions = {}): Promise<
     );
     await Promise.all(extras.map((extra) => extra.stop('SIGKILL', 0)));
     await ownNats?.stop();
-    await adminQuery(adminUrl, `drop database if exists ${database} with (force)`).catch(() => undefined);
+    await database.drop().catch(() => undefined);
     fs.rmSync(workDir, { recursive: true, force: true });
   };
 
