@@ -153,7 +153,7 @@ export const hubContracts = {
     unrestrictedOnly: true,
     summary: "The hub's own metrics in the Prometheus text format",
     description:
-      'For a Prometheus scrape: an API key with the hub:metrics scope as the bearer token (decision 0034). HTTP requests by route template and status, agent frames and bytes, exec fan-outs, event-stream subscribers and drops, webhook deliveries, connector calls, database and process figures.',
+      'For a Prometheus scrape: an API key with the hub:metrics scope as the bearer token (decision 0034). HTTP requests by route template and status, agent frames and bytes, exec fan-outs, event-stream subscribers and drops, webhook deliveries, connector calls, the cluster (live processes, dropped bus messages, the node lease of this process and the writes its fence refused), database and process figures.',
     raw: true,
   }),
   'hub.tls': defineRoute({
