@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HubStatus } from '@svc/protocol';
 import { createTestDatabase, startNatsServer, type OwnNatsServer, type TestDatabase } from '@svc/testkit';
+import { accessibilityProblems } from './axe.js';
 import { useConsole, type ConsoleHarness } from './harness.js';
 
 const postgresUrl = process.env.SVC_TEST_DATABASE_URL;
@@ -102,6 +103,7 @@ describe.runIf(postgresUrl)('the hub processes on the status page', () => {
     );
     expect(await down.getByTestId('cluster-bus').textContent()).toBe('NATS down');
     expect(await t.page.getByTestId('hub-health').textContent()).toBe('degraded');
+    expect(await accessibilityProblems(t.page, 'the hub status with NATS down')).toEqual([]);
 
     await nats?.start();
     await busIs(t, 'up');
