@@ -577,6 +577,7 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
         purges_pending: purger.pending(),
       };
     },
+    cluster: { db, bus, registry },
     tls: tlsModule.services.tls,
     health: {
       database: () => checkDatabaseReadiness(db),
@@ -682,7 +683,6 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
     deviceOwner: mobile.services.deviceOwner,
     retentionDays: () => runtimeSettings.get('retention.recordings_days'),
     cluster: owned,
-    lease: registry,
   });
   const meshvpn = createMeshvpnModule({ clock, tailscaleBinary: config.tailscaleBinary });
   const connectorService = connectors.services.connectors;
@@ -833,6 +833,7 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
     databasePool: () => database.poolStats(),
     clusterNodes: () => registry.liveNodes().size,
     clusterDrops: () => clusterDrops,
+    lease: registry,
   });
   composed.start(events);
   // A process that died: one live process takes over its webhook deliveries, reports its schedule runs and

@@ -179,9 +179,10 @@ async function startHub(options: ConsoleOptions, place: HubPlace): Promise<HubPr
     SVC_LOG_LEVEL: 'warn',
     // The local agent's terminals: a known shell, not the machine's slow start-up files.
     ...testTerminalEnvironment,
-    ...options.env,
   };
+  // SQLite unless the file asks for PostgreSQL: never the database of the environment the tests run in.
   delete env.SVC_DATABASE_URL;
+  Object.assign(env, options.env);
   const child = spawn(process.execPath, [hubLauncher], {
     cwd: repoRoot,
     env,

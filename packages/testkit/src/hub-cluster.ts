@@ -73,6 +73,12 @@ export interface ExtraNode {
   stderr(): string;
 }
 
+/** A process holding an agent: its node id (as `assets.agent_node` names it) and its index in `nodes`. */
+export interface AgentHolder {
+  node: string;
+  index: number;
+}
+
 export interface HubCluster {
   readonly nodes: readonly ClusterNode[];
   /** The cluster's database URL (fresh database, dropped on close). */
@@ -118,6 +124,13 @@ export interface HubCluster {
    * the work directory: what a load balancer in front of the cluster serves so pinned agents trust it.
    */
   issueCertificate(names: readonly string[]): Promise<{ pemFile: string }>;
+  /**
+   * The processes holding the agent of `assetId` now (online only): the asset's holder node (assets.agent_node,
+   * decision 0039) matched to a process by the pid its node lease records (cluster_nodes). Every process lists
+   * every agent of the cluster, so the holder is read from the shared database. More than one while two
+   * processes both claim it (the fault suite looks for that).
+   */
+  holdersOf(assetId: string): Promise<AgentHolder[]>;
   close(): Promise<void>;
 }
 
@@ -134,6 +147,49 @@ function withDatabase(url: string, database: string): string {
   const parsed = new URL(url);
   parsed.pathname = `/${database}`;
   return parsed.toString();
+}
+
+async function readHolders(
+  databaseUrl: string,
+  nodes: readonly ClusterNode[],
+  assetId: string,
+): Promise<AgentHolder[]> {
+  const db = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 3_000 });
+  await db.connect();
+  try {
+    const { rows } = await db.query<{ node: string; pid: number }>(
+      `select a.agent_node as node, n.pid from assets a join cluster_nodes n on n.node_id = a.agent_node
+        where a.id = $1 and a.status = 'online'`,
+      [assetId],
+    );
+    return nodes.flatMap((node) => {
+      const pid = node.pid();
+      const row = pid === null ? undefined : rows.find((r) => r.pid === pid);
+      return row ? [{ node: row.node, index: node.index }] : [];
+    });
+  } finally {
+    await db.end();
+  }
+}
+
+export interface TestDatabase {
+  /** The new database's URL. */
+  readonly url: string;
+  /** Drops it, disconnecting whoever is still on it. */
+  drop(): Promise<void>;
+}
+
+/**
+ * A fresh, empty database beside `adminUrl`'s (whose role may create databases), for hub processes started with
+ * SVC_DATABASE_URL: a process cannot be given a schema of its own, as in-process test hubs are.
+ */
+export async function createTestDatabase(adminUrl: string, prefix = 'svc_test'): Promise<TestDatabase> {
+  const database = `${prefix}_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  await adminQuery(adminUrl, `create database ${database}`);
+  return {
+    url: withDatabase(adminUrl, database),
+    drop: () => adminQuery(adminUrl, `drop database if exists ${database} with (force)`),
+  };
 }
 
 async function adminQuery(url: string, text: string): Promise<void> {
@@ -158,9 +214,8 @@ export async function startHubCluster(options: HubClusterOptions = {}): Promise<
   if (size < 1 || size > 16) throw new Error('a cluster has 1 to 16 processes');
   const adminUrl = options.postgresUrl ?? process.env.SVC_TEST_DATABASE_URL ?? defaultPostgres;
   const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
-  const database = `svc_cluster_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-  await adminQuery(adminUrl, `create database ${database}`);
-  const databaseUrl = withDatabase(adminUrl, database);
+  const database = await createTestDatabase(adminUrl, 'svc_cluster');
+  const databaseUrl = database.url;
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-cluster-'));
   const caKeyDir = path.join(workDir, 'ca-key');
   const ownNats = options.ownNats
@@ -340,7 +395,7 @@ export async function startHubCluster(options: HubClusterOptions = {}): Promise<
     );
     await Promise.all(extras.map((extra) => extra.stop('SIGKILL', 0)));
     await ownNats?.stop();
-    await adminQuery(adminUrl, `drop database if exists ${database} with (force)`).catch(() => undefined);
+    await database.drop().catch(() => undefined);
     fs.rmSync(workDir, { recursive: true, force: true });
   };
 
@@ -393,6 +448,7 @@ export async function startHubCluster(options: HubClusterOptions = {}): Promise<
         fs.writeFileSync(pemFile, `${pair.certPem.trim()}\n${pair.keyPem.trim()}\n`, { mode: 0o600 });
         return { pemFile };
       },
+      holdersOf: (assetId) => readHolders(databaseUrl, nodes, assetId),
       close: dropAll,
     };
   } catch (error) {

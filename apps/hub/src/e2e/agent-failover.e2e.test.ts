@@ -10,10 +10,15 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EnrollmentTokenCreated, ExecResult } from '@svc/protocol';
-import { haproxyBinary, startBalancedCluster, type BalancedCluster, type HubCluster } from '@svc/testkit';
+import {
+  haproxyBinary,
+  startBalancedCluster,
+  type AgentHolder,
+  type BalancedCluster,
+  type HubCluster,
+} from '@svc/testkit';
 import {
   dataOf,
   enrollAgent,
@@ -35,26 +40,12 @@ let cluster: HubCluster;
 let api: HubClient;
 const agents: { process: AgentProcess; assetId: string }[] = [];
 
-/** The asset's holder node (assets.agent_node) and the index of the live process with that node's pid. */
-async function holding(assetId: string): Promise<{ node: string; index: number } | undefined> {
-  const db = new pg.Client({ connectionString: cluster.databaseUrl });
-  await db.connect();
-  try {
-    const { rows } = await db.query<{ node: string; pid: number }>(
-      `select a.agent_node as node, n.pid from assets a join cluster_nodes n on n.node_id = a.agent_node
-        where a.id = $1 and a.status = 'online'`,
-      [assetId],
-    );
-    const row = rows[0];
-    if (!row) return undefined;
-    const index = cluster.nodes.findIndex((node) => node.pid() === row.pid);
-    return index >= 0 ? { node: row.node, index } : undefined;
-  } finally {
-    await db.end();
-  }
+/** The process holding the agent of `assetId` now (online only), if one does. */
+async function holding(assetId: string): Promise<AgentHolder | undefined> {
+  return (await cluster.holdersOf(assetId))[0];
 }
 
-function heldElsewhere(assetId: string, not: { node: string; index: number }, timeoutMs: number) {
+function heldElsewhere(assetId: string, not: AgentHolder, timeoutMs: number) {
   return waitFor(
     `${assetId} online on another process`,
     async () => {

@@ -9,7 +9,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
 import type { EnrollmentTokenCreated } from '@svc/protocol';
 import {
   startBalancedCluster,
@@ -96,24 +95,8 @@ export async function startFaultCluster(options: FaultClusterOptions = {}): Prom
   const agents: FaultAgent[] = [];
   let agentEnv: Record<string, string> = {};
 
-  const holdersOf = async (assetId: string): Promise<number[]> => {
-    const db = new pg.Client({ connectionString: cluster.databaseUrl, connectionTimeoutMillis: 3_000 });
-    await db.connect();
-    try {
-      const { rows } = await db.query<{ pid: number }>(
-        `select n.pid from assets a join cluster_nodes n on n.node_id = a.agent_node
-          where a.id = $1 and a.status = 'online'`,
-        [assetId],
-      );
-      const pids = new Set(rows.map((r) => r.pid));
-      return cluster.nodes.flatMap((node) => {
-        const pid = node.pid();
-        return pid !== null && pids.has(pid) ? [node.index] : [];
-      });
-    } finally {
-      await db.end();
-    }
-  };
+  const holdersOf = async (assetId: string): Promise<number[]> =>
+    (await cluster.holdersOf(assetId)).map((h) => h.index);
   const holderOf = (assetId: string, timeoutMs = 45_000): Promise<number> =>
     waitFor(
       `a process holding ${assetId}`,

@@ -19,7 +19,6 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import {
@@ -67,36 +66,12 @@ let api: HubClient[] = [];
 const agents: { process: AgentProcess; assetId: string }[] = [];
 let receiver: { server: http.Server; port: number; bodies: string[] };
 
-/**
- * The processes holding the agent of `assetId` now: the asset's holder node (assets.agent_node, decision 0039)
- * matched to a process by the pid its node lease records (cluster_nodes). Every process lists every agent of
- * the cluster (GET /hub/agents), so the holder is read from the shared database.
- */
-async function holdersOf(assetId: string): Promise<number[]> {
-  const db = new pg.Client({ connectionString: cluster.databaseUrl });
-  await db.connect();
-  try {
-    const { rows } = await db.query<{ pid: number }>(
-      `select n.pid from assets a join cluster_nodes n on n.node_id = a.agent_node
-        where a.id = $1 and a.status = 'online'`,
-      [assetId],
-    );
-    const pids = new Set(rows.map((r) => r.pid));
-    return cluster.nodes.flatMap((node, i) => {
-      const pid = node.pid();
-      return pid !== null && pids.has(pid) ? [i] : [];
-    });
-  } finally {
-    await db.end();
-  }
-}
-
 async function holderOf(assetId: string, timeoutMs = 45_000): Promise<number> {
   return waitFor(
     `a process holding ${assetId}`,
     async () => {
-      const held = await holdersOf(assetId);
-      return held.length === 1 ? held[0] : undefined;
+      const held = await cluster.holdersOf(assetId);
+      return held.length === 1 ? held[0]?.index : undefined;
     },
     { timeoutMs, intervalMs: 300 },
   );

@@ -1,8 +1,51 @@
 /** The hub itself: health and readiness, its TLS certificate, its Prometheus metrics, and the OpenAPI document. */
 import { Type, type Static } from 'typebox';
 import { defineRoute, type RouteContract } from '../contract.js';
-import { Timestamp, literals } from './shared.js';
+import { Maybe, NullableTimestamp, Timestamp, literals } from './shared.js';
 import { TlsStatus } from './tls.js';
+
+/**
+ * The cluster bus as `GET /hub/status` reports it: `up` (connected), `down` (SVC_NATS_URL is set and the bus
+ * is not connected: the hub is degraded, decision 0054), or `none` (the embedded cluster of one).
+ */
+export const clusterBusStates = ['up', 'down', 'none'] as const;
+export type ClusterBusState = (typeof clusterBusStates)[number];
+
+/** One live hub process of the cluster, from its node lease (decision 0053). */
+export const ClusterProcess = Type.Object(
+  {
+    node_id: Type.String({ minLength: 1, maxLength: 100 }),
+    /** The lease's registration: 1 at start, one more each time the process lost it and registered again; 0 alone. */
+    epoch: Type.Integer({ minimum: 0 }),
+    /** When the process registered (its lease row); null for the embedded cluster of one. */
+    started_at: NullableTimestamp,
+    /** Until when its last renewal holds the lease; null for the embedded cluster of one, which holds none. */
+    lease_expires_at: NullableTimestamp,
+    /** Agents whose asset this process marked online (the holder node, decision 0039). */
+    agents: Type.Integer({ minimum: 0 }),
+    /** The process that answered this request. */
+    this_process: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+export type ClusterProcess = Static<typeof ClusterProcess>;
+
+/** The hub processes sharing this hub's database and bus, as the answering process sees them. */
+export const ClusterStatus = Type.Object(
+  {
+    /** The answering process's node id. */
+    node_id: Type.String({ minLength: 1, maxLength: 100 }),
+    nats: literals(clusterBusStates),
+    /** Why the bus is down (`nats: "down"`); null otherwise. */
+    nats_reason: Maybe(Type.String({ maxLength: 300 })),
+    /** As `/readyz` `degraded`: only the bus is down; a call that needs another process answers 503. */
+    degraded: Type.Boolean(),
+    /** The live processes, the answering one included, by start. */
+    processes: Type.Array(ClusterProcess),
+  },
+  { additionalProperties: false },
+);
+export type ClusterStatus = Static<typeof ClusterStatus>;
 
 export const HubStatus = Type.Object({
   status: literals(['ok', 'degraded'] as const),
@@ -25,6 +68,7 @@ export const HubStatus = Type.Object({
     samples_lost: Type.Integer({ minimum: 0 }),
     purges_pending: Type.Integer({ minimum: 0 }),
   }),
+  cluster: ClusterStatus,
   time: Timestamp,
 });
 export type HubStatus = Static<typeof HubStatus>;
@@ -109,7 +153,7 @@ export const hubContracts = {
     unrestrictedOnly: true,
     summary: "The hub's own metrics in the Prometheus text format",
     description:
-      'For a Prometheus scrape: an API key with the hub:metrics scope as the bearer token (decision 0034). HTTP requests by route template and status, agent frames and bytes, exec fan-outs, event-stream subscribers and drops, webhook deliveries, connector calls, database and process figures.',
+      'For a Prometheus scrape: an API key with the hub:metrics scope as the bearer token (decision 0034). HTTP requests by route template and status, agent frames and bytes, exec fan-outs, event-stream subscribers and drops, webhook deliveries, connector calls, the cluster (live processes, dropped bus messages, the node lease of this process and the writes its fence refused), database and process figures.',
     raw: true,
   }),
   'hub.tls': defineRoute({

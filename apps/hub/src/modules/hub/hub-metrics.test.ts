@@ -3,14 +3,18 @@ import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { agentChannelPath } from '@svc/protocol';
 import { echoExec, FakeAgent, provisionAgents, startTestHub, type TestHub } from '@svc/testkit';
+import { startTestNatsServer, type TestNatsServer } from '../../testing/nats-server.js';
 
 let t: TestHub | null = null;
 let agent: FakeAgent | null = null;
+let nats: TestNatsServer | null = null;
 afterEach(async () => {
   agent?.close();
   agent = null;
   await t?.close();
   t = null;
+  await nats?.dispose();
+  nats = null;
 });
 
 /** The value of one sample line (`name{labels} value`), or null when it is not in the text. */
@@ -116,5 +120,45 @@ describe('GET /metrics', () => {
     expect(check.error, 'promtool (Debian package prometheus) must be installed').toBeUndefined();
     expect(`${check.stdout}${check.stderr}`).toBe('');
     expect(check.status).toBe(0);
+  });
+});
+
+const postgresUrl = process.env.SVC_TEST_DATABASE_URL;
+
+describe.runIf(postgresUrl)('GET /metrics of a process with a node lease (SVC_NATS_URL)', () => {
+  it('exports its lease, and counts by kind the writes the fence refused once the lease expired', async () => {
+    nats = await startTestNatsServer();
+    // A long lease (renewed every 30 s of real time): the test's clock alone makes it expire.
+    t = await startTestHub({
+      postgresUrl: postgresUrl ?? '',
+      listen: true,
+      env: { SVC_NATS_URL: nats.url, SVC_CLUSTER_LEASE_SECONDS: '300' },
+    });
+    const hub = t;
+    const scrape = async () => (await hub.request('GET', '/metrics')).text;
+    const [identity] = await provisionAgents(hub.hub, 1, 'fenced');
+    if (!identity) throw new Error('agent not provisioned');
+    const held = await scrape();
+    expect(sample(held, 'svc_hub_cluster_lease_epoch')).toBe(1);
+    expect(sample(held, 'svc_hub_cluster_lease_held')).toBe(1);
+    expect(held).not.toContain('svc_hub_cluster_fenced_writes_refused_total{');
+
+    // A stall past the lease, as the clock sees it: the agent that connects now is not written online.
+    hub.clock.advance(301_000);
+    agent = new FakeAgent({
+      url: `ws://127.0.0.1:${String(hub.servers?.httpPort)}${agentChannelPath}`,
+      credential: identity.credential,
+      handlers: {},
+    });
+    await agent.start();
+    const series = 'svc_hub_cluster_fenced_writes_refused_total{kind="agent online"}';
+    await until(async () => sample(await scrape(), series) === 1);
+    const text = await scrape();
+
+    expect(sample(text, 'svc_hub_cluster_lease_held')).toBe(0);
+    expect(sample(text, 'svc_hub_cluster_lease_epoch')).toBe(1);
+    const check = spawnSync('promtool', ['check', 'metrics'], { input: text, encoding: 'utf8' });
+    expect(check.error, 'promtool (Debian package prometheus) must be installed').toBeUndefined();
+    expect(`${check.stdout}${check.stderr}`).toBe('');
   });
 });

@@ -3,6 +3,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { DatabaseDialect } from '../../platform/db/database.js';
 import { hubVersion } from '../../platform/version.js';
 import type { AssetService } from '../assets/assets.service.js';
+import type { HubClusterService } from './hub-cluster.service.js';
 
 export interface HubStatusDeps {
   assets: Pick<AssetService, 'countByStatus'>;
@@ -12,6 +13,7 @@ export interface HubStatusDeps {
   connectedAgents: () => number;
   /** The metrics intake's counters (metrics-budget.ts, metrics.store.ts, metrics-purger.ts). */
   metrics?: () => HubStatus['metrics'];
+  cluster: HubClusterService;
 }
 
 export function createHubStatusService(deps: HubStatusDeps) {
@@ -26,8 +28,9 @@ export function createHubStatusService(deps: HubStatusDeps) {
         healthy = false;
       }
       const { online, offline, unknown } = byStatus;
+      const cluster = await deps.cluster.status();
       return {
-        status: healthy ? 'ok' : 'degraded',
+        status: healthy && !cluster.degraded ? 'ok' : 'degraded',
         version: hubVersion,
         started_at: deps.startedAt.toISOString(),
         uptime_seconds: Math.max(0, Math.floor((now.getTime() - deps.startedAt.getTime()) / 1000)),
@@ -35,6 +38,7 @@ export function createHubStatusService(deps: HubStatusDeps) {
         assets: { total: online + offline + unknown, online, offline, unknown },
         agents_connected: deps.connectedAgents(),
         metrics: deps.metrics?.() ?? { samples_dropped: 0, samples_lost: 0, purges_pending: 0 },
+        cluster,
         time: now.toISOString(),
       };
     },

@@ -33,6 +33,23 @@ describe.each(databaseTargets())('GET /hub/status ($name)', ({ name, options }) 
       assets: { total: 0, online: 0, offline: 0, unknown: 0 },
       agents_connected: 0,
       metrics: { samples_dropped: 0, samples_lost: 0, purges_pending: 0 },
+      // The embedded cluster of one: this process alone, no bus, no lease.
+      cluster: {
+        node_id: t.hub.cluster.bus.nodeId,
+        nats: 'none',
+        nats_reason: null,
+        degraded: false,
+        processes: [
+          {
+            node_id: t.hub.cluster.bus.nodeId,
+            epoch: 0,
+            started_at: null,
+            lease_expires_at: null,
+            agents: 0,
+            this_process: true,
+          },
+        ],
+      },
       time: started,
     });
     expect(hubVersion).toMatch(/^\d+\.\d+\.\d+/);

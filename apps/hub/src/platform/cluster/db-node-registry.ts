@@ -56,7 +56,8 @@ export function createDbNodeRegistry(options: DbNodeRegistryOptions): DbNodeRegi
   const listeners = new Set<NodeGoneListener>();
   const regainedListeners = new Set<LeaseRegainedListener>();
   let epoch = 0;
-  let refusedWrites = 0;
+  /** Refused fenced writes since start, by kind. */
+  const refusedWrites = new Map<string, number>();
   /** Kinds of refused writes already logged in the current epoch. */
   const refusedLogged = new Set<string>();
   let live: ReadonlySet<string> = new Set([nodeId]);
@@ -186,7 +187,7 @@ export function createDbNodeRegistry(options: DbNodeRegistryOptions): DbNodeRegi
       return row !== undefined;
     },
     refused(what) {
-      refusedWrites += 1;
+      refusedWrites.set(what, (refusedWrites.get(what) ?? 0) + 1);
       if (refusedLogged.has(what)) return;
       refusedLogged.add(what);
       logger.warn(
@@ -194,7 +195,8 @@ export function createDbNodeRegistry(options: DbNodeRegistryOptions): DbNodeRegi
         'a write about owned state was refused: this node’s lease had expired',
       );
     },
-    refusedCount: () => refusedWrites,
+    refusedCount: () => [...refusedWrites.values()].reduce((sum, n) => sum + n, 0),
+    refusedByKind: () => refusedWrites,
     onLeaseRegained(listener) {
       regainedListeners.add(listener);
       return () => {

@@ -29,6 +29,8 @@ export interface NodeLease {
   refused(what: string): void;
   /** How many fenced writes were refused since start. */
   refusedCount(): number;
+  /** The same, by the kind `refused` was told (`agent online`, `schedule tick claim`…), for /metrics. */
+  refusedByKind(): ReadonlyMap<string, number>;
   /** Called after the lease was lost and this process registered again. Returns the unsubscribe. */
   onLeaseRegained(listener: LeaseRegainedListener): () => void;
 }
@@ -61,6 +63,7 @@ export function alwaysHeldLease(): NodeLease {
     holds: () => Promise.resolve(true),
     refused: () => undefined,
     refusedCount: () => 0,
+    refusedByKind: () => new Map(),
     onLeaseRegained: () => () => undefined,
   };
 }

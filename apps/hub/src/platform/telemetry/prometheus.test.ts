@@ -13,6 +13,11 @@ describe('Prometheus telemetry', () => {
       databasePool: () => ({ total: 5, idle: 4, waiting: 1 }),
       clusterNodes: () => 3,
       clusterDrops: () => drops * 10,
+      lease: {
+        epoch: () => 2,
+        holds: () => Promise.resolve(drops < 5),
+        refusedByKind: () => new Map([['agent online', drops]]),
+      },
     });
     telemetry.webhookDelivery('delivered');
     telemetry.webhookDelivery('failed');
@@ -42,6 +47,11 @@ describe('Prometheus telemetry', () => {
     expect(first).toContain('svc_hub_cluster_messages_dropped_total 20');
     expect(second).toContain('svc_hub_cluster_messages_dropped_total 50');
     expect(first).toContain('svc_hub_database_pool_connections{state="waiting"} 1');
+    expect(first).toContain('svc_hub_cluster_fenced_writes_refused_total{kind="agent online"} 2');
+    expect(second).toContain('svc_hub_cluster_fenced_writes_refused_total{kind="agent online"} 5');
+    expect(first).toContain('svc_hub_cluster_lease_epoch 2');
+    expect(first).toContain('svc_hub_cluster_lease_held 1');
+    expect(second).toContain('svc_hub_cluster_lease_held 0');
   });
 
   it('keeps each hub’s counts apart, sharing only the process figures', async () => {

@@ -4,6 +4,7 @@
  * metrics. Every name starts with `svc_hub_`.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { NodeLease } from '../cluster/node-registry.js';
 import type { Telemetry } from './telemetry.js';
 
 /** Figures that already live elsewhere, read at each scrape instead of being mirrored. */
@@ -20,6 +21,8 @@ interface ScrapeSources {
   clusterNodes(): number;
   /** Messages from other processes dropped as invalid (bad JSON, wrong envelope, forged event), since the start. */
   clusterDrops(): number;
+  /** This process's node lease (decision 0053): its epoch, whether it holds now, the writes its fence refused. */
+  lease: Pick<NodeLease, 'epoch' | 'holds' | 'refusedByKind'>;
 }
 
 export interface PrometheusTelemetry extends Telemetry {
@@ -62,6 +65,7 @@ export function createPrometheusTelemetry(): PrometheusTelemetry {
   let sources: ScrapeSources | null = null;
   let clusterDropsReported = 0;
   let dropsReported = 0;
+  const fencedReported = new Map<string, number>();
   const registers = [registry];
 
   const httpRequests = new Counter({
@@ -156,6 +160,37 @@ export function createPrometheusTelemetry(): PrometheusTelemetry {
       const now = sources?.clusterDrops() ?? 0;
       if (now > clusterDropsReported) this.inc(now - clusterDropsReported);
       clusterDropsReported = Math.max(clusterDropsReported, now);
+    },
+  });
+  new Counter({
+    name: 'svc_hub_cluster_fenced_writes_refused_total',
+    help: "Writes about owned state refused because this process's node lease had expired, by kind.",
+    labelNames: ['kind'] as const,
+    registers,
+    collect() {
+      // The registry counts by kind; the counter catches up with each kind's count at each scrape.
+      for (const [kind, now] of sources?.lease.refusedByKind() ?? []) {
+        const reported = fencedReported.get(kind) ?? 0;
+        if (now > reported) this.inc({ kind }, now - reported);
+        fencedReported.set(kind, Math.max(reported, now));
+      }
+    },
+  });
+  new Gauge({
+    name: 'svc_hub_cluster_lease_epoch',
+    help: "This process's node lease registration: 1 at start, one more after each lease lost; 0 alone.",
+    registers,
+    collect() {
+      this.set(sources?.lease.epoch() ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'svc_hub_cluster_lease_held',
+    help: 'Whether this process holds its node lease now (1), or it expired and its writes are refused (0).',
+    registers,
+    async collect() {
+      const held = (await sources?.lease.holds().catch(() => null)) ?? null;
+      if (held !== null) this.set(held ? 1 : 0);
     },
   });
   new Gauge({

@@ -1,8 +1,10 @@
 /**
  * The hub itself: health, version, uptime, database, assets by status, connected agents and metric samples
- * dropped or lost; refreshed every 10 s. Below, the connected agents with their own sample counts.
+ * dropped or lost; refreshed every 10 s. Then the hub processes sharing its database and bus, with a notice
+ * while the bus is down; below, the connected agents with their own sample counts.
  */
 import { useState } from 'react';
+import type { ClusterStatus } from '@svc/protocol';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { hub } from '../../api/client';
@@ -25,12 +27,16 @@ function durationText(seconds: number): string {
   return `${seconds} s`;
 }
 
-function StatusFacts() {
-  const status = useQuery({
+function useHubStatus() {
+  return useQuery({
     queryKey: ['hub', 'status'],
     queryFn: async () => (await hub.call('hub.status')).data,
     refetchInterval,
   });
+}
+
+function StatusFacts() {
+  const status = useHubStatus();
   if (status.isPending) return <Loading label="Loading the hub status" />;
   if (status.isError) return <ErrorNotice error={status.error} retry={() => void status.refetch()} />;
   const s = status.data;
@@ -101,6 +107,76 @@ function StatusFacts() {
           </dd>
         </div>
       </dl>
+    </>
+  );
+}
+
+const busText: Record<ClusterStatus['nats'], string> = {
+  up: 'NATS connected',
+  down: 'NATS down',
+  none: 'None: a single process',
+};
+
+/** Whether a lease ran out by the hub's own clock (a process about to be taken for gone). */
+function isExpired(lease: string | null, hubTime: string): boolean {
+  return lease !== null && new Date(lease).getTime() < new Date(hubTime).getTime();
+}
+
+function ClusterProcesses() {
+  const status = useHubStatus();
+  // The facts above show the loading state and the error of the same query.
+  if (!status.data) return null;
+  const { cluster, time } = status.data;
+  return (
+    <>
+      {cluster.nats === 'down' && (
+        <div className="notice error" role="alert" data-testid="cluster-degraded">
+          <p>
+            NATS is down: {cluster.nats_reason ?? 'disconnected'}; requests that need another process answer
+            503 until it is back.
+          </p>
+        </div>
+      )}
+      <dl className="facts">
+        <div>
+          <dt>Cluster bus</dt>
+          <dd className={cluster.nats === 'down' ? 'bad' : undefined} data-testid="cluster-bus">
+            {busText[cluster.nats]}
+          </dd>
+        </div>
+      </dl>
+      <div className="table-wrap">
+        <table className="data-table admin-table">
+          <caption className="visually-hidden">Hub processes</caption>
+          <thead>
+            <tr>
+              <th scope="col">Node</th>
+              <th scope="col">Epoch</th>
+              <th scope="col">Started</th>
+              <th scope="col">Lease expires</th>
+              <th scope="col">Agents</th>
+            </tr>
+          </thead>
+          <tbody>
+            {cluster.processes.map((p) => (
+              <tr key={p.node_id} aria-current={p.this_process ? 'true' : undefined}>
+                <th scope="row">
+                  <code>{p.node_id}</code>
+                  {p.this_process && <span className="chip">this process</span>}
+                </th>
+                <td>{p.epoch}</td>
+                <td>
+                  <Time value={p.started_at} />
+                </td>
+                <td className={isExpired(p.lease_expires_at, time) ? 'bad' : undefined}>
+                  <Time value={p.lease_expires_at} empty="no lease (single process)" />
+                </td>
+                <td>{p.agents}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </>
   );
 }
@@ -177,6 +253,10 @@ export function HubStatusPage() {
         <h1 id="hub-status-title">Hub status</h1>
       </div>
       <StatusFacts />
+      <section className="panel" aria-labelledby="processes-title">
+        <h2 id="processes-title">Processes</h2>
+        <ClusterProcesses />
+      </section>
       <section className="panel" aria-labelledby="agents-title">
         <h2 id="agents-title">Connected agents</h2>
         <ConnectedAgents />
