@@ -35,7 +35,8 @@ import {
   type AgentMover,
   type WebSocketAgentGateway,
 } from './gateway.js';
-import { createPresence, markOrphanedAgentAssetsOffline } from './presence.js';
+import { createPresence } from './presence.js';
+import { createAssetPresenceStore } from '../modules/assets/asset-presence.service.js';
 
 // ---- the fake agent ------------------------------------------------------------------------------------
 
@@ -149,8 +150,13 @@ async function compose(
   const samples: Rig['samples'] = [];
   const { tlsMode, channelFailures, ...gatewayOverrides } = gatewayOptions;
   const gateway = createAgentGateway({
-    db,
     clock: t.clock,
+    presence: createPresence({
+      store: createAssetPresenceStore(db),
+      clock: t.clock,
+      events: bus,
+      logger: silentLogger,
+    }),
     logger: silentLogger,
     events: bus,
     metrics: { add: (assetId, s) => samples.push({ assetId, samples: s }) },
@@ -189,7 +195,10 @@ async function compose(
     verifyApiKey: (text) => t.hub.services.apiKeys.authenticate(text),
     handlers: {
       ...enrollmentRoutes(enrollment),
-      ...agentsRoutes({ agents: createAgentsListService({ db, gateway }), credentials: enrollment }),
+      ...agentsRoutes({
+        agents: createAgentsListService({ assets: t.hub.services.assets, gateway }),
+        credentials: enrollment,
+      }),
     },
     rawHandlers: agentChannelRawRoutes(),
   });
@@ -943,7 +952,7 @@ describe('agent channel limits (sqlite)', () => {
     const manual = await r.t.createAsset({ name: 'manual' });
     const db = r.t.hub.database.db;
     await db.updateTable('assets').set({ status: 'online' }).execute();
-    expect(await markOrphanedAgentAssetsOffline(db, new Set(['node_live']))).toBe(1);
+    expect(await createAssetPresenceStore(db).markOrphansOffline(new Set(['node_live']))).toBe(1);
     expect((await assetRow(r, enrolled.asset_id)).status).toBe('offline');
     expect((await assetRow(r, manual.id)).status).toBe('online');
   });
@@ -970,7 +979,7 @@ describe('agent channel limits (sqlite)', () => {
       .set({ status: 'online', agent_node: 'node_gone' })
       .where('id', '=', dead.asset_id)
       .execute();
-    expect(await markOrphanedAgentAssetsOffline(db, new Set(['node_a', 'node_b']))).toBe(2);
+    expect(await createAssetPresenceStore(db).markOrphansOffline(new Set(['node_a', 'node_b']))).toBe(2);
     expect((await assetRow(r, held.asset_id)).status).toBe('online');
     expect((await assetRow(r, orphan.asset_id)).status).toBe('offline');
     expect((await assetRow(r, dead.asset_id)).status).toBe('offline');
@@ -997,7 +1006,7 @@ describe('agent channel limits (sqlite)', () => {
     const bus = createInProcessEventBus({ clock: r.t.clock, validate: true });
     bus.subscribe((e) => events.push(e));
     const presence = createPresence({
-      db,
+      store: createAssetPresenceStore(db),
       clock: r.t.clock,
       events: bus,
       logger: silentLogger,
