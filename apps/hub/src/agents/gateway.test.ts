@@ -985,6 +985,46 @@ describe('agent channel limits (sqlite)', () => {
     expect((await assetRow(r, dead.asset_id)).status).toBe('offline');
   });
 
+  it('writes online again, after a lost lease, exactly the agents the gateway says it holds', async () => {
+    const r = await compose({});
+    rig = r;
+    const db = r.t.hub.database.db;
+    const stillHere = (await r.enroll('still-here')).asset_id;
+    const gone = (await r.enroll('gone-meanwhile')).asset_id;
+    // While this process had lost its lease: another marked `stillHere` offline; `gone` disconnected here,
+    // but its offline write was refused, so the database still says this node holds it.
+    await db
+      .updateTable('assets')
+      .set({ status: 'offline', agent_node: 'node_me' })
+      .where('id', '=', stillHere)
+      .execute();
+    await db
+      .updateTable('assets')
+      .set({ status: 'online', agent_node: 'node_me' })
+      .where('id', '=', gone)
+      .execute();
+    const bus = createInProcessEventBus({ clock: r.t.clock, validate: true });
+    const events: HubEvent[] = [];
+    bus.subscribe((e) => events.push(e));
+    const presence = createPresence({
+      store: createAssetPresenceStore(db),
+      clock: r.t.clock,
+      events: bus,
+      logger: silentLogger,
+      nodeId: 'node_me',
+    });
+
+    expect(await presence.regained([stillHere])).toEqual([stillHere]);
+
+    expect((await assetRow(r, stillHere)).status).toBe('online');
+    expect((await assetRow(r, gone)).status).toBe('offline');
+    expect(events.map((e) => [e.type, (e.data as { asset_id: string }).asset_id])).toEqual([
+      ['asset.online', stillHere],
+      ['agent.disconnected', gone],
+      ['asset.offline', gone],
+    ]);
+  });
+
   it("marks a departed process's agents offline in batches, with their events, and no one else's", async () => {
     const r = await compose({});
     rig = r;

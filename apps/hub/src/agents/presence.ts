@@ -100,9 +100,9 @@ export interface Presence {
   nodeGone(nodeId: string): Promise<number>;
   /**
    * After this process lost its lease and registered again (decision 0053): writes `connected` (the agents the
-   * gateway holds now) online again under its node, with `asset.online` for those another process had marked
-   * offline, and offline those the database says it holds that are not among them. Resolves with the ids
-   * written online again.
+   * gateway holds now, with those whose connect is still being written) online again under its node, with
+   * `asset.online` for those another process had marked offline, and offline those the database says it holds
+   * that are not among them. Resolves with the ids written online again.
    */
   regained(connected: readonly string[]): Promise<string[]>;
 }
@@ -201,6 +201,8 @@ export function createPresence(deps: PresenceDeps): Presence {
   const lease = deps.lease ?? alwaysHeldLease();
   /** While `regained` runs: the agents it writes online again, less those that go meanwhile. */
   let regaining: Set<string> | null = null;
+  /** Connects being written: the gateway lists an agent only once its connect is written, so these count too. */
+  const connecting = new Map<string, Promise<boolean>>();
   /** When last_seen_at was last written, per connected asset (ms). */
   const written = new Map<string, number>();
   const pending = new Set<string>();
@@ -243,7 +245,7 @@ export function createPresence(deps: PresenceDeps): Presence {
     connected(assetId, hello, remoteAddress) {
       // Connected while `regained` runs: held here, so its second pass does not write it offline.
       regaining?.add(assetId);
-      return serial(assetId, async () => {
+      const connect = serial(assetId, async () => {
         const row = await store.find(assetId);
         if (!row) return false;
         const now = clock.now();
@@ -277,10 +279,17 @@ export function createPresence(deps: PresenceDeps): Presence {
         });
         return true;
       });
+      connecting.set(assetId, connect);
+      const settled = () => {
+        if (connecting.get(assetId) === connect) connecting.delete(assetId);
+      };
+      connect.then(settled, settled);
+      return connect;
     },
 
     disconnected(assetId) {
       regaining?.delete(assetId);
+      connecting.delete(assetId);
       return serial(assetId, async () => {
         written.delete(assetId);
         pending.delete(assetId);
@@ -346,7 +355,7 @@ export function createPresence(deps: PresenceDeps): Presence {
     },
 
     async regained(connected) {
-      const held = new Set(connected);
+      const held = new Set([...connected, ...connecting.keys()]);
       regaining = held;
       try {
         return await writeRegained(held);
