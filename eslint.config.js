@@ -2,70 +2,22 @@
 import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
+import { hubLayers } from './eslint/hub-layers.js';
 
 /*
  * The hub's layers (docs/architecture.md): modules/ sits on access/, agents/, http/, platform/ and config/;
  * no arrow runs back up. A module's public surface is its `<area>.module.ts`, its `*.service.ts` files and its
- * presenters; another module's repositories, routes and helpers are its own business. Tests wire what they need
- * and are exempt, like hub.ts (apps/hub/src/layers.test.ts proves each rule fires).
+ * presenters; another module's repositories, routes and helpers are its own business, however the path to them
+ * is spelled (eslint/hub-layers.js resolves each import). Tests wire what they need and are exempt
+ * (apps/hub/src/layers.test.ts proves each rule fires).
  */
 const hubTests = ['apps/hub/src/**/*.test.ts', 'apps/hub/src/testing/**', 'apps/hub/src/e2e/**'];
-const publicFile = '[^/]+\\.(module|service|presenter)\\.js$';
-const hubBoundaries = [
-  {
-    files: ['apps/hub/src/{access,agents,config,connectors,http,platform}/**/*.ts'],
-    ignores: hubTests,
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: '(^|/)modules/',
-              message:
-                'Below the modules: pass what a module provides in as a dependency, or move the shared piece down here.',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['apps/hub/src/modules/*/**/*.ts'],
-    ignores: hubTests,
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: `^\\.\\./(?!\\.\\.)[^/]+/(?!${publicFile})`,
-              message:
-                "Another module's internals: use its service (or its module file); its repository and routes are its own.",
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['apps/hub/src/*.ts'],
-    ignores: hubTests,
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: `^\\./modules/[^/]+/(?!${publicFile})`,
-              message: "Wiring uses a module's public surface: its module file and services.",
-            },
-          ],
-        },
-      ],
-    },
-  },
-];
+const hubBoundaries = {
+  files: ['apps/hub/src/**/*.ts'],
+  ignores: hubTests,
+  plugins: { hub: { rules: { layers: hubLayers } } },
+  rules: { 'hub/layers': 'error' },
+};
 
 export default defineConfig(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'coverage/**'] },
@@ -74,7 +26,7 @@ export default defineConfig(
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['eslint.config.js'] },
+        projectService: { allowDefaultProject: ['eslint.config.js', 'eslint/hub-layers.js'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },
@@ -92,13 +44,13 @@ export default defineConfig(
       ],
     },
   },
-  ...hubBoundaries,
+  hubBoundaries,
   {
     files: ['**/*.test.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
   },
   {
-    files: ['eslint.config.js', 'vitest.config.ts'],
+    files: ['eslint.config.js', 'eslint/hub-layers.js', 'vitest.config.ts'],
     rules: { 'no-restricted-syntax': 'off' },
   },
 );

@@ -34,6 +34,7 @@ const pureHubTests = [
   'apps/hub/src/agents/channel-failures.test.ts',
   'apps/hub/src/agents/agent-call.test.ts',
   'apps/hub/src/layers.test.ts',
+  'apps/hub/src/data-owners.test.ts',
   'apps/hub/src/modules/alerts/alert-evaluation.test.ts',
   'apps/hub/src/modules/assets/asset-list-cache.test.ts',
   'apps/hub/src/modules/auth/totp.test.ts',

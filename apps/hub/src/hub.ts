@@ -15,7 +15,7 @@ import { createAgentGateway } from './agents/gateway.js';
 import type { MoveOptions, MoveOutcome } from './agents/move-agents.js';
 import { createClusterGateway, type ClusterAgentGateway } from './agents/cluster-gateway.js';
 import { createOwnedStates } from './platform/cluster/owned-state.js';
-import { createPresence, markOrphanedAgentAssetsOffline } from './agents/presence.js';
+import { createPresence } from './agents/presence.js';
 import { createCredentialLifetime, type CredentialLifetime } from './http/credential-lifetime.js';
 import { interactiveTurnedOff } from './platform/policy-error.js';
 import { createTransportCheck } from './http/transport-security.js';
@@ -42,6 +42,8 @@ import { createAlertsModule } from './modules/alerts/alerts.module.js';
 import type { AlertEvaluator } from './modules/alerts/alert-evaluator.service.js';
 import type { AlertService } from './modules/alerts/alerts.service.js';
 import { createAssetsModule } from './modules/assets/assets.module.js';
+import { createAssetPresenceStore } from './modules/assets/asset-presence.service.js';
+import { createAssetReads } from './modules/assets/asset-reads.service.js';
 import type { AssetService } from './modules/assets/assets.service.js';
 import { createAuditModule } from './modules/audit/audit.module.js';
 import type { AuditService } from './modules/audit/audit.service.js';
@@ -338,7 +340,8 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
   opened.cluster = [registry, bus];
   // No agent is connected to this process yet: what no live process holds (a crashed run left it online)
   // is offline now; the agents of the other live processes stay online (decision 0039).
-  await markOrphanedAgentAssetsOffline(db, registry.liveNodes());
+  const presenceStore = createAssetPresenceStore(db);
+  await presenceStore.markOrphansOffline(registry.liveNodes());
   const eventBusOptions = {
     clock,
     onListenerError: (error: unknown) => {
@@ -430,11 +433,17 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
   const { writeVersions } = database;
   // One refusal log for HTTP and the agent channel: an address's refusals of both kinds share its lines.
   const refusals = createRefusalLog({ logger });
-  const presence = createPresence({ db, clock, events, logger, nodeId: bus.nodeId, lease: registry });
+  const presence = createPresence({
+    store: presenceStore,
+    clock,
+    events,
+    logger,
+    nodeId: bus.nodeId,
+    lease: registry,
+  });
   // The cluster gateway is told of each local readiness change; it exists only after the local gateway.
   const readiness = { changed: (_assetId: string): void => undefined };
   const localGateway = createAgentGateway({
-    db,
     clock,
     logger,
     events,
@@ -478,7 +487,7 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
   await gateway.start();
   // The path every operation on an asset takes to its agent: load, hub-host rule, offline check, errors.
   const agentCalls = createAgentCaller({
-    db,
+    assets: createAssetReads(db),
     gateway,
     clusterDown: () => cluster.bus.shared && !cluster.bus.status().connected,
   });
@@ -557,7 +566,7 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
   });
   const { budget, store, purger } = metrics.services;
   const agents = createAgentsModule({
-    db,
+    assets: assetService,
     gateway,
     credentials: enrollment.services.enrollment,
     metricsCounts: (id) => budget.countsFor(id),
@@ -597,11 +606,19 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
   const system = createSystemModule(operations);
   const power = createPowerModule({ ...operations, wolBroadcast: config.wolBroadcast });
   const containers = createContainersModule(operations);
-  const automation = { ...base, groups: groups.services.groups, exec: exec.services.exec };
-  const actions = createActionsModule(automation);
+  const automation = {
+    ...base,
+    assets: agentCalls.assets,
+    groups: groups.services.groups,
+    exec: exec.services.exec,
+  };
+  // Actions ask schedules whether one runs an action; schedules are built after the actions they load.
+  const actions = createActionsModule({ ...automation, schedules: () => schedules.services.schedules });
   const schedules = createSchedulesModule({
     ...automation,
     actions: actions.services.actions,
+    keys: keys.services.apiKeys,
+    users: users.services.users,
     logger,
     cluster: { nodeId: bus.nodeId, liveNodes: () => registry.liveNodes(), lease: registry },
   });
@@ -849,7 +866,7 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
   // This process stalled past its lease and registered again (decision 0053): what it still holds is its own
   // again; the sessions the others ended meanwhile end here too.
   const stopLeaseRegained = registry.onLeaseRegained(async () => {
-    const again = await presence.regained();
+    const again = await presence.regained(localGateway.sessions().map((s) => s.assetId));
     for (const assetId of again) readiness.changed(assetId);
     if (again.length > 0) writeVersions?.touch('assets');
     logger.info({ agents: again.length }, 'agents this process holds written online again');

@@ -3,11 +3,9 @@
  * created (every target visible to the creator, or the 404 exec answers), and again by the exec service each
  * time they run.
  */
-import type { Kysely } from 'kysely';
-import type { Database } from '../platform/db/schema.js';
 import { HubError, validationError } from '../platform/hub-error.js';
 import { canSeeAsset, type Principal } from './principal.js';
-import { findAssetSummaries } from '../agents/asset-rows.repository.js';
+import type { AssetReads } from '../agents/asset-reads.js';
 
 /** What a target set needs of groups: the members of one the principal may see (404 otherwise). */
 export interface GroupMembers {
@@ -35,7 +33,7 @@ export function targetSetOf(
 
 /** The assets a target set means now, checked for the principal: 404 for anything it may not see. */
 export async function resolveTargetSet(
-  db: Kysely<Database>,
+  assets: Pick<AssetReads, 'summaries'>,
   groups: GroupMembers,
   principal: Principal,
   set: TargetSet,
@@ -48,7 +46,7 @@ export async function resolveTargetSet(
     return members;
   }
   const visible = set.targets.filter((id) => canSeeAsset(principal, id));
-  const found = new Set((await findAssetSummaries(db, visible)).map((r) => r.id));
+  const found = new Set((await assets.summaries(visible)).map((r) => r.id));
   const unknown = set.targets.filter((id) => !found.has(id));
   if (unknown.length > 0) {
     const more = unknown.length > 20 ? ` and ${unknown.length - 20} more` : '';

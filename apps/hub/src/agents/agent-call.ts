@@ -18,10 +18,9 @@ import {
   type AgentGateway,
   type AgentRequestOptions,
 } from './agent-gateway.js';
-import type { Executor } from '../platform/db/schema.js';
 import { HubError } from '../platform/hub-error.js';
 import { canSeeAsset, isAdmin, type Principal } from '../access/principal.js';
-import { findAssetRow, type AssetRow } from './asset-rows.repository.js';
+import type { AssetReads, AssetRow } from './asset-reads.js';
 
 /** How each agent error code reads in the hub's catalog. */
 const agentCodeMap: Record<AgentErrorCode, ErrorCode> = {
@@ -138,6 +137,8 @@ export function agentFailure(
 
 export interface AgentCaller {
   readonly gateway: AgentGateway;
+  /** The assets module's reads (the operations' lookups of many assets, their names). */
+  readonly assets: AssetReads;
   /**
    * The asset row, if the principal may see it (otherwise the same 404 as an unknown id) and may run `type`
    * there (403 admin_required for a non-admin on the hub's own host).
@@ -162,20 +163,22 @@ export interface AgentCaller {
 }
 
 export function createAgentCaller(deps: {
-  db: Executor;
+  /** Asset reads, from the assets module (the table's owner). */
+  assets: AssetReads;
   gateway: AgentGateway;
   /** True while this process is one of several and its cluster bus is down (absent: a cluster of one). */
   clusterDown?: () => boolean;
 }): AgentCaller {
-  const { db, gateway } = deps;
+  const { assets, gateway } = deps;
   const clusterDown = deps.clusterDown ?? (() => false);
   const notConnected: AgentCaller['notConnected'] = (row) =>
     clusterDown() && row.status === 'online' ? clusterUnavailable(row) : assetOffline(row);
   return {
     gateway,
+    assets,
     async loadAsset(principal, id, type) {
       if (!canSeeAsset(principal, id)) throw assetNotFound(id);
-      const row = await findAssetRow(db, id);
+      const row = await assets.row(id);
       if (!row) throw assetNotFound(id);
       requireHubHostAccess(principal, row, type);
       return row;

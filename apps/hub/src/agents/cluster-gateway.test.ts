@@ -31,6 +31,8 @@ import { createExecService } from '../modules/exec/exec.service.js';
 import { FakeNodeRegistries } from '../testing/fake-node-registry.js';
 import { startTestNatsServer } from '../testing/nats-server.js';
 import { createAgentCaller } from './agent-call.js';
+import { createAssetReads } from '../modules/assets/asset-reads.service.js';
+import { createAssetPresenceStore } from '../modules/assets/asset-presence.service.js';
 import {
   AgentOfflineError,
   ClusterUnavailableCallError,
@@ -82,7 +84,7 @@ describe.each(databaseTargets())('agents across hub processes ($name)', ({ optio
     const eventBus = createInProcessEventBus({ clock: t.clock, validate: true });
     eventBus.subscribe((e) => events.push(e));
     const presence = createPresence({
-      db,
+      store: createAssetPresenceStore(db),
       clock: t.clock,
       events: eventBus,
       logger: silentLogger,
@@ -90,7 +92,6 @@ describe.each(databaseTargets())('agents across hub processes ($name)', ({ optio
     });
     const readiness = { changed: (_id: string): void => undefined };
     const local = createAgentGateway({
-      db,
       clock: t.clock,
       logger: silentLogger,
       events: eventBus,
@@ -542,9 +543,8 @@ describe.each(databaseTargets())('agents across hub processes ($name)', ({ optio
     await connect(c, ids[2]!);
     await until(() => a.gateway.connectedCount() === 3, 'the view on a');
     const exec = createExecService({
-      db: t.hub.database.db,
       audit: t.hub.services.audit,
-      agents: createAgentCaller({ db: t.hub.database.db, gateway: a.gateway }),
+      agents: createAgentCaller({ assets: createAssetReads(t.hub.database.db), gateway: a.gateway }),
       groups: t.hub.services.groups,
       events: createInProcessEventBus({ clock: t.clock }),
     });
@@ -599,9 +599,8 @@ describe.each(databaseTargets())('agents across hub processes ($name)', ({ optio
     await connect(a, a1);
     await until(() => a.gateway.connectedCount() === 5, 'the view on a');
     const exec = createExecService({
-      db: t.hub.database.db,
       audit: t.hub.services.audit,
-      agents: createAgentCaller({ db: t.hub.database.db, gateway: a.gateway }),
+      agents: createAgentCaller({ assets: createAssetReads(t.hub.database.db), gateway: a.gateway }),
       groups: t.hub.services.groups,
       events: createInProcessEventBus({ clock: t.clock }),
       sliceSize: 3,

@@ -35,7 +35,8 @@ import {
   type AgentMover,
   type WebSocketAgentGateway,
 } from './gateway.js';
-import { createPresence, markOrphanedAgentAssetsOffline } from './presence.js';
+import { createPresence } from './presence.js';
+import { createAssetPresenceStore } from '../modules/assets/asset-presence.service.js';
 
 // ---- the fake agent ------------------------------------------------------------------------------------
 
@@ -149,8 +150,13 @@ async function compose(
   const samples: Rig['samples'] = [];
   const { tlsMode, channelFailures, ...gatewayOverrides } = gatewayOptions;
   const gateway = createAgentGateway({
-    db,
     clock: t.clock,
+    presence: createPresence({
+      store: createAssetPresenceStore(db),
+      clock: t.clock,
+      events: bus,
+      logger: silentLogger,
+    }),
     logger: silentLogger,
     events: bus,
     metrics: { add: (assetId, s) => samples.push({ assetId, samples: s }) },
@@ -189,7 +195,10 @@ async function compose(
     verifyApiKey: (text) => t.hub.services.apiKeys.authenticate(text),
     handlers: {
       ...enrollmentRoutes(enrollment),
-      ...agentsRoutes({ agents: createAgentsListService({ db, gateway }), credentials: enrollment }),
+      ...agentsRoutes({
+        agents: createAgentsListService({ assets: t.hub.services.assets, gateway }),
+        credentials: enrollment,
+      }),
     },
     rawHandlers: agentChannelRawRoutes(),
   });
@@ -943,7 +952,7 @@ describe('agent channel limits (sqlite)', () => {
     const manual = await r.t.createAsset({ name: 'manual' });
     const db = r.t.hub.database.db;
     await db.updateTable('assets').set({ status: 'online' }).execute();
-    expect(await markOrphanedAgentAssetsOffline(db, new Set(['node_live']))).toBe(1);
+    expect(await createAssetPresenceStore(db).markOrphansOffline(new Set(['node_live']))).toBe(1);
     expect((await assetRow(r, enrolled.asset_id)).status).toBe('offline');
     expect((await assetRow(r, manual.id)).status).toBe('online');
   });
@@ -970,10 +979,50 @@ describe('agent channel limits (sqlite)', () => {
       .set({ status: 'online', agent_node: 'node_gone' })
       .where('id', '=', dead.asset_id)
       .execute();
-    expect(await markOrphanedAgentAssetsOffline(db, new Set(['node_a', 'node_b']))).toBe(2);
+    expect(await createAssetPresenceStore(db).markOrphansOffline(new Set(['node_a', 'node_b']))).toBe(2);
     expect((await assetRow(r, held.asset_id)).status).toBe('online');
     expect((await assetRow(r, orphan.asset_id)).status).toBe('offline');
     expect((await assetRow(r, dead.asset_id)).status).toBe('offline');
+  });
+
+  it('writes online again, after a lost lease, exactly the agents the gateway says it holds', async () => {
+    const r = await compose({});
+    rig = r;
+    const db = r.t.hub.database.db;
+    const stillHere = (await r.enroll('still-here')).asset_id;
+    const gone = (await r.enroll('gone-meanwhile')).asset_id;
+    // While this process had lost its lease: another marked `stillHere` offline; `gone` disconnected here,
+    // but its offline write was refused, so the database still says this node holds it.
+    await db
+      .updateTable('assets')
+      .set({ status: 'offline', agent_node: 'node_me' })
+      .where('id', '=', stillHere)
+      .execute();
+    await db
+      .updateTable('assets')
+      .set({ status: 'online', agent_node: 'node_me' })
+      .where('id', '=', gone)
+      .execute();
+    const bus = createInProcessEventBus({ clock: r.t.clock, validate: true });
+    const events: HubEvent[] = [];
+    bus.subscribe((e) => events.push(e));
+    const presence = createPresence({
+      store: createAssetPresenceStore(db),
+      clock: r.t.clock,
+      events: bus,
+      logger: silentLogger,
+      nodeId: 'node_me',
+    });
+
+    expect(await presence.regained([stillHere])).toEqual([stillHere]);
+
+    expect((await assetRow(r, stillHere)).status).toBe('online');
+    expect((await assetRow(r, gone)).status).toBe('offline');
+    expect(events.map((e) => [e.type, (e.data as { asset_id: string }).asset_id])).toEqual([
+      ['asset.online', stillHere],
+      ['agent.disconnected', gone],
+      ['asset.offline', gone],
+    ]);
   });
 
   it("marks a departed process's agents offline in batches, with their events, and no one else's", async () => {
@@ -997,7 +1046,7 @@ describe('agent channel limits (sqlite)', () => {
     const bus = createInProcessEventBus({ clock: r.t.clock, validate: true });
     bus.subscribe((e) => events.push(e));
     const presence = createPresence({
-      db,
+      store: createAssetPresenceStore(db),
       clock: r.t.clock,
       events: bus,
       logger: silentLogger,

@@ -14,7 +14,6 @@ import { noTelemetry, type Telemetry } from '../platform/telemetry/telemetry.js'
 import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Duplex } from 'node:stream';
-import type { Kysely } from 'kysely';
 import { Compile } from 'typebox/compile';
 import type { TSchema } from 'typebox';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
@@ -37,7 +36,6 @@ import {
   type Welcome,
 } from '@svc/protocol';
 import type { Clock } from '../platform/clock.js';
-import type { Database } from '../platform/db/schema.js';
 import type { EventBus } from '../platform/event-bus.js';
 import { refuseUpgrade } from '../http/upgrade.js';
 import { HubError } from '../platform/hub-error.js';
@@ -54,7 +52,7 @@ import {
 } from './agent-gateway.js';
 import { cleanHello } from './hello.js';
 import { createByteBudgets, replyAllowance, type ByteBudgets } from './byte-budget.js';
-import { createPresence, type Presence } from './presence.js';
+import type { Presence } from './presence.js';
 import { createStreamTable, type StreamTable } from './streams.js';
 import { moveAgents, type MoveOptions, type MoveOutcome } from './move-agents.js';
 
@@ -82,7 +80,6 @@ const closeCodes = {
 } as const;
 
 export interface AgentGatewayDeps {
-  db: Kysely<Database>;
   clock: Clock;
   logger: Logger;
   events: EventBus;
@@ -103,8 +100,8 @@ export interface AgentGatewayDeps {
   maxPendingPerAgent?: number;
   tickMs?: number;
   presenceFlushMs?: number;
-  /** Replaces the presence writer (tests); by default one is made from db, clock, events and logger. */
-  presence?: Presence;
+  /** The presence writer (its writes go through the assets module's port). */
+  presence: Presence;
   /** Told whenever isConnected(assetId) changes, for caches of what it answers. */
   onReadinessChange?: (assetId: string) => void;
   /** Shared with the HTTP request log and channel auth; one of its own if absent. */
@@ -218,7 +215,7 @@ export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGatewa
   const maxPending = deps.maxPendingPerAgent ?? gatewayDefaults.maxPendingPerAgent;
   const tickMs = deps.tickMs ?? gatewayDefaults.tickMs;
   const presenceFlushMs = deps.presenceFlushMs ?? gatewayDefaults.presenceFlushMs;
-  const presence = deps.presence ?? createPresence({ db: deps.db, clock, events: deps.events, logger });
+  const { presence } = deps;
   const refusals = deps.refusals ?? createRefusalLog({ logger });
   const budgets = deps.byteBudgets ?? createByteBudgets();
 

@@ -6,18 +6,21 @@
  *
  * Every write here is about agents this process holds, so each carries the process's lease fence (decision
  * 0053): once its lease ran out and another process marked its agents offline, nothing it wrote meanwhile
- * lands. When it registers again, `regained` writes the agents it still holds online again.
+ * lands. When it registers again, `regained` writes the agents the gateway still holds online again.
+ *
+ * The assets module owns the table: the writes go through its port (`AssetPresenceStore`,
+ * modules/assets/asset-presence.service.ts); the rules of when and what are here.
  */
 import { isIP } from 'node:net';
-import { sql, type Kysely, type SqlBool } from 'kysely';
+import type { Expression, SqlBool } from 'kysely';
 import type { Hello } from '@svc/protocol';
 import type { Clock } from '../platform/clock.js';
-import type { Database } from '../platform/db/schema.js';
 import type { EventBus } from '../platform/event-bus.js';
 import type { Logger } from '../platform/logger.js';
 import { newNodeId } from '../platform/cluster/cluster-bus.js';
+import { nodeUnregistered } from '../platform/cluster/db-node-registry.js';
 import { alwaysHeldLease, type NodeLease } from '../platform/cluster/node-registry.js';
-import type { AssetRow } from './asset-rows.repository.js';
+import type { AssetRow } from './asset-reads.js';
 
 const presenceDefaults = {
   /** `last_seen_at` moves at most this often per asset from heartbeats. */
@@ -28,6 +31,54 @@ const presenceDefaults = {
   /** A departed node's agents are marked offline in at most this many batches (5 million agents). */
   maxNodeGoneBatches: 10_000,
 } as const;
+
+/**
+ * The writes presence makes on the assets table, supplied by the assets module (its owner). `fence` is this
+ * process's lease condition; `node` the holder written or matched.
+ */
+export interface AssetPresenceStore {
+  find(id: string): Promise<AssetRow | undefined>;
+  /** Writes what a connect changes: false when the fence refused it. */
+  markOnline(id: string, changes: Partial<AssetRow>, fence: Expression<SqlBool>): Promise<boolean>;
+  /** Moves last_seen_at of those of `ids` online under `node`: how many it changed. */
+  touchLastSeen(
+    ids: readonly string[],
+    iso: string,
+    node: string,
+    fence: Expression<SqlBool>,
+  ): Promise<number>;
+  /** Offline, while `node` holds it: its name, or undefined when it did not (or the fence refused). */
+  markOffline(
+    id: string,
+    iso: string,
+    node: string,
+    fence: Expression<SqlBool>,
+  ): Promise<{ name: string } | undefined>;
+  markAllOffline(
+    ids: readonly string[],
+    iso: string,
+    node: string,
+    fence: Expression<SqlBool>,
+  ): Promise<number>;
+  /** Up to `limit` ids, after `after` in id order, of the assets online under `node`. */
+  onlineHeldBy(node: string, limit: number, after: string): Promise<string[]>;
+  /** Those of `ids` still online under the gone `node`, offline now while `unregistered` holds. */
+  markGoneOffline(
+    ids: readonly string[],
+    node: string,
+    iso: string,
+    unregistered: Expression<SqlBool>,
+  ): Promise<{ id: string; name: string }[]>;
+  /** Those of `ids` not online, online under `node` again. */
+  markOnlineAgain(
+    ids: readonly string[],
+    node: string,
+    iso: string,
+    fence: Expression<SqlBool>,
+  ): Promise<{ id: string; name: string }[]>;
+  /** Agent assets still online under no live node (or none), offline: how many. */
+  markOrphansOffline(liveNodes: ReadonlySet<string>): Promise<number>;
+}
 
 export interface Presence {
   /**
@@ -48,15 +99,17 @@ export interface Presence {
    */
   nodeGone(nodeId: string): Promise<number>;
   /**
-   * After this process lost its lease and registered again (decision 0053): writes the agents it still holds
-   * online again under its node, with `asset.online` for those another process had marked offline, and offline
-   * those the database says it holds that are no longer connected. Resolves with the ids written online again.
+   * After this process lost its lease and registered again (decision 0053): writes `connected` (the agents the
+   * gateway holds now, with those whose connect is still being written) online again under its node, with
+   * `asset.online` for those another process had marked offline, and offline those the database says it holds
+   * that are not among them. Resolves with the ids written online again.
    */
-  regained(): Promise<string[]>;
+  regained(connected: readonly string[]): Promise<string[]>;
 }
 
 export interface PresenceDeps {
-  db: Kysely<Database>;
+  /** The assets module's presence writes. */
+  store: AssetPresenceStore;
   clock: Clock;
   events: EventBus;
   logger: Logger;
@@ -140,38 +193,16 @@ function describedBy(row: AssetRow, hello: Hello): Partial<AssetRow> {
   return changes;
 }
 
-/**
- * Marks offline the agent assets still `online` whose holder is no live hub process: at start this process
- * holds no agent yet, and what a crashed process left online (or rows from before holders were recorded) is
- * stale; the agents other live processes hold stay online (decision 0039). Returns how many it changed.
- */
-export async function markOrphanedAgentAssetsOffline(
-  db: Kysely<Database>,
-  liveNodes: ReadonlySet<string>,
-): Promise<number> {
-  const live = [...liveNodes];
-  const result = await db
-    .updateTable('assets')
-    .set({ status: 'offline' })
-    .where('source', '=', 'agent')
-    .where('status', '=', 'online')
-    .where((eb) =>
-      live.length === 0
-        ? eb('agent_node', 'is', null)
-        : eb.or([eb('agent_node', 'is', null), eb('agent_node', 'not in', live)]),
-    )
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
-}
-
 export function createPresence(deps: PresenceDeps): Presence {
-  const { db, clock, events, logger } = deps;
+  const { store, clock, events, logger } = deps;
   const resolution = deps.lastSeenResolutionMs ?? presenceDefaults.lastSeenResolutionMs;
   const nodeId = deps.nodeId ?? newNodeId();
   const batchSize = deps.batchSize ?? presenceDefaults.batchSize;
   const lease = deps.lease ?? alwaysHeldLease();
-  /** The agents connected here: connected and not yet disconnected (what `regained` writes online again). */
-  const held = new Set<string>();
+  /** While `regained` runs: the agents it writes online again, less those that go meanwhile. */
+  let regaining: Set<string> | null = null;
+  /** Connects being written: the gateway lists an agent only once its connect is written, so these count too. */
+  const connecting = new Map<string, Promise<boolean>>();
   /** When last_seen_at was last written, per connected asset (ms). */
   const written = new Map<string, number>();
   const pending = new Set<string>();
@@ -198,15 +229,8 @@ export function createPresence(deps: PresenceDeps): Presence {
     const iso = now.toISOString();
     for (const chunk of chunks(ids, presenceDefaults.batchSize)) {
       try {
-        const result = await db
-          .updateTable('assets')
-          .set({ last_seen_at: iso })
-          .where('id', 'in', chunk)
-          .where('status', '=', 'online')
-          .where('agent_node', '=', nodeId)
-          .where(lease.fence())
-          .executeTakeFirst();
-        if (Number(result.numUpdatedRows) === 0 && !(await lease.holds())) {
+        const changed = await store.touchLastSeen(chunk, iso, nodeId, lease.fence());
+        if (changed === 0 && !(await lease.holds())) {
           lease.refused('agent last-seen');
           continue;
         }
@@ -219,9 +243,10 @@ export function createPresence(deps: PresenceDeps): Presence {
 
   const presence: Presence = {
     connected(assetId, hello, remoteAddress) {
-      held.add(assetId);
-      return serial(assetId, async () => {
-        const row = await db.selectFrom('assets').selectAll().where('id', '=', assetId).executeTakeFirst();
+      // Connected while `regained` runs: held here, so its second pass does not write it offline.
+      regaining?.add(assetId);
+      const connect = serial(assetId, async () => {
+        const row = await store.find(assetId);
         if (!row) return false;
         const now = clock.now();
         const iso = now.toISOString();
@@ -236,13 +261,7 @@ export function createPresence(deps: PresenceDeps): Presence {
           agent_low_power: hello.low_power ? 1 : 0,
           agent_node: nodeId,
         };
-        const result = await db
-          .updateTable('assets')
-          .set(changes)
-          .where('id', '=', assetId)
-          .where(lease.fence())
-          .executeTakeFirst();
-        if (Number(result.numUpdatedRows) === 0) {
+        if (!(await store.markOnline(assetId, changes, lease.fence()))) {
           // The lease ran out: the agent stays connected, and is written online when this process registers again.
           lease.refused('agent online');
           return true;
@@ -260,22 +279,22 @@ export function createPresence(deps: PresenceDeps): Presence {
         });
         return true;
       });
+      connecting.set(assetId, connect);
+      const settled = () => {
+        if (connecting.get(assetId) === connect) connecting.delete(assetId);
+      };
+      connect.then(settled, settled);
+      return connect;
     },
 
     disconnected(assetId) {
-      held.delete(assetId);
+      regaining?.delete(assetId);
+      connecting.delete(assetId);
       return serial(assetId, async () => {
         written.delete(assetId);
         pending.delete(assetId);
         // Only while this process is its holder: an agent that reconnected to another one meanwhile stays online.
-        const row = await db
-          .updateTable('assets')
-          .set({ status: 'offline', last_seen_at: clock.now().toISOString() })
-          .where('id', '=', assetId)
-          .where('agent_node', '=', nodeId)
-          .where(lease.fence())
-          .returning(['name'])
-          .executeTakeFirst();
+        const row = await store.markOffline(assetId, clock.now().toISOString(), nodeId, lease.fence());
         if (!row) {
           if (!(await lease.holds())) lease.refused('agent offline');
           return;
@@ -307,17 +326,11 @@ export function createPresence(deps: PresenceDeps): Presence {
       for (const id of assetIds) {
         written.delete(id);
         pending.delete(id);
-        held.delete(id);
+        regaining?.delete(id);
       }
       for (const chunk of chunks(assetIds, presenceDefaults.batchSize)) {
-        const result = await db
-          .updateTable('assets')
-          .set({ status: 'offline', last_seen_at: iso })
-          .where('id', 'in', chunk)
-          .where('agent_node', '=', nodeId)
-          .where(lease.fence())
-          .executeTakeFirst();
-        if (Number(result.numUpdatedRows) === 0 && !(await lease.holds())) lease.refused('agents offline');
+        const changed = await store.markAllOffline(chunk, iso, nodeId, lease.fence());
+        if (changed === 0 && !(await lease.holds())) lease.refused('agents offline');
       }
     },
 
@@ -326,29 +339,11 @@ export function createPresence(deps: PresenceDeps): Presence {
       let changed = 0;
       // Bounded: each batch takes agents off the node's list, so the count of batches is the fleet's size.
       for (let batch = 0; batch < presenceDefaults.maxNodeGoneBatches; batch++) {
-        const rows = await db
-          .selectFrom('assets')
-          .select(['id'])
-          .where('agent_node', '=', gone)
-          .where('status', '=', 'online')
-          .limit(batchSize)
-          .execute();
+        const rows = await store.onlineHeldBy(gone, batchSize, '');
         if (rows.length === 0) break;
         const iso = clock.now().toISOString();
-        const marked = await db
-          .updateTable('assets')
-          .set({ status: 'offline', last_seen_at: iso })
-          .where(
-            'id',
-            'in',
-            rows.map((r) => r.id),
-          )
-          .where('agent_node', '=', gone)
-          .where('status', '=', 'online')
-          // A node that registered again meanwhile (it had only stalled) holds its agents again: left alone.
-          .where(sql<SqlBool>`not exists (select 1 from cluster_nodes where node_id = ${gone})`)
-          .returning(['id', 'name'])
-          .execute();
+        // A node that registered again meanwhile (it had only stalled) holds its agents again: left alone.
+        const marked = await store.markGoneOffline(rows, gone, iso, nodeUnregistered(gone));
         changed += marked.length;
         for (const row of marked) {
           events.publish('agent.disconnected', { asset_ids: [row.id], asset_id: row.id, name: row.name });
@@ -359,50 +354,45 @@ export function createPresence(deps: PresenceDeps): Presence {
       return changed;
     },
 
-    async regained() {
-      const iso = clock.now().toISOString();
-      const again: string[] = [];
-      for (const chunk of chunks([...held], presenceDefaults.batchSize)) {
-        // Not an agent another live process holds now (it reconnected there while this one stalled).
-        const marked = await db
-          .updateTable('assets')
-          .set({ status: 'online', agent_node: nodeId, last_seen_at: iso })
-          .where('id', 'in', chunk)
-          .where('status', '<>', 'online')
-          .where(lease.fence())
-          .returning(['id', 'name'])
-          .execute();
-        const now = clock.now().getTime();
-        for (const row of marked) {
-          written.set(row.id, now);
-          // Went while this batch was written: its offline write may have landed first.
-          if (!held.has(row.id)) {
-            void presence.disconnected(row.id).catch(() => undefined);
-            continue;
-          }
-          again.push(row.id);
-          events.publish('asset.online', { asset_ids: [row.id], asset_id: row.id, name: row.name });
-        }
+    async regained(connected) {
+      const held = new Set([...connected, ...connecting.keys()]);
+      regaining = held;
+      try {
+        return await writeRegained(held);
+      } finally {
+        regaining = null;
       }
-      // What the database says this node holds and is not connected here (an offline write refused meanwhile).
-      let after = '';
-      for (let batch = 0; batch < presenceDefaults.maxNodeGoneBatches; batch++) {
-        const rows = await db
-          .selectFrom('assets')
-          .select(['id'])
-          .where('agent_node', '=', nodeId)
-          .where('status', '=', 'online')
-          .where('id', '>', after)
-          .orderBy('id')
-          .limit(batchSize)
-          .execute();
-        const stale = rows.map((r) => r.id).filter((id) => !held.has(id));
-        await Promise.all(stale.map((id) => presence.disconnected(id)));
-        after = rows.at(-1)?.id ?? after;
-        if (rows.length < batchSize) break;
-      }
-      return again;
     },
   };
+
+  async function writeRegained(held: Set<string>): Promise<string[]> {
+    const iso = clock.now().toISOString();
+    const again: string[] = [];
+    for (const chunk of chunks([...held], presenceDefaults.batchSize)) {
+      // Not an agent another live process holds now (it reconnected there while this one stalled).
+      const marked = await store.markOnlineAgain(chunk, nodeId, iso, lease.fence());
+      const now = clock.now().getTime();
+      for (const row of marked) {
+        written.set(row.id, now);
+        // Went while this batch was written: its offline write may have landed first.
+        if (!held.has(row.id)) {
+          void presence.disconnected(row.id).catch(() => undefined);
+          continue;
+        }
+        again.push(row.id);
+        events.publish('asset.online', { asset_ids: [row.id], asset_id: row.id, name: row.name });
+      }
+    }
+    // What the database says this node holds and is not connected here (an offline write refused meanwhile).
+    let after = '';
+    for (let batch = 0; batch < presenceDefaults.maxNodeGoneBatches; batch++) {
+      const rows = await store.onlineHeldBy(nodeId, batchSize, after);
+      const stale = rows.filter((id) => !held.has(id));
+      await Promise.all(stale.map((id) => presence.disconnected(id)));
+      after = rows.at(-1) ?? after;
+      if (rows.length < batchSize) break;
+    }
+    return again;
+  }
   return presence;
 }

@@ -9,6 +9,7 @@ import { afterEach, beforeEach } from 'vitest';
 import type { TestHub, TestHubOptions } from '@svc/testkit';
 import { useTestHub } from '@svc/testkit/vitest';
 import { createAgentCaller } from '../agents/agent-call.js';
+import { createAssetReads } from '../modules/assets/asset-reads.service.js';
 import { buildApp } from '../app.js';
 import { createIdempotencyStore } from '../platform/idempotency.js';
 import { createTransportCheck } from '../http/transport-security.js';
@@ -79,7 +80,7 @@ async function startOperationsApp(
   const bus = createInProcessEventBus({ clock: t.clock, validate: true });
   const events: HubEvent[] = [];
   bus.subscribe((e) => events.push(e));
-  const agents = createAgentCaller({ db, gateway });
+  const agents = createAgentCaller({ assets: createAssetReads(db), gateway });
   const operations = { db, audit: t.hub.services.audit, agents, events: bus };
   const exec = createExecModule({
     ...operations,
@@ -120,13 +121,16 @@ async function startOperationsApp(
     clock: t.clock,
     audit: t.hub.services.audit,
     events: bus,
+    assets: agents.assets,
     groups: t.hub.services.groups,
     exec: exec.services.exec,
   };
-  const actions = createActionsModule(automation);
+  const actions = createActionsModule({ ...automation, schedules: () => schedules.services.schedules });
   const schedules = createSchedulesModule({
     ...automation,
     actions: actions.services.actions,
+    keys: t.hub.services.apiKeys,
+    users: t.hub.services.users,
     logger: silentLogger,
   });
   const bulk = createBulkModule({
@@ -135,7 +139,7 @@ async function startOperationsApp(
     system: system.services.system,
   });
   const metrics = createMetricsService({ db, clock: t.clock, gateway, assets: t.hub.services.assets });
-  const agentsList = createAgentsListService({ db, gateway });
+  const agentsList = createAgentsListService({ assets: t.hub.services.assets, gateway });
   const handlers = {
     ...exec.handlers,
     ...files.handlers,

@@ -26,3 +26,16 @@ export async function updateSavedAction(
 ): Promise<void> {
   await db.updateTable('saved_actions').set(changes).where('id', '=', id).execute();
 }
+
+/**
+ * Holds the action's row for the rest of the transaction (an update that changes nothing takes its row lock):
+ * a delete of it waits for the transaction, or the transaction finds it gone. False when it no longer exists.
+ */
+export async function holdSavedAction(db: Executor, id: string): Promise<boolean> {
+  const result = await db
+    .updateTable('saved_actions')
+    .set((eb) => ({ id: eb.ref('id') }))
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}

@@ -13,17 +13,20 @@ import {
 } from '@svc/protocol';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
-import type { Database } from '../../platform/db/schema.js';
+import type { Database, Executor } from '../../platform/db/schema.js';
 import type { EventBus } from '../../platform/event-bus.js';
 import { toPage, type Page, type PageRequest } from '../../platform/db/paging.js';
 import { HubError } from '../../platform/hub-error.js';
 import { hasScope, type ActionContext, type Principal } from '../../access/principal.js';
+import type { AssetReads } from '../../agents/asset-reads.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { ExecService } from '../exec/exec.service.js';
 import type { GroupService } from '../groups/groups.service.js';
+import type { ScheduleService } from '../schedules/schedules.service.js';
 import {
   deleteSavedAction,
   findSavedAction,
+  holdSavedAction,
   insertSavedAction,
   listSavedActions,
   updateSavedAction,
@@ -46,6 +49,11 @@ export interface ActionService {
   run(ctx: ActionContext, id: string): Promise<ActionRun>;
   /** A saved action the principal may see, for schedules that run one; 404 otherwise. */
   load(principal: Principal, id: string): Promise<{ action: SavedAction; targets: TargetSet }>;
+  /**
+   * Inside a transaction that saves a schedule of this action: holds the action until it commits, so it
+   * cannot be deleted under the schedule. False when it is gone already.
+   */
+  holdForSchedule(trx: Executor, id: string): Promise<boolean>;
 }
 
 export interface ActionServiceDeps {
@@ -55,6 +63,10 @@ export interface ActionServiceDeps {
   events: EventBus;
   exec: Pick<ExecService, 'runMany'>;
   groups: Pick<GroupService, 'members'>;
+  /** Which targets exist: the assets module's reads. */
+  assets: Pick<AssetReads, 'summaries'>;
+  /** Which schedule runs an action, asked inside the delete's transaction (schedules are built after actions). */
+  schedules: () => Pick<ScheduleService, 'usingAction'>;
 }
 
 function presentAction(row: SavedActionRow): SavedAction {
@@ -93,7 +105,7 @@ export function createActionService(deps: ActionServiceDeps): ActionService {
   return {
     async create(ctx, input) {
       const set = targetSetOf(input);
-      await resolveTargetSet(db, groups, ctx.principal, set);
+      await resolveTargetSet(deps.assets, groups, ctx.principal, set);
       const now = clock.now().toISOString();
       const row: SavedActionRow = {
         id: newId('action'),
@@ -144,7 +156,7 @@ export function createActionService(deps: ActionServiceDeps): ActionService {
       if (input.timeout !== undefined) changes.timeout_s = input.timeout;
       if (whereChanged) {
         const set = targetSetOf(input);
-        await resolveTargetSet(db, groups, ctx.principal, set);
+        await resolveTargetSet(deps.assets, groups, ctx.principal, set);
         Object.assign(changes, storedTargets(set));
       }
       await db.transaction().execute(async (trx) => {
@@ -165,14 +177,13 @@ export function createActionService(deps: ActionServiceDeps): ActionService {
 
     async remove(ctx, id) {
       const row = await loadVisible(ctx.principal, id);
-      const used = await db
-        .selectFrom('schedules')
-        .select('id')
-        .where('action_id', '=', id)
-        .executeTakeFirst();
-      if (used) throw new HubError('conflict', `saved action ${id} is used by schedule ${used.id}`);
+      // The delete holds the row first, so a schedule being saved with this action either committed before
+      // (and is found below, undoing the delete) or finds the action gone (holdForSchedule): never a schedule
+      // pointing at nothing.
       await db.transaction().execute(async (trx) => {
         await deleteSavedAction(trx, id);
+        const used = await deps.schedules().usingAction(trx, id);
+        if (used !== null) throw new HubError('conflict', `saved action ${id} is used by schedule ${used}`);
         await audit.record(trx, ctx, {
           action: 'action.deleted',
           targetType: 'action',
@@ -182,6 +193,8 @@ export function createActionService(deps: ActionServiceDeps): ActionService {
       });
       return presentAction(row);
     },
+
+    holdForSchedule: (trx, id) => holdSavedAction(trx, id),
 
     async run(ctx, id) {
       const row = await loadVisible(ctx.principal, id);

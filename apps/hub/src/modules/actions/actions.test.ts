@@ -223,4 +223,41 @@ describe.each(databaseTargets())('saved actions ($name)', ({ options }) => {
       'action.updated',
     ]);
   });
+  it('never leaves a schedule pointing at a deleted action, when the delete and the schedule race', async () => {
+    const { t, ops } = use();
+    const asset = await t.createAsset({ name: 'race' });
+    for (let round = 0; round < 5; round++) {
+      const created = await ops.request('POST', '/api/v2/actions', {
+        body: { name: `race ${String(round)}`, command: 'uptime', targets: [asset.id] },
+      });
+      const action = created.json.data as SavedAction;
+
+      const [removed, scheduled] = await Promise.all([
+        ops.request('DELETE', `/api/v2/actions/${action.id}`),
+        ops.request('POST', '/api/v2/schedules', {
+          body: { name: `uses ${action.id}`, cron: '0 * * * *', timezone: 'UTC', action_id: action.id },
+        }),
+      ]);
+
+      const actionLeft = await t.hub.database.db
+        .selectFrom('saved_actions')
+        .select('id')
+        .where('id', '=', action.id)
+        .execute();
+      const schedules = await t.hub.database.db
+        .selectFrom('schedules')
+        .select('id')
+        .where('action_id', '=', action.id)
+        .execute();
+      if (removed.status === 200) {
+        expect(scheduled.status, 'a schedule saved for an action deleted under it').toBe(404);
+        expect(schedules).toEqual([]);
+        expect(actionLeft).toEqual([]);
+      } else {
+        expect([removed.status, scheduled.status]).toEqual([409, 201]);
+        expect(schedules).toHaveLength(1);
+        expect(actionLeft).toHaveLength(1);
+      }
+    }
+  });
 });

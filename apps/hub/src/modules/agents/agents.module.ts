@@ -1,7 +1,5 @@
-import type { Kysely } from 'kysely';
 import type { WebSocketAgentGateway } from '../../agents/gateway.js';
 import type { PublicUpgradeHandlers } from '../../http/upgrade.js';
-import type { Database } from '../../platform/db/schema.js';
 import type { EnrollmentService } from '../enrollment/enrollment.service.js';
 import { defineModule } from '../module.js';
 import { agentChannelRawRoutes, agentsRoutes } from './agents.routes.js';
@@ -12,14 +10,14 @@ import { createAgentsListService, type AgentsListDeps } from './agents.service.j
  * enrollment module's service), and the channel endpoint whose upgrades the gateway (`src/agents/`) takes.
  */
 export function createAgentsModule(deps: {
-  db: Kysely<Database>;
+  assets: AgentsListDeps['assets'];
   gateway: Pick<WebSocketAgentGateway, 'sessions' | 'handleUpgrade'>;
   credentials: Pick<EnrollmentService, 'rotateCredential' | 'revokeCredential'>;
   metricsCounts?: AgentsListDeps['metricsCounts'];
 }) {
   const { gateway } = deps;
   const agents = createAgentsListService({
-    db: deps.db,
+    assets: deps.assets,
     gateway,
     ...(deps.metricsCounts ? { metricsCounts: deps.metricsCounts } : {}),
   });

@@ -3,12 +3,10 @@
  * sorted by name. A caller limited to some assets sees only their agents.
  */
 import type { ConnectedAgent } from '@svc/protocol';
-import type { Kysely } from 'kysely';
 import type { AgentGateway, AgentSessionInfo } from '../../agents/agent-gateway.js';
-import type { Database } from '../../platform/db/schema.js';
 import { pageWindow, toPage, type Page, type PageRequest } from '../../platform/db/paging.js';
 import { canSeeAsset, type Principal } from '../../access/principal.js';
-import { findAssetNames } from '../../agents/asset-rows.repository.js';
+import type { AssetService } from '../assets/assets.service.js';
 
 export interface AgentsListService {
   list(principal: Principal, page: PageRequest): Promise<Page<ConnectedAgent>>;
@@ -37,23 +35,21 @@ function present(
 }
 
 export interface AgentsListDeps {
-  db: Kysely<Database>;
+  /** Names of the agents' assets (the assets module owns them). */
+  assets: Pick<AssetService, 'names'>;
   gateway: Pick<AgentGateway, 'sessions'>;
   /** What the metrics budget took and dropped from an agent (metrics-budget.ts). */
   metricsCounts?: (assetId: string) => ConnectedAgent['metrics'];
 }
 
 export function createAgentsListService(deps: AgentsListDeps): AgentsListService {
-  const { db, gateway } = deps;
+  const { gateway } = deps;
   const metricsCounts = deps.metricsCounts ?? (() => noMetrics);
   return {
     async list(principal, page) {
       const sessions = gateway.sessions().filter((s) => canSeeAsset(principal, s.assetId));
       // A session whose asset was deleted a moment ago has no name to show and is left out.
-      const names = await findAssetNames(
-        db,
-        sessions.map((s) => s.assetId),
-      );
+      const names = await deps.assets.names(sessions.map((s) => s.assetId));
       const named = sessions
         .filter((s) => names.has(s.assetId))
         .map((s) => ({ session: s, name: names.get(s.assetId) ?? '' }))

@@ -2,6 +2,8 @@ import { sql } from 'kysely';
 import type { AssetSort, AssetStatus, Platform } from '@svc/protocol';
 import type { AssetsTable, Executor } from '../../platform/db/schema.js';
 import { likePattern, listPage, type Window } from '../../platform/db/paging.js';
+import { runCompiledOnce } from '../../platform/db/compiled-once.js';
+import type { AssetSummary } from '../../agents/asset-reads.js';
 
 export type AssetRow = AssetsTable;
 
@@ -149,4 +151,51 @@ export async function listAssetPresence(
     rows.push(...(await db.selectFrom('assets').select(columns).where('id', 'in', chunk).execute()));
   }
   return rows.slice(0, limit);
+}
+
+const lookupChunk = 500;
+const summaryColumns = ['id', 'name', 'last_seen_at', 'hub_host', 'status'] as const;
+
+/**
+ * The assets among `ids` that exist, in no particular order, looked up 500 at a time; full chunks reuse one
+ * compiled statement (a fan-out to 10,000 assets looks up 20 of them).
+ */
+export async function findAssetSummaries(db: Executor, ids: readonly string[]): Promise<AssetSummary[]> {
+  const rows: AssetSummary[] = [];
+  for (let i = 0; i < ids.length; i += lookupChunk) {
+    const chunk = ids.slice(i, i + lookupChunk);
+    if (chunk.length < lookupChunk) {
+      rows.push(...(await db.selectFrom('assets').select(summaryColumns).where('id', 'in', chunk).execute()));
+      continue;
+    }
+    const found = await runCompiledOnce(
+      db,
+      'assets.by-ids',
+      lookupChunk,
+      ['id'],
+      (markers) =>
+        db
+          .selectFrom('assets')
+          .select(summaryColumns)
+          .where(
+            'id',
+            'in',
+            Array.from({ length: lookupChunk }, (_, index) => markers(index).id),
+          ),
+      chunk.map((id) => ({ id })),
+    );
+    rows.push(...found);
+  }
+  return rows;
+}
+
+/** Names of the assets among `ids` that exist. */
+export async function findAssetNames(db: Executor, ids: readonly string[]): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    const rows = await db.selectFrom('assets').select(['id', 'name']).where('id', 'in', chunk).execute();
+    for (const row of rows) names.set(row.id, row.name);
+  }
+  return names;
 }

@@ -19,6 +19,7 @@ import {
   countAssetsByStatus,
   deleteAsset,
   findAsset,
+  findAssetNames,
   listAssetPresence,
   findMissingAssetIds,
   insertAsset,
@@ -53,6 +54,8 @@ export interface AssetService {
     window: Window,
   ): Promise<{ rows: AssetRow[]; total: number }>;
   findRow(id: string): Promise<AssetRow | undefined>;
+  /** Names of the assets among `ids` that exist. */
+  names(ids: readonly string[]): Promise<Map<string, string>>;
   /** Name and presence of these assets (null: every asset), at most `limit` of them; for the hub's own rules. */
   presence(ids: readonly string[] | null, limit: number): Promise<AssetPresence[]>;
   /** Adds an asset inside the caller's transaction (enrollment adds the agent's asset with its credential). */
@@ -250,6 +253,7 @@ export function createAssetService(deps: AssetServiceDeps): AssetService {
     missingIds: (ids) => findMissingAssetIds(db, ids),
     matching: (visible, text, window) => listAssets(db, { visible, text }, window),
     findRow: (id) => findAsset(db, id),
+    names: (ids) => findAssetNames(db, ids),
     presence: (ids, limit) => listAssetPresence(db, ids, limit),
     insertRow: (trx, row) => insertAsset(trx, row),
   };

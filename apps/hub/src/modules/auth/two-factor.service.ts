@@ -6,7 +6,7 @@
  * under that claim, a TOTP step is consumed by a conditional UPDATE, and a recovery code by an UPDATE … WHERE
  * used_at IS NULL. The per-user limit on wrong codes is the cluster's too (two-factor-failures.ts).
  */
-import { newId, type RecoveryCodes, type TotpSetup } from '@svc/protocol';
+import type { RecoveryCodes, TotpSetup } from '@svc/protocol';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
 import type { EventBus } from '../../platform/event-bus.js';
@@ -22,6 +22,12 @@ import type { UserService } from '../users/users.service.js';
 import { createSignInChallenges, passwordCheckOf } from './sign-in-challenges.js';
 import { createTwoFactorFailures } from './two-factor-failures.js';
 import { matchTotp, newTotpSecret, totpUri } from './totp.js';
+import {
+  deleteRecoveryCodes,
+  findUnusedRecoveryCodes,
+  replaceRecoveryCodes,
+  useRecoveryCode,
+} from './two-factor.repository.js';
 
 const twoFactorLimits = {
   challengeLifetimeMs: 5 * 60 * 1000,
@@ -69,7 +75,8 @@ export function createTwoFactorService(deps: {
   events: EventBus;
   box: SecretBox;
   passwords: PasswordHasher;
-  users: Pick<UserService, 'account'>;
+  /** Accounts and their TOTP columns: the users module owns the table. */
+  users: Pick<UserService, 'account' | 'setPendingTotp' | 'consumeTotpStep' | 'enableTotp' | 'disableTotp'>;
 }): TwoFactorService {
   const { db, clock, audit, events, box, passwords } = deps;
   const challenges = createSignInChallenges(db, {
@@ -107,13 +114,7 @@ export function createTwoFactorService(deps: {
   async function consumeTotp(userId: string, sealedSecret: string, code: string): Promise<boolean> {
     const step = matchTotp(box.open(sealedSecret, secretContext(userId)), code, clock.now());
     if (step === null) return false;
-    const result = await db
-      .updateTable('users')
-      .set({ totp_last_step: step })
-      .where('id', '=', userId)
-      .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    return deps.users.consumeTotpStep(userId, step);
   }
 
   /**
@@ -124,12 +125,7 @@ export function createTwoFactorService(deps: {
   async function consumeRecoveryCode(userId: string, code: string): Promise<boolean> {
     const normalized = normalizeRecoveryCode(code);
     if (!normalized) return false;
-    const rows = await db
-      .selectFrom('recovery_codes')
-      .select(['id', 'code_hash'])
-      .where('user_id', '=', userId)
-      .where('used_at', 'is', null)
-      .execute();
+    const rows = await findUnusedRecoveryCodes(db, userId);
     const row =
       rows[
         await passwords.verifyAny(
@@ -138,13 +134,7 @@ export function createTwoFactorService(deps: {
         )
       ];
     if (!row) return false;
-    const result = await db
-      .updateTable('recovery_codes')
-      .set({ used_at: clock.now().toISOString() })
-      .where('id', '=', row.id)
-      .where('used_at', 'is', null)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    return useRecoveryCode(db, row.id, clock.now().toISOString());
   }
 
   /** New codes and their hashes, made before the transaction that stores them (it need not wait on bcrypt). */
@@ -154,14 +144,7 @@ export function createTwoFactorService(deps: {
   }
 
   async function storeRecoveryCodes(trx: Executor, userId: string, hashes: readonly string[]): Promise<void> {
-    const now = clock.now().toISOString();
-    await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
-    for (const hash of hashes) {
-      await trx
-        .insertInto('recovery_codes')
-        .values({ id: newId('event'), user_id: userId, code_hash: hash, used_at: null, created_at: now })
-        .execute();
-    }
+    await replaceRecoveryCodes(trx, userId, hashes, clock.now().toISOString());
   }
 
   /** A code for an action on one's own 2FA: TOTP, or (when allowed) an unused recovery code. */
@@ -203,11 +186,7 @@ export function createTwoFactorService(deps: {
         throw new HubError('conflict', 'Two-factor sign-in is already on; disable it first.');
       const secret = newTotpSecret();
       const pending = JSON.stringify({ secret, created_at: clock.now().toISOString() });
-      await db
-        .updateTable('users')
-        .set({ totp_pending_secret: box.seal(pending, pendingContext(userId)) })
-        .where('id', '=', userId)
-        .execute();
+      await deps.users.setPendingTotp(userId, box.seal(pending, pendingContext(userId)));
       return { secret, otpauth_uri: totpUri(secret, user.username) };
     },
 
@@ -222,7 +201,7 @@ export function createTwoFactorService(deps: {
         created_at: string;
       };
       if (clock.now().getTime() - new Date(pending.created_at).getTime() > twoFactorLimits.pendingSetupMs) {
-        await db.updateTable('users').set({ totp_pending_secret: null }).where('id', '=', userId).execute();
+        await deps.users.setPendingTotp(userId, null);
         throw new HubError('conflict', 'The setup expired; start it again.');
       }
       const step = matchTotp(pending.secret, code, clock.now());
@@ -234,18 +213,13 @@ export function createTwoFactorService(deps: {
       }
       const fresh = await freshRecoveryCodes();
       await db.transaction().execute(async (trx) => {
-        const result = await trx
-          .updateTable('users')
-          .set({
-            totp_secret: box.seal(pending.secret, secretContext(userId)),
-            totp_pending_secret: null,
-            totp_last_step: step,
-          })
-          .where('id', '=', userId)
-          .where('totp_secret', 'is', null)
-          .executeTakeFirst();
-        if (Number(result.numUpdatedRows) !== 1)
-          throw new HubError('conflict', 'Two-factor sign-in is already on.');
+        const enabled = await deps.users.enableTotp(
+          trx,
+          userId,
+          box.seal(pending.secret, secretContext(userId)),
+          step,
+        );
+        if (!enabled) throw new HubError('conflict', 'Two-factor sign-in is already on.');
         await storeRecoveryCodes(trx, userId, fresh.hashes);
         await audit.record(trx, ctx, { action: 'user.2fa_enabled', targetType: 'user', targetId: userId });
       });
@@ -257,12 +231,8 @@ export function createTwoFactorService(deps: {
       const userId = requireUser(ctx);
       await checkOwnCode(userId, code, true);
       await db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('users')
-          .set({ totp_secret: null, totp_pending_secret: null, totp_last_step: null })
-          .where('id', '=', userId)
-          .execute();
-        await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
+        await deps.users.disableTotp(trx, userId);
+        await deleteRecoveryCodes(trx, userId);
         await audit.record(trx, ctx, { action: 'user.2fa_disabled', targetType: 'user', targetId: userId });
       });
       events.publish('user.updated', { asset_ids: [], user_id: userId, change: 'two_factor_disabled' });

@@ -5,8 +5,6 @@
  * an exec fan-out does; an offline target or an agent's refusal is a per-target result.
  */
 import type { BulkServiceAction, BulkServiceOutcome, BulkServiceResult } from '@svc/protocol';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../platform/db/schema.js';
 import { HubError, validationError } from '../../platform/hub-error.js';
 import type { ActionContext } from '../../access/principal.js';
 import type { AgentCaller } from '../../agents/agent-call.js';
@@ -19,8 +17,7 @@ export interface BulkService {
 }
 
 export interface BulkServiceDeps {
-  db: Kysely<Database>;
-  agents: Pick<AgentCaller, 'loadAsset'>;
+  agents: Pick<AgentCaller, 'loadAsset' | 'assets'>;
   groups: Pick<GroupService, 'members'>;
   system: Pick<SystemService, 'serviceAction'>;
   /** Targets acted on at once. */
@@ -28,7 +25,7 @@ export interface BulkServiceDeps {
 }
 
 export function createBulkService(deps: BulkServiceDeps): BulkService {
-  const { db, agents, groups, system } = deps;
+  const { agents, groups, system } = deps;
   const concurrency = Math.max(1, deps.concurrency ?? 64);
 
   async function one(
@@ -57,7 +54,7 @@ export function createBulkService(deps: BulkServiceDeps): BulkService {
         throw validationError('service', problem);
       }
       const set = targetSetOf(input);
-      const ids = await resolveTargetSet(db, groups, ctx.principal, set);
+      const ids = await resolveTargetSet(agents.assets, groups, ctx.principal, set);
       if (ids.length === 0) throw validationError('group', 'the group has no members; nothing was run');
       // Every target authorized as a single service action is, before any is touched.
       for (const id of ids) {

@@ -21,8 +21,6 @@ import type { ActionContext, Principal } from '../../access/principal.js';
 import { canSeeAsset } from '../../access/principal.js';
 import type { AgentCaller } from '../../agents/agent-call.js';
 import type { AgentGateway } from '../../agents/agent-gateway.js';
-import { findAssetNames } from '../../agents/asset-rows.repository.js';
-import type { Executor } from '../../platform/db/schema.js';
 import { pageWindow, toPage, type Page, type PageRequest } from '../../platform/db/paging.js';
 import type { EventBus } from '../../platform/event-bus.js';
 import { HubError, validationError } from '../../platform/hub-error.js';
@@ -52,7 +50,6 @@ interface HostContainers {
 }
 
 export interface ContainersServiceDeps {
-  db: Executor;
   audit: AuditService;
   agents: AgentCaller;
   events: EventBus;
@@ -162,7 +159,7 @@ function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
 }
 
 export function createContainersService(deps: ContainersServiceDeps): ContainersService {
-  const { db, audit, agents, events } = deps;
+  const { audit, agents, events } = deps;
   const gateway = deps.gateway ?? agents.gateway;
   const now = deps.now ?? Date.now;
   const inventoryTimeoutMs = deps.inventoryTimeoutMs ?? 3_000;
@@ -180,10 +177,7 @@ export function createContainersService(deps: ContainersServiceDeps): Containers
       const sessions = gateway
         .sessions()
         .filter((s) => s.hello.capabilities.includes('containers') && canSeeAsset(principal, s.assetId));
-      const names = await findAssetNames(
-        db,
-        sessions.map((s) => s.assetId),
-      );
+      const names = await agents.assets.names(sessions.map((s) => s.assetId));
       const hosts: ContainerHost[] = sessions
         .filter((s) => names.has(s.assetId))
         .map((s) => ({

@@ -1,4 +1,4 @@
-import { sql, type SqlBool } from 'kysely';
+import { nodeUnregistered } from '../../platform/cluster/db-node-registry.js';
 import type {
   DesktopCredentialsTable,
   DesktopRecordingsTable,
@@ -181,7 +181,7 @@ export async function deleteDesktopSessionsOf(db: Executor, nodeId: string): Pro
     .deleteFrom('desktop_sessions')
     .where('node_id', '=', nodeId)
     // A node that registered again meanwhile (it had only stalled) holds its sessions again (decision 0053).
-    .where(sql<SqlBool>`not exists (select 1 from cluster_nodes where node_id = ${nodeId})`)
+    .where(nodeUnregistered(nodeId))
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

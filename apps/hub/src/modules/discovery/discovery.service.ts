@@ -16,7 +16,6 @@ import {
 } from '@svc/protocol';
 import { actorOf, systemOwnerContext, type ActionContext } from '../../access/principal.js';
 import type { AgentGateway } from '../../agents/agent-gateway.js';
-import { findAssetNames } from '../../agents/asset-rows.repository.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
@@ -55,7 +54,7 @@ export interface DiscoveryServiceDeps {
   audit: AuditService;
   events: EventBus;
   gateway: Pick<AgentGateway, 'sessions' | 'request'>;
-  assets: Pick<AssetService, 'create' | 'list'>;
+  assets: Pick<AssetService, 'create' | 'list' | 'names'>;
   defaults: () => DiscoveryDefaults;
   /** The egress policy now (the runtime setting included): what the LAN probe may reach. */
   outboundPolicy: () => OutboundPolicy;
@@ -206,10 +205,7 @@ export function createDiscoveryService(deps: DiscoveryServiceDeps): DiscoverySer
       ]);
 
       const sessions = gateway.sessions();
-      const names = await findAssetNames(
-        db,
-        sessions.map((s) => s.assetId),
-      );
+      const names = await deps.assets.names(sessions.map((s) => s.assetId));
       const failed: DiscoveryRunResult['agents']['failed'] = [];
       const findings: Finding[] = [];
       let answered = 0;

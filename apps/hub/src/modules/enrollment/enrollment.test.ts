@@ -99,7 +99,7 @@ async function compose(options: TestHubOptions, deps: Partial<EnrollmentServiceD
       ...enrollmentRoutes(service),
       // Rotation and revocation are the agents module's routes, answered by this service.
       ...agentsRoutes({
-        agents: createAgentsListService({ db: t.hub.database.db, gateway: { sessions: () => [] } }),
+        agents: createAgentsListService({ assets: t.hub.services.assets, gateway: { sessions: () => [] } }),
         credentials: service,
       }),
     },

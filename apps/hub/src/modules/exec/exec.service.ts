@@ -15,7 +15,6 @@ import {
   type ExecResult,
   type ExecSummary,
 } from '@svc/protocol';
-import type { Kysely } from 'kysely';
 import { policyDisabled } from '../../platform/policy-error.js';
 import {
   AgentOfflineError,
@@ -24,7 +23,6 @@ import {
   ClusterUnavailableCallError,
   requestEach,
 } from '../../agents/agent-gateway.js';
-import type { Database } from '../../platform/db/schema.js';
 import type { EventBus } from '../../platform/event-bus.js';
 import { HubError, validationError } from '../../platform/hub-error.js';
 import { canSeeAsset, type ActionContext, type Principal } from '../../access/principal.js';
@@ -37,7 +35,7 @@ import {
 } from '../../agents/agent-call.js';
 import type { AuditEntry, AuditService } from '../audit/audit.service.js';
 import type { GroupService } from '../groups/groups.service.js';
-import { findAssetSummaries, type AssetSummary } from '../../agents/asset-rows.repository.js';
+import type { AssetSummary } from '../../agents/asset-reads.js';
 import { capStream, ResultBudget } from './result-budget.js';
 import { eachInSlices, fanOutSlice } from '../../platform/slices.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -75,7 +73,6 @@ export interface ExecService {
 }
 
 export interface ExecServiceDeps {
-  db: Kysely<Database>;
   audit: AuditService;
   agents: AgentCaller;
   groups: Pick<GroupService, 'members'>;
@@ -154,7 +151,7 @@ function failed(
 }
 
 export function createExecService(deps: ExecServiceDeps): ExecService {
-  const { db, audit, agents, groups, events } = deps;
+  const { audit, agents, groups, events } = deps;
   const concurrency = deps.concurrency ?? 10_000;
   const sliceSize = deps.sliceSize ?? fanOutSlice;
   const marginMs = deps.replyMarginMs ?? 10_000;
@@ -292,7 +289,7 @@ export function createExecService(deps: ExecServiceDeps): ExecService {
     const rows: AssetSummary[] = [];
     for (let i = 0; i < visible.length; i += auditSlice) {
       if (i > 0) await nextTurn();
-      rows.push(...(await findAssetSummaries(db, visible.slice(i, i + auditSlice))));
+      rows.push(...(await agents.assets.summaries(visible.slice(i, i + auditSlice))));
     }
     const byId = new Map(rows.map((r) => [r.id, r]));
     const unknown = unique.filter((id) => !byId.has(id));

@@ -6,6 +6,7 @@ import { createInProcessEventBus } from '../../platform/event-bus.js';
 import { FakeGateway } from '../../testing/fake-gateway.js';
 import { systemOwnerContext } from '../../access/principal.js';
 import { createAgentCaller } from '../../agents/agent-call.js';
+import { createAssetReads } from '../assets/asset-reads.service.js';
 import { useOperations } from '../../testing/operations-app.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { capStream, createExecService } from './exec.service.js';
@@ -385,9 +386,8 @@ describe('exec service', () => {
       });
     }
     const exec = createExecService({
-      db: t.hub.database.db,
       audit: t.hub.services.audit,
-      agents: createAgentCaller({ db: t.hub.database.db, gateway }),
+      agents: createAgentCaller({ assets: createAssetReads(t.hub.database.db), gateway }),
       groups: t.hub.services.groups,
       events: createInProcessEventBus({ clock: t.clock, validate: true }),
       concurrency: 2,
@@ -411,9 +411,8 @@ describe('exec service', () => {
       list: () => Promise.reject(new Error('unused')),
     };
     const exec = createExecService({
-      db: t.hub.database.db,
       audit: failingAudit,
-      agents: createAgentCaller({ db: t.hub.database.db, gateway }),
+      agents: createAgentCaller({ assets: createAssetReads(t.hub.database.db), gateway }),
       groups: t.hub.services.groups,
       events: createInProcessEventBus({ clock: t.clock, validate: true }),
     });

@@ -7,7 +7,7 @@ import { agentLimits, type AgentRequestResult, type FileMove, type FileWrite } f
 import { HubError, validationError } from '../../platform/hub-error.js';
 import type { ActionContext } from '../../access/principal.js';
 import type { AgentCaller } from '../../agents/agent-call.js';
-import type { AssetRow } from '../../agents/asset-rows.repository.js';
+import type { AssetRow } from '../../agents/asset-reads.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { requirePath } from '../../agents/agent-paths.js';
 import { decodeBase64 } from './file-transfer.js';

@@ -64,6 +64,8 @@ export interface ApiKeyService {
    * connection the key holds open is checked again with after the key changed (decision 0049).
    */
   principalOfKey(id: string): Promise<Principal | null>;
+  /** When a key that still exists expires (null: never); undefined once it was revoked. */
+  expiryOf(id: string): Promise<{ expiresAt: string | null } | undefined>;
   /**
    * A new owner token (no other API can make an `owner` key), shown once; every earlier owner token is revoked
    * in the same transaction. Only the owner, signed in, may ask.
@@ -340,6 +342,11 @@ export function createApiKeyService(deps: ApiKeyServiceDeps): ApiKeyService {
         await updateApiKey(db, entry.keyId, { last_used_at: now.toISOString() });
       }
       return entry.principal;
+    },
+
+    async expiryOf(id) {
+      const row = await findApiKey(db, id);
+      return row ? { expiresAt: row.expires_at } : undefined;
     },
 
     async principalOfKey(id) {

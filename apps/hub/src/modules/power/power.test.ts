@@ -5,6 +5,7 @@ import { databaseTargets, type TestHub } from '@svc/testkit';
 import type { Hello } from '@svc/protocol';
 import { AgentReplyError } from '../../agents/agent-gateway.js';
 import { createPresence } from '../../agents/presence.js';
+import { createAssetPresenceStore } from '../assets/asset-presence.service.js';
 import { createInProcessEventBus } from '../../platform/event-bus.js';
 import { silentLogger } from '../../platform/logger.js';
 import { fakeHello } from '../../testing/fake-gateway.js';
@@ -65,7 +66,7 @@ async function auditOf(t: TestHub, assetId: string) {
  */
 async function helloThenSleep(t: TestHub, assetId: string, hello: Partial<Hello>): Promise<void> {
   const presence = createPresence({
-    db: t.hub.database.db,
+    store: createAssetPresenceStore(t.hub.database.db),
     clock: t.clock,
     events: createInProcessEventBus({ clock: t.clock, validate: true }),
     logger: silentLogger,

@@ -59,6 +59,8 @@ describe.skipIf(url === null)('schedules across processes (postgres)', () => {
         },
       },
       actions: { load: () => Promise.reject(new Error('no actions here')) },
+      keys: { expiryOf: () => Promise.resolve({ expiresAt: null }) },
+      users: { account: () => Promise.reject(new Error('no users here')) },
       logger: silentLogger,
       pollMs: 60_000,
       cluster: { nodeId, liveNodes: () => new Set(live) },

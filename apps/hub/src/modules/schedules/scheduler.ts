@@ -19,11 +19,13 @@ import { alwaysHeldLease, type NodeLease } from '../../platform/cluster/node-reg
 import type { ActionContext } from '../../access/principal.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { ExecService } from '../exec/exec.service.js';
+import type { ApiKeyService } from '../keys/keys.service.js';
+import type { UserService } from '../users/users.service.js';
 import type { ActionService } from '../actions/actions.service.js';
 import { execRequestOf } from '../actions/actions.service.js';
 import { loadedTargets } from '../../access/target-set.js';
 import { parseCron, ticksUntil } from './cron.js';
-import { parseRunAs, principalOf, storedResult } from './schedules.presenter.js';
+import { parseRunAs, principalOf, storedResult, type RunAs } from './schedules.presenter.js';
 import {
   claimTick,
   dueSchedules,
@@ -31,7 +33,6 @@ import {
   insertRun,
   interruptRunning,
   interruptRunsOf,
-  runAsRefusal,
   type ScheduleRow,
 } from './schedules.repository.js';
 
@@ -54,6 +55,10 @@ export interface SchedulerDeps {
   events: EventBus;
   exec: Pick<ExecService, 'runMany'>;
   actions: Pick<ActionService, 'load'>;
+  /** Whether the key a schedule runs as still stands (the keys module owns keys). */
+  keys: Pick<ApiKeyService, 'expiryOf'>;
+  /** Whether the user a schedule runs as still exists (the users module owns users). */
+  users: Pick<UserService, 'account'>;
   logger: Logger;
   pollMs?: number;
   /**
@@ -166,11 +171,29 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     publish(row, runId, 'refused', null);
   }
 
+  /**
+   * Why the credential a schedule runs as may no longer act, or null while it may: its API key revoked
+   * (deleted) or expired, or its user gone.
+   */
+  async function runAsRefusal(runAs: RunAs, nowIso: string): Promise<string | null> {
+    if (runAs.keyId !== null) {
+      const key = await deps.keys.expiryOf(runAs.keyId);
+      const name = runAs.keyName ? `"${runAs.keyName}" (${runAs.keyId})` : runAs.keyId;
+      if (!key) return `the API key it runs as, ${name}, was revoked`;
+      if (key.expiresAt !== null && key.expiresAt <= nowIso)
+        return `the API key it runs as, ${name}, expired`;
+    }
+    if (runAs.userId !== null && !(await deps.users.account(runAs.userId))) {
+      return `the user it runs as (${runAs.userId}) no longer exists`;
+    }
+    return null;
+  }
+
   async function run(row: ScheduleRow, runId: string): Promise<void> {
     const runAs = parseRunAs(row.run_as);
     const ctx: ActionContext = { principal: principalOf(runAs), requestId: null, ip: null };
     try {
-      const refusal = await runAsRefusal(db, runAs, clock.now().toISOString());
+      const refusal = await runAsRefusal(runAs, clock.now().toISOString());
       if (refusal !== null) {
         await refuse(row, runId, ctx, refusal);
         return;

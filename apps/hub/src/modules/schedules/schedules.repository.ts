@@ -1,4 +1,5 @@
-import { sql, type Expression, type SqlBool } from 'kysely';
+import type { Expression, SqlBool } from 'kysely';
+import { nodeUnregistered } from '../../platform/cluster/db-node-registry.js';
 import type { Executor, ScheduleRunsTable, SchedulesTable } from '../../platform/db/schema.js';
 import { listPage, type Window } from '../../platform/db/paging.js';
 
@@ -110,7 +111,7 @@ export async function interruptRunsOf(db: Executor, nowIso: string, nodeId: stri
     .where('status', '=', 'running')
     .where('node_id', '=', nodeId)
     // A node that registered again meanwhile (it had only stalled) is still running them (decision 0053).
-    .where(sql<SqlBool>`not exists (select 1 from cluster_nodes where node_id = ${nodeId})`)
+    .where(nodeUnregistered(nodeId))
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
@@ -137,29 +138,12 @@ export async function listRuns(
   );
 }
 
-/**
- * Why the credential a schedule runs as may no longer act, or null while it may: its API key revoked
- * (deleted) or expired, or its user gone.
- */
-export async function runAsRefusal(
-  db: Executor,
-  runAs: { keyId: string | null; keyName: string | null; userId: string | null },
-  nowIso: string,
-): Promise<string | null> {
-  if (runAs.keyId !== null) {
-    const key = await db
-      .selectFrom('api_keys')
-      .select('expires_at')
-      .where('id', '=', runAs.keyId)
-      .executeTakeFirst();
-    const name = runAs.keyName ? `"${runAs.keyName}" (${runAs.keyId})` : runAs.keyId;
-    if (!key) return `the API key it runs as, ${name}, was revoked`;
-    if (key.expires_at !== null && key.expires_at <= nowIso)
-      return `the API key it runs as, ${name}, expired`;
-  }
-  if (runAs.userId !== null) {
-    const user = await db.selectFrom('users').select('id').where('id', '=', runAs.userId).executeTakeFirst();
-    if (!user) return `the user it runs as (${runAs.userId}) no longer exists`;
-  }
-  return null;
+/** A schedule that runs the saved action, if any. */
+export async function findScheduleUsingAction(db: Executor, actionId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('schedules')
+    .select('id')
+    .where('action_id', '=', actionId)
+    .executeTakeFirst();
+  return row?.id ?? null;
 }

@@ -13,10 +13,11 @@ import {
 } from '@svc/protocol';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
-import type { Database } from '../../platform/db/schema.js';
+import type { Database, Executor } from '../../platform/db/schema.js';
 import { pageWindow, toPage, type Page, type PageRequest } from '../../platform/db/paging.js';
 import { HubError, validationError } from '../../platform/hub-error.js';
 import { hasScope, type ActionContext, type Principal } from '../../access/principal.js';
+import type { AssetReads } from '../../agents/asset-reads.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { GroupService } from '../groups/groups.service.js';
 import type { ActionService } from '../actions/actions.service.js';
@@ -32,6 +33,7 @@ import { presentRun, presentSchedule, runAsOf } from './schedules.presenter.js';
 import {
   deleteSchedule,
   findSchedule,
+  findScheduleUsingAction,
   insertSchedule,
   listRuns,
   listSchedules,
@@ -46,6 +48,8 @@ export interface ScheduleService {
   update(ctx: ActionContext, id: string, input: ScheduleUpdate): Promise<Schedule>;
   remove(ctx: ActionContext, id: string): Promise<Schedule>;
   runs(principal: Principal, id: string, page: PageRequest): Promise<Page<ScheduleRun>>;
+  /** A schedule that runs the saved action, if any: asked by the actions module inside its delete. */
+  usingAction(trx: Executor, actionId: string): Promise<string | null>;
 }
 
 export interface ScheduleServiceDeps {
@@ -53,7 +57,9 @@ export interface ScheduleServiceDeps {
   clock: Clock;
   audit: AuditService;
   groups: Pick<GroupService, 'members'>;
-  actions: Pick<ActionService, 'load'>;
+  /** Which targets exist: the assets module's reads. */
+  assets: Pick<AssetReads, 'summaries'>;
+  actions: Pick<ActionService, 'load' | 'holdForSchedule'>;
 }
 
 export function createScheduleService(deps: ScheduleServiceDeps): ScheduleService {
@@ -65,6 +71,13 @@ export function createScheduleService(deps: ScheduleServiceDeps): ScheduleServic
       throw new HubError('not_found', `no schedule ${id}`);
     }
     return row;
+  }
+
+  /** Keeps a schedule's saved action from being deleted before the transaction saving it commits. */
+  async function holdAction(trx: Executor, actionId: string | null): Promise<void> {
+    if (actionId !== null && !(await actions.holdForSchedule(trx, actionId))) {
+      throw new HubError('not_found', `no saved action ${actionId}`);
+    }
   }
 
   /** The command or the saved action, exactly one, and the right to run it. */
@@ -101,7 +114,7 @@ export function createScheduleService(deps: ScheduleServiceDeps): ScheduleServic
       const enabled = input.enabled !== false;
       const runs = await whatRuns(ctx, input);
       const set = targetSetOf(input, runs.fallback);
-      await resolveTargetSet(db, groups, ctx.principal, set);
+      await resolveTargetSet(deps.assets, groups, ctx.principal, set);
       const row: ScheduleRow = {
         id: newId('schedule'),
         name: input.name,
@@ -119,6 +132,7 @@ export function createScheduleService(deps: ScheduleServiceDeps): ScheduleServic
         created_at: now.toISOString(),
       };
       await db.transaction().execute(async (trx) => {
+        await holdAction(trx, row.action_id);
         await insertSchedule(trx, row);
         await audit.record(trx, ctx, {
           action: 'schedule.created',
@@ -170,7 +184,7 @@ export function createScheduleService(deps: ScheduleServiceDeps): ScheduleServic
               },
         );
         const set = whereChanged ? targetSetOf(input) : loadedTargets(row);
-        await resolveTargetSet(db, groups, ctx.principal, set);
+        await resolveTargetSet(deps.assets, groups, ctx.principal, set);
         Object.assign(changes, storedTargets(set), {
           command: runs.command,
           action_id: runs.actionId,
@@ -196,6 +210,7 @@ export function createScheduleService(deps: ScheduleServiceDeps): ScheduleServic
             ? 'schedule.resumed'
             : 'schedule.updated';
       await db.transaction().execute(async (trx) => {
+        if (changes.action_id !== undefined) await holdAction(trx, changes.action_id);
         await updateSchedule(trx, id, changes);
         await audit.record(trx, ctx, {
           action,
@@ -220,6 +235,8 @@ export function createScheduleService(deps: ScheduleServiceDeps): ScheduleServic
       });
       return presentSchedule(row);
     },
+
+    usingAction: (trx, actionId) => findScheduleUsingAction(trx, actionId),
 
     async runs(principal, id, page) {
       await loadVisible(principal, id);

@@ -1,5 +1,6 @@
 /** Queries of remote sessions, recordings and their chunks (migration 0014). */
-import { sql, type Expression, type Selectable, type SqlBool } from 'kysely';
+import type { Expression, Selectable, SqlBool } from 'kysely';
+import { nodeUnregistered } from '../../platform/cluster/db-node-registry.js';
 import type { Executor, RemoteSessionsTable, SessionRecordingsTable } from '../../platform/db/schema.js';
 
 export type RemoteSessionRow = Selectable<RemoteSessionsTable>;
@@ -118,7 +119,7 @@ export async function endSessionsOfNode(
     .where('state', '=', 'live')
     .where('node_id', '=', nodeId)
     // A node that registered again meanwhile (it had only stalled) holds its sessions again (decision 0053).
-    .where(sql<SqlBool>`not exists (select 1 from cluster_nodes where node_id = ${nodeId})`)
+    .where(nodeUnregistered(nodeId))
     .execute();
   return endRows(db, rows, nowIso, reason);
 }

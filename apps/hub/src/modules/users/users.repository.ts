@@ -47,3 +47,43 @@ export async function updateUser(
 ): Promise<void> {
   await db.updateTable('users').set(changes).where('id', '=', id).execute();
 }
+
+/** Stores (or clears) the sealed secret of a TOTP setup not yet confirmed. */
+export async function setPendingTotp(db: Executor, id: string, sealed: string | null): Promise<void> {
+  await db.updateTable('users').set({ totp_pending_secret: sealed }).where('id', '=', id).execute();
+}
+
+/** Records a TOTP step as used, once: false when this step or a later one was used already. */
+export async function consumeTotpStep(db: Executor, id: string, step: number): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ totp_last_step: step })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Turns TOTP on with its first step used: false when it was on already. */
+export async function enableTotp(
+  db: Executor,
+  id: string,
+  sealedSecret: string,
+  step: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ totp_secret: sealedSecret, totp_pending_secret: null, totp_last_step: step })
+    .where('id', '=', id)
+    .where('totp_secret', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function disableTotp(db: Executor, id: string): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ totp_secret: null, totp_pending_secret: null, totp_last_step: null })
+    .where('id', '=', id)
+    .execute();
+}

@@ -10,7 +10,7 @@ import {
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
 import type { EventBus } from '../../platform/event-bus.js';
-import type { Database } from '../../platform/db/schema.js';
+import type { Database, Executor } from '../../platform/db/schema.js';
 import { pageWindow, toPage, type Page, type PageRequest } from '../../platform/db/paging.js';
 import { HubError, validationError } from '../../platform/hub-error.js';
 import type { PasswordHasher } from '../../platform/password-hasher.js';
@@ -18,11 +18,15 @@ import type { ActionContext } from '../../access/principal.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { deleteOtherSessions, deleteSessionsForUser } from './sessions.repository.js';
 import {
+  consumeTotpStep,
+  disableTotp,
+  enableTotp,
   findUser,
   findUserByUsername,
   insertUser,
   isUniqueViolation,
   listUsers,
+  setPendingTotp,
   updateUser,
   type UserRow,
 } from './users.repository.js';
@@ -40,6 +44,16 @@ export interface UserService {
   // What sign-in (the auth module) reads of accounts: credentials, role, second factor.
   account(id: string): Promise<UserRow | undefined>;
   accountByUsername(username: string): Promise<UserRow | undefined>;
+
+  // What two-factor sign-in (the auth module) writes of accounts: the TOTP columns.
+  /** Stores (or clears) the sealed secret of a setup not yet confirmed. */
+  setPendingTotp(id: string, sealed: string | null): Promise<void>;
+  /** Records a TOTP step as used: true once per step, false for it or an earlier one again. */
+  consumeTotpStep(id: string, step: number): Promise<boolean>;
+  /** Turns TOTP on inside the caller's transaction: false when it was on already. */
+  enableTotp(trx: Executor, id: string, sealedSecret: string, step: number): Promise<boolean>;
+  /** Turns TOTP off inside the caller's transaction. */
+  disableTotp(trx: Executor, id: string): Promise<void>;
 }
 
 function presentUser(row: UserRow): User {
@@ -200,5 +214,9 @@ export function createUserService(deps: {
 
     account: (id) => findUser(db, id),
     accountByUsername: (username) => findUserByUsername(db, username),
+    setPendingTotp: (id, sealed) => setPendingTotp(db, id, sealed),
+    consumeTotpStep: (id, step) => consumeTotpStep(db, id, step),
+    enableTotp,
+    disableTotp,
   };
 }

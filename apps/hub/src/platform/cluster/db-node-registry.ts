@@ -14,12 +14,21 @@
  * WHERE, so a write after the lease ran out (and before the next registration) changes nothing.
  */
 import os from 'node:os';
-import { sql, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/schema.js';
 import type { Logger } from '../logger.js';
 import type { ClusterBus } from './cluster-bus.js';
 import type { LeaseRegainedListener, NodeGoneListener, NodeRegistry } from './node-registry.js';
+
+/**
+ * A condition to AND into a write about what a gone node held: true only while `nodeId` holds no
+ * registration, so a node that registered again meanwhile (it had only stalled) keeps what it holds (decision
+ * 0053). Built here, beside the table it reads.
+ */
+export function nodeUnregistered(nodeId: string): Expression<SqlBool> {
+  return sql<SqlBool>`not exists (select 1 from cluster_nodes where node_id = ${nodeId})`;
+}
 
 export interface DbNodeRegistryOptions {
   db: Kysely<Database>;

@@ -17,6 +17,7 @@ import {
   type SharedDatabase,
 } from '../../testing/shared-database.js';
 import { createPresence, type Presence } from '../../agents/presence.js';
+import { createAssetPresenceStore } from '../../modules/assets/asset-presence.service.js';
 import { claimTick, finishRun, insertRun } from '../../modules/schedules/schedules.repository.js';
 import { endOwnedSession } from '../../modules/sessions/sessions.repository.js';
 import { renewClaims } from '../../modules/webhooks/webhooks.repository.js';
@@ -73,14 +74,31 @@ describe.each(sharedDatabaseTargets())('fenced node leases on $name', ({ url }) 
       bus.subscribe((event) => {
         events.push(event);
       });
-      const presence = createPresence({
-        db,
+      const written = createPresence({
+        store: createAssetPresenceStore(db),
         clock,
         events: bus,
         logger: silentLogger,
         nodeId: name,
         lease: registry,
       });
+      // The gateway's part: which agents are connected here, what a regained lease writes online again.
+      const connected = new Set<string>();
+      const presence: Presence = {
+        ...written,
+        connected(assetId, hello, remoteAddress) {
+          connected.add(assetId);
+          return written.connected(assetId, hello, remoteAddress);
+        },
+        disconnected(assetId) {
+          connected.delete(assetId);
+          return written.disconnected(assetId);
+        },
+        allDisconnected(assetIds) {
+          for (const id of assetIds) connected.delete(id);
+          return written.allDisconnected(assetIds);
+        },
+      };
       const process: Process = { registry, presence, events, gone: [], regained: [] };
       registry.onNodeGone(async (node) => {
         process.gone.push(node);
@@ -88,7 +106,7 @@ describe.each(sharedDatabaseTargets())('fenced node leases on $name', ({ url }) 
       });
       registry.onLeaseRegained(async (epoch) => {
         process.regained.push(epoch);
-        await presence.regained();
+        await presence.regained([...connected]);
       });
       return process;
     };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { newId } from '@svc/protocol';
 import { databaseTargets } from '@svc/testkit';
 import { useTestHub } from '@svc/testkit/vitest';
-import { findAssetSummaries } from '../../agents/asset-rows.repository.js';
+import { findAssetSummaries } from '../../modules/assets/assets.repository.js';
 import { insertAuditEvents, type AuditRow } from '../../modules/audit/audit.repository.js';
 
 describe.each(databaseTargets())('statements compiled once ($name)', ({ options }) => {

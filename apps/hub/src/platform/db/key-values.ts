@@ -24,6 +24,20 @@ export async function writeSetting(db: Executor, key: string, value: unknown, no
     .execute();
 }
 
+/** Stores the value only when the key has none: of several writers at once, the first one's stays. */
+export async function insertSettingIfAbsent(
+  db: Executor,
+  key: string,
+  value: unknown,
+  now: Date,
+): Promise<void> {
+  await db
+    .insertInto('settings')
+    .values({ key, value: JSON.stringify(value), updated_at: now.toISOString() })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
+}
+
 export async function deleteSetting(db: Executor, key: string): Promise<void> {
   await db.deleteFrom('settings').where('key', '=', key).execute();
 }

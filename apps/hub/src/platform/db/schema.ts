@@ -643,3 +643,58 @@ interface SessionRecordingChunksTable {
 
 /** What repositories run queries on: the database or a transaction. */
 export type Executor = Kysely<Database> | Transaction<Database>;
+
+/**
+ * Where a table's queries may be built: a folder or file under apps/hub/src. Modules own their area's
+ * tables; below the modules, the agent channel owns its credentials and platform/ the tables of the
+ * process itself. Everyone else asks the owner (its service, or a port it hands down). data-owners.test.ts
+ * fails when code outside an owner builds a query on its table.
+ */
+type TableOwner = `modules/${string}` | 'agents' | `platform/${string}`;
+
+/** Each table's one owner; a table added to `Database` without one fails to compile. */
+export const tableOwners = {
+  api_keys: 'modules/keys',
+  users: 'modules/users',
+  sessions: 'modules/users',
+  assets: 'modules/assets',
+  groups: 'modules/groups',
+  group_members: 'modules/groups',
+  audit_events: 'modules/audit',
+  settings: 'platform/db/key-values.ts',
+  recovery_codes: 'modules/auth',
+  sign_in_challenges: 'modules/auth',
+  two_factor_failures: 'modules/auth',
+  enrollment_tokens: 'modules/enrollment',
+  agent_credentials: 'agents',
+  metric_samples: 'modules/metrics',
+  webhooks: 'modules/webhooks',
+  webhook_deliveries: 'modules/webhooks',
+  webhook_pending: 'modules/webhooks',
+  cluster_leases: 'platform/cluster',
+  cluster_nodes: 'platform/cluster',
+  notification_digests: 'modules/notifications',
+  notification_digest_items: 'modules/notifications',
+  notification_digest_sends: 'modules/notifications',
+  notification_channels: 'modules/notifications',
+  push_subscriptions: 'modules/notifications',
+  alert_rules: 'modules/alerts',
+  alerts: 'modules/alerts',
+  incidents: 'modules/alerts',
+  saved_actions: 'modules/actions',
+  schedules: 'modules/schedules',
+  schedule_runs: 'modules/schedules',
+  discovery_suggestions: 'modules/discovery',
+  connectors: 'modules/connectors',
+  dependency_links: 'modules/dependencies',
+  desktop_credentials: 'modules/desktop',
+  desktop_recordings: 'modules/desktop',
+  desktop_recording_chunks: 'modules/desktop',
+  desktop_sessions: 'modules/desktop',
+  remote_sessions: 'modules/sessions',
+  session_recordings: 'modules/sessions',
+  session_recording_chunks: 'modules/sessions',
+  idempotency_records: 'platform/idempotency.ts',
+  webauthn_credentials: 'modules/mobile',
+  mobile_telemetry: 'modules/mobile',
+} as const satisfies { readonly [Table in keyof Database]: TableOwner };

@@ -7,7 +7,7 @@
  * never refused (no other process can share that database; rotating its CA just records the new one).
  */
 import os from 'node:os';
-import { readSetting, writeSetting } from '../db/key-values.js';
+import { insertSettingIfAbsent, readSetting, writeSetting } from '../db/key-values.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../clock.js';
@@ -68,11 +68,7 @@ export function clusterCaRecord(
       };
       return db.transaction().execute(async (trx) => {
         // Two processes starting on an empty database at once: the insert of one wins, the other reads it back.
-        await trx
-          .insertInto('settings')
-          .values({ key: clusterCaKey, value: JSON.stringify(fresh), updated_at: fresh.recorded_at })
-          .onConflict((oc) => oc.column('key').doNothing())
-          .execute();
+        await insertSettingIfAbsent(trx, clusterCaKey, fresh, new Date(fresh.recorded_at));
         const stored = await readSetting(trx, clusterCaKey);
         const current = isRecordedCa(stored) ? stored : null;
         const replace =
