@@ -1,7 +1,8 @@
 /** The signed-in user's own password (`POST /api/auth/password`): the current one, then the new one twice. */
 import { useState, type SyntheticEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { fieldProblems, hub } from '../../api/client';
+import { hub } from '../../api/client';
+import { fieldProblems } from '../../components/form-problems';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { FormField } from '../../components/FormField';
 

@@ -6,7 +6,8 @@
 import { useState, type SyntheticEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TotpSetup } from '@svc/protocol';
-import { fieldProblems, hub } from '../../api/client';
+import { hub } from '../../api/client';
+import { fieldProblems } from '../../components/form-problems';
 import { sessionKey } from '../../app/session';
 import { CopyButton } from '../../components/CopyButton';
 import { ConfirmDialog } from '../../components/Dialog';

@@ -3,10 +3,10 @@
  * run on; created and edited in a form with the asset picker or a group; run with one click, each target's
  * result shown as on the Run page. Running needs `actions:exec` on the hub's side; viewers see the list only.
  */
-import { useState, type SyntheticEvent } from 'react';
+import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { execLimits, type ActionRun, type SavedAction, type SavedActionUpdate } from '@svc/protocol';
-import { fieldProblems, hub } from '../../api/client';
+import { hub } from '../../api/client';
 import { useSession } from '../../app/session';
 import { ConfirmDialog } from '../../components/Dialog';
 import { EditDeleteButtons } from '../../components/EditDeleteButtons';
@@ -19,15 +19,18 @@ import { RunResults } from '../run/RunResults';
 import { TimeoutField } from '../run/TimeoutField';
 import { summaryText } from '../run/run-state';
 import { completedRun } from './completed-run';
-import { storedChoice, useNamedChoice } from './target-names';
+import { PanelForm } from '../../components/PanelForm';
 import {
+  changedTargetBody,
   noTargets,
+  storedChoice,
   targetBody,
-  TargetFields,
   targetsChosen,
-  useGroupList,
+  targetsProblem,
   type TargetChoice,
-} from './TargetFields';
+} from '../../components/target-choice';
+import { TargetsPicker, useGroupList } from '../../components/TargetsPicker';
+import { useResourceMutation } from '../../components/use-resource-mutation';
 
 const actionsKey = ['actions', 'list'] as const;
 
@@ -40,14 +43,12 @@ export function useSavedActions() {
 
 /** A new saved action, or (with `action`) the edit of one: only what changed is sent. */
 function ActionForm({ action, onDone }: { action?: SavedAction; onDone: () => void }) {
-  const client = useQueryClient();
   const [name, setName] = useState(action?.name ?? '');
   const [command, setCommand] = useState(action?.command ?? '');
   const [timeout, setTimeoutText] = useState(String(action?.timeout ?? execLimits.defaultTimeout));
   const [choice, setChoice] = useState<TargetChoice>(action ? storedChoice(action) : noTargets);
   const [targetsTouched, setTargetsTouched] = useState(false);
-  const named = useNamedChoice(choice);
-  const create = useMutation({
+  const save = useResourceMutation({
     mutationFn: async () => {
       const timeoutField = Number.isInteger(Number(timeout)) ? { timeout: Number(timeout) } : {};
       if (action) {
@@ -55,7 +56,7 @@ function ActionForm({ action, onDone }: { action?: SavedAction; onDone: () => vo
           name,
           ...timeoutField,
           ...(command !== action.command ? { command } : {}),
-          ...(targetsTouched ? targetBody(choice) : {}),
+          ...changedTargetBody(choice, targetsTouched),
         };
         return (await hub.call('actions.update', { params: { id: action.id }, body })).data;
       }
@@ -65,23 +66,27 @@ function ActionForm({ action, onDone }: { action?: SavedAction; onDone: () => vo
         })
       ).data;
     },
-    onSuccess: async () => {
+    invalidates: [['actions']],
+    onSuccess: () => {
       setName('');
       setCommand('');
       setChoice(noTargets);
-      await client.invalidateQueries({ queryKey: ['actions'] });
       onDone();
     },
   });
-  const problems = fieldProblems(create.error);
-  const ready = name.trim() !== '' && command.trim() !== '' && targetsChosen(choice) && !create.isPending;
-  const submit = (event: SyntheticEvent) => {
-    event.preventDefault();
-    if (ready) create.mutate();
-  };
+  const { problems } = save;
   return (
-    <form className="panel run-form" onSubmit={submit} noValidate aria-labelledby="new-action-title">
-      <h2 id="new-action-title">{action ? `Edit ${action.name}` : 'New saved action'}</h2>
+    <PanelForm
+      title={action ? `Edit ${action.name}` : 'New saved action'}
+      mutation={save}
+      onSubmit={() => {
+        save.mutate();
+      }}
+      onCancel={action ? onDone : undefined}
+      submitLabel="Save action"
+      canSubmit={name.trim() !== '' && command.trim() !== '' && targetsChosen(choice)}
+      beside={<TimeoutField value={timeout} onChange={setTimeoutText} problem={problems.timeout} />}
+    >
       <FormField label="Name" problem={problems.name}>
         {(control) => (
           <input
@@ -93,14 +98,14 @@ function ActionForm({ action, onDone }: { action?: SavedAction; onDone: () => vo
           />
         )}
       </FormField>
-      <TargetFields
+      <TargetsPicker
         idPrefix="action"
-        choice={named}
+        choice={choice}
         onChange={(next) => {
           setChoice(next);
           setTargetsTouched(true);
         }}
-        problem={problems.targets ?? problems.group}
+        problem={targetsProblem(problems)}
       />
       <FormField label="Command" problem={problems.command}>
         {(control) => (
@@ -117,21 +122,7 @@ function ActionForm({ action, onDone }: { action?: SavedAction; onDone: () => vo
           />
         )}
       </FormField>
-      <div className="run-options">
-        <TimeoutField value={timeout} onChange={setTimeoutText} problem={problems.timeout} />
-        <div className="run-buttons">
-          <button type="submit" className="primary" disabled={!ready}>
-            {create.isPending ? 'Saving…' : 'Save action'}
-          </button>
-          {action && (
-            <button type="button" onClick={onDone} disabled={create.isPending}>
-              Cancel
-            </button>
-          )}
-        </div>
-      </div>
-      {create.isError && Object.keys(problems).length === 0 && <ErrorNotice error={create.error} />}
-    </form>
+    </PanelForm>
   );
 }
 

@@ -8,7 +8,8 @@ import {
   type AlertRuleKind,
   type AlertSeverity,
 } from '@svc/protocol';
-import { fieldProblems, hub } from '../../api/client';
+import { hub } from '../../api/client';
+import { fieldProblems } from '../../components/form-problems';
 import { AssetPicker } from '../../components/AssetPicker';
 import { Dialog } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';

@@ -5,7 +5,8 @@
 import { useState, type SyntheticEvent } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { EnrollmentToken, EnrollmentTokenCreate, EnrollmentTokenCreated } from '@svc/protocol';
-import { fieldProblems, hub } from '../../api/client';
+import { hub } from '../../api/client';
+import { fieldProblems } from '../../components/form-problems';
 import { CopyField } from '../../components/CopyButton';
 import { ConfirmDialog, Dialog } from '../../components/Dialog';
 import { EmptyState } from '../../components/EmptyState';

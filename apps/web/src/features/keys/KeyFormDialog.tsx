@@ -13,7 +13,8 @@ import {
   type ApiKeyUpdate,
   type AssignableRole,
 } from '@svc/protocol';
-import { fieldProblems, hub } from '../../api/client';
+import { hub } from '../../api/client';
+import { fieldProblems } from '../../components/form-problems';
 import { Dialog } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { FormField } from '../../components/FormField';

@@ -4,10 +4,10 @@
  * group), paused and resumed from the list; each schedule's history opens below the list, a run's per-target
  * results as on the Run page.
  */
-import { useState, type SyntheticEvent } from 'react';
+import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Schedule, ScheduleCreate, ScheduleRun, ScheduleUpdate } from '@svc/protocol';
-import { fieldProblems, hub } from '../../api/client';
+import { hub } from '../../api/client';
 import { useSession } from '../../app/session';
 import { ConfirmDialog } from '../../components/Dialog';
 import { EditDeleteButtons } from '../../components/EditDeleteButtons';
@@ -20,21 +20,24 @@ import { RunResults } from '../run/RunResults';
 import { summaryText } from '../run/run-state';
 import { completedRun } from '../actions/completed-run';
 import { useSavedActions } from '../actions/ActionsPage';
-import { storedChoice, useNamedChoice } from '../actions/target-names';
+import { PanelForm } from '../../components/PanelForm';
 import {
+  changedTargetBody,
   noTargets,
+  storedChoice,
   targetBody,
-  TargetFields,
   targetsChosen,
+  targetsProblem,
   type TargetChoice,
-} from '../actions/TargetFields';
+} from '../../components/target-choice';
+import { TargetsPicker } from '../../components/TargetsPicker';
+import { useResourceMutation } from '../../components/use-resource-mutation';
 
 const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 const zones: readonly string[] = Intl.supportedValuesOf('timeZone');
 
 /** A new schedule, or (with `schedule`) the edit of one: only what changed is sent. */
 function ScheduleForm({ schedule, onDone }: { schedule?: Schedule; onDone: () => void }) {
-  const client = useQueryClient();
   const actions = useSavedActions();
   const [name, setName] = useState(schedule?.name ?? '');
   const [cron, setCron] = useState(schedule?.cron ?? '0 3 * * *');
@@ -45,8 +48,8 @@ function ScheduleForm({ schedule, onDone }: { schedule?: Schedule; onDone: () =>
   const [ownTargets, setOwnTargets] = useState(true);
   const [choice, setChoice] = useState<TargetChoice>(schedule ? storedChoice(schedule) : noTargets);
   const [targetsTouched, setTargetsTouched] = useState(false);
-  const named = useNamedChoice(choice);
-  const create = useMutation({
+  const needsTargets = runs === 'command' || ownTargets;
+  const save = useResourceMutation({
     mutationFn: async () => {
       if (schedule) {
         const what =
@@ -62,7 +65,7 @@ function ScheduleForm({ schedule, onDone }: { schedule?: Schedule; onDone: () =>
           ...(cron !== schedule.cron ? { cron } : {}),
           ...(timezone !== schedule.timezone ? { timezone } : {}),
           ...what,
-          ...(targetsTouched && (runs === 'command' || ownTargets) ? targetBody(choice) : {}),
+          ...(needsTargets ? changedTargetBody(choice, targetsTouched) : {}),
         };
         return (await hub.call('schedules.update', { params: { id: schedule.id }, body })).data;
       }
@@ -71,30 +74,30 @@ function ScheduleForm({ schedule, onDone }: { schedule?: Schedule; onDone: () =>
         cron,
         timezone,
         ...(runs === 'command' ? { command } : { action_id: actionId }),
-        ...(runs === 'command' || ownTargets ? targetBody(choice) : {}),
+        ...(needsTargets ? targetBody(choice) : {}),
       };
       return (await hub.call('schedules.create', { body })).data;
     },
-    onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: ['schedules'] });
-      onDone();
-    },
+    invalidates: [['schedules']],
+    onSuccess: onDone,
   });
-  const problems = fieldProblems(create.error);
-  const needsTargets = runs === 'command' || ownTargets;
-  const ready =
-    name.trim() !== '' &&
-    cron.trim() !== '' &&
-    (runs === 'command' ? command.trim() !== '' : actionId !== '') &&
-    (!needsTargets || targetsChosen(choice)) &&
-    !create.isPending;
-  const submit = (event: SyntheticEvent) => {
-    event.preventDefault();
-    if (ready) create.mutate();
-  };
+  const { problems } = save;
   return (
-    <form className="panel run-form" onSubmit={submit} noValidate aria-labelledby="new-schedule-title">
-      <h2 id="new-schedule-title">{schedule ? `Edit ${schedule.name}` : 'New schedule'}</h2>
+    <PanelForm
+      title={schedule ? `Edit ${schedule.name}` : 'New schedule'}
+      mutation={save}
+      onSubmit={() => {
+        save.mutate();
+      }}
+      onCancel={schedule ? onDone : undefined}
+      submitLabel="Save schedule"
+      canSubmit={
+        name.trim() !== '' &&
+        cron.trim() !== '' &&
+        (runs === 'command' ? command.trim() !== '' : actionId !== '') &&
+        (!needsTargets || targetsChosen(choice))
+      }
+    >
       <FormField label="Name" problem={problems.name}>
         {(control) => (
           <input
@@ -107,41 +110,39 @@ function ScheduleForm({ schedule, onDone }: { schedule?: Schedule; onDone: () =>
         )}
       </FormField>
       <div className="run-options">
-        <div className="field">
-          <label htmlFor="schedule-cron">Cron expression</label>
-          <input
-            id="schedule-cron"
-            className="mono"
-            value={cron}
-            aria-invalid={problems.cron !== undefined}
-            aria-describedby="schedule-cron-help"
-            onChange={(e) => {
-              setCron(e.target.value);
-            }}
-          />
-          <span id="schedule-cron-help" className="muted small">
-            minute hour day month weekday; a sixth field first for seconds
-          </span>
-          {problems.cron && <span className="field-error">{problems.cron}</span>}
-        </div>
-        <div className="field">
-          <label htmlFor="schedule-timezone">Time zone</label>
-          <input
-            id="schedule-timezone"
-            list="schedule-zones"
-            value={timezone}
-            aria-invalid={problems.timezone !== undefined}
-            onChange={(e) => {
-              setTimezone(e.target.value);
-            }}
-          />
-          <datalist id="schedule-zones">
-            {zones.map((z) => (
-              <option key={z} value={z} />
-            ))}
-          </datalist>
-          {problems.timezone && <span className="field-error">{problems.timezone}</span>}
-        </div>
+        <FormField
+          label="Cron expression"
+          hint="minute hour day month weekday; a sixth field first for seconds"
+          problem={problems.cron}
+        >
+          {(control) => (
+            <input
+              {...control}
+              className="mono"
+              value={cron}
+              onChange={(e) => {
+                setCron(e.target.value);
+              }}
+            />
+          )}
+        </FormField>
+        <FormField label="Time zone" problem={problems.timezone}>
+          {(control) => (
+            <input
+              {...control}
+              list="schedule-zones"
+              value={timezone}
+              onChange={(e) => {
+                setTimezone(e.target.value);
+              }}
+            />
+          )}
+        </FormField>
+        <datalist id="schedule-zones">
+          {zones.map((z) => (
+            <option key={z} value={z} />
+          ))}
+        </datalist>
       </div>
       <fieldset className="target-mode">
         <legend>Runs</legend>
@@ -214,28 +215,17 @@ function ScheduleForm({ schedule, onDone }: { schedule?: Schedule; onDone: () =>
         </div>
       )}
       {needsTargets && (
-        <TargetFields
+        <TargetsPicker
           idPrefix="schedule"
-          choice={named}
+          choice={choice}
           onChange={(next) => {
             setChoice(next);
             setTargetsTouched(true);
           }}
-          problem={problems.targets ?? problems.group}
+          problem={targetsProblem(problems)}
         />
       )}
-      <div className="run-buttons">
-        <button type="submit" className="primary" disabled={!ready}>
-          {create.isPending ? 'Saving…' : 'Save schedule'}
-        </button>
-        {schedule && (
-          <button type="button" onClick={onDone} disabled={create.isPending}>
-            Cancel
-          </button>
-        )}
-      </div>
-      {create.isError && Object.keys(problems).length === 0 && <ErrorNotice error={create.error} />}
-    </form>
+    </PanelForm>
   );
 }
 
