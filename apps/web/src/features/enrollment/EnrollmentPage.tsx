@@ -2,19 +2,20 @@
  * Enrollment tokens: create (name, lifetime, uses), list, revoke. A new token is shown once, inside the exact
  * `svc-agent enroll …` command for this hub (its address and CA fingerprint included), with a copy button.
  */
-import { useState, type SyntheticEvent } from 'react';
+import { useState } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { EnrollmentToken, EnrollmentTokenCreate, EnrollmentTokenCreated } from '@svc/protocol';
 import { hub } from '../../api/client';
-import { fieldProblems } from '../../components/form-problems';
 import { CopyField } from '../../components/CopyButton';
 import { ConfirmDialog, Dialog } from '../../components/Dialog';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
+import { FormDialog } from '../../components/FormDialog';
 import { FormField } from '../../components/FormField';
 import { Loading } from '../../components/Loading';
 import { Pager } from '../../components/Pager';
 import { Time } from '../../components/Time';
+import { useResourceMutation } from '../../components/use-resource-mutation';
 import { enrollCommand } from './enroll-command';
 
 const perPage = 50;
@@ -39,11 +40,10 @@ function CreateTokenDialog({
   onClose: () => void;
   onCreated: (token: EnrollmentTokenCreated) => void;
 }) {
-  const client = useQueryClient();
   const [name, setName] = useState('');
   const [hours, setHours] = useState('');
   const [uses, setUses] = useState('');
-  const create = useMutation({
+  const create = useResourceMutation({
     mutationFn: async () => {
       const expires = optionalInteger(hours);
       const maxUses = optionalInteger(uses);
@@ -54,79 +54,74 @@ function CreateTokenDialog({
       };
       return (await hub.call('enrollment.create', { body })).data;
     },
-    onSuccess: async (token) => {
-      await client.invalidateQueries({ queryKey: ['enrollment-tokens'] });
+    invalidates: [['enrollment-tokens']],
+    onSuccess: (token) => {
       onCreated(token);
       onClose();
     },
   });
-  const problems = fieldProblems(create.error);
-  const submit = (event: SyntheticEvent) => {
-    event.preventDefault();
-    create.mutate();
-  };
+  const { problems } = create;
   return (
-    <Dialog open title="Create an enrollment token" onClose={onClose}>
-      <form className="stack-form" onSubmit={submit} noValidate>
-        <FormField label="Name" problem={problems.name} hint="What it is for: a machine, a batch, a site.">
-          {(p) => (
-            <input
-              {...p}
-              autoFocus
-              value={name}
-              onChange={(e) => {
-                setName(e.target.value);
-              }}
-            />
-          )}
-        </FormField>
-        <FormField
-          label="Lifetime in hours"
-          problem={problems.expires_in_hours}
-          hint="Empty: the hub's default (setting enrollment.token_default_expires_hours)."
-        >
-          {(p) => (
-            <input
-              {...p}
-              type="number"
-              inputMode="numeric"
-              min={1}
-              value={hours}
-              onChange={(e) => {
-                setHours(e.target.value);
-              }}
-            />
-          )}
-        </FormField>
-        <FormField
-          label="Enrollments allowed"
-          problem={problems.max_uses}
-          hint="Empty: the hub's default (setting enrollment.token_default_max_uses)."
-        >
-          {(p) => (
-            <input
-              {...p}
-              type="number"
-              inputMode="numeric"
-              min={1}
-              value={uses}
-              onChange={(e) => {
-                setUses(e.target.value);
-              }}
-            />
-          )}
-        </FormField>
-        {create.isError && <ErrorNotice error={create.error} />}
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose} disabled={create.isPending}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={create.isPending}>
-            {create.isPending ? 'Creating…' : 'Create token'}
-          </button>
-        </div>
-      </form>
-    </Dialog>
+    <FormDialog
+      title="Create an enrollment token"
+      mutation={create}
+      onSubmit={() => {
+        create.mutate();
+      }}
+      onClose={onClose}
+      submitLabel="Create token"
+      pendingLabel="Creating…"
+      className="stack-form"
+    >
+      <FormField label="Name" problem={problems.name} hint="What it is for: a machine, a batch, a site.">
+        {(p) => (
+          <input
+            {...p}
+            autoFocus
+            value={name}
+            onChange={(e) => {
+              setName(e.target.value);
+            }}
+          />
+        )}
+      </FormField>
+      <FormField
+        label="Lifetime in hours"
+        problem={problems.expires_in_hours}
+        hint="Empty: the hub's default (setting enrollment.token_default_expires_hours)."
+      >
+        {(p) => (
+          <input
+            {...p}
+            type="number"
+            inputMode="numeric"
+            min={1}
+            value={hours}
+            onChange={(e) => {
+              setHours(e.target.value);
+            }}
+          />
+        )}
+      </FormField>
+      <FormField
+        label="Enrollments allowed"
+        problem={problems.max_uses}
+        hint="Empty: the hub's default (setting enrollment.token_default_max_uses)."
+      >
+        {(p) => (
+          <input
+            {...p}
+            type="number"
+            inputMode="numeric"
+            min={1}
+            value={uses}
+            onChange={(e) => {
+              setUses(e.target.value);
+            }}
+          />
+        )}
+      </FormField>
+    </FormDialog>
   );
 }
 

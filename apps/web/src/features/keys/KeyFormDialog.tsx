@@ -3,8 +3,7 @@
  * the hub never changes). An edit sends only the fields that changed. The hub's problems are shown under
  * the field they name, its message above the buttons.
  */
-import { useState, type SyntheticEvent } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import {
   assignableRoles,
   type ApiKey,
@@ -14,10 +13,9 @@ import {
   type AssignableRole,
 } from '@svc/protocol';
 import { hub } from '../../api/client';
-import { fieldProblems } from '../../components/form-problems';
-import { Dialog } from '../../components/Dialog';
-import { ErrorNotice } from '../../components/ErrorNotice';
+import { FormDialog } from '../../components/FormDialog';
 import { FormField } from '../../components/FormField';
+import { useResourceMutation } from '../../components/use-resource-mutation';
 import { AssetPicker } from './AssetPicker';
 import { daysFromNow, fromLocalInput, toLocalInput } from './expiry';
 import { ScopePicker } from './ScopePicker';
@@ -82,24 +80,22 @@ export function KeyFormDialog({
   onClose: () => void;
   onCreated: (created: ApiKeyCreated) => void;
 }) {
-  const client = useQueryClient();
   const [form, setForm] = useState<KeyForm>(() => initialForm(apiKey));
   const [nothingChanged, setNothingChanged] = useState(false);
-  const save = useMutation({
+  const save = useResourceMutation({
     mutationFn: async (): Promise<ApiKeyCreated | null> => {
       if (!apiKey) return (await hub.call('keys.create', { body: createBody(form) })).data;
       await hub.call('keys.update', { params: { id: apiKey.id }, body: updateBody(apiKey, form) });
       return null;
     },
-    onSuccess: async (created) => {
-      await client.invalidateQueries({ queryKey: ['keys'] });
+    invalidates: [['keys']],
+    onSuccess: (created) => {
       if (created) onCreated(created);
       onClose();
     },
   });
-  const problems = fieldProblems(save.error);
-  const submit = (event: SyntheticEvent) => {
-    event.preventDefault();
+  const { problems } = save;
+  const submit = () => {
     if (apiKey && Object.keys(updateBody(apiKey, form)).length === 0) {
       setNothingChanged(true);
       return;
@@ -109,118 +105,110 @@ export function KeyFormDialog({
   };
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
       title={apiKey ? `Edit the key ${apiKey.name}` : 'Create an API key'}
+      mutation={save}
+      onSubmit={submit}
       onClose={onClose}
+      submitLabel={apiKey ? 'Save' : 'Create key'}
+      className="stack-form"
     >
-      <form className="stack-form" onSubmit={submit} noValidate>
-        <FormField label="Name" problem={problems.name}>
+      <FormField label="Name" problem={problems.name}>
+        {(p) => (
+          <input
+            {...p}
+            value={form.name}
+            required
+            autoFocus
+            onChange={(e) => {
+              setForm((f) => ({ ...f, name: e.target.value }));
+            }}
+          />
+        )}
+      </FormField>
+      {apiKey ? (
+        <p className="muted small">
+          Role: <strong>{apiKey.role}</strong>. A key's role cannot change: create a new key for another role.
+        </p>
+      ) : (
+        <FormField
+          label="Role"
+          problem={problems.role}
+          hint="What the key may do at most; its scopes narrow it further. A viewer key never changes anything."
+        >
           {(p) => (
-            <input
+            <select
               {...p}
-              value={form.name}
-              required
-              autoFocus
+              value={form.role}
               onChange={(e) => {
-                setForm((f) => ({ ...f, name: e.target.value }));
+                setForm((f) => ({ ...f, role: e.target.value as AssignableRole }));
               }}
-            />
+            >
+              {assignableRoles.map((role) => (
+                <option key={role} value={role}>
+                  {role}
+                </option>
+              ))}
+            </select>
           )}
         </FormField>
-        {apiKey ? (
-          <p className="muted small">
-            Role: <strong>{apiKey.role}</strong>. A key's role cannot change: create a new key for another
-            role.
-          </p>
-        ) : (
-          <FormField
-            label="Role"
-            problem={problems.role}
-            hint="What the key may do at most; its scopes narrow it further. A viewer key never changes anything."
-          >
-            {(p) => (
-              <select
-                {...p}
-                value={form.role}
-                onChange={(e) => {
-                  setForm((f) => ({ ...f, role: e.target.value as AssignableRole }));
-                }}
-              >
-                {assignableRoles.map((role) => (
-                  <option key={role} value={role}>
-                    {role}
-                  </option>
-                ))}
-              </select>
-            )}
-          </FormField>
-        )}
-        <ScopePicker
-          value={form.scopes}
-          problem={problems.scopes}
-          onChange={(scopes) => {
-            setForm((f) => ({ ...f, scopes }));
-          }}
-        />
-        <AssetPicker
-          value={form.allowedAssets}
-          problem={problems.allowed_assets}
-          locked={apiKey !== null && apiKey.allowed_assets.length > 0}
-          onChange={(allowedAssets) => {
-            setForm((f) => ({ ...f, allowedAssets }));
-          }}
-        />
-        <FormField label="Expires" problem={problems.expires_at} hint="Empty: the key does not expire.">
-          {(p) => (
-            <div className="inline-controls">
-              <input
-                {...p}
-                type="datetime-local"
-                value={form.expires}
-                onChange={(e) => {
-                  setForm((f) => ({ ...f, expires: e.target.value }));
-                }}
-              />
-              {expiryPresets.map((preset) => (
-                <button
-                  key={preset.days}
-                  type="button"
-                  className="small"
-                  onClick={() => {
-                    setForm((f) => ({ ...f, expires: toLocalInput(daysFromNow(preset.days)) }));
-                  }}
-                >
-                  {preset.label}
-                </button>
-              ))}
+      )}
+      <ScopePicker
+        value={form.scopes}
+        problem={problems.scopes}
+        onChange={(scopes) => {
+          setForm((f) => ({ ...f, scopes }));
+        }}
+      />
+      <AssetPicker
+        value={form.allowedAssets}
+        problem={problems.allowed_assets}
+        locked={apiKey !== null && apiKey.allowed_assets.length > 0}
+        onChange={(allowedAssets) => {
+          setForm((f) => ({ ...f, allowedAssets }));
+        }}
+      />
+      <FormField label="Expires" problem={problems.expires_at} hint="Empty: the key does not expire.">
+        {(p) => (
+          <div className="inline-controls">
+            <input
+              {...p}
+              type="datetime-local"
+              value={form.expires}
+              onChange={(e) => {
+                setForm((f) => ({ ...f, expires: e.target.value }));
+              }}
+            />
+            {expiryPresets.map((preset) => (
               <button
+                key={preset.days}
                 type="button"
                 className="small"
                 onClick={() => {
-                  setForm((f) => ({ ...f, expires: '' }));
+                  setForm((f) => ({ ...f, expires: toLocalInput(daysFromNow(preset.days)) }));
                 }}
               >
-                Never
+                {preset.label}
               </button>
-            </div>
-          )}
-        </FormField>
-        {nothingChanged && (
-          <p className="notice" role="status">
-            Nothing changed.
-          </p>
+            ))}
+            <button
+              type="button"
+              className="small"
+              onClick={() => {
+                setForm((f) => ({ ...f, expires: '' }));
+              }}
+            >
+              Never
+            </button>
+          </div>
         )}
-        {save.isError && <ErrorNotice error={save.error} />}
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose} disabled={save.isPending}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={save.isPending}>
-            {save.isPending ? 'Saving…' : apiKey ? 'Save' : 'Create key'}
-          </button>
-        </div>
-      </form>
-    </Dialog>
+      </FormField>
+      {nothingChanged && (
+        <p className="notice" role="status">
+          Nothing changed.
+        </p>
+      )}
+    </FormDialog>
   );
 }

@@ -3,7 +3,7 @@
  * digest window) and counters; add one, edit one (its settings and routing), send a test, delete after a
  * confirmation.
  */
-import { useState, type SyntheticEvent } from 'react';
+import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   notificationChannelKinds,
@@ -16,13 +16,14 @@ import {
   type QuietHours,
 } from '@svc/protocol';
 import { hub } from '../../api/client';
-import { fieldProblems } from '../../components/form-problems';
-import { ConfirmDialog, Dialog } from '../../components/Dialog';
+import { ConfirmDialog } from '../../components/Dialog';
 import { EditDeleteButtons } from '../../components/EditDeleteButtons';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
+import { FormDialog } from '../../components/FormDialog';
 import { FormField } from '../../components/FormField';
 import { Loading } from '../../components/Loading';
+import { useResourceMutation } from '../../components/use-resource-mutation';
 import '../webhooks/webhooks.css';
 
 const channelsKey = ['notification-channels'] as const;
@@ -44,7 +45,6 @@ function keptSmtp(channel: NotificationChannel | undefined): NotificationChannel
 
 /** New channel, or (with `channel`) the edit of one: its kind stays, everything else may change. */
 function ChannelDialog({ channel, onClose }: { channel?: NotificationChannel; onClose: () => void }) {
-  const client = useQueryClient();
   const [name, setName] = useState(channel?.name ?? '');
   const [kind, setKind] = useState<Kind>(channel?.kind ?? 'ntfy');
   const [enabled, setEnabled] = useState(channel?.enabled ?? true);
@@ -57,7 +57,7 @@ function ChannelDialog({ channel, onClose }: { channel?: NotificationChannel; on
   const [quietStart, setQuietStart] = useState(channel?.quiet_hours?.start ?? '');
   const [quietEnd, setQuietEnd] = useState(channel?.quiet_hours?.end ?? '');
   const [quietZone, setQuietZone] = useState(channel?.quiet_hours?.time_zone ?? '');
-  const save = useMutation({
+  const save = useResourceMutation({
     mutationFn: async () => {
       const settings: NotificationChannelSettings =
         kind === 'email'
@@ -95,190 +95,181 @@ function ChannelDialog({ channel, onClose }: { channel?: NotificationChannel; on
       const body: NotificationChannelCreate = { ...routing, kind };
       return (await hub.call('notifications.create', { body })).data;
     },
-    onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: channelsKey });
-      onClose();
-    },
+    invalidates: [channelsKey],
+    onSuccess: onClose,
   });
-  const problems = fieldProblems(save.error);
-  const submit = (event: SyntheticEvent) => {
-    event.preventDefault();
-    save.mutate();
-  };
+  const { problems } = save;
   return (
-    <Dialog open title={channel ? `Edit ${channel.name}` : 'New channel'} onClose={onClose}>
-      <form className="asset-form" onSubmit={submit} noValidate>
-        <FormField label="Name" problem={problems.name}>
-          {(props) => (
-            <input
-              {...props}
-              value={name}
-              autoFocus
-              onChange={(e) => {
-                setName(e.target.value);
-              }}
-            />
-          )}
-        </FormField>
-        <FormField label="Kind" problem={problems.kind}>
-          {(props) => (
-            <select
-              {...props}
-              value={kind}
-              disabled={channel !== undefined}
-              onChange={(e) => {
-                setKind(e.target.value as Kind);
-              }}
-            >
-              {notificationChannelKinds.map((k) => (
-                <option key={k} value={k}>
-                  {k}
-                </option>
-              ))}
-            </select>
-          )}
-        </FormField>
-        {kind === 'email' ? (
-          <>
-            <FormField label="SMTP host" problem={problems.settings}>
-              {(props) => (
-                <input
-                  {...props}
-                  value={smtpHost}
-                  onChange={(e) => {
-                    setSmtpHost(e.target.value);
-                  }}
-                />
-              )}
-            </FormField>
-            <FormField label="From" problem={undefined}>
-              {(props) => (
-                <input
-                  {...props}
-                  value={from}
-                  onChange={(e) => {
-                    setFrom(e.target.value);
-                  }}
-                />
-              )}
-            </FormField>
-            <FormField label="To (comma-separated)" problem={undefined}>
-              {(props) => (
-                <input
-                  {...props}
-                  value={to}
-                  onChange={(e) => {
-                    setTo(e.target.value);
-                  }}
-                />
-              )}
-            </FormField>
-          </>
-        ) : (
-          <FormField label="URL" problem={problems.settings}>
-            {(props) => (
-              <input
-                {...props}
-                type="url"
-                value={url}
-                onChange={(e) => {
-                  setUrl(e.target.value);
-                }}
-              />
-            )}
-          </FormField>
-        )}
-        <FormField label="Lowest severity" problem={problems.min_severity}>
-          {(props) => (
-            <select
-              {...props}
-              value={minSeverity}
-              onChange={(e) => {
-                setMinSeverity(e.target.value as Severity);
-              }}
-            >
-              {notificationSeverities.map((s) => (
-                <option key={s} value={s}>
-                  {s}
-                </option>
-              ))}
-            </select>
-          )}
-        </FormField>
-        <FormField label="Digest window (seconds)" problem={problems.digest_window_s}>
-          {(props) => (
-            <input
-              {...props}
-              type="number"
-              min={0}
-              max={3600}
-              value={digest}
-              onChange={(e) => {
-                setDigest(e.target.value);
-              }}
-            />
-          )}
-        </FormField>
-        <fieldset className="quiet-hours">
-          <legend>Quiet hours (only critical alerts go out)</legend>
-          <FormField label="Quiet from" problem={problems.quiet_hours}>
-            {(props) => (
-              <input
-                {...props}
-                type="time"
-                value={quietStart}
-                onChange={(e) => {
-                  setQuietStart(e.target.value);
-                }}
-              />
-            )}
-          </FormField>
-          <FormField label="Quiet until" problem={undefined}>
-            {(props) => (
-              <input
-                {...props}
-                type="time"
-                value={quietEnd}
-                onChange={(e) => {
-                  setQuietEnd(e.target.value);
-                }}
-              />
-            )}
-          </FormField>
-          <FormField label="Time zone (UTC when empty)" problem={undefined}>
-            {(props) => (
-              <input
-                {...props}
-                placeholder="Europe/Berlin"
-                value={quietZone}
-                onChange={(e) => {
-                  setQuietZone(e.target.value);
-                }}
-              />
-            )}
-          </FormField>
-        </fieldset>
-        <label className="checkbox">
+    <FormDialog
+      title={channel ? `Edit ${channel.name}` : 'New channel'}
+      mutation={save}
+      onSubmit={() => {
+        save.mutate();
+      }}
+      onClose={onClose}
+      submitLabel={channel ? 'Save channel' : 'Create channel'}
+    >
+      <FormField label="Name" problem={problems.name}>
+        {(props) => (
           <input
-            type="checkbox"
-            checked={enabled}
+            {...props}
+            value={name}
+            autoFocus
             onChange={(e) => {
-              setEnabled(e.target.checked);
+              setName(e.target.value);
             }}
-          />{' '}
-          Enabled
-        </label>
-        {save.isError && <ErrorNotice error={save.error} />}
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose} disabled={save.isPending}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={save.isPending}>
-            {save.isPending ? 'Saving…' : channel ? 'Save channel' : 'Create channel'}
-          </button>
-        </div>
-      </form>
-    </Dialog>
+          />
+        )}
+      </FormField>
+      <FormField label="Kind" problem={problems.kind}>
+        {(props) => (
+          <select
+            {...props}
+            value={kind}
+            disabled={channel !== undefined}
+            onChange={(e) => {
+              setKind(e.target.value as Kind);
+            }}
+          >
+            {notificationChannelKinds.map((k) => (
+              <option key={k} value={k}>
+                {k}
+              </option>
+            ))}
+          </select>
+        )}
+      </FormField>
+      {kind === 'email' ? (
+        <>
+          <FormField label="SMTP host" problem={problems.settings}>
+            {(props) => (
+              <input
+                {...props}
+                value={smtpHost}
+                onChange={(e) => {
+                  setSmtpHost(e.target.value);
+                }}
+              />
+            )}
+          </FormField>
+          <FormField label="From" problem={undefined}>
+            {(props) => (
+              <input
+                {...props}
+                value={from}
+                onChange={(e) => {
+                  setFrom(e.target.value);
+                }}
+              />
+            )}
+          </FormField>
+          <FormField label="To (comma-separated)" problem={undefined}>
+            {(props) => (
+              <input
+                {...props}
+                value={to}
+                onChange={(e) => {
+                  setTo(e.target.value);
+                }}
+              />
+            )}
+          </FormField>
+        </>
+      ) : (
+        <FormField label="URL" problem={problems.settings}>
+          {(props) => (
+            <input
+              {...props}
+              type="url"
+              value={url}
+              onChange={(e) => {
+                setUrl(e.target.value);
+              }}
+            />
+          )}
+        </FormField>
+      )}
+      <FormField label="Lowest severity" problem={problems.min_severity}>
+        {(props) => (
+          <select
+            {...props}
+            value={minSeverity}
+            onChange={(e) => {
+              setMinSeverity(e.target.value as Severity);
+            }}
+          >
+            {notificationSeverities.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        )}
+      </FormField>
+      <FormField label="Digest window (seconds)" problem={problems.digest_window_s}>
+        {(props) => (
+          <input
+            {...props}
+            type="number"
+            min={0}
+            max={3600}
+            value={digest}
+            onChange={(e) => {
+              setDigest(e.target.value);
+            }}
+          />
+        )}
+      </FormField>
+      <fieldset className="quiet-hours">
+        <legend>Quiet hours (only critical alerts go out)</legend>
+        <FormField label="Quiet from" problem={problems.quiet_hours}>
+          {(props) => (
+            <input
+              {...props}
+              type="time"
+              value={quietStart}
+              onChange={(e) => {
+                setQuietStart(e.target.value);
+              }}
+            />
+          )}
+        </FormField>
+        <FormField label="Quiet until" problem={undefined}>
+          {(props) => (
+            <input
+              {...props}
+              type="time"
+              value={quietEnd}
+              onChange={(e) => {
+                setQuietEnd(e.target.value);
+              }}
+            />
+          )}
+        </FormField>
+        <FormField label="Time zone (UTC when empty)" problem={undefined}>
+          {(props) => (
+            <input
+              {...props}
+              placeholder="Europe/Berlin"
+              value={quietZone}
+              onChange={(e) => {
+                setQuietZone(e.target.value);
+              }}
+            />
+          )}
+        </FormField>
+      </fieldset>
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          checked={enabled}
+          onChange={(e) => {
+            setEnabled(e.target.checked);
+          }}
+        />{' '}
+        Enabled
+      </label>
+    </FormDialog>
   );
 }
 
