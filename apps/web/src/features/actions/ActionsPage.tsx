@@ -4,11 +4,10 @@
  * result shown as on the Run page. Running needs `actions:exec` on the hub's side; viewers see the list only.
  */
 import { useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { execLimits, type ActionRun, type SavedAction, type SavedActionUpdate } from '@svc/protocol';
 import { hub } from '../../api/client';
 import { useSession } from '../../app/session';
-import { ConfirmDialog } from '../../components/Dialog';
 import { EditDeleteButtons } from '../../components/EditDeleteButtons';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
@@ -31,6 +30,7 @@ import {
 } from '../../components/target-choice';
 import { TargetsPicker, useGroupList } from '../../components/TargetsPicker';
 import { useResourceMutation } from '../../components/use-resource-mutation';
+import { ConfirmMutationDialog } from '../../components/ConfirmMutationDialog';
 
 const actionsKey = ['actions', 'list'] as const;
 
@@ -134,7 +134,6 @@ function targetText(action: SavedAction, groupName: (id: string) => string): str
 
 export function ActionsPage() {
   const { canMutate } = useSession();
-  const client = useQueryClient();
   const actions = useSavedActions();
   const groups = useGroupList();
   const [creating, setCreating] = useState(false);
@@ -150,12 +149,12 @@ export function ActionsPage() {
       setLastRun(answer);
     },
   });
-  const remove = useMutation({
+  const remove = useResourceMutation({
     mutationFn: async (action: SavedAction) =>
       (await hub.call('actions.delete', { params: { id: action.id } })).data,
-    onSuccess: async () => {
+    invalidates: [['actions']],
+    onSuccess: () => {
       setDeleting(null);
-      await client.invalidateQueries({ queryKey: ['actions'] });
     },
   });
   const groupName = (id: string) => groups.data?.find((g) => g.id === id)?.name ?? id;
@@ -266,21 +265,17 @@ export function ActionsPage() {
           <RunResults run={shown} names={new Map()} />
         </section>
       )}
-      <ConfirmDialog
-        open={deleting !== null}
-        title={`Delete ${deleting?.name ?? ''}?`}
+      <ConfirmMutationDialog
+        record={deleting}
+        title={(record) => `Delete ${record.name}?`}
         confirmLabel="Delete"
-        busy={remove.isPending}
-        onConfirm={() => {
-          if (deleting) remove.mutate(deleting);
-        }}
+        mutation={remove}
         onClose={() => {
           setDeleting(null);
         }}
       >
-        <p>The action is removed; what it ran before stays in the audit log.</p>
-        {remove.isError && <ErrorNotice error={remove.error} />}
-      </ConfirmDialog>
+        {() => <p>The action is removed; what it ran before stays in the audit log.</p>}
+      </ConfirmMutationDialog>
     </section>
   );
 }

@@ -1,14 +1,15 @@
 /** Alert rules the caller may see; create, edit and delete for roles that may change things. */
 import { useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import type { AlertRule } from '@svc/protocol';
 import { hub } from '../../api/client';
 import { useSession } from '../../app/session';
-import { ConfirmDialog } from '../../components/Dialog';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
+import { ConfirmMutationDialog } from '../../components/ConfirmMutationDialog';
+import { useResourceMutation } from '../../components/use-resource-mutation';
 import { RuleFormDialog } from './RuleFormDialog';
 import { SeverityBadge } from './SeverityBadge';
 
@@ -21,17 +22,17 @@ function condition(rule: AlertRule): string {
 
 export function RulesPage() {
   const { canMutate } = useSession();
-  const client = useQueryClient();
   const [editing, setEditing] = useState<AlertRule | 'new' | null>(null);
   const [deleting, setDeleting] = useState<AlertRule | null>(null);
   const rules = useQuery({
     queryKey: ['alerts', 'rules'],
     queryFn: async () => (await hub.call('alerts.rules', { query: { per_page: 500 } })).data,
   });
-  const remove = useMutation({
-    mutationFn: async (id: string) => (await hub.call('alerts.ruleDelete', { params: { id } })).data,
-    onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: ['alerts'] });
+  const remove = useResourceMutation({
+    mutationFn: async (record: AlertRule) =>
+      (await hub.call('alerts.ruleDelete', { params: { id: record.id } })).data,
+    invalidates: [['alerts']],
+    onSuccess: () => {
       setDeleting(null);
     },
   });
@@ -119,21 +120,17 @@ export function RulesPage() {
           }}
         />
       )}
-      <ConfirmDialog
-        open={deleting !== null}
-        title={`Delete ${deleting?.name ?? ''}`}
+      <ConfirmMutationDialog
+        record={deleting}
+        title={(record) => `Delete ${record.name}`}
         confirmLabel="Delete rule"
-        busy={remove.isPending}
-        onConfirm={() => {
-          if (deleting) remove.mutate(deleting.id);
-        }}
+        mutation={remove}
         onClose={() => {
           setDeleting(null);
         }}
       >
-        <p>Its open alerts are resolved. This cannot be undone.</p>
-        {remove.isError && <ErrorNotice error={remove.error} />}
-      </ConfirmDialog>
+        {() => <p>Its open alerts are resolved. This cannot be undone.</p>}
+      </ConfirmMutationDialog>
     </section>
   );
 }

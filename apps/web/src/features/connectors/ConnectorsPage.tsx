@@ -3,15 +3,16 @@
  * add, edit, check now, remove after a confirmation.
  */
 import { useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { Connector, ConnectorCheck } from '@svc/protocol';
 import { hub } from '../../api/client';
-import { ConfirmDialog } from '../../components/Dialog';
+import { ConfirmMutationDialog } from '../../components/ConfirmMutationDialog';
 import { EditDeleteButtons } from '../../components/EditDeleteButtons';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { formatTime } from '../../components/units';
+import { useResourceMutation } from '../../components/use-resource-mutation';
 import { ConnectorFormDialog, connectorsKey, kindLabels, tlsLabels } from './ConnectorFormDialog';
 import './connectors.css';
 
@@ -20,14 +21,11 @@ export function HealthBadge({ health }: { health: Connector['health'] }) {
 }
 
 function CheckButton({ connector }: { connector: Connector }) {
-  const client = useQueryClient();
   const [result, setResult] = useState<ConnectorCheck | null>(null);
-  const check = useMutation({
+  const check = useResourceMutation({
     mutationFn: async () => (await hub.call('connectors.test', { params: { id: connector.id } })).data,
-    onSuccess: async (answer) => {
-      setResult(answer);
-      await client.invalidateQueries({ queryKey: connectorsKey });
-    },
+    invalidates: [connectorsKey],
+    onSuccess: setResult,
   });
   return (
     <>
@@ -54,7 +52,6 @@ function CheckButton({ connector }: { connector: Connector }) {
 }
 
 export function ConnectorsPage() {
-  const client = useQueryClient();
   const [editing, setEditing] = useState<Connector | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Connector | null>(null);
   const connectors = useQuery({
@@ -62,10 +59,11 @@ export function ConnectorsPage() {
     queryFn: async () => (await hub.call('connectors.list', { query: { per_page: 500 } })).data,
     refetchInterval: 10_000,
   });
-  const remove = useMutation({
-    mutationFn: async (id: string) => (await hub.call('connectors.delete', { params: { id } })).data,
-    onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: connectorsKey });
+  const remove = useResourceMutation({
+    mutationFn: async (connector: Connector) =>
+      (await hub.call('connectors.delete', { params: { id: connector.id } })).data,
+    invalidates: [connectorsKey],
+    onSuccess: () => {
       setDeleting(null);
     },
   });
@@ -173,23 +171,17 @@ export function ConnectorsPage() {
           }}
         />
       )}
-      {deleting && (
-        <ConfirmDialog
-          open
-          title={`Remove ${deleting.name}?`}
-          confirmLabel="Remove connector"
-          busy={remove.isPending}
-          onConfirm={() => {
-            remove.mutate(deleting.id);
-          }}
-          onClose={() => {
-            setDeleting(null);
-          }}
-        >
-          <p>The {String(deleting.asset_count)} assets it brought are removed with it.</p>
-          {remove.isError && <ErrorNotice error={remove.error} />}
-        </ConfirmDialog>
-      )}
+      <ConfirmMutationDialog
+        record={deleting}
+        title={(record) => `Remove ${record.name}?`}
+        confirmLabel="Remove connector"
+        mutation={remove}
+        onClose={() => {
+          setDeleting(null);
+        }}
+      >
+        {(record) => <p>The {String(record.asset_count)} assets it brought are removed with it.</p>}
+      </ConfirmMutationDialog>
     </section>
   );
 }

@@ -3,11 +3,11 @@
  * `svc-agent enroll …` command for this hub (its address and CA fingerprint included), with a copy button.
  */
 import { useState } from 'react';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { EnrollmentToken, EnrollmentTokenCreate, EnrollmentTokenCreated } from '@svc/protocol';
 import { hub } from '../../api/client';
 import { CopyField } from '../../components/CopyButton';
-import { ConfirmDialog, Dialog } from '../../components/Dialog';
+import { Dialog } from '../../components/Dialog';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { FormDialog } from '../../components/FormDialog';
@@ -16,6 +16,7 @@ import { Loading } from '../../components/Loading';
 import { Pager } from '../../components/Pager';
 import { Time } from '../../components/Time';
 import { useResourceMutation } from '../../components/use-resource-mutation';
+import { ConfirmMutationDialog } from '../../components/ConfirmMutationDialog';
 import { enrollCommand } from './enroll-command';
 
 const perPage = 50;
@@ -152,7 +153,6 @@ function CreatedTokenDialog({ token, onClose }: { token: EnrollmentTokenCreated;
 }
 
 export function EnrollmentPage() {
-  const client = useQueryClient();
   const [page, setPage] = useState(1);
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<EnrollmentTokenCreated | null>(null);
@@ -162,12 +162,12 @@ export function EnrollmentPage() {
     queryFn: () => hub.call('enrollment.list', { query: { page, per_page: perPage } }),
     placeholderData: keepPreviousData,
   });
-  const revoke = useMutation({
+  const revoke = useResourceMutation({
     mutationFn: async (token: EnrollmentToken) =>
       (await hub.call('enrollment.revoke', { params: { id: token.id } })).data,
-    onSuccess: async () => {
+    invalidates: [['enrollment-tokens']],
+    onSuccess: () => {
       setRevoking(null);
-      await client.invalidateQueries({ queryKey: ['enrollment-tokens'] });
     },
   });
 
@@ -278,23 +278,21 @@ export function EnrollmentPage() {
           }}
         />
       )}
-      <ConfirmDialog
-        open={revoking !== null}
-        title={`Revoke the token ${revoking?.name ?? ''}?`}
+      <ConfirmMutationDialog
+        record={revoking}
+        title={(record) => `Revoke the token ${record.name}?`}
         confirmLabel="Revoke token"
-        busy={revoke.isPending}
-        onConfirm={() => {
-          if (revoking) revoke.mutate(revoking);
-        }}
+        mutation={revoke}
         onClose={() => {
           setRevoking(null);
         }}
       >
-        <p>
-          No machine can enroll with it any more. Machines that enrolled with it keep their own credentials.
-        </p>
-        {revoke.isError && <ErrorNotice error={revoke.error} />}
-      </ConfirmDialog>
+        {() => (
+          <p>
+            No machine can enroll with it any more. Machines that enrolled with it keep their own credentials.
+          </p>
+        )}
+      </ConfirmMutationDialog>
     </section>
   );
 }

@@ -4,7 +4,7 @@
  * confirmation.
  */
 import { useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import {
   notificationChannelKinds,
   notificationSeverities,
@@ -16,7 +16,6 @@ import {
   type QuietHours,
 } from '@svc/protocol';
 import { hub } from '../../api/client';
-import { ConfirmDialog } from '../../components/Dialog';
 import { EditDeleteButtons } from '../../components/EditDeleteButtons';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
@@ -24,6 +23,7 @@ import { FormDialog } from '../../components/FormDialog';
 import { FormField } from '../../components/FormField';
 import { Loading } from '../../components/Loading';
 import { useResourceMutation } from '../../components/use-resource-mutation';
+import { ConfirmMutationDialog } from '../../components/ConfirmMutationDialog';
 import '../webhooks/webhooks.css';
 
 const channelsKey = ['notification-channels'] as const;
@@ -274,14 +274,11 @@ function ChannelDialog({ channel, onClose }: { channel?: NotificationChannel; on
 }
 
 function TestChannel({ channel }: { channel: NotificationChannel }) {
-  const client = useQueryClient();
   const [result, setResult] = useState<NotificationTestResult | null>(null);
-  const test = useMutation({
+  const test = useResourceMutation({
     mutationFn: async () => (await hub.call('notifications.test', { params: { id: channel.id } })).data,
-    onSuccess: async (answer) => {
-      setResult(answer);
-      await client.invalidateQueries({ queryKey: channelsKey });
-    },
+    invalidates: [channelsKey],
+    onSuccess: setResult,
   });
   return (
     <>
@@ -305,7 +302,6 @@ function TestChannel({ channel }: { channel: NotificationChannel }) {
 }
 
 export function NotificationsPage() {
-  const client = useQueryClient();
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<NotificationChannel | null>(null);
   const [deleting, setDeleting] = useState<NotificationChannel | null>(null);
@@ -313,10 +309,11 @@ export function NotificationsPage() {
     queryKey: channelsKey,
     queryFn: async () => (await hub.call('notifications.list', { query: { per_page: 500 } })).data,
   });
-  const remove = useMutation({
-    mutationFn: async (id: string) => (await hub.call('notifications.delete', { params: { id } })).data,
-    onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: channelsKey });
+  const remove = useResourceMutation({
+    mutationFn: async (record: NotificationChannel) =>
+      (await hub.call('notifications.delete', { params: { id: record.id } })).data,
+    invalidates: [channelsKey],
+    onSuccess: () => {
       setDeleting(null);
     },
   });
@@ -413,22 +410,17 @@ export function NotificationsPage() {
           }}
         />
       )}
-      <ConfirmDialog
-        open={deleting !== null}
-        title={`Delete the channel ${deleting?.name ?? ''}?`}
+      <ConfirmMutationDialog
+        record={deleting}
+        title={(record) => `Delete the channel ${record.name}?`}
         confirmLabel="Delete channel"
-        busy={remove.isPending}
-        onConfirm={() => {
-          if (deleting) remove.mutate(deleting.id);
-        }}
+        mutation={remove}
         onClose={() => {
           setDeleting(null);
-          remove.reset();
         }}
       >
-        <p>Alerts stop going to it.</p>
-        {remove.isError && <ErrorNotice error={remove.error} />}
-      </ConfirmDialog>
+        {() => <p>Alerts stop going to it.</p>}
+      </ConfirmMutationDialog>
     </section>
   );
 }

@@ -5,11 +5,10 @@
  * results as on the Run page.
  */
 import { useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { Schedule, ScheduleCreate, ScheduleRun, ScheduleUpdate } from '@svc/protocol';
 import { hub } from '../../api/client';
 import { useSession } from '../../app/session';
-import { ConfirmDialog } from '../../components/Dialog';
 import { EditDeleteButtons } from '../../components/EditDeleteButtons';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
@@ -32,6 +31,7 @@ import {
 } from '../../components/target-choice';
 import { TargetsPicker } from '../../components/TargetsPicker';
 import { useResourceMutation } from '../../components/use-resource-mutation';
+import { ConfirmMutationDialog } from '../../components/ConfirmMutationDialog';
 
 const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 const zones: readonly string[] = Intl.supportedValuesOf('timeZone');
@@ -301,7 +301,6 @@ function shownSummary(run: ScheduleRun): string {
 
 export function SchedulesPage() {
   const { canMutate } = useSession();
-  const client = useQueryClient();
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<Schedule | null>(null);
   const [viewing, setViewing] = useState<string | null>(null);
@@ -311,20 +310,18 @@ export function SchedulesPage() {
     queryFn: async () => (await hub.call('schedules.list', { query: { per_page: 500 } })).data,
     refetchInterval: 15_000,
   });
-  const remove = useMutation({
+  const remove = useResourceMutation({
     mutationFn: async (s: Schedule) => (await hub.call('schedules.delete', { params: { id: s.id } })).data,
-    onSuccess: async () => {
+    invalidates: [['schedules']],
+    onSuccess: () => {
       setDeleting(null);
       setViewing(null);
-      await client.invalidateQueries({ queryKey: ['schedules'] });
     },
   });
-  const toggle = useMutation({
+  const toggle = useResourceMutation({
     mutationFn: async (s: Schedule) =>
       (await hub.call('schedules.update', { params: { id: s.id }, body: { enabled: !s.enabled } })).data,
-    onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: ['schedules'] });
-    },
+    invalidates: [['schedules']],
   });
   const viewed = schedules.data?.find((s) => s.id === viewing);
 
@@ -451,21 +448,17 @@ export function SchedulesPage() {
         </div>
       )}
       {viewed && <History schedule={viewed} />}
-      <ConfirmDialog
-        open={deleting !== null}
-        title={`Delete ${deleting?.name ?? ''}?`}
+      <ConfirmMutationDialog
+        record={deleting}
+        title={(record) => `Delete ${record.name}?`}
         confirmLabel="Delete"
-        busy={remove.isPending}
-        onConfirm={() => {
-          if (deleting) remove.mutate(deleting);
-        }}
+        mutation={remove}
         onClose={() => {
           setDeleting(null);
         }}
       >
-        <p>The schedule stops and its run history is removed with it.</p>
-        {remove.isError && <ErrorNotice error={remove.error} />}
-      </ConfirmDialog>
+        {() => <p>The schedule stops and its run history is removed with it.</p>}
+      </ConfirmMutationDialog>
     </section>
   );
 }

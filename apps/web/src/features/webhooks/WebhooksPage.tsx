@@ -3,29 +3,28 @@
  * edit, send a test event, delete with a confirmation.
  */
 import { useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { Webhook, WebhookCreated, WebhookTestResult } from '@svc/protocol';
 import { hub } from '../../api/client';
 import { useSession } from '../../app/session';
 import { CopyButton } from '../../components/CopyButton';
-import { ConfirmDialog, Dialog } from '../../components/Dialog';
+import { Dialog } from '../../components/Dialog';
 import { EditDeleteButtons } from '../../components/EditDeleteButtons';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { formatTime } from '../../components/units';
+import { ConfirmMutationDialog } from '../../components/ConfirmMutationDialog';
+import { useResourceMutation } from '../../components/use-resource-mutation';
 import { WebhookFormDialog, webhooksKey } from './WebhookFormDialog';
 import './webhooks.css';
 
 function TestButton({ webhook }: { webhook: Webhook }) {
-  const client = useQueryClient();
   const [result, setResult] = useState<WebhookTestResult | null>(null);
-  const test = useMutation({
+  const test = useResourceMutation({
     mutationFn: async () => (await hub.call('webhooks.test', { params: { id: webhook.id } })).data,
-    onSuccess: async (answer) => {
-      setResult(answer);
-      await client.invalidateQueries({ queryKey: webhooksKey });
-    },
+    invalidates: [webhooksKey],
+    onSuccess: setResult,
   });
   return (
     <>
@@ -73,7 +72,6 @@ function Counters({ webhook }: { webhook: Webhook }) {
 
 export function WebhooksPage() {
   const { canMutate } = useSession();
-  const client = useQueryClient();
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<Webhook | null>(null);
   const [deleting, setDeleting] = useState<Webhook | null>(null);
@@ -83,10 +81,11 @@ export function WebhooksPage() {
     queryFn: async () => (await hub.call('webhooks.list', { query: { per_page: 500 } })).data,
     refetchInterval: 5_000,
   });
-  const remove = useMutation({
-    mutationFn: async (id: string) => (await hub.call('webhooks.delete', { params: { id } })).data,
-    onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: webhooksKey });
+  const remove = useResourceMutation({
+    mutationFn: async (record: Webhook) =>
+      (await hub.call('webhooks.delete', { params: { id: record.id } })).data,
+    invalidates: [webhooksKey],
+    onSuccess: () => {
       setDeleting(null);
     },
   });
@@ -203,22 +202,17 @@ export function WebhooksPage() {
           </div>
         </Dialog>
       )}
-      <ConfirmDialog
-        open={deleting !== null}
-        title={`Delete the webhook ${deleting?.name ?? ''}?`}
+      <ConfirmMutationDialog
+        record={deleting}
+        title={(record) => `Delete the webhook ${record.name}?`}
         confirmLabel="Delete webhook"
-        busy={remove.isPending}
-        onConfirm={() => {
-          if (deleting) remove.mutate(deleting.id);
-        }}
+        mutation={remove}
         onClose={() => {
           setDeleting(null);
-          remove.reset();
         }}
       >
-        <p>Deliveries to it stop, and those still queued are dropped.</p>
-        {remove.isError && <ErrorNotice error={remove.error} />}
-      </ConfirmDialog>
+        {() => <p>Deliveries to it stop, and those still queued are dropped.</p>}
+      </ConfirmMutationDialog>
     </section>
   );
 }
