@@ -4,7 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { hub } from '../../api/client';
 import { fieldProblems } from '../../components/form-problems';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { FormField } from '../../components/FormField';
+import { TextField } from '../../components/TextField';
 
 const newPasswordMinLength = 12;
 
@@ -32,52 +32,31 @@ export function PasswordForm() {
   };
   return (
     <form className="stack-form narrow" onSubmit={submit} noValidate aria-label="Change your password">
-      <FormField label="Current password" problem={problems.current_password}>
-        {(p) => (
-          <input
-            {...p}
-            type="password"
-            autoComplete="current-password"
-            value={current}
-            onChange={(e) => {
-              setCurrent(e.target.value);
-            }}
-          />
-        )}
-      </FormField>
-      <FormField
+      <TextField
+        label="Current password"
+        problem={problems.current_password}
+        type="password"
+        autoComplete="current-password"
+        value={current}
+        onChange={setCurrent}
+      />
+      <TextField
         label="New password"
         problem={problems.new_password}
         hint={`At least ${newPasswordMinLength} characters; a passphrase of a few words is good.`}
-      >
-        {(p) => (
-          <input
-            {...p}
-            type="password"
-            autoComplete="new-password"
-            value={next}
-            onChange={(e) => {
-              setNext(e.target.value);
-            }}
-          />
-        )}
-      </FormField>
-      <FormField
+        type="password"
+        autoComplete="new-password"
+        value={next}
+        onChange={setNext}
+      />
+      <TextField
         label="New password again"
         problem={mismatch ? 'does not match the new password' : undefined}
-      >
-        {(p) => (
-          <input
-            {...p}
-            type="password"
-            autoComplete="new-password"
-            value={again}
-            onChange={(e) => {
-              setAgain(e.target.value);
-            }}
-          />
-        )}
-      </FormField>
+        type="password"
+        autoComplete="new-password"
+        value={again}
+        onChange={setAgain}
+      />
       {change.isError && <ErrorNotice error={change.error} />}
       {change.isSuccess && (
         <p className="notice ok" role="status">

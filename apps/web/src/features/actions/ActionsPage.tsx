@@ -11,7 +11,7 @@ import { useSession } from '../../app/session';
 import { EditDeleteButtons } from '../../components/EditDeleteButtons';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { FormField } from '../../components/FormField';
+import { TextField } from '../../components/TextField';
 import { Loading } from '../../components/Loading';
 import { formatTime } from '../../components/units';
 import { RunResults } from '../run/RunResults';
@@ -87,17 +87,7 @@ function ActionForm({ action, onDone }: { action?: SavedAction; onDone: () => vo
       canSubmit={name.trim() !== '' && command.trim() !== '' && targetsChosen(choice)}
       beside={<TimeoutField value={timeout} onChange={setTimeoutText} problem={problems.timeout} />}
     >
-      <FormField label="Name" problem={problems.name}>
-        {(control) => (
-          <input
-            {...control}
-            value={name}
-            onChange={(e) => {
-              setName(e.target.value);
-            }}
-          />
-        )}
-      </FormField>
+      <TextField label="Name" problem={problems.name} value={name} onChange={setName} />
       <TargetsPicker
         idPrefix="action"
         choice={choice}
@@ -107,21 +97,17 @@ function ActionForm({ action, onDone }: { action?: SavedAction; onDone: () => vo
         }}
         problem={targetsProblem(problems)}
       />
-      <FormField label="Command" problem={problems.command}>
-        {(control) => (
-          <textarea
-            {...control}
-            className="mono"
-            rows={3}
-            spellCheck={false}
-            value={command}
-            onChange={(e) => {
-              setCommand(e.target.value);
-            }}
-            placeholder="df -h"
-          />
-        )}
-      </FormField>
+      <TextField
+        label="Command"
+        problem={problems.command}
+        multiline
+        className="mono"
+        rows={3}
+        spellCheck={false}
+        value={command}
+        placeholder="df -h"
+        onChange={setCommand}
+      />
     </PanelForm>
   );
 }

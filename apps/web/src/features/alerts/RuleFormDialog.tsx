@@ -11,6 +11,7 @@ import { hub } from '../../api/client';
 import { AssetPicker } from '../../components/AssetPicker';
 import { FormDialog } from '../../components/FormDialog';
 import { FormField } from '../../components/FormField';
+import { TextField } from '../../components/TextField';
 import { useResourceMutation } from '../../components/use-resource-mutation';
 
 const kindLabels: Record<AlertRuleKind, string> = {
@@ -59,19 +60,15 @@ export function RuleFormDialog({ rule, onClose }: { rule: AlertRule | null; onCl
       onClose={onClose}
       submitLabel={rule ? 'Save' : 'Create rule'}
     >
-      <FormField id="rule-name" label="Name" problem={problems.name}>
-        {(control) => (
-          <input
-            {...control}
-            value={name}
-            required
-            autoFocus
-            onChange={(e) => {
-              setName(e.target.value);
-            }}
-          />
-        )}
-      </FormField>
+      <TextField
+        id="rule-name"
+        label="Name"
+        problem={problems.name}
+        value={name}
+        required
+        autoFocus
+        onChange={setName}
+      />
       <FormField id="rule-kind" label="Condition" problem={problems.kind}>
         {(control) => (
           <select
@@ -91,47 +88,35 @@ export function RuleFormDialog({ rule, onClose }: { rule: AlertRule | null; onCl
         )}
       </FormField>
       {kind === 'service' && (
-        <FormField id="rule-service" label="Service name" problem={problems.service}>
-          {(control) => (
-            <input
-              {...control}
-              value={service}
-              placeholder="nginx.service"
-              onChange={(e) => {
-                setService(e.target.value);
-              }}
-            />
-          )}
-        </FormField>
+        <TextField
+          id="rule-service"
+          label="Service name"
+          problem={problems.service}
+          value={service}
+          placeholder="nginx.service"
+          onChange={setService}
+        />
       )}
       {hasThreshold(kind) && (
-        <FormField id="rule-threshold" label="Threshold (%)" problem={problems.threshold_percent}>
-          {(control) => (
-            <input
-              {...control}
-              type="number"
-              inputMode="decimal"
-              value={threshold}
-              onChange={(e) => {
-                setThreshold(e.target.value);
-              }}
-            />
-          )}
-        </FormField>
+        <TextField
+          id="rule-threshold"
+          label="Threshold (%)"
+          problem={problems.threshold_percent}
+          type="number"
+          inputMode="decimal"
+          value={threshold}
+          onChange={setThreshold}
+        />
       )}
-      <FormField id="rule-duration" label="For at least (minutes)" problem={problems.duration_minutes}>
-        {(control) => (
-          <input
-            {...control}
-            type="number"
-            inputMode="numeric"
-            value={duration}
-            onChange={(e) => {
-              setDuration(e.target.value);
-            }}
-          />
-        )}
-      </FormField>
+      <TextField
+        id="rule-duration"
+        label="For at least (minutes)"
+        problem={problems.duration_minutes}
+        type="number"
+        inputMode="numeric"
+        value={duration}
+        onChange={setDuration}
+      />
       <FormField id="rule-severity" label="Severity" problem={problems.severity}>
         {(control) => (
           <select

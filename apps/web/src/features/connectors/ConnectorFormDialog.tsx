@@ -13,6 +13,7 @@ import {
 import { hub } from '../../api/client';
 import { FormDialog } from '../../components/FormDialog';
 import { FormField } from '../../components/FormField';
+import { TextField } from '../../components/TextField';
 import { useResourceMutation } from '../../components/use-resource-mutation';
 
 export const connectorsKey = ['connectors'] as const;
@@ -107,65 +108,27 @@ export function ConnectorFormDialog({
           )}
         </FormField>
       )}
-      <FormField label="Name" problem={problems.name}>
-        {(props) => (
-          <input
-            {...props}
-            value={name}
-            required
-            autoFocus
-            onChange={(e) => {
-              setName(e.target.value);
-            }}
-          />
-        )}
-      </FormField>
-      <FormField
+      <TextField label="Name" problem={problems.name} value={name} required autoFocus onChange={setName} />
+      <TextField
         label="Base URL"
         hint="Scheme, host and port, e.g. https://pve.lan:8006"
         problem={problems.base_url}
-      >
-        {(props) => (
-          <input
-            {...props}
-            type="url"
-            value={baseUrl}
-            required
-            onChange={(e) => {
-              setBaseUrl(e.target.value);
-            }}
-          />
-        )}
-      </FormField>
-      <FormField
+        type="url"
+        value={baseUrl}
+        required
+        onChange={setBaseUrl}
+      />
+      <TextField
         label="Credentials"
         hint={connector ? 'Leave empty to keep the stored credentials (never shown).' : credentialHints[kind]}
         problem={problems.credentials}
-      >
-        {(props) => (
-          <input
-            {...props}
-            type="password"
-            autoComplete="off"
-            value={credentials}
-            onChange={(e) => {
-              setCredentials(e.target.value);
-            }}
-          />
-        )}
-      </FormField>
+        type="password"
+        autoComplete="off"
+        value={credentials}
+        onChange={setCredentials}
+      />
       {(kind === 'nas' || connector?.kind === 'nas') && (
-        <FormField label="Username" problem={problems.username}>
-          {(props) => (
-            <input
-              {...props}
-              value={username}
-              onChange={(e) => {
-                setUsername(e.target.value);
-              }}
-            />
-          )}
-        </FormField>
+        <TextField label="Username" problem={problems.username} value={username} onChange={setUsername} />
       )}
       <fieldset className="field">
         <legend>Certificate check</legend>
@@ -191,31 +154,22 @@ export function ConnectorFormDialog({
         )}
       </fieldset>
       {tlsMode === 'pinned_ca' && (
-        <FormField label="CA certificate (PEM)" problem={problems.tls_ca}>
-          {(props) => (
-            <textarea
-              {...props}
-              rows={5}
-              value={ca}
-              onChange={(e) => {
-                setCa(e.target.value);
-              }}
-            />
-          )}
-        </FormField>
+        <TextField
+          label="CA certificate (PEM)"
+          problem={problems.tls_ca}
+          multiline
+          rows={5}
+          value={ca}
+          onChange={setCa}
+        />
       )}
       {tlsMode === 'fingerprint' && (
-        <FormField label="SHA-256 fingerprint" problem={problems.tls_fingerprint}>
-          {(props) => (
-            <input
-              {...props}
-              value={fingerprint}
-              onChange={(e) => {
-                setFingerprint(e.target.value);
-              }}
-            />
-          )}
-        </FormField>
+        <TextField
+          label="SHA-256 fingerprint"
+          problem={problems.tls_fingerprint}
+          value={fingerprint}
+          onChange={setFingerprint}
+        />
       )}
       <label className="check">
         <input

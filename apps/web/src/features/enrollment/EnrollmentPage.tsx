@@ -11,7 +11,7 @@ import { Dialog } from '../../components/Dialog';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { FormDialog } from '../../components/FormDialog';
-import { FormField } from '../../components/FormField';
+import { TextField } from '../../components/TextField';
 import { Loading } from '../../components/Loading';
 import { Pager } from '../../components/Pager';
 import { Time } from '../../components/Time';
@@ -74,54 +74,34 @@ function CreateTokenDialog({
       pendingLabel="Creating…"
       className="stack-form"
     >
-      <FormField label="Name" problem={problems.name} hint="What it is for: a machine, a batch, a site.">
-        {(p) => (
-          <input
-            {...p}
-            autoFocus
-            value={name}
-            onChange={(e) => {
-              setName(e.target.value);
-            }}
-          />
-        )}
-      </FormField>
-      <FormField
+      <TextField
+        label="Name"
+        problem={problems.name}
+        hint="What it is for: a machine, a batch, a site."
+        autoFocus
+        value={name}
+        onChange={setName}
+      />
+      <TextField
         label="Lifetime in hours"
         problem={problems.expires_in_hours}
         hint="Empty: the hub's default (setting enrollment.token_default_expires_hours)."
-      >
-        {(p) => (
-          <input
-            {...p}
-            type="number"
-            inputMode="numeric"
-            min={1}
-            value={hours}
-            onChange={(e) => {
-              setHours(e.target.value);
-            }}
-          />
-        )}
-      </FormField>
-      <FormField
+        type="number"
+        inputMode="numeric"
+        min={1}
+        value={hours}
+        onChange={setHours}
+      />
+      <TextField
         label="Enrollments allowed"
         problem={problems.max_uses}
         hint="Empty: the hub's default (setting enrollment.token_default_max_uses)."
-      >
-        {(p) => (
-          <input
-            {...p}
-            type="number"
-            inputMode="numeric"
-            min={1}
-            value={uses}
-            onChange={(e) => {
-              setUses(e.target.value);
-            }}
-          />
-        )}
-      </FormField>
+        type="number"
+        inputMode="numeric"
+        min={1}
+        value={uses}
+        onChange={setUses}
+      />
     </FormDialog>
   );
 }

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import type { Group } from '@svc/protocol';
 import { hub } from '../../api/client';
 import { FormDialog } from '../../components/FormDialog';
-import { FormField } from '../../components/FormField';
+import { TextField } from '../../components/TextField';
 import { useResourceMutation } from '../../components/use-resource-mutation';
 
 export function GroupFormDialog({
@@ -42,31 +42,15 @@ export function GroupFormDialog({
       onClose={onClose}
       submitLabel={group ? 'Save' : 'Create group'}
     >
-      <FormField label="Name" problem={problems.name}>
-        {(control) => (
-          <input
-            {...control}
-            value={name}
-            required
-            autoFocus
-            onChange={(e) => {
-              setName(e.target.value);
-            }}
-          />
-        )}
-      </FormField>
-      <FormField label="Description" problem={problems.description}>
-        {(control) => (
-          <textarea
-            {...control}
-            rows={2}
-            value={description}
-            onChange={(e) => {
-              setDescription(e.target.value);
-            }}
-          />
-        )}
-      </FormField>
+      <TextField label="Name" problem={problems.name} value={name} required autoFocus onChange={setName} />
+      <TextField
+        label="Description"
+        problem={problems.description}
+        multiline
+        rows={2}
+        value={description}
+        onChange={setDescription}
+      />
     </FormDialog>
   );
 }

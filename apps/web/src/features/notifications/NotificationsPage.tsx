@@ -21,6 +21,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { FormDialog } from '../../components/FormDialog';
 import { FormField } from '../../components/FormField';
+import { TextField } from '../../components/TextField';
 import { Loading } from '../../components/Loading';
 import { useResourceMutation } from '../../components/use-resource-mutation';
 import { ConfirmMutationDialog } from '../../components/ConfirmMutationDialog';
@@ -109,18 +110,7 @@ function ChannelDialog({ channel, onClose }: { channel?: NotificationChannel; on
       onClose={onClose}
       submitLabel={channel ? 'Save channel' : 'Create channel'}
     >
-      <FormField label="Name" problem={problems.name}>
-        {(props) => (
-          <input
-            {...props}
-            value={name}
-            autoFocus
-            onChange={(e) => {
-              setName(e.target.value);
-            }}
-          />
-        )}
-      </FormField>
+      <TextField label="Name" problem={problems.name} value={name} autoFocus onChange={setName} />
       <FormField label="Kind" problem={problems.kind}>
         {(props) => (
           <select
@@ -141,53 +131,12 @@ function ChannelDialog({ channel, onClose }: { channel?: NotificationChannel; on
       </FormField>
       {kind === 'email' ? (
         <>
-          <FormField label="SMTP host" problem={problems.settings}>
-            {(props) => (
-              <input
-                {...props}
-                value={smtpHost}
-                onChange={(e) => {
-                  setSmtpHost(e.target.value);
-                }}
-              />
-            )}
-          </FormField>
-          <FormField label="From" problem={undefined}>
-            {(props) => (
-              <input
-                {...props}
-                value={from}
-                onChange={(e) => {
-                  setFrom(e.target.value);
-                }}
-              />
-            )}
-          </FormField>
-          <FormField label="To (comma-separated)" problem={undefined}>
-            {(props) => (
-              <input
-                {...props}
-                value={to}
-                onChange={(e) => {
-                  setTo(e.target.value);
-                }}
-              />
-            )}
-          </FormField>
+          <TextField label="SMTP host" problem={problems.settings} value={smtpHost} onChange={setSmtpHost} />
+          <TextField label="From" problem={undefined} value={from} onChange={setFrom} />
+          <TextField label="To (comma-separated)" problem={undefined} value={to} onChange={setTo} />
         </>
       ) : (
-        <FormField label="URL" problem={problems.settings}>
-          {(props) => (
-            <input
-              {...props}
-              type="url"
-              value={url}
-              onChange={(e) => {
-                setUrl(e.target.value);
-              }}
-            />
-          )}
-        </FormField>
+        <TextField label="URL" problem={problems.settings} type="url" value={url} onChange={setUrl} />
       )}
       <FormField label="Lowest severity" problem={problems.min_severity}>
         {(props) => (
@@ -206,58 +155,38 @@ function ChannelDialog({ channel, onClose }: { channel?: NotificationChannel; on
           </select>
         )}
       </FormField>
-      <FormField label="Digest window (seconds)" problem={problems.digest_window_s}>
-        {(props) => (
-          <input
-            {...props}
-            type="number"
-            min={0}
-            max={3600}
-            value={digest}
-            onChange={(e) => {
-              setDigest(e.target.value);
-            }}
-          />
-        )}
-      </FormField>
+      <TextField
+        label="Digest window (seconds)"
+        problem={problems.digest_window_s}
+        type="number"
+        min={0}
+        max={3600}
+        value={digest}
+        onChange={setDigest}
+      />
       <fieldset className="quiet-hours">
         <legend>Quiet hours (only critical alerts go out)</legend>
-        <FormField label="Quiet from" problem={problems.quiet_hours}>
-          {(props) => (
-            <input
-              {...props}
-              type="time"
-              value={quietStart}
-              onChange={(e) => {
-                setQuietStart(e.target.value);
-              }}
-            />
-          )}
-        </FormField>
-        <FormField label="Quiet until" problem={undefined}>
-          {(props) => (
-            <input
-              {...props}
-              type="time"
-              value={quietEnd}
-              onChange={(e) => {
-                setQuietEnd(e.target.value);
-              }}
-            />
-          )}
-        </FormField>
-        <FormField label="Time zone (UTC when empty)" problem={undefined}>
-          {(props) => (
-            <input
-              {...props}
-              placeholder="Europe/Berlin"
-              value={quietZone}
-              onChange={(e) => {
-                setQuietZone(e.target.value);
-              }}
-            />
-          )}
-        </FormField>
+        <TextField
+          label="Quiet from"
+          problem={problems.quiet_hours}
+          type="time"
+          value={quietStart}
+          onChange={setQuietStart}
+        />
+        <TextField
+          label="Quiet until"
+          problem={undefined}
+          type="time"
+          value={quietEnd}
+          onChange={setQuietEnd}
+        />
+        <TextField
+          label="Time zone (UTC when empty)"
+          problem={undefined}
+          placeholder="Europe/Berlin"
+          value={quietZone}
+          onChange={setQuietZone}
+        />
       </fieldset>
       <label className="checkbox">
         <input

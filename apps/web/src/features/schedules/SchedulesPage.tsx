@@ -12,7 +12,7 @@ import { useSession } from '../../app/session';
 import { EditDeleteButtons } from '../../components/EditDeleteButtons';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { FormField } from '../../components/FormField';
+import { TextField } from '../../components/TextField';
 import { Loading } from '../../components/Loading';
 import { formatTime } from '../../components/units';
 import { RunResults } from '../run/RunResults';
@@ -98,46 +98,23 @@ function ScheduleForm({ schedule, onDone }: { schedule?: Schedule; onDone: () =>
         (!needsTargets || targetsChosen(choice))
       }
     >
-      <FormField label="Name" problem={problems.name}>
-        {(control) => (
-          <input
-            {...control}
-            value={name}
-            onChange={(e) => {
-              setName(e.target.value);
-            }}
-          />
-        )}
-      </FormField>
+      <TextField label="Name" problem={problems.name} value={name} onChange={setName} />
       <div className="run-options">
-        <FormField
+        <TextField
           label="Cron expression"
           hint="minute hour day month weekday; a sixth field first for seconds"
           problem={problems.cron}
-        >
-          {(control) => (
-            <input
-              {...control}
-              className="mono"
-              value={cron}
-              onChange={(e) => {
-                setCron(e.target.value);
-              }}
-            />
-          )}
-        </FormField>
-        <FormField label="Time zone" problem={problems.timezone}>
-          {(control) => (
-            <input
-              {...control}
-              list="schedule-zones"
-              value={timezone}
-              onChange={(e) => {
-                setTimezone(e.target.value);
-              }}
-            />
-          )}
-        </FormField>
+          className="mono"
+          value={cron}
+          onChange={setCron}
+        />
+        <TextField
+          label="Time zone"
+          problem={problems.timezone}
+          list="schedule-zones"
+          value={timezone}
+          onChange={setTimezone}
+        />
         <datalist id="schedule-zones">
           {zones.map((z) => (
             <option key={z} value={z} />
@@ -170,20 +147,16 @@ function ScheduleForm({ schedule, onDone }: { schedule?: Schedule; onDone: () =>
         </label>
       </fieldset>
       {runs === 'command' ? (
-        <FormField label="Command" problem={problems.command}>
-          {(control) => (
-            <textarea
-              {...control}
-              className="mono"
-              rows={2}
-              spellCheck={false}
-              value={command}
-              onChange={(e) => {
-                setCommand(e.target.value);
-              }}
-            />
-          )}
-        </FormField>
+        <TextField
+          label="Command"
+          problem={problems.command}
+          multiline
+          className="mono"
+          rows={2}
+          spellCheck={false}
+          value={command}
+          onChange={setCommand}
+        />
       ) : (
         <div className="field">
           <label htmlFor="schedule-action">Saved action</label>

@@ -12,6 +12,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { FormDialog } from '../../components/FormDialog';
 import { FormField } from '../../components/FormField';
+import { TextField } from '../../components/TextField';
 import { Loading } from '../../components/Loading';
 import { Pager } from '../../components/Pager';
 import { Time } from '../../components/Time';
@@ -75,36 +76,24 @@ function CreateUserDialog({ onClose }: { onClose: () => void }) {
       pendingLabel="Adding…"
       className="stack-form"
     >
-      <FormField label="Username" problem={problems.username} hint="Letters, digits and . _ @ -">
-        {(p) => (
-          <input
-            {...p}
-            autoFocus
-            autoComplete="off"
-            value={username}
-            onChange={(e) => {
-              setUsername(e.target.value);
-            }}
-          />
-        )}
-      </FormField>
-      <FormField
+      <TextField
+        label="Username"
+        problem={problems.username}
+        hint="Letters, digits and . _ @ -"
+        autoFocus
+        autoComplete="off"
+        value={username}
+        onChange={setUsername}
+      />
+      <TextField
         label="Password"
         problem={problems.password}
         hint={`At least ${limits.passwordMinLength} characters; tell it to the user over a safe channel.`}
-      >
-        {(p) => (
-          <input
-            {...p}
-            type="password"
-            autoComplete="new-password"
-            value={password}
-            onChange={(e) => {
-              setPassword(e.target.value);
-            }}
-          />
-        )}
-      </FormField>
+        type="password"
+        autoComplete="new-password"
+        value={password}
+        onChange={setPassword}
+      />
       <FormField label="Role" problem={problems.role}>
         {(p) => <RoleSelect value={role} onChange={setRole} controlProps={p} />}
       </FormField>
@@ -154,24 +143,16 @@ function ChangeUserDialog({ change, onClose }: { change: Change; onClose: () => 
           {(p) => <RoleSelect value={role} onChange={setRole} controlProps={p} />}
         </FormField>
       ) : (
-        <FormField
+        <TextField
           label="New password"
           problem={problems.password}
           hint="The user's sessions end; they sign in with this password."
-        >
-          {(p) => (
-            <input
-              {...p}
-              type="password"
-              autoComplete="new-password"
-              autoFocus
-              value={password}
-              onChange={(e) => {
-                setPassword(e.target.value);
-              }}
-            />
-          )}
-        </FormField>
+          type="password"
+          autoComplete="new-password"
+          autoFocus
+          value={password}
+          onChange={setPassword}
+        />
       )}
     </FormDialog>
   );

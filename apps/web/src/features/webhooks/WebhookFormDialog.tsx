@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { eventTypes, type Webhook, type WebhookCreated } from '@svc/protocol';
 import { hub } from '../../api/client';
 import { FormDialog } from '../../components/FormDialog';
-import { FormField } from '../../components/FormField';
+import { TextField } from '../../components/TextField';
 import { useResourceMutation } from '../../components/use-resource-mutation';
 
 export const webhooksKey = ['webhooks'] as const;
@@ -56,33 +56,17 @@ export function WebhookFormDialog({
       onClose={onClose}
       submitLabel={webhook ? 'Save' : 'Create webhook'}
     >
-      <FormField label="Name" problem={problems.name}>
-        {(props) => (
-          <input
-            {...props}
-            value={name}
-            required
-            autoFocus
-            onChange={(e) => {
-              setName(e.target.value);
-            }}
-          />
-        )}
-      </FormField>
-      <FormField label="URL" hint="Where the hub POSTs each event, signed." problem={problems.url}>
-        {(props) => (
-          <input
-            {...props}
-            type="url"
-            value={url}
-            required
-            placeholder="https://example.net/hooks/svc"
-            onChange={(e) => {
-              setUrl(e.target.value);
-            }}
-          />
-        )}
-      </FormField>
+      <TextField label="Name" problem={problems.name} value={name} required autoFocus onChange={setName} />
+      <TextField
+        label="URL"
+        hint="Where the hub POSTs each event, signed."
+        problem={problems.url}
+        type="url"
+        value={url}
+        required
+        placeholder="https://example.net/hooks/svc"
+        onChange={setUrl}
+      />
       <fieldset className="field">
         <legend>Events (none chosen: all)</legend>
         <div className="event-picker" role="group" aria-label="Events">
