@@ -12,7 +12,6 @@ import { EditDeleteButtons } from '../../components/EditDeleteButtons';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { TextField } from '../../components/TextField';
-import { Loading } from '../../components/Loading';
 import { formatTime } from '../../components/units';
 import { RunResults } from '../run/RunResults';
 import { TimeoutField } from '../run/TimeoutField';
@@ -31,6 +30,7 @@ import {
 import { TargetsPicker, useGroupList } from '../../components/TargetsPicker';
 import { useResourceMutation } from '../../components/use-resource-mutation';
 import { ConfirmMutationDialog } from '../../components/ConfirmMutationDialog';
+import { QueryStates } from '../../components/QueryStates';
 
 const actionsKey = ['actions', 'list'] as const;
 
@@ -178,69 +178,74 @@ export function ActionsPage() {
           }}
         />
       )}
-      {actions.isPending && <Loading label="Loading saved actions" />}
-      {actions.isError && <ErrorNotice error={actions.error} retry={() => void actions.refetch()} />}
-      {actions.isSuccess && actions.data.length === 0 && (
-        <EmptyState title="No saved actions yet">
-          {canMutate && <p>A saved action keeps a command and where it runs, to run again with one click.</p>}
-        </EmptyState>
-      )}
-      {actions.isSuccess && actions.data.length > 0 && (
-        <div className="rows-scroll">
-          <table className="data-table" aria-label="Saved actions">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Command</th>
-                <th scope="col">Runs on</th>
-                <th scope="col">Created</th>
-                {canMutate && (
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                )}
-              </tr>
-            </thead>
-            <tbody>
-              {actions.data.map((a) => (
-                <tr key={a.id} data-action-id={a.id}>
-                  <th scope="row">{a.name}</th>
-                  <td className="cell-wide">
-                    <code className="mono">{a.command}</code>
-                  </td>
-                  <td>{targetText(a, groupName)}</td>
-                  <td>{formatTime(a.created_at)}</td>
+      <QueryStates
+        query={actions}
+        loadingLabel="Loading saved actions"
+        empty={
+          <EmptyState title="No saved actions yet">
+            {canMutate && (
+              <p>A saved action keeps a command and where it runs, to run again with one click.</p>
+            )}
+          </EmptyState>
+        }
+      >
+        {(rows) => (
+          <div className="rows-scroll">
+            <table className="data-table" aria-label="Saved actions">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Command</th>
+                  <th scope="col">Runs on</th>
+                  <th scope="col">Created</th>
                   {canMutate && (
-                    <td className="cell-actions">
-                      <button
-                        type="button"
-                        className="small primary"
-                        disabled={run.isPending}
-                        aria-label={`Run ${a.name}`}
-                        onClick={() => {
-                          run.mutate(a);
-                        }}
-                      >
-                        {run.isPending && run.variables.id === a.id ? 'Running…' : 'Run'}
-                      </button>
-                      <EditDeleteButtons
-                        name={a.name}
-                        onEdit={() => {
-                          setEditing(a);
-                        }}
-                        onDelete={() => {
-                          setDeleting(a);
-                        }}
-                        small
-                      />
-                    </td>
+                    <th scope="col">
+                      <span className="visually-hidden">Actions</span>
+                    </th>
                   )}
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+              </thead>
+              <tbody>
+                {rows.map((a) => (
+                  <tr key={a.id} data-action-id={a.id}>
+                    <th scope="row">{a.name}</th>
+                    <td className="cell-wide">
+                      <code className="mono">{a.command}</code>
+                    </td>
+                    <td>{targetText(a, groupName)}</td>
+                    <td>{formatTime(a.created_at)}</td>
+                    {canMutate && (
+                      <td className="cell-actions">
+                        <button
+                          type="button"
+                          className="small primary"
+                          disabled={run.isPending}
+                          aria-label={`Run ${a.name}`}
+                          onClick={() => {
+                            run.mutate(a);
+                          }}
+                        >
+                          {run.isPending && run.variables.id === a.id ? 'Running…' : 'Run'}
+                        </button>
+                        <EditDeleteButtons
+                          name={a.name}
+                          onEdit={() => {
+                            setEditing(a);
+                          }}
+                          onDelete={() => {
+                            setDeleting(a);
+                          }}
+                          small
+                        />
+                      </td>
+                    )}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </QueryStates>
       {run.isError && <ErrorNotice error={run.error} />}
       {lastRun && shown && (
         <section aria-labelledby="results-title" className="run-results">

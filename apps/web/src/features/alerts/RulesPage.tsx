@@ -6,10 +6,9 @@ import type { AlertRule } from '@svc/protocol';
 import { hub } from '../../api/client';
 import { useSession } from '../../app/session';
 import { EmptyState } from '../../components/EmptyState';
-import { ErrorNotice } from '../../components/ErrorNotice';
-import { Loading } from '../../components/Loading';
 import { ConfirmMutationDialog } from '../../components/ConfirmMutationDialog';
 import { useResourceMutation } from '../../components/use-resource-mutation';
+import { QueryStates } from '../../components/QueryStates';
 import { RuleFormDialog } from './RuleFormDialog';
 import { SeverityBadge } from './SeverityBadge';
 
@@ -53,65 +52,68 @@ export function RulesPage() {
           </button>
         )}
       </div>
-      {rules.isPending && <Loading label="Loading alert rules" />}
-      {rules.isError && <ErrorNotice error={rules.error} retry={() => void rules.refetch()} />}
-      {rules.isSuccess && rules.data.length === 0 && (
-        <EmptyState title="No alert rules yet">
-          <p>A rule raises an alert when an asset is offline, or its CPU, memory or disk stays high.</p>
-        </EmptyState>
-      )}
-      {rules.isSuccess && rules.data.length > 0 && (
-        <div className="rows-scroll">
-          <table className="data-table" aria-label="Alert rules">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Condition</th>
-                <th scope="col">Severity</th>
-                <th scope="col">Assets</th>
-                <th scope="col">Enabled</th>
-                {canMutate && <th scope="col">Actions</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {rules.data.map((r) => (
-                <tr key={r.id}>
-                  <th scope="row">{r.name}</th>
-                  <td>{condition(r)}</td>
-                  <td>
-                    <SeverityBadge severity={r.severity} />
-                  </td>
-                  <td>{r.asset_ids.length === 0 ? 'every asset' : r.asset_ids.length}</td>
-                  <td>{r.enabled ? 'yes' : 'no'}</td>
-                  {canMutate && (
-                    <td>
-                      <div className="row-actions">
-                        <button
-                          type="button"
-                          onClick={() => {
-                            setEditing(r);
-                          }}
-                        >
-                          Edit
-                        </button>
-                        <button
-                          type="button"
-                          className="danger"
-                          onClick={() => {
-                            setDeleting(r);
-                          }}
-                        >
-                          Delete
-                        </button>
-                      </div>
-                    </td>
-                  )}
+      <QueryStates
+        query={rules}
+        loadingLabel="Loading alert rules"
+        empty={
+          <EmptyState title="No alert rules yet">
+            <p>A rule raises an alert when an asset is offline, or its CPU, memory or disk stays high.</p>
+          </EmptyState>
+        }
+      >
+        {(rows) => (
+          <div className="rows-scroll">
+            <table className="data-table" aria-label="Alert rules">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Condition</th>
+                  <th scope="col">Severity</th>
+                  <th scope="col">Assets</th>
+                  <th scope="col">Enabled</th>
+                  {canMutate && <th scope="col">Actions</th>}
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+              </thead>
+              <tbody>
+                {rows.map((r) => (
+                  <tr key={r.id}>
+                    <th scope="row">{r.name}</th>
+                    <td>{condition(r)}</td>
+                    <td>
+                      <SeverityBadge severity={r.severity} />
+                    </td>
+                    <td>{r.asset_ids.length === 0 ? 'every asset' : r.asset_ids.length}</td>
+                    <td>{r.enabled ? 'yes' : 'no'}</td>
+                    {canMutate && (
+                      <td>
+                        <div className="row-actions">
+                          <button
+                            type="button"
+                            onClick={() => {
+                              setEditing(r);
+                            }}
+                          >
+                            Edit
+                          </button>
+                          <button
+                            type="button"
+                            className="danger"
+                            onClick={() => {
+                              setDeleting(r);
+                            }}
+                          >
+                            Delete
+                          </button>
+                        </div>
+                      </td>
+                    )}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </QueryStates>
       {editing !== null && (
         <RuleFormDialog
           rule={editing === 'new' ? null : editing}

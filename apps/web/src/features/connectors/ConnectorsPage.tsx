@@ -10,9 +10,9 @@ import { ConfirmMutationDialog } from '../../components/ConfirmMutationDialog';
 import { EditDeleteButtons } from '../../components/EditDeleteButtons';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { Loading } from '../../components/Loading';
 import { formatTime } from '../../components/units';
 import { useResourceMutation } from '../../components/use-resource-mutation';
+import { QueryStates } from '../../components/QueryStates';
 import { ConnectorFormDialog, connectorsKey, kindLabels, tlsLabels } from './ConnectorFormDialog';
 import './connectors.css';
 
@@ -86,83 +86,89 @@ export function ConnectorsPage() {
           New connector
         </button>
       </div>
-      {connectors.isPending && <Loading label="Loading connectors" />}
-      {connectors.isError && <ErrorNotice error={connectors.error} retry={() => void connectors.refetch()} />}
-      {connectors.isSuccess && connectors.data.length === 0 && (
-        <EmptyState title="No connectors yet">
-          <p>
-            A connector lets the hub read and drive Proxmox VE, Proxmox Backup Server and other control
-            planes.
-          </p>
-        </EmptyState>
-      )}
-      {connectors.isSuccess && connectors.data.length > 0 && (
-        <div className="rows-scroll">
-          <table className="data-table" aria-label="Connectors">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Kind</th>
-                <th scope="col">URL</th>
-                <th scope="col">Certificate</th>
-                <th scope="col">Health</th>
-                <th scope="col">Assets</th>
-                <th scope="col">Last error</th>
-                <th scope="col">Last checked</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {connectors.data.map((c) => (
-                <tr key={c.id} data-connector-id={c.id}>
-                  <th scope="row">
-                    {c.name}
-                    {!c.enabled && <span className="muted"> (disabled)</span>}
-                  </th>
-                  <td>{kindLabels[c.kind]}</td>
-                  <td className="cell-wide">{c.base_url}</td>
-                  <td>
-                    {c.insecure ? (
-                      <span className="tls-insecure-badge" title="The upstream's certificate is not checked">
-                        Insecure: not verified
-                      </span>
-                    ) : (
-                      tlsLabels[c.tls_mode]
-                    )}
-                  </td>
-                  <td>
-                    <HealthBadge health={c.health} />
-                  </td>
-                  <td className="cell-number">{c.asset_count}</td>
-                  <td className="cell-wide">
-                    {c.last_error ? (
-                      <span className="field-error">{c.last_error}</span>
-                    ) : (
-                      <span className="muted">—</span>
-                    )}
-                  </td>
-                  <td>{c.last_checked_at ? formatTime(c.last_checked_at) : '—'}</td>
-                  <td>
-                    <div className="row-actions">
-                      <CheckButton connector={c} />
-                      <EditDeleteButtons
-                        name={c.name}
-                        onEdit={() => {
-                          setEditing(c);
-                        }}
-                        onDelete={() => {
-                          setDeleting(c);
-                        }}
-                        deleteWord="Remove"
-                      />
-                    </div>
-                  </td>
+      <QueryStates
+        query={connectors}
+        loadingLabel="Loading connectors"
+        empty={
+          <EmptyState title="No connectors yet">
+            <p>
+              A connector lets the hub read and drive Proxmox VE, Proxmox Backup Server and other control
+              planes.
+            </p>
+          </EmptyState>
+        }
+      >
+        {(rows) => (
+          <div className="rows-scroll">
+            <table className="data-table" aria-label="Connectors">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Kind</th>
+                  <th scope="col">URL</th>
+                  <th scope="col">Certificate</th>
+                  <th scope="col">Health</th>
+                  <th scope="col">Assets</th>
+                  <th scope="col">Last error</th>
+                  <th scope="col">Last checked</th>
+                  <th scope="col">Actions</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+              </thead>
+              <tbody>
+                {rows.map((c) => (
+                  <tr key={c.id} data-connector-id={c.id}>
+                    <th scope="row">
+                      {c.name}
+                      {!c.enabled && <span className="muted"> (disabled)</span>}
+                    </th>
+                    <td>{kindLabels[c.kind]}</td>
+                    <td className="cell-wide">{c.base_url}</td>
+                    <td>
+                      {c.insecure ? (
+                        <span
+                          className="tls-insecure-badge"
+                          title="The upstream's certificate is not checked"
+                        >
+                          Insecure: not verified
+                        </span>
+                      ) : (
+                        tlsLabels[c.tls_mode]
+                      )}
+                    </td>
+                    <td>
+                      <HealthBadge health={c.health} />
+                    </td>
+                    <td className="cell-number">{c.asset_count}</td>
+                    <td className="cell-wide">
+                      {c.last_error ? (
+                        <span className="field-error">{c.last_error}</span>
+                      ) : (
+                        <span className="muted">—</span>
+                      )}
+                    </td>
+                    <td>{c.last_checked_at ? formatTime(c.last_checked_at) : '—'}</td>
+                    <td>
+                      <div className="row-actions">
+                        <CheckButton connector={c} />
+                        <EditDeleteButtons
+                          name={c.name}
+                          onEdit={() => {
+                            setEditing(c);
+                          }}
+                          onDelete={() => {
+                            setDeleting(c);
+                          }}
+                          deleteWord="Remove"
+                        />
+                      </div>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </QueryStates>
       {editing !== null && (
         <ConnectorFormDialog
           connector={editing === 'new' ? null : editing}

@@ -18,13 +18,12 @@ import {
 import { hub } from '../../api/client';
 import { EditDeleteButtons } from '../../components/EditDeleteButtons';
 import { EmptyState } from '../../components/EmptyState';
-import { ErrorNotice } from '../../components/ErrorNotice';
 import { FormDialog } from '../../components/FormDialog';
 import { FormField } from '../../components/FormField';
 import { TextField } from '../../components/TextField';
-import { Loading } from '../../components/Loading';
 import { useResourceMutation } from '../../components/use-resource-mutation';
 import { ConfirmMutationDialog } from '../../components/ConfirmMutationDialog';
+import { QueryStates } from '../../components/QueryStates';
 import '../webhooks/webhooks.css';
 
 const channelsKey = ['notification-channels'] as const;
@@ -260,70 +259,73 @@ export function NotificationsPage() {
           New channel
         </button>
       </div>
-      {channels.isPending && <Loading label="Loading channels" />}
-      {channels.isError && <ErrorNotice error={channels.error} retry={() => void channels.refetch()} />}
-      {channels.isSuccess && channels.data.length === 0 && (
-        <EmptyState title="No channels yet">
-          <p>A channel sends alerts by email, ntfy, Slack, Discord or a webhook.</p>
-        </EmptyState>
-      )}
-      {channels.isSuccess && channels.data.length > 0 && (
-        <div className="rows-scroll">
-          <table className="data-table" aria-label="Notification channels">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Sends to</th>
-                <th scope="col">Lowest severity</th>
-                <th scope="col">Quiet hours</th>
-                <th scope="col">Digest</th>
-                <th scope="col">Sent</th>
-                <th scope="col">Failed</th>
-                <th scope="col">Suppressed</th>
-                <th scope="col">Last error</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {channels.data.map((c) => (
-                <tr key={c.id}>
-                  <th scope="row">{c.name}</th>
-                  <td>{c.kind}</td>
-                  <td className="cell-wide">
-                    {c.kind === 'email' ? c.settings.to.join(', ') : c.settings.url}
-                  </td>
-                  <td>{c.min_severity}</td>
-                  <td>
-                    {c.quiet_hours
-                      ? `${c.quiet_hours.start}–${c.quiet_hours.end}${c.quiet_hours.time_zone ? ` ${c.quiet_hours.time_zone}` : ''}`
-                      : '—'}
-                  </td>
-                  <td>{c.digest_window_s > 0 ? `${String(c.digest_window_s)} s` : 'none'}</td>
-                  <td className="cell-number">{c.stats.sent}</td>
-                  <td className="cell-number">{c.stats.failed}</td>
-                  <td className="cell-number">{c.stats.suppressed}</td>
-                  <td>{c.stats.last_error ?? '—'}</td>
-                  <td>
-                    <div className="row-actions">
-                      <TestChannel channel={c} />
-                      <EditDeleteButtons
-                        name={c.name}
-                        onEdit={() => {
-                          setEditing(c);
-                        }}
-                        onDelete={() => {
-                          setDeleting(c);
-                        }}
-                      />
-                    </div>
-                  </td>
+      <QueryStates
+        query={channels}
+        loadingLabel="Loading channels"
+        empty={
+          <EmptyState title="No channels yet">
+            <p>A channel sends alerts by email, ntfy, Slack, Discord or a webhook.</p>
+          </EmptyState>
+        }
+      >
+        {(rows) => (
+          <div className="rows-scroll">
+            <table className="data-table" aria-label="Notification channels">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Kind</th>
+                  <th scope="col">Sends to</th>
+                  <th scope="col">Lowest severity</th>
+                  <th scope="col">Quiet hours</th>
+                  <th scope="col">Digest</th>
+                  <th scope="col">Sent</th>
+                  <th scope="col">Failed</th>
+                  <th scope="col">Suppressed</th>
+                  <th scope="col">Last error</th>
+                  <th scope="col">Actions</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+              </thead>
+              <tbody>
+                {rows.map((c) => (
+                  <tr key={c.id}>
+                    <th scope="row">{c.name}</th>
+                    <td>{c.kind}</td>
+                    <td className="cell-wide">
+                      {c.kind === 'email' ? c.settings.to.join(', ') : c.settings.url}
+                    </td>
+                    <td>{c.min_severity}</td>
+                    <td>
+                      {c.quiet_hours
+                        ? `${c.quiet_hours.start}–${c.quiet_hours.end}${c.quiet_hours.time_zone ? ` ${c.quiet_hours.time_zone}` : ''}`
+                        : '—'}
+                    </td>
+                    <td>{c.digest_window_s > 0 ? `${String(c.digest_window_s)} s` : 'none'}</td>
+                    <td className="cell-number">{c.stats.sent}</td>
+                    <td className="cell-number">{c.stats.failed}</td>
+                    <td className="cell-number">{c.stats.suppressed}</td>
+                    <td>{c.stats.last_error ?? '—'}</td>
+                    <td>
+                      <div className="row-actions">
+                        <TestChannel channel={c} />
+                        <EditDeleteButtons
+                          name={c.name}
+                          onEdit={() => {
+                            setEditing(c);
+                          }}
+                          onDelete={() => {
+                            setDeleting(c);
+                          }}
+                        />
+                      </div>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </QueryStates>
       {creating && (
         <ChannelDialog
           onClose={() => {

@@ -32,6 +32,7 @@ import {
 import { TargetsPicker } from '../../components/TargetsPicker';
 import { useResourceMutation } from '../../components/use-resource-mutation';
 import { ConfirmMutationDialog } from '../../components/ConfirmMutationDialog';
+import { QueryStates } from '../../components/QueryStates';
 
 const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 const zones: readonly string[] = Intl.supportedValuesOf('timeZone');
@@ -331,95 +332,102 @@ export function SchedulesPage() {
         />
       )}
       {toggle.isError && <ErrorNotice error={toggle.error} />}
-      {schedules.isPending && <Loading label="Loading schedules" />}
-      {schedules.isError && <ErrorNotice error={schedules.error} retry={() => void schedules.refetch()} />}
-      {schedules.isSuccess && schedules.data.length === 0 && (
-        <EmptyState title="No schedules yet">
-          {canMutate && <p>A schedule runs a command or a saved action by itself, at the times you give.</p>}
-        </EmptyState>
-      )}
-      {schedules.isSuccess && schedules.data.length > 0 && (
-        <div className="rows-scroll">
-          <table className="data-table" aria-label="Schedules">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">When</th>
-                <th scope="col">Runs</th>
-                <th scope="col">Next run</th>
-                <th scope="col">Last run</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {schedules.data.map((s) => (
-                <tr key={s.id} data-schedule-id={s.id}>
-                  <th scope="row">{s.name}</th>
-                  <td>
-                    <code className="mono">{s.cron}</code> <span className="muted small">{s.timezone}</span>
-                  </td>
-                  <td className="cell-wide">
-                    {s.command !== null ? (
-                      <code className="mono">{s.command}</code>
-                    ) : (
-                      `saved action ${s.action_id ?? ''}`
-                    )}
-                  </td>
-                  <td className="next-run">
-                    {!s.enabled ? (
-                      <span className="muted">paused</span>
-                    ) : s.next_run_at ? (
-                      formatTime(s.next_run_at)
-                    ) : (
-                      'none'
-                    )}
-                  </td>
-                  <td>{s.last_run_at ? formatTime(s.last_run_at) : <span className="muted">never</span>}</td>
-                  <td className="cell-actions">
-                    <button
-                      type="button"
-                      className="small"
-                      aria-label={`History of ${s.name}`}
-                      onClick={() => {
-                        setViewing(s.id);
-                      }}
-                    >
-                      History
-                    </button>
-                    {canMutate && (
-                      <>
-                        <button
-                          type="button"
-                          className="small"
-                          aria-label={`${s.enabled ? 'Pause' : 'Resume'} ${s.name}`}
-                          disabled={toggle.isPending}
-                          onClick={() => {
-                            toggle.mutate(s);
-                          }}
-                        >
-                          {s.enabled ? 'Pause' : 'Resume'}
-                        </button>
-                        <EditDeleteButtons
-                          name={s.name}
-                          onEdit={() => {
-                            setEditing(s);
-                          }}
-                          onDelete={() => {
-                            setDeleting(s);
-                          }}
-                          small
-                        />
-                      </>
-                    )}
-                  </td>
+      <QueryStates
+        query={schedules}
+        loadingLabel="Loading schedules"
+        empty={
+          <EmptyState title="No schedules yet">
+            {canMutate && (
+              <p>A schedule runs a command or a saved action by itself, at the times you give.</p>
+            )}
+          </EmptyState>
+        }
+      >
+        {(rows) => (
+          <div className="rows-scroll">
+            <table className="data-table" aria-label="Schedules">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">When</th>
+                  <th scope="col">Runs</th>
+                  <th scope="col">Next run</th>
+                  <th scope="col">Last run</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+              </thead>
+              <tbody>
+                {rows.map((s) => (
+                  <tr key={s.id} data-schedule-id={s.id}>
+                    <th scope="row">{s.name}</th>
+                    <td>
+                      <code className="mono">{s.cron}</code> <span className="muted small">{s.timezone}</span>
+                    </td>
+                    <td className="cell-wide">
+                      {s.command !== null ? (
+                        <code className="mono">{s.command}</code>
+                      ) : (
+                        `saved action ${s.action_id ?? ''}`
+                      )}
+                    </td>
+                    <td className="next-run">
+                      {!s.enabled ? (
+                        <span className="muted">paused</span>
+                      ) : s.next_run_at ? (
+                        formatTime(s.next_run_at)
+                      ) : (
+                        'none'
+                      )}
+                    </td>
+                    <td>
+                      {s.last_run_at ? formatTime(s.last_run_at) : <span className="muted">never</span>}
+                    </td>
+                    <td className="cell-actions">
+                      <button
+                        type="button"
+                        className="small"
+                        aria-label={`History of ${s.name}`}
+                        onClick={() => {
+                          setViewing(s.id);
+                        }}
+                      >
+                        History
+                      </button>
+                      {canMutate && (
+                        <>
+                          <button
+                            type="button"
+                            className="small"
+                            aria-label={`${s.enabled ? 'Pause' : 'Resume'} ${s.name}`}
+                            disabled={toggle.isPending}
+                            onClick={() => {
+                              toggle.mutate(s);
+                            }}
+                          >
+                            {s.enabled ? 'Pause' : 'Resume'}
+                          </button>
+                          <EditDeleteButtons
+                            name={s.name}
+                            onEdit={() => {
+                              setEditing(s);
+                            }}
+                            onDelete={() => {
+                              setDeleting(s);
+                            }}
+                            small
+                          />
+                        </>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </QueryStates>
       {viewed && <History schedule={viewed} />}
       <ConfirmMutationDialog
         record={deleting}

@@ -12,10 +12,10 @@ import { Dialog } from '../../components/Dialog';
 import { EditDeleteButtons } from '../../components/EditDeleteButtons';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { Loading } from '../../components/Loading';
 import { formatTime } from '../../components/units';
 import { ConfirmMutationDialog } from '../../components/ConfirmMutationDialog';
 import { useResourceMutation } from '../../components/use-resource-mutation';
+import { QueryStates } from '../../components/QueryStates';
 import { WebhookFormDialog, webhooksKey } from './WebhookFormDialog';
 import './webhooks.css';
 
@@ -110,62 +110,67 @@ export function WebhooksPage() {
           </button>
         )}
       </div>
-      {webhooks.isPending && <Loading label="Loading webhooks" />}
-      {webhooks.isError && <ErrorNotice error={webhooks.error} retry={() => void webhooks.refetch()} />}
-      {webhooks.isSuccess && webhooks.data.length === 0 && (
-        <EmptyState title="No webhooks yet">
-          <p>A webhook sends the fleet&apos;s events to a URL as they happen, signed with its secret.</p>
-        </EmptyState>
-      )}
-      {webhooks.isSuccess && webhooks.data.length > 0 && (
-        <div className="rows-scroll">
-          <table className="data-table" aria-label="Webhooks">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">URL</th>
-                <th scope="col">Events</th>
-                <th scope="col">Delivered</th>
-                <th scope="col">Failed attempts</th>
-                <th scope="col">Dropped</th>
-                <th scope="col">Last error</th>
-                <th scope="col">Last delivery</th>
-                {canMutate && <th scope="col">Actions</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {webhooks.data.map((w) => (
-                <tr key={w.id} data-webhook-id={w.id}>
-                  <th scope="row">
-                    {w.name}
-                    {!w.enabled && <span className="muted"> (disabled)</span>}
-                  </th>
-                  <td className="cell-wide">{w.url}</td>
-                  <td>{w.events.length === 0 ? 'all' : w.events.join(', ')}</td>
-                  <Counters webhook={w} />
-                  <td>{w.deliveries.last_delivered_at ? formatTime(w.deliveries.last_delivered_at) : '—'}</td>
-                  {canMutate && (
-                    <td>
-                      <div className="row-actions">
-                        <TestButton webhook={w} />
-                        <EditDeleteButtons
-                          name={w.name}
-                          onEdit={() => {
-                            setEditing(w);
-                          }}
-                          onDelete={() => {
-                            setDeleting(w);
-                          }}
-                        />
-                      </div>
-                    </td>
-                  )}
+      <QueryStates
+        query={webhooks}
+        loadingLabel="Loading webhooks"
+        empty={
+          <EmptyState title="No webhooks yet">
+            <p>A webhook sends the fleet&apos;s events to a URL as they happen, signed with its secret.</p>
+          </EmptyState>
+        }
+      >
+        {(rows) => (
+          <div className="rows-scroll">
+            <table className="data-table" aria-label="Webhooks">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">URL</th>
+                  <th scope="col">Events</th>
+                  <th scope="col">Delivered</th>
+                  <th scope="col">Failed attempts</th>
+                  <th scope="col">Dropped</th>
+                  <th scope="col">Last error</th>
+                  <th scope="col">Last delivery</th>
+                  {canMutate && <th scope="col">Actions</th>}
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+              </thead>
+              <tbody>
+                {rows.map((w) => (
+                  <tr key={w.id} data-webhook-id={w.id}>
+                    <th scope="row">
+                      {w.name}
+                      {!w.enabled && <span className="muted"> (disabled)</span>}
+                    </th>
+                    <td className="cell-wide">{w.url}</td>
+                    <td>{w.events.length === 0 ? 'all' : w.events.join(', ')}</td>
+                    <Counters webhook={w} />
+                    <td>
+                      {w.deliveries.last_delivered_at ? formatTime(w.deliveries.last_delivered_at) : '—'}
+                    </td>
+                    {canMutate && (
+                      <td>
+                        <div className="row-actions">
+                          <TestButton webhook={w} />
+                          <EditDeleteButtons
+                            name={w.name}
+                            onEdit={() => {
+                              setEditing(w);
+                            }}
+                            onDelete={() => {
+                              setDeleting(w);
+                            }}
+                          />
+                        </div>
+                      </td>
+                    )}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </QueryStates>
       {(creating || editing) && (
         <WebhookFormDialog
           webhook={editing}
