@@ -31,6 +31,7 @@ import { TargetsPicker, useGroupList } from '../../components/TargetsPicker';
 import { useResourceMutation } from '../../components/use-resource-mutation';
 import { ConfirmMutationDialog } from '../../components/ConfirmMutationDialog';
 import { QueryStates } from '../../components/QueryStates';
+import { PageHeader } from '../../components/PageHeader';
 
 const actionsKey = ['actions', 'list'] as const;
 
@@ -148,20 +149,19 @@ export function ActionsPage() {
 
   return (
     <section className="page" aria-labelledby="actions-title">
-      <div className="page-header">
-        <h1 id="actions-title">Saved actions</h1>
-        {canMutate && !creating && (
-          <button
-            type="button"
-            className="primary"
-            onClick={() => {
+      <PageHeader
+        titleId="actions-title"
+        title="Saved actions"
+        action={
+          canMutate &&
+          !creating && {
+            label: 'New action',
+            onClick: () => {
               setCreating(true);
-            }}
-          >
-            New action
-          </button>
-        )}
-      </div>
+            },
+          }
+        }
+      />
       {creating && (
         <ActionForm
           onDone={() => {

@@ -9,6 +9,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { ConfirmMutationDialog } from '../../components/ConfirmMutationDialog';
 import { useResourceMutation } from '../../components/use-resource-mutation';
 import { QueryStates } from '../../components/QueryStates';
+import { PageHeader } from '../../components/PageHeader';
 import { RuleFormDialog } from './RuleFormDialog';
 import { SeverityBadge } from './SeverityBadge';
 
@@ -37,21 +38,20 @@ export function RulesPage() {
   });
   return (
     <section className="page" aria-labelledby="rules-title">
-      <div className="page-header">
-        <h1 id="rules-title">Alert rules</h1>
-        <Link to="/alerts">Alerts</Link>
-        {canMutate && (
-          <button
-            type="button"
-            className="primary"
-            onClick={() => {
+      <PageHeader
+        titleId="rules-title"
+        title="Alert rules"
+        action={
+          canMutate && {
+            label: 'New rule',
+            onClick: () => {
               setEditing('new');
-            }}
-          >
-            New rule
-          </button>
-        )}
-      </div>
+            },
+          }
+        }
+      >
+        <Link to="/alerts">Alerts</Link>
+      </PageHeader>
       <QueryStates
         query={rules}
         loadingLabel="Loading alert rules"

@@ -13,6 +13,7 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { formatTime } from '../../components/units';
 import { useResourceMutation } from '../../components/use-resource-mutation';
 import { QueryStates } from '../../components/QueryStates';
+import { PageHeader } from '../../components/PageHeader';
 import { ConnectorFormDialog, connectorsKey, kindLabels, tlsLabels } from './ConnectorFormDialog';
 import './connectors.css';
 
@@ -69,23 +70,17 @@ export function ConnectorsPage() {
   });
   return (
     <section className="page" aria-labelledby="connectors-title">
-      <div className="page-header">
-        <h1 id="connectors-title">Connectors</h1>
-        {connectors.isSuccess && (
-          <span className="muted">
-            {connectors.data.length} connector{connectors.data.length === 1 ? '' : 's'}
-          </span>
-        )}
-        <button
-          type="button"
-          className="primary"
-          onClick={() => {
+      <PageHeader
+        titleId="connectors-title"
+        title="Connectors"
+        count={connectors.isSuccess ? { n: connectors.data.length, noun: 'connector' } : undefined}
+        action={{
+          label: 'New connector',
+          onClick: () => {
             setEditing('new');
-          }}
-        >
-          New connector
-        </button>
-      </div>
+          },
+        }}
+      />
       <QueryStates
         query={connectors}
         loadingLabel="Loading connectors"

@@ -17,6 +17,7 @@ import { Pager } from '../../components/Pager';
 import { Time } from '../../components/Time';
 import { useResourceMutation } from '../../components/use-resource-mutation';
 import { ConfirmMutationDialog } from '../../components/ConfirmMutationDialog';
+import { PageHeader } from '../../components/PageHeader';
 import { enrollCommand } from './enroll-command';
 
 const perPage = 50;
@@ -153,18 +154,16 @@ export function EnrollmentPage() {
 
   return (
     <section className="page" aria-labelledby="enrollment-title">
-      <div className="page-header">
-        <h1 id="enrollment-title">Enrollment tokens</h1>
-        <button
-          type="button"
-          className="primary"
-          onClick={() => {
+      <PageHeader
+        titleId="enrollment-title"
+        title="Enrollment tokens"
+        action={{
+          label: 'Create token',
+          onClick: () => {
             setCreating(true);
-          }}
-        >
-          Create token
-        </button>
-      </div>
+          },
+        }}
+      />
       <p className="muted">
         A machine joins the hub once with a token: <code>svc-agent enroll</code> exchanges it for its own
         credential. Tokens expire and allow a fixed number of enrollments.

@@ -7,6 +7,7 @@ import { useSession } from '../../app/session';
 import { EmptyState } from '../../components/EmptyState';
 import { formatTime } from '../../components/units';
 import { QueryStates } from '../../components/QueryStates';
+import { PageHeader } from '../../components/PageHeader';
 import { groupListKey } from './group-keys';
 import { GroupFormDialog } from './GroupFormDialog';
 
@@ -20,25 +21,19 @@ export function GroupsPage() {
   });
   return (
     <section className="page" aria-labelledby="groups-title">
-      <div className="page-header">
-        <h1 id="groups-title">Groups</h1>
-        {groups.isSuccess && (
-          <span className="muted">
-            {groups.data.length} group{groups.data.length === 1 ? '' : 's'}
-          </span>
-        )}
-        {canMutate && (
-          <button
-            type="button"
-            className="primary"
-            onClick={() => {
+      <PageHeader
+        titleId="groups-title"
+        title="Groups"
+        count={groups.isSuccess ? { n: groups.data.length, noun: 'group' } : undefined}
+        action={
+          canMutate && {
+            label: 'New group',
+            onClick: () => {
               setCreating(true);
-            }}
-          >
-            New group
-          </button>
-        )}
-      </div>
+            },
+          }
+        }
+      />
       <QueryStates
         query={groups}
         loadingLabel="Loading groups"

@@ -15,6 +15,7 @@ import { Pager } from '../../components/Pager';
 import { Time } from '../../components/Time';
 import { ConfirmMutationDialog } from '../../components/ConfirmMutationDialog';
 import { useResourceMutation } from '../../components/use-resource-mutation';
+import { PageHeader } from '../../components/PageHeader';
 import { isExpired } from './expiry';
 import { KeyFormDialog } from './KeyFormDialog';
 import { scopeSummary } from './scope-selection';
@@ -104,18 +105,16 @@ export function KeysPage() {
 
   return (
     <section className="page" aria-labelledby="keys-title">
-      <div className="page-header">
-        <h1 id="keys-title">API keys</h1>
-        <button
-          type="button"
-          className="primary"
-          onClick={() => {
+      <PageHeader
+        titleId="keys-title"
+        title="API keys"
+        action={{
+          label: 'Create key',
+          onClick: () => {
             setEditing({ mode: 'create' });
-          }}
-        >
-          Create key
-        </button>
-      </div>
+          },
+        }}
+      />
       <p className="muted">
         Keys call the REST API (<code>/api/v2</code>) with a role, scopes and optionally a list of assets.
         Only their prefix is kept in the clear.

@@ -24,6 +24,7 @@ import { TextField } from '../../components/TextField';
 import { useResourceMutation } from '../../components/use-resource-mutation';
 import { ConfirmMutationDialog } from '../../components/ConfirmMutationDialog';
 import { QueryStates } from '../../components/QueryStates';
+import { PageHeader } from '../../components/PageHeader';
 import '../webhooks/webhooks.css';
 
 const channelsKey = ['notification-channels'] as const;
@@ -247,18 +248,16 @@ export function NotificationsPage() {
   });
   return (
     <section className="page" aria-labelledby="notifications-title">
-      <div className="page-header">
-        <h1 id="notifications-title">Notifications</h1>
-        <button
-          type="button"
-          className="primary"
-          onClick={() => {
+      <PageHeader
+        titleId="notifications-title"
+        title="Notifications"
+        action={{
+          label: 'New channel',
+          onClick: () => {
             setCreating(true);
-          }}
-        >
-          New channel
-        </button>
-      </div>
+          },
+        }}
+      />
       <QueryStates
         query={channels}
         loadingLabel="Loading channels"

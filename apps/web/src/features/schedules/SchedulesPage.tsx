@@ -33,6 +33,7 @@ import { TargetsPicker } from '../../components/TargetsPicker';
 import { useResourceMutation } from '../../components/use-resource-mutation';
 import { ConfirmMutationDialog } from '../../components/ConfirmMutationDialog';
 import { QueryStates } from '../../components/QueryStates';
+import { PageHeader } from '../../components/PageHeader';
 
 const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 const zones: readonly string[] = Intl.supportedValuesOf('timeZone');
@@ -301,20 +302,19 @@ export function SchedulesPage() {
 
   return (
     <section className="page" aria-labelledby="schedules-title">
-      <div className="page-header">
-        <h1 id="schedules-title">Schedules</h1>
-        {canMutate && !creating && (
-          <button
-            type="button"
-            className="primary"
-            onClick={() => {
+      <PageHeader
+        titleId="schedules-title"
+        title="Schedules"
+        action={
+          canMutate &&
+          !creating && {
+            label: 'New schedule',
+            onClick: () => {
               setCreating(true);
-            }}
-          >
-            New schedule
-          </button>
-        )}
-      </div>
+            },
+          }
+        }
+      />
       {creating && (
         <ScheduleForm
           onDone={() => {

@@ -17,6 +17,7 @@ import { Loading } from '../../components/Loading';
 import { Pager } from '../../components/Pager';
 import { Time } from '../../components/Time';
 import { useResourceMutation } from '../../components/use-resource-mutation';
+import { PageHeader } from '../../components/PageHeader';
 
 const perPage = 50;
 
@@ -171,18 +172,16 @@ export function UsersPage() {
 
   return (
     <section className="page" aria-labelledby="users-title">
-      <div className="page-header">
-        <h1 id="users-title">Users</h1>
-        <button
-          type="button"
-          className="primary"
-          onClick={() => {
+      <PageHeader
+        titleId="users-title"
+        title="Users"
+        action={{
+          label: 'Add user',
+          onClick: () => {
             setCreating(true);
-          }}
-        >
-          Add user
-        </button>
-      </div>
+          },
+        }}
+      />
       {users.isPending ? (
         <Loading label="Loading the users" />
       ) : users.isError ? (

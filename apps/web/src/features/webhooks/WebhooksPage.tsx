@@ -16,6 +16,7 @@ import { formatTime } from '../../components/units';
 import { ConfirmMutationDialog } from '../../components/ConfirmMutationDialog';
 import { useResourceMutation } from '../../components/use-resource-mutation';
 import { QueryStates } from '../../components/QueryStates';
+import { PageHeader } from '../../components/PageHeader';
 import { WebhookFormDialog, webhooksKey } from './WebhookFormDialog';
 import './webhooks.css';
 
@@ -91,25 +92,19 @@ export function WebhooksPage() {
   });
   return (
     <section className="page" aria-labelledby="webhooks-title">
-      <div className="page-header">
-        <h1 id="webhooks-title">Webhooks</h1>
-        {webhooks.isSuccess && (
-          <span className="muted">
-            {webhooks.data.length} webhook{webhooks.data.length === 1 ? '' : 's'}
-          </span>
-        )}
-        {canMutate && (
-          <button
-            type="button"
-            className="primary"
-            onClick={() => {
+      <PageHeader
+        titleId="webhooks-title"
+        title="Webhooks"
+        count={webhooks.isSuccess ? { n: webhooks.data.length, noun: 'webhook' } : undefined}
+        action={
+          canMutate && {
+            label: 'New webhook',
+            onClick: () => {
               setCreating(true);
-            }}
-          >
-            New webhook
-          </button>
-        )}
-      </div>
+            },
+          }
+        }
+      />
       <QueryStates
         query={webhooks}
         loadingLabel="Loading webhooks"
