@@ -1,10 +1,9 @@
 /** The signed-in user's own password (`POST /api/auth/password`): the current one, then the new one twice. */
 import { useState, type SyntheticEvent } from 'react';
-import { useMutation } from '@tanstack/react-query';
 import { hub } from '../../api/client';
-import { fieldProblems } from '../../components/form-problems';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { TextField } from '../../components/TextField';
+import { useResourceMutation } from '../../components/use-resource-mutation';
 
 const newPasswordMinLength = 12;
 
@@ -13,17 +12,19 @@ export function PasswordForm() {
   const [next, setNext] = useState('');
   const [again, setAgain] = useState('');
   const [mismatch, setMismatch] = useState(false);
-  const change = useMutation({
+  const change = useResourceMutation({
     mutationFn: async () =>
       (await hub.call('auth.changePassword', { body: { current_password: current, new_password: next } }))
         .data,
+    invalidates: [],
     onSuccess: () => {
       setCurrent('');
       setNext('');
       setAgain('');
     },
+    notice: () => 'Password changed. Your other sessions have ended; this one goes on.',
   });
-  const problems = fieldProblems(change.error);
+  const { problems } = change;
   const submit = (event: SyntheticEvent) => {
     event.preventDefault();
     const differs = next !== again;
@@ -58,9 +59,9 @@ export function PasswordForm() {
         onChange={setAgain}
       />
       {change.isError && <ErrorNotice error={change.error} />}
-      {change.isSuccess && (
+      {change.notice !== null && (
         <p className="notice ok" role="status">
-          Password changed. Your other sessions have ended; this one goes on.
+          {change.notice}
         </p>
       )}
       <div>
