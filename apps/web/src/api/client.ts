@@ -48,14 +48,4 @@ export function errorText(error: unknown): string {
   return String(error);
 }
 
-/** The field problems of a validation error, by top-level field of the body. */
-export function fieldProblems(error: unknown): Record<string, string> {
-  if (!(error instanceof SvcApiError)) return {};
-  const out: Record<string, string> = {};
-  // `body.ip_addresses.0` → `ip_addresses`: a form shows the problem under the field it came from.
-  for (const { field, problem } of error.details)
-    out[field.replace(/^body\./, '').split('.')[0] ?? field] ??= problem;
-  return out;
-}
-
 export { SvcApiError };

@@ -11,17 +11,21 @@ export interface ControlProps {
 }
 
 export function FormField({
+  id: fixedId,
   label,
   hint,
   problem,
   children,
 }: {
+  /** The control's id when something outside the field names it; `<id>-problem` is then the problem's. */
+  id?: string;
   label: string;
   hint?: ReactNode;
   problem: string | undefined;
   children: (props: ControlProps) => ReactNode;
 }) {
-  const id = useId();
+  const generatedId = useId();
+  const id = fixedId ?? generatedId;
   const described = [hint ? `${id}-hint` : null, problem !== undefined ? `${id}-problem` : null]
     .filter((x) => x !== null)
     .join(' ');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatDuration, formatPercent } from './units';
+import { countText, formatBytes, formatDuration, formatPercent } from './units';
 
 describe('display units', () => {
   it('formats bytes with binary units', () => {
@@ -19,5 +19,11 @@ describe('display units', () => {
   it('formats percentages and absent values', () => {
     expect(formatPercent(12.345)).toBe('12.3 %');
     expect(formatPercent(null)).toBe('—');
+  });
+
+  it('counts a noun, singular only for one', () => {
+    expect(countText(0, 'group')).toBe('0 groups');
+    expect(countText(1, 'webhook')).toBe('1 webhook');
+    expect(countText(12, 'connector')).toBe('12 connectors');
   });
 });

@@ -34,3 +34,8 @@ export function formatTime(iso: string | null | undefined): string {
   const ms = Date.parse(iso);
   return Number.isNaN(ms) ? iso : new Date(ms).toLocaleString();
 }
+
+/** "1 group", "3 groups": a count with its noun, plural by an added s. */
+export function countText(n: number, noun: string): string {
+  return `${String(n)} ${noun}${n === 1 ? '' : 's'}`;
+}

@@ -1,9 +1,9 @@
 /** The signed-in user's own password (`POST /api/auth/password`): the current one, then the new one twice. */
 import { useState, type SyntheticEvent } from 'react';
-import { useMutation } from '@tanstack/react-query';
-import { fieldProblems, hub } from '../../api/client';
+import { hub } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { FormField } from '../../components/FormField';
+import { TextField } from '../../components/TextField';
+import { useResourceMutation } from '../../components/use-resource-mutation';
 
 const newPasswordMinLength = 12;
 
@@ -12,17 +12,19 @@ export function PasswordForm() {
   const [next, setNext] = useState('');
   const [again, setAgain] = useState('');
   const [mismatch, setMismatch] = useState(false);
-  const change = useMutation({
+  const change = useResourceMutation({
     mutationFn: async () =>
       (await hub.call('auth.changePassword', { body: { current_password: current, new_password: next } }))
         .data,
+    invalidates: [],
     onSuccess: () => {
       setCurrent('');
       setNext('');
       setAgain('');
     },
+    notice: () => 'Password changed. Your other sessions have ended; this one goes on.',
   });
-  const problems = fieldProblems(change.error);
+  const { problems } = change;
   const submit = (event: SyntheticEvent) => {
     event.preventDefault();
     const differs = next !== again;
@@ -31,56 +33,35 @@ export function PasswordForm() {
   };
   return (
     <form className="stack-form narrow" onSubmit={submit} noValidate aria-label="Change your password">
-      <FormField label="Current password" problem={problems.current_password}>
-        {(p) => (
-          <input
-            {...p}
-            type="password"
-            autoComplete="current-password"
-            value={current}
-            onChange={(e) => {
-              setCurrent(e.target.value);
-            }}
-          />
-        )}
-      </FormField>
-      <FormField
+      <TextField
+        label="Current password"
+        problem={problems.current_password}
+        type="password"
+        autoComplete="current-password"
+        value={current}
+        onChange={setCurrent}
+      />
+      <TextField
         label="New password"
         problem={problems.new_password}
         hint={`At least ${newPasswordMinLength} characters; a passphrase of a few words is good.`}
-      >
-        {(p) => (
-          <input
-            {...p}
-            type="password"
-            autoComplete="new-password"
-            value={next}
-            onChange={(e) => {
-              setNext(e.target.value);
-            }}
-          />
-        )}
-      </FormField>
-      <FormField
+        type="password"
+        autoComplete="new-password"
+        value={next}
+        onChange={setNext}
+      />
+      <TextField
         label="New password again"
         problem={mismatch ? 'does not match the new password' : undefined}
-      >
-        {(p) => (
-          <input
-            {...p}
-            type="password"
-            autoComplete="new-password"
-            value={again}
-            onChange={(e) => {
-              setAgain(e.target.value);
-            }}
-          />
-        )}
-      </FormField>
+        type="password"
+        autoComplete="new-password"
+        value={again}
+        onChange={setAgain}
+      />
       {change.isError && <ErrorNotice error={change.error} />}
-      {change.isSuccess && (
+      {change.notice !== null && (
         <p className="notice ok" role="status">
-          Password changed. Your other sessions have ended; this one goes on.
+          {change.notice}
         </p>
       )}
       <div>

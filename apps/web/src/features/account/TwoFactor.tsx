@@ -6,12 +6,13 @@
 import { useState, type SyntheticEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TotpSetup } from '@svc/protocol';
-import { fieldProblems, hub } from '../../api/client';
+import { hub } from '../../api/client';
+import { fieldProblems } from '../../components/form-problems';
 import { sessionKey } from '../../app/session';
 import { CopyButton } from '../../components/CopyButton';
 import { ConfirmDialog } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { FormField } from '../../components/FormField';
+import { TextField } from '../../components/TextField';
 import { Loading } from '../../components/Loading';
 import { QrCode } from './QrCode';
 
@@ -88,19 +89,15 @@ function CodeForm({
   };
   return (
     <form className="stack-form narrow" onSubmit={submit} noValidate>
-      <FormField label={label} problem={problems.code} hint={hint}>
-        {(p) => (
-          <input
-            {...p}
-            autoComplete="one-time-code"
-            inputMode="text"
-            value={code}
-            onChange={(e) => {
-              setCode(e.target.value);
-            }}
-          />
-        )}
-      </FormField>
+      <TextField
+        label={label}
+        problem={problems.code}
+        hint={hint}
+        autoComplete="one-time-code"
+        inputMode="text"
+        value={code}
+        onChange={setCode}
+      />
       {error !== null && <ErrorNotice error={error} />}
       <div>
         <button type="submit" className="primary" disabled={busy || code.trim().length < 6}>

@@ -3,31 +3,35 @@
  * run on; created and edited in a form with the asset picker or a group; run with one click, each target's
  * result shown as on the Run page. Running needs `actions:exec` on the hub's side; viewers see the list only.
  */
-import { useState, type SyntheticEvent } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { execLimits, type ActionRun, type SavedAction, type SavedActionUpdate } from '@svc/protocol';
-import { fieldProblems, hub } from '../../api/client';
+import { hub } from '../../api/client';
 import { useSession } from '../../app/session';
-import { ConfirmDialog } from '../../components/Dialog';
 import { EditDeleteButtons } from '../../components/EditDeleteButtons';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { FormField } from '../../components/FormField';
-import { Loading } from '../../components/Loading';
+import { TextField } from '../../components/TextField';
 import { formatTime } from '../../components/units';
 import { RunResults } from '../run/RunResults';
 import { TimeoutField } from '../run/TimeoutField';
 import { summaryText } from '../run/run-state';
 import { completedRun } from './completed-run';
-import { storedChoice, useNamedChoice } from './target-names';
+import { PanelForm } from '../../components/PanelForm';
 import {
+  changedTargetBody,
   noTargets,
+  storedChoice,
   targetBody,
-  TargetFields,
   targetsChosen,
-  useGroupList,
+  targetsProblem,
   type TargetChoice,
-} from './TargetFields';
+} from '../../components/target-choice';
+import { TargetsPicker, useGroupList } from '../../components/TargetsPicker';
+import { useResourceMutation } from '../../components/use-resource-mutation';
+import { ConfirmMutationDialog } from '../../components/ConfirmMutationDialog';
+import { QueryStates } from '../../components/QueryStates';
+import { PageHeader } from '../../components/PageHeader';
 
 const actionsKey = ['actions', 'list'] as const;
 
@@ -40,14 +44,12 @@ export function useSavedActions() {
 
 /** A new saved action, or (with `action`) the edit of one: only what changed is sent. */
 function ActionForm({ action, onDone }: { action?: SavedAction; onDone: () => void }) {
-  const client = useQueryClient();
   const [name, setName] = useState(action?.name ?? '');
   const [command, setCommand] = useState(action?.command ?? '');
   const [timeout, setTimeoutText] = useState(String(action?.timeout ?? execLimits.defaultTimeout));
   const [choice, setChoice] = useState<TargetChoice>(action ? storedChoice(action) : noTargets);
   const [targetsTouched, setTargetsTouched] = useState(false);
-  const named = useNamedChoice(choice);
-  const create = useMutation({
+  const save = useResourceMutation({
     mutationFn: async () => {
       const timeoutField = Number.isInteger(Number(timeout)) ? { timeout: Number(timeout) } : {};
       if (action) {
@@ -55,7 +57,7 @@ function ActionForm({ action, onDone }: { action?: SavedAction; onDone: () => vo
           name,
           ...timeoutField,
           ...(command !== action.command ? { command } : {}),
-          ...(targetsTouched ? targetBody(choice) : {}),
+          ...changedTargetBody(choice, targetsTouched),
         };
         return (await hub.call('actions.update', { params: { id: action.id }, body })).data;
       }
@@ -65,73 +67,49 @@ function ActionForm({ action, onDone }: { action?: SavedAction; onDone: () => vo
         })
       ).data;
     },
-    onSuccess: async () => {
+    invalidates: [['actions']],
+    onSuccess: () => {
       setName('');
       setCommand('');
       setChoice(noTargets);
-      await client.invalidateQueries({ queryKey: ['actions'] });
       onDone();
     },
   });
-  const problems = fieldProblems(create.error);
-  const ready = name.trim() !== '' && command.trim() !== '' && targetsChosen(choice) && !create.isPending;
-  const submit = (event: SyntheticEvent) => {
-    event.preventDefault();
-    if (ready) create.mutate();
-  };
+  const { problems } = save;
   return (
-    <form className="panel run-form" onSubmit={submit} noValidate aria-labelledby="new-action-title">
-      <h2 id="new-action-title">{action ? `Edit ${action.name}` : 'New saved action'}</h2>
-      <FormField label="Name" problem={problems.name}>
-        {(control) => (
-          <input
-            {...control}
-            value={name}
-            onChange={(e) => {
-              setName(e.target.value);
-            }}
-          />
-        )}
-      </FormField>
-      <TargetFields
+    <PanelForm
+      title={action ? `Edit ${action.name}` : 'New saved action'}
+      mutation={save}
+      onSubmit={() => {
+        save.mutate();
+      }}
+      onCancel={action ? onDone : undefined}
+      submitLabel="Save action"
+      canSubmit={name.trim() !== '' && command.trim() !== '' && targetsChosen(choice)}
+      beside={<TimeoutField value={timeout} onChange={setTimeoutText} problem={problems.timeout} />}
+    >
+      <TextField label="Name" problem={problems.name} value={name} onChange={setName} />
+      <TargetsPicker
         idPrefix="action"
-        choice={named}
+        choice={choice}
         onChange={(next) => {
           setChoice(next);
           setTargetsTouched(true);
         }}
-        problem={problems.targets ?? problems.group}
+        problem={targetsProblem(problems)}
       />
-      <FormField label="Command" problem={problems.command}>
-        {(control) => (
-          <textarea
-            {...control}
-            className="mono"
-            rows={3}
-            spellCheck={false}
-            value={command}
-            onChange={(e) => {
-              setCommand(e.target.value);
-            }}
-            placeholder="df -h"
-          />
-        )}
-      </FormField>
-      <div className="run-options">
-        <TimeoutField value={timeout} onChange={setTimeoutText} problem={problems.timeout} />
-        <div className="run-buttons">
-          <button type="submit" className="primary" disabled={!ready}>
-            {create.isPending ? 'Saving…' : 'Save action'}
-          </button>
-          {action && (
-            <button type="button" onClick={onDone} disabled={create.isPending}>
-              Cancel
-            </button>
-          )}
-        </div>
-      </div>
-      {create.isError && Object.keys(problems).length === 0 && <ErrorNotice error={create.error} />}
-    </form>
+      <TextField
+        label="Command"
+        problem={problems.command}
+        multiline
+        className="mono"
+        rows={3}
+        spellCheck={false}
+        value={command}
+        placeholder="df -h"
+        onChange={setCommand}
+      />
+    </PanelForm>
   );
 }
 
@@ -143,7 +121,6 @@ function targetText(action: SavedAction, groupName: (id: string) => string): str
 
 export function ActionsPage() {
   const { canMutate } = useSession();
-  const client = useQueryClient();
   const actions = useSavedActions();
   const groups = useGroupList();
   const [creating, setCreating] = useState(false);
@@ -159,12 +136,12 @@ export function ActionsPage() {
       setLastRun(answer);
     },
   });
-  const remove = useMutation({
+  const remove = useResourceMutation({
     mutationFn: async (action: SavedAction) =>
       (await hub.call('actions.delete', { params: { id: action.id } })).data,
-    onSuccess: async () => {
+    invalidates: [['actions']],
+    onSuccess: () => {
       setDeleting(null);
-      await client.invalidateQueries({ queryKey: ['actions'] });
     },
   });
   const groupName = (id: string) => groups.data?.find((g) => g.id === id)?.name ?? id;
@@ -172,20 +149,19 @@ export function ActionsPage() {
 
   return (
     <section className="page" aria-labelledby="actions-title">
-      <div className="page-header">
-        <h1 id="actions-title">Saved actions</h1>
-        {canMutate && !creating && (
-          <button
-            type="button"
-            className="primary"
-            onClick={() => {
+      <PageHeader
+        titleId="actions-title"
+        title="Saved actions"
+        action={
+          canMutate &&
+          !creating && {
+            label: 'New action',
+            onClick: () => {
               setCreating(true);
-            }}
-          >
-            New action
-          </button>
-        )}
-      </div>
+            },
+          }
+        }
+      />
       {creating && (
         <ActionForm
           onDone={() => {
@@ -202,69 +178,74 @@ export function ActionsPage() {
           }}
         />
       )}
-      {actions.isPending && <Loading label="Loading saved actions" />}
-      {actions.isError && <ErrorNotice error={actions.error} retry={() => void actions.refetch()} />}
-      {actions.isSuccess && actions.data.length === 0 && (
-        <EmptyState title="No saved actions yet">
-          {canMutate && <p>A saved action keeps a command and where it runs, to run again with one click.</p>}
-        </EmptyState>
-      )}
-      {actions.isSuccess && actions.data.length > 0 && (
-        <div className="rows-scroll">
-          <table className="data-table" aria-label="Saved actions">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Command</th>
-                <th scope="col">Runs on</th>
-                <th scope="col">Created</th>
-                {canMutate && (
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                )}
-              </tr>
-            </thead>
-            <tbody>
-              {actions.data.map((a) => (
-                <tr key={a.id} data-action-id={a.id}>
-                  <th scope="row">{a.name}</th>
-                  <td className="cell-wide">
-                    <code className="mono">{a.command}</code>
-                  </td>
-                  <td>{targetText(a, groupName)}</td>
-                  <td>{formatTime(a.created_at)}</td>
+      <QueryStates
+        query={actions}
+        loadingLabel="Loading saved actions"
+        empty={
+          <EmptyState title="No saved actions yet">
+            {canMutate && (
+              <p>A saved action keeps a command and where it runs, to run again with one click.</p>
+            )}
+          </EmptyState>
+        }
+      >
+        {(rows) => (
+          <div className="rows-scroll">
+            <table className="data-table" aria-label="Saved actions">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Command</th>
+                  <th scope="col">Runs on</th>
+                  <th scope="col">Created</th>
                   {canMutate && (
-                    <td className="cell-actions">
-                      <button
-                        type="button"
-                        className="small primary"
-                        disabled={run.isPending}
-                        aria-label={`Run ${a.name}`}
-                        onClick={() => {
-                          run.mutate(a);
-                        }}
-                      >
-                        {run.isPending && run.variables.id === a.id ? 'Running…' : 'Run'}
-                      </button>
-                      <EditDeleteButtons
-                        name={a.name}
-                        onEdit={() => {
-                          setEditing(a);
-                        }}
-                        onDelete={() => {
-                          setDeleting(a);
-                        }}
-                        small
-                      />
-                    </td>
+                    <th scope="col">
+                      <span className="visually-hidden">Actions</span>
+                    </th>
                   )}
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+              </thead>
+              <tbody>
+                {rows.map((a) => (
+                  <tr key={a.id} data-action-id={a.id}>
+                    <th scope="row">{a.name}</th>
+                    <td className="cell-wide">
+                      <code className="mono">{a.command}</code>
+                    </td>
+                    <td>{targetText(a, groupName)}</td>
+                    <td>{formatTime(a.created_at)}</td>
+                    {canMutate && (
+                      <td className="cell-actions">
+                        <button
+                          type="button"
+                          className="small primary"
+                          disabled={run.isPending}
+                          aria-label={`Run ${a.name}`}
+                          onClick={() => {
+                            run.mutate(a);
+                          }}
+                        >
+                          {run.isPending && run.variables.id === a.id ? 'Running…' : 'Run'}
+                        </button>
+                        <EditDeleteButtons
+                          name={a.name}
+                          onEdit={() => {
+                            setEditing(a);
+                          }}
+                          onDelete={() => {
+                            setDeleting(a);
+                          }}
+                          small
+                        />
+                      </td>
+                    )}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </QueryStates>
       {run.isError && <ErrorNotice error={run.error} />}
       {lastRun && shown && (
         <section aria-labelledby="results-title" className="run-results">
@@ -275,21 +256,17 @@ export function ActionsPage() {
           <RunResults run={shown} names={new Map()} />
         </section>
       )}
-      <ConfirmDialog
-        open={deleting !== null}
-        title={`Delete ${deleting?.name ?? ''}?`}
+      <ConfirmMutationDialog
+        record={deleting}
+        title={(record) => `Delete ${record.name}?`}
         confirmLabel="Delete"
-        busy={remove.isPending}
-        onConfirm={() => {
-          if (deleting) remove.mutate(deleting);
-        }}
+        mutation={remove}
         onClose={() => {
           setDeleting(null);
         }}
       >
-        <p>The action is removed; what it ran before stays in the audit log.</p>
-        {remove.isError && <ErrorNotice error={remove.error} />}
-      </ConfirmDialog>
+        {() => <p>The action is removed; what it ran before stays in the audit log.</p>}
+      </ConfirmMutationDialog>
     </section>
   );
 }

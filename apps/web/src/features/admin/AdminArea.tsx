@@ -9,7 +9,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { AuditPage } from '../audit/AuditPage';
 import { EnrollmentPage } from '../enrollment/EnrollmentPage';
 import { HubStatusPage } from '../hub/HubStatusPage';
-import { KeysPage } from '../api-keys/KeysPage';
+import { KeysPage } from '../keys/KeysPage';
 import { MeshvpnPage } from '../meshvpn/MeshvpnPage';
 import { SettingsPage } from '../settings/SettingsPage';
 import { TlsPage } from '../tls/TlsPage';

@@ -1,6 +1,5 @@
 /** Create an alert rule, or change one; the hub's refusal under the field it names. */
-import { useState, type SyntheticEvent } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import {
   alertRuleKinds,
   alertSeverities,
@@ -8,10 +7,12 @@ import {
   type AlertRuleKind,
   type AlertSeverity,
 } from '@svc/protocol';
-import { fieldProblems, hub } from '../../api/client';
+import { hub } from '../../api/client';
 import { AssetPicker } from '../../components/AssetPicker';
-import { Dialog } from '../../components/Dialog';
-import { ErrorNotice } from '../../components/ErrorNotice';
+import { FormDialog } from '../../components/FormDialog';
+import { FormField } from '../../components/FormField';
+import { TextField } from '../../components/TextField';
+import { useResourceMutation } from '../../components/use-resource-mutation';
 
 const kindLabels: Record<AlertRuleKind, string> = {
   offline: 'Asset offline',
@@ -23,16 +24,7 @@ const kindLabels: Record<AlertRuleKind, string> = {
 
 const hasThreshold = (kind: AlertRuleKind) => kind === 'cpu' || kind === 'memory' || kind === 'disk';
 
-function Problem({ id, text }: { id: string; text: string | undefined }) {
-  return text === undefined ? null : (
-    <span className="field-error" id={id}>
-      {text}
-    </span>
-  );
-}
-
 export function RuleFormDialog({ rule, onClose }: { rule: AlertRule | null; onClose: () => void }) {
-  const client = useQueryClient();
   const [name, setName] = useState(rule?.name ?? '');
   const [kind, setKind] = useState<AlertRuleKind>(rule?.kind ?? 'offline');
   const [severity, setSeverity] = useState<AlertSeverity>(rule?.severity ?? 'warning');
@@ -40,7 +32,7 @@ export function RuleFormDialog({ rule, onClose }: { rule: AlertRule | null; onCl
   const [service, setService] = useState(rule?.service ?? '');
   const [duration, setDuration] = useState(String(rule?.duration_minutes ?? 5));
   const [assetIds, setAssetIds] = useState<string[]>(rule?.asset_ids ?? []);
-  const save = useMutation({
+  const save = useResourceMutation({
     mutationFn: async () => {
       const common = {
         name: name.trim(),
@@ -54,37 +46,33 @@ export function RuleFormDialog({ rule, onClose }: { rule: AlertRule | null; onCl
         ? (await hub.call('alerts.ruleUpdate', { params: { id: rule.id }, body: common })).data
         : (await hub.call('alerts.ruleCreate', { body: { ...common, kind } })).data;
     },
-    onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: ['alerts'] });
-      onClose();
-    },
+    invalidates: [['alerts']],
+    onSuccess: onClose,
   });
-  const problems = fieldProblems(save.error);
-  const submit = (event: SyntheticEvent) => {
-    event.preventDefault();
-    save.mutate();
-  };
+  const { problems } = save;
   return (
-    <Dialog open title={rule ? `Edit ${rule.name}` : 'New alert rule'} onClose={onClose}>
-      <form className="asset-form" onSubmit={submit} noValidate>
-        <div className="field">
-          <label htmlFor="rule-name">Name</label>
-          <input
-            id="rule-name"
-            value={name}
-            required
-            autoFocus
-            aria-invalid={problems.name !== undefined}
-            onChange={(e) => {
-              setName(e.target.value);
-            }}
-          />
-          <Problem id="rule-name-problem" text={problems.name} />
-        </div>
-        <div className="field">
-          <label htmlFor="rule-kind">Condition</label>
+    <FormDialog
+      title={rule ? `Edit ${rule.name}` : 'New alert rule'}
+      mutation={save}
+      onSubmit={() => {
+        save.mutate();
+      }}
+      onClose={onClose}
+      submitLabel={rule ? 'Save' : 'Create rule'}
+    >
+      <TextField
+        id="rule-name"
+        label="Name"
+        problem={problems.name}
+        value={name}
+        required
+        autoFocus
+        onChange={setName}
+      />
+      <FormField id="rule-kind" label="Condition" problem={problems.kind}>
+        {(control) => (
           <select
-            id="rule-kind"
+            {...control}
             value={kind}
             disabled={rule !== null}
             onChange={(e) => {
@@ -97,56 +85,42 @@ export function RuleFormDialog({ rule, onClose }: { rule: AlertRule | null; onCl
               </option>
             ))}
           </select>
-        </div>
-        {kind === 'service' && (
-          <div className="field">
-            <label htmlFor="rule-service">Service name</label>
-            <input
-              id="rule-service"
-              value={service}
-              placeholder="nginx.service"
-              aria-invalid={problems.service !== undefined}
-              onChange={(e) => {
-                setService(e.target.value);
-              }}
-            />
-            <Problem id="rule-service-problem" text={problems.service} />
-          </div>
         )}
-        {hasThreshold(kind) && (
-          <div className="field">
-            <label htmlFor="rule-threshold">Threshold (%)</label>
-            <input
-              id="rule-threshold"
-              type="number"
-              inputMode="decimal"
-              value={threshold}
-              aria-invalid={problems.threshold_percent !== undefined}
-              onChange={(e) => {
-                setThreshold(e.target.value);
-              }}
-            />
-            <Problem id="rule-threshold-problem" text={problems.threshold_percent} />
-          </div>
-        )}
-        <div className="field">
-          <label htmlFor="rule-duration">For at least (minutes)</label>
-          <input
-            id="rule-duration"
-            type="number"
-            inputMode="numeric"
-            value={duration}
-            aria-invalid={problems.duration_minutes !== undefined}
-            onChange={(e) => {
-              setDuration(e.target.value);
-            }}
-          />
-          <Problem id="rule-duration-problem" text={problems.duration_minutes} />
-        </div>
-        <div className="field">
-          <label htmlFor="rule-severity">Severity</label>
+      </FormField>
+      {kind === 'service' && (
+        <TextField
+          id="rule-service"
+          label="Service name"
+          problem={problems.service}
+          value={service}
+          placeholder="nginx.service"
+          onChange={setService}
+        />
+      )}
+      {hasThreshold(kind) && (
+        <TextField
+          id="rule-threshold"
+          label="Threshold (%)"
+          problem={problems.threshold_percent}
+          type="number"
+          inputMode="decimal"
+          value={threshold}
+          onChange={setThreshold}
+        />
+      )}
+      <TextField
+        id="rule-duration"
+        label="For at least (minutes)"
+        problem={problems.duration_minutes}
+        type="number"
+        inputMode="numeric"
+        value={duration}
+        onChange={setDuration}
+      />
+      <FormField id="rule-severity" label="Severity" problem={problems.severity}>
+        {(control) => (
           <select
-            id="rule-severity"
+            {...control}
             value={severity}
             onChange={(e) => {
               setSeverity(e.target.value as AlertSeverity);
@@ -158,47 +132,42 @@ export function RuleFormDialog({ rule, onClose }: { rule: AlertRule | null; onCl
               </option>
             ))}
           </select>
-        </div>
-        <div className="field">
-          <span>Assets {assetIds.length === 0 && <span className="muted">(every asset)</span>}</span>
-          {assetIds.length > 0 && (
-            <ul className="chips" aria-label="Watched assets">
-              {assetIds.map((id) => (
-                <li key={id} className="chip">
-                  {id}
-                  <button
-                    type="button"
-                    className="chip-remove"
-                    aria-label={`Remove ${id}`}
-                    onClick={() => {
-                      setAssetIds(assetIds.filter((x) => x !== id));
-                    }}
-                  >
-                    ×
-                  </button>
-                </li>
-              ))}
-            </ul>
-          )}
-          <AssetPicker
-            label="Watch an asset"
-            picked={new Set(assetIds)}
-            onPick={(asset) => {
-              setAssetIds([...assetIds, asset.id]);
-            }}
-          />
-          <Problem id="rule-assets-problem" text={problems.asset_ids} />
-        </div>
-        {save.isError && <ErrorNotice error={save.error} />}
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose} disabled={save.isPending}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={save.isPending}>
-            {save.isPending ? 'Saving…' : rule ? 'Save' : 'Create rule'}
-          </button>
-        </div>
-      </form>
-    </Dialog>
+        )}
+      </FormField>
+      <div className="field">
+        <span>Assets {assetIds.length === 0 && <span className="muted">(every asset)</span>}</span>
+        {assetIds.length > 0 && (
+          <ul className="chips" aria-label="Watched assets">
+            {assetIds.map((id) => (
+              <li key={id} className="chip">
+                {id}
+                <button
+                  type="button"
+                  className="chip-remove"
+                  aria-label={`Remove ${id}`}
+                  onClick={() => {
+                    setAssetIds(assetIds.filter((x) => x !== id));
+                  }}
+                >
+                  ×
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+        <AssetPicker
+          label="Watch an asset"
+          picked={new Set(assetIds)}
+          onPick={(asset) => {
+            setAssetIds([...assetIds, asset.id]);
+          }}
+        />
+        {problems.asset_ids !== undefined && (
+          <span className="field-error" id="rule-assets-problem">
+            {problems.asset_ids}
+          </span>
+        )}
+      </div>
+    </FormDialog>
   );
 }

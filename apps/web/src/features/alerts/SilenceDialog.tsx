@@ -1,10 +1,10 @@
 /** Silence an alert for a chosen time; the hub's refusal shown as it says it. */
-import { useState, type SyntheticEvent } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import type { Alert } from '@svc/protocol';
 import { hub } from '../../api/client';
-import { Dialog } from '../../components/Dialog';
-import { ErrorNotice } from '../../components/ErrorNotice';
+import { FormDialog } from '../../components/FormDialog';
+import { FormField } from '../../components/FormField';
+import { useResourceMutation } from '../../components/use-resource-mutation';
 
 const durations = [
   { minutes: 15, label: '15 minutes' },
@@ -15,28 +15,29 @@ const durations = [
 ];
 
 export function SilenceDialog({ alert, onClose }: { alert: Alert; onClose: () => void }) {
-  const client = useQueryClient();
   const [minutes, setMinutes] = useState(60);
-  const silence = useMutation({
+  const silence = useResourceMutation({
     mutationFn: async () =>
       (await hub.call('alerts.silence', { params: { id: alert.id }, body: { duration_minutes: minutes } }))
         .data,
-    onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: ['alerts'] });
-      onClose();
-    },
+    invalidates: [['alerts']],
+    onSuccess: onClose,
   });
-  const submit = (event: SyntheticEvent) => {
-    event.preventDefault();
-    silence.mutate();
-  };
   return (
-    <Dialog open title={`Silence ${alert.rule_name}`} onClose={onClose}>
-      <form className="asset-form" onSubmit={submit}>
-        <div className="field">
-          <label htmlFor="silence-duration">Silence for</label>
+    <FormDialog
+      title={`Silence ${alert.rule_name}`}
+      mutation={silence}
+      onSubmit={() => {
+        silence.mutate();
+      }}
+      onClose={onClose}
+      submitLabel="Silence"
+      pendingLabel="Silencing…"
+    >
+      <FormField label="Silence for" problem={silence.problems.duration_minutes}>
+        {(control) => (
           <select
-            id="silence-duration"
+            {...control}
             value={minutes}
             onChange={(e) => {
               setMinutes(Number(e.target.value));
@@ -48,17 +49,8 @@ export function SilenceDialog({ alert, onClose }: { alert: Alert; onClose: () =>
               </option>
             ))}
           </select>
-        </div>
-        {silence.isError && <ErrorNotice error={silence.error} />}
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose} disabled={silence.isPending}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={silence.isPending}>
-            {silence.isPending ? 'Silencing…' : 'Silence'}
-          </button>
-        </div>
-      </form>
-    </Dialog>
+        )}
+      </FormField>
+    </FormDialog>
   );
 }

@@ -2,12 +2,12 @@
  * Add a manual device or edit an asset. What the hub refuses is shown under the field it names, and its
  * message above the buttons.
  */
-import { useState, type SyntheticEvent } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { platforms, type Asset, type AssetCreate, type Platform } from '@svc/protocol';
-import { fieldProblems, hub } from '../../api/client';
-import { Dialog } from '../../components/Dialog';
-import { ErrorNotice } from '../../components/ErrorNotice';
+import { hub } from '../../api/client';
+import { FormDialog } from '../../components/FormDialog';
+import { FormField } from '../../components/FormField';
+import { useResourceMutation } from '../../components/use-resource-mutation';
 import { splitList } from './asset-format';
 
 interface FormState {
@@ -44,35 +44,6 @@ function bodyOf(form: FormState): AssetCreate {
   };
 }
 
-function Field({
-  label,
-  name,
-  problem,
-  children,
-}: {
-  label: string;
-  name: string;
-  problem: string | undefined;
-  children: (props: { id: string; 'aria-invalid': boolean; 'aria-describedby'?: string }) => React.ReactNode;
-}) {
-  const id = `asset-${name}`;
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      {children({
-        id,
-        'aria-invalid': problem !== undefined,
-        ...(problem !== undefined ? { 'aria-describedby': `${id}-problem` } : {}),
-      })}
-      {problem !== undefined && (
-        <span className="field-error" id={`${id}-problem`}>
-          {problem}
-        </span>
-      )}
-    </div>
-  );
-}
-
 export function AssetFormDialog({
   open,
   asset,
@@ -85,81 +56,71 @@ export function AssetFormDialog({
   onClose: () => void;
   onSaved?: (asset: Asset) => void;
 }) {
-  const client = useQueryClient();
   const [form, setForm] = useState<FormState>(() => initialState(asset));
-  const save = useMutation({
+  const save = useResourceMutation({
     mutationFn: async (body: AssetCreate) =>
       asset
         ? (await hub.call('assets.update', { params: { id: asset.id }, body })).data
         : (await hub.call('assets.create', { body })).data,
-    onSuccess: async (saved) => {
-      await client.invalidateQueries({ queryKey: ['assets'] });
-      await client.invalidateQueries({ queryKey: ['status'] });
+    invalidates: [['assets'], ['status']],
+    onSuccess: (saved) => {
       onSaved?.(saved);
       onClose();
     },
   });
-  const problems = fieldProblems(save.error);
+  const { problems } = save;
   const set = (key: keyof FormState) => (event: { target: { value: string } }) => {
     setForm((f) => ({ ...f, [key]: event.target.value }));
   };
-  const submit = (event: SyntheticEvent) => {
-    event.preventDefault();
-    save.mutate(bodyOf(form));
-  };
 
   return (
-    <Dialog open={open} title={asset ? `Edit ${asset.name}` : 'Add a device'} onClose={onClose}>
-      <form className="asset-form" onSubmit={submit} noValidate>
-        <Field label="Name" name="name" problem={problems.name}>
-          {(p) => <input {...p} name="name" required value={form.name} onChange={set('name')} autoFocus />}
-        </Field>
-        <Field label="Hostname" name="hostname" problem={problems.hostname}>
-          {(p) => <input {...p} name="hostname" value={form.hostname} onChange={set('hostname')} />}
-        </Field>
-        <Field label="Platform" name="platform" problem={problems.platform}>
-          {(p) => (
-            <select {...p} name="platform" value={form.platform} onChange={set('platform')}>
-              {platforms.map((platform) => (
-                <option key={platform} value={platform}>
-                  {platform}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="IP addresses (comma separated)" name="ip_addresses" problem={problems.ip_addresses}>
-          {(p) => (
-            <input {...p} name="ip_addresses" value={form.ip_addresses} onChange={set('ip_addresses')} />
-          )}
-        </Field>
-        <Field label="MAC address (for Wake-on-LAN)" name="mac_address" problem={problems.mac_address}>
-          {(p) => <input {...p} name="mac_address" value={form.mac_address} onChange={set('mac_address')} />}
-        </Field>
-        <Field label="Tags (comma separated)" name="tags" problem={problems.tags}>
-          {(p) => <input {...p} name="tags" value={form.tags} onChange={set('tags')} />}
-        </Field>
-        <Field label="Description" name="description" problem={problems.description}>
-          {(p) => (
-            <textarea
-              {...p}
-              name="description"
-              rows={2}
-              value={form.description}
-              onChange={set('description')}
-            />
-          )}
-        </Field>
-        {save.isError && <ErrorNotice error={save.error} />}
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose} disabled={save.isPending}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={save.isPending}>
-            {save.isPending ? 'Saving…' : asset ? 'Save' : 'Add device'}
-          </button>
-        </div>
-      </form>
-    </Dialog>
+    <FormDialog
+      open={open}
+      title={asset ? `Edit ${asset.name}` : 'Add a device'}
+      mutation={save}
+      onSubmit={() => {
+        save.mutate(bodyOf(form));
+      }}
+      onClose={onClose}
+      submitLabel={asset ? 'Save' : 'Add device'}
+    >
+      <FormField label="Name" problem={problems.name}>
+        {(p) => <input {...p} name="name" required value={form.name} onChange={set('name')} autoFocus />}
+      </FormField>
+      <FormField label="Hostname" problem={problems.hostname}>
+        {(p) => <input {...p} name="hostname" value={form.hostname} onChange={set('hostname')} />}
+      </FormField>
+      <FormField label="Platform" problem={problems.platform}>
+        {(p) => (
+          <select {...p} name="platform" value={form.platform} onChange={set('platform')}>
+            {platforms.map((platform) => (
+              <option key={platform} value={platform}>
+                {platform}
+              </option>
+            ))}
+          </select>
+        )}
+      </FormField>
+      <FormField label="IP addresses (comma separated)" problem={problems.ip_addresses}>
+        {(p) => <input {...p} name="ip_addresses" value={form.ip_addresses} onChange={set('ip_addresses')} />}
+      </FormField>
+      <FormField label="MAC address (for Wake-on-LAN)" problem={problems.mac_address}>
+        {(p) => <input {...p} name="mac_address" value={form.mac_address} onChange={set('mac_address')} />}
+      </FormField>
+      <FormField label="Tags (comma separated)" problem={problems.tags}>
+        {(p) => <input {...p} name="tags" value={form.tags} onChange={set('tags')} />}
+      </FormField>
+      <FormField label="Description" problem={problems.description}>
+        {(p) => (
+          <textarea
+            {...p}
+            name="description"
+            rows={2}
+            value={form.description}
+            onChange={set('description')}
+          />
+        )}
+      </FormField>
+    </FormDialog>
   );
 }

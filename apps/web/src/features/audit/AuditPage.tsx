@@ -12,7 +12,7 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { Pager } from '../../components/Pager';
 import { Time } from '../../components/Time';
-import { fromLocalInput, toLocalInput } from '../api-keys/expiry';
+import { fromLocalInput, toLocalInput } from '../keys/expiry';
 
 const perPage = 50;
 const filterNames = ['action', 'actor_id', 'asset_id', 'since', 'until'] as const;

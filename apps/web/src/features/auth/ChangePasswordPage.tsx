@@ -5,7 +5,8 @@
 import { useState, type SyntheticEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { SessionUser } from '@svc/protocol';
-import { fieldProblems, hub } from '../../api/client';
+import { hub } from '../../api/client';
+import { fieldProblems } from '../../components/form-problems';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { endSession, fetchSession, sessionKey } from '../../app/session';
 

@@ -5,7 +5,8 @@
 import { useState, type SyntheticEvent } from 'react';
 import { useMutation, useQueries } from '@tanstack/react-query';
 import { serviceActions, type Group } from '@svc/protocol';
-import { fieldProblems, hub } from '../../api/client';
+import { hub } from '../../api/client';
+import { fieldProblems } from '../../components/form-problems';
 import { ErrorNotice } from '../../components/ErrorNotice';
 
 type ServiceAction = (typeof serviceActions)[number];

@@ -2,8 +2,7 @@
  * Add or edit a connector: kind, name, URL, credentials (write-only: left empty when editing keeps them), and
  * how the upstream's certificate is checked; skipping the check is a choice that says what it means.
  */
-import { useState, type SyntheticEvent } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import {
   connectorKinds,
   connectorTlsModes,
@@ -11,10 +10,11 @@ import {
   type ConnectorKind,
   type ConnectorTlsMode,
 } from '@svc/protocol';
-import { fieldProblems, hub } from '../../api/client';
-import { Dialog } from '../../components/Dialog';
-import { ErrorNotice } from '../../components/ErrorNotice';
+import { hub } from '../../api/client';
+import { FormDialog } from '../../components/FormDialog';
 import { FormField } from '../../components/FormField';
+import { TextField } from '../../components/TextField';
+import { useResourceMutation } from '../../components/use-resource-mutation';
 
 export const connectorsKey = ['connectors'] as const;
 
@@ -48,7 +48,6 @@ export function ConnectorFormDialog({
   connector: Connector | null;
   onClose: () => void;
 }) {
-  const client = useQueryClient();
   const [kind, setKind] = useState<ConnectorKind>(connector?.kind ?? 'virt');
   const [name, setName] = useState(connector?.name ?? '');
   const [baseUrl, setBaseUrl] = useState(connector?.base_url ?? '');
@@ -58,7 +57,7 @@ export function ConnectorFormDialog({
   const [ca, setCa] = useState(connector?.tls_ca ?? '');
   const [fingerprint, setFingerprint] = useState(connector?.tls_fingerprint ?? '');
   const [enabled, setEnabled] = useState(connector?.enabled ?? true);
-  const save = useMutation({
+  const save = useResourceMutation({
     mutationFn: async () => {
       const common = {
         name: name.trim(),
@@ -76,170 +75,112 @@ export function ConnectorFormDialog({
         await hub.call('connectors.create', { body: { ...common, kind, credentials } });
       }
     },
-    onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: connectorsKey });
-      onClose();
-    },
+    invalidates: [connectorsKey],
+    onSuccess: onClose,
   });
-  const problems = fieldProblems(save.error);
-  const submit = (event: SyntheticEvent) => {
-    event.preventDefault();
-    save.mutate();
-  };
+  const { problems } = save;
   return (
-    <Dialog open title={connector ? `Edit ${connector.name}` : 'New connector'} onClose={onClose}>
-      <form className="asset-form" onSubmit={submit} noValidate>
-        {!connector && (
-          <FormField label="Kind" problem={problems.kind}>
-            {(props) => (
-              <select
-                {...props}
-                value={kind}
-                onChange={(e) => {
-                  setKind(e.target.value as ConnectorKind);
-                }}
-              >
-                {connectorKinds.map((k) => (
-                  <option key={k} value={k}>
-                    {kindLabels[k]}
-                  </option>
-                ))}
-              </select>
-            )}
-          </FormField>
-        )}
-        <FormField label="Name" problem={problems.name}>
+    <FormDialog
+      title={connector ? `Edit ${connector.name}` : 'New connector'}
+      mutation={save}
+      onSubmit={() => {
+        save.mutate();
+      }}
+      onClose={onClose}
+      submitLabel={connector ? 'Save' : 'Add connector'}
+    >
+      {!connector && (
+        <FormField label="Kind" problem={problems.kind}>
           {(props) => (
-            <input
+            <select
               {...props}
-              value={name}
-              required
-              autoFocus
+              value={kind}
               onChange={(e) => {
-                setName(e.target.value);
+                setKind(e.target.value as ConnectorKind);
               }}
-            />
+            >
+              {connectorKinds.map((k) => (
+                <option key={k} value={k}>
+                  {kindLabels[k]}
+                </option>
+              ))}
+            </select>
           )}
         </FormField>
-        <FormField
-          label="Base URL"
-          hint="Scheme, host and port, e.g. https://pve.lan:8006"
-          problem={problems.base_url}
-        >
-          {(props) => (
-            <input
-              {...props}
-              type="url"
-              value={baseUrl}
-              required
-              onChange={(e) => {
-                setBaseUrl(e.target.value);
-              }}
-            />
-          )}
-        </FormField>
-        <FormField
-          label="Credentials"
-          hint={
-            connector ? 'Leave empty to keep the stored credentials (never shown).' : credentialHints[kind]
-          }
-          problem={problems.credentials}
-        >
-          {(props) => (
-            <input
-              {...props}
-              type="password"
-              autoComplete="off"
-              value={credentials}
-              onChange={(e) => {
-                setCredentials(e.target.value);
-              }}
-            />
-          )}
-        </FormField>
-        {(kind === 'nas' || connector?.kind === 'nas') && (
-          <FormField label="Username" problem={problems.username}>
-            {(props) => (
+      )}
+      <TextField label="Name" problem={problems.name} value={name} required autoFocus onChange={setName} />
+      <TextField
+        label="Base URL"
+        hint="Scheme, host and port, e.g. https://pve.lan:8006"
+        problem={problems.base_url}
+        type="url"
+        value={baseUrl}
+        required
+        onChange={setBaseUrl}
+      />
+      <TextField
+        label="Credentials"
+        hint={connector ? 'Leave empty to keep the stored credentials (never shown).' : credentialHints[kind]}
+        problem={problems.credentials}
+        type="password"
+        autoComplete="off"
+        value={credentials}
+        onChange={setCredentials}
+      />
+      {(kind === 'nas' || connector?.kind === 'nas') && (
+        <TextField label="Username" problem={problems.username} value={username} onChange={setUsername} />
+      )}
+      <fieldset className="field">
+        <legend>Certificate check</legend>
+        <div role="radiogroup" aria-label="Certificate check" className="tls-choices">
+          {connectorTlsModes.map((mode) => (
+            <label key={mode} className={mode === 'insecure' ? 'check tls-insecure' : 'check'}>
               <input
-                {...props}
-                value={username}
-                onChange={(e) => {
-                  setUsername(e.target.value);
+                type="radio"
+                name="tls_mode"
+                checked={tlsMode === mode}
+                onChange={() => {
+                  setTlsMode(mode);
                 }}
               />
-            )}
-          </FormField>
-        )}
-        <fieldset className="field">
-          <legend>Certificate check</legend>
-          <div role="radiogroup" aria-label="Certificate check" className="tls-choices">
-            {connectorTlsModes.map((mode) => (
-              <label key={mode} className={mode === 'insecure' ? 'check tls-insecure' : 'check'}>
-                <input
-                  type="radio"
-                  name="tls_mode"
-                  checked={tlsMode === mode}
-                  onChange={() => {
-                    setTlsMode(mode);
-                  }}
-                />
-                {tlsLabels[mode]}
-              </label>
-            ))}
-          </div>
-          {tlsMode === 'insecure' && (
-            <p className="field-error" role="note">
-              The hub will not check who answers: anyone on the path can read the credentials.
-            </p>
-          )}
-        </fieldset>
-        {tlsMode === 'pinned_ca' && (
-          <FormField label="CA certificate (PEM)" problem={problems.tls_ca}>
-            {(props) => (
-              <textarea
-                {...props}
-                rows={5}
-                value={ca}
-                onChange={(e) => {
-                  setCa(e.target.value);
-                }}
-              />
-            )}
-          </FormField>
-        )}
-        {tlsMode === 'fingerprint' && (
-          <FormField label="SHA-256 fingerprint" problem={problems.tls_fingerprint}>
-            {(props) => (
-              <input
-                {...props}
-                value={fingerprint}
-                onChange={(e) => {
-                  setFingerprint(e.target.value);
-                }}
-              />
-            )}
-          </FormField>
-        )}
-        <label className="check">
-          <input
-            type="checkbox"
-            checked={enabled}
-            onChange={(e) => {
-              setEnabled(e.target.checked);
-            }}
-          />
-          Enabled
-        </label>
-        {save.isError && <ErrorNotice error={save.error} />}
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose} disabled={save.isPending}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={save.isPending}>
-            {save.isPending ? 'Saving…' : connector ? 'Save' : 'Add connector'}
-          </button>
+              {tlsLabels[mode]}
+            </label>
+          ))}
         </div>
-      </form>
-    </Dialog>
+        {tlsMode === 'insecure' && (
+          <p className="field-error" role="note">
+            The hub will not check who answers: anyone on the path can read the credentials.
+          </p>
+        )}
+      </fieldset>
+      {tlsMode === 'pinned_ca' && (
+        <TextField
+          label="CA certificate (PEM)"
+          problem={problems.tls_ca}
+          multiline
+          rows={5}
+          value={ca}
+          onChange={setCa}
+        />
+      )}
+      {tlsMode === 'fingerprint' && (
+        <TextField
+          label="SHA-256 fingerprint"
+          problem={problems.tls_fingerprint}
+          value={fingerprint}
+          onChange={setFingerprint}
+        />
+      )}
+      <label className="check">
+        <input
+          type="checkbox"
+          checked={enabled}
+          onChange={(e) => {
+            setEnabled(e.target.checked);
+          }}
+        />
+        Enabled
+      </label>
+    </FormDialog>
   );
 }

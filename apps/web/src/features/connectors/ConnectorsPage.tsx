@@ -3,15 +3,17 @@
  * add, edit, check now, remove after a confirmation.
  */
 import { useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { Connector, ConnectorCheck } from '@svc/protocol';
 import { hub } from '../../api/client';
-import { ConfirmDialog } from '../../components/Dialog';
+import { ConfirmMutationDialog } from '../../components/ConfirmMutationDialog';
 import { EditDeleteButtons } from '../../components/EditDeleteButtons';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { Loading } from '../../components/Loading';
 import { formatTime } from '../../components/units';
+import { useResourceMutation } from '../../components/use-resource-mutation';
+import { QueryStates } from '../../components/QueryStates';
+import { PageHeader } from '../../components/PageHeader';
 import { ConnectorFormDialog, connectorsKey, kindLabels, tlsLabels } from './ConnectorFormDialog';
 import './connectors.css';
 
@@ -20,14 +22,11 @@ export function HealthBadge({ health }: { health: Connector['health'] }) {
 }
 
 function CheckButton({ connector }: { connector: Connector }) {
-  const client = useQueryClient();
   const [result, setResult] = useState<ConnectorCheck | null>(null);
-  const check = useMutation({
+  const check = useResourceMutation({
     mutationFn: async () => (await hub.call('connectors.test', { params: { id: connector.id } })).data,
-    onSuccess: async (answer) => {
-      setResult(answer);
-      await client.invalidateQueries({ queryKey: connectorsKey });
-    },
+    invalidates: [connectorsKey],
+    onSuccess: setResult,
   });
   return (
     <>
@@ -54,7 +53,6 @@ function CheckButton({ connector }: { connector: Connector }) {
 }
 
 export function ConnectorsPage() {
-  const client = useQueryClient();
   const [editing, setEditing] = useState<Connector | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Connector | null>(null);
   const connectors = useQuery({
@@ -62,109 +60,110 @@ export function ConnectorsPage() {
     queryFn: async () => (await hub.call('connectors.list', { query: { per_page: 500 } })).data,
     refetchInterval: 10_000,
   });
-  const remove = useMutation({
-    mutationFn: async (id: string) => (await hub.call('connectors.delete', { params: { id } })).data,
-    onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: connectorsKey });
+  const remove = useResourceMutation({
+    mutationFn: async (connector: Connector) =>
+      (await hub.call('connectors.delete', { params: { id: connector.id } })).data,
+    invalidates: [connectorsKey],
+    onSuccess: () => {
       setDeleting(null);
     },
   });
   return (
     <section className="page" aria-labelledby="connectors-title">
-      <div className="page-header">
-        <h1 id="connectors-title">Connectors</h1>
-        {connectors.isSuccess && (
-          <span className="muted">
-            {connectors.data.length} connector{connectors.data.length === 1 ? '' : 's'}
-          </span>
-        )}
-        <button
-          type="button"
-          className="primary"
-          onClick={() => {
+      <PageHeader
+        titleId="connectors-title"
+        title="Connectors"
+        count={connectors.isSuccess ? { n: connectors.data.length, noun: 'connector' } : undefined}
+        action={{
+          label: 'New connector',
+          onClick: () => {
             setEditing('new');
-          }}
-        >
-          New connector
-        </button>
-      </div>
-      {connectors.isPending && <Loading label="Loading connectors" />}
-      {connectors.isError && <ErrorNotice error={connectors.error} retry={() => void connectors.refetch()} />}
-      {connectors.isSuccess && connectors.data.length === 0 && (
-        <EmptyState title="No connectors yet">
-          <p>
-            A connector lets the hub read and drive Proxmox VE, Proxmox Backup Server and other control
-            planes.
-          </p>
-        </EmptyState>
-      )}
-      {connectors.isSuccess && connectors.data.length > 0 && (
-        <div className="rows-scroll">
-          <table className="data-table" aria-label="Connectors">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Kind</th>
-                <th scope="col">URL</th>
-                <th scope="col">Certificate</th>
-                <th scope="col">Health</th>
-                <th scope="col">Assets</th>
-                <th scope="col">Last error</th>
-                <th scope="col">Last checked</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {connectors.data.map((c) => (
-                <tr key={c.id} data-connector-id={c.id}>
-                  <th scope="row">
-                    {c.name}
-                    {!c.enabled && <span className="muted"> (disabled)</span>}
-                  </th>
-                  <td>{kindLabels[c.kind]}</td>
-                  <td className="cell-wide">{c.base_url}</td>
-                  <td>
-                    {c.insecure ? (
-                      <span className="tls-insecure-badge" title="The upstream's certificate is not checked">
-                        Insecure: not verified
-                      </span>
-                    ) : (
-                      tlsLabels[c.tls_mode]
-                    )}
-                  </td>
-                  <td>
-                    <HealthBadge health={c.health} />
-                  </td>
-                  <td className="cell-number">{c.asset_count}</td>
-                  <td className="cell-wide">
-                    {c.last_error ? (
-                      <span className="field-error">{c.last_error}</span>
-                    ) : (
-                      <span className="muted">—</span>
-                    )}
-                  </td>
-                  <td>{c.last_checked_at ? formatTime(c.last_checked_at) : '—'}</td>
-                  <td>
-                    <div className="row-actions">
-                      <CheckButton connector={c} />
-                      <EditDeleteButtons
-                        name={c.name}
-                        onEdit={() => {
-                          setEditing(c);
-                        }}
-                        onDelete={() => {
-                          setDeleting(c);
-                        }}
-                        deleteWord="Remove"
-                      />
-                    </div>
-                  </td>
+          },
+        }}
+      />
+      <QueryStates
+        query={connectors}
+        loadingLabel="Loading connectors"
+        empty={
+          <EmptyState title="No connectors yet">
+            <p>
+              A connector lets the hub read and drive Proxmox VE, Proxmox Backup Server and other control
+              planes.
+            </p>
+          </EmptyState>
+        }
+      >
+        {(rows) => (
+          <div className="rows-scroll">
+            <table className="data-table" aria-label="Connectors">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Kind</th>
+                  <th scope="col">URL</th>
+                  <th scope="col">Certificate</th>
+                  <th scope="col">Health</th>
+                  <th scope="col">Assets</th>
+                  <th scope="col">Last error</th>
+                  <th scope="col">Last checked</th>
+                  <th scope="col">Actions</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+              </thead>
+              <tbody>
+                {rows.map((c) => (
+                  <tr key={c.id} data-connector-id={c.id}>
+                    <th scope="row">
+                      {c.name}
+                      {!c.enabled && <span className="muted"> (disabled)</span>}
+                    </th>
+                    <td>{kindLabels[c.kind]}</td>
+                    <td className="cell-wide">{c.base_url}</td>
+                    <td>
+                      {c.insecure ? (
+                        <span
+                          className="tls-insecure-badge"
+                          title="The upstream's certificate is not checked"
+                        >
+                          Insecure: not verified
+                        </span>
+                      ) : (
+                        tlsLabels[c.tls_mode]
+                      )}
+                    </td>
+                    <td>
+                      <HealthBadge health={c.health} />
+                    </td>
+                    <td className="cell-number">{c.asset_count}</td>
+                    <td className="cell-wide">
+                      {c.last_error ? (
+                        <span className="field-error">{c.last_error}</span>
+                      ) : (
+                        <span className="muted">—</span>
+                      )}
+                    </td>
+                    <td>{c.last_checked_at ? formatTime(c.last_checked_at) : '—'}</td>
+                    <td>
+                      <div className="row-actions">
+                        <CheckButton connector={c} />
+                        <EditDeleteButtons
+                          name={c.name}
+                          onEdit={() => {
+                            setEditing(c);
+                          }}
+                          onDelete={() => {
+                            setDeleting(c);
+                          }}
+                          deleteWord="Remove"
+                        />
+                      </div>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </QueryStates>
       {editing !== null && (
         <ConnectorFormDialog
           connector={editing === 'new' ? null : editing}
@@ -173,23 +172,17 @@ export function ConnectorsPage() {
           }}
         />
       )}
-      {deleting && (
-        <ConfirmDialog
-          open
-          title={`Remove ${deleting.name}?`}
-          confirmLabel="Remove connector"
-          busy={remove.isPending}
-          onConfirm={() => {
-            remove.mutate(deleting.id);
-          }}
-          onClose={() => {
-            setDeleting(null);
-          }}
-        >
-          <p>The {String(deleting.asset_count)} assets it brought are removed with it.</p>
-          {remove.isError && <ErrorNotice error={remove.error} />}
-        </ConfirmDialog>
-      )}
+      <ConfirmMutationDialog
+        record={deleting}
+        title={(record) => `Remove ${record.name}?`}
+        confirmLabel="Remove connector"
+        mutation={remove}
+        onClose={() => {
+          setDeleting(null);
+        }}
+      >
+        {(record) => <p>The {String(record.asset_count)} assets it brought are removed with it.</p>}
+      </ConfirmMutationDialog>
     </section>
   );
 }

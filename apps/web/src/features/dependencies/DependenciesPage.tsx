@@ -6,7 +6,8 @@
 import { useState, type SyntheticEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DependencyEdge, DependencyGraph, DependencyNode } from '@svc/protocol';
-import { fieldProblems, hub } from '../../api/client';
+import { hub } from '../../api/client';
+import { fieldProblems } from '../../components/form-problems';
 import { useSession } from '../../app/session';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';

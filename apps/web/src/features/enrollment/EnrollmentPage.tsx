@@ -2,18 +2,22 @@
  * Enrollment tokens: create (name, lifetime, uses), list, revoke. A new token is shown once, inside the exact
  * `svc-agent enroll …` command for this hub (its address and CA fingerprint included), with a copy button.
  */
-import { useState, type SyntheticEvent } from 'react';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { EnrollmentToken, EnrollmentTokenCreate, EnrollmentTokenCreated } from '@svc/protocol';
-import { fieldProblems, hub } from '../../api/client';
+import { hub } from '../../api/client';
 import { CopyField } from '../../components/CopyButton';
-import { ConfirmDialog, Dialog } from '../../components/Dialog';
+import { Dialog } from '../../components/Dialog';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { FormField } from '../../components/FormField';
+import { FormDialog } from '../../components/FormDialog';
+import { TextField } from '../../components/TextField';
 import { Loading } from '../../components/Loading';
 import { Pager } from '../../components/Pager';
 import { Time } from '../../components/Time';
+import { useResourceMutation } from '../../components/use-resource-mutation';
+import { ConfirmMutationDialog } from '../../components/ConfirmMutationDialog';
+import { PageHeader } from '../../components/PageHeader';
 import { enrollCommand } from './enroll-command';
 
 const perPage = 50;
@@ -38,11 +42,10 @@ function CreateTokenDialog({
   onClose: () => void;
   onCreated: (token: EnrollmentTokenCreated) => void;
 }) {
-  const client = useQueryClient();
   const [name, setName] = useState('');
   const [hours, setHours] = useState('');
   const [uses, setUses] = useState('');
-  const create = useMutation({
+  const create = useResourceMutation({
     mutationFn: async () => {
       const expires = optionalInteger(hours);
       const maxUses = optionalInteger(uses);
@@ -53,79 +56,54 @@ function CreateTokenDialog({
       };
       return (await hub.call('enrollment.create', { body })).data;
     },
-    onSuccess: async (token) => {
-      await client.invalidateQueries({ queryKey: ['enrollment-tokens'] });
+    invalidates: [['enrollment-tokens']],
+    onSuccess: (token) => {
       onCreated(token);
       onClose();
     },
   });
-  const problems = fieldProblems(create.error);
-  const submit = (event: SyntheticEvent) => {
-    event.preventDefault();
-    create.mutate();
-  };
+  const { problems } = create;
   return (
-    <Dialog open title="Create an enrollment token" onClose={onClose}>
-      <form className="stack-form" onSubmit={submit} noValidate>
-        <FormField label="Name" problem={problems.name} hint="What it is for: a machine, a batch, a site.">
-          {(p) => (
-            <input
-              {...p}
-              autoFocus
-              value={name}
-              onChange={(e) => {
-                setName(e.target.value);
-              }}
-            />
-          )}
-        </FormField>
-        <FormField
-          label="Lifetime in hours"
-          problem={problems.expires_in_hours}
-          hint="Empty: the hub's default (setting enrollment.token_default_expires_hours)."
-        >
-          {(p) => (
-            <input
-              {...p}
-              type="number"
-              inputMode="numeric"
-              min={1}
-              value={hours}
-              onChange={(e) => {
-                setHours(e.target.value);
-              }}
-            />
-          )}
-        </FormField>
-        <FormField
-          label="Enrollments allowed"
-          problem={problems.max_uses}
-          hint="Empty: the hub's default (setting enrollment.token_default_max_uses)."
-        >
-          {(p) => (
-            <input
-              {...p}
-              type="number"
-              inputMode="numeric"
-              min={1}
-              value={uses}
-              onChange={(e) => {
-                setUses(e.target.value);
-              }}
-            />
-          )}
-        </FormField>
-        {create.isError && <ErrorNotice error={create.error} />}
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose} disabled={create.isPending}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={create.isPending}>
-            {create.isPending ? 'Creating…' : 'Create token'}
-          </button>
-        </div>
-      </form>
-    </Dialog>
+    <FormDialog
+      title="Create an enrollment token"
+      mutation={create}
+      onSubmit={() => {
+        create.mutate();
+      }}
+      onClose={onClose}
+      submitLabel="Create token"
+      pendingLabel="Creating…"
+      className="stack-form"
+    >
+      <TextField
+        label="Name"
+        problem={problems.name}
+        hint="What it is for: a machine, a batch, a site."
+        autoFocus
+        value={name}
+        onChange={setName}
+      />
+      <TextField
+        label="Lifetime in hours"
+        problem={problems.expires_in_hours}
+        hint="Empty: the hub's default (setting enrollment.token_default_expires_hours)."
+        type="number"
+        inputMode="numeric"
+        min={1}
+        value={hours}
+        onChange={setHours}
+      />
+      <TextField
+        label="Enrollments allowed"
+        problem={problems.max_uses}
+        hint="Empty: the hub's default (setting enrollment.token_default_max_uses)."
+        type="number"
+        inputMode="numeric"
+        min={1}
+        value={uses}
+        onChange={setUses}
+      />
+    </FormDialog>
   );
 }
 
@@ -156,7 +134,6 @@ function CreatedTokenDialog({ token, onClose }: { token: EnrollmentTokenCreated;
 }
 
 export function EnrollmentPage() {
-  const client = useQueryClient();
   const [page, setPage] = useState(1);
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<EnrollmentTokenCreated | null>(null);
@@ -166,29 +143,27 @@ export function EnrollmentPage() {
     queryFn: () => hub.call('enrollment.list', { query: { page, per_page: perPage } }),
     placeholderData: keepPreviousData,
   });
-  const revoke = useMutation({
+  const revoke = useResourceMutation({
     mutationFn: async (token: EnrollmentToken) =>
       (await hub.call('enrollment.revoke', { params: { id: token.id } })).data,
-    onSuccess: async () => {
+    invalidates: [['enrollment-tokens']],
+    onSuccess: () => {
       setRevoking(null);
-      await client.invalidateQueries({ queryKey: ['enrollment-tokens'] });
     },
   });
 
   return (
     <section className="page" aria-labelledby="enrollment-title">
-      <div className="page-header">
-        <h1 id="enrollment-title">Enrollment tokens</h1>
-        <button
-          type="button"
-          className="primary"
-          onClick={() => {
+      <PageHeader
+        titleId="enrollment-title"
+        title="Enrollment tokens"
+        action={{
+          label: 'Create token',
+          onClick: () => {
             setCreating(true);
-          }}
-        >
-          Create token
-        </button>
-      </div>
+          },
+        }}
+      />
       <p className="muted">
         A machine joins the hub once with a token: <code>svc-agent enroll</code> exchanges it for its own
         credential. Tokens expire and allow a fixed number of enrollments.
@@ -282,23 +257,21 @@ export function EnrollmentPage() {
           }}
         />
       )}
-      <ConfirmDialog
-        open={revoking !== null}
-        title={`Revoke the token ${revoking?.name ?? ''}?`}
+      <ConfirmMutationDialog
+        record={revoking}
+        title={(record) => `Revoke the token ${record.name}?`}
         confirmLabel="Revoke token"
-        busy={revoke.isPending}
-        onConfirm={() => {
-          if (revoking) revoke.mutate(revoking);
-        }}
+        mutation={revoke}
         onClose={() => {
           setRevoking(null);
         }}
       >
-        <p>
-          No machine can enroll with it any more. Machines that enrolled with it keep their own credentials.
-        </p>
-        {revoke.isError && <ErrorNotice error={revoke.error} />}
-      </ConfirmDialog>
+        {() => (
+          <p>
+            No machine can enroll with it any more. Machines that enrolled with it keep their own credentials.
+          </p>
+        )}
+      </ConfirmMutationDialog>
     </section>
   );
 }

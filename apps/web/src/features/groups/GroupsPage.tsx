@@ -5,9 +5,9 @@ import { Link, useNavigate } from 'react-router';
 import { hub } from '../../api/client';
 import { useSession } from '../../app/session';
 import { EmptyState } from '../../components/EmptyState';
-import { ErrorNotice } from '../../components/ErrorNotice';
-import { Loading } from '../../components/Loading';
 import { formatTime } from '../../components/units';
+import { QueryStates } from '../../components/QueryStates';
+import { PageHeader } from '../../components/PageHeader';
 import { groupListKey } from './group-keys';
 import { GroupFormDialog } from './GroupFormDialog';
 
@@ -21,58 +21,55 @@ export function GroupsPage() {
   });
   return (
     <section className="page" aria-labelledby="groups-title">
-      <div className="page-header">
-        <h1 id="groups-title">Groups</h1>
-        {groups.isSuccess && (
-          <span className="muted">
-            {groups.data.length} group{groups.data.length === 1 ? '' : 's'}
-          </span>
-        )}
-        {canMutate && (
-          <button
-            type="button"
-            className="primary"
-            onClick={() => {
+      <PageHeader
+        titleId="groups-title"
+        title="Groups"
+        count={groups.isSuccess ? { n: groups.data.length, noun: 'group' } : undefined}
+        action={
+          canMutate && {
+            label: 'New group',
+            onClick: () => {
               setCreating(true);
-            }}
-          >
-            New group
-          </button>
-        )}
-      </div>
-      {groups.isPending && <Loading label="Loading groups" />}
-      {groups.isError && <ErrorNotice error={groups.error} retry={() => void groups.refetch()} />}
-      {groups.isSuccess && groups.data.length === 0 && (
-        <EmptyState title="No groups yet">
-          {canMutate && <p>A group gathers assets to run a command on, or to filter the assets list by.</p>}
-        </EmptyState>
-      )}
-      {groups.isSuccess && groups.data.length > 0 && (
-        <div className="rows-scroll">
-          <table className="data-table" aria-label="Groups">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Assets</th>
-                <th scope="col">Description</th>
-                <th scope="col">Changed</th>
-              </tr>
-            </thead>
-            <tbody>
-              {groups.data.map((g) => (
-                <tr key={g.id}>
-                  <th scope="row">
-                    <Link to={`/groups/${encodeURIComponent(g.id)}`}>{g.name}</Link>
-                  </th>
-                  <td className="cell-number">{g.asset_ids.length}</td>
-                  <td className="cell-wide">{g.description ?? <span className="muted">—</span>}</td>
-                  <td>{formatTime(g.updated_at)}</td>
+            },
+          }
+        }
+      />
+      <QueryStates
+        query={groups}
+        loadingLabel="Loading groups"
+        empty={
+          <EmptyState title="No groups yet">
+            {canMutate && <p>A group gathers assets to run a command on, or to filter the assets list by.</p>}
+          </EmptyState>
+        }
+      >
+        {(rows) => (
+          <div className="rows-scroll">
+            <table className="data-table" aria-label="Groups">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Assets</th>
+                  <th scope="col">Description</th>
+                  <th scope="col">Changed</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+              </thead>
+              <tbody>
+                {rows.map((g) => (
+                  <tr key={g.id}>
+                    <th scope="row">
+                      <Link to={`/groups/${encodeURIComponent(g.id)}`}>{g.name}</Link>
+                    </th>
+                    <td className="cell-number">{g.asset_ids.length}</td>
+                    <td className="cell-wide">{g.description ?? <span className="muted">—</span>}</td>
+                    <td>{formatTime(g.updated_at)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </QueryStates>
       {creating && (
         <GroupFormDialog
           group={null}

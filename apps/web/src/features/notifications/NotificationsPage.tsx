@@ -3,8 +3,8 @@
  * digest window) and counters; add one, edit one (its settings and routing), send a test, delete after a
  * confirmation.
  */
-import { useState, type SyntheticEvent } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import {
   notificationChannelKinds,
   notificationSeverities,
@@ -15,13 +15,16 @@ import {
   type NotificationTestResult,
   type QuietHours,
 } from '@svc/protocol';
-import { fieldProblems, hub } from '../../api/client';
-import { ConfirmDialog, Dialog } from '../../components/Dialog';
+import { hub } from '../../api/client';
 import { EditDeleteButtons } from '../../components/EditDeleteButtons';
 import { EmptyState } from '../../components/EmptyState';
-import { ErrorNotice } from '../../components/ErrorNotice';
+import { FormDialog } from '../../components/FormDialog';
 import { FormField } from '../../components/FormField';
-import { Loading } from '../../components/Loading';
+import { TextField } from '../../components/TextField';
+import { useResourceMutation } from '../../components/use-resource-mutation';
+import { ConfirmMutationDialog } from '../../components/ConfirmMutationDialog';
+import { QueryStates } from '../../components/QueryStates';
+import { PageHeader } from '../../components/PageHeader';
 import '../webhooks/webhooks.css';
 
 const channelsKey = ['notification-channels'] as const;
@@ -43,7 +46,6 @@ function keptSmtp(channel: NotificationChannel | undefined): NotificationChannel
 
 /** New channel, or (with `channel`) the edit of one: its kind stays, everything else may change. */
 function ChannelDialog({ channel, onClose }: { channel?: NotificationChannel; onClose: () => void }) {
-  const client = useQueryClient();
   const [name, setName] = useState(channel?.name ?? '');
   const [kind, setKind] = useState<Kind>(channel?.kind ?? 'ntfy');
   const [enabled, setEnabled] = useState(channel?.enabled ?? true);
@@ -56,7 +58,7 @@ function ChannelDialog({ channel, onClose }: { channel?: NotificationChannel; on
   const [quietStart, setQuietStart] = useState(channel?.quiet_hours?.start ?? '');
   const [quietEnd, setQuietEnd] = useState(channel?.quiet_hours?.end ?? '');
   const [quietZone, setQuietZone] = useState(channel?.quiet_hours?.time_zone ?? '');
-  const save = useMutation({
+  const save = useResourceMutation({
     mutationFn: async () => {
       const settings: NotificationChannelSettings =
         kind === 'email'
@@ -94,202 +96,118 @@ function ChannelDialog({ channel, onClose }: { channel?: NotificationChannel; on
       const body: NotificationChannelCreate = { ...routing, kind };
       return (await hub.call('notifications.create', { body })).data;
     },
-    onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: channelsKey });
-      onClose();
-    },
+    invalidates: [channelsKey],
+    onSuccess: onClose,
   });
-  const problems = fieldProblems(save.error);
-  const submit = (event: SyntheticEvent) => {
-    event.preventDefault();
-    save.mutate();
-  };
+  const { problems } = save;
   return (
-    <Dialog open title={channel ? `Edit ${channel.name}` : 'New channel'} onClose={onClose}>
-      <form className="asset-form" onSubmit={submit} noValidate>
-        <FormField label="Name" problem={problems.name}>
-          {(props) => (
-            <input
-              {...props}
-              value={name}
-              autoFocus
-              onChange={(e) => {
-                setName(e.target.value);
-              }}
-            />
-          )}
-        </FormField>
-        <FormField label="Kind" problem={problems.kind}>
-          {(props) => (
-            <select
-              {...props}
-              value={kind}
-              disabled={channel !== undefined}
-              onChange={(e) => {
-                setKind(e.target.value as Kind);
-              }}
-            >
-              {notificationChannelKinds.map((k) => (
-                <option key={k} value={k}>
-                  {k}
-                </option>
-              ))}
-            </select>
-          )}
-        </FormField>
-        {kind === 'email' ? (
-          <>
-            <FormField label="SMTP host" problem={problems.settings}>
-              {(props) => (
-                <input
-                  {...props}
-                  value={smtpHost}
-                  onChange={(e) => {
-                    setSmtpHost(e.target.value);
-                  }}
-                />
-              )}
-            </FormField>
-            <FormField label="From" problem={undefined}>
-              {(props) => (
-                <input
-                  {...props}
-                  value={from}
-                  onChange={(e) => {
-                    setFrom(e.target.value);
-                  }}
-                />
-              )}
-            </FormField>
-            <FormField label="To (comma-separated)" problem={undefined}>
-              {(props) => (
-                <input
-                  {...props}
-                  value={to}
-                  onChange={(e) => {
-                    setTo(e.target.value);
-                  }}
-                />
-              )}
-            </FormField>
-          </>
-        ) : (
-          <FormField label="URL" problem={problems.settings}>
-            {(props) => (
-              <input
-                {...props}
-                type="url"
-                value={url}
-                onChange={(e) => {
-                  setUrl(e.target.value);
-                }}
-              />
-            )}
-          </FormField>
-        )}
-        <FormField label="Lowest severity" problem={problems.min_severity}>
-          {(props) => (
-            <select
-              {...props}
-              value={minSeverity}
-              onChange={(e) => {
-                setMinSeverity(e.target.value as Severity);
-              }}
-            >
-              {notificationSeverities.map((s) => (
-                <option key={s} value={s}>
-                  {s}
-                </option>
-              ))}
-            </select>
-          )}
-        </FormField>
-        <FormField label="Digest window (seconds)" problem={problems.digest_window_s}>
-          {(props) => (
-            <input
-              {...props}
-              type="number"
-              min={0}
-              max={3600}
-              value={digest}
-              onChange={(e) => {
-                setDigest(e.target.value);
-              }}
-            />
-          )}
-        </FormField>
-        <fieldset className="quiet-hours">
-          <legend>Quiet hours (only critical alerts go out)</legend>
-          <FormField label="Quiet from" problem={problems.quiet_hours}>
-            {(props) => (
-              <input
-                {...props}
-                type="time"
-                value={quietStart}
-                onChange={(e) => {
-                  setQuietStart(e.target.value);
-                }}
-              />
-            )}
-          </FormField>
-          <FormField label="Quiet until" problem={undefined}>
-            {(props) => (
-              <input
-                {...props}
-                type="time"
-                value={quietEnd}
-                onChange={(e) => {
-                  setQuietEnd(e.target.value);
-                }}
-              />
-            )}
-          </FormField>
-          <FormField label="Time zone (UTC when empty)" problem={undefined}>
-            {(props) => (
-              <input
-                {...props}
-                placeholder="Europe/Berlin"
-                value={quietZone}
-                onChange={(e) => {
-                  setQuietZone(e.target.value);
-                }}
-              />
-            )}
-          </FormField>
-        </fieldset>
-        <label className="checkbox">
-          <input
-            type="checkbox"
-            checked={enabled}
+    <FormDialog
+      title={channel ? `Edit ${channel.name}` : 'New channel'}
+      mutation={save}
+      onSubmit={() => {
+        save.mutate();
+      }}
+      onClose={onClose}
+      submitLabel={channel ? 'Save channel' : 'Create channel'}
+    >
+      <TextField label="Name" problem={problems.name} value={name} autoFocus onChange={setName} />
+      <FormField label="Kind" problem={problems.kind}>
+        {(props) => (
+          <select
+            {...props}
+            value={kind}
+            disabled={channel !== undefined}
             onChange={(e) => {
-              setEnabled(e.target.checked);
+              setKind(e.target.value as Kind);
             }}
-          />{' '}
-          Enabled
-        </label>
-        {save.isError && <ErrorNotice error={save.error} />}
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose} disabled={save.isPending}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={save.isPending}>
-            {save.isPending ? 'Saving…' : channel ? 'Save channel' : 'Create channel'}
-          </button>
-        </div>
-      </form>
-    </Dialog>
+          >
+            {notificationChannelKinds.map((k) => (
+              <option key={k} value={k}>
+                {k}
+              </option>
+            ))}
+          </select>
+        )}
+      </FormField>
+      {kind === 'email' ? (
+        <>
+          <TextField label="SMTP host" problem={problems.settings} value={smtpHost} onChange={setSmtpHost} />
+          <TextField label="From" problem={undefined} value={from} onChange={setFrom} />
+          <TextField label="To (comma-separated)" problem={undefined} value={to} onChange={setTo} />
+        </>
+      ) : (
+        <TextField label="URL" problem={problems.settings} type="url" value={url} onChange={setUrl} />
+      )}
+      <FormField label="Lowest severity" problem={problems.min_severity}>
+        {(props) => (
+          <select
+            {...props}
+            value={minSeverity}
+            onChange={(e) => {
+              setMinSeverity(e.target.value as Severity);
+            }}
+          >
+            {notificationSeverities.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        )}
+      </FormField>
+      <TextField
+        label="Digest window (seconds)"
+        problem={problems.digest_window_s}
+        type="number"
+        min={0}
+        max={3600}
+        value={digest}
+        onChange={setDigest}
+      />
+      <fieldset className="quiet-hours">
+        <legend>Quiet hours (only critical alerts go out)</legend>
+        <TextField
+          label="Quiet from"
+          problem={problems.quiet_hours}
+          type="time"
+          value={quietStart}
+          onChange={setQuietStart}
+        />
+        <TextField
+          label="Quiet until"
+          problem={undefined}
+          type="time"
+          value={quietEnd}
+          onChange={setQuietEnd}
+        />
+        <TextField
+          label="Time zone (UTC when empty)"
+          problem={undefined}
+          placeholder="Europe/Berlin"
+          value={quietZone}
+          onChange={setQuietZone}
+        />
+      </fieldset>
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          checked={enabled}
+          onChange={(e) => {
+            setEnabled(e.target.checked);
+          }}
+        />{' '}
+        Enabled
+      </label>
+    </FormDialog>
   );
 }
 
 function TestChannel({ channel }: { channel: NotificationChannel }) {
-  const client = useQueryClient();
   const [result, setResult] = useState<NotificationTestResult | null>(null);
-  const test = useMutation({
+  const test = useResourceMutation({
     mutationFn: async () => (await hub.call('notifications.test', { params: { id: channel.id } })).data,
-    onSuccess: async (answer) => {
-      setResult(answer);
-      await client.invalidateQueries({ queryKey: channelsKey });
-    },
+    invalidates: [channelsKey],
+    onSuccess: setResult,
   });
   return (
     <>
@@ -313,7 +231,6 @@ function TestChannel({ channel }: { channel: NotificationChannel }) {
 }
 
 export function NotificationsPage() {
-  const client = useQueryClient();
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<NotificationChannel | null>(null);
   const [deleting, setDeleting] = useState<NotificationChannel | null>(null);
@@ -321,91 +238,93 @@ export function NotificationsPage() {
     queryKey: channelsKey,
     queryFn: async () => (await hub.call('notifications.list', { query: { per_page: 500 } })).data,
   });
-  const remove = useMutation({
-    mutationFn: async (id: string) => (await hub.call('notifications.delete', { params: { id } })).data,
-    onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: channelsKey });
+  const remove = useResourceMutation({
+    mutationFn: async (record: NotificationChannel) =>
+      (await hub.call('notifications.delete', { params: { id: record.id } })).data,
+    invalidates: [channelsKey],
+    onSuccess: () => {
       setDeleting(null);
     },
   });
   return (
     <section className="page" aria-labelledby="notifications-title">
-      <div className="page-header">
-        <h1 id="notifications-title">Notifications</h1>
-        <button
-          type="button"
-          className="primary"
-          onClick={() => {
+      <PageHeader
+        titleId="notifications-title"
+        title="Notifications"
+        action={{
+          label: 'New channel',
+          onClick: () => {
             setCreating(true);
-          }}
-        >
-          New channel
-        </button>
-      </div>
-      {channels.isPending && <Loading label="Loading channels" />}
-      {channels.isError && <ErrorNotice error={channels.error} retry={() => void channels.refetch()} />}
-      {channels.isSuccess && channels.data.length === 0 && (
-        <EmptyState title="No channels yet">
-          <p>A channel sends alerts by email, ntfy, Slack, Discord or a webhook.</p>
-        </EmptyState>
-      )}
-      {channels.isSuccess && channels.data.length > 0 && (
-        <div className="rows-scroll">
-          <table className="data-table" aria-label="Notification channels">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Sends to</th>
-                <th scope="col">Lowest severity</th>
-                <th scope="col">Quiet hours</th>
-                <th scope="col">Digest</th>
-                <th scope="col">Sent</th>
-                <th scope="col">Failed</th>
-                <th scope="col">Suppressed</th>
-                <th scope="col">Last error</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {channels.data.map((c) => (
-                <tr key={c.id}>
-                  <th scope="row">{c.name}</th>
-                  <td>{c.kind}</td>
-                  <td className="cell-wide">
-                    {c.kind === 'email' ? c.settings.to.join(', ') : c.settings.url}
-                  </td>
-                  <td>{c.min_severity}</td>
-                  <td>
-                    {c.quiet_hours
-                      ? `${c.quiet_hours.start}–${c.quiet_hours.end}${c.quiet_hours.time_zone ? ` ${c.quiet_hours.time_zone}` : ''}`
-                      : '—'}
-                  </td>
-                  <td>{c.digest_window_s > 0 ? `${String(c.digest_window_s)} s` : 'none'}</td>
-                  <td className="cell-number">{c.stats.sent}</td>
-                  <td className="cell-number">{c.stats.failed}</td>
-                  <td className="cell-number">{c.stats.suppressed}</td>
-                  <td>{c.stats.last_error ?? '—'}</td>
-                  <td>
-                    <div className="row-actions">
-                      <TestChannel channel={c} />
-                      <EditDeleteButtons
-                        name={c.name}
-                        onEdit={() => {
-                          setEditing(c);
-                        }}
-                        onDelete={() => {
-                          setDeleting(c);
-                        }}
-                      />
-                    </div>
-                  </td>
+          },
+        }}
+      />
+      <QueryStates
+        query={channels}
+        loadingLabel="Loading channels"
+        empty={
+          <EmptyState title="No channels yet">
+            <p>A channel sends alerts by email, ntfy, Slack, Discord or a webhook.</p>
+          </EmptyState>
+        }
+      >
+        {(rows) => (
+          <div className="rows-scroll">
+            <table className="data-table" aria-label="Notification channels">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Kind</th>
+                  <th scope="col">Sends to</th>
+                  <th scope="col">Lowest severity</th>
+                  <th scope="col">Quiet hours</th>
+                  <th scope="col">Digest</th>
+                  <th scope="col">Sent</th>
+                  <th scope="col">Failed</th>
+                  <th scope="col">Suppressed</th>
+                  <th scope="col">Last error</th>
+                  <th scope="col">Actions</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+              </thead>
+              <tbody>
+                {rows.map((c) => (
+                  <tr key={c.id}>
+                    <th scope="row">{c.name}</th>
+                    <td>{c.kind}</td>
+                    <td className="cell-wide">
+                      {c.kind === 'email' ? c.settings.to.join(', ') : c.settings.url}
+                    </td>
+                    <td>{c.min_severity}</td>
+                    <td>
+                      {c.quiet_hours
+                        ? `${c.quiet_hours.start}–${c.quiet_hours.end}${c.quiet_hours.time_zone ? ` ${c.quiet_hours.time_zone}` : ''}`
+                        : '—'}
+                    </td>
+                    <td>{c.digest_window_s > 0 ? `${String(c.digest_window_s)} s` : 'none'}</td>
+                    <td className="cell-number">{c.stats.sent}</td>
+                    <td className="cell-number">{c.stats.failed}</td>
+                    <td className="cell-number">{c.stats.suppressed}</td>
+                    <td>{c.stats.last_error ?? '—'}</td>
+                    <td>
+                      <div className="row-actions">
+                        <TestChannel channel={c} />
+                        <EditDeleteButtons
+                          name={c.name}
+                          onEdit={() => {
+                            setEditing(c);
+                          }}
+                          onDelete={() => {
+                            setDeleting(c);
+                          }}
+                        />
+                      </div>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </QueryStates>
       {creating && (
         <ChannelDialog
           onClose={() => {
@@ -421,22 +340,17 @@ export function NotificationsPage() {
           }}
         />
       )}
-      <ConfirmDialog
-        open={deleting !== null}
-        title={`Delete the channel ${deleting?.name ?? ''}?`}
+      <ConfirmMutationDialog
+        record={deleting}
+        title={(record) => `Delete the channel ${record.name}?`}
         confirmLabel="Delete channel"
-        busy={remove.isPending}
-        onConfirm={() => {
-          if (deleting) remove.mutate(deleting.id);
-        }}
+        mutation={remove}
         onClose={() => {
           setDeleting(null);
-          remove.reset();
         }}
       >
-        <p>Alerts stop going to it.</p>
-        {remove.isError && <ErrorNotice error={remove.error} />}
-      </ConfirmDialog>
+        {() => <p>Alerts stop going to it.</p>}
+      </ConfirmMutationDialog>
     </section>
   );
 }

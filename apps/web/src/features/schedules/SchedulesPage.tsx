@@ -4,37 +4,42 @@
  * group), paused and resumed from the list; each schedule's history opens below the list, a run's per-target
  * results as on the Run page.
  */
-import { useState, type SyntheticEvent } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import type { Schedule, ScheduleCreate, ScheduleRun, ScheduleUpdate } from '@svc/protocol';
-import { fieldProblems, hub } from '../../api/client';
+import { hub } from '../../api/client';
 import { useSession } from '../../app/session';
-import { ConfirmDialog } from '../../components/Dialog';
 import { EditDeleteButtons } from '../../components/EditDeleteButtons';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { FormField } from '../../components/FormField';
+import { TextField } from '../../components/TextField';
 import { Loading } from '../../components/Loading';
 import { formatTime } from '../../components/units';
 import { RunResults } from '../run/RunResults';
 import { summaryText } from '../run/run-state';
 import { completedRun } from '../actions/completed-run';
 import { useSavedActions } from '../actions/ActionsPage';
-import { storedChoice, useNamedChoice } from '../actions/target-names';
+import { PanelForm } from '../../components/PanelForm';
 import {
+  changedTargetBody,
   noTargets,
+  storedChoice,
   targetBody,
-  TargetFields,
   targetsChosen,
+  targetsProblem,
   type TargetChoice,
-} from '../actions/TargetFields';
+} from '../../components/target-choice';
+import { TargetsPicker } from '../../components/TargetsPicker';
+import { useResourceMutation } from '../../components/use-resource-mutation';
+import { ConfirmMutationDialog } from '../../components/ConfirmMutationDialog';
+import { QueryStates } from '../../components/QueryStates';
+import { PageHeader } from '../../components/PageHeader';
 
 const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 const zones: readonly string[] = Intl.supportedValuesOf('timeZone');
 
 /** A new schedule, or (with `schedule`) the edit of one: only what changed is sent. */
 function ScheduleForm({ schedule, onDone }: { schedule?: Schedule; onDone: () => void }) {
-  const client = useQueryClient();
   const actions = useSavedActions();
   const [name, setName] = useState(schedule?.name ?? '');
   const [cron, setCron] = useState(schedule?.cron ?? '0 3 * * *');
@@ -45,8 +50,8 @@ function ScheduleForm({ schedule, onDone }: { schedule?: Schedule; onDone: () =>
   const [ownTargets, setOwnTargets] = useState(true);
   const [choice, setChoice] = useState<TargetChoice>(schedule ? storedChoice(schedule) : noTargets);
   const [targetsTouched, setTargetsTouched] = useState(false);
-  const named = useNamedChoice(choice);
-  const create = useMutation({
+  const needsTargets = runs === 'command' || ownTargets;
+  const save = useResourceMutation({
     mutationFn: async () => {
       if (schedule) {
         const what =
@@ -62,7 +67,7 @@ function ScheduleForm({ schedule, onDone }: { schedule?: Schedule; onDone: () =>
           ...(cron !== schedule.cron ? { cron } : {}),
           ...(timezone !== schedule.timezone ? { timezone } : {}),
           ...what,
-          ...(targetsTouched && (runs === 'command' || ownTargets) ? targetBody(choice) : {}),
+          ...(needsTargets ? changedTargetBody(choice, targetsTouched) : {}),
         };
         return (await hub.call('schedules.update', { params: { id: schedule.id }, body })).data;
       }
@@ -71,77 +76,52 @@ function ScheduleForm({ schedule, onDone }: { schedule?: Schedule; onDone: () =>
         cron,
         timezone,
         ...(runs === 'command' ? { command } : { action_id: actionId }),
-        ...(runs === 'command' || ownTargets ? targetBody(choice) : {}),
+        ...(needsTargets ? targetBody(choice) : {}),
       };
       return (await hub.call('schedules.create', { body })).data;
     },
-    onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: ['schedules'] });
-      onDone();
-    },
+    invalidates: [['schedules']],
+    onSuccess: onDone,
   });
-  const problems = fieldProblems(create.error);
-  const needsTargets = runs === 'command' || ownTargets;
-  const ready =
-    name.trim() !== '' &&
-    cron.trim() !== '' &&
-    (runs === 'command' ? command.trim() !== '' : actionId !== '') &&
-    (!needsTargets || targetsChosen(choice)) &&
-    !create.isPending;
-  const submit = (event: SyntheticEvent) => {
-    event.preventDefault();
-    if (ready) create.mutate();
-  };
+  const { problems } = save;
   return (
-    <form className="panel run-form" onSubmit={submit} noValidate aria-labelledby="new-schedule-title">
-      <h2 id="new-schedule-title">{schedule ? `Edit ${schedule.name}` : 'New schedule'}</h2>
-      <FormField label="Name" problem={problems.name}>
-        {(control) => (
-          <input
-            {...control}
-            value={name}
-            onChange={(e) => {
-              setName(e.target.value);
-            }}
-          />
-        )}
-      </FormField>
+    <PanelForm
+      title={schedule ? `Edit ${schedule.name}` : 'New schedule'}
+      mutation={save}
+      onSubmit={() => {
+        save.mutate();
+      }}
+      onCancel={schedule ? onDone : undefined}
+      submitLabel="Save schedule"
+      canSubmit={
+        name.trim() !== '' &&
+        cron.trim() !== '' &&
+        (runs === 'command' ? command.trim() !== '' : actionId !== '') &&
+        (!needsTargets || targetsChosen(choice))
+      }
+    >
+      <TextField label="Name" problem={problems.name} value={name} onChange={setName} />
       <div className="run-options">
-        <div className="field">
-          <label htmlFor="schedule-cron">Cron expression</label>
-          <input
-            id="schedule-cron"
-            className="mono"
-            value={cron}
-            aria-invalid={problems.cron !== undefined}
-            aria-describedby="schedule-cron-help"
-            onChange={(e) => {
-              setCron(e.target.value);
-            }}
-          />
-          <span id="schedule-cron-help" className="muted small">
-            minute hour day month weekday; a sixth field first for seconds
-          </span>
-          {problems.cron && <span className="field-error">{problems.cron}</span>}
-        </div>
-        <div className="field">
-          <label htmlFor="schedule-timezone">Time zone</label>
-          <input
-            id="schedule-timezone"
-            list="schedule-zones"
-            value={timezone}
-            aria-invalid={problems.timezone !== undefined}
-            onChange={(e) => {
-              setTimezone(e.target.value);
-            }}
-          />
-          <datalist id="schedule-zones">
-            {zones.map((z) => (
-              <option key={z} value={z} />
-            ))}
-          </datalist>
-          {problems.timezone && <span className="field-error">{problems.timezone}</span>}
-        </div>
+        <TextField
+          label="Cron expression"
+          hint="minute hour day month weekday; a sixth field first for seconds"
+          problem={problems.cron}
+          className="mono"
+          value={cron}
+          onChange={setCron}
+        />
+        <TextField
+          label="Time zone"
+          problem={problems.timezone}
+          list="schedule-zones"
+          value={timezone}
+          onChange={setTimezone}
+        />
+        <datalist id="schedule-zones">
+          {zones.map((z) => (
+            <option key={z} value={z} />
+          ))}
+        </datalist>
       </div>
       <fieldset className="target-mode">
         <legend>Runs</legend>
@@ -169,20 +149,16 @@ function ScheduleForm({ schedule, onDone }: { schedule?: Schedule; onDone: () =>
         </label>
       </fieldset>
       {runs === 'command' ? (
-        <FormField label="Command" problem={problems.command}>
-          {(control) => (
-            <textarea
-              {...control}
-              className="mono"
-              rows={2}
-              spellCheck={false}
-              value={command}
-              onChange={(e) => {
-                setCommand(e.target.value);
-              }}
-            />
-          )}
-        </FormField>
+        <TextField
+          label="Command"
+          problem={problems.command}
+          multiline
+          className="mono"
+          rows={2}
+          spellCheck={false}
+          value={command}
+          onChange={setCommand}
+        />
       ) : (
         <div className="field">
           <label htmlFor="schedule-action">Saved action</label>
@@ -214,28 +190,17 @@ function ScheduleForm({ schedule, onDone }: { schedule?: Schedule; onDone: () =>
         </div>
       )}
       {needsTargets && (
-        <TargetFields
+        <TargetsPicker
           idPrefix="schedule"
-          choice={named}
+          choice={choice}
           onChange={(next) => {
             setChoice(next);
             setTargetsTouched(true);
           }}
-          problem={problems.targets ?? problems.group}
+          problem={targetsProblem(problems)}
         />
       )}
-      <div className="run-buttons">
-        <button type="submit" className="primary" disabled={!ready}>
-          {create.isPending ? 'Saving…' : 'Save schedule'}
-        </button>
-        {schedule && (
-          <button type="button" onClick={onDone} disabled={create.isPending}>
-            Cancel
-          </button>
-        )}
-      </div>
-      {create.isError && Object.keys(problems).length === 0 && <ErrorNotice error={create.error} />}
-    </form>
+    </PanelForm>
   );
 }
 
@@ -311,7 +276,6 @@ function shownSummary(run: ScheduleRun): string {
 
 export function SchedulesPage() {
   const { canMutate } = useSession();
-  const client = useQueryClient();
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<Schedule | null>(null);
   const [viewing, setViewing] = useState<string | null>(null);
@@ -321,39 +285,36 @@ export function SchedulesPage() {
     queryFn: async () => (await hub.call('schedules.list', { query: { per_page: 500 } })).data,
     refetchInterval: 15_000,
   });
-  const remove = useMutation({
+  const remove = useResourceMutation({
     mutationFn: async (s: Schedule) => (await hub.call('schedules.delete', { params: { id: s.id } })).data,
-    onSuccess: async () => {
+    invalidates: [['schedules']],
+    onSuccess: () => {
       setDeleting(null);
       setViewing(null);
-      await client.invalidateQueries({ queryKey: ['schedules'] });
     },
   });
-  const toggle = useMutation({
+  const toggle = useResourceMutation({
     mutationFn: async (s: Schedule) =>
       (await hub.call('schedules.update', { params: { id: s.id }, body: { enabled: !s.enabled } })).data,
-    onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: ['schedules'] });
-    },
+    invalidates: [['schedules']],
   });
   const viewed = schedules.data?.find((s) => s.id === viewing);
 
   return (
     <section className="page" aria-labelledby="schedules-title">
-      <div className="page-header">
-        <h1 id="schedules-title">Schedules</h1>
-        {canMutate && !creating && (
-          <button
-            type="button"
-            className="primary"
-            onClick={() => {
+      <PageHeader
+        titleId="schedules-title"
+        title="Schedules"
+        action={
+          canMutate &&
+          !creating && {
+            label: 'New schedule',
+            onClick: () => {
               setCreating(true);
-            }}
-          >
-            New schedule
-          </button>
-        )}
-      </div>
+            },
+          }
+        }
+      />
       {creating && (
         <ScheduleForm
           onDone={() => {
@@ -371,111 +332,114 @@ export function SchedulesPage() {
         />
       )}
       {toggle.isError && <ErrorNotice error={toggle.error} />}
-      {schedules.isPending && <Loading label="Loading schedules" />}
-      {schedules.isError && <ErrorNotice error={schedules.error} retry={() => void schedules.refetch()} />}
-      {schedules.isSuccess && schedules.data.length === 0 && (
-        <EmptyState title="No schedules yet">
-          {canMutate && <p>A schedule runs a command or a saved action by itself, at the times you give.</p>}
-        </EmptyState>
-      )}
-      {schedules.isSuccess && schedules.data.length > 0 && (
-        <div className="rows-scroll">
-          <table className="data-table" aria-label="Schedules">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">When</th>
-                <th scope="col">Runs</th>
-                <th scope="col">Next run</th>
-                <th scope="col">Last run</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {schedules.data.map((s) => (
-                <tr key={s.id} data-schedule-id={s.id}>
-                  <th scope="row">{s.name}</th>
-                  <td>
-                    <code className="mono">{s.cron}</code> <span className="muted small">{s.timezone}</span>
-                  </td>
-                  <td className="cell-wide">
-                    {s.command !== null ? (
-                      <code className="mono">{s.command}</code>
-                    ) : (
-                      `saved action ${s.action_id ?? ''}`
-                    )}
-                  </td>
-                  <td className="next-run">
-                    {!s.enabled ? (
-                      <span className="muted">paused</span>
-                    ) : s.next_run_at ? (
-                      formatTime(s.next_run_at)
-                    ) : (
-                      'none'
-                    )}
-                  </td>
-                  <td>{s.last_run_at ? formatTime(s.last_run_at) : <span className="muted">never</span>}</td>
-                  <td className="cell-actions">
-                    <button
-                      type="button"
-                      className="small"
-                      aria-label={`History of ${s.name}`}
-                      onClick={() => {
-                        setViewing(s.id);
-                      }}
-                    >
-                      History
-                    </button>
-                    {canMutate && (
-                      <>
-                        <button
-                          type="button"
-                          className="small"
-                          aria-label={`${s.enabled ? 'Pause' : 'Resume'} ${s.name}`}
-                          disabled={toggle.isPending}
-                          onClick={() => {
-                            toggle.mutate(s);
-                          }}
-                        >
-                          {s.enabled ? 'Pause' : 'Resume'}
-                        </button>
-                        <EditDeleteButtons
-                          name={s.name}
-                          onEdit={() => {
-                            setEditing(s);
-                          }}
-                          onDelete={() => {
-                            setDeleting(s);
-                          }}
-                          small
-                        />
-                      </>
-                    )}
-                  </td>
+      <QueryStates
+        query={schedules}
+        loadingLabel="Loading schedules"
+        empty={
+          <EmptyState title="No schedules yet">
+            {canMutate && (
+              <p>A schedule runs a command or a saved action by itself, at the times you give.</p>
+            )}
+          </EmptyState>
+        }
+      >
+        {(rows) => (
+          <div className="rows-scroll">
+            <table className="data-table" aria-label="Schedules">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">When</th>
+                  <th scope="col">Runs</th>
+                  <th scope="col">Next run</th>
+                  <th scope="col">Last run</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+              </thead>
+              <tbody>
+                {rows.map((s) => (
+                  <tr key={s.id} data-schedule-id={s.id}>
+                    <th scope="row">{s.name}</th>
+                    <td>
+                      <code className="mono">{s.cron}</code> <span className="muted small">{s.timezone}</span>
+                    </td>
+                    <td className="cell-wide">
+                      {s.command !== null ? (
+                        <code className="mono">{s.command}</code>
+                      ) : (
+                        `saved action ${s.action_id ?? ''}`
+                      )}
+                    </td>
+                    <td className="next-run">
+                      {!s.enabled ? (
+                        <span className="muted">paused</span>
+                      ) : s.next_run_at ? (
+                        formatTime(s.next_run_at)
+                      ) : (
+                        'none'
+                      )}
+                    </td>
+                    <td>
+                      {s.last_run_at ? formatTime(s.last_run_at) : <span className="muted">never</span>}
+                    </td>
+                    <td className="cell-actions">
+                      <button
+                        type="button"
+                        className="small"
+                        aria-label={`History of ${s.name}`}
+                        onClick={() => {
+                          setViewing(s.id);
+                        }}
+                      >
+                        History
+                      </button>
+                      {canMutate && (
+                        <>
+                          <button
+                            type="button"
+                            className="small"
+                            aria-label={`${s.enabled ? 'Pause' : 'Resume'} ${s.name}`}
+                            disabled={toggle.isPending}
+                            onClick={() => {
+                              toggle.mutate(s);
+                            }}
+                          >
+                            {s.enabled ? 'Pause' : 'Resume'}
+                          </button>
+                          <EditDeleteButtons
+                            name={s.name}
+                            onEdit={() => {
+                              setEditing(s);
+                            }}
+                            onDelete={() => {
+                              setDeleting(s);
+                            }}
+                            small
+                          />
+                        </>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </QueryStates>
       {viewed && <History schedule={viewed} />}
-      <ConfirmDialog
-        open={deleting !== null}
-        title={`Delete ${deleting?.name ?? ''}?`}
+      <ConfirmMutationDialog
+        record={deleting}
+        title={(record) => `Delete ${record.name}?`}
         confirmLabel="Delete"
-        busy={remove.isPending}
-        onConfirm={() => {
-          if (deleting) remove.mutate(deleting);
-        }}
+        mutation={remove}
         onClose={() => {
           setDeleting(null);
         }}
       >
-        <p>The schedule stops and its run history is removed with it.</p>
-        {remove.isError && <ErrorNotice error={remove.error} />}
-      </ConfirmDialog>
+        {() => <p>The schedule stops and its run history is removed with it.</p>}
+      </ConfirmMutationDialog>
     </section>
   );
 }

@@ -6,10 +6,11 @@
 import { useState, type ChangeEvent, type SyntheticEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CertificateDetails, TlsStatus } from '@svc/protocol';
-import { fieldProblems, hub } from '../../api/client';
+import { hub } from '../../api/client';
+import { fieldProblems } from '../../components/form-problems';
 import { ConfirmDialog } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { FormField } from '../../components/FormField';
+import { TextField } from '../../components/TextField';
 import { Loading } from '../../components/Loading';
 import { Time } from '../../components/Time';
 
@@ -104,48 +105,34 @@ function UploadOverride({ status }: { status: TlsStatus }) {
     <section className="panel" aria-labelledby="tls-upload-title">
       <h2 id="tls-upload-title">Upload a certificate</h2>
       <form className="stack-form" onSubmit={submit} noValidate>
-        <FormField
+        <TextField
           label="Certificate chain (PEM)"
           problem={problems.certificate}
           hint="The server certificate first, then its intermediates."
-        >
-          {(p) => (
-            <textarea
-              {...p}
-              rows={5}
-              spellCheck={false}
-              className="mono"
-              value={certificate}
-              placeholder="-----BEGIN CERTIFICATE-----"
-              onChange={(e) => {
-                setCertificate(e.target.value);
-              }}
-            />
-          )}
-        </FormField>
+          multiline
+          rows={5}
+          spellCheck={false}
+          className="mono"
+          value={certificate}
+          placeholder="-----BEGIN CERTIFICATE-----"
+          onChange={setCertificate}
+        />
         <label className="file-input">
           Or read the chain from a file
           <input type="file" accept=".pem,.crt,.cer" onChange={pemFromFile(setCertificate)} />
         </label>
-        <FormField
+        <TextField
           label="Private key (PEM)"
           problem={problems.private_key}
           hint="Matching the certificate; stored encrypted and never shown again."
-        >
-          {(p) => (
-            <textarea
-              {...p}
-              rows={5}
-              spellCheck={false}
-              className="mono"
-              value={privateKey}
-              placeholder="-----BEGIN PRIVATE KEY-----"
-              onChange={(e) => {
-                setPrivateKey(e.target.value);
-              }}
-            />
-          )}
-        </FormField>
+          multiline
+          rows={5}
+          spellCheck={false}
+          className="mono"
+          value={privateKey}
+          placeholder="-----BEGIN PRIVATE KEY-----"
+          onChange={setPrivateKey}
+        />
         <label className="file-input">
           Or read the key from a file
           <input type="file" accept=".pem,.key" onChange={pemFromFile(setPrivateKey)} />

@@ -2,19 +2,22 @@
  * Local users of the console: list, create, change a role, reset a password (what `/api/auth/users` offers;
  * the hub has no delete of users yet). The owner's role is reserved and cannot be given or changed here.
  */
-import { useState, type SyntheticEvent } from 'react';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { assignableRoles, limits, type AssignableRole, type User } from '@svc/protocol';
-import { fieldProblems, hub } from '../../api/client';
+import { hub } from '../../api/client';
 import { useSession } from '../../app/session';
-import { Dialog } from '../../components/Dialog';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
+import { FormDialog } from '../../components/FormDialog';
 import { FormField } from '../../components/FormField';
+import { TextField } from '../../components/TextField';
 import { Loading } from '../../components/Loading';
 import { Pager } from '../../components/Pager';
 import { Time } from '../../components/Time';
+import { useResourceMutation } from '../../components/use-resource-mutation';
+import { PageHeader } from '../../components/PageHeader';
 
 const perPage = 50;
 
@@ -52,81 +55,60 @@ function RoleSelect({
 }
 
 function CreateUserDialog({ onClose }: { onClose: () => void }) {
-  const client = useQueryClient();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [role, setRole] = useState<AssignableRole>('operator');
-  const create = useMutation({
+  const create = useResourceMutation({
     mutationFn: async () =>
       (await hub.call('users.create', { body: { username: username.trim(), password, role } })).data,
-    onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: ['users'] });
-      onClose();
-    },
+    invalidates: [['users']],
+    onSuccess: onClose,
   });
-  const problems = fieldProblems(create.error);
-  const submit = (event: SyntheticEvent) => {
-    event.preventDefault();
-    create.mutate();
-  };
+  const { problems } = create;
   return (
-    <Dialog open title="Add a user" onClose={onClose}>
-      <form className="stack-form" onSubmit={submit} noValidate>
-        <FormField label="Username" problem={problems.username} hint="Letters, digits and . _ @ -">
-          {(p) => (
-            <input
-              {...p}
-              autoFocus
-              autoComplete="off"
-              value={username}
-              onChange={(e) => {
-                setUsername(e.target.value);
-              }}
-            />
-          )}
-        </FormField>
-        <FormField
-          label="Password"
-          problem={problems.password}
-          hint={`At least ${limits.passwordMinLength} characters; tell it to the user over a safe channel.`}
-        >
-          {(p) => (
-            <input
-              {...p}
-              type="password"
-              autoComplete="new-password"
-              value={password}
-              onChange={(e) => {
-                setPassword(e.target.value);
-              }}
-            />
-          )}
-        </FormField>
-        <FormField label="Role" problem={problems.role}>
-          {(p) => <RoleSelect value={role} onChange={setRole} controlProps={p} />}
-        </FormField>
-        {create.isError && <ErrorNotice error={create.error} />}
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose} disabled={create.isPending}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={create.isPending}>
-            {create.isPending ? 'Adding…' : 'Add user'}
-          </button>
-        </div>
-      </form>
-    </Dialog>
+    <FormDialog
+      title="Add a user"
+      mutation={create}
+      onSubmit={() => {
+        create.mutate();
+      }}
+      onClose={onClose}
+      submitLabel="Add user"
+      pendingLabel="Adding…"
+      className="stack-form"
+    >
+      <TextField
+        label="Username"
+        problem={problems.username}
+        hint="Letters, digits and . _ @ -"
+        autoFocus
+        autoComplete="off"
+        value={username}
+        onChange={setUsername}
+      />
+      <TextField
+        label="Password"
+        problem={problems.password}
+        hint={`At least ${limits.passwordMinLength} characters; tell it to the user over a safe channel.`}
+        type="password"
+        autoComplete="new-password"
+        value={password}
+        onChange={setPassword}
+      />
+      <FormField label="Role" problem={problems.role}>
+        {(p) => <RoleSelect value={role} onChange={setRole} controlProps={p} />}
+      </FormField>
+    </FormDialog>
   );
 }
 
 type Change = { kind: 'role'; user: User } | { kind: 'password'; user: User };
 
 function ChangeUserDialog({ change, onClose }: { change: Change; onClose: () => void }) {
-  const client = useQueryClient();
   const { user } = change;
   const [role, setRole] = useState<AssignableRole>(user.role === 'owner' ? 'admin' : user.role);
   const [password, setPassword] = useState('');
-  const save = useMutation({
+  const save = useResourceMutation({
     mutationFn: async () =>
       (
         await hub.call('users.update', {
@@ -134,66 +116,46 @@ function ChangeUserDialog({ change, onClose }: { change: Change; onClose: () => 
           body: change.kind === 'role' ? { role } : { password },
         })
       ).data,
-    onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: ['users'] });
-      onClose();
-    },
+    invalidates: [['users']],
+    onSuccess: onClose,
   });
-  const problems = fieldProblems(save.error);
-  const submit = (event: SyntheticEvent) => {
-    event.preventDefault();
-    save.mutate();
-  };
+  const { problems } = save;
   return (
-    <Dialog
-      open
+    <FormDialog
       title={
         change.kind === 'role'
           ? `Change the role of ${user.username}`
           : `Reset the password of ${user.username}`
       }
+      mutation={save}
+      onSubmit={() => {
+        save.mutate();
+      }}
       onClose={onClose}
+      submitLabel={change.kind === 'role' ? 'Change role' : 'Reset password'}
+      className="stack-form"
     >
-      <form className="stack-form" onSubmit={submit} noValidate>
-        {change.kind === 'role' ? (
-          <FormField
-            label="Role"
-            problem={problems.role}
-            hint={`${roleDescriptions[role]}. The user's sessions end: they sign in again under the new role.`}
-          >
-            {(p) => <RoleSelect value={role} onChange={setRole} controlProps={p} />}
-          </FormField>
-        ) : (
-          <FormField
-            label="New password"
-            problem={problems.password}
-            hint="The user's sessions end; they sign in with this password."
-          >
-            {(p) => (
-              <input
-                {...p}
-                type="password"
-                autoComplete="new-password"
-                autoFocus
-                value={password}
-                onChange={(e) => {
-                  setPassword(e.target.value);
-                }}
-              />
-            )}
-          </FormField>
-        )}
-        {save.isError && <ErrorNotice error={save.error} />}
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose} disabled={save.isPending}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={save.isPending}>
-            {save.isPending ? 'Saving…' : change.kind === 'role' ? 'Change role' : 'Reset password'}
-          </button>
-        </div>
-      </form>
-    </Dialog>
+      {change.kind === 'role' ? (
+        <FormField
+          label="Role"
+          problem={problems.role}
+          hint={`${roleDescriptions[role]}. The user's sessions end: they sign in again under the new role.`}
+        >
+          {(p) => <RoleSelect value={role} onChange={setRole} controlProps={p} />}
+        </FormField>
+      ) : (
+        <TextField
+          label="New password"
+          problem={problems.password}
+          hint="The user's sessions end; they sign in with this password."
+          type="password"
+          autoComplete="new-password"
+          autoFocus
+          value={password}
+          onChange={setPassword}
+        />
+      )}
+    </FormDialog>
   );
 }
 
@@ -210,18 +172,16 @@ export function UsersPage() {
 
   return (
     <section className="page" aria-labelledby="users-title">
-      <div className="page-header">
-        <h1 id="users-title">Users</h1>
-        <button
-          type="button"
-          className="primary"
-          onClick={() => {
+      <PageHeader
+        titleId="users-title"
+        title="Users"
+        action={{
+          label: 'Add user',
+          onClick: () => {
             setCreating(true);
-          }}
-        >
-          Add user
-        </button>
-      </div>
+          },
+        }}
+      />
       {users.isPending ? (
         <Loading label="Loading the users" />
       ) : users.isError ? (

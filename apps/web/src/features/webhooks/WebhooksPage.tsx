@@ -3,29 +3,29 @@
  * edit, send a test event, delete with a confirmation.
  */
 import { useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { Webhook, WebhookCreated, WebhookTestResult } from '@svc/protocol';
 import { hub } from '../../api/client';
 import { useSession } from '../../app/session';
 import { CopyButton } from '../../components/CopyButton';
-import { ConfirmDialog, Dialog } from '../../components/Dialog';
+import { Dialog } from '../../components/Dialog';
 import { EditDeleteButtons } from '../../components/EditDeleteButtons';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { Loading } from '../../components/Loading';
 import { formatTime } from '../../components/units';
+import { ConfirmMutationDialog } from '../../components/ConfirmMutationDialog';
+import { useResourceMutation } from '../../components/use-resource-mutation';
+import { QueryStates } from '../../components/QueryStates';
+import { PageHeader } from '../../components/PageHeader';
 import { WebhookFormDialog, webhooksKey } from './WebhookFormDialog';
 import './webhooks.css';
 
 function TestButton({ webhook }: { webhook: Webhook }) {
-  const client = useQueryClient();
   const [result, setResult] = useState<WebhookTestResult | null>(null);
-  const test = useMutation({
+  const test = useResourceMutation({
     mutationFn: async () => (await hub.call('webhooks.test', { params: { id: webhook.id } })).data,
-    onSuccess: async (answer) => {
-      setResult(answer);
-      await client.invalidateQueries({ queryKey: webhooksKey });
-    },
+    invalidates: [webhooksKey],
+    onSuccess: setResult,
   });
   return (
     <>
@@ -73,7 +73,6 @@ function Counters({ webhook }: { webhook: Webhook }) {
 
 export function WebhooksPage() {
   const { canMutate } = useSession();
-  const client = useQueryClient();
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<Webhook | null>(null);
   const [deleting, setDeleting] = useState<Webhook | null>(null);
@@ -83,90 +82,90 @@ export function WebhooksPage() {
     queryFn: async () => (await hub.call('webhooks.list', { query: { per_page: 500 } })).data,
     refetchInterval: 5_000,
   });
-  const remove = useMutation({
-    mutationFn: async (id: string) => (await hub.call('webhooks.delete', { params: { id } })).data,
-    onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: webhooksKey });
+  const remove = useResourceMutation({
+    mutationFn: async (record: Webhook) =>
+      (await hub.call('webhooks.delete', { params: { id: record.id } })).data,
+    invalidates: [webhooksKey],
+    onSuccess: () => {
       setDeleting(null);
     },
   });
   return (
     <section className="page" aria-labelledby="webhooks-title">
-      <div className="page-header">
-        <h1 id="webhooks-title">Webhooks</h1>
-        {webhooks.isSuccess && (
-          <span className="muted">
-            {webhooks.data.length} webhook{webhooks.data.length === 1 ? '' : 's'}
-          </span>
-        )}
-        {canMutate && (
-          <button
-            type="button"
-            className="primary"
-            onClick={() => {
+      <PageHeader
+        titleId="webhooks-title"
+        title="Webhooks"
+        count={webhooks.isSuccess ? { n: webhooks.data.length, noun: 'webhook' } : undefined}
+        action={
+          canMutate && {
+            label: 'New webhook',
+            onClick: () => {
               setCreating(true);
-            }}
-          >
-            New webhook
-          </button>
-        )}
-      </div>
-      {webhooks.isPending && <Loading label="Loading webhooks" />}
-      {webhooks.isError && <ErrorNotice error={webhooks.error} retry={() => void webhooks.refetch()} />}
-      {webhooks.isSuccess && webhooks.data.length === 0 && (
-        <EmptyState title="No webhooks yet">
-          <p>A webhook sends the fleet&apos;s events to a URL as they happen, signed with its secret.</p>
-        </EmptyState>
-      )}
-      {webhooks.isSuccess && webhooks.data.length > 0 && (
-        <div className="rows-scroll">
-          <table className="data-table" aria-label="Webhooks">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">URL</th>
-                <th scope="col">Events</th>
-                <th scope="col">Delivered</th>
-                <th scope="col">Failed attempts</th>
-                <th scope="col">Dropped</th>
-                <th scope="col">Last error</th>
-                <th scope="col">Last delivery</th>
-                {canMutate && <th scope="col">Actions</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {webhooks.data.map((w) => (
-                <tr key={w.id} data-webhook-id={w.id}>
-                  <th scope="row">
-                    {w.name}
-                    {!w.enabled && <span className="muted"> (disabled)</span>}
-                  </th>
-                  <td className="cell-wide">{w.url}</td>
-                  <td>{w.events.length === 0 ? 'all' : w.events.join(', ')}</td>
-                  <Counters webhook={w} />
-                  <td>{w.deliveries.last_delivered_at ? formatTime(w.deliveries.last_delivered_at) : '—'}</td>
-                  {canMutate && (
-                    <td>
-                      <div className="row-actions">
-                        <TestButton webhook={w} />
-                        <EditDeleteButtons
-                          name={w.name}
-                          onEdit={() => {
-                            setEditing(w);
-                          }}
-                          onDelete={() => {
-                            setDeleting(w);
-                          }}
-                        />
-                      </div>
-                    </td>
-                  )}
+            },
+          }
+        }
+      />
+      <QueryStates
+        query={webhooks}
+        loadingLabel="Loading webhooks"
+        empty={
+          <EmptyState title="No webhooks yet">
+            <p>A webhook sends the fleet&apos;s events to a URL as they happen, signed with its secret.</p>
+          </EmptyState>
+        }
+      >
+        {(rows) => (
+          <div className="rows-scroll">
+            <table className="data-table" aria-label="Webhooks">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">URL</th>
+                  <th scope="col">Events</th>
+                  <th scope="col">Delivered</th>
+                  <th scope="col">Failed attempts</th>
+                  <th scope="col">Dropped</th>
+                  <th scope="col">Last error</th>
+                  <th scope="col">Last delivery</th>
+                  {canMutate && <th scope="col">Actions</th>}
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+              </thead>
+              <tbody>
+                {rows.map((w) => (
+                  <tr key={w.id} data-webhook-id={w.id}>
+                    <th scope="row">
+                      {w.name}
+                      {!w.enabled && <span className="muted"> (disabled)</span>}
+                    </th>
+                    <td className="cell-wide">{w.url}</td>
+                    <td>{w.events.length === 0 ? 'all' : w.events.join(', ')}</td>
+                    <Counters webhook={w} />
+                    <td>
+                      {w.deliveries.last_delivered_at ? formatTime(w.deliveries.last_delivered_at) : '—'}
+                    </td>
+                    {canMutate && (
+                      <td>
+                        <div className="row-actions">
+                          <TestButton webhook={w} />
+                          <EditDeleteButtons
+                            name={w.name}
+                            onEdit={() => {
+                              setEditing(w);
+                            }}
+                            onDelete={() => {
+                              setDeleting(w);
+                            }}
+                          />
+                        </div>
+                      </td>
+                    )}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </QueryStates>
       {(creating || editing) && (
         <WebhookFormDialog
           webhook={editing}
@@ -203,22 +202,17 @@ export function WebhooksPage() {
           </div>
         </Dialog>
       )}
-      <ConfirmDialog
-        open={deleting !== null}
-        title={`Delete the webhook ${deleting?.name ?? ''}?`}
+      <ConfirmMutationDialog
+        record={deleting}
+        title={(record) => `Delete the webhook ${record.name}?`}
         confirmLabel="Delete webhook"
-        busy={remove.isPending}
-        onConfirm={() => {
-          if (deleting) remove.mutate(deleting.id);
-        }}
+        mutation={remove}
         onClose={() => {
           setDeleting(null);
-          remove.reset();
         }}
       >
-        <p>Deliveries to it stop, and those still queued are dropped.</p>
-        {remove.isError && <ErrorNotice error={remove.error} />}
-      </ConfirmDialog>
+        {() => <p>Deliveries to it stop, and those still queued are dropped.</p>}
+      </ConfirmMutationDialog>
     </section>
   );
 }

@@ -1,27 +1,13 @@
 /**
- * What saved actions, schedules and bulk actions run on: assets picked by name, or a group. The parent keeps
- * the choice; `targetBody` turns it into the `targets` or `group` of a request.
+ * Picks what a saved action or a schedule runs on: assets by name (chips with a remove button), or a group.
+ * The parent keeps the choice (`target-choice.ts` turns it into the request's `targets` or `group`); the
+ * picker reads the names of a stored record's assets itself.
  */
 import { useQuery } from '@tanstack/react-query';
-import { hub } from '../../api/client';
-import { AssetPicker, type PickedAsset } from '../../components/AssetPicker';
-import { ErrorNotice } from '../../components/ErrorNotice';
-
-export interface TargetChoice {
-  mode: 'assets' | 'group';
-  picked: PickedAsset[];
-  groupId: string;
-}
-
-export const noTargets: TargetChoice = { mode: 'assets', picked: [], groupId: '' };
-
-export function targetsChosen(choice: TargetChoice): boolean {
-  return choice.mode === 'assets' ? choice.picked.length > 0 : choice.groupId !== '';
-}
-
-export function targetBody(choice: TargetChoice): { targets: string[] } | { group: string } {
-  return choice.mode === 'assets' ? { targets: choice.picked.map((p) => p.id) } : { group: choice.groupId };
-}
+import { hub } from '../api/client';
+import { AssetPicker, type PickedAsset } from './AssetPicker';
+import { ErrorNotice } from './ErrorNotice';
+import { unnamedIds, withAsset, withNames, withoutAsset, type TargetChoice } from './target-choice';
 
 export function useGroupList() {
   return useQuery({
@@ -31,9 +17,27 @@ export function useGroupList() {
   });
 }
 
-export function TargetFields({
+/** The choice with the picked assets' names, once they are read (ids until then). */
+function useNamedChoice(choice: TargetChoice): TargetChoice {
+  const ids = unnamedIds(choice);
+  const names = useQuery({
+    queryKey: ['assets', 'names', ids],
+    enabled: ids.length > 0,
+    staleTime: 60_000,
+    queryFn: async (): Promise<PickedAsset[]> =>
+      Promise.all(
+        ids.map(async (id) => {
+          const asset = (await hub.call('assets.get', { params: { id } })).data;
+          return { id, name: asset.name };
+        }),
+      ),
+  });
+  return names.data ? withNames(choice, names.data) : choice;
+}
+
+export function TargetsPicker({
   idPrefix,
-  choice,
+  choice: stored,
   onChange,
   problem,
 }: {
@@ -43,6 +47,7 @@ export function TargetFields({
   problem?: string | undefined;
 }) {
   const groups = useGroupList();
+  const choice = useNamedChoice(stored);
   return (
     <>
       <fieldset className="target-mode">
@@ -76,7 +81,7 @@ export function TargetFields({
             label="Add an asset"
             picked={new Set(choice.picked.map((p) => p.id))}
             onPick={(asset) => {
-              onChange({ ...choice, picked: [...choice.picked, asset] });
+              onChange(withAsset(choice, asset));
             }}
           />
           {choice.picked.length > 0 ? (
@@ -89,7 +94,7 @@ export function TargetFields({
                     className="chip-remove"
                     aria-label={`Remove ${p.name}`}
                     onClick={() => {
-                      onChange({ ...choice, picked: choice.picked.filter((x) => x.id !== p.id) });
+                      onChange(withoutAsset(choice, p.id));
                     }}
                   >
                     ×

@@ -3,16 +3,19 @@
  * is shown once, in a dialog with a copy button, and is gone from the page when the dialog closes.
  */
 import { useState } from 'react';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ApiKey, ApiKeyCreated } from '@svc/protocol';
 import { hub } from '../../api/client';
 import { CopyField } from '../../components/CopyButton';
-import { ConfirmDialog, Dialog } from '../../components/Dialog';
+import { Dialog } from '../../components/Dialog';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { Pager } from '../../components/Pager';
 import { Time } from '../../components/Time';
+import { ConfirmMutationDialog } from '../../components/ConfirmMutationDialog';
+import { useResourceMutation } from '../../components/use-resource-mutation';
+import { PageHeader } from '../../components/PageHeader';
 import { isExpired } from './expiry';
 import { KeyFormDialog } from './KeyFormDialog';
 import { scopeSummary } from './scope-selection';
@@ -83,7 +86,6 @@ function KeyRow({ apiKey, onEdit, onRevoke }: { apiKey: ApiKey; onEdit: () => vo
 }
 
 export function KeysPage() {
-  const client = useQueryClient();
   const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<Editing | null>(null);
   const [created, setCreated] = useState<ApiKeyCreated | null>(null);
@@ -93,28 +95,26 @@ export function KeysPage() {
     queryFn: () => hub.call('keys.list', { query: { page, per_page: perPage } }),
     placeholderData: keepPreviousData,
   });
-  const revoke = useMutation({
+  const revoke = useResourceMutation({
     mutationFn: async (key: ApiKey) => (await hub.call('keys.revoke', { params: { id: key.id } })).data,
-    onSuccess: async () => {
+    invalidates: [['keys']],
+    onSuccess: () => {
       setRevoking(null);
-      await client.invalidateQueries({ queryKey: ['keys'] });
     },
   });
 
   return (
     <section className="page" aria-labelledby="keys-title">
-      <div className="page-header">
-        <h1 id="keys-title">API keys</h1>
-        <button
-          type="button"
-          className="primary"
-          onClick={() => {
+      <PageHeader
+        titleId="keys-title"
+        title="API keys"
+        action={{
+          label: 'Create key',
+          onClick: () => {
             setEditing({ mode: 'create' });
-          }}
-        >
-          Create key
-        </button>
-      </div>
+          },
+        }}
+      />
       <p className="muted">
         Keys call the REST API (<code>/api/v2</code>) with a role, scopes and optionally a list of assets.
         Only their prefix is kept in the clear.
@@ -192,24 +192,22 @@ export function KeysPage() {
           }}
         />
       )}
-      <ConfirmDialog
-        open={revoking !== null}
-        title={`Revoke the key ${revoking?.name ?? ''}?`}
+      <ConfirmMutationDialog
+        record={revoking}
+        title={(record) => `Revoke the key ${record.name}?`}
         confirmLabel="Revoke key"
-        busy={revoke.isPending}
-        onConfirm={() => {
-          if (revoking) revoke.mutate(revoking);
-        }}
+        mutation={revoke}
         onClose={() => {
           setRevoking(null);
         }}
       >
-        <p>
-          Every request with <code>svc_{revoking?.prefix}_…</code> is refused from now on, and its event
-          streams close. This cannot be undone.
-        </p>
-        {revoke.isError && <ErrorNotice error={revoke.error} />}
-      </ConfirmDialog>
+        {(record) => (
+          <p>
+            Every request with <code>svc_{record.prefix}_…</code> is refused from now on, and its event
+            streams close. This cannot be undone.
+          </p>
+        )}
+      </ConfirmMutationDialog>
     </section>
   );
 }

@@ -1,0 +1,214 @@
+/**
+ * Create an API key (name, role, scopes, allowed assets, expiry) or edit one (everything but the role, which
+ * the hub never changes). An edit sends only the fields that changed. The hub's problems are shown under
+ * the field they name, its message above the buttons.
+ */
+import { useState } from 'react';
+import {
+  assignableRoles,
+  type ApiKey,
+  type ApiKeyCreate,
+  type ApiKeyCreated,
+  type ApiKeyUpdate,
+  type AssignableRole,
+} from '@svc/protocol';
+import { hub } from '../../api/client';
+import { FormDialog } from '../../components/FormDialog';
+import { FormField } from '../../components/FormField';
+import { useResourceMutation } from '../../components/use-resource-mutation';
+import { AssetPicker } from './AssetPicker';
+import { daysFromNow, fromLocalInput, toLocalInput } from './expiry';
+import { ScopePicker } from './ScopePicker';
+import { sameScopes, type ScopeSelection } from './scope-selection';
+
+interface KeyForm {
+  name: string;
+  role: AssignableRole;
+  scopes: ScopeSelection;
+  allowedAssets: string[];
+  /** `datetime-local` text; empty for no expiry. */
+  expires: string;
+}
+
+function initialForm(key: ApiKey | null): KeyForm {
+  return {
+    name: key?.name ?? '',
+    role: key && key.role !== 'owner' ? key.role : 'operator',
+    scopes: key?.scopes ?? [],
+    allowedAssets: key?.allowed_assets ?? [],
+    expires: toLocalInput(key?.expires_at ?? null),
+  };
+}
+
+function createBody(form: KeyForm): ApiKeyCreate {
+  const expires = fromLocalInput(form.expires);
+  return {
+    name: form.name.trim(),
+    role: form.role,
+    scopes: [...form.scopes],
+    ...(form.allowedAssets.length > 0 ? { allowed_assets: form.allowedAssets } : {}),
+    ...(expires ? { expires_at: expires } : {}),
+  };
+}
+
+/** Only what changed; null clears the expiry. */
+function updateBody(key: ApiKey, form: KeyForm): ApiKeyUpdate {
+  const body: ApiKeyUpdate = {};
+  if (form.name.trim() !== key.name) body.name = form.name.trim();
+  if (!sameScopes(form.scopes, key.scopes)) body.scopes = [...form.scopes];
+  if (!sameScopes(form.allowedAssets, key.allowed_assets)) body.allowed_assets = form.allowedAssets;
+  const expires = fromLocalInput(form.expires);
+  if (toLocalInput(expires) !== toLocalInput(key.expires_at)) body.expires_at = expires;
+  return body;
+}
+
+const expiryPresets = [
+  { label: '30 days', days: 30 },
+  { label: '90 days', days: 90 },
+  { label: '1 year', days: 365 },
+] as const;
+
+export function KeyFormDialog({
+  open,
+  apiKey,
+  onClose,
+  onCreated,
+}: {
+  open: boolean;
+  /** The key to edit; null creates one. */
+  apiKey: ApiKey | null;
+  onClose: () => void;
+  onCreated: (created: ApiKeyCreated) => void;
+}) {
+  const [form, setForm] = useState<KeyForm>(() => initialForm(apiKey));
+  const [nothingChanged, setNothingChanged] = useState(false);
+  const save = useResourceMutation({
+    mutationFn: async (): Promise<ApiKeyCreated | null> => {
+      if (!apiKey) return (await hub.call('keys.create', { body: createBody(form) })).data;
+      await hub.call('keys.update', { params: { id: apiKey.id }, body: updateBody(apiKey, form) });
+      return null;
+    },
+    invalidates: [['keys']],
+    onSuccess: (created) => {
+      if (created) onCreated(created);
+      onClose();
+    },
+  });
+  const { problems } = save;
+  const submit = () => {
+    if (apiKey && Object.keys(updateBody(apiKey, form)).length === 0) {
+      setNothingChanged(true);
+      return;
+    }
+    setNothingChanged(false);
+    save.mutate();
+  };
+
+  return (
+    <FormDialog
+      open={open}
+      title={apiKey ? `Edit the key ${apiKey.name}` : 'Create an API key'}
+      mutation={save}
+      onSubmit={submit}
+      onClose={onClose}
+      submitLabel={apiKey ? 'Save' : 'Create key'}
+      className="stack-form"
+    >
+      <FormField label="Name" problem={problems.name}>
+        {(p) => (
+          <input
+            {...p}
+            value={form.name}
+            required
+            autoFocus
+            onChange={(e) => {
+              setForm((f) => ({ ...f, name: e.target.value }));
+            }}
+          />
+        )}
+      </FormField>
+      {apiKey ? (
+        <p className="muted small">
+          Role: <strong>{apiKey.role}</strong>. A key's role cannot change: create a new key for another role.
+        </p>
+      ) : (
+        <FormField
+          label="Role"
+          problem={problems.role}
+          hint="What the key may do at most; its scopes narrow it further. A viewer key never changes anything."
+        >
+          {(p) => (
+            <select
+              {...p}
+              value={form.role}
+              onChange={(e) => {
+                setForm((f) => ({ ...f, role: e.target.value as AssignableRole }));
+              }}
+            >
+              {assignableRoles.map((role) => (
+                <option key={role} value={role}>
+                  {role}
+                </option>
+              ))}
+            </select>
+          )}
+        </FormField>
+      )}
+      <ScopePicker
+        value={form.scopes}
+        problem={problems.scopes}
+        onChange={(scopes) => {
+          setForm((f) => ({ ...f, scopes }));
+        }}
+      />
+      <AssetPicker
+        value={form.allowedAssets}
+        problem={problems.allowed_assets}
+        locked={apiKey !== null && apiKey.allowed_assets.length > 0}
+        onChange={(allowedAssets) => {
+          setForm((f) => ({ ...f, allowedAssets }));
+        }}
+      />
+      <FormField label="Expires" problem={problems.expires_at} hint="Empty: the key does not expire.">
+        {(p) => (
+          <div className="inline-controls">
+            <input
+              {...p}
+              type="datetime-local"
+              value={form.expires}
+              onChange={(e) => {
+                setForm((f) => ({ ...f, expires: e.target.value }));
+              }}
+            />
+            {expiryPresets.map((preset) => (
+              <button
+                key={preset.days}
+                type="button"
+                className="small"
+                onClick={() => {
+                  setForm((f) => ({ ...f, expires: toLocalInput(daysFromNow(preset.days)) }));
+                }}
+              >
+                {preset.label}
+              </button>
+            ))}
+            <button
+              type="button"
+              className="small"
+              onClick={() => {
+                setForm((f) => ({ ...f, expires: '' }));
+              }}
+            >
+              Never
+            </button>
+          </div>
+        )}
+      </FormField>
+      {nothingChanged && (
+        <p className="notice" role="status">
+          Nothing changed.
+        </p>
+      )}
+    </FormDialog>
+  );
+}
