@@ -73,6 +73,15 @@ describe('layer rules (eslint no-restricted-imports)', { timeout: 60_000 }, () =
     expect(messages).toEqual([expect.stringMatching(/public surface/)]);
   });
 
+  it("refuses hub.ts's parts in hub/ reaching past a module file or service", async () => {
+    const messages = await restrictedImports(
+      'apps/hub/src/hub/modules.ts',
+      "import { findAsset } from '../modules/assets/assets.repository.js';\nvoid findAsset;\n",
+    );
+
+    expect(messages).toEqual([expect.stringMatching(/public surface/)]);
+  });
+
   it("allows a module's own files, other modules' services, module files and presenters, and the layers below", async () => {
     const code = [
       "import { visibleAssetIds } from '../assets/assets.service.js';",
