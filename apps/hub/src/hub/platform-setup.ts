@@ -2,7 +2,7 @@
  * What the modules are built from, before any module: the data directory, the hub key, the database, the TLS
  * identity, the cluster, the runtime settings and the agents' gateway.
  */
-import type { HubOptions } from '../hub.js';
+import type { HubOptions } from './hub-types.js';
 import { systemClock, type Clock } from '../platform/clock.js';
 import { prepareDataDir } from '../platform/data-dir.js';
 import { openDatabase, type HubDatabase } from '../platform/db/database.js';
