@@ -6,7 +6,7 @@
  * - Below the modules (access/, agents/, config/, connectors/, http/, platform/): nothing in modules/.
  * - A module (modules/<area>/…): of another module only its public surface, the files directly in its folder
  *   named `*.module.ts`, `*.service.ts` or `*.presenter.ts`.
- * - The wiring (apps/hub/src/*.ts, hub.ts and its neighbours): the same public surface of every module.
+ * - The wiring (apps/hub/src/*.ts and apps/hub/src/hub/*.ts: hub.ts and its parts): the same public surface of every module.
  * Tests are exempt (eslint.config.js leaves them out); apps/hub/src/layers.test.ts proves each case.
  */
 import path from 'node:path';
@@ -28,7 +28,8 @@ function placeOf(relative) {
       ? { kind: 'module', module: second, rest: parts.slice(2).join('/') }
       : { kind: 'modules-root' };
   }
-  if (parts.length === 1) return { kind: 'wiring' };
+  // hub.ts and its parts in hub/ (apps/hub/src/hub/*.ts) wire the modules together.
+  if (parts.length === 1 || (top === 'hub' && parts.length === 2)) return { kind: 'wiring' };
   return below.has(top) ? { kind: 'below' } : { kind: 'other' };
 }
 

@@ -95,6 +95,15 @@ describe('layer rules (eslint hub/layers)', () => {
     expect(messages).toEqual([expect.stringMatching(/public surface/)]);
   });
 
+  it("refuses hub.ts's parts in hub/ reaching past a module file or service", async () => {
+    const messages = await restrictedImports(
+      'apps/hub/src/hub/modules.ts',
+      "import { findAsset } from '../modules/assets/assets.repository.js';\nvoid findAsset;\n",
+    );
+
+    expect(messages).toEqual([expect.stringMatching(/public surface/)]);
+  });
+
   it("allows a module's own files, other modules' services, module files and presenters, and the layers below", async () => {
     const code = [
       "import { visibleAssetIds } from '../assets/assets.service.js';",

@@ -1,7 +1,8 @@
 /**
  * What a module is: one area of the interface (its folder under `modules/`, its contracts in protocol's
  * `api/<area>.ts`, every contract name beginning with the area), made by one `create<Area>Module(deps)` that
- * returns what the area contributes to the hub. hub.ts lists the modules in order and composes them here.
+ * returns what the area contributes to the hub. hub/modules.ts lists the modules in order (by group) and
+ * hub.ts composes them here.
  */
 import {
   areaOf,

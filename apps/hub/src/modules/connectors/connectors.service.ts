@@ -2,9 +2,9 @@
  * Connectors: admins add, change and remove them (credentials sealed, never returned; the URL vetted by the
  * egress guard); every call to an upstream goes through `call`, which builds the connector's egress client with
  * its TLS mode, records health and last error, and turns upstream failures into 502 `upstream_error`. A bounded
- * periodic check keeps health current and syncs each connector's inventory into assets.
+ * periodic check keeps health current and syncs each connector's inventory into assets. connector-upstreams.ts
+ * holds the upstream side (clients, health, sync), connector-config.ts the admin's input checks.
  */
-import type { Telemetry } from '../../platform/telemetry/telemetry.js';
 import {
   newId,
   type Connector,
@@ -14,25 +14,26 @@ import {
   type ConnectorUpdate,
 } from '@svc/protocol';
 import type { Kysely } from 'kysely';
-import { canSeeAsset, type ActionContext, type Principal } from '../../access/principal.js';
-import type { ConnectorDriver, InventoryItem, UpstreamContext } from '../../connectors/base/connector.js';
-import { outboundTlsOf, tlsProblem, type ConnectorTls } from '../../connectors/base/connector-tls.js';
-import { UpstreamError, upstreamHubError } from '../../connectors/base/upstream-error.js';
-import { createUpstreamHttp } from '../../connectors/base/upstream-http.js';
+import type { ActionContext, Principal } from '../../access/principal.js';
+import type { ConnectorDriver, UpstreamContext } from '../../connectors/base/connector.js';
 import { connectorDrivers } from '../../connectors/registry.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/schema.js';
 import { pageWindow, toPage, type Page, type PageRequest } from '../../platform/db/paging.js';
+import type { EventBus } from '../../platform/event-bus.js';
 import { HubError, validationError } from '../../platform/hub-error.js';
 import type { Logger } from '../../platform/logger.js';
 import type { LiveOutbound } from '../../platform/outbound/live-policy.js';
-import { vetOutboundUrl } from '../../platform/outbound/outbound-url.js';
 import type { SecretBox } from '../../platform/secret-box.js';
+import type { Telemetry } from '../../platform/telemetry/telemetry.js';
 import type { ConnectorAsset, ConnectorAssetService } from '../assets/connector-assets.service.js';
 import type { AuditService } from '../audit/audit.service.js';
+import { connectorChanges, newConnectorRow, vetUrl } from './connector-config.js';
+import { createConnectorChecks } from './connector-checks.js';
+import { enabledConnectors, pickConnector, resolveConnectorAsset } from './connector-lookup.js';
+import { createConnectorUpstreams } from './connector-upstreams.js';
 import { presentConnector } from './connectors.presenter.js';
 import {
-  allConnectors,
   deleteConnector,
   findConnector,
   insertConnector,
@@ -40,7 +41,6 @@ import {
   updateConnector,
   type ConnectorRow,
 } from './connectors.repository.js';
-import type { EventBus } from '../../platform/event-bus.js';
 
 /** A connector as other modules name it. @public */
 export interface ConnectorHandle {
@@ -100,21 +100,35 @@ const defaultOptions: ConnectorServiceOptions = {
   taskPollMs: 500,
 };
 
-const credentialsContext = (id: string) => `connector:${id}`;
-
-function tlsOf(row: Pick<ConnectorRow, 'tls_mode' | 'tls_ca' | 'tls_fingerprint'>): ConnectorTls {
-  return {
-    mode: row.tls_mode as ConnectorTls['mode'],
-    ca: row.tls_ca,
-    fingerprint: row.tls_fingerprint,
-  };
+/** Deletes a connector and the assets it brought (each one's deletion published), audited. */
+async function removeConnector(
+  deps: {
+    db: Kysely<Database>;
+    audit: AuditService;
+    connectorAssets: ConnectorAssetService;
+    events: EventBus;
+  },
+  ctx: ActionContext,
+  row: ConnectorRow,
+): Promise<Connector> {
+  const { db, audit, connectorAssets } = deps;
+  const { id } = row;
+  const counts = await connectorAssets.counts();
+  let removed: { id: string; name: string }[] = [];
+  await db.transaction().execute(async (trx) => {
+    removed = await connectorAssets.removeAll(trx, id);
+    await deleteConnector(trx, id);
+    await audit.record(trx, ctx, {
+      action: 'connector.deleted',
+      targetType: 'connector',
+      targetId: id,
+      detail: { name: row.name, kind: row.kind, assets_removed: removed.length },
+    });
+  });
+  for (const asset of removed)
+    deps.events.publish('asset.deleted', { asset_ids: [asset.id], asset_id: asset.id, name: asset.name });
+  return presentConnector(row, counts.get(id) ?? 0);
 }
-
-const handleOf = (row: ConnectorRow): ConnectorHandle => ({
-  id: row.id,
-  kind: row.kind as ConnectorKind,
-  name: row.name,
-});
 
 export function createConnectorService(deps: {
   db: Kysely<Database>;
@@ -137,58 +151,25 @@ export function createConnectorService(deps: {
   const { db, clock, audit, box, outbound, logger, connectorAssets } = deps;
   const options = { ...defaultOptions, ...deps.options };
   const drivers = { ...connectorDrivers, ...deps.drivers };
-  /** One live egress client per connector, rebuilt when its TLS choice changes. */
-  const clients = new Map<string, { key: string; live: LiveOutbound }>();
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
-  /** Syncs started in the background (after a create), awaited on close. */
-  const background = new Set<Promise<void>>();
-
-  function driverOf(kind: ConnectorKind): ConnectorDriver {
-    const driver = drivers[kind];
-    if (!driver) throw new HubError('conflict', `connectors of kind ${kind} are not supported yet`);
-    return driver;
-  }
-
-  function liveFor(row: ConnectorRow): LiveOutbound {
-    const tls = tlsOf(row);
-    const key = JSON.stringify(tls);
-    const cached = clients.get(row.id);
-    if (cached?.key === key) return cached.live;
-    if (cached) void cached.live.close();
-    const live = outbound.derive(outboundTlsOf(tls));
-    clients.set(row.id, { key, live });
-    return live;
-  }
-
-  function dropClient(id: string): void {
-    const cached = clients.get(id);
-    clients.delete(id);
-    if (cached) void cached.live.close();
-  }
-
-  function contextOf(row: ConnectorRow): UpstreamContext {
-    const live = liveFor(row);
-    return {
-      connector: {
-        id: row.id,
-        kind: row.kind as ConnectorKind,
-        name: row.name,
-        baseUrl: row.base_url,
-        username: row.username,
-        credentials: box.open(row.credentials_sealed, credentialsContext(row.id)),
-      },
-      http: (httpOptions = {}) =>
-        createUpstreamHttp({
-          timeoutMs: options.timeoutMs,
-          ...httpOptions,
-          baseUrl: httpOptions.baseUrl ?? row.base_url,
-          client: () => live.client(),
-        }),
-      outbound: () => live.client(),
-      timeoutMs: options.timeoutMs,
-    };
-  }
+  const upstreams = createConnectorUpstreams({
+    db,
+    clock,
+    box,
+    outbound,
+    logger,
+    connectorAssets,
+    drivers,
+    options,
+    telemetry: deps.telemetry,
+  });
+  const checks = createConnectorChecks({
+    db,
+    logger,
+    upstreams,
+    isSupported: (kind) => Boolean(drivers[kind]),
+    checkIntervalMs: options.checkIntervalMs,
+    ...(deps.runsHere ? { runsHere: deps.runsHere } : {}),
+  });
 
   async function loadRow(id: string): Promise<ConnectorRow> {
     const row = await findConnector(db, id);
@@ -199,98 +180,6 @@ export function createConnectorService(deps: {
   async function present(row: ConnectorRow): Promise<Connector> {
     const counts = await connectorAssets.counts();
     return presentConnector(row, counts.get(row.id) ?? 0);
-  }
-
-  /** Health after a call: written when it changed, or when the last write is older than `healthWriteMs`. */
-  async function recordHealth(row: ConnectorRow, error: string | null): Promise<void> {
-    const now = clock.now();
-    const health = error === null ? 'ok' : 'error';
-    // Every call and check ends here, so this is where they are counted.
-    deps.telemetry?.connectorCall(row.kind, health);
-    const last = row.last_checked_at === null ? 0 : Date.parse(row.last_checked_at);
-    if (row.health === health && row.last_error === error && now.getTime() - last < options.healthWriteMs)
-      return;
-    await updateConnector(db, row.id, {
-      health,
-      last_error: error,
-      last_checked_at: now.toISOString(),
-    }).catch((failure: unknown) => {
-      logger.error({ err: failure, connector: row.id }, 'connectors: recording health failed');
-    });
-  }
-
-  async function vetUrl(text: string): Promise<void> {
-    await vetOutboundUrl(outbound.client(), text, {
-      field: 'base_url',
-      baseOnly: true,
-      credentialsHint: 'use credentials',
-    });
-  }
-
-  function checkTls(tls: ConnectorTls): void {
-    const problem = tlsProblem(tls);
-    if (problem) throw validationError(problem.field, problem.problem);
-  }
-
-  /** Syncs of one connector run one after another (a create's first sync, a test, the periodic pass). */
-  const syncChains = new Map<string, Promise<unknown>>();
-
-  function checkAndSync(row: ConnectorRow): Promise<{ error: string | null; assets: number | null }> {
-    const previous = syncChains.get(row.id) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(() => checkAndSyncNow(row));
-    syncChains.set(row.id, next);
-    void next
-      .catch(() => undefined)
-      .finally(() => {
-        if (syncChains.get(row.id) === next) syncChains.delete(row.id);
-      });
-    return next;
-  }
-
-  /** Check and inventory: the error text when it failed. */
-  async function checkAndSyncNow(
-    row: ConnectorRow,
-  ): Promise<{ error: string | null; assets: number | null }> {
-    const driver = driverOf(row.kind as ConnectorKind);
-    let items: InventoryItem[];
-    try {
-      const ctx = contextOf(row);
-      await driver.check(ctx);
-      items = await driver.inventory(ctx);
-    } catch (error) {
-      const failure = upstreamFailureOf(row, error);
-      await recordHealth(row, failure.message);
-      return { error: failure.message, assets: null };
-    }
-    try {
-      const { count } = await connectorAssets.sync(row.id, items);
-      await recordHealth(row, null);
-      return { error: null, assets: count };
-    } catch (error) {
-      // What the upstream listed could not be stored (a value the database refuses): the connector is
-      // unhealthy with the reason, never a 500 for the admin who asked for a test.
-      logger.error({ err: error, connector: row.id }, 'connectors: storing the inventory failed');
-      const reason = error instanceof Error ? error.message : String(error);
-      const message = new UpstreamError(
-        'malformed',
-        `the inventory could not be stored (${reason}); see the hub log`,
-      ).message;
-      await recordHealth(row, message);
-      return { error: message, assets: null };
-    }
-  }
-
-  /**
-   * What a call to an upstream threw, as the UpstreamError the caller answers (502, health error): its own
-   * UpstreamError, or anything else a driver threw on an answer it did not expect (a TypeError on a shape
-   * the schema let through), logged with its stack. HubErrors (a 404 the module decided) pass through.
-   */
-  function upstreamFailureOf(row: ConnectorRow, error: unknown): UpstreamError {
-    if (error instanceof HubError) throw error;
-    if (error instanceof UpstreamError) return error;
-    logger.error({ err: error, connector: row.id }, 'connectors: unexpected failure on an upstream answer');
-    const reason = error instanceof Error ? error.message : String(error);
-    return new UpstreamError('malformed', `unexpected answer (${reason})`, null, { cause: error });
   }
 
   const service: ConnectorService = {
@@ -311,87 +200,24 @@ export function createConnectorService(deps: {
     async create(ctx, input) {
       if (!drivers[input.kind])
         throw validationError('kind', `connectors of kind ${input.kind} are not supported yet`);
-      const tls: ConnectorTls = {
-        mode: input.tls_mode ?? 'system',
-        ca: input.tls_ca ?? null,
-        fingerprint: input.tls_fingerprint ?? null,
-      };
-      checkTls(tls);
-      await vetUrl(input.base_url);
-      const id = newId('connector');
-      const now = clock.now().toISOString();
-      const row: ConnectorRow = {
-        id,
-        kind: input.kind,
-        name: input.name,
-        base_url: input.base_url,
-        username: input.username ?? null,
-        credentials_sealed: box.seal(input.credentials, credentialsContext(id)),
-        tls_mode: tls.mode,
-        tls_ca: tls.mode === 'pinned_ca' ? tls.ca : null,
-        tls_fingerprint: tls.mode === 'fingerprint' ? tls.fingerprint : null,
-        enabled: input.enabled === false ? 0 : 1,
-        health: 'unknown',
-        last_error: null,
-        last_checked_at: null,
-        created_at: now,
-        updated_at: now,
-      };
+      const row = newConnectorRow(box, input, { id: newId('connector'), now: clock.now().toISOString() });
+      await vetUrl(outbound, input.base_url);
       await db.transaction().execute(async (trx) => {
         await insertConnector(trx, row);
         await audit.record(trx, ctx, {
           action: 'connector.created',
           targetType: 'connector',
-          targetId: id,
+          targetId: row.id,
           detail: { name: row.name, kind: row.kind, base_url: row.base_url, tls_mode: row.tls_mode },
         });
       });
-      if (row.enabled === 1) {
-        // The first inventory, so the new connector's assets appear without waiting for the periodic check.
-        const first = checkAndSync(row)
-          .then(() => undefined)
-          .catch((error: unknown) => {
-            logger.error({ err: error, connector: id }, 'connectors: first check failed');
-          })
-          .finally(() => background.delete(first));
-        background.add(first);
-      }
+      if (row.enabled === 1) checks.syncSoon(row);
       return presentConnector(row, 0);
     },
 
     async update(ctx, id, input) {
       const row = await loadRow(id);
-      const changes: Partial<ConnectorRow> = { updated_at: clock.now().toISOString() };
-      if (input.name !== undefined) changes.name = input.name;
-      if (input.base_url !== undefined) {
-        await vetUrl(input.base_url);
-        changes.base_url = input.base_url;
-      }
-      if (input.username !== undefined) changes.username = input.username;
-      if (input.credentials !== undefined)
-        changes.credentials_sealed = box.seal(input.credentials, credentialsContext(id));
-      if (input.enabled !== undefined) changes.enabled = input.enabled ? 1 : 0;
-      if (input.tls_mode !== undefined || input.tls_ca !== undefined || input.tls_fingerprint !== undefined) {
-        const mode = input.tls_mode ?? (row.tls_mode as ConnectorTls['mode']);
-        const tls: ConnectorTls = {
-          mode,
-          ca: input.tls_ca === undefined ? row.tls_ca : input.tls_ca,
-          fingerprint: input.tls_fingerprint === undefined ? row.tls_fingerprint : input.tls_fingerprint,
-        };
-        checkTls(tls);
-        changes.tls_mode = mode;
-        changes.tls_ca = mode === 'pinned_ca' ? tls.ca : null;
-        changes.tls_fingerprint = mode === 'fingerprint' ? tls.fingerprint : null;
-      }
-      // What the last check said no longer speaks for a connector pointed elsewhere or with other credentials.
-      if (
-        changes.base_url !== undefined ||
-        changes.credentials_sealed !== undefined ||
-        changes.tls_mode !== undefined
-      ) {
-        changes.health = 'unknown';
-        changes.last_error = null;
-      }
+      const changes = await connectorChanges({ box, outbound }, row, input, clock.now().toISOString());
       await db.transaction().execute(async (trx) => {
         await updateConnector(trx, id, changes);
         await audit.record(trx, ctx, {
@@ -407,28 +233,15 @@ export function createConnectorService(deps: {
 
     async remove(ctx, id) {
       const row = await loadRow(id);
-      const counts = await connectorAssets.counts();
-      let removed: { id: string; name: string }[] = [];
-      await db.transaction().execute(async (trx) => {
-        removed = await connectorAssets.removeAll(trx, id);
-        await deleteConnector(trx, id);
-        await audit.record(trx, ctx, {
-          action: 'connector.deleted',
-          targetType: 'connector',
-          targetId: id,
-          detail: { name: row.name, kind: row.kind, assets_removed: removed.length },
-        });
-      });
-      for (const asset of removed)
-        deps.events.publish('asset.deleted', { asset_ids: [asset.id], asset_id: asset.id, name: asset.name });
-      dropClient(id);
-      return presentConnector(row, counts.get(id) ?? 0);
+      const removed = await removeConnector({ db, audit, connectorAssets, events: deps.events }, ctx, row);
+      upstreams.dropClient(id);
+      return removed;
     },
 
     async test(ctx, id) {
       const row = await loadRow(id);
       const started = performance.now();
-      const outcome = await checkAndSync(row);
+      const outcome = await upstreams.checkAndSync(row);
       await db.transaction().execute(async (trx) => {
         await audit.record(trx, ctx, {
           action: 'connector.tested',
@@ -445,47 +258,17 @@ export function createConnectorService(deps: {
       };
     },
 
-    async pick(kind, id) {
-      const enabled = await service.enabledOf(kind);
-      const found = id === undefined ? enabled[0] : enabled.find((c) => c.id === id);
-      if (!found) {
-        throw new HubError(
-          'not_found',
-          id === undefined ? `no enabled ${kind} connector` : `no enabled ${kind} connector ${id}`,
-        );
-      }
-      return found;
-    },
+    pick: (kind, id) => pickConnector(db, kind, id),
 
-    async enabledOf(kind) {
-      return (await allConnectors(db)).filter((row) => row.kind === kind && row.enabled === 1).map(handleOf);
-    },
+    enabledOf: (kind) => enabledConnectors(db, kind),
 
-    async resolveAsset(principal, assetId, kind) {
-      if (!canSeeAsset(principal, assetId)) throw new HubError('not_found', `no asset ${assetId}`);
-      const asset = await connectorAssets.find(assetId);
-      const row = asset ? await findConnector(db, asset.connectorId) : undefined;
-      if (!asset || !row || row.kind !== kind) {
-        if (!asset && !(await connectorAssets.exists(assetId)))
-          throw new HubError('not_found', `no asset ${assetId}`);
-        throw new HubError('conflict', `asset ${assetId} is not managed by a ${kind} connector`);
-      }
-      return { asset, connector: handleOf(row) };
-    },
+    resolveAsset: (principal, assetId, kind) =>
+      resolveConnectorAsset({ db, connectorAssets }, principal, assetId, kind),
 
     async call(connector, work) {
       const row = await loadRow(connector.id);
       if (row.enabled !== 1) throw new HubError('conflict', `connector ${row.name} is disabled`);
-      try {
-        const result = await work(contextOf(row));
-        await recordHealth(row, null);
-        return result;
-      } catch (error) {
-        const failure = upstreamFailureOf(row, error);
-        // An upstream that answered on purpose (a task that failed) is reachable: health stays ok.
-        await recordHealth(row, failure.failure === 'failed' ? null : failure.message);
-        throw upstreamHubError(row.name, failure);
-      }
+      return upstreams.call(row, work);
     },
 
     assertActionsAllowed() {
@@ -497,37 +280,18 @@ export function createConnectorService(deps: {
     async resync(connectorId) {
       const row = await findConnector(db, connectorId);
       if (!row || row.enabled !== 1) return;
-      await checkAndSync(row);
+      await upstreams.checkAndSync(row);
     },
 
-    async checkAll() {
-      for (const row of await allConnectors(db)) {
-        if (row.enabled !== 1 || !drivers[row.kind as ConnectorKind]) continue;
-        await checkAndSync(row).catch((error: unknown) => {
-          logger.error({ err: error, connector: row.id }, 'connectors: periodic check failed');
-        });
-      }
-    },
+    checkAll: () => checks.checkAll(),
 
     start() {
-      if (options.checkIntervalMs <= 0) return;
-      timer = setInterval(() => {
-        // One process checks and syncs (its lease): N processes would ask every upstream N times.
-        if (deps.runsHere && !deps.runsHere()) return;
-        // One pass at a time: a slow upstream delays the next pass, never stacks them.
-        running ??= service.checkAll().finally(() => {
-          running = null;
-        });
-      }, options.checkIntervalMs);
-      timer.unref();
+      checks.start();
     },
 
     async close() {
-      if (timer) clearInterval(timer);
-      await running;
-      await Promise.all([...background]);
-      await Promise.all([...clients.values()].map(({ live }) => live.close()));
-      clients.clear();
+      await checks.close();
+      await upstreams.close();
     },
   };
   return service;

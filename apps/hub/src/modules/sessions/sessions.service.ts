@@ -3,12 +3,13 @@
  * close them, attach browsers (live-sessions.ts), and the recordings. Every check runs here: the policy
  * `policy.interactive_enabled` at create and at every attach (read live from RuntimeSettings), the one
  * ownership rule (access/session-access.ts), the asset's visibility and the hub-host rule, the asset online.
+ * Around it: session-lifecycle.ts (ends, audits, the sweep), session-present.ts (live values across
+ * processes), session-recordings.ts (the recordings).
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Kysely } from 'kysely';
 import {
-  newId,
   sessionCloseCodes,
   sessionLimits,
   type Recording,
@@ -17,7 +18,6 @@ import {
 } from '@svc/protocol';
 import { isAdmin, type ActionContext, type Principal } from '../../access/principal.js';
 import type { AgentCaller } from '../../agents/agent-call.js';
-import { agentFailure, clusterRetryAfterSeconds } from '../../agents/agent-call.js';
 import type { AgentStreams } from '../../agents/agent-gateway.js';
 import type { CredentialLifetime } from '../../http/credential-lifetime.js';
 import type { UpgradeRecheck } from '../../http/upgrade.js';
@@ -29,13 +29,21 @@ import { HubError } from '../../platform/hub-error.js';
 import type { Logger } from '../../platform/logger.js';
 import { interactiveTurnedOff, policyDisabled } from '../../platform/policy-error.js';
 import type { AuditService } from '../audit/audit.service.js';
-import { ClusterUnavailableError } from '../../platform/cluster/cluster-bus.js';
 import { alwaysHeldLease, type NodeLease } from '../../platform/cluster/node-registry.js';
 import { createLocalOwnedStates, type OwnedStates } from '../../platform/cluster/owned-state.js';
 import { createLiveSessions, type AttachRecheck, type SessionLimits } from './live-sessions.js';
+import {
+  auditAttach,
+  createSessionSweeper,
+  endOnOwner,
+  endPreviousSessions,
+  recordSessionEnd,
+} from './session-lifecycle.js';
+import { createSessionPresenter, presentSession } from './session-present.js';
+import { openTerminalSession } from './session-open.js';
+import { createSessionRecordings } from './session-recordings.js';
 import { createSessionRelay } from './session-relay.js';
-import { createSessionView, liveValuesOf, type LiveValues } from './session-view.js';
-import { AsciicastRecorder } from './recorder.js';
+import { createSessionView } from './session-view.js';
 import {
   isSessionOwner,
   mayUseSession,
@@ -44,21 +52,9 @@ import {
   type Owned,
 } from '../../access/session-access.js';
 import {
-  appendChunk,
-  deleteRecording,
-  endLiveSessions,
-  endOwnedSession,
   endSessionsOfNode,
-  findRecording,
   findSession,
-  insertRecording,
-  insertSession,
-  listRecordings,
   listSessions,
-  readChunks,
-  updateRecording,
-  updateSession,
-  type RecordingRow,
   type RemoteSessionRow,
 } from './sessions.repository.js';
 
@@ -142,53 +138,15 @@ export interface SessionServiceDeps {
   lease?: NodeLease;
 }
 
-/** Sweeps (grace, idle, slow clients) and recording flushes run this often. */
-const sweepDefaultMs = 1_000;
-
-/**
- * A session as the caller sees it: the row, with the live values (`live`, from this process or the owner's)
- * while it runs; `stale` when it is live but no process could say how it is now (decision 0043).
- */
-function presentSession(row: RemoteSessionRow, live: LiveValues | undefined, stale = false): Session {
-  return {
-    id: row.id,
-    kind: row.kind === 'desktop' ? 'desktop' : 'terminal',
-    asset_id: row.asset_id,
-    owner_type: row.owner_type === 'api_key' ? 'api_key' : 'session',
-    owner_id: row.owner_id,
-    state: row.state === 'live' ? 'live' : 'ended',
-    cols: live?.cols ?? row.cols,
-    rows: live?.rows ?? row.rows,
-    attached: live?.attached ?? 0,
-    stale,
-    created_at: row.created_at,
-    last_activity_at: live?.last_activity_at ?? row.last_activity_at,
-    ended_at: row.ended_at,
-    end_reason: row.end_reason,
-    exit_code: row.exit_code,
-    recording_id: row.recording_id,
-  };
-}
-
-function presentRecording(row: RecordingRow): Recording {
-  return {
-    id: row.id,
-    session_id: row.session_id,
-    asset_id: row.asset_id,
-    owner_type: row.owner_type === 'api_key' ? 'api_key' : 'session',
-    owner_id: row.owner_id,
-    format: 'asciicast-v2',
-    size_bytes: row.size_bytes,
-    truncated: row.truncated === 1,
-    created_at: row.created_at,
-    ended_at: row.ended_at,
-  };
+/** Whose rows a principal lists: null for all (an admin). */
+function ownerFilter(principal: Principal) {
+  if (isAdmin(principal)) return null;
+  return ownerOf(principal) ?? { owner_type: 'none', owner_id: 'none' };
 }
 
 export function createSessionService(deps: SessionServiceDeps): SessionService {
-  const { db, clock, logger, audit, events, settings, agentCalls } = deps;
+  const { db, clock, logger, audit, events, settings } = deps;
   const limits = { ...sessionLimits, ...deps.limits };
-  let timer: NodeJS.Timeout | null = null;
   /** Sessions created before this process started were live in another one. */
   const startedAt = clock.now().toISOString();
   const cluster = deps.cluster ?? createLocalOwnedStates(logger);
@@ -213,98 +171,22 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
     return row;
   }
 
-  async function loadRecording(principal: Principal, id: string): Promise<RecordingRow> {
-    const row = await findRecording(db, id);
-    if (!row || !mayUseSession(principal, row)) throw new HubError('not_found', `no recording ${id}`);
-    return row;
-  }
-
-  function ownerFilter(principal: Principal) {
-    if (isAdmin(principal)) return null;
-    return ownerOf(principal) ?? { owner_type: 'none', owner_id: 'none' };
-  }
-
+  const ended = { db, clock, logger, audit, events, lease };
   const live = createLiveSessions({
     now: () => clock.now().getTime(),
     credentials: deps.credentials,
     ...(deps.limits ? { limits: deps.limits } : {}),
     onEnded(session, end) {
-      const now = clock.now().toISOString();
-      void (async () => {
-        try {
-          await session.recorder?.flush();
-          const row = await findSession(db, session.id);
-          const written = await db.transaction().execute(async (trx) => {
-            const owned = await endOwnedSession(
-              trx,
-              session.id,
-              {
-                state: 'ended',
-                ended_at: now,
-                end_reason: end.reason.slice(0, 256),
-                exit_code: end.exitCode,
-                cols: session.cols,
-                rows: session.rows,
-                last_activity_at: new Date(session.lastActivity).toISOString(),
-              },
-              lease.fence(),
-            );
-            // Ended already by the survivors of this process's stall (or its lease ran out): theirs stands.
-            if (!owned) return false;
-            if (row?.recording_id) {
-              await updateRecording(trx, row.recording_id, {
-                ended_at: now,
-                ...(session.recorder
-                  ? { size_bytes: session.recorder.bytes, truncated: session.recorder.isTruncated ? 1 : 0 }
-                  : {}),
-              });
-            }
-            await audit.record(trx, null, {
-              action: 'session.ended',
-              targetType: 'session',
-              targetId: session.id,
-              detail: { asset_id: session.assetId, reason: end.reason, exit_code: end.exitCode },
-            });
-            return true;
-          });
-          if (!written && !(await lease.holds())) lease.refused('terminal session end');
-          events.publish('session.ended', {
-            asset_ids: [session.assetId],
-            session_id: session.id,
-            kind: session.kind,
-            reason: end.reason.slice(0, 256),
-            exit_code: end.exitCode,
-          });
-        } catch (error) {
-          logger.error({ err: error, session_id: session.id }, 'recording a session end failed');
-        }
-      })();
+      recordSessionEnd(ended, session, end);
     },
     onAttached(session, principal) {
-      auditAttach(principal, 'session.attached', session.id, session.assetId);
+      auditAttach(ended, principal, 'session.attached', session.id, session.assetId);
     },
     onDetached(session, principal) {
-      auditAttach(principal, 'session.detached', session.id, session.assetId);
+      auditAttach(ended, principal, 'session.detached', session.id, session.assetId);
     },
   });
 
-  function auditAttach(
-    principal: Principal,
-    action: 'session.attached' | 'session.detached',
-    id: string,
-    assetId: string,
-  ): void {
-    void audit
-      .recordIntent({ principal, requestId: null, ip: null }, [
-        { action, targetType: 'session', targetId: id, detail: { asset_id: assetId } },
-      ])
-      .then(() => {
-        events.publish(action, { asset_ids: [assetId], session_id: id, kind: 'terminal' });
-      })
-      .catch((error: unknown) => {
-        logger.error({ err: error, session_id: id }, `auditing a ${action} failed`);
-      });
-  }
   /** Attaches relayed to the owner process; this side audits them as a local attach is. */
   const relay = createSessionRelay({
     owned: cluster,
@@ -313,187 +195,32 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
     credentials: deps.credentials,
     ...(deps.limits ? { limits: deps.limits } : {}),
     onAttached: (principal, session) => {
-      auditAttach(principal, 'session.attached', session.id, session.assetId);
+      auditAttach(ended, principal, 'session.attached', session.id, session.assetId);
     },
     onDetached: (principal, session) => {
-      auditAttach(principal, 'session.detached', session.id, session.assetId);
+      auditAttach(ended, principal, 'session.detached', session.id, session.assetId);
     },
   });
 
   /** The live values of other processes' sessions, asked of their owners (decision 0043). */
   const view = createSessionView({ owned: cluster, logger, live });
-
-  /** This process's own live session's values. */
-  function localValues(id: string): LiveValues | undefined {
-    const session = live.get(id);
-    return session ? liveValuesOf(session) : undefined;
-  }
-
-  /**
-   * Rows the caller may see, with the live values wherever they run: this process's own from memory, another
-   * live process's asked of it (one question per owner, all at once). A live row no process answers for is
-   * shown as stored, marked stale.
-   */
-  async function presentAll(rows: RemoteSessionRow[]): Promise<Session[]> {
-    const byOwner = new Map<string, string[]>();
-    for (const row of rows) {
-      if (live.get(row.id)) continue;
-      const owner = remoteOwner(row);
-      if (owner === null) continue;
-      const ids = byOwner.get(owner);
-      if (ids) ids.push(row.id);
-      else byOwner.set(owner, [row.id]);
-    }
-    const answered = new Map<string, Map<string, LiveValues>>();
-    await Promise.all(
-      [...byOwner].map(async ([owner, ids]) => {
-        const values = await view.ask(owner, ids);
-        if (values) answered.set(owner, values);
-      }),
-    );
-    return rows.map((row) => {
-      const own = localValues(row.id);
-      // Ended, or ended here a moment ago (its row is being written): the row is the truth.
-      if (own || row.state !== 'live' || row.node_id === nodeId) return presentSession(row, own);
-      const owner = remoteOwner(row);
-      const values = owner === null ? undefined : answered.get(owner);
-      // The owner answered: the session is live there (values), or it just ended (the row follows).
-      if (values) return presentSession(row, values.get(row.id));
-      return presentSession(row, undefined, true);
-    });
-  }
-
-  async function sweep(): Promise<void> {
-    live.sweep(settings.detachGraceSeconds() * 1000, settings.idleTimeoutMinutes() * 60_000);
-    for (const id of liveIds()) {
-      const session = live.get(id);
-      if (session?.recorder) await session.recorder.flush();
-    }
-  }
-
-  const ids = new Set<string>();
-  function liveIds(): string[] {
-    for (const id of [...ids]) if (!live.get(id)) ids.delete(id);
-    return [...ids];
-  }
+  const presenter = createSessionPresenter({ live, view, nodeId, remoteOwner });
+  const sweeper = createSessionSweeper({ live, settings, logger, sweepMs: deps.sweepMs });
+  const recordings = createSessionRecordings({ db, audit, live, ownerFilter });
+  const opening = { deps, limits, nodeId, live, sweeper, presenter };
 
   return {
-    async create(ctx, assetId, input) {
-      if (!settings.interactiveEnabled()) throw policyDisabled('policy.interactive_enabled');
-      if (ctx.principal.role === 'viewer')
-        throw new HubError('read_only_role', 'The viewer role cannot open sessions.');
-      if (input.kind === 'desktop')
-        throw new HubError(
-          'not_implemented',
-          'Desktop sessions are opened with POST /api/v2/assets/{id}/desktop/sessions (decision 0030).',
-        );
-      const owner = ownerOf(ctx.principal);
-      if (!owner) throw new HubError('forbidden', 'Sessions need a user or an API key as their owner.');
-      // Spent first, whatever follows: a proof opens at most one attempt (decision 0033).
-      if (input.device_proof !== undefined)
-        deps.deviceOwner.spend(ctx.principal, `session:terminal:${assetId}`, input.device_proof);
-      const asset = await agentCalls.loadAsset(ctx.principal, assetId, 'exec.run');
-      agentCalls.requireOnline(asset);
-      if (live.size >= limits.perHub)
-        throw new HubError('unavailable', `this hub already runs ${limits.perHub} sessions`);
-      const mine = await listSessions(db, { owner, state: 'live' }, { limit: 1, offset: 0 });
-      if (mine.total >= limits.perOwner)
-        throw new HubError('conflict', `you already have ${limits.perOwner} live sessions; close one first`);
-
-      const id = newId('remoteSession');
-      const cols = input.cols ?? 80;
-      const rows = input.rows ?? 24;
-      const nowDate = clock.now();
-      const now = nowDate.toISOString();
-      const recordingId = settings.recordingEnabled() ? newId('recording') : null;
-      const row: RemoteSessionRow = {
-        id,
-        kind: 'terminal',
-        asset_id: asset.id,
-        ...owner,
-        state: 'live',
-        cols,
-        rows,
-        created_at: now,
-        last_activity_at: now,
-        ended_at: null,
-        end_reason: null,
-        exit_code: null,
-        recording_id: recordingId,
-        node_id: nodeId,
-      };
-      await db.transaction().execute(async (trx) => {
-        await insertSession(trx, row);
-        if (recordingId) {
-          await insertRecording(trx, {
-            id: recordingId,
-            session_id: id,
-            asset_id: asset.id,
-            ...owner,
-            size_bytes: 0,
-            truncated: 0,
-            created_at: now,
-            ended_at: null,
-          });
-        }
-        await audit.record(trx, ctx, {
-          action: 'session.started',
-          targetType: 'session',
-          targetId: id,
-          detail: { asset_id: asset.id, kind: 'terminal', recorded: recordingId !== null },
-        });
-      });
-      const recorder = recordingId
-        ? new AsciicastRecorder(
-            {
-              append: (seq, data, size, truncated) =>
-                db.transaction().execute(async (trx) => {
-                  await appendChunk(trx, recordingId, seq, data);
-                  await updateRecording(trx, recordingId, { size_bytes: size, truncated: truncated ? 1 : 0 });
-                }),
-            },
-            nowDate.getTime(),
-            limits.recordingBytes,
-            { cols, rows },
-            (error) => {
-              logger.error({ err: error, recording_id: recordingId }, 'writing a recording failed');
-            },
-          )
-        : null;
-      const callbacks = live.register({ id, assetId: asset.id, cols, rows, recorder });
-      try {
-        const handle = await deps.streams.openStream(asset.id, {
-          kind: 'pty',
-          params: { cols, rows },
-          onData: callbacks.onData,
-          onClose: callbacks.onClose,
-        });
-        callbacks.opened(handle);
-        ids.add(id);
-      } catch (error) {
-        live.discard(id);
-        const ended = clock.now().toISOString();
-        await updateSession(db, id, {
-          state: 'ended',
-          ended_at: ended,
-          end_reason: 'the terminal did not open',
-        });
-        if (recordingId) await updateRecording(db, recordingId, { ended_at: ended });
-        throw agentFailure(error, asset, 'exec.run');
-      }
-      events.publish('session.started', { asset_ids: [asset.id], session_id: id, kind: 'terminal' });
-      return presentSession(row, localValues(id));
-    },
+    create: (ctx, assetId, input) => openTerminalSession(opening, ctx, assetId, input),
 
     async list(ctx, state, page) {
       const result = await listSessions(db, { owner: ownerFilter(ctx.principal), state }, pageWindow(page));
       const visible = result.rows.filter((row) => mayUseSession(ctx.principal, row));
-      return toPage(await presentAll(visible), result.total, page);
+      return toPage(await presenter.presentAll(visible), result.total, page);
     },
 
     async get(ctx, id) {
       const row = await loadOwned(ctx.principal, id);
-      const [session] = await presentAll([row]);
+      const [session] = await presenter.presentAll([row]);
       if (!session) throw sessionNotFound(id);
       return session;
     },
@@ -509,17 +236,7 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
       ]);
       if (owner === null) live.end(id, 'closed by the user');
       else {
-        const ended = await relay.end(owner, id, 'closed by the user').catch((error: unknown) => {
-          // Not "already ended": the owner may well run it, it cannot be reached from here now.
-          if (error instanceof ClusterUnavailableError)
-            throw new HubError(
-              'cluster_unavailable',
-              `session ${id} runs on another hub process, and the hub processes cannot reach each other right now (the cluster bus is down); retry in ${String(clusterRetryAfterSeconds)} s`,
-              { headers: { 'Retry-After': String(clusterRetryAfterSeconds) } },
-            );
-          logger.warn({ err: error, session_id: id, node: owner }, 'ending a session on its owner failed');
-          return false;
-        });
+        const ended = await endOnOwner(relay, logger, owner, id);
         if (!ended) throw new HubError('conflict', `session ${id} has already ended`);
       }
       return { ...presentSession(row, undefined), state: 'ended', end_reason: 'closed by the user' };
@@ -552,50 +269,12 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
       relay.detachAll(sessionCloseCodes.policyDisabled, interactiveTurnedOff);
     },
 
-    async recordings(ctx, page) {
-      const result = await listRecordings(db, ownerFilter(ctx.principal), pageWindow(page));
-      const visible = result.rows.filter((row) => mayUseSession(ctx.principal, row));
-      return toPage(visible.map(presentRecording), result.total, page);
-    },
-
-    async recording(ctx, id) {
-      return presentRecording(await loadRecording(ctx.principal, id));
-    },
-
-    async recordingCast(ctx, id) {
-      const row = await loadRecording(ctx.principal, id);
-      await live.get(row.session_id)?.recorder?.flush();
-      await audit.recordIntent(ctx, [
-        {
-          action: 'recording.accessed',
-          targetType: 'recording',
-          targetId: id,
-          detail: { session_id: row.session_id },
-        },
-      ]);
-      const chunks = await readChunks(db, id);
-      return { recording: presentRecording(row), text: chunks.join('') };
-    },
-
-    async deleteRecording(ctx, id) {
-      const row = await loadRecording(ctx.principal, id);
-      if (!row.ended_at) throw new HubError('conflict', `recording ${id} is still being recorded`);
-      await db.transaction().execute(async (trx) => {
-        await deleteRecording(trx, id);
-        await audit.record(trx, ctx, {
-          action: 'recording.deleted',
-          targetType: 'recording',
-          targetId: id,
-          detail: { session_id: row.session_id },
-        });
-      });
-      return presentRecording(row);
-    },
+    ...recordings,
 
     liveCount: () => live.size,
 
     async leaseRegained() {
-      for (const id of liveIds()) {
+      for (const id of sweeper.liveIds()) {
         const row = await findSession(db, id);
         if (row?.state !== 'live') live.end(id, 'this hub process lost its lease; the session was ended');
       }
@@ -609,28 +288,12 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
 
     start() {
       relay.start();
-      // Alone, every session from before this start ended; in a cluster, only those of nodes that are gone.
-      const liveNodes = bus.shared ? [...registry.liveNodes()] : null;
-      endLiveSessions(db, startedAt, 'the hub restarted', liveNodes).then(
-        (ended) => {
-          if (ended > 0)
-            logger.info({ sessions: ended }, 'sessions of the previous hub process marked ended');
-        },
-        (error: unknown) => {
-          logger.error({ err: error }, 'marking the previous process sessions ended failed');
-        },
-      );
-      timer = setInterval(() => {
-        sweep().catch((error: unknown) => {
-          logger.error({ err: error }, 'session sweep failed');
-        });
-      }, deps.sweepMs ?? sweepDefaultMs);
-      timer.unref();
+      endPreviousSessions({ db, logger }, startedAt, bus.shared ? [...registry.liveNodes()] : null);
+      sweeper.start();
     },
 
     async close_() {
-      if (timer) clearInterval(timer);
-      timer = null;
+      sweeper.stop();
       live.closeAll('the hub is shutting down');
       relay.close('the hub process relaying the session is shutting down');
       await new Promise((r) => setTimeout(r, 50));

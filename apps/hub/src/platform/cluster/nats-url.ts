@@ -3,7 +3,7 @@
  * config refuses what the bus could not use, and so every log line names the server without its password.
  */
 
-interface NatsTarget {
+export interface NatsTarget {
   /** `host:port` for the client. */
   server: string;
   tls: boolean;

@@ -1,0 +1,21 @@
+/**
+ * The hub's modules, built in the order they are composed, started and (in reverse) closed: each group
+ * (hub/account-modules.ts, operation-modules.ts, outward-modules.ts) returns its modules in that order, each
+ * built from the platform parts and what the modules before it provide. A new area is one entry in the list of
+ * the group it belongs to.
+ */
+import { createAccountModules } from './account-modules.js';
+import type { ModuleParts } from './module-parts.js';
+import { createOperationModules } from './operation-modules.js';
+import { createOutwardModules } from './outward-modules.js';
+
+export type { ModuleParts } from './module-parts.js';
+
+/** Every module, by name, in the order of composition. */
+export function createModules(parts: ModuleParts) {
+  const accounts = createAccountModules(parts);
+  const operations = createOperationModules(parts, accounts);
+  return { ...accounts, ...operations, ...createOutwardModules(parts, accounts, operations) };
+}
+
+export type HubModules = ReturnType<typeof createModules>;

@@ -1,0 +1,162 @@
+/**
+ * What travels on the NATS bus (nats-bus.ts): JSON bodies, signed messages (bus-auth.ts) split into chunks
+ * when larger than the server's max_payload, answers `{ ok, data | error }`, and the count and log of what a
+ * receiver drops.
+ */
+import { headers, type Msg, type NatsConnection } from 'nats';
+import type { Logger } from '../logger.js';
+import type { BusAuth, Opened } from './bus-auth.js';
+
+/** Requests and answers above this are refused, by the sender and by the receiver that joins the chunks. */
+export const maxClusterMessageBytes = 64 * 1024 * 1024;
+/** Room left in each chunk for the headers and the protocol line. */
+const chunkOverheadBytes = 4096;
+const minChunkBytes = 1024;
+const defaultMaxPayload = 1024 * 1024;
+const maxRemoteMessageChars = 1024;
+const dropLogIntervalMs = 60_000;
+const subjectPattern = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
+
+/** A chunk count no message within the size bound could need is refused before anything is kept for it. */
+export const maxChunkCount = Math.ceil(maxClusterMessageBytes / minChunkBytes);
+
+type Reply = { ok: true; data: unknown } | { ok: false; error: string };
+
+/** A chunked message being joined. */
+export interface Joining {
+  from: string;
+  parts: (Uint8Array | undefined)[];
+  received: number;
+  bytes: number;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+export function encode(value: unknown): Uint8Array {
+  return encoder.encode(JSON.stringify(value));
+}
+
+/** The JSON value, or `invalid` (a signed message from a peer is still checked). */
+export const invalid = Symbol('invalid');
+export function parseJson(bytes: Uint8Array): unknown {
+  try {
+    return JSON.parse(decoder.decode(bytes)) as unknown;
+  } catch {
+    return invalid;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function readReply(bytes: Uint8Array): Reply | null {
+  const value = parseJson(bytes);
+  if (!isRecord(value)) return null;
+  if (value.ok === true && Object.hasOwn(value, 'data')) return { ok: true, data: value.data };
+  if (value.ok === false && typeof value.error === 'string') {
+    return { ok: false, error: value.error.slice(0, maxRemoteMessageChars) };
+  }
+  return null;
+}
+
+export function messageOf(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.slice(0, maxRemoteMessageChars);
+}
+
+export function assertSubject(subject: string): void {
+  if (!subjectPattern.test(subject)) throw new Error(`invalid cluster subject ${JSON.stringify(subject)}`);
+}
+
+/** Adds a chunk to what is being joined; the whole once every chunk is in, `null` while some are missing. */
+export function addChunk(
+  joining: Joining,
+  chunk: { index: number; count: number },
+  data: Uint8Array,
+): 'duplicate' | 'too large' | Uint8Array | null {
+  if (joining.parts.length !== chunk.count || joining.parts[chunk.index] !== undefined) return 'duplicate';
+  joining.parts[chunk.index] = data;
+  joining.received += 1;
+  joining.bytes += data.length;
+  if (joining.bytes > maxClusterMessageBytes) return 'too large';
+  if (joining.received < chunk.count) return null;
+  return Buffer.concat(joining.parts.map((part) => part ?? new Uint8Array()));
+}
+
+export interface BusWire {
+  /** Counts a message dropped as invalid, and logs the reason at most once a minute. */
+  dropped(reason: string): void;
+  /** What the message's signature vouches for, or null (dropped and counted). */
+  verified(msg: Msg): Opened | null;
+  /**
+   * Signs and publishes `body` on `subject`, in chunks when it is larger than one message may be. Returns the
+   * id of the first message (a request's id, which its answers name).
+   */
+  sendSigned(
+    conn: NatsConnection,
+    subject: string,
+    body: Uint8Array,
+    extra: { reply?: string; re?: string },
+  ): string;
+}
+
+export function createBusWire(deps: {
+  auth: BusAuth;
+  logger: Logger;
+  onDropped: (reason: string) => void;
+}): BusWire {
+  const { auth, logger, onDropped } = deps;
+  /** When each drop reason was last logged: a flood, or a peer with another hub key, logs once a minute. */
+  const droppedLogged = new Map<string, number>();
+  function dropped(reason: string): void {
+    onDropped(reason);
+    const at = Date.now();
+    const last = droppedLogged.get(reason);
+    if (last !== undefined && at - last < dropLogIntervalMs) return;
+    if (droppedLogged.size >= 32) droppedLogged.clear();
+    droppedLogged.set(reason, at);
+    logger.warn(
+      { reason, hint: reason === 'key' ? 'a process with another hub key is on this NATS' : undefined },
+      'cluster bus dropped a message (counted in svc_hub_cluster_messages_dropped_total)',
+    );
+  }
+
+  return {
+    dropped,
+
+    verified(msg) {
+      const result = auth.open({ subject: msg.subject, reply: msg.reply ?? '' }, msg.headers, msg.data);
+      if (!result.ok) {
+        dropped(result.reason);
+        return null;
+      }
+      return result;
+    },
+
+    sendSigned(conn, subject, body, extra) {
+      const limit = Math.max(
+        minChunkBytes,
+        (conn.info?.max_payload ?? defaultMaxPayload) - chunkOverheadBytes,
+      );
+      const count = body.length <= limit ? 1 : Math.ceil(body.length / limit);
+      let firstId = '';
+      for (let index = 0; index < count; index++) {
+        const part = count === 1 ? body : body.subarray(index * limit, (index + 1) * limit);
+        const sealed = auth.seal(subject, part, {
+          ...extra,
+          ...(count === 1 ? {} : { chunk: { index, count } }),
+        });
+        if (index === 0) firstId = sealed.id;
+        const hdrs = headers();
+        for (const [name, value] of sealed.headers) hdrs.set(name, value);
+        conn.publish(subject, part, {
+          headers: hdrs,
+          ...(extra.reply === undefined ? {} : { reply: extra.reply }),
+        });
+      }
+      return firstId;
+    },
+  };
+}
