@@ -189,6 +189,18 @@ export async function findAssetSummaries(db: Executor, ids: readonly string[]): 
   return rows;
 }
 
+/** Online agents by the node that marked them online (assets.agent_node, decision 0039). */
+export async function countOnlineAgentsByNode(db: Executor): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('assets')
+    .select(['agent_node', (eb) => eb.fn.countAll<string | number>().as('n')])
+    .where('status', '=', 'online')
+    .where('agent_node', 'is not', null)
+    .groupBy('agent_node')
+    .execute();
+  return new Map(rows.flatMap((r) => (r.agent_node ? [[r.agent_node, Number(r.n)] as const] : [])));
+}
+
 /** Names of the assets among `ids` that exist. */
 export async function findAssetNames(db: Executor, ids: readonly string[]): Promise<Map<string, string>> {
   const names = new Map<string, string>();

@@ -19,6 +19,7 @@ import {
   countAssetsByStatus,
   deleteAsset,
   findAsset,
+  countOnlineAgentsByNode,
   findAssetNames,
   listAssetPresence,
   findMissingAssetIds,
@@ -44,6 +45,8 @@ export interface AssetService {
   // What other modules read and write of assets: through these, never through the table.
   /** Counts by status among the visible assets (null: all). */
   countByStatus(visible: readonly string[] | null): Promise<Record<AssetStatus, number>>;
+  /** Online agents by the hub process that holds them (the hub status's processes). */
+  onlineAgentsByNode(): Promise<Map<string, number>>;
   count(visible: readonly string[] | null): Promise<number>;
   /** The ids among `ids` that name no asset. */
   missingIds(ids: readonly string[]): Promise<string[]>;
@@ -254,6 +257,7 @@ export function createAssetService(deps: AssetServiceDeps): AssetService {
     matching: (visible, text, window) => listAssets(db, { visible, text }, window),
     findRow: (id) => findAsset(db, id),
     names: (ids) => findAssetNames(db, ids),
+    onlineAgentsByNode: () => countOnlineAgentsByNode(db),
     presence: (ids, limit) => listAssetPresence(db, ids, limit),
     insertRow: (trx, row) => insertAsset(trx, row),
   };

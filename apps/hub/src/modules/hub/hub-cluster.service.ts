@@ -1,12 +1,15 @@
+import type { Kysely } from 'kysely';
 import type { ClusterProcess, ClusterStatus, Readiness } from '@svc/protocol';
 import type { Clock } from '../../platform/clock.js';
 import type { ClusterBus } from '../../platform/cluster/cluster-bus.js';
 import type { NodeRegistry } from '../../platform/cluster/node-registry.js';
-import type { Executor } from '../../platform/db/schema.js';
-import { countOnlineAgentsByNode, listNodeLeases, type NodeLeaseRow } from './hub-cluster.repository.js';
+import { listNodeLeases, type NodeLeaseRow } from '../../platform/cluster/db-node-registry.js';
+import type { Database } from '../../platform/db/schema.js';
+import type { AssetService } from '../assets/assets.service.js';
 
 export interface HubClusterDeps {
-  db: Executor;
+  db: Kysely<Database>;
+  assets: Pick<AssetService, 'onlineAgentsByNode'>;
   clock: Clock;
   bus: Pick<ClusterBus, 'nodeId' | 'shared' | 'status'>;
   registry: Pick<NodeRegistry, 'liveNodes' | 'epoch'>;
@@ -31,7 +34,7 @@ export function createHubClusterService(deps: HubClusterDeps) {
   async function readProcesses(now: Date): Promise<ClusterProcess[]> {
     const [leases, agents] = await Promise.all([
       listNodeLeases(deps.db, now.toISOString(), self),
-      countOnlineAgentsByNode(deps.db),
+      deps.assets.onlineAgentsByNode(),
     ]);
     const byId = new Map<string, NodeLeaseRow>(leases.map((row) => [row.node_id, row]));
     const ids = new Set([self, ...deps.registry.liveNodes(), ...byId.keys()]);

@@ -9,7 +9,8 @@ import { hubRawRoutes, hubRoutes } from './hub.routes.js';
 
 /** The hub itself: health and readiness, its TLS certificate's status, its metrics, this API's OpenAPI document. */
 export function createHubModule(
-  deps: Omit<HubStatusDeps, 'cluster'> & {
+  deps: Omit<HubStatusDeps, 'cluster' | 'assets'> & {
+    assets: HubStatusDeps['assets'] & HubClusterDeps['assets'];
     /** This process's cluster: what `GET /hub/status` says of the processes and the bus. */
     cluster: Pick<HubClusterDeps, 'db' | 'bus' | 'registry'>;
     tls: Pick<TlsService, 'status'>;
@@ -20,6 +21,7 @@ export function createHubModule(
   const health = createHubHealthService(deps.health);
   const cluster = createHubClusterService({
     ...deps.cluster,
+    assets: deps.assets,
     clock: deps.clock,
     readiness: () => health.readiness(),
     connectedAgents: deps.connectedAgents,

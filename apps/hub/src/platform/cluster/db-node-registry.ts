@@ -30,6 +30,27 @@ export function nodeUnregistered(nodeId: string): Expression<SqlBool> {
   return sql<SqlBool>`not exists (select 1 from cluster_nodes where node_id = ${nodeId})`;
 }
 
+/** A process's lease as `GET /hub/status` shows it. */
+export interface NodeLeaseRow {
+  node_id: string;
+  epoch: number;
+  started_at: string;
+  lease_until: string;
+}
+
+/** The leases that hold at `now`, and `self`'s own whatever its state (a lost lease is worth seeing). */
+export async function listNodeLeases(
+  db: Kysely<Database>,
+  now: string,
+  self: string,
+): Promise<NodeLeaseRow[]> {
+  return db
+    .selectFrom('cluster_nodes')
+    .select(['node_id', 'epoch', 'started_at', 'lease_until'])
+    .where((eb) => eb.or([eb('lease_until', '>=', now), eb('node_id', '=', self)]))
+    .execute();
+}
+
 export interface DbNodeRegistryOptions {
   db: Kysely<Database>;
   clock: Clock;
