@@ -87,6 +87,9 @@ export default defineConfig({
           include: unitTests,
           exclude: e2eTests,
           env: { SVC_TEST_TIER: 'unit' },
+          // Files share their worker's loaded modules (decision 0066): the import of the graph is paid once per
+          // worker, not once per file. Tests keep no state in modules between files.
+          isolate: false,
         },
       },
       {
@@ -96,6 +99,8 @@ export default defineConfig({
           include: hubTests,
           exclude: [...e2eTests, ...pureHubTests],
           setupFiles: [hubSetup],
+          // As the unit tier: each test starts its own hub; the hub's modules load once per worker.
+          isolate: false,
         },
       },
       {
