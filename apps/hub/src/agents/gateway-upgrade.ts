@@ -1,0 +1,68 @@
+/**
+ * The agent channel's HTTP upgrade (gateway.ts): only on the channel path, only while the hub takes new agents,
+ * and only with a credential channel-auth.ts accepts; anything else is refused with the status that says why.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { WebSocket, WebSocketServer } from 'ws';
+import { agentChannelPath } from '@svc/protocol';
+import { refuseUpgrade } from '../http/upgrade.js';
+import { HubError } from '../platform/hub-error.js';
+import type { Logger } from '../platform/logger.js';
+import type { ConnectionTable } from './gateway-connection.js';
+
+interface UpgradeDeps {
+  logger: Logger;
+  wss: WebSocketServer;
+  table: ConnectionTable;
+  authenticate: (req: IncomingMessage) => Promise<{ assetId: string; remoteAddress?: string | null } | null>;
+  onConnection: (ws: WebSocket, assetId: string, remoteAddress: string | null) => void;
+}
+
+type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+
+export function createUpgradeHandler(deps: UpgradeDeps): UpgradeHandler {
+  const { logger, wss, table } = deps;
+  return (req, socket, head) => {
+    const onSocketError = (error: Error) => {
+      logger.debug({ err: error }, 'agent upgrade socket error');
+    };
+    socket.on('error', onSocketError);
+    const path = (req.url ?? '').split('?')[0];
+    if (path !== agentChannelPath) {
+      refuseUpgrade(socket, new HubError('not_found', `No WebSocket endpoint at ${path ?? ''}.`));
+      return;
+    }
+    if (table.closed || table.moving) {
+      refuseUpgrade(socket, new HubError('unavailable', 'The hub is shutting down.'));
+      return;
+    }
+    deps.authenticate(req).then(
+      (peer) => {
+        if (!peer) {
+          refuseUpgrade(
+            socket,
+            new HubError('unauthorized', 'The agent credential is not valid or was revoked.'),
+          );
+          return;
+        }
+        if (table.closed || table.moving) {
+          refuseUpgrade(socket, new HubError('unavailable', 'The hub is shutting down.'));
+          return;
+        }
+        wss.handleUpgrade(req, socket, head, (ws) => {
+          socket.off('error', onSocketError);
+          deps.onConnection(ws, peer.assetId, peer.remoteAddress ?? req.socket.remoteAddress ?? null);
+        });
+      },
+      (error: unknown) => {
+        if (error instanceof HubError) {
+          refuseUpgrade(socket, error);
+          return;
+        }
+        logger.error({ err: error }, 'agent channel authentication failed');
+        refuseUpgrade(socket, new HubError('internal_error'));
+      },
+    );
+  };
+}
