@@ -18,8 +18,8 @@ import { useSession } from '../../app/session';
 import { ConfirmDialog } from '../../components/Dialog';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { Loading } from '../../components/Loading';
-import { Pager } from '../../components/Pager';
+import { PageHeader } from '../../components/PageHeader';
+import { PagedQueryStates } from '../../components/QueryStates';
 import { formatTime } from '../../components/units';
 
 const perPage = 50;
@@ -214,9 +214,7 @@ export function DiscoveryPage() {
   };
   return (
     <section className="page" aria-labelledby="discovery-title">
-      <div className="page-header">
-        <h1 id="discovery-title">Discovery</h1>
-      </div>
+      <PageHeader titleId="discovery-title" title="Discovery" />
       <p className="muted">
         Containers and listening ports the agents report, and hosts on a LAN range when the LAN scan is
         enabled in the settings. Each finding waits here until someone accepts or dismisses it.
@@ -269,17 +267,23 @@ export function DiscoveryPage() {
           </select>
         </div>
       </div>
-      {suggestions.isPending && <Loading label="Loading suggestions" />}
-      {suggestions.isError && (
-        <ErrorNotice error={suggestions.error} retry={() => void suggestions.refetch()} />
-      )}
-      {suggestions.isSuccess && suggestions.data.data.length === 0 && (
-        <EmptyState title="No suggestions">
-          <p>Run discovery to ask the agents what runs on their hosts.</p>
-        </EmptyState>
-      )}
-      {suggestions.isSuccess && suggestions.data.data.length > 0 && (
-        <>
+      <PagedQueryStates
+        query={suggestions}
+        loadingLabel="Loading suggestions"
+        empty={
+          <EmptyState title="No suggestions">
+            <p>Run discovery to ask the agents what runs on their hosts.</p>
+          </EmptyState>
+        }
+        page={page}
+        perPage={perPage}
+        onPage={(p) => {
+          const next = new URLSearchParams(params);
+          next.set('page', String(p));
+          setParams(next, { replace: true });
+        }}
+      >
+        {(rows) => (
           <div className="rows-scroll">
             <table className="data-table" aria-label="Suggestions">
               <thead>
@@ -293,7 +297,7 @@ export function DiscoveryPage() {
                 </tr>
               </thead>
               <tbody>
-                {suggestions.data.data.map((s) => (
+                {rows.map((s) => (
                   <tr key={s.id}>
                     <td>{kindLabel[s.kind]}</td>
                     <th scope="row">
@@ -347,19 +351,8 @@ export function DiscoveryPage() {
               </tbody>
             </table>
           </div>
-          <Pager
-            page={page}
-            perPage={perPage}
-            total={suggestions.data.meta.total}
-            busy={suggestions.isFetching}
-            onPage={(p) => {
-              const next = new URLSearchParams(params);
-              next.set('page', String(p));
-              setParams(next, { replace: true });
-            }}
-          />
-        </>
-      )}
+        )}
+      </PagedQueryStates>
       {canMutate && (
         <DecideDialog
           deciding={deciding}
