@@ -9,6 +9,7 @@ import { alertSeverities, alertStatuses, type Alert } from '@svc/protocol';
 import { hub } from '../../api/client';
 import { useSession } from '../../app/session';
 import { EmptyState } from '../../components/EmptyState';
+import { FilterSelect } from '../../components/FilterSelect';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { PageHeader } from '../../components/PageHeader';
 import { PagedQueryStates } from '../../components/QueryStates';
@@ -97,40 +98,27 @@ export function AlertsPage() {
         <Link to="/incidents">Incidents</Link>
       </PageHeader>
       <div className="filters" role="search" aria-label="Filter alerts">
-        <div className="filter">
-          <label htmlFor="alert-status">Status</label>
-          <select
-            id="alert-status"
-            value={status}
-            onChange={(e) => {
-              setParam('status', e.target.value);
-            }}
-          >
-            <option value="all">Any status</option>
-            {statusFilters.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="filter">
-          <label htmlFor="alert-severity">Severity</label>
-          <select
-            id="alert-severity"
-            value={severity}
-            onChange={(e) => {
-              setParam('severity', e.target.value);
-            }}
-          >
-            <option value="">Any severity</option>
-            {alertSeverities.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect
+          id="alert-status"
+          label="Status"
+          value={status}
+          anyValue="all"
+          anyLabel="Any status"
+          options={statusFilters}
+          onChange={(value) => {
+            setParam('status', value);
+          }}
+        />
+        <FilterSelect
+          id="alert-severity"
+          label="Severity"
+          value={severity}
+          anyLabel="Any severity"
+          options={alertSeverities}
+          onChange={(value) => {
+            setParam('severity', value);
+          }}
+        />
       </div>
       <PagedQueryStates
         query={alerts}

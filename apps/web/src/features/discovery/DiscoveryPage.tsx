@@ -16,6 +16,7 @@ import {
 import { hub } from '../../api/client';
 import { useSession } from '../../app/session';
 import { ConfirmDialog } from '../../components/Dialog';
+import { FilterSelect } from '../../components/FilterSelect';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { PageHeader } from '../../components/PageHeader';
@@ -232,40 +233,28 @@ export function DiscoveryPage() {
         </p>
       )}
       <div className="filters" role="search" aria-label="Filter suggestions">
-        <div className="filter">
-          <label htmlFor="suggestion-status">Status</label>
-          <select
-            id="suggestion-status"
-            value={status ?? 'all'}
-            onChange={(e) => {
-              setFilter('status', e.target.value);
-            }}
-          >
-            <option value="all">Any status</option>
-            {suggestionStatuses.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="filter">
-          <label htmlFor="suggestion-kind">Kind</label>
-          <select
-            id="suggestion-kind"
-            value={kind ?? ''}
-            onChange={(e) => {
-              setFilter('kind', e.target.value);
-            }}
-          >
-            <option value="">Any kind</option>
-            {suggestionKinds.map((k) => (
-              <option key={k} value={k}>
-                {kindLabel[k]}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect
+          id="suggestion-status"
+          label="Status"
+          value={status ?? 'all'}
+          anyValue="all"
+          anyLabel="Any status"
+          options={suggestionStatuses}
+          onChange={(value) => {
+            setFilter('status', value);
+          }}
+        />
+        <FilterSelect
+          id="suggestion-kind"
+          label="Kind"
+          value={kind ?? ''}
+          anyLabel="Any kind"
+          options={suggestionKinds}
+          optionLabel={(k) => kindLabel[k]}
+          onChange={(value) => {
+            setFilter('kind', value);
+          }}
+        />
       </div>
       <PagedQueryStates
         query={suggestions}

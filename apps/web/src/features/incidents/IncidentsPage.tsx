@@ -6,6 +6,7 @@ import { incidentStatuses, type Incident } from '@svc/protocol';
 import { hub } from '../../api/client';
 import { useSession } from '../../app/session';
 import { ConfirmMutationDialog } from '../../components/ConfirmMutationDialog';
+import { FilterSelect } from '../../components/FilterSelect';
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
 import { PagedQueryStates } from '../../components/QueryStates';
@@ -49,23 +50,17 @@ export function IncidentsPage() {
         <Link to="/alerts">Alerts</Link>
       </PageHeader>
       <div className="filters" role="search" aria-label="Filter incidents">
-        <div className="filter">
-          <label htmlFor="incident-status">Status</label>
-          <select
-            id="incident-status"
-            value={status ?? 'all'}
-            onChange={(e) => {
-              setParams(new URLSearchParams({ status: e.target.value }), { replace: true });
-            }}
-          >
-            <option value="all">Any status</option>
-            {incidentStatuses.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect
+          id="incident-status"
+          label="Status"
+          value={status ?? 'all'}
+          anyValue="all"
+          anyLabel="Any status"
+          options={incidentStatuses}
+          onChange={(value) => {
+            setParams(new URLSearchParams({ status: value }), { replace: true });
+          }}
+        />
       </div>
       <PagedQueryStates
         query={incidents}
