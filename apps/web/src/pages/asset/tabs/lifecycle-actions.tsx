@@ -10,7 +10,7 @@ import { useResourceMutation } from '../../../components/use-resource-mutation';
 
 export type LifecycleAction = 'start' | 'stop' | 'restart';
 
-export const lifecycleLabel: Record<LifecycleAction, string> = {
+const lifecycleLabel: Record<LifecycleAction, string> = {
   start: 'Start',
   stop: 'Stop',
   restart: 'Restart',
