@@ -3,15 +3,17 @@
  * acknowledge and silence for roles that may change things. Refreshed every 10 s.
  */
 import { useState } from 'react';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { alertSeverities, alertStatuses, type Alert } from '@svc/protocol';
 import { hub } from '../../api/client';
 import { useSession } from '../../app/session';
 import { EmptyState } from '../../components/EmptyState';
+import { FilterSelect } from '../../components/FilterSelect';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { Loading } from '../../components/Loading';
-import { Pager } from '../../components/Pager';
+import { PageHeader } from '../../components/PageHeader';
+import { PagedQueryStates } from '../../components/QueryStates';
+import { useResourceMutation } from '../../components/use-resource-mutation';
 import { formatTime } from '../../components/units';
 import { useLiveInterval } from '../events/LiveEvents';
 import { SeverityBadge } from './SeverityBadge';
@@ -31,10 +33,9 @@ function isSeverity(value: string): value is (typeof alertSeverities)[number] {
 }
 
 function AlertActions({ alert, onSilence }: { alert: Alert; onSilence: () => void }) {
-  const client = useQueryClient();
-  const acknowledge = useMutation({
+  const acknowledge = useResourceMutation({
     mutationFn: async () => (await hub.call('alerts.acknowledge', { params: { id: alert.id } })).data,
-    onSuccess: () => client.invalidateQueries({ queryKey: ['alerts'] }),
+    invalidates: [['alerts']],
   });
   if (alert.status === 'resolved') return null;
   return (
@@ -92,56 +93,48 @@ export function AlertsPage() {
   });
   return (
     <section className="page" aria-labelledby="alerts-title">
-      <div className="page-header">
-        <h1 id="alerts-title">Alerts</h1>
+      <PageHeader titleId="alerts-title" title="Alerts">
         <Link to="/alerts/rules">Rules</Link>
         <Link to="/incidents">Incidents</Link>
-      </div>
+      </PageHeader>
       <div className="filters" role="search" aria-label="Filter alerts">
-        <div className="filter">
-          <label htmlFor="alert-status">Status</label>
-          <select
-            id="alert-status"
-            value={status}
-            onChange={(e) => {
-              setParam('status', e.target.value);
-            }}
-          >
-            <option value="all">Any status</option>
-            {statusFilters.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="filter">
-          <label htmlFor="alert-severity">Severity</label>
-          <select
-            id="alert-severity"
-            value={severity}
-            onChange={(e) => {
-              setParam('severity', e.target.value);
-            }}
-          >
-            <option value="">Any severity</option>
-            {alertSeverities.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect
+          id="alert-status"
+          label="Status"
+          value={status}
+          anyValue="all"
+          anyLabel="Any status"
+          options={statusFilters}
+          onChange={(value) => {
+            setParam('status', value);
+          }}
+        />
+        <FilterSelect
+          id="alert-severity"
+          label="Severity"
+          value={severity}
+          anyLabel="Any severity"
+          options={alertSeverities}
+          onChange={(value) => {
+            setParam('severity', value);
+          }}
+        />
       </div>
-      {alerts.isPending && <Loading label="Loading alerts" />}
-      {alerts.isError && <ErrorNotice error={alerts.error} retry={() => void alerts.refetch()} />}
-      {alerts.isSuccess && alerts.data.data.length === 0 && (
-        <EmptyState title="No alerts">
-          <p>Nothing matches these filters. Alerts come from the rules.</p>
-        </EmptyState>
-      )}
-      {alerts.isSuccess && alerts.data.data.length > 0 && (
-        <>
+      <PagedQueryStates
+        query={alerts}
+        loadingLabel="Loading alerts"
+        empty={
+          <EmptyState title="No alerts">
+            <p>Nothing matches these filters. Alerts come from the rules.</p>
+          </EmptyState>
+        }
+        page={page}
+        perPage={perPage}
+        onPage={(p) => {
+          setParam('page', String(p));
+        }}
+      >
+        {(rows) => (
           <div className="rows-scroll">
             <table className="data-table" aria-label="Alerts">
               <thead>
@@ -156,7 +149,7 @@ export function AlertsPage() {
                 </tr>
               </thead>
               <tbody>
-                {alerts.data.data.map((a) => (
+                {rows.map((a) => (
                   <tr key={a.id} data-alert-id={a.id}>
                     <td>
                       <SeverityBadge severity={a.severity} />
@@ -188,17 +181,8 @@ export function AlertsPage() {
               </tbody>
             </table>
           </div>
-          <Pager
-            page={page}
-            perPage={perPage}
-            total={alerts.data.meta.total}
-            busy={alerts.isFetching}
-            onPage={(p) => {
-              setParam('page', String(p));
-            }}
-          />
-        </>
-      )}
+        )}
+      </PagedQueryStates>
       {silencing && (
         <SilenceDialog
           alert={silencing}

@@ -19,6 +19,7 @@ import {
 import { hub } from '../../api/client';
 import { useSession } from '../../app/session';
 import { ConfirmDialog } from '../../components/Dialog';
+import { FilterSelect } from '../../components/FilterSelect';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
@@ -137,40 +138,26 @@ function Filters({
           }}
         />
       </div>
-      <div className="filter">
-        <label htmlFor="filter-status">Status</label>
-        <select
-          id="filter-status"
-          value={params.get('status') ?? ''}
-          onChange={(e) => {
-            setParam('status', e.target.value);
-          }}
-        >
-          <option value="">Any status</option>
-          {assetStatuses.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="filter">
-        <label htmlFor="filter-platform">Platform</label>
-        <select
-          id="filter-platform"
-          value={params.get('platform') ?? ''}
-          onChange={(e) => {
-            setParam('platform', e.target.value);
-          }}
-        >
-          <option value="">Any platform</option>
-          {platforms.map((p) => (
-            <option key={p} value={p}>
-              {p}
-            </option>
-          ))}
-        </select>
-      </div>
+      <FilterSelect
+        id="filter-status"
+        label="Status"
+        value={params.get('status') ?? ''}
+        anyLabel="Any status"
+        options={assetStatuses}
+        onChange={(value) => {
+          setParam('status', value);
+        }}
+      />
+      <FilterSelect
+        id="filter-platform"
+        label="Platform"
+        value={params.get('platform') ?? ''}
+        anyLabel="Any platform"
+        options={platforms}
+        onChange={(value) => {
+          setParam('platform', value);
+        }}
+      />
       <GroupFilter
         value={params.get('group') ?? ''}
         onChange={(group) => {

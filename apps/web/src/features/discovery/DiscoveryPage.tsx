@@ -16,10 +16,11 @@ import {
 import { hub } from '../../api/client';
 import { useSession } from '../../app/session';
 import { ConfirmDialog } from '../../components/Dialog';
+import { FilterSelect } from '../../components/FilterSelect';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { Loading } from '../../components/Loading';
-import { Pager } from '../../components/Pager';
+import { PageHeader } from '../../components/PageHeader';
+import { PagedQueryStates } from '../../components/QueryStates';
 import { formatTime } from '../../components/units';
 
 const perPage = 50;
@@ -214,9 +215,7 @@ export function DiscoveryPage() {
   };
   return (
     <section className="page" aria-labelledby="discovery-title">
-      <div className="page-header">
-        <h1 id="discovery-title">Discovery</h1>
-      </div>
+      <PageHeader titleId="discovery-title" title="Discovery" />
       <p className="muted">
         Containers and listening ports the agents report, and hosts on a LAN range when the LAN scan is
         enabled in the settings. Each finding waits here until someone accepts or dismisses it.
@@ -234,52 +233,46 @@ export function DiscoveryPage() {
         </p>
       )}
       <div className="filters" role="search" aria-label="Filter suggestions">
-        <div className="filter">
-          <label htmlFor="suggestion-status">Status</label>
-          <select
-            id="suggestion-status"
-            value={status ?? 'all'}
-            onChange={(e) => {
-              setFilter('status', e.target.value);
-            }}
-          >
-            <option value="all">Any status</option>
-            {suggestionStatuses.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="filter">
-          <label htmlFor="suggestion-kind">Kind</label>
-          <select
-            id="suggestion-kind"
-            value={kind ?? ''}
-            onChange={(e) => {
-              setFilter('kind', e.target.value);
-            }}
-          >
-            <option value="">Any kind</option>
-            {suggestionKinds.map((k) => (
-              <option key={k} value={k}>
-                {kindLabel[k]}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect
+          id="suggestion-status"
+          label="Status"
+          value={status ?? 'all'}
+          anyValue="all"
+          anyLabel="Any status"
+          options={suggestionStatuses}
+          onChange={(value) => {
+            setFilter('status', value);
+          }}
+        />
+        <FilterSelect
+          id="suggestion-kind"
+          label="Kind"
+          value={kind ?? ''}
+          anyLabel="Any kind"
+          options={suggestionKinds}
+          optionLabel={(k) => kindLabel[k]}
+          onChange={(value) => {
+            setFilter('kind', value);
+          }}
+        />
       </div>
-      {suggestions.isPending && <Loading label="Loading suggestions" />}
-      {suggestions.isError && (
-        <ErrorNotice error={suggestions.error} retry={() => void suggestions.refetch()} />
-      )}
-      {suggestions.isSuccess && suggestions.data.data.length === 0 && (
-        <EmptyState title="No suggestions">
-          <p>Run discovery to ask the agents what runs on their hosts.</p>
-        </EmptyState>
-      )}
-      {suggestions.isSuccess && suggestions.data.data.length > 0 && (
-        <>
+      <PagedQueryStates
+        query={suggestions}
+        loadingLabel="Loading suggestions"
+        empty={
+          <EmptyState title="No suggestions">
+            <p>Run discovery to ask the agents what runs on their hosts.</p>
+          </EmptyState>
+        }
+        page={page}
+        perPage={perPage}
+        onPage={(p) => {
+          const next = new URLSearchParams(params);
+          next.set('page', String(p));
+          setParams(next, { replace: true });
+        }}
+      >
+        {(rows) => (
           <div className="rows-scroll">
             <table className="data-table" aria-label="Suggestions">
               <thead>
@@ -293,7 +286,7 @@ export function DiscoveryPage() {
                 </tr>
               </thead>
               <tbody>
-                {suggestions.data.data.map((s) => (
+                {rows.map((s) => (
                   <tr key={s.id}>
                     <td>{kindLabel[s.kind]}</td>
                     <th scope="row">
@@ -347,19 +340,8 @@ export function DiscoveryPage() {
               </tbody>
             </table>
           </div>
-          <Pager
-            page={page}
-            perPage={perPage}
-            total={suggestions.data.meta.total}
-            busy={suggestions.isFetching}
-            onPage={(p) => {
-              const next = new URLSearchParams(params);
-              next.set('page', String(p));
-              setParams(next, { replace: true });
-            }}
-          />
-        </>
-      )}
+        )}
+      </PagedQueryStates>
       {canMutate && (
         <DecideDialog
           deciding={deciding}

@@ -9,15 +9,13 @@ import { hub } from '../../api/client';
 import { CopyField } from '../../components/CopyButton';
 import { Dialog } from '../../components/Dialog';
 import { EmptyState } from '../../components/EmptyState';
-import { ErrorNotice } from '../../components/ErrorNotice';
 import { FormDialog } from '../../components/FormDialog';
 import { TextField } from '../../components/TextField';
-import { Loading } from '../../components/Loading';
-import { Pager } from '../../components/Pager';
 import { Time } from '../../components/Time';
 import { useResourceMutation } from '../../components/use-resource-mutation';
 import { ConfirmMutationDialog } from '../../components/ConfirmMutationDialog';
 import { PageHeader } from '../../components/PageHeader';
+import { PagedQueryStates } from '../../components/QueryStates';
 import { enrollCommand } from './enroll-command';
 
 const perPage = 50;
@@ -168,16 +166,19 @@ export function EnrollmentPage() {
         A machine joins the hub once with a token: <code>svc-agent enroll</code> exchanges it for its own
         credential. Tokens expire and allow a fixed number of enrollments.
       </p>
-      {tokens.isPending ? (
-        <Loading label="Loading the enrollment tokens" />
-      ) : tokens.isError ? (
-        <ErrorNotice error={tokens.error} retry={() => void tokens.refetch()} />
-      ) : tokens.data.data.length === 0 ? (
-        <EmptyState title="No enrollment tokens">
-          <p>Create one to add a machine with an agent.</p>
-        </EmptyState>
-      ) : (
-        <>
+      <PagedQueryStates
+        query={tokens}
+        loadingLabel="Loading the enrollment tokens"
+        empty={
+          <EmptyState title="No enrollment tokens">
+            <p>Create one to add a machine with an agent.</p>
+          </EmptyState>
+        }
+        page={page}
+        perPage={perPage}
+        onPage={setPage}
+      >
+        {(rows) => (
           <div className="table-wrap">
             <table className="data-table admin-table">
               <caption className="visually-hidden">Enrollment tokens</caption>
@@ -194,7 +195,7 @@ export function EnrollmentPage() {
                 </tr>
               </thead>
               <tbody>
-                {tokens.data.data.map((token) => {
+                {rows.map((token) => {
                   const state = tokenState(token);
                   return (
                     <tr key={token.id}>
@@ -232,15 +233,8 @@ export function EnrollmentPage() {
               </tbody>
             </table>
           </div>
-          <Pager
-            page={page}
-            perPage={perPage}
-            total={tokens.data.meta.total}
-            onPage={setPage}
-            busy={tokens.isFetching}
-          />
-        </>
-      )}
+        )}
+      </PagedQueryStates>
       {creating && (
         <CreateTokenDialog
           onClose={() => {

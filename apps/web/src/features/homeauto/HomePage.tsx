@@ -9,6 +9,7 @@ import type { Asset, HomeautoEntity } from '@svc/protocol';
 import { hub } from '../../api/client';
 import { useSession } from '../../app/session';
 import { EmptyState } from '../../components/EmptyState';
+import { FilterSelect } from '../../components/FilterSelect';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { Pager } from '../../components/Pager';
@@ -106,23 +107,16 @@ function Entities({ asset }: { asset: Asset }) {
   return (
     <>
       <div className="filters" role="search" aria-label="Filter entities">
-        <div className="filter">
-          <label htmlFor="home-domain">Domain</label>
-          <select
-            id="home-domain"
-            value={domain}
-            onChange={(e) => {
-              setParam('domain', e.target.value);
-            }}
-          >
-            <option value="">Every domain</option>
-            {domains.map((d) => (
-              <option key={d} value={d}>
-                {d}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect
+          id="home-domain"
+          label="Domain"
+          value={domain}
+          anyLabel="Every domain"
+          options={domains}
+          onChange={(value) => {
+            setParam('domain', value);
+          }}
+        />
       </div>
       {entities.isPending && <Loading label="Loading entities" />}
       {entities.isError && <ErrorNotice error={entities.error} retry={() => void entities.refetch()} />}

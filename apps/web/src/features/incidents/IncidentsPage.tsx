@@ -1,15 +1,16 @@
 /** Incidents the caller may see, newest first, open ones by default; resolve for roles that may change things. */
 import { useState } from 'react';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { incidentStatuses, type Incident } from '@svc/protocol';
 import { hub } from '../../api/client';
 import { useSession } from '../../app/session';
-import { ConfirmDialog } from '../../components/Dialog';
+import { ConfirmMutationDialog } from '../../components/ConfirmMutationDialog';
+import { FilterSelect } from '../../components/FilterSelect';
 import { EmptyState } from '../../components/EmptyState';
-import { ErrorNotice } from '../../components/ErrorNotice';
-import { Loading } from '../../components/Loading';
-import { Pager } from '../../components/Pager';
+import { PageHeader } from '../../components/PageHeader';
+import { PagedQueryStates } from '../../components/QueryStates';
+import { useResourceMutation } from '../../components/use-resource-mutation';
 import { formatTime } from '../../components/units';
 import { SeverityBadge } from '../alerts/SeverityBadge';
 import { useLiveInterval } from '../events/LiveEvents';
@@ -22,7 +23,6 @@ function isStatus(value: string): value is (typeof incidentStatuses)[number] {
 
 export function IncidentsPage() {
   const { canMutate } = useSession();
-  const client = useQueryClient();
   const [params, setParams] = useSearchParams();
   const raw = params.get('status') ?? 'open';
   const status = isStatus(raw) ? raw : null;
@@ -36,47 +36,49 @@ export function IncidentsPage() {
     // Alert and incident events refresh it at once (the shell's feed); polling is the fallback.
     refetchInterval: useLiveInterval(10_000),
   });
-  const resolve = useMutation({
-    mutationFn: async (id: string) => (await hub.call('incidents.resolve', { params: { id } })).data,
-    onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: ['alerts'] });
+  const resolve = useResourceMutation({
+    mutationFn: async (incident: Incident) =>
+      (await hub.call('incidents.resolve', { params: { id: incident.id } })).data,
+    invalidates: [['alerts']],
+    onSuccess: () => {
       setResolving(null);
     },
   });
   return (
     <section className="page" aria-labelledby="incidents-title">
-      <div className="page-header">
-        <h1 id="incidents-title">Incidents</h1>
+      <PageHeader titleId="incidents-title" title="Incidents">
         <Link to="/alerts">Alerts</Link>
-      </div>
+      </PageHeader>
       <div className="filters" role="search" aria-label="Filter incidents">
-        <div className="filter">
-          <label htmlFor="incident-status">Status</label>
-          <select
-            id="incident-status"
-            value={status ?? 'all'}
-            onChange={(e) => {
-              setParams(new URLSearchParams({ status: e.target.value }), { replace: true });
-            }}
-          >
-            <option value="all">Any status</option>
-            {incidentStatuses.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect
+          id="incident-status"
+          label="Status"
+          value={status ?? 'all'}
+          anyValue="all"
+          anyLabel="Any status"
+          options={incidentStatuses}
+          onChange={(value) => {
+            setParams(new URLSearchParams({ status: value }), { replace: true });
+          }}
+        />
       </div>
-      {incidents.isPending && <Loading label="Loading incidents" />}
-      {incidents.isError && <ErrorNotice error={incidents.error} retry={() => void incidents.refetch()} />}
-      {incidents.isSuccess && incidents.data.data.length === 0 && (
-        <EmptyState title="No incidents">
-          <p>An incident opens when an asset's first alert fires, and gathers the alerts that follow.</p>
-        </EmptyState>
-      )}
-      {incidents.isSuccess && incidents.data.data.length > 0 && (
-        <>
+      <PagedQueryStates
+        query={incidents}
+        loadingLabel="Loading incidents"
+        empty={
+          <EmptyState title="No incidents">
+            <p>An incident opens when an asset's first alert fires, and gathers the alerts that follow.</p>
+          </EmptyState>
+        }
+        page={page}
+        perPage={perPage}
+        onPage={(p) => {
+          const next = new URLSearchParams(params);
+          next.set('page', String(p));
+          setParams(next, { replace: true });
+        }}
+      >
+        {(rows) => (
           <div className="rows-scroll">
             <table className="data-table" aria-label="Incidents">
               <thead>
@@ -90,7 +92,7 @@ export function IncidentsPage() {
                 </tr>
               </thead>
               <tbody>
-                {incidents.data.data.map((i) => (
+                {rows.map((i) => (
                   <tr key={i.id} data-incident-id={i.id}>
                     <td>
                       <SeverityBadge severity={i.severity} />
@@ -122,35 +124,24 @@ export function IncidentsPage() {
               </tbody>
             </table>
           </div>
-          <Pager
-            page={page}
-            perPage={perPage}
-            total={incidents.data.meta.total}
-            busy={incidents.isFetching}
-            onPage={(p) => {
-              const next = new URLSearchParams(params);
-              next.set('page', String(p));
-              setParams(next, { replace: true });
-            }}
-          />
-        </>
-      )}
-      <ConfirmDialog
-        open={resolving !== null}
-        title="Resolve incident"
+        )}
+      </PagedQueryStates>
+      <ConfirmMutationDialog
+        record={resolving}
+        title={() => 'Resolve incident'}
         confirmLabel="Resolve"
-        busy={resolve.isPending}
-        onConfirm={() => {
-          if (resolving) resolve.mutate(resolving.id);
-        }}
+        mutation={resolve}
         onClose={() => {
           setResolving(null);
         }}
       >
-        <p>{resolving?.title}</p>
-        <p>Its alerts stay as they are; the asset's next alert opens a new incident.</p>
-        {resolve.isError && <ErrorNotice error={resolve.error} />}
-      </ConfirmDialog>
+        {(incident) => (
+          <>
+            <p>{incident.title}</p>
+            <p>Its alerts stay as they are; the asset's next alert opens a new incident.</p>
+          </>
+        )}
+      </ConfirmMutationDialog>
     </section>
   );
 }

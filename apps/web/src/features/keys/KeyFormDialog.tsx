@@ -16,7 +16,7 @@ import { hub } from '../../api/client';
 import { FormDialog } from '../../components/FormDialog';
 import { FormField } from '../../components/FormField';
 import { useResourceMutation } from '../../components/use-resource-mutation';
-import { AssetPicker } from './AssetPicker';
+import { KeyAssetsField } from './KeyAssetsField';
 import { daysFromNow, fromLocalInput, toLocalInput } from './expiry';
 import { ScopePicker } from './ScopePicker';
 import { sameScopes, type ScopeSelection } from './scope-selection';
@@ -161,7 +161,7 @@ export function KeyFormDialog({
           setForm((f) => ({ ...f, scopes }));
         }}
       />
-      <AssetPicker
+      <KeyAssetsField
         value={form.allowedAssets}
         problem={problems.allowed_assets}
         locked={apiKey !== null && apiKey.allowed_assets.length > 0}

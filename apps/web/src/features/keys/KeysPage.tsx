@@ -9,13 +9,11 @@ import { hub } from '../../api/client';
 import { CopyField } from '../../components/CopyButton';
 import { Dialog } from '../../components/Dialog';
 import { EmptyState } from '../../components/EmptyState';
-import { ErrorNotice } from '../../components/ErrorNotice';
-import { Loading } from '../../components/Loading';
-import { Pager } from '../../components/Pager';
 import { Time } from '../../components/Time';
 import { ConfirmMutationDialog } from '../../components/ConfirmMutationDialog';
 import { useResourceMutation } from '../../components/use-resource-mutation';
 import { PageHeader } from '../../components/PageHeader';
+import { PagedQueryStates } from '../../components/QueryStates';
 import { isExpired } from './expiry';
 import { KeyFormDialog } from './KeyFormDialog';
 import { scopeSummary } from './scope-selection';
@@ -119,16 +117,19 @@ export function KeysPage() {
         Keys call the REST API (<code>/api/v2</code>) with a role, scopes and optionally a list of assets.
         Only their prefix is kept in the clear.
       </p>
-      {keys.isPending ? (
-        <Loading label="Loading the keys" />
-      ) : keys.isError ? (
-        <ErrorNotice error={keys.error} retry={() => void keys.refetch()} />
-      ) : keys.data.data.length === 0 ? (
-        <EmptyState title="No API keys">
-          <p>Create one for a script, a CLI or another service.</p>
-        </EmptyState>
-      ) : (
-        <>
+      <PagedQueryStates
+        query={keys}
+        loadingLabel="Loading the keys"
+        empty={
+          <EmptyState title="No API keys">
+            <p>Create one for a script, a CLI or another service.</p>
+          </EmptyState>
+        }
+        page={page}
+        perPage={perPage}
+        onPage={setPage}
+      >
+        {(rows) => (
           <div className="table-wrap">
             <table className="data-table admin-table">
               <caption className="visually-hidden">API keys</caption>
@@ -148,7 +149,7 @@ export function KeysPage() {
                 </tr>
               </thead>
               <tbody>
-                {keys.data.data.map((key) => (
+                {rows.map((key) => (
                   <KeyRow
                     key={key.id}
                     apiKey={key}
@@ -164,15 +165,8 @@ export function KeysPage() {
               </tbody>
             </table>
           </div>
-          <Pager
-            page={page}
-            perPage={perPage}
-            total={keys.data.meta.total}
-            onPage={setPage}
-            busy={keys.isFetching}
-          />
-        </>
-      )}
+        )}
+      </PagedQueryStates>
       {editing && (
         <KeyFormDialog
           key={editing.mode === 'edit' ? editing.key.id : 'new'}

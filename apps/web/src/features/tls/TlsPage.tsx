@@ -79,6 +79,49 @@ function pemFromFile(set: (text: string) => void) {
   };
 }
 
+/** A PEM text area, with a file input that fills it from a file instead. */
+function PemField({
+  label,
+  problem,
+  hint,
+  placeholder,
+  value,
+  onChange,
+  fileLabel,
+  accept,
+}: {
+  label: string;
+  problem: string | undefined;
+  hint: string;
+  placeholder: string;
+  value: string;
+  onChange: (text: string) => void;
+  fileLabel: string;
+  /** The file input's accepted extensions. */
+  accept: string;
+}) {
+  return (
+    <>
+      <TextField
+        label={label}
+        problem={problem}
+        hint={hint}
+        multiline
+        rows={5}
+        spellCheck={false}
+        className="mono"
+        value={value}
+        placeholder={placeholder}
+        onChange={onChange}
+      />
+      <label className="file-input">
+        {fileLabel}
+        <input type="file" accept={accept} onChange={pemFromFile(onChange)} />
+      </label>
+    </>
+  );
+}
+
 function UploadOverride({ status }: { status: TlsStatus }) {
   const client = useQueryClient();
   const [certificate, setCertificate] = useState('');
@@ -105,38 +148,26 @@ function UploadOverride({ status }: { status: TlsStatus }) {
     <section className="panel" aria-labelledby="tls-upload-title">
       <h2 id="tls-upload-title">Upload a certificate</h2>
       <form className="stack-form" onSubmit={submit} noValidate>
-        <TextField
+        <PemField
           label="Certificate chain (PEM)"
           problem={problems.certificate}
           hint="The server certificate first, then its intermediates."
-          multiline
-          rows={5}
-          spellCheck={false}
-          className="mono"
-          value={certificate}
           placeholder="-----BEGIN CERTIFICATE-----"
+          value={certificate}
           onChange={setCertificate}
+          fileLabel="Or read the chain from a file"
+          accept=".pem,.crt,.cer"
         />
-        <label className="file-input">
-          Or read the chain from a file
-          <input type="file" accept=".pem,.crt,.cer" onChange={pemFromFile(setCertificate)} />
-        </label>
-        <TextField
+        <PemField
           label="Private key (PEM)"
           problem={problems.private_key}
           hint="Matching the certificate; stored encrypted and never shown again."
-          multiline
-          rows={5}
-          spellCheck={false}
-          className="mono"
-          value={privateKey}
           placeholder="-----BEGIN PRIVATE KEY-----"
+          value={privateKey}
           onChange={setPrivateKey}
+          fileLabel="Or read the key from a file"
+          accept=".pem,.key"
         />
-        <label className="file-input">
-          Or read the key from a file
-          <input type="file" accept=".pem,.key" onChange={pemFromFile(setPrivateKey)} />
-        </label>
         {upload.isError && <ErrorNotice error={upload.error} />}
         {upload.isSuccess && (
           <p className="notice ok" role="status">

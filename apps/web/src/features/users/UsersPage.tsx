@@ -7,14 +7,12 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { assignableRoles, limits, type AssignableRole, type User } from '@svc/protocol';
 import { hub } from '../../api/client';
+import { PagedQueryStates } from '../../components/QueryStates';
 import { useSession } from '../../app/session';
 import { EmptyState } from '../../components/EmptyState';
-import { ErrorNotice } from '../../components/ErrorNotice';
 import { FormDialog } from '../../components/FormDialog';
 import { FormField } from '../../components/FormField';
 import { TextField } from '../../components/TextField';
-import { Loading } from '../../components/Loading';
-import { Pager } from '../../components/Pager';
 import { Time } from '../../components/Time';
 import { useResourceMutation } from '../../components/use-resource-mutation';
 import { PageHeader } from '../../components/PageHeader';
@@ -182,14 +180,15 @@ export function UsersPage() {
           },
         }}
       />
-      {users.isPending ? (
-        <Loading label="Loading the users" />
-      ) : users.isError ? (
-        <ErrorNotice error={users.error} retry={() => void users.refetch()} />
-      ) : users.data.data.length === 0 ? (
-        <EmptyState title="No users" />
-      ) : (
-        <>
+      <PagedQueryStates
+        query={users}
+        loadingLabel="Loading the users"
+        empty={<EmptyState title="No users" />}
+        page={page}
+        perPage={perPage}
+        onPage={setPage}
+      >
+        {(rows) => (
           <div className="table-wrap">
             <table className="data-table admin-table">
               <caption className="visually-hidden">Users</caption>
@@ -205,7 +204,7 @@ export function UsersPage() {
                 </tr>
               </thead>
               <tbody>
-                {users.data.data.map((u) => (
+                {rows.map((u) => (
                   <tr key={u.id}>
                     <th scope="row">
                       {u.username}
@@ -249,15 +248,8 @@ export function UsersPage() {
               </tbody>
             </table>
           </div>
-          <Pager
-            page={page}
-            perPage={perPage}
-            total={users.data.meta.total}
-            onPage={setPage}
-            busy={users.isFetching}
-          />
-        </>
-      )}
+        )}
+      </PagedQueryStates>
       <section className="panel" aria-labelledby="roles-title">
         <h2 id="roles-title">Roles</h2>
         <dl className="role-list">

@@ -5,17 +5,22 @@
  * as it is.
  */
 import { useState, type SyntheticEvent } from 'react';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { Container, ContainerImage, ContainerLogsQuery, ContainerVolume } from '@svc/protocol';
 import { hub } from '../../../api/client';
 import { useSession } from '../../../app/session';
-import { ConfirmDialog } from '../../../components/Dialog';
-import { ErrorNotice } from '../../../components/ErrorNotice';
 import { RowsTable, type RowsColumn } from '../../../components/RowsTable';
 import { formatBytes, formatTime } from '../../../components/units';
 import { AgentAnswer } from '../AgentAnswer';
 import { assetPartKey } from '../asset-keys';
 import type { AssetTabProps } from '../asset-tabs';
+import {
+  DoneNotice,
+  LifecycleButtons,
+  LifecycleDialog,
+  useLifecycleRequests,
+  type LifecycleAction,
+} from './lifecycle-actions';
 
 type View = 'containers' | 'stacks' | 'images' | 'volumes';
 const views: { view: View; label: string }[] = [
@@ -25,13 +30,11 @@ const views: { view: View; label: string }[] = [
   { view: 'volumes', label: 'Volumes' },
 ];
 
-type ContainerAction = 'start' | 'stop' | 'restart';
 const actionRoute = {
   start: 'containers.start',
   stop: 'containers.stop',
   restart: 'containers.restart',
 } as const;
-const actionLabel: Record<ContainerAction, string> = { start: 'Start', stop: 'Stop', restart: 'Restart' };
 
 /** One page of 500 is every container of a homelab host; the rest are counted, not hidden silently. */
 const perPage = 500;
@@ -43,7 +46,7 @@ function stateClass(c: Pick<Container, 'state' | 'health'>): string {
 }
 
 /** What makes sense now: a running container stops or restarts, any other starts. */
-function actionsFor(c: Container): ContainerAction[] {
+function actionsFor(c: Container): LifecycleAction[] {
   return c.state === 'running' || c.state === 'restarting' ? ['stop', 'restart'] : ['start'];
 }
 
@@ -132,60 +135,6 @@ const volumeColumns: RowsColumn<ContainerVolume>[] = [
     className: 'cell-wide',
   },
 ];
-
-interface Pending {
-  container: Container;
-  action: ContainerAction;
-}
-
-function ContainerActionDialog({
-  asset,
-  pending,
-  onClose,
-}: {
-  asset: AssetTabProps['asset'];
-  pending: Pending | null;
-  onClose: (done?: string) => void;
-}) {
-  const client = useQueryClient();
-  const run = useMutation({
-    mutationFn: async ({ container, action }: Pending) =>
-      (await hub.call(actionRoute[action], { params: { id: container.id } })).data,
-    onSuccess: async (result, { container }) => {
-      onClose(
-        result.changed
-          ? `${container.name}: ${result.action} done, now ${result.state}`
-          : `${container.name}: already ${result.state}, nothing to do`,
-      );
-      await client.invalidateQueries({ queryKey: assetPartKey(asset.id, 'containers') });
-    },
-  });
-  const action = pending?.action ?? 'restart';
-  return (
-    <ConfirmDialog
-      open={pending !== null}
-      title={`${actionLabel[action]} ${pending?.container.name ?? 'the container'} on ${asset.name}?`}
-      confirmLabel={`${actionLabel[action]} container`}
-      busy={run.isPending}
-      onConfirm={() => {
-        if (pending) run.mutate(pending);
-      }}
-      onClose={() => {
-        run.reset();
-        onClose();
-      }}
-    >
-      <p>
-        {action === 'start'
-          ? 'The container is started now.'
-          : action === 'stop'
-            ? 'The container is asked to stop and killed after 10 seconds; what it serves stops answering.'
-            : 'The container stops and starts again; what it serves is briefly unavailable.'}
-      </p>
-      {run.isError && <ErrorNotice error={run.error} />}
-    </ConfirmDialog>
-  );
-}
 
 interface LogForm {
   tail: string;
@@ -302,8 +251,7 @@ function ContainerLogsPanel({
 
 function ContainersView({ asset }: AssetTabProps) {
   const { canMutate } = useSession();
-  const [pending, setPending] = useState<Pending | null>(null);
-  const [done, setDone] = useState<string | null>(null);
+  const requests = useLifecycleRequests<Container>();
   const [logsOf, setLogsOf] = useState<Container | null>(null);
   const containers = useQuery({
     queryKey: assetPartKey(asset.id, 'containers', 'list'),
@@ -312,11 +260,7 @@ function ContainersView({ asset }: AssetTabProps) {
   });
   return (
     <>
-      {done && (
-        <p className="notice ok" role="status">
-          {done}
-        </p>
-      )}
+      <DoneNotice done={requests.done} />
       <AgentAnswer query={containers} what="containers">
         {(page) => (
           <>
@@ -345,21 +289,15 @@ function ContainersView({ asset }: AssetTabProps) {
                   >
                     Logs
                   </button>
-                  {canMutate &&
-                    actionsFor(c).map((action) => (
-                      <button
-                        key={action}
-                        type="button"
-                        className={action === 'start' ? 'small' : 'small danger'}
-                        aria-label={`${actionLabel[action]} ${c.name}`}
-                        onClick={() => {
-                          setDone(null);
-                          setPending({ container: c, action });
-                        }}
-                      >
-                        {actionLabel[action]}
-                      </button>
-                    ))}
+                  {canMutate && (
+                    <LifecycleButtons
+                      name={c.name}
+                      actions={actionsFor(c)}
+                      onAsk={(action) => {
+                        requests.ask(c, action);
+                      }}
+                    />
+                  )}
                 </span>
               )}
             />
@@ -377,13 +315,26 @@ function ContainersView({ asset }: AssetTabProps) {
         />
       )}
       {canMutate && (
-        <ContainerActionDialog
-          asset={asset}
-          pending={pending}
-          onClose={(message) => {
-            setPending(null);
-            if (message) setDone(message);
+        <LifecycleDialog
+          assetName={asset.name}
+          noun="container"
+          nameOf={(container: Container) => container.name}
+          pending={requests.pending}
+          call={async ({ target, action }) =>
+            (await hub.call(actionRoute[action], { params: { id: target.id } })).data
+          }
+          invalidates={[assetPartKey(asset.id, 'containers')]}
+          doneText={(result, { target }) =>
+            result.changed
+              ? `${target.name}: ${result.action} done, now ${result.state}`
+              : `${target.name}: already ${result.state}, nothing to do`
+          }
+          consequence={{
+            start: 'The container is started now.',
+            stop: 'The container is asked to stop and killed after 10 seconds; what it serves stops answering.',
+            restart: 'The container stops and starts again; what it serves is briefly unavailable.',
           }}
+          onClose={requests.finish}
         />
       )}
     </>

@@ -12,7 +12,7 @@ import { useDebounced } from '../../components/use-debounced';
 /** Chosen assets whose names are looked up one by one; past this the id is shown. */
 const namesLookedUp = 50;
 
-export function AssetPicker({
+export function KeyAssetsField({
   value,
   onChange,
   problem,
