@@ -221,7 +221,7 @@ async function startHub(options: ConsoleOptions, place: HubPlace): Promise<HubPr
     return { child, baseUrl, dataDir: path.join(dataDir, 'data'), ca, output: () => output, stop };
   } catch (error) {
     await stop();
-    throw new Error(`the hub did not start: ${String(error)}\n${output}`);
+    throw new Error(`the hub did not start: ${String(error)}\n${output}`, { cause: error });
   }
 }
 
@@ -281,7 +281,7 @@ export function useConsole(options: ConsoleOptions = {}): () => ConsoleHarness {
       const answer = options.plainHttp
         ? await plainRequest(url, { method, headers, ...payload })
         : await tlsRequest(url, { method, headers, ca, ...payload });
-      let json: ApiAnswer['json'] = {};
+      let json: ApiAnswer['json'];
       try {
         json = answer.body ? (JSON.parse(answer.body) as ApiAnswer['json']) : {};
       } catch {

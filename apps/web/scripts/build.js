@@ -134,10 +134,10 @@ export async function buildConsole(options = {}) {
         modulePreload: { polyfill: false },
         assetsInlineLimit: 0,
         reportCompressedSize: false,
-        rollupOptions: {
+        rolldownOptions: {
           // React Query and React Router mark modules "use client" for server components; meaningless here.
-          onwarn(warning, warn) {
-            if (warning.code !== 'MODULE_LEVEL_DIRECTIVE') warn(warning);
+          onLog(level, log, handler) {
+            if (log.code !== 'MODULE_LEVEL_DIRECTIVE') handler(level, log);
           },
         },
       },
@@ -156,7 +156,7 @@ export async function buildConsole(options = {}) {
         target: 'es2022',
         copyPublicDir: false,
         reportCompressedSize: false,
-        rollupOptions: {
+        rolldownOptions: {
           input: path.join(webDir, 'src', 'sw', 'service-worker.ts'),
           output: { format: 'iife', entryFileNames: 'sw.js' },
         },

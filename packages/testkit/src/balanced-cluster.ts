@@ -47,7 +47,7 @@ export async function startHaproxyFor(cluster: HubCluster, readyTimeoutMs = 15_0
 
 async function waitReadyThrough(lb: RunningHaproxy, ca: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  let last = 'no answer yet';
+  let last: string;
   for (let attempt = 0; ; attempt++) {
     try {
       const answer = await tlsRequest(`${lb.url}/readyz`, { method: 'GET', ca });

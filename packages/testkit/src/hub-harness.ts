@@ -236,7 +236,7 @@ async function openTestHub(options: TestHubOptions, reopened: ReopenedStore | nu
       ...(payload !== undefined ? { payload } : {}),
       remoteAddress: o.remoteAddress ?? '127.0.0.1',
     });
-    let json: InjectResult['json'] = {};
+    let json: InjectResult['json'];
     try {
       json = response.body ? (JSON.parse(response.body) as InjectResult['json']) : {};
     } catch {

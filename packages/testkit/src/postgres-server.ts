@@ -92,7 +92,9 @@ export async function startPostgresServer(): Promise<OwnPostgresServer> {
     );
   } catch (error) {
     fs.rmSync(workDir, { recursive: true, force: true });
-    throw new Error(`initdb failed: ${String((error as { stderr?: Buffer }).stderr ?? error)}`);
+    throw new Error(`initdb failed: ${String((error as { stderr?: Buffer }).stderr ?? error)}`, {
+      cause: error,
+    });
   }
   const port = await freePort();
   const url = `postgres://postgres@127.0.0.1:${String(port)}/postgres`;

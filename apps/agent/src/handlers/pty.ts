@@ -40,7 +40,7 @@ export function ptyShellOptions(settings: {
 
 /** The agent user's login shell: from the password database, then $SHELL, then /bin/sh. */
 function loginShell(env: NodeJS.ProcessEnv = process.env): string {
-  let shell = '';
+  let shell: string;
   try {
     shell = os.userInfo().shell ?? '';
   } catch {

@@ -169,7 +169,7 @@ beforeAll(async () => {
     const online = await waitOnline(owner, assetId, 40_000);
     assetName = online.name;
   } catch (error) {
-    throw new Error(`${(error as Error).message}\nagent output:\n${agent.output()}`);
+    throw new Error(`${(error as Error).message}\nagent output:\n${agent.output()}`, { cause: error });
   }
   sent = spyOnGateway(t);
 }, 90_000);

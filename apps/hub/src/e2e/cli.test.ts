@@ -131,7 +131,7 @@ beforeAll(async () => {
   try {
     await waitOnline(owner, assetId, 40_000);
   } catch (error) {
-    throw new Error(`${(error as Error).message}\nagent output:\n${agent.output()}`);
+    throw new Error(`${(error as Error).message}\nagent output:\n${agent.output()}`, { cause: error });
   }
   offlineId = dataOf<{ id: string }>(await owner.post('/api/v2/assets', { name: 'e2e-cli-offline' }), 201).id;
   groupId = dataOf<{ id: string }>(

@@ -173,7 +173,7 @@ describe.skipIf(!haveHaproxy)('a process is stopped with SIGTERM (drain)', () =>
       const reader = startReader();
       const writer = startWriter('drain');
       let signalledAt = 0;
-      let movedWithinMs = Number.POSITIVE_INFINITY;
+      let movedWithinMs: number;
       try {
         await waitFor('reads under way', () => (reader.answers.length >= 10 ? true : undefined), {
           timeoutMs: 20_000,
@@ -247,7 +247,7 @@ describe.skipIf(!haveHaproxy)('PostgreSQL restarts', () => {
         ),
       );
       let stoppedAt = 0;
-      let backAt = 0;
+      let backAt: number;
       try {
         await waitFor('reads under way', () => (reader.answers.length >= 10 ? true : undefined), {
           timeoutMs: 20_000,

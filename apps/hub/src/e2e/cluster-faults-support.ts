@@ -142,7 +142,9 @@ export async function startFaultCluster(options: FaultClusterOptions = {}): Prom
       try {
         await holderOf(assetId, 40_000);
       } catch (error) {
-        throw new Error(`${(error as Error).message}\nagent output:\n${agentProcess.output()}`);
+        throw new Error(`${(error as Error).message}\nagent output:\n${agentProcess.output()}`, {
+          cause: error,
+        });
       }
     }
   } catch (error) {

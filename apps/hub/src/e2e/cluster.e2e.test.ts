@@ -168,7 +168,9 @@ beforeAll(async () => {
     try {
       await holderOf(assetId, 40_000);
     } catch (error) {
-      throw new Error(`${(error as Error).message}\nagent output:\n${agentProcess.output()}`);
+      throw new Error(`${(error as Error).message}\nagent output:\n${agentProcess.output()}`, {
+        cause: error,
+      });
     }
   }
 }, 240_000);

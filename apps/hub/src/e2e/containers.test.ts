@@ -100,7 +100,7 @@ beforeAll(async () => {
   try {
     await waitOnline(owner, assetId, 40_000);
   } catch (error) {
-    throw new Error(`${(error as Error).message}\nagent output:\n${agent.output()}`);
+    throw new Error(`${(error as Error).message}\nagent output:\n${agent.output()}`, { cause: error });
   }
 }, 120_000);
 

@@ -59,7 +59,7 @@ function call(
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (text += chunk));
         res.on('end', () => {
-          let json: Answer['json'] = {};
+          let json: Answer['json'];
           try {
             json = JSON.parse(text) as Answer['json'];
           } catch {

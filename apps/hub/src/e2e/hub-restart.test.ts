@@ -100,7 +100,9 @@ beforeAll(async () => {
   try {
     await waitOnline(owner, assetId, 40_000);
   } catch (error) {
-    throw new Error(`${(error as Error).message}\nagent output:\n${agent.output()}\nhub:\n${hub.output()}`);
+    throw new Error(`${(error as Error).message}\nagent output:\n${agent.output()}\nhub:\n${hub.output()}`, {
+      cause: error,
+    });
   }
 }, 120_000);
 
@@ -171,7 +173,7 @@ describe('hub kill and restart', () => {
     try {
       await waitOnline(owner, assetId, 75_000);
     } catch (error) {
-      throw new Error(`${(error as Error).message}\nagent output:\n${agent.output()}`);
+      throw new Error(`${(error as Error).message}\nagent output:\n${agent.output()}`, { cause: error });
     }
     expect(Date.now() - killedAt).toBeLessThan(90_000);
     expect(agent.output()).toMatch(/reconnecting/);

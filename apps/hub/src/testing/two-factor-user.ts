@@ -29,7 +29,7 @@ export function totpCodeNow(clock: Clock, secret: string, stepOffset = 0): strin
 export function wrongTotpCode(clock: Clock, secret: string): string {
   const valid = new Set([-1, 0, 1].map((d) => totpCodeNow(clock, secret, d)));
   let n = Number(totpCodeNow(clock, secret));
-  let candidate = '';
+  let candidate: string;
   do {
     n = (n + 1) % 1_000_000;
     candidate = String(n).padStart(6, '0');

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, SqliteAdapter, SqliteDialect, sql, type DialectAdapter } from 'kysely';
+import { Kysely, SqliteAdapter, SqliteDialect, sql, type DialectAdapter } from 'kysely';
+import { Migrator } from 'kysely/migration';
 import pg from 'pg';
 import { migrationProvider, migrations } from './migrations.js';
 import { hubVersion } from '../version.js';
@@ -232,6 +233,8 @@ function openPostgres(url: string, schema: string | undefined): HubDatabase {
         throw markDatabaseUnreachable(error);
       }),
     end: () => pool.end(),
+    // Kysely 0.29 asks for the pool's options (it opens its query-cancelling connection with them).
+    options: pool.options,
   };
   const db = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool: reachable }) });
   migrationLocks.set(db, postgresMigrationLock(pool, schema));

@@ -2,7 +2,8 @@
  * Schema migrations, in code so they ship with the hub. Written with Kysely's schema builder only, so each
  * runs unchanged on SQLite and PostgreSQL. Never edit a migration that has shipped: add a new one.
  */
-import { type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration, MigrationProvider } from 'kysely/migration';
 import { webhooksAndNotifications } from './migrations/0007-webhooks.js';
 import { alertsMigration } from './migrations/0008-alerts.js';
 import { schedulesAndActions } from './migrations/0009-schedules-actions.js';

@@ -9,7 +9,6 @@ import {
   PostgresDialect,
   sql,
   type DatabaseIntrospector,
-  type DatabaseMetadata,
   type Kysely,
   type SchemaMetadata,
   type TableMetadata,
@@ -27,6 +26,7 @@ function ownSchemaIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
       name: row.name,
       schema: row.schema,
       isView: row.kind === 'v' || row.kind === 'm',
+      isForeign: false,
       columns: [],
     }));
   }
@@ -36,11 +36,6 @@ function ownSchemaIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
       return result.rows.flatMap((row) => (row.name === null ? [] : [{ name: row.name }]));
     },
     getTables,
-    // The interface still requires the deprecated reader; it answers the same as getTables.
-    // eslint-disable-next-line @typescript-eslint/no-deprecated
-    async getMetadata(): Promise<DatabaseMetadata> {
-      return { tables: await getTables() };
-    },
   };
 }
 

@@ -1,5 +1,6 @@
 /** Webhooks with their delivery counters and records, and notification channels (issue 14, items 2 and 3). */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists */
 export const webhooksAndNotifications: Migration = {

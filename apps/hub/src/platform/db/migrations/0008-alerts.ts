@@ -1,5 +1,6 @@
 /** Alert rules, the alerts they raise, and incidents grouping an asset's alerts (decision 0017). */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists */
 export const alertsMigration: Migration = {

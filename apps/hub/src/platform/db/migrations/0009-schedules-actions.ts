@@ -3,7 +3,8 @@
  * tick it waits for: claiming a tick moves it on in one UPDATE guarded by the old value, so a tick is claimed
  * once, also across a restart.
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists */
 export const schedulesAndActions: Migration = {

@@ -2,7 +2,8 @@
  * Issue 14, the rest of the live feed: webhook deliveries still to be made, kept in the database so that a
  * clean restart loses none of them (decision 0019); schedules that can be paused.
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists */
 export const liveFeedMigration: Migration = {

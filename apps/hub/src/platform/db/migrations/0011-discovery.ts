@@ -3,7 +3,8 @@
  * (`key`, unique: the same container, port or host found again updates its row), waiting for a person to
  * accept or dismiss it.
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists */
 export const discoveryMigration: Migration = {

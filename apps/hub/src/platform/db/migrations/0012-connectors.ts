@@ -3,7 +3,8 @@
  * that tie an asset to the connector that brought it, and the links people declare in the dependency graph
  * (part 6).
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists */
 export const connectorsMigration: Migration = {

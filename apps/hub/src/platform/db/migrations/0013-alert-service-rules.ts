@@ -1,5 +1,6 @@
 /** Service-down alert rules (decision 0017): the watched systemd unit's name, null for other kinds. */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists */
 export const alertServiceRulesMigration: Migration = {

@@ -3,7 +3,8 @@
  * (live ones are marked ended when the hub starts again), a recording per recorded session, and its
  * asciicast v2 text in chunks flushed about every second (a crash loses at most that).
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists */
 export const remoteSessionsMigration: Migration = {

@@ -2,7 +2,8 @@
  * Desktop sessions (issue 16, part 2): an asset's VNC password, sealed with the secret box; desktop recordings
  * (decision 0030), each a file in the data directory named by its id, served by id only.
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists */
 export const desktopCredentialsMigration: Migration = {

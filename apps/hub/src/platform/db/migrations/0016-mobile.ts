@@ -3,7 +3,8 @@
  * queue's replays run at most once), Web Push subscriptions per device with their routing, WebAuthn
  * credentials of device owners, and the opt-in client telemetry (decisions 0031–0033).
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists */
 export const mobileMigration: Migration = {

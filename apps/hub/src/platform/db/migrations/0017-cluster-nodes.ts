@@ -2,7 +2,8 @@
  * Issue 19, several hub processes: each live process's node lease (decision 0038). A row per node, renewed
  * while it runs; a row whose lease ran out is a node that died, removed by the one process whose delete took it.
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists */
 export const clusterNodesMigration: Migration = {

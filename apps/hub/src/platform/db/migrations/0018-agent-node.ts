@@ -3,7 +3,8 @@
  * `assets.agent_node` is the node id of the process that marked the asset online last; a disconnect, a
  * process start and a node's departure change only the agents their own node holds.
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists */
 export const agentNodeMigration: Migration = {

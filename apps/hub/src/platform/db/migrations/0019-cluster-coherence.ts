@@ -4,7 +4,8 @@
  * it, and until when that claim holds unless renewed), and the node that runs each schedule run (a starting
  * process reports only the runs of nodes that are gone as interrupted, not those of its live peers).
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists */
 export const clusterCoherenceMigration: Migration = {

@@ -8,7 +8,8 @@
  * node holds each desktop session (they live in that process's memory), so another process can route an
  * attach or a close to it.
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists */
 export const sessionsAcrossProcessesMigration: Migration = {

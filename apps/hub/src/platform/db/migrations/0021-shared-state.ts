@@ -8,7 +8,8 @@
  * - `notification_digests` and `notification_digest_items`: one open digest window per target (a channel or a
  *   push subscription) and the items collected in it, flushed once by whichever process claims the window.
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists */
 export const sharedStateMigration: Migration = {

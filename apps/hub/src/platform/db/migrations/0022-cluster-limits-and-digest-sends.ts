@@ -6,7 +6,8 @@
  * - `notification_digest_sends`: a digest window taken for sending, under a lease (`claimed_by`,
  *   `lease_until`) until it is sent; a window whose lease expired unsent is taken again by any process.
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists */
 export const clusterLimitsAndDigestSendsMigration: Migration = {

@@ -9,7 +9,8 @@
  * (and admins'); that user's keys, made when the user was an admin, lose what nothing tells apart from the
  * console's, which fails closed. `unknown` (written for a caller with neither) names no user: admins only.
  */
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 const tables = ['desktop_recordings', 'desktop_sessions'] as const;
 

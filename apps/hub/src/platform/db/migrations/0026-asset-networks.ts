@@ -3,7 +3,8 @@
  * of IPv4 `address/prefix`), so Wake-on-LAN chooses a relay on the target's own subnet rather than on any
  * wider network an agent claims. Null until the asset's agent says hello with its interfaces.
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists */
 export const assetNetworksMigration: Migration = {

@@ -4,7 +4,8 @@
  * checked against its lease row of that epoch, so what it wrote before being declared gone cannot land after.
  * Rows of processes from before this migration have epoch 0 (they fence nothing).
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists */
 export const nodeLeaseEpochsMigration: Migration = {
