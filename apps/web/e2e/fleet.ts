@@ -75,6 +75,15 @@ export async function localAsset(t: ConsoleHarness): Promise<Asset> {
   }
 }
 
+/** Signs the owner in and opens a terminal on the local agent's machine: the page is on the new session. */
+export async function openLocalTerminal(t: ConsoleHarness): Promise<void> {
+  const asset = await localAsset(t);
+  await t.signIn('owner');
+  await t.page.goto(`${t.baseUrl}/assets/${encodeURIComponent(asset.id)}/terminal`);
+  await t.page.getByRole('button', { name: 'Open a terminal' }).click();
+  await t.page.waitForURL(/\/sessions\/rss_/);
+}
+
 /**
  * An hour of one-minute samples ending now, shaped like a working machine: CPU with a daily-looking wave,
  * memory creeping up, steady disk and some traffic.

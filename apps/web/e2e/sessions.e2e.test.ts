@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useConsole } from './harness.js';
-import { localAsset } from './fleet.js';
+import { openLocalTerminal } from './fleet.js';
 
 const h = useConsole({ localAgent: true });
 
@@ -16,12 +16,8 @@ describe('terminal sessions in the console', () => {
     { timeout: 120_000 },
     async () => {
       const t = h();
-      const asset = await localAsset(t);
-      await t.signIn('owner');
+      await openLocalTerminal(t);
       const { page } = t;
-      await page.goto(`${t.baseUrl}/assets/${encodeURIComponent(asset.id)}/terminal`);
-      await page.getByRole('button', { name: 'Open a terminal' }).click();
-      await page.waitForURL(/\/sessions\/rss_/);
       await expect.poll(() => page.getByRole('status').textContent(), { timeout: 15_000 }).toBe('Live');
       const rows = page.locator('.xterm-rows');
       await page.locator('.terminal-box').click();

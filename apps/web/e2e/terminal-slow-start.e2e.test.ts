@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useConsole } from './harness.js';
-import { localAsset } from './fleet.js';
+import { openLocalTerminal } from './fleet.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-slow-shell-'));
 const gate = path.join(dir, 'open');
@@ -36,12 +36,8 @@ describe('a terminal whose shell is slow to start', () => {
     { timeout: 60_000 },
     async () => {
       const t = h();
-      const asset = await localAsset(t);
-      await t.signIn('owner');
+      await openLocalTerminal(t);
       const { page } = t;
-      await page.goto(`${t.baseUrl}/assets/${encodeURIComponent(asset.id)}/terminal`);
-      await page.getByRole('button', { name: 'Open a terminal' }).click();
-      await page.waitForURL(/\/sessions\/rss_/);
       const status = page.getByRole('status');
       await expect.poll(() => status.textContent(), { timeout: 15_000 }).toBe('Starting the shell');
       const startingSince = Date.now();
