@@ -24,6 +24,7 @@ function testRegistry(nodeId: string, live: Set<string>) {
     nodeId,
     liveNodes: () => live,
     isLive: (id) => live.has(id),
+    epochOf: (id) => (live.has(id) ? 1 : undefined),
     onNodeGone(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

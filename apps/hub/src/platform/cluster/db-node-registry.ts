@@ -91,6 +91,8 @@ export function createDbNodeRegistry(options: DbNodeRegistryOptions): DbNodeRegi
   /** Kinds of refused writes already logged in the current epoch. */
   const refusedLogged = new Set<string>();
   let live: ReadonlySet<string> = new Set([nodeId]);
+  /** The epoch of each live node's lease at the last renewal. */
+  let liveEpochs: ReadonlyMap<string, number> = new Map();
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> = Promise.resolve();
   let started = false;
@@ -133,11 +135,11 @@ export function createDbNodeRegistry(options: DbNodeRegistryOptions): DbNodeRegi
     }
   }
 
-  async function tellGone(gone: string): Promise<void> {
-    logger.warn({ node: gone }, 'cluster node gone');
+  async function tellGone(gone: string, goneEpoch: number): Promise<void> {
+    logger.warn({ node: gone, epoch: goneEpoch }, 'cluster node gone');
     for (const listener of [...listeners]) {
       try {
-        await listener(gone);
+        await listener(gone, goneEpoch);
       } catch (error) {
         logger.error({ err: error, node: gone }, 'a cluster node-gone listener failed');
       }
@@ -165,12 +167,14 @@ export function createDbNodeRegistry(options: DbNodeRegistryOptions): DbNodeRegi
       );
       await tellRegained();
     }
-    const rows = await db.selectFrom('cluster_nodes').select(['node_id', 'lease_until']).execute();
+    const rows = await db.selectFrom('cluster_nodes').select(['node_id', 'lease_until', 'epoch']).execute();
     const alive = new Set<string>([nodeId]);
+    const epochs = new Map<string, number>([[nodeId, epoch]]);
     for (const row of rows) {
       if (row.node_id === nodeId) continue;
       if (row.lease_until >= now) {
         alive.add(row.node_id);
+        epochs.set(row.node_id, row.epoch);
         continue;
       }
       const removed = await db
@@ -179,9 +183,10 @@ export function createDbNodeRegistry(options: DbNodeRegistryOptions): DbNodeRegi
         .where('lease_until', '<', now)
         .executeTakeFirst();
       // Only the process whose delete took the row reports the node gone.
-      if (Number(removed.numDeletedRows) === 1) await tellGone(row.node_id);
+      if (Number(removed.numDeletedRows) === 1) await tellGone(row.node_id, row.epoch);
     }
     live = alive;
+    liveEpochs = epochs;
   }
 
   /** Renewals run one at a time; a failed one is logged once per change and retried at the next tick. */
@@ -235,6 +240,7 @@ export function createDbNodeRegistry(options: DbNodeRegistryOptions): DbNodeRegi
     },
     liveNodes: () => live,
     isLive: (id) => live.has(id),
+    epochOf: (id) => liveEpochs.get(id),
     onNodeGone(listener) {
       listeners.add(listener);
       return () => {

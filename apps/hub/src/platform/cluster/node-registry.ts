@@ -9,7 +9,8 @@
  */
 import { sql, type Expression, type SqlBool } from 'kysely';
 
-export type NodeGoneListener = (nodeId: string) => Promise<void> | void;
+/** Told a node gone, with the epoch whose lease ran out (decision 0053). */
+export type NodeGoneListener = (nodeId: string, epoch?: number) => Promise<void> | void;
 /** Told the new epoch after this process lost its lease and registered again. */
 export type LeaseRegainedListener = (epoch: number) => Promise<void> | void;
 
@@ -41,6 +42,8 @@ export interface NodeRegistry extends NodeLease {
   /** The nodes whose lease held at the last renewal, this one included. */
   liveNodes(): ReadonlySet<string>;
   isLive(nodeId: string): boolean;
+  /** The epoch `nodeId`'s lease had at the last renewal (undefined when it was not live then). */
+  epochOf(nodeId: string): number | undefined;
   /**
    * Called once across the cluster for each node that is gone (lease expired, or it left cleanly), on one live
    * process, after the node's lease is removed. Returns the unsubscribe.
@@ -76,6 +79,7 @@ export function createSingleNodeRegistry(nodeId: string): NodeRegistry {
     nodeId,
     liveNodes: () => live,
     isLive: (id) => id === nodeId,
+    epochOf: (id) => (id === nodeId ? 0 : undefined),
     onNodeGone: () => () => undefined,
     start: () => Promise.resolve(),
     close: () => Promise.resolve(),

@@ -2,7 +2,8 @@
  * The owned-state seam (decision 0058) on an in-memory cluster network: a request reaches the owner and is
  * checked on both ends; a reply outside the catalogue is rejected; the owner going away fails what waits on
  * it with the kind's "gone" error, and ends the streams relayed to it; the bus unavailable is told apart
- * from an owner gone.
+ * from an owner gone; a node that stalled past its lease and registered again is taken back under its new
+ * epoch, whatever order the others learn of its going and its return (decision 0053).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Type } from 'typebox';
@@ -48,6 +49,8 @@ const call = <T>(promise: Promise<T>): Promise<T> =>
   promise.catch((error: unknown) => {
     throw ownedCallError(error, thingErrors);
   });
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function until(check: () => boolean, what: string): Promise<void> {
   for (let i = 0; i < 200; i++) {
@@ -234,5 +237,81 @@ describe('owned-state seam', () => {
     await expect(
       call(caller.kind(thingKind).request('node_owner', 'poke', { id: 'thg_1' }, { timeoutMs: 1_000 })),
     ).resolves.toEqual({ pokes: 1 });
+  });
+
+  describe('a node that stalled past its lease and registered again', () => {
+    /** Three processes; the survivor sweeps every 10 ms and holds something of the owner's, again once back. */
+    async function stalledOwner() {
+      network = createMemoryClusterNetwork();
+      registries = new FakeNodeRegistries();
+      await processOn('node_owner');
+      const told = await processOn('node_told');
+      const survivor = await processOn('node_survivor', 10);
+      const back: string[] = [];
+      let released = 0;
+      const holdOwner = () =>
+        survivor.hold('node_owner', () => {
+          released += 1;
+        });
+      survivor.onNodeBack((node) => {
+        back.push(node);
+        holdOwner();
+      });
+      holdOwner();
+      return { told, survivor, back, released: () => released };
+    }
+
+    it('is not taken for gone again by a listing read before its lease was removed', async () => {
+      const { survivor, back, released } = await stalledOwner();
+      // The survivor's last renewal read the leases before the owner's was removed: it still lists it.
+      registries.hold('node_survivor');
+      await registries.kill('node_owner', 'node_told');
+      await until(() => survivor.isGone('node_owner'), 'the word of its going');
+      expect(released()).toBe(1);
+      await pause(50);
+      // Its next renewal no longer lists the owner; then the owner registers again and says so.
+      registries.hold(
+        'node_survivor',
+        new Map([
+          ['node_told', 1],
+          ['node_survivor', 1],
+        ]),
+      );
+      await registries.regain('node_owner', 2);
+      expect(back).toEqual(['node_owner']);
+      expect(survivor.isGone('node_owner')).toBe(false);
+      // Sweeps with a listing that does not have the new lease yet take nothing for gone.
+      await pause(100);
+      expect(survivor.isGone('node_owner')).toBe(false);
+      expect(released()).toBe(1);
+      // And once its lease really runs out, it is gone again.
+      registries.refresh('node_survivor');
+      await pause(30);
+      await registries.kill('node_owner', 'node_told');
+      await until(() => survivor.isGone('node_owner'), 'the word of its second going');
+      expect(released()).toBe(2);
+    });
+
+    it('is back once listed under a newer epoch, even when its word never came', async () => {
+      const { survivor, back } = await stalledOwner();
+      await registries.kill('node_owner', 'node_told');
+      await until(() => survivor.isGone('node_owner'), 'the word of its going');
+      await registries.regain('node_owner', 2, false);
+      await until(() => !survivor.isGone('node_owner'), 'the sweep to list it under epoch 2');
+      expect(back).toEqual(['node_owner']);
+    });
+
+    it('stays back when the word of its going under the old epoch comes after its return', async () => {
+      const { told, survivor, back, released } = await stalledOwner();
+      await registries.kill('node_owner', 'node_told');
+      await until(() => survivor.isGone('node_owner'), 'the word of its going');
+      await registries.regain('node_owner', 2);
+      expect(back).toEqual(['node_owner']);
+      // A late copy of the word of its going under epoch 1 (another survivor's, delayed).
+      told.bus.publish('svc.nodes.gone', { node: 'node_owner', epoch: 1 });
+      await pause(50);
+      expect(survivor.isGone('node_owner')).toBe(false);
+      expect(released()).toBe(1);
+    });
   });
 });

@@ -93,7 +93,16 @@ const nodeGoneSubject = 'svc.nodes.gone';
  */
 const nodeBackSubject = (node: string) => `svc.node.${node}.nodes.back`;
 const nodeBackTimeoutMs = 3_000;
-const nodeGoneCheck = Compile(Type.Object({ node: WireId }, { additionalProperties: false }));
+/**
+ * Said of a node gone (the epoch whose lease ran out) and by a node back (its new epoch). The epoch is optional
+ * for a process of an earlier version, which sent the node alone: then it means the newest epoch known.
+ */
+const nodeEpochCheck = Compile(
+  Type.Object(
+    { node: WireId, epoch: Type.Optional(Type.Integer({ minimum: 0 })) },
+    { additionalProperties: false },
+  ),
+);
 
 /** What a kind's callers see instead of the bus's errors. */
 export interface OwnedErrors {
@@ -179,7 +188,7 @@ interface OwnedStateKind<D extends OwnedKindDef> {
 export interface OwnedStates {
   readonly bus: ClusterBus;
   /** Which nodes are live: an owner named by a row is asked only while its lease holds. */
-  readonly registry: Pick<NodeRegistry, 'isLive' | 'liveNodes'>;
+  readonly registry: Pick<NodeRegistry, 'isLive' | 'liveNodes'> & Partial<Pick<NodeRegistry, 'epochOf'>>;
   /** This process's view of one kind. */
   kind<D extends OwnedKindDef>(kind: OwnedKind<D>): OwnedStateKind<D>;
   /**
@@ -207,16 +216,26 @@ const ownedDefaults = {
 export function createOwnedStates(deps: {
   bus: ClusterBus;
   registry: Pick<NodeRegistry, 'isLive' | 'liveNodes' | 'onNodeGone'> &
-    Partial<Pick<NodeRegistry, 'onLeaseRegained'>>;
+    Partial<Pick<NodeRegistry, 'onLeaseRegained' | 'epochOf'>>;
   logger: Logger;
   sweepMs?: number;
 }): OwnedStates {
   const { bus, registry, logger } = deps;
   const sweepMs = deps.sweepMs ?? ownedDefaults.sweepMs;
   const held = new Map<string, Set<() => void>>();
-  /** Nodes the registry listed once: one it no longer lists is gone (a new one may not be listed yet). */
-  const seenLive = new Set<string>();
-  const gone = new Set<string>();
+  /**
+   * Nodes the registry listed, with the epoch listed: one it no longer lists is gone (a new one may not be
+   * listed yet). A listing of an epoch already taken for gone is stale (a renewal that read the lease before it
+   * was removed) and does not count.
+   */
+  const listed = new Map<string, number>();
+  /**
+   * Nodes taken for gone, with the epoch that went (decision 0053). Only that epoch is gone: the node listed,
+   * or saying it is back, under a newer one is back, whatever order the messages came in.
+   */
+  const gone = new Map<string, number>();
+  /** The newest epoch each node said it is back under: a word of its going under an older one is stale. */
+  const backUnder = new Map<string, number>();
   const listeners = new Set<(node: string) => void>();
   const backListeners = new Set<(node: string) => Promise<void> | void>();
   /**
@@ -225,13 +244,20 @@ export function createOwnedStates(deps: {
    */
   const untold = new Set<string>();
   let telling = false;
+  /** This process's epoch since it last registered again (0 until then: not said to anyone). */
+  let ownEpoch = 0;
+  const epochOf = (node: string): number => registry.epochOf?.(node) ?? 0;
 
   async function tellBack(nodes: readonly string[]): Promise<void> {
     telling = true;
     try {
       const told = await Promise.allSettled(
         nodes.map((node) =>
-          bus.request(nodeBackSubject(node), { node: bus.nodeId }, { timeoutMs: nodeBackTimeoutMs }),
+          bus.request(
+            nodeBackSubject(node),
+            { node: bus.nodeId, epoch: ownEpoch },
+            { timeoutMs: nodeBackTimeoutMs },
+          ),
         ),
       );
       told.forEach((result, i) => {
@@ -258,21 +284,44 @@ export function createOwnedStates(deps: {
   let sweep: NodeJS.Timeout | null = null;
   let started = false;
 
-  function nodeGone(node: string): void {
+  /** `node`'s lease of `epoch` ran out (no epoch: the newest this process knows of it). */
+  function nodeGone(node: string, epoch?: number): void {
     if (node === bus.nodeId || gone.has(node)) return;
-    gone.add(node);
-    if (gone.size > ownedDefaults.goneKept) gone.delete(gone.values().next().value ?? node);
-    seenLive.delete(node);
+    const went = epoch ?? Math.max(listed.get(node) ?? 0, backUnder.get(node) ?? 0);
+    // It said it is back under a newer epoch before this word of its going arrived.
+    if ((backUnder.get(node) ?? 0) > went) return;
+    gone.set(node, went);
+    if (gone.size > ownedDefaults.goneKept) gone.delete(gone.keys().next().value ?? node);
+    listed.delete(node);
     const ends = held.get(node);
     held.delete(node);
     for (const end of ends ?? []) end();
     for (const listener of listeners) listener(node);
   }
 
+  /** `node` registered again under `epoch`: taken at its word again if that is newer than the one that went. */
+  async function nodeBack(node: string, epoch: number | undefined): Promise<void> {
+    const went = gone.get(node);
+    if (epoch !== undefined) backUnder.set(node, Math.max(epoch, backUnder.get(node) ?? 0));
+    if (went === undefined || (epoch !== undefined && epoch <= went)) return;
+    gone.delete(node);
+    logger.info({ node, epoch }, 'a hub process taken for gone registered again');
+    await Promise.allSettled([...backListeners].map(async (listener) => listener(node)));
+  }
+
   function sweepOnce(): void {
     tellUntold();
-    for (const node of registry.liveNodes()) seenLive.add(node);
-    for (const node of [...held.keys()]) if (!registry.isLive(node) && seenLive.has(node)) nodeGone(node);
+    for (const node of registry.liveNodes()) {
+      const epoch = epochOf(node);
+      const went = gone.get(node);
+      if (went === undefined) listed.set(node, epoch);
+      // Listed under a newer epoch than the one that went: back, even if its word never came.
+      else if (epoch > went) void nodeBack(node, epoch);
+    }
+    for (const node of [...held.keys()]) {
+      const epoch = listed.get(node);
+      if (!registry.isLive(node) && epoch !== undefined) nodeGone(node, epoch);
+    }
   }
 
   function hold(node: string, onGone: () => void): () => void {
@@ -280,7 +329,7 @@ export function createOwnedStates(deps: {
       queueMicrotask(onGone);
       return () => undefined;
     }
-    if (registry.isLive(node)) seenLive.add(node);
+    if (registry.isLive(node)) listed.set(node, epochOf(node));
     let set = held.get(node);
     if (!set) held.set(node, (set = new Set()));
     const entry = () => {
@@ -381,25 +430,23 @@ export function createOwnedStates(deps: {
       for (const subscribe of pending.splice(0)) unsubscribes.push(subscribe());
       unsubscribes.push(
         bus.subscribe(nodeGoneSubject, (data) => {
-          if (nodeGoneCheck.Check(data)) nodeGone(data.node);
+          if (nodeEpochCheck.Check(data)) nodeGone(data.node, data.epoch);
         }),
         // Only a node speaks for itself: the message is signed by its sender (decision 0042).
         bus.respond(nodeBackSubject(bus.nodeId), async (data, meta) => {
-          if (!nodeGoneCheck.Check(data) || data.node !== meta.from) throw new Error('invalid node back');
-          if (gone.delete(data.node)) {
-            logger.info({ node: data.node }, 'a hub process taken for gone registered again');
-            await Promise.allSettled([...backListeners].map(async (listener) => listener(data.node)));
-          }
+          if (!nodeEpochCheck.Check(data) || data.node !== meta.from) throw new Error('invalid node back');
+          await nodeBack(data.node, data.epoch);
           return {};
         }),
-        registry.onLeaseRegained?.(() =>
-          tellBack([...registry.liveNodes()].filter((node) => node !== bus.nodeId)),
-        ) ?? (() => undefined),
+        registry.onLeaseRegained?.((epoch) => {
+          ownEpoch = epoch;
+          return tellBack([...registry.liveNodes()].filter((node) => node !== bus.nodeId));
+        }) ?? (() => undefined),
         bus.onReconnected(tellUntold),
-        registry.onNodeGone((node) => {
-          nodeGone(node);
+        registry.onNodeGone((node, epoch) => {
+          nodeGone(node, epoch);
           try {
-            bus.publish(nodeGoneSubject, { node });
+            bus.publish(nodeGoneSubject, epoch === undefined ? { node } : { node, epoch });
           } catch (error) {
             logger.warn({ err: error, node }, 'telling the other hub processes a node is gone failed');
           }
