@@ -1,15 +1,11 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import proxyAddr from 'proxy-addr';
 import type { TlsMode } from '../config/env.js';
+import { isLoopbackAddress } from '../platform/ip-address.js';
 
 export interface TransportPolicy {
   tlsMode: TlsMode;
   trustedProxies: readonly string[];
-}
-
-function isLoopbackAddress(address: string | undefined): boolean {
-  if (!address) return false;
-  return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
 }
 
 type Socketish = { encrypted?: boolean; remoteAddress?: string | undefined };

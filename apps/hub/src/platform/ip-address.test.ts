@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkAddress, defaultOutboundPolicy } from './outbound/address-policy.js';
-import { formatIpv4, parseIpv4, parseIpv6 } from './ip-address.js';
+import { formatIpv4, isLoopbackAddress, parseIpv4, parseIpv6, sourceKey } from './ip-address.js';
 
 describe('parseIpv4', () => {
   it.each([
@@ -85,5 +85,26 @@ describe('the egress guard on garbage', () => {
     'user@127.0.0.1',
   ])('never allows %j as an address', (text) => {
     expect(checkAddress(text, defaultOutboundPolicy).allowed).toBe(false);
+  });
+});
+
+describe('sourceKey', () => {
+  it('counts an IPv6 /64 as one source and an IPv4-mapped address (either form) as its IPv4', () => {
+    expect(sourceKey('2001:db8:1:2:aaaa:bbbb:cccc:dddd')).toBe('2001:db8:1:2::/64');
+    expect(sourceKey('2001:0db8:0001:0002::')).toBe('2001:db8:1:2::/64');
+    expect(sourceKey('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
+    expect(sourceKey('::ffff:192.0.2.7')).toBe('192.0.2.7');
+    expect(sourceKey('::ffff:c000:207')).toBe('192.0.2.7');
+    expect(sourceKey('192.0.2.7')).toBe('192.0.2.7');
+    expect(sourceKey('x'.repeat(100))).toBe('x'.repeat(64));
+  });
+});
+
+describe('isLoopbackAddress', () => {
+  it('takes 127.0.0.0/8, ::1 and mapped 127.x, and nothing that only looks like them', () => {
+    for (const a of ['127.0.0.1', '127.9.9.9', '::1', '::ffff:127.0.0.1', '0:0:0:0:0:0:0:1'])
+      expect(isLoopbackAddress(a)).toBe(true);
+    for (const a of ['127.1', '10.0.0.1', '::2', '::ffff:10.0.0.1', '127.0.0.1.example', '', undefined])
+      expect(isLoopbackAddress(a)).toBe(false);
   });
 });

@@ -2,7 +2,7 @@
  * The hub's one reader of IP address text, on ipaddr.js: the egress guard, the LAN scan and Wake-on-LAN read
  * addresses here, so a form one of them would take as loopback cannot slip past another.
  */
-import { isIPv6 } from 'node:net';
+import { isIP, isIPv6 } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /**
@@ -28,4 +28,37 @@ export function parseIpv6(text: string): bigint | null {
   // Node's check is the strict one (no zone, no IPv4 tail in legacy forms); ipaddr.js then gives the groups.
   if (!isIPv6(bare)) return null;
   return ipaddr.IPv6.parse(bare).parts.reduce((acc, group) => (acc << 16n) | BigInt(group), 0n);
+}
+
+/** `address` as ipaddr.js reads it, an IPv4-mapped IPv6 address as its IPv4; null when it is not an address. */
+function parsed(address: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
+  const bare = address.split('%')[0] ?? '';
+  if (ipaddr.IPv4.isValidFourPartDecimal(bare)) return ipaddr.IPv4.parse(bare);
+  if (!isIPv6(bare)) return null;
+  const v6 = ipaddr.IPv6.parse(bare);
+  return v6.isIPv4MappedAddress() ? v6.toIPv4Address() : v6;
+}
+
+/**
+ * The key a client address is counted under by the hub's limits and refusal logs: IPv4 as is (also when mapped
+ * into IPv6), IPv6 by its /64 (`2001:db8:1:2::/64`), as one holder usually has a whole /64 and could otherwise
+ * count as 2^64 sources; anything else (a Unix socket's empty name…) as its first 64 characters.
+ */
+export function sourceKey(address: string): string {
+  const ip = parsed(address);
+  if (ip === null) return address.slice(0, 64);
+  if (ip.kind() === 'ipv4') return ip.toString();
+  const groups = (ip as ipaddr.IPv6).parts.slice(0, 4).map((g) => g.toString(16));
+  return `${groups.join(':')}::/64`;
+}
+
+/** A loopback address: 127.0.0.0/8, ::1, and 127.x mapped into IPv6. */
+export function isLoopbackAddress(address: string | undefined): boolean {
+  return address !== undefined && parsed(address)?.range() === 'loopback';
+}
+
+/** An address's bytes in network order (4 for IPv4, 16 for IPv6, as X.509 writes them); null when it is none. */
+export function addressBytes(text: string): Buffer | null {
+  if (isIP(text) === 0) return null;
+  return Buffer.from(ipaddr.parse(text).toByteArray());
 }

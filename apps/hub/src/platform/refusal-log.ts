@@ -4,7 +4,7 @@
  * ("N more refusals from <addr> in the last minute"). Memory is bounded: at most `maxSources` addresses are
  * counted apart, refusals from further addresses share one counter until the window ends.
  */
-import { isIPv6 } from 'node:net';
+import { sourceKey } from './ip-address.js';
 import type { Logger } from './logger.js';
 
 const refusalLogDefaults = {
@@ -44,28 +44,9 @@ interface Tally {
   kinds: Map<string, number>;
 }
 
-function hextets(text: string): string[] {
-  return text === '' ? [] : text.split(':').flatMap((part) => (part.includes('.') ? ['0', '0'] : [part]));
-}
-
-/**
- * The key a client address is counted under: IPv4 as is (also when mapped into IPv6), IPv6 by its /64, as one
- * host usually holds a whole /64 and could otherwise count as 2^64 sources.
- */
+/** The key a client address is counted under (`sourceKey`: an IPv6 /64 as one source), 'unknown' for none. */
 export function addressKey(address: string | null | undefined): string {
-  if (address === null || address === undefined || address === '') return 'unknown';
-  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
-  if (mapped?.[1] !== undefined) return mapped[1];
-  const bare = address.split('%')[0] ?? address;
-  if (!isIPv6(bare)) return address.slice(0, 64);
-  const [head = '', tail] = bare.split('::');
-  const left = hextets(head);
-  const right = tail === undefined ? [] : hextets(tail);
-  const groups = [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
-  return `${groups
-    .slice(0, 4)
-    .map((g) => parseInt(g, 16).toString(16))
-    .join(':')}::/64`;
+  return address ? sourceKey(address) : 'unknown';
 }
 
 function describeWindow(ms: number): string {

@@ -15,9 +15,9 @@
  * limit before the first failure is known. Unknown usernames are counted exactly like known ones, so a 429
  * tells nothing about which accounts exist.
  */
-import { isIPv6 } from 'node:net';
 import { localRateLimiters, type RateLimiterFactory } from '../../http/rate-limit.js';
 import { HubError } from '../../platform/hub-error.js';
+import { sourceKey } from '../../platform/ip-address.js';
 
 export const signInLimits = {
   perAccountAndAddress: 10,
@@ -42,30 +42,9 @@ export interface SignInAttempt {
   finish(outcome: 'failed' | 'succeeded' | 'not_checked'): void;
 }
 
-/**
- * The part of an address one holder controls: an IPv6 client usually has a whole /64, and counting its
- * 2^64 addresses one by one would throttle nothing. IPv4-mapped IPv6 addresses count as the IPv4 address.
- */
+/** The part of an address one holder controls (an IPv6 /64; an IPv4-mapped address as its IPv4); '' for none. */
 export function addressKey(ip: string | null): string {
-  if (!ip) return '';
-  const bare = ip.split('%')[0] ?? '';
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare);
-  if (mapped?.[1]) return mapped[1];
-  if (!isIPv6(bare)) return bare;
-  const [head = '', tail] = bare.split('::');
-  // A dotted IPv4 tail is the last 32 bits: beyond the /64, so only its width matters.
-  const groupsOf = (part: string) =>
-    part ? part.split(':').flatMap((g) => (g.includes('.') ? ['0', '0'] : [g])) : [];
-  const front = groupsOf(head);
-  const back = tail === undefined ? [] : groupsOf(tail);
-  const groups =
-    tail === undefined
-      ? front
-      : [...front, ...Array<string>(8 - front.length - back.length).fill('0'), ...back];
-  return `${groups
-    .slice(0, 4)
-    .map((g) => parseInt(g, 16).toString(16))
-    .join(':')}::/64`;
+  return ip ? sourceKey(ip) : '';
 }
 
 /** `limiters`: the cluster's shared limiters when several processes serve (decision 0040). */

@@ -8,6 +8,7 @@
  * package the hub does not depend on directly.
  */
 import { isIP } from 'node:net';
+import { addressBytes } from '../ip-address.js';
 
 export const nameConstraintsOid = '2.5.29.30';
 
@@ -104,29 +105,6 @@ function isDnsPermitted(name: string, base: string): boolean {
   return n === b || n.endsWith(`.${b}`);
 }
 
-function ipBytes(address: string): Buffer | null {
-  const family = isIP(address);
-  if (family === 4) return Buffer.from(address.split('.').map(Number));
-  if (family !== 6) return null;
-  const halves = address.split('::');
-  const parts = (s: string | undefined) => (s ? s.split(':') : []);
-  const left = parts(halves[0]);
-  const right = parts(halves[1]);
-  const last = (right.length > 0 ? right : left).at(-1) ?? '';
-  // An IPv4 tail (::ffff:10.0.0.1) counts as two groups.
-  if (isIP(last) === 4) {
-    const v4 = ipBytes(last) as Buffer;
-    const groups = [v4.readUInt16BE(0).toString(16), v4.readUInt16BE(2).toString(16)];
-    if (right.length > 0) right.splice(-1, 1, ...groups);
-    else left.splice(-1, 1, ...groups);
-  }
-  const zeros = 8 - left.length - right.length;
-  const groups = [...left, ...Array<string>(Math.max(0, zeros)).fill('0'), ...right];
-  const bytes = Buffer.alloc(16);
-  groups.forEach((g, i) => bytes.writeUInt16BE(parseInt(g, 16), i * 2));
-  return bytes;
-}
-
 function maskOf(prefix: number, length: number): Buffer {
   const mask = Buffer.alloc(length);
   for (let bit = 0; bit < prefix; bit++) mask[bit >> 3] = (mask[bit >> 3] ?? 0) | (0x80 >> (bit & 7));
@@ -134,8 +112,8 @@ function maskOf(prefix: number, length: number): Buffer {
 }
 
 function isInRange(address: string, range: IpRange): boolean {
-  const a = ipBytes(address);
-  const net = ipBytes(range.address);
+  const a = addressBytes(address);
+  const net = addressBytes(range.address);
   if (!a || !net || a.length !== net.length) return false;
   const mask = maskOf(range.prefix, a.length);
   return a.every((byte, i) => (byte & (mask[i] ?? 0)) === ((net[i] ?? 0) & (mask[i] ?? 0)));
@@ -143,7 +121,7 @@ function isInRange(address: string, range: IpRange): boolean {
 
 /** The network address of `address` under `prefix`, as text. */
 function networkOf(address: string, prefix: number): string {
-  const bytes = ipBytes(address) as Buffer;
+  const bytes = addressBytes(address) as Buffer;
   const mask = maskOf(prefix, bytes.length);
   return addressText(Buffer.from(bytes.map((byte, i) => byte & (mask[i] ?? 0))));
 }
@@ -176,7 +154,7 @@ export function encodeNameConstraints(constraints: NameConstraints): Buffer {
   const subtrees = [
     ...constraints.dns.map((name) => tlv(tags.dNSName, Buffer.from(name, 'ascii'))),
     ...constraints.ip.map((range) => {
-      const address = ipBytes(range.address) as Buffer;
+      const address = addressBytes(range.address) as Buffer;
       return tlv(tags.iPAddress, Buffer.concat([address, maskOf(range.prefix, address.length)]));
     }),
   ].map((base) => tlv(tags.sequence, base));
