@@ -21,6 +21,7 @@ import {
   failed,
   readyzOf,
   requestLoop,
+  retriesDroppedByHaproxy,
   startFaultCluster,
   waitAllOnline,
   type FaultCluster,
@@ -286,6 +287,8 @@ describe.skipIf(!haveHaproxy)('PostgreSQL restarts', () => {
         await postgres.start();
         backAt = Date.now();
       }
+      // HAProxy's log of the outage (it keeps its last 256 KiB: read before the recovery's lines push it out).
+      const droppedByHaproxy = retriesDroppedByHaproxy(fc.lb.output());
 
       // Recovers by itself: every process ready, reads and writes through HAProxy, exec to every agent.
       for (const index of [0, 1, 2]) {
@@ -323,8 +326,17 @@ describe.skipIf(!haveHaproxy)('PostgreSQL restarts', () => {
       expect(recoveredWithinMs).toBeLessThanOrEqual(30_000);
       // No process exited.
       expect(cluster.nodes.map((n) => n.pid())).toEqual(pids);
-      // Through HAProxy: an answer or a clear 503 (from a process, or from HAProxy with none in rotation).
-      expect(failed(readAnswers, (s) => s === 200 || s === 503)).toEqual([]);
+      // Through HAProxy: an answer or a clear 503 (from a process, or from HAProxy with none in rotation), but
+      // for a GET HAProxy was sending again at the moment its last process left rotation: it closes those
+      // without an answer, and says so in its log (one per such close, none otherwise).
+      const dropped = readAnswers.filter((a) => a.status === 0 && a.error === 'socket hang up');
+      expect(dropped.length).toBeLessThanOrEqual(droppedByHaproxy);
+      expect(
+        failed(
+          readAnswers.filter((a) => !dropped.includes(a)),
+          (s) => s === 200 || s === 503,
+        ),
+      ).toEqual([]);
       expect(failed(writeAnswers, (s) => s === 201 || s === 503)).toEqual([]);
       // Straight from each process: never a 500, never a dropped connection.
       for (const answers of directAnswers) expect(failed(answers, (s) => s === 200 || s === 503)).toEqual([]);

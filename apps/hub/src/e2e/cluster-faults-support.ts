@@ -298,6 +298,15 @@ export function failed(answers: readonly LoopAnswer[], ok: (status: number) => b
     .map((a) => `${new Date(a.at).toISOString()} ${String(a.status)} ${a.error ?? ''}`.trim());
 }
 
+/**
+ * GETs HAProxy closed without an answer because its last process left rotation while it was sending the GET
+ * again (an L7 retry of a 503): HAProxy 2.6 logs them `<NOSRV> … 503 0 … SC--` with the retries marked `+N`,
+ * and the client sees the connection close. Each is HAProxy's, not a hub's: see docs/operations.md.
+ */
+export function retriesDroppedByHaproxy(log: string): number {
+  return [...log.matchAll(/svc_hubs\/<NOSRV> \S+ 503 0 - - SC-- \S+\/\+\d+ \S+ "GET /g)].length;
+}
+
 /** How many times HAProxy's log says a backend went down (`hub2 is DOWN`), per backend. */
 export function downMarks(log: string): Map<string, number> {
   const counts = new Map<string, number>();
