@@ -114,7 +114,9 @@ describe('GET /metrics', () => {
       [...dashboard.matchAll(/svc_hub_[a-z0-9_]+/g)].map((m) => m[0].replace(/_(bucket|count|sum)$/, '')),
     );
     expect(queried.size).toBeGreaterThan(10);
-    expect([...queried].filter((name) => !text.includes(`# TYPE ${name} `))).toEqual([]);
+    // The cluster's series are exported only by a process with a node lease: checked below.
+    const single = [...queried].filter((name) => !name.startsWith('svc_hub_cluster_'));
+    expect(single.filter((name) => !text.includes(`# TYPE ${name} `))).toEqual([]);
 
     const check = spawnSync('promtool', ['check', 'metrics'], { input: text, encoding: 'utf8' });
     expect(check.error, 'promtool (Debian package prometheus) must be installed').toBeUndefined();
@@ -157,6 +159,14 @@ describe.runIf(postgresUrl)('GET /metrics of a process with a node lease (SVC_NA
 
     expect(sample(text, 'svc_hub_cluster_lease_held')).toBe(0);
     expect(sample(text, 'svc_hub_cluster_lease_epoch')).toBe(1);
+    // The cluster's series the Grafana dashboard queries are all exported here.
+    const dashboard = fs.readFileSync(
+      new URL('../../../../../docs/grafana-dashboard.json', import.meta.url),
+      'utf8',
+    );
+    const clusterSeries = new Set([...dashboard.matchAll(/svc_hub_cluster_[a-z0-9_]+/g)].map((m) => m[0]));
+    expect(clusterSeries.size).toBeGreaterThanOrEqual(3);
+    expect([...clusterSeries].filter((name) => !text.includes(`# TYPE ${name} `))).toEqual([]);
     const check = spawnSync('promtool', ['check', 'metrics'], { input: text, encoding: 'utf8' });
     expect(check.error, 'promtool (Debian package prometheus) must be installed').toBeUndefined();
     expect(`${check.stdout}${check.stderr}`).toBe('');
