@@ -1,6 +1,9 @@
 /**
  * The event feed's sockets: each admitted client gets the bus's events it may see (its `types=`, its
- * allowed assets, admin-only types for admins), serialized once per event and written to every client. A
+ * allowed assets, admin-only types for admins). Clients are indexed by types and allowed assets, so an event
+ * touches only the clients it may concern; whom it reaches is decided when it is published, with the full rule.
+ * Each event is serialized and framed once; the events published in one turn of the event loop are written
+ * together, one write per client (the same bytes for every client that gets the same events), in order. A
  * client's queue is bounded by messages and bytes; one that reads too slowly is dropped with 4008, so the bus
  * and the other clients never wait for it. A ping each interval; a client that did not answer the last one is
  * cut. The stream ends (4001) when its key is revoked or expires, or its session ends. When its key changes,
@@ -16,6 +19,8 @@ import { isAdmin, type Principal } from '../../access/principal.js';
 import { watchPrincipal, type CredentialLifetime } from '../../http/credential-lifetime.js';
 import { withdrawnReason, type UpgradeRecheck } from '../../http/upgrade.js';
 import type { EventBus, HubEvent } from '../../platform/event-bus.js';
+import { createSubscriberIndex } from './subscriber-index.js';
+import { textFrame } from './text-frame.js';
 
 export interface EventStreamLimits {
   queuedMessages: number;
@@ -44,12 +49,23 @@ function mayReceive(principal: Principal, event: HubEvent): boolean {
   return eventVisible(principal.allowedAssets, event.data.asset_ids);
 }
 
+/** One turn of the event loop's events, framed, and the runs of them already joined for some client. */
+interface Turn {
+  frames: Buffer[];
+  joined: Map<string, Buffer>;
+}
+
 interface Client {
   ws: WebSocket;
+  /** The upgraded socket `ws` runs on; prepared frames are written to it directly. */
+  socket: Duplex;
   principal: Principal;
   types: ReadonlySet<EventType> | null;
   /** Messages handed to the socket and not yet written out. */
   pending: number;
+  /** Indexes into `turn`'s frames of the events this client gets, in order (empty when none). */
+  queued: number[];
+  turn: Turn | null;
   answeredPing: boolean;
   stopWatching: () => void;
 }
@@ -91,14 +107,30 @@ export function createEventStreamServer(deps: EventStreamDeps): EventStreamServe
     clientTracking: false,
   });
   const clients = new Set<Client>();
+  const index = createSubscriberIndex<Client>();
   let dropped = 0;
   let unsubscribe: (() => void) | null = null;
   let pingTimer: NodeJS.Timeout | null = null;
 
+  // This turn's events and the clients with events queued; written out in a microtask.
+  let turn: Turn = { frames: [], joined: new Map() };
+  let waiting: Client[] = [];
+  let flushQueued = false;
+
+  function forget(client: Client): boolean {
+    if (!clients.delete(client)) return false;
+    index.remove(client);
+    client.stopWatching();
+    return true;
+  }
+
   /** Stops delivery to the client at once; the close frame follows what it has queued, then the socket goes. */
   function end(client: Client, code: number, reason: string): void {
-    if (!clients.delete(client)) return;
-    client.stopWatching();
+    if (!forget(client)) return;
+    // Events it was given before it ended still go, ahead of the close frame (a slow client's do not).
+    if (code !== eventStreamCloseCodes.slowClient && client.queued.length > 0) write(client);
+    client.queued = [];
+    client.turn = null;
     client.ws.close(code, reason);
     const grace = setTimeout(() => {
       client.ws.terminate();
@@ -109,34 +141,95 @@ export function createEventStreamServer(deps: EventStreamDeps): EventStreamServe
     });
   }
 
-  function send(client: Client, text: string): void {
-    const { ws } = client;
-    if (client.pending >= limits.queuedMessages || ws.bufferedAmount + text.length > limits.queuedBytes) {
-      dropped += 1;
-      end(client, eventStreamCloseCodes.slowClient, 'slow client: queue full');
+  /** The bytes of some of a turn's frames, joined once for every client that gets the same ones. */
+  function bytesOf({ frames, joined }: Turn, queued: readonly number[]): Buffer {
+    if (queued.length === 1) return frames[queued[0] ?? 0] ?? Buffer.alloc(0);
+    const key = queued.length === frames.length ? '*' : queued.join(',');
+    let bytes = joined.get(key);
+    if (!bytes) {
+      bytes = Buffer.concat(queued.map((i) => frames[i] ?? Buffer.alloc(0)));
+      joined.set(key, bytes);
+    }
+    return bytes;
+  }
+
+  /** Hands `bytes` (`count` messages) to the socket, or drops the client (4008) when its queue would overflow. */
+  function put(client: Client, bytes: Buffer, count: number): boolean {
+    const { socket } = client;
+    if (
+      client.pending + count > limits.queuedMessages ||
+      socket.writableLength + bytes.length > limits.queuedBytes
+    ) {
+      if (clients.has(client)) {
+        dropped += 1;
+        end(client, eventStreamCloseCodes.slowClient, 'slow client: queue full');
+      }
+      return false;
+    }
+    client.pending += count;
+    socket.write(bytes, () => {
+      client.pending -= count;
+    });
+    return true;
+  }
+
+  /** Writes the client's queued events: in one write, or one by one when together they exceed the byte bound. */
+  function write(client: Client): void {
+    const { queued, turn: of } = client;
+    client.queued = [];
+    client.turn = null;
+    // A socket ws is closing (a close frame sent or received) takes no more data frames.
+    if (of === null || client.ws.readyState !== client.ws.OPEN || client.socket.destroyed) return;
+    const bytes = bytesOf(of, queued);
+    if (client.socket.writableLength + bytes.length <= limits.queuedBytes) {
+      put(client, bytes, queued.length);
       return;
     }
-    client.pending += 1;
-    ws.send(text, () => {
-      client.pending -= 1;
-    });
+    // A burst larger than the bound: event by event, as the socket takes them (as each was written before
+    // batching), so a reader that keeps up is not dropped for the size of one turn's events.
+    for (const i of queued) {
+      if (!put(client, of.frames[i] ?? Buffer.alloc(0), 1)) return;
+    }
+  }
+
+  function flush(): void {
+    flushQueued = false;
+    const now = waiting;
+    waiting = [];
+    turn = { frames: [], joined: new Map() };
+    for (const client of now) {
+      if (clients.has(client) && client.queued.length > 0) write(client);
+      client.queued = [];
+      client.turn = null;
+    }
   }
 
   function deliver(event: HubEvent): void {
-    let text: string | null = null;
-    for (const client of [...clients]) {
-      if (client.types !== null && !client.types.has(event.type)) continue;
-      if (!mayReceive(client.principal, event)) continue;
-      text ??= JSON.stringify({ id: event.id, type: event.type, ts: event.ts, data: event.data });
-      send(client, text);
+    let frame = -1;
+    index.forEachCandidate(event, (client) => {
+      if (!mayReceive(client.principal, event)) return;
+      if (frame < 0) {
+        frame = turn.frames.length;
+        turn.frames.push(
+          textFrame(JSON.stringify({ id: event.id, type: event.type, ts: event.ts, data: event.data })),
+        );
+      }
+      if (client.queued.length === 0) {
+        waiting.push(client);
+        client.turn = turn;
+      }
+      client.queued.push(frame);
+    });
+    if (frame >= 0 && !flushQueued) {
+      flushQueued = true;
+      queueMicrotask(flush);
     }
   }
 
   function ping(): void {
     for (const client of [...clients]) {
       if (!client.answeredPing) {
-        clients.delete(client);
-        client.stopWatching();
+        forget(client);
         client.ws.terminate();
         continue;
       }
@@ -150,13 +243,17 @@ export function createEventStreamServer(deps: EventStreamDeps): EventStreamServe
       wss.handleUpgrade(request, socket, head, (ws) => {
         const client: Client = {
           ws,
+          socket,
           principal,
           types: types === null ? null : new Set(types),
           pending: 0,
+          queued: [],
+          turn: null,
           answeredPing: true,
           stopWatching: () => undefined,
         };
         clients.add(client);
+        index.add(client, { types: client.types, allowedAssets: principal.allowedAssets });
         client.stopWatching = watchPrincipal(
           deps.credentials,
           principal,
@@ -167,7 +264,10 @@ export function createEventStreamServer(deps: EventStreamDeps): EventStreamServe
             const refused = recheck(next);
             if (refused) end(client, eventStreamCloseCodes.accessWithdrawn, withdrawnReason(refused.message));
             // Filtered with what the key grants now, from the next event on.
-            else client.principal = next;
+            else {
+              client.principal = next;
+              index.add(client, { types: client.types, allowedAssets: next.allowedAssets });
+            }
           },
         );
         ws.on('pong', () => {
@@ -176,8 +276,7 @@ export function createEventStreamServer(deps: EventStreamDeps): EventStreamServe
         // Frames over maxPayload make ws close with 1009 itself; the socket's errors end in 'close' too.
         ws.on('error', () => undefined);
         ws.on('close', () => {
-          clients.delete(client);
-          client.stopWatching();
+          forget(client);
         });
       });
     },
