@@ -5,7 +5,8 @@
 import type { DesktopSession } from '@svc/protocol';
 import { Type } from 'typebox';
 import type { Owner } from '../../access/session-access.js';
-import { defineOwnedKind, WireId } from '../../platform/cluster/owned-state.js';
+import { defineOwnedKind } from '../../platform/cluster/owned-state.js';
+import { WireId } from '../../platform/cluster/wire-values.js';
 import type { DesktopRelay } from './desktop-relay.js';
 import type { DesktopSessionRow } from './desktop.repository.js';
 

@@ -5,7 +5,8 @@
  */
 import { Type, type Static } from 'typebox';
 import { streamLimits } from '@svc/protocol';
-import { defineOwnedKind, WireId, WireReason } from '../../platform/cluster/owned-state.js';
+import { defineOwnedKind } from '../../platform/cluster/owned-state.js';
+import { WireId, WireReason } from '../../platform/cluster/wire-values.js';
 
 /** What one page of a list may ask of one owner; a list's page is at most 500 rows. */
 export const maxViewIds = 500;

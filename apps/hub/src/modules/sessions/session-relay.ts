@@ -28,7 +28,8 @@ import {
 import { createStreamRelay } from '../../agents/cluster-streams.js';
 import { watchPrincipal, type CredentialLifetime } from '../../http/credential-lifetime.js';
 import { withdrawnReason } from '../../http/upgrade.js';
-import { wireReasonLength, type OwnedStates } from '../../platform/cluster/owned-state.js';
+import type { OwnedStates } from '../../platform/cluster/owned-state.js';
+import { wireReasonLength } from '../../platform/cluster/wire-values.js';
 import type { Logger } from '../../platform/logger.js';
 import { sessionKind } from './session-kind.js';
 import {

@@ -21,10 +21,10 @@ import {
   defineOwnedKind,
   InvalidReplyError,
   ownedCallError,
-  WireId,
   type OwnedErrors,
   type OwnedStates,
 } from './owned-state.js';
+import { WireId } from './wire-values.js';
 
 const thingKind = defineOwnedKind({
   name: 'thing',
