@@ -2,8 +2,8 @@
  * The shipped agent loads each area on its first use (decision 0067): run as shipped (`node bin/svc-agent.js
  * run`, the bundle and its chunks, which the test run's global setup builds) against a loopback stand-in for
  * the hub, with a module hook that records every file the process loads. Idle and connected, it has loaded
- * none of the code of exec, files, terminals, desktop tunnels or containers; each area still answers its
- * first request, and only then is its code loaded.
+ * none of the code of exec, files, terminals, desktop tunnels, containers or the command-line parser; each
+ * area still answers its first request, and only then is its code loaded.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -29,6 +29,7 @@ const areas = {
   containers: 'function createContainerHandlers(',
   processes: 'function createProcessesHandlers(',
   enrolment: 'function enroll(',
+  'command-line parser': 'class _Command extends',
 } as const;
 type Area = keyof typeof areas;
 

@@ -19,9 +19,9 @@ import {
   settableKeys,
   type ResolvedSettings,
 } from '../config/settings.js';
-import { createLogger, parseLogLevel } from '../logger.js';
 import { platformName } from '../platform/platform.js';
 import { agentVersion } from '../version.js';
+import { runAgentDaemon } from './daemon.js';
 import type { UpdateOptions } from './update.js';
 
 export interface CliIo {
@@ -74,10 +74,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .description('run the agent (what the systemd service starts)')
     .option('--log-level <level>', 'debug, info, warn or error', io.env.SVC_AGENT_LOG_LEVEL ?? 'info')
     .action(async (options: { logLevel: string }, command: Command) => {
-      const logger = createLogger(parseLogLevel(options.logLevel), (line) => io.stderr.write(line));
-      // Each command imports what only it uses: the daemon holds none of enroll, wizard or update.
-      const { runDaemon } = await import('../main.js');
-      await runDaemon({ configPath: configPath(command), env: io.env, nodePlatform: io.platform, logger });
+      await runAgentDaemon(
+        { config: command.optsWithGlobals<GlobalOptions>().config, logLevel: options.logLevel },
+        io,
+      );
     });
 
   program
