@@ -84,12 +84,15 @@ const cpuPercent = (w: Window) => ((w.cpuEnd - w.cpuStart) / w.seconds) * 100;
 const meanRss = (w: Window) => w.rss.reduce((a, b) => a + b, 0) / w.rss.length;
 const maxRss = (w: Window) => Math.max(...w.rss);
 
+/** The podman program (BENCH_PODMAN to use another); the containers part runs without it. */
+const podmanProgram = process.env.BENCH_PODMAN ?? 'podman';
+
 /** Podman's Docker-compatible API on a socket of our own, when podman is installed; null otherwise. */
 async function startPodman(dir: string): Promise<{ endpoint: string; process: ChildProcess } | null> {
   const socket = path.join(dir, 'podman.sock');
   let child: ChildProcess;
   try {
-    child = spawn('podman', ['system', 'service', '--time=0', `unix://${socket}`], { stdio: 'ignore' });
+    child = spawn(podmanProgram, ['system', 'service', '--time=0', `unix://${socket}`], { stdio: 'ignore' });
   } catch {
     return null;
   }
