@@ -14,6 +14,7 @@ import {
   readdirSync,
   readFileSync,
   renameSync,
+  rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
@@ -105,16 +106,29 @@ export function buildStamp(name) {
 
 /**
  * Bundles `entry` into `outfile`, unless the stamp `name` says the last build is current (or `force`).
- * @param {{ name: string; script: string; entry: string; outfile: string; force?: boolean }} target
+ * With `chunks` (a directory name next to `outfile`), what the entry only reaches through a dynamic `import()`
+ * is split into chunk files there (esbuild code splitting), loaded when first imported; chunk names carry a
+ * content hash, and chunks of earlier builds are removed. Chunks are written before the entry, so a process
+ * starting meanwhile never finds an entry whose chunks are missing.
+ * @param {{ name: string; script: string; entry: string; outfile: string; chunks?: string; force?: boolean }} target
  * @returns {Promise<{ built: boolean }>}
  */
-export async function bundleForNode({ name, script, entry, outfile, force = false }) {
+export async function bundleForNode({ name, script, entry, outfile, chunks, force = false }) {
   const stamp = buildStamp(name);
   if (!force && stamp.isCurrent()) return { built: false };
   const startedMs = Date.now();
+  const outdir = path.dirname(outfile);
   const result = await build({
     entryPoints: [entry],
-    outfile,
+    ...(chunks
+      ? {
+          outdir,
+          splitting: true,
+          entryNames: path.basename(outfile, '.mjs'),
+          chunkNames: `${chunks}/[name]-[hash]`,
+          outExtension: { '.js': '.mjs' },
+        }
+      : { outfile }),
     write: false,
     bundle: true,
     platform: 'node',
@@ -131,17 +145,28 @@ export async function bundleForNode({ name, script, entry, outfile, force = fals
     logLevel: 'warning',
     metafile: true,
   });
-  const [output] = result.outputFiles;
-  if (!output) throw new Error('esbuild wrote no output');
-  mkdirSync(path.dirname(outfile), { recursive: true });
-  const temp = `${outfile}.${String(process.pid)}.tmp`;
-  writeFileSync(temp, output.contents);
-  renameSync(temp, outfile);
+  const entryOutput = result.outputFiles.find((file) => path.resolve(file.path) === path.resolve(outfile));
+  if (!entryOutput) throw new Error('esbuild wrote no output');
+  const written = [...result.outputFiles.filter((file) => file !== entryOutput), entryOutput];
+  for (const file of written) {
+    mkdirSync(path.dirname(file.path), { recursive: true });
+    const temp = `${file.path}.${String(process.pid)}.tmp`;
+    writeFileSync(temp, file.contents);
+    renameSync(temp, file.path);
+  }
+  if (chunks) {
+    const chunkDir = path.join(outdir, chunks);
+    mkdirSync(chunkDir, { recursive: true });
+    const current = new Set(written.map((file) => path.resolve(file.path)));
+    for (const old of readdirSync(chunkDir)) {
+      if (!current.has(path.resolve(chunkDir, old))) rmSync(path.join(chunkDir, old), { force: true });
+    }
+  }
   stamp.write({
     startedMs,
     inputs: Object.keys(result.metafile.inputs),
     scripts: [script],
-    outputs: [outfile],
+    outputs: written.map((file) => file.path),
   });
   return { built: true };
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The svc-agent executable: refuses a Node.js older than it needs, then runs the agent bundle that the build
-// (scripts/build.js: `npm install`, `npm run build`, `npm pack`) wrote to dist/svc-agent.mjs.
+// (scripts/build.js: `npm install`, `npm run build`, `npm pack`) wrote to dist/svc-agent.mjs (and dist/chunks,
+// which it imports on first use).
 // The bundle is imported only after the check, so an old Node says why instead of failing inside it.
 import { existsSync } from 'node:fs';
 import process from 'node:process';

@@ -1,9 +1,10 @@
 /**
  * Builds the agent that ships: src/cli/main.ts and everything it uses (ws, commander, typebox,
- * @svc/protocol) bundled by esbuild into one file, dist/svc-agent.mjs, which bin/svc-agent.js runs with plain
- * node. One file with no dependencies left is what `npm pack -w @svc/agent` puts in the package, so the agent
- * installs on a machine without this repository. Under a TypeScript loader the same code held about 145 MB
- * resident; bundled, about 56 MB (docs/BENCHMARKS.md, "agent").
+ * @svc/protocol) bundled by esbuild into dist/svc-agent.mjs, which bin/svc-agent.js runs with plain node, and
+ * dist/chunks/*.mjs: what the agent imports only when a request first needs it (files, exec, containers,
+ * terminals…; decision 0067), split out so that an idle agent never loads it. No dependencies are left, so
+ * what `npm pack -w @svc/agent` puts in the package installs on a machine without this repository. Resident
+ * memory: docs/BENCHMARKS.md, "agent".
  *
  * Plain JavaScript so that it runs without a loader: `npm install` runs it (the root `postinstall`, through
  * `npm run build`), so do `npm start`, `npm pack` and the test run's global setup; by hand: `npm run build`.
@@ -26,6 +27,8 @@ export async function buildAgentBundle(options = {}) {
     script: fileURLToPath(import.meta.url),
     entry: path.join(agentDir, 'src/cli/main.ts'),
     outfile: bundleFile,
+    // Areas the idle agent does not use (containers, terminals, files…) load from dist/chunks when first used.
+    chunks: 'chunks',
     force: options.force === true,
   });
 }

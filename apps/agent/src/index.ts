@@ -24,7 +24,8 @@ export { nextDelay, defaultBackoff, type BackoffPolicy } from './channel/backoff
 export { createDispatcher } from './channel/dispatch.js';
 export { createHandlers } from './handlers/index.js';
 export { AgentError } from './handlers/agent-error.js';
-export { createPtyOpeners, ptyShellOptions, type PtyOptions } from './handlers/pty.js';
+export { createPtyOpeners, type PtyOptions } from './handlers/pty.js';
+export { ptyShellOptions } from './handlers/pty-settings.js';
 export { runCommand } from './platform/run-command.js';
 export {
   enroll,

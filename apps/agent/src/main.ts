@@ -16,12 +16,13 @@ import { MetricsBuffer, MetricsCollector } from './collectors/metrics.js';
 import { readSettingsFile, updateSettingsFile } from './config/settings-file.js';
 import { resolveSettings, type AgentSettings } from './config/settings.js';
 import { createHandlers } from './handlers/index.js';
-import { RunningCommands, type ExecOptions } from './handlers/exec.js';
+import type { ExecOptions } from './handlers/exec.js';
+import { lazyOpeners, once } from './handlers/lazy.js';
 import { createAgentGuard } from './handlers/protected-paths.js';
-import { createPtyOpeners, ptyShellOptions } from './handlers/pty.js';
-import { createTunnelOpeners } from './handlers/tunnel.js';
+import { ptyShellOptions } from './handlers/pty-settings.js';
+import { RunningCommands } from './handlers/running-commands.js';
 import { createLogger, type Logger } from './logger.js';
-import { createDockerEngine, type DockerEngine } from './platform/docker-engine.js';
+import type { DockerEngine } from './platform/docker-engine.js';
 import { createPlatformAdapter, type PlatformAdapter } from './platform/platform.js';
 import { runCommand } from './platform/run-command.js';
 import { agentVersion } from './version.js';
@@ -144,7 +145,10 @@ export async function startAgent(options: StartAgentOptions): Promise<RunningAge
     guard,
   });
   const commands = new RunningCommands();
-  const engine = createDockerEngine(settings.containerEndpoint);
+  // The engine client is loaded by the first hello (it asks whether the engine answers), not by the start.
+  const engine = once('container engine', async () =>
+    (await import('./platform/docker-engine.js')).createDockerEngine(settings.containerEndpoint),
+  );
   // The node's own port-scan setting overrides the fleet's default only when someone set it here.
   const portScanSource = resolved.sources.services_discovery_port_scan_enabled;
   const handlers = createHandlers({
@@ -166,12 +170,21 @@ export async function startAgent(options: StartAgentOptions): Promise<RunningAge
     hubUrls: settings.hubUrls,
     getCredential: () => credential,
     caPem: settings.caPem,
-    hello: () => buildHello(platform, settings, engine),
+    hello: async () => buildHello(platform, settings, await engine()),
     heartbeat: buildHeartbeat,
     dispatch: createDispatcher(handlers, logger),
+    // Terminals and desktop tunnels load their code with their first stream (decision 0067).
     streamOpeners: {
-      ...createPtyOpeners({ nodePlatform, runCommand, ...ptyShellOptions(settings) }),
-      ...createTunnelOpeners(settings),
+      ...lazyOpeners('terminal', ['pty'], async () =>
+        (await import('./handlers/pty.js')).createPtyOpeners({
+          nodePlatform,
+          runCommand,
+          ...ptyShellOptions(settings),
+        }),
+      ),
+      ...lazyOpeners('desktop', ['tcp'], async () =>
+        (await import('./handlers/tunnel.js')).createTunnelOpeners(settings),
+      ),
     },
     heartbeatIntervalS: settings.heartbeatIntervalS,
     metrics,

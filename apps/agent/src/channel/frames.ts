@@ -19,15 +19,33 @@ export const checkHubMoving = Compile(HubMoving);
 
 type Validator = ReturnType<typeof Compile>;
 
-export const requestValidators = new Map<string, { payload: Validator; result: Validator }>(
-  (Object.keys(agentRequests) as AgentRequestType[]).map((type) => [
-    type,
-    { payload: Compile(agentRequests[type].payload), result: Compile(agentRequests[type].result) },
-  ]),
-);
+/**
+ * Validators compiled on first use, per type: compiling the whole catalog at start held memory for request
+ * types an agent may never see (decision 0067).
+ */
+function compiledOnDemand<V>(has: (type: string) => boolean, compile: (type: string) => V) {
+  const compiled = new Map<string, V>();
+  return {
+    get(type: string): V | undefined {
+      let validator = compiled.get(type);
+      if (validator === undefined && has(type)) {
+        validator = compile(type);
+        compiled.set(type, validator);
+      }
+      return validator;
+    },
+  };
+}
 
-const outgoingValidators = new Map<string, Validator>(
-  (Object.keys(agentToHub) as AgentToHubType[]).map((type) => [type, Compile(agentToHub[type])]),
+const isRequestType = (type: string): type is AgentRequestType => Object.hasOwn(agentRequests, type);
+export const requestValidators = compiledOnDemand(isRequestType, (type) => {
+  const entry = agentRequests[type as AgentRequestType];
+  return { payload: Compile(entry.payload), result: Compile(entry.result) };
+});
+
+const outgoingValidators = compiledOnDemand(
+  (type) => Object.hasOwn(agentToHub, type),
+  (type) => Compile(agentToHub[type as AgentToHubType]),
 );
 
 /** First validation problem, for a message. */

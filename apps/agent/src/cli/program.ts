@@ -19,14 +19,10 @@ import {
   settableKeys,
   type ResolvedSettings,
 } from '../config/settings.js';
-import { createLogger, parseLogLevel } from '../logger.js';
-import { runDaemon } from '../main.js';
 import { platformName } from '../platform/platform.js';
 import { agentVersion } from '../version.js';
-import { pingContainerEndpoint } from './docker-test.js';
-import { enroll } from './enroll.js';
-import { updateSelf, type UpdateOptions } from './update.js';
-import { readlineAsk, runWizard } from './wizard.js';
+import { runAgentDaemon } from './daemon.js';
+import type { UpdateOptions } from './update.js';
 
 export interface CliIo {
   stdout: Writable;
@@ -78,8 +74,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .description('run the agent (what the systemd service starts)')
     .option('--log-level <level>', 'debug, info, warn or error', io.env.SVC_AGENT_LOG_LEVEL ?? 'info')
     .action(async (options: { logLevel: string }, command: Command) => {
-      const logger = createLogger(parseLogLevel(options.logLevel), (line) => io.stderr.write(line));
-      await runDaemon({ configPath: configPath(command), env: io.env, nodePlatform: io.platform, logger });
+      await runAgentDaemon(
+        { config: command.optsWithGlobals<GlobalOptions>().config, logLevel: options.logLevel },
+        io,
+      );
     });
 
   program
@@ -104,6 +102,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         command: Command,
       ) => {
         const path = configPath(command);
+        const { enroll } = await import('./enroll.js');
         const outcome = await enroll({
           hubUrl: options.hub,
           token: options.token,
@@ -173,6 +172,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option('-y, --yes', 'do not ask; keep current values')
     .action(async (options: { yes?: boolean }, command: Command) => {
       const { path, content, resolved } = await load(command);
+      const { readlineAsk, runWizard } = await import('./wizard.js');
       const prompt = options.yes ? null : readlineAsk(io.stdin, io.stdout);
       try {
         const patch = await runWizard({
@@ -202,6 +202,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       for (const warning of resolved.warnings.filter((w) => /docker_endpoint|SVC_CONTAINER_SOCKET/.test(w)))
         out(`warning: ${warning}`);
       const endpoint = resolved.settings.containerEndpoint;
+      const { pingContainerEndpoint } = await import('./docker-test.js');
       const outcome = await pingContainerEndpoint(endpoint);
       if (!outcome.ok)
         throw new CliFailure(`container engine at ${formatContainerEndpoint(endpoint)}: ${outcome.reason}`);
@@ -245,6 +246,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .description('install the newest release from SVC_AGENT_UPDATE_URL')
     .option('--force', 'reinstall even when up to date')
     .action(async (options: { force?: boolean }) => {
+      const { updateSelf } = await import('./update.js');
       const outcome = await updateSelf({
         updateUrl: io.env.SVC_AGENT_UPDATE_URL,
         force: options.force === true,

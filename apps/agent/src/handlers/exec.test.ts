@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { RunningCommands, runExec } from './exec.js';
+import { runExec } from './exec.js';
+import { RunningCommands } from './running-commands.js';
 import { createExecCgroup, parseCgroup2Mount } from './exec-cgroup.js';
 import { belongingTo, parseStat, type ProcessView } from './exec-leftovers.js';
 

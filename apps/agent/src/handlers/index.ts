@@ -1,16 +1,15 @@
-/** All request handlers of one agent, from its platform adapter and the plain-Node areas. */
+/**
+ * All request handlers of one agent, from its platform adapter and the plain-Node areas. Each area's code is
+ * imported on its first request (lazy.ts, decision 0067): an idle agent never loads it.
+ */
 import type { PlatformAdapter } from '../platform/platform.js';
 import { AgentError } from './agent-error.js';
 import type { DockerEngine } from '../platform/docker-engine.js';
-import { createContainerHandlers } from './containers.js';
 import { createCredentialHandlers } from './credential.js';
-import { createDiscoveryHandlers } from './discovery.js';
-import { runExec, type ExecOptions } from './exec.js';
-import { createFilesHandlers } from './files.js';
+import type { ExecOptions } from './exec.js';
+import { lazyHandlers } from './lazy.js';
 import type { PathGuard } from './protected-paths.js';
-import { listNetworkInterfaces } from './system.js';
 import type { HandlerMap } from './types.js';
-import { createWolHandlers } from './wol.js';
 
 export interface HandlerDeps {
   platform: PlatformAdapter;
@@ -18,8 +17,8 @@ export interface HandlerDeps {
   exec?: ExecOptions;
   /** What no file operation may touch. */
   guard?: PathGuard;
-  /** The container engine client (containers.*), from the `docker_endpoint` setting. */
-  engine?: DockerEngine;
+  /** The container engine client (containers.*), from the `docker_endpoint` setting; loaded on first use. */
+  engine?: () => Promise<DockerEngine>;
   /** This node's port-scan override of the fleet's discovery default (null: none). */
   portScanOverride?: boolean | null;
 }
@@ -28,20 +27,56 @@ function noEngine(): Promise<never> {
   return Promise.reject(new AgentError('unsupported', 'no container engine is configured on this agent'));
 }
 
+const containerTypes = [
+  'containers.list',
+  'containers.action',
+  'containers.logs',
+  'containers.images',
+  'containers.volumes',
+] as const;
+
 export function createHandlers(deps: HandlerDeps): HandlerMap {
   const hasShell = deps.platform.name !== 'windows';
+  const engine = deps.engine;
   return {
     ...deps.platform.handlers,
-    'exec.run': (payload) =>
-      hasShell
-        ? runExec(payload, deps.exec)
-        : Promise.reject(
-            new AgentError('unsupported', `exec is not supported on ${deps.platform.name} by this agent yet`),
-          ),
-    ...createFilesHandlers(deps.guard ? { guard: deps.guard } : {}),
-    'system.network': () => Promise.resolve({ interfaces: listNetworkInterfaces().slice(0, 1024) }),
-    ...(deps.engine
-      ? createContainerHandlers(deps.engine)
+    ...lazyHandlers('exec', ['exec.run'], async () => {
+      const { runExec } = await import('./exec.js');
+      return {
+        'exec.run': (payload) =>
+          hasShell
+            ? runExec(payload, deps.exec)
+            : Promise.reject(
+                new AgentError(
+                  'unsupported',
+                  `exec is not supported on ${deps.platform.name} by this agent yet`,
+                ),
+              ),
+      };
+    }),
+    ...lazyHandlers(
+      'files',
+      [
+        'files.list',
+        'files.read',
+        'files.write',
+        'files.mkdir',
+        'files.rename',
+        'files.copy',
+        'files.delete',
+      ],
+      async () => (await import('./files.js')).createFilesHandlers(deps.guard ? { guard: deps.guard } : {}),
+    ),
+    ...lazyHandlers('network', ['system.network'], async () => {
+      const { listNetworkInterfaces } = await import('./system.js');
+      return {
+        'system.network': () => Promise.resolve({ interfaces: listNetworkInterfaces().slice(0, 1024) }),
+      };
+    }),
+    ...(engine
+      ? lazyHandlers('containers', containerTypes, async () =>
+          (await import('./containers.js')).createContainerHandlers(await engine()),
+        )
       : {
           'containers.list': noEngine,
           'containers.action': noEngine,
@@ -49,11 +84,13 @@ export function createHandlers(deps: HandlerDeps): HandlerMap {
           'containers.images': noEngine,
           'containers.volumes': noEngine,
         }),
-    ...createDiscoveryHandlers({
-      ...(deps.engine ? { engine: deps.engine } : {}),
-      portScanOverride: deps.portScanOverride ?? null,
-    }),
-    ...createWolHandlers(),
+    ...lazyHandlers('discovery', ['discovery.scan'], async () =>
+      (await import('./discovery.js')).createDiscoveryHandlers({
+        ...(engine ? { engine: await engine() } : {}),
+        portScanOverride: deps.portScanOverride ?? null,
+      }),
+    ),
+    ...lazyHandlers('wake-on-lan', ['wol.relay'], async () => (await import('./wol.js')).createWolHandlers()),
     ...createCredentialHandlers(deps.saveCredential),
   };
 }

@@ -27,17 +27,6 @@ export interface PtyOptions {
   scriptPath?: string;
 }
 
-/** The settings `terminal_shell` and `terminal_login_shell` as the opener takes them. */
-export function ptyShellOptions(settings: {
-  terminalShell: string | null;
-  terminalLoginShell: boolean;
-}): Pick<PtyOptions, 'shell' | 'loginShell'> {
-  return {
-    ...(settings.terminalShell !== null ? { shell: settings.terminalShell } : {}),
-    loginShell: settings.terminalLoginShell,
-  };
-}
-
 /** The agent user's login shell: from the password database, then $SHELL, then /bin/sh. */
 function loginShell(env: NodeJS.ProcessEnv = process.env): string {
   let shell: string;

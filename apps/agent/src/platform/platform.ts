@@ -8,12 +8,8 @@ import os from 'node:os';
 import type { Hello } from '@svc/protocol';
 import { readLinuxCounters, type Counters } from '../collectors/metrics.js';
 import { AgentError } from '../handlers/agent-error.js';
-import { createLogsHandlers } from '../handlers/logs.js';
-import { createPowerHandlers } from '../handlers/power.js';
-import { createProcessesHandlers } from '../handlers/processes.js';
+import { lazyHandlers } from '../handlers/lazy.js';
 import type { PathGuard } from '../handlers/protected-paths.js';
-import { createServicesHandlers } from '../handlers/services.js';
-import { createSystemHandlers } from '../handlers/system.js';
 import type { HandlerMap } from '../handlers/types.js';
 import type { RunCommand } from './run-command.js';
 
@@ -84,16 +80,32 @@ function createLinuxAdapter(options: PlatformOptions): PlatformAdapter {
   const commandOption = runCommand ? { runCommand } : {};
   return {
     name: 'linux',
+    // Each area is imported on its first request (decision 0067).
     handlers: {
-      ...createProcessesHandlers(),
-      ...createServicesHandlers(commandOption),
-      ...pickSystem(createSystemHandlers(commandOption)),
-      ...createLogsHandlers({
-        ...commandOption,
-        ...(options.logRoot ? { logRoot: options.logRoot } : {}),
-        ...(options.guard ? { guard: options.guard } : {}),
-      }),
-      ...createPowerHandlers({ ...commandOption, isAllowed: options.allowPowerActions }),
+      ...lazyHandlers('processes', ['processes.list', 'processes.kill'], async () =>
+        (await import('../handlers/processes.js')).createProcessesHandlers(),
+      ),
+      ...lazyHandlers('services', ['services.list', 'services.action'], async () =>
+        (await import('../handlers/services.js')).createServicesHandlers(commandOption),
+      ),
+      ...lazyHandlers(
+        'system',
+        ['system.disks', 'system.packages', 'system.cron', 'system.users'],
+        async () => (await import('../handlers/system.js')).createSystemHandlers(commandOption),
+      ),
+      ...lazyHandlers('logs', ['system.logs'], async () =>
+        (await import('../handlers/logs.js')).createLogsHandlers({
+          ...commandOption,
+          ...(options.logRoot ? { logRoot: options.logRoot } : {}),
+          ...(options.guard ? { guard: options.guard } : {}),
+        }),
+      ),
+      ...lazyHandlers('power', ['power.reboot', 'power.shutdown'], async () =>
+        (await import('../handlers/power.js')).createPowerHandlers({
+          ...commandOption,
+          isAllowed: options.allowPowerActions,
+        }),
+      ),
     },
     readCounters: () => readLinuxCounters(),
     async osRelease() {
@@ -103,17 +115,6 @@ function createLinuxAdapter(options: PlatformOptions): PlatformAdapter {
       }
       return `Linux ${os.release()}`.slice(0, 256);
     },
-  };
-}
-
-function pickSystem(
-  handlers: ReturnType<typeof createSystemHandlers>,
-): Pick<HandlerMap, 'system.disks' | 'system.packages' | 'system.cron' | 'system.users'> {
-  return {
-    'system.disks': handlers['system.disks'],
-    'system.packages': handlers['system.packages'],
-    'system.cron': handlers['system.cron'],
-    'system.users': handlers['system.users'],
   };
 }
 

@@ -1,0 +1,154 @@
+/**
+ * The shipped agent loads each area on its first use (decision 0067): run as shipped (`node bin/svc-agent.js
+ * run`, the bundle and its chunks, which the test run's global setup builds) against a loopback stand-in for
+ * the hub, with a module hook that records every file the process loads. Idle and connected, it has loaded
+ * none of the code of exec, files, terminals, desktop tunnels, containers or the command-line parser; each
+ * area still answers its first request, and only then is its code loaded.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import module from 'node:module';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { agentChannelPath, type Frame } from '@svc/protocol';
+import { writeSettingsFile } from '../config/settings-file.js';
+
+const launcher = fileURLToPath(new URL('../../bin/svc-agent.js', import.meta.url));
+/** Where each area's code is defined in the bundle (esbuild keeps function names). */
+const areas = {
+  exec: 'function runExec(',
+  files: 'function createFilesHandlers(',
+  terminal: 'function createPtyOpeners(',
+  desktop: 'function createTunnelOpeners(',
+  containers: 'function createContainerHandlers(',
+  processes: 'function createProcessesHandlers(',
+  enrolment: 'function enroll(',
+  'command-line parser': 'class _Command extends',
+} as const;
+type Area = keyof typeof areas;
+
+// module.registerHooks: Node 22.15 / 23.5 and later; the agent itself runs on 22.12.
+const canHook = 'registerHooks' in module;
+
+let dir: string;
+let server: http.Server;
+let wss: WebSocketServer;
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'svc-agent-lazy-'));
+  server = http.createServer();
+  wss = new WebSocketServer({ server, path: agentChannelPath });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+});
+afterEach(async () => {
+  for (const client of wss.clients) client.terminate();
+  wss.close();
+  await new Promise((resolve) => server.close(resolve));
+  await rm(dir, { recursive: true, force: true });
+});
+
+function nextFrame(ws: WebSocket, type: string, id?: string): Promise<Frame> {
+  return new Promise((resolve) => {
+    const onMessage = (data: Buffer) => {
+      const frame = JSON.parse(data.toString()) as Frame;
+      if (frame.type !== type || (id !== undefined && frame.id !== id)) return;
+      ws.off('message', onMessage);
+      resolve(frame);
+    };
+    ws.on('message', onMessage);
+  });
+}
+
+/** The areas whose code is in the files the agent loaded so far. */
+async function loadedAreas(log: string): Promise<Area[]> {
+  const files = (await readFile(log, 'utf8')).split('\n').filter((url) => url.startsWith('file:'));
+  const code = (await Promise.all(files.map((url) => readFile(fileURLToPath(url), 'utf8')))).join('\n');
+  return (Object.keys(areas) as Area[]).filter((area) => code.includes(areas[area]));
+}
+
+describe.skipIf(!canHook)('the shipped agent loads each area on first use', () => {
+  it('holds none of the areas while idle, and each answers its first request', async () => {
+    const log = path.join(dir, 'loaded.txt');
+    const hook = path.join(dir, 'record-loads.mjs');
+    await writeFile(log, '');
+    await writeFile(
+      hook,
+      `import { registerHooks } from 'node:module';
+import { appendFileSync } from 'node:fs';
+registerHooks({
+  load(url, context, nextLoad) {
+    appendFileSync(${JSON.stringify(log)}, url + '\\n');
+    return nextLoad(url, context);
+  },
+});
+`,
+    );
+    const configPath = path.join(dir, 'settings.json');
+    await writeSettingsFile(configPath, {
+      hub_url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      credential: `sva_${'a'.repeat(52)}`,
+      allow_power_actions: false,
+      // No engine answers here: containers.list still runs the container code, which says so.
+      docker_endpoint: `unix://${path.join(dir, 'no-engine.sock')}`,
+    });
+    const connected = once(wss, 'connection') as Promise<[WebSocket]>;
+    const child = spawn(process.execPath, ['--import', hook, launcher, 'run', '--config', configPath], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: process.env,
+    });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    try {
+      const [ws] = await connected;
+      await nextFrame(ws, 'hello');
+      ws.send(
+        JSON.stringify({
+          v: 1,
+          type: 'welcome',
+          id: 'w',
+          payload: { asset_id: 'ast_1', heartbeat_interval_s: 30, collect_interval_s: 10 },
+        }),
+      );
+      const firstMetrics = nextFrame(ws, 'metrics');
+      await firstMetrics;
+      // Connected, welcomed, metrics flowing: the idle agent.
+      expect(await loadedAreas(log)).toEqual([]);
+
+      const ask = async (type: string, payload: unknown) => {
+        const id = `${type}-1`;
+        const result = nextFrame(ws, 'result', id);
+        ws.send(JSON.stringify({ v: 1, type, id, payload }));
+        return (await result).payload;
+      };
+      expect(
+        await ask('exec.run', { command: 'echo lazily', timeout_ms: 5000, max_output_bytes: 100 }),
+      ).toMatchObject({ ok: true, data: { stdout: 'lazily\n', exit_code: 0 } });
+      expect(await loadedAreas(log)).toEqual(['exec']);
+
+      await writeFile(path.join(dir, 'seen.txt'), 'x');
+      const listed = await ask('files.list', { path: dir });
+      expect(listed).toMatchObject({ ok: true, data: { path: dir } });
+      expect(JSON.stringify(listed)).toContain('seen.txt');
+      expect(await ask('processes.list', {})).toMatchObject({ ok: true });
+      const containers = (await ask('containers.list', {})) as { ok: boolean; error?: { message: string } };
+      expect(containers.ok).toBe(false);
+      expect(containers.error?.message).not.toMatch(/cannot load/);
+      expect(await loadedAreas(log)).toEqual(['exec', 'files', 'containers', 'processes']);
+
+      const exited = once(child, 'exit') as Promise<[number | null, string | null]>;
+      child.kill('SIGTERM');
+      const [code] = await exited;
+      expect(code).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+    expect(stderr).toContain('connected to the hub');
+  });
+});
