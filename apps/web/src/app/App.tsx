@@ -1,14 +1,11 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
-import { SvcApiError } from '../api/client';
+import { BrowserRouter, Route, Routes } from 'react-router';
+import { loadRoutes, SvcApiError } from '../api/client';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Loading } from '../components/Loading';
-import { ChangePasswordPage } from '../features/auth/ChangePasswordPage';
 import { SignInPage } from '../features/auth/SignInPage';
-import { NotFoundPage, pages } from './pages';
 import { SessionProvider, useSessionQuery } from './session';
-import { Shell } from './Shell';
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -21,18 +18,25 @@ const queryClient = new QueryClient({
   },
 });
 
-function SignedInRoutes() {
-  return (
-    <Routes>
-      <Route element={<Shell />}>
-        <Route index element={<Navigate to="/dashboard" replace />} />
-        {pages.map(({ path, component: Page }) => (
-          <Route key={path} path={path} element={<Page />} />
-        ))}
-        <Route path="*" element={<NotFoundPage />} />
-      </Route>
-    </Routes>
-  );
+// What comes after sign-in, each a chunk of its own: the sign-in page loads only what it shows. The console's
+// chunk and the route inventory its calls need are fetched together.
+const loadSignedInConsole = () => {
+  // A failed load is tried again by the first call that needs it.
+  loadRoutes().catch(() => undefined);
+  return import('./SignedInConsole');
+};
+const SignedInConsole = lazy(async () => ({ default: (await loadSignedInConsole()).SignedInConsole }));
+const ChangePasswordPage = lazy(async () => ({
+  default: (await import('../features/auth/ChangePasswordPage')).ChangePasswordPage,
+}));
+
+/** The sign-in page, and, once it shows, the console's chunks fetched while the user types. */
+function SignInWithPrefetch() {
+  useEffect(() => {
+    // A failed prefetch is tried again by the lazy component that needs it.
+    loadSignedInConsole().catch(() => undefined);
+  }, []);
+  return <SignInPage />;
 }
 
 /** Sign-in, the first-run password change, or the console, by what the hub says of this session. */
@@ -42,12 +46,17 @@ function Gate() {
   if (session.isError)
     return <ErrorNotice error={session.error} fullPage retry={() => void session.refetch()} />;
   const user = session.data;
-  if (!user) return <SignInPage />;
-  if (user.must_change_password) return <ChangePasswordPage user={user} />;
+  if (!user) return <SignInWithPrefetch />;
+  if (user.must_change_password)
+    return (
+      <Suspense fallback={<Loading label="Loading the page" fullPage />}>
+        <ChangePasswordPage user={user} />
+      </Suspense>
+    );
   return (
     <SessionProvider user={user}>
       <Suspense fallback={<Loading label="Loading the page" fullPage />}>
-        <SignedInRoutes />
+        <SignedInConsole />
       </Suspense>
     </SessionProvider>
   );
