@@ -16,7 +16,7 @@ type Listener = () => void;
 const unauthorizedListeners = new Set<Listener>();
 
 /** The mobile app is the console's `/m/` pages (docs/decisions/0031-mobile-app.md). */
-function isMobileApp(): boolean {
+export function isMobileApp(): boolean {
   const path = window.location.pathname;
   return path === '/m' || path.startsWith('/m/');
 }

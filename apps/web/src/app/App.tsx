@@ -1,11 +1,11 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter, Route, Routes } from 'react-router';
-import { loadRoutes, SvcApiError } from '../api/client';
+import { isMobileApp, loadRoutes, SvcApiError } from '../api/client';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Loading } from '../components/Loading';
 import { SignInPage } from '../features/auth/SignInPage';
-import { SessionProvider, useSessionQuery } from './session';
+import { sessionQuery, SessionProvider, useSessionQuery } from './session';
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -17,6 +17,11 @@ const queryClient = new QueryClient({
     },
   },
 });
+
+// The first screen depends on who is signed in: asked while the scripts still run, not after React's first
+// commit. (The mobile app has its own gate, which opens offline.)
+// A failure shows as the gate's (the query's error state, as if the gate had asked).
+if (!isMobileApp()) queryClient.query(sessionQuery).catch(() => undefined);
 
 // What comes after sign-in, each a chunk of its own: the sign-in page loads only what it shows. The console's
 // chunk and the route inventory its calls need are fetched together.
@@ -30,11 +35,24 @@ const ChangePasswordPage = lazy(async () => ({
   default: (await import('../features/auth/ChangePasswordPage')).ChangePasswordPage,
 }));
 
-/** The sign-in page, and, once it shows, the console's chunks fetched while the user types. */
+/**
+ * The sign-in page; the console's chunks are fetched at the first key or click on it, while the user types.
+ * Not as soon as it shows: running them then would hold up the page just shown (and its first keystrokes).
+ */
 function SignInWithPrefetch() {
   useEffect(() => {
-    // A failed prefetch is tried again by the lazy component that needs it.
-    loadSignedInConsole().catch(() => undefined);
+    const intents = ['keydown', 'pointerdown', 'input'] as const;
+    const stop = () => {
+      for (const intent of intents) document.removeEventListener(intent, prefetch, true);
+    };
+    const prefetch = () => {
+      stop();
+      // A failed prefetch is tried again by the lazy component that needs it.
+      loadSignedInConsole().catch(() => undefined);
+    };
+    for (const intent of intents)
+      document.addEventListener(intent, prefetch, { capture: true, passive: true });
+    return stop;
   }, []);
   return <SignInPage />;
 }
