@@ -1,6 +1,5 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { BrowserRouter, Route, Routes } from 'react-router';
 import { isMobileApp, loadRoutes, SvcApiError } from '../api/client';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Loading } from '../components/Loading';
@@ -81,24 +80,19 @@ function Gate() {
 }
 
 /** The mobile companion: its own gate (it opens offline on the last state it saw), a lazy chunk. */
-const MobileApp = lazy(async () => ({ default: (await import('../features/mobile/MobileApp')).MobileApp }));
+const MobileRoot = lazy(async () => ({ default: (await import('./MobileRoot')).MobileRoot }));
 
+/** The mobile app under `/m/` or the console; each brings its router in its own chunk. */
 export function App() {
   return (
     <QueryClientProvider client={queryClient}>
-      <BrowserRouter>
-        <Routes>
-          <Route
-            path="/m/*"
-            element={
-              <Suspense fallback={<Loading label="Loading svc hub" fullPage />}>
-                <MobileApp />
-              </Suspense>
-            }
-          />
-          <Route path="*" element={<Gate />} />
-        </Routes>
-      </BrowserRouter>
+      {isMobileApp() ? (
+        <Suspense fallback={<Loading label="Loading svc hub" fullPage />}>
+          <MobileRoot />
+        </Suspense>
+      ) : (
+        <Gate />
+      )}
     </QueryClientProvider>
   );
 }
