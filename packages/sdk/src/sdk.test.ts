@@ -7,6 +7,7 @@ import {
   SvcApiError,
   buildUrl,
   createClient,
+  createRouteClient,
   dispositionFilename,
   encodeBase64,
   type FetchLike,
@@ -504,6 +505,32 @@ describe('@svc/sdk for the web console', () => {
     const file = await createClient({ baseUrl, fetch: bare }).download('tls.caCert');
     expect(new TextDecoder().decode(file.bytes)).toBe('plain');
     expect(file).toMatchObject({ contentType: null, filename: null });
+  });
+});
+
+describe('@svc/sdk route client (createRouteClient)', () => {
+  it('sends each call where its lookup says, the lookup answering now or later', async () => {
+    const sent: { method: string; url: string }[] = [];
+    const fetchLike: FetchLike = (url, init) => {
+      sent.push({ method: init.method, url });
+      return Promise.resolve({ status: 200, text: () => Promise.resolve('{"data":{}}') });
+    };
+    const client = createRouteClient({ baseUrl, fetch: fetchLike }, (name) =>
+      name === 'auth.me' ? routes['auth.me'] : Promise.resolve(routes[name]),
+    );
+
+    await client.call('auth.me');
+    await client.call('assets.get', { params: { id: 'ast_1' } });
+
+    expect(sent).toEqual([
+      { method: 'GET', url: 'http://hub.test/api/auth/me' },
+      { method: 'GET', url: 'http://hub.test/api/v2/assets/ast_1' },
+    ]);
+  });
+
+  it("throws the lookup's failure as the call's (a chunk that did not load)", async () => {
+    const client = createRouteClient({ baseUrl }, () => Promise.reject(new Error('chunk failed')));
+    await expect(client.call('auth.me')).rejects.toThrow('chunk failed');
   });
 });
 

@@ -1,14 +1,10 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
-import { SvcApiError } from '../api/client';
+import { isMobileApp, loadRoutes, SvcApiError } from '../api/client';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Loading } from '../components/Loading';
-import { ChangePasswordPage } from '../features/auth/ChangePasswordPage';
 import { SignInPage } from '../features/auth/SignInPage';
-import { NotFoundPage, pages } from './pages';
-import { SessionProvider, useSessionQuery } from './session';
-import { Shell } from './Shell';
+import { sessionQuery, SessionProvider, useSessionQuery } from './session';
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -21,18 +17,43 @@ const queryClient = new QueryClient({
   },
 });
 
-function SignedInRoutes() {
-  return (
-    <Routes>
-      <Route element={<Shell />}>
-        <Route index element={<Navigate to="/dashboard" replace />} />
-        {pages.map(({ path, component: Page }) => (
-          <Route key={path} path={path} element={<Page />} />
-        ))}
-        <Route path="*" element={<NotFoundPage />} />
-      </Route>
-    </Routes>
-  );
+// The first screen depends on who is signed in: asked while the scripts still run, not after React's first
+// commit. (The mobile app has its own gate, which opens offline.)
+// A failure shows as the gate's (the query's error state, as if the gate had asked).
+if (!isMobileApp()) queryClient.query(sessionQuery).catch(() => undefined);
+
+// What comes after sign-in, each a chunk of its own: the sign-in page loads only what it shows. The console's
+// chunk and the route inventory its calls need are fetched together.
+const loadSignedInConsole = () => {
+  // A failed load is tried again by the first call that needs it.
+  loadRoutes().catch(() => undefined);
+  return import('./SignedInConsole');
+};
+const SignedInConsole = lazy(async () => ({ default: (await loadSignedInConsole()).SignedInConsole }));
+const ChangePasswordPage = lazy(async () => ({
+  default: (await import('../features/auth/ChangePasswordPage')).ChangePasswordPage,
+}));
+
+/**
+ * The sign-in page; the console's chunks are fetched at the first key or click on it, while the user types.
+ * Not as soon as it shows: running them then would hold up the page just shown (and its first keystrokes).
+ */
+function SignInWithPrefetch() {
+  useEffect(() => {
+    const intents = ['keydown', 'pointerdown', 'input'] as const;
+    const stop = () => {
+      for (const intent of intents) document.removeEventListener(intent, prefetch, true);
+    };
+    const prefetch = () => {
+      stop();
+      // A failed prefetch is tried again by the lazy component that needs it.
+      loadSignedInConsole().catch(() => undefined);
+    };
+    for (const intent of intents)
+      document.addEventListener(intent, prefetch, { capture: true, passive: true });
+    return stop;
+  }, []);
+  return <SignInPage />;
 }
 
 /** Sign-in, the first-run password change, or the console, by what the hub says of this session. */
@@ -42,36 +63,36 @@ function Gate() {
   if (session.isError)
     return <ErrorNotice error={session.error} fullPage retry={() => void session.refetch()} />;
   const user = session.data;
-  if (!user) return <SignInPage />;
-  if (user.must_change_password) return <ChangePasswordPage user={user} />;
+  if (!user) return <SignInWithPrefetch />;
+  if (user.must_change_password)
+    return (
+      <Suspense fallback={<Loading label="Loading the page" fullPage />}>
+        <ChangePasswordPage user={user} />
+      </Suspense>
+    );
   return (
     <SessionProvider user={user}>
       <Suspense fallback={<Loading label="Loading the page" fullPage />}>
-        <SignedInRoutes />
+        <SignedInConsole />
       </Suspense>
     </SessionProvider>
   );
 }
 
 /** The mobile companion: its own gate (it opens offline on the last state it saw), a lazy chunk. */
-const MobileApp = lazy(async () => ({ default: (await import('../features/mobile/MobileApp')).MobileApp }));
+const MobileRoot = lazy(async () => ({ default: (await import('./MobileRoot')).MobileRoot }));
 
+/** The mobile app under `/m/` or the console; each brings its router in its own chunk. */
 export function App() {
   return (
     <QueryClientProvider client={queryClient}>
-      <BrowserRouter>
-        <Routes>
-          <Route
-            path="/m/*"
-            element={
-              <Suspense fallback={<Loading label="Loading svc hub" fullPage />}>
-                <MobileApp />
-              </Suspense>
-            }
-          />
-          <Route path="*" element={<Gate />} />
-        </Routes>
-      </BrowserRouter>
+      {isMobileApp() ? (
+        <Suspense fallback={<Loading label="Loading svc hub" fullPage />}>
+          <MobileRoot />
+        </Suspense>
+      ) : (
+        <Gate />
+      )}
     </QueryClientProvider>
   );
 }

@@ -56,6 +56,14 @@ export function useSession(): Session {
   return session;
 }
 
+/** The session query's options: the gate's, and the request App.tsx makes before React's first render. */
+export const sessionQuery = {
+  queryKey: sessionKey,
+  queryFn: fetchSession,
+  staleTime: 60_000,
+  retry: false,
+} as const;
+
 /** The session query, and the 401 listener that ends it. */
 export function useSessionQuery() {
   const client = useQueryClient();
@@ -66,5 +74,5 @@ export function useSessionQuery() {
       }),
     [client],
   );
-  return useQuery({ queryKey: sessionKey, queryFn: fetchSession, staleTime: 60_000, retry: false });
+  return useQuery(sessionQuery);
 }

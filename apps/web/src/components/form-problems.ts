@@ -2,7 +2,7 @@
  * Where a form shows the hub's refusal: a 400 `validation` names fields in its `details` (shown under each),
  * anything else is one message (shown above the buttons).
  */
-import { SvcApiError } from '@svc/sdk';
+import { SvcApiError } from '@svc/sdk/client';
 
 export type FieldProblems = Readonly<Record<string, string>>;
 
