@@ -419,7 +419,12 @@ export function createLiveSessions(deps: LiveSessionsDeps): LiveSessions {
           onOutput(session, chunk);
         },
         onClose: (end) => {
-          if (end.by === 'hub') return;
+          // Ended here (closed, idled out: finished by the caller) or the agent's connection went (its shells
+          // with it): either way the session is over, and its browsers are told instead of left waiting.
+          if (end.by === 'hub') {
+            finish(session, end.reason, null);
+            return;
+          }
           finish(session, end.exit ? 'the shell exited' : end.reason, end.exit?.code ?? null);
         },
         opened: (handle) => {
