@@ -151,6 +151,8 @@ export async function runSessionsBench(): Promise<void> {
     log(`${agentCount} agents connected, ${keyCount} keys`);
 
     // One session through the hub, one local PTY: throughput and keystroke round trips, interleaved.
+    // The machine is shared: the load other work puts on it moves every figure, so it is reported.
+    const loadBefore = os.loadavg()[0] ?? 0;
     const single = await phase('single session', async () => {
       const viaHub = await openHubTerminal(target, keys[keyCount - 1] ?? '', assetIds[0] ?? '');
       open.push(viaHub);
@@ -191,7 +193,7 @@ export async function runSessionsBench(): Promise<void> {
       await viaHub.close();
       await local.close();
       open.length = 0;
-      return { rates, latency, backToBack };
+      return { rates, latency, backToBack, loadAfter: os.loadavg()[0] ?? 0 };
     });
     const median = (v: number[]) => percentile(v, 50);
     const hubRate = median(single.rates.hub);
@@ -259,6 +261,10 @@ export async function runSessionsBench(): Promise<void> {
     open.length = 0;
 
     const figures: Figure[] = [
+      {
+        name: 'load average (1 min) of the machine before / after the single-session figures',
+        value: `${loadBefore.toFixed(1)} / ${single.loadAfter.toFixed(1)} (${os.cpus().length} cores)`,
+      },
       {
         name: `throughput, 1 session through hub and agent (median of ${throughputRounds})`,
         value: `${(hubRate / 2 ** 20).toFixed(1)} MiB/s`,
