@@ -340,6 +340,17 @@ export async function runSessionsBench(): Promise<void> {
         'Throughput through the hub is bounded by design: credit flow control with a 256 KiB window per stream (decision 0028), base64 in JSON on the agent channel, and the recorder; a terminal shows far less than either figure.',
       ],
     });
+  } catch (error) {
+    // What the hub and the agents said about it: a failed run is otherwise silent on why (a closed session).
+    const notable = (text: string) =>
+      text
+        .split('\n')
+        .filter((line) => /warn|error|violation|disconnect|clos/i.test(line))
+        .slice(-30)
+        .join('\n');
+    log(`hub log (warnings, errors, closes):\n${notable(hub.child.output())}`);
+    for (const [i, agent] of agents.entries()) log(`agent ${i} log:\n${notable(agent.output())}`);
+    throw error;
   } finally {
     await Promise.all(open.map((t) => t.close().catch(() => undefined)));
     http.close();
