@@ -99,6 +99,34 @@ describe('stream output from the agent', () => {
     }
   });
 
+  it('sends sustained output of uneven reads as full chunks plus one frame per hold', async () => {
+    const { host, sink, data, bytesOf } = await openStream();
+    // 20 KiB every millisecond for one second (a PTY read does not end on a chunk's edge); the hub acks as
+    // it takes the output.
+    let acked = 0;
+    let seen = 0;
+    let sent = 0;
+    for (let ms = 0; ms < 1000; ms++) {
+      sink.output(Buffer.alloc(20 * 1024, 0x61));
+      const frames = data();
+      sent += bytesOf(frames.slice(seen));
+      seen = frames.length;
+      if (sent > acked) host.handle('stream.ack', { stream: 's1', bytes: sent - acked });
+      acked = sent;
+      vi.advanceTimersByTime(1);
+    }
+    vi.advanceTimersByTime(coalesceMs * 2);
+    const frames = data();
+    const total = 1000 * 20 * 1024;
+    expect(bytesOf(frames)).toBe(total);
+    const small = frames.filter(
+      (f) => Buffer.from(f.payload.data ?? '', 'base64').length < streamLimits.chunkBytes,
+    );
+    // Not one remainder per read: at most one short frame per hold (and the first, sent at once).
+    expect(small.length).toBeLessThanOrEqual(1000 / coalesceMs + 2);
+    expect(frames.length).toBeLessThanOrEqual(Math.ceil(total / streamLimits.chunkBytes) + small.length);
+  });
+
   it('splits a large output into chunks of at most chunkBytes', async () => {
     const { sink, data, bytesOf } = await openStream();
     sink.output(Buffer.alloc(100 * 1024, 0x62));
@@ -121,8 +149,10 @@ describe('stream output from the agent', () => {
     expect(source.paused).toBe(true);
 
     host.handle('stream.ack', { stream: 's1', bytes: window });
+    vi.advanceTimersByTime(coalesceMs);
     expect(bytesOf(data())).toBe(window * 2);
     host.handle('stream.ack', { stream: 's1', bytes: window });
+    vi.advanceTimersByTime(coalesceMs);
     expect(bytesOf(data())).toBe(window * 3);
     expect(source.paused).toBe(false);
 
@@ -132,6 +162,7 @@ describe('stream output from the agent', () => {
     vi.advanceTimersByTime(coalesceMs * 10);
     expect(bytesOf(data())).toBe(window * 3);
     host.handle('stream.ack', { stream: 's1', bytes: window });
+    vi.advanceTimersByTime(coalesceMs);
     expect(bytesOf(data())).toBe(window * 3 + 1);
   });
 });

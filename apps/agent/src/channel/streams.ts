@@ -77,8 +77,8 @@ function problem(validator: Validator, value: unknown): string {
 /**
  * Output that follows other output within this long is held and sent together when it ends (coalescing):
  * the first output after a quiet spell (an echo, a prompt) goes at once, and sustained output goes as full
- * chunks or one frame per `coalesceMs`, whichever comes first, so a stream sends at most 1000 / coalesceMs
- * frames a second that are not full chunks (the hub allows streamLimits.framesPerSecondPerStream).
+ * chunks and one frame per `coalesceMs`: at most two frames per hold are not full chunks, so well under the
+ * hub's streamLimits.framesPerSecondPerStream besides the full chunks the bandwidth makes.
  */
 export const coalesceMs = 4;
 
@@ -151,7 +151,7 @@ export class StreamHost {
         const stream = this.streams.get(ack.stream);
         if (!stream) return;
         stream.credit += ack.bytes;
-        this.flush(stream);
+        this.send(stream);
         return;
       }
       case 'stream.resize': {
@@ -272,10 +272,23 @@ export class StreamHost {
     if (stream.closed || chunk.length === 0) return;
     stream.out.push(chunk);
     stream.outBytes += chunk.length;
-    // After a quiet spell (nothing held) output goes at once: a keystroke's echo does not wait for a timer.
-    if (stream.outBytes >= streamLimits.chunkBytes || !stream.holdTimer) this.flush(stream);
-    this.hold(stream);
+    this.send(stream);
     this.updatePause(stream);
+  }
+
+  /**
+   * After a quiet spell (nothing held) everything goes at once, so a keystroke's echo waits for no timer, and
+   * a hold starts. During a hold only full chunks go; the rest waits for the hold's end. So each hold sends
+   * at most two frames that are not full chunks, whatever the source's reads and the hub's acks look like.
+   */
+  private send(stream: HostedStream): void {
+    if (stream.holdTimer) {
+      this.flush(stream, true);
+      return;
+    }
+    const before = stream.outBytes;
+    this.flush(stream);
+    if (stream.outBytes < before) this.hold(stream);
   }
 
   /** Holds further output for coalesceMs; what came meanwhile is sent when it ends, and the hold goes on. */
@@ -290,11 +303,13 @@ export class StreamHost {
     }, coalesceMs);
   }
 
-  /** Sends what credit allows, in chunks; then the close, once everything went out. */
-  private flush(stream: HostedStream): void {
+  /** Sends what credit allows, in chunks (`fullOnly`: only whole ones); then the close, once all went out. */
+  private flush(stream: HostedStream, fullOnly = false): void {
     if (stream.closed || !stream.source) return;
     while (stream.outBytes > 0 && stream.credit > 0) {
       const size = Math.min(stream.outBytes, stream.credit, streamLimits.chunkBytes);
+      // The last short piece waits for the hold's end; a frame cut short by the credit goes (once per ack).
+      if (fullOnly && size === stream.outBytes && size < streamLimits.chunkBytes) break;
       const data = takeBytes(stream.out, size);
       stream.outBytes -= size;
       stream.credit -= size;
