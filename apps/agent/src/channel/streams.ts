@@ -1,9 +1,9 @@
 /**
  * The agent's end of channel streams (decision 0028). The hub opens a stream of a kind; an opener from the
  * registry starts its source (a PTY, a TCP connection…) and the host carries bytes both ways with credit
- * flow control: output is coalesced into chunks of at most streamLimits.chunkBytes and sent only while the
- * hub's window has room; out of credit, the source is paused (the PTY is not read), so a flooding source
- * grows no buffer here. Input from the hub is checked against the window this side granted and acknowledged
+ * flow control: output after a quiet spell is sent at once, sustained output is coalesced into chunks of at
+ * most streamLimits.chunkBytes (decision 0068), and nothing is sent beyond the hub's window; out of credit,
+ * the source is paused (the PTY is not read), so a flooding source grows no buffer here. Input from the hub is checked against the window this side granted and acknowledged
  * once the source took it.
  *
  * One host per connection: when the channel closes, every stream's source is closed.
@@ -74,8 +74,13 @@ function problem(validator: Validator, value: unknown): string {
   return first ? `${first.instancePath || '(payload)'} ${first.message}`.slice(0, 150) : 'invalid';
 }
 
-/** Output shorter than a chunk waits this long for more before it is sent (coalescing). */
-const coalesceMs = 4;
+/**
+ * Output that follows other output within this long is held and sent together when it ends (coalescing):
+ * the first output after a quiet spell (an echo, a prompt) goes at once, and sustained output goes as full
+ * chunks and one frame per `coalesceMs`: at most two frames per hold are not full chunks, so well under the
+ * hub's streamLimits.framesPerSecondPerStream besides the full chunks the bandwidth makes.
+ */
+export const coalesceMs = 4;
 
 interface HostedStream {
   id: string;
@@ -86,7 +91,8 @@ interface HostedStream {
   out: Buffer[];
   outBytes: number;
   paused: boolean;
-  flushTimer: NodeJS.Timeout | undefined;
+  /** Set while output came within the last coalesceMs: more output waits for it (then it is sent). */
+  holdTimer: NodeJS.Timeout | undefined;
   /** Bytes of input the hub may still send (our window minus what it sent and we did not ack). */
   inputWindow: number;
   inputUnacked: number;
@@ -145,7 +151,7 @@ export class StreamHost {
         const stream = this.streams.get(ack.stream);
         if (!stream) return;
         stream.credit += ack.bytes;
-        this.flush(stream);
+        this.send(stream);
         return;
       }
       case 'stream.resize': {
@@ -220,7 +226,7 @@ export class StreamHost {
       out: [],
       outBytes: 0,
       paused: false,
-      flushTimer: undefined,
+      holdTimer: undefined,
       inputWindow: this.inputWindow,
       inputUnacked: 0,
       inputTaken: 0,
@@ -266,22 +272,44 @@ export class StreamHost {
     if (stream.closed || chunk.length === 0) return;
     stream.out.push(chunk);
     stream.outBytes += chunk.length;
-    if (stream.outBytes >= streamLimits.chunkBytes) this.flush(stream);
-    else if (!stream.flushTimer)
-      stream.flushTimer = setTimeout(() => {
-        stream.flushTimer = undefined;
-        this.flush(stream);
-      }, coalesceMs);
+    this.send(stream);
     this.updatePause(stream);
   }
 
-  /** Sends what credit allows, in chunks; then the close, once everything went out. */
-  private flush(stream: HostedStream): void {
+  /**
+   * After a quiet spell (nothing held) everything goes at once, so a keystroke's echo waits for no timer, and
+   * a hold starts. During a hold only full chunks go; the rest waits for the hold's end. So each hold sends
+   * at most two frames that are not full chunks, whatever the source's reads and the hub's acks look like.
+   */
+  private send(stream: HostedStream): void {
+    if (stream.holdTimer) {
+      this.flush(stream, true);
+      return;
+    }
+    const before = stream.outBytes;
+    this.flush(stream);
+    if (stream.outBytes < before) this.hold(stream);
+  }
+
+  /** Holds further output for coalesceMs; what came meanwhile is sent when it ends, and the hold goes on. */
+  private hold(stream: HostedStream): void {
+    if (stream.holdTimer || stream.closed) return;
+    stream.holdTimer = setTimeout(() => {
+      stream.holdTimer = undefined;
+      const held = stream.outBytes;
+      this.flush(stream);
+      // Still busy: hold on. Nothing went (no credit, not open yet): the ack or the open sends it.
+      if (stream.outBytes < held) this.hold(stream);
+    }, coalesceMs);
+  }
+
+  /** Sends what credit allows, in chunks (`fullOnly`: only whole ones); then the close, once all went out. */
+  private flush(stream: HostedStream, fullOnly = false): void {
     if (stream.closed || !stream.source) return;
-    clearTimeout(stream.flushTimer);
-    stream.flushTimer = undefined;
     while (stream.outBytes > 0 && stream.credit > 0) {
       const size = Math.min(stream.outBytes, stream.credit, streamLimits.chunkBytes);
+      // The last short piece waits for the hold's end; a frame cut short by the credit goes (once per ack).
+      if (fullOnly && size === stream.outBytes && size < streamLimits.chunkBytes) break;
       const data = takeBytes(stream.out, size);
       stream.outBytes -= size;
       stream.credit -= size;
@@ -292,6 +320,7 @@ export class StreamHost {
       const { reason, exit } = stream.ending;
       this.streams.delete(stream.id);
       stream.closed = true;
+      clearTimeout(stream.holdTimer);
       this.emit(
         'stream.close',
         { stream: stream.id, reason: reason.slice(0, 200), ...(exit ? { exit } : {}) },
@@ -336,7 +365,7 @@ export class StreamHost {
   private finish(stream: HostedStream, reason: string, tell: boolean): void {
     if (stream.closed) return;
     stream.closed = true;
-    clearTimeout(stream.flushTimer);
+    clearTimeout(stream.holdTimer);
     this.streams.delete(stream.id);
     stream.out = [];
     stream.outBytes = 0;

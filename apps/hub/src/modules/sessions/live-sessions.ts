@@ -3,8 +3,9 @@
  * of the recent screen (sessionLimits.scrollbackBytes) replayed to every new attach, the browsers attached
  * now, and its recorder. Output is acknowledged to the agent once every attached browser has room (under
  * half its queue limit): a browser that stops reading first stops the shell, and after
- * sessionLimits.clientStallMs is closed (4008) so the others go on. Hub memory per session is bounded by
- * the stream window, the ring, and each client's queue limit, whatever the output rate.
+ * sessionLimits.clientStallMs is closed (4008) so the others go on; acks held for a browser that fell behind
+ * go once its socket wrote what it was behind on. Hub memory per session is bounded by the stream window,
+ * the ring, and each client's queue limit, whatever the output rate.
  *
  * The attach protocol: binary frames are terminal bytes (keyboard in, screen out); text frames are JSON
  * control messages (see `sessionsContracts['sessions.attach']`).
@@ -178,14 +179,14 @@ export function parseControl(
   return { ok: true, message };
 }
 
-/** A browser's WebSocket as a client sink. */
-function socketSink(ws: WebSocket): ClientSink {
+/** A browser's WebSocket as a client sink; `written` runs each time a chunk of output left for the socket. */
+function socketSink(ws: WebSocket, written: () => void): ClientSink {
   return {
     get bufferedAmount() {
       return ws.bufferedAmount;
     },
     output(chunk) {
-      ws.send(chunk, { binary: true });
+      ws.send(chunk, { binary: true }, written);
     },
     message(message) {
       ws.send(JSON.stringify(message));
@@ -418,7 +419,12 @@ export function createLiveSessions(deps: LiveSessionsDeps): LiveSessions {
           onOutput(session, chunk);
         },
         onClose: (end) => {
-          if (end.by === 'hub') return;
+          // Ended here (closed, idled out: finished by the caller) or the agent's connection went (its shells
+          // with it): either way the session is over, and its browsers are told instead of left waiting.
+          if (end.by === 'hub') {
+            finish(session, end.reason, null);
+            return;
+          }
           finish(session, end.exit ? 'the shell exited' : end.reason, end.exit?.code ?? null);
         },
         opened: (handle) => {
@@ -449,7 +455,14 @@ export function createLiveSessions(deps: LiveSessionsDeps): LiveSessions {
           ws.close(sessionCloseCodes.ended, 'the session has ended');
           return;
         }
-        const client = addClient(session, socketSink(ws), principal);
+        // Acks held while this browser was behind go as soon as it caught up, not at the next sweep.
+        const client = addClient(
+          session,
+          socketSink(ws, () => {
+            releaseAcks(session);
+          }),
+          principal,
+        );
         if (!client) return;
         client.stopWatching = watchPrincipal(
           deps.credentials,
