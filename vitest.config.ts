@@ -108,6 +108,9 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: e2eTests,
+          // Browsers and whole processes: seconds each when idle, twice that on a loaded machine (issue 30:
+          // no test within a factor of two of its timeout).
+          testTimeout: 60_000,
           setupFiles: [hubSetup],
           // Builds the hub and the agent bundle, so the tests that start them as processes run what ships.
           globalSetup: ['scripts/build.js'],

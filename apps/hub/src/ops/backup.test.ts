@@ -399,5 +399,5 @@ describe.skipIf(!postgresUrl)('svc-hub backup and restore (PostgreSQL)', () => {
     const read = await get(hub, `/api/v2/assets/${asset.id}`, key.raw_key);
     expect(read.status).toBe(200);
     expect(read.json.data).toMatchObject({ name: 'pg-kept', tags: ['pg'] });
-  });
+  }, 60_000);
 });
