@@ -34,4 +34,33 @@ describe('asset list cache', () => {
     expect(cache.get('k', cache.stamp())).toBeUndefined();
     expect(cache.size()).toEqual({ pages: 0, assets: 0 });
   });
+
+  it('lets callers that arrive together share one read, and never a caller that came after a write', async () => {
+    let version = 1;
+    const cache = createAssetListCache(() => String(version));
+    const loads: { resolve: (page: Page<Asset>) => void }[] = [];
+    const load = () =>
+      new Promise<Page<Asset>>((resolve) => {
+        loads.push({ resolve });
+      });
+    const together = [cache.read('k', load), cache.read('k', load), cache.read('k', load)];
+    expect(loads).toHaveLength(1);
+    version = 2; // a write completes while that read is under way
+    const after = cache.read('k', load);
+    expect(loads).toHaveLength(2);
+    loads[0]?.resolve(pageOf(1, 1));
+    loads[1]?.resolve(pageOf(2, 2));
+    const pages = await Promise.all(together);
+    expect(pages.map((p) => p.meta.page)).toEqual([1, 1, 1]);
+    expect((await after).meta.page).toBe(2);
+    // What is kept is the page read after the write, and it is served without another read.
+    expect((await cache.read('k', load)).meta.page).toBe(2);
+    expect(loads).toHaveLength(2);
+  });
+
+  it('does not keep a failed read for the callers after it', async () => {
+    const cache = createAssetListCache(() => '1');
+    await expect(cache.read('k', () => Promise.reject(new Error('busy')))).rejects.toThrow('busy');
+    expect((await cache.read('k', () => Promise.resolve(pageOf(2)))).items).toHaveLength(2);
+  });
 });

@@ -19,19 +19,30 @@ export interface AssetListCache {
   stamp(): string;
   get(key: string, stamp: string): Page<Asset> | undefined;
   set(key: string, stamp: string, page: Page<Asset>): void;
+  /**
+   * The page under `key` as of now: kept, or being read already under the current stamp (callers that arrive
+   * together after a write share one read instead of each reading the database), or read by `load` and kept.
+   */
+  read(key: string, load: () => Promise<Page<Asset>>): Promise<Page<Asset>>;
   /** What is kept now (for tests and diagnostics). */
   size(): { pages: number; assets: number };
 }
 
 export function createAssetListCache(stamp: () => string): AssetListCache {
   const pages = new Map<string, { stamp: string; page: Page<Asset> }>();
+  /**
+   * Reads under way, by key. One is shared only by callers that saw the same stamp as the one that started it:
+   * no write completed between its stamp and theirs, and its query runs after its stamp was taken, so what it
+   * returns is as new as what each of them would have read.
+   */
+  const reading = new Map<string, { stamp: string; page: Promise<Page<Asset>> }>();
   let pagesStamp = '';
   let assetsKept = 0;
   const clear = () => {
     pages.clear();
     assetsKept = 0;
   };
-  return {
+  const cache: AssetListCache = {
     stamp,
     size: () => ({ pages: pages.size, assets: assetsKept }),
     get(key, current) {
@@ -59,5 +70,22 @@ export function createAssetListCache(stamp: () => string): AssetListCache {
       pages.set(key, { stamp: readAt, page });
       assetsKept += page.items.length;
     },
+    async read(key, load) {
+      const current = stamp();
+      const kept = cache.get(key, current);
+      if (kept) return kept;
+      const under = reading.get(key);
+      if (under?.stamp === current) return under.page;
+      const page = load();
+      reading.set(key, { stamp: current, page });
+      try {
+        const loaded = await page;
+        cache.set(key, current, loaded);
+        return loaded;
+      } finally {
+        if (reading.get(key)?.page === page) reading.delete(key);
+      }
+    },
   };
+  return cache;
 }

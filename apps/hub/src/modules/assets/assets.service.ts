@@ -118,24 +118,22 @@ export function createAssetService(deps: AssetServiceDeps): AssetService {
         page.page,
         page.perPage,
       ]);
-      const stamp = cache?.stamp();
-      const cached = stamp === undefined ? undefined : cache?.get(key, stamp);
-      if (cached) return cached;
-      const { rows, total } = await listAssets(
-        db,
-        {
-          status: query.status,
-          platform: query.platform,
-          group: query.group,
-          text: query.q?.trim() || undefined,
-          visible: visibleAssetIds(principal),
-        },
-        pageWindow(page),
-        query.sort,
-      );
-      const result = toPage(rows.map(present), total, page);
-      if (stamp !== undefined) cache?.set(key, stamp, result);
-      return result;
+      const load = async () => {
+        const { rows, total } = await listAssets(
+          db,
+          {
+            status: query.status,
+            platform: query.platform,
+            group: query.group,
+            text: query.q?.trim() || undefined,
+            visible: visibleAssetIds(principal),
+          },
+          pageWindow(page),
+          query.sort,
+        );
+        return toPage(rows.map(present), total, page);
+      };
+      return cache ? cache.read(key, load) : load();
     },
 
     async get(principal, id) {

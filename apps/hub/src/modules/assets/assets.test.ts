@@ -420,6 +420,24 @@ describe('assets: a listed page is never older than the last change', () => {
     }
   });
 
+  it('shows a write to every read sent at once after it, each key seeing only its own assets', async () => {
+    const t = hub();
+    const mine = await t.createAsset({ name: 'burst-mine' });
+    const other = await t.createAsset({ name: 'burst-other' });
+    const limited = await t.createKey({ role: 'viewer', scopes: ['assets:read'], allowed_assets: [mine.id] });
+    expect(await names(t)).toEqual(expect.arrayContaining(['burst-mine', 'burst-other']));
+    for (let round = 0; round < 3; round++) {
+      await t.request('PUT', `/api/v2/assets/${other.id}`, { body: { name: `burst-other-${round}` } });
+      const all = await Promise.all(Array.from({ length: 8 }, () => names(t)));
+      const own = await Promise.all(Array.from({ length: 4 }, () => names(t, limited.raw_key)));
+      for (const seen of all) {
+        expect(seen).toContain(`burst-other-${round}`);
+        expect(seen).not.toContain(`burst-other-${round - 1}`);
+      }
+      for (const seen of own) expect(seen).toEqual(['burst-mine']);
+    }
+  });
+
   it('never gives a key limited to some assets the page an unrestricted caller saw', async () => {
     const t = hub();
     const mine = await t.createAsset({ name: 'cache-mine' });
