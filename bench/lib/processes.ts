@@ -24,20 +24,6 @@ export interface Child {
   stop(): Promise<void>;
 }
 
-/** Polls a loopback URL until it answers (any status), for children that log nothing on start. */
-export async function waitForUrl(url: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      await fetch(url);
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-  throw new Error(`${url} did not answer in ${timeoutMs} ms`);
-}
-
 /** Runs a TypeScript entry with tsx; resolves once `readyText` appears in its output (or rejects on exit). */
 export function startTs(
   entry: string,
