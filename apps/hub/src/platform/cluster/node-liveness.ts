@@ -41,9 +41,14 @@ const livenessDefaults = {
 } as const;
 
 export interface NodeLiveness {
-  /** Ties something to a node's life: `onGone` runs once when the node goes. Returns the release. */
+  /**
+   * Ties something to a node's life: `onGone` runs once when the node goes away (then it is released).
+   * Returns the release, for when it ends first.
+   */
   hold(node: string, onGone: () => void): () => void;
+  /** Runs on every process, once per node that goes (the registry, another process's word, or the sweep). */
   onNodeGone(listener: (node: string) => void): () => void;
+  /** Runs on every other process when a node taken for gone registered again (decision 0053). */
   onNodeBack(listener: (node: string) => Promise<void> | void): () => void;
   isGone(node: string): boolean;
   /** Subscribes and starts the sweep; returns the stop. */

@@ -25,7 +25,7 @@ import {
   type ClusterBus,
   type ClusterMessageMeta,
 } from './cluster-bus.js';
-import { createNodeLiveness } from './node-liveness.js';
+import { createNodeLiveness, type NodeLiveness } from './node-liveness.js';
 import { createSingleNodeRegistry, type NodeRegistry } from './node-registry.js';
 
 /** One request of a kind's catalogue: what the caller sends and what the owner answers. */
@@ -160,34 +160,22 @@ interface OwnedStateKind<D extends OwnedKindDef> {
   ): void;
 }
 
-export interface OwnedStates {
+/** A process's owned state: its kinds, and node liveness (hold, gone and back: node-liveness.ts). */
+export interface OwnedStates extends Pick<NodeLiveness, 'hold' | 'onNodeGone' | 'onNodeBack' | 'isGone'> {
   readonly bus: ClusterBus;
   /** Which nodes are live: an owner named by a row is asked only while its lease holds. */
   readonly registry: Pick<NodeRegistry, 'isLive' | 'liveNodes'>;
   /** This process's view of one kind. */
   kind<D extends OwnedKindDef>(kind: OwnedKind<D>): OwnedStateKind<D>;
-  /**
-   * Ties something to a node's life: `onGone` runs once when the node goes away (then it is released).
-   * Returns the release, for when it ends first.
-   */
-  hold(node: string, onGone: () => void): () => void;
-  /** Runs on every process, once per node that goes (the registry, another process's word, or the sweep). */
-  onNodeGone(listener: (node: string) => void): () => void;
-  /** Runs on every other process when a node taken for gone registered again (decision 0053). */
-  onNodeBack(listener: (node: string) => Promise<void> | void): () => void;
-  isGone(node: string): boolean;
   /** Subscribes and starts the sweep (nothing for a cluster of one). */
   start(): void;
   close(): void;
 }
 
-export function createOwnedStates(deps: {
-  bus: ClusterBus;
-  registry: Pick<NodeRegistry, 'isLive' | 'liveNodes' | 'onNodeGone'> &
-    Partial<Pick<NodeRegistry, 'onLeaseRegained' | 'epochOf'>>;
-  logger: Logger;
-  sweepMs?: number;
-}): OwnedStates {
+/** What a node's liveness needs of the cluster. */
+type LivenessDeps = Parameters<typeof createNodeLiveness>[0];
+
+export function createOwnedStates(deps: LivenessDeps): OwnedStates {
   const { bus, registry, logger } = deps;
   const liveness = createNodeLiveness(deps);
   const hold = (node: string, onGone: () => void) => liveness.hold(node, onGone);
