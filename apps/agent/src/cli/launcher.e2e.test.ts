@@ -5,57 +5,24 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import os from 'node:os';
+import type http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { WebSocketServer, type WebSocket } from 'ws';
-import { agentChannelPath, type Frame } from '@svc/protocol';
+import { expect, it } from 'vitest';
+import type { WebSocket } from 'ws';
 import { writeSettingsFile } from '../config/settings-file.js';
+import { nextFrame, useChannelServer } from '../testing/channel-server.js';
 
 const launcher = fileURLToPath(new URL('../../bin/svc-agent.js', import.meta.url));
-let dir: string;
-let server: http.Server;
-let wss: WebSocketServer;
-
-beforeEach(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'svc-agent-launch-'));
-  server = http.createServer();
-  wss = new WebSocketServer({ server, path: agentChannelPath });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-});
-afterEach(async () => {
-  for (const client of wss.clients) client.terminate();
-  wss.close();
-  await new Promise((resolve) => server.close(resolve));
-  await rm(dir, { recursive: true, force: true });
-});
-
-function nextFrame(ws: WebSocket, type: string): Promise<Frame> {
-  return new Promise((resolve) => {
-    const onMessage = (data: Buffer) => {
-      const frame = JSON.parse(data.toString()) as Frame;
-      if (frame.type !== type) return;
-      ws.off('message', onMessage);
-      resolve(frame);
-    };
-    ws.on('message', onMessage);
-  });
-}
-
+const channel = useChannelServer('svc-agent-launch-');
 it('runs as a process: connects, answers a request, and stops cleanly on SIGTERM', async () => {
-  const configPath = path.join(dir, 'settings.json');
-  const hubUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const configPath = path.join(channel.dir, 'settings.json');
   await writeSettingsFile(configPath, {
-    hub_url: hubUrl,
+    hub_url: channel.url,
     credential: `sva_${'a'.repeat(52)}`,
     allow_power_actions: false,
   });
-  const connected = once(wss, 'connection') as Promise<[WebSocket, http.IncomingMessage]>;
+  const connected = once(channel.wss, 'connection') as Promise<[WebSocket, http.IncomingMessage]>;
   const child = spawn(process.execPath, [launcher, 'run', '--config', configPath], {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: process.env,

@@ -7,17 +7,14 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import http from 'node:http';
+import { readFile, writeFile } from 'node:fs/promises';
 import module from 'node:module';
-import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { WebSocketServer, type WebSocket } from 'ws';
-import { agentChannelPath, type Frame } from '@svc/protocol';
+import { describe, expect, it } from 'vitest';
+import type { WebSocket } from 'ws';
 import { writeSettingsFile } from '../config/settings-file.js';
+import { nextFrame, useChannelServer } from '../testing/channel-server.js';
 
 const launcher = fileURLToPath(new URL('../../bin/svc-agent.js', import.meta.url));
 /** Where each area's code is defined in the bundle (esbuild keeps function names). */
@@ -35,36 +32,7 @@ type Area = keyof typeof areas;
 
 // module.registerHooks: Node 22.15 / 23.5 and later; the agent itself runs on 22.12.
 const canHook = 'registerHooks' in module;
-
-let dir: string;
-let server: http.Server;
-let wss: WebSocketServer;
-
-beforeEach(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'svc-agent-lazy-'));
-  server = http.createServer();
-  wss = new WebSocketServer({ server, path: agentChannelPath });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-});
-afterEach(async () => {
-  for (const client of wss.clients) client.terminate();
-  wss.close();
-  await new Promise((resolve) => server.close(resolve));
-  await rm(dir, { recursive: true, force: true });
-});
-
-function nextFrame(ws: WebSocket, type: string, id?: string): Promise<Frame> {
-  return new Promise((resolve) => {
-    const onMessage = (data: Buffer) => {
-      const frame = JSON.parse(data.toString()) as Frame;
-      if (frame.type !== type || (id !== undefined && frame.id !== id)) return;
-      ws.off('message', onMessage);
-      resolve(frame);
-    };
-    ws.on('message', onMessage);
-  });
-}
+const channel = useChannelServer('svc-agent-lazy-');
 
 /** The areas whose code is in the files the agent loaded so far. */
 async function loadedAreas(log: string): Promise<Area[]> {
@@ -75,8 +43,8 @@ async function loadedAreas(log: string): Promise<Area[]> {
 
 describe.skipIf(!canHook)('the shipped agent loads each area on first use', () => {
   it('holds none of the areas while idle, and each answers its first request', async () => {
-    const log = path.join(dir, 'loaded.txt');
-    const hook = path.join(dir, 'record-loads.mjs');
+    const log = path.join(channel.dir, 'loaded.txt');
+    const hook = path.join(channel.dir, 'record-loads.mjs');
     await writeFile(log, '');
     await writeFile(
       hook,
@@ -90,15 +58,15 @@ registerHooks({
 });
 `,
     );
-    const configPath = path.join(dir, 'settings.json');
+    const configPath = path.join(channel.dir, 'settings.json');
     await writeSettingsFile(configPath, {
-      hub_url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      hub_url: channel.url,
       credential: `sva_${'a'.repeat(52)}`,
       allow_power_actions: false,
       // No engine answers here: containers.list still runs the container code, which says so.
-      docker_endpoint: `unix://${path.join(dir, 'no-engine.sock')}`,
+      docker_endpoint: `unix://${path.join(channel.dir, 'no-engine.sock')}`,
     });
-    const connected = once(wss, 'connection') as Promise<[WebSocket]>;
+    const connected = once(channel.wss, 'connection') as Promise<[WebSocket]>;
     const child = spawn(process.execPath, ['--import', hook, launcher, 'run', '--config', configPath], {
       stdio: ['ignore', 'ignore', 'pipe'],
       env: process.env,
@@ -132,9 +100,9 @@ registerHooks({
       ).toMatchObject({ ok: true, data: { stdout: 'lazily\n', exit_code: 0 } });
       expect(await loadedAreas(log)).toEqual(['exec']);
 
-      await writeFile(path.join(dir, 'seen.txt'), 'x');
-      const listed = await ask('files.list', { path: dir });
-      expect(listed).toMatchObject({ ok: true, data: { path: dir } });
+      await writeFile(path.join(channel.dir, 'seen.txt'), 'x');
+      const listed = await ask('files.list', { path: channel.dir });
+      expect(listed).toMatchObject({ ok: true, data: { path: channel.dir } });
       expect(JSON.stringify(listed)).toContain('seen.txt');
       expect(await ask('processes.list', {})).toMatchObject({ ok: true });
       const containers = (await ask('containers.list', {})) as { ok: boolean; error?: { message: string } };
