@@ -35,6 +35,8 @@ const fleet = new FleetSimulator({
   connectConcurrency: Number(process.env.FLEET_CONCURRENCY ?? 100),
   heartbeatIntervalMs: Number(process.env.FLEET_HEARTBEAT_MS ?? 30_000),
   metricsIntervalMs: Number(process.env.FLEET_METRICS_MS ?? 60_000),
+  // FLEET_RESUME_TLS=0: full handshakes on every reconnect (agents before decision 0072), for comparison.
+  resumeTls: process.env.FLEET_RESUME_TLS !== '0',
   backoff: {
     baseMs: Number(process.env.FLEET_BACKOFF_BASE_MS ?? 1000),
     capMs: Number(process.env.FLEET_BACKOFF_CAP_MS ?? 30_000),

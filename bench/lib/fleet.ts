@@ -84,11 +84,20 @@ export async function startHubProcess(
   return { child, origin: `https://127.0.0.1:${httpsPort}`, httpsPort };
 }
 
+/** The counters a fleet child reports (FleetStats of @svc/testkit). */
+interface FleetCounters {
+  connected: number;
+  connectFailures: number;
+  reconnects: number;
+  tlsConnects: number;
+  tlsResumed: number;
+}
+
 export interface FleetProcesses {
   children: Child[];
   stop(): Promise<void>;
   /** Sum of the children's last reported counters. */
-  stats(): { connected: number; connectFailures: number; reconnects: number };
+  stats(): FleetCounters;
 }
 
 export async function startFleetProcesses(
@@ -97,7 +106,7 @@ export async function startFleetProcesses(
   extraEnv: Record<string, string> = {},
 ): Promise<FleetProcesses> {
   const children: Child[] = [];
-  const latest = new Map<number, { connected: number; connectFailures: number; reconnects: number }>();
+  const latest = new Map<number, FleetCounters>();
   for (const [index, file] of fleet.identityFiles.entries()) {
     const child = await startTs(
       'bench/lib/fleet-child.ts',
@@ -110,7 +119,7 @@ export async function startFleetProcesses(
         if (!line.startsWith('{"fleet"')) continue;
         try {
           const parsed = JSON.parse(line) as {
-            fleet: { connected: number; connectFailures: number; reconnects: number };
+            fleet: FleetCounters;
           };
           latest.set(index, parsed.fleet);
         } catch {
@@ -126,11 +135,19 @@ export async function startFleetProcesses(
       await Promise.all(children.map((c) => c.stop()));
     },
     stats: () => {
-      const sum = { connected: 0, connectFailures: 0, reconnects: 0 };
+      const sum: FleetCounters = {
+        connected: 0,
+        connectFailures: 0,
+        reconnects: 0,
+        tlsConnects: 0,
+        tlsResumed: 0,
+      };
       for (const s of latest.values()) {
         sum.connected += s.connected;
         sum.connectFailures += s.connectFailures;
         sum.reconnects += s.reconnects;
+        sum.tlsConnects += s.tlsConnects;
+        sum.tlsResumed += s.tlsResumed;
       }
       return sum;
     },

@@ -18,6 +18,8 @@ import { HubError } from './platform/hub-error.js';
 import type { TlsManager } from './platform/tls/tls-manager.js';
 
 const renewalCheckMs = 12 * 60 * 60 * 1000;
+/** How often the day-old session ticket keys are looked for (decision 0072): they live a day and up to an hour. */
+const ticketKeyCheckMs = 60 * 60 * 1000;
 
 /**
  * How long an idle keep-alive connection stays open: Fastify's own default, which it sets only on servers it
@@ -147,11 +149,20 @@ export async function startServers(
     });
   }, renewalCheckMs);
   timer.unref();
+  const ticketTimer = setInterval(() => {
+    try {
+      hub.tls.rotateTicketKeysIfDue();
+    } catch (error) {
+      hub.app.log.error({ err: error }, 'cannot replace the TLS session ticket keys; will retry');
+    }
+  }, ticketKeyCheckMs);
+  ticketTimer.unref();
   return {
     httpsPort,
     httpPort,
     close: async () => {
       clearInterval(timer);
+      clearInterval(ticketTimer);
       redirect.closeAllConnections();
       await new Promise<void>((resolve) => {
         redirect.close(() => {

@@ -3,7 +3,7 @@
  * requests with handlers the test gives (or a default echo of success), and can send heartbeats, metrics
  * and hand-made (hostile) frames. The fleet simulator runs thousands of these in one process.
  */
-import type { SecureContext } from 'node:tls';
+import { TLSSocket, type SecureContext } from 'node:tls';
 import WebSocket from 'ws';
 import {
   agentProtocolVersion,
@@ -36,6 +36,8 @@ export interface FakeAgentOptions {
   secureContext?: SecureContext;
   hello?: Partial<Hello>;
   handlers?: FakeHandlers;
+  /** A TLS session (ticket) from an earlier connection to offer, as the real agent does (decision 0072). */
+  session?: Buffer;
   /** Skip TLS verification (only for loopback test hubs whose certificate is not for the clock). */
   insecure?: boolean;
   /**
@@ -82,6 +84,10 @@ export class FakeAgent {
   private onWelcome: ((welcome: Welcome) => void) | null = null;
   /** Streams opened by the hub (terminal option), by id. */
   readonly streams = new Map<string, FakeStream>();
+  /** Over TLS, once upgraded: whether the hub resumed the session offered. */
+  tlsResumed: boolean | null = null;
+  /** Over TLS: the latest session the hub gave, to offer on the next connection. */
+  tlsSession: Buffer | undefined;
 
   constructor(private readonly options: FakeAgentOptions) {
     this.socket = new WebSocket(options.url, {
@@ -91,8 +97,19 @@ export class FakeAgent {
         : options.ca
           ? { ca: options.ca }
           : {}),
+      ...(options.session ? { session: options.session } : {}),
       rejectUnauthorized: !options.insecure,
       perMessageDeflate: false,
+    });
+    this.tlsSession = options.session;
+    this.socket.once('upgrade', (res) => {
+      const socket: unknown = res.socket;
+      if (!(socket instanceof TLSSocket)) return;
+      this.tlsResumed = socket.isSessionReused();
+      this.tlsSession = socket.getSession() ?? this.tlsSession;
+      socket.on('session', (session: Buffer) => {
+        this.tlsSession = session;
+      });
     });
     this.opened = new Promise((resolve, reject) => {
       this.socket.once('open', () => {

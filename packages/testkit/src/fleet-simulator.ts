@@ -64,6 +64,8 @@ export interface FleetOptions {
   metricsIntervalMs?: number;
   reconnect?: boolean;
   backoff?: { baseMs: number; capMs: number };
+  /** Offer each agent's last TLS session when it reconnects, as the real agent does (default true). */
+  resumeTls?: boolean;
 }
 
 export interface FleetStats {
@@ -72,6 +74,9 @@ export interface FleetStats {
   reconnects: number;
   connectFailures: number;
   requestsAnswered: number;
+  /** Connections welcomed over TLS, and how many of them resumed a session (no full handshake). */
+  tlsConnects: number;
+  tlsResumed: number;
 }
 
 function sampleNow(): MetricSample {
@@ -101,7 +106,11 @@ export class FleetSimulator {
     reconnects: 0,
     connectFailures: 0,
     requestsAnswered: 0,
+    tlsConnects: 0,
+    tlsResumed: 0,
   };
+  /** Each agent's last TLS session, by asset id. */
+  private readonly tlsSessions = new Map<string, Buffer>();
 
   constructor(private readonly options: FleetOptions) {
     if (!/^https?:\/\/(127\.|localhost|\[::1\])/.test(options.origin)) {
@@ -152,9 +161,11 @@ export class FleetSimulator {
       },
       ...this.options.handlers,
     };
+    const session = this.options.resumeTls === false ? undefined : this.tlsSessions.get(identity.assetId);
     const agent = new FakeAgent({
       url: this.wsUrl(),
       credential: identity.credential,
+      ...(session ? { session } : {}),
       ...(this.secureContext ? { secureContext: this.secureContext } : {}),
       ...(this.options.insecure ? { insecure: true } : {}),
       hello: { hostname: identity.hostname },
@@ -164,6 +175,11 @@ export class FleetSimulator {
       await agent.start();
       this.stats.connecting--;
       this.stats.connected++;
+      if (agent.tlsResumed !== null) {
+        this.stats.tlsConnects++;
+        if (agent.tlsResumed) this.stats.tlsResumed++;
+      }
+      if (agent.tlsSession) this.tlsSessions.set(identity.assetId, agent.tlsSession);
       this.attempts.set(identity.assetId, 0);
       this.agents.set(identity.assetId, agent);
       void agent.closed().then(() => {

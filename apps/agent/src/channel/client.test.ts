@@ -5,6 +5,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { TLSSocket } from 'node:tls';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
 import { Compile } from 'typebox/compile';
@@ -24,6 +25,8 @@ import { createDispatcher } from './dispatch.js';
 interface HubSide {
   ws: WebSocket;
   authorization: string | undefined;
+  /** Over TLS: whether the agent resumed a session (no full handshake). */
+  resumed: boolean;
   frames: Frame[];
   nextFrame(type: string, timeoutMs?: number): Promise<Frame>;
   send(frame: unknown): void;
@@ -77,6 +80,7 @@ async function startTestHub(tls?: { cert: string; key: string }): Promise<TestHu
     const side: HubSide = {
       ws,
       authorization: request.headers.authorization,
+      resumed: request.socket instanceof TLSSocket && request.socket.isSessionReused(),
       frames,
       send: (frame) => {
         ws.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
@@ -526,6 +530,33 @@ describe('TLS', () => {
           message: expect.stringMatching(/certificate|self.signed|verify/i) as unknown,
         });
         expect(tlsHub.connections.length).toBe(1); // only the trusted agent got through
+      } finally {
+        await Promise.all(channels.map((c) => c.stop()));
+        channels = [];
+        await tlsHub.close();
+        hub = previous;
+      }
+    },
+  );
+
+  it.skipIf(!hasOpenssl())(
+    'offers the session the hub gave it when it reconnects, and the hub resumes it',
+    async () => {
+      const pki = makeTestPki();
+      const tlsHub = await startTestHub({ cert: pki.serverCert, key: pki.serverKey });
+      const previous = hub;
+      hub = tlsHub;
+      try {
+        makeChannel({ caPem: pki.caCert }).start();
+        const first = await welcomed();
+        expect(first.resumed).toBe(false);
+        expect(events).toContainEqual({ type: 'tls', resumed: false });
+
+        events = [];
+        first.ws.terminate(); // the connection is lost: the agent reconnects by itself
+        const second = await welcomed();
+        expect(second.resumed).toBe(true);
+        expect(events).toContainEqual({ type: 'tls', resumed: true });
       } finally {
         await Promise.all(channels.map((c) => c.stop()));
         channels = [];

@@ -12,8 +12,14 @@
  * jittered exponential backoff apply. With one address, as before: the backoff after every close. A
  * `hub.moving` notice (a draining process) closes the connection after the random delay it allows and
  * reconnects to the next address (the same one behind a balancer) without the backoff.
+ *
+ * TLS session resumption (decision 0072): the agent keeps the last session ticket a hub address gave it and
+ * offers it when it connects to that address again, so a reconnect (after a hub restart, a move, a lost
+ * link) skips the certificate exchange and verification. A ticket the hub no longer accepts costs nothing
+ * but the full handshake it would have done anyway.
  */
 import { isIP } from 'node:net';
+import { TLSSocket } from 'node:tls';
 import WebSocket, { type RawData } from 'ws';
 import {
   agentChannelPath,
@@ -37,6 +43,8 @@ export type ChannelEvent =
   | { type: 'connecting'; attempt: number; hubUrl: string }
   | { type: 'moving'; delayMs: number }
   | { type: 'open' }
+  /** A TLS connection is up; `resumed` when the hub accepted the session offered (no full handshake). */
+  | { type: 'tls'; resumed: boolean }
   | { type: 'welcome'; welcome: Welcome }
   | { type: 'protocol_error'; message: string }
   | { type: 'error'; message: string }
@@ -123,6 +131,8 @@ export class AgentChannel {
   private closedWaiters: (() => void)[] = [];
   /** The streams of the current connection, from its welcome on. */
   private streams: StreamHost | null = null;
+  /** The last TLS session (ticket) each hub address gave, offered when connecting to it again. */
+  private readonly tlsSessions = new Map<string, Buffer>();
 
   constructor(private readonly options: ChannelOptions) {
     this.policy = { ...defaultBackoff, ...options.backoff };
@@ -188,10 +198,13 @@ export class AgentChannel {
   private connect(): void {
     if (this.stopped) return;
     this.emit({ type: 'connecting', attempt: this.attempt, hubUrl: this.hubUrl });
-    const url = channelUrl(this.hubUrl);
+    const hubUrl = this.hubUrl;
+    const url = channelUrl(hubUrl);
+    const session = this.tlsSessions.get(hubUrl);
     const ws = new WebSocket(url, {
       headers: { Authorization: `Bearer ${this.options.getCredential()}` },
       ...(this.options.caPem ? { ca: this.options.caPem } : {}),
+      ...(session ? { session } : {}),
       maxPayload: agentLimits.frameBytes,
       handshakeTimeout: 15_000,
       perMessageDeflate: false,
@@ -202,6 +215,9 @@ export class AgentChannel {
     this.connectedAt = 0;
     this.moving = false;
 
+    ws.on('upgrade', (response) => {
+      this.keepTlsSession(hubUrl, response.socket);
+    });
     ws.on('open', () => {
       this.connectedAt = Date.now();
       this.lastPongAt = Date.now();
@@ -233,6 +249,20 @@ export class AgentChannel {
     ws.on('close', (code, reasonBuffer) => {
       this.onClose(ws, code, reasonBuffer.toString('utf8'));
     });
+  }
+
+  /**
+   * Saves the session the hub gave this connection, and any newer ticket it sends later. TLS 1.3 tickets
+   * arrive after the handshake, before the upgrade's answer; a ticket is only for the address that issued it.
+   */
+  private keepTlsSession(hubUrl: string, socket: unknown): void {
+    if (!(socket instanceof TLSSocket)) return;
+    const save = (session: Buffer | undefined): void => {
+      if (session) this.tlsSessions.set(hubUrl, session);
+    };
+    save(socket.getSession());
+    socket.on('session', save);
+    this.emit({ type: 'tls', resumed: socket.isSessionReused() });
   }
 
   private onClose(ws: WebSocket, code: number, reason: string): void {

@@ -2,7 +2,7 @@
  * Where the built-in TLS material lives. The public CA certificate sits in `<data>/tls/` (shareable, e.g. as
  * a volume for agents); the server's private key in `<data>/tls-private/` (0700), and the CA's private key
  * in a directory of its own outside the data directory (SVC_TLS_CA_KEY_DIR, 0700), not beside the hub key
- * that unseals it. Both keys are sealed with the hub key.
+ * that unseals it. Both keys are sealed with the hub key, as are the TLS session ticket keys (`tls-private/`).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,6 +19,8 @@ export interface TlsPaths {
   legacyCaKey: string;
   serverCert: string;
   serverKey: string;
+  /** The sealed TLS session ticket keys (decision 0072). */
+  ticketKeys: string;
 }
 
 /** The public folder under the data directory: the CA certificate, shareable with agents. */
@@ -38,6 +40,7 @@ export function tlsPaths(dataDir: string, caKeyDir: string): TlsPaths {
     legacyCaKey: path.join(privateDir, caKeyFile),
     serverCert: path.join(publicDir, 'server.crt'),
     serverKey: path.join(privateDir, 'server.key.sealed'),
+    ticketKeys: path.join(privateDir, 'ticket-keys.sealed'),
   };
 }
 
@@ -86,6 +89,12 @@ function writeAtomic(file: string, text: string, mode: number): void {
   fs.fsyncSync(fd);
   fs.closeSync(fd);
   fs.renameSync(temp, file);
+}
+
+/** Writes a file of the private folder (0600, in a 0700 folder). */
+export function writePrivateFile(paths: TlsPaths, file: string, text: string): void {
+  makePrivateDir(paths.privateDir);
+  writeAtomic(file, text, 0o600);
 }
 
 export function writePair(

@@ -31,6 +31,7 @@ import {
 } from './name-constraints.js';
 import { migrateCaKey, readPair, tlsPaths, writePair, type TlsPaths } from './tls-files.js';
 import { SecondCaRefused, type ClusterCaRecord } from './cluster-ca.js';
+import { loadOrRotateTicketKeys, ticketKeyLifetimeS, type TicketKeys } from './ticket-keys.js';
 
 export type TlsSource = 'builtin' | 'external' | 'uploaded' | 'disabled';
 
@@ -123,6 +124,8 @@ export class TlsManager {
   private readonly paths: TlsPaths;
   /** The built-in CA's name constraints; null for a CA made without them (it certifies any name). */
   private caConstraints: NameConstraints | null = null;
+  /** The session ticket keys, kept across restarts (decision 0072). */
+  private ticketKeys: TicketKeys | null = null;
 
   constructor(private readonly options: TlsManagerOptions) {
     this.paths = tlsPaths(options.dataDir, options.caKeyDir);
@@ -132,6 +135,11 @@ export class TlsManager {
   async init(): Promise<void> {
     const { mode } = this.options;
     if (mode === 'disabled') return;
+    this.ticketKeys = loadOrRotateTicketKeys(
+      this.options.box,
+      this.paths,
+      this.options.clock.now(),
+    ).ticketKeys;
     if (mode === 'external') {
       this.active = this.readExternal();
       this.startupSource = 'external';
@@ -167,7 +175,31 @@ export class TlsManager {
   /** Options for https.createServer / setSecureContext; null when TLS is disabled. */
   secureContext(): SecureContextOptions | null {
     if (!this.active) return null;
-    return { cert: this.active.certPem, key: this.active.keyPem, ...tlsPolicy };
+    return {
+      cert: this.active.certPem,
+      key: this.active.keyPem,
+      ...tlsPolicy,
+      // Tickets a restarted hub still accepts (decision 0072), for as long as the keys that encrypt them.
+      ...(this.ticketKeys ? { ticketKeys: this.ticketKeys.keys, sessionTimeout: ticketKeyLifetimeS } : {}),
+    };
+  }
+
+  /** Replaces the session ticket keys once they are a day old, live. Returns whether it did. */
+  rotateTicketKeysIfDue(): boolean {
+    if (!this.ticketKeys || !this.active) return false;
+    const { ticketKeys, rotated } = loadOrRotateTicketKeys(
+      this.options.box,
+      this.paths,
+      this.options.clock.now(),
+      this.ticketKeys,
+    );
+    if (!rotated) return false;
+    this.ticketKeys = ticketKeys;
+    this.options.logger.info(
+      'replaced the TLS session ticket keys (tickets issued before need a full handshake)',
+    );
+    this.apply(this.active);
+    return true;
   }
 
   onChange(listener: (pair: KeyAndCert) => void): void {

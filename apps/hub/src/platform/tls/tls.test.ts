@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import tls from 'node:tls';
 import { X509Certificate } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '@svc/hub';
@@ -100,7 +101,7 @@ describe('TLS auto mode on real sockets', () => {
     expect(publicFiles.sort()).toEqual(['ca.crt', 'server.crt']);
     const privateDir = path.join(t.dataDir, 'tls-private');
     expect(fs.statSync(privateDir).mode & 0o777).toBe(0o700);
-    expect(fs.readdirSync(privateDir)).toEqual(['server.key.sealed']);
+    expect(fs.readdirSync(privateDir).sort()).toEqual(['server.key.sealed', 'ticket-keys.sealed']);
     const caKeyDir = t.config.tlsCaKeyDir;
     expect(caKeyDir).toBe(`${t.dataDir}-ca-key`);
     expect(fs.statSync(caKeyDir).mode & 0o777).toBe(0o700);
@@ -313,6 +314,81 @@ describe('TLS renewal', () => {
     );
     expect(await t.hub.tls.renewIfDue()).toBe(false);
     await t.close();
+  });
+});
+
+/**
+ * One TLS connection to the hub: whether it resumed `session`, and the session it ends with (a new ticket
+ * after a full handshake; TLS 1.3 tickets arrive just after it).
+ */
+function tlsSession(
+  port: number,
+  ca: string,
+  session?: Buffer,
+): Promise<{ resumed: boolean; ticket: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const socket = tls.connect({
+      host: '127.0.0.1',
+      port,
+      ca,
+      servername: 'localhost',
+      ...(session ? { session } : {}),
+    });
+    socket.once('secureConnect', () => {
+      setTimeout(() => {
+        const ticket = socket.getSession();
+        socket.end();
+        if (ticket) resolve({ resumed: socket.isSessionReused(), ticket });
+        else reject(new Error('no TLS session'));
+      }, 200);
+    });
+    socket.once('error', reject);
+  });
+}
+
+describe('TLS session resumption (decision 0072)', () => {
+  it('resumes after a restart a session issued before it, until the day-old ticket keys are replaced', async () => {
+    const { t } = await startLiveTlsHub();
+    const ca = t.hub.tls.caCertificate()!;
+    const first = await tlsSession(t.servers!.httpsPort!, ca);
+    expect(first.resumed).toBe(false);
+
+    const again = await t.restart();
+    try {
+      const port = again.servers!.httpsPort!;
+      const resumed = await tlsSession(port, ca, first.ticket);
+      expect(resumed.resumed).toBe(true);
+
+      again.clock.advance(dayMs - 60_000);
+      expect(again.hub.tls.rotateTicketKeysIfDue()).toBe(false);
+      again.clock.advance(60_000);
+      expect(again.hub.tls.rotateTicketKeysIfDue()).toBe(true);
+      expect((await tlsSession(port, ca, resumed.ticket)).resumed).toBe(false);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('keeps the ticket keys sealed in a 0600 file that no answer of the hub reveals', async () => {
+    const { t, base } = await startLiveTlsHub();
+    try {
+      const file = path.join(t.dataDir, 'tls-private', 'ticket-keys.sealed');
+      expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+      const sealed = fs.readFileSync(file, 'utf8').trim();
+      expect(sealed).toMatch(/^v1\./);
+      const { keys } = JSON.parse(t.hub.box.open(sealed, 'tls:ticket-keys')) as { keys: string };
+      expect(Buffer.from(keys, 'base64')).toHaveLength(48);
+      for (const url of ['/api/v1/tls/info', '/api/v1/tls/ca.crt']) {
+        const answer = await tlsRequest(`${base}${url}`, { insecure: true });
+        expect(answer.body).not.toContain(keys);
+      }
+      const status = await t.request('GET', '/api/v2/hub/tls');
+      expect(status.status).toBe(200);
+      expect(status.text).not.toContain(keys);
+      expect(status.text).not.toMatch(/ticket/i);
+    } finally {
+      await t.close();
+    }
   });
 });
 
