@@ -207,16 +207,26 @@ describe('npm run demo stops what it started', () => {
 
   it('on SIGTERM to the script alone while its hub is starting', async () => {
     const demo = await startDemo('term-while-starting');
-    // The hub is a child with the same TMPDIR: wait until it exists, then stop the demo before it is ready.
+    // The hub is a child with the same TMPDIR: wait until it exists, then stop the demo before it is ready. A
+    // demo that exits first fails the test at once, with what it printed.
+    const exitedFirst = demo.exited.then((code) => {
+      throw new Error(`the demo exited (${String(code)}) before its hub started:\n${demo.output()}`);
+    });
     await within(
-      waitFor('the hub process', () => (hubsOf(demo.tmp).length === 1 ? true : undefined), {
-        timeoutMs: 150_000,
-        intervalMs: 20,
-      }),
+      Promise.race([
+        waitFor('the hub process', () => (hubsOf(demo.tmp).length === 1 ? true : undefined), {
+          timeoutMs: 150_000,
+          intervalMs: 20,
+        }),
+        exitedFirst,
+      ]),
       155_000,
       'the hub start',
       demo,
-    );
+    ).catch((error: unknown) => {
+      throw new Error(`${error instanceof Error ? error.message : String(error)}\n${demo.output()}`);
+    });
+    exitedFirst.catch(() => undefined);
     expect(demoFolders(demo.tmp)).toHaveLength(1);
     demo.child.kill('SIGTERM');
     const code = await within(demo.exited, 30_000, 'stopping the demo', demo);
