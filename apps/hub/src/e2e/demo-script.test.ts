@@ -93,11 +93,15 @@ function processesOf(tmp: string): number[] {
   return found;
 }
 
-/** Of those, the hub (apps/hub/bin/svc-hub.js). */
+/**
+ * Of those, the hub: the process running apps/hub/bin/svc-hub.js. Its guard (scripts/demo-guard.js) names the
+ * launcher too, as an argument: only the script node runs counts.
+ */
 function hubsOf(tmp: string): number[] {
   return processesOf(tmp).filter((pid) => {
     try {
-      return fs.readFileSync(`/proc/${String(pid)}/cmdline`, 'utf8').includes('svc-hub.js');
+      const argv = fs.readFileSync(`/proc/${String(pid)}/cmdline`, 'utf8').split('\0');
+      return argv[1]?.endsWith('svc-hub.js') === true;
     } catch {
       return false;
     }
