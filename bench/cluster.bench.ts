@@ -122,8 +122,10 @@ function splitFleet(
 ): PreparedFleet[] {
   const caFile = path.join(cluster.workDir, 'bench-ca.pem');
   fs.writeFileSync(caFile, cluster.caPem);
-  // As many agents per child as spreads them evenly over the balancers, at most 5,000.
-  const children = Math.max(balancers, Math.ceil(identities.length / perChild));
+  // As many agents per child as spreads them evenly over the balancers, at most 5,000: a whole number of
+  // children per balancer, so none gets more than its share (at 50,000 over 6, ten children of 5,000 gave four
+  // instances 10,000 each, past the 8,636 one holds; twelve of 4,167 give each 8,334).
+  const children = balancers * Math.ceil(Math.ceil(identities.length / perChild) / balancers);
   const size = Math.ceil(identities.length / children);
   const fleets: PreparedFleet[] = Array.from({ length: balancers }, () => ({
     dataDir: cluster.workDir,
