@@ -1,22 +1,10 @@
 /** Child processes for benchmarks: a hub on its own data directory, waited for, always stopped. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { repoRoot } from './report.js';
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => {
-        if (typeof address === 'object' && address) resolve(address.port);
-        else reject(new Error('no port'));
-      });
-    });
-  });
-}
+export { freePort } from '@svc/testkit';
 
 export interface Child {
   process: ChildProcess;

@@ -10,14 +10,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { AssignableRole } from '@svc/protocol';
-import { claimOwner, testTerminalEnvironment, tlsRequest } from '@svc/testkit';
+import { claimOwner, freePort, testTerminalEnvironment, tlsRequest } from '@svc/testkit';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const hubLauncher = path.join(repoRoot, 'apps/hub/bin/svc-hub.js');
@@ -114,27 +113,22 @@ async function plainRequest(
   return { status: answer.status, headers: Object.fromEntries(answer.headers), body: await answer.text() };
 }
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) => {
-    server.close(() => {
-      resolve();
-    });
-  });
-  return port;
-}
-
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Polls `probe` until it returns a value other than undefined, at most `timeoutMs`. */
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+/**
+ * Polls `probe` until it returns a value other than undefined, at most `timeoutMs`; at once when `gone` says
+ * what will never answer.
+ */
+async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  gone: () => string | undefined,
+  timeoutMs = 30_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
+    const ended = gone();
+    if (ended) throw new Error(`${ended} while waiting for ${what}`);
     const value = await probe().catch(() => undefined);
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
@@ -209,19 +203,41 @@ async function startHub(options: ConsoleOptions, place: HubPlace): Promise<HubPr
   };
   try {
     // The CA as a newcomer fetches it; the API client below then verifies the hub against it.
-    const ca = await waitFor('the hub to serve its CA', async () => {
-      if (child.exitCode !== null) throw new Error('hub exited');
-      if (options.plainHttp) {
-        const answer = await plainRequest(`${baseUrl}/api/v1/tls/info`, {});
-        return answer.status === 200 ? '' : undefined;
-      }
-      const answer = await tlsRequest(`${baseUrl}/api/v1/tls/ca.crt`, { insecure: true });
-      return answer.status === 200 ? answer.body : undefined;
-    });
+    const ca = await waitFor(
+      'the hub to serve its CA',
+      async () => {
+        if (options.plainHttp) {
+          const answer = await plainRequest(`${baseUrl}/api/v1/tls/info`, {});
+          return answer.status === 200 ? '' : undefined;
+        }
+        const answer = await tlsRequest(`${baseUrl}/api/v1/tls/ca.crt`, { insecure: true });
+        return answer.status === 200 ? answer.body : undefined;
+      },
+      () =>
+        child.exitCode !== null || child.signalCode !== null
+          ? `the hub exited (${child.signalCode ?? `code ${String(child.exitCode)}`})`
+          : undefined,
+    );
     return { child, baseUrl, dataDir: path.join(dataDir, 'data'), ca, output: () => output, stop };
   } catch (error) {
     await stop();
     throw new Error(`the hub did not start: ${String(error)}\n${output}`, { cause: error });
+  }
+}
+
+/**
+ * A hub on a new place; on new ports again when another test process bound the picked ones first (the pick
+ * is random, so that is rare, and it is not what a test here is about).
+ */
+async function startHubSomewhere(options: ConsoleOptions): Promise<{ place: HubPlace; hub: HubProcess }> {
+  for (let attempt = 1; ; attempt += 1) {
+    const place = await newHubPlace();
+    try {
+      return { place, hub: await startHub(options, place) };
+    } catch (error) {
+      fs.rmSync(place.root, { recursive: true, force: true });
+      if (attempt === 3 || !String(error).includes('EADDRINUSE')) throw error;
+    }
   }
 }
 
@@ -245,8 +261,7 @@ export function useConsole(options: ConsoleOptions = {}): () => ConsoleHarness {
   let place: HubPlace | undefined;
 
   beforeAll(async () => {
-    place = await newHubPlace();
-    hub = await startHub(options, place);
+    ({ place, hub } = await startHubSomewhere(options));
     const claimed = options.keepFirstRun
       ? null
       : await claimOwner(hub.baseUrl, hub.dataDir, hub.ca ? { ca: hub.ca } : {});

@@ -22,3 +22,4 @@ export * from './haproxy.js';
 export * from './balanced-cluster.js';
 export * from './nats-server.js';
 export * from './postgres-server.js';
+export { freePort } from './local-process.js';

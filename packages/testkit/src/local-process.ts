@@ -6,19 +6,42 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import net from 'node:net';
 
-/** A port on 127.0.0.1 no one listens on now (another process may still take it before the caller binds it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * Where test servers listen: below Linux's ephemeral range (32768–60999 by default). A port the kernel hands
+ * out for `listen(0)` is one it also hands to outgoing connections, so between the pick and the server's bind
+ * a browser's or an agent's socket could take it (a CI run failed so: EADDRINUSE on a picked port).
+ */
+const testPorts = { low: 20_000, high: 32_000 } as const;
+const handedOut = new Set<number>();
+
+/** Whether something can listen on 127.0.0.1:`port` right now. */
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
+    server.once('error', () => {
+      resolve(false);
+    });
+    server.listen({ port, host: '127.0.0.1', exclusive: true }, () => {
       server.close(() => {
-        if (typeof address === 'object' && address) resolve(address.port);
-        else reject(new Error('no free port'));
+        resolve(true);
       });
     });
   });
+}
+
+/**
+ * A port on 127.0.0.1 no one listens on now, never one this process handed out before, and outside the range
+ * outgoing connections take their ports from. Another test process may still pick the same one: the range is
+ * wide and the pick random, so two picking it at once is rare, not impossible.
+ */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    const port = testPorts.low + Math.floor(Math.random() * (testPorts.high - testPorts.low));
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port between ${testPorts.low} and ${testPorts.high} on 127.0.0.1`);
 }
 
 /** Whether 127.0.0.1:`port` accepts a TCP connection within `timeoutMs`. */

@@ -12,7 +12,6 @@ import fs from 'node:fs';
 import https from 'node:https';
 import { TLSSocket } from 'node:tls';
 import type { IncomingHttpHeaders } from 'node:http';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ManualClock } from '../platform/clock.js';
@@ -445,21 +444,7 @@ export async function waitForHub(baseUrl: string, hub: Child, timeoutMs = 45_000
   );
 }
 
-/** A TCP port free on 127.0.0.1 right now. */
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) =>
-    server.close(() => {
-      resolve();
-    }),
-  );
-  return port;
-}
+export { freePort } from '@svc/testkit';
 
 // ---- Wake-on-LAN listener ------------------------------------------------------------------------------
 

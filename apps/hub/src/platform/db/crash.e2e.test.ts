@@ -5,14 +5,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import SQLite from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Asset, AuditEvent, User } from '@svc/protocol';
-import { claimOwner } from '@svc/testkit';
+import { claimOwner, freePort } from '@svc/testkit';
 import { maskSecret, ownerCredentialsFile } from '../../modules/users/owner-bootstrap.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../..');
@@ -38,20 +37,6 @@ afterAll(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => {
-        resolve(port);
-      });
-    });
-  });
-}
 
 /** Waits for a promise at most `ms`, failing with what was awaited, so a hang reports itself. */
 async function within<T>(what: string, ms: number, promise: Promise<T>): Promise<T> {
