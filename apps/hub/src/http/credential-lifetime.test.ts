@@ -106,7 +106,7 @@ describe('credential lifetime: a changed key hands its connections what it is no
     const changed = () => {
       events.publish('api_key.updated', { asset_ids: [], key_id: 'key_a', name: 'a', fields: ['scopes'] });
     };
-    return { timers, reads, lifetime, changed };
+    return { timers, reads, lifetime, changed, events };
   }
 
   const settle = () => new Promise((resolve) => setImmediate(resolve));
@@ -131,6 +131,22 @@ describe('credential lifetime: a changed key hands its connections what it is no
     reads[2]?.(principalOf(['*']));
     await settle();
     expect(seen).toEqual([['assets:read'], []]);
+  });
+
+  it("a user's role change reads their keys again: what a key holds open acts with the user's new role", async () => {
+    const { reads, lifetime, events } = rig();
+    const seen: string[] = [];
+    lifetime.onCredentialEnded(
+      { id: 'key_a', name: 'a', expiresAt: null },
+      () => undefined,
+      (next) => seen.push(next.role),
+    );
+    expect(reads).toHaveLength(0);
+    events.publish('user.updated', { asset_ids: [], user_id: 'user_a', change: 'role' });
+    expect(reads).toHaveLength(1);
+    reads[0]?.({ ...principalOf(['*']), role: 'viewer' });
+    await settle();
+    expect(seen).toEqual(['viewer']);
   });
 
   it('a key gone when read again ends as revoked; a moved expiry re-arms the timer', async () => {

@@ -214,6 +214,9 @@ export function createCredentialLifetime(deps: CredentialLifetimeDeps): Credenti
     }) ?? (() => undefined),
     deps.events.subscribe(
       (event) => {
+        // A user's role caps their keys (decision 0077): what any key holds open is checked again.
+        for (const watchKey of [...byKey.keys()])
+          if (!watchKey.startsWith(sessionPrefix)) recheckKey(watchKey);
         if (!deps.isSessionActive) return;
         for (const sessionId of [...(sessionsOfUser.get(event.data.user_id) ?? [])]) {
           deps.isSessionActive(sessionId).then(

@@ -7,8 +7,23 @@ export async function insertApiKey(db: Executor, row: ApiKeyRow): Promise<void> 
   await db.insertInto('api_keys').values(row).execute();
 }
 
-export async function findApiKeyByHash(db: Executor, keyHash: string): Promise<ApiKeyRow | undefined> {
-  return db.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
+/** A key with its user's role as the database has it now (null for a key no user owns). */
+export type KeyWithUserRole = ApiKeyRow & { user_role: string | null };
+
+function keysWithUserRole(db: Executor) {
+  return db
+    .selectFrom('api_keys')
+    .leftJoin('users', 'users.id', 'api_keys.user_id')
+    .selectAll('api_keys')
+    .select('users.role as user_role');
+}
+
+export async function findApiKeyByHash(db: Executor, keyHash: string): Promise<KeyWithUserRole | undefined> {
+  return keysWithUserRole(db).where('api_keys.key_hash', '=', keyHash).executeTakeFirst();
+}
+
+export async function findApiKeyWithUserRole(db: Executor, id: string): Promise<KeyWithUserRole | undefined> {
+  return keysWithUserRole(db).where('api_keys.id', '=', id).executeTakeFirst();
 }
 
 export async function findApiKey(db: Executor, id: string): Promise<ApiKeyRow | undefined> {

@@ -31,6 +31,7 @@ import {
   deleteApiKey,
   findApiKey,
   findApiKeyByHash,
+  findApiKeyWithUserRole,
   insertApiKey,
   listApiKeyIdsByRole,
   listApiKeys,
@@ -135,11 +136,22 @@ interface VerifiedKey {
   verifiedAtMs: number;
 }
 
-function principalOf(row: ApiKeyRow): Principal {
+/**
+ * The role a key acts with: its own, capped by its user's role now (decision 0077). A user demoted
+ * after making a key keeps no more through the key than through the console.
+ */
+function actingRole(row: ApiKeyRow, userRole: string | null): Role {
+  const own = row.role as Role;
+  if (userRole === null || !(roles as readonly string[]).includes(userRole)) return own;
+  const user = userRole as Role;
+  return roleRank[user] < roleRank[own] ? user : own;
+}
+
+function principalOf(row: ApiKeyRow, userRole: string | null = null): Principal {
   return {
     authType: 'api_key',
     userId: row.user_id,
-    role: row.role as Role,
+    role: actingRole(row, userRole),
     scopes: readStringList(row.scopes),
     key: { id: row.id, name: row.name, expiresAt: row.expires_at },
     allowedAssets: row.is_restricted === 1 ? new Set(readStringList(row.allowed_assets)) : null,
@@ -162,6 +174,8 @@ export function createApiKeyService(deps: ApiKeyServiceDeps): ApiKeyService {
     deps.invalidation?.invalidate(keyCacheTopic, keyId);
   };
   deps.invalidation?.on(keyCacheTopic, forgetLocally);
+  // A user's new role caps the keys they made: what was verified under the old one is read again.
+  events.subscribe(forgetLocally, { types: ['user.updated'], reach: 'cluster' });
 
   async function loadVerified(hash: string, nowMs: number): Promise<VerifiedKey | null> {
     const readAt = generation;
@@ -170,7 +184,7 @@ export function createApiKeyService(deps: ApiKeyServiceDeps): ApiKeyService {
     if (!(roles as readonly string[]).includes(row.role)) return null;
     const entry: VerifiedKey = {
       keyId: row.id,
-      principal: principalOf(row),
+      principal: principalOf(row, row.user_role),
       expiresAtMs: row.expires_at === null ? null : new Date(row.expires_at).getTime(),
       lastUsedAtMs: row.last_used_at === null ? null : new Date(row.last_used_at).getTime(),
       verifiedAtMs: nowMs,
@@ -350,10 +364,10 @@ export function createApiKeyService(deps: ApiKeyServiceDeps): ApiKeyService {
     },
 
     async principalOfKey(id) {
-      const row = await findApiKey(db, id);
+      const row = await findApiKeyWithUserRole(db, id);
       if (!row || !(roles as readonly string[]).includes(row.role)) return null;
       if (row.expires_at !== null && new Date(row.expires_at).getTime() <= clock.now().getTime()) return null;
-      return principalOf(row);
+      return principalOf(row, row.user_role);
     },
 
     async rotateOwnerToken(ctx) {

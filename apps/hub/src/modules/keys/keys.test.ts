@@ -53,6 +53,41 @@ describe('API keys', () => {
     expect((await t.request('GET', '/api/v2/whoami', { key: key.raw_key })).status).toBe(401);
   });
 
+  it("acts with no more than its user's role now: a demoted admin's keys are demoted with them", async () => {
+    const made = await t.request('POST', '/api/auth/users', {
+      body: { username: 'dana', password: 'dana password 1', role: 'admin' },
+    });
+    expect(made.status, made.text).toBe(201);
+    const userId = (made.json.data as { id: string }).id;
+    const login = await t.request('POST', '/api/auth/login', {
+      key: null,
+      body: { username: 'dana', password: 'dana password 1' },
+    });
+    const cookie = String(login.headers['set-cookie']).split(';')[0] ?? '';
+    const created = await t.request('POST', '/api/v2/keys', {
+      key: null,
+      headers: { cookie, origin: 'http://localhost:80' },
+      body: { name: 'dana-admin', role: 'admin', scopes: ['*'] },
+    });
+    expect(created.status, created.text).toBe(201);
+    const key = (created.json.data as { raw_key: string }).raw_key;
+    const makeAsset = (name: string) => t.request('POST', '/api/v2/assets', { key, body: { name } });
+    expect((await makeAsset('before')).status).toBe(201);
+
+    // Verified and cached as an admin key; the owner now makes dana a viewer.
+    const demoted = await t.request('PATCH', `/api/auth/users/${userId}`, { body: { role: 'viewer' } });
+    expect(demoted.status, demoted.text).toBe(200);
+    const refused = await makeAsset('after');
+    expect(refused.status).toBe(403);
+    expect((await t.request('GET', '/api/v2/assets?q=after')).json.data).toEqual([]);
+    const whoami = await t.request('GET', '/api/v2/whoami', { key });
+    expect(whoami.json.data).toMatchObject({ role: 'viewer' });
+
+    // Made an admin again, the key is the admin key it was made as, never more.
+    await t.request('PATCH', `/api/auth/users/${userId}`, { body: { role: 'admin' } });
+    expect((await makeAsset('again')).status).toBe(201);
+  });
+
   it('records last use at most once a minute', async () => {
     const key = await t.createKey({ role: 'viewer', scopes: ['*'] });
     const lastUsed = async () =>
