@@ -285,6 +285,11 @@ export async function runClusterBench(): Promise<void> {
       SVC_TRUSTED_PROXIES: '127.0.0.1',
       // As deployed (the default with SVC_NATS_URL): HAProxy moves off a stopping process before it closes.
       SVC_SHUTDOWN_DRAIN_SECONDS: '5',
+      // BENCH_HUB_PROFILE_DIR=<dir>: each hub process writes a V8 CPU profile there when it stops (for finding
+      // costs, not for figures).
+      ...(process.env.BENCH_HUB_PROFILE_DIR
+        ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_HUB_PROFILE_DIR}` }
+        : {}),
     },
     readyTimeoutMs: 120_000,
     keepOutput: true,
