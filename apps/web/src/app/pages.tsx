@@ -131,6 +131,11 @@ export const pages: readonly PageEntry[] = [
     component: page(() => import('../features/sessions/DesktopsPage'), 'DesktopRecordingPage'),
   },
   {
+    path: 'integrations',
+    component: page(() => import('../features/integrations/IntegrationsPage'), 'IntegrationsPage'),
+    nav: { label: 'Integrations', section: 'Settings' },
+  },
+  {
     path: 'connectors',
     component: page(() => import('../features/connectors/ConnectorsPage'), 'ConnectorsPage'),
     nav: { label: 'Connectors', section: 'Settings', adminOnly: true },
