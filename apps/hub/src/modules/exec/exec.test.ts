@@ -409,6 +409,7 @@ describe('exec service', () => {
       recordMany: () => Promise.reject(new Error('disk full')),
       recordIntent: () => Promise.reject(new Error('disk full')),
       list: () => Promise.reject(new Error('unused')),
+      countSince: () => Promise.reject(new Error('unused')),
     };
     const exec = createExecService({
       audit: failingAudit,
