@@ -114,6 +114,7 @@ export function createOutwardModules(parts: ModuleParts, accounts: AccountModule
     mcp: createMcpModule({
       dispatch: parts.internalDispatch,
       audit: base.audit,
+      logger,
       isEnabled: () => runtimeSettings.get('policy.mcp_enabled'),
       isSameOrigin: createOriginCheck({
         publicOrigin: config.publicOrigin,

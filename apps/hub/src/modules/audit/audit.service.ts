@@ -27,6 +27,8 @@ export interface AuditService {
    * never sent (ARCHITECTURE.md security rule 8).
    */
   recordIntent(ctx: ActionContext, entries: readonly AuditEntry[]): Promise<void>;
+  /** Events of several callers in one transaction of their own (reads recorded in batches: the MCP server's). */
+  recordOfMany(items: readonly { ctx: ActionContext; entry: AuditEntry }[]): Promise<void>;
   list(ctx: ActionContext, query: AuditQuery, page: PageRequest): Promise<Page<AuditEvent>>;
   /** Events of one action since a time, across every caller (the hub's status counts MCP use with it). */
   countSince(action: string, since: Date): Promise<number>;
@@ -86,6 +88,11 @@ export function createAuditService(deps: { db: Kysely<Database>; clock: Clock })
     async recordIntent(ctx, entries) {
       if (entries.length === 0) return;
       const rows = entries.map((entry) => toRow(ctx, entry));
+      await db.transaction().execute((trx) => insertAuditEvents(trx, rows));
+    },
+    async recordOfMany(items) {
+      if (items.length === 0) return;
+      const rows = items.map(({ ctx, entry }) => toRow(ctx, entry));
       await db.transaction().execute((trx) => insertAuditEvents(trx, rows));
     },
     async list(ctx, query, page) {

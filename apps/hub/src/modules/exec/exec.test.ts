@@ -410,6 +410,7 @@ describe('exec service', () => {
       recordIntent: () => Promise.reject(new Error('disk full')),
       list: () => Promise.reject(new Error('unused')),
       countSince: () => Promise.reject(new Error('unused')),
+      recordOfMany: () => Promise.reject(new Error('disk full')),
     };
     const exec = createExecService({
       audit: failingAudit,

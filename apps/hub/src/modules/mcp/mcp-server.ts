@@ -4,6 +4,7 @@
  * response mode. A request gets a server of its own, for its caller; nothing outlives the request.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import {
   CallToolRequestSchema,
@@ -22,6 +23,12 @@ const instructions =
   'incidents, audit) and act on it (exec, services, power, containers, saved actions, alerts). Each tool is ' +
   'one route of the hub API, run with this credential: what it may not do is refused, and every call is ' +
   'audited. Ids are prefixed (ast_ for assets, grp_ for groups, alr_ for alerts).';
+
+/**
+ * One validator for every request's server: the SDK makes a new Ajv (formats and meta-schemas compiled) per
+ * server otherwise, which cost more than the tool call itself. It holds no per-request state.
+ */
+const jsonSchemaValidator = new AjvJsonSchemaValidator();
 
 /** Whether the caller's role and scopes let it call the tool's route at all (its assets are checked per call). */
 function mayCall(principal: Principal, tool: McpTool): boolean {
@@ -53,7 +60,7 @@ function toolListing(tool: McpTool) {
 function createServer(deps: ToolCallDeps, ctx: ActionContext): McpServer {
   const mcp = new McpServer(
     { name: 'svc-hub', version: hubVersion },
-    { capabilities: { tools: { listChanged: false } }, instructions },
+    { capabilities: { tools: { listChanged: false } }, instructions, jsonSchemaValidator },
   );
   const { server } = mcp;
   server.setRequestHandler(ListToolsRequestSchema, () => ({

@@ -13,6 +13,7 @@ import {
 import type { ActionContext } from '../../access/principal.js';
 import type { InternalDispatch } from '../../http/internal-dispatch.js';
 import type { AuditService } from '../audit/audit.service.js';
+import type { ReadAudit } from './read-audit.js';
 
 /** What tools/call answers (the MCP CallToolResult). */
 export interface ToolResult {
@@ -25,6 +26,8 @@ export interface ToolResult {
 export interface ToolCallDeps {
   dispatch: Pick<InternalDispatch, 'run'>;
   audit: Pick<AuditService, 'recordIntent'>;
+  /** Where read-only calls are recorded, in batches (read-audit.ts). */
+  readAudit: Pick<ReadAudit, 'record'>;
 }
 
 interface PlacedArguments {
@@ -81,16 +84,17 @@ export async function callTool(
     return errorResult('validation', `The tool ${tool.name} takes no argument "${placed.unknown}".`);
   }
   const contract: RouteContract = routes[tool.route];
-  // Every call is in the audit trail with the key before it runs; the route audits its own effect as well.
-  await deps.audit.recordIntent(ctx, [
-    {
-      action: mcpToolCallAction,
-      targetType: 'mcp_tool',
-      targetId: tool.name,
-      assetId: assetOf(contract, placed.params),
-      detail: { route: contract.name },
-    },
-  ]);
+  // Every call is in the audit trail with the key: one that acts before it runs (and not at all if that write
+  // fails), a read in the next batch. The route audits its own effect as well.
+  const record = {
+    action: mcpToolCallAction,
+    targetType: 'mcp_tool',
+    targetId: tool.name,
+    assetId: assetOf(contract, placed.params),
+    detail: { route: contract.name },
+  };
+  if (tool.annotations.readOnlyHint) deps.readAudit.record(ctx, record);
+  else await deps.audit.recordIntent(ctx, [record]);
   const answer = await deps.dispatch.run({
     contract,
     params: placed.params,

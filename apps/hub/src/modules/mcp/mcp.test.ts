@@ -115,7 +115,11 @@ describe('MCP server at /mcp', () => {
     });
     expect(many.structuredContent).toMatchObject({ data: { summary: { total: 1, ok: 1 } } });
 
-    // Each call is audited with the key, and what the route did carries the MCP mark.
+    // Each call is audited with the key (reads in the next batch), and what the route did carries the MCP mark.
+    await until(async () => {
+      const res = await hub.request('GET', '/api/v2/audit/events?action=mcp.tool_call');
+      return res.json.meta?.total === 3;
+    });
     const audit = await hub.request('GET', '/api/v2/audit/events?action=mcp.tool_call&per_page=50');
     const calls = audit.json.data as { target_id: string; actor_type: string }[];
     expect(calls.map((event) => event.target_id).sort()).toEqual(['assets_list', 'exec_many', 'exec_single']);
