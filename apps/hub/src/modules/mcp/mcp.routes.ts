@@ -4,7 +4,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { rawContext } from '../../http/raw-context.js';
 import type { RawHandlers } from '../../http/register-routes.js';
 import type { TransportRequest } from '../../http/transport-security.js';
-import { HubError } from '../../platform/hub-error.js';
+import { HubError, validationError } from '../../platform/hub-error.js';
 import { policyDisabled } from '../../platform/policy-error.js';
 import { answerMcpRequest } from './mcp-server.js';
 import { isMcpSessionOf, newMcpSessionId } from './mcp-session.js';
@@ -28,12 +28,6 @@ function webRequestOf(request: FastifyRequest): Request {
   });
 }
 
-function isInitialize(body: unknown): boolean {
-  return Array.isArray(body)
-    ? body.some((message) => isInitializeRequest(message))
-    : isInitializeRequest(body);
-}
-
 /** `POST /mcp`: behind the guard (a credential, its rate limits), then the policy, the Origin and the session. */
 export function mcpRoutes(deps: McpRouteDeps) {
   return {
@@ -46,6 +40,11 @@ export function mcpRoutes(deps: McpRouteDeps) {
           'Cross-origin MCP request refused: the Origin header must be this hub.',
         );
       }
+      // One message per request (the current specification has no batches): each tool call is one request of
+      // the key's rate limits, as a REST call is.
+      if (Array.isArray(request.body)) {
+        throw validationError('body', 'send one JSON-RPC message per request; batches are not accepted');
+      }
       const ctx = { ...rawContext(request), via: 'mcp' as const };
       const presented = request.headers[mcpSessionHeader];
       if (typeof presented === 'string' && !isMcpSessionOf(presented, ctx.principal)) {
@@ -56,7 +55,7 @@ export function mcpRoutes(deps: McpRouteDeps) {
         body: request.body,
         ctx,
       });
-      if (isInitialize(request.body) && response.ok) {
+      if (isInitializeRequest(request.body) && response.ok) {
         void reply.header(mcpSessionHeader, newMcpSessionId(ctx.principal));
       }
       response.headers.forEach((value, name) => {

@@ -190,7 +190,7 @@ describe('MCP server at /mcp', () => {
     expect(commands.get(mine)).toEqual(['id']);
   });
 
-  it('answers 401 without a key, 403 to a foreign Origin, 405 to GET, 404 to another key’s session', async () => {
+  it('answers 401 without a key, 403 to a foreign Origin, 405 to GET, 400 to a batch, 404 to another key’s session', async () => {
     const hub = await startTestHub({ listen: true });
     t = hub;
     const url = `${baseUrl(hub)}/mcp`;
@@ -238,6 +238,10 @@ describe('MCP server at /mcp', () => {
     const list = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };
     const protocol = { 'mcp-protocol-version': '2025-06-18', 'mcp-session-id': session };
     expect((await post({ ...owner, ...protocol }, list)).status).toBe(200);
+    // A batch would carry many calls on one request of the rate limits: refused, nothing runs.
+    const batch = await post({ ...owner, ...protocol }, [list, { ...list, id: 3 }]);
+    expect(batch.status).toBe(400);
+    expect(((await batch.json()) as { error: string }).error).toBe('validation');
     const other = await hub.createKey({ role: 'admin', scopes: ['*'] });
     const stolen = await post({ authorization: `Bearer ${other.raw_key}`, ...protocol }, list);
     expect(stolen.status).toBe(404);
