@@ -13,6 +13,7 @@ import { runEventsBench } from './events.bench.js';
 import { runWebhooksBench } from './webhooks.bench.js';
 import { runSessionsBench } from './sessions.bench.js';
 import { runClusterBench } from './cluster.bench.js';
+import { runMcpBench } from './mcp.bench.js';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   api: runApiBench,
@@ -29,6 +30,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   webhooks: runWebhooksBench,
   sessions: runSessionsBench,
   cluster: runClusterBench,
+  mcp: runMcpBench,
 };
 
 const name = process.argv[2];

@@ -1,5 +1,8 @@
 /** Load from a second process: wrk (Debian's package), bounded in time, loopback only. */
 import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 
 export interface WrkResult {
   requestsPerSecond: number;
@@ -19,7 +22,16 @@ function toMs(text: string): number {
 
 export function runWrk(
   url: string,
-  options: { seconds: number; connections: number; threads?: number; headers?: Record<string, string> },
+  options: {
+    seconds: number;
+    connections: number;
+    threads?: number;
+    headers?: Record<string, string>;
+    /** A POST of this body (JSON text), through a wrk script of one line each. */
+    postBody?: string;
+    /** wrk counts an answer slower than this as a socket error (wrk's default: 2 s). */
+    timeoutSeconds?: number;
+  },
 ): Promise<WrkResult> {
   if (!/^https?:\/\/(127\.|localhost|\[::1\])/.test(url))
     throw new Error(`benchmarks only load loopback, not ${url}`);
@@ -33,6 +45,13 @@ export function runWrk(
     '--latency',
   ];
   for (const [k, v] of Object.entries(options.headers ?? {})) args.push('-H', `${k}: ${v}`);
+  if (options.timeoutSeconds !== undefined) args.push('--timeout', `${String(options.timeoutSeconds)}s`);
+  if (options.postBody !== undefined) {
+    const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'svc-wrk-')), 'post.lua');
+    // A Lua long string holds the body as it is (JSON has no "]]").
+    fs.writeFileSync(script, `wrk.method = "POST"\nwrk.body = [[${options.postBody}]]\n`);
+    args.push('-s', script);
+  }
   args.push(url);
   return new Promise((resolve, reject) => {
     execFile('wrk', args, { timeout: (options.seconds + 30) * 1000 }, (error, stdout) => {

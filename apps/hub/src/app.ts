@@ -15,6 +15,7 @@ import { installErrorHandler } from './http/error-handler.js';
 import { localRateLimiters, type RateLimiterFactory } from './http/rate-limit.js';
 import { HubLogController } from './http/request-log.js';
 import { createRouteMatcher } from './http/route-match.js';
+import type { InternalDispatch } from './http/internal-dispatch.js';
 import type { IdempotencyStore } from './platform/idempotency.js';
 import {
   registerContractRoutes,
@@ -61,6 +62,8 @@ export interface AppDeps {
   telemetry?: Pick<Telemetry, 'httpRequest'>;
   /** Where `idempotent` contracts keep their answers; without it the `Idempotency-Key` header is ignored. */
   idempotency?: IdempotencyStore;
+  /** Routes run inside the hub for a caller already authenticated (the MCP server's tools). */
+  internalDispatch?: InternalDispatch;
 }
 
 /** The Fastify instance without listening: tests call inject() on it, main.ts listens. */
@@ -90,6 +93,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(compileValidator);
   app.decorateRequest('principal', null);
+  app.decorateRequest('via', null);
 
   const authenticator = createAuthenticator({
     verifyApiKey: (text) => deps.verifyApiKey(text),
@@ -114,9 +118,12 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.addHook('onRequest', async (request: FastifyRequest) => {
     const contract = request.routeOptions.config.contract;
     if (!contract || contract.auth === 'public') return;
-    const principal = await authenticator.authenticate(request.raw);
+    // A route an MCP tool runs: its caller was authenticated on the request that carried the call.
+    const handedOver = deps.internalDispatch?.callerOf(request.raw) ?? null;
+    const principal = handedOver?.principal ?? (await authenticator.authenticate(request.raw));
     authorize(contract, principal, request.params as Record<string, string>);
     request.principal = principal;
+    request.via = handedOver?.via ?? null;
   });
 
   app.addHook('onSend', async (request, reply) => {

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { buildApp } from './app.js';
 import { createConsoleHandler, defaultConsoleDir } from './http/console.js';
 import { createCredentialLifetime } from './http/credential-lifetime.js';
+import { createInternalDispatch } from './http/internal-dispatch.js';
 import { lockDataDir } from './platform/data-dir-lock.js';
 import { databaseSizeBytes } from './platform/db/readiness.js';
 import { createIdempotencyStore } from './platform/idempotency.js';
@@ -92,7 +93,9 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
       logger.error({ err: error }, 'session check failed');
     },
   });
-  const modules = createModules({ ...parts, credentials });
+  // The MCP server's tools run routes on the app built below from these very modules.
+  const internalDispatch = createInternalDispatch();
+  const modules = createModules({ ...parts, credentials, internalDispatch });
   // `true` compiles only when every contract not marked planned has a handler in one of the modules.
   const composed = composeModules(Object.values(modules), true);
   // The interactive policy turned off on another process: its settings.changed may arrive here before this
@@ -133,11 +136,14 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
     publicUpgradeHandlers: composed.publicUpgrades,
     ...(options.serverFactory && tls.secureContext() ? { serverFactory: options.serverFactory(tls) } : {}),
     telemetry,
+    internalDispatch,
     console: createConsoleHandler({
       dir: options.consoleDir ?? defaultConsoleDir(),
       oidc: config.oidc !== null,
     }),
   });
+
+  internalDispatch.attach(app);
 
   const retention = createRetentionRunner({
     clock,

@@ -11,6 +11,7 @@ import { registerFiles } from './commands/files.js';
 import { registerInventory } from './commands/inventory.js';
 import { registerKeys } from './commands/keys.js';
 import { registerLogin } from './commands/login.js';
+import { registerMcp } from './commands/mcp.js';
 import { completionScript } from './completion.js';
 import { createContext, type CliIo } from './context.js';
 import { describeFailure, exitCodes, type ExitCode } from './exit-codes.js';
@@ -45,6 +46,7 @@ function buildProgram(io: CliIo, commandWords: string[] | null = null) {
   registerKeys(program, ctx);
   registerEvents(program, ctx);
   registerInventory(program, ctx);
+  registerMcp(program, ctx);
   program
     .command('completion')
     .description('print a shell completion script: eval "$(svc completion bash)"')

@@ -51,6 +51,11 @@ export interface RouteContract {
   /** A caller acting on their own account (sign-out, own 2FA): allowed to viewers too. */
   selfService?: boolean;
   /**
+   * A POST that only carries calls of other routes, each authorized as that route (the MCP endpoint): allowed
+   * to viewers too, whose every carried call that changes something is refused by its own route.
+   */
+  carriesCalls?: boolean;
+  /**
    * What it answers may hold secrets (file contents, logs, process and cron command lines): the viewer role
    * never reads it (ARCHITECTURE.md security rule 10; docs/decisions/0005-hardening.md).
    */

@@ -54,3 +54,5 @@ export * from './api/backup.js';
 export * from './api/dependencies.js';
 export * from './desktop-recording.js';
 export * from './api/sessions.js';
+export * from './api/mcp.js';
+export * from './mcp-tools.js';

@@ -49,6 +49,7 @@ import { mobileContracts } from './api/mobile.js';
 import { notificationsContracts } from './api/notifications.js';
 import { whoamiContracts } from './api/whoami.js';
 import { sessionsContracts } from './api/sessions.js';
+import { mcpContracts } from './api/mcp.js';
 
 /** The built areas, each the contracts of one hub module (the key is the module's folder). */
 export const contractAreas = {
@@ -92,6 +93,7 @@ export const contractAreas = {
   dependencies: dependenciesContracts,
   desktop: desktopContracts,
   sessions: sessionsContracts,
+  mcp: mcpContracts,
 } as const;
 
 export type AreaName = keyof typeof contractAreas;
@@ -137,6 +139,7 @@ export const routes = {
   ...dependenciesContracts,
   ...desktopContracts,
   ...sessionsContracts,
+  ...mcpContracts,
   ...plannedContracts,
 } satisfies Record<string, RouteContract>;
 

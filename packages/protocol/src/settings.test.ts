@@ -37,6 +37,7 @@ describe('runtime settings catalog', () => {
       ['policy.structured_enabled', true],
       ['policy.interactive_enabled', true],
       ['policy.connector_enabled', true],
+      ['policy.mcp_enabled', true],
     ]);
     expect(settingDefinitions['services.discovery_default_lan_scan'].default).toBe(false);
     expect(settingDefinitions['security.outbound_allow_private'].default).toBe('auto');

@@ -156,6 +156,11 @@ export const settingDefinitions = {
   'policy.structured_enabled': booleanSetting('runtime', true, 'Structured terminal command mode'),
   'policy.interactive_enabled': booleanSetting('runtime', true, 'Interactive terminal and desktop sessions'),
   'policy.connector_enabled': booleanSetting('runtime', true, 'Connector actions'),
+  'policy.mcp_enabled': booleanSetting(
+    'runtime',
+    true,
+    'The MCP server at /mcp: AI assistants and other MCP clients reading and acting through API keys',
+  ),
   'sessions.recording_enabled': booleanSetting(
     'runtime',
     true,

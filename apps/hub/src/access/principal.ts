@@ -58,7 +58,12 @@ export interface ActionContext {
    * already required it to be the hub's own origin (WebAuthn checks its ceremonies against it).
    */
   origin?: string | null;
+  /** The surface that made the request when it was not the API itself: `mcp` for a tool of the MCP server. */
+  via?: CallSurface;
 }
+
+/** Surfaces that call the API's routes on a caller's behalf, marked in the audit trail (decision 0073). */
+export type CallSurface = 'mcp';
 
 /**
  * The hub acting on its own behalf, not for a caller: an owner with every scope and every asset. Used where

@@ -11,6 +11,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiKey, ApiKeyCreated, EnrollmentTokenCreated, ExecResult, Whoami } from '@svc/protocol';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { startTestHub, type TestHub } from '@svc/testkit';
 import {
   dataOf,
@@ -255,6 +257,83 @@ describe('svc login', () => {
     const run = await svc(['--hub', `https://127.0.0.1:${String(port)}`, 'whoami']);
     expect(run.code).toBe(3);
     expect(run.stderr).toContain(`no API key for https://127.0.0.1:${String(port)}`);
+  });
+});
+
+describe('svc mcp', () => {
+  it('bridges an MCP client on stdio to the hub with the saved login: tools listed, a command run', async () => {
+    const client = new Client({ name: 'e2e-stdio', version: '1.0.0' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [svcLauncher, 'mcp'],
+      cwd: work,
+      env: Object.fromEntries(
+        Object.entries(baseEnv()).filter((entry): entry is [string, string] => entry[1] !== undefined),
+      ),
+      stderr: 'pipe',
+    });
+    await client.connect(transport);
+    try {
+      const names = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(names).toContain('exec_single');
+      const ran = await client.callTool({
+        name: 'exec_single',
+        arguments: { id: assetId, command: 'echo from-mcp' },
+      });
+      expect(ran.isError).toBeFalsy();
+      expect(ran.structuredContent).toMatchObject({ data: { status: 'ok', stdout: 'from-mcp\n' } });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("answers the MCP Inspector's CLI over HTTPS, trusting the hub's CA", async () => {
+    const caFile = path.join(work, 'hub-ca.pem');
+    fs.writeFileSync(caFile, trust.caPem);
+    const inspector = path.join(repoRoot, 'node_modules/.bin/mcp-inspector-cli');
+    // inspector-cli 1.0.3 checks for its package.json relative to the working directory but imports it
+    // relative to its module: run from its build directory, where both agree.
+    const inspectorDir = path.join(repoRoot, 'node_modules/@modelcontextprotocol/inspector-cli/build');
+    const run = (method: string, extra: string[] = []) =>
+      new Promise<Run>((resolve) => {
+        const child = spawn(
+          inspector,
+          ['--cli', `${hubUrl}/mcp`, '--transport', 'http', '--method', method, ...extra],
+          {
+            cwd: inspectorDir,
+            env: { ...baseEnv(), NODE_EXTRA_CA_CERTS: caFile },
+            stdio: ['ignore', 'pipe', 'pipe'],
+          },
+        );
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+        child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+        const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+        child.once('exit', (code) => {
+          clearTimeout(timer);
+          setImmediate(() => {
+            resolve({ code, stdout, stderr });
+          });
+        });
+      });
+    const auth = ['--header', `Authorization: Bearer ${adminKey}`];
+    const listed = await run('tools/list', auth);
+    expect(listed.code, listed.stdout + listed.stderr).toBe(0);
+    const tools = (JSON.parse(listed.stdout) as { tools: { name: string }[] }).tools.map((tool) => tool.name);
+    expect(tools).toContain('assets_list');
+    const called = await run('tools/call', [
+      ...auth,
+      '--tool-name',
+      'assets_get',
+      '--tool-arg',
+      `id=${assetId}`,
+    ]);
+    expect(called.code, called.stdout + called.stderr).toBe(0);
+    expect(called.stdout).toContain(assetName);
+    const refused = await run('tools/list');
+    expect(refused.code).not.toBe(0);
+    expect(refused.stdout + refused.stderr).toContain('401');
   });
 });
 

@@ -165,7 +165,7 @@ type Expectation = Refusal | 'passes';
 function guardAnswer(route: RouteContract, key: KeyProfile, assetVisible: boolean): Expectation {
   if (route.auth === 'public') return 'passes';
   if (route.sessionOnly) return { status: 403, error: 'forbidden' };
-  if (key.role === 'viewer' && isMutatingMethod(route.method) && !route.selfService)
+  if (key.role === 'viewer' && isMutatingMethod(route.method) && !route.selfService && !route.carriesCalls)
     return { status: 403, error: 'read_only_role' };
   // Decision 0005: a viewer reads no file contents, logs, process or cron command lines.
   if (key.role === 'viewer' && route.readsSecrets) return { status: 403, error: 'read_only_role' };

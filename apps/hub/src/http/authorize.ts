@@ -24,7 +24,8 @@ export function authorize(
   if (principal.mustChangePassword && !contract.beforePasswordChange) {
     throw new HubError('password_change_required');
   }
-  if (principal.role === 'viewer' && isMutatingMethod(contract.method) && !contract.selfService) {
+  const isMutation = isMutatingMethod(contract.method) && !contract.selfService && !contract.carriesCalls;
+  if (principal.role === 'viewer' && isMutation) {
     throw new HubError('read_only_role', `The viewer role cannot ${contract.method}.`);
   }
   if (principal.role === 'viewer' && contract.readsSecrets) {

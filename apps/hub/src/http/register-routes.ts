@@ -12,7 +12,7 @@ import {
 import type { Page } from '../platform/db/paging.js';
 import { HubError, validationError } from '../platform/hub-error.js';
 import { isIdempotencyKey, type IdempotencyStore } from '../platform/idempotency.js';
-import type { ActionContext, Principal } from '../access/principal.js';
+import type { ActionContext, CallSurface, Principal } from '../access/principal.js';
 import { sendError } from './envelope.js';
 import { serializationSchema } from './serialization-schema.js';
 
@@ -56,6 +56,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     principal: Principal | null;
+    /** The surface that handed this request over (http/internal-dispatch.ts); null for the network's. */
+    via: CallSurface | null;
   }
 }
 
@@ -163,6 +165,7 @@ export function registerContractRoutes(
             requestId: request.id,
             ip: request.ip,
             origin: typeof request.headers.origin === 'string' ? request.headers.origin : null,
+            ...(request.via ? { via: request.via } : {}),
           },
         };
         const key = contract.idempotent ? idempotencyKeyOf(request) : null;

@@ -282,6 +282,8 @@ const documentedExtras: readonly (readonly [method: string, path: string, access
   ['GET', '/readyz', 'public'],
   // The hub's own Prometheus metrics, for a key holding the hub:metrics scope (decision 0034).
   ['GET', '/metrics', 'hub:metrics'],
+  // The MCP server: any credential; each tool it carries is authorized as its own route (decision 0073).
+  ['POST', '/mcp', 'authenticated'],
 ];
 
 /** Spec 2.4: admin-only areas are runtime settings, enrollment/agent tokens, admin reset, users, API keys. */

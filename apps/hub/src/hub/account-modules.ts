@@ -2,6 +2,7 @@
  * The modules of who may do what, the fleet's inventory and the hub's own configuration and status, in
  * composition order (hub/modules.ts). A new area of this kind is one entry in the returned list.
  */
+import { mcpToolCallAction } from '@svc/protocol';
 import { checkDatabaseReadiness } from '../platform/db/readiness.js';
 import { createAgentsModule } from '../modules/agents/agents.module.js';
 import { createAssetsModule } from '../modules/assets/assets.module.js';
@@ -19,6 +20,8 @@ import { createTlsModule } from '../modules/tls/tls.module.js';
 import { createUsersModule } from '../modules/users/users.module.js';
 import { createWhoamiModule } from '../modules/whoami/whoami.module.js';
 import { baseOf, type ModuleParts } from './module-parts.js';
+
+const dayMs = 24 * 60 * 60 * 1000;
 
 /** Who may do what, the fleet's inventory and the hub's own configuration. */
 export function createAccountModules(parts: ModuleParts) {
@@ -109,7 +112,7 @@ export function createAccountModules(parts: ModuleParts) {
       credentials: enrollment.services.enrollment,
       metricsCounts: (id) => metrics.services.budget.countsFor(id),
     }),
-    hub: createStatusOfHubModule(parts, assets, metrics, tlsModule),
+    hub: createStatusOfHubModule(parts, assets, metrics, tlsModule, audit),
   };
 }
 
@@ -119,8 +122,9 @@ function createStatusOfHubModule(
   assets: ReturnType<typeof createAssetsModule>,
   metrics: ReturnType<typeof createMetricsModule>,
   tlsModule: ReturnType<typeof createTlsModule>,
+  audit: ReturnType<typeof createAuditModule>,
 ) {
-  const { config, clock, database, tls } = parts;
+  const { config, clock, database, tls, runtimeSettings } = parts;
   const { bus, registry } = parts.cluster;
   const { gateway } = parts.agents;
   const { budget, store, purger } = metrics.services;
@@ -140,6 +144,13 @@ function createStatusOfHubModule(
       };
     },
     cluster: { db: database.db, bus, registry },
+    mcp: async () => ({
+      enabled: runtimeSettings.get('policy.mcp_enabled'),
+      tool_calls_24h: await audit.services.audit.countSince(
+        mcpToolCallAction,
+        new Date(clock.now().getTime() - dayMs),
+      ),
+    }),
     tls: tlsModule.services.tls,
     health: {
       database: () => checkDatabaseReadiness(database.db),

@@ -4,6 +4,7 @@
  */
 import type { HubConfig } from '../config/env.js';
 import type { CredentialLifetime } from '../http/credential-lifetime.js';
+import type { InternalDispatch } from '../http/internal-dispatch.js';
 import type { Clock } from '../platform/clock.js';
 import type { HubDatabase } from '../platform/db/database.js';
 import type { Logger } from '../platform/logger.js';
@@ -36,6 +37,8 @@ export interface ModuleParts {
   agents: ConnectedAgents;
   runtimeSettings: RuntimeSettings;
   credentials: CredentialLifetime;
+  /** Routes run inside the hub for a caller already authenticated (the MCP server's tools); app set later. */
+  internalDispatch: InternalDispatch;
   metricsIntake: MetricsIntake;
   passwords: PasswordHasher;
   isSecure: Parameters<typeof createAuthModule>[0]['isSecure'];

@@ -9,6 +9,7 @@ import { createDesktopModule } from '../modules/desktop/desktop.module.js';
 import { createDiscoveryModule } from '../modules/discovery/discovery.module.js';
 import { createHomeautoModule } from '../modules/homeauto/homeauto.module.js';
 import { createMeshvpnModule } from '../modules/meshvpn/meshvpn.module.js';
+import { createMcpModule } from '../modules/mcp/mcp.module.js';
 import { createMobileModule } from '../modules/mobile/mobile.module.js';
 import { createNasModule } from '../modules/nas/nas.module.js';
 import { createNotificationsModule } from '../modules/notifications/notifications.module.js';
@@ -16,6 +17,7 @@ import { createSessionsModule } from '../modules/sessions/sessions.module.js';
 import { createStacksModule } from '../modules/stacks/stacks.module.js';
 import { createVirtModule } from '../modules/virt/virt.module.js';
 import { createWebhooksModule } from '../modules/webhooks/webhooks.module.js';
+import { createOriginCheck } from '../http/transport-security.js';
 import type { AccountModules } from './account-modules.js';
 import { baseOf, type ModuleParts } from './module-parts.js';
 import type { OperationModules } from './operation-modules.js';
@@ -108,6 +110,16 @@ export function createOutwardModules(parts: ModuleParts, accounts: AccountModule
       credentials: parts.credentials,
       deviceOwner: mobile.services.deviceOwner,
       cluster: owned,
+    }),
+    mcp: createMcpModule({
+      dispatch: parts.internalDispatch,
+      audit: base.audit,
+      logger,
+      isEnabled: () => runtimeSettings.get('policy.mcp_enabled'),
+      isSameOrigin: createOriginCheck({
+        publicOrigin: config.publicOrigin,
+        trustedProxies: config.trustedProxies,
+      }),
     }),
     sessions: createSessionsModule({
       ...base,

@@ -4,6 +4,7 @@ import { HubError } from './hub-error.js';
 const policyWhat = {
   'policy.interactive_enabled': 'interactive sessions are',
   'policy.structured_enabled': 'structured commands (exec, saved actions, schedules) are',
+  'policy.mcp_enabled': 'the MCP server is',
 } as const;
 
 /** The 403 a refused call gets while a hub policy is off, naming the policy's key. */

@@ -2,6 +2,7 @@
 import { Type, type Static } from 'typebox';
 import { defineRoute, type RouteContract } from '../contract.js';
 import { Maybe, NullableTimestamp, Timestamp, literals } from './shared.js';
+import { McpStatus } from './mcp.js';
 import { TlsStatus } from './tls.js';
 
 /**
@@ -69,6 +70,7 @@ export const HubStatus = Type.Object({
     purges_pending: Type.Integer({ minimum: 0 }),
   }),
   cluster: ClusterStatus,
+  mcp: McpStatus,
   time: Timestamp,
 });
 export type HubStatus = Static<typeof HubStatus>;

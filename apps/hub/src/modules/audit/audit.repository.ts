@@ -40,6 +40,17 @@ export async function deleteAuditEventsBefore(db: Executor, cutoff: string, limi
   return Number(result.numDeletedRows);
 }
 
+/** How many events of one action were recorded at or after `since` (an ISO 8601 time). */
+export async function countAuditEvents(db: Executor, action: string, since: string): Promise<number> {
+  const row = await db
+    .selectFrom('audit_events')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('action', '=', action)
+    .where('ts', '>=', since)
+    .executeTakeFirst();
+  return Number(row?.count ?? 0);
+}
+
 export async function insertAuditEvents(db: Executor, rows: readonly AuditRow[]): Promise<void> {
   for (let i = 0; i < rows.length; i += insertChunk) {
     const chunk = rows.slice(i, i + insertChunk);

@@ -4,7 +4,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { Database, Executor } from '../../platform/db/schema.js';
 import { pageWindow, toPage, type Page, type PageRequest } from '../../platform/db/paging.js';
 import { actorOf, type ActionContext } from '../../access/principal.js';
-import { insertAuditEvents, listAuditEvents, type AuditRow } from './audit.repository.js';
+import { countAuditEvents, insertAuditEvents, listAuditEvents, type AuditRow } from './audit.repository.js';
 
 export interface AuditEntry {
   action: string;
@@ -27,7 +27,11 @@ export interface AuditService {
    * never sent (ARCHITECTURE.md security rule 8).
    */
   recordIntent(ctx: ActionContext, entries: readonly AuditEntry[]): Promise<void>;
+  /** Events of several callers in one transaction of their own (reads recorded in batches: the MCP server's). */
+  recordOfMany(items: readonly { ctx: ActionContext; entry: AuditEntry }[]): Promise<void>;
   list(ctx: ActionContext, query: AuditQuery, page: PageRequest): Promise<Page<AuditEvent>>;
+  /** Events of one action since a time, across every caller (the hub's status counts MCP use with it). */
+  countSince(action: string, since: Date): Promise<number>;
 }
 
 function presentAuditEvent(row: AuditRow): AuditEvent {
@@ -69,7 +73,8 @@ export function createAuditService(deps: { db: Kysely<Database>; clock: Clock })
       asset_id: entry.assetId ?? null,
       ip: ctx?.ip ?? null,
       request_id: ctx?.requestId ?? null,
-      detail: JSON.stringify(entry.detail ?? {}),
+      // A call an MCP tool made carries its mark, so admins can tell (and filter) what MCP clients did.
+      detail: JSON.stringify(ctx?.via ? { ...entry.detail, via: ctx.via } : (entry.detail ?? {})),
     };
   }
   return {
@@ -85,6 +90,11 @@ export function createAuditService(deps: { db: Kysely<Database>; clock: Clock })
       const rows = entries.map((entry) => toRow(ctx, entry));
       await db.transaction().execute((trx) => insertAuditEvents(trx, rows));
     },
+    async recordOfMany(items) {
+      if (items.length === 0) return;
+      const rows = items.map(({ ctx, entry }) => toRow(ctx, entry));
+      await db.transaction().execute((trx) => insertAuditEvents(trx, rows));
+    },
     async list(ctx, query, page) {
       const allowed = ctx.principal.allowedAssets;
       const { rows, total } = await listAuditEvents(
@@ -93,6 +103,9 @@ export function createAuditService(deps: { db: Kysely<Database>; clock: Clock })
         pageWindow(page),
       );
       return toPage(rows.map(presentAuditEvent), total, page);
+    },
+    countSince(action, since) {
+      return countAuditEvents(db, action, since.toISOString());
     },
   };
 }

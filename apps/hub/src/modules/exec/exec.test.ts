@@ -409,6 +409,8 @@ describe('exec service', () => {
       recordMany: () => Promise.reject(new Error('disk full')),
       recordIntent: () => Promise.reject(new Error('disk full')),
       list: () => Promise.reject(new Error('unused')),
+      countSince: () => Promise.reject(new Error('unused')),
+      recordOfMany: () => Promise.reject(new Error('disk full')),
     };
     const exec = createExecService({
       audit: failingAudit,

@@ -1,4 +1,4 @@
-import type { HubStatus } from '@svc/protocol';
+import type { HubStatus, McpStatus } from '@svc/protocol';
 import type { Clock } from '../../platform/clock.js';
 import type { DatabaseDialect } from '../../platform/db/database.js';
 import { hubVersion } from '../../platform/version.js';
@@ -14,6 +14,8 @@ export interface HubStatusDeps {
   /** The metrics intake's counters (metrics-budget.ts, metrics.store.ts, metrics-purger.ts). */
   metrics?: () => HubStatus['metrics'];
   cluster: HubClusterService;
+  /** The MCP server's policy and use; reported off and unused where it is not wired (some tests). */
+  mcp?: () => Promise<McpStatus>;
 }
 
 export function createHubStatusService(deps: HubStatusDeps) {
@@ -29,6 +31,7 @@ export function createHubStatusService(deps: HubStatusDeps) {
       }
       const { online, offline, unknown } = byStatus;
       const cluster = await deps.cluster.status();
+      const mcp = (await deps.mcp?.()) ?? { enabled: false, tool_calls_24h: 0 };
       return {
         status: healthy && !cluster.degraded ? 'ok' : 'degraded',
         version: hubVersion,
@@ -39,6 +42,7 @@ export function createHubStatusService(deps: HubStatusDeps) {
         agents_connected: deps.connectedAgents(),
         metrics: deps.metrics?.() ?? { samples_dropped: 0, samples_lost: 0, purges_pending: 0 },
         cluster,
+        mcp,
         time: now.toISOString(),
       };
     },

@@ -33,6 +33,7 @@ describe.each(databaseTargets())('GET /hub/status ($name)', ({ name, options }) 
       assets: { total: 0, online: 0, offline: 0, unknown: 0 },
       agents_connected: 0,
       metrics: { samples_dropped: 0, samples_lost: 0, purges_pending: 0 },
+      mcp: { enabled: true, tool_calls_24h: 0 },
       // The embedded cluster of one: this process alone, no bus, no lease.
       cluster: {
         node_id: t.hub.cluster.bus.nodeId,

@@ -1,0 +1,116 @@
+/**
+ * Runs a route of the inventory inside the hub for a caller the hub has already authenticated (the MCP server's
+ * tools, decision 0073): through Fastify's inject(), so the route's own guard (authorization from its
+ * contract, `allowed_assets`), validation, handler, serialization, error envelope and telemetry answer it,
+ * exactly as they answer the same request from the network. Only authentication is not repeated: transport,
+ * key and rate limits were checked on the request that carried the call.
+ *
+ * The caller is handed to the guard by a one-use random token in a header, honoured only on a request that
+ * inject() made (a socket from the network never carries light-my-request's marker), so no request from outside
+ * can borrow a principal, and the caller's credential itself is never passed on.
+ */
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import { fullPath, type RouteContract } from '@svc/protocol';
+import { HubError } from '../platform/hub-error.js';
+import type { CallSurface, Principal } from '../access/principal.js';
+
+const handOverHeader = 'x-svc-internal-call';
+
+interface InternalCall {
+  contract: RouteContract;
+  params: Readonly<Record<string, string>>;
+  query: Readonly<Record<string, unknown>>;
+  /** Undefined for a route without a body. */
+  body: unknown;
+  principal: Principal;
+  /** The caller's address, as the carrying request had it (audit records it). */
+  ip: string;
+  via: CallSurface;
+}
+
+interface InternalAnswer {
+  status: number;
+  /** The route's JSON answer: its success or error envelope. */
+  body: unknown;
+}
+
+/** The caller handed over with an internal request. */
+interface HandedOverCaller {
+  principal: Principal;
+  via: CallSurface;
+}
+
+export interface InternalDispatch {
+  run(call: InternalCall): Promise<InternalAnswer>;
+  /** For the guard: the caller handed over with this request; null for every request from the network. */
+  callerOf(request: IncomingMessage): HandedOverCaller | null;
+  /** The app the calls run on, set once it is built (modules are built before it). */
+  attach(app: FastifyInstance): void;
+}
+
+/** `/assets/{id}` with its params, each encoded as one path segment. */
+function pathOf(contract: RouteContract, params: Readonly<Record<string, string>>): string {
+  return fullPath(contract).replace(/\{([a-zA-Z_]+)\}/g, (_whole, name: string) =>
+    encodeURIComponent(params[name] ?? ''),
+  );
+}
+
+/** Query values as the router reads them: scalars as text, arrays as repeated names. */
+function queryOf(query: Readonly<Record<string, unknown>>): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    const values: unknown[] = Array.isArray(value) ? value : [value];
+    for (const item of values) {
+      if (item === undefined || item === null) continue;
+      // Numbers and booleans read the same in JSON as in a query string.
+      search.append(name, typeof item === 'string' ? item : JSON.stringify(item));
+    }
+  }
+  const text = search.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+function isInjected(request: IncomingMessage): boolean {
+  return '_lightMyRequest' in request;
+}
+
+export function createInternalDispatch(): InternalDispatch {
+  let app: FastifyInstance | null = null;
+  const pending = new Map<string, HandedOverCaller>();
+  return {
+    attach(built) {
+      app = built;
+    },
+    callerOf(request) {
+      const token = request.headers[handOverHeader];
+      if (typeof token !== 'string' || !isInjected(request)) return null;
+      const caller = pending.get(token) ?? null;
+      pending.delete(token);
+      return caller;
+    },
+    async run(call) {
+      if (!app) throw new HubError('unavailable', 'The hub is still starting.');
+      const token = randomBytes(32).toString('base64url');
+      pending.set(token, { principal: call.principal, via: call.via });
+      try {
+        const response = await app.inject({
+          method: call.contract.method,
+          url: pathOf(call.contract, call.params) + queryOf(call.query),
+          remoteAddress: call.ip,
+          headers: {
+            [handOverHeader]: token,
+            accept: 'application/json',
+            ...(call.body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+          ...(call.body === undefined ? {} : { payload: JSON.stringify(call.body) }),
+        });
+        const text = response.body;
+        return { status: response.statusCode, body: text === '' ? null : (JSON.parse(text) as unknown) };
+      } finally {
+        pending.delete(token);
+      }
+    },
+  };
+}
