@@ -44,6 +44,11 @@ const crossOwnerStatements: readonly { file: string; table: keyof typeof tableOw
     why: "assets a connector's sync removes leave their groups in the same transaction",
   },
   {
+    file: 'modules/keys/keys.repository.ts',
+    table: 'users',
+    why: "a key acts with no more than its user's role now, read with the key in its lookup (decision 0077)",
+  },
+  {
     file: 'modules/metrics/metrics.repository.ts',
     table: 'assets',
     why: 'the latest sample of each existing asset is one indexed descent per asset: a join that must run in the database',
