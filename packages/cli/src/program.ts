@@ -8,6 +8,7 @@ import { registerAssets } from './commands/assets.js';
 import { registerEvents } from './commands/events.js';
 import { registerExec } from './commands/exec.js';
 import { registerFiles } from './commands/files.js';
+import { registerIncidents } from './commands/incidents.js';
 import { registerKeys } from './commands/keys.js';
 import { registerLogin } from './commands/login.js';
 import { completionScript } from './completion.js';
@@ -22,7 +23,7 @@ function buildProgram(io: CliIo, commandWords: string[] | null = null) {
   const ctx = createContext(io);
   const program = new Command('svc');
   program
-    .description('svc hub from the shell: assets, commands, files, keys and the live feed')
+    .description('svc hub from the shell: assets, commands, files, incidents, keys and the live feed')
     .version(cliVersion)
     .option('--hub <url>', 'the hub (default: $SVC_HUB_URL, or the one `svc login` saved)')
     .option('--ca <file>', "the hub's CA certificate (default: $SVC_CA_FILE, or the one pinned at login)")
@@ -39,6 +40,7 @@ function buildProgram(io: CliIo, commandWords: string[] | null = null) {
   registerAssets(program, ctx);
   registerExec(program, ctx, () => commandWords);
   registerFiles(program, ctx);
+  registerIncidents(program, ctx);
   registerKeys(program, ctx);
   registerEvents(program, ctx);
   program
