@@ -4,14 +4,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BlastRadius } from '@svc/protocol';
-import { startTestHub, type TestHub } from '@svc/testkit';
+import { databaseTargets, startTestHub, type TestHub } from '@svc/testkit';
 
-describe('blast radius', () => {
+describe.each(databaseTargets())('blast radius ($name)', ({ options }) => {
   let t: TestHub;
   const ids = { db: '', app: '', web: '', cron: '', lonely: '' };
 
   beforeAll(async () => {
-    t = await startTestHub();
+    t = await startTestHub(options);
     for (const name of Object.keys(ids) as (keyof typeof ids)[])
       ids[name] = (await t.createAsset({ name })).id;
     // app and cron depend on db; web depends on app; db depends on web (a cycle).

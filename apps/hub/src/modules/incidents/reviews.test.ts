@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HubEvent } from '../../platform/event-bus.js';
 import type { Incident, IncidentReview, MetricSample } from '@svc/protocol';
-import { startTestHub, type TestHub } from '@svc/testkit';
+import { databaseTargets, startTestHub, type TestHub } from '@svc/testkit';
 
 async function seedCpu(t: TestHub, assetId: string, cpu: number) {
   const sample: MetricSample = {
@@ -24,14 +24,14 @@ async function seedCpu(t: TestHub, assetId: string, cpu: number) {
   await t.hub.metrics.store.flush();
 }
 
-describe('incident reviews', () => {
+describe.each(databaseTargets())('incident reviews ($name)', ({ options }) => {
   let t: TestHub;
   let incident: Incident;
   let alertId: string;
   let otherAsset: string;
 
   beforeAll(async () => {
-    t = await startTestHub();
+    t = await startTestHub(options);
     const a = await t.createAsset({ name: 'db-1' });
     otherAsset = (await t.createAsset({ name: 'web-1' })).id;
     const rule = await t.request('POST', '/api/v2/alerts/rules', {
