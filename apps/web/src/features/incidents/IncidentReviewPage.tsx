@@ -14,6 +14,7 @@ import { Loading } from '../../components/Loading';
 import { formatTime } from '../../components/units';
 import { useResourceMutation } from '../../components/use-resource-mutation';
 import { SeverityBadge } from '../alerts/SeverityBadge';
+import './incidents.css';
 
 interface Draft {
   summary: string;
