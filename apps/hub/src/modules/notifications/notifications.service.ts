@@ -285,8 +285,9 @@ export function createNotificationService(deps: {
   }
 
   async function route(event: HubEvent): Promise<void> {
-    const item = await withImpact(alertItem(event), event);
+    const plain = alertItem(event);
     const now = clock.now();
+    const sendTo: Channel[] = [];
     for (const row of await allChannels(db)) {
       if (row.enabled !== 1) continue;
       const channel = channelOf(row);
@@ -296,15 +297,19 @@ export function createNotificationService(deps: {
           minSeverity: isNotificationSeverity(row.min_severity) ? row.min_severity : 'warning',
           quietHours: channel.quietHours,
         },
-        { type: event.type, severity: item.severity },
+        { type: event.type, severity: plain.severity },
         deps.minSeverity(),
         now,
       );
-      if (decision === 'send') enqueue(channel, item);
+      if (decision === 'send') sendTo.push(channel);
       else if (decision === 'below_severity' || decision === 'quiet_hours') {
         await countSuppressed(db, row.id);
       }
     }
+    // The dependents are counted only when something goes out, once for every channel.
+    if (sendTo.length === 0) return;
+    const item = await withImpact(plain, event);
+    for (const channel of sendTo) enqueue(channel, item);
   }
 
   return {
