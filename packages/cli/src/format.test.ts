@@ -162,7 +162,7 @@ describe('formatBlastRadius and formatReview', () => {
       truncated: false,
     });
     expect(text.split('\n')).toEqual([
-      '2 depend on this asset (1 directly; 2 assets, 0 containers)',
+      '2 dependents (1 directly; 2 assets, 0 containers)',
       'NAME  KIND  DEPTH  VIA       ID',
       'app   host  1      declared  ast_app',
       'web   vm    2      hosts     ast_web',

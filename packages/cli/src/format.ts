@@ -144,7 +144,8 @@ export function formatEvent(event: EventEnvelope): string {
 /** What depends on an asset: a count line, then one row per dependent, nearest first. */
 export function formatBlastRadius(r: BlastRadius): string {
   if (r.total === 0) return 'nothing depends on this asset';
-  const head = `${String(r.total)} depend on this asset (${String(r.direct)} directly; ${String(r.assets)} assets, ${String(r.containers)} containers)`;
+  const count = (n: number, word: string) => `${String(n)} ${word}${n === 1 ? '' : 's'}`;
+  const head = `${count(r.total, 'dependent')} (${String(r.direct)} directly; ${count(r.assets, 'asset')}, ${count(r.containers, 'container')})`;
   const notes = [
     ...(r.depth_limited ? [`more lie deeper than ${String(r.max_depth)} links`] : []),
     ...(r.truncated ? [`listing the first ${String(r.dependents.length)}`] : []),
