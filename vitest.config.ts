@@ -36,6 +36,8 @@ const pureHubTests = [
   'apps/hub/src/layers.test.ts',
   'apps/hub/src/data-owners.test.ts',
   'apps/hub/src/modules/alerts/alert-evaluation.test.ts',
+  'apps/hub/src/modules/dependencies/blast-radius.test.ts',
+  'apps/hub/src/modules/incidents/review-{timeline,markdown}.test.ts',
   'apps/hub/src/modules/assets/asset-list-cache.test.ts',
   'apps/hub/src/modules/auth/totp.test.ts',
   'apps/hub/src/modules/discovery/lan-scan.test.ts',

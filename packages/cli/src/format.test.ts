@@ -3,8 +3,10 @@ import type { Asset, ExecResult } from '@svc/protocol';
 import {
   formatAsset,
   formatAssetTable,
+  formatBlastRadius,
   formatEvent,
   formatProgress,
+  formatReview,
   formatResultHeader,
   formatStream,
   formatSummary,
@@ -124,5 +126,87 @@ describe('events', () => {
         data: { asset_ids: ['ast_1'], asset_id: 'ast_1', name: 'web-1' },
       } as never),
     ).toBe('2026-01-02 03:04:05Z  asset.offline  asset_id=ast_1 name=web-1');
+  });
+});
+
+describe('formatBlastRadius and formatReview', () => {
+  it('prints the count and one row per dependent, or that nothing depends', () => {
+    const text = formatBlastRadius({
+      asset_id: 'ast_db',
+      dependents: [
+        {
+          id: 'ast_app',
+          name: 'app',
+          kind: 'host',
+          status: 'online',
+          depth: 1,
+          path: ['ast_db', 'ast_app'],
+          via: 'declared',
+        },
+        {
+          id: 'ast_web',
+          name: 'web',
+          kind: 'vm',
+          status: 'online',
+          depth: 2,
+          path: ['ast_db', 'ast_app', 'ast_web'],
+          via: 'hosts',
+        },
+      ],
+      total: 2,
+      assets: 2,
+      containers: 0,
+      direct: 1,
+      max_depth: 10,
+      depth_limited: false,
+      truncated: false,
+    });
+    expect(text.split('\n')).toEqual([
+      '2 dependents (1 directly; 2 assets, 0 containers)',
+      'NAME  KIND  DEPTH  VIA       ID',
+      'app   host  1      declared  ast_app',
+      'web   vm    2      hosts     ast_web',
+    ]);
+  });
+
+  it('prints a review with its text indented and escape sequences shown, never run', () => {
+    const text = formatReview({
+      incident: {
+        id: 'inc_1',
+        asset_id: 'ast_1',
+        title: 'db: down',
+        severity: 'critical',
+        status: 'resolved',
+        alert_count: 1,
+        active_alerts: 0,
+        opened_at: '2026-11-01T10:00:00.000Z',
+        updated_at: '2026-11-01T10:30:00.000Z',
+        resolved_at: '2026-11-01T10:30:00.000Z',
+        resolved_by: 'usr_1',
+      },
+      summary: 'line one\nline \u001b[31mtwo',
+      cause: '',
+      follow_ups: [{ text: 'add a UPS', done: true }],
+      updated_at: null,
+      updated_by: null,
+      window: { from: '2026-11-01T09:45:00.000Z', to: '2026-11-01T10:45:00.000Z' },
+      timeline: [
+        {
+          ts: '2026-11-01T10:00:00.000Z',
+          source: 'incident',
+          type: 'incident.opened',
+          text: 'Incident opened: db: down',
+          actor: null,
+          ref_id: 'inc_1',
+        },
+      ],
+      timeline_total: 1,
+      audit_included: true,
+      note: null,
+    });
+    expect(text).toContain('summary:\n  line one\n  line \\x1b[31mtwo');
+    expect(text).toContain('cause:\n  (not written)');
+    expect(text).toContain('  [x] add a UPS');
+    expect(text).toContain('  2026-11-01 10:00:00Z  incident  Incident opened: db: down');
   });
 });

@@ -3,7 +3,15 @@
  * aligned columns, one object as `field: value` lines, a fan-out result as a header and its streams, an event
  * as one line. Pure functions of their input, so the unit tier checks them.
  */
-import type { ApiKey, Asset, EventEnvelope, ExecResult, ExecSummary } from '@svc/protocol';
+import type {
+  ApiKey,
+  Asset,
+  BlastRadius,
+  EventEnvelope,
+  ExecResult,
+  ExecSummary,
+  IncidentReview,
+} from '@svc/protocol';
 
 /** C0 controls but tab and newline, DEL, and the one-byte CSI: what could move a terminal's cursor. */
 // eslint-disable-next-line no-control-regex
@@ -131,4 +139,48 @@ export function formatEvent(event: EventEnvelope): string {
     .map(([k, v]) => `${k}=${String(v as string | number | boolean)}`)
     .join(' ');
   return safeText(`${formatTime(event.ts)}  ${event.type}${fields ? `  ${fields}` : ''}`);
+}
+
+/** What depends on an asset: a count line, then one row per dependent, nearest first. */
+export function formatBlastRadius(r: BlastRadius): string {
+  if (r.total === 0) return 'nothing depends on this asset';
+  const count = (n: number, word: string) => `${String(n)} ${word}${n === 1 ? '' : 's'}`;
+  const head = `${count(r.total, 'dependent')} (${String(r.direct)} directly; ${count(r.assets, 'asset')}, ${count(r.containers, 'container')})`;
+  const notes = [
+    ...(r.depth_limited ? [`more lie deeper than ${String(r.max_depth)} links`] : []),
+    ...(r.truncated ? [`listing the first ${String(r.dependents.length)}`] : []),
+  ];
+  return [
+    safeText(notes.length > 0 ? `${head}; ${notes.join('; ')}` : head),
+    formatTable(
+      ['NAME', 'KIND', 'DEPTH', 'VIA', 'ID'],
+      r.dependents.map((d) => [d.name, d.kind, String(d.depth), d.via, d.id]),
+    ),
+  ].join('\n');
+}
+
+/** An incident's review for people: the incident, what was written, the timeline. */
+export function formatReview(r: IncidentReview): string {
+  const i = r.incident;
+  const block = (title: string, text: string) => [
+    `${title}:`,
+    text === '' ? '  (not written)' : safeText(text).replace(/^/gm, '  '),
+  ];
+  return [
+    safeText(`${i.title} [${i.severity}, ${i.status}] ${i.id}`),
+    `opened ${formatTime(i.opened_at)}, resolved ${formatTime(i.resolved_at)}`,
+    ...block('summary', r.summary),
+    ...block('cause', r.cause),
+    'follow-ups:',
+    ...(r.follow_ups.length === 0
+      ? ['  (none)']
+      : r.follow_ups.map((f) => safeText(`  [${f.done ? 'x' : ' '}] ${f.text}`))),
+    'timeline:',
+    ...r.timeline.map((e) =>
+      safeText(
+        `  ${formatTime(e.ts)}  ${e.source}  ${e.text.replace(/\n/g, ' ')}${e.actor ? ` (by ${e.actor})` : ''}`,
+      ),
+    ),
+    ...(r.note ? [safeText(r.note)] : []),
+  ].join('\n');
 }

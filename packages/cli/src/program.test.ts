@@ -138,7 +138,7 @@ describe('svc completion', () => {
         { encoding: 'utf8' },
       ).trim();
     expect(complete(['svc', 'as'])).toBe('assets');
-    expect(complete(['svc', 'assets', ''])).toBe('ls show');
+    expect(complete(['svc', 'assets', ''])).toBe('ls show blast-radius');
     expect(complete(['svc', '--json', 'keys', 'r'])).toBe('revoke');
     expect(complete(['svc', 'assets', 'ls', '--status', 'o'])).toBe('online offline');
   });

@@ -8,6 +8,7 @@ import { registerAssets } from './commands/assets.js';
 import { registerEvents } from './commands/events.js';
 import { registerExec } from './commands/exec.js';
 import { registerFiles } from './commands/files.js';
+import { registerIncidents } from './commands/incidents.js';
 import { registerInventory } from './commands/inventory.js';
 import { registerKeys } from './commands/keys.js';
 import { registerLogin } from './commands/login.js';
@@ -25,7 +26,7 @@ function buildProgram(io: CliIo, commandWords: string[] | null = null) {
   const program = new Command('svc');
   program
     .description(
-      'svc hub from the shell: assets, commands, files, keys, the live feed and an Ansible inventory',
+      'svc hub from the shell: assets, commands, files, incidents, keys, the live feed and an Ansible inventory',
     )
     .version(cliVersion)
     .option('--hub <url>', 'the hub (default: $SVC_HUB_URL, or the one `svc login` saved)')
@@ -43,6 +44,7 @@ function buildProgram(io: CliIo, commandWords: string[] | null = null) {
   registerAssets(program, ctx);
   registerExec(program, ctx, () => commandWords);
   registerFiles(program, ctx);
+  registerIncidents(program, ctx);
   registerKeys(program, ctx);
   registerEvents(program, ctx);
   registerInventory(program, ctx);

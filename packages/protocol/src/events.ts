@@ -33,6 +33,7 @@ export const eventTypes = [
   'incident.created',
   'incident.updated',
   'incident.resolved',
+  'incident.review_updated',
   'schedule.completed',
   'action.completed',
   'group.created',
@@ -152,6 +153,12 @@ export const eventPayloads = {
   'incident.created': incidentChanged,
   'incident.updated': incidentChanged,
   'incident.resolved': incidentChanged,
+  'incident.review_updated': payload({
+    incident_id: Type.String(),
+    asset_id: Type.String(),
+    /** Which of summary, cause and follow_ups the change touched. */
+    fields: Type.Array(Type.String()),
+  }),
   'schedule.completed': payload({
     schedule_id: Type.String(),
     run_id: Type.String(),

@@ -190,6 +190,28 @@ describe('@svc/sdk client', () => {
     await expect(client.call('assets.get', {})).rejects.toThrow(TypeError);
     expect(sent).toHaveLength(0);
   });
+
+  it('asks for a blast radius and an incident review, typed from their contracts', async () => {
+    const t = hub();
+    const client = createClient({ baseUrl, apiKey: t.ownerKey, fetch: injectFetch(t) });
+    const db = await t.createAsset({ name: 'db' });
+    const app = await t.createAsset({ name: 'app' });
+    await client.call('dependencies.createLink', { body: { from: app.id, to: db.id } });
+
+    const { data } = await client.call('dependencies.blastRadius', {
+      params: { id: db.id },
+      query: { max_depth: 3 },
+    });
+
+    expectTypeOf(data.dependents[0]?.depth).toEqualTypeOf<number | undefined>();
+    expect(data).toMatchObject({ total: 1, direct: 1, max_depth: 3 });
+    expect(data.dependents.map((d) => d.name)).toEqual(['app']);
+    const missing = await client
+      .download('incidents.reviewMarkdown', { params: { id: 'inc_nope' } })
+      .catch((error: unknown) => error);
+    expect(missing).toBeInstanceOf(SvcApiError);
+    expect((missing as SvcApiError).status).toBe(404);
+  });
 });
 
 describe('@svc/sdk streamed fan-out (execStream)', () => {

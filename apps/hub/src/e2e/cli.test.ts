@@ -365,6 +365,20 @@ describe('svc assets', () => {
       error: { exit_code: 4, hub_error: 'not_found', request_id: expect.stringMatching(/^req_/) as string },
     });
   });
+
+  it('says what depends on an asset; a review of an unknown incident is exit 4', async () => {
+    dataOf(await owner.post('/api/v2/dependencies/links', { from: offlineId, to: assetId }), 201);
+    const radius = await svc(['assets', 'blast-radius', assetName]);
+    expect(radius.code, radius.stderr).toBe(0);
+    expect(radius.stdout).toMatch(/^1 dependent \(1 directly; 1 asset, \d+ containers?\)/);
+    expect(radius.stdout).toMatch(/e2e-cli-offline\s+host\s+1\s+declared/);
+    const json = await svc(['--json', 'assets', 'blast-radius', assetId, '--depth', '2']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ assets: 1, max_depth: 2 });
+    expect((await svc(['assets', 'blast-radius', assetId, '--depth', '99'])).code).toBe(2);
+    const missing = await svc(['incidents', 'review', 'inc_00000000000000000000000000', '--markdown']);
+    expect(missing.code).toBe(4);
+    expect(missing.stdout).toBe('');
+  });
 });
 
 describe('svc exec', () => {

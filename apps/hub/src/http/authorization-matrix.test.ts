@@ -55,6 +55,8 @@ const sampleBodies: Record<string, unknown> = {
   'actions.update': { name: 'matrix-action-renamed' },
   'bulk.serviceAction': { service: 'nginx', action: 'restart', group: newId('group') },
   'alerts.silence': { duration_minutes: 5 },
+  'incidents.replaceReview': { summary: '', cause: '', follow_ups: [] },
+  'incidents.updateReview': { summary: 'matrix' },
   'alerts.ruleCreate': { name: 'matrix-rule', kind: 'offline' },
   'alerts.ruleUpdate': { name: 'matrix-rule-renamed' },
   'webhooks.create': { name: 'matrix-hook', url: 'https://198.51.100.7/hook' },

@@ -60,7 +60,7 @@ export function createOperationModules(parts: ModuleParts, accounts: AccountModu
     schedules,
     bulk: createBulkModule({ ...operations, groups, system: system.services.system }),
     alerts,
-    incidents: createIncidentsModule({ alerts: alerts.services.alerts }),
+    incidents: createIncidentsModule({ ...base, alerts: alerts.services.alerts }),
     events: createEventsModule({
       events: parts.cluster.events,
       credentials: parts.credentials,

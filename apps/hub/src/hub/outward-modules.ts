@@ -58,6 +58,12 @@ export function createOutwardModules(parts: ModuleParts, accounts: AccountModule
   const recordingEnabled = () => runtimeSettings.get('sessions.recording_enabled');
   const recordingRetentionDays = () => runtimeSettings.get('retention.recordings_days');
   const { agentCalls, gateway, owned } = parts.agents;
+  const dependencies = createDependenciesModule({
+    ...base,
+    logger,
+    assets: assetService,
+    containers: ops.containers.services.containers,
+  });
   return {
     webhooks: createWebhooksModule({
       ...outboundParts,
@@ -74,6 +80,7 @@ export function createOutwardModules(parts: ModuleParts, accounts: AccountModule
     notifications: createNotificationsModule({
       ...outboundParts,
       minSeverity: () => runtimeSettings.get('notifications.min_severity'),
+      dependents: (assetId) => dependencies.services.dependencies.dependentCount(assetId),
     }),
     mobile,
     discovery: createDiscoveryModule({
@@ -90,12 +97,7 @@ export function createOutwardModules(parts: ModuleParts, accounts: AccountModule
     homeauto: createHomeautoModule({ connectors: connectorService, audit: base.audit }),
     virt: createVirtModule({ ...connectorParts, task: { pollMs: parts.connectors?.taskPollMs ?? 500 } }),
     backup: createBackupModule(connectorParts),
-    dependencies: createDependenciesModule({
-      ...base,
-      logger,
-      assets: assetService,
-      containers: ops.containers.services.containers,
-    }),
+    dependencies,
     desktop: createDesktopModule({
       ...base,
       box,

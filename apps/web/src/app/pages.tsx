@@ -77,6 +77,10 @@ export const pages: readonly PageEntry[] = [
     nav: { label: 'Incidents', section: 'Automation' },
   },
   {
+    path: 'incidents/:id',
+    component: page(() => import('../features/incidents/IncidentReviewPage'), 'IncidentReviewPage'),
+  },
+  {
     path: 'discovery',
     component: page(() => import('../features/discovery/DiscoveryPage'), 'DiscoveryPage'),
     nav: { label: 'Discovery', section: 'Fleet' },

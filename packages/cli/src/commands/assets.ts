@@ -1,9 +1,9 @@
-/** `svc assets ls` and `svc assets show <id|name>`. */
+/** `svc assets ls`, `svc assets show <id|name>` and `svc assets blast-radius <id|name>`. */
 import { Option, type Command } from 'commander';
-import { assetStatuses, paginationLimits, platforms, type Asset } from '@svc/protocol';
+import { assetStatuses, blastRadiusLimits, paginationLimits, platforms, type Asset } from '@svc/protocol';
 import { parseInteger } from '../args.js';
 import type { Context } from '../context.js';
-import { formatAsset, formatAssetTable } from '../format.js';
+import { formatAsset, formatAssetTable, formatBlastRadius } from '../format.js';
 import { resolveAsset, resolveGroup } from '../resolve.js';
 
 /** Assets listed at most (`--limit`); pages of 500 are read up to it. */
@@ -63,5 +63,25 @@ export function registerAssets(program: Command, ctx: Context): void {
       const asset = await resolveAsset(client, ref);
       if (ctx.globals(command).json) ctx.json(asset);
       else ctx.out(formatAsset(asset));
+    });
+
+  assets
+    .command('blast-radius')
+    .description('what breaks if this asset goes down: what depends on it, directly or through others')
+    .argument('<asset>', 'name or id')
+    .option('--depth <n>', `follow at most this many links (1-${String(blastRadiusLimits.maxDepth)})`)
+    .action(async (ref: string, options: { depth?: string }, command: Command) => {
+      const depth =
+        options.depth === undefined
+          ? undefined
+          : parseInteger(options.depth, '--depth', 1, blastRadiusLimits.maxDepth);
+      const { client } = ctx.connect(command);
+      const asset = await resolveAsset(client, ref);
+      const answer = await client.call('dependencies.blastRadius', {
+        params: { id: asset.id },
+        query: depth === undefined ? {} : { max_depth: depth },
+      });
+      if (ctx.globals(command).json) ctx.json(answer.data);
+      else ctx.out(formatBlastRadius(answer.data));
     });
 }

@@ -119,6 +119,22 @@ export async function updateAlert(
   await db.updateTable('alerts').set(changes).where('id', '=', id).execute();
 }
 
+/** The alerts an incident holds, oldest first, at most `limit`. */
+export async function listIncidentAlerts(
+  db: Executor,
+  incidentId: string,
+  limit: number,
+): Promise<AlertRow[]> {
+  return db
+    .selectFrom('alerts')
+    .selectAll()
+    .where('incident_id', '=', incidentId)
+    .orderBy('fired_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
 /** Alerts not resolved yet (of these rules, or every rule), oldest first. */
 export async function listOpenAlerts(db: Executor, ruleIds?: readonly string[]): Promise<AlertRow[]> {
   let query = db.selectFrom('alerts').selectAll().where('state', '!=', 'resolved');

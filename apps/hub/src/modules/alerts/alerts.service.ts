@@ -31,6 +31,7 @@ import {
   insertAlert,
   insertIncident,
   listAlerts,
+  listIncidentAlerts,
   listIncidents,
   listOpenAlerts,
   updateAlert,
@@ -46,6 +47,12 @@ export interface AlertService {
   silence(ctx: ActionContext, id: string, input: AlertSilence): Promise<Alert>;
   listIncidents(principal: Principal, query: IncidentListQuery, page: PageRequest): Promise<Page<Incident>>;
   resolveIncident(ctx: ActionContext, id: string): Promise<Incident>;
+  /** One incident the principal may see (404 otherwise), and its alerts, oldest first, at most `alertLimit`. */
+  incidentWithAlerts(
+    principal: Principal,
+    id: string,
+    alertLimit: number,
+  ): Promise<{ incident: Incident; alerts: Alert[] }>;
 
   // The evaluator's side.
   /** Alerts not resolved yet, of every rule. */
@@ -236,6 +243,16 @@ export function createAlertService(deps: {
       const [presented] = await presentIncidents([updated]);
       if (!presented) throw new HubError('internal_error');
       return presented;
+    },
+
+    async incidentWithAlerts(principal, id, alertLimit) {
+      const row = await findIncident(db, id);
+      if (!row || !canSeeAsset(principal, row.asset_id)) throw new HubError('not_found', `no incident ${id}`);
+      const [incident] = await presentIncidents([row]);
+      if (!incident) throw new HubError('internal_error');
+      const now = clock.now();
+      const alerts = (await listIncidentAlerts(db, id, alertLimit)).map((a) => presentAlert(a, now));
+      return { incident, alerts };
     },
 
     open: () => listOpenAlerts(db),

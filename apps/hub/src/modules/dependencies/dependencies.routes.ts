@@ -6,5 +6,7 @@ export function dependencyRoutes(dependencies: DependencyService) {
     dependencies: ({ ctx }) => dependencies.graph(ctx.principal),
     'dependencies.createLink': ({ body, ctx }) => dependencies.createLink(ctx, body),
     'dependencies.deleteLink': ({ params, ctx }) => dependencies.deleteLink(ctx, params.id),
+    'dependencies.blastRadius': ({ params, query, ctx }) =>
+      dependencies.blastRadius(ctx.principal, params.id, query.max_depth),
   } satisfies Handlers;
 }

@@ -23,6 +23,7 @@ export function createNotificationsModule(deps: {
   outbound: LiveOutbound;
   logger: Logger;
   minSeverity: () => NotificationSeverity;
+  dependents?: (assetId: string) => Promise<{ total: number; direct: number }>;
 }) {
   const notifications = createNotificationService(deps);
   const push = createPushService(deps);

@@ -32,6 +32,7 @@ import {
   type ChannelRow,
 } from './notifications.repository.js';
 import { createDelivery } from './delivery.js';
+import { dependentsLine } from './impact-line.js';
 import { createDigestStore } from './digest-store.js';
 import { isNotificationSeverity, isTimeZone, routeAlert } from './routing.js';
 import { sendNotification, type AlertItem, type ChannelTarget, type Notification } from './senders.js';
@@ -139,7 +140,8 @@ function parseAlertItem(value: unknown): AlertItem | null {
   const { type, alertId, severity, ts, summary } = v;
   if (typeof type !== 'string' || typeof alertId !== 'string' || typeof ts !== 'string') return null;
   if (typeof summary !== 'string' || !isNotificationSeverity(severity)) return null;
-  return { type, alertId, severity, ts, summary: summary.slice(0, 500) };
+  const impact = typeof v.impact === 'string' ? { impact: v.impact.slice(0, 200) } : {};
+  return { type, alertId, severity, ts, summary: summary.slice(0, 500), ...impact };
 }
 
 function titleOf(items: readonly AlertItem[], more: number): string {
@@ -170,6 +172,8 @@ export function createNotificationService(deps: {
   outbound: LiveOutbound;
   logger: Logger;
   minSeverity: () => NotificationSeverity;
+  /** How many assets depend on one (the dependency graph's blast radius), for the alert's impact line. */
+  dependents?: (assetId: string) => Promise<{ total: number; direct: number }>;
 }): NotificationService {
   const { db, clock, audit, box, outbound, logger } = deps;
   const delivery = createDelivery<AlertItem>({
@@ -267,9 +271,23 @@ export function createNotificationService(deps: {
     delivery.collect(channel.row.id, channel.row.digest_window_s, item);
   }
 
+  /** The item with its impact line when its asset has dependents; a failed count only loses the line. */
+  async function withImpact(item: AlertItem, event: HubEvent): Promise<AlertItem> {
+    const assetId = (event.data as Record<string, unknown>).asset_id;
+    if (!deps.dependents || typeof assetId !== 'string') return item;
+    try {
+      const line = dependentsLine(await deps.dependents(assetId));
+      return line === null ? item : { ...item, impact: line };
+    } catch (error) {
+      logger.warn({ err: error }, 'notifications: counting an asset’s dependents failed');
+      return item;
+    }
+  }
+
   async function route(event: HubEvent): Promise<void> {
-    const item = alertItem(event);
+    const plain = alertItem(event);
     const now = clock.now();
+    const sendTo: Channel[] = [];
     for (const row of await allChannels(db)) {
       if (row.enabled !== 1) continue;
       const channel = channelOf(row);
@@ -279,15 +297,19 @@ export function createNotificationService(deps: {
           minSeverity: isNotificationSeverity(row.min_severity) ? row.min_severity : 'warning',
           quietHours: channel.quietHours,
         },
-        { type: event.type, severity: item.severity },
+        { type: event.type, severity: plain.severity },
         deps.minSeverity(),
         now,
       );
-      if (decision === 'send') enqueue(channel, item);
+      if (decision === 'send') sendTo.push(channel);
       else if (decision === 'below_severity' || decision === 'quiet_hours') {
         await countSuppressed(db, row.id);
       }
     }
+    // The dependents are counted only when something goes out, once for every channel.
+    if (sendTo.length === 0) return;
+    const item = await withImpact(plain, event);
+    for (const channel of sendTo) enqueue(channel, item);
   }
 
   return {

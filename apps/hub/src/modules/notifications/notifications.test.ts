@@ -288,4 +288,45 @@ describe('notification channels', () => {
       'notification_channel.deleted',
     ]);
   });
+
+  it('says how many assets depend on the alert’s asset (its blast radius)', async () => {
+    const db = await t.createAsset({ name: 'db' });
+    const app = await t.createAsset({ name: 'app' });
+    const web = await t.createAsset({ name: 'web' });
+    for (const [from, to] of [
+      [app.id, db.id],
+      [web.id, app.id],
+    ]) {
+      const link = await t.request('POST', '/api/v2/dependencies/links', { body: { from, to } });
+      expect(link.status, link.text).toBe(201);
+    }
+    const channels = [
+      await createChannel({ name: 'impact hook', kind: 'webhook', settings: { url: `${base}/impact` } }),
+      await createChannel({ name: 'impact ntfy', kind: 'ntfy', settings: { url: `${base}/impact-ntfy` } }),
+    ];
+    t.hub.events.publish('alert.fired', {
+      ...alertPayload('alr_impact'),
+      asset_ids: [db.id],
+      asset_id: db.id,
+    });
+    // An asset nothing depends on gets no line.
+    t.hub.events.publish('alert.fired', {
+      ...alertPayload('alr_alone'),
+      asset_ids: [web.id],
+      asset_id: web.id,
+    });
+    await until(() => receiver.hits('/impact').length === 2 && receiver.hits('/impact-ntfy').length === 2);
+    const bodies = receiver.hits('/impact').map((hit) => bodyOf(hit.body));
+    const alerts = bodies.flatMap((b) => b.alerts as { alert_id: string; impact: string | null }[]);
+    expect(alerts.find((a) => a.alert_id === 'alr_impact')?.impact).toBe(
+      '2 assets depend on this (1 directly)',
+    );
+    expect(alerts.find((a) => a.alert_id === 'alr_alone')?.impact).toBeNull();
+    const texts = receiver.hits('/impact-ntfy').map((hit) => hit.body);
+    expect(texts.find((text) => text.includes('alr_impact'))).toContain(
+      '\n  2 assets depend on this (1 directly)',
+    );
+    expect(texts.find((text) => text.includes('alr_alone'))).not.toContain('depend');
+    for (const channel of channels) await remove(channel.id);
+  });
 });

@@ -14,6 +14,8 @@ export interface AlertItem {
   severity: NotificationSeverity;
   ts: string;
   summary: string;
+  /** What depends on the alert's asset: "12 assets depend on this" (decision 0080); absent when nothing. */
+  impact?: string;
 }
 
 export interface Notification {
@@ -41,7 +43,10 @@ export interface ChannelTarget {
 const ntfyPriority: Record<NotificationSeverity, string> = { info: '3', warning: '4', critical: '5' };
 
 function notificationText(note: Notification): string {
-  const lines = note.items.map((item) => `[${item.severity}] ${item.type} ${item.summary} (${item.ts})`);
+  const lines = note.items.map(
+    (item) =>
+      `[${item.severity}] ${item.type} ${item.summary} (${item.ts})${item.impact ? `\n  ${item.impact}` : ''}`,
+  );
   if (note.more > 0) lines.push(`… and ${String(note.more)} more`);
   return lines.join('\n');
 }
@@ -86,6 +91,7 @@ function httpBody(
             severity: item.severity,
             ts: item.ts,
             summary: item.summary,
+            impact: item.impact ?? null,
           })),
           more: note.more,
         }),

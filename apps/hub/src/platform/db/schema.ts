@@ -293,6 +293,16 @@ export interface IncidentsTable {
   resolved_by: string | null;
 }
 
+/** An incident's review (migration 0031): what people wrote; `follow_ups` is JSON `[{text, done}]`. */
+export interface IncidentReviewsTable {
+  incident_id: string;
+  summary: string;
+  cause: string;
+  follow_ups: string;
+  updated_at: string;
+  updated_by: string | null;
+}
+
 // Saved actions and schedules (migration 0009). Targets are a JSON list or null (then group_id is set).
 export interface SavedActionsTable {
   id: string;
@@ -529,6 +539,7 @@ export interface Database {
   alert_rules: AlertRulesTable;
   alerts: AlertsTable;
   incidents: IncidentsTable;
+  incident_reviews: IncidentReviewsTable;
   saved_actions: SavedActionsTable;
   schedules: SchedulesTable;
   schedule_runs: ScheduleRunsTable;
@@ -681,6 +692,7 @@ export const tableOwners = {
   alert_rules: 'modules/alerts',
   alerts: 'modules/alerts',
   incidents: 'modules/alerts',
+  incident_reviews: 'modules/incidents',
   saved_actions: 'modules/actions',
   schedules: 'modules/schedules',
   schedule_runs: 'modules/schedules',

@@ -12,6 +12,7 @@ import { useSession } from '../../app/session';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
+import { blastRadiusText, useBlastRadius } from './BlastRadiusPanel';
 import './dependencies.css';
 
 const dependenciesKey = ['dependencies'] as const;
@@ -62,8 +63,23 @@ function edgePath(from: Placed, to: Placed): string {
   return `M ${String(x1)} ${String(y1)} C ${String(c1)} ${String(y1)}, ${String(c2)} ${String(y2)}, ${String(x2)} ${String(y2)}`;
 }
 
-function Graph({ graph }: { graph: DependencyGraph }) {
+/** The asset whose blast radius is drawn, and what depends on it. */
+interface Highlight {
+  root: string;
+  dependents: ReadonlySet<string>;
+}
+
+function Graph({ graph, highlight }: { graph: DependencyGraph; highlight: Highlight | null }) {
   const { placed, width, height } = layout(graph);
+  const lit = (id: string) => highlight !== null && (id === highlight.root || highlight.dependents.has(id));
+  const nodeClass = (id: string) =>
+    highlight === null
+      ? ''
+      : id === highlight.root
+        ? ' blast-root'
+        : highlight.dependents.has(id)
+          ? ' in-blast'
+          : ' dimmed';
   return (
     // A scroller wider than a phone: focusable, so the keyboard can scroll it too (WCAG 2.1.1).
     <div className="graph-scroll" tabIndex={0} role="region" aria-label="Dependency graph, scrollable">
@@ -101,7 +117,7 @@ function Graph({ graph }: { graph: DependencyGraph }) {
             <path
               key={`${e.from}-${e.to}-${e.type}-${e.link_id ?? ''}`}
               d={edgePath(from, to)}
-              className={`graph-edge edge-${e.type}`}
+              className={`graph-edge edge-${e.type}${highlight !== null && lit(e.from) && lit(e.to) && e.type !== 'backs_up' ? ' blast-edge' : ''}`}
               markerEnd="url(#arrow)"
             >
               <title>
@@ -112,7 +128,11 @@ function Graph({ graph }: { graph: DependencyGraph }) {
           );
         })}
         {[...placed.values()].map((n) => (
-          <g key={n.id} className={`graph-node node-${n.kind} status-${n.status}`}>
+          <g
+            key={n.id}
+            className={`graph-node node-${n.kind} status-${n.status}${nodeClass(n.id)}`}
+            data-node-id={n.id}
+          >
             <rect x={n.x} y={n.y} width={boxWidth} height={boxHeight} rx={5} />
             <text x={n.x + 8} y={n.y + 19}>
               {n.name.length > 22 ? `${n.name.slice(0, 21)}…` : n.name}
@@ -223,6 +243,12 @@ export function DependenciesPage() {
       await client.invalidateQueries({ queryKey: dependenciesKey });
     },
   });
+  const [selected, setSelected] = useState('');
+  const radius = useBlastRadius(selected === '' ? null : selected);
+  const highlight: Highlight | null =
+    selected !== '' && radius.isSuccess
+      ? { root: selected, dependents: new Set(radius.data.dependents.map((d) => d.id)) }
+      : null;
   const names = new Map(graph.data?.nodes.map((n) => [n.id, n.name]));
   const declared = graph.data?.edges.filter((e) => e.type === 'declared') ?? [];
   return (
@@ -242,7 +268,34 @@ export function DependenciesPage() {
           <p>Assets and the links between them appear here: hypervisors and guests, storage, backups.</p>
         </EmptyState>
       )}
-      {graph.isSuccess && graph.data.nodes.length > 0 && <Graph graph={graph.data} />}
+      {graph.isSuccess && graph.data.nodes.length > 0 && (
+        <div className="blast-picker" role="search" aria-label="Blast radius">
+          <label htmlFor="blast-root">What breaks if this goes down</label>
+          <select
+            id="blast-root"
+            value={selected}
+            onChange={(e) => {
+              setSelected(e.target.value);
+            }}
+          >
+            <option value="">no asset</option>
+            {graph.data.nodes
+              .filter((n) => n.kind !== 'container')
+              .map((n) => (
+                <option key={n.id} value={n.id}>
+                  {n.name}
+                </option>
+              ))}
+          </select>
+          {selected !== '' && radius.isSuccess && (
+            <span role="status" className="blast-radius-count">
+              {names.get(selected) ?? selected}: {blastRadiusText(radius.data)}
+            </span>
+          )}
+          {radius.isError && <ErrorNotice error={radius.error} />}
+        </div>
+      )}
+      {graph.isSuccess && graph.data.nodes.length > 0 && <Graph graph={graph.data} highlight={highlight} />}
       {graph.isSuccess && (
         <section aria-labelledby="declared-title">
           <h2 id="declared-title">Declared links</h2>

@@ -88,6 +88,7 @@ export function IncidentsPage() {
                   <th scope="col">Alerts</th>
                   <th scope="col">Status</th>
                   <th scope="col">Opened</th>
+                  <th scope="col">Review</th>
                   {canMutate && <th scope="col">Actions</th>}
                 </tr>
               </thead>
@@ -105,6 +106,11 @@ export function IncidentsPage() {
                     </td>
                     <td>{i.status}</td>
                     <td>{formatTime(i.opened_at)}</td>
+                    <td>
+                      <Link to={`/incidents/${encodeURIComponent(i.id)}`} aria-label={`Review ${i.title}`}>
+                        Review
+                      </Link>
+                    </td>
                     {canMutate && (
                       <td>
                         {i.status === 'open' && (

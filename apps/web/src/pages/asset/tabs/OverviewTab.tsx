@@ -2,6 +2,7 @@
 import { lastSeenText } from '../../../features/assets/asset-format';
 import { useSession } from '../../../app/session';
 import { formatTime } from '../../../components/units';
+import { BlastRadiusPanel } from '../../../features/dependencies/BlastRadiusPanel';
 import type { AssetTabProps } from '../asset-tabs';
 import { PowerPanel } from '../PowerPanel';
 
@@ -75,6 +76,7 @@ export function OverviewTab({ asset: a }: AssetTabProps) {
           This machine runs the hub: commands, files, processes and logs here need the admin role.
         </p>
       )}
+      <BlastRadiusPanel assetId={a.id} />
       {canMutate && <PowerPanel asset={a} />}
     </div>
   );
