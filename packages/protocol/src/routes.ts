@@ -31,6 +31,7 @@ import { nasContracts } from './api/nas.js';
 import { stacksContracts } from './api/stacks.js';
 import { metricsContracts } from './api/metrics.js';
 import { plannedContracts } from './api/planned.js';
+import { prometheusContracts } from './api/prometheus.js';
 import { powerContracts } from './api/power.js';
 import { schedulesContracts } from './api/schedules.js';
 import { searchContracts } from './api/search.js';
@@ -92,6 +93,7 @@ export const contractAreas = {
   dependencies: dependenciesContracts,
   desktop: desktopContracts,
   sessions: sessionsContracts,
+  prometheus: prometheusContracts,
 } as const;
 
 export type AreaName = keyof typeof contractAreas;
@@ -137,6 +139,7 @@ export const routes = {
   ...dependenciesContracts,
   ...desktopContracts,
   ...sessionsContracts,
+  ...prometheusContracts,
   ...plannedContracts,
 } satisfies Record<string, RouteContract>;
 

@@ -12,6 +12,7 @@ import { createMeshvpnModule } from '../modules/meshvpn/meshvpn.module.js';
 import { createMobileModule } from '../modules/mobile/mobile.module.js';
 import { createNasModule } from '../modules/nas/nas.module.js';
 import { createNotificationsModule } from '../modules/notifications/notifications.module.js';
+import { createPrometheusModule } from '../modules/prometheus/prometheus.module.js';
 import { createSessionsModule } from '../modules/sessions/sessions.module.js';
 import { createStacksModule } from '../modules/stacks/stacks.module.js';
 import { createVirtModule } from '../modules/virt/virt.module.js';
@@ -74,6 +75,17 @@ export function createOutwardModules(parts: ModuleParts, accounts: AccountModule
       minSeverity: () => runtimeSettings.get('notifications.min_severity'),
     }),
     mobile,
+    prometheus: createPrometheusModule({
+      ...base,
+      logger,
+      box,
+      outbound,
+      assets: assetService,
+      groups: accounts.groups.services.groups,
+      metrics: accounts.metrics.services.exported,
+      runsHere: parts.cluster.runsHere('prometheus_remote_write'),
+      ...(parts.remoteWrite ? { remoteWrite: parts.remoteWrite } : {}),
+    }),
     discovery: createDiscoveryModule({
       ...base,
       gateway,
