@@ -215,7 +215,7 @@ export async function countMetricSamplesAfter(
   cap: number,
 ): Promise<number> {
   const row = await db
-    .selectFrom(samplesAfterQuery(db, after, until).select('ts').limit(cap).as('window'))
+    .selectFrom(samplesAfterQuery(db, after, until).select('ts').limit(cap).as('waiting'))
     .select(sql<string | number>`count(*)`.as('n'))
     .executeTakeFirstOrThrow();
   return Number(row.n);
