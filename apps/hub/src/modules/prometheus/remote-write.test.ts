@@ -2,14 +2,20 @@
  * Remote write as an admin and a receiver meet it: Debian's real `prometheus` with its remote-write receiver
  * takes the hub's stored metrics (queried there by the asset's labels); a receiver of the test's own shows the
  * headers and what a 400, a 500 and a full backlog do; the configuration is vetted (URL, scheme, egress guard,
- * credentials never returned).
+ * credentials never returned). On SQLite, and on PostgreSQL when SVC_TEST_DATABASE_URL is set.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { MetricSample, PrometheusSettings } from '@svc/protocol';
 import { ManualClock } from '@svc/hub';
-import { startPrometheus, startTestHub, type PrometheusServer, type TestHub } from '@svc/testkit';
+import {
+  databaseTargets,
+  startPrometheus,
+  startTestHub,
+  type PrometheusServer,
+  type TestHub,
+} from '@svc/testkit';
 
 const rw = '/api/v2/integrations/prometheus/remote-write';
 
@@ -65,7 +71,7 @@ async function startReceiver(): Promise<{
   };
 }
 
-describe('Prometheus remote write', () => {
+describe.each(databaseTargets())('Prometheus remote write ($name)', ({ options }) => {
   let t: TestHub;
   let clock: ManualClock;
   let assetId = '';
@@ -91,6 +97,7 @@ describe('Prometheus remote write', () => {
   beforeAll(async () => {
     clock = new ManualClock(new Date());
     t = await startTestHub({
+      ...options,
       clock,
       env: { SVC_OUTBOUND_ALLOW_LOOPBACK: 'true', SVC_OUTBOUND_ALLOW_INSECURE: 'true' },
       remoteWrite: { intervalMs: 0, readLagMs: 1_000 },
