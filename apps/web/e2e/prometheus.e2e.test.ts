@@ -1,6 +1,6 @@
 /**
  * Prometheus in chromium against a real hub (Admin → Prometheus): the service discovery URL shown, the
- * default exporter port saved, and remote write set up through the form to Debian's real `prometheus` (its
+ * default exporter port and a group's port saved, and remote write set up through the form to Debian's real `prometheus` (its
  * remote-write receiver), its status then saying it keeps up; the hub's refusal of a bad URL shown under
  * the field.
  */
@@ -22,18 +22,27 @@ afterAll(async () => {
 });
 
 describe('the Prometheus page', () => {
-  it('shows the discovery URL and saves the default exporter port', async () => {
+  it('shows the discovery URL and saves the default exporter port and a group port', async () => {
     const t = h();
     await t.signIn('owner');
+    const group = await t.api('POST', '/api/v2/groups', { name: 'databases' });
+    expect(group.status).toBe(201);
+    const groupId = (group.json.data as { id: string }).id;
     await t.page.goto(`${t.baseUrl}/admin/prometheus`);
     await t.page.getByRole('heading', { name: 'Service discovery' }).waitFor();
     const url = await t.page.getByLabel('Service discovery URL').textContent();
     expect(url).toBe(`${t.baseUrl}/api/v2/integrations/prometheus/targets`);
     await t.page.getByLabel('Default exporter port').fill('9101');
+    await t.page.getByRole('button', { name: 'Add a group port' }).click();
+    await t.page.getByLabel('Group 1', { exact: true }).selectOption({ label: 'databases' });
+    await t.page.getByLabel('Port of group 1').fill('9187');
     await t.page.getByRole('button', { name: 'Save port' }).click();
     await t.page.getByText('Targets now default to port 9101.').waitFor();
     const res = await t.api('GET', '/api/v2/integrations/prometheus');
-    expect((res.json.data as PrometheusSettings).exporter.default_port).toBe(9101);
+    expect((res.json.data as PrometheusSettings).exporter).toEqual({
+      default_port: 9101,
+      group_ports: [{ group_id: groupId, port: 9187 }],
+    });
   });
 
   it('shows the refusal of a bad URL, then sets up remote write and shows it keeping up', async () => {

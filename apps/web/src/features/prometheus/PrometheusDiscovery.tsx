@@ -4,7 +4,8 @@
  * wins).
  */
 import { useState } from 'react';
-import type { PrometheusSettings } from '@svc/protocol';
+import { useQuery } from '@tanstack/react-query';
+import type { PrometheusGroupPort, PrometheusSettings } from '@svc/protocol';
 import { hub } from '../../api/client';
 import { CopyButton } from '../../components/CopyButton';
 import { PanelForm } from '../../components/PanelForm';
@@ -29,13 +30,16 @@ function scrapeConfig(url: string): string {
 export function PrometheusDiscovery({ settings }: { settings: PrometheusSettings }) {
   const url = `${window.location.origin}${settings.targets_path}`;
   const [port, setPort] = useState(String(settings.exporter.default_port));
+  const [groupPorts, setGroupPorts] = useState<{ group_id: string; port: string }[]>(() =>
+    settings.exporter.group_ports.map((g) => ({ group_id: g.group_id, port: String(g.port) })),
+  );
+  const groups = useQuery({
+    queryKey: ['groups', 'list', 'all'],
+    queryFn: async () => (await hub.call('groups.list', { query: { per_page: 500 } })).data,
+  });
   const save = useResourceMutation({
-    mutationFn: async (defaultPort: number) =>
-      (
-        await hub.call('prometheus.exporter', {
-          body: { default_port: defaultPort, group_ports: settings.exporter.group_ports },
-        })
-      ).data,
+    mutationFn: async (body: { default_port: number; group_ports: PrometheusGroupPort[] }) =>
+      (await hub.call('prometheus.exporter', { body })).data,
     invalidates: [prometheusKey],
     notice: (saved) => `Targets now default to port ${String(saved.exporter.default_port)}.`,
   });
@@ -58,10 +62,15 @@ export function PrometheusDiscovery({ settings }: { settings: PrometheusSettings
         {settings.exporter.group_ports.length}.
       </p>
       <PanelForm
-        title="Exporter port"
+        title="Exporter ports"
         mutation={save}
         onSubmit={() => {
-          save.mutate(portNumber);
+          save.mutate({
+            default_port: portNumber,
+            group_ports: groupPorts
+              .filter((g) => g.group_id !== '')
+              .map((g) => ({ group_id: g.group_id, port: Number(g.port) })),
+          });
         }}
         submitLabel="Save port"
         canSubmit={Number.isInteger(portNumber) && portNumber >= 1 && portNumber <= 65_535}
@@ -74,6 +83,55 @@ export function PrometheusDiscovery({ settings }: { settings: PrometheusSettings
           onChange={setPort}
           inputMode="numeric"
         />
+        {groupPorts.map((entry, i) => (
+          <div className="run-options" key={i}>
+            <label>
+              Group{' '}
+              <select
+                aria-label={`Group ${String(i + 1)}`}
+                value={entry.group_id}
+                onChange={(e) => {
+                  setGroupPorts(groupPorts.map((g, j) => (j === i ? { ...g, group_id: e.target.value } : g)));
+                }}
+              >
+                <option value="">Choose a group</option>
+                {(groups.data ?? []).map((g) => (
+                  <option key={g.id} value={g.id}>
+                    {g.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              Port{' '}
+              <input
+                aria-label={`Port of group ${String(i + 1)}`}
+                inputMode="numeric"
+                value={entry.port}
+                onChange={(e) => {
+                  setGroupPorts(groupPorts.map((g, j) => (j === i ? { ...g, port: e.target.value } : g)));
+                }}
+              />
+            </label>
+            <button
+              type="button"
+              onClick={() => {
+                setGroupPorts(groupPorts.filter((_, j) => j !== i));
+              }}
+            >
+              Remove
+            </button>
+          </div>
+        ))}
+        {save.problems.group_ports && <p className="field-error">{save.problems.group_ports}</p>}
+        <button
+          type="button"
+          onClick={() => {
+            setGroupPorts([...groupPorts, { group_id: '', port: '9100' }]);
+          }}
+        >
+          Add a group port
+        </button>
         {save.notice && <p role="status">{save.notice}</p>}
       </PanelForm>
     </section>
