@@ -27,6 +27,8 @@ const hubTests = [
 ];
 
 const pureHubTests = [
+  'apps/hub/src/modules/prometheus/remote-write/encoding.test.ts',
+  'apps/hub/src/modules/prometheus/targets.test.ts',
   'apps/hub/src/agents/byte-budget.test.ts',
   'apps/hub/src/agents/streams.test.ts',
   // Upstream schemas and their mapping to our types (TrueNAS, Portainer, Home Assistant, Tailscale).

@@ -49,6 +49,7 @@ export * from './api/notifications.js';
 export * from './api/mobile.js';
 export * from './api/whoami.js';
 export * from './api/connectors.js';
+export * from './api/prometheus.js';
 export * from './api/virt.js';
 export * from './api/backup.js';
 export * from './api/dependencies.js';

@@ -31,6 +31,7 @@ import { nasContracts } from './api/nas.js';
 import { stacksContracts } from './api/stacks.js';
 import { metricsContracts } from './api/metrics.js';
 import { plannedContracts } from './api/planned.js';
+import { prometheusContracts } from './api/prometheus.js';
 import { powerContracts } from './api/power.js';
 import { schedulesContracts } from './api/schedules.js';
 import { searchContracts } from './api/search.js';
@@ -94,6 +95,7 @@ export const contractAreas = {
   desktop: desktopContracts,
   sessions: sessionsContracts,
   mcp: mcpContracts,
+  prometheus: prometheusContracts,
 } as const;
 
 export type AreaName = keyof typeof contractAreas;
@@ -140,6 +142,7 @@ export const routes = {
   ...desktopContracts,
   ...sessionsContracts,
   ...mcpContracts,
+  ...prometheusContracts,
   ...plannedContracts,
 } satisfies Record<string, RouteContract>;
 

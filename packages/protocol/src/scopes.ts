@@ -45,6 +45,8 @@ export const scopes = [
   'discovery:write',
   'topology:read',
   'bulk:write',
+  /** Prometheus HTTP service discovery: the targets of the assets the key may see (decision 0074). */
+  'prometheus:sd',
 ] as const;
 
 export type Scope = (typeof scopes)[number];

@@ -54,6 +54,8 @@ export interface TestHubOptions {
   webhookDelivery?: HubOptions['webhookDelivery'];
   /** Connector timeouts and periodic check (0 turns the check off; tests call `checkAll()`). */
   connectors?: HubOptions['connectors'];
+  /** Prometheus remote-write pacing (intervalMs 0 turns the timer off; tests call `remoteWrite.sendNow()`). */
+  remoteWrite?: HubOptions['remoteWrite'];
   /** The hub's cluster bus and node registry (several hubs on one in-memory network); a cluster of one by default. */
   cluster?: HubOptions['cluster'];
   /**
@@ -195,6 +197,7 @@ async function openTestHub(options: TestHubOptions, reopened: ReopenedStore | nu
     ...(options.outbound ? { outbound: options.outbound } : {}),
     ...(options.webhookDelivery ? { webhookDelivery: options.webhookDelivery } : {}),
     ...(options.connectors ? { connectors: options.connectors } : {}),
+    ...(options.remoteWrite ? { remoteWrite: options.remoteWrite } : {}),
     ...(options.cluster ? { cluster: options.cluster } : {}),
   });
   if (own?.fresh) await own.migrated();

@@ -22,4 +22,5 @@ export * from './haproxy.js';
 export * from './balanced-cluster.js';
 export * from './nats-server.js';
 export * from './postgres-server.js';
+export * from './prometheus-server.js';
 export { freePort } from './local-process.js';

@@ -96,6 +96,8 @@ const sampleBodies: Record<string, unknown> = {
   'dependencies.createLink': { from: newId('asset'), to: newId('asset') },
   'desktop.setCredentials': { password: 'vnc-pass' },
   'desktop.createSession': {},
+  'prometheus.exporter': { default_port: 9100, group_ports: [] },
+  'prometheus.remoteWrite': { enabled: false, url: 'https://198.51.100.7/api/v1/write', auth: 'none' },
 };
 
 /** Query strings for routes whose query schema has required fields. */

@@ -179,6 +179,12 @@ const specEndpoints: readonly (readonly [method: string, path: string, access: s
  * with 2FA; "login endpoint and session cookie shapes: not shown").
  */
 const documentedExtras: readonly (readonly [method: string, path: string, access: string])[] = [
+  // Prometheus: service discovery for a scoped key, remote write for admins (decisions 0074, 0075).
+  ['GET', '/api/v2/integrations/prometheus/targets', 'prometheus:sd'],
+  ['GET', '/api/v2/integrations/prometheus', 'admin'],
+  ['PUT', '/api/v2/integrations/prometheus/exporter', 'admin'],
+  ['PUT', '/api/v2/integrations/prometheus/remote-write', 'admin'],
+  ['DELETE', '/api/v2/integrations/prometheus/remote-write', 'admin'],
   // The container:read scope covers images and volumes; stacks of a host (docs/decisions/0020-containers.md).
   ['GET', '/api/v2/container/hosts/{id}/images', 'container:read'],
   ['GET', '/api/v2/container/hosts/{id}/volumes', 'container:read'],
@@ -297,6 +303,8 @@ const adminAreas = [
   /^\/api\/v2\/connectors(\/|$)/,
   // Desktop passwords, credentials like the connectors' (decision 0030).
   /^\/api\/v2\/desktop\/credentials(\/|$)/,
+  // Prometheus remote write: a receiver's URL and credentials, like the connectors' (decision 0075).
+  /^\/api\/v2\/integrations\/prometheus(\/|$)/,
 ];
 
 const accessOf = (route: RouteContract): string =>

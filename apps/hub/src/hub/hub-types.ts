@@ -40,6 +40,7 @@ import type { SessionService } from '../modules/users/session.service.js';
 import type { OwnerBootstrapResult } from '../modules/users/users.module.js';
 import type { UserService } from '../modules/users/users.service.js';
 import type { WebhookDeliveryOptions, WebhookService } from '../modules/webhooks/webhooks.service.js';
+import type { RemoteWriteOptions, RemoteWriteSender } from '../modules/prometheus/prometheus.module.js';
 
 export interface HubOptions {
   config: HubConfig;
@@ -66,6 +67,8 @@ export interface HubOptions {
   webhookDelivery?: Partial<WebhookDeliveryOptions>;
   /** Connector timeouts and the periodic check's interval (tests shorten them or turn the check off). */
   connectors?: Partial<ConnectorServiceOptions>;
+  /** Prometheus remote-write pacing (tests turn the timer off and call `remoteWrite.sendNow()`). */
+  remoteWrite?: Partial<RemoteWriteOptions>;
   /**
    * The cluster bus and node registry to use instead of those SVC_NATS_URL selects (tests pass buses of an
    * in-memory network). The hub starts the registry and closes both when it closes.
@@ -97,6 +100,8 @@ export interface Services {
   /** Webhooks and their delivery queue (tests of deliveries across processes). */
   webhooks: WebhookService;
   notifications: NotificationService;
+  /** Prometheus remote write: tests run a pass with `sendNow()`. */
+  remoteWrite: RemoteWriteSender;
 }
 
 export interface Hub {

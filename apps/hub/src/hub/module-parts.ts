@@ -18,6 +18,7 @@ import type { createAuthModule } from '../modules/auth/auth.module.js';
 import type { ConnectorServiceOptions } from '../modules/connectors/connectors.service.js';
 import type { EventStreamLimits } from '../modules/events/events.module.js';
 import type { MetricsIntake } from '../modules/metrics/metrics.module.js';
+import type { RemoteWriteOptions } from '../modules/prometheus/prometheus.module.js';
 import type { RuntimeSettings } from '../modules/settings/settings.module.js';
 import type { WebhookDeliveryOptions } from '../modules/webhooks/webhooks.service.js';
 import type { ConnectedAgents } from './agent-setup.js';
@@ -49,6 +50,7 @@ export interface ModuleParts {
   eventStream: Partial<EventStreamLimits> | undefined;
   webhookDelivery: Partial<WebhookDeliveryOptions> | undefined;
   connectors: Partial<ConnectorServiceOptions> | undefined;
+  remoteWrite: Partial<RemoteWriteOptions> | undefined;
 }
 
 /** The parts nearly every module takes. */

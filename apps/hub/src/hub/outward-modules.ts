@@ -13,6 +13,7 @@ import { createMcpModule } from '../modules/mcp/mcp.module.js';
 import { createMobileModule } from '../modules/mobile/mobile.module.js';
 import { createNasModule } from '../modules/nas/nas.module.js';
 import { createNotificationsModule } from '../modules/notifications/notifications.module.js';
+import { createPrometheusModule } from '../modules/prometheus/prometheus.module.js';
 import { createSessionsModule } from '../modules/sessions/sessions.module.js';
 import { createStacksModule } from '../modules/stacks/stacks.module.js';
 import { createVirtModule } from '../modules/virt/virt.module.js';
@@ -83,6 +84,17 @@ export function createOutwardModules(parts: ModuleParts, accounts: AccountModule
       dependents: (assetId) => dependencies.services.dependencies.dependentCount(assetId),
     }),
     mobile,
+    prometheus: createPrometheusModule({
+      ...base,
+      logger,
+      box,
+      outbound,
+      assets: assetService,
+      groups: accounts.groups.services.groups,
+      metrics: accounts.metrics.services.exported,
+      runsHere: parts.cluster.runsHere('prometheus_remote_write'),
+      ...(parts.remoteWrite ? { remoteWrite: parts.remoteWrite } : {}),
+    }),
     discovery: createDiscoveryModule({
       ...base,
       gateway,

@@ -147,6 +147,7 @@ export async function assemblePlatform(options: HubOptions, opened: OpenedParts)
       eventStream: options.eventStream,
       webhookDelivery: options.webhookDelivery,
       connectors: options.connectors,
+      remoteWrite: options.remoteWrite,
     },
     restartSettings,
     refusals,

@@ -7,6 +7,7 @@ import type { Logger } from '../../platform/logger.js';
 import type { AssetService } from '../assets/assets.service.js';
 import { defineModule, subscriber } from '../module.js';
 import { createMetricsBudget, type MetricsBudget } from './metrics-budget.js';
+import { createMetricsExportService } from './metrics-export.service.js';
 import { createMetricsPurger } from './metrics-purger.js';
 import { metricsRoutes } from './metrics.routes.js';
 import { createMetricsService } from './metrics.service.js';
@@ -86,7 +87,7 @@ export function createMetricsModule(deps: {
   const metrics = createMetricsService({ db, clock, gateway: deps.gateway, assets });
   return defineModule({
     name: 'metrics',
-    services: { metrics, budget, store, purger },
+    services: { metrics, budget, store, purger, exported: createMetricsExportService({ db }) },
     handlers: metricsRoutes(metrics),
     subscribers: [
       subscriber(['asset.deleted'], (event) => {

@@ -175,3 +175,65 @@ export async function deleteAssetMetricsBatch(
         );
   return Number(result.numAffectedRows ?? 0);
 }
+
+/** A place in the stored samples, in (ts, asset_id) order: what a reader in that order has passed. */
+export interface MetricPosition {
+  ts: string;
+  assetId: string;
+}
+
+/** The samples after `after` (all from the start when null) and stamped at or before `until`, in that order. */
+function samplesAfterQuery(db: Executor, after: MetricPosition | null, until: string) {
+  let query = db.selectFrom('metric_samples').where('ts', '<=', until);
+  if (after !== null) {
+    query = query.where((eb) =>
+      eb.or([eb('ts', '>', after.ts), eb.and([eb('ts', '=', after.ts), eb('asset_id', '>', after.assetId)])]),
+    );
+  }
+  return query;
+}
+
+export async function metricSamplesAfter(
+  db: Executor,
+  after: MetricPosition | null,
+  until: string,
+  limit: number,
+): Promise<MetricRow[]> {
+  return samplesAfterQuery(db, after, until)
+    .selectAll()
+    .orderBy('ts')
+    .orderBy('asset_id')
+    .limit(limit)
+    .execute();
+}
+
+/** How many samples lie after `after` up to `until`, counted up to `cap` (the count stops there). */
+export async function countMetricSamplesAfter(
+  db: Executor,
+  after: MetricPosition | null,
+  until: string,
+  cap: number,
+): Promise<number> {
+  const row = await db
+    .selectFrom(samplesAfterQuery(db, after, until).select('ts').limit(cap).as('waiting'))
+    .select(sql<string | number>`count(*)`.as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The position of the sample `offset` places after `after` (0: the first one), or undefined. */
+export async function metricPositionAt(
+  db: Executor,
+  after: MetricPosition | null,
+  until: string,
+  offset: number,
+): Promise<MetricPosition | undefined> {
+  const row = await samplesAfterQuery(db, after, until)
+    .select(['ts', 'asset_id'])
+    .orderBy('ts')
+    .orderBy('asset_id')
+    .limit(1)
+    .offset(offset)
+    .executeTakeFirst();
+  return row ? { ts: row.ts, assetId: row.asset_id } : undefined;
+}

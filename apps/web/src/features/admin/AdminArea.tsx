@@ -11,6 +11,7 @@ import { EnrollmentPage } from '../enrollment/EnrollmentPage';
 import { HubStatusPage } from '../hub/HubStatusPage';
 import { KeysPage } from '../keys/KeysPage';
 import { MeshvpnPage } from '../meshvpn/MeshvpnPage';
+import { PrometheusPage } from '../prometheus/PrometheusPage';
 import { SettingsPage } from '../settings/SettingsPage';
 import { TlsPage } from '../tls/TlsPage';
 import { UsersPage } from '../users/UsersPage';
@@ -22,6 +23,7 @@ const sections = [
   { path: 'enrollment', label: 'Enrollment', element: <EnrollmentPage /> },
   { path: 'tls', label: 'TLS', element: <TlsPage /> },
   { path: 'tailscale', label: 'Tailscale', element: <MeshvpnPage /> },
+  { path: 'prometheus', label: 'Prometheus', element: <PrometheusPage /> },
   { path: 'settings', label: 'Settings', element: <SettingsPage /> },
   { path: 'audit', label: 'Audit log', element: <AuditPage /> },
   { path: 'status', label: 'Hub status', element: <HubStatusPage /> },
