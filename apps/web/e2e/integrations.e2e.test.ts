@@ -94,7 +94,10 @@ describe('the Integrations page', () => {
     expect(await copySnippet(t, 'inventory.sh')).toBe('#!/bin/sh\nexec svc inventory "$@"\n');
     expect(await copySnippet(t, 'Ansible commands')).toContain('ansible-inventory -i inventory.sh --graph');
 
-    // An admin is sent to the keys page to make the key.
+    // An admin is sent to the Prometheus settings, and to the keys page to make the key.
+    await t.page.getByRole('link', { name: 'Admin → Prometheus' }).click();
+    await t.page.getByRole('heading', { name: 'Prometheus', level: 1 }).waitFor();
+    await t.page.goBack();
     await t.page.getByRole('link', { name: 'Create a key under Admin → API keys' }).first().click();
     await t.page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
     expect(t.cspViolations).toEqual([]);
@@ -132,6 +135,7 @@ describe('the Integrations page', () => {
     await t.page.getByRole('heading', { name: 'AI assistants (MCP)', level: 2 }).waitFor();
     expect(await t.page.getByText('An admin creates keys under Admin → API keys.').count()).toBe(3);
     expect(await t.page.getByRole('link', { name: /Create a key/ }).count()).toBe(0);
+    expect(await t.page.getByRole('link', { name: 'Admin → Prometheus' }).count()).toBe(0);
     expect(await t.page.getByLabel('MCP URL').inputValue()).toBe(`${new URL(t.baseUrl).origin}/mcp`);
   });
 });

@@ -42,6 +42,21 @@ function KeyHint({ need }: { need: string }) {
   );
 }
 
+/** Exporter ports and remote write are an admin's settings, on their own page (features/prometheus/). */
+function PrometheusAdminLink() {
+  const { isAdmin } = useSession();
+  return (
+    <p className="muted">
+      Exporter ports per group and remote write of the hub&apos;s metrics to Prometheus:{' '}
+      {isAdmin ? (
+        <Link to="/admin/prometheus">Admin → Prometheus</Link>
+      ) : (
+        'an admin sets them under Admin → Prometheus.'
+      )}
+    </p>
+  );
+}
+
 /** What a client that is not the svc CLI needs when the hub's certificate is from its own CA. */
 function CaNote({ place }: { place: HubPlace }) {
   const download = caDownload(place);
@@ -111,10 +126,7 @@ function PrometheusSection({ place }: { place: HubPlace }) {
           <code>ca_file</code> is this hub&apos;s CA, downloaded as in the AI assistants section above.
         </p>
       ) : null}
-      {/*
-       * SLOT (issue 32): the Prometheus remote-write settings and status (apps/web/src/features/prometheus/)
-       * mount here, inside this section, below the service discovery snippet.
-       */}
+      <PrometheusAdminLink />
     </section>
   );
 }
