@@ -34,6 +34,8 @@ export const eventTypes = [
   'incident.updated',
   'incident.resolved',
   'schedule.completed',
+  'maintenance.started',
+  'maintenance.ended',
   'action.completed',
   'group.created',
   'group.updated',
@@ -99,6 +101,15 @@ const incidentChanged = payload({
   title: name,
 });
 
+/** A maintenance window's occurrence; `asset_ids` are its assets when it started (groups resolved then). */
+const maintenanceChanged = payload({
+  window_id: Type.String(),
+  name,
+  reason: name,
+  starts_at: Type.String({ format: 'date-time' }),
+  ends_at: Type.String({ format: 'date-time' }),
+});
+
 const desktopSession = payload({ session_id: Type.String(), asset_id: Type.String(), owner: Type.String() });
 
 export const eventPayloads = {
@@ -158,6 +169,8 @@ export const eventPayloads = {
     status: Type.String(),
     ...runCounts,
   }),
+  'maintenance.started': maintenanceChanged,
+  'maintenance.ended': maintenanceChanged,
   'action.completed': payload({ action_id: Type.String(), ...runCounts }),
   'group.created': groupChanged,
   'group.updated': payload({ group_id: Type.String(), name, fields: Type.Array(Type.String()) }),

@@ -33,6 +33,7 @@ import { metricsContracts } from './api/metrics.js';
 import { plannedContracts } from './api/planned.js';
 import { powerContracts } from './api/power.js';
 import { schedulesContracts } from './api/schedules.js';
+import { maintenanceContracts } from './api/maintenance.js';
 import { searchContracts } from './api/search.js';
 import { settingsContracts } from './api/settings.js';
 import { statusContracts } from './api/status.js';
@@ -73,6 +74,7 @@ export const contractAreas = {
   status: statusContracts,
   actions: actionsContracts,
   schedules: schedulesContracts,
+  maintenance: maintenanceContracts,
   bulk: bulkContracts,
   alerts: alertsContracts,
   incidents: incidentsContracts,
@@ -118,6 +120,7 @@ export const routes = {
   ...statusContracts,
   ...actionsContracts,
   ...schedulesContracts,
+  ...maintenanceContracts,
   ...bulkContracts,
   ...alertsContracts,
   ...incidentsContracts,
