@@ -3,7 +3,7 @@
  * aligned columns, one object as `field: value` lines, a fan-out result as a header and its streams, an event
  * as one line. Pure functions of their input, so the unit tier checks them.
  */
-import type { ApiKey, Asset, EventEnvelope, ExecResult, ExecSummary } from '@svc/protocol';
+import type { ApiKey, Asset, EventEnvelope, ExecResult, ExecSummary, MaintenanceWindow } from '@svc/protocol';
 
 /** C0 controls but tab and newline, DEL, and the one-byte CSI: what could move a terminal's cursor. */
 // eslint-disable-next-line no-control-regex
@@ -80,6 +80,26 @@ export function formatKeyTable(keys: readonly ApiKey[]): string {
       formatTime(k.expires_at),
       formatTime(k.last_used_at),
       k.id,
+    ]),
+  );
+}
+
+/** When a window holds: its span, or its cron, duration and zone. */
+function windowTiming(w: MaintenanceWindow): string {
+  if (w.kind === 'one_off') return `${formatTime(w.starts_at)} .. ${formatTime(w.ends_at)}`;
+  return `${w.cron ?? ''} for ${String(w.duration_minutes ?? 0)} min (${w.timezone})`;
+}
+
+export function formatMaintenanceTable(windows: readonly MaintenanceWindow[]): string {
+  return formatTable(
+    ['NAME', 'WHEN', 'NOW', 'NEXT', 'REASON', 'ID'],
+    windows.map((w) => [
+      w.name,
+      windowTiming(w),
+      w.current ? `until ${formatTime(w.current.ends_at)}` : '-',
+      formatTime(w.next_occurrences[0]?.starts_at),
+      w.reason,
+      w.id,
     ]),
   );
 }

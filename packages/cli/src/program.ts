@@ -10,6 +10,7 @@ import { registerExec } from './commands/exec.js';
 import { registerFiles } from './commands/files.js';
 import { registerKeys } from './commands/keys.js';
 import { registerLogin } from './commands/login.js';
+import { registerMaintenance } from './commands/maintenance.js';
 import { completionScript } from './completion.js';
 import { createContext, type CliIo } from './context.js';
 import { describeFailure, exitCodes, type ExitCode } from './exit-codes.js';
@@ -41,6 +42,7 @@ function buildProgram(io: CliIo, commandWords: string[] | null = null) {
   registerFiles(program, ctx);
   registerKeys(program, ctx);
   registerEvents(program, ctx);
+  registerMaintenance(program, ctx);
   program
     .command('completion')
     .description('print a shell completion script: eval "$(svc completion bash)"')
