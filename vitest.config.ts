@@ -45,6 +45,7 @@ const pureHubTests = [
   'apps/hub/src/modules/discovery/lan-scan.test.ts',
   'apps/hub/src/modules/exec/result-budget.test.ts',
   'apps/hub/src/modules/metrics/metrics-budget.test.ts',
+  'apps/hub/src/modules/maintenance/window-time.test.ts',
   'apps/hub/src/modules/notifications/routing.test.ts',
   'apps/hub/src/modules/webhooks/delivery-queue.test.ts',
   'apps/hub/src/modules/module.test.ts',

@@ -238,6 +238,8 @@ function servicesOf(modules: HubModules, passwords: PasswordHasher): Services {
     oidcAccounts: modules.users.services.oidcAccounts,
     alerts: modules.alerts.services.alerts,
     alertEvaluator: modules.alerts.services.evaluator,
+    maintenance: modules.maintenance.services.maintenance,
+    maintenanceAnnouncer: modules.maintenance.services.announcer,
     connectors: modules.connectors.services.connectors,
     desktopCredentials: modules.desktop.services.desktopCredentials,
     webhooks: modules.webhooks.services.webhooks,

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { Asset, ExecResult } from '@svc/protocol';
+import type { Asset, ExecResult, MaintenanceWindow } from '@svc/protocol';
 import {
   formatAsset,
   formatAssetTable,
   formatBlastRadius,
   formatEvent,
+  formatMaintenanceTable,
   formatProgress,
   formatReview,
   formatResultHeader,
@@ -208,5 +209,45 @@ describe('formatBlastRadius and formatReview', () => {
     expect(text).toContain('cause:\n  (not written)');
     expect(text).toContain('  [x] add a UPS');
     expect(text).toContain('  2026-11-01 10:00:00Z  incident  Incident opened: db: down');
+  });
+});
+
+describe('formatMaintenanceTable', () => {
+  const base: MaintenanceWindow = {
+    id: 'mnt_01jc0000000000000000000000',
+    name: 'patch night',
+    reason: 'kernel',
+    kind: 'recurring',
+    asset_ids: [],
+    group_ids: [],
+    starts_at: null,
+    ends_at: null,
+    cron: '0 2 * * 0',
+    duration_minutes: 120,
+    timezone: 'Europe/Berlin',
+    current: null,
+    next_occurrences: [{ starts_at: '2026-05-03T00:00:00.000Z', ends_at: '2026-05-03T02:00:00.000Z' }],
+    created_by: 'key_x',
+    created_at: '2026-05-01T00:00:00.000Z',
+    updated_at: '2026-05-01T00:00:00.000Z',
+  };
+
+  it('shows when each window holds, whether it holds now and when next', () => {
+    const oneOff: MaintenanceWindow = {
+      ...base,
+      name: 'disks',
+      kind: 'one_off',
+      cron: null,
+      duration_minutes: null,
+      starts_at: '2026-05-01T10:00:00.000Z',
+      ends_at: '2026-05-01T12:00:00.000Z',
+      current: { starts_at: '2026-05-01T10:00:00.000Z', ends_at: '2026-05-01T12:00:00.000Z' },
+      next_occurrences: [],
+    };
+    expect(formatMaintenanceTable([base, oneOff]).split('\n')).toEqual([
+      'NAME         WHEN                                          NOW                         NEXT                  REASON  ID',
+      'patch night  0 2 * * 0 for 120 min (Europe/Berlin)         -                           2026-05-03 00:00:00Z  kernel  mnt_01jc0000000000000000000000',
+      'disks        2026-05-01 10:00:00Z .. 2026-05-01 12:00:00Z  until 2026-05-01 12:00:00Z  -                     kernel  mnt_01jc0000000000000000000000',
+    ]);
   });
 });

@@ -11,6 +11,7 @@ import type {
   ExecResult,
   ExecSummary,
   IncidentReview,
+  MaintenanceWindow,
 } from '@svc/protocol';
 
 /** C0 controls but tab and newline, DEL, and the one-byte CSI: what could move a terminal's cursor. */
@@ -88,6 +89,26 @@ export function formatKeyTable(keys: readonly ApiKey[]): string {
       formatTime(k.expires_at),
       formatTime(k.last_used_at),
       k.id,
+    ]),
+  );
+}
+
+/** When a window holds: its span, or its cron, duration and zone. */
+function windowTiming(w: MaintenanceWindow): string {
+  if (w.kind === 'one_off') return `${formatTime(w.starts_at)} .. ${formatTime(w.ends_at)}`;
+  return `${w.cron ?? ''} for ${String(w.duration_minutes ?? 0)} min (${w.timezone})`;
+}
+
+export function formatMaintenanceTable(windows: readonly MaintenanceWindow[]): string {
+  return formatTable(
+    ['NAME', 'WHEN', 'NOW', 'NEXT', 'REASON', 'ID'],
+    windows.map((w) => [
+      w.name,
+      windowTiming(w),
+      w.current ? `until ${formatTime(w.current.ends_at)}` : '-',
+      formatTime(w.next_occurrences[0]?.starts_at),
+      w.reason,
+      w.id,
     ]),
   );
 }

@@ -13,6 +13,7 @@ import { registerInventory } from './commands/inventory.js';
 import { registerKeys } from './commands/keys.js';
 import { registerLogin } from './commands/login.js';
 import { registerMcp } from './commands/mcp.js';
+import { registerMaintenance } from './commands/maintenance.js';
 import { completionScript } from './completion.js';
 import { createContext, type CliIo } from './context.js';
 import { describeFailure, exitCodes, type ExitCode } from './exit-codes.js';
@@ -49,6 +50,7 @@ function buildProgram(io: CliIo, commandWords: string[] | null = null) {
   registerEvents(program, ctx);
   registerInventory(program, ctx);
   registerMcp(program, ctx);
+  registerMaintenance(program, ctx);
   program
     .command('completion')
     .description('print a shell completion script: eval "$(svc completion bash)"')

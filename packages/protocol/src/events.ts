@@ -35,6 +35,8 @@ export const eventTypes = [
   'incident.resolved',
   'incident.review_updated',
   'schedule.completed',
+  'maintenance.started',
+  'maintenance.ended',
   'action.completed',
   'group.created',
   'group.updated',
@@ -98,6 +100,15 @@ const incidentChanged = payload({
   asset_id: Type.String(),
   severity,
   title: name,
+});
+
+/** A maintenance window's occurrence; `asset_ids` are its assets when it started (groups resolved then). */
+const maintenanceChanged = payload({
+  window_id: Type.String(),
+  name,
+  reason: name,
+  starts_at: Type.String({ format: 'date-time' }),
+  ends_at: Type.String({ format: 'date-time' }),
 });
 
 const desktopSession = payload({ session_id: Type.String(), asset_id: Type.String(), owner: Type.String() });
@@ -165,6 +176,8 @@ export const eventPayloads = {
     status: Type.String(),
     ...runCounts,
   }),
+  'maintenance.started': maintenanceChanged,
+  'maintenance.ended': maintenanceChanged,
   'action.completed': payload({ action_id: Type.String(), ...runCounts }),
   'group.created': groupChanged,
   'group.updated': payload({ group_id: Type.String(), name, fields: Type.Array(Type.String()) }),

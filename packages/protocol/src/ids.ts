@@ -27,6 +27,7 @@ export const idPrefixes = {
   pushSubscription: 'psb',
   webauthnCredential: 'wac',
   telemetryEvent: 'tel',
+  maintenanceWindow: 'mnt',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -34,6 +34,7 @@ import { plannedContracts } from './api/planned.js';
 import { prometheusContracts } from './api/prometheus.js';
 import { powerContracts } from './api/power.js';
 import { schedulesContracts } from './api/schedules.js';
+import { maintenanceContracts } from './api/maintenance.js';
 import { searchContracts } from './api/search.js';
 import { settingsContracts } from './api/settings.js';
 import { statusContracts } from './api/status.js';
@@ -75,6 +76,7 @@ export const contractAreas = {
   status: statusContracts,
   actions: actionsContracts,
   schedules: schedulesContracts,
+  maintenance: maintenanceContracts,
   bulk: bulkContracts,
   alerts: alertsContracts,
   incidents: incidentsContracts,
@@ -122,6 +124,7 @@ export const routes = {
   ...statusContracts,
   ...actionsContracts,
   ...schedulesContracts,
+  ...maintenanceContracts,
   ...bulkContracts,
   ...alertsContracts,
   ...incidentsContracts,

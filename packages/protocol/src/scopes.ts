@@ -30,6 +30,8 @@ export const scopes = [
   'actions:read',
   'actions:write',
   'actions:exec',
+  'maintenance:read',
+  'maintenance:write',
   'hub:read',
   /** The hub's own Prometheus metrics (GET /metrics; decision 0034). */
   'hub:metrics',

@@ -133,6 +133,31 @@ describe('@svc/sdk client', () => {
     expect(groupsOnly.data.map((h) => h.id)).toEqual([group.id]);
   });
 
+  it('creates, filters and removes maintenance windows, typed from their contracts', async () => {
+    const t = hub();
+    const client = createClient({ baseUrl, apiKey: t.ownerKey, fetch: injectFetch(t) });
+    const { data: asset } = await client.call('assets.create', { body: { name: 'sdk-maint' } });
+    const start = t.clock.now();
+    const { data: window } = await client.call('maintenance.create', {
+      body: {
+        name: 'sdk window',
+        reason: 'from the SDK',
+        asset_ids: [asset.id],
+        starts_at: start.toISOString(),
+        ends_at: new Date(start.getTime() + 3_600_000).toISOString(),
+      },
+    });
+    expectTypeOf(window.kind).toEqualTypeOf<'one_off' | 'recurring'>();
+    expect(window.current).not.toBeNull();
+    const active = await client.call('maintenance.list', { query: { asset: asset.id, active: true } });
+    expect(active.data.map((w) => w.id)).toEqual([window.id]);
+    expect((await client.call('maintenance.active')).data).toEqual([
+      { asset_id: asset.id, window_ids: [window.id], until: window.ends_at },
+    ]);
+    await client.call('maintenance.delete', { params: { id: window.id } });
+    expect((await client.call('maintenance.list', { query: {} })).meta.total).toBe(0);
+  });
+
   it('throws SvcApiError carrying the status and the error envelope', async () => {
     const t = hub();
     const client = createClient({ baseUrl, apiKey: t.ownerKey, fetch: injectFetch(t) });

@@ -10,7 +10,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiKey, ApiKeyCreated, EnrollmentTokenCreated, ExecResult, Whoami } from '@svc/protocol';
+import type {
+  ApiKey,
+  ApiKeyCreated,
+  EnrollmentTokenCreated,
+  ExecResult,
+  MaintenanceWindow,
+  Whoami,
+} from '@svc/protocol';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { startTestHub, type TestHub } from '@svc/testkit';
@@ -529,6 +536,60 @@ describe('svc keys', () => {
   it('refuses a bad role as usage (exit 2)', async () => {
     const run = await svc(['keys', 'create', '--name', 'x', '--role', 'owner', '--scopes', '*']);
     expect(run.code).toBe(2);
+  });
+});
+
+describe('svc maintenance', () => {
+  it('creates a window on an asset, lists it as active, and removes it by name', async () => {
+    const start = new Date(Date.now() - 60_000).toISOString();
+    const end = new Date(Date.now() + 3_600_000).toISOString();
+    const created = await svc([
+      '--json',
+      'maintenance',
+      'create',
+      '--name',
+      'cli window',
+      '--reason',
+      'disk swap',
+      '--assets',
+      assetName,
+      '--start',
+      start,
+      '--end',
+      end,
+    ]);
+    expect(created.code, created.stderr).toBe(0);
+    const window = JSON.parse(created.stdout) as MaintenanceWindow;
+    expect(window).toMatchObject({ kind: 'one_off', asset_ids: [assetId], reason: 'disk swap' });
+
+    const listed = await svc(['maintenance', 'ls', '--active']);
+    expect(listed.stdout).toContain('cli window');
+    expect(listed.stdout).toContain(window.id);
+    const active = await svc(['maintenance', 'active']);
+    expect(active.stdout).toContain(assetId);
+
+    const bad = await svc(['maintenance', 'create', '--name', 'x', '--reason', 'y', '--assets', assetName]);
+    expect(bad.code).toBe(2);
+    const refused = await svc([
+      'maintenance',
+      'create',
+      '--name',
+      'x',
+      '--reason',
+      'y',
+      '--assets',
+      assetName,
+      '--cron',
+      'every night',
+      '--duration',
+      '60',
+    ]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('cron');
+
+    const removed = await svc(['maintenance', 'rm', 'cli window']);
+    expect(removed.code).toBe(0);
+    expect(removed.stderr).toContain(`removed cli window (${window.id})`);
   });
 });
 

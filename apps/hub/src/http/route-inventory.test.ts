@@ -193,6 +193,13 @@ const documentedExtras: readonly (readonly [method: string, path: string, access
   ['GET', '/api/v2/discovery/suggestions', 'discovery:write'],
   ['POST', '/api/v2/discovery/suggestions/{id}/accept', 'discovery:write'],
   ['POST', '/api/v2/discovery/suggestions/{id}/dismiss', 'discovery:write'],
+  // Maintenance windows (issue 33, docs/decisions/0078-maintenance-windows.md).
+  ['GET', '/api/v2/maintenance/windows', 'maintenance:read'],
+  ['GET', '/api/v2/maintenance/active', 'maintenance:read'],
+  ['GET', '/api/v2/maintenance/windows/{id}', 'maintenance:read'],
+  ['POST', '/api/v2/maintenance/windows', 'maintenance:write'],
+  ['PATCH', '/api/v2/maintenance/windows/{id}', 'maintenance:write'],
+  ['DELETE', '/api/v2/maintenance/windows/{id}', 'maintenance:write'],
   ['GET', '/api/v2/groups/{id}', 'groups:read'],
   ['PATCH', '/api/v2/groups/{id}', 'groups:write'],
   ['DELETE', '/api/v2/groups/{id}', 'groups:write'],

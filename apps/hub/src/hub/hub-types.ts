@@ -31,6 +31,8 @@ import type { EnrollmentService } from '../modules/enrollment/enrollment.service
 import type { EventStreamLimits, EventStreamServer } from '../modules/events/events.module.js';
 import type { ExecService } from '../modules/exec/exec.service.js';
 import type { GroupService } from '../modules/groups/groups.service.js';
+import type { MaintenanceAnnouncer } from '../modules/maintenance/maintenance-announcer.service.js';
+import type { MaintenanceService } from '../modules/maintenance/maintenance.service.js';
 import type { ApiKeyService } from '../modules/keys/keys.service.js';
 import type { MetricsBudget, MetricsPurger, MetricsStore } from '../modules/metrics/metrics.module.js';
 import type { NotificationService } from '../modules/notifications/notifications.service.js';
@@ -102,6 +104,9 @@ export interface Services {
   notifications: NotificationService;
   /** Prometheus remote write: tests run a pass with `sendNow()`. */
   remoteWrite: RemoteWriteSender;
+  /** Maintenance windows, and the announcer of their occurrences (tests run a pass with `runDue()`). */
+  maintenance: MaintenanceService;
+  maintenanceAnnouncer: MaintenanceAnnouncer;
 }
 
 export interface Hub {

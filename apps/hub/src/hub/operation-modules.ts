@@ -10,6 +10,7 @@ import { createEventsModule } from '../modules/events/events.module.js';
 import { createExecModule } from '../modules/exec/exec.module.js';
 import { createFilesModule } from '../modules/files/files.module.js';
 import { createIncidentsModule } from '../modules/incidents/incidents.module.js';
+import { createMaintenanceModule } from '../modules/maintenance/maintenance.module.js';
 import { createPowerModule } from '../modules/power/power.module.js';
 import { createSchedulesModule } from '../modules/schedules/schedules.module.js';
 import { createSystemModule } from '../modules/system/system.module.js';
@@ -30,6 +31,13 @@ export function createOperationModules(parts: ModuleParts, accounts: AccountModu
     telemetry,
   });
   const system = createSystemModule(operations);
+  // Built before what asks it whether an asset is in a window: schedules and alerts.
+  const maintenance = createMaintenanceModule({
+    ...base,
+    logger,
+    assets: accounts.assets.services.assets,
+    groups,
+  });
   const automation = { ...base, assets: parts.agents.agentCalls.assets, groups, exec: exec.services.exec };
   // Actions ask schedules whether one runs an action; schedules are built after the actions they load.
   const actions = createActionsModule({ ...automation, schedules: () => schedules.services.schedules });
@@ -38,6 +46,7 @@ export function createOperationModules(parts: ModuleParts, accounts: AccountModu
     actions: actions.services.actions,
     keys: accounts.keys.services.apiKeys,
     users: accounts.users.services.users,
+    maintenance: maintenance.services.maintenance,
     logger,
     cluster: { nodeId: bus.nodeId, liveNodes: () => registry.liveNodes(), lease: registry },
   });
@@ -47,6 +56,7 @@ export function createOperationModules(parts: ModuleParts, accounts: AccountModu
     assets: accounts.assets.services.assets,
     metrics: accounts.metrics.services.metrics,
     services: system.services.system,
+    maintenance: maintenance.services.maintenance,
     intervalMs: config.alertIntervalS * 1000,
     runsHere: parts.cluster.runsHere('alerts'),
   });
@@ -58,6 +68,7 @@ export function createOperationModules(parts: ModuleParts, accounts: AccountModu
     containers: createContainersModule(operations),
     actions,
     schedules,
+    maintenance,
     bulk: createBulkModule({ ...operations, groups, system: system.services.system }),
     alerts,
     incidents: createIncidentsModule({ ...base, alerts: alerts.services.alerts }),

@@ -131,6 +131,7 @@ async function startOperationsApp(
     actions: actions.services.actions,
     keys: t.hub.services.apiKeys,
     users: t.hub.services.users,
+    maintenance: t.hub.services.maintenance,
     logger: silentLogger,
   });
   const bulk = createBulkModule({

@@ -63,6 +63,11 @@ export const pages: readonly PageEntry[] = [
     nav: { label: 'Schedules', section: 'Automation' },
   },
   {
+    path: 'maintenance',
+    component: page(() => import('../features/maintenance/MaintenancePage'), 'MaintenancePage'),
+    nav: { label: 'Maintenance', section: 'Automation' },
+  },
+  {
     path: 'alerts',
     component: page(() => import('../features/alerts/AlertsPage'), 'AlertsPage'),
     nav: { label: 'Alerts', section: 'Automation' },

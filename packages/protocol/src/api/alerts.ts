@@ -15,7 +15,8 @@ export const AlertSeverity = literals(alertSeverities);
 export const alertRuleKinds = ['offline', 'cpu', 'memory', 'disk', 'service'] as const;
 export type AlertRuleKind = (typeof alertRuleKinds)[number];
 
-export const alertStatuses = ['firing', 'acknowledged', 'silenced', 'resolved'] as const;
+/** `suppressed`: raised while its asset was in a maintenance window: recorded, not notified (decision 0078). */
+export const alertStatuses = ['firing', 'acknowledged', 'silenced', 'suppressed', 'resolved'] as const;
 export type AlertStatus = (typeof alertStatuses)[number];
 
 export const alertLimits = {
@@ -104,6 +105,8 @@ export const Alert = Type.Object({
   acknowledged_by: Maybe(Type.String()),
   silenced_until: NullableTimestamp,
   resolved_at: NullableTimestamp,
+  /** The maintenance window that held its asset when it was raised; null when none did. */
+  suppressed_by: Maybe(Type.String()),
 });
 export type Alert = Static<typeof Alert>;
 

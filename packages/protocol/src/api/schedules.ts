@@ -28,6 +28,8 @@ export const Schedule = Type.Object({
   group: Maybe(Type.String()),
   /** False while paused: no tick runs, and none is reported missed; `next_run_at` is null. */
   enabled: Type.Boolean(),
+  /** True: a tick runs only while every target is in a maintenance window; otherwise it is recorded skipped. */
+  only_in_maintenance_window: Type.Boolean(),
   next_run_at: NullableTimestamp,
   last_run_at: NullableTimestamp,
   created_at: Timestamp,
@@ -48,6 +50,8 @@ export const ScheduleCreate = Type.Object(
     group: Type.Optional(GroupRef),
     /** False creates it paused. */
     enabled: Type.Optional(Type.Boolean()),
+    /** Run a tick only while every target is in a maintenance window (false by default). */
+    only_in_maintenance_window: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
@@ -67,6 +71,7 @@ export const ScheduleUpdate = Type.Object(
     group: Type.Optional(GroupRef),
     /** False pauses, true resumes from the next tick after now. */
     enabled: Type.Optional(Type.Boolean()),
+    only_in_maintenance_window: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false, minProperties: 1 },
 );
@@ -79,6 +84,8 @@ export const scheduleRunStatuses = [
   'interrupted',
   'failed',
   'refused',
+  /** A tick outside a maintenance window of a schedule that runs only inside one. */
+  'skipped',
 ] as const;
 export type ScheduleRunStatus = (typeof scheduleRunStatuses)[number];
 

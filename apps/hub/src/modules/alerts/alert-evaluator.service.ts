@@ -9,6 +9,7 @@ import type { AlertRuleKind } from '@svc/protocol';
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
 import type { AssetService } from '../assets/assets.service.js';
+import type { MaintenanceService } from '../maintenance/maintenance.service.js';
 import type { MetricsService } from '../metrics/metrics.service.js';
 import type { SystemService } from '../system/system.service.js';
 import {
@@ -63,7 +64,9 @@ export function createAlertEvaluator(deps: {
   clock: Clock;
   logger: Logger;
   rules: Pick<AlertRuleService, 'enabled'>;
-  alerts: Pick<AlertService, 'open' | 'fire' | 'resolve'>;
+  alerts: Pick<AlertService, 'open' | 'fire' | 'promote' | 'resolve'>;
+  /** Which assets are in a maintenance window: their new alerts are recorded suppressed (decision 0078). */
+  maintenance: Pick<MaintenanceService, 'holding'>;
   assets: Pick<AssetService, 'presence'>;
   metrics: Pick<MetricsService, 'recentSamples'>;
   services: Pick<SystemService, 'serviceStates'>;
@@ -148,6 +151,7 @@ export function createAlertEvaluator(deps: {
       ...new Set(checks.filter((c) => c.rule.kind === 'service').map((c) => c.assetId)),
     ].filter((id) => presence.get(id)?.status === 'online');
     const states = await serviceStatesOf(serviceAssets);
+    const inWindow = await deps.maintenance.holding(now);
     const open = new Map<string, AlertRow>();
     for (const alert of await alerts.open()) open.set(`${alert.rule_id}|${alert.asset_id}`, alert);
 
@@ -165,28 +169,38 @@ export function createAlertEvaluator(deps: {
       const service =
         rule.kind === 'service' ? observeService(rule, assetId, asset.status, states, now) : undefined;
       const openAlert = open.get(checkKey(rule.id, assetId));
-      const transition = evaluateRule(
-        {
-          kind: rule.kind as AlertRuleKind,
-          thresholdPercent: rule.threshold_percent,
-          service: rule.service,
-          durationMinutes: rule.duration_minutes,
-        },
-        {
-          status: asset.status,
-          lastSeenAt: asset.last_seen_at,
-          samples: percents,
-          ...(service ? { service } : {}),
-        },
-        openAlert !== undefined,
-        now,
-      );
-      if (transition.type === 'fire') {
-        await alerts.fire(rule, asset, transition);
-        fired++;
-      } else if (transition.type === 'resolve' && openAlert) {
+      const judge = (alertOpen: boolean) =>
+        evaluateRule(
+          {
+            kind: rule.kind as AlertRuleKind,
+            thresholdPercent: rule.threshold_percent,
+            service: rule.service,
+            durationMinutes: rule.duration_minutes,
+          },
+          {
+            status: asset.status,
+            lastSeenAt: asset.last_seen_at,
+            samples: percents,
+            ...(service ? { service } : {}),
+          },
+          alertOpen,
+          now,
+        );
+      const transition = judge(openAlert !== undefined);
+      if (transition.type === 'resolve' && openAlert) {
         await alerts.resolve(openAlert);
         resolved++;
+      } else if (openAlert?.state === 'suppressed') {
+        // Its window over and the condition still holding, it fires now, as after an Alertmanager silence.
+        const still = inWindow.has(assetId) ? null : judge(false);
+        if (still?.type === 'fire') {
+          await alerts.promote(openAlert, still);
+          fired++;
+        }
+      } else if (transition.type === 'fire') {
+        const windowId = inWindow.get(assetId) ?? null;
+        await alerts.fire(rule, asset, transition, windowId);
+        if (windowId === null) fired++;
       }
     }
     return { checked: checks.length, fired, resolved };

@@ -5,6 +5,7 @@ import type { EventBus } from '../../platform/event-bus.js';
 import type { Logger } from '../../platform/logger.js';
 import type { AssetService } from '../assets/assets.service.js';
 import type { AuditService } from '../audit/audit.service.js';
+import type { MaintenanceService } from '../maintenance/maintenance.service.js';
 import type { MetricsService } from '../metrics/metrics.service.js';
 import type { SystemService } from '../system/system.service.js';
 import { defineModule, subscriber } from '../module.js';
@@ -27,6 +28,8 @@ export function createAlertsModule(deps: {
   metrics: Pick<MetricsService, 'recentSamples'>;
   /** The agents' service states, for service rules. */
   services: Pick<SystemService, 'serviceStates'>;
+  /** Which assets are in a maintenance window now. */
+  maintenance: Pick<MaintenanceService, 'holding'>;
   intervalMs: number;
   /** False while another hub process holds this loop's lease (decision 0040): its timer then skips. */
   runsHere?: () => boolean;

@@ -27,6 +27,7 @@ export function ruleAssets(row: Pick<AlertRuleRow, 'asset_ids'>): string[] {
 /** The status a caller sees: silenced while `silenced_until` is ahead, otherwise the stored state. */
 function alertStatus(row: AlertRow, now: Date): AlertStatus {
   if (row.state === 'resolved') return 'resolved';
+  if (row.state === 'suppressed') return 'suppressed';
   if (row.silenced_until !== null && Date.parse(row.silenced_until) > now.getTime()) return 'silenced';
   return row.state === 'acknowledged' ? 'acknowledged' : 'firing';
 }
@@ -49,6 +50,7 @@ export function presentAlert(row: AlertRow, now: Date): Alert {
     acknowledged_by: row.acknowledged_by,
     silenced_until: row.silenced_until,
     resolved_at: row.resolved_at,
+    suppressed_by: row.suppressed_by,
   };
 }
 

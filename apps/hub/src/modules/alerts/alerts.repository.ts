@@ -82,6 +82,9 @@ function filteredAlerts(db: Executor, filter: AlertFilter) {
     case 'silenced':
       query = query.where('state', '!=', 'resolved').where('silenced_until', '>', filter.now);
       break;
+    case 'suppressed':
+      query = query.where('state', '=', 'suppressed');
+      break;
     case 'firing':
     case 'acknowledged':
       query = query.where('state', '=', filter.status).where(notSilenced(filter.now));

@@ -15,7 +15,7 @@ import {
 } from '@svc/protocol';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
-import type { Database } from '../../platform/db/schema.js';
+import type { Database, Executor } from '../../platform/db/schema.js';
 import type { EventBus } from '../../platform/event-bus.js';
 import { pageWindow, toPage, type Page, type PageRequest } from '../../platform/db/paging.js';
 import { HubError, validationError } from '../../platform/hub-error.js';
@@ -57,11 +57,19 @@ export interface AlertService {
   // The evaluator's side.
   /** Alerts not resolved yet, of every rule. */
   open(): Promise<AlertRow[]>;
+  /**
+   * Raises an alert. With `suppressedBy` (the maintenance window holding its asset) it is recorded
+   * `suppressed`: no incident, no event, so nothing is notified (decision 0078).
+   */
   fire(
     rule: AlertRuleRow,
     asset: { id: string; name: string },
     found: { value: number | null; summary: string },
+    suppressedBy?: string | null,
   ): Promise<void>;
+  /** A suppressed alert whose window has ended while its condition still holds: it fires now. */
+  promote(alert: AlertRow, found: { value: number | null; summary: string }): Promise<void>;
+  /** Resolves an alert; a suppressed one quietly (it was never announced). */
   resolve(alert: AlertRow): Promise<void>;
   /** Resolves the open alerts of a deleted rule or asset. */
   resolveWhere(match: (alert: AlertRow) => boolean): Promise<void>;
@@ -118,7 +126,49 @@ export function createAlertService(deps: {
   async function resolveRow(alert: AlertRow): Promise<void> {
     const resolved: AlertRow = { ...alert, state: 'resolved', resolved_at: clock.now().toISOString() };
     await updateAlert(db, alert.id, { state: resolved.state, resolved_at: resolved.resolved_at });
-    publishAlert('alert.resolved', resolved);
+    // A suppressed alert was never announced: its end is not either.
+    if (alert.state !== 'suppressed') publishAlert('alert.resolved', resolved);
+  }
+
+  /** The alert joins its asset's open incident, or opens one; written with `write` in one transaction. */
+  async function withIncident(
+    alert: AlertRow,
+    write: (trx: Executor, incidentId: string) => Promise<void>,
+  ): Promise<{ row: IncidentRow; created: boolean }> {
+    const now = clock.now().toISOString();
+    return db.transaction().execute(async (trx) => {
+      const current = await findOpenIncident(trx, alert.asset_id);
+      if (current) {
+        const changes = { severity: maxSeverity(current.severity, alert.severity), updated_at: now };
+        await updateIncident(trx, current.id, changes);
+        await write(trx, current.id);
+        return { row: { ...current, ...changes }, created: false };
+      }
+      const created: IncidentRow = {
+        id: newId('incident'),
+        asset_id: alert.asset_id,
+        title: `${alert.asset_name}: ${alert.summary}`,
+        severity: alert.severity,
+        state: 'open',
+        opened_at: now,
+        updated_at: now,
+        resolved_at: null,
+        resolved_by: null,
+      };
+      await insertIncident(trx, created);
+      await write(trx, created.id);
+      return { row: created, created: true };
+    });
+  }
+
+  /** Refuses people's changes to a suppressed alert: it fires or resolves by itself when its window ends. */
+  function refuseSuppressed(row: AlertRow): void {
+    if (row.state === 'suppressed') {
+      throw new HubError(
+        'conflict',
+        `alert ${row.id} is suppressed by maintenance window ${row.suppressed_by ?? ''}`,
+      );
+    }
   }
 
   async function presentIncidents(rows: IncidentRow[]): Promise<Incident[]> {
@@ -150,6 +200,7 @@ export function createAlertService(deps: {
     async acknowledge(ctx, id) {
       const row = await loadAlert(ctx.principal, id);
       if (row.state === 'resolved') throw new HubError('conflict', `alert ${id} is resolved`);
+      refuseSuppressed(row);
       if (row.state === 'acknowledged') return presentAlert(row, clock.now());
       const now = clock.now();
       const changes = {
@@ -175,6 +226,7 @@ export function createAlertService(deps: {
     async silence(ctx, id, input) {
       const row = await loadAlert(ctx.principal, id);
       if (row.state === 'resolved') throw new HubError('conflict', `alert ${id} is resolved`);
+      refuseSuppressed(row);
       const now = clock.now();
       const maxMs = alertLimits.silenceMinutes * 60_000;
       let untilMs: number;
@@ -257,7 +309,7 @@ export function createAlertService(deps: {
 
     open: () => listOpenAlerts(db),
 
-    async fire(rule, asset, found) {
+    async fire(rule, asset, found, suppressedBy = null) {
       const now = clock.now().toISOString();
       const alert: AlertRow = {
         id: newId('alert'),
@@ -267,7 +319,7 @@ export function createAlertService(deps: {
         asset_name: asset.name,
         kind: rule.kind,
         severity: rule.severity,
-        state: 'firing',
+        state: suppressedBy === null ? 'firing' : 'suppressed',
         summary: found.summary,
         value: found.value,
         incident_id: null,
@@ -276,32 +328,31 @@ export function createAlertService(deps: {
         acknowledged_by: null,
         silenced_until: null,
         resolved_at: null,
+        suppressed_by: suppressedBy,
       };
-      // The asset's open incident takes the alert; with none, the alert opens one.
-      const incident = await db.transaction().execute(async (trx) => {
-        const current = await findOpenIncident(trx, asset.id);
-        if (current) {
-          const changes = { severity: maxSeverity(current.severity, rule.severity), updated_at: now };
-          await updateIncident(trx, current.id, changes);
-          await insertAlert(trx, { ...alert, incident_id: current.id });
-          return { row: { ...current, ...changes }, created: false };
-        }
-        const created: IncidentRow = {
-          id: newId('incident'),
-          asset_id: asset.id,
-          title: `${asset.name}: ${found.summary}`,
-          severity: rule.severity,
-          state: 'open',
-          opened_at: now,
-          updated_at: now,
-          resolved_at: null,
-          resolved_by: null,
-        };
-        await insertIncident(trx, created);
-        await insertAlert(trx, { ...alert, incident_id: created.id });
-        return { row: created, created: true };
-      });
+      if (suppressedBy !== null) {
+        await insertAlert(db, alert);
+        return;
+      }
+      const incident = await withIncident(alert, (trx, incidentId) =>
+        insertAlert(trx, { ...alert, incident_id: incidentId }),
+      );
       publishAlert('alert.fired', { ...alert, incident_id: incident.row.id });
+      publishIncident(incident.created ? 'incident.created' : 'incident.updated', incident.row);
+    },
+
+    async promote(alert, found) {
+      const changes = {
+        state: 'firing',
+        fired_at: clock.now().toISOString(),
+        summary: found.summary,
+        value: found.value,
+      };
+      const fired = { ...alert, ...changes };
+      const incident = await withIncident(fired, (trx, incidentId) =>
+        updateAlert(trx, alert.id, { ...changes, incident_id: incidentId }),
+      );
+      publishAlert('alert.fired', { ...fired, incident_id: incident.row.id });
       publishIncident(incident.created ? 'incident.created' : 'incident.updated', incident.row);
     },
 

@@ -29,6 +29,8 @@ export interface GroupService {
   members(principal: Principal, id: string): Promise<string[]>;
 
   // What other modules read of groups.
+  /** Each group's members, whoever asks (maintenance windows follow a group's membership); none for a group gone. */
+  membersOf(ids: readonly string[]): Promise<Map<string, string[]>>;
   /** Groups with at least one visible member (null: all groups). */
   count(visible: readonly string[] | null): Promise<number>;
   /** Groups with a visible member whose name contains `text`, by name. */
@@ -108,6 +110,8 @@ export function createGroupService(deps: {
       const { row, members } = await loadVisible(principal, id);
       return presentGroup(row, members, principal);
     },
+
+    membersOf: (ids) => listGroupMembers(db, ids),
 
     async members(principal, id) {
       const { members } = await loadVisible(principal, id);

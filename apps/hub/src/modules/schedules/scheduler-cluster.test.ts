@@ -61,6 +61,7 @@ describe.skipIf(url === null)('schedules across processes (postgres)', () => {
       actions: { load: () => Promise.reject(new Error('no actions here')) },
       keys: { expiryOf: () => Promise.resolve({ expiresAt: null }) },
       users: { account: () => Promise.reject(new Error('no users here')) },
+      maintenance: { outside: () => Promise.resolve([]) },
       logger: silentLogger,
       pollMs: 60_000,
       cluster: { nodeId, liveNodes: () => new Set(live) },
@@ -87,6 +88,7 @@ describe.skipIf(url === null)('schedules across processes (postgres)', () => {
         next_run_at: nextRunAt,
         last_run_at: null,
         created_at: nextRunAt,
+        only_in_window: 0,
       })
       .execute();
   }

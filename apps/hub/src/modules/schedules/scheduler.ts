@@ -22,6 +22,7 @@ import type { ExecService } from '../exec/exec.service.js';
 import type { ApiKeyService } from '../keys/keys.service.js';
 import type { UserService } from '../users/users.service.js';
 import type { ActionService } from '../actions/actions.service.js';
+import type { MaintenanceService } from '../maintenance/maintenance.service.js';
 import { execRequestOf } from '../actions/actions.service.js';
 import { loadedTargets } from '../../access/target-set.js';
 import { parseCron, ticksUntil } from './cron.js';
@@ -59,6 +60,8 @@ export interface SchedulerDeps {
   keys: Pick<ApiKeyService, 'expiryOf'>;
   /** Whether the user a schedule runs as still exists (the users module owns users). */
   users: Pick<UserService, 'account'>;
+  /** Whether targets are in a maintenance window (for schedules that run only inside one). */
+  maintenance: Pick<MaintenanceService, 'outside'>;
   logger: Logger;
   pollMs?: number;
   /**
@@ -232,12 +235,32 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     }
   }
 
-  /** Claims a tick and starts its run; a schedule whose previous run is still going skips the tick. */
+  /** Why a schedule that runs only inside a maintenance window skips this tick, or null when it runs. */
+  async function outsideWindow(row: ScheduleRow, now: Date): Promise<string | null> {
+    if (row.only_in_window !== 1) return null;
+    const outside = await deps.maintenance.outside(loadedTargets(row), now);
+    if (outside.length === 0) return null;
+    const more = outside.length > 10 ? ` and ${outside.length - 10} more` : '';
+    return (
+      `skipped: the schedule runs only inside a maintenance window, and ${outside.length} target(s) ` +
+      `were outside one: ${outside.slice(0, 10).join(', ')}${more}`
+    );
+  }
+
+  /**
+   * Claims a tick and starts its run; a schedule whose previous run is still going skips the tick (`missed`),
+   * one that runs only inside a maintenance window skips it while a target is outside one (`skipped`).
+   */
   async function claimAndRun(row: ScheduleRow, tick: Date, now: Date): Promise<void> {
     const cron = parseCron(row.cron, row.timezone);
     const next = cron.nextRun(tick);
     const busy = inFlight.has(row.id);
+    const skipped = busy ? null : await outsideWindow(row, now);
     const runId = newId('scheduleRun');
+    if (skipped !== null) {
+      await claimSkipped(row, runId, tick, next, now, skipped);
+      return;
+    }
     const claimed = await db.transaction().execute(async (trx) => {
       const fence = lease.fence();
       if (!(await claimTick(trx, row.id, tick.toISOString(), next?.toISOString() ?? null, !busy, fence)))
@@ -268,6 +291,39 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     }
     const running = run(row, runId).finally(() => inFlight.delete(row.id));
     inFlight.set(row.id, running);
+  }
+
+  /** Claims a tick as skipped, with the reason, without running it. */
+  async function claimSkipped(
+    row: ScheduleRow,
+    runId: string,
+    tick: Date,
+    next: Date | null,
+    now: Date,
+    reason: string,
+  ): Promise<void> {
+    const claimed = await db.transaction().execute(async (trx) => {
+      if (
+        !(await claimTick(trx, row.id, tick.toISOString(), next?.toISOString() ?? null, false, lease.fence()))
+      )
+        return false;
+      await insertRun(trx, {
+        id: runId,
+        schedule_id: row.id,
+        tick_at: tick.toISOString(),
+        status: 'skipped',
+        ticks: 1,
+        started_at: null,
+        finished_at: now.toISOString(),
+        summary: null,
+        results: '[]',
+        error: reason.slice(0, 1024),
+        node_id: null,
+      });
+      return true;
+    });
+    if (claimed) publish(row, runId, 'skipped', null);
+    else if (!(await lease.holds())) lease.refused('schedule tick claim');
   }
 
   async function pass(): Promise<void> {

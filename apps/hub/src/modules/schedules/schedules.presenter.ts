@@ -24,6 +24,7 @@ export function presentSchedule(row: ScheduleRow): Schedule {
     targets: set.targets,
     group: set.group,
     enabled: row.enabled === 1,
+    only_in_maintenance_window: row.only_in_window === 1,
     next_run_at: row.next_run_at,
     last_run_at: row.last_run_at,
     created_at: row.created_at,

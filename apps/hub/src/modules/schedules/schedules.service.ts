@@ -130,6 +130,7 @@ export function createScheduleService(deps: ScheduleServiceDeps): ScheduleServic
         next_run_at: enabled ? next.toISOString() : null,
         last_run_at: null,
         created_at: now.toISOString(),
+        only_in_window: input.only_in_maintenance_window === true ? 1 : 0,
       };
       await db.transaction().execute(async (trx) => {
         await holdAction(trx, row.action_id);
@@ -145,6 +146,7 @@ export function createScheduleService(deps: ScheduleServiceDeps): ScheduleServic
             ...(row.command !== null ? { command: row.command.slice(0, 1024) } : {}),
             ...(row.action_id !== null ? { action_id: row.action_id } : {}),
             ...(set.group !== null ? { group: set.group } : { targets: set.targets.length }),
+            ...(row.only_in_window === 1 ? { only_in_maintenance_window: true } : {}),
           },
         });
       });
@@ -167,6 +169,9 @@ export function createScheduleService(deps: ScheduleServiceDeps): ScheduleServic
       if (input.timezone !== undefined) changes.timezone = timezone;
       if (input.cron !== undefined) changes.cron = cronText;
       if (input.timeout !== undefined) changes.timeout_s = input.timeout;
+      if (input.only_in_maintenance_window !== undefined) {
+        changes.only_in_window = input.only_in_maintenance_window ? 1 : 0;
+      }
 
       // What runs, or where, changed: checked like a create, and the schedule acts with the editor's rights.
       const whatChanged =

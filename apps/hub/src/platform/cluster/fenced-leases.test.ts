@@ -278,6 +278,7 @@ describe.each(sharedDatabaseTargets())('fenced node leases on $name', ({ url }) 
         next_run_at: now,
         last_run_at: null,
         created_at: now,
+        only_in_window: 0,
       })
       .execute();
     const runId = newId('scheduleRun');

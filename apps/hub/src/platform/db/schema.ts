@@ -278,6 +278,8 @@ export interface AlertsTable {
   acknowledged_by: string | null;
   silenced_until: string | null;
   resolved_at: string | null;
+  /** The maintenance window that held the asset when it was raised (migration 0029): state `suppressed`. */
+  suppressed_by: string | null;
 }
 
 export interface IncidentsTable {
@@ -333,6 +335,42 @@ export interface SchedulesTable {
   next_run_at: string | null;
   last_run_at: string | null;
   created_at: string;
+  /** 1: a tick runs only while every target is in a maintenance window (migration 0029). */
+  only_in_window: number;
+}
+
+// Maintenance windows (migration 0029, decision 0078). Targets are JSON lists of ids.
+export interface MaintenanceWindowsTable {
+  id: string;
+  name: string;
+  reason: string;
+  /** one_off | recurring */
+  kind: string;
+  asset_ids: string;
+  group_ids: string;
+  /** One-off only. */
+  starts_at: string | null;
+  ends_at: string | null;
+  /** Recurring only. */
+  cron: string | null;
+  duration_minutes: number | null;
+  timezone: string;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An occurrence announced: inserted once when seen started, `ended_at` set once when seen ended. */
+export interface MaintenanceOccurrencesTable {
+  window_id: string;
+  starts_at: string;
+  ends_at: string;
+  name: string;
+  reason: string;
+  /** JSON: the assets it held when it started (groups resolved then). */
+  asset_ids: string;
+  started_at: string;
+  ended_at: string | null;
 }
 
 export interface ScheduleRunsTable {
@@ -543,6 +581,8 @@ export interface Database {
   saved_actions: SavedActionsTable;
   schedules: SchedulesTable;
   schedule_runs: ScheduleRunsTable;
+  maintenance_windows: MaintenanceWindowsTable;
+  maintenance_occurrences: MaintenanceOccurrencesTable;
   discovery_suggestions: DiscoverySuggestionsTable;
   connectors: ConnectorsTable;
   dependency_links: DependencyLinksTable;
@@ -696,6 +736,8 @@ export const tableOwners = {
   saved_actions: 'modules/actions',
   schedules: 'modules/schedules',
   schedule_runs: 'modules/schedules',
+  maintenance_windows: 'modules/maintenance',
+  maintenance_occurrences: 'modules/maintenance',
   discovery_suggestions: 'modules/discovery',
   connectors: 'modules/connectors',
   dependency_links: 'modules/dependencies',

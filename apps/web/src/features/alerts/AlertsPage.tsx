@@ -18,6 +18,7 @@ import { formatTime } from '../../components/units';
 import { useLiveInterval } from '../events/LiveEvents';
 import { SeverityBadge } from './SeverityBadge';
 import { SilenceDialog } from './SilenceDialog';
+import { MaintenanceNotice } from '../maintenance/MaintenanceNotice';
 
 const perPage = 50;
 const statusFilters = ['active', ...alertStatuses] as const;
@@ -97,6 +98,7 @@ export function AlertsPage() {
         <Link to="/alerts/rules">Rules</Link>
         <Link to="/incidents">Incidents</Link>
       </PageHeader>
+      <MaintenanceNotice label="alerts raised on assets in a maintenance window are shown as suppressed" />
       <div className="filters" role="search" aria-label="Filter alerts">
         <FilterSelect
           id="alert-status"

@@ -18,6 +18,7 @@ import { StatusBadge } from '../assets/StatusBadge';
 import { BulkServiceForm } from '../bulk/BulkServiceForm';
 import { groupKey } from './group-keys';
 import { GroupFormDialog } from './GroupFormDialog';
+import { MaintenanceNotice } from '../maintenance/MaintenanceNotice';
 
 const membersPerPage = 50;
 
@@ -174,6 +175,7 @@ export function GroupPage() {
       <p className="breadcrumbs">
         <Link to="/groups">Groups</Link> /
       </p>
+      <MaintenanceNotice assetIds={g.asset_ids} label="members of this group are in a maintenance window" />
       <div className="page-header">
         <h1 id="group-title">{g.name}</h1>
         {canMutate && (

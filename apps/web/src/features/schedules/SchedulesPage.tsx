@@ -34,6 +34,7 @@ import { useResourceMutation } from '../../components/use-resource-mutation';
 import { ConfirmMutationDialog } from '../../components/ConfirmMutationDialog';
 import { QueryStates } from '../../components/QueryStates';
 import { PageHeader } from '../../components/PageHeader';
+import { MaintenanceNotice } from '../maintenance/MaintenanceNotice';
 
 const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 const zones: readonly string[] = Intl.supportedValuesOf('timeZone');
@@ -50,6 +51,7 @@ function ScheduleForm({ schedule, onDone }: { schedule?: Schedule; onDone: () =>
   const [ownTargets, setOwnTargets] = useState(true);
   const [choice, setChoice] = useState<TargetChoice>(schedule ? storedChoice(schedule) : noTargets);
   const [targetsTouched, setTargetsTouched] = useState(false);
+  const [onlyInWindow, setOnlyInWindow] = useState(schedule?.only_in_maintenance_window ?? false);
   const needsTargets = runs === 'command' || ownTargets;
   const save = useResourceMutation({
     mutationFn: async () => {
@@ -66,6 +68,9 @@ function ScheduleForm({ schedule, onDone }: { schedule?: Schedule; onDone: () =>
           name,
           ...(cron !== schedule.cron ? { cron } : {}),
           ...(timezone !== schedule.timezone ? { timezone } : {}),
+          ...(onlyInWindow !== schedule.only_in_maintenance_window
+            ? { only_in_maintenance_window: onlyInWindow }
+            : {}),
           ...what,
           ...(needsTargets ? changedTargetBody(choice, targetsTouched) : {}),
         };
@@ -75,6 +80,7 @@ function ScheduleForm({ schedule, onDone }: { schedule?: Schedule; onDone: () =>
         name,
         cron,
         timezone,
+        only_in_maintenance_window: onlyInWindow,
         ...(runs === 'command' ? { command } : { action_id: actionId }),
         ...(needsTargets ? targetBody(choice) : {}),
       };
@@ -123,6 +129,16 @@ function ScheduleForm({ schedule, onDone }: { schedule?: Schedule; onDone: () =>
           ))}
         </datalist>
       </div>
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          checked={onlyInWindow}
+          onChange={(e) => {
+            setOnlyInWindow(e.target.checked);
+          }}
+        />
+        Only inside a maintenance window (a tick outside one is skipped)
+      </label>
       <fieldset className="target-mode">
         <legend>Runs</legend>
         <label className="checkbox">
@@ -315,6 +331,7 @@ export function SchedulesPage() {
           }
         }
       />
+      <MaintenanceNotice label="assets are in a maintenance window: schedules marked for it may run" />
       {creating && (
         <ScheduleForm
           onDone={() => {
@@ -361,7 +378,14 @@ export function SchedulesPage() {
               <tbody>
                 {rows.map((s) => (
                   <tr key={s.id} data-schedule-id={s.id}>
-                    <th scope="row">{s.name}</th>
+                    <th scope="row">
+                      {s.name}
+                      {s.only_in_maintenance_window && (
+                        <span className="chip" title="Runs only inside a maintenance window">
+                          in a window only
+                        </span>
+                      )}
+                    </th>
                     <td>
                       <code className="mono">{s.cron}</code> <span className="muted small">{s.timezone}</span>
                     </td>

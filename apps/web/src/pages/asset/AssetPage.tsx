@@ -17,6 +17,7 @@ import { StatusBadge } from '../../features/assets/StatusBadge';
 import { useLiveInterval } from '../../features/events/LiveEvents';
 import { assetKey } from './asset-keys';
 import { assetTabs } from './asset-tabs';
+import { MaintenanceNotice } from '../../features/maintenance/MaintenanceNotice';
 
 function AssetActions({ asset }: { asset: Asset }) {
   const client = useQueryClient();
@@ -111,6 +112,7 @@ export function AssetPage() {
         {a.hub_host && <span className="chip">runs the hub</span>}
         {canMutate && <AssetActions asset={a} />}
       </div>
+      <MaintenanceNotice assetIds={[a.id]} label="this asset is in a maintenance window" />
       <nav className="tabs" aria-label="Asset sections">
         <ul>
           {assetTabs.map((tab) => (
