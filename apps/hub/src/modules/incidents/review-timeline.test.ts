@@ -36,6 +36,7 @@ const alert: Alert = {
   acknowledged_by: 'usr_2',
   silenced_until: null,
   resolved_at: at(20),
+  suppressed_by: null,
 };
 
 const audit = (id: string, minute: number, action: string, targetId: string | null = null): AuditEvent => ({
