@@ -297,6 +297,12 @@ const documentedExtras: readonly (readonly [method: string, path: string, access
   ['GET', '/metrics', 'hub:metrics'],
   // The MCP server: any credential; each tool it carries is authorized as its own route (decision 0073).
   ['POST', '/mcp', 'authenticated'],
+  // Incident reviews and the blast radius of an asset (decision 0080).
+  ['GET', '/api/v2/incidents/{id}/review', 'alerts:read'],
+  ['PUT', '/api/v2/incidents/{id}/review', 'alerts:write'],
+  ['PATCH', '/api/v2/incidents/{id}/review', 'alerts:write'],
+  ['GET', '/api/v2/incidents/{id}/review.md', 'alerts:read'],
+  ['GET', '/api/v2/assets/{id}/blast-radius', 'topology:read'],
 ];
 
 /** Spec 2.4: admin-only areas are runtime settings, enrollment/agent tokens, admin reset, users, API keys. */
