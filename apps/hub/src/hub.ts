@@ -236,5 +236,6 @@ function servicesOf(modules: HubModules, passwords: PasswordHasher): Services {
     desktopCredentials: modules.desktop.services.desktopCredentials,
     webhooks: modules.webhooks.services.webhooks,
     notifications: modules.notifications.services.notifications,
+    checkRunner: modules.checks.services.runner,
   };
 }

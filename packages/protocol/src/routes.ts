@@ -33,6 +33,7 @@ import { metricsContracts } from './api/metrics.js';
 import { plannedContracts } from './api/planned.js';
 import { powerContracts } from './api/power.js';
 import { schedulesContracts } from './api/schedules.js';
+import { checksContracts } from './api/checks.js';
 import { searchContracts } from './api/search.js';
 import { settingsContracts } from './api/settings.js';
 import { statusContracts } from './api/status.js';
@@ -92,6 +93,7 @@ export const contractAreas = {
   dependencies: dependenciesContracts,
   desktop: desktopContracts,
   sessions: sessionsContracts,
+  checks: checksContracts,
 } as const;
 
 export type AreaName = keyof typeof contractAreas;
@@ -137,6 +139,7 @@ export const routes = {
   ...dependenciesContracts,
   ...desktopContracts,
   ...sessionsContracts,
+  ...checksContracts,
   ...plannedContracts,
 } satisfies Record<string, RouteContract>;
 

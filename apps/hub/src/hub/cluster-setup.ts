@@ -23,7 +23,14 @@ import { reloadRuntimeSettings, type RuntimeSettings } from '../modules/settings
 import { tlsOverrideTopic } from '../modules/tls/tls.service.js';
 
 /** The loops that run on one process of a cluster at a time, each under its lease (decision 0040). */
-const leaseNames = ['alerts', 'connectors', 'retention', 'metrics_retention', 'metrics_sweep'] as const;
+const leaseNames = [
+  'alerts',
+  'connectors',
+  'retention',
+  'metrics_retention',
+  'metrics_sweep',
+  'checks',
+] as const;
 type LeaseName = (typeof leaseNames)[number];
 
 /** Something a failed start closes again, in the order given. */

@@ -34,6 +34,7 @@ import type { GroupService } from '../modules/groups/groups.service.js';
 import type { ApiKeyService } from '../modules/keys/keys.service.js';
 import type { MetricsBudget, MetricsPurger, MetricsStore } from '../modules/metrics/metrics.module.js';
 import type { NotificationService } from '../modules/notifications/notifications.service.js';
+import type { createChecksModule } from '../modules/checks/checks.module.js';
 import type { RuntimeSettings } from '../modules/settings/settings.module.js';
 import type { OidcAccounts } from '../modules/users/oidc-accounts.service.js';
 import type { SessionService } from '../modules/users/session.service.js';
@@ -97,6 +98,8 @@ export interface Services {
   /** Webhooks and their delivery queue (tests of deliveries across processes). */
   webhooks: WebhookService;
   notifications: NotificationService;
+  /** Service checks' runs: tests run a pass at once instead of waiting for the timer. */
+  checkRunner: ReturnType<typeof createChecksModule>['services']['runner'];
 }
 
 export interface Hub {

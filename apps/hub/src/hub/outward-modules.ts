@@ -3,6 +3,7 @@
  * A new area of this kind is one entry in the returned list.
  */
 import { createBackupModule } from '../modules/backup/backup.module.js';
+import { createChecksModule } from '../modules/checks/checks.module.js';
 import { createConnectorsModule } from '../modules/connectors/connectors.module.js';
 import { createDependenciesModule } from '../modules/dependencies/dependencies.module.js';
 import { createDesktopModule } from '../modules/desktop/desktop.module.js';
@@ -56,6 +57,13 @@ export function createOutwardModules(parts: ModuleParts, accounts: AccountModule
   const recordingEnabled = () => runtimeSettings.get('sessions.recording_enabled');
   const recordingRetentionDays = () => runtimeSettings.get('retention.recordings_days');
   const { agentCalls, gateway, owned } = parts.agents;
+  const discovery = createDiscoveryModule({
+    ...base,
+    gateway,
+    assets: assetService,
+    defaults: () => runtimeSettings.discoveryDefaults(),
+    outboundPolicy: () => outbound.client().policy,
+  });
   return {
     webhooks: createWebhooksModule({
       ...outboundParts,
@@ -74,12 +82,14 @@ export function createOutwardModules(parts: ModuleParts, accounts: AccountModule
       minSeverity: () => runtimeSettings.get('notifications.min_severity'),
     }),
     mobile,
-    discovery: createDiscoveryModule({
+    discovery,
+    checks: createChecksModule({
       ...base,
-      gateway,
-      assets: assetService,
-      defaults: () => runtimeSettings.discoveryDefaults(),
-      outboundPolicy: () => outbound.client().policy,
+      logger,
+      assets: agentCalls.assets,
+      discovery: discovery.services.discovery,
+      resolve: (host) => outbound.client().resolve(host),
+      runsHere: parts.cluster.runsHere('checks'),
     }),
     connectors,
     meshvpn: createMeshvpnModule({ clock, tailscaleBinary: config.tailscaleBinary }),

@@ -23,6 +23,7 @@ import { clusterLimitsAndDigestSendsMigration } from './migrations/0022-cluster-
 import { desktopOwnerTypeMigration } from './migrations/0024-desktop-owner-type.js';
 import { assetNetworksMigration } from './migrations/0026-asset-networks.js';
 import { nodeLeaseEpochsMigration } from './migrations/0027-node-lease-epochs.js';
+import { serviceChecksMigration } from './migrations/0030-service-checks.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists */
 const initial: Migration = {
@@ -293,6 +294,7 @@ export const migrations: Record<string, Migration> = {
   '0024_desktop_owner_type': desktopOwnerTypeMigration,
   '0026_asset_networks': assetNetworksMigration,
   '0027_node_lease_epochs': nodeLeaseEpochsMigration,
+  '0030_service_checks': serviceChecksMigration,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -340,6 +340,46 @@ export interface ScheduleRunsTable {
   node_id: string | null;
 }
 
+/** A service check and its state (migration 0030, decision 0079). */
+export interface ServiceChecksTable {
+  id: string;
+  name: string;
+  kind: string;
+  target: string;
+  asset_id: string | null;
+  interval_s: number;
+  timeout_s: number;
+  /** JSON list of status codes; null for any 2xx or 3xx. */
+  expected_status: string | null;
+  expected_body: string | null;
+  tls_verify: number;
+  cert_warn_days: number;
+  enabled: number;
+  status: string;
+  consecutive_failures: number;
+  last_run_at: string | null;
+  last_latency_ms: number | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  cert_expires_at: string | null;
+  /** The notAfter the expiry warning was last published for (one event per certificate). */
+  cert_warned_for: string | null;
+  next_run_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ServiceCheckResultsTable {
+  id: string;
+  check_id: string;
+  at: string;
+  ok: number;
+  latency_ms: number | null;
+  status_code: number | null;
+  error: string | null;
+  cert_expires_at: string | null;
+}
+
 /** A second sign-in step waiting for its code (decision 0044): only the token's hash is stored. */
 interface SignInChallengesTable {
   token_hash: string;
@@ -532,6 +572,8 @@ export interface Database {
   saved_actions: SavedActionsTable;
   schedules: SchedulesTable;
   schedule_runs: ScheduleRunsTable;
+  service_checks: ServiceChecksTable;
+  service_check_results: ServiceCheckResultsTable;
   discovery_suggestions: DiscoverySuggestionsTable;
   connectors: ConnectorsTable;
   dependency_links: DependencyLinksTable;
@@ -684,6 +726,8 @@ export const tableOwners = {
   saved_actions: 'modules/actions',
   schedules: 'modules/schedules',
   schedule_runs: 'modules/schedules',
+  service_checks: 'modules/checks',
+  service_check_results: 'modules/checks',
   discovery_suggestions: 'modules/discovery',
   connectors: 'modules/connectors',
   dependency_links: 'modules/dependencies',
