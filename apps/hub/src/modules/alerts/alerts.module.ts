@@ -27,6 +27,8 @@ export function createAlertsModule(deps: {
   metrics: Pick<MetricsService, 'recentSamples'>;
   /** The agents' service states, for service rules. */
   services: Pick<SystemService, 'serviceStates'>;
+  /** The service checks about assets (the checks module, built later), for check rules. */
+  checks: Parameters<typeof createAlertEvaluator>[0]['checks'];
   intervalMs: number;
   /** False while another hub process holds this loop's lease (decision 0040): its timer then skips. */
   runsHere?: () => boolean;

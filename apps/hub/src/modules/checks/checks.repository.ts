@@ -17,6 +17,17 @@ export async function listChecks(db: Executor): Promise<CheckRow[]> {
   return db.selectFrom('service_checks').selectAll().orderBy('name').orderBy('id').execute();
 }
 
+/** The enabled checks about these assets. */
+export async function checksOfAssets(db: Executor, assetIds: readonly string[]): Promise<CheckRow[]> {
+  if (assetIds.length === 0) return [];
+  return db
+    .selectFrom('service_checks')
+    .selectAll()
+    .where('asset_id', 'in', [...assetIds])
+    .where('enabled', '=', 1)
+    .execute();
+}
+
 export async function countChecks(db: Executor): Promise<number> {
   const row = await db
     .selectFrom('service_checks')

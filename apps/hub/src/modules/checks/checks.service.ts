@@ -27,6 +27,7 @@ import type { CheckRunner } from './check-runner.js';
 import { formatCheckTarget, parseCheckTarget } from './check-targets.js';
 import { presentCheck, presentResult } from './checks.presenter.js';
 import {
+  checksOfAssets,
   countChecks,
   deleteCheck,
   findCheck,
@@ -51,6 +52,15 @@ export interface CheckService {
   runNow(ctx: ActionContext, id: string): Promise<ServiceCheckResult>;
   results(principal: Principal, id: string, page: PageRequest): Promise<Page<ServiceCheckResult>>;
   fromSuggestion(ctx: ActionContext, input: ServiceCheckFromSuggestion): Promise<ServiceCheck>;
+  /** The enabled checks about each of these assets, as they stand (alert rules of kind `check`). */
+  statesOf(assetIds: readonly string[]): Promise<Map<string, CheckState[]>>;
+}
+
+export interface CheckState {
+  name: string;
+  status: string;
+  consecutiveFailures: number;
+  lastError: string | null;
 }
 
 export interface CheckServiceDeps {
@@ -276,6 +286,21 @@ export function createCheckService(deps: CheckServiceDeps): CheckService {
       await loadVisible(principal, id);
       const { rows, total } = await listResults(db, id, pageWindow(page));
       return toPage(rows.map(presentResult), total, page);
+    },
+
+    async statesOf(assetIds) {
+      const out = new Map<string, CheckState[]>();
+      for (const row of await checksOfAssets(db, assetIds)) {
+        if (row.asset_id === null) continue;
+        const state: CheckState = {
+          name: row.name,
+          status: row.status,
+          consecutiveFailures: row.consecutive_failures,
+          lastError: row.last_error,
+        };
+        out.set(row.asset_id, [...(out.get(row.asset_id) ?? []), state]);
+      }
+      return out;
     },
 
     async fromSuggestion(ctx, input) {

@@ -206,6 +206,51 @@ describe('service checks with the loopback opt-in', () => {
     });
   });
 
+  it('an alert rule of kind check fires after N failed runs in a row and resolves when the check is up', async () => {
+    const asset = await t.createAsset({ name: 'shop' });
+    const check = await createCheck(t, {
+      name: 'shop web',
+      kind: 'http',
+      target: brokenUrl,
+      asset_id: asset.id,
+    });
+    const rule = await t.request('POST', '/api/v2/alerts/rules', {
+      body: { name: 'shop down', kind: 'check', failures: 2, asset_ids: [asset.id] },
+    });
+    expect(rule.status).toBe(201);
+    expect(rule.json.data).toMatchObject({ kind: 'check', failures: 2, threshold_percent: null });
+    const alertsOf = async () =>
+      (await t.request('GET', `/api/v2/alerts?asset=${asset.id}`)).json.data as {
+        status: string;
+        kind: string;
+        summary: string;
+      }[];
+
+    await runCheck(t, check.id);
+    await t.hub.services.alertEvaluator.tick();
+    expect(await alertsOf()).toEqual([]);
+    await runCheck(t, check.id);
+    await t.hub.services.alertEvaluator.tick();
+    expect(await alertsOf()).toEqual([
+      expect.objectContaining({
+        status: 'firing',
+        kind: 'check',
+        summary: 'check shop web failed 2 times in a row: status 503, expected 2xx or 3xx',
+      }),
+    ]);
+
+    await t.request('PATCH', `/api/v2/checks/${check.id}`, { body: { expected_status: [503] } });
+    await runCheck(t, check.id);
+    await t.hub.services.alertEvaluator.tick();
+    expect((await alertsOf()).map((a) => a.status)).toEqual(['resolved']);
+
+    const wrong = await t.request('POST', '/api/v2/alerts/rules', {
+      body: { name: 'cpu', kind: 'cpu', threshold_percent: 90, failures: 2 },
+    });
+    expect(wrong.status).toBe(400);
+    expect(wrong.text).toContain('failures');
+  });
+
   it('keeps the newest results of a check and no more', async () => {
     const check = await createCheck(t, { kind: 'tcp', target: healthyUrl.replace('http://', '') });
     const db = t.hub.database.db;

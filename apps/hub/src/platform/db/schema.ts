@@ -252,6 +252,8 @@ export interface AlertRulesTable {
   /** The watched systemd unit (`service` rules); null for other kinds. */
   service: string | null;
   duration_minutes: number;
+  /** Failed runs in a row that fire (`check` rules, migration 0030); null or absent for other kinds. */
+  failures?: number | null;
   /** JSON array of asset ids; empty: every asset. */
   asset_ids: string;
   enabled: number;

@@ -1,7 +1,8 @@
 /**
  * Issue 33, service checks (decision 0079): each check with its state (the last run, failures in a row, the
  * certificate's expiry) and `next_run_at`, the run it waits for, which a claim moves on in one UPDATE guarded
- * by the old value; and its results, kept bounded per check.
+ * by the old value; and its results, kept bounded per check. Alert rules of kind `check` say how many failed
+ * runs in a row fire (`alert_rules.failures`).
  */
 import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
@@ -56,8 +57,10 @@ export const serviceChecksMigration: Migration = {
       .on('service_check_results')
       .columns(['check_id', 'at'])
       .execute();
+    await db.schema.alterTable('alert_rules').addColumn('failures', 'integer').execute();
   },
   async down(db: Kysely<any>) {
+    await db.schema.alterTable('alert_rules').dropColumn('failures').execute();
     await db.schema.dropTable('service_check_results').execute();
     await db.schema.dropTable('service_checks').execute();
   },
