@@ -5,6 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import { splitCommand } from './args.js';
 import { registerAssets } from './commands/assets.js';
+import { registerChecks } from './commands/checks.js';
 import { registerEvents } from './commands/events.js';
 import { registerExec } from './commands/exec.js';
 import { registerFiles } from './commands/files.js';
@@ -22,7 +23,7 @@ function buildProgram(io: CliIo, commandWords: string[] | null = null) {
   const ctx = createContext(io);
   const program = new Command('svc');
   program
-    .description('svc hub from the shell: assets, commands, files, keys and the live feed')
+    .description('svc hub from the shell: assets, commands, files, keys, service checks and the live feed')
     .version(cliVersion)
     .option('--hub <url>', 'the hub (default: $SVC_HUB_URL, or the one `svc login` saved)')
     .option('--ca <file>', "the hub's CA certificate (default: $SVC_CA_FILE, or the one pinned at login)")
@@ -41,6 +42,7 @@ function buildProgram(io: CliIo, commandWords: string[] | null = null) {
   registerFiles(program, ctx);
   registerKeys(program, ctx);
   registerEvents(program, ctx);
+  registerChecks(program, ctx);
   program
     .command('completion')
     .description('print a shell completion script: eval "$(svc completion bash)"')
