@@ -63,6 +63,11 @@ export const pages: readonly PageEntry[] = [
     nav: { label: 'Schedules', section: 'Automation' },
   },
   {
+    path: 'checks',
+    component: page(() => import('../features/checks/ChecksPage'), 'ChecksPage'),
+    nav: { label: 'Checks', section: 'Fleet' },
+  },
+  {
     path: 'alerts',
     component: page(() => import('../features/alerts/AlertsPage'), 'AlertsPage'),
     nav: { label: 'Alerts', section: 'Automation' },
