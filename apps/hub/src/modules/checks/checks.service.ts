@@ -56,7 +56,7 @@ export interface CheckService {
   statesOf(assetIds: readonly string[]): Promise<Map<string, CheckState[]>>;
 }
 
-export interface CheckState {
+interface CheckState {
   name: string;
   status: string;
   consecutiveFailures: number;

@@ -7,7 +7,7 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ServiceCheck, ServiceCheckResult } from '@svc/protocol';
+import { newId, type ServiceCheck, type ServiceCheckResult } from '@svc/protocol';
 import { createCertificateAuthority, issueServerCertificate } from '../../platform/tls/certificates.js';
 import type { HubEvent } from '../../platform/event-bus.js';
 import { startTestHub, type TestHub } from '@svc/testkit';
@@ -249,6 +249,70 @@ describe('service checks with the loopback opt-in', () => {
     });
     expect(wrong.status).toBe(400);
     expect(wrong.text).toContain('failures');
+  });
+
+  it('makes a check of a discovery suggestion in one call', async () => {
+    const asset = await t.createAsset({ name: 'db-host', ip_addresses: ['192.0.2.10'] });
+    const now = t.clock.now().toISOString();
+    const suggestion = (id: string, kind: string, detail: object, assetId: string | null) => ({
+      id,
+      key: `${kind}:${id}`,
+      kind,
+      status: 'pending',
+      asset_id: assetId,
+      title: `${kind} ${id}`,
+      detail: JSON.stringify(detail),
+      first_seen_at: now,
+      last_seen_at: now,
+      decided_at: null,
+      decided_by: null,
+      created_asset_id: null,
+    });
+    const ids = {
+      port: newId('discoverySuggestion'),
+      container: newId('discoverySuggestion'),
+      host: newId('discoverySuggestion'),
+      noPort: newId('discoverySuggestion'),
+    };
+    await t.hub.database.db
+      .insertInto('discovery_suggestions')
+      .values([
+        suggestion(ids.port, 'port', { protocol: 'tcp', port: 5432, address: '0.0.0.0' }, asset.id),
+        suggestion(ids.container, 'container', { name: 'web', ports: [8080, 8443] }, asset.id),
+        suggestion(ids.host, 'host', { address: '192.0.2.20' }, null),
+        suggestion(ids.noPort, 'container', { name: 'worker', ports: [] }, asset.id),
+      ])
+      .execute();
+    const from = (suggestion_id: string) =>
+      t.request('POST', '/api/v2/checks/from-suggestion', { body: { suggestion_id, interval_seconds: 300 } });
+
+    const port = await from(ids.port);
+    expect(port.status).toBe(201);
+    expect(port.json.data).toMatchObject({
+      kind: 'tcp',
+      target: '192.0.2.10:5432',
+      asset_id: asset.id,
+      interval_seconds: 300,
+    });
+    expect((await from(ids.container)).json.data).toMatchObject({
+      kind: 'tcp',
+      target: '192.0.2.10:8080',
+    });
+    expect((await from(ids.host)).json.data).toMatchObject({ kind: 'ping', target: '192.0.2.20' });
+    const none = await from(ids.noPort);
+    expect(none.status).toBe(400);
+    expect(none.text).toContain('no published port');
+    expect((await from(newId('discoverySuggestion'))).status).toBe(404);
+
+    const limited = await t.createKey({ role: 'operator', scopes: ['checks:*'], allowed_assets: [asset.id] });
+    expect(
+      (
+        await t.request('POST', '/api/v2/checks/from-suggestion', {
+          key: limited.raw_key,
+          body: { suggestion_id: ids.port },
+        })
+      ).status,
+    ).toBe(403);
   });
 
   it('keeps the newest results of a check and no more', async () => {
