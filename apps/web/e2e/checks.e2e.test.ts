@@ -91,6 +91,30 @@ describe('the Checks page', () => {
     expect(t.cspViolations).toEqual([]);
   }, 90_000);
 
+  it("shows an asset's checks on its page, and makes new ones about it", async () => {
+    const t = h();
+    await t.signIn('owner');
+    const created = await t.api('POST', '/api/v2/assets', { name: 'shop-host' });
+    const assetId = (created.json.data as { id: string }).id;
+    await t.page.goto(`${t.baseUrl}/assets/${assetId}/checks`);
+    await t.page.getByText('No service checks yet').waitFor();
+    await t.page.getByRole('button', { name: 'New check' }).click();
+    await t.page.getByLabel('Name').fill('shop');
+    await t.page.getByLabel('Target').fill(healthyUrl);
+    await t.page.getByRole('button', { name: 'Create check' }).click();
+    const row = t.page.getByRole('table', { name: 'Service checks' }).getByRole('row', { name: /shop/ });
+    await row.getByRole('button', { name: 'Run now: shop' }).click();
+    await row
+      .getByRole('status')
+      .getByText(/^Up in \d+ ms$/)
+      .waitFor();
+    const listed = await t.api('GET', `/api/v2/checks?asset=${assetId}`);
+    expect(
+      (listed.json.data as { name: string; asset_id: string }[]).map((c) => [c.name, c.asset_id]),
+    ).toEqual([['shop', assetId]]);
+    expect(await accessibilityProblems(t.page, 'asset checks tab')).toEqual([]);
+  }, 60_000);
+
   it('shows the hub refusing a target under its field', async () => {
     const t = h();
     await t.signIn('owner');
