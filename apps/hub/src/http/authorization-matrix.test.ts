@@ -52,6 +52,10 @@ const sampleBodies: Record<string, unknown> = {
   'actions.create': { name: 'matrix-action', command: 'true', group: newId('group') },
   'schedules.create': { name: 'matrix-schedule', cron: '0 3 * * *', command: 'true', group: newId('group') },
   'schedules.update': { enabled: false },
+  // Paused, and to a documentation address: the matrix never makes a check run.
+  'checks.create': { name: 'matrix-check', kind: 'tcp', target: '198.51.100.7:443', enabled: false },
+  'checks.update': { name: 'matrix-check-renamed' },
+  'checks.from_suggestion': { suggestion_id: newId('discoverySuggestion') },
   'actions.update': { name: 'matrix-action-renamed' },
   'bulk.serviceAction': { service: 'nginx', action: 'restart', group: newId('group') },
   'alerts.silence': { duration_minutes: 5 },
