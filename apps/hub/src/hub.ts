@@ -245,5 +245,6 @@ function servicesOf(modules: HubModules, passwords: PasswordHasher): Services {
     webhooks: modules.webhooks.services.webhooks,
     notifications: modules.notifications.services.notifications,
     remoteWrite: modules.prometheus.services.remoteWrite,
+    checkRunner: modules.checks.services.runner,
   };
 }

@@ -73,6 +73,11 @@ describe('svc without a hub', () => {
     expect(err).not.toContain(' k ');
   });
 
+  it('refuses a check of an unknown kind, and a run without a check, with exit 2', async () => {
+    expect((await run(['checks', 'add', 'smtp.example.com:25', '--kind', 'smtp'])).code).toBe(2);
+    expect((await run(['checks', 'run'])).code).toBe(2);
+  });
+
   it('refuses bad arguments with exit 2: unknown commands and options, exec without a command or targets', async () => {
     expect((await run(['nope'])).code).toBe(2);
     expect((await run(['assets', 'ls', '--status', 'sleeping'])).code).toBe(2);

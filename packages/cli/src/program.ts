@@ -5,6 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import { splitCommand } from './args.js';
 import { registerAssets } from './commands/assets.js';
+import { registerChecks } from './commands/checks.js';
 import { registerEvents } from './commands/events.js';
 import { registerExec } from './commands/exec.js';
 import { registerFiles } from './commands/files.js';
@@ -27,7 +28,7 @@ function buildProgram(io: CliIo, commandWords: string[] | null = null) {
   const program = new Command('svc');
   program
     .description(
-      'svc hub from the shell: assets, commands, files, incidents, keys, the live feed and an Ansible inventory',
+      'svc hub from the shell: assets, commands, files, incidents, keys, maintenance, service checks, the live feed and an Ansible inventory',
     )
     .version(cliVersion)
     .option('--hub <url>', 'the hub (default: $SVC_HUB_URL, or the one `svc login` saved)')
@@ -51,6 +52,7 @@ function buildProgram(io: CliIo, commandWords: string[] | null = null) {
   registerInventory(program, ctx);
   registerMcp(program, ctx);
   registerMaintenance(program, ctx);
+  registerChecks(program, ctx);
   program
     .command('completion')
     .description('print a shell completion script: eval "$(svc completion bash)"')

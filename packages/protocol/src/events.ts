@@ -37,6 +37,9 @@ export const eventTypes = [
   'schedule.completed',
   'maintenance.started',
   'maintenance.ended',
+  'check.failed',
+  'check.recovered',
+  'check.certificate_expiring',
   'action.completed',
   'group.created',
   'group.updated',
@@ -76,6 +79,15 @@ const serviceChanged = payload({ asset_id: Type.String(), name, active_state: Ty
 const containerChanged = payload({ asset_id: Type.String(), container_id: Type.String(), name });
 const powerSent = payload({ asset_id: Type.String(), accepted: Type.Boolean() });
 const groupChanged = payload({ group_id: Type.String(), name });
+/** A check's status changed: `failed` at the first failed run after up (or unknown), `recovered` after down. */
+const checkChanged = payload({
+  check_id: Type.String(),
+  name,
+  kind: Type.String(),
+  target: Type.String(),
+  consecutive_failures: Type.Integer(),
+  error: Type.Union([Type.String(), Type.Null()]),
+});
 /** How a fan-out went: one count per result status. */
 const runCounts = {
   total: Type.Integer(),
@@ -178,6 +190,15 @@ export const eventPayloads = {
   }),
   'maintenance.started': maintenanceChanged,
   'maintenance.ended': maintenanceChanged,
+  'check.failed': checkChanged,
+  'check.recovered': checkChanged,
+  'check.certificate_expiring': payload({
+    check_id: Type.String(),
+    name,
+    target: Type.String(),
+    cert_expires_at: Type.String(),
+    days_left: Type.Integer(),
+  }),
   'action.completed': payload({ action_id: Type.String(), ...runCounts }),
   'group.created': groupChanged,
   'group.updated': payload({ group_id: Type.String(), name, fields: Type.Array(Type.String()) }),

@@ -6,6 +6,8 @@ export const idPrefixes = {
   webhook: 'whk',
   schedule: 'sch',
   scheduleRun: 'run',
+  serviceCheck: 'chk',
+  checkResult: 'chr',
   action: 'act',
   alert: 'alr',
   alertRule: 'arl',

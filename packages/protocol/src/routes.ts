@@ -35,6 +35,7 @@ import { prometheusContracts } from './api/prometheus.js';
 import { powerContracts } from './api/power.js';
 import { schedulesContracts } from './api/schedules.js';
 import { maintenanceContracts } from './api/maintenance.js';
+import { checksContracts } from './api/checks.js';
 import { searchContracts } from './api/search.js';
 import { settingsContracts } from './api/settings.js';
 import { statusContracts } from './api/status.js';
@@ -98,6 +99,7 @@ export const contractAreas = {
   sessions: sessionsContracts,
   mcp: mcpContracts,
   prometheus: prometheusContracts,
+  checks: checksContracts,
 } as const;
 
 export type AreaName = keyof typeof contractAreas;
@@ -146,6 +148,7 @@ export const routes = {
   ...sessionsContracts,
   ...mcpContracts,
   ...prometheusContracts,
+  ...checksContracts,
   ...plannedContracts,
 } satisfies Record<string, RouteContract>;
 

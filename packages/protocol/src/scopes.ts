@@ -27,6 +27,8 @@ export const scopes = [
   'webhooks:write',
   'schedules:read',
   'schedules:write',
+  'checks:read',
+  'checks:write',
   'actions:read',
   'actions:write',
   'actions:exec',

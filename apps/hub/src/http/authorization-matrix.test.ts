@@ -60,6 +60,10 @@ const sampleBodies: Record<string, unknown> = {
     duration_minutes: 60,
   },
   'maintenance.update': { reason: 'matrix again' },
+  // Paused, and to a documentation address: the matrix never makes a check run.
+  'checks.create': { name: 'matrix-check', kind: 'tcp', target: '198.51.100.7:443', enabled: false },
+  'checks.update': { name: 'matrix-check-renamed' },
+  'checks.from_suggestion': { suggestion_id: newId('discoverySuggestion') },
   'actions.update': { name: 'matrix-action-renamed' },
   'bulk.serviceAction': { service: 'nginx', action: 'restart', group: newId('group') },
   'alerts.silence': { duration_minutes: 5 },

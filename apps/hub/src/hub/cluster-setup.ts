@@ -30,6 +30,7 @@ const leaseNames = [
   'metrics_retention',
   'metrics_sweep',
   'prometheus_remote_write',
+  'checks',
 ] as const;
 type LeaseName = (typeof leaseNames)[number];
 

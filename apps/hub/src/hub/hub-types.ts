@@ -36,6 +36,7 @@ import type { MaintenanceService } from '../modules/maintenance/maintenance.serv
 import type { ApiKeyService } from '../modules/keys/keys.service.js';
 import type { MetricsBudget, MetricsPurger, MetricsStore } from '../modules/metrics/metrics.module.js';
 import type { NotificationService } from '../modules/notifications/notifications.service.js';
+import type { createChecksModule } from '../modules/checks/checks.module.js';
 import type { RuntimeSettings } from '../modules/settings/settings.module.js';
 import type { OidcAccounts } from '../modules/users/oidc-accounts.service.js';
 import type { SessionService } from '../modules/users/session.service.js';
@@ -107,6 +108,8 @@ export interface Services {
   /** Maintenance windows, and the announcer of their occurrences (tests run a pass with `runDue()`). */
   maintenance: MaintenanceService;
   maintenanceAnnouncer: MaintenanceAnnouncer;
+  /** Service checks' runs: tests run a pass at once instead of waiting for the timer. */
+  checkRunner: ReturnType<typeof createChecksModule>['services']['runner'];
 }
 
 export interface Hub {

@@ -14,8 +14,12 @@ export type { ModuleParts } from './module-parts.js';
 /** Every module, by name, in the order of composition. */
 export function createModules(parts: ModuleParts) {
   const accounts = createAccountModules(parts);
-  const operations = createOperationModules(parts, accounts);
-  return { ...accounts, ...operations, ...createOutwardModules(parts, accounts, operations) };
+  const operations = createOperationModules(parts, accounts, {
+    // Alert rules of kind `check` read the checks module, built later with the outward modules.
+    checkStates: (assetIds) => outward.checks.services.checks.statesOf(assetIds),
+  });
+  const outward = createOutwardModules(parts, accounts, operations);
+  return { ...accounts, ...operations, ...outward };
 }
 
 export type HubModules = ReturnType<typeof createModules>;

@@ -18,7 +18,11 @@ import type { AccountModules } from './account-modules.js';
 import { baseOf, type ModuleParts } from './module-parts.js';
 
 /** What is done on the fleet's machines, by hand, in bulk, on a schedule or when an alert fires. */
-export function createOperationModules(parts: ModuleParts, accounts: AccountModules) {
+export function createOperationModules(
+  parts: ModuleParts,
+  accounts: AccountModules,
+  later: { checkStates: Parameters<typeof createAlertsModule>[0]['checks'] },
+) {
   const { config, logger, runtimeSettings, telemetry } = parts;
   const { bus, registry } = parts.cluster;
   const base = baseOf(parts, accounts.audit);
@@ -57,6 +61,7 @@ export function createOperationModules(parts: ModuleParts, accounts: AccountModu
     metrics: accounts.metrics.services.metrics,
     services: system.services.system,
     maintenance: maintenance.services.maintenance,
+    checks: later.checkStates,
     intervalMs: config.alertIntervalS * 1000,
     runsHere: parts.cluster.runsHere('alerts'),
   });

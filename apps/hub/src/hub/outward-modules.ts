@@ -3,6 +3,7 @@
  * A new area of this kind is one entry in the returned list.
  */
 import { createBackupModule } from '../modules/backup/backup.module.js';
+import { createChecksModule } from '../modules/checks/checks.module.js';
 import { createConnectorsModule } from '../modules/connectors/connectors.module.js';
 import { createDependenciesModule } from '../modules/dependencies/dependencies.module.js';
 import { createDesktopModule } from '../modules/desktop/desktop.module.js';
@@ -65,6 +66,13 @@ export function createOutwardModules(parts: ModuleParts, accounts: AccountModule
     assets: assetService,
     containers: ops.containers.services.containers,
   });
+  const discovery = createDiscoveryModule({
+    ...base,
+    gateway,
+    assets: assetService,
+    defaults: () => runtimeSettings.discoveryDefaults(),
+    outboundPolicy: () => outbound.client().policy,
+  });
   return {
     webhooks: createWebhooksModule({
       ...outboundParts,
@@ -95,12 +103,14 @@ export function createOutwardModules(parts: ModuleParts, accounts: AccountModule
       runsHere: parts.cluster.runsHere('prometheus_remote_write'),
       ...(parts.remoteWrite ? { remoteWrite: parts.remoteWrite } : {}),
     }),
-    discovery: createDiscoveryModule({
+    discovery,
+    checks: createChecksModule({
       ...base,
-      gateway,
-      assets: assetService,
-      defaults: () => runtimeSettings.discoveryDefaults(),
-      outboundPolicy: () => outbound.client().policy,
+      logger,
+      assets: agentCalls.assets,
+      discovery: discovery.services.discovery,
+      resolve: (host) => outbound.client().resolve(host),
+      runsHere: parts.cluster.runsHere('checks'),
     }),
     connectors,
     meshvpn: createMeshvpnModule({ clock, tailscaleBinary: config.tailscaleBinary }),

@@ -11,8 +11,11 @@ export const alertSeverities = ['info', 'warning', 'critical'] as const;
 export type AlertSeverity = (typeof alertSeverities)[number];
 export const AlertSeverity = literals(alertSeverities);
 
-/** What a rule watches: presence (offline), a metric above a threshold, or a systemd service (service). */
-export const alertRuleKinds = ['offline', 'cpu', 'memory', 'disk', 'service'] as const;
+/**
+ * What a rule watches: presence (offline), a metric above a threshold, a systemd service (service), or the
+ * service checks about the asset (check: one failed `failures` times in a row; decision 0079).
+ */
+export const alertRuleKinds = ['offline', 'cpu', 'memory', 'disk', 'service', 'check'] as const;
 export type AlertRuleKind = (typeof alertRuleKinds)[number];
 
 /** `suppressed`: raised while its asset was in a maintenance window: recorded, not notified (decision 0078). */
@@ -23,6 +26,7 @@ export const alertLimits = {
   rules: 200,
   assetsPerRule: 1000,
   durationMinutes: 1440,
+  checkFailures: 100,
   silenceMinutes: 60 * 24 * 30,
 } as const;
 
@@ -37,6 +41,8 @@ export const AlertRule = Type.Object({
   service: Maybe(Type.String()),
   /** How long the condition must hold before the alert fires. */
   duration_minutes: Type.Integer(),
+  /** For `check` rules: failed runs in a row of one of the asset's checks that fire; null for other kinds. */
+  failures: Maybe(Type.Integer()),
   /** The watched assets; empty means every asset (only for keys not limited to some assets). */
   asset_ids: Type.Array(Type.String()),
   enabled: Type.Boolean(),
@@ -53,6 +59,7 @@ const Threshold = Type.Number({
 /** A systemd unit name, as the system module's service routes accept it. */
 const RuleService = ServiceParams.properties.name;
 const Duration = Type.Integer({ minimum: 0, maximum: alertLimits.durationMinutes });
+const Failures = Type.Integer({ minimum: 1, maximum: alertLimits.checkFailures });
 const RuleAssets = Type.Array(AssetId, { maxItems: alertLimits.assetsPerRule, uniqueItems: true });
 
 export const AlertRuleCreate = Type.Object(
@@ -64,6 +71,8 @@ export const AlertRuleCreate = Type.Object(
     /** Required for kind `service`, refused for the others. */
     service: Type.Optional(Maybe(RuleService)),
     duration_minutes: Type.Optional(Duration),
+    /** For kind `check` (default 3), refused for the others. */
+    failures: Type.Optional(Maybe(Failures)),
     asset_ids: Type.Optional(RuleAssets),
     enabled: Type.Optional(Type.Boolean()),
   },
@@ -79,6 +88,8 @@ export const AlertRuleUpdate = Type.Object(
     /** Only for `service` rules (a new unit name). */
     service: Type.Optional(Maybe(RuleService)),
     duration_minutes: Type.Optional(Duration),
+    /** Only for `check` rules. */
+    failures: Type.Optional(Maybe(Failures)),
     asset_ids: Type.Optional(RuleAssets),
     enabled: Type.Optional(Type.Boolean()),
   },

@@ -33,6 +33,19 @@ const nginx0: RuleCondition = {
   durationMinutes: 0,
 };
 
+const checks3: RuleCondition = { kind: 'check', thresholdPercent: null, durationMinutes: 0, failures: 3 };
+const withChecks = (...states: [string, number][]): AssetObservation => ({
+  status: 'online',
+  lastSeenAt: ago(0),
+  samples: [],
+  checks: states.map(([status, failures]) => ({
+    name: 'web',
+    status,
+    consecutiveFailures: failures,
+    lastError: failures > 0 ? 'status 503' : null,
+  })),
+});
+
 const presence = (status: string, lastSeenMinutesAgo: number | null): AssetObservation => ({
   status,
   lastSeenAt: lastSeenMinutesAgo === null ? null : ago(lastSeenMinutesAgo),
@@ -298,6 +311,42 @@ describe('evaluateRule', () => {
       rule: nginx0,
       asset: presence('online', 0),
       open: false,
+      expected: 'none',
+    },
+    {
+      name: 'check failing fewer times than the rule asks: pending',
+      rule: checks3,
+      asset: withChecks(['down', 2]),
+      open: false,
+      expected: 'none',
+    },
+    {
+      name: 'check failing as many times as the rule asks fires, on an offline asset too',
+      rule: checks3,
+      asset: { ...withChecks(['up', 0], ['down', 3]), status: 'offline' },
+      open: false,
+      expected: 'fire',
+      summary: 'check web failed 3 times in a row: status 503',
+    },
+    {
+      name: 'check still failing, not yet up: an open alert stays open',
+      rule: checks3,
+      asset: withChecks(['down', 1]),
+      open: true,
+      expected: 'none',
+    },
+    {
+      name: 'every check up again resolves',
+      rule: checks3,
+      asset: withChecks(['up', 0], ['unknown', 0]),
+      open: true,
+      expected: 'resolve',
+    },
+    {
+      name: 'no check has run: nothing known',
+      rule: checks3,
+      asset: withChecks(['unknown', 0]),
+      open: true,
       expected: 'none',
     },
   ];

@@ -12,6 +12,17 @@ export interface RuleCondition {
   /** The watched systemd unit (service rules). */
   service?: string | null;
   durationMinutes: number;
+  /** Failed runs in a row of one check that fire (check rules). */
+  failures?: number | null;
+}
+
+/** One service check about the asset, as it stands after its last run (check rules). */
+export interface CheckObservation {
+  name: string;
+  /** `unknown` until its first run. */
+  status: string;
+  consecutiveFailures: number;
+  lastError: string | null;
 }
 
 /** What the agent said of a service rule's unit this pass. */
@@ -42,6 +53,8 @@ export interface AssetObservation {
   samples: readonly PercentSample[];
   /** For service rules: the unit's observed state; absent means nothing is known. */
   service?: ServiceObservation;
+  /** For check rules: the asset's enabled checks; absent or empty means nothing is known. */
+  checks?: readonly CheckObservation[];
 }
 
 export type Transition =
@@ -95,6 +108,30 @@ function serviceCondition(rule: RuleCondition, asset: AssetObservation, nowMs: n
   return { holds: true, value: null, summary: `service ${rule.service ?? ''} ${state ?? ''}${over}` };
 }
 
+/**
+ * Holds while one of the asset's checks has failed `failures` runs in a row; known not to hold once every
+ * check that has run is up. Checks not run yet say nothing. Presence is not asked: a check watches the
+ * service from outside, and an asset whose agent is offline may still serve.
+ */
+function checkCondition(rule: RuleCondition, asset: AssetObservation): Holds {
+  const ran = (asset.checks ?? []).filter((c) => c.status !== 'unknown');
+  if (ran.length === 0) return null;
+  const needed = rule.failures ?? 1;
+  const failing = ran.filter((c) => c.consecutiveFailures >= needed);
+  const first = failing[0];
+  if (first === undefined) {
+    // Failing, but not yet `failures` times: an open alert stays open until the check is up again.
+    return ran.every((c) => c.status === 'up') ? { holds: false } : null;
+  }
+  const error = first.lastError === null ? '' : `: ${first.lastError}`;
+  const more = failing.length > 1 ? ` (and ${String(failing.length - 1)} more)` : '';
+  return {
+    holds: true,
+    value: null,
+    summary: `check ${first.name} failed ${String(first.consecutiveFailures)} times in a row${error}${more}`,
+  };
+}
+
 function metricCondition(
   kind: 'cpu' | 'memory' | 'disk',
   rule: RuleCondition,
@@ -140,7 +177,9 @@ export function evaluateRule(
       ? offlineCondition(rule, asset, nowMs)
       : kind === 'service'
         ? serviceCondition(rule, asset, nowMs)
-        : metricCondition(kind, rule, asset, nowMs);
+        : kind === 'check'
+          ? checkCondition(rule, asset)
+          : metricCondition(kind, rule, asset, nowMs);
   // Not held long enough yet, or not known: an open alert stays open.
   if (condition === null) return { type: 'none' };
   if (condition.holds && !alertOpen)

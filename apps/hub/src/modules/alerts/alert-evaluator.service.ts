@@ -17,6 +17,7 @@ import {
   freshMs,
   percentOf,
   serviceStateClass,
+  type CheckObservation,
   type PercentSample,
   type ServiceObservation,
 } from './alert-evaluation.js';
@@ -55,7 +56,8 @@ interface ServiceFocus {
   service: string;
 }
 
-const isMetric = (c: Check) => c.rule.kind !== 'offline' && c.rule.kind !== 'service';
+const isMetric = (c: Check) =>
+  c.rule.kind !== 'offline' && c.rule.kind !== 'service' && c.rule.kind !== 'check';
 /** `nginx` and `nginx.service` name the same unit. */
 const unitName = (name: string) => (name.endsWith('.service') ? name : `${name}.service`);
 const checkKey = (ruleId: string, assetId: string) => `${ruleId}|${assetId}`;
@@ -70,6 +72,8 @@ export function createAlertEvaluator(deps: {
   assets: Pick<AssetService, 'presence'>;
   metrics: Pick<MetricsService, 'recentSamples'>;
   services: Pick<SystemService, 'serviceStates'>;
+  /** The service checks about each of these assets (the checks module), for check rules. */
+  checks: (assetIds: readonly string[]) => Promise<Map<string, CheckObservation[]>>;
   intervalMs: number;
   /** False while another hub process holds this loop's lease (decision 0040): its timer then skips. */
   runsHere?: () => boolean;
@@ -152,6 +156,9 @@ export function createAlertEvaluator(deps: {
     ].filter((id) => presence.get(id)?.status === 'online');
     const states = await serviceStatesOf(serviceAssets);
     const inWindow = await deps.maintenance.holding(now);
+    const checkAssets = [...new Set(checks.filter((c) => c.rule.kind === 'check').map((c) => c.assetId))];
+    const checkStates =
+      checkAssets.length > 0 ? await deps.checks(checkAssets) : new Map<string, CheckObservation[]>();
     const open = new Map<string, AlertRow>();
     for (const alert of await alerts.open()) open.set(`${alert.rule_id}|${alert.asset_id}`, alert);
 
@@ -176,12 +183,14 @@ export function createAlertEvaluator(deps: {
             thresholdPercent: rule.threshold_percent,
             service: rule.service,
             durationMinutes: rule.duration_minutes,
+            failures: rule.failures ?? null,
           },
           {
             status: asset.status,
             lastSeenAt: asset.last_seen_at,
             samples: percents,
             ...(service ? { service } : {}),
+            ...(rule.kind === 'check' ? { checks: checkStates.get(assetId) ?? [] } : {}),
           },
           alertOpen,
           now,

@@ -46,9 +46,9 @@ function ruleVisible(principal: Principal, row: Pick<AlertRuleRow, 'asset_ids'>)
   return ids.length > 0 && ids.every((id) => canSeeAsset(principal, id));
 }
 
-/** A metric rule needs a threshold; offline and service rules have none. */
+/** A metric rule needs a threshold; offline, service and check rules have none. */
 function checkThreshold(kind: AlertRuleKind, threshold: number | null | undefined): number | null {
-  if (kind === 'offline' || kind === 'service') {
+  if (kind === 'offline' || kind === 'service' || kind === 'check') {
     if (threshold !== undefined && threshold !== null) {
       throw validationError(
         'threshold_percent',
@@ -79,6 +79,17 @@ function checkRuleService(kind: AlertRuleKind, service: string | null | undefine
   } catch {
     throw validationError('service', "must be a service name: letters, digits and @ . _ : -, not '-' first");
   }
+}
+
+/** A check rule fires after this many failed runs in a row (3 by default); other kinds have no count. */
+function checkFailures(kind: AlertRuleKind, failures: number | null | undefined): number | null {
+  if (kind !== 'check') {
+    if (failures !== undefined && failures !== null) {
+      throw validationError('failures', `a ${kind} rule counts no failed checks`);
+    }
+    return null;
+  }
+  return failures ?? 3;
 }
 
 export function createAlertRuleService(deps: {
@@ -119,6 +130,7 @@ export function createAlertRuleService(deps: {
       await checkAssets(ctx.principal, assetIds);
       const threshold = checkThreshold(input.kind, input.threshold_percent);
       const service = checkRuleService(input.kind, input.service);
+      const failures = checkFailures(input.kind, input.failures);
       if ((await countRules(db)) >= alertLimits.rules) {
         throw new HubError('conflict', `at most ${alertLimits.rules} alert rules`);
       }
@@ -130,7 +142,8 @@ export function createAlertRuleService(deps: {
         severity: input.severity ?? 'warning',
         threshold_percent: threshold,
         service,
-        duration_minutes: input.duration_minutes ?? 5,
+        duration_minutes: input.duration_minutes ?? (input.kind === 'check' ? 0 : 5),
+        failures,
         asset_ids: JSON.stringify([...assetIds].sort()),
         enabled: input.enabled === false ? 0 : 1,
         created_at: now,
@@ -157,6 +170,7 @@ export function createAlertRuleService(deps: {
         changes.threshold_percent = checkThreshold(kind, input.threshold_percent);
       }
       if (input.service !== undefined) changes.service = checkRuleService(kind, input.service);
+      if (input.failures !== undefined) changes.failures = checkFailures(kind, input.failures);
       if (input.name !== undefined) changes.name = input.name;
       if (input.severity !== undefined) changes.severity = input.severity;
       if (input.duration_minutes !== undefined) changes.duration_minutes = input.duration_minutes;

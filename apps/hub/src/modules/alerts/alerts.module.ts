@@ -30,6 +30,8 @@ export function createAlertsModule(deps: {
   services: Pick<SystemService, 'serviceStates'>;
   /** Which assets are in a maintenance window now. */
   maintenance: Pick<MaintenanceService, 'holding'>;
+  /** The service checks about assets (the checks module, built later), for check rules. */
+  checks: Parameters<typeof createAlertEvaluator>[0]['checks'];
   intervalMs: number;
   /** False while another hub process holds this loop's lease (decision 0040): its timer then skips. */
   runsHere?: () => boolean;

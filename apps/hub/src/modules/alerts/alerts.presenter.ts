@@ -13,6 +13,7 @@ export function presentRule(row: AlertRuleRow): AlertRule {
     threshold_percent: row.threshold_percent,
     service: row.service,
     duration_minutes: row.duration_minutes,
+    failures: row.failures ?? null,
     asset_ids: ruleAssets(row),
     enabled: row.enabled === 1,
     created_at: row.created_at,

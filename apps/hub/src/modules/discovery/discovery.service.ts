@@ -46,6 +46,8 @@ export interface DiscoveryService {
   ): Promise<Page<DiscoverySuggestion>>;
   accept(ctx: ActionContext, id: string, input: { name?: string | undefined }): Promise<DiscoverySuggestion>;
   dismiss(ctx: ActionContext, id: string): Promise<DiscoverySuggestion>;
+  /** One suggestion, whatever its status (a check made from it: the checks module). */
+  suggestion(id: string): Promise<DiscoverySuggestion>;
 }
 
 export interface DiscoveryServiceDeps {
@@ -177,6 +179,12 @@ export function createDiscoveryService(deps: DiscoveryServiceDeps): DiscoverySer
   }
 
   return {
+    async suggestion(id) {
+      const row = await findSuggestion(db, id);
+      if (!row) throw new HubError('not_found', `no discovery suggestion ${id}`);
+      return present(row);
+    },
+
     async run(ctx, input) {
       const startedAt = clock.now().toISOString();
       const defaults = deps.defaults();

@@ -24,6 +24,7 @@ import { desktopOwnerTypeMigration } from './migrations/0024-desktop-owner-type.
 import { assetNetworksMigration } from './migrations/0026-asset-networks.js';
 import { nodeLeaseEpochsMigration } from './migrations/0027-node-lease-epochs.js';
 import { maintenanceWindowsMigration } from './migrations/0029-maintenance-windows.js';
+import { serviceChecksMigration } from './migrations/0030-service-checks.js';
 import { incidentReviewsMigration } from './migrations/0031-incident-reviews.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists */
@@ -296,6 +297,7 @@ export const migrations: Record<string, Migration> = {
   '0026_asset_networks': assetNetworksMigration,
   '0027_node_lease_epochs': nodeLeaseEpochsMigration,
   '0029_maintenance_windows': maintenanceWindowsMigration,
+  '0030_service_checks': serviceChecksMigration,
   '0031_incident_reviews': incidentReviewsMigration,
 };
 

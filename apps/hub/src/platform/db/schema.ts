@@ -252,6 +252,8 @@ export interface AlertRulesTable {
   /** The watched systemd unit (`service` rules); null for other kinds. */
   service: string | null;
   duration_minutes: number;
+  /** Failed runs in a row that fire (`check` rules, migration 0030); null or absent for other kinds. */
+  failures?: number | null;
   /** JSON array of asset ids; empty: every asset. */
   asset_ids: string;
   enabled: number;
@@ -386,6 +388,46 @@ export interface ScheduleRunsTable {
   error: string | null;
   /** The node that runs it (decision 0040); null for runs from before, and for runs that never started. */
   node_id: string | null;
+}
+
+/** A service check and its state (migration 0030, decision 0079). */
+export interface ServiceChecksTable {
+  id: string;
+  name: string;
+  kind: string;
+  target: string;
+  asset_id: string | null;
+  interval_s: number;
+  timeout_s: number;
+  /** JSON list of status codes; null for any 2xx or 3xx. */
+  expected_status: string | null;
+  expected_body: string | null;
+  tls_verify: number;
+  cert_warn_days: number;
+  enabled: number;
+  status: string;
+  consecutive_failures: number;
+  last_run_at: string | null;
+  last_latency_ms: number | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  cert_expires_at: string | null;
+  /** The notAfter the expiry warning was last published for (one event per certificate). */
+  cert_warned_for: string | null;
+  next_run_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ServiceCheckResultsTable {
+  id: string;
+  check_id: string;
+  at: string;
+  ok: number;
+  latency_ms: number | null;
+  status_code: number | null;
+  error: string | null;
+  cert_expires_at: string | null;
 }
 
 /** A second sign-in step waiting for its code (decision 0044): only the token's hash is stored. */
@@ -583,6 +625,8 @@ export interface Database {
   schedule_runs: ScheduleRunsTable;
   maintenance_windows: MaintenanceWindowsTable;
   maintenance_occurrences: MaintenanceOccurrencesTable;
+  service_checks: ServiceChecksTable;
+  service_check_results: ServiceCheckResultsTable;
   discovery_suggestions: DiscoverySuggestionsTable;
   connectors: ConnectorsTable;
   dependency_links: DependencyLinksTable;
@@ -738,6 +782,8 @@ export const tableOwners = {
   schedule_runs: 'modules/schedules',
   maintenance_windows: 'modules/maintenance',
   maintenance_occurrences: 'modules/maintenance',
+  service_checks: 'modules/checks',
+  service_check_results: 'modules/checks',
   discovery_suggestions: 'modules/discovery',
   connectors: 'modules/connectors',
   dependency_links: 'modules/dependencies',

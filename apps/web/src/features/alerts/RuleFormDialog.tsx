@@ -20,6 +20,7 @@ const kindLabels: Record<AlertRuleKind, string> = {
   memory: 'Memory above a threshold',
   disk: 'Disk above a threshold',
   service: 'Service not active',
+  check: 'Service check failing',
 };
 
 const hasThreshold = (kind: AlertRuleKind) => kind === 'cpu' || kind === 'memory' || kind === 'disk';
@@ -31,16 +32,18 @@ export function RuleFormDialog({ rule, onClose }: { rule: AlertRule | null; onCl
   const [threshold, setThreshold] = useState(rule?.threshold_percent?.toString() ?? '90');
   const [service, setService] = useState(rule?.service ?? '');
   const [duration, setDuration] = useState(String(rule?.duration_minutes ?? 5));
+  const [failures, setFailures] = useState(String(rule?.failures ?? 3));
   const [assetIds, setAssetIds] = useState<string[]>(rule?.asset_ids ?? []);
   const save = useResourceMutation({
     mutationFn: async () => {
       const common = {
         name: name.trim(),
         severity,
-        duration_minutes: Number(duration),
+        ...(kind === 'check' ? {} : { duration_minutes: Number(duration) }),
         asset_ids: assetIds,
         ...(hasThreshold(kind) ? { threshold_percent: Number(threshold) } : {}),
         ...(kind === 'service' ? { service: service.trim() } : {}),
+        ...(kind === 'check' ? { failures: Number(failures) } : {}),
       };
       return rule
         ? (await hub.call('alerts.ruleUpdate', { params: { id: rule.id }, body: common })).data
@@ -108,15 +111,28 @@ export function RuleFormDialog({ rule, onClose }: { rule: AlertRule | null; onCl
           onChange={setThreshold}
         />
       )}
-      <TextField
-        id="rule-duration"
-        label="For at least (minutes)"
-        problem={problems.duration_minutes}
-        type="number"
-        inputMode="numeric"
-        value={duration}
-        onChange={setDuration}
-      />
+      {kind === 'check' && (
+        <TextField
+          id="rule-failures"
+          label="Failed runs in a row"
+          problem={problems.failures}
+          type="number"
+          inputMode="numeric"
+          value={failures}
+          onChange={setFailures}
+        />
+      )}
+      {kind !== 'check' && (
+        <TextField
+          id="rule-duration"
+          label="For at least (minutes)"
+          problem={problems.duration_minutes}
+          type="number"
+          inputMode="numeric"
+          value={duration}
+          onChange={setDuration}
+        />
+      )}
       <FormField id="rule-severity" label="Severity" problem={problems.severity}>
         {(control) => (
           <select

@@ -32,6 +32,11 @@ export const assetTabs: readonly AssetTab[] = [
   },
   { path: 'services', label: 'Services', component: tab(() => import('./tabs/ServicesTab'), 'ServicesTab') },
   {
+    path: 'checks',
+    label: 'Checks',
+    component: tab(() => import('../../features/checks/AssetChecksTab'), 'AssetChecksTab'),
+  },
+  {
     path: 'containers',
     label: 'Containers',
     component: tab(() => import('./tabs/ContainersTab'), 'ContainersTab'),

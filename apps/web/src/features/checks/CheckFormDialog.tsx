@@ -1,0 +1,187 @@
+/** Create a service check, or edit one; the hub's refusal under the field it names. */
+import { useState } from 'react';
+import { checkKinds, type CheckKind, type ServiceCheck } from '@svc/protocol';
+import { hub } from '../../api/client';
+import { FormDialog } from '../../components/FormDialog';
+import { FormField } from '../../components/FormField';
+import { TextField } from '../../components/TextField';
+import { useResourceMutation } from '../../components/use-resource-mutation';
+
+export const checksKey = ['checks'] as const;
+
+const kindLabels: Record<CheckKind, string> = {
+  http: 'HTTP(S): a URL answers',
+  tcp: 'TCP: a port accepts connections',
+  ping: 'Ping: a host replies',
+};
+
+const targetHints: Record<CheckKind, string> = {
+  http: 'https://service.example.net/health',
+  tcp: 'db.example.net:5432',
+  ping: 'nas.example.net',
+};
+
+/** `200, 204` → [200, 204]; empty → null (any 2xx or 3xx). Left to the hub to refuse what is not a code. */
+function parseStatuses(text: string): number[] | null {
+  const parts = text
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+  return parts.length === 0 ? null : parts.map(Number);
+}
+
+export function CheckFormDialog({
+  check,
+  assetId,
+  onClose,
+}: {
+  /** The check to edit; null creates one. */
+  check: ServiceCheck | null;
+  /** The asset a new check is about (from the asset's page). */
+  assetId?: string;
+  onClose: () => void;
+}) {
+  const [name, setName] = useState(check?.name ?? '');
+  const [kind, setKind] = useState<CheckKind>(check?.kind ?? 'http');
+  const [target, setTarget] = useState(check?.target ?? '');
+  const [interval, setIntervalText] = useState(String(check?.interval_seconds ?? 60));
+  const [timeout, setTimeoutText] = useState(String(check?.timeout_seconds ?? 10));
+  const [statuses, setStatuses] = useState(check?.expected_status?.join(', ') ?? '');
+  const [body, setBody] = useState(check?.expected_body ?? '');
+  const [tlsVerify, setTlsVerify] = useState(check?.tls_verify ?? true);
+  const [enabled, setEnabled] = useState(check?.enabled ?? true);
+  const save = useResourceMutation({
+    mutationFn: async () => {
+      const common = {
+        name: name.trim(),
+        target: target.trim(),
+        interval_seconds: Number(interval),
+        timeout_seconds: Number(timeout),
+        enabled,
+        ...(kind === 'http'
+          ? {
+              expected_status: parseStatuses(statuses),
+              expected_body: body.trim() === '' ? null : body,
+              tls_verify: tlsVerify,
+            }
+          : {}),
+      };
+      return check
+        ? (await hub.call('checks.update', { params: { id: check.id }, body: common })).data
+        : (
+            await hub.call('checks.create', {
+              body: { ...common, kind, ...(assetId !== undefined ? { asset_id: assetId } : {}) },
+            })
+          ).data;
+    },
+    invalidates: [checksKey],
+    onSuccess: onClose,
+  });
+  const { problems } = save;
+  return (
+    <FormDialog
+      title={check ? `Edit ${check.name}` : 'New service check'}
+      mutation={save}
+      onSubmit={() => {
+        save.mutate();
+      }}
+      onClose={onClose}
+      submitLabel={check ? 'Save' : 'Create check'}
+    >
+      <TextField
+        id="check-name"
+        label="Name"
+        problem={problems.name}
+        value={name}
+        required
+        autoFocus
+        onChange={setName}
+      />
+      <FormField id="check-kind" label="Kind" problem={problems.kind}>
+        {(control) => (
+          <select
+            {...control}
+            value={kind}
+            disabled={check !== null}
+            onChange={(e) => {
+              setKind(e.target.value as CheckKind);
+            }}
+          >
+            {checkKinds.map((k) => (
+              <option key={k} value={k}>
+                {kindLabels[k]}
+              </option>
+            ))}
+          </select>
+        )}
+      </FormField>
+      <TextField
+        id="check-target"
+        label="Target"
+        problem={problems.target}
+        value={target}
+        required
+        placeholder={targetHints[kind]}
+        onChange={setTarget}
+      />
+      <TextField
+        id="check-interval"
+        label="Every (seconds)"
+        problem={problems.interval_seconds}
+        type="number"
+        inputMode="numeric"
+        value={interval}
+        onChange={setIntervalText}
+      />
+      <TextField
+        id="check-timeout"
+        label="Timeout (seconds)"
+        problem={problems.timeout_seconds}
+        type="number"
+        inputMode="numeric"
+        value={timeout}
+        onChange={setTimeoutText}
+      />
+      {kind === 'http' && (
+        <>
+          <TextField
+            id="check-statuses"
+            label="Expected statuses"
+            hint="Comma-separated; empty: any 2xx or 3xx."
+            problem={problems.expected_status}
+            value={statuses}
+            placeholder="200, 204"
+            onChange={setStatuses}
+          />
+          <TextField
+            id="check-body"
+            label="Expected text in the body"
+            problem={problems.expected_body}
+            value={body}
+            onChange={setBody}
+          />
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={tlsVerify}
+              onChange={(e) => {
+                setTlsVerify(e.target.checked);
+              }}
+            />
+            Require a trusted certificate (https)
+          </label>
+        </>
+      )}
+      <label className="check">
+        <input
+          type="checkbox"
+          checked={enabled}
+          onChange={(e) => {
+            setEnabled(e.target.checked);
+          }}
+        />
+        Enabled
+      </label>
+    </FormDialog>
+  );
+}
