@@ -66,6 +66,8 @@ export const pages: readonly PageEntry[] = [
     path: 'maintenance',
     component: page(() => import('../features/maintenance/MaintenancePage'), 'MaintenancePage'),
     nav: { label: 'Maintenance', section: 'Automation' },
+  },
+  {
     path: 'checks',
     component: page(() => import('../features/checks/ChecksPage'), 'ChecksPage'),
     nav: { label: 'Checks', section: 'Fleet' },
