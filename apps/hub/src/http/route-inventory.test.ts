@@ -208,7 +208,7 @@ const documentedExtras: readonly (readonly [method: string, path: string, access
   ['DELETE', '/api/v2/checks/{id}', 'checks:write'],
   ['POST', '/api/v2/checks/{id}/run', 'checks:write'],
   ['GET', '/api/v2/checks/{id}/results', 'checks:read'],
-  ['POST', '/api/v2/checks/from-suggestion', 'checks:write'],
+  ['POST', '/api/v2/check-suggestions', 'checks:write'],
   ['GET', '/api/v2/groups/{id}', 'groups:read'],
   ['PATCH', '/api/v2/groups/{id}', 'groups:write'],
   ['DELETE', '/api/v2/groups/{id}', 'groups:write'],

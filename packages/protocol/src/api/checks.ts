@@ -246,7 +246,7 @@ export const checksContracts = {
     name: 'checks.from_suggestion',
     surface: 'v2',
     method: 'POST',
-    path: '/checks/from-suggestion',
+    path: '/check-suggestions',
     auth: 'scope',
     scope: 'checks:write',
     summary: "Create a check from a discovery suggestion's address and port",

@@ -284,7 +284,7 @@ describe('service checks with the loopback opt-in', () => {
       ])
       .execute();
     const from = (suggestion_id: string) =>
-      t.request('POST', '/api/v2/checks/from-suggestion', { body: { suggestion_id, interval_seconds: 300 } });
+      t.request('POST', '/api/v2/check-suggestions', { body: { suggestion_id, interval_seconds: 300 } });
 
     const port = await from(ids.port);
     expect(port.status).toBe(201);
@@ -307,7 +307,7 @@ describe('service checks with the loopback opt-in', () => {
     const limited = await t.createKey({ role: 'operator', scopes: ['checks:*'], allowed_assets: [asset.id] });
     expect(
       (
-        await t.request('POST', '/api/v2/checks/from-suggestion', {
+        await t.request('POST', '/api/v2/check-suggestions', {
           key: limited.raw_key,
           body: { suggestion_id: ids.port },
         })
