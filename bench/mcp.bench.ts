@@ -4,7 +4,7 @@
  * same hub, over HTTPS with the hub's built-in CA as deployed. Target: MCP tool calls per second ≥ 0.7 × the
  * REST route's requests per second. Load from wrk in a separate process over loopback (32 connections);
  * rounds interleaved, each side keeps its best; the hub runs in its own process with rate limits off.
- * Knobs: BENCH_SECONDS (10), BENCH_ROUNDS (3).
+ * Knobs: BENCH_SECONDS (10), BENCH_ROUNDS (3), BENCH_HUB_PROF (a folder for the hub's CPU profile).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,6 +20,8 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = 32;
 const target = 0.7;
+/** BENCH_HUB_PROF=<dir> starts the hub with --cpu-prof into that folder (for profiling, not for figures). */
+const profDir = process.env.BENCH_HUB_PROF;
 
 const toolCall = JSON.stringify({
   jsonrpc: '2.0',
@@ -55,6 +57,7 @@ export async function runMcpBench(): Promise<void> {
       },
       'svc hub on',
       120_000,
+      profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [],
     );
     const client = jsonClient({ ca: fs.readFileSync(path.join(dataDir, 'tls', 'ca.crt'), 'utf8') });
     try {
