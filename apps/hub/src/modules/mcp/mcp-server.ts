@@ -11,6 +11,8 @@ import {
   ErrorCode,
   isInitializeRequest,
   isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
   JSONRPCMessageSchema,
   ListToolsRequestSchema,
   McpError,
@@ -109,6 +111,28 @@ function refusal(status: number, code: number, message: string): McpAnswer {
   return { status, body: JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }) };
 }
 
+function isTextContent(value: unknown): value is { type: 'text'; text: string } {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { type?: unknown }).type === 'text' &&
+    typeof (value as { text?: unknown }).text === 'string'
+  );
+}
+
+/**
+ * The answer as JSON. A tool result's structured content is written from its text copy, which is the same JSON
+ * (mcp-tool-call.ts), instead of being serialized once more.
+ */
+function serialize(message: JSONRPCMessage): string {
+  if (!isJSONRPCResultResponse(message)) return JSON.stringify(message);
+  const { structuredContent, ...result } = message.result;
+  const first: unknown = Array.isArray(result.content) ? result.content[0] : undefined;
+  if (structuredContent === undefined || !isTextContent(first)) return JSON.stringify(message);
+  const rest = JSON.stringify({ jsonrpc: message.jsonrpc, id: message.id, result });
+  return `${rest.slice(0, -2)},"structuredContent":${first.text}}}`;
+}
+
 function isJsonContentType(value: string | undefined): boolean {
   return value?.split(';', 1)[0]?.trim().toLowerCase() === 'application/json';
 }
@@ -152,7 +176,7 @@ export function createMcpEndpoint(deps: ToolCallDeps): McpEndpoint {
         );
       }
       if (!isJSONRPCRequest(message)) return { status: 202, body: null };
-      return { status: 200, body: JSON.stringify(await transport.exchange(message, ctx)) };
+      return { status: 200, body: serialize(await transport.exchange(message, ctx)) };
     },
   };
 }
