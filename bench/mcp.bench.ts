@@ -115,9 +115,9 @@ export async function runMcpBench(): Promise<void> {
           },
         ],
         notes: [
-          'Each MCP call is one stateless POST: a server and a transport of its own, the JSON-RPC checks, then the route through inject() (decision 0073).',
-          'Known costs, not yet removed: the SDK server and its Streamable HTTP transport built per request (web Request and Response around Fastify), the route run through inject(), and the data serialized twice (structured content and its text copy). The REST route answers from its list page cache.',
-          'Removed: an Ajv instance the SDK made per server (now one shared validator), and a commit per read tool call (reads are audited in batches).',
+          "Each MCP call is one stateless POST answered by the hub's one MCP server (the JSON-RPC checks, a tools/call handler), then the route through inject() with its guard, validation and audit (decision 0073 and its addendum).",
+          "Removed: an SDK server, Streamable HTTP transport and web Request/Response per request; the data serialized twice (the text copy is the route's own JSON, the structured content is written from it); an Ajv instance per server; a commit per read tool call (reads are audited in batches).",
+          'Left, by design: a tool call is a whole second request of the route (inject: routing, guard, validation, serialization, telemetry) behind its own POST, and its data is parsed once for the structured content. The REST route answers from its list page cache, already serialized, so its cost is little more than the request itself: 0.7× would need a tool call to cost under 1.5 REST requests, and it contains one.',
         ],
       });
     } finally {
