@@ -4,7 +4,7 @@
  * same hub, over HTTPS with the hub's built-in CA as deployed. Target: MCP tool calls per second ≥ 0.7 × the
  * REST route's requests per second. Load from wrk in a separate process over loopback (32 connections);
  * rounds interleaved, each side keeps its best; the hub runs in its own process with rate limits off.
- * Knobs: BENCH_SECONDS (10), BENCH_ROUNDS (3).
+ * Knobs: BENCH_SECONDS (10), BENCH_ROUNDS (3), BENCH_HUB_PROF (a folder for the hub's CPU profile).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,6 +20,8 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = 32;
 const target = 0.7;
+/** BENCH_HUB_PROF=<dir> starts the hub with --cpu-prof into that folder (for profiling, not for figures). */
+const profDir = process.env.BENCH_HUB_PROF;
 
 const toolCall = JSON.stringify({
   jsonrpc: '2.0',
@@ -55,6 +57,7 @@ export async function runMcpBench(): Promise<void> {
       },
       'svc hub on',
       120_000,
+      profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [],
     );
     const client = jsonClient({ ca: fs.readFileSync(path.join(dataDir, 'tls', 'ca.crt'), 'utf8') });
     try {
@@ -112,9 +115,9 @@ export async function runMcpBench(): Promise<void> {
           },
         ],
         notes: [
-          'Each MCP call is one stateless POST: a server and a transport of its own, the JSON-RPC checks, then the route through inject() (decision 0073).',
-          'Known costs, not yet removed: the SDK server and its Streamable HTTP transport built per request (web Request and Response around Fastify), the route run through inject(), and the data serialized twice (structured content and its text copy). The REST route answers from its list page cache.',
-          'Removed: an Ajv instance the SDK made per server (now one shared validator), and a commit per read tool call (reads are audited in batches).',
+          "Each MCP call is one stateless POST answered by the hub's one MCP server (the JSON-RPC checks, a tools/call handler), then the route through inject() with its guard, validation and audit (decision 0073 and its addendum).",
+          "Removed: an SDK server, Streamable HTTP transport and web Request/Response per request; the data serialized twice (the text copy is the route's own JSON, the structured content is written from it); an Ajv instance per server; a commit per read tool call (reads are audited in batches).",
+          'Left, by design: a tool call is a whole second request of the route (inject: routing, guard, validation, serialization, telemetry) behind its own POST, and its data is parsed once for the structured content. The REST route answers from its list page cache, already serialized, so its cost is little more than the request itself: 0.7× would need a tool call to cost under 1.5 REST requests, and it contains one.',
         ],
       });
     } finally {

@@ -34,6 +34,8 @@ interface InternalAnswer {
   status: number;
   /** The route's JSON answer: its success or error envelope. */
   body: unknown;
+  /** The same answer as the route wrote it. */
+  text: string;
 }
 
 /** The caller handed over with an internal request. */
@@ -107,7 +109,11 @@ export function createInternalDispatch(): InternalDispatch {
           ...(call.body === undefined ? {} : { payload: JSON.stringify(call.body) }),
         });
         const text = response.body;
-        return { status: response.statusCode, body: text === '' ? null : (JSON.parse(text) as unknown) };
+        return {
+          status: response.statusCode,
+          body: text === '' ? null : (JSON.parse(text) as unknown),
+          text,
+        };
       } finally {
         pending.delete(token);
       }

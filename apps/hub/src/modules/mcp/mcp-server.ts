@@ -1,21 +1,29 @@
 /**
- * The MCP server of one request (stateless, decision 0073): the SDK's low-level Server with tools/list and
- * tools/call over the tool catalogue of protocol (mcp-tools.ts), on the SDK's Streamable HTTP transport in JSON
- * response mode. A request gets a server of its own, for its caller; nothing outlives the request.
+ * The MCP server (stateless, decision 0073 and its addendum): the SDK's low-level Server with tools/list and
+ * tools/call over the tool catalogue of protocol (mcp-tools.ts), one per hub, answering each HTTP request's one
+ * message in JSON through exchange-transport.ts. Nothing of a caller outlives its request.
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
+  isInitializeRequest,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+  JSONRPCMessageSchema,
   ListToolsRequestSchema,
   McpError,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import { mcpToolNamed, mcpTools, routes, type McpTool, type RouteContract } from '@svc/protocol';
 import type { ActionContext, Principal } from '../../access/principal.js';
 import { authorize } from '../../http/authorize.js';
 import { hubVersion } from '../../platform/version.js';
+import { createExchangeTransport, type ExchangeTransport } from './exchange-transport.js';
 import { callTool, type ToolCallDeps } from './mcp-tool-call.js';
 
 const instructions =
@@ -25,8 +33,7 @@ const instructions =
   'audited. Ids are prefixed (ast_ for assets, grp_ for groups, alr_ for alerts).';
 
 /**
- * One validator for every request's server: the SDK makes a new Ajv (formats and meta-schemas compiled) per
- * server otherwise, which cost more than the tool call itself. It holds no per-request state.
+ * One validator, given to the server explicitly: it holds no per-request state.
  */
 const jsonSchemaValidator = new AjvJsonSchemaValidator();
 
@@ -55,18 +62,25 @@ function toolListing(tool: McpTool) {
 
 /**
  * The tools' schemas are JSON Schemas from protocol, not zod: the tools handlers go on the SDK's protocol-level
- * server under McpServer (its registerTool takes zod only).
+ * server under McpServer (its registerTool takes zod only). Each handler runs for the caller of its request.
  */
-function createServer(deps: ToolCallDeps, ctx: ActionContext): McpServer {
+function createServer(deps: ToolCallDeps, transport: ExchangeTransport): McpServer {
   const mcp = new McpServer(
     { name: 'svc-hub', version: hubVersion },
     { capabilities: { tools: { listChanged: false } }, instructions, jsonSchemaValidator },
   );
   const { server } = mcp;
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: mcpTools.filter((tool) => mayCall(ctx.principal, tool)).map(toolListing),
-  }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const callerOf = (id: RequestId): ActionContext => {
+    const ctx = transport.callerOf(id);
+    if (!ctx) throw new McpError(ErrorCode.InternalError, 'The request has no caller.');
+    return ctx;
+  };
+  server.setRequestHandler(ListToolsRequestSchema, (_request, extra) => {
+    const { principal } = callerOf(extra.requestId);
+    return { tools: mcpTools.filter((tool) => mayCall(principal, tool)).map(toolListing) };
+  });
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const ctx = callerOf(extra.requestId);
     const tool = mcpToolNamed(request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `No tool named ${request.params.name}.`);
     return callTool(deps, ctx, tool, request.params.arguments ?? {});
@@ -74,24 +88,95 @@ function createServer(deps: ToolCallDeps, ctx: ActionContext): McpServer {
   return mcp;
 }
 
-export interface McpExchange {
-  /** The request as the web standard has it (method, URL, headers); its body comes parsed. */
-  request: Request;
+interface McpExchange {
+  /** The headers of the HTTP request that carried the message; its body comes parsed. */
+  headers: IncomingHttpHeaders;
   body: unknown;
   ctx: ActionContext;
 }
 
-/** Answers one MCP HTTP request for its caller. */
-export async function answerMcpRequest(deps: ToolCallDeps, exchange: McpExchange): Promise<Response> {
-  const server = createServer(deps, exchange.ctx);
-  const transport = new WebStandardStreamableHTTPServerTransport({
-    sessionIdGenerator: undefined,
-    enableJsonResponse: true,
-  });
-  await server.connect(transport);
-  try {
-    return await transport.handleRequest(exchange.request, { parsedBody: exchange.body });
-  } finally {
-    await server.close();
-  }
+interface McpAnswer {
+  status: number;
+  /** JSON text; null for no body. */
+  body: string | null;
+}
+
+export interface McpEndpoint {
+  /** Answers one MCP HTTP request (a POST) for its caller. */
+  answer(exchange: McpExchange): Promise<McpAnswer>;
+}
+
+/** A JSON-RPC error without an id, as the Streamable HTTP transport answers a request it cannot take. */
+function refusal(status: number, code: number, message: string): McpAnswer {
+  return { status, body: JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }) };
+}
+
+function isTextContent(value: unknown): value is { type: 'text'; text: string } {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { type?: unknown }).type === 'text' &&
+    typeof (value as { text?: unknown }).text === 'string'
+  );
+}
+
+/**
+ * The answer as JSON. A tool result's structured content is written from its text copy, which is the same JSON
+ * (mcp-tool-call.ts), instead of being serialized once more.
+ */
+function serialize(message: JSONRPCMessage): string {
+  if (!isJSONRPCResultResponse(message)) return JSON.stringify(message);
+  const { structuredContent, ...result } = message.result;
+  const first: unknown = Array.isArray(result.content) ? result.content[0] : undefined;
+  if (structuredContent === undefined || !isTextContent(first)) return JSON.stringify(message);
+  const rest = JSON.stringify({ jsonrpc: message.jsonrpc, id: message.id, result });
+  return `${rest.slice(0, -2)},"structuredContent":${first.text}}}`;
+}
+
+function isJsonContentType(value: string | undefined): boolean {
+  return value?.split(';', 1)[0]?.trim().toLowerCase() === 'application/json';
+}
+
+/**
+ * The process's MCP server, stateless, answering in JSON (never a stream). The HTTP rules are the Streamable HTTP
+ * transport's for a POST: an Accept of both JSON and event streams, a JSON body that is one JSON-RPC message, a
+ * supported protocol version after initialization; a notification or response is taken with 202 and nothing more
+ * (a stateless server has no request of the caller's to cancel, and must not see another caller's).
+ */
+export function createMcpEndpoint(deps: ToolCallDeps): McpEndpoint {
+  const transport = createExchangeTransport();
+  const server = createServer(deps, transport);
+  void server.connect(transport);
+  return {
+    async answer({ headers, body, ctx }) {
+      const accept = headers.accept ?? '';
+      if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
+        return refusal(
+          406,
+          -32000,
+          'Not Acceptable: Client must accept both application/json and text/event-stream',
+        );
+      }
+      if (!isJsonContentType(headers['content-type'])) {
+        return refusal(415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
+      }
+      const parsed = JSONRPCMessageSchema.safeParse(body);
+      if (!parsed.success) return refusal(400, -32700, 'Parse error: Invalid JSON-RPC message');
+      const message = parsed.data;
+      const version = headers['mcp-protocol-version'];
+      if (
+        !isInitializeRequest(message) &&
+        typeof version === 'string' &&
+        !SUPPORTED_PROTOCOL_VERSIONS.includes(version)
+      ) {
+        return refusal(
+          400,
+          -32000,
+          `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`,
+        );
+      }
+      if (!isJSONRPCRequest(message)) return { status: 202, body: null };
+      return { status: 200, body: serialize(await transport.exchange(message, ctx)) };
+    },
+  };
 }

@@ -1,7 +1,8 @@
 /**
  * One tool call: the tool's arguments placed in its route's request, audited with the caller, run through the
  * route itself (http/internal-dispatch.ts), and the route's answer turned into a tool result: its data as
- * structured content, or its error envelope as an error result the model can read.
+ * structured content, or its error envelope as an error result the model can read. A result with structured content
+ * always has its JSON as its first (text) content: mcp-server.ts writes the answer from that text.
  */
 import {
   mcpToolCallAction,
@@ -115,8 +116,10 @@ export async function callTool(
   }
   const structured: Record<string, unknown> = { data: envelope.data };
   if (contract.list && isRecord(envelope.meta)) structured.meta = envelope.meta;
+  // The text copy is the route's own JSON when the envelope holds nothing more: the data is not serialized again.
+  const sameAsRoute = Object.keys(envelope).length === Object.keys(structured).length;
   return {
-    content: [{ type: 'text', text: JSON.stringify(structured) }],
+    content: [{ type: 'text', text: sameAsRoute ? answer.text : JSON.stringify(structured) }],
     ...(tool.outputSchema ? { structuredContent: structured } : {}),
   };
 }

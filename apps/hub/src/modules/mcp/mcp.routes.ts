@@ -6,7 +6,7 @@ import type { RawHandlers } from '../../http/register-routes.js';
 import type { TransportRequest } from '../../http/transport-security.js';
 import { HubError, validationError } from '../../platform/hub-error.js';
 import { policyDisabled } from '../../platform/policy-error.js';
-import { answerMcpRequest } from './mcp-server.js';
+import { createMcpEndpoint } from './mcp-server.js';
 import { isMcpSessionOf, newMcpSessionId } from './mcp-session.js';
 import type { ToolCallDeps } from './mcp-tool-call.js';
 
@@ -16,20 +16,9 @@ export interface McpRouteDeps extends ToolCallDeps {
   isSameOrigin(request: TransportRequest): boolean;
 }
 
-function webRequestOf(request: FastifyRequest): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (typeof value === 'string') headers.set(name, value);
-    else if (Array.isArray(value)) headers.set(name, value.join(', '));
-  }
-  return new Request(`https://${request.hostname || 'hub'}${request.url}`, {
-    method: request.method,
-    headers,
-  });
-}
-
 /** `POST /mcp`: behind the guard (a credential, its rate limits), then the policy, the Origin and the session. */
 export function mcpRoutes(deps: McpRouteDeps) {
+  const endpoint = createMcpEndpoint(deps);
   return {
     mcp: async (request: FastifyRequest, reply: FastifyReply) => {
       if (!deps.isEnabled()) throw policyDisabled('policy.mcp_enabled');
@@ -50,18 +39,12 @@ export function mcpRoutes(deps: McpRouteDeps) {
       if (typeof presented === 'string' && !isMcpSessionOf(presented, ctx.principal)) {
         throw new HubError('not_found', 'No such MCP session for this credential: initialize a new one.');
       }
-      const response = await answerMcpRequest(deps, {
-        request: webRequestOf(request),
-        body: request.body,
-        ctx,
-      });
-      if (isInitializeRequest(request.body) && response.ok) {
+      const answer = await endpoint.answer({ headers: request.headers, body: request.body, ctx });
+      if (isInitializeRequest(request.body) && answer.status === 200) {
         void reply.header(mcpSessionHeader, newMcpSessionId(ctx.principal));
       }
-      response.headers.forEach((value, name) => {
-        void reply.header(name, value);
-      });
-      return reply.code(response.status).send(await response.text());
+      if (answer.body === null) return reply.code(answer.status).send();
+      return reply.code(answer.status).type('application/json').send(answer.body);
     },
   } satisfies RawHandlers;
 }

@@ -40,8 +40,8 @@ async function until(check: () => Promise<boolean>, ms = 5_000): Promise<void> {
   }
 }
 
-/** A hub listening on loopback with `count` fake agents online, each recording the commands it ran. */
-async function hubWithAgents(count: number) {
+/** A hub listening on loopback with `count` fake agents online, each recording the commands it ran (answered once `held` is). */
+async function hubWithAgents(count: number, held: Promise<void> = Promise.resolve()) {
   const hub = await startTestHub({ listen: true });
   t = hub;
   const identities = await provisionAgents(hub.hub, count, 'mcp');
@@ -53,9 +53,12 @@ async function hubWithAgents(count: number) {
       url: `ws://127.0.0.1:${String(hub.servers?.httpPort)}${agentChannelPath}`,
       credential: identity.credential,
       handlers: {
-        'exec.run': (payload) => {
+        'exec.run': async (payload) => {
           ran.push(payload.command);
-          return echoExec(payload);
+          await held;
+          const result = echoExec(payload);
+          if ('error' in result) throw new Error(result.error.message);
+          return result;
         },
       },
     });
@@ -190,7 +193,44 @@ describe('MCP server at /mcp', () => {
     expect(commands.get(mine)).toEqual(['id']);
   });
 
-  it('answers 401 without a key, 403 to a foreign Origin, 405 to GET, 400 to a batch, 404 to another key’s session', async () => {
+  it('answers two calls in flight together under the same id each for its own caller', async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const { hub, assetIds, commands } = await hubWithAgents(2, held);
+    const [mine = '', other = ''] = assetIds;
+    const restricted = await hub.createKey({ role: 'admin', scopes: ['*'], allowed_assets: [mine] });
+    const call = (key: string, args: Record<string, unknown>) =>
+      fetch(`${baseUrl(hub)}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-06-18',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 7,
+          method: 'tools/call',
+          params: { name: 'exec_single', arguments: args },
+        }),
+      }).then(async (res) => (await res.json()) as { id: unknown; result: Record<string, unknown> });
+    // The owner's call waits at the agent while the restricted key's call, with the same id, runs and ends.
+    const ownerCall = call(hub.ownerKey, { id: other, command: 'uptime' });
+    await until(() => Promise.resolve((commands.get(other) ?? []).length === 1));
+    const refused = await call(restricted.raw_key, { id: other, command: 'id' });
+    release();
+    const ran = await ownerCall;
+    expect(refused.id).toBe(7);
+    expect(textOf(refused.result)).toMatch(/^not_found: /);
+    expect(ran.id).toBe(7);
+    expect(ran.result.structuredContent).toMatchObject({ data: { exit_code: 0, stdout: 'uptime\n' } });
+    expect(commands.get(other)).toEqual(['uptime']);
+  });
+
+  it('answers 401 without a key, 403 to a foreign Origin, 405 to GET, 406 to no event streams, 400 to a batch, 404 to another key’s session', async () => {
     const hub = await startTestHub({ listen: true });
     t = hub;
     const url = `${baseUrl(hub)}/mcp`;
@@ -230,6 +270,7 @@ describe('MCP server at /mcp', () => {
     expect(sameOrigin.status).toBe(200);
 
     expect((await fetch(url, { headers: owner })).status).toBe(405);
+    expect((await post({ ...owner, accept: 'application/json' })).status).toBe(406);
 
     const opened = await post(owner);
     expect(opened.status).toBe(200);
