@@ -101,7 +101,8 @@ describe('alerts and incidents', () => {
     await t.signIn('owner');
     await t.page.getByRole('link', { name: 'Incidents', exact: true }).click();
     const table = t.page.getByRole('table', { name: 'Incidents' });
-    await table.getByRole('link', { name: /flaky-box: offline/ }).waitFor();
+    // The incident's own link, not its "Review flaky-box: offline" one.
+    await table.getByRole('link', { name: /^flaky-box: offline/ }).waitFor();
     await t.screenshot('incidents');
     await table.getByRole('button', { name: 'Resolve' }).click();
     await t.page
