@@ -29,6 +29,24 @@ export interface PrometheusServer {
   stop: () => Promise<void>;
 }
 
+/**
+ * Until `/-/ready` answers 200: prometheus listens before its storage is open, and answers its API with a
+ * plain-text 503 "Service Unavailable" until then.
+ */
+async function waitReady(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const status = await fetch(`${url}/-/ready`).then(
+      (response) => response.status,
+      () => 0,
+    );
+    if (status === 200) return;
+    if (Date.now() > deadline)
+      throw new Error(`prometheus at ${url} not ready within ${String(timeoutMs)} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 export async function startPrometheus(options: PrometheusServerOptions = {}): Promise<PrometheusServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-prometheus-'));
   for (const [name, text] of Object.entries(options.files ?? {}))
@@ -53,13 +71,14 @@ export async function startPrometheus(options: PrometheusServerOptions = {}): Pr
     await child.stop('SIGTERM', 5_000);
     fs.rmSync(dir, { recursive: true, force: true });
   };
+  const url = `http://127.0.0.1:${String(port)}`;
   try {
     await waitListening(child, port, 'prometheus', { timeoutMs: 20_000 });
+    await waitReady(url, 20_000);
   } catch (error) {
     await stop();
     throw error;
   }
-  const url = `http://127.0.0.1:${String(port)}`;
   return {
     url,
     port,
