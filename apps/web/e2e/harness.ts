@@ -241,18 +241,26 @@ async function startHubSomewhere(options: ConsoleOptions): Promise<{ place: HubP
   }
 }
 
-/** Starts the hub and chromium for the tests of this file; see the file's comment. */
 /**
  * Goes to a page through the main navigation as a user would: at phone width the menu button first, then
- * the link of that label in its section.
+ * the link of that label in its section. At phone width it returns once the menu has closed on arriving (at
+ * most 3 s: the link of the page already open leaves it open), so the next call never sees a menu that is
+ * about to close.
  */
 export async function openNav(page: Page, label: string): Promise<void> {
   const menu = page.getByRole('button', { name: 'Menu' });
   const nav = page.getByRole('navigation', { name: 'Main' });
-  if ((await menu.isVisible()) && (await menu.getAttribute('aria-expanded')) !== 'true') await menu.click();
+  const phone = await menu.isVisible();
+  if (phone && (await menu.getAttribute('aria-expanded')) !== 'true') await menu.click();
   await nav.getByRole('link', { name: label, exact: true }).click();
+  if (!phone) return;
+  for (let waited = 0; waited < 3_000; waited += 100) {
+    if ((await menu.getAttribute('aria-expanded')) !== 'true') return;
+    await sleep(100);
+  }
 }
 
+/** Starts the hub and chromium for the tests of this file; see the file's comment. */
 export function useConsole(options: ConsoleOptions = {}): () => ConsoleHarness {
   let harness: ConsoleHarness | undefined;
   let hub: HubProcess | undefined;
