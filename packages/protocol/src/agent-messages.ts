@@ -285,6 +285,70 @@ export const DiscoveredContainer = Obj({
 });
 export type DiscoveredContainer = Static<typeof DiscoveredContainer>;
 
+// ---- package updates (the machine's own package manager, decision 0081) -----------------------------------
+export const packageManagers = ['apt', 'dnf', 'zypper', 'pacman', 'apk'] as const;
+export type PackageManager = (typeof packageManagers)[number];
+/** What an update run installs: every upgrade, only those the manager marks as security, or named packages. */
+export const updateSelections = ['all', 'security', 'named'] as const;
+export type UpdateSelection = (typeof updateSelections)[number];
+/** What the manager's simulation says it would do to one package (`held`: kept back or pinned). */
+export const plannedChangeActions = ['install', 'upgrade', 'downgrade', 'remove', 'held'] as const;
+
+export const updatesLimits = {
+  /** Available updates one answer lists; what follows is cut and `truncated` set. */
+  packages: 20_000,
+  /** Names one run may ask for. */
+  names: 500,
+  /** The manager's output kept per target (stdout and stderr interleaved, the end kept). */
+  outputBytes: 256 * 1024,
+  /** Longest an apply may run on one machine before the agent stops the manager. */
+  applyTimeoutMs: 3 * 3_600_000,
+} as const;
+
+/**
+ * A package name as the managers spell them (Debian, RPM, Arch, Alpine): never a leading `-`, so a name is
+ * never read as an option, and always passed as its own argv element after `--` where the manager takes one.
+ */
+export const packageNamePattern = '^[A-Za-z0-9_][A-Za-z0-9+._@:~-]{0,255}$';
+export const PackageName = Type.String({ minLength: 1, maxLength: 256, pattern: packageNamePattern });
+
+const ManagerName = Type.Enum<[...typeof packageManagers]>([...packageManagers]);
+
+export const AvailableUpdate = Obj({
+  name: Text(256),
+  /** Installed version; null when the manager's listing does not say. */
+  current_version: Maybe(Text(256)),
+  new_version: Text(256),
+  arch: Maybe(Text(64)),
+  /** Where the new version comes from (apt's origin/suite, dnf's repository), when the manager says. */
+  source: Maybe(Text(256)),
+  /** The manager marks it as a security update (apt: a *-security suite; dnf: an advisory of type security). */
+  security: Type.Boolean(),
+});
+export type AvailableUpdate = Static<typeof AvailableUpdate>;
+
+export const PlannedChange = Obj({
+  name: Text(256),
+  action: Type.Enum<[...typeof plannedChangeActions]>([...plannedChangeActions]),
+  from_version: Maybe(Text(256)),
+  to_version: Maybe(Text(256)),
+});
+export type PlannedChange = Static<typeof PlannedChange>;
+
+const UpdateRequest = {
+  selection: Type.Enum<[...typeof updateSelections]>([...updateSelections]),
+  /** With selection `named`: the packages to upgrade (at least one); empty otherwise. */
+  packages: Type.Array(PackageName, { maxItems: updatesLimits.names }),
+  /** Refresh the manager's package lists first (apt-get update, dnf makecache…). */
+  refresh: Type.Boolean(),
+};
+
+const ManagerOutput = {
+  /** The manager's own output, its end kept when longer than `updatesLimits.outputBytes`. */
+  output: Type.String({ maxLength: updatesLimits.outputBytes }),
+  output_truncated: Type.Boolean(),
+};
+
 /** Every request the hub can send, with its payload and the `data` of a successful result. */
 export const agentRequests = {
   'exec.run': {
@@ -449,6 +513,50 @@ export const agentRequests = {
       listening: Maybe(Type.Array(ListeningPort, { maxItems: discoveryLimits.listeningPorts })),
     }),
   },
+  'updates.list': {
+    payload: Obj({ refresh: Type.Boolean() }),
+    result: Obj({
+      /** The manager found on the machine; null: none of `packageManagers`. */
+      manager: Maybe(ManagerName),
+      updates: Type.Array(AvailableUpdate, { maxItems: updatesLimits.packages }),
+      truncated: Type.Boolean(),
+      /** The machine says it needs a reboot (Debian's /run/reboot-required, dnf needs-restarting -r…). */
+      reboot_required: Type.Boolean(),
+      /** When packages were last changed by the manager (its log), null when not known. */
+      last_patched_at: Maybe(Iso),
+    }),
+  },
+  'updates.simulate': {
+    payload: Obj(UpdateRequest),
+    /** The manager's own simulation (apt-get -s, dnf --assumeno…): nothing is changed. */
+    result: Obj({
+      manager: ManagerName,
+      changes: Type.Array(PlannedChange, { maxItems: updatesLimits.packages }),
+      truncated: Type.Boolean(),
+      ...ManagerOutput,
+    }),
+  },
+  'updates.apply': {
+    payload: Obj({
+      ...UpdateRequest,
+      timeout_ms: Type.Integer({ minimum: 1_000, maximum: updatesLimits.applyTimeoutMs }),
+      /** Reboot after a successful apply when the machine then says it needs one. */
+      reboot_if_required: Type.Boolean(),
+    }),
+    result: Obj({
+      manager: ManagerName,
+      /** What the manager did, from its simulation just before and its exit. */
+      changes: Type.Array(PlannedChange, { maxItems: updatesLimits.packages }),
+      truncated: Type.Boolean(),
+      exit_code: Maybe(Type.Integer()),
+      timed_out: Type.Boolean(),
+      duration_ms: Count,
+      reboot_required: Type.Boolean(),
+      /** A reboot was asked for (reboot_if_required and the machine needed one) and accepted. */
+      rebooting: Type.Boolean(),
+      ...ManagerOutput,
+    }),
+  },
   'power.reboot': { payload: Obj({}), result: Obj({ accepted: Type.Boolean() }) },
   'power.shutdown': { payload: Obj({}), result: Obj({ accepted: Type.Boolean() }) },
   'wol.relay': {
@@ -485,6 +593,8 @@ export const agentCapabilities = [
   'containers',
   /** `pty` streams: interactive terminals (Linux, with util-linux script). */
   'terminal',
+  /** A package manager of `packageManagers` was found (updates.* work there). */
+  'updates',
 ] as const;
 
 /** One address of a network interface with its prefix length, as the agent's OS reports it. */

@@ -27,6 +27,10 @@ function noEngine(): Promise<never> {
   return Promise.reject(new AgentError('unsupported', 'no container engine is configured on this agent'));
 }
 
+function noUpdates(): Promise<never> {
+  return Promise.reject(new AgentError('unsupported', 'this agent does not drive a package manager yet'));
+}
+
 const containerTypes = [
   'containers.list',
   'containers.action',
@@ -92,5 +96,9 @@ export function createHandlers(deps: HandlerDeps): HandlerMap {
     ),
     ...lazyHandlers('wake-on-lan', ['wol.relay'], async () => (await import('./wol.js')).createWolHandlers()),
     ...createCredentialHandlers(deps.saveCredential),
+    // Not built yet on the agent (issue 33): the hub's update runs get a clear 'unsupported' per target.
+    'updates.list': noUpdates,
+    'updates.simulate': noUpdates,
+    'updates.apply': noUpdates,
   };
 }
