@@ -61,17 +61,17 @@ function pathOf(contract: RouteContract, params: Readonly<Record<string, string>
 
 /** Query values as the router reads them: scalars as text, arrays as repeated names. */
 function queryOf(query: Readonly<Record<string, unknown>>): string {
-  const search = new URLSearchParams();
+  let text = '';
   for (const [name, value] of Object.entries(query)) {
     const values: unknown[] = Array.isArray(value) ? value : [value];
     for (const item of values) {
       if (item === undefined || item === null) continue;
       // Numbers and booleans read the same in JSON as in a query string.
-      search.append(name, typeof item === 'string' ? item : JSON.stringify(item));
+      const written = typeof item === 'string' ? item : JSON.stringify(item);
+      text += `${text === '' ? '?' : '&'}${encodeURIComponent(name)}=${encodeURIComponent(written)}`;
     }
   }
-  const text = search.toString();
-  return text === '' ? '' : `?${text}`;
+  return text;
 }
 
 function isInjected(request: IncomingMessage): boolean {
@@ -81,6 +81,10 @@ function isInjected(request: IncomingMessage): boolean {
 export function createInternalDispatch(): InternalDispatch {
   let app: FastifyInstance | null = null;
   const pending = new Map<string, HandedOverCaller>();
+  // Each call's token is this process's secret and a counter: never the same twice, never guessable, and one
+  // random draw per process rather than per call.
+  const secret = randomBytes(32).toString('base64url');
+  let calls = 0;
   return {
     attach(built) {
       app = built;
@@ -94,7 +98,8 @@ export function createInternalDispatch(): InternalDispatch {
     },
     async run(call) {
       if (!app) throw new HubError('unavailable', 'The hub is still starting.');
-      const token = randomBytes(32).toString('base64url');
+      calls += 1;
+      const token = `${secret}.${String(calls)}`;
       pending.set(token, { principal: call.principal, via: call.via });
       try {
         const response = await app.inject({

@@ -6,14 +6,9 @@
  * back on the way out.
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  isJSONRPCErrorResponse,
-  isJSONRPCResultResponse,
-  type JSONRPCMessage,
-  type JSONRPCRequest,
-  type RequestId,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, JSONRPCRequest, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { ActionContext } from '../../access/principal.js';
+import { isResponse } from './message-kinds.js';
 
 interface InFlight {
   /** The id the caller sent. */
@@ -40,7 +35,7 @@ export function createExchangeTransport(): ExchangeTransport {
     },
     send(message) {
       // Only answers to requests have somewhere to go: a stateless JSON exchange has no stream for anything else.
-      if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
+      if (isResponse(message)) {
         const id = message.id;
         const call = typeof id === 'number' ? inFlight.get(id) : undefined;
         if (call && typeof id === 'number') {

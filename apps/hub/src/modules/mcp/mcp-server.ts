@@ -9,9 +9,6 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import {
   CallToolRequestSchema,
   ErrorCode,
-  isInitializeRequest,
-  isJSONRPCRequest,
-  isJSONRPCResultResponse,
   type JSONRPCMessage,
   JSONRPCMessageSchema,
   ListToolsRequestSchema,
@@ -24,6 +21,7 @@ import type { ActionContext, Principal } from '../../access/principal.js';
 import { authorize } from '../../http/authorize.js';
 import { hubVersion } from '../../platform/version.js';
 import { createExchangeTransport, type ExchangeTransport } from './exchange-transport.js';
+import { isInitialize, isRequest, isResult } from './message-kinds.js';
 import { callTool, type ToolCallDeps } from './mcp-tool-call.js';
 
 const instructions =
@@ -125,7 +123,7 @@ function isTextContent(value: unknown): value is { type: 'text'; text: string } 
  * (mcp-tool-call.ts), instead of being serialized once more.
  */
 function serialize(message: JSONRPCMessage): string {
-  if (!isJSONRPCResultResponse(message)) return JSON.stringify(message);
+  if (!isResult(message)) return JSON.stringify(message);
   const { structuredContent, ...result } = message.result;
   const first: unknown = Array.isArray(result.content) ? result.content[0] : undefined;
   if (structuredContent === undefined || !isTextContent(first)) return JSON.stringify(message);
@@ -165,7 +163,7 @@ export function createMcpEndpoint(deps: ToolCallDeps): McpEndpoint {
       const message = parsed.data;
       const version = headers['mcp-protocol-version'];
       if (
-        !isInitializeRequest(message) &&
+        !isInitialize(message) &&
         typeof version === 'string' &&
         !SUPPORTED_PROTOCOL_VERSIONS.includes(version)
       ) {
@@ -175,7 +173,7 @@ export function createMcpEndpoint(deps: ToolCallDeps): McpEndpoint {
           `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`,
         );
       }
-      if (!isJSONRPCRequest(message)) return { status: 202, body: null };
+      if (!isRequest(message)) return { status: 202, body: null };
       return { status: 200, body: serialize(await transport.exchange(message, ctx)) };
     },
   };

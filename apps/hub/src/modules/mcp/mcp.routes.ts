@@ -1,6 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { mcpSessionHeader } from '@svc/protocol';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { rawContext } from '../../http/raw-context.js';
 import type { RawHandlers } from '../../http/register-routes.js';
 import type { TransportRequest } from '../../http/transport-security.js';
@@ -9,6 +8,7 @@ import { policyDisabled } from '../../platform/policy-error.js';
 import { createMcpEndpoint } from './mcp-server.js';
 import { isMcpSessionOf, newMcpSessionId } from './mcp-session.js';
 import type { ToolCallDeps } from './mcp-tool-call.js';
+import { isInitialize } from './message-kinds.js';
 
 export interface McpRouteDeps extends ToolCallDeps {
   isEnabled(): boolean;
@@ -40,7 +40,7 @@ export function mcpRoutes(deps: McpRouteDeps) {
         throw new HubError('not_found', 'No such MCP session for this credential: initialize a new one.');
       }
       const answer = await endpoint.answer({ headers: request.headers, body: request.body, ctx });
-      if (isInitializeRequest(request.body) && answer.status === 200) {
+      if (answer.status === 200 && isInitialize(request.body)) {
         void reply.header(mcpSessionHeader, newMcpSessionId(ctx.principal));
       }
       if (answer.body === null) return reply.code(answer.status).send();

@@ -230,7 +230,7 @@ describe('MCP server at /mcp', () => {
     expect(commands.get(other)).toEqual(['uptime']);
   });
 
-  it('answers 401 without a key, 403 to a foreign Origin, 405 to GET, 406 to no event streams, 400 to a batch, 404 to another key’s session', async () => {
+  it('answers 401 without a key, 403 to a foreign Origin, 405 to GET, 406 to no event streams, 202 to a notification, 400 to a batch or an unknown version, 404 to another key’s session', async () => {
     const hub = await startTestHub({ listen: true });
     t = hub;
     const url = `${baseUrl(hub)}/mcp`;
@@ -279,6 +279,18 @@ describe('MCP server at /mcp', () => {
     const list = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };
     const protocol = { 'mcp-protocol-version': '2025-06-18', 'mcp-session-id': session };
     expect((await post({ ...owner, ...protocol }, list)).status).toBe(200);
+    // A notification is taken and answered with nothing; a request under a version the server does not speak
+    // is refused; a tools/list is no initialize, so it opens no session.
+    const notified = await post(
+      { ...owner, ...protocol },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+    );
+    expect(notified.status).toBe(202);
+    expect(await notified.text()).toBe('');
+    const oldVersion = await post({ ...owner, 'mcp-protocol-version': '1999-01-01' }, list);
+    expect(oldVersion.status).toBe(400);
+    expect(await oldVersion.text()).toContain('Unsupported protocol version');
+    expect((await post(owner, list)).headers.get('mcp-session-id')).toBeNull();
     // A batch would carry many calls on one request of the rate limits: refused, nothing runs.
     const batch = await post({ ...owner, ...protocol }, [list, { ...list, id: 3 }]);
     expect(batch.status).toBe(400);
