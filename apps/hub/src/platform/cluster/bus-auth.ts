@@ -26,7 +26,7 @@ const macVersion = 'svc-bus-v1';
 /** The tag of a batch's MAC (decision 0083): a batch and a single message never share a MAC input. */
 const batchMacVersion = 'svc-bus-v1-batch';
 /** The most values a batch may carry; a receiver refuses a count above it before parsing anything. */
-export const maxBatchCount = 10_000;
+const maxBatchCount = 10_000;
 
 const busAuthDefaults = {
   /** A message sent more than this before or after the receiver's clock is dropped. */

@@ -18,9 +18,9 @@ const dropLogIntervalMs = 60_000;
 const subjectPattern = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
 
 /**
- * A batch's bounds on the sending side (decision 0083): one closes when the next value would take it past
- * either, and leaves at once. The receiver handles a batch in one go, so it stays far below `maxBatchCount`
- * (10,000, what a receiver accepts) and below one NATS message (a batch is never chunked).
+ * A batch's bounds on the sending side (decision 0083): when the next value would take it past either, it
+ * leaves and a new one starts. The receiver handles a batch in one go, so it stays far below the 10,000 values
+ * a receiver accepts (bus-auth.ts) and below one NATS message (a batch is never chunked).
  */
 export const batchLimits = { values: 1000, bytes: 256 * 1024 } as const;
 const comma = new Uint8Array([0x2c]);
