@@ -22,7 +22,7 @@ const subjectPattern = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
  * leaves and a new one starts. The receiver handles a batch in one go, so it stays far below the 10,000 values
  * a receiver accepts (bus-auth.ts) and below one NATS message (a batch is never chunked).
  */
-export const batchLimits = { values: 1000, bytes: 256 * 1024 } as const;
+export const batchLimits = { values: 250, bytes: 64 * 1024 } as const;
 const comma = new Uint8Array([0x2c]);
 const openBracket = new Uint8Array([0x5b]);
 const closeBracket = new Uint8Array([0x5d]);
