@@ -285,8 +285,8 @@ export async function runClusterBench(): Promise<void> {
       SVC_TRUSTED_PROXIES: '127.0.0.1',
       // As deployed (the default with SVC_NATS_URL): HAProxy moves off a stopping process before it closes.
       SVC_SHUTDOWN_DRAIN_SECONDS: '5',
-      // BENCH_HUB_PROFILE_DIR=<dir>: each hub process writes a V8 CPU profile there when it stops (for finding
-      // costs, not for figures).
+      // BENCH_HUB_PROFILE_DIR=<dir>: each hub process writes a V8 CPU profile there, stopped after the fan-out
+      // (for finding costs, not for figures).
       ...(process.env.BENCH_HUB_PROFILE_DIR
         ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_HUB_PROFILE_DIR}` }
         : {}),
@@ -343,6 +343,14 @@ export async function runClusterBench(): Promise<void> {
     progress(
       `fan-out p99 ${percentile(spread.ms, 99).toFixed(0)} ms; lag ${fanoutLags.map(lagText).join(' | ')}`,
     );
+    if (process.env.BENCH_HUB_PROFILE_DIR) {
+      // A profile is written when the process exits by itself: a stop given time for the drain, the agents'
+      // move and writing the profile (a SIGKILL at the end of a shorter grace writes nothing). Profiles are for
+      // finding costs: the run ends here, without figures.
+      for (let p = 0; p < processes; p++) await cluster.stop(p, 120_000);
+      progress(`profiles written to ${process.env.BENCH_HUB_PROFILE_DIR}; no figures in a profiled run`);
+      return;
+    }
 
     // Rolling restart, one process at a time, with a probe through HAProxy.
     const restart = { ms: 0, lastBackMs: 0, requests: 0, failed: 0 };

@@ -23,6 +23,7 @@ describe('cluster bus signatures', () => {
       from: 'node_a',
       re: '',
       chunk: null,
+      batch: null,
     });
     expect(receiver.open(arrived, reader(sealed.headers), payload)).toEqual({ ok: false, reason: 'replay' });
 
@@ -74,6 +75,39 @@ describe('cluster bus signatures', () => {
       reason: 'malformed',
     });
     expect(auth.open(arrived, undefined, payload)).toEqual({ ok: false, reason: 'unsigned' });
+  });
+
+  it('signs a batch under its own tag and count: it cannot pass for a single message, nor the reverse', () => {
+    const sender = createBusAuth({ nodeId: 'node_a', keys: [key] });
+    const receiver = createBusAuth({ nodeId: 'node_b', keys: [key] });
+    const arrived = { subject: 'svc.x', reply: '' };
+    const values = new TextEncoder().encode('[{"n":1},{"n":2}]');
+    const batch = sender.seal('svc.x', values, { batch: 2 });
+    expect(receiver.open(arrived, reader(batch.headers), values)).toMatchObject({ ok: true, batch: 2 });
+    const withoutCount = sender
+      .seal('svc.x', values, { batch: 2 })
+      .headers.filter(([n]) => n !== busHeaders.batch);
+    expect(receiver.open(arrived, reader(withoutCount), values)).toEqual({ ok: false, reason: 'mac' });
+    const single = sender.seal('svc.x', values);
+    expect(receiver.open(arrived, reader([...single.headers, [busHeaders.batch, '2']]), values)).toEqual({
+      ok: false,
+      reason: 'mac',
+    });
+    // Counts a batch cannot have, and a batch in chunks.
+    for (const count of ['1', '0', '10001', '2a']) {
+      const fresh = sender.seal('svc.x', values, { batch: 2 }).headers;
+      const changed = fresh.map(([n, v]) => [n, n === busHeaders.batch ? count : v] as [string, string]);
+      expect(receiver.open(arrived, reader(changed), values)).toEqual({ ok: false, reason: 'malformed' });
+    }
+    const chunked = sender.seal('svc.x', values, { chunk: { index: 0, count: 2 } });
+    expect(receiver.open(arrived, reader([...chunked.headers, [busHeaders.batch, '2']]), values)).toEqual({
+      ok: false,
+      reason: 'malformed',
+    });
+    expect(() => sender.seal('svc.x', values, { batch: 1 })).toThrow('invalid batch count');
+    expect(() => sender.seal('svc.x', values, { batch: 2, chunk: { index: 0, count: 2 } })).toThrow(
+      'invalid batch count',
+    );
   });
 
   it('keeps its replay cache bounded: an id it had to forget is refused as too old', () => {

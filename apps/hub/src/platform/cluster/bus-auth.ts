@@ -3,7 +3,9 @@
  * server could otherwise ask a holder to run an agent request. Every message carries, in its headers, a
  * random message id, the send time, the sending node, the subject it was sent on, the subject its answer goes
  * to (requests only), the request it answers (answers only), its chunk position (chunked messages only), the id of the key that signed it, and an
- * HMAC-SHA256 over all of them and the payload bytes. The key is derived from the hub key (HKDF, `busKeyInfo`),
+ * HMAC-SHA256 over all of them and the payload bytes. A batch (decision 0083: several publishes of one turn on one
+ * subject, a JSON array) also carries its count, signed under a version tag of its own, so no single message
+ * can be read as a batch or the reverse. The key is derived from the hub key (HKDF, `busKeyInfo`),
  * which every process of a cluster shares; retired hub keys' bus keys still verify, so a rolling key rotation
  * works. A receiver drops what is unsigned, wrongly signed, sent on another subject, outside the time window,
  * or seen before (a bounded replay cache).
@@ -21,6 +23,10 @@ import {
 export const busKeyInfo = 'svc-hub cluster bus v1';
 
 const macVersion = 'svc-bus-v1';
+/** The tag of a batch's MAC (decision 0083): a batch and a single message never share a MAC input. */
+const batchMacVersion = 'svc-bus-v1-batch';
+/** The most values a batch may carry; a receiver refuses a count above it before parsing anything. */
+const maxBatchCount = 10_000;
 
 const busAuthDefaults = {
   /** A message sent more than this before or after the receiver's clock is dropped. */
@@ -37,6 +43,7 @@ export const busHeaders = {
   subject: 'Svc-Subject',
   re: 'Svc-Re',
   chunk: 'Svc-Chunk',
+  batch: 'Svc-Batch',
   mac: 'Svc-Mac',
 } as const;
 
@@ -47,6 +54,7 @@ const macPattern = /^[A-Za-z0-9_-]{43}$/;
 const nodeIdPattern = /^[A-Za-z0-9_.-]{1,64}$/;
 const subjectPattern = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
 const chunkPattern = /^(\d{1,7})\/(\d{1,7})$/;
+const batchPattern = /^\d{1,5}$/;
 
 /** What a sender adds to a message besides its payload. */
 interface SealOptions {
@@ -56,6 +64,8 @@ interface SealOptions {
   re?: string;
   /** `index/count` of a chunked message. */
   chunk?: { index: number; count: number };
+  /** How many values a batch's payload (a JSON array) holds: 2 to `maxBatchCount`; never with `chunk`. */
+  batch?: number;
 }
 
 export interface Opened {
@@ -64,6 +74,8 @@ export interface Opened {
   /** The answered request's id, or '' for a message that answers none. */
   re: string;
   chunk: { index: number; count: number } | null;
+  /** The number of values of a batch, or null for a single message. */
+  batch: number | null;
 }
 
 type DropReason = 'unsigned' | 'malformed' | 'subject' | 'key' | 'mac' | 'stale' | 'replay';
@@ -97,14 +109,22 @@ function chunkOf(text: string): { index: number; count: number } | null {
   return count >= 2 && index < count ? { index, count } : null;
 }
 
+function batchOf(text: string): number | null {
+  if (!batchPattern.test(text)) return null;
+  const count = Number(text);
+  return count >= 2 && count <= maxBatchCount ? count : null;
+}
+
 function keyIdOf(key: Buffer): string {
   return createHash('sha256').update(key).digest('base64url').slice(0, 8);
 }
 
-function macOf(key: KeyObject, fields: string[], payload: Uint8Array): Buffer {
-  // No field may hold a newline: each is checked against a pattern without one before it is signed.
+function macOf(key: KeyObject, fields: string[], payload: Uint8Array, batch: string): Buffer {
+  // No field may hold a newline: each is checked against a pattern without one before it is signed. A single
+  // message's input is as before batches existed (decision 0042); a batch's has its own tag and its count.
+  const head = batch === '' ? [macVersion, ...fields] : [batchMacVersion, ...fields, batch];
   return createHmac('sha256', key)
-    .update(`${[macVersion, ...fields].join('\n')}\n`)
+    .update(`${head.join('\n')}\n`)
     .update(payload)
     .digest();
 }
@@ -173,11 +193,13 @@ export function createBusAuth(options: {
       const re = sealOptions.re ?? '';
       if (re !== '' && !idPattern.test(re)) throw new Error('invalid request id');
       const chunk = sealOptions.chunk ? `${sealOptions.chunk.index}/${sealOptions.chunk.count}` : '';
+      const batch = sealOptions.batch === undefined ? '' : String(sealOptions.batch);
+      if (batch !== '' && (batchOf(batch) === null || chunk !== '')) throw new Error('invalid batch count');
       counter += 1;
       idBytes.writeUIntBE(counter, 10, 6);
       const id = idBytes.toString('base64url');
       const time = String(now());
-      const mac = macOf(signingKey, [currentId, id, time, nodeId, subject, reply, re, chunk], payload);
+      const mac = macOf(signingKey, [currentId, id, time, nodeId, subject, reply, re, chunk], payload, batch);
       const headers: [string, string][] = [
         [busHeaders.key, currentId],
         [busHeaders.id, id],
@@ -188,6 +210,7 @@ export function createBusAuth(options: {
       ];
       if (re !== '') headers.push([busHeaders.re, re]);
       if (chunk !== '') headers.push([busHeaders.chunk, chunk]);
+      if (batch !== '') headers.push([busHeaders.batch, batch]);
       return { id, headers };
     },
 
@@ -202,6 +225,8 @@ export function createBusAuth(options: {
       const re = headers.get(busHeaders.re);
       const chunkText = headers.get(busHeaders.chunk);
       const chunk = chunkText === '' ? null : chunkOf(chunkText);
+      const batchText = headers.get(busHeaders.batch);
+      const batch = batchText === '' ? null : batchOf(batchText);
       if (
         !macPattern.test(mac) ||
         !keyIdPattern.test(keyId) ||
@@ -211,6 +236,7 @@ export function createBusAuth(options: {
         !subjectPattern.test(subject) ||
         (re !== '' && !idPattern.test(re)) ||
         (chunkText !== '' && !chunk) ||
+        (batchText !== '' && (batch === null || chunk !== null)) ||
         (arrived.reply !== '' && !subjectPattern.test(arrived.reply))
       )
         return { ok: false, reason: 'malformed' };
@@ -218,13 +244,18 @@ export function createBusAuth(options: {
       if (subject !== arrived.subject) return { ok: false, reason: 'subject' };
       const key = keys.get(keyId);
       if (!key) return { ok: false, reason: 'key' };
-      const expected = macOf(key, [keyId, id, time, from, subject, arrived.reply, re, chunkText], payload);
+      const expected = macOf(
+        key,
+        [keyId, id, time, from, subject, arrived.reply, re, chunkText],
+        payload,
+        batchText,
+      );
       if (!timingSafeEqual(expected, Buffer.from(mac, 'base64url'))) return { ok: false, reason: 'mac' };
       const sentAt = Number(time);
       const at = now();
       if (Math.abs(at - sentAt) > windowMs) return { ok: false, reason: 'stale' };
       if (!replay.admit(id, sentAt, at - windowMs)) return { ok: false, reason: 'replay' };
-      return { ok: true, id, from, re, chunk };
+      return { ok: true, id, from, re, chunk, batch };
     },
   };
 }

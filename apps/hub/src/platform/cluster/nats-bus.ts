@@ -4,7 +4,8 @@
  * headers name the sending node, and a receiver drops, counts and never answers what is not authentic, new and
  * on time. The connection is opened with `noEcho`, so what this process publishes never comes back to it; the
  * sender is checked as well. Requests and answers larger than the server's max_payload travel in chunks, each
- * signed (header `Svc-Chunk: i/n`), joined by the receiver up to 64 MiB.
+ * signed (header `Svc-Chunk: i/n`), joined by the receiver up to 64 MiB. Publishes of one turn on one subject
+ * leave as one signed batch (header `Svc-Batch: n`, decision 0083), delivered as n messages in order.
  *
  * A message id is accepted once per process: a process subscribes to each subject once (its handlers share
  * the subscription), and must not both subscribe and respond on one subject, or answer it twice.
@@ -150,6 +151,7 @@ export function createNatsClusterBus(options: NatsClusterBusOptions): ClusterBus
   function setDown(reason: string): void {
     const wasConnected = state.connected;
     state = { connected: false, reason };
+    wire.discard();
     if (wasConnected) logger.warn({ nats: target.redacted, reason }, 'cluster bus disconnected');
     requests.failAll(reason);
   }
@@ -207,7 +209,7 @@ export function createNatsClusterBus(options: NatsClusterBusOptions): ClusterBus
       const conn = connection;
       if (!conn || !state.connected) return;
       try {
-        wire.sendSigned(conn, full(subject), encode(data ?? null), {});
+        wire.publish(conn, full(subject), encode(data ?? null));
       } catch (error) {
         logger.warn({ err: error, subject }, 'cluster message not published');
       }
@@ -261,8 +263,10 @@ export function createNatsClusterBus(options: NatsClusterBusOptions): ClusterBus
       connection = null;
       if (!conn) return;
       try {
-        if (state.connected) await conn.drain();
-        else await conn.close();
+        if (state.connected) {
+          wire.flush();
+          await conn.drain();
+        } else await conn.close();
       } catch {
         await conn.close().catch(() => undefined);
       }

@@ -80,6 +80,11 @@ export function createPendingRequests(deps: { nodeId: string; wire: BusWire }): 
       wire.dropped('answer to another request');
       return;
     }
+    // Answers are never batched: only publishes are (decision 0083).
+    if (opened.batch !== null) {
+      wire.dropped('batch');
+      return;
+    }
     if (!opened.chunk) {
       finishReply(id, request, msg.data);
       return;

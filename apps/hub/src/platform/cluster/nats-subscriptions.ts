@@ -50,11 +50,22 @@ export function createTopics(deps: SubscriptionDeps): Topics {
       wire.dropped('payload');
       return;
     }
-    for (const handler of topics.get(subject)?.handlers ?? []) {
-      try {
-        handler(data, { from: opened.from });
-      } catch (error) {
-        logger.error({ err: error, subject }, 'cluster message handler failed');
+    // A batch (decision 0083) is its values in order, as if each had come alone; one that is not the array
+    // its signed count says is dropped whole.
+    if (opened.batch !== null && (!Array.isArray(data) || data.length !== opened.batch)) {
+      wire.dropped('batch');
+      return;
+    }
+    const values: readonly unknown[] = opened.batch === null ? [data] : (data as unknown[]);
+    const handlers = [...(topics.get(subject)?.handlers ?? [])];
+    const meta = { from: opened.from };
+    for (const value of values) {
+      for (const handler of handlers) {
+        try {
+          handler(value, meta);
+        } catch (error) {
+          logger.error({ err: error, subject }, 'cluster message handler failed');
+        }
       }
     }
   }
@@ -225,6 +236,11 @@ export function createResponders(
       return;
     }
     if (opened.from === nodeId) return;
+    // Requests are never batched: only publishes are.
+    if (opened.batch !== null) {
+      wire.dropped('batch');
+      return;
+    }
     if (opened.chunk)
       onRequestChunk(entry.responder, msg.reply, { ...opened, chunk: opened.chunk }, msg.data);
     else void answer(entry.responder, { reply: msg.reply, id: opened.id, from: opened.from }, msg.data);

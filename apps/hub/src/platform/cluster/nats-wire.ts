@@ -1,7 +1,7 @@
 /**
  * What travels on the NATS bus (nats-bus.ts): JSON bodies, signed messages (bus-auth.ts) split into chunks
- * when larger than the server's max_payload, answers `{ ok, data | error }`, and the count and log of what a
- * receiver drops.
+ * when larger than the server's max_payload, answers `{ ok, data | error }`, publishes of one turn gathered
+ * into signed batches (decision 0083), and the count and log of what a receiver drops.
  */
 import { headers, type Msg, type NatsConnection } from 'nats';
 import type { Logger } from '../logger.js';
@@ -16,6 +16,16 @@ const defaultMaxPayload = 1024 * 1024;
 const maxRemoteMessageChars = 1024;
 const dropLogIntervalMs = 60_000;
 const subjectPattern = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
+
+/**
+ * A batch's bounds on the sending side (decision 0083): when the next value would take it past either, it
+ * leaves and a new one starts. The receiver handles a batch in one go, so it stays far below the 10,000 values
+ * a receiver accepts (bus-auth.ts) and below one NATS message (a batch is never chunked).
+ */
+export const batchLimits = { values: 250, bytes: 64 * 1024 } as const;
+const comma = new Uint8Array([0x2c]);
+const openBracket = new Uint8Array([0x5b]);
+const closeBracket = new Uint8Array([0x5d]);
 
 /** A chunk count no message within the size bound could need is refused before anything is kept for it. */
 export const maxChunkCount = Math.ceil(maxClusterMessageBytes / minChunkBytes);
@@ -91,8 +101,20 @@ export interface BusWire {
   /** What the message's signature vouches for, or null (dropped and counted). */
   verified(msg: Msg): Opened | null;
   /**
-   * Signs and publishes `body` on `subject`, in chunks when it is larger than one message may be. Returns the
-   * id of the first message (a request's id, which its answers name).
+   * Publishes `body` on `subject` with the publishes that follow it in this turn on the same subject: they
+   * leave as one signed batch (a JSON array of the bodies) when the turn ends, when another subject is
+   * published on, when anything else is sent (so this process's messages keep their order), or when the batch
+   * reaches `batchLimits`. A body alone leaves as the single message it always was; one larger than a batch
+   * may be leaves alone, in chunks if it must.
+   */
+  publish(conn: NatsConnection, subject: string, body: Uint8Array): void;
+  /** Sends the batch being gathered now (before a request or answer, and before the connection closes). */
+  flush(): void;
+  /** Drops the batch being gathered (the connection went down: nothing is sent late). */
+  discard(): void;
+  /**
+   * Signs and publishes `body` on `subject`, in chunks when it is larger than one message may be (after the
+   * batch being gathered). Returns the id of the first message (a request's id, which its answers name).
    */
   sendSigned(
     conn: NatsConnection,
@@ -123,8 +145,110 @@ export function createBusWire(deps: {
     );
   }
 
+  function chunkLimit(conn: NatsConnection): number {
+    return Math.max(minChunkBytes, (conn.info?.max_payload ?? defaultMaxPayload) - chunkOverheadBytes);
+  }
+
+  function publishOne(conn: NatsConnection, subject: string, body: Uint8Array, batch?: number): void {
+    const sealed = auth.seal(subject, body, batch === undefined ? {} : { batch });
+    const hdrs = headers();
+    for (const [name, value] of sealed.headers) hdrs.set(name, value);
+    conn.publish(subject, body, { headers: hdrs });
+  }
+
+  /** The batch being gathered: publishes of this turn on one subject, in order. */
+  let gathering: { conn: NatsConnection; subject: string; bodies: Uint8Array[]; bytes: number } | null = null;
+  let flushQueued = false;
+
+  function flush(): void {
+    const batch = gathering;
+    gathering = null;
+    if (!batch) return;
+    const { conn, subject, bodies } = batch;
+    if (bodies.length === 1) {
+      publishOne(conn, subject, bodies[0] as Uint8Array);
+      return;
+    }
+    const parts: Uint8Array[] = [openBracket];
+    for (const [index, body] of bodies.entries()) {
+      if (index > 0) parts.push(comma);
+      parts.push(body);
+    }
+    parts.push(closeBracket);
+    publishOne(conn, subject, Buffer.concat(parts), bodies.length);
+  }
+
+  function flushAtTurnEnd(): void {
+    flushQueued = false;
+    try {
+      flush();
+    } catch (error) {
+      logger.warn({ err: error }, 'cluster messages not published');
+    }
+  }
+
+  function sendSigned(
+    conn: NatsConnection,
+    subject: string,
+    body: Uint8Array,
+    extra: { reply?: string; re?: string },
+  ): string {
+    flush();
+    const limit = chunkLimit(conn);
+    const count = body.length <= limit ? 1 : Math.ceil(body.length / limit);
+    let firstId = '';
+    for (let index = 0; index < count; index++) {
+      const part = count === 1 ? body : body.subarray(index * limit, (index + 1) * limit);
+      const sealed = auth.seal(subject, part, {
+        ...extra,
+        ...(count === 1 ? {} : { chunk: { index, count } }),
+      });
+      if (index === 0) firstId = sealed.id;
+      const hdrs = headers();
+      for (const [name, value] of sealed.headers) hdrs.set(name, value);
+      conn.publish(subject, part, {
+        headers: hdrs,
+        ...(extra.reply === undefined ? {} : { reply: extra.reply }),
+      });
+    }
+    return firstId;
+  }
+
   return {
     dropped,
+    flush,
+    sendSigned,
+
+    discard() {
+      gathering = null;
+    },
+
+    publish(conn, subject, body) {
+      // The brackets and commas of a batch count towards its bytes.
+      const maxBytes = Math.min(batchLimits.bytes, chunkLimit(conn)) - 2;
+      if (body.length + 1 > maxBytes) {
+        sendSigned(conn, subject, body, {});
+        return;
+      }
+      if (
+        gathering &&
+        (gathering.conn !== conn ||
+          gathering.subject !== subject ||
+          gathering.bodies.length >= batchLimits.values ||
+          gathering.bytes + 1 + body.length > maxBytes)
+      )
+        flush();
+      if (gathering) {
+        gathering.bodies.push(body);
+        gathering.bytes += 1 + body.length;
+      } else {
+        gathering = { conn, subject, bodies: [body], bytes: body.length };
+      }
+      if (!flushQueued) {
+        flushQueued = true;
+        setImmediate(flushAtTurnEnd);
+      }
+    },
 
     verified(msg) {
       const result = auth.open({ subject: msg.subject, reply: msg.reply ?? '' }, msg.headers, msg.data);
@@ -133,30 +257,6 @@ export function createBusWire(deps: {
         return null;
       }
       return result;
-    },
-
-    sendSigned(conn, subject, body, extra) {
-      const limit = Math.max(
-        minChunkBytes,
-        (conn.info?.max_payload ?? defaultMaxPayload) - chunkOverheadBytes,
-      );
-      const count = body.length <= limit ? 1 : Math.ceil(body.length / limit);
-      let firstId = '';
-      for (let index = 0; index < count; index++) {
-        const part = count === 1 ? body : body.subarray(index * limit, (index + 1) * limit);
-        const sealed = auth.seal(subject, part, {
-          ...extra,
-          ...(count === 1 ? {} : { chunk: { index, count } }),
-        });
-        if (index === 0) firstId = sealed.id;
-        const hdrs = headers();
-        for (const [name, value] of sealed.headers) hdrs.set(name, value);
-        conn.publish(subject, part, {
-          headers: hdrs,
-          ...(extra.reply === undefined ? {} : { reply: extra.reply }),
-        });
-      }
-      return firstId;
     },
   };
 }
