@@ -76,7 +76,7 @@ export interface MaintenanceService {
 }
 
 /** An occurrence of a window that holds a whole target set. */
-export interface CoveringOccurrence {
+interface CoveringOccurrence {
   windowId: string;
   start: Date;
   end: Date;

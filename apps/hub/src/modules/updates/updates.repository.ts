@@ -14,7 +14,7 @@ export type UpdateRunRow = UpdateRunsTable;
 export type UpdateTargetRow = UpdateRunTargetsTable;
 
 /** Statuses of a run that has ended. */
-export const endedRunStatuses = ['completed', 'stopped', 'cancelled', 'failed'] as const;
+const endedRunStatuses = ['completed', 'stopped', 'cancelled', 'failed'] as const;
 
 // ---- reports ----
 
@@ -119,10 +119,6 @@ export async function listReports(
       .orderBy('asset_id'),
     window,
   );
-}
-
-export async function deleteReport(db: Executor, assetId: string): Promise<void> {
-  await db.deleteFrom('update_reports').where('asset_id', '=', assetId).execute();
 }
 
 // ---- runs ----
