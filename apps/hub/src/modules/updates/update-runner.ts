@@ -8,12 +8,7 @@
  * gone is finished as failed, with the reason, by the survivors (or by the next start of a hub of one).
  */
 import { performance } from 'node:perf_hooks';
-import {
-  updateRunLimits,
-  updatesLimits,
-  type AgentRequestResult,
-  type UpdateSelection,
-} from '@svc/protocol';
+import { updateRunLimits, updatesLimits, type AgentRequestResult, type UpdateSelection } from '@svc/protocol';
 import type { Kysely } from 'kysely';
 import type { ActionContext, Principal } from '../../access/principal.js';
 import {
@@ -40,6 +35,7 @@ import {
   dueRuns,
   endPending,
   endRun,
+  failRunning,
   findRun,
   orphanedRuns,
   pruneRuns,
@@ -472,16 +468,7 @@ export function createUpdateRunner(deps: UpdateRunnerDeps): UpdateRunner {
       const nowIso = clock.now().toISOString();
       await endPending(db, id, 'skipped', reason, nowIso);
       // Targets in the middle of their turn: their result never came back to the hub.
-      await db
-        .updateTable('update_run_targets')
-        .set({
-          status: 'failed',
-          error: `${reason}; the result of this target is not known`,
-          finished_at: nowIso,
-        })
-        .where('run_id', '=', id)
-        .where('status', '=', 'running')
-        .execute();
+      await failRunning(db, id, `${reason}; the result of this target is not known`, nowIso);
       if (await endRun(db, id, { status: 'failed', status_reason: reason, finished_at: nowIso })) {
         n += 1;
         await publishEnd(run, 'failed', reason);

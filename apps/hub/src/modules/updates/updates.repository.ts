@@ -270,6 +270,16 @@ export async function endPending(
   return Number(result.numUpdatedRows);
 }
 
+/** Targets caught mid-call when their run's process went away: their result never reached the hub. */
+export async function failRunning(db: Executor, runId: string, error: string, nowIso: string): Promise<void> {
+  await db
+    .updateTable('update_run_targets')
+    .set({ status: 'failed', error, finished_at: nowIso })
+    .where('run_id', '=', runId)
+    .where('status', '=', 'running')
+    .execute();
+}
+
 /** Scheduled runs whose time has come, oldest first. */
 export async function dueRuns(db: Executor, nowIso: string, limit: number): Promise<UpdateRunRow[]> {
   return db
