@@ -242,6 +242,42 @@ describe.each(databaseTargets())('update runs ($name)', ({ options }) => {
     await other.close();
   });
 
+  it('finishes as failed a run its hub process left running when that process is gone', async () => {
+    const { t, ops } = use();
+    const [a, b] = await assets(t, 2, 'gone');
+    const at = new Date(t.clock.now().getTime() + 3_600_000).toISOString();
+    const res = await createRun(ops, {
+      targets: [a!.id, b!.id],
+      mode: 'apply',
+      selection: 'all',
+      start: 'at',
+      scheduled_at: at,
+    });
+    const run = res.json.data as UpdateRun;
+    // As another process would have left it: claimed, one target mid-call, then the process died.
+    const db = t.hub.database.db;
+    await db
+      .updateTable('update_runs')
+      .set({ status: 'running', node_id: 'node-gone-1' })
+      .where('id', '=', run.id)
+      .execute();
+    await db
+      .updateTable('update_run_targets')
+      .set({ status: 'running' })
+      .where('run_id', '=', run.id)
+      .where('asset_id', '=', a!.id)
+      .execute();
+    await ops.updates.runner.onNodeGone('node-gone-1');
+    const detail = await finished(ops, run.id);
+    expect(detail.status).toBe('failed');
+    expect(detail.status_reason).toContain('node gone');
+    expect(detail.results.map((r) => r.status)).toEqual(['failed', 'skipped']);
+    expect(detail.results[0]?.error).toContain('not known');
+    expect(ops.events.filter((e) => e.type === 'update_run.completed').map((e) => e.data.status)).toEqual([
+      'failed',
+    ]);
+  });
+
   it('binds a run to the next maintenance window holding every target, and refuses when none does', async () => {
     const { t, ops } = use();
     const [a, b] = await assets(t, 2, 'window');
