@@ -14,6 +14,7 @@ import { runWebhooksBench } from './webhooks.bench.js';
 import { runSessionsBench } from './sessions.bench.js';
 import { runClusterBench } from './cluster.bench.js';
 import { runMcpBench } from './mcp.bench.js';
+import { runUpdatesBench } from './updates.bench.js';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   api: runApiBench,
@@ -31,6 +32,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   sessions: runSessionsBench,
   cluster: runClusterBench,
   mcp: runMcpBench,
+  updates: runUpdatesBench,
 };
 
 const name = process.argv[2];

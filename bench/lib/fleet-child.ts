@@ -4,7 +4,7 @@
  * with the CA in FLEET_CA_FILE, and prints a JSON status line every second.
  */
 import fs from 'node:fs';
-import { FleetSimulator, type SimulatedAgentIdentity } from '@svc/testkit';
+import { FleetSimulator, fakePackageManager, type SimulatedAgentIdentity } from '@svc/testkit';
 
 const identities = JSON.parse(
   fs.readFileSync(process.env.FLEET_FILE ?? '', 'utf8'),
@@ -13,7 +13,10 @@ const caFile = process.env.FLEET_CA_FILE;
 // FLEET_EXEC_OUTPUT_BYTES=<n>: exec answers n bytes of stdout and n of stderr (a fan-out of large results).
 const outputBytes = Number(process.env.FLEET_EXEC_OUTPUT_BYTES ?? 0);
 const output = outputBytes > 0 ? 'o'.repeat(outputBytes) : '';
+// FLEET_UPDATES=1: each agent has a fake package manager (apt, three updates) and says so (capability updates).
+const withUpdates = process.env.FLEET_UPDATES === '1';
 const fleet = new FleetSimulator({
+  ...(withUpdates ? { handlers: fakePackageManager(), capabilities: ['exec', 'metrics', 'updates'] } : {}),
   ...(outputBytes > 0
     ? {
         handlers: {

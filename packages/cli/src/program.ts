@@ -15,6 +15,7 @@ import { registerKeys } from './commands/keys.js';
 import { registerLogin } from './commands/login.js';
 import { registerMcp } from './commands/mcp.js';
 import { registerMaintenance } from './commands/maintenance.js';
+import { registerUpdates } from './commands/updates.js';
 import { completionScript } from './completion.js';
 import { createContext, type CliIo } from './context.js';
 import { describeFailure, exitCodes, type ExitCode } from './exit-codes.js';
@@ -28,7 +29,7 @@ function buildProgram(io: CliIo, commandWords: string[] | null = null) {
   const program = new Command('svc');
   program
     .description(
-      'svc hub from the shell: assets, commands, files, incidents, keys, maintenance, service checks, the live feed and an Ansible inventory',
+      'svc hub from the shell: assets, commands, files, incidents, keys, maintenance, package updates, service checks, the live feed and an Ansible inventory',
     )
     .version(cliVersion)
     .option('--hub <url>', 'the hub (default: $SVC_HUB_URL, or the one `svc login` saved)')
@@ -52,6 +53,7 @@ function buildProgram(io: CliIo, commandWords: string[] | null = null) {
   registerInventory(program, ctx);
   registerMcp(program, ctx);
   registerMaintenance(program, ctx);
+  registerUpdates(program, ctx);
   registerChecks(program, ctx);
   program
     .command('completion')

@@ -34,6 +34,9 @@ import { createDependenciesModule } from '../modules/dependencies/dependencies.m
 import type { DiscoveryServiceDeps } from '../modules/discovery/discovery.service.js';
 import { defaultOutboundPolicy } from '../platform/outbound/address-policy.js';
 import { FakeGateway } from './fake-gateway.js';
+import { createUpdatesModule } from '../modules/updates/updates.module.js';
+import type { UpdateRunner } from '../modules/updates/update-runner.js';
+import type { UpdateReporter } from '../modules/updates/update-reporter.js';
 
 interface OperationsResponse {
   status: number;
@@ -48,6 +51,8 @@ export interface OperationsApp {
   app: FastifyInstance;
   /** The schedules' runner, not started: tests move the clock and call `runDue()`. */
   scheduler: Scheduler;
+  /** Update runs' runner and the reports' loop, not started: tests call `runDue()` and `idle()`. */
+  updates: { runner: UpdateRunner; reporter: UpdateReporter };
   request(
     method: string,
     url: string,
@@ -134,6 +139,16 @@ async function startOperationsApp(
     maintenance: t.hub.services.maintenance,
     logger: silentLogger,
   });
+  const updates = createUpdatesModule({
+    ...operations,
+    clock: t.clock,
+    groups: t.hub.services.groups,
+    maintenance: t.hub.services.maintenance,
+    keys: t.hub.services.apiKeys,
+    users: t.hub.services.users,
+    logger: silentLogger,
+    checkHours: () => 6,
+  });
   const bulk = createBulkModule({
     ...operations,
     groups: t.hub.services.groups,
@@ -152,6 +167,7 @@ async function startOperationsApp(
     ...actions.handlers,
     ...schedules.handlers,
     ...bulk.handlers,
+    ...updates.handlers,
     ...metricsRoutes(metrics),
     ...agentsRoutes({ agents: agentsList, credentials: t.hub.services.enrollment }),
   };
@@ -173,6 +189,7 @@ async function startOperationsApp(
     events,
     app,
     scheduler: schedules.services.scheduler,
+    updates: { runner: updates.services.runner, reporter: updates.services.reporter },
     async request(method, url, o = {}) {
       const headers: Record<string, string> = {
         ...o.headers,
@@ -205,6 +222,7 @@ async function startOperationsApp(
     },
     async close() {
       await schedules.services.scheduler.close();
+      await updates.services.runner.close();
       await app.close();
     },
   };
