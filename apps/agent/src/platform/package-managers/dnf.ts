@@ -94,7 +94,8 @@ export function parseDnfTransaction(stdout: string): PlannedChange[] {
   const changes: PlannedChange[] = [];
   let action: PlannedChange['action'] | null = null;
   for (const row of joinedRows(stdout)) {
-    if (/^\S.*:\s*$/.test(row)) {
+    // A heading; dnf's parenthesised hints under one ("(add '--best --allowerasing' …):") are not.
+    if (/^[^\s(].*:\s*$/.test(row)) {
       action = sections.find(([heading]) => heading.test(row))?.[1] ?? null;
       continue;
     }
