@@ -44,7 +44,10 @@ export interface UpdatesOptions {
   path?: string;
   runBounded?: RunBounded;
   probe?: MachineProbe;
-  /** How long a refresh, a listing or a simulation may run. */
+  /**
+   * How long a refresh, a listing or a simulation may run: 5 minutes, so a dry run with a refresh first ends
+   * within the hub's 10 minutes for it.
+   */
   stepTimeoutMs?: number;
   /** After a timeout's SIGTERM, how long the manager's group gets before SIGKILL. */
   killGraceMs?: number;
@@ -114,7 +117,7 @@ export function createUpdatesHandlers(options: UpdatesOptions): Pick<HandlerMap,
   const searchPath = options.path ?? managerPath;
   const runBounded = options.runBounded ?? defaultRunBounded;
   const probe = options.probe ?? defaultProbe;
-  const stepTimeoutMs = options.stepTimeoutMs ?? 15 * 60_000;
+  const stepTimeoutMs = options.stepTimeoutMs ?? 5 * 60_000;
   const killGraceMs = options.killGraceMs ?? 10_000;
   const env: Record<string, string> = {
     PATH: searchPath,
@@ -165,12 +168,13 @@ export function createUpdatesHandlers(options: UpdatesOptions): Pick<HandlerMap,
   };
 
   /** A step that must succeed (refresh, simulation): its failure is the request's, with the manager's words. */
-  async function step(invocation: Invocation): Promise<BoundedRunResult> {
-    const result = await execute(invocation, stepTimeoutMs);
+  async function step(invocation: Invocation, deadline: number): Promise<BoundedRunResult> {
+    const timeoutMs = Math.max(1, Math.min(stepTimeoutMs, deadline - Date.now()));
+    const result = await execute(invocation, timeoutMs);
     if (result.timedOut)
       throw new AgentError(
         'timeout',
-        `${commandLine(invocation).slice(0, 200)} did not finish in ${String(stepTimeoutMs / 1000)} s`,
+        `${commandLine(invocation).slice(0, 200)} did not finish in ${String(Math.round(timeoutMs / 1000))} s`,
       );
     if (!succeeded(invocation, result))
       throw new AgentError('failed', new ManagerFailure(invocation, result).message);
@@ -200,13 +204,13 @@ export function createUpdatesHandlers(options: UpdatesOptions): Pick<HandlerMap,
     }
   }
 
-  async function refresh(driver: PackageManagerDriver, wanted: boolean) {
+  async function refresh(driver: PackageManagerDriver, wanted: boolean, deadline = Infinity) {
     if (!wanted || !driver.refresh) return { output: '', truncated: false };
-    const result = await step(driver.refresh);
+    const result = await step(driver.refresh, deadline);
     return { output: result.output, truncated: result.outputTruncated };
   }
 
-  async function simulate(driver: PackageManagerDriver, selection: Selection) {
+  async function simulate(driver: PackageManagerDriver, selection: Selection, deadline = Infinity) {
     const invocation = await driver.simulation(run, selection);
     if (!invocation)
       return {
@@ -214,7 +218,7 @@ export function createUpdatesHandlers(options: UpdatesOptions): Pick<HandlerMap,
         output: 'nothing is selected: no available update is marked security\n',
         truncated: false,
       };
-    const result = await step(invocation);
+    const result = await step(invocation, deadline);
     return {
       changes: driver.parseSimulation(result.stdout),
       output: result.output,
@@ -270,12 +274,14 @@ export function createUpdatesHandlers(options: UpdatesOptions): Pick<HandlerMap,
       const selection = checkedSelection(driver, payload.selection, payload.packages);
       return exclusive('apply', () =>
         guarded(async () => {
-          const refreshed = await refresh(driver, payload.refresh);
+          // timeout_ms bounds the whole apply: the refresh and the simulation before the run count in it.
+          const deadline = Date.now() + payload.timeout_ms;
+          const refreshed = await refresh(driver, payload.refresh, deadline);
           // What the run will do, from the manager's own simulation just before it.
-          const planned = await simulate(driver, selection);
+          const planned = await simulate(driver, selection, deadline);
           const invocation = await driver.application(run, selection);
           const notes: string[] = [];
-          const applied = invocation ? await execute(invocation, payload.timeout_ms) : null;
+          const applied = invocation ? await execute(invocation, Math.max(1, deadline - Date.now())) : null;
           if (!invocation) notes.push(planned.output);
           if (applied?.timedOut)
             notes.push(
