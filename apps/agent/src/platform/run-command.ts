@@ -70,7 +70,7 @@ export const runCommand: RunCommand = (file, args, options = {}) =>
     );
   });
 
-export interface BoundedRunOptions {
+interface BoundedRunOptions {
   /** The whole environment of the program (nothing inherited): what its output is parsed under. */
   env: Readonly<Record<string, string>>;
   timeoutMs: number;

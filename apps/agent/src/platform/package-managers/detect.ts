@@ -12,7 +12,7 @@ import type { PackageManager } from '@svc/protocol';
 export const managerPath = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
 /** Each manager and the program that means it, in the order they are looked for. */
-export const managerPrograms: readonly (readonly [PackageManager, string])[] = [
+const managerPrograms: readonly (readonly [PackageManager, string])[] = [
   ['apt', 'apt-get'],
   ['dnf', 'dnf'],
   ['zypper', 'zypper'],
