@@ -4,8 +4,9 @@
  * packages/testkit/src/debian-root.ts), connected over TLS on loopback to a real hub. Through the hub's agent
  * gateway: updates.list shows the test's packages with their versions and origins (security marked for the one
  * from a `bookworm-security` archive), simulations change nothing (dpkg still has 1.0), applies install what
- * their selection says (dpkg-query sees 1.1), and the list is then empty. apt sees only two `file:`
- * repositories the test wrote; nothing leaves loopback.
+ * their selection says (dpkg-query sees 1.1), and the list is then empty. Then the same through the REST API
+ * (the asset's report, an update run in dry-run mode and one that applies, the runs in the history). apt sees
+ * only the `file:` repositories the test wrote; nothing leaves loopback.
  *
  * Nothing can reboot the machine: the agent is enrolled with --no-power-actions (its power handler refuses),
  * runs in its own root, where no reboot program exists but the guard scripts put first on PATH, which only
@@ -17,6 +18,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
+  AssetUpdates,
+  UpdateRun,
+  UpdateRunDetail,
+  UpdateTargetResult,
   AgentRequestPayload,
   AgentRequestResult,
   AgentRequestType,
@@ -30,7 +35,15 @@ import {
   type DebianRoot,
   type TestHub,
 } from '@svc/testkit';
-import { dataOf, enrollAgent, fetchHubTrust, HubClient, RealTimeClock, waitOnline } from './support.js';
+import {
+  dataOf,
+  enrollAgent,
+  fetchHubTrust,
+  HubClient,
+  RealTimeClock,
+  waitFor,
+  waitOnline,
+} from './support.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const isCi = !['', '0', 'false'].includes(process.env['CI'] ?? '');
@@ -44,6 +57,11 @@ const demo = (version: string) => ({
   files: { '/usr/share/svc-demo/version': `${version}\n` },
   // The new version says the machine must restart, as a kernel's or libc's package does.
   ...(version === '1.1' ? { postinst: 'mkdir -p /run && touch /run/reboot-required' } : {}),
+});
+const extra = (version: string) => ({
+  name: 'svc-extra',
+  version,
+  files: { '/usr/share/svc-extra/version': `${version}\n` },
 });
 const tool = (version: string) => ({
   name: 'svc-tool',
@@ -250,6 +268,75 @@ describe.skipIf(skipped)('package updates on a real Debian root', () => {
     }).catch((error: unknown) => error as { code: string; message: string });
     expect(unknown).toMatchObject({ code: 'failed' });
     expect((unknown as { message: string }).message).toMatch(/Unable to locate package no-such-package/);
+  });
+
+  it('does the same through the REST API: the report, a dry run, an apply, and the runs in the history', async () => {
+    await root.install([extra('1.0')]);
+    await root.addRepository({ name: 'extra', suite: 'bookworm', label: 'Debian', packages: [extra('1.1')] });
+    const report = dataOf<AssetUpdates>(await owner.post(`/api/v2/assets/${assetId}/updates/refresh`, {}));
+    expect(report).toMatchObject({ supported: true, manager: 'apt', updates: 1, security_updates: 0 });
+    expect(report.packages).toEqual([
+      expect.objectContaining({ name: 'svc-extra', current_version: '1.0', new_version: '1.1' }) as unknown,
+    ]);
+
+    const finished = (id: string) =>
+      waitFor(
+        `update run ${id} to finish`,
+        async () => {
+          const run = dataOf<UpdateRunDetail>(await owner.get(`/api/v2/update-runs/${id}`));
+          return run.status === 'scheduled' || run.status === 'running' ? undefined : run;
+        },
+        { timeoutMs: 40_000, intervalMs: 250 },
+      );
+    const dry = dataOf<UpdateRun>(
+      await owner.post('/api/v2/update-runs', {
+        targets: [assetId],
+        mode: 'dry_run',
+        selection: 'named',
+        packages: ['svc-extra'],
+      }),
+      201,
+    );
+    expect(await finished(dry.id)).toMatchObject({ status: 'completed', counts: { total: 1, ok: 1 } });
+    const planned = dataOf<UpdateTargetResult>(
+      await owner.get(`/api/v2/update-runs/${dry.id}/results/${assetId}`),
+    );
+    expect(planned).toMatchObject({ status: 'ok', manager: 'apt', mode: 'dry_run' });
+    expect(planned.change_list).toEqual([
+      { name: 'svc-extra', action: 'upgrade', from_version: '1.0', to_version: '1.1' },
+    ]);
+    expect(await root.installedVersion('svc-extra')).toBe('1.0');
+
+    const run = dataOf<UpdateRun>(
+      await owner.post('/api/v2/update-runs', {
+        targets: [assetId],
+        mode: 'apply',
+        selection: 'all',
+        timeout_minutes: 2,
+      }),
+      201,
+    );
+    expect(await finished(run.id)).toMatchObject({ status: 'completed', counts: { total: 1, ok: 1 } });
+    const done = dataOf<UpdateTargetResult>(
+      await owner.get(`/api/v2/update-runs/${run.id}/results/${assetId}`),
+    );
+    expect(done).toMatchObject({
+      status: 'ok',
+      mode: 'apply',
+      exit_code: 0,
+      timed_out: false,
+      rebooting: false,
+    });
+    expect(done.change_list).toEqual([
+      { name: 'svc-extra', action: 'upgrade', from_version: '1.0', to_version: '1.1' },
+    ]);
+    expect(done.output).toMatch(/Setting up svc-extra \(1\.1\)/);
+    expect(await root.installedVersion('svc-extra')).toBe('1.1');
+
+    const history = dataOf<UpdateRun[]>(await owner.get(`/api/v2/update-runs?asset=${assetId}`));
+    expect(history.map((r) => r.id).sort()).toEqual([dry.id, run.id].sort());
+    const after = dataOf<AssetUpdates>(await owner.post(`/api/v2/assets/${assetId}/updates/refresh`, {}));
+    expect(after).toMatchObject({ updates: 0, packages: [] });
   });
 
   it('never ran a power command', () => {
