@@ -23,6 +23,7 @@ import { ptyShellOptions } from './handlers/pty-settings.js';
 import { RunningCommands } from './handlers/running-commands.js';
 import { createLogger, type Logger } from './logger.js';
 import type { DockerEngine } from './platform/docker-engine.js';
+import { findPackageManager } from './platform/package-managers/detect.js';
 import { createPlatformAdapter, type PlatformAdapter } from './platform/platform.js';
 import { runCommand } from './platform/run-command.js';
 import { agentVersion } from './version.js';
@@ -98,9 +99,13 @@ export async function buildHello(
   const portable: readonly string[] =
     platform.name === 'windows' ? ['files', 'wol'] : ['exec', 'files', 'wol'];
   const hasEngine = await engineAnswers(engine);
-  const capabilities = agentCapabilities.filter((c) =>
-    c === 'containers' ? hasEngine : platform.name === 'linux' || portable.includes(c),
-  );
+  // Asked at every connect, so a manager installed later shows then; the drivers are not loaded for it.
+  const hasManager = platform.name === 'linux' && (await findPackageManager()) !== null;
+  const capabilities = agentCapabilities.filter((c) => {
+    if (c === 'containers') return hasEngine;
+    if (c === 'updates') return hasManager;
+    return platform.name === 'linux' || portable.includes(c);
+  });
   return {
     agent_version: agentVersion,
     protocol: agentProtocolVersion,

@@ -25,3 +25,4 @@ export * from './nats-server.js';
 export * from './postgres-server.js';
 export * from './prometheus-server.js';
 export { freePort } from './local-process.js';
+export * from './debian-root.js';

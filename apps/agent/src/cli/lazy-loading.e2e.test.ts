@@ -2,8 +2,8 @@
  * The shipped agent loads each area on its first use (decision 0067): run as shipped (`node bin/svc-agent.js
  * run`, the bundle and its chunks, which the test run's global setup builds) against a loopback stand-in for
  * the hub, with a module hook that records every file the process loads. Idle and connected, it has loaded
- * none of the code of exec, files, terminals, desktop tunnels, containers or the command-line parser; each
- * area still answers its first request, and only then is its code loaded.
+ * none of the code of exec, files, terminals, desktop tunnels, containers, package updates or the command-line
+ * parser; each area still answers its first request, and only then is its code loaded.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -25,6 +25,7 @@ const areas = {
   desktop: 'function createTunnelOpeners(',
   containers: 'function createContainerHandlers(',
   processes: 'function createProcessesHandlers(',
+  updates: 'function createUpdatesHandlers(',
   enrolment: 'function enroll(',
   'command-line parser': 'class _Command extends',
 } as const;
@@ -109,6 +110,9 @@ registerHooks({
       expect(containers.ok).toBe(false);
       expect(containers.error?.message).not.toMatch(/cannot load/);
       expect(await loadedAreas(log)).toEqual(['exec', 'files', 'containers', 'processes']);
+      // The package-manager drivers too: the hello only looked for the manager's program on the PATH.
+      expect(await ask('updates.list', { refresh: false })).toMatchObject({ ok: true });
+      expect(await loadedAreas(log)).toEqual(['exec', 'files', 'containers', 'processes', 'updates']);
 
       const exited = once(child, 'exit') as Promise<[number | null, string | null]>;
       child.kill('SIGTERM');

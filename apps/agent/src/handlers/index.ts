@@ -27,10 +27,6 @@ function noEngine(): Promise<never> {
   return Promise.reject(new AgentError('unsupported', 'no container engine is configured on this agent'));
 }
 
-function noUpdates(): Promise<never> {
-  return Promise.reject(new AgentError('unsupported', 'this agent does not drive a package manager yet'));
-}
-
 const containerTypes = [
   'containers.list',
   'containers.action',
@@ -96,9 +92,12 @@ export function createHandlers(deps: HandlerDeps): HandlerMap {
     ),
     ...lazyHandlers('wake-on-lan', ['wol.relay'], async () => (await import('./wol.js')).createWolHandlers()),
     ...createCredentialHandlers(deps.saveCredential),
-    // Not built yet on the agent (issue 33): the hub's update runs get a clear 'unsupported' per target.
-    'updates.list': noUpdates,
-    'updates.simulate': noUpdates,
-    'updates.apply': noUpdates,
+    // The machine's package manager (decision 0082); a reboot after an apply goes through power.reboot, so
+    // allow_power_actions decides it as it decides every reboot.
+    ...lazyHandlers('updates', ['updates.list', 'updates.simulate', 'updates.apply'], async () =>
+      (await import('./updates.js')).createUpdatesHandlers({
+        reboot: () => deps.platform.handlers['power.reboot']({}),
+      }),
+    ),
   };
 }
