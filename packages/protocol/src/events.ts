@@ -37,6 +37,10 @@ export const eventTypes = [
   'schedule.completed',
   'maintenance.started',
   'maintenance.ended',
+  'updates.changed',
+  'update_run.started',
+  'update_run.target_completed',
+  'update_run.completed',
   'check.failed',
   'check.recovered',
   'check.certificate_expiring',
@@ -123,6 +127,12 @@ const maintenanceChanged = payload({
   ends_at: Type.String({ format: 'date-time' }),
 });
 
+/** An update run's progress (decision 0081); `asset_ids` are its targets (the one target, per result). */
+const updateRunChanged = {
+  run_id: Type.String(),
+  mode: Type.String(),
+};
+
 const desktopSession = payload({ session_id: Type.String(), asset_id: Type.String(), owner: Type.String() });
 
 export const eventPayloads = {
@@ -190,6 +200,37 @@ export const eventPayloads = {
   }),
   'maintenance.started': maintenanceChanged,
   'maintenance.ended': maintenanceChanged,
+  /** An asset's report of available updates differs from the one before (counts or reboot). */
+  'updates.changed': payload({
+    asset_id: Type.String(),
+    updates: Type.Integer({ minimum: 0 }),
+    security_updates: Type.Integer({ minimum: 0 }),
+    reboot_required: Type.Boolean(),
+  }),
+  'update_run.started': payload({ ...updateRunChanged, total: Type.Integer({ minimum: 0 }) }),
+  'update_run.target_completed': payload({
+    ...updateRunChanged,
+    asset_id: Type.String(),
+    /** One of `updateTargetStatuses`: ok, failed, offline, skipped or cancelled. */
+    status: Type.String(),
+    changes: Type.Integer({ minimum: 0 }),
+    exit_code: Type.Union([Type.Integer(), Type.Null()]),
+    reboot_required: Type.Union([Type.Boolean(), Type.Null()]),
+    rebooting: Type.Boolean(),
+    error: Type.Union([Type.String({ maxLength: 1024 }), Type.Null()]),
+  }),
+  'update_run.completed': payload({
+    ...updateRunChanged,
+    /** One of `updateRunStatuses`: completed, stopped, cancelled or failed. */
+    status: Type.String(),
+    status_reason: Type.Union([Type.String({ maxLength: 1024 }), Type.Null()]),
+    total: Type.Integer({ minimum: 0 }),
+    ok: Type.Integer({ minimum: 0 }),
+    failed: Type.Integer({ minimum: 0 }),
+    offline: Type.Integer({ minimum: 0 }),
+    skipped: Type.Integer({ minimum: 0 }),
+    cancelled: Type.Integer({ minimum: 0 }),
+  }),
   'check.failed': checkChanged,
   'check.recovered': checkChanged,
   'check.certificate_expiring': payload({

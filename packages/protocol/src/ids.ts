@@ -30,6 +30,7 @@ export const idPrefixes = {
   webauthnCredential: 'wac',
   telemetryEvent: 'tel',
   maintenanceWindow: 'mnt',
+  updateRun: 'upr',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -38,6 +38,7 @@ export * from './api/planned.js';
 export * from './api/power.js';
 export * from './api/schedules.js';
 export * from './api/maintenance.js';
+export * from './api/updates.js';
 export * from './api/checks.js';
 export * from './api/search.js';
 export * from './api/settings.js';

@@ -35,6 +35,7 @@ import { prometheusContracts } from './api/prometheus.js';
 import { powerContracts } from './api/power.js';
 import { schedulesContracts } from './api/schedules.js';
 import { maintenanceContracts } from './api/maintenance.js';
+import { updatesContracts } from './api/updates.js';
 import { checksContracts } from './api/checks.js';
 import { searchContracts } from './api/search.js';
 import { settingsContracts } from './api/settings.js';
@@ -78,6 +79,7 @@ export const contractAreas = {
   actions: actionsContracts,
   schedules: schedulesContracts,
   maintenance: maintenanceContracts,
+  updates: updatesContracts,
   bulk: bulkContracts,
   alerts: alertsContracts,
   incidents: incidentsContracts,
@@ -127,6 +129,7 @@ export const routes = {
   ...actionsContracts,
   ...schedulesContracts,
   ...maintenanceContracts,
+  ...updatesContracts,
   ...bulkContracts,
   ...alertsContracts,
   ...incidentsContracts,

@@ -34,6 +34,9 @@ export const scopes = [
   'actions:exec',
   'maintenance:read',
   'maintenance:write',
+  /** Package updates (decision 0081): see what is available and past runs; start, schedule and cancel runs. */
+  'updates:read',
+  'updates:run',
   'hub:read',
   /** The hub's own Prometheus metrics (GET /metrics; decision 0034). */
   'hub:metrics',

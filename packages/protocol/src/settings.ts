@@ -193,6 +193,13 @@ export const settingDefinitions = {
     { env: 'SVC_RATE_LIMIT_PER_KEY', restartRequired: true },
   ),
 
+  'updates.check_hours': integerSetting(
+    'runtime',
+    6,
+    { minimum: 1, maximum: 168 },
+    'Hours between the reports of available package updates asked of each agent',
+  ),
+
   // ---- Notifications: alert routing and escalation ----
   'notifications.min_severity': choiceSetting(
     'notifications',
