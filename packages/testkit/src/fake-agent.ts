@@ -18,10 +18,12 @@ import {
 
 export type FakeHandler<T extends AgentRequestType> = (
   payload: AgentRequestPayload<T>,
-) =>
-  | AgentRequestResult<T>
-  | Promise<AgentRequestResult<T>>
-  | { error: { code: AgentErrorCode; message: string } };
+) => AgentRequestResult<T> | Promise<AgentRequestResult<T> | FakeFailure> | FakeFailure;
+
+/** An agent's error answer, as a handler returns it. */
+export interface FakeFailure {
+  error: { code: AgentErrorCode; message: string };
+}
 
 export type FakeHandlers = { [T in AgentRequestType]?: FakeHandler<T> };
 

@@ -58,6 +58,8 @@ export interface FleetOptions {
   ca?: string;
   insecure?: boolean;
   handlers?: FakeHandlers;
+  /** What each agent says it can do (default: the fake agent's, exec and metrics). */
+  capabilities?: string[];
   /** Connections opened at once while starting (the rest wait their turn). */
   connectConcurrency?: number;
   heartbeatIntervalMs?: number;
@@ -168,7 +170,10 @@ export class FleetSimulator {
       ...(session ? { session } : {}),
       ...(this.secureContext ? { secureContext: this.secureContext } : {}),
       ...(this.options.insecure ? { insecure: true } : {}),
-      hello: { hostname: identity.hostname },
+      hello: {
+        hostname: identity.hostname,
+        ...(this.options.capabilities ? { capabilities: this.options.capabilities } : {}),
+      },
       handlers,
     });
     try {

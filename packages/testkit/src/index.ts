@@ -3,6 +3,7 @@ export * from './pg-schemas.js';
 export * from './https-client.js';
 export * from './oidc-provider.js';
 export * from './fake-agent.js';
+export * from './fake-updates.js';
 export * from './fleet-simulator.js';
 export * from './claim-owner.js';
 export * from './gated-bcrypt.js';

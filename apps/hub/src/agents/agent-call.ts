@@ -59,7 +59,9 @@ function readsOrRunsAnything(type: AgentRequestType): boolean {
     type.startsWith('processes.') ||
     type === 'system.logs' ||
     type === 'containers.logs' ||
-    type === 'containers.action'
+    type === 'containers.action' ||
+    // Package updates install and remove software as root, and may reboot (decision 0081).
+    type.startsWith('updates.')
   );
 }
 

@@ -60,6 +60,8 @@ const sampleBodies: Record<string, unknown> = {
     duration_minutes: 60,
   },
   'maintenance.update': { reason: 'matrix again' },
+  // A dry run on a group that does not exist: refused (404) once past the guard, nothing runs.
+  'updates.runs.create': { group: newId('group'), mode: 'dry_run', selection: 'all' },
   // Paused, and to a documentation address: the matrix never makes a check run.
   'checks.create': { name: 'matrix-check', kind: 'tcp', target: '198.51.100.7:443', enabled: false },
   'checks.update': { name: 'matrix-check-renamed' },

@@ -200,6 +200,15 @@ const documentedExtras: readonly (readonly [method: string, path: string, access
   ['POST', '/api/v2/maintenance/windows', 'maintenance:write'],
   ['PATCH', '/api/v2/maintenance/windows/{id}', 'maintenance:write'],
   ['DELETE', '/api/v2/maintenance/windows/{id}', 'maintenance:write'],
+  // Package updates, issue 33 (docs/decisions/0081-update-runs.md).
+  ['GET', '/api/v2/updates', 'updates:read'],
+  ['GET', '/api/v2/assets/{id}/updates', 'updates:read'],
+  ['POST', '/api/v2/assets/{id}/updates/refresh', 'updates:run'],
+  ['POST', '/api/v2/update-runs', 'updates:run'],
+  ['GET', '/api/v2/update-runs', 'updates:read'],
+  ['GET', '/api/v2/update-runs/{id}', 'updates:read'],
+  ['GET', '/api/v2/update-runs/{id}/results/{asset_id}', 'updates:read'],
+  ['POST', '/api/v2/update-runs/{id}/cancel', 'updates:run'],
   // Service checks, issue 33 (docs/decisions/0079-service-checks.md).
   ['POST', '/api/v2/checks', 'checks:write'],
   ['GET', '/api/v2/checks', 'checks:read'],

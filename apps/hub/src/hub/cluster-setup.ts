@@ -186,6 +186,7 @@ export function followClusterNodes(
     await Promise.all([
       modules.webhooks.services.webhooks.onNodeGone(gone),
       modules.schedules.services.scheduler.onNodeGone(gone),
+      modules.updates.services.runner.onNodeGone(gone),
       modules.sessions.services.sessions.onNodeGone(gone),
       modules.desktop.services.desktopSessions.onNodeGone(gone),
     ]);

@@ -14,6 +14,7 @@ import { createMaintenanceModule } from '../modules/maintenance/maintenance.modu
 import { createPowerModule } from '../modules/power/power.module.js';
 import { createSchedulesModule } from '../modules/schedules/schedules.module.js';
 import { createSystemModule } from '../modules/system/system.module.js';
+import { createUpdatesModule } from '../modules/updates/updates.module.js';
 import type { AccountModules } from './account-modules.js';
 import { baseOf, type ModuleParts } from './module-parts.js';
 
@@ -54,6 +55,16 @@ export function createOperationModules(
     logger,
     cluster: { nodeId: bus.nodeId, liveNodes: () => registry.liveNodes(), lease: registry },
   });
+  const updates = createUpdatesModule({
+    ...operations,
+    groups,
+    maintenance: maintenance.services.maintenance,
+    keys: accounts.keys.services.apiKeys,
+    users: accounts.users.services.users,
+    logger,
+    checkHours: () => runtimeSettings.get('updates.check_hours'),
+    cluster: { nodeId: bus.nodeId, liveNodes: () => registry.liveNodes(), lease: registry },
+  });
   const alerts = createAlertsModule({
     ...base,
     logger,
@@ -74,6 +85,7 @@ export function createOperationModules(
     actions,
     schedules,
     maintenance,
+    updates,
     bulk: createBulkModule({ ...operations, groups, system: system.services.system }),
     alerts,
     incidents: createIncidentsModule({ ...base, alerts: alerts.services.alerts }),

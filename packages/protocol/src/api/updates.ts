@@ -295,7 +295,8 @@ export const updatesContracts = {
     scope: 'updates:run',
     summary: "Ask the asset's agent for its available updates now (refreshing the manager's lists)",
     description:
-      'Answers the new report. An offline agent is a 409, an agent without package manager support a 422, ' +
+      'Answers the new report. An offline agent is a 409, an agent without package manager support a 409 ' +
+      'that says so, ' +
       "an agent's failure a 502 that says why. The hub's own host needs the admin role.",
     asset: assetParam,
     params: IdParams,
@@ -352,7 +353,6 @@ export const updatesContracts = {
     auth: 'scope',
     scope: 'updates:read',
     summary: "One target's result in a run: the planned or done changes and the manager's output",
-    asset: { param: 'asset_id', form: 'asset' },
     params: RunResultParams,
     response: UpdateTargetResult,
   }),

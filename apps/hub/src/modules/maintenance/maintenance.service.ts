@@ -34,7 +34,13 @@ import {
   updateWindow,
   type MaintenanceWindowRow,
 } from './maintenance.repository.js';
-import { checkTiming, currentOccurrence, type Occurrence, type TimingInput } from './window-time.js';
+import {
+  checkTiming,
+  currentOccurrence,
+  nextOccurrences,
+  type Occurrence,
+  type TimingInput,
+} from './window-time.js';
 
 /** A window with the assets it holds now (its own and its groups' members) and its occurrence holding now. */
 interface ResolvedWindow {
@@ -62,6 +68,18 @@ export interface MaintenanceService {
   holding(now: Date): Promise<Map<string, string>>;
   /** The assets of a target set that are not in a window at `now` (a group's members read now). */
   outside(set: TargetSet, now: Date): Promise<string[]>;
+  /**
+   * The earliest occurrence, holding `now` or starting after it, of one window that holds every one of
+   * `assetIds` (groups read now), or null when no window holds them all (update runs bound to a window).
+   */
+  nextCovering(assetIds: readonly string[], now: Date): Promise<CoveringOccurrence | null>;
+}
+
+/** An occurrence of a window that holds a whole target set. */
+export interface CoveringOccurrence {
+  windowId: string;
+  start: Date;
+  end: Date;
 }
 
 export interface MaintenanceServiceDeps {
@@ -351,6 +369,19 @@ export function createMaintenanceService(deps: MaintenanceServiceDeps): Maintena
         set.group !== null ? ((await groups.membersOf([set.group])).get(set.group) ?? []) : set.targets;
       const held = await holding(now);
       return ids.filter((id) => !held.has(id));
+    },
+
+    async nextCovering(assetIds, now) {
+      let best: CoveringOccurrence | null = null;
+      for (const window of await resolved(now)) {
+        if (!assetIds.every((id) => window.assets.has(id))) continue;
+        const occurrence = window.current ?? nextOccurrences(timingOf(window.row), now, 1)[0] ?? null;
+        if (occurrence === null) continue;
+        if (best === null || occurrence.start.getTime() < best.start.getTime()) {
+          best = { windowId: window.row.id, start: occurrence.start, end: occurrence.end };
+        }
+      }
+      return best;
     },
   };
 }

@@ -26,6 +26,7 @@ import { nodeLeaseEpochsMigration } from './migrations/0027-node-lease-epochs.js
 import { maintenanceWindowsMigration } from './migrations/0029-maintenance-windows.js';
 import { serviceChecksMigration } from './migrations/0030-service-checks.js';
 import { incidentReviewsMigration } from './migrations/0031-incident-reviews.js';
+import { updateRunsMigration } from './migrations/0032-update-runs.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists */
 const initial: Migration = {
@@ -299,6 +300,7 @@ export const migrations: Record<string, Migration> = {
   '0029_maintenance_windows': maintenanceWindowsMigration,
   '0030_service_checks': serviceChecksMigration,
   '0031_incident_reviews': incidentReviewsMigration,
+  '0032_update_runs': updateRunsMigration,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -593,6 +593,77 @@ export interface MobileTelemetryTable {
   received_at: string;
 }
 
+// ---- Package updates (migration 0032, decision 0081) ----
+/** An asset's last report of available updates (booleans as 0/1). */
+export interface UpdateReportsTable {
+  asset_id: string;
+  manager: string | null;
+  updates: number | null;
+  security_updates: number | null;
+  truncated: number;
+  reboot_required: number | null;
+  last_patched_at: string | null;
+  /** The last attempt; `reported_at` the last that gave a report. */
+  checked_at: string | null;
+  reported_at: string | null;
+  error: string | null;
+  /** JSON AvailableUpdate[] of the last report. */
+  packages: string;
+}
+
+export interface UpdateRunsTable {
+  id: string;
+  mode: string;
+  selection: string;
+  /** JSON string[] */
+  packages: string;
+  reboot_if_required: number;
+  refresh: number;
+  concurrency: number;
+  max_failures: number | null;
+  timeout_minutes: number;
+  /** JSON string[] as asked, or null with a group. */
+  targets: string | null;
+  group_id: string | null;
+  start: string;
+  scheduled_at: string | null;
+  window_id: string | null;
+  window_ends_at: string | null;
+  status: string;
+  status_reason: string | null;
+  /** JSON RunAs: the creator, whose rights the run acts with when it starts. */
+  run_as: string;
+  created_by: string;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  /** The hub process running it (decision 0040): a run of a node gone is finished as failed. */
+  node_id: string | null;
+}
+
+export interface UpdateRunTargetsTable {
+  run_id: string;
+  asset_id: string;
+  position: number;
+  asset_name: string;
+  status: string;
+  manager: string | null;
+  changes: number;
+  /** JSON PlannedChange[] (bounded). */
+  change_list: string;
+  changes_truncated: number;
+  exit_code: number | null;
+  timed_out: number;
+  reboot_required: number | null;
+  rebooting: number;
+  output: string;
+  output_truncated: number;
+  error: string | null;
+  started_at: string | null;
+  finished_at: string | null;
+  duration_ms: number | null;
+}
+
 export interface Database {
   api_keys: ApiKeysTable;
   users: UsersTable;
@@ -626,6 +697,9 @@ export interface Database {
   maintenance_windows: MaintenanceWindowsTable;
   maintenance_occurrences: MaintenanceOccurrencesTable;
   service_checks: ServiceChecksTable;
+  update_reports: UpdateReportsTable;
+  update_runs: UpdateRunsTable;
+  update_run_targets: UpdateRunTargetsTable;
   service_check_results: ServiceCheckResultsTable;
   discovery_suggestions: DiscoverySuggestionsTable;
   connectors: ConnectorsTable;
@@ -783,6 +857,9 @@ export const tableOwners = {
   maintenance_windows: 'modules/maintenance',
   maintenance_occurrences: 'modules/maintenance',
   service_checks: 'modules/checks',
+  update_reports: 'modules/updates',
+  update_runs: 'modules/updates',
+  update_run_targets: 'modules/updates',
   service_check_results: 'modules/checks',
   discovery_suggestions: 'modules/discovery',
   connectors: 'modules/connectors',
