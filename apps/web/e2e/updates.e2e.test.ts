@@ -137,11 +137,12 @@ describe('the Updates pages', () => {
     await t.screenshot('updates');
 
     // Security only: the machine with none goes; the filter is in the address.
-    await t.page.getByLabel('Security updates only').check();
+    await t.page.getByLabel('Show').selectOption({ label: 'Needs security updates' });
     await table.getByRole('row', { name: /patch-db/ }).waitFor({ state: 'detached' });
     expect(t.page.url()).toContain('security=1');
     await webRow.waitFor();
-    await t.page.getByLabel('Security updates only').uncheck();
+    await t.page.getByLabel('Show').selectOption({ label: 'All machines' });
+    await table.getByRole('row', { name: /patch-db/ }).waitFor();
 
     // One machine refreshed: its agent is asked again.
     const before = dbCalls.list;
@@ -244,11 +245,11 @@ describe('the Updates pages', () => {
     expect(await t.page.getByRole('link', { name: 'New run' }).count()).toBe(0);
 
     await t.page.goto(`${t.baseUrl}/updates/runs/new`);
-    await t.page.getByText('Your role can see the fleet’s updates but not start update runs.').waitFor();
+    await t.page.getByText(/Your role can see the fleet.s updates but not start update runs/).waitFor();
     expect(await t.page.getByRole('button', { name: /Start dry run|Apply updates/ }).count()).toBe(0);
 
-    await t.page.goto(`${t.baseUrl}/assets/${db.assetId}/updates`);
-    await t.page.getByRole('table', { name: 'Available updates' }).waitFor();
+    await t.page.goto(`${t.baseUrl}/assets/${web.assetId}/updates`);
+    await t.page.getByRole('region', { name: 'Updates of patch-web' }).getByText('Last patched').waitFor();
     for (const name of ['Dry run', 'Apply', 'Check now'])
       expect(await t.page.getByRole('button', { name, exact: true }).count()).toBe(0);
 

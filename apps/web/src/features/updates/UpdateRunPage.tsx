@@ -91,9 +91,7 @@ function Target({
         }}
       >
         <summary>
-          <span className="result-name">
-            <Link to={`/assets/${encodeURIComponent(target.asset_id)}/updates`}>{target.asset_name}</Link>
-          </span>
+          <span className="result-name">{target.asset_name}</span>
           <span className="result-status">{target.status === 'running' ? 'running…' : target.status}</span>
           {finished && (
             <span className="result-exit">
@@ -108,6 +106,11 @@ function Target({
           {target.reboot_required && <span className="chip">reboot required</span>}
           {target.rebooting && <span className="chip">rebooting</span>}
         </summary>
+        <p className="small">
+          <Link to={`/assets/${encodeURIComponent(target.asset_id)}/updates`}>
+            Updates of {target.asset_name}
+          </Link>
+        </p>
         {target.error && <p className="result-error">{target.error}</p>}
         {open && finished && <TargetResult run={run} target={target} />}
         {!finished && !target.error && (

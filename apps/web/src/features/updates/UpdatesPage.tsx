@@ -11,6 +11,7 @@ import { hub } from '../../api/client';
 import { useSession } from '../../app/session';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
+import { FilterSelect } from '../../components/FilterSelect';
 import { PageHeader } from '../../components/PageHeader';
 import { PagedQueryStates } from '../../components/QueryStates';
 import { useGroupList } from '../../components/TargetsPicker';
@@ -43,47 +44,36 @@ function UpdatesCell({ row }: { row: AssetUpdateStatus }) {
   );
 }
 
+const needOptions = ['needs', 'security'] as const;
+const needText = { needs: 'Needs updates', security: 'Needs security updates' } as const;
+
 function Filters({ filters, onChange }: { filters: FleetFilters; onChange: (next: FleetFilters) => void }) {
   const groups = useGroupList();
+  const names = new Map(groups.data?.map((g) => [g.id, g.name]));
   return (
     <div className="filters" role="search" aria-label="Filter machines">
-      <div className="filter">
-        <label htmlFor="updates-group">Group</label>
-        <select
-          id="updates-group"
-          value={filters.group}
-          onChange={(e) => {
-            onChange({ ...filters, group: e.target.value });
-          }}
-        >
-          <option value="">Any group</option>
-          {groups.data?.map((g) => (
-            <option key={g.id} value={g.id}>
-              {g.name}
-            </option>
-          ))}
-        </select>
-      </div>
-      <label className="checkbox">
-        <input
-          type="checkbox"
-          checked={filters.needsUpdates}
-          onChange={(e) => {
-            onChange({ ...filters, needsUpdates: e.target.checked });
-          }}
-        />
-        Needs updates
-      </label>
-      <label className="checkbox">
-        <input
-          type="checkbox"
-          checked={filters.securityOnly}
-          onChange={(e) => {
-            onChange({ ...filters, securityOnly: e.target.checked });
-          }}
-        />
-        Security updates only
-      </label>
+      <FilterSelect
+        id="updates-need"
+        label="Show"
+        value={filters.securityOnly ? 'security' : filters.needsUpdates ? 'needs' : ''}
+        anyLabel="All machines"
+        options={needOptions}
+        optionLabel={(o) => needText[o]}
+        onChange={(value) => {
+          onChange({ ...filters, needsUpdates: value === 'needs', securityOnly: value === 'security' });
+        }}
+      />
+      <FilterSelect
+        id="updates-group"
+        label="Group"
+        value={filters.group}
+        anyLabel="Any group"
+        options={groups.data?.map((g) => g.id) ?? (filters.group ? [filters.group] : [])}
+        optionLabel={(id) => names.get(id) ?? id}
+        onChange={(value) => {
+          onChange({ ...filters, group: value });
+        }}
+      />
     </div>
   );
 }
