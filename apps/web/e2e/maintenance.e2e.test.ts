@@ -2,7 +2,9 @@
  * Maintenance windows in chromium against a real hub: a recurring window made in the console's form (a bad
  * cron refused under its field, as the API refuses it), its next occurrences listed; a one-off window holding
  * now shown as in progress, with the "in maintenance" notice on the asset, group, alerts and schedules pages;
- * a schedule marked to run only in a window; the window removed after a confirmation; no axe findings.
+ * a schedule marked to run only in a window; the window removed after a confirmation; no axe findings. A
+ * window edited in the same form, prefilled: its reason and recurrence changed (the list shows them), a bad
+ * cron refused under its field, a one-off turned recurring.
  */
 import { describe, expect, it } from 'vitest';
 import type { MaintenanceWindow } from '@svc/protocol';
@@ -94,5 +96,86 @@ describe('the Maintenance page', () => {
     await t.page.goto(`${t.baseUrl}/assets/${asset.id}`);
     await t.page.getByRole('heading', { name: 'maint-db' }).waitFor();
     expect(await t.page.getByTestId('maintenance-notice').count()).toBe(0);
+  });
+
+  it("edits a window in the same form, the hub's refusal under the field it names", async () => {
+    const t = h();
+    await t.signIn('owner');
+    const asset = (await t.api('POST', '/api/v2/assets', { name: 'edit-web' })).json.data as { id: string };
+    const made = await t.api('POST', '/api/v2/maintenance/windows', {
+      name: 'backup night',
+      reason: 'nightly backups',
+      asset_ids: [asset.id],
+      cron: '0 1 * * *',
+      duration_minutes: 60,
+      timezone: 'UTC',
+    });
+    expect(made.status).toBe(201);
+    const window = made.json.data as MaintenanceWindow;
+
+    await t.page.goto(`${t.baseUrl}/maintenance`);
+    const table = t.page.getByRole('table', { name: 'Maintenance windows' });
+    const row = table.getByRole('row', { name: /backup night/ });
+    await row.getByText('0 1 * * * for 60 min (UTC)').waitFor();
+
+    // The form opens with the window's values, its asset by name.
+    await table.getByRole('button', { name: 'Edit backup night' }).click();
+    const dialog = t.page.getByRole('dialog', { name: 'Edit backup night' });
+    expect(await dialog.getByLabel('Name').inputValue()).toBe('backup night');
+    expect(await dialog.getByLabel('Reason').inputValue()).toBe('nightly backups');
+    expect(await dialog.getByLabel('Recurring').isChecked()).toBe(true);
+    expect(await dialog.getByLabel('Cron').inputValue()).toBe('0 1 * * *');
+    await dialog.getByRole('list', { name: 'Chosen assets' }).getByText('edit-web').waitFor();
+
+    // A bad cron: the hub's message under the Cron field, the dialog still open.
+    await dialog.getByLabel('Reason').fill('backups and index rebuild');
+    await dialog.getByLabel('Cron').fill('every night');
+    await dialog.getByRole('button', { name: 'Save window' }).click();
+    const cron = dialog.getByLabel('Cron');
+    await expect.poll(() => cron.getAttribute('aria-invalid')).toBe('true');
+    const problemId = `${(await cron.getAttribute('id')) ?? ''}-problem`;
+    expect(await t.page.locator(`[id="${problemId}"]`).textContent()).toMatch(/5 fields/);
+
+    // Fixed: the list shows the new reason and recurrence.
+    await cron.fill('30 3 * * 6');
+    await dialog.getByLabel('Duration (minutes)').fill('90');
+    await dialog.getByRole('button', { name: 'Save window' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await row.getByText('30 3 * * 6 for 90 min (UTC)').waitFor();
+    await row.getByText('backups and index rebuild').waitFor();
+    const stored = (await t.api('GET', `/api/v2/maintenance/windows/${window.id}`)).json
+      .data as MaintenanceWindow;
+    expect(stored).toMatchObject({
+      reason: 'backups and index rebuild',
+      cron: '30 3 * * 6',
+      duration_minutes: 90,
+      asset_ids: [asset.id],
+    });
+
+    // A one-off window turned recurring.
+    const now = Date.now();
+    const once = await t.api('POST', '/api/v2/maintenance/windows', {
+      name: 'disk check',
+      reason: 'fsck',
+      asset_ids: [asset.id],
+      starts_at: new Date(now + 86_400_000).toISOString(),
+      ends_at: new Date(now + 90_000_000).toISOString(),
+    });
+    expect(once.status).toBe(201);
+    await t.page.reload();
+    await table.getByRole('button', { name: 'Edit disk check' }).click();
+    const edit = t.page.getByRole('dialog', { name: 'Edit disk check' });
+    expect(await edit.getByLabel('Once').isChecked()).toBe(true);
+    expect(await edit.getByLabel('Starts').inputValue()).not.toBe('');
+    await edit.getByLabel('Recurring').check();
+    await edit.getByLabel('Cron').fill('0 4 1 * *');
+    await edit.getByLabel('Time zone').fill('UTC');
+    await edit.getByRole('button', { name: 'Save window' }).click();
+    await edit.waitFor({ state: 'detached' });
+    await table
+      .getByRole('row', { name: /disk check/ })
+      .getByText('0 4 1 * * for 120 min (UTC)')
+      .waitFor();
+    expect(await accessibilityProblems(t.page, 'the Maintenance page after edits')).toEqual([]);
   });
 });

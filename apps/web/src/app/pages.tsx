@@ -91,6 +91,23 @@ export const pages: readonly PageEntry[] = [
     component: page(() => import('../features/incidents/IncidentReviewPage'), 'IncidentReviewPage'),
   },
   {
+    path: 'updates',
+    component: page(() => import('../features/updates/UpdatesPage'), 'UpdatesPage'),
+    nav: { label: 'Updates', section: 'Fleet' },
+  },
+  {
+    path: 'updates/runs',
+    component: page(() => import('../features/updates/UpdateRunsPage'), 'UpdateRunsPage'),
+  },
+  {
+    path: 'updates/runs/new',
+    component: page(() => import('../features/updates/NewUpdateRunPage'), 'NewUpdateRunPage'),
+  },
+  {
+    path: 'updates/runs/:id',
+    component: page(() => import('../features/updates/UpdateRunPage'), 'UpdateRunPage'),
+  },
+  {
     path: 'discovery',
     component: page(() => import('../features/discovery/DiscoveryPage'), 'DiscoveryPage'),
     nav: { label: 'Discovery', section: 'Fleet' },

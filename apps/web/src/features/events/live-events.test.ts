@@ -45,6 +45,33 @@ describe('the console and the live feed', () => {
     expect(staleKeysOf(resolved)).toContainEqual(['alerts']);
   });
 
+  it('update reports refresh the fleet view and that asset; a run’s progress refreshes that run', () => {
+    const changed = event({
+      type: 'updates.changed',
+      data: {
+        asset_ids: ['ast_1'],
+        asset_id: 'ast_1',
+        updates: 3,
+        security_updates: 1,
+        reboot_required: false,
+      },
+    });
+    expect(staleKeysOf(changed)).toEqual([
+      ['updates', 'fleet'],
+      ['updates', 'asset', 'ast_1'],
+    ]);
+    const target = event({
+      type: 'update_run.target_completed',
+      data: { asset_ids: ['ast_1'], run_id: 'upr_1', mode: 'dry_run', asset_id: 'ast_1', status: 'ok' },
+    });
+    expect(staleKeysOf(target)).toEqual([
+      ['updates', 'runs'],
+      ['updates', 'run', 'upr_1'],
+    ]);
+    const done = event({ type: 'update_run.completed', data: { asset_ids: ['ast_1'], run_id: 'upr_1' } });
+    expect(staleKeysOf(done)).toContainEqual(['updates', 'fleet']);
+  });
+
   it('the store keeps the newest 20 readable events, newest first, without heartbeats', () => {
     const store = createLiveStore();
     let changes = 0;

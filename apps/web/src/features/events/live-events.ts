@@ -31,6 +31,30 @@ export function staleKeysOf(event: EventEnvelope): QueryKey[] {
       return [['alerts'], ['audit']];
     case 'schedule':
       return [['schedules']];
+    case 'updates': {
+      // An asset's report of available updates changed (updates-keys.ts).
+      const assetId = 'asset_id' in event.data ? event.data.asset_id : null;
+      return typeof assetId === 'string'
+        ? [
+            ['updates', 'fleet'],
+            ['updates', 'asset', assetId],
+          ]
+        : [];
+    }
+    case 'update_run': {
+      const runId = 'run_id' in event.data ? event.data.run_id : null;
+      const run =
+        typeof runId === 'string'
+          ? [
+              ['updates', 'runs'],
+              ['updates', 'run', runId],
+            ]
+          : [];
+      // An apply's end changes what the machines report.
+      return event.type === 'update_run.completed'
+        ? [...run, ['updates', 'fleet'], ['updates', 'asset']]
+        : run;
+    }
     case 'api_key':
       return [['keys']];
     case 'user':

@@ -1,12 +1,14 @@
 /**
  * Maintenance windows: each with when it holds (now and next), its reason; a new window, one-off or recurring,
- * on assets or a group, for roles that may change them; the hub's refusal shown under the field it names.
+ * on assets or a group, and the edit of one in the same form, for roles that may change them; the hub's refusal
+ * shown under the field it names.
  */
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { MaintenanceWindow } from '@svc/protocol';
 import { hub } from '../../api/client';
 import { useSession } from '../../app/session';
+import { EditDeleteButtons } from '../../components/EditDeleteButtons';
 import { ConfirmMutationDialog } from '../../components/ConfirmMutationDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { FormDialog } from '../../components/FormDialog';
@@ -14,10 +16,18 @@ import { PageHeader } from '../../components/PageHeader';
 import { QueryStates } from '../../components/QueryStates';
 import { TargetsPicker } from '../../components/TargetsPicker';
 import { TextField } from '../../components/TextField';
-import { noTargets, targetsChosen, type TargetChoice } from '../../components/target-choice';
-import { formatTime } from '../../components/units';
+import { targetsChosen } from '../../components/target-choice';
+import { countText, formatTime } from '../../components/units';
 import { useResourceMutation } from '../../components/use-resource-mutation';
 import { maintenanceListKey } from './maintenance-keys';
+import {
+  coversMoreThanPicker,
+  createBody,
+  timingReady,
+  updateBody,
+  windowForm,
+  type WindowForm,
+} from './window-form';
 
 const invalidates = [['maintenance'], ['alerts'], ['schedules']];
 
@@ -26,39 +36,29 @@ function whenText(w: MaintenanceWindow): string {
   return `${w.cron ?? ''} for ${String(w.duration_minutes ?? 0)} min (${w.timezone})`;
 }
 
-/** A date-time input's local value as an instant (the input has no zone: the browser's own). */
-function instantOf(local: string): string | undefined {
-  const ms = Date.parse(local);
-  return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
-}
+const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
-function WindowFormDialog({ onClose }: { onClose: () => void }) {
-  const [name, setName] = useState('');
-  const [reason, setReason] = useState('');
-  const [kind, setKind] = useState<'one_off' | 'recurring'>('one_off');
-  const [start, setStart] = useState('');
-  const [end, setEnd] = useState('');
-  const [cron, setCron] = useState('0 2 * * 0');
-  const [duration, setDuration] = useState('120');
-  const [timezone, setTimezone] = useState(Intl.DateTimeFormat().resolvedOptions().timeZone);
-  const [targets, setTargets] = useState<TargetChoice>(noTargets);
+/** A new window, or (with `existing`) the edit of one: the same form, prefilled, sending only what changed. */
+function WindowFormDialog({
+  existing,
+  onClose,
+}: {
+  existing: MaintenanceWindow | null;
+  onClose: () => void;
+}) {
+  const [form, setForm] = useState<WindowForm>(() => windowForm(existing, browserZone));
+  const [targetsTouched, setTargetsTouched] = useState(false);
+  const set =
+    <K extends keyof WindowForm>(key: K) =>
+    (value: WindowForm[K]) => {
+      setForm((f) => ({ ...f, [key]: value }));
+    };
   const save = useResourceMutation({
     mutationFn: async () => {
-      const where =
-        targets.mode === 'assets'
-          ? { asset_ids: targets.picked.map((p) => p.id) }
-          : { group_ids: targets.groupId ? [targets.groupId] : [] };
-      const startsAt = instantOf(start);
-      const endsAt = instantOf(end);
-      const when =
-        kind === 'one_off'
-          ? { ...(startsAt ? { starts_at: startsAt } : {}), ...(endsAt ? { ends_at: endsAt } : {}) }
-          : { cron: cron.trim(), duration_minutes: Number(duration), timezone: timezone.trim() };
-      return (
-        await hub.call('maintenance.create', {
-          body: { name: name.trim(), reason: reason.trim(), ...where, ...when },
-        })
-      ).data;
+      if (!existing) return (await hub.call('maintenance.create', { body: createBody(form) })).data;
+      const body = updateBody(existing, form, targetsTouched);
+      if (Object.keys(body).length === 0) return existing;
+      return (await hub.call('maintenance.update', { params: { id: existing.id }, body })).data;
     },
     invalidates,
     onSuccess: () => {
@@ -66,33 +66,48 @@ function WindowFormDialog({ onClose }: { onClose: () => void }) {
     },
   });
   const { problems } = save;
-  const oneOffMissing =
-    kind === 'one_off' && (instantOf(start) === undefined || instantOf(end) === undefined);
+  const { kind } = form;
   return (
     <FormDialog
-      title="New maintenance window"
+      title={existing ? `Edit ${existing.name}` : 'New maintenance window'}
       mutation={save}
       onSubmit={() => {
         save.mutate();
       }}
       onClose={onClose}
-      submitLabel="Create window"
-      canSubmit={targetsChosen(targets) && !oneOffMissing}
+      submitLabel={existing ? 'Save window' : 'Create window'}
+      canSubmit={targetsChosen(form.targets) && timingReady(form)}
     >
-      <TextField label="Name" problem={problems.name} value={name} required autoFocus onChange={setName} />
+      <TextField
+        label="Name"
+        problem={problems.name}
+        value={form.name}
+        required
+        autoFocus
+        onChange={set('name')}
+      />
       <TextField
         label="Reason"
         problem={problems.reason}
-        value={reason}
+        value={form.reason}
         required
         multiline
         rows={2}
-        onChange={setReason}
+        onChange={set('reason')}
       />
+      {existing && coversMoreThanPicker(existing) && (
+        <p className="muted small">
+          This window covers {countText(existing.asset_ids.length, 'asset')} and{' '}
+          {countText(existing.group_ids.length, 'group')}; targets chosen here replace them all.
+        </p>
+      )}
       <TargetsPicker
         idPrefix="maintenance"
-        choice={targets}
-        onChange={setTargets}
+        choice={form.targets}
+        onChange={(next) => {
+          set('targets')(next);
+          setTargetsTouched(true);
+        }}
         problem={problems.asset_ids ?? problems.group_ids}
       />
       <fieldset className="target-mode">
@@ -103,7 +118,7 @@ function WindowFormDialog({ onClose }: { onClose: () => void }) {
             name="maintenance-kind"
             checked={kind === 'one_off'}
             onChange={() => {
-              setKind('one_off');
+              set('kind')('one_off');
             }}
           />
           Once
@@ -114,7 +129,7 @@ function WindowFormDialog({ onClose }: { onClose: () => void }) {
             name="maintenance-kind"
             checked={kind === 'recurring'}
             onChange={() => {
-              setKind('recurring');
+              set('kind')('recurring');
             }}
           />
           Recurring
@@ -126,17 +141,17 @@ function WindowFormDialog({ onClose }: { onClose: () => void }) {
             label="Starts"
             type="datetime-local"
             problem={problems.starts_at}
-            value={start}
+            value={form.start}
             required
-            onChange={setStart}
+            onChange={set('start')}
           />
           <TextField
             label="Ends"
             type="datetime-local"
             problem={problems.ends_at}
-            value={end}
+            value={form.end}
             required
-            onChange={setEnd}
+            onChange={set('end')}
           />
         </>
       ) : (
@@ -145,24 +160,24 @@ function WindowFormDialog({ onClose }: { onClose: () => void }) {
             label="Cron"
             hint="When each occurrence starts: minute hour day month weekday"
             problem={problems.cron}
-            value={cron}
+            value={form.cron}
             required
-            onChange={setCron}
+            onChange={set('cron')}
           />
           <TextField
             label="Duration (minutes)"
             type="number"
             problem={problems.duration_minutes}
-            value={duration}
+            value={form.duration}
             required
-            onChange={setDuration}
+            onChange={set('duration')}
           />
           <TextField
             label="Time zone"
             problem={problems.timezone}
-            value={timezone}
+            value={form.timezone}
             required
-            onChange={setTimezone}
+            onChange={set('timezone')}
           />
         </>
       )}
@@ -173,6 +188,7 @@ function WindowFormDialog({ onClose }: { onClose: () => void }) {
 export function MaintenancePage() {
   const { canMutate } = useSession();
   const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<MaintenanceWindow | null>(null);
   const [removing, setRemoving] = useState<MaintenanceWindow | null>(null);
   const windows = useQuery({
     queryKey: maintenanceListKey,
@@ -255,15 +271,19 @@ export function MaintenancePage() {
                     <td className="cell-wide">{w.reason}</td>
                     {canMutate && (
                       <td>
-                        <button
-                          type="button"
-                          className="small"
-                          onClick={() => {
-                            setRemoving(w);
-                          }}
-                        >
-                          Remove<span className="visually-hidden"> {w.name}</span>
-                        </button>
+                        <div className="row-actions">
+                          <EditDeleteButtons
+                            name={w.name}
+                            deleteWord="Remove"
+                            small
+                            onEdit={() => {
+                              setEditing(w);
+                            }}
+                            onDelete={() => {
+                              setRemoving(w);
+                            }}
+                          />
+                        </div>
                       </td>
                     )}
                   </tr>
@@ -273,10 +293,13 @@ export function MaintenancePage() {
           </div>
         )}
       </QueryStates>
-      {creating && (
+      {(creating || editing) && (
         <WindowFormDialog
+          key={editing?.id ?? 'new'}
+          existing={editing}
           onClose={() => {
             setCreating(false);
+            setEditing(null);
           }}
         />
       )}

@@ -1,6 +1,6 @@
 /**
  * One asset: its name, status and actions on top, then its sections as tabs under `/assets/<id>/<tab>`
- * (overview, metrics, processes, services, network, disks, packages, cron, users, logs, files). Each tab is
+ * (overview, metrics, processes, services, network, disks, packages, updates, cron, users, logs, files). Each tab is
  * its own lazy chunk; the asset itself refreshes every 10 s, so its status changes without a reload.
  */
 import { Suspense, useState } from 'react';

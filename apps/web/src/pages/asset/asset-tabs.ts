@@ -45,6 +45,11 @@ export const assetTabs: readonly AssetTab[] = [
   { path: 'disks', label: 'Disks', component: tab(() => import('./tabs/DisksTab'), 'DisksTab') },
   { path: 'terminal', label: 'Terminal', component: tab(() => import('./tabs/TerminalTab'), 'TerminalTab') },
   { path: 'packages', label: 'Packages', component: tab(() => import('./tabs/PackagesTab'), 'PackagesTab') },
+  {
+    path: 'updates',
+    label: 'Updates',
+    component: tab(() => import('../../features/updates/AssetUpdatesTab'), 'AssetUpdatesTab'),
+  },
   { path: 'cron', label: 'Cron', component: tab(() => import('./tabs/CronTab'), 'CronTab') },
   { path: 'users', label: 'Users', component: tab(() => import('./tabs/UsersTab'), 'UsersTab') },
   { path: 'logs', label: 'Logs', component: tab(() => import('./tabs/LogsTab'), 'LogsTab') },
