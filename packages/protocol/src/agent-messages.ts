@@ -285,7 +285,7 @@ export const DiscoveredContainer = Obj({
 });
 export type DiscoveredContainer = Static<typeof DiscoveredContainer>;
 
-// ---- package updates (the machine's own package manager, decision 0081) -----------------------------------
+// ---- package updates (the machine's own package manager, decisions 0081 and 0082) -------------------------
 export const packageManagers = ['apt', 'dnf', 'zypper', 'pacman', 'apk'] as const;
 export type PackageManager = (typeof packageManagers)[number];
 /** What an update run installs: every upgrade, only those the manager marks as security, or named packages. */
