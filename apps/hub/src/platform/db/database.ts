@@ -7,7 +7,7 @@ import pg from 'pg';
 import { migrationProvider, migrations } from './migrations.js';
 import { hubVersion } from '../version.js';
 import { OwnSchemaPostgresDialect } from './schema-introspector.js';
-import { markDatabaseUnreachable } from './unreachable.js';
+import { isSocketFailure, markDatabaseUnreachable } from './unreachable.js';
 import { cachedStatements } from './sqlite-statements.js';
 import { createWriteVersions, type WriteVersions } from './write-versions.js';
 import type { Database } from './schema.js';
@@ -229,7 +229,7 @@ function openPostgres(url: string, schema: string | undefined): HubDatabase {
   // server starting up): marked so that the request answers 503, not 500 (platform/db/unreachable.ts).
   const reachable = {
     connect: () =>
-      pool.connect().catch((error: unknown) => {
+      pool.connect().then(markSocketFailures, (error: unknown) => {
         throw markDatabaseUnreachable(error);
       }),
     end: () => pool.end(),
@@ -245,6 +245,29 @@ function openPostgres(url: string, schema: string | undefined): HubDatabase {
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => db.destroy(),
   };
+}
+
+const watchedClients = new WeakSet<pg.PoolClient>();
+
+/**
+ * A statement on a connection whose socket fails (reset, broken pipe) is rejected with the socket's own error
+ * (`read ECONNRESET`), which names no SQLSTATE: marked here, where it is known to come from the database, so the
+ * request answers 503 rather than 500 (platform/db/unreachable.ts). Each pooled client is wrapped once.
+ */
+function markSocketFailures(client: pg.PoolClient): pg.PoolClient {
+  if (watchedClients.has(client)) return client;
+  watchedClients.add(client);
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  const watched = (...args: unknown[]): unknown => {
+    const result = query(...args);
+    return result instanceof Promise
+      ? result.catch((error: unknown) => {
+          throw isSocketFailure(error) ? markDatabaseUnreachable(error) : error;
+        })
+      : result;
+  };
+  Object.assign(client, { query: watched });
+  return client;
 }
 
 async function migrate(db: Kysely<Database>, schema: string | undefined): Promise<void> {

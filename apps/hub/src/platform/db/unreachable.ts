@@ -30,6 +30,21 @@ const brokenConnection = [
   /^timeout exceeded when trying to connect$/,
 ];
 
+/** Errors of a socket that broke under a statement (Node's own codes), unreachable only on a database connection. */
+const socketFailures = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ECONNABORTED',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+
+export function isSocketFailure(error: unknown): boolean {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && socketFailures.has(code);
+}
+
 const marked = new WeakSet<object>();
 
 /** Marks an error of opening a pooled connection: whatever its cause, the database was not reached. */
