@@ -57,7 +57,7 @@ const chunkPattern = /^(\d{1,7})\/(\d{1,7})$/;
 const batchPattern = /^\d{1,5}$/;
 
 /** What a sender adds to a message besides its payload. */
-interface SealOptions {
+export interface SealOptions {
   /** The subject the answer goes to (a request's reply inbox). */
   reply?: string;
   /** The id of the request this message answers. */

@@ -5,7 +5,7 @@
  */
 import { headers, type Msg, type NatsConnection } from 'nats';
 import type { Logger } from '../logger.js';
-import type { BusAuth, Opened } from './bus-auth.js';
+import type { BusAuth, Opened, SealOptions } from './bus-auth.js';
 
 /** Requests and answers above this are refused, by the sender and by the receiver that joins the chunks. */
 export const maxClusterMessageBytes = 64 * 1024 * 1024;
@@ -149,11 +149,21 @@ export function createBusWire(deps: {
     return Math.max(minChunkBytes, (conn.info?.max_payload ?? defaultMaxPayload) - chunkOverheadBytes);
   }
 
-  function publishOne(conn: NatsConnection, subject: string, body: Uint8Array, batch?: number): void {
-    const sealed = auth.seal(subject, body, batch === undefined ? {} : { batch });
+  /** Seals one message (its reply subject signed with it) and publishes it; the message's id. */
+  function publishOne(
+    conn: NatsConnection,
+    subject: string,
+    body: Uint8Array,
+    options: SealOptions = {},
+  ): string {
+    const sealed = auth.seal(subject, body, options);
     const hdrs = headers();
     for (const [name, value] of sealed.headers) hdrs.set(name, value);
-    conn.publish(subject, body, { headers: hdrs });
+    conn.publish(subject, body, {
+      headers: hdrs,
+      ...(options.reply === undefined ? {} : { reply: options.reply }),
+    });
+    return sealed.id;
   }
 
   /** The batch being gathered: publishes of this turn on one subject, in order. */
@@ -175,7 +185,7 @@ export function createBusWire(deps: {
       parts.push(body);
     }
     parts.push(closeBracket);
-    publishOne(conn, subject, Buffer.concat(parts), bodies.length);
+    publishOne(conn, subject, Buffer.concat(parts), { batch: bodies.length });
   }
 
   function flushAtTurnEnd(): void {
@@ -199,17 +209,11 @@ export function createBusWire(deps: {
     let firstId = '';
     for (let index = 0; index < count; index++) {
       const part = count === 1 ? body : body.subarray(index * limit, (index + 1) * limit);
-      const sealed = auth.seal(subject, part, {
+      const id = publishOne(conn, subject, part, {
         ...extra,
         ...(count === 1 ? {} : { chunk: { index, count } }),
       });
-      if (index === 0) firstId = sealed.id;
-      const hdrs = headers();
-      for (const [name, value] of sealed.headers) hdrs.set(name, value);
-      conn.publish(subject, part, {
-        headers: hdrs,
-        ...(extra.reply === undefined ? {} : { reply: extra.reply }),
-      });
+      if (index === 0) firstId = id;
     }
     return firstId;
   }
