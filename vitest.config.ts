@@ -59,6 +59,7 @@ const pureHubTests = [
   'apps/hub/src/platform/refusal-log.test.ts',
   'apps/hub/src/platform/retention.test.ts',
   'apps/hub/src/platform/secret-box.test.ts',
+  'apps/hub/src/platform/settle-within.test.ts',
   'apps/hub/src/platform/tls/built-in-ca.test.ts',
   'apps/hub/src/platform/tls/name-constraints.test.ts',
 ];

@@ -36,6 +36,7 @@ import {
   interruptRunsOf,
   type ScheduleRow,
 } from './schedules.repository.js';
+import { settleWithin } from '../../platform/settle-within.js';
 
 export interface Scheduler {
   /** Reports runs a previous process left unfinished, then checks for due ticks every `pollMs`. */
@@ -397,14 +398,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       // A pass that failed was logged by its poll; the stop goes on.
       await passing?.catch(() => undefined);
       // Runs still going are left `running`: the next start reports them interrupted.
-      let wait: NodeJS.Timeout | undefined;
-      await Promise.race([
-        Promise.allSettled([...inFlight.values()]),
-        new Promise<void>((resolve) => {
-          wait = setTimeout(resolve, 5000);
-        }),
-      ]);
-      clearTimeout(wait);
+      await settleWithin(inFlight.values(), 5000);
     },
   };
 }
