@@ -23,12 +23,13 @@ import type { Clock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { EventBus } from '../../platform/event-bus.js';
 import type { Logger } from '../../platform/logger.js';
+import { settleWithin } from '../../platform/settle-within.js';
 import { eachInSlices, fanOutSlice } from '../../platform/slices.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { ApiKeyService } from '../keys/keys.service.js';
 import type { UserService } from '../users/users.service.js';
 import { parseRunAs, principalOf, type RunAs } from '../schedules/schedules.presenter.js';
-import { countsFrom, storedOutput } from './updates.presenter.js';
+import { countsFrom, noOutcome, storedOutput } from './updates.presenter.js';
 import {
   claimScheduled,
   countsOf,
@@ -100,20 +101,7 @@ type Outcome = Pick<
 >;
 
 function failure(status: 'failed' | 'offline', error: string): Outcome {
-  return {
-    status,
-    manager: null,
-    changes: 0,
-    change_list: '[]',
-    changes_truncated: 0,
-    exit_code: null,
-    timed_out: 0,
-    reboot_required: null,
-    rebooting: 0,
-    output: '',
-    output_truncated: 0,
-    error: error.slice(0, errorChars),
-  };
+  return { ...noOutcome, status, error: error.slice(0, errorChars) };
 }
 
 function managerOutcome(
@@ -527,14 +515,7 @@ export function createUpdateRunner(deps: UpdateRunnerDeps): UpdateRunner {
       if (timer) clearInterval(timer);
       timer = null;
       await passing?.catch(() => undefined);
-      let wait: NodeJS.Timeout | undefined;
-      await Promise.race([
-        Promise.allSettled([...inFlight.values()]),
-        new Promise<void>((resolve) => {
-          wait = setTimeout(resolve, 5000);
-        }),
-      ]);
-      clearTimeout(wait);
+      await settleWithin(inFlight.values(), 5000);
     },
     async onNodeGone(gone) {
       const ids = await orphanedRuns(db, [], gone);

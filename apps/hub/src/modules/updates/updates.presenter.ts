@@ -156,6 +156,21 @@ export function storedOutput(output: string): { text: string; cut: boolean } {
   return { text: bytes.subarray(start).toString('utf8'), cut: true };
 }
 
+/** A target row's outcome before (or without) an answer from its package manager. */
+export const noOutcome = {
+  manager: null,
+  changes: 0,
+  change_list: '[]',
+  changes_truncated: 0,
+  exit_code: null,
+  timed_out: 0,
+  reboot_required: null,
+  rebooting: 0,
+  output: '',
+  output_truncated: 0,
+  error: null,
+} as const satisfies Partial<UpdateTargetRow>;
+
 /** A pending target row of a new run. */
 export function pendingTarget(
   runId: string,
@@ -169,17 +184,7 @@ export function pendingTarget(
     position,
     asset_name: name,
     status: 'pending',
-    manager: null,
-    changes: 0,
-    change_list: '[]',
-    changes_truncated: 0,
-    exit_code: null,
-    timed_out: 0,
-    reboot_required: null,
-    rebooting: 0,
-    output: '',
-    output_truncated: 0,
-    error: null,
+    ...noOutcome,
     started_at: null,
     finished_at: null,
     duration_ms: null,
