@@ -17,9 +17,10 @@ import { enrollLocalAgent } from '../local-agent.js';
 import { runHubCli } from './program.js';
 
 const cleanup: (() => Promise<void> | void)[] = [];
+// Closing hubs on PostgreSQL and dropping two databases: seconds alone, past 30 s on a loaded CI machine.
 afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step();
-});
+}, 90_000);
 
 function tempDir(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-backup-test-'));
