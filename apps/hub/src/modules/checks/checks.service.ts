@@ -1,6 +1,7 @@
 /**
  * Service checks as callers manage them: a check about an asset is seen by whoever may see the asset, one
  * about no asset by unrestricted callers only. Every change is audited; runs are not (they are the history).
+ * Choosing an agent to run a check (decision 0084) takes what running a command there takes.
  */
 import {
   checkLimits,
@@ -19,12 +20,19 @@ import type { Clock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/schema.js';
 import { pageWindow, toPage, type Page, type PageRequest } from '../../platform/db/paging.js';
 import { HubError, validationError } from '../../platform/hub-error.js';
-import { canSeeAsset, isRestricted, type ActionContext, type Principal } from '../../access/principal.js';
+import {
+  canSeeAsset,
+  hasScope,
+  isRestricted,
+  type ActionContext,
+  type Principal,
+} from '../../access/principal.js';
+import { requireHubHostAccess } from '../../agents/agent-call.js';
 import type { AssetReads } from '../../agents/asset-reads.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { DiscoveryService } from '../discovery/discovery.service.js';
 import type { CheckRunner } from './check-runner.js';
-import { formatCheckTarget, parseCheckTarget } from './check-targets.js';
+import { formatCheckTarget, parseCheckTarget } from '@svc/protocol/node';
 import { presentCheck, presentResult } from './checks.presenter.js';
 import {
   checksOfAssets,
@@ -103,6 +111,26 @@ export function createCheckService(deps: CheckServiceDeps): CheckService {
     }
   }
 
+  /**
+   * The asset whose agent would run a check: the caller may see it and run commands there (`assets:exec`, and
+   * the admin role on the hub's own host, whose loopback holds the hub's database), and it has an agent.
+   */
+  async function checkRunFrom(principal: Principal, assetId: string | null): Promise<void> {
+    if (assetId === null) return;
+    if (!hasScope(principal, 'assets:exec')) {
+      throw new HubError(
+        'insufficient_scope',
+        'a check run from an agent needs the assets:exec scope, as running a command there does',
+      );
+    }
+    const row = canSeeAsset(principal, assetId) ? await deps.assets.row(assetId) : undefined;
+    if (!row) throw new HubError('not_found', `no asset ${assetId} (run_from_asset_id)`);
+    if (row.source !== 'agent') {
+      throw validationError('run_from_asset_id', `asset ${row.name} (${row.id}) has no agent to run checks`);
+    }
+    requireHubHostAccess(principal, row, 'check.run');
+  }
+
   function storedTarget(kind: CheckKind, text: string): string {
     const parsed = parseCheckTarget(kind, text);
     if (!parsed.ok) throw validationError('target', parsed.problem);
@@ -145,6 +173,8 @@ export function createCheckService(deps: CheckServiceDeps): CheckService {
     const target = storedTarget(input.kind, input.target);
     const assetId = input.asset_id ?? null;
     await checkAsset(ctx.principal, assetId);
+    const runFrom = input.run_from_asset_id ?? null;
+    await checkRunFrom(ctx.principal, runFrom);
     if ((await countChecks(db)) >= checkLimits.checks) {
       throw new HubError('conflict', `the hub holds at most ${String(checkLimits.checks)} service checks`);
     }
@@ -157,6 +187,7 @@ export function createCheckService(deps: CheckServiceDeps): CheckService {
       kind: input.kind,
       target,
       asset_id: assetId,
+      run_from_asset_id: runFrom,
       interval_s: interval,
       timeout_s: Math.min(input.timeout_seconds ?? checkLimits.defaultTimeoutSeconds, interval),
       expected_status: input.expected_status ? JSON.stringify(input.expected_status) : null,
@@ -182,7 +213,12 @@ export function createCheckService(deps: CheckServiceDeps): CheckService {
         action: 'check.created',
         targetType: 'service_check',
         targetId: row.id,
-        detail: { name: row.name, kind: row.kind, target: row.target },
+        detail: {
+          name: row.name,
+          kind: row.kind,
+          target: row.target,
+          ...(runFrom !== null ? { run_from_asset_id: runFrom } : {}),
+        },
       });
     });
     return presentOne(row);
@@ -217,6 +253,12 @@ export function createCheckService(deps: CheckServiceDeps): CheckService {
         await checkAsset(ctx.principal, input.asset_id);
         changes.asset_id = input.asset_id;
       }
+      // Changing what an agent probes takes what choosing that agent takes (moving it to the hub does not).
+      await checkRunFrom(
+        ctx.principal,
+        input.run_from_asset_id !== undefined ? input.run_from_asset_id : row.run_from_asset_id,
+      );
+      if (input.run_from_asset_id !== undefined) changes.run_from_asset_id = input.run_from_asset_id;
       if (input.interval_seconds !== undefined) changes.interval_s = input.interval_seconds;
       if (input.timeout_seconds !== undefined) changes.timeout_s = input.timeout_seconds;
       const interval = changes.interval_s ?? row.interval_s;

@@ -322,6 +322,7 @@ describe('service checks with the loopback opt-in', () => {
       id: `chr_${String(i).padStart(4, '0')}`,
       check_id: check.id,
       at: new Date(Date.UTC(2026, 10, 23, 11, i)).toISOString(),
+      ran: 1,
       ok: 1,
       latency_ms: 1,
       status_code: null,
