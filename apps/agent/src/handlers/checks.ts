@@ -1,13 +1,13 @@
 /**
  * check.run (decision 0084): one service-check probe from this agent, on its own network, for a service the hub
- * cannot reach. The probe is the hub's own (`@svc/protocol/node`); what differs is the address: the agent has
- * no egress guard and looks the name up itself. What it refuses is in the target: only http(s) URLs without
- * credentials, `host:port`, or a host (never a leading `-`, so `ping` never reads one as an option). The
- * timeout bounds the lookup and the probe; at most 64 KiB of a body are read.
+ * cannot reach. The probe is the hub's own (`@svc/protocol/node/checks`); what differs is the address: the
+ * agent has no egress guard and looks the name up itself. What it refuses is in the target: only http(s) URLs
+ * without credentials, `host:port`, or a host (never a leading `-`, so `ping` never reads one as an option).
+ * The timeout bounds the lookup and the probe; at most 64 KiB of a body are read.
  */
 import { lookup } from 'node:dns/promises';
 import type { AgentRequestPayload, AgentRequestResult } from '@svc/protocol';
-import { parseCheckTarget, runProbe } from '@svc/protocol/node';
+import { parseCheckTarget, runProbe } from '@svc/protocol/node/checks';
 import { AgentError } from './agent-error.js';
 import type { HandlerMap } from './types.js';
 

@@ -7,7 +7,7 @@
 import { checkLimits, type AgentRequestPayload, type CheckKind } from '@svc/protocol';
 import { agentFailure, type AgentCaller } from '../../agents/agent-call.js';
 import { HubError } from '../../platform/hub-error.js';
-import type { ProbeOutcome } from '@svc/protocol/node';
+import type { ProbeOutcome } from '@svc/protocol/node/checks';
 import type { CheckRow } from './checks.repository.js';
 
 /** A run's outcome: probed (up or down), or not run at all (`error` says why). */

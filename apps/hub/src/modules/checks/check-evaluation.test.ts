@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateHttp, parseCheckTarget, type HttpExpectation } from '@svc/protocol/node';
+import { evaluateHttp, parseCheckTarget, type HttpExpectation } from '@svc/protocol/node/checks';
 import { notRun } from './check-agent-probe.js';
 import { nextState } from './check-runner.js';
 

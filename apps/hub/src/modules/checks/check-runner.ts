@@ -6,7 +6,7 @@
  * stay due for the next pass.
  */
 import { checkLimits, newId, type CheckKind } from '@svc/protocol';
-import { parseCheckTarget, runProbe } from '@svc/protocol/node';
+import { parseCheckTarget, runProbe } from '@svc/protocol/node/checks';
 import type { Kysely } from 'kysely';
 import type { AgentCaller } from '../../agents/agent-call.js';
 import type { Clock } from '../../platform/clock.js';

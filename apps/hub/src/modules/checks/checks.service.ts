@@ -32,7 +32,7 @@ import type { AssetReads } from '../../agents/asset-reads.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { DiscoveryService } from '../discovery/discovery.service.js';
 import type { CheckRunner } from './check-runner.js';
-import { formatCheckTarget, parseCheckTarget } from '@svc/protocol/node';
+import { formatCheckTarget, parseCheckTarget } from '@svc/protocol/node/checks';
 import { presentCheck, presentResult } from './checks.presenter.js';
 import {
   checksOfAssets,
