@@ -20,19 +20,13 @@ import type { Clock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/schema.js';
 import { pageWindow, toPage, type Page, type PageRequest } from '../../platform/db/paging.js';
 import { HubError, validationError } from '../../platform/hub-error.js';
-import {
-  canSeeAsset,
-  hasScope,
-  isRestricted,
-  type ActionContext,
-  type Principal,
-} from '../../access/principal.js';
-import { requireHubHostAccess } from '../../agents/agent-call.js';
+import { canSeeAsset, isRestricted, type ActionContext, type Principal } from '../../access/principal.js';
 import type { AssetReads } from '../../agents/asset-reads.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { DiscoveryService } from '../discovery/discovery.service.js';
 import type { CheckRunner } from './check-runner.js';
 import { formatCheckTarget, parseCheckTarget } from '@svc/protocol/node/checks';
+import { checkRunFrom } from './check-run-from.js';
 import { presentCheck, presentResult } from './checks.presenter.js';
 import {
   checksOfAssets,
@@ -111,26 +105,6 @@ export function createCheckService(deps: CheckServiceDeps): CheckService {
     }
   }
 
-  /**
-   * The asset whose agent would run a check: the caller may see it and run commands there (`assets:exec`, and
-   * the admin role on the hub's own host, whose loopback holds the hub's database), and it has an agent.
-   */
-  async function checkRunFrom(principal: Principal, assetId: string | null): Promise<void> {
-    if (assetId === null) return;
-    if (!hasScope(principal, 'assets:exec')) {
-      throw new HubError(
-        'insufficient_scope',
-        'a check run from an agent needs the assets:exec scope, as running a command there does',
-      );
-    }
-    const row = canSeeAsset(principal, assetId) ? await deps.assets.row(assetId) : undefined;
-    if (!row) throw new HubError('not_found', `no asset ${assetId} (run_from_asset_id)`);
-    if (row.source !== 'agent') {
-      throw validationError('run_from_asset_id', `asset ${row.name} (${row.id}) has no agent to run checks`);
-    }
-    requireHubHostAccess(principal, row, 'check.run');
-  }
-
   function storedTarget(kind: CheckKind, text: string): string {
     const parsed = parseCheckTarget(kind, text);
     if (!parsed.ok) throw validationError('target', parsed.problem);
@@ -174,7 +148,7 @@ export function createCheckService(deps: CheckServiceDeps): CheckService {
     const assetId = input.asset_id ?? null;
     await checkAsset(ctx.principal, assetId);
     const runFrom = input.run_from_asset_id ?? null;
-    await checkRunFrom(ctx.principal, runFrom);
+    await checkRunFrom(deps.assets, ctx.principal, runFrom);
     if ((await countChecks(db)) >= checkLimits.checks) {
       throw new HubError('conflict', `the hub holds at most ${String(checkLimits.checks)} service checks`);
     }
@@ -255,6 +229,7 @@ export function createCheckService(deps: CheckServiceDeps): CheckService {
       }
       // Changing what an agent probes takes what choosing that agent takes (moving it to the hub does not).
       await checkRunFrom(
+        deps.assets,
         ctx.principal,
         input.run_from_asset_id !== undefined ? input.run_from_asset_id : row.run_from_asset_id,
       );
