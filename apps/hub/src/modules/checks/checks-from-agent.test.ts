@@ -181,6 +181,17 @@ describe.each(databaseTargets())('service checks run from an agent ($name)', ({ 
     expect([hostRes.status, hostRes.json.error]).toEqual([403, 'admin_required']);
     expect((await create(undefined, hubHost.assetId)).status).toBe(201);
 
+    // A check about `mine` run from `hidden` (made by the owner) is not shown to a key that sees only `mine`:
+    // its results would name the hidden asset.
+    const elsewhere = await create(undefined, hidden.assetId);
+    expect(elsewhere.status).toBe(201);
+    const hiddenCheck = (elsewhere.json.data as ServiceCheck).id;
+    const seen = await t.request('GET', '/api/v2/checks', { key: limited.raw_key });
+    expect((seen.json.data as ServiceCheck[]).map((c) => c.id)).not.toContain(hiddenCheck);
+    expect((await t.request('GET', `/api/v2/checks/${hiddenCheck}`, { key: limited.raw_key })).status).toBe(
+      404,
+    );
+
     const ok = await create(limited.raw_key, mine.assetId);
     expect(ok.status, ok.text).toBe(201);
     const id = (ok.json.data as ServiceCheck).id;

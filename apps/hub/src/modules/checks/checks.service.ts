@@ -82,7 +82,9 @@ export function createCheckService(deps: CheckServiceDeps): CheckService {
   const { db, clock, audit } = deps;
   const random = deps.random ?? Math.random;
 
-  function visible(principal: Principal, row: Pick<CheckRow, 'asset_id'>): boolean {
+  function visible(principal: Principal, row: Pick<CheckRow, 'asset_id' | 'run_from_asset_id'>): boolean {
+    // A check run from an agent also needs that asset seen: its results name it (decision 0084).
+    if (row.run_from_asset_id !== null && !canSeeAsset(principal, row.run_from_asset_id)) return false;
     return row.asset_id === null ? !isRestricted(principal) : canSeeAsset(principal, row.asset_id);
   }
 
