@@ -137,6 +137,12 @@ describe.each(databaseTargets())('service checks run from an agent ($name)', ({ 
     expect((history.json.data as ServiceCheckResult[]).map((r) => r.ran)).toEqual([false, true]);
     expect(events.filter((e) => e.type.startsWith('check.'))).toEqual([]);
 
+    // The asset itself deleted: not run either, saying so.
+    expect((await t.request('DELETE', `/api/v2/assets/${gone.assetId}`)).status).toBe(200);
+    const orphan = await runCheck(t, check.id);
+    expect(orphan).toMatchObject({ ran: false, ok: false });
+    expect(orphan.error).toMatch(/whose agent runs this check, no longer exists/);
+
     const unable = await make(old.assetId);
     const refused = await runCheck(t, unable.id);
     expect(refused).toMatchObject({ ran: false, ok: false });
