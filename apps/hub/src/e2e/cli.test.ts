@@ -630,7 +630,11 @@ describe('svc checks --from-agent', () => {
     const up = await svc(['checks', 'run', 'private']);
     expect([up.code, up.stdout]).toEqual([0, expect.stringMatching(/^up \(200\) in \d+ ms\n$/) as unknown]);
     server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => { resolve(); }));
+    await new Promise<void>((resolve) =>
+      server.close(() => {
+        resolve();
+      }),
+    );
     const down = await svc(['checks', 'run', 'private']);
     expect(down.code).toBe(1);
     expect(down.stdout).toMatch(/^down: .*ECONNREFUSED/);
