@@ -97,7 +97,7 @@ export async function buildHello(
 ): Promise<Hello> {
   // Elsewhere only the plain-Node areas work (exec needs /bin/sh, so not on Windows).
   const portable: readonly string[] =
-    platform.name === 'windows' ? ['files', 'wol'] : ['exec', 'files', 'wol'];
+    platform.name === 'windows' ? ['files', 'wol', 'checks'] : ['exec', 'files', 'wol', 'checks'];
   const hasEngine = await engineAnswers(engine);
   // Asked at every connect, so a manager installed later shows then; the drivers are not loaded for it.
   const hasManager = platform.name === 'linux' && (await findPackageManager()) !== null;

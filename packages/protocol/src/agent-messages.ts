@@ -8,6 +8,7 @@
  * answered by `welcome`), `heartbeat`, `metrics`, `result`.
  */
 import { Type, type Static, type TProperties, type TSchema } from 'typebox';
+import { checkKinds, checkLimits } from './check-limits.js';
 import { DiscoveryDefaults } from './settings.js';
 
 export const agentProtocolVersion = 1;
@@ -349,6 +350,18 @@ const ManagerOutput = {
   output_truncated: Type.Boolean(),
 };
 
+// ---- service checks run from an agent (decision 0084) ------------------------------------------------------
+/** What one probe found; a failed probe is an answer (`ok` false, `error` says why), not an agent error. */
+export const CheckProbeOutcome = Obj({
+  ok: Type.Boolean(),
+  latency_ms: Maybe(Count),
+  status_code: Maybe(Type.Integer({ minimum: 0, maximum: 999 })),
+  error: Maybe(Text(checkLimits.errorLength)),
+  /** https: the certificate's notAfter. */
+  cert_expires_at: Maybe(Iso),
+});
+export type CheckProbeOutcome = Static<typeof CheckProbeOutcome>;
+
 /** Every request the hub can send, with its payload and the `data` of a successful result. */
 export const agentRequests = {
   'exec.run': {
@@ -557,6 +570,25 @@ export const agentRequests = {
       ...ManagerOutput,
     }),
   },
+  'check.run': {
+    /**
+     * One probe, on the agent's own network (no egress guard there). The agent parses `target` as the hub
+     * does (http(s) URLs without credentials, `host:port`, a host) and answers invalid_argument otherwise; it
+     * stops the probe at `timeout_ms` and reads at most 64 KiB of a body.
+     */
+    payload: Obj({
+      kind: Type.Enum<[...typeof checkKinds]>([...checkKinds]),
+      target: Type.String({ minLength: 1, maxLength: checkLimits.targetLength }),
+      timeout_ms: Type.Integer({ minimum: 1_000, maximum: checkLimits.maxTimeoutSeconds * 1000 }),
+      tls_verify: Type.Boolean(),
+      /** `http`: the statuses that count as up; null: any 2xx or 3xx. */
+      expected_status: Maybe(
+        Type.Array(Type.Integer({ minimum: 100, maximum: 599 }), { maxItems: checkLimits.expectedStatuses }),
+      ),
+      expected_body: Maybe(Type.String({ minLength: 1, maxLength: checkLimits.expectedBodyLength })),
+    }),
+    result: CheckProbeOutcome,
+  },
   'power.reboot': { payload: Obj({}), result: Obj({ accepted: Type.Boolean() }) },
   'power.shutdown': { payload: Obj({}), result: Obj({ accepted: Type.Boolean() }) },
   'wol.relay': {
@@ -595,6 +627,8 @@ export const agentCapabilities = [
   'terminal',
   /** A package manager of `packageManagers` was found (updates.* work there). */
   'updates',
+  /** `check.run`: service checks run from this agent (decision 0084). */
+  'checks',
 ] as const;
 
 /** One address of a network interface with its prefix length, as the agent's OS reports it. */

@@ -267,7 +267,7 @@ export class FakeAgent {
     }
     try {
       const result = await handler(payload);
-      if (result && typeof result === 'object' && 'error' in result) {
+      if (isFakeFailure(result)) {
         this.send('result', { ok: false, error: result.error }, id);
       } else {
         this.send('result', { ok: true, data: result }, id);
@@ -292,3 +292,10 @@ export const echoExec: FakeHandler<'exec.run'> = (payload) => ({
   timed_out: false,
   duration_ms: 1,
 });
+
+/** A handler's error answer: `{error: {code, message}}` (a result whose `error` is a string or null is data). */
+function isFakeFailure(result: unknown): result is FakeFailure {
+  if (!result || typeof result !== 'object' || !('error' in result)) return false;
+  const error = result.error;
+  return typeof error === 'object' && error !== null && 'code' in error;
+}

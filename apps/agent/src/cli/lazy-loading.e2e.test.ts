@@ -2,7 +2,7 @@
  * The shipped agent loads each area on its first use (decision 0067): run as shipped (`node bin/svc-agent.js
  * run`, the bundle and its chunks, which the test run's global setup builds) against a loopback stand-in for
  * the hub, with a module hook that records every file the process loads. Idle and connected, it has loaded
- * none of the code of exec, files, terminals, desktop tunnels, containers, package updates or the command-line
+ * none of the code of exec, files, terminals, desktop tunnels, containers, package updates, service checks or the command-line
  * parser; each area still answers its first request, and only then is its code loaded.
  */
 import { spawn } from 'node:child_process';
@@ -26,6 +26,8 @@ const areas = {
   containers: 'function createContainerHandlers(',
   processes: 'function createProcessesHandlers(',
   updates: 'function createUpdatesHandlers(',
+  // The service-check probe shared with the hub (decision 0084): in the checks chunk, not the bundle.
+  checks: 'function runProbe(',
   enrolment: 'function enroll(',
   'command-line parser': 'class _Command extends',
 } as const;
@@ -113,6 +115,25 @@ registerHooks({
       // The package-manager drivers too: the hello only looked for the manager's program on the PATH.
       expect(await ask('updates.list', { refresh: false })).toMatchObject({ ok: true });
       expect(await loadedAreas(log)).toEqual(['exec', 'files', 'containers', 'processes', 'updates']);
+      // A service check: a TCP probe of this stand-in hub's own port.
+      const port = new URL(channel.url).port;
+      const check = {
+        kind: 'tcp',
+        target: `127.0.0.1:${port}`,
+        timeout_ms: 2000,
+        tls_verify: true,
+        expected_status: null,
+        expected_body: null,
+      };
+      expect(await ask('check.run', check)).toMatchObject({ ok: true, data: { ok: true, error: null } });
+      expect(await loadedAreas(log)).toEqual([
+        'exec',
+        'files',
+        'containers',
+        'processes',
+        'updates',
+        'checks',
+      ]);
 
       const exited = once(child, 'exit') as Promise<[number | null, string | null]>;
       child.kill('SIGTERM');

@@ -90,6 +90,10 @@ export function createHandlers(deps: HandlerDeps): HandlerMap {
         portScanOverride: deps.portScanOverride ?? null,
       }),
     ),
+    // Service checks run from this agent, on its own network (decision 0084).
+    ...lazyHandlers('checks', ['check.run'], async () =>
+      (await import('./checks.js')).createCheckHandlers({ platform: deps.platform.name }),
+    ),
     ...lazyHandlers('wake-on-lan', ['wol.relay'], async () => (await import('./wol.js')).createWolHandlers()),
     ...createCredentialHandlers(deps.saveCredential),
     // The machine's package manager (decision 0082); a reboot after an apply goes through power.reboot, so

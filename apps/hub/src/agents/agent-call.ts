@@ -61,7 +61,9 @@ function readsOrRunsAnything(type: AgentRequestType): boolean {
     type === 'containers.logs' ||
     type === 'containers.action' ||
     // Package updates install and remove software as root, and may reboot (decision 0081).
-    type.startsWith('updates.')
+    type.startsWith('updates.') ||
+    // A check from there reaches the hub's own loopback services, its database among them (decision 0084).
+    type === 'check.run'
   );
 }
 

@@ -31,6 +31,7 @@ const replyBytes: { [T in AgentRequestType]: (payload: AgentRequestPayload<T>) =
   'exec.run': (p) => bounded(2 * p.max_output_bytes * jsonEscapeFactor),
   'files.read': (p) => bounded(Math.ceil(p.max_bytes / 3) * 4),
   'files.list': wholeFrame,
+  'check.run': small,
   'files.write': small,
   'files.mkdir': small,
   'files.rename': small,

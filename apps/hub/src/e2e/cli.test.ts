@@ -6,6 +6,8 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -612,6 +614,36 @@ describe('svc events tail', () => {
     const [event] = ndjson(run.stdout) as { type: string; data: { asset_ids: string[] } }[];
     expect(event?.type).toBe('asset.updated');
     expect(event?.data.asset_ids).toEqual([offlineId]);
+  });
+});
+
+describe('svc checks --from-agent', () => {
+  it("runs a check from the agent's network: up while its loopback service answers, down once it stops", async () => {
+    // Loopback: the hub's egress guard refuses it (no opt-in here); the agent on this machine reaches it.
+    const server = http.createServer((_req, res) => res.writeHead(200).end('private ok'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}/`;
+    const add = await svc(['checks', 'add', url, '--name', 'private', '--from-agent', assetName]);
+    expect(add.code, add.stderr).toBe(0);
+    expect(add.stdout.split('\n')[0]).toMatch(/\bFROM\b/);
+    expect(add.stdout).toContain(assetId);
+    const up = await svc(['checks', 'run', 'private']);
+    expect([up.code, up.stdout]).toEqual([0, expect.stringMatching(/^up \(200\) in \d+ ms\n$/) as unknown]);
+    server.closeAllConnections();
+    await new Promise<void>((resolve) =>
+      server.close(() => {
+        resolve();
+      }),
+    );
+    const down = await svc(['checks', 'run', 'private']);
+    expect(down.code).toBe(1);
+    expect(down.stdout).toMatch(/^down: .*ECONNREFUSED/);
+    const fromHub = await svc(['checks', 'add', url, '--name', 'from-hub']);
+    expect(fromHub.code).toBe(0);
+    expect((await svc(['checks', 'run', 'from-hub'])).stdout).toMatch(/^down: refused by the egress guard/);
+    const noAgent = await svc(['checks', 'add', url, '--name', 'nowhere', '--from-agent', 'e2e-cli-offline']);
+    expect(noAgent.code).not.toBe(0);
+    expect(noAgent.stderr).toContain('has no agent to run checks');
   });
 });
 

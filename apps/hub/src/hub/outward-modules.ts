@@ -108,6 +108,7 @@ export function createOutwardModules(parts: ModuleParts, accounts: AccountModule
       ...base,
       logger,
       assets: agentCalls.assets,
+      agents: agentCalls,
       discovery: discovery.services.discovery,
       resolve: (host) => outbound.client().resolve(host),
       runsHere: parts.cluster.runsHere('checks'),

@@ -1,4 +1,4 @@
-/** `svc checks ls|add|run|rm`: service checks (HTTP(S), TCP, ping) and their last outcome. */
+/** `svc checks ls|add|run|rm`: service checks (HTTP(S), TCP, ping), from the hub or an agent, and their outcome. */
 import { Option, type Command } from 'commander';
 import { checkKinds, checkLimits, isId, paginationLimits, type ServiceCheck } from '@svc/protocol';
 import type { SvcClient } from '@svc/sdk';
@@ -14,6 +14,7 @@ interface AddOptions {
   kind: (typeof checkKinds)[number];
   name?: string;
   asset?: string;
+  fromAgent?: string;
   interval?: string;
   timeout?: string;
   expectStatus?: string;
@@ -52,7 +53,7 @@ const percent = (share: number | null) => (share === null ? '-' : `${(share * 10
 
 function formatCheckTable(checks: readonly ServiceCheck[]): string {
   return formatTable(
-    ['ID', 'NAME', 'KIND', 'STATUS', 'UPTIME 24H', 'LATENCY', 'CERT EXPIRES', 'TARGET'],
+    ['ID', 'NAME', 'KIND', 'STATUS', 'UPTIME 24H', 'LATENCY', 'CERT EXPIRES', 'FROM', 'TARGET'],
     checks.map((c) => [
       c.id,
       c.name,
@@ -61,6 +62,7 @@ function formatCheckTable(checks: readonly ServiceCheck[]): string {
       percent(c.uptime_24h),
       c.last_latency_ms === null ? '-' : `${String(c.last_latency_ms)} ms`,
       `${formatTime(c.cert_expires_at)}${c.cert_expiring ? ' (soon)' : ''}`,
+      c.run_from_asset_id ?? 'hub',
       c.target,
     ]),
   );
@@ -95,6 +97,10 @@ export function registerChecks(program: Command, ctx: Context): void {
     .addOption(new Option('--kind <kind>', 'the probe').choices(checkKinds).default('http'))
     .option('--name <name>', 'its name (default: the target)')
     .option('--asset <asset>', 'the asset the service runs on (name or id)')
+    .option(
+      '--from-agent <asset>',
+      "run it from this asset's agent, on its network (name or id; needs assets:exec there)",
+    )
     .option('--interval <seconds>', 'seconds between runs')
     .option('--timeout <seconds>', 'seconds a run may take')
     .option('--expect-status <codes>', 'comma-separated statuses that count as up (http)')
@@ -103,6 +109,7 @@ export function registerChecks(program: Command, ctx: Context): void {
     .action(async (target: string, options: AddOptions, command: Command) => {
       const { client } = ctx.connect(command);
       const asset = options.asset ? (await resolveAsset(client, options.asset)).id : undefined;
+      const runFrom = options.fromAgent ? (await resolveAsset(client, options.fromAgent)).id : undefined;
       const created = (
         await client.call('checks.create', {
           body: {
@@ -110,6 +117,7 @@ export function registerChecks(program: Command, ctx: Context): void {
             kind: options.kind,
             target,
             ...(asset ? { asset_id: asset } : {}),
+            ...(runFrom ? { run_from_asset_id: runFrom } : {}),
             ...(options.interval
               ? {
                   interval_seconds: parseInteger(
@@ -152,7 +160,8 @@ export function registerChecks(program: Command, ctx: Context): void {
       else {
         const latency = result.latency_ms === null ? '' : ` in ${String(result.latency_ms)} ms`;
         const status = result.status_code === null ? '' : ` (${String(result.status_code)})`;
-        ctx.out(`${result.ok ? 'up' : 'down'}${status}${latency}${result.error ? `: ${result.error}` : ''}`);
+        const outcome = !result.ran ? 'unknown' : result.ok ? 'up' : 'down';
+        ctx.out(`${outcome}${status}${latency}${result.error ? `: ${result.error}` : ''}`);
       }
       if (!result.ok) ctx.exitWith(exitCodes.targetFailed);
     });

@@ -1,42 +1,15 @@
 /**
  * Service checks (issue 33, decision 0079): HTTP(S), TCP and ping probes of the services the fleet runs, run by
- * the hub through its egress guard, at an interval, with a history, uptime and the TLS certificate's expiry.
+ * the hub through its egress guard or by a chosen agent on its own network (decision 0084), at an interval,
+ * with a history, uptime and the TLS certificate's expiry.
  */
 import { Type, type Static } from 'typebox';
 import { defineRoute, type RouteContract } from '../contract.js';
 import { idPatternFor } from '../ids.js';
+import { checkKinds, checkLimits, checkStatuses } from '../check-limits.js';
 import { AssetId, IdParams, Maybe, Name, NullableTimestamp, Timestamp, literals, paged } from './shared.js';
 
-export const checkKinds = ['http', 'tcp', 'ping'] as const;
-export type CheckKind = (typeof checkKinds)[number];
-
-/** `unknown` until the first run; then the last run's outcome. */
-export const checkStatuses = ['unknown', 'up', 'down'] as const;
-export type CheckStatus = (typeof checkStatuses)[number];
-
-export const checkLimits = {
-  minIntervalSeconds: 10,
-  maxIntervalSeconds: 86_400,
-  defaultIntervalSeconds: 60,
-  maxTimeoutSeconds: 60,
-  defaultTimeoutSeconds: 10,
-  /** Checks in the hub: each is a small row, but each also runs every interval. */
-  checks: 1000,
-  targetLength: 2048,
-  expectedBodyLength: 1024,
-  expectedStatuses: 20,
-  /** Bytes of a response body read to look for `expected_body` (the rest is not read). */
-  bodyReadBytes: 65_536,
-  /** Results kept per check, newest first (the oldest go at each run). */
-  resultsPerCheck: 2000,
-  /** Results older than this go whatever their number (uptime looks back 7 days). */
-  resultRetentionDays: 8,
-  defaultCertWarnDays: 14,
-  maxCertWarnDays: 365,
-  /** Checks running at once in the hub; the rest wait for a slot. */
-  concurrency: 16,
-  errorLength: 512,
-} as const;
+export { checkKinds, checkLimits, checkStatuses, type CheckKind, type CheckStatus } from '../check-limits.js';
 
 const Interval = Type.Integer({
   minimum: checkLimits.minIntervalSeconds,
@@ -61,6 +34,11 @@ export const ServiceCheck = Type.Object({
   target: Type.String(),
   /** The asset the service runs on (who may see the check, and the alerts it raises); null for none. */
   asset_id: Maybe(Type.String()),
+  /**
+   * The asset whose agent runs the check, on its own network (decision 0084); null: the hub runs it through
+   * its egress guard.
+   */
+  run_from_asset_id: Maybe(Type.String()),
   interval_seconds: Type.Integer(),
   timeout_seconds: Type.Integer(),
   /** `http`: the statuses that count as up; null means any 2xx or 3xx. */
@@ -98,6 +76,7 @@ export const ServiceCheckCreate = Type.Object(
     kind: literals(checkKinds),
     target: Target,
     asset_id: Type.Optional(Maybe(AssetId)),
+    run_from_asset_id: Type.Optional(Maybe(AssetId)),
     interval_seconds: Type.Optional(Interval),
     timeout_seconds: Type.Optional(Timeout),
     expected_status: Type.Optional(Maybe(ExpectedStatus)),
@@ -115,6 +94,7 @@ export const ServiceCheckUpdate = Type.Object(
     name: Type.Optional(Name),
     target: Type.Optional(Target),
     asset_id: Type.Optional(Maybe(AssetId)),
+    run_from_asset_id: Type.Optional(Maybe(AssetId)),
     interval_seconds: Type.Optional(Interval),
     timeout_seconds: Type.Optional(Timeout),
     expected_status: Type.Optional(Maybe(ExpectedStatus)),
@@ -131,6 +111,11 @@ export const ServiceCheckResult = Type.Object({
   id: Type.String(),
   check_id: Type.String(),
   at: Timestamp,
+  /**
+   * False when the check could not be run at all (its agent offline, or without the `checks` capability):
+   * `error` says why, `ok` is false, and the run counts neither as up nor as down (decision 0084).
+   */
+  ran: Type.Boolean(),
   ok: Type.Boolean(),
   latency_ms: Maybe(Type.Integer()),
   status_code: Maybe(Type.Integer()),
@@ -167,7 +152,8 @@ export const checksContracts = {
       '`http` (an http or https URL; expected `expected_status`, any 2xx/3xx by default, and ' +
       '`expected_body` text), `tcp` (`host:port`, a connection opened) or `ping` (a host). The hub runs it ' +
       'every `interval_seconds` (10 to 86400) through its egress guard: private and loopback targets are ' +
-      'refused unless the outbound policy allows them.',
+      "refused unless the outbound policy allows them. With `run_from_asset_id` that asset's agent runs it " +
+      "on its own network instead (the caller needs `assets:exec` there, and the admin role for the hub's own host).",
     body: ServiceCheckCreate,
     response: ServiceCheck,
     successStatus: 201,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateHttp, type HttpExpectation } from './check-probes.js';
+import { evaluateHttp, parseCheckTarget, type HttpExpectation } from '@svc/protocol/node/checks';
+import { notRun } from './check-agent-probe.js';
 import { nextState } from './check-runner.js';
-import { parseCheckTarget } from './check-targets.js';
 
 describe('evaluateHttp', () => {
   const any: HttpExpectation = { status: null, body: null };
@@ -60,7 +60,14 @@ describe('nextState', () => {
     cert_warned_for: null,
     cert_expires_at: null,
   };
-  const ok = { ok: true, latencyMs: 5, statusCode: 200, error: null, certExpiresAt: null };
+  const ok = {
+    ran: true as const,
+    ok: true,
+    latencyMs: 5,
+    statusCode: 200,
+    error: null,
+    certExpiresAt: null,
+  };
   const bad = { ...ok, ok: false, error: 'status 500' };
 
   it('the first failure after up is a transition; the next ones count', () => {
@@ -73,6 +80,21 @@ describe('nextState', () => {
     expect(nextState({ ...base, status: 'down', consecutive_failures: 2 }, ok, now).transition).toBe(
       'recovered',
     );
+  });
+
+  it('a run that did not happen is unknown, keeps the failures, and neither fails again nor skips a recovery', () => {
+    const down = { ...base, status: 'down', consecutive_failures: 3 };
+    const skipped = nextState(down, notRun('not run: asset a (ast_1) is offline'), now);
+    expect(skipped.transition).toBeNull();
+    expect(skipped.changes).toMatchObject({
+      status: 'unknown',
+      last_error: 'not run: asset a (ast_1) is offline',
+    });
+    expect(skipped.changes.consecutive_failures).toBeUndefined();
+    const after = { ...down, status: 'unknown' };
+    expect(nextState(after, bad, now).transition).toBeNull();
+    expect(nextState(after, ok, now).transition).toBe('recovered');
+    expect(nextState({ ...base, status: 'unknown' }, bad, now).transition).toBe('failed');
   });
 
   it('warns once per certificate inside the window, not outside it', () => {

@@ -6,13 +6,15 @@
  * stay due for the next pass.
  */
 import { checkLimits, newId, type CheckKind } from '@svc/protocol';
+import { parseCheckTarget, runProbe } from '@svc/protocol/node/checks';
 import type { Kysely } from 'kysely';
+import type { AgentCaller } from '../../agents/agent-call.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { EventBus } from '../../platform/event-bus.js';
 import type { Logger } from '../../platform/logger.js';
-import { runProbe, type ProbeOutcome } from './check-probes.js';
-import { parseCheckTarget } from './check-targets.js';
+import { findOutboundRefused } from '../../platform/outbound/outbound-refused.js';
+import { notRun, probeFromAgent, type RunOutcome } from './check-agent-probe.js';
 import {
   claimRun,
   dueChecks,
@@ -44,6 +46,8 @@ export interface CheckRunnerDeps {
   logger: Logger;
   /** Host → address, judged by the egress guard (the live outbound client's `resolve`). */
   resolve: (host: string) => Promise<string>;
+  /** The agents a check run from an agent goes to (decision 0084). */
+  agents: Pick<AgentCaller, 'gateway' | 'assets' | 'notConnected'>;
   /** False while another hub process holds the `checks` lease: its timer then skips. */
   runsHere?: () => boolean;
   pollMs?: number;
@@ -56,19 +60,32 @@ export function nextState(
     CheckRow,
     'status' | 'consecutive_failures' | 'cert_warn_days' | 'cert_warned_for' | 'cert_expires_at'
   >,
-  outcome: ProbeOutcome,
+  outcome: RunOutcome,
   now: Date,
 ): {
   changes: Partial<CheckRow>;
   transition: 'failed' | 'recovered' | null;
   certWarning: { expiresAt: string; daysLeft: number } | null;
 } {
+  if (!outcome.ran) {
+    // Not run: the service's state is not known, and the failures in a row are kept for when it runs again.
+    const changes: Partial<CheckRow> = {
+      status: 'unknown',
+      last_run_at: now.toISOString(),
+      last_latency_ms: null,
+      last_status_code: null,
+      last_error: outcome.error,
+    };
+    return { changes, transition: null, certWarning: null };
+  }
   const failures = outcome.ok ? 0 : row.consecutive_failures + 1;
   const status = outcome.ok ? 'up' : 'down';
+  // By the failures in a row, not the status: a run that could not happen in between (`unknown`) does not
+  // make a service still down fail again, nor one up again skip its recovery.
   const transition =
-    !outcome.ok && row.status !== 'down'
+    !outcome.ok && row.consecutive_failures === 0
       ? 'failed'
-      : outcome.ok && row.status === 'down'
+      : outcome.ok && row.consecutive_failures > 0
         ? 'recovered'
         : null;
   const changes: Partial<CheckRow> = {
@@ -101,14 +118,18 @@ export function createCheckRunner(deps: CheckRunnerDeps): CheckRunner {
   let passing: Promise<void> | null = null;
   let failing = false;
 
-  async function probe(row: CheckRow): Promise<ProbeOutcome> {
+  async function probe(row: CheckRow): Promise<RunOutcome> {
     const parsed = parseCheckTarget(row.kind as CheckKind, row.target);
-    if (!parsed.ok) {
-      return { ok: false, latencyMs: null, statusCode: null, error: parsed.problem, certExpiresAt: null };
-    }
-    return runProbe(parsed.target, {
+    if (!parsed.ok) return notRun(`not run: ${parsed.problem}`);
+    if (row.run_from_asset_id !== null) return probeFromAgent(deps.agents, row, row.run_from_asset_id);
+    const outcome = await runProbe(parsed.target, {
       timeoutMs: row.timeout_s * 1000,
       resolve: deps.resolve,
+      describeRefusal: (error) => {
+        const refused = findOutboundRefused(error);
+        return refused ? `refused by the egress guard: ${refused.message}` : null;
+      },
+      origin: 'the hub',
       tlsVerify: row.tls_verify === 1,
       expect: {
         status: row.expected_status === null ? null : (JSON.parse(row.expected_status) as number[]),
@@ -116,6 +137,7 @@ export function createCheckRunner(deps: CheckRunnerDeps): CheckRunner {
       },
       ...(deps.pingBinary !== undefined ? { pingBinary: deps.pingBinary } : {}),
     });
+    return { ...outcome, ran: true };
   }
 
   async function run(row: CheckRow): Promise<CheckResultRow> {
@@ -125,6 +147,7 @@ export function createCheckRunner(deps: CheckRunnerDeps): CheckRunner {
       id: newId('checkResult'),
       check_id: row.id,
       at: now.toISOString(),
+      ran: outcome.ran ? 1 : 0,
       ok: outcome.ok ? 1 : 0,
       latency_ms: outcome.latencyMs,
       status_code: outcome.statusCode,

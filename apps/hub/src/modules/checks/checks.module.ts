@@ -10,7 +10,8 @@ import { createCheckService, type CheckServiceDeps } from './checks.service.js';
 
 /**
  * Service checks (decision 0079): HTTP(S), TCP and ping probes run by the hub through its egress guard, on the
- * process holding the `checks` lease, with a bounded history, uptime and certificate expiry warnings.
+ * process holding the `checks` lease, or by a chosen agent on its own network (decision 0084), with a bounded
+ * history, uptime and certificate expiry warnings.
  */
 export function createChecksModule(
   deps: Omit<CheckServiceDeps, 'runner'> & CheckRunnerDeps & { db: Kysely<Database> },

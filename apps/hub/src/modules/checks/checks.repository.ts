@@ -128,7 +128,7 @@ export async function listResults(
   );
 }
 
-/** Runs and runs that were up since `sinceIso`, per check among `ids`. */
+/** Runs that happened and runs that were up since `sinceIso`, per check among `ids`. */
 export async function uptimeSince(
   db: Executor,
   ids: readonly string[],
@@ -145,6 +145,8 @@ export async function uptimeSince(
     ])
     .where('check_id', 'in', [...ids])
     .where('at', '>=', sinceIso)
+    // A run that did not happen (its agent offline) is neither up nor down (decision 0084).
+    .where('ran', '=', 1)
     .groupBy('check_id')
     .execute();
   for (const row of rows) out.set(row.check_id, { total: Number(row.total), up: Number(row.up) });

@@ -1,6 +1,7 @@
 /**
  * Service checks as callers manage them: a check about an asset is seen by whoever may see the asset, one
  * about no asset by unrestricted callers only. Every change is audited; runs are not (they are the history).
+ * Choosing an agent to run a check (decision 0084) takes what running a command there takes.
  */
 import {
   checkLimits,
@@ -24,7 +25,8 @@ import type { AssetReads } from '../../agents/asset-reads.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { DiscoveryService } from '../discovery/discovery.service.js';
 import type { CheckRunner } from './check-runner.js';
-import { formatCheckTarget, parseCheckTarget } from './check-targets.js';
+import { formatCheckTarget, parseCheckTarget } from '@svc/protocol/node/checks';
+import { checkRunFrom } from './check-run-from.js';
 import { presentCheck, presentResult } from './checks.presenter.js';
 import {
   checksOfAssets,
@@ -80,7 +82,9 @@ export function createCheckService(deps: CheckServiceDeps): CheckService {
   const { db, clock, audit } = deps;
   const random = deps.random ?? Math.random;
 
-  function visible(principal: Principal, row: Pick<CheckRow, 'asset_id'>): boolean {
+  function visible(principal: Principal, row: Pick<CheckRow, 'asset_id' | 'run_from_asset_id'>): boolean {
+    // A check run from an agent also needs that asset seen: its results name it (decision 0084).
+    if (row.run_from_asset_id !== null && !canSeeAsset(principal, row.run_from_asset_id)) return false;
     return row.asset_id === null ? !isRestricted(principal) : canSeeAsset(principal, row.asset_id);
   }
 
@@ -145,6 +149,8 @@ export function createCheckService(deps: CheckServiceDeps): CheckService {
     const target = storedTarget(input.kind, input.target);
     const assetId = input.asset_id ?? null;
     await checkAsset(ctx.principal, assetId);
+    const runFrom = input.run_from_asset_id ?? null;
+    await checkRunFrom(deps.assets, ctx.principal, runFrom);
     if ((await countChecks(db)) >= checkLimits.checks) {
       throw new HubError('conflict', `the hub holds at most ${String(checkLimits.checks)} service checks`);
     }
@@ -157,6 +163,7 @@ export function createCheckService(deps: CheckServiceDeps): CheckService {
       kind: input.kind,
       target,
       asset_id: assetId,
+      run_from_asset_id: runFrom,
       interval_s: interval,
       timeout_s: Math.min(input.timeout_seconds ?? checkLimits.defaultTimeoutSeconds, interval),
       expected_status: input.expected_status ? JSON.stringify(input.expected_status) : null,
@@ -182,7 +189,12 @@ export function createCheckService(deps: CheckServiceDeps): CheckService {
         action: 'check.created',
         targetType: 'service_check',
         targetId: row.id,
-        detail: { name: row.name, kind: row.kind, target: row.target },
+        detail: {
+          name: row.name,
+          kind: row.kind,
+          target: row.target,
+          ...(runFrom !== null ? { run_from_asset_id: runFrom } : {}),
+        },
       });
     });
     return presentOne(row);
@@ -217,6 +229,13 @@ export function createCheckService(deps: CheckServiceDeps): CheckService {
         await checkAsset(ctx.principal, input.asset_id);
         changes.asset_id = input.asset_id;
       }
+      // Changing what an agent probes takes what choosing that agent takes (moving it to the hub does not).
+      await checkRunFrom(
+        deps.assets,
+        ctx.principal,
+        input.run_from_asset_id !== undefined ? input.run_from_asset_id : row.run_from_asset_id,
+      );
+      if (input.run_from_asset_id !== undefined) changes.run_from_asset_id = input.run_from_asset_id;
       if (input.interval_seconds !== undefined) changes.interval_s = input.interval_seconds;
       if (input.timeout_seconds !== undefined) changes.timeout_s = input.timeout_seconds;
       const interval = changes.interval_s ?? row.interval_s;

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId, type ServiceCheck, type ServiceCheckResult } from '@svc/protocol';
 import { createCertificateAuthority, issueServerCertificate } from '../../platform/tls/certificates.js';
 import type { HubEvent } from '../../platform/event-bus.js';
-import { startTestHub, type TestHub } from '@svc/testkit';
+import { databaseTargets, startTestHub, type TestHub } from '@svc/testkit';
 import { trimResults } from './checks.repository.js';
 
 const dayMs = 24 * 60 * 60 * 1000;
@@ -48,7 +48,7 @@ async function readCheck(t: TestHub, id: string): Promise<ServiceCheck> {
   return (await t.request('GET', `/api/v2/checks/${id}`)).json.data as ServiceCheck;
 }
 
-describe('service checks with the loopback opt-in', () => {
+describe.each(databaseTargets())('service checks with the loopback opt-in ($name)', ({ options }) => {
   let t: TestHub;
   let healthy: Server;
   let broken: Server;
@@ -60,7 +60,7 @@ describe('service checks with the loopback opt-in', () => {
   const events: HubEvent[] = [];
 
   beforeAll(async () => {
-    t = await startTestHub({ env: { SVC_OUTBOUND_ALLOW_LOOPBACK: 'true' } });
+    t = await startTestHub({ ...options, env: { SVC_OUTBOUND_ALLOW_LOOPBACK: 'true' } });
     healthy = createHttpServer((req, res) => {
       if (req.url === '/slow') return; // never answers: the timeout ends the run
       res.writeHead(200, { 'content-type': 'text/plain' }).end('status: all good');
@@ -322,6 +322,7 @@ describe('service checks with the loopback opt-in', () => {
       id: `chr_${String(i).padStart(4, '0')}`,
       check_id: check.id,
       at: new Date(Date.UTC(2026, 10, 23, 11, i)).toISOString(),
+      ran: 1,
       ok: 1,
       latency_ms: 1,
       status_code: null,
@@ -404,7 +405,7 @@ describe('service checks with the loopback opt-in', () => {
   });
 });
 
-describe('service checks without the loopback opt-in', () => {
+describe.each(databaseTargets())('service checks without the loopback opt-in ($name)', ({ options }) => {
   let t: TestHub;
   let server: Server;
   let url: string;
@@ -412,7 +413,7 @@ describe('service checks without the loopback opt-in', () => {
   beforeAll(async () => {
     server = createHttpServer((_req, res) => res.writeHead(200).end('ok'));
     url = `http://127.0.0.1:${String(await listen(server))}/`;
-    t = await startTestHub({});
+    t = await startTestHub(options);
   });
 
   afterAll(async () => {

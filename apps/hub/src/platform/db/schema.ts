@@ -397,6 +397,8 @@ export interface ServiceChecksTable {
   kind: string;
   target: string;
   asset_id: string | null;
+  /** The asset whose agent runs the check (migration 0033, decision 0084); null: the hub. */
+  run_from_asset_id: string | null;
   interval_s: number;
   timeout_s: number;
   /** JSON list of status codes; null for any 2xx or 3xx. */
@@ -423,6 +425,8 @@ export interface ServiceCheckResultsTable {
   id: string;
   check_id: string;
   at: string;
+  /** 0: the check could not be run (its agent offline or unable); neither up nor down (migration 0033). */
+  ran: number;
   ok: number;
   latency_ms: number | null;
   status_code: number | null;

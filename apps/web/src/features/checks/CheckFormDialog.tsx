@@ -6,6 +6,8 @@ import { FormDialog } from '../../components/FormDialog';
 import { FormField } from '../../components/FormField';
 import { TextField } from '../../components/TextField';
 import { useResourceMutation } from '../../components/use-resource-mutation';
+import type { PickedAsset } from '../../components/AssetPicker';
+import { RunFromField, useAssetName } from './RunFrom';
 
 export const checksKey = ['checks'] as const;
 
@@ -50,14 +52,29 @@ export function CheckFormDialog({
   const [body, setBody] = useState(check?.expected_body ?? '');
   const [tlsVerify, setTlsVerify] = useState(check?.tls_verify ?? true);
   const [enabled, setEnabled] = useState(check?.enabled ?? true);
+  const initialFrom = check?.run_from_asset_id ?? null;
+  const initialName = useAssetName(initialFrom);
+  const [runFromMode, setRunFromMode] = useState<'hub' | 'agent'>(initialFrom === null ? 'hub' : 'agent');
+  // Undefined until the caller picks or clears one: then the agent the check runs from now, if any.
+  const [pickedAgent, setPickedAgent] = useState<PickedAsset | null | undefined>(undefined);
+  const chosenAgent =
+    pickedAgent !== undefined
+      ? pickedAgent
+      : initialFrom !== null
+        ? { id: initialFrom, name: initialName ?? initialFrom }
+        : null;
   const save = useResourceMutation({
     mutationFn: async () => {
+      if (runFromMode === 'agent' && chosenAgent === null) {
+        throw new Error('Choose the asset whose agent runs the check, or run it from the hub.');
+      }
       const common = {
         name: name.trim(),
         target: target.trim(),
         interval_seconds: Number(interval),
         timeout_seconds: Number(timeout),
         enabled,
+        run_from_asset_id: runFromMode === 'agent' ? (chosenAgent?.id ?? null) : null,
         ...(kind === 'http'
           ? {
               expected_status: parseStatuses(statuses),
@@ -123,6 +140,13 @@ export function CheckFormDialog({
         required
         placeholder={targetHints[kind]}
         onChange={setTarget}
+      />
+      <RunFromField
+        mode={runFromMode}
+        picked={chosenAgent}
+        problem={problems.run_from_asset_id}
+        onMode={setRunFromMode}
+        onPick={setPickedAgent}
       />
       <TextField
         id="check-interval"

@@ -16,12 +16,20 @@ import { QueryStates } from '../../components/QueryStates';
 import { formatPercent, formatTime } from '../../components/units';
 import { useResourceMutation } from '../../components/use-resource-mutation';
 import { CheckFormDialog, checksKey } from './CheckFormDialog';
+import { RunFromName } from './RunFrom';
 
 const uptime = (share: number | null) => (share === null ? '—' : formatPercent(share * 100));
 
 function StatusCell({ check }: { check: ServiceCheck }) {
   if (!check.enabled) return <span className="muted">paused</span>;
-  if (check.status === 'unknown') return <span className="muted">not run yet</span>;
+  if (check.status === 'unknown') {
+    // Unknown after a run: its agent could not run it (decision 0084); the reason is the last error.
+    return check.last_run_at === null ? (
+      <span className="muted">not run yet</span>
+    ) : (
+      <span className="muted">unknown: {check.last_error ?? 'not run'}</span>
+    );
+  }
   return (
     <span className={check.status === 'up' ? undefined : 'field-error'} title={check.last_error ?? undefined}>
       {check.status === 'up' ? 'up' : `down (${String(check.consecutive_failures)})`}
@@ -52,7 +60,7 @@ function RunButton({ check }: { check: ServiceCheck }) {
         <span role="status" className={result.ok ? 'muted' : 'field-error'}>
           {result.ok
             ? `Up${result.latency_ms === null ? '' : ` in ${String(result.latency_ms)} ms`}`
-            : `Down: ${result.error ?? ''}`}
+            : `${result.ran ? 'Down' : 'Unknown'}: ${result.error ?? ''}`}
         </span>
       )}
       {run.isError && <ErrorNotice error={run.error} />}
@@ -90,7 +98,7 @@ function HistoryDialog({ check, onClose }: { check: ServiceCheck; onClose: () =>
                 {rows.map((r) => (
                   <tr key={r.id}>
                     <td>{formatTime(r.at)}</td>
-                    <td>{r.ok ? 'up' : 'down'}</td>
+                    <td>{r.ran ? (r.ok ? 'up' : 'down') : 'not run'}</td>
                     <td className="cell-number">
                       {r.latency_ms === null ? '—' : `${String(r.latency_ms)} ms`}
                     </td>
@@ -163,6 +171,7 @@ export function ChecksTable({
                 <tr>
                   <th scope="col">Name</th>
                   <th scope="col">Target</th>
+                  <th scope="col">Runs from</th>
                   <th scope="col">Status</th>
                   <th scope="col">Uptime 24 h</th>
                   <th scope="col">Uptime 7 d</th>
@@ -178,6 +187,9 @@ export function ChecksTable({
                     <th scope="row">{c.name}</th>
                     <td className="cell-wide">
                       {c.kind} {c.target}
+                    </td>
+                    <td>
+                      <RunFromName assetId={c.run_from_asset_id} />
                     </td>
                     <td>
                       <StatusCell check={c} />

@@ -1,18 +1,18 @@
 /**
- * The three probes a check runs, each to an address the egress guard has already judged (`resolve`), so the
- * socket goes where the guard looked and nowhere else (a name answering differently later cannot redirect it).
+ * The three probes a service check runs, shared by the hub and the agent (decisions 0079 and 0084). Each dials
+ * the address `resolve` answers for the target's host: on the hub that is the egress guard's judged address,
+ * so the socket goes where the guard looked and nowhere else; on an agent a plain lookup on its own network.
  * Each returns an outcome, never throws: a refusal, a timeout, a refused connection are all a failed run.
  *
- * Ping (decision 0079): ICMP needs a raw socket or the kernel's ping group, so the hub runs the system `ping`
- * binary with fixed arguments (one echo, a deadline, numeric output) to an address literal, under a timeout.
+ * Ping: ICMP needs a raw socket or the kernel's ping group, so the system `ping` binary runs with fixed
+ * arguments (one echo, a deadline, numeric output) to an address literal, as argv, under a timeout.
  */
 import { execFile } from 'node:child_process';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { connect } from 'node:net';
 import { TLSSocket } from 'node:tls';
-import { checkLimits } from '@svc/protocol';
-import { findOutboundRefused } from '../../platform/outbound/outbound-refused.js';
+import { checkLimits } from '../check-limits.js';
 import type { CheckTarget } from './check-targets.js';
 
 export interface ProbeOutcome {
@@ -33,8 +33,12 @@ export interface HttpExpectation {
 
 export interface ProbeOptions {
   timeoutMs: number;
-  /** Host → the address to dial, judged by the egress guard; throws OutboundRefused when refused. */
+  /** Host → the address to dial (the hub: judged by its egress guard, which throws when it refuses). */
   resolve: (host: string) => Promise<string>;
+  /** Words for an error `resolve` or a socket threw that the caller knows (the egress guard's refusal). */
+  describeRefusal?: (error: unknown) => string | null;
+  /** Where the probe runs, for the message when `ping` is missing (`the hub`, `this agent`). */
+  origin: string;
   /** https: the certificate must be trusted. */
   tlsVerify: boolean;
   expect: HttpExpectation;
@@ -67,9 +71,9 @@ const failed = (error: string, latencyMs: number | null = null): ProbeOutcome =>
   certExpiresAt: null,
 });
 
-function describeError(error: unknown): string {
-  const refused = findOutboundRefused(error);
-  if (refused) return `refused by the egress guard: ${refused.message}`;
+function describeError(error: unknown, options: Pick<ProbeOptions, 'describeRefusal'>): string {
+  const refused = options.describeRefusal?.(error) ?? null;
+  if (refused !== null) return refused;
   if (error instanceof Error) {
     const code = (error as NodeJS.ErrnoException).code;
     return code !== undefined && !error.message.includes(code) ? `${code}: ${error.message}` : error.message;
@@ -79,16 +83,25 @@ function describeError(error: unknown): string {
 
 export async function runProbe(target: CheckTarget, options: ProbeOptions): Promise<ProbeOutcome> {
   let address: string;
+  let timer: NodeJS.Timeout | undefined;
   try {
-    address = await options.resolve(target.host);
+    // A lookup that hangs is bounded by the check's timeout too.
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        reject(new Error(`${target.host} did not resolve within ${String(options.timeoutMs)} ms`));
+      }, options.timeoutMs);
+    });
+    address = await Promise.race([options.resolve(target.host), late]);
   } catch (error) {
-    return failed(describeError(error));
+    return failed(describeError(error, options));
+  } finally {
+    clearTimeout(timer);
   }
   switch (target.kind) {
     case 'http':
       return probeHttp(target.url, address, options);
     case 'tcp':
-      return probeTcp(address, target.port, options.timeoutMs);
+      return probeTcp(address, target.port, options);
     case 'ping':
       return probePing(address, options);
   }
@@ -115,7 +128,7 @@ function probeHttp(url: URL, address: string, options: ProbeOptions): Promise<Pr
       const chunks: Buffer[] = [];
       let size = 0;
       const judge = () => {
-        const body = Buffer.concat(chunks).toString('utf8');
+        const body = Buffer.concat(chunks).subarray(0, checkLimits.bodyReadBytes).toString('utf8');
         const verdict = evaluateHttp(status, body, options.expect);
         finish({
           ok: verdict.ok,
@@ -137,7 +150,7 @@ function probeHttp(url: URL, address: string, options: ProbeOptions): Promise<Pr
       });
       res.on('end', judge);
       res.on('error', (error) => {
-        finish(failed(describeError(error), latencyMs));
+        finish(failed(describeError(error, options), latencyMs));
       });
     };
     const requestOptions = {
@@ -170,7 +183,7 @@ function probeHttp(url: URL, address: string, options: ProbeOptions): Promise<Pr
       });
     }
     req.on('error', (error) => {
-      finish(failed(describeError(error), null));
+      finish(failed(describeError(error, options), null));
     });
     const timer = setTimeout(() => {
       finish(failed(`no answer within ${String(options.timeoutMs)} ms`));
@@ -179,7 +192,8 @@ function probeHttp(url: URL, address: string, options: ProbeOptions): Promise<Pr
   });
 }
 
-function probeTcp(address: string, port: number, timeoutMs: number): Promise<ProbeOutcome> {
+function probeTcp(address: string, port: number, options: ProbeOptions): Promise<ProbeOutcome> {
+  const { timeoutMs } = options;
   const started = performance.now();
   return new Promise((resolve) => {
     const socket = connect({ host: address, port });
@@ -198,7 +212,7 @@ function probeTcp(address: string, port: number, timeoutMs: number): Promise<Pro
       });
     });
     socket.once('error', (error) => {
-      finish(failed(describeError(error)));
+      finish(failed(describeError(error, options)));
     });
     const timer = setTimeout(() => {
       finish(failed(`no connection within ${String(timeoutMs)} ms`));
@@ -231,7 +245,7 @@ function probePing(address: string, options: ProbeOptions): Promise<ProbeOutcome
           return;
         }
         const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT') resolve(failed('ping is not installed on the hub; use a tcp check'));
+        if (code === 'ENOENT') resolve(failed(`ping is not installed on ${options.origin}; use a tcp check`));
         else resolve(failed(`no echo reply from ${address} within ${String(seconds)} s`));
       },
     );

@@ -1,8 +1,9 @@
 /**
  * What a check's `target` says, by kind: an http(s) URL, `host:port`, or a host. Parsed when the check is saved
- * (a 400 naming `target`) and again before each run, so a probe only ever sees a parsed target.
+ * (a 400 naming `target`), again before each run, and by an agent before it runs one (decision 0084), so a
+ * probe only ever sees a parsed target: never a scheme other than http(s), credentials, or a leading `-`.
  */
-import type { CheckKind } from '@svc/protocol';
+import type { CheckKind } from '../check-limits.js';
 
 export type CheckTarget =
   | { kind: 'http'; host: string; url: URL }
