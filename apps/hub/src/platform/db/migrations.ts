@@ -27,6 +27,7 @@ import { maintenanceWindowsMigration } from './migrations/0029-maintenance-windo
 import { serviceChecksMigration } from './migrations/0030-service-checks.js';
 import { incidentReviewsMigration } from './migrations/0031-incident-reviews.js';
 import { updateRunsMigration } from './migrations/0032-update-runs.js';
+import { disabledUsersMigration } from './migrations/0034-disabled-users.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists */
 const initial: Migration = {
@@ -301,6 +302,7 @@ export const migrations: Record<string, Migration> = {
   '0030_service_checks': serviceChecksMigration,
   '0031_incident_reviews': incidentReviewsMigration,
   '0032_update_runs': updateRunsMigration,
+  '0034_disabled_users': disabledUsersMigration,
 };
 
 export const migrationProvider: MigrationProvider = {
