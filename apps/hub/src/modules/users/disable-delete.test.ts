@@ -124,6 +124,24 @@ describe.each(databaseTargets())('disabling and deleting users ($name)', ({ opti
     expect(audited.filter((a) => a.action === 'user.disabled')).toHaveLength(1);
   });
 
+  it("ends at once what the user's session and key hold open (event streams, terminals)", async () => {
+    const { t } = use();
+    const { user, cookie, key } = await adminWithKey(t, 'streamer');
+    const session = await t.hub.services.sessions.resolve(cookie.slice('svc_session='.length));
+    const principal = await t.hub.services.apiKeys.authenticate(key.raw_key);
+    if (!session || !principal?.key) throw new Error('the session or key did not resolve');
+    const ends: string[] = [];
+    t.hub.credentials.onSessionEnded(
+      { id: session.sessionId, userId: user.id, expiresAt: session.expiresAt },
+      (end) => ends.push(`session:${end}`),
+    );
+    t.hub.credentials.onCredentialEnded(principal.key, (end) => ends.push(`key:${end}`));
+
+    expect((await t.request('POST', `/api/auth/users/${user.id}/disable`)).status).toBe(200);
+
+    await expect.poll(() => [...ends].sort(), { timeout: 5_000 }).toEqual(['key:revoked', 'session:revoked']);
+  });
+
   it('refuses viewers, operators and narrowed admin keys (403), the owner and oneself (409)', async () => {
     const { t } = use();
     const target = await createUser(t, 'target-bo', 'viewer');
