@@ -12,6 +12,7 @@ import { registerFiles } from './commands/files.js';
 import { registerIncidents } from './commands/incidents.js';
 import { registerInventory } from './commands/inventory.js';
 import { registerKeys } from './commands/keys.js';
+import { registerUsers } from './commands/users.js';
 import { registerLogin } from './commands/login.js';
 import { registerMcp } from './commands/mcp.js';
 import { registerMaintenance } from './commands/maintenance.js';
@@ -49,6 +50,7 @@ function buildProgram(io: CliIo, commandWords: string[] | null = null) {
   registerFiles(program, ctx);
   registerIncidents(program, ctx);
   registerKeys(program, ctx);
+  registerUsers(program, ctx);
   registerEvents(program, ctx);
   registerInventory(program, ctx);
   registerMcp(program, ctx);

@@ -23,6 +23,10 @@ export const errorCatalog = {
     status: 403,
     message: 'Choose a new password first: POST /api/auth/password with current_password and new_password.',
   },
+  account_disabled: {
+    status: 403,
+    message: 'This account is disabled: an administrator can enable it again.',
+  },
   not_found: { status: 404, message: 'Not found.' },
   method_not_allowed: { status: 405, message: 'Method not allowed on this path.' },
   asset_offline: { status: 409, message: 'The asset is offline.' },

@@ -257,6 +257,10 @@ export const eventPayloads = {
       Type.Literal('two_factor_enabled'),
       Type.Literal('two_factor_disabled'),
       Type.Literal('recovery_codes_replaced'),
+      // Decision 0087: one event for every change that ends a user's sessions or keys, on every process.
+      Type.Literal('disabled'),
+      Type.Literal('enabled'),
+      Type.Literal('deleted'),
     ]),
   }),
   'discovery.completed': payload({

@@ -18,6 +18,7 @@ import type {
   EnrollmentTokenCreated,
   ExecResult,
   MaintenanceWindow,
+  User,
   Whoami,
 } from '@svc/protocol';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -538,6 +539,34 @@ describe('svc keys', () => {
   it('refuses a bad role as usage (exit 2)', async () => {
     const run = await svc(['keys', 'create', '--name', 'x', '--role', 'owner', '--scopes', '*']);
     expect(run.code).toBe(2);
+  });
+});
+
+describe('svc users', () => {
+  it('disables a user (their key refused), lists them disabled, enables and deletes them', async () => {
+    const made = dataOf<User>(
+      await owner.post('/api/auth/users', {
+        username: 'cli-carol',
+        password: 'a long enough password',
+        role: 'viewer',
+      }),
+      201,
+    );
+    const disabled = await svc(['users', 'disable', 'cli-carol']);
+    expect(disabled.code, disabled.stderr).toBe(0);
+    expect(disabled.stderr).toContain(`disabled cli-carol (${made.id})`);
+    const listed = JSON.parse((await svc(['--json', 'users', 'ls'])).stdout) as User[];
+    expect(listed.find((u) => u.id === made.id)?.disabled_at).not.toBeNull();
+    const table = await svc(['users', 'ls']);
+    expect(table.stdout).toMatch(/cli-carol\s+viewer\s+disabled/);
+
+    expect((await svc(['users', 'enable', made.id])).code).toBe(0);
+    const refused = await svc(['users', 'disable', 'owner']);
+    expect(refused.code).toBe(6);
+    expect(refused.stderr).toContain('owner');
+    const deleted = await svc(['users', 'delete', 'cli-carol']);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect((await svc(['users', 'delete', 'cli-carol'])).code).toBe(4);
   });
 });
 

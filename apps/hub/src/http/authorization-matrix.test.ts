@@ -120,6 +120,7 @@ const sampleQueries: Record<string, string> = {
   'files.list': 'path=/tmp',
   'files.read': 'path=/tmp/matrix.txt',
   'files.delete': 'path=/tmp/matrix-dir',
+  'metrics.top': 'metric=cpu',
 };
 
 /** Bodies that fail validation in three ways: an unknown field, a wrong type, not JSON at all. */

@@ -221,6 +221,12 @@ const documentedExtras: readonly (readonly [method: string, path: string, access
   ['GET', '/api/v2/groups/{id}', 'groups:read'],
   ['PATCH', '/api/v2/groups/{id}', 'groups:write'],
   ['DELETE', '/api/v2/groups/{id}', 'groups:write'],
+  // The fleet's busiest assets in one call (docs/metrics.md).
+  ['GET', '/api/v2/metrics/top', 'metrics:read'],
+  // Admins disable, enable and delete users (decision 0087), beside the spec's PATCH of a user.
+  ['POST', '/api/auth/users/{id}/disable', 'admin'],
+  ['POST', '/api/auth/users/{id}/enable', 'admin'],
+  ['DELETE', '/api/auth/users/{id}', 'admin'],
   ['POST', '/api/auth/login', 'public'],
   ['POST', '/api/auth/login/2fa', 'public'],
   ['POST', '/api/auth/logout', 'authenticated'],

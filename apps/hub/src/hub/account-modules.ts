@@ -24,7 +24,10 @@ import { baseOf, type ModuleParts } from './module-parts.js';
 const dayMs = 24 * 60 * 60 * 1000;
 
 /** Who may do what, the fleet's inventory and the hub's own configuration. */
-export function createAccountModules(parts: ModuleParts) {
+export function createAccountModules(
+  parts: ModuleParts,
+  later: { schedules: Parameters<typeof createUsersModule>[0]['schedules'] },
+) {
   const { config, clock, database, runtimeSettings, credentials, rateLimiters, tls } = parts;
   const { db, writeVersions } = database;
   const { gateway } = parts.agents;
@@ -50,6 +53,8 @@ export function createAccountModules(parts: ModuleParts) {
     ...base,
     passwords: parts.passwords,
     dataDir: config.dataDir,
+    keys: keys.services.apiKeys,
+    schedules: later.schedules,
     onSessionEnded: (id) => {
       credentials.endSession(id);
     },

@@ -13,7 +13,10 @@ export type { ModuleParts } from './module-parts.js';
 
 /** Every module, by name, in the order of composition. */
 export function createModules(parts: ModuleParts) {
-  const accounts = createAccountModules(parts);
+  const accounts = createAccountModules(parts, {
+    // Deleting a user asks the schedules module, built later with the operation modules, which run as them.
+    schedules: () => operations.schedules.services.schedules,
+  });
   const operations = createOperationModules(parts, accounts, {
     // Alert rules of kind `check` read the checks module, built later with the outward modules.
     checkStates: (assetIds) => outward.checks.services.checks.statesOf(assetIds),

@@ -154,7 +154,13 @@ async function startOperationsApp(
     groups: t.hub.services.groups,
     system: system.services.system,
   });
-  const metrics = createMetricsService({ db, clock: t.clock, gateway, assets: t.hub.services.assets });
+  const metrics = createMetricsService({
+    db,
+    dialect: t.hub.database.dialect,
+    clock: t.clock,
+    gateway,
+    assets: t.hub.services.assets,
+  });
   const agentsList = createAgentsListService({ assets: t.hub.services.assets, gateway });
   const handlers = {
     ...exec.handlers,

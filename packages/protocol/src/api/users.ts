@@ -3,7 +3,7 @@ import { Type, type Static } from 'typebox';
 import { defineRoute, type RouteContract } from '../contract.js';
 import { PaginationQuery } from '../envelope.js';
 import { assignableRoles, roles } from '../roles.js';
-import { IdParams, Timestamp, limits, literals } from './shared.js';
+import { IdParams, NullableTimestamp, Timestamp, limits, literals } from './shared.js';
 
 const Username = Type.String({
   minLength: 3,
@@ -17,6 +17,8 @@ export const User = Type.Object({
   role: literals(roles),
   created_at: Timestamp,
   updated_at: Timestamp,
+  /** When an admin disabled the account (decision 0087); null while it may sign in. */
+  disabled_at: NullableTimestamp,
 });
 export type User = Static<typeof User>;
 export const UserCreate = Type.Object(
@@ -29,6 +31,18 @@ export const UserUpdate = Type.Object(
   { additionalProperties: false, minProperties: 1 },
 );
 export type UserUpdate = Static<typeof UserUpdate>;
+
+export const UserDeleteQuery = Type.Object(
+  {
+    /**
+     * The user the deleted user's schedules run as from now on (decision 0087): without it, a user whom a
+     * schedule runs as is not deleted (409, the schedules named).
+     */
+    reassign_to: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  },
+  { additionalProperties: false },
+);
+export type UserDeleteQuery = Static<typeof UserDeleteQuery>;
 
 export const usersContracts = {
   'users.list': defineRoute({
@@ -62,6 +76,37 @@ export const usersContracts = {
     summary: 'Change a user role or reset the password',
     params: IdParams,
     body: UserUpdate,
+    response: User,
+  }),
+  'users.disable': defineRoute({
+    name: 'users.disable',
+    surface: 'console',
+    method: 'POST',
+    path: '/auth/users/{id}/disable',
+    auth: 'admin',
+    summary: 'Disable a user: no sign-in, sessions ended, keys refused, schedules not run',
+    params: IdParams,
+    response: User,
+  }),
+  'users.enable': defineRoute({
+    name: 'users.enable',
+    surface: 'console',
+    method: 'POST',
+    path: '/auth/users/{id}/enable',
+    auth: 'admin',
+    summary: 'Enable a disabled user again (their keys work again)',
+    params: IdParams,
+    response: User,
+  }),
+  'users.delete': defineRoute({
+    name: 'users.delete',
+    surface: 'console',
+    method: 'DELETE',
+    path: '/auth/users/{id}',
+    auth: 'admin',
+    summary: 'Delete a user with their sessions and API keys; the audit trail keeps their name',
+    params: IdParams,
+    query: UserDeleteQuery,
     response: User,
   }),
 } satisfies Record<string, RouteContract>;

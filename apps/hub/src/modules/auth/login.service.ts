@@ -65,6 +65,12 @@ export function createLoginService(deps: {
   ): Promise<LoginOutcome> {
     const user = await deps.users.account(userId);
     if (!user) throw new HubError('unauthorized');
+    // Only after every factor was right (password, second factor or the IdP): a disabled account is told so,
+    // and whoever lacks its credentials learns nothing new (decision 0087).
+    if (user.disabled_at !== null) {
+      await recordSignIn(userId, meta, 'sign_in_refused_disabled');
+      throw new HubError('account_disabled');
+    }
     const { token, expiresAt } = await sessions.start({
       userId,
       authMethod: method,

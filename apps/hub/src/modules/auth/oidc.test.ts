@@ -241,6 +241,19 @@ describe.each(databaseTargets())('OIDC sign-in service against a real provider (
     }
   });
 
+  it('refuses a disabled account after the provider vouched for it, starting no session (decision 0087)', async () => {
+    const sub = signInAs({ preferred_username: 'dana', groups: ['hub-viewers'] });
+    await signIn();
+    const user = await userBySubject(t, sub);
+    if (!user) throw new Error('no account was made');
+    expect((await t.request('POST', `/api/auth/users/${user.id}/disable`)).status).toBe(200);
+    const sessionsBefore = await sessionCount(t);
+
+    await expect(signIn()).rejects.toMatchObject({ code: 'account_disabled' });
+    expect(await sessionCount(t)).toBe(sessionsBefore);
+    expect((await userBySubject(t, sub))?.id).toBe(user.id);
+  });
+
   it('updates the role on every sign-in, and audits the creation once', async () => {
     const published: string[] = [];
     t.hub.events.subscribe((e) => published.push(e.type), { types: ['user.created', 'user.updated'] });

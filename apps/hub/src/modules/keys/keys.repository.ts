@@ -7,15 +7,18 @@ export async function insertApiKey(db: Executor, row: ApiKeyRow): Promise<void> 
   await db.insertInto('api_keys').values(row).execute();
 }
 
-/** A key with its user's role as the database has it now (null for a key no user owns). */
-export type KeyWithUserRole = ApiKeyRow & { user_role: string | null };
+/**
+ * A key with its user's role as the database has it now (null for a key no user owns), and when that user
+ * was disabled (decision 0087: null while enabled, or for a key no user owns).
+ */
+export type KeyWithUserRole = ApiKeyRow & { user_role: string | null; user_disabled_at: string | null };
 
 function keysWithUserRole(db: Executor) {
   return db
     .selectFrom('api_keys')
     .leftJoin('users', 'users.id', 'api_keys.user_id')
     .selectAll('api_keys')
-    .select('users.role as user_role');
+    .select(['users.role as user_role', 'users.disabled_at as user_disabled_at']);
 }
 
 export async function findApiKeyByHash(db: Executor, keyHash: string): Promise<KeyWithUserRole | undefined> {
@@ -52,4 +55,8 @@ export async function deleteApiKey(db: Executor, id: string): Promise<void> {
 export async function listApiKeyIdsByRole(db: Executor, role: string): Promise<string[]> {
   const rows = await db.selectFrom('api_keys').select('id').where('role', '=', role).execute();
   return rows.map((r) => r.id);
+}
+
+export async function listApiKeysOfUser(db: Executor, userId: string): Promise<ApiKeyRow[]> {
+  return db.selectFrom('api_keys').selectAll().where('user_id', '=', userId).orderBy('id').execute();
 }

@@ -20,7 +20,7 @@ import {
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
 import { constantTimeEqual, sha256Hex } from '../../platform/crypto.js';
-import type { Database } from '../../platform/db/schema.js';
+import type { Database, Executor } from '../../platform/db/schema.js';
 import type { EventBus } from '../../platform/event-bus.js';
 import { pageWindow, readStringList, toPage, type Page, type PageRequest } from '../../platform/db/paging.js';
 import { HubError, validationError } from '../../platform/hub-error.js';
@@ -34,6 +34,7 @@ import {
   findApiKeyWithUserRole,
   insertApiKey,
   listApiKeyIdsByRole,
+  listApiKeysOfUser,
   listApiKeys,
   updateApiKey,
   type ApiKeyRow,
@@ -72,6 +73,12 @@ export interface ApiKeyService {
    * in the same transaction. Only the owner, signed in, may ask.
    */
   rotateOwnerToken(ctx: ActionContext): Promise<OwnerTokenCreated>;
+  /**
+   * Deletes every key the user holds inside the users module's delete (decision 0087), audited per key;
+   * `announceDeleted` after the commit tells every process and the event feed.
+   */
+  deleteAllOfUser(trx: Executor, ctx: ActionContext, userId: string): Promise<{ id: string; name: string }[]>;
+  announceDeleted(keys: readonly { id: string; name: string }[]): void;
 }
 
 export interface ApiKeyServiceDeps {
@@ -175,6 +182,7 @@ export function createApiKeyService(deps: ApiKeyServiceDeps): ApiKeyService {
   };
   deps.invalidation?.on(keyCacheTopic, forgetLocally);
   // A user's new role caps the keys they made: what was verified under the old one is read again.
+  // A user disabled or deleted (decision 0087): the same event, so their keys are refused at once.
   events.subscribe(forgetLocally, { types: ['user.updated'], reach: 'cluster' });
 
   async function loadVerified(hash: string, nowMs: number): Promise<VerifiedKey | null> {
@@ -182,6 +190,8 @@ export function createApiKeyService(deps: ApiKeyServiceDeps): ApiKeyService {
     const row = await findApiKeyByHash(db, hash);
     if (!row || !constantTimeEqual(row.key_hash, hash)) return null;
     if (!(roles as readonly string[]).includes(row.role)) return null;
+    // A disabled user's keys are refused while they are disabled, and work again once enabled (decision 0087).
+    if (row.user_disabled_at !== null) return null;
     const entry: VerifiedKey = {
       keyId: row.id,
       principal: principalOf(row, row.user_role),
@@ -366,8 +376,29 @@ export function createApiKeyService(deps: ApiKeyServiceDeps): ApiKeyService {
     async principalOfKey(id) {
       const row = await findApiKeyWithUserRole(db, id);
       if (!row || !(roles as readonly string[]).includes(row.role)) return null;
+      if (row.user_disabled_at !== null) return null;
       if (row.expires_at !== null && new Date(row.expires_at).getTime() <= clock.now().getTime()) return null;
       return principalOf(row, row.user_role);
+    },
+
+    async deleteAllOfUser(trx, ctx, userId) {
+      const rows = await listApiKeysOfUser(trx, userId);
+      for (const row of rows) {
+        await deleteApiKey(trx, row.id);
+        await audit.record(trx, ctx, {
+          action: 'api_key.deleted',
+          targetType: 'api_key',
+          targetId: row.id,
+          detail: { name: row.name, prefix: row.prefix, user_deleted: userId },
+        });
+      }
+      return rows.map((row) => ({ id: row.id, name: row.name }));
+    },
+
+    announceDeleted(keys) {
+      for (const key of keys)
+        events.publish('api_key.deleted', { asset_ids: [], key_id: key.id, name: key.name });
+      if (keys.length > 0) forgetVerified(allKeys);
     },
 
     async rotateOwnerToken(ctx) {

@@ -84,7 +84,7 @@ export function createMetricsModule(deps: {
       logger.error({ err: error }, 'deleting the metric history of a deleted asset failed');
     },
   });
-  const metrics = createMetricsService({ db, clock, gateway: deps.gateway, assets });
+  const metrics = createMetricsService({ db, dialect: deps.dialect, clock, gateway: deps.gateway, assets });
   return defineModule({
     name: 'metrics',
     services: { metrics, budget, store, purger, exported: createMetricsExportService({ db }) },

@@ -110,12 +110,50 @@ export async function latestSamplesSince(
   visible: readonly string[] | null,
 ): Promise<MetricRow[]> {
   if (visible !== null && visible.length === 0) return [];
+  return latestSamplesQuery(db, since, visible).selectAll('m').execute();
+}
+
+/**
+ * The same, each with its asset's name (the fleet's top-N, which names what it ranks). On PostgreSQL a LATERAL
+ * join takes each asset's newest sample in the window with one descent of the (asset_id, ts) index, where the
+ * `= (select max…)` form may be planned as a hash join over the whole table; SQLite loops that way already.
+ */
+export async function latestNamedSamplesSince(
+  db: Executor,
+  dialect: DatabaseDialect,
+  since: string,
+  visible: readonly string[] | null,
+): Promise<(MetricRow & { name: string })[]> {
+  if (visible !== null && visible.length === 0) return [];
+  if (dialect === 'sqlite') {
+    return latestSamplesQuery(db, since, visible).selectAll('m').select('a.name').execute();
+  }
+  let query = db
+    .selectFrom('assets as a')
+    .innerJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('metric_samples as l')
+          .selectAll('l')
+          .whereRef('l.asset_id', '=', 'a.id')
+          .where('l.ts', '>=', since)
+          .orderBy('l.ts', 'desc')
+          .limit(1)
+          .as('m'),
+      (join) => join.onTrue(),
+    )
+    .selectAll('m')
+    .select('a.name');
+  if (visible !== null) query = query.where('a.id', 'in', visible);
+  return query.execute();
+}
+
+function latestSamplesQuery(db: Executor, since: string, visible: readonly string[] | null) {
   let query = db
     .selectFrom('assets as a')
     // CROSS JOIN: SQLite then always loops over assets outside, even on a table never analyzed (PostgreSQL
     // plans it as the plain join it is).
     .crossJoin('metric_samples as m')
-    .selectAll('m')
     .whereRef('m.asset_id', '=', 'a.id')
     .where('m.ts', '=', (eb) =>
       eb
@@ -125,7 +163,7 @@ export async function latestSamplesSince(
         .where('l.ts', '>=', since),
     );
   if (visible !== null) query = query.where('a.id', 'in', visible);
-  return query.execute();
+  return query;
 }
 
 /**

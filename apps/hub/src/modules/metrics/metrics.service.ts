@@ -2,26 +2,45 @@
  * Metric history and the fleet overview, read from the hub's own store: both work while an asset is offline.
  * Both respect allowed_assets (ARCHITECTURE.md security rule 3).
  */
-import type { MetricSample, MetricsOverview, MetricsQuery, MetricsSeries } from '@svc/protocol';
+import type {
+  MetricSample,
+  MetricsOverview,
+  MetricsQuery,
+  MetricsSeries,
+  MetricsTop,
+  MetricsTopEntry,
+  MetricsTopQuery,
+  TopMetric,
+} from '@svc/protocol';
 import type { Kysely } from 'kysely';
 import type { AgentGateway } from '../../agents/agent-gateway.js';
 import type { Clock } from '../../platform/clock.js';
+import type { DatabaseDialect } from '../../platform/db/database.js';
 import type { Database } from '../../platform/db/schema.js';
 import { validationError } from '../../platform/hub-error.js';
 import { canSeeAsset, type Principal } from '../../access/principal.js';
 import { assetNotFound } from '../../agents/agent-call.js';
 import { visibleAssetIds, type AssetService } from '../assets/assets.service.js';
-import { latestSamplesSince, listMetricSamples, samplesSince, type MetricRow } from './metrics.repository.js';
+import {
+  latestNamedSamplesSince,
+  latestSamplesSince,
+  listMetricSamples,
+  samplesSince,
+  type MetricRow,
+} from './metrics.repository.js';
 
 export interface MetricsService {
   series(principal: Principal, assetId: string, query: MetricsQuery): Promise<MetricsSeries>;
   overview(principal: Principal): Promise<MetricsOverview>;
+  /** The visible assets whose latest sample ranks highest on one metric, fleet-wide (docs/metrics.md). */
+  top(principal: Principal, query: MetricsTopQuery): Promise<MetricsTop>;
   /** For the hub's own rules (alerts): the samples at or after `since` of these assets, by asset. */
   recentSamples(assetIds: readonly string[], since: Date): Promise<Map<string, MetricSample[]>>;
 }
 
 export interface MetricsServiceDeps {
   db: Kysely<Database>;
+  dialect: DatabaseDialect;
   clock: Clock;
   gateway: Pick<AgentGateway, 'sessions'>;
   assets: Pick<AssetService, 'findRow' | 'count'>;
@@ -48,6 +67,38 @@ function mean(values: readonly number[]): number | null {
   if (values.length === 0) return null;
   const sum = values.reduce((a, b) => a + b, 0);
   return Math.round((sum / values.length) * 100) / 100;
+}
+
+function byText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function usedPercent(used: number, size: number): number | null {
+  return size > 0 ? Math.round((used / size) * 10_000) / 100 : null;
+}
+
+/** An asset's latest values as the top-N shows them; null when the ranked one is unknown (no size). */
+function topEntry(row: MetricRow & { name: string }, metric: TopMetric): MetricsTopEntry | null {
+  const memory = usedPercent(Number(row.memory_used_bytes), Number(row.memory_total_bytes));
+  const disk = usedPercent(Number(row.disk_used_bytes), Number(row.disk_total_bytes));
+  const values: Record<TopMetric, number | null> = {
+    cpu: row.cpu_percent,
+    memory,
+    disk,
+    load: row.load1,
+  };
+  const value = values[metric];
+  if (value === null || !Number.isFinite(value)) return null;
+  return {
+    asset_id: row.asset_id,
+    name: row.name,
+    ts: row.ts,
+    value,
+    cpu_percent: row.cpu_percent,
+    memory_used_percent: memory,
+    disk_used_percent: disk,
+    load1: row.load1,
+  };
 }
 
 export function createMetricsService(deps: MetricsServiceDeps): MetricsService {
@@ -101,6 +152,26 @@ export function createMetricsService(deps: MetricsServiceDeps): MetricsService {
         ),
         window_minutes: overviewWindowMinutes,
         generated_at: now.toISOString(),
+      };
+    },
+
+    async top(principal, query) {
+      const now = clock.now();
+      const since = new Date(now.getTime() - overviewWindowMinutes * 60 * 1000).toISOString();
+      const rows = await latestNamedSamplesSince(db, deps.dialect, since, visibleAssetIds(principal));
+      // One indexed descent per asset for its latest sample; the ranking itself is a sort in memory.
+      const latest = new Map<string, MetricsTopEntry | null>();
+      for (const row of rows)
+        if (!latest.has(row.asset_id)) latest.set(row.asset_id, topEntry(row, query.metric));
+      const ranked = [...latest.values()].filter((e): e is MetricsTopEntry => e !== null);
+      // Ties by name then id as plain strings: localeCompare over 10,000 assets costs more than the query.
+      ranked.sort((a, b) => b.value - a.value || byText(a.name, b.name) || byText(a.asset_id, b.asset_id));
+      return {
+        metric: query.metric,
+        window_minutes: overviewWindowMinutes,
+        assets_reporting: latest.size,
+        generated_at: now.toISOString(),
+        assets: ranked.slice(0, query.limit ?? 10),
       };
     },
 

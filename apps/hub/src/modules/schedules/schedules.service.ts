@@ -6,6 +6,8 @@
 import {
   execLimits,
   newId,
+  roleRank,
+  type Role,
   type Schedule,
   type ScheduleCreate,
   type ScheduleRun,
@@ -29,7 +31,7 @@ import {
   targetSetVisible,
 } from '../../access/target-set.js';
 import { checkTimezone, nextTick, parseCron } from './cron.js';
-import { presentRun, presentSchedule, runAsOf } from './schedules.presenter.js';
+import { parseRunAs, presentRun, presentSchedule, runAsOf, type RunAs } from './schedules.presenter.js';
 import {
   deleteSchedule,
   findSchedule,
@@ -50,6 +52,19 @@ export interface ScheduleService {
   runs(principal: Principal, id: string, page: PageRequest): Promise<Page<ScheduleRun>>;
   /** A schedule that runs the saved action, if any: asked by the actions module inside its delete. */
   usingAction(trx: Executor, actionId: string): Promise<string | null>;
+  /** The schedules whose runs act as the user (by name): asked by the users module before a delete. */
+  runningAs(trx: Executor, userId: string): Promise<{ id: string; name: string }[]>;
+  /**
+   * Makes the schedules that run as `fromUserId` run as `to` inside the users module's delete (decision
+   * 0087): as a session of `to`, with the lower of both roles and the scopes and assets they had, so a
+   * reassignment never widens what a schedule may do. Audited per schedule.
+   */
+  reassignRunAs(
+    trx: Executor,
+    ctx: ActionContext,
+    fromUserId: string,
+    to: { id: string; role: Role },
+  ): Promise<{ id: string; name: string }[]>;
 }
 
 export interface ScheduleServiceDeps {
@@ -242,6 +257,38 @@ export function createScheduleService(deps: ScheduleServiceDeps): ScheduleServic
     },
 
     usingAction: (trx, actionId) => findScheduleUsingAction(trx, actionId),
+
+    async runningAs(trx, userId) {
+      return (await listSchedules(trx))
+        .filter((row) => parseRunAs(row.run_as).userId === userId)
+        .map((row) => ({ id: row.id, name: row.name }));
+    },
+
+    async reassignRunAs(trx, ctx, fromUserId, to) {
+      const moved: { id: string; name: string }[] = [];
+      for (const row of await listSchedules(trx)) {
+        const runAs = parseRunAs(row.run_as);
+        if (runAs.userId !== fromUserId) continue;
+        const next: RunAs = {
+          authType: 'session',
+          userId: to.id,
+          keyId: null,
+          keyName: null,
+          role: roleRank[to.role] < roleRank[runAs.role] ? to.role : runAs.role,
+          scopes: runAs.scopes,
+          allowedAssets: runAs.allowedAssets,
+        };
+        await updateSchedule(trx, row.id, { run_as: JSON.stringify(next) });
+        await audit.record(trx, ctx, {
+          action: 'schedule.updated',
+          targetType: 'schedule',
+          targetId: row.id,
+          detail: { name: row.name, fields: ['run_as'], from_user: fromUserId, to_user: to.id },
+        });
+        moved.push({ id: row.id, name: row.name });
+      }
+      return moved;
+    },
 
     async runs(principal, id, page) {
       await loadVisible(principal, id);

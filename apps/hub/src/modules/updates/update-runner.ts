@@ -188,8 +188,11 @@ export function createUpdateRunner(deps: UpdateRunnerDeps): UpdateRunner {
       if (key.expiresAt !== null && key.expiresAt <= nowIso)
         return `the API key it runs as (${runAs.keyId}) expired`;
     }
-    if (runAs.userId !== null && !(await deps.users.account(runAs.userId)))
-      return `the user it runs as (${runAs.userId}) no longer exists`;
+    if (runAs.userId !== null) {
+      const user = await deps.users.account(runAs.userId);
+      if (!user) return `the user it runs as (${runAs.userId}) no longer exists`;
+      if (user.disabled_at !== null) return `the user it runs as, ${user.username} (${user.id}), is disabled`;
+    }
     return null;
   }
 

@@ -97,6 +97,7 @@ export function createOidcAccounts(deps: {
           totp_pending_secret: null,
           totp_last_step: null,
           oidc_subject: subject,
+          disabled_at: null,
         };
         try {
           await db.transaction().execute(async (trx) => {

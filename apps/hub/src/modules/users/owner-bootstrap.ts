@@ -62,6 +62,7 @@ export async function bootstrapOwner(deps: {
     totp_pending_secret: null,
     totp_last_step: null,
     oidc_subject: null,
+    disabled_at: null,
   };
   // The file is written before the commit, so a crash leaves either nothing (the next start bootstraps again)
   // or an owner whose password is in the file. Several processes starting at once on one PostgreSQL: the

@@ -7,23 +7,27 @@ export async function insertSession(db: Executor, row: SessionRow): Promise<void
 }
 
 export async function findSessionByHash(db: Executor, tokenHash: string) {
-  return db
-    .selectFrom('sessions')
-    .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select([
-      'sessions.id as session_id',
-      'sessions.token_hash',
-      'sessions.expires_at',
-      'sessions.last_seen_at',
-      'sessions.auth_method',
-      'users.id as user_id',
-      'users.username',
-      'users.role',
-      'users.totp_secret',
-      'users.must_change_password',
-    ])
-    .where('sessions.token_hash', '=', tokenHash)
-    .executeTakeFirst();
+  return (
+    db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .select([
+        'sessions.id as session_id',
+        'sessions.token_hash',
+        'sessions.expires_at',
+        'sessions.last_seen_at',
+        'sessions.auth_method',
+        'users.id as user_id',
+        'users.username',
+        'users.role',
+        'users.totp_secret',
+        'users.must_change_password',
+      ])
+      .where('sessions.token_hash', '=', tokenHash)
+      // A disabled user's sessions were deleted with the change; this keeps one racing it from resolving.
+      .where('users.disabled_at', 'is', null)
+      .executeTakeFirst()
+  );
 }
 
 export async function touchSession(db: Executor, id: string, at: string): Promise<void> {

@@ -4,6 +4,8 @@ import type { Database } from '../../platform/db/schema.js';
 import type { EventBus } from '../../platform/event-bus.js';
 import type { PasswordHasher } from '../../platform/password-hasher.js';
 import type { AuditService } from '../audit/audit.service.js';
+import type { ApiKeyService } from '../keys/keys.service.js';
+import type { ScheduleService } from '../schedules/schedules.service.js';
 import { defineModule } from '../module.js';
 import { createOidcAccounts } from './oidc-accounts.service.js';
 import { ownerCredentialsPath } from './owner-bootstrap.js';
@@ -24,6 +26,9 @@ export function createUsersModule(deps: {
   events: EventBus;
   passwords: PasswordHasher;
   dataDir: string;
+  keys: Pick<ApiKeyService, 'deleteAllOfUser' | 'announceDeleted'>;
+  /** The schedules module (built later): which schedules run as a user being deleted. */
+  schedules: () => Pick<ScheduleService, 'runningAs' | 'reassignRunAs'>;
   /** Told after a sign-out (hub.ts: the credential lifetime, so the session's event streams close). */
   onSessionEnded?: (sessionId: string) => void;
 }) {
@@ -35,6 +40,8 @@ export function createUsersModule(deps: {
     events,
     passwords,
     ownerCredentialsPath: ownerCredentialsPath(deps.dataDir),
+    keys: deps.keys,
+    schedules: deps.schedules,
   });
   const sessions = createSessionService({
     db,

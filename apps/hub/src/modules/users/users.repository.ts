@@ -36,6 +36,22 @@ export async function findUserByRole(db: Executor, role: string): Promise<UserRo
   return db.selectFrom('users').selectAll().where('role', '=', role).orderBy('id').executeTakeFirst();
 }
 
+/** How many enabled admins and owners there are besides `exceptId`: who could still manage users after a change. */
+export async function countOtherActiveAdmins(db: Executor, exceptId: string): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('role', 'in', ['admin', 'owner'])
+    .where('disabled_at', 'is', null)
+    .where('id', '!=', exceptId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function deleteUser(db: Executor, id: string): Promise<void> {
+  await db.deleteFrom('users').where('id', '=', id).execute();
+}
+
 export async function listUsers(db: Executor, window: Window): Promise<{ rows: UserRow[]; total: number }> {
   return listPage(db.selectFrom('users').selectAll().orderBy('username'), window);
 }

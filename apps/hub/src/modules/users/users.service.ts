@@ -5,6 +5,8 @@ import {
   type PasswordChange,
   type User,
   type UserCreate,
+  type Role,
+  type UserDeleteQuery,
   type UserUpdate,
 } from '@svc/protocol';
 import type { Kysely } from 'kysely';
@@ -16,9 +18,13 @@ import { HubError, validationError } from '../../platform/hub-error.js';
 import type { PasswordHasher } from '../../platform/password-hasher.js';
 import type { ActionContext } from '../../access/principal.js';
 import type { AuditService } from '../audit/audit.service.js';
+import type { ApiKeyService } from '../keys/keys.service.js';
+import type { ScheduleService } from '../schedules/schedules.service.js';
 import { deleteOtherSessions, deleteSessionsForUser } from './sessions.repository.js';
 import {
   consumeTotpStep,
+  countOtherActiveAdmins,
+  deleteUser,
   disableTotp,
   enableTotp,
   findUser,
@@ -35,6 +41,12 @@ export interface UserService {
   list(page: PageRequest): Promise<Page<User>>;
   create(ctx: ActionContext, input: UserCreate): Promise<User>;
   update(ctx: ActionContext, id: string, input: UserUpdate): Promise<User>;
+  /** No sign-in, sessions ended, keys refused, schedules refused their runs; kept until enabled (0087). */
+  disable(ctx: ActionContext, id: string): Promise<User>;
+  /** The account signs in again; its keys and schedules work again. */
+  enable(ctx: ActionContext, id: string): Promise<User>;
+  /** The account, its sessions and keys go; its schedules are reassigned or the delete is refused. */
+  remove(ctx: ActionContext, id: string, query: UserDeleteQuery): Promise<User>;
   /**
    * The signed-in user sets a new password, proving the current one. Their other sessions end; for the owner,
    * the first-run credentials file is deleted (it held the generated password).
@@ -63,7 +75,15 @@ function presentUser(row: UserRow): User {
     role: row.role as User['role'],
     created_at: row.created_at,
     updated_at: row.updated_at,
+    disabled_at: row.disabled_at,
   };
+}
+
+/** The schedules of a refusal, named: at most ten, then how many more. */
+function nameSchedules(schedules: readonly { id: string; name: string }[]): string {
+  const named = schedules.slice(0, 10).map((s) => `"${s.name}" (${s.id})`);
+  const more = schedules.length > 10 ? ` and ${String(schedules.length - 10)} more` : '';
+  return named.join(', ') + more;
 }
 
 /** bcrypt reads only the first 72 bytes: a longer password would silently be cut, so it is refused. */
@@ -96,8 +116,29 @@ export function createUserService(deps: {
   passwords: PasswordHasher;
   /** The owner's first-run credentials file, deleted once the owner has chosen a password. */
   ownerCredentialsPath: string;
+  /** A deleted user's keys go with them. */
+  keys: Pick<ApiKeyService, 'deleteAllOfUser' | 'announceDeleted'>;
+  /** The schedules that run as a user (the schedules module, built after this one). */
+  schedules: () => Pick<ScheduleService, 'runningAs' | 'reassignRunAs'>;
 }): UserService {
   const { db, clock, audit, events, passwords } = deps;
+
+  /**
+   * The user an admin may disable or delete (decision 0087): not the owner, not themselves, and never the last
+   * enabled admin, so someone can always manage users.
+   */
+  async function loadForRemoval(ctx: ActionContext, id: string, verb: string): Promise<UserRow> {
+    checkCanManageUsers(ctx);
+    const row = await findUser(db, id);
+    if (!row) throw new HubError('not_found', `no user ${id}`);
+    if (row.role === 'owner') throw new HubError('conflict', `the owner account cannot be ${verb}`);
+    if (ctx.principal.userId === id)
+      throw new HubError('conflict', `you cannot ${verb.replace(/d$/, '')} your own account`);
+    if (row.role === 'admin' && row.disabled_at === null && (await countOtherActiveAdmins(db, id)) === 0) {
+      throw new HubError('conflict', `${row.username} is the last enabled admin and cannot be ${verb}`);
+    }
+    return row;
+  }
   return {
     async list(page) {
       const { rows, total } = await listUsers(db, pageWindow(page));
@@ -124,6 +165,7 @@ export function createUserService(deps: {
         totp_pending_secret: null,
         totp_last_step: null,
         oidc_subject: null,
+        disabled_at: null,
       };
       try {
         await db.transaction().execute(async (trx) => {
@@ -179,6 +221,89 @@ export function createUserService(deps: {
         change: input.password !== undefined ? 'password_reset' : 'role',
       });
       return presentUser({ ...row, ...changes });
+    },
+
+    async disable(ctx, id) {
+      const row = await loadForRemoval(ctx, id, 'disabled');
+      if (row.disabled_at !== null) return presentUser(row);
+      const now = clock.now().toISOString();
+      await db.transaction().execute(async (trx) => {
+        await updateUser(trx, id, { disabled_at: now, updated_at: now });
+        await deleteSessionsForUser(trx, id);
+        await audit.record(trx, ctx, {
+          action: 'user.disabled',
+          targetType: 'user',
+          targetId: id,
+          detail: { username: row.username, role: row.role },
+        });
+      });
+      // Every process: the sessions' streams close, the key caches forget, held keys are read again.
+      events.publish('user.updated', { asset_ids: [], user_id: id, change: 'disabled' });
+      return presentUser({ ...row, disabled_at: now, updated_at: now });
+    },
+
+    async enable(ctx, id) {
+      checkCanManageUsers(ctx);
+      const row = await findUser(db, id);
+      if (!row) throw new HubError('not_found', `no user ${id}`);
+      if (row.disabled_at === null) return presentUser(row);
+      const now = clock.now().toISOString();
+      await db.transaction().execute(async (trx) => {
+        await updateUser(trx, id, { disabled_at: null, updated_at: now });
+        await audit.record(trx, ctx, {
+          action: 'user.enabled',
+          targetType: 'user',
+          targetId: id,
+          detail: { username: row.username, role: row.role },
+        });
+      });
+      events.publish('user.updated', { asset_ids: [], user_id: id, change: 'enabled' });
+      return presentUser({ ...row, disabled_at: null, updated_at: now });
+    },
+
+    async remove(ctx, id, query) {
+      const row = await loadForRemoval(ctx, id, 'deleted');
+      let heir: UserRow | undefined;
+      if (query.reassign_to !== undefined) {
+        heir = await findUser(db, query.reassign_to);
+        if (!heir || heir.id === id || heir.disabled_at !== null) {
+          throw validationError('reassign_to', 'must name another user who is enabled');
+        }
+      }
+      const removed = await db.transaction().execute(async (trx) => {
+        const schedules = deps.schedules();
+        const running = await schedules.runningAs(trx, id);
+        if (running.length > 0 && !heir) {
+          throw new HubError(
+            'conflict',
+            `${String(running.length)} schedule(s) run as ${row.username}: ${nameSchedules(running)}; ` +
+              'delete them, or pass reassign_to with the user they should run as',
+          );
+        }
+        const moved = heir
+          ? await schedules.reassignRunAs(trx, ctx, id, { id: heir.id, role: heir.role as Role })
+          : [];
+        const keys = await deps.keys.deleteAllOfUser(trx, ctx, id);
+        await deleteSessionsForUser(trx, id);
+        await deleteUser(trx, id);
+        // The audit trail is never cut: earlier entries keep the id, and this one says whose it was.
+        await audit.record(trx, ctx, {
+          action: 'user.deleted',
+          targetType: 'user',
+          targetId: id,
+          detail: {
+            username: row.username,
+            role: row.role,
+            keys_deleted: keys.length,
+            schedules_reassigned: moved.length,
+            ...(heir ? { reassigned_to: heir.id } : {}),
+          },
+        });
+        return keys;
+      });
+      events.publish('user.updated', { asset_ids: [], user_id: id, change: 'deleted' });
+      deps.keys.announceDeleted(removed);
+      return presentUser(row);
     },
 
     async changeOwnPassword(ctx, input) {

@@ -271,7 +271,14 @@ describe.each(databaseTargets())('/api/auth/users ($name)', ({ options }) => {
       expect(res.text).not.toMatch(/password/i);
       expect(res.text).not.toContain('$2b$');
       for (const user of res.json.data as User[]) {
-        expect(Object.keys(user).sort()).toEqual(['created_at', 'id', 'role', 'updated_at', 'username']);
+        expect(Object.keys(user).sort()).toEqual([
+          'created_at',
+          'disabled_at',
+          'id',
+          'role',
+          'updated_at',
+          'username',
+        ]);
       }
     }
   });

@@ -28,6 +28,7 @@ import { serviceChecksMigration } from './migrations/0030-service-checks.js';
 import { incidentReviewsMigration } from './migrations/0031-incident-reviews.js';
 import { updateRunsMigration } from './migrations/0032-update-runs.js';
 import { agentSideChecksMigration } from './migrations/0033-agent-side-checks.js';
+import { disabledUsersMigration } from './migrations/0034-disabled-users.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists */
 const initial: Migration = {
@@ -303,6 +304,7 @@ export const migrations: Record<string, Migration> = {
   '0031_incident_reviews': incidentReviewsMigration,
   '0032_update_runs': updateRunsMigration,
   '0033_agent_side_checks': agentSideChecksMigration,
+  '0034_disabled_users': disabledUsersMigration,
 };
 
 export const migrationProvider: MigrationProvider = {

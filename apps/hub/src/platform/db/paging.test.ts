@@ -18,6 +18,7 @@ describe('listPage (SQLite)', () => {
     totp_last_step: null,
     oidc_subject: null,
     must_change_password: 0,
+    disabled_at: null,
   });
 
   beforeAll(async () => {

@@ -38,6 +38,8 @@ export interface UsersTable {
   oidc_subject: string | null;
   /** 1 when the next sign-in must set a new password before anything else (the owner's first run). */
   must_change_password: number;
+  /** When an admin disabled the account (migration 0034, decision 0087); null while it may sign in. */
+  disabled_at: string | null;
 }
 
 interface SettingsTable {

@@ -1,12 +1,14 @@
 /**
  * Fleet health at a glance: asset counts by status (`/status/aggregate`), fleet averages of the last minutes
- * (`/metrics/overview`), the busiest online assets with small charts of their stored metrics, and for
+ * (`/metrics/overview`), the fleet's busiest assets (`/metrics/top`, one call) with small charts of their
+ * stored metrics, and for
  * admins the latest audit events, and the hub's live activity. Refreshed as the event feed reports changes,
  * and polled every 10 s as a fallback (every minute while the feed is live).
  */
+import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import type { Asset, MetricSample } from '@svc/protocol';
+import { topMetrics, type MetricSample, type MetricsTopEntry, type TopMetric } from '@svc/protocol';
 import { hub } from '../../api/client';
 import { useSession } from '../../app/session';
 import { EmptyState } from '../../components/EmptyState';
@@ -16,8 +18,15 @@ import { Sparkline } from '../../components/Sparkline';
 import { LiveActivity, useLiveInterval } from '../events/LiveEvents';
 
 const fallbackInterval = 10_000;
-/** How many online assets get their charts fetched: a bounded number of calls per refresh. */
+/** How many of the busiest assets are shown, each with its chart: a bounded number of calls per refresh. */
 const chartedAssets = 8;
+
+const topMetricLabels: Record<TopMetric, string> = {
+  cpu: 'CPU',
+  memory: 'Memory',
+  disk: 'Disk',
+  load: 'Load',
+};
 
 function percent(used: number, total: number): number | null {
   return total > 0 ? (used / total) * 100 : null;
@@ -130,87 +139,116 @@ function FleetAverages() {
 }
 
 interface AssetLoad {
-  asset: Asset;
+  entry: MetricsTopEntry;
   samples: MetricSample[];
-  peak: number;
 }
 
-async function busiestAssets(): Promise<AssetLoad[]> {
-  const online = (await hub.call('assets.list', { query: { status: 'online', per_page: chartedAssets } }))
-    .data;
+/** The hub ranks the whole fleet (one call); only the charts of the few it names are fetched. */
+async function busiestAssets(metric: TopMetric): Promise<AssetLoad[]> {
+  const top = (await hub.call('metrics.top', { query: { metric, limit: chartedAssets } })).data;
   const from = new Date(Date.now() - 60 * 60 * 1000).toISOString();
-  const loads = await Promise.all(
-    online.map(async (asset) => {
+  return Promise.all(
+    top.assets.map(async (entry) => {
       const { samples } = (
-        await hub.call('metrics.history', { params: { id: asset.id }, query: { from, limit: 120 } })
+        await hub.call('metrics.history', { params: { id: entry.asset_id }, query: { from, limit: 120 } })
       ).data;
-      const last = samples.at(-1);
-      const peak = last ? Math.max(last.cpu_percent, memoryPercent(last) ?? 0, diskPercent(last) ?? 0) : -1;
-      return { asset, samples, peak };
+      return { entry, samples };
     }),
   );
-  return loads.sort((a, b) => b.peak - a.peak);
 }
 
 function BusiestAssets() {
   const refetchInterval = useLiveInterval(fallbackInterval);
-  const loads = useQuery({ queryKey: ['dashboard', 'busiest'], queryFn: busiestAssets, refetchInterval });
+  const [metric, setMetric] = useState<TopMetric>('cpu');
+  const loads = useQuery({
+    queryKey: ['dashboard', 'busiest', metric],
+    queryFn: () => busiestAssets(metric),
+    refetchInterval,
+  });
+  const rankBy = (
+    <label className="rank-by">
+      Rank by{' '}
+      <select
+        value={metric}
+        onChange={(e) => {
+          setMetric(e.target.value as TopMetric);
+        }}
+      >
+        {topMetrics.map((m) => (
+          <option key={m} value={m}>
+            {topMetricLabels[m]}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
   if (loads.isPending) return <Loading label="Loading the assets' metrics" />;
   if (loads.isError) return <ErrorNotice error={loads.error} />;
   if (loads.data.length === 0) {
     return (
-      <EmptyState title="No asset is online">
-        <p>Assets with a connected agent show their CPU, memory and disk here.</p>
-      </EmptyState>
+      <>
+        {rankBy}
+        <EmptyState title="No asset is reporting">
+          <p>Assets whose agent sent metrics in the last minutes show their CPU, memory and disk here.</p>
+        </EmptyState>
+      </>
     );
   }
   return (
-    <table className="data-table load-table">
-      <caption className="visually-hidden">Online assets by their highest load, last hour</caption>
-      {/* Fixed widths: a long name is cut (whole in its tooltip) rather than pushing Disk out of the card. */}
-      <colgroup>
-        <col className="load-col-name" />
-        <col className="load-col-metric" />
-        <col className="load-col-metric" />
-        <col className="load-col-metric" />
-      </colgroup>
-      <thead>
-        <tr>
-          <th scope="col">Asset</th>
-          <th scope="col">CPU</th>
-          <th scope="col">Memory</th>
-          <th scope="col">Disk</th>
-        </tr>
-      </thead>
-      <tbody>
-        {loads.data.map(({ asset, samples }) => {
-          const last = samples.at(-1);
-          const high = (v: number | null | undefined) =>
-            v !== null && v !== undefined && v >= 90 ? 'high' : undefined;
-          return (
-            <tr key={asset.id}>
-              <th scope="row">
-                <Link to={`/assets/${asset.id}`} title={asset.name}>
-                  {asset.name}
-                </Link>
-              </th>
-              <td className={high(last?.cpu_percent)}>
-                <Sparkline values={samples.map((s) => s.cpu_percent)} max={100} label={`${asset.name} CPU`} />
-                <span>{formatPercent(last?.cpu_percent)}</span>
-              </td>
-              <td className={high(last ? memoryPercent(last) : null)}>
-                <Sparkline values={samples.map(memoryPercent)} max={100} label={`${asset.name} memory`} />
-                <span>{formatPercent(last ? memoryPercent(last) : null)}</span>
-              </td>
-              <td className={high(last ? diskPercent(last) : null)}>
-                <Sparkline values={samples.map(diskPercent)} max={100} label={`${asset.name} disk`} />
-                <span>{formatPercent(last ? diskPercent(last) : null)}</span>
-              </td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+    <>
+      {rankBy}
+      <table className="data-table load-table">
+        <caption className="visually-hidden">
+          The fleet's busiest assets by {topMetricLabels[metric]} now, with their last hour
+        </caption>
+        {/* Fixed widths: a long name is cut (whole in its tooltip) rather than pushing Disk out of the card. */}
+        <colgroup>
+          <col className="load-col-name" />
+          <col className="load-col-metric" />
+          <col className="load-col-metric" />
+          <col className="load-col-metric" />
+        </colgroup>
+        <thead>
+          <tr>
+            <th scope="col">Asset</th>
+            <th scope="col">CPU</th>
+            <th scope="col">Memory</th>
+            <th scope="col">Disk</th>
+          </tr>
+        </thead>
+        <tbody>
+          {loads.data.map(({ entry, samples }) => {
+            const high = (v: number | null) => (v !== null && v >= 90 ? 'high' : undefined);
+            return (
+              <tr key={entry.asset_id} data-testid="busiest-row">
+                <th scope="row">
+                  <Link to={`/assets/${entry.asset_id}`} title={entry.name}>
+                    {entry.name}
+                  </Link>
+                  {metric === 'load' && <span className="muted small"> load {entry.load1.toFixed(2)}</span>}
+                </th>
+                <td className={high(entry.cpu_percent)}>
+                  <Sparkline
+                    values={samples.map((s) => s.cpu_percent)}
+                    max={100}
+                    label={`${entry.name} CPU`}
+                  />
+                  <span>{formatPercent(entry.cpu_percent)}</span>
+                </td>
+                <td className={high(entry.memory_used_percent)}>
+                  <Sparkline values={samples.map(memoryPercent)} max={100} label={`${entry.name} memory`} />
+                  <span>{formatPercent(entry.memory_used_percent)}</span>
+                </td>
+                <td className={high(entry.disk_used_percent)}>
+                  <Sparkline values={samples.map(diskPercent)} max={100} label={`${entry.name} disk`} />
+                  <span>{formatPercent(entry.disk_used_percent)}</span>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </>
   );
 }
 

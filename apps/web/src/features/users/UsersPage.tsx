@@ -1,6 +1,7 @@
 /**
- * Local users of the console: list, create, change a role, reset a password (what `/api/auth/users` offers;
- * the hub has no delete of users yet). The owner's role is reserved and cannot be given or changed here.
+ * Local users of the console: list, create, change a role, reset a password, disable, enable and delete
+ * (decision 0087; each behind a dialog saying what happens to the user's sessions, keys and schedules). The
+ * owner's role is reserved and cannot be given, changed, disabled or deleted here.
  */
 import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -15,6 +16,7 @@ import { FormField } from '../../components/FormField';
 import { TextField } from '../../components/TextField';
 import { Time } from '../../components/Time';
 import { useResourceMutation } from '../../components/use-resource-mutation';
+import { ConfirmMutationDialog } from '../../components/ConfirmMutationDialog';
 import { PageHeader } from '../../components/PageHeader';
 
 const perPage = 50;
@@ -157,16 +159,113 @@ function ChangeUserDialog({ change, onClose }: { change: Change; onClose: () => 
   );
 }
 
+type Removal = { kind: 'disable' | 'enable' | 'delete'; user: User };
+
+const removalTitles: Record<Removal['kind'], (user: User) => string> = {
+  disable: (u) => `Disable ${u.username}?`,
+  enable: (u) => `Enable ${u.username}?`,
+  delete: (u) => `Delete ${u.username}?`,
+};
+
+const removalLabels: Record<Removal['kind'], string> = {
+  disable: 'Disable user',
+  enable: 'Enable user',
+  delete: 'Delete user',
+};
+
+/** What happens, spelled out before it does (decision 0087). */
+function RemovalConsequences({
+  removal,
+  heirs,
+  heir,
+  onHeir,
+}: {
+  removal: Removal;
+  heirs: readonly User[];
+  heir: string;
+  onHeir: (id: string) => void;
+}) {
+  const name = removal.user.username;
+  if (removal.kind === 'enable') {
+    return (
+      <p>
+        {name} can sign in again. Their API keys work again, and schedules that run as them run again from
+        their next tick.
+      </p>
+    );
+  }
+  if (removal.kind === 'disable') {
+    return (
+      <ul>
+        <li>{name} cannot sign in; every console session they have ends now.</li>
+        <li>Their API keys answer 401 until they are enabled again (the keys are kept).</li>
+        <li>Schedules that run as them are refused at each tick, with the reason, until then.</li>
+      </ul>
+    );
+  }
+  return (
+    <>
+      <ul>
+        <li>{name}’s account, console sessions and API keys are removed for good.</li>
+        <li>The audit trail keeps everything they did, under their id and name.</li>
+        <li>
+          If schedules run as {name}, the delete is refused unless you choose who runs them from now on (never
+          with more rights than {name} had).
+        </li>
+      </ul>
+      <FormField label="Schedules run as" problem={undefined}>
+        {(p) => (
+          <select
+            {...p}
+            value={heir}
+            onChange={(e) => {
+              onHeir(e.target.value);
+            }}
+          >
+            <option value="">nobody: refuse if there are any</option>
+            {heirs.map((u) => (
+              <option key={u.id} value={u.id}>
+                {u.username} ({u.role})
+              </option>
+            ))}
+          </select>
+        )}
+      </FormField>
+    </>
+  );
+}
+
 export function UsersPage() {
   const { user: me } = useSession();
   const [page, setPage] = useState(1);
   const [creating, setCreating] = useState(false);
   const [change, setChange] = useState<Change | null>(null);
+  const [removal, setRemoval] = useState<Removal | null>(null);
+  const [heir, setHeir] = useState('');
   const users = useQuery({
     queryKey: ['users', 'list', page],
     queryFn: () => hub.call('users.list', { query: { page, per_page: perPage } }),
     placeholderData: keepPreviousData,
   });
+  const remove = useResourceMutation({
+    mutationFn: async ({ kind, user }: Removal) => {
+      const params = { id: user.id };
+      if (kind === 'disable') return (await hub.call('users.disable', { params })).data;
+      if (kind === 'enable') return (await hub.call('users.enable', { params })).data;
+      return (await hub.call('users.delete', { params, query: heir ? { reassign_to: heir } : {} })).data;
+    },
+    invalidates: [['users']],
+    onSuccess: () => {
+      setRemoval(null);
+    },
+  });
+  const heirs = (users.data?.data ?? []).filter(
+    (u) => u.disabled_at === null && u.id !== removal?.user.id && u.role !== 'viewer',
+  );
+  const act = (kind: Removal['kind'], user: User) => {
+    setHeir('');
+    setRemoval({ kind, user });
+  };
 
   return (
     <section className="page" aria-labelledby="users-title">
@@ -209,6 +308,11 @@ export function UsersPage() {
                     <th scope="row">
                       {u.username}
                       {u.id === me.id && <span className="chip">you</span>}
+                      {u.disabled_at !== null && (
+                        <span className="chip warn" data-testid={`disabled-${u.username}`}>
+                          disabled
+                        </span>
+                      )}
                     </th>
                     <td data-testid={`role-${u.username}`}>{u.role}</td>
                     <td>
@@ -240,6 +344,30 @@ export function UsersPage() {
                           >
                             Reset password
                           </button>
+                          {u.id !== me.id && (
+                            <>
+                              <button
+                                type="button"
+                                className="small"
+                                aria-label={`${u.disabled_at === null ? 'Disable' : 'Enable'} ${u.username}`}
+                                onClick={() => {
+                                  act(u.disabled_at === null ? 'disable' : 'enable', u);
+                                }}
+                              >
+                                {u.disabled_at === null ? 'Disable' : 'Enable'}
+                              </button>
+                              <button
+                                type="button"
+                                className="small danger"
+                                aria-label={`Delete ${u.username}`}
+                                onClick={() => {
+                                  act('delete', u);
+                                }}
+                              >
+                                Delete
+                              </button>
+                            </>
+                          )}
                         </>
                       )}
                     </td>
@@ -280,6 +408,17 @@ export function UsersPage() {
           }}
         />
       )}
+      <ConfirmMutationDialog
+        record={removal}
+        title={(r) => removalTitles[r.kind](r.user)}
+        confirmLabel={removal ? removalLabels[removal.kind] : ''}
+        mutation={remove}
+        onClose={() => {
+          setRemoval(null);
+        }}
+      >
+        {(r) => <RemovalConsequences removal={r} heirs={heirs} heir={heir} onHeir={setHeir} />}
+      </ConfirmMutationDialog>
     </section>
   );
 }

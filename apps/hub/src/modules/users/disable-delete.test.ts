@@ -1,0 +1,317 @@
+/**
+ * Decision 0087: an admin disables, enables and deletes users. What the disabled or deleted user, their
+ * sessions, keys and schedules, and the callers who may not do it, see.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ApiKeyCreated, Schedule, ScheduleRun, User } from '@svc/protocol';
+import { databaseTargets, type InjectResult, type TestHub } from '@svc/testkit';
+import { connectExecCountingAgent } from '../../testing/exec-counting-agent.js';
+import { useOperations, type OperationsApp } from '../../testing/operations-app.js';
+
+// inject() sends this Host unless told otherwise; a same-origin request from the console carries its origin.
+const ownOrigin = 'http://localhost:80';
+const password = 'a long enough password';
+
+function sessionCookie(res: InjectResult): string {
+  const header = res.headers['set-cookie'];
+  const cookies = header === undefined ? [] : Array.isArray(header) ? header : [String(header)];
+  const cookie = cookies.find((c) => c.startsWith('svc_session='));
+  if (!cookie) throw new Error(`no session cookie: ${res.text}`);
+  return cookie.split(';')[0] ?? '';
+}
+
+function login(t: TestHub, username: string, pw = password) {
+  return t.request('POST', '/api/auth/login', { key: null, body: { username, password: pw } });
+}
+
+async function signIn(t: TestHub, username: string): Promise<string> {
+  const res = await login(t, username);
+  expect(res.status, res.text).toBe(200);
+  return sessionCookie(res);
+}
+
+function asSession(t: TestHub, cookie: string, method: string, url: string, body?: unknown) {
+  return t.request(method, url, {
+    key: null,
+    headers: { cookie, origin: ownOrigin },
+    ...(body !== undefined ? { body } : {}),
+  });
+}
+
+async function createUser(t: TestHub, username: string, role: 'admin' | 'operator' | 'viewer') {
+  const res = await t.request('POST', '/api/auth/users', { body: { username, password, role } });
+  expect(res.status, res.text).toBe(201);
+  return res.json.data as User;
+}
+
+/** An admin user with a session and a full key of their own (keys are made by admins only). */
+async function adminWithKey(t: TestHub, username: string) {
+  const user = await createUser(t, username, 'admin');
+  const cookie = await signIn(t, username);
+  const made = await asSession(t, cookie, 'POST', '/api/v2/keys', {
+    name: `${username}'s key`,
+    role: 'admin',
+    scopes: ['*'],
+  });
+  expect(made.status, made.text).toBe(201);
+  return { user, cookie, key: made.json.data as ApiKeyCreated };
+}
+
+async function runsOf(ops: OperationsApp, id: string): Promise<ScheduleRun[]> {
+  const res = await ops.request('GET', `/api/v2/schedules/${id}/runs`);
+  expect(res.status, JSON.stringify(res.json)).toBe(200);
+  return res.json.data as ScheduleRun[];
+}
+
+describe.each(databaseTargets())('disabling and deleting users ($name)', ({ options }) => {
+  const use = useOperations(options);
+
+  it('a disabled user cannot sign in, their session and key get 401; enabled, the key works again', async () => {
+    const { t } = use();
+    const { user, cookie, key } = await adminWithKey(t, 'ann');
+    expect((await asSession(t, cookie, 'GET', '/api/auth/me')).status).toBe(200);
+    expect((await t.request('GET', '/api/auth/users', { key: key.raw_key })).status).toBe(200);
+
+    const disabled = await t.request('POST', `/api/auth/users/${user.id}/disable`);
+    expect(disabled.status, disabled.text).toBe(200);
+    expect((disabled.json.data as User).disabled_at).toBe(t.clock.now().toISOString());
+
+    const me = await asSession(t, cookie, 'GET', '/api/auth/me');
+    expect(me.status).toBe(401);
+    const byKey = await t.request('GET', '/api/auth/users', { key: key.raw_key });
+    expect(byKey.status).toBe(401);
+    expect(byKey.json.error).toBe('unauthorized');
+    const sessions = await t.hub.database.db
+      .selectFrom('sessions')
+      .select('id')
+      .where('user_id', '=', user.id)
+      .execute();
+    expect(sessions).toEqual([]);
+
+    // The right password learns the account is disabled; a wrong one learns what it always did.
+    const right = await login(t, 'ann');
+    expect(right.status).toBe(403);
+    expect(right.json.error).toBe('account_disabled');
+    expect(right.headers['set-cookie']).toBeUndefined();
+    const wrong = await login(t, 'ann', 'not the password at all');
+    const unknown = await login(t, 'nobody-here', 'not the password at all');
+    expect(wrong.status).toBe(401);
+    expect(wrong.json.message).toBe(unknown.json.message);
+
+    // Listed as disabled; disabling again changes nothing.
+    const listed = (await t.request('GET', '/api/auth/users?per_page=100')).json.data as User[];
+    expect(listed.find((u) => u.id === user.id)?.disabled_at).not.toBeNull();
+    const again = await t.request('POST', `/api/auth/users/${user.id}/disable`);
+    expect(again.status).toBe(200);
+
+    const enabled = await t.request('POST', `/api/auth/users/${user.id}/enable`);
+    expect(enabled.status, enabled.text).toBe(200);
+    expect((enabled.json.data as User).disabled_at).toBeNull();
+    expect((await t.request('GET', '/api/auth/users', { key: key.raw_key })).status).toBe(200);
+    // The old session stays ended; a new sign-in works.
+    expect((await asSession(t, cookie, 'GET', '/api/auth/me')).status).toBe(401);
+    await signIn(t, 'ann');
+
+    const audited = await t.hub.database.db
+      .selectFrom('audit_events')
+      .select(['action', 'actor_type'])
+      .where('target_id', '=', user.id)
+      .orderBy('ts')
+      .execute();
+    expect(audited.map((a) => a.action)).toEqual(
+      expect.arrayContaining(['user.disabled', 'user.enabled', 'auth.sign_in_refused_disabled']),
+    );
+    expect(audited.filter((a) => a.action === 'user.disabled')).toHaveLength(1);
+  });
+
+  it("ends at once what the user's session and key hold open (event streams, terminals)", async () => {
+    const { t } = use();
+    const { user, cookie, key } = await adminWithKey(t, 'streamer');
+    const session = await t.hub.services.sessions.resolve(cookie.slice('svc_session='.length));
+    const principal = await t.hub.services.apiKeys.authenticate(key.raw_key);
+    if (!session || !principal?.key) throw new Error('the session or key did not resolve');
+    const ends: string[] = [];
+    t.hub.credentials.onSessionEnded(
+      { id: session.sessionId, userId: user.id, expiresAt: session.expiresAt },
+      (end) => ends.push(`session:${end}`),
+    );
+    t.hub.credentials.onCredentialEnded(principal.key, (end) => ends.push(`key:${end}`));
+
+    expect((await t.request('POST', `/api/auth/users/${user.id}/disable`)).status).toBe(200);
+
+    await expect.poll(() => [...ends].sort(), { timeout: 5_000 }).toEqual(['key:revoked', 'session:revoked']);
+  });
+
+  it('refuses viewers, operators and narrowed admin keys (403), the owner and oneself (409)', async () => {
+    const { t } = use();
+    const target = await createUser(t, 'target-bo', 'viewer');
+    await createUser(t, 'vera', 'viewer');
+    await createUser(t, 'otto', 'operator');
+    const { user: admin, cookie: adminCookie } = await adminWithKey(t, 'adam');
+    const narrow = await t.createKey({ role: 'admin', scopes: ['assets:*', 'users:read'] });
+    const operatorKey = await t.createKey({ role: 'operator', scopes: ['*'] });
+    const viewerKey = await t.createKey({ role: 'viewer', scopes: ['*'] });
+    const routes = [
+      ['POST', `/api/auth/users/${target.id}/disable`],
+      ['POST', `/api/auth/users/${target.id}/enable`],
+      ['DELETE', `/api/auth/users/${target.id}`],
+    ] as const;
+    for (const username of ['vera', 'otto']) {
+      const cookie = await signIn(t, username);
+      for (const [method, url] of routes) {
+        const res = await asSession(t, cookie, method, url);
+        expect(res.status, `${username} ${method} ${url}`).toBe(403);
+      }
+    }
+    for (const key of [narrow.raw_key, operatorKey.raw_key, viewerKey.raw_key]) {
+      for (const [method, url] of routes) {
+        const res = await t.request(method, url, { key });
+        expect(res.status, `${method} ${url}`).toBe(403);
+      }
+    }
+    expect((await t.request('GET', `/api/auth/users?per_page=100`)).json.data).toContainEqual(
+      expect.objectContaining({ id: target.id, disabled_at: null }),
+    );
+
+    const owner = await t.hub.database.db
+      .selectFrom('users')
+      .select('id')
+      .where('role', '=', 'owner')
+      .executeTakeFirstOrThrow();
+    for (const [method, url] of [
+      ['POST', `/api/auth/users/${owner.id}/disable`],
+      ['DELETE', `/api/auth/users/${owner.id}`],
+    ] as const) {
+      const res = await asSession(t, adminCookie, method, url);
+      expect(res.status, `${method} ${url}`).toBe(409);
+      expect(res.json.message).toContain('owner');
+      const byOwner = await t.request(method, url);
+      expect(byOwner.status).toBe(409);
+    }
+    for (const [method, url] of [
+      ['POST', `/api/auth/users/${admin.id}/disable`],
+      ['DELETE', `/api/auth/users/${admin.id}`],
+    ] as const) {
+      const res = await asSession(t, adminCookie, method, url);
+      expect(res.status, `${method} ${url}`).toBe(409);
+      expect(res.json.message).toContain('your own account');
+    }
+    expect((await t.request('POST', '/api/auth/users/user_doesnotexist/disable')).status).toBe(404);
+    expect((await t.request('DELETE', '/api/auth/users/user_doesnotexist')).status).toBe(404);
+    // Still signed in and unchanged after every refusal.
+    expect((await asSession(t, adminCookie, 'GET', '/api/auth/me')).status).toBe(200);
+  });
+
+  it('a schedule running as a disabled user is refused with the reason, and runs again once enabled', async () => {
+    const { t, ops } = use();
+    const asset = await t.createAsset();
+    const agent = connectExecCountingAgent(ops.gateway, asset.id, () => 'ran\n');
+    const { user, key } = await adminWithKey(t, 'sched-sue');
+    const created = await ops.request('POST', '/api/v2/schedules', {
+      key: key.raw_key,
+      body: { name: 'sue nightly', cron: '0 * * * * *', command: 'true', targets: [asset.id] },
+    });
+    expect(created.status, JSON.stringify(created.json)).toBe(201);
+    const schedule = created.json.data as Schedule;
+    expect((await t.request('POST', `/api/auth/users/${user.id}/disable`)).status).toBe(200);
+
+    t.clock.set(new Date(Date.parse(schedule.next_run_at ?? '') + 200));
+    await ops.scheduler.runDue();
+    await ops.scheduler.idle();
+    expect(agent.calls).toBe(0);
+    const [refused] = await runsOf(ops, schedule.id);
+    expect(refused?.status).toBe('refused');
+    expect(refused?.error).toContain('sched-sue');
+    expect(refused?.error).toContain('is disabled');
+
+    expect((await t.request('POST', `/api/auth/users/${user.id}/enable`)).status).toBe(200);
+    t.clock.advance(60_000);
+    await ops.scheduler.runDue();
+    await ops.scheduler.idle();
+    expect(agent.calls).toBe(1);
+    expect((await runsOf(ops, schedule.id)).map((r) => r.status)).toContain('completed');
+  });
+
+  it('a delete is refused while schedules run as the user, then reassigns them and removes keys and sessions', async () => {
+    const { t, ops } = use();
+    const asset = await t.createAsset();
+    const { user, cookie, key } = await adminWithKey(t, 'dora');
+    const heir = await createUser(t, 'heir-op', 'operator');
+    const created = await ops.request('POST', '/api/v2/schedules', {
+      key: key.raw_key,
+      body: { name: 'dora weekly', cron: '0 3 * * 1', command: 'true', targets: [asset.id] },
+    });
+    expect(created.status, JSON.stringify(created.json)).toBe(201);
+    const schedule = created.json.data as Schedule;
+
+    const refused = await t.request('DELETE', `/api/auth/users/${user.id}`);
+    expect(refused.status).toBe(409);
+    expect(refused.json.message).toContain('"dora weekly"');
+    expect(refused.json.message).toContain(schedule.id);
+    expect(refused.json.message).toContain('reassign_to');
+    expect((await t.request('GET', '/api/auth/users', { key: key.raw_key })).status).toBe(200);
+
+    const badHeir = await t.request('DELETE', `/api/auth/users/${user.id}?reassign_to=${user.id}`);
+    expect(badHeir.status).toBe(400);
+    const unknownHeir = await t.request('DELETE', `/api/auth/users/${user.id}?reassign_to=user_none`);
+    expect(unknownHeir.status).toBe(400);
+
+    const deleted = await t.request('DELETE', `/api/auth/users/${user.id}?reassign_to=${heir.id}`);
+    expect(deleted.status, deleted.text).toBe(200);
+    expect((deleted.json.data as User).username).toBe('dora');
+
+    expect((await t.request('GET', '/api/auth/users', { key: key.raw_key })).status).toBe(401);
+    expect((await asSession(t, cookie, 'GET', '/api/auth/me')).status).toBe(401);
+    expect((await login(t, 'dora')).status).toBe(401);
+    const db = t.hub.database.db;
+    expect(await db.selectFrom('api_keys').select('id').where('user_id', '=', user.id).execute()).toEqual([]);
+    expect(await db.selectFrom('users').select('id').where('id', '=', user.id).execute()).toEqual([]);
+
+    // The schedule runs as the heir now, never with more than the heir's role.
+    const row = await db
+      .selectFrom('schedules')
+      .select('run_as')
+      .where('id', '=', schedule.id)
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(row.run_as)).toMatchObject({ userId: heir.id, keyId: null, role: 'operator' });
+
+    // The audit trail keeps what the user did, under their id, and says whose id it was.
+    const theirs = await db
+      .selectFrom('audit_events')
+      .select('action')
+      .where('actor_id', '=', user.id)
+      .execute();
+    expect(theirs.map((a) => a.action)).toContain('api_key.created');
+    const gone = await db
+      .selectFrom('audit_events')
+      .select('detail')
+      .where('action', '=', 'user.deleted')
+      .where('target_id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(gone.detail)).toMatchObject({
+      username: 'dora',
+      keys_deleted: 1,
+      schedules_reassigned: 1,
+      reassigned_to: heir.id,
+    });
+    const keyDeleted = await db
+      .selectFrom('audit_events')
+      .select('action')
+      .where('target_id', '=', key.id)
+      .execute();
+    expect(keyDeleted.map((a) => a.action)).toContain('api_key.deleted');
+  });
+
+  it('deletes a user nothing runs as without reassign_to', async () => {
+    const { t } = use();
+    const user = await createUser(t, 'plain-pat', 'viewer');
+    const cookie = await signIn(t, 'plain-pat');
+    const res = await t.request('DELETE', `/api/auth/users/${user.id}`);
+    expect(res.status, res.text).toBe(200);
+    expect((await asSession(t, cookie, 'GET', '/api/auth/me')).status).toBe(401);
+    const listed = (await t.request('GET', '/api/auth/users?per_page=100')).json.data as User[];
+    expect(listed.map((u) => u.username)).not.toContain('plain-pat');
+    // The name is free again.
+    await createUser(t, 'plain-pat', 'viewer');
+  });
+});
