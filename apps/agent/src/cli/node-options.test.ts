@@ -31,8 +31,9 @@ describe('the daemon node options', () => {
     expect(relaunchOptions({ ...run, argv: ['enroll', '--hub', 'https://hub'] })).toBeNull();
     expect(relaunchOptions({ ...run, argv: [] })).toBeNull();
     expect(relaunchOptions({ ...run, env: { [tuneVariable]: 'false' } })).toBeNull();
-    expect(relaunchOptions({ ...run, execArgv: ['--invocation-count-for-maglev=500'] })).toEqual([
+    expect(relaunchOptions({ ...run, execArgv: ['--invocation-count-for-maglev=500', '--maglev'] })).toEqual([
       '--invocation-count-for-maglev=500',
+      '--maglev',
       '--invocation-count-for-turbofan=300000',
     ]);
   });
