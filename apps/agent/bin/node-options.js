@@ -23,7 +23,7 @@ export const tieringOptions = Object.freeze([
 /** The V8 major versions `tieringOptions` are known to (11–13: Node 20 to 24). */
 const knownV8 = { min: 11, max: 13 };
 
-/** The environment variable that, set to `false`, runs the daemon with node's own defaults. */
+/** The environment variable that, set to `false` (`0`, `no`, `off`), runs the daemon with node's own defaults. */
 export const tuneVariable = 'SVC_AGENT_TUNE_NODE';
 
 /**
@@ -54,7 +54,7 @@ function optionName(option) {
  */
 export function relaunchOptions({ argv, execArgv, env, v8Version }) {
   if (argv[0] !== 'run') return null;
-  if ((env[tuneVariable] ?? '').trim().toLowerCase() === 'false') return null;
+  if (['false', '0', 'no', 'off'].includes((env[tuneVariable] ?? '').trim().toLowerCase())) return null;
   const given = new Set(execArgv.map(optionName));
   const missing = daemonNodeOptions(v8Version).filter((option) => !given.has(optionName(option)));
   return missing.length === 0 ? null : [...execArgv, ...missing];

@@ -30,7 +30,10 @@ describe('the daemon node options', () => {
   it('leaves the other commands, the opt-out and an operator value alone', () => {
     expect(relaunchOptions({ ...run, argv: ['enroll', '--hub', 'https://hub'] })).toBeNull();
     expect(relaunchOptions({ ...run, argv: [] })).toBeNull();
-    expect(relaunchOptions({ ...run, env: { [tuneVariable]: 'false' } })).toBeNull();
+    for (const off of ['false', 'OFF', '0', 'no']) {
+      expect(relaunchOptions({ ...run, env: { [tuneVariable]: off } })).toBeNull();
+    }
+    expect(relaunchOptions({ ...run, env: { [tuneVariable]: 'true' } })).toEqual([...tieringOptions]);
     expect(relaunchOptions({ ...run, execArgv: ['--invocation-count-for-maglev=500', '--maglev'] })).toEqual([
       '--invocation-count-for-maglev=500',
       '--maglev',
