@@ -59,6 +59,15 @@ interface Subject {
   after: Window | null;
 }
 
+/** The TCP sockets of the machine (the other processes' too): what the agent's discovery scan reads. */
+function tcpSockets(): number {
+  try {
+    return fs.readFileSync('/proc/net/tcp', 'latin1').split('\n').length - 2;
+  } catch {
+    return 0;
+  }
+}
+
 const newWindow = (): Window => ({ rss: [], cpuStart: 0, cpuEnd: 0, seconds: 0 });
 
 /** Samples VmRSS every second and CPU over the window, for all `subjects` at once. */
@@ -417,9 +426,15 @@ export async function runAgentBench(): Promise<void> {
     writeResult({
       benchmark: 'agent',
       command: `BENCH_SECONDS=${seconds} npm run bench -- agent`,
-      summary: `One svc-agent process each, idle and connected over wss:// (the hub's built-in CA) to one hub process, all five processes measured over the same ${seconds} s window after ${settleSeconds} s of settling: RSS is VmRSS sampled every second, CPU is utime + stime from /proc/<pid>/stat over the window (in clock ticks of 10 ms). Then every feature of each shipped agent is used once through the hub's API (exec, a terminal, files, containers, the system views, metrics, discovery, a desktop tunnel to a stand-in VNC server) and, after ${settleSeconds} s of settling, the shipped agents and the baseline are measured again over a second window of the same length. Default settings: metrics every 10 s, heartbeat every 30 s; low power (SVC_LOW_POWER_MODE=true): metrics every 30 s, and a heartbeat of 120 s unless the hub asks for less (the agent never heartbeats less often than the hub's welcome says; the interval it settled on is in the table). "As shipped" is \`node apps/agent/bin/svc-agent.js run\`, which runs the precompiled bundle apps/agent/dist/svc-agent.mjs (the agent and its dependencies bundled by esbuild on \`npm install\`; each area in dist/chunks, loaded on its first use, decision 0067) with plain node; "from source under tsx" is \`node --import tsx apps/agent/src/cli/main.ts run\`, which compiles the TypeScript sources in the process (a comparison only). Baseline: a bare node process with one timer, same windows. Node ${process.version}.`,
+      summary: `One svc-agent process each, idle and connected over wss:// (the hub's built-in CA) to one hub process, all five processes measured over the same ${seconds} s window after ${settleSeconds} s of settling: RSS is VmRSS sampled every second, CPU is utime + stime from /proc/<pid>/stat over the window (in clock ticks of 10 ms). Then every feature of each shipped agent is used once through the hub's API (exec, a terminal, files, containers, the system views, metrics, discovery, a desktop tunnel to a stand-in VNC server) and, after ${settleSeconds} s of settling, the shipped agents and the baseline are measured again over a second window of the same length. Default settings: metrics every 10 s, heartbeat every 30 s; low power (SVC_LOW_POWER_MODE=true): metrics every 30 s, and a heartbeat of 120 s unless the hub asks for less (the agent never heartbeats less often than the hub's welcome says; the interval it settled on is in the table). "As shipped" is \`node apps/agent/bin/svc-agent.js run\`, which starts node again in the same process with the daemon's V8 options (apps/agent/bin/node-options.js, decision 0085) and runs the precompiled bundle apps/agent/dist/svc-agent.mjs (the agent and its dependencies bundled by esbuild on \`npm install\`; each area in dist/chunks, loaded on its first use, decision 0067); "from source under tsx" is \`node --import tsx apps/agent/src/cli/main.ts run\`, which compiles the TypeScript sources in the process (a comparison only). Baseline: a bare node process with one timer, same windows. Node ${process.version}.`,
       figures,
       notes: [
+        `Load on the machine while measured: load average ${os
+          .loadavg()
+          .map((l) => l.toFixed(2))
+          .join(
+            ' / ',
+          )} (1 / 5 / 15 min) on ${String(os.availableParallelism())} cores; ${String(tcpSockets())} TCP sockets in /proc/net/tcp, which the discovery scan reads through.`,
         `Containers: ${podman ? "podman's Docker-compatible API (`podman system service` on a socket of the bench's own) was reachable and the shipped agents used it" : "podman is not installed here, so the containers requests loaded the agent's container code but no engine answered"}. Wake-on-LAN (a LAN broadcast) and power (a reboot) were not exercised.`,
         ...used,
         'The targets are checked on the agent as shipped; the run from source under tsx is there to show what the loader costs (the agent no longer runs that way anywhere).',

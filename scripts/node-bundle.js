@@ -22,6 +22,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { builtinModules } from 'node:module';
 import { build } from 'esbuild';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -104,6 +105,33 @@ export function buildStamp(name) {
   };
 }
 
+const builtins = new Set(builtinModules);
+
+/**
+ * Node's built-in modules, imported as CommonJS (`require`, from the banner) rather than through the ES module
+ * loader. An ES `import` of a built-in makes Node build that module's ES facade, which reads every export, and
+ * some exports are getters that load more: `import http from 'node:http'` alone loads undici (for
+ * http.WebSocket), http2, worker_threads and assert, and `node:fs/promises` loads readline: 12 MB of resident
+ * memory for an agent that uses none of them (docs/decisions/0085-agent-footprint.md). `require` returns the
+ * same module object without reading its getters.
+ * @type {import('esbuild').Plugin}
+ */
+const builtinsByRequire = {
+  name: 'builtins-by-require',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^[a-z_/0-9:]+$/ }, (args) => {
+      if (args.kind !== 'import-statement' && args.kind !== 'dynamic-import') return undefined;
+      const bare = args.path.replace(/^node:/, '');
+      if (!builtins.has(bare) && !builtins.has(args.path)) return undefined;
+      return { path: args.path, namespace: 'builtin-by-require' };
+    });
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'builtin-by-require' }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(args.path)});`,
+      loader: 'js',
+    }));
+  },
+};
+
 /**
  * Bundles `entry` into `outfile`, unless the stamp `name` says the last build is current (or `force`).
  * With `chunks` (a directory name next to `outfile`), what the entry only reaches through a dynamic `import()`
@@ -142,6 +170,7 @@ export async function bundleForNode({ name, script, entry, outfile, chunks, forc
     banner: {
       js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
     },
+    plugins: [builtinsByRequire],
     logLevel: 'warning',
     metafile: true,
   });

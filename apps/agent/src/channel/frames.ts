@@ -23,7 +23,7 @@ type Validator = ReturnType<typeof Compile>;
  * Validators compiled on first use, per type: compiling the whole catalog at start held memory for request
  * types an agent may never see (decision 0067).
  */
-function compiledOnDemand<V>(has: (type: string) => boolean, compile: (type: string) => V) {
+export function compiledOnDemand<V>(has: (type: string) => boolean, compile: (type: string) => V) {
   const compiled = new Map<string, V>();
   return {
     get(type: string): V | undefined {

@@ -26,6 +26,7 @@ import type { Static } from 'typebox';
 import { AgentError } from '../handlers/agent-error.js';
 import type { Logger } from '../logger.js';
 import { takeBytes } from '@svc/protocol/node';
+import { compiledOnDemand } from './frames.js';
 
 /** What an opener hands back: the running source. */
 export interface OpenedSource {
@@ -56,17 +57,23 @@ interface StreamOpener<K extends StreamKind> {
 export type StreamOpeners = { [K in StreamKind]?: StreamOpener<K> };
 
 type Validator = ReturnType<typeof Compile>;
-const incoming = new Map<string, Validator>(
-  Object.entries(hubToAgentStreamFrames).map(([type, schema]) => [type, Compile(schema)]),
+// Compiled on first use, as the request validators are (frames.ts): an agent that never opens a terminal or
+// a tunnel holds none of them.
+const incoming = compiledOnDemand<Validator>(
+  (type) => Object.hasOwn(hubToAgentStreamFrames, type),
+  (type) => Compile(hubToAgentStreamFrames[type as keyof typeof hubToAgentStreamFrames]),
 );
-const outgoing = new Map<string, Validator>(
-  Object.entries(agentToHubStreamFrames).map(([type, schema]) => [type, Compile(schema)]),
+const outgoing = compiledOnDemand<Validator>(
+  (type) => Object.hasOwn(agentToHubStreamFrames, type),
+  (type) => Compile(agentToHubStreamFrames[type as keyof typeof agentToHubStreamFrames]),
 );
-const paramChecks = new Map<string, Validator>(
-  Object.entries(streamKinds).map(([kind, k]) => [kind, Compile(k.params)]),
+const paramChecks = compiledOnDemand<Validator>(
+  (kind) => Object.hasOwn(streamKinds, kind),
+  (kind) => Compile(streamKinds[kind as StreamKind].params),
 );
-const openedChecks = new Map<string, Validator>(
-  Object.entries(streamKinds).map(([kind, k]) => [kind, Compile(k.opened)]),
+const openedChecks = compiledOnDemand<Validator>(
+  (kind) => Object.hasOwn(streamKinds, kind),
+  (kind) => Compile(streamKinds[kind as StreamKind].opened),
 );
 
 function problem(validator: Validator, value: unknown): string {

@@ -5,11 +5,13 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFile } from 'node:fs/promises';
 import type http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
+import { tieringOptions } from '../../bin/node-options.js';
 import { writeSettingsFile } from '../config/settings-file.js';
 import { nextFrame, useChannelServer } from '../testing/channel-server.js';
 
@@ -32,6 +34,11 @@ it('runs as a process: connects, answers a request, and stops cleanly on SIGTERM
   try {
     const [ws, request] = await connected;
     expect(request.headers.authorization).toBe(`Bearer sva_${'a'.repeat(52)}`);
+    // The daemon runs with its V8 options (decision 0085): node started again in the same process.
+    if (typeof process.execve === 'function' && process.platform === 'linux') {
+      const cmdline = (await readFile(`/proc/${String(child.pid)}/cmdline`, 'utf8')).split('\0');
+      expect(cmdline).toEqual(expect.arrayContaining([...tieringOptions, launcher, 'run']));
+    }
     await nextFrame(ws, 'hello');
     ws.send(
       JSON.stringify({

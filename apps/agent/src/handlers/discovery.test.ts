@@ -32,6 +32,32 @@ describe('listening ports from /proc/net', () => {
     expect(parseProcNetTcp('header\n garbage line\n 0: ZZ:0016 0:0 0A', 'tcp')).toEqual([]);
   });
 
+  it('finds every listening port of a machine with tens of thousands of connections', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-procnet-'));
+    try {
+      // 30,000 established connections (~4.5 MB, as a busy server's file is) with a listener every 997 lines,
+      // so some of them straddle the boundaries of the chunks the scan reads.
+      const lines = [tcp.split('\n')[0] ?? ''];
+      const listening: number[] = [];
+      for (let i = 0; i < 30_000; i++) {
+        const port = 1024 + i;
+        const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+        const state = i % 997 === 0 ? '0A' : '01';
+        if (state === '0A') listening.push(port);
+        lines.push(
+          `${String(i).padStart(5)}: 0100007F:${hexPort} 0100007F:D431 ${state} 00000000:00000000 00:00000000 00000000     0        0 ${String(9000 + i)} 1 0000000000000000 20 4 31 10 -1`,
+        );
+      }
+      fs.writeFileSync(path.join(dir, 'tcp'), `${lines.join('\n')}\n`);
+      const scan = createDiscoveryHandlers({ procNet: dir })['discovery.scan'];
+      const result = await scan({ container: false, port_scan: true });
+      expect(result.listening?.map((p) => p.port)).toEqual(listening);
+      expect(result.listening?.every((p) => p.address === '127.0.0.1' && p.protocol === 'tcp')).toBe(true);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('follows the fleet default, and this node when it overrides the port scan', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-procnet-'));
     try {

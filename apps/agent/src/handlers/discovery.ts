@@ -4,14 +4,11 @@
  * /proc/net/tcp and tcp6 (no probing, no shell). This node's own `services_discovery_port_scan_enabled`, when
  * set in its file, its environment or by low-power mode, wins over the fleet's default.
  */
-import { readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { discoveryLimits, type DiscoveredContainer, type ListeningPort } from '@svc/protocol';
 import type { DockerEngine } from '../platform/docker-engine.js';
 import { mapContainer } from './containers.js';
 import type { HandlerMap } from './types.js';
-
-/** LISTEN in the kernel's TCP state numbering. */
-const tcpListen = '0A';
 
 function ipv4FromHex(hex: string): string | null {
   if (!/^[0-9A-Fa-f]{8}$/.test(hex)) return null;
@@ -42,15 +39,16 @@ function ipv6FromHex(hex: string): string | null {
   return text;
 }
 
-/** The listening sockets of one /proc/net/tcp{,6} text. */
+/**
+ * A LISTEN line of /proc/net/tcp{,6}: `  sl: local rem st …`, state 0A. Matched over whole chunks of the file,
+ * so the lines of the (often tens of thousands of) other sockets are never split into strings of their own.
+ */
+const listenLine = /^\s*\d+:\s+([0-9A-Fa-f]+):([0-9A-Fa-f]{4})\s+[0-9A-Fa-f]+:[0-9A-Fa-f]{4}\s+0A\s/gm;
+
+/** The listening sockets of /proc/net/tcp{,6} text (whole lines). */
 export function parseProcNetTcp(text: string, protocol: 'tcp' | 'tcp6'): ListeningPort[] {
   const ports: ListeningPort[] = [];
-  for (const line of text.split('\n').slice(1)) {
-    const fields = line.trim().split(/\s+/);
-    const local = fields[1];
-    const state = fields[3];
-    if (!local || state !== tcpListen) continue;
-    const [addressHex = '', portHex = ''] = local.split(':');
+  for (const [, addressHex = '', portHex = ''] of text.matchAll(listenLine)) {
     const port = Number.parseInt(portHex, 16);
     const address = protocol === 'tcp' ? ipv4FromHex(addressHex) : ipv6FromHex(addressHex);
     if (!address || !Number.isInteger(port) || port < 1 || port > 65535) continue;
@@ -59,12 +57,43 @@ export function parseProcNetTcp(text: string, protocol: 'tcp' | 'tcp6'): Listeni
   return ports;
 }
 
+/** Bytes of /proc/net/tcp read at a time: a busy server's file is megabytes (~150 bytes a socket). */
+const chunkBytes = 64 * 1024;
+
+/**
+ * The listening sockets of one /proc/net file, read a chunk at a time, so what the scan holds is one chunk
+ * however many connections the machine has (a whole read of a 6 MB file left the agent 30 MB larger).
+ */
+async function readListeningOf(file: string, protocol: 'tcp' | 'tcp6'): Promise<ListeningPort[]> {
+  const handle = await open(file, 'r').catch(() => null);
+  if (!handle) return [];
+  const ports: ListeningPort[] = [];
+  try {
+    const buffer = Buffer.allocUnsafe(chunkBytes);
+    let carried = '';
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, chunkBytes, null);
+      if (bytesRead === 0) break;
+      const text = carried + buffer.toString('latin1', 0, bytesRead);
+      const lastNewline = text.lastIndexOf('\n');
+      // A line longer than a chunk is no socket line: dropped rather than carried without bound.
+      carried = lastNewline < 0 ? (text.length > chunkBytes ? '' : text) : text.slice(lastNewline + 1);
+      if (lastNewline >= 0) ports.push(...parseProcNetTcp(text.slice(0, lastNewline + 1), protocol));
+    }
+    if (carried) ports.push(...parseProcNetTcp(`${carried}\n`, protocol));
+  } catch {
+    // Unreadable part way: what was read stands.
+  } finally {
+    await handle.close();
+  }
+  return ports;
+}
+
 async function readListening(procNet: string): Promise<ListeningPort[]> {
   const seen = new Set<string>();
   const out: ListeningPort[] = [];
   for (const protocol of ['tcp', 'tcp6'] as const) {
-    const text = await readFile(`${procNet}/${protocol}`, 'utf8').catch(() => '');
-    for (const entry of parseProcNetTcp(text, protocol)) {
+    for (const entry of await readListeningOf(`${procNet}/${protocol}`, protocol)) {
       const key = `${entry.protocol} ${entry.address} ${String(entry.port)}`;
       if (seen.has(key)) continue;
       seen.add(key);

@@ -41,6 +41,9 @@ export function parseStat(text: string): { state: string; ppid: number; pgid: nu
   return { state, ppid, pgid, sid };
 }
 
+/** How many processes the scan reads at once. */
+const scanConcurrency = 8;
+
 function markerOf(environ: Buffer): string | null {
   const prefix = `${execMarkerVariable}=`;
   for (const entry of environ.toString('utf8').split('\0')) {
@@ -57,10 +60,19 @@ async function scanProcesses(procRoot = '/proc'): Promise<ProcessView[] | null> 
   } catch {
     return null;
   }
-  // In parallel: the scan runs after every exec, and /proc reads wait on nothing but the kernel.
-  const views = await Promise.all(
-    names.filter((name) => /^\d+$/.test(name)).map((name) => readProcess(procRoot, name)),
-  );
+  // A few at a time: the scan runs after every exec, and /proc reads wait on nothing but the kernel, but each
+  // read of a /proc file (size 0 to stat) takes a 64 KiB buffer: all processes at once (hundreds) held
+  // megabytes at a time, which the agent then kept (decision 0085).
+  const pids = names.filter((name) => /^\d+$/.test(name));
+  const views: (ProcessView | null)[] = new Array<ProcessView | null>(pids.length).fill(null);
+  let next = 0;
+  const worker = async () => {
+    while (next < pids.length) {
+      const index = next++;
+      views[index] = await readProcess(procRoot, pids[index] ?? '');
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(scanConcurrency, pids.length) }, worker));
   return views.filter((view): view is ProcessView => view !== null);
 }
 

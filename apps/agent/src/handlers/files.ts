@@ -177,8 +177,11 @@ async function readFileData(
     // Read until EOF or one byte past the limit: files under /proc say size 0, and a file may grow after the stat.
     const chunks: Buffer[] = [];
     let length = 0;
+    // Chunks sized to the file (one byte more, to see its end), not 1 MB each: a 64 KiB file touched 2 MB,
+    // which the agent then kept (decision 0085). Only what was read is kept of each chunk.
+    const want = Math.max(stats.size + 1, 64 * 1024);
     for (;;) {
-      const chunk = Buffer.alloc(Math.min(1024 * 1024, maxBytes + 1 - length));
+      const chunk = Buffer.allocUnsafe(Math.min(1024 * 1024, want, maxBytes + 1 - length));
       const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
       if (bytesRead === 0) break;
       chunks.push(chunk.subarray(0, bytesRead));

@@ -12,6 +12,7 @@ import {
 } from '../platform/run-command.js';
 import { AgentError } from './agent-error.js';
 import type { HandlerMap } from './types.js';
+import { byName } from './by-name.js';
 
 const noSystemdMessage = 'this host has no systemd';
 
@@ -97,7 +98,7 @@ export function mergeServices(units: UnitRow[], files: Map<string, string>): Ser
       enabled: isEnabledState(state),
     });
   }
-  return [...services.values()].sort((a, b) => a.name.localeCompare(b.name)).slice(0, 10_000);
+  return [...services.values()].sort(byName).slice(0, 10_000);
 }
 
 export interface ServicesOptions {

@@ -20,6 +20,7 @@ import {
 } from '../platform/run-command.js';
 import { AgentError } from './agent-error.js';
 import type { HandlerMap } from './types.js';
+import { byName } from './by-name.js';
 
 /** Cuts text to a catalog field's length, so one odd entry cannot void a whole list. */
 const clip = (text: string, max: number) => (text.length > max ? text.slice(0, max) : text);
@@ -66,7 +67,7 @@ export function listNetworkInterfaces(
       })),
     });
   }
-  return result.sort((a, b) => a.name.localeCompare(b.name));
+  return result.sort(byName);
 }
 
 // ---- disks ---------------------------------------------------------------------------------------------
@@ -276,7 +277,7 @@ export function createSystemHandlers(options: SystemOptions = {}): Pick<HandlerM
       }
       if (result.code !== 0)
         throw new AgentError('failed', `${m.file} failed: ${result.stderr.trim().slice(0, 500)}`);
-      const list = m.parse(result.stdout).sort((a, b) => a.name.localeCompare(b.name));
+      const list = m.parse(result.stdout).sort(byName);
       return { manager: m.manager, packages: list.slice(0, 100_000) };
     }
     return { manager: 'none', packages: [] };
