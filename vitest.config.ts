@@ -120,6 +120,9 @@ export default defineConfig({
           setupFiles: [hubSetup],
           // Builds the hub and the agent bundle, so the tests that start them as processes run what ships.
           globalSetup: ['scripts/build.js'],
+          // As the other tiers (decision 0066, addendum): most files import the testkit, and with it the hub's
+          // sources, which a worker then loads once rather than once per file. Tests keep no module state.
+          isolate: false,
         },
       },
     ],
