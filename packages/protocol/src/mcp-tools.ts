@@ -34,6 +34,7 @@ const catalogue = [
   { route: 'system.logs', effect: 'read' },
   { route: 'metrics.overview', effect: 'read' },
   { route: 'metrics.history', effect: 'read' },
+  { route: 'metrics.top', effect: 'read' },
   { route: 'alerts.list', effect: 'read' },
   { route: 'incidents.list', effect: 'read' },
   { route: 'audit.list', effect: 'read' },
