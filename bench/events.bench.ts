@@ -1,26 +1,34 @@
 /**
  * events: N event-stream subscribers (1, 100, 1,000) on one hub, receiving presence- and exec-like events the
- * hub's bus publishes at a steady rate: events delivered per second (all subscribers together), p99 delivery
- * latency (publish to a subscriber's 'message'), the hub's RSS; then the same with one subscriber that stops
- * reading, and the ratio of the others' p99 to the run without it.
+ * hub's bus publishes at a steady rate: events delivered per second (all subscribers together) and published
+ * per second, p99 delivery latency (from when an event was due to a subscriber's reading it), the hub's RSS and
+ * the CPU of both processes; then the same with one subscriber that stops reading, and the ratio of the
+ * others' p99 to the run without it.
  *
  * The hub (startTestHub, SQLite, plain HTTP on loopback, owner key) runs in this process; the clients run in a
  * child process (bench/lib/event-clients.ts): plain sockets that walk the frames and read the ids of about 100
- * clients' messages, so the figures are the hub's and not the clients' parsing. Latency is measured on CLOCK_MONOTONIC (process.hrtime), which both
- * processes share. Knobs: BENCH_MAX_SUBSCRIBERS (default 1,000), BENCH_EVENTS (events per run, default 2,000),
- * BENCH_RATE (events per second, default 1,000), BENCH_REPEATS (runs of each, default 3; the one with the median
- * p99 is reported).
+ * clients' messages, so the figures are the hub's and not the clients' parsing. Events are due on a fixed
+ * schedule (ticks of 10 ms); a tick the hub's own work delays is published late and its latency counts from
+ * when it was due. Latency is measured on CLOCK_MONOTONIC (process.hrtime), which both processes share.
+ * Knobs: BENCH_MAX_SUBSCRIBERS (default 1,000), BENCH_SIZES (comma-separated sizes, instead of 1, 100 and the
+ * maximum), BENCH_EVENTS (events per run, default 2,000), BENCH_RATE (events per second, default 1,000),
+ * BENCH_REPEATS (runs of each, default 3; the one with the median p99 is reported).
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import { ManualClock } from '../apps/hub/src/platform/clock.js';
 import { startTestHub, type TestHub } from '@svc/testkit';
+import { cpuSecondsOf } from './lib/proc-stats.js';
 import { repoRoot, writeResult, type Figure } from './lib/report.js';
 
 const maxSubscribers = Math.min(1000, Math.max(1, Number(process.env.BENCH_MAX_SUBSCRIBERS ?? 1000)));
-const sizes = [...new Set([1, 100, 1000].filter((n) => n <= maxSubscribers).concat(maxSubscribers))].sort(
-  (a, b) => a - b,
-);
+/** BENCH_SIZES (comma-separated) runs only those sizes, for a profile or a trial of one size. */
+const sizes = (
+  process.env.BENCH_SIZES
+    ? process.env.BENCH_SIZES.split(',').map((n) => Math.min(1000, Math.max(1, Math.round(Number(n)))))
+    : [...new Set([1, 100, 1000].filter((n) => n <= maxSubscribers).concat(maxSubscribers))]
+).sort((a, b) => a - b);
 const eventCount = Math.max(100, Number(process.env.BENCH_EVENTS ?? 2000));
 const rate = Math.max(10, Number(process.env.BENCH_RATE ?? 1000));
 const repeats = Math.max(1, Math.round(Number(process.env.BENCH_REPEATS ?? 3)));
@@ -33,6 +41,11 @@ interface RunFigures {
   rssMiB: number;
   dropped: number;
   outOfOrder: number;
+  /** Events published per second, from the first tick to the last publish (the bench's rate when kept up). */
+  publishRate: number;
+  /** CPU time (user + system) over the run's wall time: the hub's process, the clients' process. */
+  hubCpuShare: number;
+  clientsCpuShare: number;
 }
 
 interface ClientsResult {
@@ -113,13 +126,24 @@ async function run(
   const droppedBefore = t.hub.eventStream.droppedCount();
   const assetIds = Array.from({ length: 50 }, (_, i) => `ast_${String(i).padStart(26, '0')}`);
   const started = performance.now();
-  const perTick = Math.max(1, Math.round(rate / 100));
-  for (let sent = 0; sent < eventCount;) {
+  const hubCpuBefore = process.cpuUsage();
+  const clientsCpuBefore = cpuSecondsOf(clients.child.pid ?? 0);
+  // Ticks of 10 ms, each due at a fixed time from the start: a tick the hub's work delays is published late and
+  // its events' latency counts from when they were due (as events from agents would wait in the hub's sockets),
+  // so a busy hub cannot slow the rate down to what it keeps up with.
+  const tickMs = 10;
+  const perTick = Math.max(1, Math.round((rate * tickMs) / 1000));
+  const startedMs = nowMs();
+  let lastPublishMs = startedMs;
+  for (let sent = 0, tick = 0; sent < eventCount; tick += 1) {
+    const due = startedMs + tick * tickMs;
+    const wait = due - nowMs();
+    // One tick per turn of the event loop, as the hub reads events from its sockets: a late tick is followed at
+    // once by the next one due, with the hub's own work (its flushes) between them.
+    await new Promise((resolve) => (wait > 0 ? setTimeout(resolve, wait) : setImmediate(resolve)));
     const ids: string[] = [];
     const at: number[] = [];
     for (let i = 0; i < perTick && sent < eventCount; i += 1, sent += 1) {
-      // Before publishing: a hub that writes at once may have the message read before publish returns.
-      const before = nowMs();
       const event =
         sent % 2 === 0
           ? t.hub.events.publish('asset.online', {
@@ -136,19 +160,23 @@ async function run(
               truncated: false,
             });
       ids.push(event.id);
-      at.push(before);
+      at.push(due);
     }
+    lastPublishMs = nowMs();
     clients.child.send({ op: 'published', ids, at });
     if (withSlow && t.hub.eventStream.droppedCount() === droppedBefore) {
       t.hub.events.publish('heartbeat.update', { asset_ids: bulkIds, asset_id: 'ast_bulk' });
     }
-    await new Promise((resolve) => setTimeout(resolve, 10));
   }
+  const publishRate = eventCount / Math.max(0.001, (lastPublishMs - startedMs + tickMs) / 1000);
   const result = await clients.ask<ClientsResult>(
     { op: 'finish', expected: eventCount * subscribers, timeoutMs: 30_000 },
     'result',
   );
   const seconds = (performance.now() - started) / 1000;
+  const hubCpu = process.cpuUsage(hubCpuBefore);
+  const hubCpuShare = (hubCpu.user + hubCpu.system) / 1e6 / seconds;
+  const clientsCpuShare = (cpuSecondsOf(clients.child.pid ?? 0) - clientsCpuBefore) / seconds;
   const rssMiB = process.memoryUsage().rss / 2 ** 20;
   const dropped = t.hub.eventStream.droppedCount() - droppedBefore;
   for (let i = 0; i < 500 && t.hub.eventStream.clientCount() > 0; i += 1) {
@@ -163,6 +191,9 @@ async function run(
     rssMiB,
     dropped,
     outOfOrder: result.outOfOrder,
+    publishRate,
+    hubCpuShare,
+    clientsCpuShare,
   };
 }
 
@@ -184,6 +215,7 @@ export async function runEventsBench(): Promise<void> {
   const clients = await startClients();
   const figures: Figure[] = [];
   const notes: string[] = [];
+  const loadBefore = os.loadavg()[0] ?? 0;
   try {
     // A short run first, not reported, so the first size's figures do not include warming up (JIT, buffers).
     await run(t, clients, 10, false, Math.min(eventCount, 500));
@@ -200,7 +232,10 @@ export async function runEventsBench(): Promise<void> {
       const slowed = median(sloweds);
       const ratio = plain.p99Ms > 0 ? slowed.p99Ms / plain.p99Ms : 1;
       figures.push(
-        { name: `${n} subscribers: events/s delivered`, value: (plain.delivered / plain.seconds).toFixed(0) },
+        {
+          name: `${n} subscribers: events/s delivered (events/s published)`,
+          value: `${(plain.delivered / plain.seconds).toFixed(0)} (${plain.publishRate.toFixed(0)})`,
+        },
         {
           name: `${n} subscribers: p99 (p50) delivery latency`,
           value: `${plain.p99Ms.toFixed(1)} ms (${plain.p50Ms.toFixed(1)} ms)`,
@@ -208,6 +243,10 @@ export async function runEventsBench(): Promise<void> {
         {
           name: `${n} subscribers: RSS of the hub's process`,
           value: `${plain.rssMiB.toFixed(0)} MiB`,
+        },
+        {
+          name: `${n} subscribers: CPU of the hub's process (of the clients')`,
+          value: `${(plain.hubCpuShare * 100).toFixed(0)}% (${(plain.clientsCpuShare * 100).toFixed(0)}%) of a core`,
         },
         {
           name: `${n} subscribers + 1 stalled: p99 of the others, ratio to without`,
@@ -234,13 +273,19 @@ export async function runEventsBench(): Promise<void> {
     clients.child.disconnect();
     await t.close();
   }
+  // The machine is shared: what else ran, and whether this process ran ahead of it (a negative nice).
+  notes.push(
+    `machine load (1-minute average) at the start and the end: ${loadBefore.toFixed(1)}, ` +
+      `${(os.loadavg()[0] ?? 0).toFixed(1)}; the bench's priority (nice): ${os.getPriority()}`,
+  );
   writeResult({
     benchmark: 'events',
     command: 'npm run bench -- events',
     summary:
-      `Event-stream subscribers on one hub receiving ${eventCount} presence and exec events published at ` +
-      `${rate}/s (50 asset ids each), with and without one subscriber that stops reading; of ${repeats} ` +
-      'runs each, the one with the median p99. The clients run ' +
+      `Event-stream subscribers on one hub receiving ${eventCount} presence and exec events due at ` +
+      `${rate}/s (50 asset ids each, about 1.8 KB), with and without one subscriber that stops reading; of ` +
+      `${repeats} runs each, the one with the median p99. Latency counts from when an event was due, so a hub ` +
+      'that falls behind shows it. The clients run ' +
       "in a child process, walk the frames and time about 100 clients' messages (see bench/events.bench.ts).",
     figures,
     notes,

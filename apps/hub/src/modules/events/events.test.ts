@@ -415,6 +415,65 @@ describe("the stream follows its key's changes (decision 0049)", () => {
   });
 });
 
+describe('bursts: a reader that keeps up gets every event, each its own message, in order', () => {
+  let t: TestHub;
+  let port: number;
+  beforeAll(async () => {
+    t = await startTestHub({
+      listen: true,
+      clock: new ManualClock(new Date()),
+      // Bounds a burst exceeds: 120 events of about 700 bytes are over both.
+      eventStream: { queuedBytes: 64 * 1024, queuedMessages: 100, pingIntervalMs: 60_000 },
+    });
+    port = t.servers?.httpPort ?? 0;
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('a burst over the message and byte bounds, published in one turn, arrives whole and the client stays', async () => {
+    const client = await stream(port, bearer(t.ownerKey), '?types=heartbeat.update');
+    const assetIds = Array.from({ length: 20 }, (_, i) => `ast_${String(i).padStart(26, '0')}`);
+    const published = Array.from(
+      { length: 120 },
+      (_, i) => t.hub.events.publish('heartbeat.update', { asset_ids: assetIds, asset_id: `ast_${i}` }).id,
+    );
+    await client.waitFor('heartbeat.update', published.length);
+    // One message per event (each parsed on its own), in the order published, nothing else.
+    expect(client.messages.map((m) => m.id)).toEqual(published);
+    expect(client.messages.map((m) => m.data.asset_id)).toEqual(published.map((_, i) => `ast_${i}`));
+    expect(t.hub.eventStream.droppedCount()).toBe(0);
+    expect(client.ws.readyState).toBe(WebSocket.OPEN);
+    client.ws.close();
+  });
+
+  it('events published over many turns while writes are held back arrive in order, to each client what it asked for', async () => {
+    const all = await stream(port, bearer(t.ownerKey));
+    const online = await stream(port, bearer(t.ownerKey), '?types=asset.online');
+    const published: { id: string; type: string }[] = [];
+    for (let turn = 0; turn < 20; turn += 1) {
+      for (let i = 0; i < 10; i += 1) {
+        const n = turn * 10 + i;
+        const event =
+          n % 2 === 0
+            ? t.hub.events.publish('asset.online', { asset_ids: [], asset_id: `ast_${n}`, name: 'node' })
+            : t.hub.events.publish('heartbeat.update', { asset_ids: [], asset_id: `ast_${n}` });
+        published.push({ id: event.id, type: event.type });
+      }
+      await new Promise((r) => setImmediate(r));
+    }
+    await all.waitFor('heartbeat.update', 100);
+    await online.waitFor('asset.online', 100);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(all.messages.map((m) => m.id)).toEqual(published.map((e) => e.id));
+    expect(online.messages.map((m) => m.id)).toEqual(
+      published.filter((e) => e.type === 'asset.online').map((e) => e.id),
+    );
+    all.ws.close();
+    online.ws.close();
+  });
+});
+
 describe('a slow or silent client never holds the hub or other clients', () => {
   let t: TestHub;
   let port: number;
