@@ -49,6 +49,7 @@ describe('a check run from an agent', () => {
     await t.page.getByRole('option', { name: local.name, exact: true }).click();
     await t.page.getByRole('list', { name: 'Agent that runs the check' }).getByText(local.name).waitFor();
     expect(await accessibilityProblems(t.page, 'check form, run from an agent')).toEqual([]);
+    await t.screenshot('checks-run-from');
     await t.page.getByRole('button', { name: 'Create check' }).click();
 
     const row = t.page.getByRole('table', { name: 'Service checks' }).getByRole('row', { name: /private/ });
@@ -73,6 +74,8 @@ describe('a check run from an agent', () => {
       .waitFor();
     await row.getByText('down (1)').waitFor();
     expect(await accessibilityProblems(t.page, 'checks page with a check from an agent')).toEqual([]);
+    // Run now scrolled the table to its last column: back to the name for the picture.
+    await row.getByRole('rowheader', { name: 'private' }).scrollIntoViewIfNeeded();
     await t.screenshot('checks-from-agent');
     expect(t.cspViolations).toEqual([]);
   }, 120_000);

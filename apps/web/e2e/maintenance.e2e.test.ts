@@ -126,6 +126,7 @@ describe('the Maintenance page', () => {
     expect(await dialog.getByLabel('Recurring').isChecked()).toBe(true);
     expect(await dialog.getByLabel('Cron').inputValue()).toBe('0 1 * * *');
     await dialog.getByRole('list', { name: 'Chosen assets' }).getByText('edit-web').waitFor();
+    await t.screenshot('maintenance-edit');
 
     // A bad cron: the hub's message under the Cron field, the dialog still open.
     await dialog.getByLabel('Reason').fill('backups and index rebuild');

@@ -164,6 +164,7 @@ describe('the Updates pages', () => {
     expect(await t.page.getByLabel('Dry run (the manager simulates)').isChecked()).toBe(true);
     await t.page.getByLabel('Security only').check();
     expect(await accessibilityProblems(t.page, 'the update run form')).toEqual([]);
+    await t.screenshot('update-run-form');
     await t.page.getByRole('button', { name: 'Start dry run' }).click();
     await t.page.waitForURL(/\/updates\/runs\/upr_/);
     await t.page.getByRole('heading', { name: 'Dry run of security only' }).waitFor();
@@ -202,6 +203,7 @@ describe('the Updates pages', () => {
     );
     expect(await t.page.getByTestId('security-count').textContent()).toBe('2');
     expect(await accessibilityProblems(t.page, 'the asset’s Updates tab')).toEqual([]);
+    await t.screenshot('asset-updates');
 
     await t.page.getByRole('button', { name: 'Apply', exact: true }).click();
     await t.page.getByRole('button', { name: 'Apply updates' }).click();

@@ -40,6 +40,7 @@ describe('disabling and deleting users', () => {
     const disable = t.page.getByRole('dialog', { name: 'Disable vic?' });
     await disable.getByText('every console session they have ends now').waitFor();
     await disable.getByText('Their API keys answer 401').waitFor();
+    await t.screenshot('admin-user-disable');
     await disable.getByRole('button', { name: 'Disable user' }).click();
     await disable.waitFor({ state: 'hidden' });
     await t.page.getByTestId('disabled-vic').waitFor();
@@ -65,6 +66,7 @@ describe('disabling and deleting users', () => {
     await t.page.getByRole('button', { name: 'Delete vic' }).click();
     const remove = t.page.getByRole('dialog', { name: 'Delete vic?' });
     await remove.getByText('removed for good').waitFor();
+    await t.screenshot('admin-user-delete');
     await remove.getByRole('button', { name: 'Delete user' }).click();
     await remove.waitFor({ state: 'hidden' });
     await t.page.getByRole('rowheader', { name: 'vic' }).waitFor({ state: 'detached' });
