@@ -82,6 +82,31 @@ describe('the Discovery page', () => {
     expect(t.cspViolations).toEqual([]);
   }, 60_000);
 
+  it('makes a service check from a suggestion in one click', async () => {
+    const t = h();
+    await t.signIn('owner');
+    await t.page.goto(`${t.baseUrl}/discovery?status=all`);
+    await t.page
+      .getByRole('button', { name: 'Watch jellyfin (jellyfin/jellyfin:10.10.3) on media-01 with a check' })
+      .click();
+    const made = t.page.getByRole('status').filter({ hasText: 'check made' });
+    await made.waitFor();
+    const name = ((await made.textContent()) ?? '').split(': check made')[0] ?? '';
+    // The hub made it from the container's published port, on its asset.
+    const listed = await t.api('GET', '/api/v2/checks?per_page=100');
+    expect(listed.status).toBe(200);
+    const checks = (
+      listed.json as { data: { name: string; kind: string; target: string; asset_id: string }[] }
+    ).data;
+    expect(checks).toEqual([
+      expect.objectContaining({ name, kind: 'tcp', target: expect.stringMatching(/:8096$/) as unknown }),
+    ]);
+    expect(checks[0]?.asset_id).toBe(fake.assetId);
+    await made.getByRole('link', { name: 'See it on the Checks page' }).click();
+    await t.page.getByRole('table', { name: 'Service checks' }).getByText(name).waitFor();
+    expect(t.cspViolations).toEqual([]);
+  }, 60_000);
+
   it('probes a LAN range only when enabled, and adds a host only when accepted', async () => {
     const t = h();
     await t.signIn('owner');
@@ -123,6 +148,6 @@ describe('the Discovery page', () => {
     await t.page.goto(`${t.baseUrl}/discovery`);
     await t.page.getByRole('table', { name: 'Suggestions' }).waitFor();
     expect(await t.page.getByRole('button', { name: 'Run discovery' }).count()).toBe(0);
-    expect(await t.page.getByRole('button', { name: /^(Accept|Dismiss) / }).count()).toBe(0);
+    expect(await t.page.getByRole('button', { name: /^(Accept|Dismiss|Watch) / }).count()).toBe(0);
   }, 60_000);
 });

@@ -1,7 +1,7 @@
 /**
  * Discovery: run it (the agents' containers and listening ports; a LAN CIDR when the setting allows), see
- * what it suggested, and accept or dismiss each suggestion. Nothing becomes an asset unless a person
- * accepts a LAN host here.
+ * what it suggested, and accept or dismiss each suggestion, or watch it with a service check in one click
+ * (WatchButton.tsx). Nothing becomes an asset unless a person accepts a LAN host here.
  */
 import { useState, type SyntheticEvent } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -22,6 +22,7 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { PageHeader } from '../../components/PageHeader';
 import { PagedQueryStates } from '../../components/QueryStates';
 import { formatTime } from '../../components/units';
+import { WatchButton } from './WatchButton';
 
 const perPage = 50;
 const kindLabel: Record<DiscoverySuggestion['kind'], string> = {
@@ -198,6 +199,8 @@ export function DiscoveryPage() {
   const kind = isKind(rawKind) ? rawKind : null;
   const page = Math.max(1, Number(params.get('page') ?? '1') || 1);
   const [notice, setNotice] = useState<string | null>(null);
+  const [made, setMade] = useState<string | null>(null);
+  const [failed, setFailed] = useState<unknown>(null);
   const [deciding, setDeciding] = useState<Deciding | null>(null);
   const suggestions = useQuery({
     queryKey: ['discovery', 'suggestions', status, kind, page],
@@ -232,6 +235,12 @@ export function DiscoveryPage() {
           {notice}
         </p>
       )}
+      {made && (
+        <p className="notice ok" role="status">
+          {made}: check made. <Link to="/checks">See it on the Checks page</Link>.
+        </p>
+      )}
+      {failed !== null && <ErrorNotice error={failed} />}
       <div className="filters" role="search" aria-label="Filter suggestions">
         <FilterSelect
           id="suggestion-status"
@@ -307,32 +316,47 @@ export function DiscoveryPage() {
                     </td>
                     {canMutate && (
                       <td>
-                        {s.status === 'pending' && (
-                          <span className="row-buttons">
-                            <button
-                              type="button"
-                              className="small"
-                              aria-label={`Accept ${s.title}`}
-                              onClick={() => {
-                                setNotice(null);
-                                setDeciding({ suggestion: s, action: 'accept' });
+                        <span className="row-buttons">
+                          {s.status !== 'dismissed' && (
+                            <WatchButton
+                              suggestion={s}
+                              onMade={(check) => {
+                                setFailed(null);
+                                setMade(check.name);
                               }}
-                            >
-                              Accept
-                            </button>
-                            <button
-                              type="button"
-                              className="small danger"
-                              aria-label={`Dismiss ${s.title}`}
-                              onClick={() => {
-                                setNotice(null);
-                                setDeciding({ suggestion: s, action: 'dismiss' });
+                              onFailed={(error) => {
+                                setMade(null);
+                                setFailed(error);
                               }}
-                            >
-                              Dismiss
-                            </button>
-                          </span>
-                        )}
+                            />
+                          )}
+                          {s.status === 'pending' && (
+                            <>
+                              <button
+                                type="button"
+                                className="small"
+                                aria-label={`Accept ${s.title}`}
+                                onClick={() => {
+                                  setNotice(null);
+                                  setDeciding({ suggestion: s, action: 'accept' });
+                                }}
+                              >
+                                Accept
+                              </button>
+                              <button
+                                type="button"
+                                className="small danger"
+                                aria-label={`Dismiss ${s.title}`}
+                                onClick={() => {
+                                  setNotice(null);
+                                  setDeciding({ suggestion: s, action: 'dismiss' });
+                                }}
+                              >
+                                Dismiss
+                              </button>
+                            </>
+                          )}
+                        </span>
                       </td>
                     )}
                   </tr>
