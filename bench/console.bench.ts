@@ -10,6 +10,9 @@
  *   to the middle (row 5,000) timed until its rows are shown (their page fetched from the hub);
  * - baseline in the same run: a plain static <table> of the same 10,000 rows and columns (no virtualization,
  *   no fetching, no framework), rendered once and scrolled the same way.
+ * - metrics chart (issue 34): one asset with 30 days of samples every 10 s (259,200); its metrics tab on the
+ *   30-day range (the hub's buckets) timed from the click on "30 days" (the tab open on 6 hours) until the
+ *   charts show, BENCH_LOADS times; baseline in the same run: the click on "1 hour" (360 raw samples).
  * Knobs: BENCH_ASSETS (10,000), BENCH_LOADS (10), BENCH_STEP_PX (400).
  */
 import { execFileSync } from 'node:child_process';
@@ -22,6 +25,7 @@ import { percentile } from './lib/fleet.js';
 import { freePort, startTs } from './lib/processes.js';
 import { repoRoot, writeResult } from './lib/report.js';
 import { seedAssets } from './lib/seed-assets.js';
+import { seedMetrics } from './lib/seed-metrics.js';
 import { writeStaticTwin } from './lib/static-twin.js';
 
 const chromiumFlags = [
@@ -149,6 +153,7 @@ export async function runConsoleBench(): Promise<void> {
   };
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-console-'));
   await seedAssets(dataDir, assetCount);
+  const chartAsset = await seedMetrics(dataDir, 'host-00000', 30, 10);
   const [httpsPort, httpPort] = [await freePort(), await freePort()];
   const hub = await startTs(
     'apps/hub/src/main.ts',
@@ -162,6 +167,7 @@ export async function runConsoleBench(): Promise<void> {
       SVC_RATE_LIMIT_ENABLED: 'false',
       SVC_LOCAL_AGENT: 'false',
       SVC_LOG_LEVEL: 'info',
+      SVC_METRICS_RETENTION_DAYS: '31',
     },
     'svc hub on',
     120_000,
@@ -210,6 +216,29 @@ export async function runConsoleBench(): Promise<void> {
     );
     await page.getByRole('rowheader', { name: `host-${String(assetCount / 2).padStart(5, '0')}` }).waitFor();
     const jumpMs = performance.now() - jumpStarted;
+
+    // The metrics tab: 30 days (bucketed by the hub) and, as the baseline, 1 hour (raw), in turn.
+    const chartTimes = { month: [] as number[], hour: [] as number[] };
+    // From the 6-hour range (loaded, not timed), a click on the range until its chart's figures show.
+    const chartLoad = async (range: '30d' | '1h'): Promise<number> => {
+      await page.goto(`${baseUrl}/assets/${chartAsset.assetId}/metrics?range=6h`);
+      await page.getByText(/^\d+ samples, refreshed/).waitFor({ timeout: 30_000 });
+      const started = performance.now();
+      await page.getByRole('button', { name: range === '30d' ? '30 days' : '1 hour' }).click();
+      await page
+        .getByText(range === '30d' ? /^\d+ samples in \d+ buckets/ : /^3\d\d samples, refreshed/)
+        .waitFor({ timeout: 30_000 });
+      await page.getByRole('img', { name: /^CPU: CPU: latest/ }).waitFor();
+      return performance.now() - started;
+    };
+    await chartLoad('30d');
+    await chartLoad('1h');
+    for (let i = 0; i < loads; i += 1) {
+      chartTimes.month.push(await chartLoad('30d'));
+      chartTimes.hour.push(await chartLoad('1h'));
+    }
+    const monthP50 = percentile(chartTimes.month, 50);
+    const hourP50 = percentile(chartTimes.hour, 50);
     await context.close();
 
     const baseContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -285,6 +314,20 @@ export async function runConsoleBench(): Promise<void> {
           value: `${ms(base.frameP50)} / ${ms(base.frameP95)} / ${ms(base.frameMax)}`,
         },
         { name: 'baseline static table: first render of all rows', value: ms(baseRenderMs) },
+        {
+          name: `metrics tab, 30 days of ${chartAsset.samples} samples (hub buckets): click to charts shown, p50 / max`,
+          value: `${ms(monthP50)} / ${ms(Math.max(...chartTimes.month))} (${loads} loads)`,
+          target: '< 1 s',
+          met: Math.max(...chartTimes.month) < 1000,
+        },
+        {
+          name: 'baseline: metrics tab, 1 hour (360 raw samples), p50 / max',
+          value: `${ms(hourP50)} / ${ms(Math.max(...chartTimes.hour))} (${loads} loads)`,
+        },
+        {
+          name: 'metrics tab p50, 30 days / 1 hour',
+          value: (monthP50 / Math.max(0.1, hourP50)).toFixed(2),
+        },
         {
           name: 'frame time p95, console / baseline',
           value: (ours.frameP95 / Math.max(0.1, base.frameP95)).toFixed(2),

@@ -9,12 +9,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentRequestPayload, FileEntry, LogEntry, ProcessInfo, ServiceInfo } from '@svc/protocol';
+import { accessibilityProblems } from './axe.js';
 import { useConsole, type ConsoleHarness } from './harness.js';
 import {
   connectFakeAgent,
   createManualAsset,
   hourOfSamples,
   localAsset,
+  weekOfSamples,
   type EnrolledFake,
 } from './fleet.js';
 
@@ -72,6 +74,7 @@ const files: FileEntry[] = [
 ];
 
 let fake: EnrolledFake;
+const week = weekOfSamples();
 const serviceActions: AgentRequestPayload<'services.action'>[] = [];
 const kills: AgentRequestPayload<'processes.kill'>[] = [];
 const logQueries: AgentRequestPayload<'system.logs'>[] = [];
@@ -98,6 +101,8 @@ beforeAll(async () => {
       return { source: 'journal', entries: logEntries, truncated: false };
     },
   });
+  // The agent's backlog first (the hub takes only samples newer than the newest it has), then the last hour.
+  fake.agent.metrics(week);
   fake.agent.metrics(hourOfSamples());
 }, 60_000);
 
@@ -278,6 +283,50 @@ describe('the asset page', () => {
     await expect.poll(() => t.page.url()).toContain('range=24h');
     await t.page.getByRole('img', { name: /^Memory: Memory used: latest/ }).waitFor();
   }, 60_000);
+
+  it('explains the charts: units and axes, exact values on hover, gaps, a week in buckets', async () => {
+    const t = h();
+    await t.signIn('owner');
+    await openAsset(t, fake.assetId, 'metrics');
+    const cpu = t.page.getByRole('figure').filter({ has: t.page.getByRole('heading', { name: 'CPU' }) });
+    await cpu.getByRole('img', { name: /^CPU: CPU: latest/ }).waitFor();
+    await t.page.getByText('59 samples').waitFor();
+
+    // The axes' units and the viewer's time zone, said in text beside each chart.
+    const zone = await t.page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+    await cpu.getByText(`Values in %, time in ${zone}`).waitFor();
+    await t.page.getByText('Values in bytes/s').waitFor();
+    await t.page.getByText('Values in load (1 min)').waitFor();
+
+    // Hovering shows the exact value of the sample under the cursor, its time in the viewer's zone and UTC.
+    const over = cpu.locator('.u-over');
+    const box = await over.boundingBox();
+    if (!box) throw new Error('the CPU chart has no plot area');
+    await t.page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2);
+    const tip = cpu.locator('.chart-tooltip');
+    await tip.waitFor();
+    const text = (await tip.textContent()) ?? '';
+    expect(text).toContain('UTC');
+    if (zone !== 'UTC') expect(text).toContain(`(${zone})`);
+    const shown = /CPU: (\d+\.\d) %/.exec(text)?.[1];
+    const exact = hourOfSamples().map((s) => s.cpu_percent.toFixed(1));
+    expect(exact).toContain(shown);
+
+    // A week comes bucketed: the count of samples and buckets, each point a bucket's mean within its band.
+    await t.page.getByRole('button', { name: '7 days' }).click();
+    await t.page.getByText(/^\d+ samples in \d+ buckets \(min, max and mean\)$/).waitFor();
+    const label = (await t.page.getByText(/samples in \d+ buckets/).textContent()) ?? '';
+    expect(Number(/^(\d+) samples/.exec(label)?.[1])).toBe(week.length + 59);
+    // The day the agent was silent (and the day before the last hour) are gaps, named beside each chart.
+    await cpu.getByText(/2 gaps where the agent was silent/).waitFor();
+    await t.page.mouse.move(box.x + box.width * 0.3, box.y + box.height / 2);
+    await expect
+      .poll(async () => (await tip.textContent()) ?? '')
+      .toMatch(/CPU: (mean .* \(min .*, max .*\)|no samples)/);
+
+    expect(await accessibilityProblems(t.page, 'asset metrics, a week in buckets')).toEqual([]);
+    expect(t.cspViolations).toEqual([]);
+  }, 90_000);
 
   it('queries logs with the fields of the form', async () => {
     const t = h();

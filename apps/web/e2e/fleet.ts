@@ -88,6 +88,33 @@ export async function openLocalTerminal(t: ConsoleHarness): Promise<void> {
  * An hour of one-minute samples ending now, shaped like a working machine: CPU with a daily-looking wave,
  * memory creeping up, steady disk and some traffic.
  */
+/**
+ * Six days of samples every 30 minutes, ending a day ago, with the agent silent for a day in the middle
+ * (from 4 to 3 days ago): older than hourOfSamples, so send these first.
+ */
+export function weekOfSamples(now = Date.now()): MetricSample[] {
+  const gib = 1024 ** 3;
+  const halfHour = 30 * 60_000;
+  const day = 24 * 60 * 60_000;
+  const samples: MetricSample[] = [];
+  for (let at = now - 6.5 * day; at <= now - day; at += halfHour) {
+    if (at > now - 4 * day && at < now - 3 * day) continue;
+    const i = samples.length;
+    samples.push({
+      ts: new Date(at).toISOString(),
+      cpu_percent: 20 + (i % 10) * 5,
+      memory_used_bytes: 6 * gib,
+      memory_total_bytes: 16 * gib,
+      disk_used_bytes: 200 * gib,
+      disk_total_bytes: 480 * gib,
+      load1: 1 + (i % 4) / 4,
+      net_rx_bytes: 30 * 1024 * 1024,
+      net_tx_bytes: 6 * 1024 * 1024,
+    });
+  }
+  return samples;
+}
+
 export function hourOfSamples(now = Date.now()): MetricSample[] {
   const gib = 1024 ** 3;
   return Array.from({ length: 59 }, (_, i) => {

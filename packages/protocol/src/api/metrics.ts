@@ -4,13 +4,65 @@ import { MetricSample } from '../agent-messages.js';
 import { defineRoute, type RouteContract } from '../contract.js';
 import { IdParams, Maybe, Timestamp, assetParam, literals } from './shared.js';
 
+/** Bounds of a bucketed history (docs/metrics.md, "Ranges and buckets"). */
+export const metricsBucketLimits = {
+  /** At most this many buckets in one answer, whatever the range. */
+  maxBuckets: 1000,
+  /** The shortest and longest bucket, in seconds. */
+  minStepS: 1,
+  maxStepS: 30 * 24 * 60 * 60,
+} as const;
+
 export const MetricsQuery = Type.Object({
   from: Type.Optional(Timestamp),
   to: Type.Optional(Timestamp),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, default: 1000 })),
+  /**
+   * Bucketed instead of raw: at most this many buckets for the range, the hub choosing a round step
+   * (1 s, 5 s, 1 min, 1 h, 1 day…). Without `buckets` or `step` the answer is the raw samples, as before.
+   */
+  buckets: Type.Optional(Type.Integer({ minimum: 1, maximum: metricsBucketLimits.maxBuckets })),
+  /** Bucketed with this step in seconds; the range may then span at most `maxBuckets` steps. */
+  step: Type.Optional(
+    Type.Integer({ minimum: metricsBucketLimits.minStepS, maximum: metricsBucketLimits.maxStepS }),
+  ),
 });
 export type MetricsQuery = Static<typeof MetricsQuery>;
-export const MetricsSeries = Type.Object({ asset_id: Type.String(), samples: Type.Array(MetricSample) });
+
+/** Lowest, highest and mean of one figure over a bucket's samples. */
+export const MetricAggregate = Type.Object({ min: Type.Number(), max: Type.Number(), avg: Type.Number() });
+export type MetricAggregate = Static<typeof MetricAggregate>;
+
+/**
+ * The samples of one step: `t` its start (a multiple of the step since the epoch), `n` how many samples it
+ * holds. A step without samples has no bucket: that absence is the gap where the agent was silent.
+ */
+export const MetricBucket = Type.Object({
+  t: Timestamp,
+  n: Type.Integer({ minimum: 1 }),
+  cpu_percent: MetricAggregate,
+  memory_used_bytes: MetricAggregate,
+  memory_total_bytes: MetricAggregate,
+  disk_used_bytes: MetricAggregate,
+  disk_total_bytes: MetricAggregate,
+  load1: MetricAggregate,
+  /** Bytes per sample (each sample counts the bytes since the one before it). */
+  net_rx_bytes: MetricAggregate,
+  net_tx_bytes: MetricAggregate,
+});
+export type MetricBucket = Static<typeof MetricBucket>;
+
+export const MetricsSeries = Type.Object({
+  asset_id: Type.String(),
+  /** The raw samples; empty when the history was asked bucketed. */
+  samples: Type.Array(MetricSample),
+  /** Bucketed answers only: the step in seconds, and the buckets holding samples, oldest first. */
+  step_s: Type.Optional(Type.Integer({ minimum: 1 })),
+  buckets: Type.Optional(Type.Array(MetricBucket)),
+  /** The range answered (bucketed answers only), so a chart can draw it whole, gaps included. */
+  from: Type.Optional(Timestamp),
+  to: Type.Optional(Timestamp),
+});
 export type MetricsSeries = Static<typeof MetricsSeries>;
 
 export const MetricsOverview = Type.Object({

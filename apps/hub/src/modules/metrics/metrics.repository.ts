@@ -78,6 +78,50 @@ export async function listMetricSamples(
     .execute();
 }
 
+/** The figures a bucket aggregates (min, max, avg of each). */
+export const bucketedColumns = [
+  'cpu_percent',
+  'memory_used_bytes',
+  'memory_total_bytes',
+  'disk_used_bytes',
+  'disk_total_bytes',
+  'load1',
+  'net_rx_bytes',
+  'net_tx_bytes',
+] as const satisfies readonly (keyof MetricRow)[];
+type BucketedColumn = (typeof bucketedColumns)[number];
+
+/** One bucket as the database answers it: `b` the bucket's number (epoch seconds / step), numbers as text on PostgreSQL. */
+export type BucketRow = { b: number | string; n: number | string } & Record<
+  `${'min' | 'max' | 'avg'}_${BucketedColumn}`,
+  number | string
+>;
+
+/**
+ * One asset's samples in a range, aggregated per step of `stepS` seconds in SQL (GROUP BY floor(epoch / step),
+ * through the (asset_id, ts) index for the range): one row per step that holds samples, oldest first. `ts` is
+ * text (ISO 8601, UTC), read as epoch seconds by each dialect's own date functions.
+ */
+export async function bucketMetricSamples(
+  db: Executor,
+  dialect: DatabaseDialect,
+  assetId: string,
+  range: { from: string; to: string; stepS: number },
+): Promise<BucketRow[]> {
+  const step = sql.lit(range.stepS);
+  const bucket =
+    dialect === 'sqlite'
+      ? sql`cast(strftime('%s', ts) as integer) / ${step}`
+      : sql`floor(extract(epoch from ts::timestamptz) / ${step})::bigint`;
+  const aggregates = bucketedColumns.flatMap((c) =>
+    (['min', 'max', 'avg'] as const).map((f) => sql`${sql.raw(f)}(${sql.ref(c)}) as ${sql.ref(`${f}_${c}`)}`),
+  );
+  const result = await sql<BucketRow>`select ${bucket} as b, count(*) as n, ${sql.join(aggregates)}
+    from metric_samples where asset_id = ${assetId} and ts >= ${range.from} and ts <= ${range.to}
+    group by 1 order by 1`.execute(db);
+  return result.rows;
+}
+
 /** The samples at or after `since` of the given assets, through the (asset_id, ts) index. */
 export async function samplesSince(
   db: Executor,

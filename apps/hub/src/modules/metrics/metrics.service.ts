@@ -2,15 +2,18 @@
  * Metric history and the fleet overview, read from the hub's own store: both work while an asset is offline.
  * Both respect allowed_assets (ARCHITECTURE.md security rule 3).
  */
-import type {
-  MetricSample,
-  MetricsOverview,
-  MetricsQuery,
-  MetricsSeries,
-  MetricsTop,
-  MetricsTopEntry,
-  MetricsTopQuery,
-  TopMetric,
+import {
+  metricsBucketLimits,
+  type MetricAggregate,
+  type MetricBucket,
+  type MetricSample,
+  type MetricsOverview,
+  type MetricsQuery,
+  type MetricsSeries,
+  type MetricsTop,
+  type MetricsTopEntry,
+  type MetricsTopQuery,
+  type TopMetric,
 } from '@svc/protocol';
 import type { Kysely } from 'kysely';
 import type { AgentGateway } from '../../agents/agent-gateway.js';
@@ -22,10 +25,13 @@ import { canSeeAsset, type Principal } from '../../access/principal.js';
 import { assetNotFound } from '../../agents/agent-call.js';
 import { visibleAssetIds, type AssetService } from '../assets/assets.service.js';
 import {
+  bucketMetricSamples,
+  bucketedColumns,
   latestNamedSamplesSince,
   latestSamplesSince,
   listMetricSamples,
   samplesSince,
+  type BucketRow,
   type MetricRow,
 } from './metrics.repository.js';
 
@@ -60,6 +66,66 @@ function presentSample(row: MetricRow): MetricSample {
     load1: row.load1,
     net_rx_bytes: Number(row.net_rx_bytes),
     net_tx_bytes: Number(row.net_tx_bytes),
+  };
+}
+
+/** The round steps a bucketed history picks from, in seconds; beyond the last, whole days. */
+const roundSteps = [
+  1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10_800, 21_600, 43_200, 86_400,
+] as const;
+const dayS = 86_400;
+
+/** How many steps of `stepS` the range touches (buckets are aligned on the epoch). */
+export function bucketCount(fromMs: number, toMs: number, stepS: number): number {
+  const stepMs = stepS * 1000;
+  return Math.floor(toMs / stepMs) - Math.floor(fromMs / stepMs) + 1;
+}
+
+/** The smallest round step whose buckets over the range are at most `buckets`. */
+export function roundStep(fromMs: number, toMs: number, buckets: number): number {
+  for (const step of roundSteps) if (bucketCount(fromMs, toMs, step) <= buckets) return step;
+  let days = Math.max(1, Math.ceil((toMs - fromMs) / (dayS * 1000) / buckets));
+  while (bucketCount(fromMs, toMs, days * dayS) > buckets) days += 1;
+  return days * dayS;
+}
+
+/** The step a query asks for (explicit or from `buckets`), or undefined for raw samples; 400 when unfit. */
+function stepOf(query: MetricsQuery, fromMs: number, toMs: number): number | undefined {
+  if (query.step !== undefined && query.buckets !== undefined)
+    throw validationError('step', 'give either step or buckets, not both');
+  if (query.buckets !== undefined) {
+    const step = roundStep(fromMs, toMs, query.buckets);
+    if (step > metricsBucketLimits.maxStepS)
+      throw validationError('buckets', 'too few for this range: each would span more than 30 days');
+    return step;
+  }
+  if (query.step === undefined) return undefined;
+  const count = bucketCount(fromMs, toMs, query.step);
+  if (count > metricsBucketLimits.maxBuckets)
+    throw validationError(
+      'step',
+      `too short for this range: ${count} buckets, at most ${metricsBucketLimits.maxBuckets}`,
+    );
+  return query.step;
+}
+
+function presentBucket(row: BucketRow, stepS: number): MetricBucket {
+  const aggregate = (column: (typeof bucketedColumns)[number]): MetricAggregate => ({
+    min: Number(row[`min_${column}`]),
+    max: Number(row[`max_${column}`]),
+    avg: Number(row[`avg_${column}`]),
+  });
+  return {
+    t: new Date(Number(row.b) * stepS * 1000).toISOString(),
+    n: Number(row.n),
+    cpu_percent: aggregate('cpu_percent'),
+    memory_used_bytes: aggregate('memory_used_bytes'),
+    memory_total_bytes: aggregate('memory_total_bytes'),
+    disk_used_bytes: aggregate('disk_used_bytes'),
+    disk_total_bytes: aggregate('disk_total_bytes'),
+    load1: aggregate('load1'),
+    net_rx_bytes: aggregate('net_rx_bytes'),
+    net_tx_bytes: aggregate('net_tx_bytes'),
   };
 }
 
@@ -114,6 +180,20 @@ export function createMetricsService(deps: MetricsServiceDeps): MetricsService {
       if (Number.isNaN(fromMs)) throw validationError('from', 'must be an ISO 8601 date-time');
       if (Number.isNaN(toMs)) throw validationError('to', 'must be an ISO 8601 date-time');
       if (fromMs > toMs) throw validationError('from', 'must not be after to');
+      const stepS = stepOf(query, fromMs, toMs);
+      if (stepS !== undefined) {
+        const from = new Date(fromMs).toISOString();
+        const to = new Date(toMs).toISOString();
+        const rows = await bucketMetricSamples(db, deps.dialect, assetId, { from, to, stepS });
+        return {
+          asset_id: assetId,
+          samples: [],
+          step_s: stepS,
+          buckets: rows.map((row) => presentBucket(row, stepS)),
+          from,
+          to,
+        };
+      }
       const rows = await listMetricSamples(db, assetId, {
         from: new Date(fromMs).toISOString(),
         to: new Date(toMs).toISOString(),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { MetricSample } from '@svc/protocol';
-import { chartSeries, fetchSamples, samplesPerCall, seriesFigures } from './metrics-series';
+import type { MetricBucket, MetricSample } from '@svc/protocol';
+import { bucketSeries, chartSeries, fetchSamples, samplesPerCall, seriesFigures } from './metrics-series';
 
 function sample(ts: string, overrides: Partial<MetricSample> = {}): MetricSample {
   return {
@@ -79,5 +79,36 @@ describe('fetching a range page by page', () => {
 
     expect(calls).toBe(5);
     expect(fetched.truncated).toBe(true);
+  });
+});
+
+describe('bucketed series for charts', () => {
+  const aggregate = (min: number, max: number, avg: number) => ({ min, max, avg });
+  const bucket = (t: string, cpu: number): MetricBucket => ({
+    t,
+    n: 6,
+    cpu_percent: aggregate(cpu - 5, cpu + 5, cpu),
+    memory_used_bytes: aggregate(1, 3, 2),
+    memory_total_bytes: aggregate(4, 4, 4),
+    disk_used_bytes: aggregate(50, 50, 50),
+    disk_total_bytes: aggregate(100, 100, 100),
+    load1: aggregate(0.1, 0.9, 0.5),
+    net_rx_bytes: aggregate(600, 6000, 1000),
+    net_tx_bytes: aggregate(0, 0, 0),
+  });
+
+  it('draws each bucket at its middle with its min–max band, and breaks where steps have no bucket', () => {
+    const series = bucketSeries([bucket(at(0), 20), bucket(at(60), 30), bucket(at(240), 40)], 60);
+
+    const t0 = Date.parse(at(0)) / 1000;
+    expect(series.times).toEqual([t0 + 30, t0 + 90, t0 + 150, t0 + 270]);
+    expect(series.cpu).toEqual([20, 30, null, 40]);
+    expect(series.bands?.cpu).toEqual({ lo: [15, 25, null, 35], hi: [25, 35, null, 45] });
+    expect(series.memory).toEqual([50, 50, null, 50]);
+    expect(series.bands?.memory).toEqual({ lo: [25, 25, null, 25], hi: [75, 75, null, 75] });
+    // 6 samples of 1,000 bytes on average over a 60 s step: 100 bytes/s; one sample every 10 s.
+    expect(series.rx[0]).toBe(100);
+    expect(series.bands?.rx.hi[0]).toBe(600);
+    expect(series.gaps).toEqual([[t0 + 120, t0 + 240]]);
   });
 });

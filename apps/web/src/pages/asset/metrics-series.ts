@@ -3,14 +3,20 @@
  * (the hub answers at most 10,000 a call, oldest first), and per-chart series with gaps where the agent was
  * silent. Pure except `fetchSamples`, which takes the call to make.
  */
-import type { MetricSample } from '@svc/protocol';
+import type { MetricAggregate, MetricBucket, MetricSample } from '@svc/protocol';
 
 export const metricRanges = [
   { key: '1h', label: '1 hour', ms: 60 * 60 * 1000 },
   { key: '6h', label: '6 hours', ms: 6 * 60 * 60 * 1000 },
   { key: '24h', label: '24 hours', ms: 24 * 60 * 60 * 1000 },
   { key: '7d', label: '7 days', ms: 7 * 24 * 60 * 60 * 1000 },
+  { key: '30d', label: '30 days', ms: 30 * 24 * 60 * 60 * 1000 },
 ] as const;
+
+/** Ranges longer than this are asked bucketed (min, max and mean per step, docs/metrics.md). */
+export const rawRangeMs = 6 * 60 * 60 * 1000;
+/** How many buckets a bucketed range asks for: about one per pixel of a wide chart. */
+export const chartBuckets = 600;
 export type MetricRangeKey = (typeof metricRanges)[number]['key'];
 
 export const samplesPerCall = 10_000;
@@ -42,16 +48,30 @@ export async function fetchSamples(call: PageCall, from: Date, to: Date): Promis
   return { samples, truncated: true };
 }
 
-export interface ChartSeries {
+type Values = (number | null)[];
+export type SeriesKey = 'cpu' | 'memory' | 'disk' | 'load' | 'rx' | 'tx';
+const seriesKeys: readonly SeriesKey[] = ['cpu', 'memory', 'disk', 'load', 'rx', 'tx'];
+
+/** The lowest and highest value of each point's bucket (bucketed series only). */
+export interface Band {
+  lo: Values;
+  hi: Values;
+}
+
+export interface ChartSeries extends Record<SeriesKey, Values> {
   /** Seconds since the epoch (what uPlot takes). */
   times: number[];
-  cpu: (number | null)[];
-  memory: (number | null)[];
-  disk: (number | null)[];
-  load: (number | null)[];
+  cpu: Values;
+  memory: Values;
+  disk: Values;
+  load: Values;
   /** Bytes per second over the span since the previous sample. */
-  rx: (number | null)[];
-  tx: (number | null)[];
+  rx: Values;
+  tx: Values;
+  /** Bucketed: each point is a bucket's mean, its band the bucket's min and max. */
+  bands?: Record<SeriesKey, Band>;
+  /** Where the agent was silent: [start, end] in seconds since the epoch. */
+  gaps: [number, number][];
 }
 
 function percent(used: number, total: number): number | null {
@@ -69,7 +89,7 @@ function median(values: number[]): number {
  * so the line breaks instead of drawing a slope over hours without data.
  */
 export function chartSeries(samples: readonly MetricSample[]): ChartSeries {
-  const out: ChartSeries = { times: [], cpu: [], memory: [], disk: [], load: [], rx: [], tx: [] };
+  const out: ChartSeries = { times: [], cpu: [], memory: [], disk: [], load: [], rx: [], tx: [], gaps: [] };
   const seconds = samples.map((s) => Date.parse(s.ts) / 1000);
   const steps = seconds.slice(1).map((t, i) => t - (seconds[i] ?? t));
   const gapAfter = median(steps) * 5;
@@ -81,7 +101,10 @@ export function chartSeries(samples: readonly MetricSample[]): ChartSeries {
     const time = seconds[i] ?? 0;
     const previous = i > 0 ? seconds[i - 1] : undefined;
     const span = previous === undefined ? null : time - previous;
-    if (span !== null && gapAfter > 0 && span > gapAfter) pushGap(time - span / 2);
+    if (span !== null && gapAfter > 0 && span > gapAfter) {
+      pushGap(time - span / 2);
+      out.gaps.push([time - span, time]);
+    }
     out.times.push(time);
     out.cpu.push(s.cpu_percent);
     out.memory.push(percent(s.memory_used_bytes, s.memory_total_bytes));
@@ -91,6 +114,84 @@ export function chartSeries(samples: readonly MetricSample[]): ChartSeries {
     out.rx.push(rate === null ? null : s.net_rx_bytes * rate);
     out.tx.push(rate === null ? null : s.net_tx_bytes * rate);
   });
+  return out;
+}
+
+/** One bucket's figures as the charts show them: the mean, and the lowest and highest. */
+function bucketFigures(
+  b: MetricBucket,
+  stepS: number,
+): Record<SeriesKey, [number | null, number | null, number | null]> {
+  const pct = (
+    used: MetricAggregate,
+    total: MetricAggregate,
+  ): [number | null, number | null, number | null] => [
+    percent(used.avg, total.avg),
+    percent(used.min, total.avg),
+    percent(used.max, total.avg),
+  ];
+  // Each sample counts the bytes since the one before: the bucket's bytes over its step is its mean rate.
+  const rate = (a: MetricAggregate): [number, number, number] => {
+    const perSampleS = stepS / b.n;
+    return [(a.avg * b.n) / stepS, a.min / perSampleS, a.max / perSampleS];
+  };
+  return {
+    cpu: [b.cpu_percent.avg, b.cpu_percent.min, b.cpu_percent.max],
+    memory: pct(b.memory_used_bytes, b.memory_total_bytes),
+    disk: pct(b.disk_used_bytes, b.disk_total_bytes),
+    load: [b.load1.avg, b.load1.min, b.load1.max],
+    rx: rate(b.net_rx_bytes),
+    tx: rate(b.net_tx_bytes),
+  };
+}
+
+/**
+ * Buckets as chart series: one point per bucket at its middle (the mean), a band from min to max, and a null
+ * point wherever steps without a bucket lie between two buckets, so the line and band break there.
+ */
+export function bucketSeries(buckets: readonly MetricBucket[], stepS: number): ChartSeries {
+  const empty = (): Band => ({ lo: [], hi: [] });
+  const bands: Record<SeriesKey, Band> = {
+    cpu: empty(),
+    memory: empty(),
+    disk: empty(),
+    load: empty(),
+    rx: empty(),
+    tx: empty(),
+  };
+  const out: ChartSeries = {
+    times: [],
+    cpu: [],
+    memory: [],
+    disk: [],
+    load: [],
+    rx: [],
+    tx: [],
+    bands,
+    gaps: [],
+  };
+  let previous: number | undefined;
+  for (const bucket of buckets) {
+    const start = Date.parse(bucket.t) / 1000;
+    if (previous !== undefined && start - previous > stepS) {
+      out.gaps.push([previous + stepS, start]);
+      out.times.push(previous + stepS + stepS / 2);
+      for (const key of seriesKeys) {
+        out[key].push(null);
+        bands[key].lo.push(null);
+        bands[key].hi.push(null);
+      }
+    }
+    previous = start;
+    out.times.push(start + stepS / 2);
+    const figures = bucketFigures(bucket, stepS);
+    for (const key of seriesKeys) {
+      const [avg, lo, hi] = figures[key];
+      out[key].push(avg);
+      bands[key].lo.push(lo);
+      bands[key].hi.push(hi);
+    }
+  }
   return out;
 }
 

@@ -1,6 +1,7 @@
 /**
  * The asset's stored metrics over a chosen range: CPU, memory, disk, load and network. Read from the hub's
- * store, so it works while the asset is offline; the shorter ranges refresh every 30 s.
+ * store, so it works while the asset is offline; the shorter ranges refresh every 30 s. Up to 6 hours the
+ * raw samples; beyond, the hub's buckets (min, max and mean per step), so 7 and 30 days load as fast.
  */
 import { useMemo } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -12,7 +13,16 @@ import { Loading } from '../../../components/Loading';
 import { formatBytes, formatPercent } from '../../../components/units';
 import { assetPartKey } from '../asset-keys';
 import type { AssetTabProps } from '../asset-tabs';
-import { chartSeries, fetchSamples, metricRanges, type MetricRangeKey } from '../metrics-series';
+import {
+  bucketSeries,
+  chartBuckets,
+  chartSeries,
+  fetchSamples,
+  metricRanges,
+  rawRangeMs,
+  type MetricRangeKey,
+  type SeriesKey,
+} from '../metrics-series';
 import { TimeChart, type ChartLine } from '../TimeChart';
 
 const formatRate = (bytesPerSecond: number) => `${formatBytes(bytesPerSecond)}/s`;
@@ -30,29 +40,49 @@ export function MetricsTab({ asset }: AssetTabProps) {
     queryKey: assetPartKey(asset.id, 'metrics', range.key),
     queryFn: async () => {
       const to = new Date();
-      return fetchSamples(
+      if (range.ms > rawRangeMs) {
+        const from = new Date(to.getTime() - range.ms);
+        const { data } = await hub.call('metrics.history', {
+          params: { id: asset.id },
+          query: { from: from.toISOString(), to: to.toISOString(), buckets: chartBuckets },
+        });
+        const buckets = data.buckets ?? [];
+        return {
+          samples: [],
+          truncated: false,
+          count: buckets.reduce((sum, b) => sum + b.n, 0),
+          buckets: buckets.length,
+          series: bucketSeries(buckets, data.step_s ?? 1),
+        };
+      }
+      const fetched = await fetchSamples(
         async (query) =>
           (await hub.call('metrics.history', { params: { id: asset.id }, query })).data.samples,
         new Date(to.getTime() - range.ms),
         to,
       );
+      return {
+        ...fetched,
+        count: fetched.samples.length,
+        buckets: null,
+        series: chartSeries(fetched.samples),
+      };
     },
     placeholderData: keepPreviousData,
     refetchInterval: live ? 30_000 : false,
   });
-  const series = useMemo(() => chartSeries(history.data?.samples ?? []), [history.data]);
+  const series = useMemo(() => history.data?.series ?? chartSeries([]), [history.data]);
   const charts = useMemo(() => {
-    const line = (label: string, values: (number | null)[], colorVar: string): ChartLine => ({
-      label,
-      values,
-      colorVar,
-    });
+    const line = (label: string, key: SeriesKey, colorVar: string): ChartLine => {
+      const band = series.bands?.[key];
+      return { label, values: series[key], colorVar, ...(band ? { band } : {}) };
+    };
     return {
-      cpu: [line('CPU', series.cpu, '--accent')],
-      memory: [line('Memory used', series.memory, '--accent')],
-      disk: [line('Disk used', series.disk, '--accent')],
-      load: [line('Load (1 min)', series.load, '--accent')],
-      network: [line('Received', series.rx, '--ok'), line('Sent', series.tx, '--warn')],
+      cpu: [line('CPU', 'cpu', '--accent')],
+      memory: [line('Memory used', 'memory', '--accent')],
+      disk: [line('Disk used', 'disk', '--accent')],
+      load: [line('Load (1 min)', 'load', '--accent')],
+      network: [line('Received', 'rx', '--ok'), line('Sent', 'tx', '--warn')],
     };
   }, [series]);
 
@@ -88,7 +118,7 @@ export function MetricsTab({ asset }: AssetTabProps) {
           {history.isFetching
             ? 'Loading…'
             : history.data
-              ? `${history.data.samples.length} samples${live ? ', refreshed every 30 s' : ''}`
+              ? `${history.data.count} samples${history.data.buckets === null ? '' : ` in ${history.data.buckets} buckets (min, max and mean)`}${live ? ', refreshed every 30 s' : ''}`
               : ''}
         </span>
       </div>
@@ -100,7 +130,7 @@ export function MetricsTab({ asset }: AssetTabProps) {
           shorter range for the latest.
         </p>
       )}
-      {history.isSuccess && history.data.samples.length === 0 && (
+      {history.isSuccess && history.data.count === 0 && (
         <EmptyState title={`No samples in the last ${range.label}`}>
           <p>
             {asset.agent
@@ -109,19 +139,51 @@ export function MetricsTab({ asset }: AssetTabProps) {
           </p>
         </EmptyState>
       )}
-      {history.data && history.data.samples.length > 0 && (
+      {history.data && history.data.count > 0 && (
         <div className="charts">
-          <TimeChart title="CPU" times={series.times} lines={charts.cpu} max={100} format={formatPercent} />
+          <TimeChart
+            title="CPU"
+            times={series.times}
+            lines={charts.cpu}
+            max={100}
+            format={formatPercent}
+            unit="%"
+            gaps={series.gaps}
+          />
           <TimeChart
             title="Memory"
             times={series.times}
             lines={charts.memory}
             max={100}
             format={formatPercent}
+            unit="% used"
+            gaps={series.gaps}
           />
-          <TimeChart title="Disk" times={series.times} lines={charts.disk} max={100} format={formatPercent} />
-          <TimeChart title="Load" times={series.times} lines={charts.load} format={formatLoad} />
-          <TimeChart title="Network" times={series.times} lines={charts.network} format={formatRate} />
+          <TimeChart
+            title="Disk"
+            times={series.times}
+            lines={charts.disk}
+            max={100}
+            format={formatPercent}
+            unit="% used"
+            gaps={series.gaps}
+          />
+          <TimeChart
+            title="Load"
+            times={series.times}
+            lines={charts.load}
+            format={formatLoad}
+            unit="load (1 min)"
+            gaps={series.gaps}
+          />
+          <TimeChart
+            title="Network"
+            times={series.times}
+            lines={charts.network}
+            format={formatRate}
+            unit="bytes/s"
+            gaps={series.gaps}
+          />
         </div>
       )}
     </div>
