@@ -63,4 +63,47 @@ describe('asset list cache', () => {
     await expect(cache.read('k', () => Promise.reject(new Error('busy')))).rejects.toThrow('busy');
     expect((await cache.read('k', () => Promise.resolve(pageOf(2)))).items).toHaveLength(2);
   });
+
+  it('carries kept pages over a write that changed one asset in place, and only such a write', async () => {
+    let version = 1;
+    const cache = createAssetListCache(() => String(version));
+    let loads = 0;
+    const load = (page: number) => () => {
+      loads += 1;
+      return Promise.resolve(pageOf(3, page));
+    };
+    await cache.read('p1', load(1));
+    await cache.read('p2', load(2));
+    const changed = { id: 'ast_1_1', description: 'new' } as Asset;
+    version = 2;
+    cache.replace('1', '2', changed);
+    const first = await cache.read('p1', load(1));
+    expect(first.items.map((a) => a.description ?? null)).toEqual([null, 'new', null]);
+    expect(first.serialized).toContain('"description":"new"');
+    expect((await cache.read('p2', load(2))).items.map((a) => a.id)).toEqual([
+      'ast_2_0',
+      'ast_2_1',
+      'ast_2_2',
+    ]);
+    expect(loads).toBe(2);
+    // Another write came between (the stamp moved twice): the pages are read again.
+    version = 4;
+    cache.replace('2', '3', { id: 'ast_1_1', description: 'newer' } as Asset);
+    expect((await cache.read('p1', load(1))).items[1]?.description).toBeUndefined();
+    expect(loads).toBe(3);
+  });
+
+  it('does not let a page read before a write drop the pages carried over it', async () => {
+    let version = 1;
+    const cache = createAssetListCache(() => String(version));
+    await cache.read('p1', () => Promise.resolve(pageOf(2, 1)));
+    let finish: (page: Page<Asset>) => void = () => undefined;
+    const late = cache.read('p2', () => new Promise<Page<Asset>>((resolve) => (finish = resolve)));
+    version = 2;
+    cache.replace('1', '2', { id: 'ast_1_0', description: 'x' } as Asset);
+    finish(pageOf(2, 2));
+    await late;
+    expect(cache.get('p1', '2')?.items[0]?.description).toBe('x');
+    expect(cache.get('p2', '2')).toBeUndefined();
+  });
 });

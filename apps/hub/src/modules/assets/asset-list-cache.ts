@@ -24,8 +24,24 @@ export interface AssetListCache {
    * together after a write share one read instead of each reading the database), or read by `load` and kept.
    */
   read(key: string, load: () => Promise<Page<Asset>>): Promise<Page<Asset>>;
+  /**
+   * Moves the pages kept at stamp `from` to stamp `to`, with `item` in place of the kept copy of that asset in
+   * the pages that hold it. Only for a write that moved the stamp exactly once from `from` to `to` (nothing else
+   * was written between) and changed no field a page's membership, order or total depends on (asset-list-cache
+   * callers: orderNeutralFields); otherwise the pages stay at `from` and are dropped as before.
+   */
+  replace(from: string, to: string, item: Asset): void;
   /** What is kept now (for tests and diagnostics). */
   size(): { pages: number; assets: number };
+}
+
+/**
+ * The page's `"data":[…],"meta":{…}`, made once per page object. The items are protocol objects made by the
+ * presenter, with nothing beyond the response schema.
+ */
+function serialize(page: Page<Asset>): Page<Asset> {
+  page.serialized ??= JSON.stringify({ data: page.items, meta: page.meta }).slice(1, -1);
+  return page;
 }
 
 export function createAssetListCache(stamp: () => string): AssetListCache {
@@ -48,27 +64,36 @@ export function createAssetListCache(stamp: () => string): AssetListCache {
     get(key, current) {
       const entry = pages.get(key);
       if (!entry || entry.stamp !== current) return undefined;
-      // Serialized on its second use, so a page read once costs nothing more. The items are protocol objects
-      // made by the presenter, with nothing beyond the response schema.
-      entry.page.serialized ??= JSON.stringify({ data: entry.page.items, meta: entry.page.meta }).slice(
-        1,
-        -1,
-      );
-      return entry.page;
+      return serialize(entry.page);
     },
     set(key, readAt, page) {
+      // A page read under a stamp that has moved on is never kept, nor lets the pages kept now be dropped.
+      if (readAt !== stamp()) return;
       // Pages of an older stamp can never be served again: drop them all at once.
       if (readAt !== pagesStamp) {
         clear();
         pagesStamp = readAt;
       }
-      if (readAt !== stamp() || pages.has(key)) return;
+      if (pages.has(key)) return;
       const full =
         pages.size >= assetListCacheLimits.pages ||
         assetsKept + page.items.length > assetListCacheLimits.assets;
       if (full) clear();
       pages.set(key, { stamp: readAt, page });
       assetsKept += page.items.length;
+    },
+    replace(from, to, item) {
+      if (pagesStamp !== from || to !== stamp()) return;
+      for (const entry of pages.values()) {
+        entry.stamp = to;
+        const at = entry.page.items.findIndex((kept) => kept.id === item.id);
+        if (at < 0) continue;
+        // A new page object: the old one may still be on its way into a response.
+        const items = entry.page.items.slice();
+        items[at] = item;
+        entry.page = serialize({ items, meta: entry.page.meta });
+      }
+      pagesStamp = to;
     },
     async read(key, load) {
       const current = stamp();
@@ -79,7 +104,9 @@ export function createAssetListCache(stamp: () => string): AssetListCache {
       const page = load();
       reading.set(key, { stamp: current, page });
       try {
-        const loaded = await page;
+        // Serialized once here: every caller that shared this read (after a write, all that arrived together)
+        // sends it as is instead of each serializing the page again.
+        const loaded = serialize(await page);
         cache.set(key, current, loaded);
         return loaded;
       } finally {

@@ -93,6 +93,17 @@ function notFound(id: string): HubError {
   return new HubError('not_found', `no asset ${id}`);
 }
 
+/**
+ * Fields of PUT /assets/{id} that no list page's membership, order or total depends on: no filter, search or
+ * sort reads them (assets.repository.ts listAssets), so a page that held the asset still holds it at the same
+ * place, and one that did not still does not.
+ */
+const orderNeutralFields: ReadonlySet<string> = new Set(['description', 'mac_address']);
+
+function orderNeutral(input: object): boolean {
+  return Object.keys(input).every((field) => orderNeutralFields.has(field));
+}
+
 export function createAssetService(deps: AssetServiceDeps): AssetService {
   const { db, clock, audit, events } = deps;
   const isConnected = deps.isConnected ?? (() => false);
@@ -188,8 +199,18 @@ export function createAssetService(deps: AssetServiceDeps): AssetService {
       if (input.mac_address !== undefined) changes.mac_address = normalizeMac(input.mac_address);
       if (input.tags !== undefined) changes.tags = JSON.stringify([...new Set(input.tags)]);
       if (input.description !== undefined) changes.description = input.description;
+      const cache = orderNeutral(input) ? deps.listCache : undefined;
+      let written: { from: string; to: string; row: AssetRow } | undefined;
       await db.transaction().execute(async (trx) => {
+        // No other query runs inside this transaction (SQLite, where alone the cache exists), so the stamp
+        // moves between these two reads by this update only, unless state kept outside moved it too.
+        const from = cache?.stamp();
         await updateAsset(trx, id, changes);
+        if (cache && from !== undefined) {
+          const to = cache.stamp();
+          const fresh = Number(to) === Number(from) + 1 ? await findAsset(trx, id) : undefined;
+          if (fresh) written = { from, to, row: fresh };
+        }
         await audit.record(trx, ctx, {
           action: 'asset.updated',
           targetType: 'asset',
@@ -204,6 +225,9 @@ export function createAssetService(deps: AssetServiceDeps): AssetService {
         name: changes.name ?? row.name,
         fields: Object.keys(input),
       });
+      // Committed: the kept pages become those of the new stamp with this asset's new copy, rather than all being
+      // read again by the next callers (replace does nothing if anything else was written since).
+      if (cache && written) cache.replace(written.from, written.to, present(written.row));
       return present({ ...row, ...changes });
     },
 

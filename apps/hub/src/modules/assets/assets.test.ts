@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId, type Asset } from '@svc/protocol';
-import { FleetSimulator, provisionAgents, startTestHub, type TestHub } from '@svc/testkit';
+import { databaseTargets, FleetSimulator, provisionAgents, startTestHub, type TestHub } from '@svc/testkit';
 import { useTestHub } from '@svc/testkit/vitest';
 
 async function listAll(t: TestHub, query = '', key?: string): Promise<{ data: Asset[]; total: number }> {
@@ -447,6 +447,51 @@ describe('assets: a listed page is never older than the last change', () => {
     expect(await names(t, limited.raw_key)).toEqual(['cache-mine']);
   });
 });
+
+describe.each(databaseTargets())(
+  'assets: a client reads its own writes in the list ($name)',
+  ({ options }) => {
+    const hub = useTestHub(options);
+    const page = async (t: TestHub, n: number) => {
+      const res = await t.request('GET', `/api/v2/assets?per_page=2&page=${n}&q=ryw-`);
+      expect(res.status, res.text).toBe(200);
+      return (res.json.data as Asset[]).map((a) => `${a.name}:${a.description ?? ''}:${a.mac_address ?? ''}`);
+    };
+
+    it('sees each PUT on the next GET, on its page only, while other callers keep reading', async () => {
+      const t = hub();
+      const made = [];
+      for (const name of ['ryw-a', 'ryw-b', 'ryw-c', 'ryw-d']) made.push(await t.createAsset({ name }));
+      const c = made[2]?.id ?? '';
+      expect([await page(t, 1), await page(t, 2)]).toEqual([
+        ['ryw-a::', 'ryw-b::'],
+        ['ryw-c::', 'ryw-d::'],
+      ]);
+      expect(await page(t, 2)).toEqual(['ryw-c::', 'ryw-d::']); // served again, as kept
+      for (let round = 0; round < 4; round++) {
+        const readers = Array.from({ length: 6 }, (_, i) => page(t, 1 + (i % 2)));
+        const res = await t.request('PUT', `/api/v2/assets/${c}`, {
+          body: { description: `d${round}`, mac_address: `00:00:00:00:00:0${round}` },
+        });
+        expect(res.status, res.text).toBe(200);
+        for (const seen of await Promise.all(readers)) expect(seen).toHaveLength(2);
+        expect(await page(t, 2)).toEqual([`ryw-c:d${round}:00:00:00:00:00:0${round}`, 'ryw-d::']);
+        expect(await page(t, 1)).toEqual(['ryw-a::', 'ryw-b::']);
+      }
+      // A rename moves the asset: the pages are read again in the new order.
+      await t.request('PUT', `/api/v2/assets/${c}`, { body: { name: 'ryw-0', description: 'moved' } });
+      expect(await page(t, 1)).toEqual(['ryw-0:moved:00:00:00:00:00:03', 'ryw-a::']);
+      // A presence write made between two PUTs shows with the second one's change.
+      await t.hub.database.db.updateTable('assets').set({ status: 'online' }).where('id', '=', c).execute();
+      await t.request('PUT', `/api/v2/assets/${c}`, { body: { description: 'after presence' } });
+      const online = await t.request('GET', '/api/v2/assets?per_page=2&page=1&q=ryw-&status=online');
+      expect((online.json.data as Asset[]).map((a) => [a.id, a.status, a.description])).toEqual([
+        [c, 'online', 'after presence'],
+      ]);
+      expect(await page(t, 1)).toEqual(['ryw-0:after presence:00:00:00:00:00:03', 'ryw-a::']);
+    });
+  },
+);
 
 describe('assets: agent.connected follows the agent channel', () => {
   let t: TestHub | null = null;
