@@ -4,10 +4,8 @@ import type { Executor, MetricSamplesTable } from '../../platform/db/schema.js';
 
 export type MetricRow = MetricSamplesTable;
 
-/** Column order of a flattened sample: the store buffers samples as flat value arrays in this order. */
-export const metricColumns = [
-  'asset_id',
-  'ts',
+/** The figures a bucket aggregates (min, max, avg of each). */
+export const bucketedColumns = [
   'cpu_percent',
   'memory_used_bytes',
   'memory_total_bytes',
@@ -16,6 +14,13 @@ export const metricColumns = [
   'load1',
   'net_rx_bytes',
   'net_tx_bytes',
+] as const satisfies readonly (keyof MetricRow)[];
+
+/** Column order of a flattened sample: the store buffers samples as flat value arrays in this order. */
+export const metricColumns = [
+  'asset_id',
+  'ts',
+  ...bucketedColumns,
 ] as const satisfies readonly (keyof MetricRow)[];
 
 export const maxRowsPerInsert = 500;
@@ -78,17 +83,6 @@ export async function listMetricSamples(
     .execute();
 }
 
-/** The figures a bucket aggregates (min, max, avg of each). */
-export const bucketedColumns = [
-  'cpu_percent',
-  'memory_used_bytes',
-  'memory_total_bytes',
-  'disk_used_bytes',
-  'disk_total_bytes',
-  'load1',
-  'net_rx_bytes',
-  'net_tx_bytes',
-] as const satisfies readonly (keyof MetricRow)[];
 type BucketedColumn = (typeof bucketedColumns)[number];
 
 /** One bucket as the database answers it: `b` the bucket's number (epoch seconds / step), numbers as text on PostgreSQL. */
