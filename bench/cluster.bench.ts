@@ -356,6 +356,9 @@ export async function runClusterBench(): Promise<void> {
     const restart = { ms: 0, lastBackMs: 0, requests: 0, failed: 0 };
     const probe = { stop: false };
     const failureKinds = new Map<string, number>();
+    // What a failed probe request was answered (HAProxy's page or a hub's JSON), to tell whose 503 it was.
+    const failureSamples = new Map<string, number>();
+    let restartPhase = 'before the restart';
     const lbUrl = (lbs[0] as RunningHaproxy).url;
     const probing = (async () => {
       const probeClient = jsonClient({ ca: cluster.caPem });
@@ -368,11 +371,15 @@ export async function runClusterBench(): Promise<void> {
           'GET',
           undefined,
           10_000,
-        ).catch(() => null);
-        if (res?.status !== 200) {
+        ).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+        if (res instanceof Error || res.status !== 200) {
           restart.failed++;
-          const kind = res ? `HTTP ${String(res.status)}` : 'no answer';
+          const kind = res instanceof Error ? 'no answer' : `HTTP ${String(res.status)}`;
           failureKinds.set(kind, (failureKinds.get(kind) ?? 0) + 1);
+          const said = res instanceof Error ? res.message : res.body.replace(/\s+/g, ' ');
+          const sample = `${restartPhase}: ${kind}: ${said.slice(0, 160)}`;
+          if (!failureSamples.has(sample)) progress(`probe failed ${sample}`);
+          failureSamples.set(sample, (failureSamples.get(sample) ?? 0) + 1);
         }
         await sleep(50);
       }
@@ -381,7 +388,9 @@ export async function runClusterBench(): Promise<void> {
     const restartStarted = performance.now();
     progress('rolling restart');
     for (let p = 0; p < processes; p++) {
+      restartPhase = `restart of process ${String(p)}`;
       await cluster.restart(p);
+      restartPhase = `agents returning after the restart of process ${String(p)}`;
       const back = await waitConnected(fleets, count, phaseMs);
       if (back === null)
         throw new Error(
@@ -397,6 +406,7 @@ export async function runClusterBench(): Promise<void> {
     // kill -9 of one process: its agents reconnect through HAProxy to the two others.
     progress('kill -9 of process 1');
     const killed = 1;
+    restartPhase = `kill -9 of process ${String(killed)}`;
     await cluster.kill(killed);
     const killedAt = performance.now();
     // The children report each second: see the drop before waiting for the return.
@@ -477,6 +487,9 @@ export async function runClusterBench(): Promise<void> {
     if (failureKinds.size > 0) {
       notes.push(
         `Failed probe requests (rolling restart and kill): ${[...failureKinds].map(([k, n]) => `${k} × ${String(n)}`).join(', ')}.`,
+      );
+      notes.push(
+        `What they were answered: ${[...failureSamples].map(([sample, n]) => `${sample} (× ${String(n)})`).join('; ')}.`,
       );
     }
     notes.push(`Load average (1 min) of the machine: ${loads.join(', ')}.`);
