@@ -77,7 +77,7 @@ async function run(config: HubConfig, logger: Logger): Promise<void> {
     // Out of the balancer now: the agents are told to reconnect to the other processes, spread out, before
     // anything closes (decision 0055). A single process has nowhere to send them.
     if (config.natsUrl) {
-      await hub.tellAgentsToMove().catch((error: unknown) => {
+      await hub.tellAgentsToMove({ perSecond: config.agentMoveRate }).catch((error: unknown) => {
         logger.error({ err: error }, 'telling the agents to move failed');
       });
     }

@@ -1,18 +1,24 @@
 /**
  * A stopping process hands its agents to the others (decision 0055): each gets a `hub.moving` notice, in
- * batches a little apart so that 16,000 agents do not land on the other processes in the same millisecond,
- * and each waits a random part of `within_ms` before it reconnects (through the load balancer, which has taken
+ * batches a little apart so that the agents land on the other processes at a rate they can take (each move is a
+ * TLS handshake and a hello there, on processes already busy with their own agents: decision 0093), and each
+ * waits a random part of `within_ms` before it reconnects (through the load balancer, which has taken
  * this process out during the drain, or to its next hub address). This waits until they have gone, or for the
  * longest delay a notice allows and a second more; the gateway's close() ends whatever is left (agents too old
  * to know the notice reconnect after that close, as they always did).
  */
 import { hubMovingMaxDelayMs } from '@svc/protocol';
 
+/** Agents told to move per second when nothing else is said (SVC_AGENT_MOVE_RATE, decision 0093). */
+export const defaultMoveRate = 1_000;
+
 export interface MoveOptions {
-  /** Agents told at once (default 500). */
+  /** Agents told at once (default: a tenth of the rate, so a batch every 100 ms). */
   batchSize?: number;
-  /** Between two batches (default 100 ms: 5,000 agents a second). */
+  /** Between two batches (default 100 ms). */
   batchIntervalMs?: number;
+  /** Agents told per second, when batchSize is not given (default defaultMoveRate). */
+  perSecond?: number;
   /** The longest random delay an agent may take before it reconnects (default and at most 2 s). */
   withinMs?: number;
 }
@@ -36,7 +42,7 @@ export async function moveAgents<T>(
   options: MoveOptions = {},
 ): Promise<MoveOutcome> {
   const started = performance.now();
-  const batchSize = Math.max(1, options.batchSize ?? 500);
+  const batchSize = Math.max(1, options.batchSize ?? Math.ceil((options.perSecond ?? defaultMoveRate) / 10));
   const batchIntervalMs = Math.max(0, options.batchIntervalMs ?? 100);
   const withinMs = Math.min(Math.max(0, options.withinMs ?? hubMovingMaxDelayMs), hubMovingMaxDelayMs);
   const told: T[] = [];

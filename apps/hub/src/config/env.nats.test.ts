@@ -82,3 +82,13 @@ describe('SVC_CLUSTER_LEASE_SECONDS', () => {
     }
   });
 });
+
+describe('SVC_AGENT_MOVE_RATE', () => {
+  it('is 1,000 agents a second unless set, and refuses what is outside 50–100,000', () => {
+    expect(parseEnv({}, '/srv/svc').agentMoveRate).toBe(1000);
+    expect(parseEnv({ SVC_AGENT_MOVE_RATE: '5000' }, '/srv/svc').agentMoveRate).toBe(5000);
+    for (const value of ['49', '100001', 'fast', '2.5']) {
+      expect(problemOf({ SVC_AGENT_MOVE_RATE: value })).toMatch(/SVC_AGENT_MOVE_RATE/);
+    }
+  });
+});

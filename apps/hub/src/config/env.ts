@@ -6,6 +6,7 @@ import { tlsModes } from '@svc/protocol/tls';
 import { outboundAllowPrivateModes, type OutboundPolicy } from '../platform/outbound/address-policy.js';
 import { parseNatsUrl } from '../platform/cluster/nats-url.js';
 import { caNameProblem } from '../platform/tls/name-constraints.js';
+import { defaultMoveRate } from '../agents/move-agents.js';
 import { readSettingsEnv, type SettingLayer } from './settings.js';
 
 export type TlsMode = (typeof tlsModes)[number];
@@ -24,6 +25,11 @@ export interface HubConfig {
    * (decision 0046). Default 5 s with SVC_NATS_URL (several processes), 0 without (nothing to move to).
    */
   shutdownDrainMs: number;
+  /**
+   * SVC_AGENT_MOVE_RATE (50–100,000, default 1,000): after the drain, how many of its agents a stopping process
+   * tells to move to the others per second, so that they land at a rate the others can take (decision 0093).
+   */
+  agentMoveRate: number;
   /**
    * SVC_CLUSTER_LEASE_SECONDS (3–300, default 20): how long a process's node lease lasts without a renewal
    * (renewed every tenth of it) before the others take it for gone (decision 0053). A stall shorter than the
@@ -277,6 +283,7 @@ export function parseEnv(env: Env, cwd: string, options: { stdoutIsTty?: boolean
     databaseUrl,
     natsUrl,
     shutdownDrainMs: readInt(env, 'SVC_SHUTDOWN_DRAIN_SECONDS', natsUrl ? 5 : 0, 0, 300) * 1000,
+    agentMoveRate: readInt(env, 'SVC_AGENT_MOVE_RATE', defaultMoveRate, 50, 100_000),
     clusterLeaseMs: readInt(env, 'SVC_CLUSTER_LEASE_SECONDS', 20, 3, 300) * 1000,
     host: env.SVC_HOST ?? '0.0.0.0',
     httpPort: readInt(env, 'SVC_HTTP_PORT', 8080, 0, 65535),
