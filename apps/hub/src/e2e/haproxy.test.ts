@@ -208,6 +208,47 @@ describe.skipIf(!haveHaproxy)('HAProxy in front of three hub processes', () => {
   );
 
   it(
+    'keeps serving when every process fails its checks at once: the unchecked backups take the requests',
+    { timeout: 90_000 },
+    async () => {
+      // All three stall (as when every process is busy at once): HAProxy's checks time out and take each out.
+      const from = lb.output().length;
+      const since = () => lb.output().slice(from);
+      for (const index of [0, 1, 2]) cluster.pause(index);
+      try {
+        await waitFor(
+          'all three down',
+          () =>
+            ['hub1', 'hub2', 'hub3'].every((n) => lb.output().includes(`${n} is DOWN`)) ? true : undefined,
+          { timeoutMs: 45_000 },
+        );
+        expect(since()).toMatch(/0 active and 3 backup servers left/);
+        // A request now does not get HAProxy's own 503: it waits at a backup (the same process, unchecked)...
+        const answer = call('GET', '/api/v2/whoami');
+        await sleep(500);
+        for (const index of [0, 1, 2]) cluster.resume(index);
+        // ...and is answered once that process runs again, before the checks bring any process back up.
+        expect((await answer).status).toBe(200);
+        await waitFor('the request logged at a backup', () =>
+          /svc_hubs\/hub\d-any .*"GET \/api\/v2\/whoami/.test(since()) ? true : undefined,
+        );
+      } finally {
+        for (const index of [0, 1, 2]) cluster.resume(index);
+      }
+      await waitFor(
+        'three backends up again',
+        () =>
+          ['hub1', 'hub2', 'hub3'].every(
+            (n) => lb.output().lastIndexOf(`${n} is UP`) > lb.output().lastIndexOf(`${n} is DOWN`),
+          )
+            ? true
+            : undefined,
+        { timeoutMs: 30_000 },
+      );
+    },
+  );
+
+  it(
     'drains a process stopped with SIGTERM: it says stopping, HAProxy moves off it, no request fails',
     { timeout: 90_000 },
     async () => {
