@@ -13,10 +13,12 @@
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type SQLite from 'better-sqlite3';
+import type pg from 'pg';
 import type { Kysely } from 'kysely';
 import type { MetricsSink } from '../../agents/agent-gateway.js';
 import type { Clock } from '../../platform/clock.js';
-import { sqliteHandleOf } from '../../platform/db/database.js';
+import { postgresConnectOf, sqliteHandleOf } from '../../platform/db/database.js';
+import { copyIn, copyText } from '../../platform/db/pg-copy.js';
 import type { Database } from '../../platform/db/schema.js';
 import {
   compileMetricInsert,
@@ -208,12 +210,16 @@ type TransactionRunner = (
 
 /**
  * On SQLite, through the better-sqlite3 handle (database.ts, sqliteHandleOf) with multi-row statements
- * prepared once and run directly, while holding Kysely's lock on the one connection; on PostgreSQL through a
- * Kysely transaction, one `unnest` statement per batch. Both store the same rows.
+ * prepared once and run directly, while holding Kysely's lock on the one connection. On PostgreSQL, one
+ * `COPY … FROM STDIN` per transaction on a connection of the pool (database.ts, postgresConnectOf), its batches
+ * streamed while PostgreSQL stores the ones before (decision 0094); through Kysely, one `unnest` statement per
+ * batch, for an instance openDatabase did not make. All store the same rows.
  */
 function transactionRunner(db: Kysely<Database>): TransactionRunner {
   const sqlite = sqliteHandleOf(db);
   if (sqlite) return sqliteTransactionRunner(db, sqlite);
+  const connect = postgresConnectOf(db);
+  if (connect) return copyTransactionRunner(connect);
   return (body) =>
     db.transaction().execute((trx) =>
       body(async (batch) => {
@@ -224,6 +230,54 @@ function transactionRunner(db: Kysely<Database>): TransactionRunner {
         await insertMetricColumns(trx, columns);
       }),
     );
+}
+
+const copyStatement = `copy metric_samples (${metricColumns.join(', ')}) from stdin`;
+
+/** A batch as COPY text: a line a row, its values (checked strings and finite numbers) separated by tabs. */
+function copyLines(batch: OrderedBatch): string {
+  let lines = '';
+  eachRow(batch, 0, batch.rows, (chunk, at) => {
+    let line = copyText(chunk[at] as string);
+    for (let c = 1; c < width; c++) line += `\t${copyText(chunk[at + c] as string | number)}`;
+    lines += `${line}\n`;
+  });
+  return lines;
+}
+
+function copyTransactionRunner(connect: () => Promise<pg.PoolClient>): TransactionRunner {
+  return async (body) => {
+    const client = await connect();
+    let broken = false;
+    try {
+      // One COPY is one statement, so one transaction of its own: all of its rows or none.
+      const copy = await copyIn(client, copyStatement);
+      try {
+        await body((batch) => copy.write(copyLines(batch)));
+      } catch (error) {
+        copy.fail('metrics write abandoned');
+        await copy.end().catch(() => undefined);
+        throw error;
+      }
+      await copy.end();
+    } catch (error) {
+      broken = !isDatabaseError(error);
+      throw error;
+    } finally {
+      // A connection whose copy ended in doubt (not an error PostgreSQL answered) is not reused.
+      client.release(broken || undefined);
+    }
+  };
+}
+
+/** An error PostgreSQL answered (it names a SQLSTATE): its connection is fine for the next statement. */
+function isDatabaseError(error: unknown): boolean {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    typeof (error as { code?: unknown }).code === 'string' &&
+    /^[0-9A-Z]{5}$/.test((error as { code: string }).code)
+  );
 }
 
 function sqliteTransactionRunner(db: Kysely<Database>, sqlite: SQLite.Database): TransactionRunner {

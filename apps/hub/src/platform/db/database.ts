@@ -199,6 +199,7 @@ function openSqlite(options: DatabaseOptions): HubDatabase {
 }
 
 const sqliteHandles = new WeakMap<Kysely<Database>, SQLite.Database>();
+const postgresConnects = new WeakMap<Kysely<Database>, () => Promise<pg.PoolClient>>();
 
 /**
  * Escape hatch for bulk inserts (the metrics store): the better-sqlite3 handle behind a Kysely instance that
@@ -210,6 +211,15 @@ const sqliteHandles = new WeakMap<Kysely<Database>, SQLite.Database>();
  */
 export function sqliteHandleOf(db: Kysely<Database>): SQLite.Database | null {
   return sqliteHandles.get(db) ?? null;
+}
+
+/**
+ * The same escape hatch on PostgreSQL (the metrics store's COPY, platform/db/pg-copy.ts): a connection of the
+ * pool behind a Kysely instance that openDatabase made, or null for SQLite or any other instance. Its failures
+ * are marked as Kysely's are (a database out of reach answers 503); release() it when done.
+ */
+export function postgresConnectOf(db: Kysely<Database>): (() => Promise<pg.PoolClient>) | null {
+  return postgresConnects.get(db) ?? null;
 }
 
 function openPostgres(url: string, schema: string | undefined): HubDatabase {
@@ -238,6 +248,7 @@ function openPostgres(url: string, schema: string | undefined): HubDatabase {
   };
   const db = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool: reachable }) });
   migrationLocks.set(db, postgresMigrationLock(pool, schema));
+  postgresConnects.set(db, reachable.connect);
   return {
     db,
     dialect: 'postgres',
