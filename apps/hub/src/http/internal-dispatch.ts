@@ -32,10 +32,13 @@ interface InternalCall {
 
 interface InternalAnswer {
   status: number;
-  /** The route's JSON answer: its success or error envelope. */
-  body: unknown;
-  /** The same answer as the route wrote it. */
+  /** The route's JSON answer as it wrote it: its success or error envelope ('' for none). */
   text: string;
+  /**
+   * Whether the route is answered by a typed handler, so that a success is its contract's envelope written by
+   * its schema (register-routes.ts): `request_id` first, then `data` (and `meta` for a list), nothing more.
+   */
+  typed: boolean;
 }
 
 /** The caller handed over with an internal request. */
@@ -48,8 +51,11 @@ export interface InternalDispatch {
   run(call: InternalCall): Promise<InternalAnswer>;
   /** For the guard: the caller handed over with this request; null for every request from the network. */
   callerOf(request: IncomingMessage): HandedOverCaller | null;
-  /** The app the calls run on, set once it is built (modules are built before it). */
-  attach(app: FastifyInstance): void;
+  /**
+   * The app the calls run on, set once it is built (modules are built before it), with the names of the routes
+   * a typed handler answers (the others write their own replies).
+   */
+  attach(app: FastifyInstance, typedRoutes: ReadonlySet<string>): void;
 }
 
 /** `/assets/{id}` with its params, each encoded as one path segment. */
@@ -80,14 +86,16 @@ function isInjected(request: IncomingMessage): boolean {
 
 export function createInternalDispatch(): InternalDispatch {
   let app: FastifyInstance | null = null;
+  let typed: ReadonlySet<string> = new Set();
   const pending = new Map<string, HandedOverCaller>();
   // Each call's token is this process's secret and a counter: never the same twice, never guessable, and one
   // random draw per process rather than per call.
   const secret = randomBytes(32).toString('base64url');
   let calls = 0;
   return {
-    attach(built) {
+    attach(built, typedRoutes) {
       app = built;
+      typed = typedRoutes;
     },
     callerOf(request) {
       const token = request.headers[handOverHeader];
@@ -113,12 +121,8 @@ export function createInternalDispatch(): InternalDispatch {
           },
           ...(call.body === undefined ? {} : { payload: JSON.stringify(call.body) }),
         });
-        const text = response.body;
-        return {
-          status: response.statusCode,
-          body: text === '' ? null : (JSON.parse(text) as unknown),
-          text,
-        };
+        // Not parsed here: a tool call passes a success on as the route wrote it (mcp-tool-call.ts).
+        return { status: response.statusCode, text: response.body, typed: typed.has(call.contract.name) };
       } finally {
         pending.delete(token);
       }
