@@ -52,6 +52,11 @@ export interface InternalDispatch {
   /** For the guard: the caller handed over with this request; null for every request from the network. */
   callerOf(request: IncomingMessage): HandedOverCaller | null;
   /**
+   * For the last onSend hook: the answer of an internal call, kept for its caller as the route wrote it, and
+   * nothing for inject() to copy (the payload unchanged for every other request).
+   */
+  keepAnswer(request: IncomingMessage, payload: unknown): unknown;
+  /**
    * The app the calls run on, set once it is built (modules are built before it), with the names of the routes
    * a typed handler answers (the others write their own replies).
    */
@@ -88,6 +93,8 @@ export function createInternalDispatch(): InternalDispatch {
   let app: FastifyInstance | null = null;
   let typed: ReadonlySet<string> = new Set();
   const pending = new Map<string, HandedOverCaller>();
+  // The answers of the calls in flight, by token: null until the route's onSend hands it over.
+  const answers = new Map<string, string | null>();
   // Each call's token is this process's secret and a counter: never the same twice, never guessable, and one
   // random draw per process rather than per call.
   const secret = randomBytes(32).toString('base64url');
@@ -104,11 +111,19 @@ export function createInternalDispatch(): InternalDispatch {
       pending.delete(token);
       return caller;
     },
+    keepAnswer(request, payload) {
+      if (typeof payload !== 'string' || answers.size === 0) return payload;
+      const token = request.headers[handOverHeader];
+      if (typeof token !== 'string' || !isInjected(request) || answers.get(token) !== null) return payload;
+      answers.set(token, payload);
+      return '';
+    },
     async run(call) {
       if (!app) throw new HubError('unavailable', 'The hub is still starting.');
       calls += 1;
       const token = `${secret}.${String(calls)}`;
       pending.set(token, { principal: call.principal, via: call.via });
+      answers.set(token, null);
       try {
         const response = await app.inject({
           method: call.contract.method,
@@ -121,10 +136,15 @@ export function createInternalDispatch(): InternalDispatch {
           },
           ...(call.body === undefined ? {} : { payload: JSON.stringify(call.body) }),
         });
-        // Not parsed here: a tool call passes a success on as the route wrote it (mcp-tool-call.ts).
-        return { status: response.statusCode, text: response.body, typed: typed.has(call.contract.name) };
+        // The route's text as it wrote it, handed over in the process rather than copied through inject()'s
+        // emulated socket into Buffers and back (a route's page is tens of kilobytes); not parsed here either:
+        // a tool call passes a success on as it is (mcp-tool-call.ts).
+        const kept = answers.get(token) ?? null;
+        const text = kept !== null && response.body === '' ? kept : response.body;
+        return { status: response.statusCode, text, typed: typed.has(call.contract.name) };
       } finally {
         pending.delete(token);
+        answers.delete(token);
       }
     },
   };
