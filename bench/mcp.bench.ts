@@ -110,6 +110,9 @@ export async function runMcpBench(): Promise<void> {
       const ratio = mcpBest.requestsPerSecond / restBest.requestsPerSecond;
       const perCall = (side: 'rest' | 'mcp') => (cpu[side].seconds * 1e6) / Math.max(1, cpu[side].requests);
       const cpuRatio = perCall('rest') / perCall('mcp');
+      // What each side puts on the wire: the tool's answer carries the route's data twice (structured content and
+      // its text copy, escaped), and encrypting an answer is most of what a REST call costs.
+      const bytes = (text: string) => Buffer.byteLength(text).toLocaleString('en');
       const rps = (r: WrkResult) =>
         `${r.requestsPerSecond.toFixed(0)}/s, p50 ${r.p50Ms.toFixed(1)} ms, p99 ${r.p99Ms.toFixed(1)} ms`;
       writeResult({
@@ -132,12 +135,13 @@ export async function runMcpBench(): Promise<void> {
             name: 'hub CPU per call: REST / MCP',
             value: `${perCall('rest').toFixed(0)} µs / ${perCall('mcp').toFixed(0)} µs = ${cpuRatio.toFixed(2)}×`,
           },
+          { name: 'answer body: REST / MCP', value: `${bytes(rest.text)} B / ${bytes(mcp.text)} B` },
         ],
         notes: [
-          "Each MCP call is one stateless POST answered by the hub's one MCP server (the JSON-RPC checks, a tools/call handler), then the route through inject() with its guard, validation and audit (decision 0073 and its addendum).",
-          "Removed: an SDK server, Streamable HTTP transport and web Request/Response per request; the data serialized twice (the text copy is the route's own JSON, the structured content is written from it); an Ajv instance per server; a commit per read tool call (reads are audited in batches); the SDK's zod type guards on every message, answers included (message-kinds.ts), a random draw per internal call and URLSearchParams for its query.",
+          "Each MCP call is one stateless POST to the hub's one MCP server; a plain tools/call of a known tool is answered past the SDK (its shape checked member by member), its route run through inject() with the route's own guard, validation, handler and serialization, audited with the key (decision 0073 and its addenda).",
+          "Removed: an SDK server, Streamable HTTP transport and web Request/Response per request; an Ajv instance per server; a commit per read tool call (reads are audited in batches); the SDK's zod type guards on every message; then (addendum 3) the route's answer parsed and serialized again (its JSON goes into the answer as it was written, as structured content and, escaped once, as the text copy), the SDK's zod parses of each tools/call request (three) and result (one), and inject() copying the route's answer through its emulated socket into Buffers and back (the last onSend hook hands it over in the process).",
           "Hub CPU per call is each side's CPU time over its requests in every round: it holds on a shared machine where requests per second measure what the other processes leave the hub.",
-          'Left, by design: a tool call is a whole second request of the route (inject: routing, guard, validation, serialization, telemetry) behind its own POST, its data parsed once for the structured content, and the SDK validating each tools/call request and result (zod). The REST route answers from its list page cache, already serialized, so its cost is little more than the request itself: 0.7× would need a tool call to cost under 1.5 REST requests, and it contains one (decision 0073, addendum 2).',
+          "Left (decision 0073, addendum 3): the route's second pass through the hub's request chain by inject() (light-my-request's request and response objects, request id, guard, hooks, telemetry; measured in the process, a route through inject() costs 2 to 3 times the same route over HTTPS); the outer POST, a request like the REST one with an answer of twice its bytes (the data twice, the copy escaped) to encrypt; the audit record. The REST route answers from its list page cache, already serialized, so it costs little more than its request and encrypting its answer: 0.7× would leave a tool call about 0.4 of a REST call for everything beyond its own POST.",
         ],
       });
     } finally {

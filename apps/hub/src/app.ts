@@ -135,6 +135,14 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     if (request.url.startsWith('/api/')) void reply.header('Cache-Control', 'no-store');
   });
 
+  // Last of the onSend hooks: an internal call's answer goes to its caller in the process (internal-dispatch.ts).
+  const { internalDispatch } = deps;
+  if (internalDispatch) {
+    app.addHook('onSend', async (request, _reply, payload) =>
+      internalDispatch.keepAnswer(request.raw, payload),
+    );
+  }
+
   const { telemetry } = deps;
   if (telemetry) {
     app.addHook('onResponse', async (request, reply) => {

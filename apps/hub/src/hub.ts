@@ -143,7 +143,7 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
     }),
   });
 
-  internalDispatch.attach(app);
+  internalDispatch.attach(app, new Set(Object.keys(composed.handlers)));
 
   const retention = createRetentionRunner({
     clock,

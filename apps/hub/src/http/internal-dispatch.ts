@@ -32,10 +32,13 @@ interface InternalCall {
 
 interface InternalAnswer {
   status: number;
-  /** The route's JSON answer: its success or error envelope. */
-  body: unknown;
-  /** The same answer as the route wrote it. */
+  /** The route's JSON answer as it wrote it: its success or error envelope ('' for none). */
   text: string;
+  /**
+   * Whether the route is answered by a typed handler, so that a success is its contract's envelope written by
+   * its schema (register-routes.ts): `request_id` first, then `data` (and `meta` for a list), nothing more.
+   */
+  typed: boolean;
 }
 
 /** The caller handed over with an internal request. */
@@ -48,8 +51,16 @@ export interface InternalDispatch {
   run(call: InternalCall): Promise<InternalAnswer>;
   /** For the guard: the caller handed over with this request; null for every request from the network. */
   callerOf(request: IncomingMessage): HandedOverCaller | null;
-  /** The app the calls run on, set once it is built (modules are built before it). */
-  attach(app: FastifyInstance): void;
+  /**
+   * For the last onSend hook: the answer of an internal call, kept for its caller as the route wrote it, and
+   * nothing for inject() to copy (the payload unchanged for every other request).
+   */
+  keepAnswer(request: IncomingMessage, payload: unknown): unknown;
+  /**
+   * The app the calls run on, set once it is built (modules are built before it), with the names of the routes
+   * a typed handler answers (the others write their own replies).
+   */
+  attach(app: FastifyInstance, typedRoutes: ReadonlySet<string>): void;
 }
 
 /** `/assets/{id}` with its params, each encoded as one path segment. */
@@ -80,14 +91,18 @@ function isInjected(request: IncomingMessage): boolean {
 
 export function createInternalDispatch(): InternalDispatch {
   let app: FastifyInstance | null = null;
+  let typed: ReadonlySet<string> = new Set();
   const pending = new Map<string, HandedOverCaller>();
+  // The answers of the calls in flight, by token: null until the route's onSend hands it over.
+  const answers = new Map<string, string | null>();
   // Each call's token is this process's secret and a counter: never the same twice, never guessable, and one
   // random draw per process rather than per call.
   const secret = randomBytes(32).toString('base64url');
   let calls = 0;
   return {
-    attach(built) {
+    attach(built, typedRoutes) {
       app = built;
+      typed = typedRoutes;
     },
     callerOf(request) {
       const token = request.headers[handOverHeader];
@@ -96,11 +111,19 @@ export function createInternalDispatch(): InternalDispatch {
       pending.delete(token);
       return caller;
     },
+    keepAnswer(request, payload) {
+      if (typeof payload !== 'string' || answers.size === 0) return payload;
+      const token = request.headers[handOverHeader];
+      if (typeof token !== 'string' || !isInjected(request) || answers.get(token) !== null) return payload;
+      answers.set(token, payload);
+      return '';
+    },
     async run(call) {
       if (!app) throw new HubError('unavailable', 'The hub is still starting.');
       calls += 1;
       const token = `${secret}.${String(calls)}`;
       pending.set(token, { principal: call.principal, via: call.via });
+      answers.set(token, null);
       try {
         const response = await app.inject({
           method: call.contract.method,
@@ -113,14 +136,15 @@ export function createInternalDispatch(): InternalDispatch {
           },
           ...(call.body === undefined ? {} : { payload: JSON.stringify(call.body) }),
         });
-        const text = response.body;
-        return {
-          status: response.statusCode,
-          body: text === '' ? null : (JSON.parse(text) as unknown),
-          text,
-        };
+        // The route's text as it wrote it, handed over in the process rather than copied through inject()'s
+        // emulated socket into Buffers and back (a route's page is tens of kilobytes); not parsed here either:
+        // a tool call passes a success on as it is (mcp-tool-call.ts).
+        const kept = answers.get(token) ?? null;
+        const text = kept !== null && response.body === '' ? kept : response.body;
+        return { status: response.statusCode, text, typed: typed.has(call.contract.name) };
       } finally {
         pending.delete(token);
+        answers.delete(token);
       }
     },
   };

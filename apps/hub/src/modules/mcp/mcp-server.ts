@@ -21,8 +21,9 @@ import type { ActionContext, Principal } from '../../access/principal.js';
 import { authorize } from '../../http/authorize.js';
 import { hubVersion } from '../../platform/version.js';
 import { createExchangeTransport, type ExchangeTransport } from './exchange-transport.js';
-import { isInitialize, isRequest, isResult } from './message-kinds.js';
-import { callTool, type ToolCallDeps } from './mcp-tool-call.js';
+import { isInitialize, isRequest, isResult, plainToolCall, type PlainToolCall } from './message-kinds.js';
+import { callTool, toolResultOf, type ToolCallDeps } from './mcp-tool-call.js';
+import { toolAnswer, toolFailure } from './tool-answer.js';
 
 const instructions =
   'Tools of an svc hub: read the fleet (assets, groups, search, services, disks, logs, metrics, alerts, ' +
@@ -81,7 +82,7 @@ function createServer(deps: ToolCallDeps, transport: ExchangeTransport): McpServ
     const ctx = callerOf(extra.requestId);
     const tool = mcpToolNamed(request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `No tool named ${request.params.name}.`);
-    return callTool(deps, ctx, tool, request.params.arguments ?? {});
+    return toolResultOf(await callTool(deps, ctx, tool, request.params.arguments ?? {}));
   });
   return mcp;
 }
@@ -131,6 +132,36 @@ function serialize(message: JSONRPCMessage): string {
   return `${rest.slice(0, -2)},"structuredContent":${first.text}}}`;
 }
 
+/**
+ * A plain tools/call of a known tool, answered without the SDK's per-call machinery (a zod parse of the request
+ * three times and of the result once, an AbortController, the transport's round trip): the same tool call, the
+ * same route with the same guard, and the same answer, written as text (tool-answer.ts).
+ */
+async function answerToolCall(
+  deps: ToolCallDeps,
+  ctx: ActionContext,
+  call: PlainToolCall,
+  tool: McpTool,
+): Promise<string> {
+  const id = JSON.stringify(call.id);
+  try {
+    return toolAnswer(id, await callTool(deps, ctx, tool, call.arguments));
+  } catch (error) {
+    return toolFailure(id, error);
+  }
+}
+
+/** The refusal of a request after initialization that names a protocol version the hub does not speak. */
+function unsupportedVersion(headers: IncomingHttpHeaders): McpAnswer | null {
+  const version = headers['mcp-protocol-version'];
+  if (typeof version !== 'string' || SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return null;
+  return refusal(
+    400,
+    -32000,
+    `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`,
+  );
+}
+
 function isJsonContentType(value: string | undefined): boolean {
   return value?.split(';', 1)[0]?.trim().toLowerCase() === 'application/json';
 }
@@ -158,21 +189,19 @@ export function createMcpEndpoint(deps: ToolCallDeps): McpEndpoint {
       if (!isJsonContentType(headers['content-type'])) {
         return refusal(415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
       }
+      // The fast path: a plain tools/call of a known tool (its shape checked member by member, message-kinds.ts).
+      const call = plainToolCall(body);
+      const tool = call ? mcpToolNamed(call.name) : undefined;
+      if (call && tool) {
+        return (
+          unsupportedVersion(headers) ?? { status: 200, body: await answerToolCall(deps, ctx, call, tool) }
+        );
+      }
       const parsed = JSONRPCMessageSchema.safeParse(body);
       if (!parsed.success) return refusal(400, -32700, 'Parse error: Invalid JSON-RPC message');
       const message = parsed.data;
-      const version = headers['mcp-protocol-version'];
-      if (
-        !isInitialize(message) &&
-        typeof version === 'string' &&
-        !SUPPORTED_PROTOCOL_VERSIONS.includes(version)
-      ) {
-        return refusal(
-          400,
-          -32000,
-          `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`,
-        );
-      }
+      const refused = isInitialize(message) ? null : unsupportedVersion(headers);
+      if (refused) return refused;
       if (!isRequest(message)) return { status: 202, body: null };
       return { status: 200, body: serialize(await transport.exchange(message, ctx)) };
     },

@@ -1,8 +1,9 @@
 /**
  * One tool call: the tool's arguments placed in its route's request, audited with the caller, run through the
  * route itself (http/internal-dispatch.ts), and the route's answer turned into a tool result: its data as
- * structured content, or its error envelope as an error result the model can read. A result with structured content
- * always has its JSON as its first (text) content: mcp-server.ts writes the answer from that text.
+ * structured content, or its error envelope as an error result the model can read. A success is passed on as the
+ * route wrote it, never parsed and written again (decision 0073, addendum 3): mcp-server.ts splices that JSON
+ * into the answer as structured content and, escaped once, as its text copy.
  */
 import {
   mcpToolCallAction,
@@ -16,7 +17,7 @@ import type { InternalDispatch } from '../../http/internal-dispatch.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { ReadAudit } from './read-audit.js';
 
-/** What tools/call answers (the MCP CallToolResult). */
+/** What tools/call answers (the MCP CallToolResult), as an object. */
 export interface ToolResult {
   [key: string]: unknown;
   content: { type: 'text'; text: string }[];
@@ -74,15 +75,68 @@ function assetOf(contract: RouteContract, params: Readonly<Record<string, string
   return colon === -1 ? raw : raw.slice(0, colon);
 }
 
+/**
+ * What a tool call comes to: a result, or the structured content as the route's own JSON text (`{"data":…}`, with
+ * `"meta"` for a list), which is the whole result's text copy and, when the tool has an output schema, its
+ * structured content too.
+ */
+export type ToolOutcome = { result: ToolResult } | { json: string; structured: boolean };
+
+/** The route's success envelope: `request_id` (an id of the hub's, never escaped) written first. */
+const requestIdFirst = /^\{"request_id":"[A-Za-z0-9_-]*",/;
+
+/** The outcome as a result object (for the SDK's path, which takes objects). */
+export function toolResultOf(outcome: ToolOutcome): ToolResult {
+  if ('result' in outcome) return outcome.result;
+  const text: ToolResult['content'] = [{ type: 'text', text: outcome.json }];
+  if (!outcome.structured) return { content: text };
+  return { content: text, structuredContent: JSON.parse(outcome.json) as Record<string, unknown> };
+}
+
+/** The route's success as the tool's structured content. */
+function successOf(
+  contract: RouteContract,
+  tool: McpTool,
+  answer: { status: number; text: string; typed: boolean },
+): ToolOutcome {
+  const structured = tool.outputSchema !== undefined;
+  // A typed route wrote exactly its envelope: without its request id it is the structured content already.
+  const head = answer.typed ? requestIdFirst.exec(answer.text) : null;
+  if (head) return { json: `{${answer.text.slice(head[0].length)}`, structured };
+  const envelope: unknown = answer.text === '' ? null : JSON.parse(answer.text);
+  if (!isRecord(envelope) || !('data' in envelope)) {
+    return { result: { content: [{ type: 'text', text: `Done (HTTP ${String(answer.status)}).` }] } };
+  }
+  const content: Record<string, unknown> = { data: envelope.data };
+  if (contract.list && isRecord(envelope.meta)) content.meta = envelope.meta;
+  return { json: JSON.stringify(content), structured };
+}
+
+/** A refusal or failure of the route as an error result: `<code>: <message>` from its error envelope. */
+function refusalOf(answer: { status: number; text: string }): ToolOutcome {
+  let envelope: unknown = null;
+  try {
+    envelope = JSON.parse(answer.text);
+  } catch {
+    // Not JSON: the status says what it was.
+  }
+  const fields = isRecord(envelope) ? envelope : {};
+  const code = typeof fields.error === 'string' ? fields.error : `http_${String(answer.status)}`;
+  const message = typeof fields.message === 'string' ? fields.message : 'The route refused the call.';
+  return { result: errorResult(code, message) };
+}
+
 export async function callTool(
   deps: ToolCallDeps,
   ctx: ActionContext,
   tool: McpTool,
   args: Readonly<Record<string, unknown>>,
-): Promise<ToolResult> {
+): Promise<ToolOutcome> {
   const placed = placeArguments(tool, args);
   if ('unknown' in placed) {
-    return errorResult('validation', `The tool ${tool.name} takes no argument "${placed.unknown}".`);
+    return {
+      result: errorResult('validation', `The tool ${tool.name} takes no argument "${placed.unknown}".`),
+    };
   }
   const contract: RouteContract = routes[tool.route];
   // Every call is in the audit trail with the key: one that acts before it runs (and not at all if that write
@@ -105,21 +159,5 @@ export async function callTool(
     ip: ctx.ip ?? '127.0.0.1',
     via: 'mcp',
   });
-  const envelope = isRecord(answer.body) ? answer.body : {};
-  if (answer.status >= 400) {
-    const code = typeof envelope.error === 'string' ? envelope.error : `http_${String(answer.status)}`;
-    const message = typeof envelope.message === 'string' ? envelope.message : 'The route refused the call.';
-    return errorResult(code, message);
-  }
-  if (!('data' in envelope)) {
-    return { content: [{ type: 'text', text: `Done (HTTP ${String(answer.status)}).` }] };
-  }
-  const structured: Record<string, unknown> = { data: envelope.data };
-  if (contract.list && isRecord(envelope.meta)) structured.meta = envelope.meta;
-  // The text copy is the route's own JSON when the envelope holds nothing more: the data is not serialized again.
-  const sameAsRoute = Object.keys(envelope).length === Object.keys(structured).length;
-  return {
-    content: [{ type: 'text', text: sameAsRoute ? answer.text : JSON.stringify(structured) }],
-    ...(tool.outputSchema ? { structuredContent: structured } : {}),
-  };
+  return answer.status >= 400 ? refusalOf(answer) : successOf(contract, tool, answer);
 }

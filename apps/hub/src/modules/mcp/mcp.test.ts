@@ -230,6 +230,60 @@ describe('MCP server at /mcp', () => {
     expect(commands.get(other)).toEqual(['uptime']);
   });
 
+  it('answers a plain tools/call with the route’s own data, as the SDK’s path answers one with _meta', async () => {
+    const { hub, assetIds } = await hubWithAgents(2);
+    const rpc = (body: unknown, version = '2025-06-18') =>
+      fetch(`${baseUrl(hub)}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${hub.ownerKey}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': version,
+        },
+        body: JSON.stringify(body),
+      });
+    const call = (id: unknown, params: Record<string, unknown>) =>
+      rpc({ jsonrpc: '2.0', id, method: 'tools/call', params });
+    type Answer = {
+      id: unknown;
+      result?: { content: { type: string; text: string }[]; structuredContent?: unknown; isError?: boolean };
+      error?: { code: number; message: string };
+    };
+    const listArgs = { name: 'assets_list', arguments: { per_page: 1, sort: 'name' } };
+
+    const plain = (await (await call('one', listArgs)).json()) as Answer;
+    const viaSdk = (await (await call(2, { ...listArgs, _meta: { progressToken: 5 } })).json()) as Answer;
+    const rest = await hub.request('GET', '/api/v2/assets?per_page=1&sort=name');
+    const { data, meta } = rest.json as { data: unknown; meta: unknown };
+    expect(plain.id).toBe('one');
+    expect(plain.result?.structuredContent).toEqual({ data, meta });
+    expect(JSON.parse(plain.result?.content[0]?.text ?? '')).toEqual({ data, meta });
+    expect(viaSdk.id).toBe(2);
+    expect(viaSdk.result).toEqual(plain.result);
+    expect((meta as { total: number }).total).toBe(assetIds.length);
+
+    // A refusal of the route is an error result on both paths; an unknown tool is the SDK's invalid params.
+    const missing = { name: 'assets_get', arguments: { id: 'ast_missing' } };
+    const refused = (await (await call(3, missing)).json()) as Answer;
+    expect(refused.result?.isError).toBe(true);
+    expect(refused.result?.content[0]?.text).toMatch(/^not_found: /);
+    const refusedViaSdk = (await (await call(3, { ...missing, _meta: {} })).json()) as Answer;
+    expect(refusedViaSdk.result).toEqual(refused.result);
+    const unknown = (await (await call(4, { name: 'no_such_tool', arguments: {} })).json()) as Answer;
+    expect(unknown.error?.code).toBe(-32602);
+    const badArgument = (await (
+      await call(5, { name: 'assets_list', arguments: { nope: 1 } })
+    ).json()) as Answer;
+    expect(badArgument.result?.content[0]?.text).toMatch(/^validation: /);
+    // The fast path keeps the transport's rules: a version the hub does not speak is refused.
+    const oldVersion = await rpc(
+      { jsonrpc: '2.0', id: 6, method: 'tools/call', params: listArgs },
+      '1999-01-01',
+    );
+    expect(oldVersion.status).toBe(400);
+  });
+
   it('answers 401 without a key, 403 to a foreign Origin, 405 to GET, 406 to no event streams, 202 to a notification, 400 to a batch or an unknown version, 404 to another key’s session', async () => {
     const hub = await startTestHub({ listen: true });
     t = hub;

@@ -32,3 +32,33 @@ export function isResponse(
 ): message is Extract<JSONRPCMessage, { id: unknown; result: unknown } | { id: unknown; error: unknown }> {
   return 'id' in message && ('result' in message || 'error' in message);
 }
+
+/** A tools/call as the fast path takes it (mcp-server.ts): nothing but a name and arguments. */
+export interface PlainToolCall {
+  id: string | number;
+  name: string;
+  arguments: Readonly<Record<string, unknown>>;
+}
+
+const requestMembers = new Set(['jsonrpc', 'id', 'method', 'params']);
+const callMembers = new Set(['name', 'arguments']);
+
+function hasOnly(value: Record<string, unknown>, members: ReadonlySet<string>): boolean {
+  return Object.keys(value).every((member) => members.has(member));
+}
+
+/**
+ * A tools/call request with only a name and plain arguments (no `_meta`, no task), checked member by member on
+ * the body as Fastify parsed it: whatever this accepts, the SDK's JSONRPCMessageSchema and CallToolRequestSchema
+ * accept as well (a strict JSON-RPC request, an id that is a string or an integer). Null for anything else, which
+ * takes the SDK's path with its own checks and answers.
+ */
+export function plainToolCall(body: unknown): PlainToolCall | null {
+  if (!isObject(body) || body.jsonrpc !== '2.0' || body.method !== 'tools/call') return null;
+  const { id, params } = body;
+  if (typeof id !== 'string' && !Number.isSafeInteger(id)) return null;
+  if (!hasOnly(body, requestMembers) || !isObject(params) || !hasOnly(params, callMembers)) return null;
+  const { name, arguments: args } = params;
+  if (typeof name !== 'string' || (args !== undefined && !isObject(args))) return null;
+  return { id: id as string | number, name, arguments: args ?? {} };
+}
