@@ -3,9 +3,8 @@
  * 10,000 assets scroll as smoothly as 10; filters and sort live in the URL (shareable, back button); add,
  * edit and delete for roles that may change assets.
  */
-import { memo, useEffect, useRef, useState, type MouseEvent, type RefObject } from 'react';
+import { memo, useEffect, useRef, useState, type MouseEvent, type ReactNode, type RefObject } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { useNavigate, useSearchParams } from 'react-router';
 import {
   assetSorts,
@@ -26,10 +25,14 @@ import { Loading } from '../../components/Loading';
 import { AssetFormDialog } from './AssetFormDialog';
 import { lastSeenText } from './asset-format';
 import { useAssetHead, useAssetPages, type AssetFilter } from './asset-rows';
+import { useRowWindow } from './row-window';
 import { StatusBadge } from './StatusBadge';
 import { useLiveInterval } from '../events/LiveEvents';
 
+/** Every row's height in pixels, as styles.css draws it (`.assets-table tr`). */
 const rowHeight = 40;
+/** Rows rendered beyond each edge of the view: a frame's worth of a fast scroll. */
+const overscan = 10;
 /** Polling as the event feed's fallback; every minute while the feed is live. */
 const fallbackInterval = 10_000;
 
@@ -183,31 +186,31 @@ const AssetRow = memo(function AssetRow({
 }) {
   if (!asset) {
     return (
-      <tr aria-rowindex={index + 2} className="row-loading">
-        <td colSpan={columns.length + (canMutate ? 1 : 0)}>
+      <tr role="row" aria-rowindex={index + 2} className="row-loading">
+        <td role="cell">
           <span className="skeleton" />
         </td>
       </tr>
     );
   }
   return (
-    <tr aria-rowindex={index + 2} data-asset-id={asset.id}>
-      <th scope="row" className="cell-name">
+    <tr role="row" aria-rowindex={index + 2} data-asset-id={asset.id}>
+      <th role="rowheader" scope="row">
         {/* A plain link (the table's click handler routes it): a router <Link> per row costs every frame. */}
         <a href={`/assets/${encodeURIComponent(asset.id)}`} data-route title={asset.name}>
           {asset.name}
         </a>
         {asset.hub_host && <span className="chip">hub</span>}
       </th>
-      <td>
+      <td role="cell">
         <StatusBadge status={asset.status} />
       </td>
-      <td>{asset.platform}</td>
-      <td className="cell-addresses" title={asset.ip_addresses.join(', ')}>
+      <td role="cell">{asset.platform}</td>
+      <td role="cell" title={asset.ip_addresses.join(', ')}>
         {asset.ip_addresses.join(', ') || <span className="muted">—</span>}
       </td>
-      <td>{lastSeenText(asset)}</td>
-      <td className="cell-tags">
+      <td role="cell">{lastSeenText(asset)}</td>
+      <td role="cell">
         {asset.tags.map((t) => (
           <span key={t} className="chip">
             {t}
@@ -215,7 +218,7 @@ const AssetRow = memo(function AssetRow({
         ))}
       </td>
       {canMutate && (
-        <td className="cell-actions">
+        <td role="cell" className="cell-actions">
           <button
             type="button"
             className="small"
@@ -242,9 +245,62 @@ const AssetRow = memo(function AssetRow({
   );
 });
 
+/** The header row: its own memoized component, so a scroll does not render it again. */
+const AssetsHead = memo(function AssetsHead({
+  sort,
+  canMutate,
+  setParam,
+}: {
+  sort: AssetSort;
+  canMutate: boolean;
+  setParam: (name: string, value: string) => void;
+}) {
+  return (
+    <thead role="rowgroup">
+      <tr role="row" aria-rowindex={1}>
+        {columns.map((c) => {
+          const active = c.sort !== undefined && sort.replace('-', '') === c.sort.replace('-', '');
+          const descending = sort.startsWith('-');
+          return (
+            <th
+              key={c.key}
+              role="columnheader"
+              scope="col"
+              aria-sort={active ? (descending ? 'descending' : 'ascending') : undefined}
+            >
+              {c.sort ? (
+                <button
+                  type="button"
+                  className="sort-button"
+                  onClick={() => {
+                    const base = c.sort?.replace('-', '') ?? 'name';
+                    setParam('sort', active && !descending ? `-${base}` : base);
+                  }}
+                >
+                  {c.label}
+                  <span aria-hidden="true">{active ? (descending ? ' ▼' : ' ▲') : ''}</span>
+                </button>
+              ) : (
+                c.label
+              )}
+            </th>
+          );
+        })}
+        {canMutate && (
+          <th role="columnheader" scope="col">
+            <span className="visually-hidden">Actions</span>
+          </th>
+        )}
+      </tr>
+    </thead>
+  );
+});
+
 /**
- * The scrolling part: only the rows in view (and a few either side) are in the page; their pages are
- * fetched as they come into view. Its own component, so a scroll renders the rows and nothing around them.
+ * The scrolling part: only the rows in view (and a few either side) are in the page, their pages fetched as
+ * they come into view. Rows of one fixed height in a grid layout, not a table's: a scroll adds the rows
+ * coming into view and drops those leaving it without a table layout over all of them. Its own component,
+ * so a scroll renders the rows and nothing around them.
  */
 function AssetTable({
   filter,
@@ -273,87 +329,43 @@ function AssetTable({
     event.preventDefault();
     void navigate(link.getAttribute('href') ?? '/assets');
   };
-  const virtualizer = useVirtualizer({
+  const { first, last } = useRowWindow(scrollRef, {
     count: total,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => rowHeight,
-    overscan: 10,
-    // Let React batch scroll updates instead of rendering inside each scroll event.
-    useFlushSync: false,
+    rowHeight,
+    overscan,
+    headerHeight: rowHeight,
   });
-  const items = virtualizer.getVirtualItems();
   const refetchInterval = useLiveInterval(fallbackInterval);
-  const rowAt = useAssetPages(filter, head, items[0]?.index ?? 0, items.at(-1)?.index ?? 0, refetchInterval);
-  const sort = filter.sort ?? 'name';
-  const padTop = items[0]?.start ?? 0;
-  const padBottom = virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0);
-  const anyTags = items.some((item) => (rowAt(item.index)?.tags.length ?? 0) > 0);
+  const rowAt = useAssetPages(filter, head, first, last, refetchInterval);
+  const rows: ReactNode[] = [];
+  let anyTags = false;
+  for (let index = first; index <= last; index += 1) {
+    const asset = rowAt(index);
+    if ((asset?.tags.length ?? 0) > 0) anyTags = true;
+    rows.push(
+      <AssetRow
+        key={index}
+        index={index}
+        asset={asset}
+        canMutate={canMutate}
+        onEdit={onEdit}
+        onDelete={onDelete}
+      />,
+    );
+  }
+  const tableClass = `data-table assets-table${canMutate ? ' has-actions' : ''}${anyTags ? '' : ' no-tags'}`;
   return (
     <div className="table-scroll" ref={scrollRef} data-testid="assets-scroll">
-      <table className="data-table assets-table" aria-rowcount={total + 1}>
-        <colgroup>
-          {columns.map((c) => (
-            <col key={c.key} className={`col-${c.key}${c.key === 'tags' && !anyTags ? ' col-empty' : ''}`} />
-          ))}
-          {canMutate && <col className="col-actions" />}
-        </colgroup>
-        <thead>
-          <tr aria-rowindex={1}>
-            {columns.map((c) => {
-              const active = c.sort !== undefined && sort.replace('-', '') === c.sort.replace('-', '');
-              const descending = sort.startsWith('-');
-              return (
-                <th
-                  key={c.key}
-                  scope="col"
-                  aria-sort={active ? (descending ? 'descending' : 'ascending') : undefined}
-                >
-                  {c.sort ? (
-                    <button
-                      type="button"
-                      className="sort-button"
-                      onClick={() => {
-                        const base = c.sort?.replace('-', '') ?? 'name';
-                        setParam('sort', active && !descending ? `-${base}` : base);
-                      }}
-                    >
-                      {c.label}
-                      <span aria-hidden="true">{active ? (descending ? ' ▼' : ' ▲') : ''}</span>
-                    </button>
-                  ) : (
-                    c.label
-                  )}
-                </th>
-              );
-            })}
-            {canMutate && (
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            )}
-          </tr>
-        </thead>
-        <tbody onClick={routeLinkClick}>
-          {padTop > 0 && (
-            <tr aria-hidden="true" className="spacer">
-              <td style={{ height: padTop }} />
-            </tr>
-          )}
-          {items.map((item) => (
-            <AssetRow
-              key={item.index}
-              index={item.index}
-              asset={rowAt(item.index)}
-              canMutate={canMutate}
-              onEdit={onEdit}
-              onDelete={onDelete}
-            />
-          ))}
-          {padBottom > 0 && (
-            <tr aria-hidden="true" className="spacer">
-              <td style={{ height: padBottom }} />
-            </tr>
-          )}
+      {/* Rows laid out as a grid, not a table: the roles keep what a table tells a screen reader. */}
+      <table className={tableClass} role="table" aria-rowcount={total + 1}>
+        <AssetsHead sort={filter.sort ?? 'name'} canMutate={canMutate} setParam={setParam} />
+        {/* As tall as every row; the rows before the window are its top padding (one style, not one a row). */}
+        <tbody
+          role="rowgroup"
+          onClick={routeLinkClick}
+          style={{ height: total * rowHeight, paddingTop: first * rowHeight }}
+        >
+          {rows}
         </tbody>
       </table>
     </div>

@@ -3,6 +3,7 @@
  * the browser holds only the pages near what is shown. The first page also gives the total, which sizes the
  * scroll area, so scrolling to row 9,000 fetches page 46 and nothing between.
  */
+import { useMemo } from 'react';
 import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
 import type { Asset, AssetSort, AssetStatus, Platform } from '@svc/protocol';
 import { hub } from '../../api/client';
@@ -53,17 +54,22 @@ export function useAssetPages(
     Math.floor(Math.max(last, first) / rowsPerPage) + 1,
     Math.max(1, Math.ceil(total / rowsPerPage)),
   );
-  const pageNumbers: number[] = [];
-  for (let page = Math.max(2, firstPage); page <= lastPage; page += 1) pageNumbers.push(page);
-  const pages = useQueries({
-    queries: pageNumbers.map((page) => ({
-      queryKey: assetPageKey(filter, page),
-      queryFn: () => fetchPage(filter, page),
-      refetchInterval,
-      // A page scrolled past and back within the interval is not fetched again on the way.
-      staleTime: refetchInterval,
-    })),
-  });
+  // The same pages for every row of a page: the query list is made again only when a page comes or goes.
+  const { pageNumbers, queries } = useMemo(() => {
+    const numbers: number[] = [];
+    for (let page = Math.max(2, firstPage); page <= lastPage; page += 1) numbers.push(page);
+    return {
+      pageNumbers: numbers,
+      queries: numbers.map((page) => ({
+        queryKey: assetPageKey(filter, page),
+        queryFn: () => fetchPage(filter, page),
+        refetchInterval,
+        // A page scrolled past and back within the interval is not fetched again on the way.
+        staleTime: refetchInterval,
+      })),
+    };
+  }, [filter, firstPage, lastPage, refetchInterval]);
+  const pages = useQueries({ queries });
   return (index) => {
     const page = Math.floor(index / rowsPerPage) + 1;
     const data = page === 1 ? head : pages[pageNumbers.indexOf(page)]?.data;
