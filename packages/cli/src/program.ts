@@ -16,6 +16,7 @@ import { registerUsers } from './commands/users.js';
 import { registerLogin } from './commands/login.js';
 import { registerMcp } from './commands/mcp.js';
 import { registerMaintenance } from './commands/maintenance.js';
+import { registerSnippets } from './commands/snippets.js';
 import { registerUpdates } from './commands/updates.js';
 import { completionScript } from './completion.js';
 import { createContext, type CliIo } from './context.js';
@@ -30,7 +31,7 @@ function buildProgram(io: CliIo, commandWords: string[] | null = null) {
   const program = new Command('svc');
   program
     .description(
-      'svc hub from the shell: assets, commands, files, incidents, keys, maintenance, package updates, service checks, the live feed and an Ansible inventory',
+      'svc hub from the shell: assets, commands, files, incidents, keys, maintenance, package updates, service checks, terminal snippets, the live feed and an Ansible inventory',
     )
     .version(cliVersion)
     .option('--hub <url>', 'the hub (default: $SVC_HUB_URL, or the one `svc login` saved)')
@@ -57,6 +58,7 @@ function buildProgram(io: CliIo, commandWords: string[] | null = null) {
   registerMaintenance(program, ctx);
   registerUpdates(program, ctx);
   registerChecks(program, ctx);
+  registerSnippets(program, ctx);
   program
     .command('completion')
     .description('print a shell completion script: eval "$(svc completion bash)"')

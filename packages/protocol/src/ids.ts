@@ -31,6 +31,8 @@ export const idPrefixes = {
   telemetryEvent: 'tel',
   maintenanceWindow: 'mnt',
   updateRun: 'upr',
+  snippet: 'snp',
+  bookmark: 'bmk',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -26,6 +26,8 @@ export * from './api/events.js';
 export * from './api/exec.js';
 export * from './api/files.js';
 export * from './api/groups.js';
+export * from './api/snippets.js';
+export * from './api/bookmarks.js';
 export * from './api/hub.js';
 export * from './api/incidents.js';
 export * from './api/keys.js';

@@ -53,6 +53,8 @@ import { mobileContracts } from './api/mobile.js';
 import { notificationsContracts } from './api/notifications.js';
 import { whoamiContracts } from './api/whoami.js';
 import { sessionsContracts } from './api/sessions.js';
+import { snippetsContracts } from './api/snippets.js';
+import { bookmarksContracts } from './api/bookmarks.js';
 import { mcpContracts } from './api/mcp.js';
 
 /** The built areas, each the contracts of one hub module (the key is the module's folder). */
@@ -99,6 +101,8 @@ export const contractAreas = {
   dependencies: dependenciesContracts,
   desktop: desktopContracts,
   sessions: sessionsContracts,
+  snippets: snippetsContracts,
+  bookmarks: bookmarksContracts,
   mcp: mcpContracts,
   prometheus: prometheusContracts,
   checks: checksContracts,
@@ -149,6 +153,8 @@ export const routes = {
   ...dependenciesContracts,
   ...desktopContracts,
   ...sessionsContracts,
+  ...snippetsContracts,
+  ...bookmarksContracts,
   ...mcpContracts,
   ...prometheusContracts,
   ...checksContracts,

@@ -18,6 +18,7 @@ import type {
   EnrollmentTokenCreated,
   ExecResult,
   MaintenanceWindow,
+  Snippet,
   User,
   Whoami,
 } from '@svc/protocol';
@@ -621,6 +622,40 @@ describe('svc maintenance', () => {
     const removed = await svc(['maintenance', 'rm', 'cli window']);
     expect(removed.code).toBe(0);
     expect(removed.stderr).toContain(`removed cli window (${window.id})`);
+  });
+});
+
+describe('svc snippets', () => {
+  it('saves a snippet from text and from standard input, lists it, and deletes it by name', async () => {
+    const saved = await svc([
+      '--json',
+      'snippets',
+      'add',
+      '--name',
+      'cli disk',
+      '--text',
+      'df -h',
+      '--shared',
+    ]);
+    expect(saved.code, saved.stderr).toBe(0);
+    const snippet = JSON.parse(saved.stdout) as Snippet;
+    expect(snippet).toMatchObject({ name: 'cli disk', text: 'df -h', scope: 'shared' });
+    const fromFile = await svc(['snippets', 'add', '--name', 'cli uptime', '--file', '-'], {
+      input: 'uptime\n',
+    });
+    expect(fromFile.code, fromFile.stderr).toBe(0);
+    expect(fromFile.stderr).toContain('(snp_');
+
+    const listed = await svc(['snippets', 'ls']);
+    expect(listed.stdout).toMatch(/cli disk\s+shared\s+df -h\s+snp_/);
+    expect((await svc(['snippets', 'ls', '--scope', 'personal'])).stdout).not.toContain('cli disk');
+    expect((await svc(['snippets', 'ls', '--scope', 'everyone'])).code).toBe(2);
+    expect((await svc(['snippets', 'add', '--name', 'neither'])).code).toBe(2);
+
+    const removed = await svc(['snippets', 'rm', 'cli disk']);
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(removed.stderr).toContain(`deleted cli disk (${snippet.id})`);
+    expect((await svc(['snippets', 'rm', 'cli disk'])).code).toBe(4);
   });
 });
 

@@ -32,6 +32,11 @@ const sampleBodies: Record<string, unknown> = {
   'sessions.create': { kind: 'terminal', cols: 80, rows: 24 },
   'groups.create': { name: 'matrix-group' },
   'groups.update': { name: 'matrix-group-renamed' },
+  'snippets.create': { name: 'matrix-snippet', text: 'uptime' },
+  'snippets.update': { name: 'matrix-snippet-renamed' },
+  // An asset that does not exist: refused (400) once past the guard.
+  'bookmarks.create': { asset_id: newId('asset'), directory: '/tmp' },
+  'bookmarks.update': { name: 'matrix-bookmark' },
   'users.create': { username: 'matrix-user', password: 'correct horse battery', role: 'viewer' },
   'users.update': { role: 'viewer' },
   'settings.tlsUpload': {

@@ -304,6 +304,15 @@ const documentedExtras: readonly (readonly [method: string, path: string, access
   ['GET', '/api/v2/recordings/{id}', 'assets:exec'],
   ['GET', '/api/v2/recordings/{id}/cast', 'assets:exec'],
   ['DELETE', '/api/v2/recordings/{id}', 'assets:exec'],
+  // Terminal snippets (personal or shared) and bookmarks (decision 0091): terminal rights, assets:exec.
+  ['GET', '/api/v2/terminal-snippets', 'assets:exec'],
+  ['POST', '/api/v2/terminal-snippets', 'assets:exec'],
+  ['PATCH', '/api/v2/terminal-snippets/{id}', 'assets:exec'],
+  ['DELETE', '/api/v2/terminal-snippets/{id}', 'assets:exec'],
+  ['GET', '/api/v2/terminal-bookmarks', 'assets:exec'],
+  ['POST', '/api/v2/terminal-bookmarks', 'assets:exec'],
+  ['PATCH', '/api/v2/terminal-bookmarks/{id}', 'assets:exec'],
+  ['DELETE', '/api/v2/terminal-bookmarks/{id}', 'assets:exec'],
   // Desktops (decision 0030): an asset's VNC password (admin, write-only), sessions, their recordings.
   ['GET', '/api/v2/desktop/credentials/{id}', 'assets:read'],
   ['PUT', '/api/v2/desktop/credentials/{id}', 'admin'],
@@ -416,6 +425,7 @@ describe('route inventory against the interface (spec section 4)', () => {
   it('marks exactly the reads that may hold secrets, which a viewer never gets (decision 0005)', () => {
     const marked = routeList.filter((r) => r.readsSecrets).map((r) => r.name);
     // A desktop session create releases the VNC password; recordings show what was on screen (0029, 0030).
+    // Terminal snippets are command lines people type (0091).
     expect(marked.sort()).toEqual([
       'containers.logs',
       'desktop.createSession',
@@ -423,6 +433,7 @@ describe('route inventory against the interface (spec section 4)', () => {
       'desktop.recordings',
       'files.read',
       'sessions.recordingCast',
+      'snippets.list',
       'system.cron',
       'system.logs',
       'system.processes',

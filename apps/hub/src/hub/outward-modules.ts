@@ -16,6 +16,8 @@ import { createNasModule } from '../modules/nas/nas.module.js';
 import { createNotificationsModule } from '../modules/notifications/notifications.module.js';
 import { createPrometheusModule } from '../modules/prometheus/prometheus.module.js';
 import { createSessionsModule } from '../modules/sessions/sessions.module.js';
+import { createSnippetsModule } from '../modules/snippets/snippets.module.js';
+import { createBookmarksModule } from '../modules/bookmarks/bookmarks.module.js';
 import { createStacksModule } from '../modules/stacks/stacks.module.js';
 import { createVirtModule } from '../modules/virt/virt.module.js';
 import { createWebhooksModule } from '../modules/webhooks/webhooks.module.js';
@@ -163,5 +165,7 @@ export function createOutwardModules(parts: ModuleParts, accounts: AccountModule
       cluster: owned,
       lease: registry,
     }),
+    snippets: createSnippetsModule({ ...base, logger }),
+    bookmarks: createBookmarksModule({ ...base, logger, assets: assetService }),
   };
 }

@@ -29,6 +29,7 @@ import { incidentReviewsMigration } from './migrations/0031-incident-reviews.js'
 import { updateRunsMigration } from './migrations/0032-update-runs.js';
 import { agentSideChecksMigration } from './migrations/0033-agent-side-checks.js';
 import { disabledUsersMigration } from './migrations/0034-disabled-users.js';
+import { terminalSnippetsBookmarksMigration } from './migrations/0035-terminal-snippets-bookmarks.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists */
 const initial: Migration = {
@@ -305,6 +306,7 @@ export const migrations: Record<string, Migration> = {
   '0032_update_runs': updateRunsMigration,
   '0033_agent_side_checks': agentSideChecksMigration,
   '0034_disabled_users': disabledUsersMigration,
+  '0035_terminal_snippets_bookmarks': terminalSnippetsBookmarksMigration,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -299,6 +299,31 @@ export interface IncidentsTable {
   resolved_by: string | null;
 }
 
+/** A saved terminal snippet (migration 0035): `scope` is personal or shared; owned as sessions are. */
+export interface TerminalSnippetsTable {
+  id: string;
+  name: string;
+  description: string | null;
+  text: string;
+  scope: string;
+  owner_type: string;
+  owner_id: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A terminal bookmark (migration 0035): an asset and a working directory, one owner's. */
+export interface TerminalBookmarksTable {
+  id: string;
+  name: string | null;
+  asset_id: string;
+  directory: string;
+  owner_type: string;
+  owner_id: string;
+  created_at: string;
+  updated_at: string;
+}
+
 /** An incident's review (migration 0031): what people wrote; `follow_ups` is JSON `[{text, done}]`. */
 export interface IncidentReviewsTable {
   incident_id: string;
@@ -717,6 +742,8 @@ export interface Database {
   remote_sessions: RemoteSessionsTable;
   session_recordings: SessionRecordingsTable;
   session_recording_chunks: SessionRecordingChunksTable;
+  terminal_snippets: TerminalSnippetsTable;
+  terminal_bookmarks: TerminalBookmarksTable;
   idempotency_records: IdempotencyRecordsTable;
   push_subscriptions: PushSubscriptionsTable;
   webauthn_credentials: WebauthnCredentialsTable;
@@ -877,6 +904,8 @@ export const tableOwners = {
   remote_sessions: 'modules/sessions',
   session_recordings: 'modules/sessions',
   session_recording_chunks: 'modules/sessions',
+  terminal_snippets: 'modules/snippets',
+  terminal_bookmarks: 'modules/bookmarks',
   idempotency_records: 'platform/idempotency.ts',
   webauthn_credentials: 'modules/mobile',
   mobile_telemetry: 'modules/mobile',

@@ -7,7 +7,13 @@
  *
  * A shell that has printed nothing yet is still starting (decision 0064): the hub's `status` after the replay
  * says `replayed: 0` and no byte came; the first byte of output makes it live. After `slowStartMs` the status
- * says it is slow, and the page says why it may be.
+ * says it is slow, and the page says why it may be. A session that ends before its shell printed anything did
+ * not start, and its status says so.
+ *
+ * Copy and paste (decision 0091): Ctrl+Shift+C copies the selection, Ctrl+Shift+V pastes the clipboard, the
+ * browser's own copy and paste (its context menu, the Edit menu) work through xterm's handlers, and with
+ * `copyOnSelect` a selection is copied as it is made. Ctrl+C and Ctrl+V stay the terminal's (interrupt,
+ * literal next). The page reaches the terminal through `handle` (insert a snippet, paste, copy).
  */
 import { useEffect, useRef } from 'react';
 import { FitAddon } from '@xterm/addon-fit';
@@ -15,6 +21,7 @@ import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
 import { openUnderCsp } from './adopted-styles';
 import { reconnectDelayMs, reconnectLimits } from './reconnect';
+import { inputFrames } from './terminal-input';
 import './sessions.css';
 
 export type TerminalStatus =
@@ -22,7 +29,22 @@ export type TerminalStatus =
   | { kind: 'starting'; slow: boolean }
   | { kind: 'live' }
   | { kind: 'reconnecting'; attempt: number; code: number }
-  | { kind: 'ended'; text: string };
+  | { kind: 'ended'; text: string; beforeStart?: boolean };
+
+/** What a page can do with a terminal it shows. */
+export interface TerminalHandle {
+  /** Text as a paste: bracketed when the shell asked for it, so line breaks in it do not run. */
+  paste(text: string): void;
+  /** Raw input, as if typed (`\r` is Enter). */
+  type(text: string): void;
+  /** Whether the shell asked for bracketed paste. */
+  bracketedPaste(): boolean;
+  /** Copies the selection to the clipboard; false when nothing is selected. */
+  copySelection(): Promise<boolean>;
+  /** Pastes what the clipboard holds. */
+  pasteClipboard(): Promise<void>;
+  focus(): void;
+}
 
 /** The status in words, for a status chip. */
 export function terminalStatusText(status: TerminalStatus): string {
@@ -59,16 +81,39 @@ export function TerminalView({
   autoReconnect = false,
   fontSize = 14,
   className = 'terminal-box',
+  active = true,
+  copyOnSelect = false,
+  initialInput,
+  onInitialInputSent,
+  handle,
+  label = 'Terminal',
 }: {
   sessionId: string;
   onStatus: (status: TerminalStatus) => void;
   autoReconnect?: boolean;
   fontSize?: number;
   className?: string;
+  /** Shown now (a page of tabs hides the others): sized to its box when it becomes so. */
+  active?: boolean;
+  copyOnSelect?: boolean;
+  /** Typed once the shell first prints (a bookmark's `cd`); `onInitialInputSent` says it was. */
+  initialInput?: string;
+  onInitialInputSent?: () => void;
+  handle?: (handle: TerminalHandle | null) => void;
+  label?: string;
 }) {
   const box = useRef<HTMLDivElement>(null);
   const report = useRef(onStatus);
   report.current = onStatus;
+  const copying = useRef(copyOnSelect);
+  copying.current = copyOnSelect;
+  const firstInput = useRef({ text: initialInput, sent: onInitialInputSent });
+  firstInput.current = { text: initialInput, sent: onInitialInputSent };
+  const handleRef = useRef(handle);
+  handleRef.current = handle;
+  const fitNow = useRef<(() => void) | null>(null);
+  const shown = useRef(active);
+  shown.current = active;
 
   useEffect(() => {
     const element = box.current;
@@ -88,6 +133,58 @@ export function TerminalView({
     let failures = 0;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let slowTimer: ReturnType<typeof setTimeout> | undefined;
+    /** Whether the shell has printed anything in this page's life (a replay counts). */
+    let everOutput = false;
+
+    const send = (data: string) => {
+      if (ws?.readyState !== WebSocket.OPEN) return;
+      // A long paste or snippet in frames the hub accepts (at most 16 KiB each).
+      for (const frame of inputFrames(encoder.encode(data))) ws.send(frame);
+    };
+    const copySelection = async () => {
+      const selected = term.getSelection();
+      if (selected === '') return false;
+      await navigator.clipboard.writeText(selected);
+      return true;
+    };
+    const pasteClipboard = async () => {
+      const text = await navigator.clipboard.readText();
+      if (text !== '') term.paste(text);
+    };
+    term.attachCustomKeyEventHandler((event) => {
+      if (event.type !== 'keydown' || !event.ctrlKey || !event.shiftKey || event.altKey) return true;
+      if (event.code === 'KeyC') {
+        event.preventDefault();
+        void copySelection();
+        return false;
+      }
+      if (event.code === 'KeyV') {
+        // Not the browser's paste too: the clipboard is read once, here.
+        event.preventDefault();
+        void pasteClipboard();
+        return false;
+      }
+      return true;
+    });
+    const selection = term.onSelectionChange(() => {
+      if (copying.current && term.hasSelection()) void copySelection();
+    });
+    // Sized only: a keyboard user moving along the tabs keeps the focus on them.
+    fitNow.current = () => {
+      fit.fit();
+    };
+    handleRef.current?.({
+      paste: (text) => {
+        term.paste(text);
+      },
+      type: send,
+      bracketedPaste: () => term.modes.bracketedPasteMode,
+      copySelection,
+      pasteClipboard,
+      focus: () => {
+        term.focus();
+      },
+    });
 
     const sendResize = () => {
       if (ws?.readyState === WebSocket.OPEN)
@@ -106,7 +203,7 @@ export function TerminalView({
         // The hub replays the recent screen on every attach: start from a clean one.
         if (reattach) term.reset();
         sendResize();
-        term.focus();
+        if (shown.current) term.focus();
       };
       socket.onmessage = (event: MessageEvent<ArrayBuffer | string>) => {
         if (typeof event.data === 'string') {
@@ -127,10 +224,12 @@ export function TerminalView({
           if (message.type === 'ended') {
             clearTimeout(slowTimer);
             ended = true;
-            report.current({
-              kind: 'ended',
-              text: `Session ended: ${message.reason ?? ''}${message.exit_code == null ? '' : ` (exit ${message.exit_code})`}`,
-            });
+            const why = `${message.reason ?? ''}${message.exit_code == null ? '' : ` (exit ${message.exit_code})`}`;
+            report.current(
+              everOutput
+                ? { kind: 'ended', text: `Session ended: ${why}` }
+                : { kind: 'ended', text: `The shell did not start: ${why}`, beforeStart: true },
+            );
           }
           return;
         }
@@ -140,6 +239,14 @@ export function TerminalView({
           report.current({ kind: 'live' });
         }
         term.write(new Uint8Array(event.data));
+        if (!everOutput) {
+          everOutput = true;
+          const { text, sent } = firstInput.current;
+          if (text !== undefined) {
+            send(text);
+            sent?.();
+          }
+        }
       };
       socket.onclose = (event) => {
         clearTimeout(slowTimer);
@@ -157,9 +264,7 @@ export function TerminalView({
     };
     connect(false);
 
-    const input = term.onData((data) => {
-      if (ws?.readyState === WebSocket.OPEN) ws.send(encoder.encode(data));
-    });
+    const input = term.onData(send);
     const onWindowResize = () => {
       fit.fit();
     };
@@ -172,10 +277,17 @@ export function TerminalView({
       window.removeEventListener('resize', onWindowResize);
       input.dispose();
       resized.dispose();
+      selection.dispose();
+      fitNow.current = null;
+      handleRef.current?.(null);
       ws?.close();
       term.dispose();
     };
   }, [sessionId, autoReconnect, fontSize]);
 
-  return <div className={className} ref={box} aria-label="Terminal" />;
+  useEffect(() => {
+    if (active) fitNow.current?.();
+  }, [active]);
+
+  return <div className={className} ref={box} aria-label={label} />;
 }

@@ -32,6 +32,30 @@ function adoptedStyle(doc: Document, create: (tag: string) => HTMLElement): HTML
   return stand;
 }
 
+const throughCssom = new WeakSet<object>();
+
+/**
+ * xterm's DOM renderer colours some cells (a selected one, a 24-bit colour) with `setAttribute('style', …)`
+ * on the cell's span, which the CSP's `style-src-attr` refuses (decision 0091: every selection did). The same
+ * declarations through the CSSOM (`style.cssText`) are not governed by the CSP, and apply. Installed once per
+ * window, for span elements only: the renderer's cells are spans, and React sets styles through the CSSOM.
+ */
+function spanStylesThroughCssom(view: Window & typeof globalThis): void {
+  const prototype = view.HTMLSpanElement.prototype;
+  if (throughCssom.has(prototype)) return;
+  throughCssom.add(prototype);
+  // Element's own method, which the spans' stand-in below shadows and calls for every other attribute.
+  const element = view.Element.prototype;
+  Object.defineProperty(prototype, 'setAttribute', {
+    configurable: true,
+    writable: true,
+    value(this: HTMLSpanElement, name: string, value: string) {
+      if (name.toLowerCase() === 'style') this.style.cssText = value;
+      else element.setAttribute.call(this, name, value);
+    },
+  });
+}
+
 /**
  * `open(parent)` with the document's `createElement('style')` answered by the stand-in above. xterm makes all
  * of its style elements inside `open()`, synchronously (its DOM renderer's two and its viewport's one), so the
@@ -39,6 +63,7 @@ function adoptedStyle(doc: Document, create: (tag: string) => HTMLElement): HTML
  */
 export function openUnderCsp(open: (parent: HTMLElement) => void, parent: HTMLElement): void {
   const doc = parent.ownerDocument;
+  if (doc.defaultView) spanStylesThroughCssom(doc.defaultView);
   // The document's own method, kept before the stand-in shadows it.
   // eslint-disable-next-line @typescript-eslint/no-deprecated -- the string overload; unbound, the rule cannot tell
   const create: (tag: string, options?: ElementCreationOptions) => HTMLElement = doc.createElement.bind(doc);

@@ -1,0 +1,194 @@
+/**
+ * Bookmarks beside the terminal (decision 0091): an asset and a working directory, the caller's own. Open
+ * starts a new terminal tab on the asset and types `cd` into the directory once its shell prints.
+ */
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import type { Bookmark } from '@svc/protocol';
+import { hub } from '../../api/client';
+import { AssetPicker, type PickedAsset } from '../../components/AssetPicker';
+import { ConfirmMutationDialog } from '../../components/ConfirmMutationDialog';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { FormDialog } from '../../components/FormDialog';
+import { TextField } from '../../components/TextField';
+import { useResourceMutation } from '../../components/use-resource-mutation';
+
+const bookmarksKey = ['terminal-bookmarks'] as const;
+
+/** An asset's name (its id while loading, or when it is gone). */
+export function useAssetName(assetId: string | null): string | null {
+  const asset = useQuery({
+    queryKey: ['assets', 'name', assetId],
+    queryFn: async () => (await hub.call('assets.get', { params: { id: assetId ?? '' } })).data,
+    enabled: assetId !== null,
+    staleTime: 60_000,
+    retry: false,
+  });
+  return assetId === null ? null : (asset.data?.name ?? assetId);
+}
+
+function BookmarkForm({ asset, onClose }: { asset: PickedAsset | null; onClose: () => void }) {
+  const [picked, setPicked] = useState<PickedAsset | null>(asset);
+  const [directory, setDirectory] = useState('');
+  const [name, setName] = useState('');
+  const save = useResourceMutation({
+    mutationFn: async () =>
+      (
+        await hub.call('bookmarks.create', {
+          body: { asset_id: picked?.id ?? '', directory, name: name === '' ? null : name },
+        })
+      ).data,
+    invalidates: [bookmarksKey],
+    onSuccess: onClose,
+  });
+  return (
+    <FormDialog
+      title="New bookmark"
+      mutation={save}
+      onSubmit={() => {
+        save.mutate();
+      }}
+      onClose={onClose}
+      submitLabel="Create bookmark"
+      canSubmit={picked !== null}
+    >
+      {picked ? (
+        <p>
+          Asset: <strong>{picked.name}</strong>{' '}
+          <button
+            type="button"
+            className="small"
+            onClick={() => {
+              setPicked(null);
+            }}
+          >
+            Change asset
+          </button>
+        </p>
+      ) : (
+        <AssetPicker label="Asset" picked={new Set()} onPick={setPicked} />
+      )}
+      {save.problems.asset_id && <p className="field-error">{save.problems.asset_id}</p>}
+      <TextField
+        label="Directory"
+        hint="An absolute path: the terminal starts there."
+        value={directory}
+        onChange={setDirectory}
+        problem={save.problems.directory}
+        placeholder="/var/www"
+        spellCheck={false}
+        autoFocus={picked !== null}
+        required
+      />
+      <TextField label="Name (optional)" value={name} onChange={setName} problem={save.problems.name} />
+    </FormDialog>
+  );
+}
+
+function BookmarkLabel({ bookmark }: { bookmark: Bookmark }) {
+  const assetName = useAssetName(bookmark.asset_id);
+  return (
+    <div>
+      <strong>{bookmark.name ?? bookmark.directory}</strong>
+      <div className="muted">
+        {assetName}: <code>{bookmark.directory}</code>
+      </div>
+    </div>
+  );
+}
+
+export function BookmarksPanel({
+  currentAsset,
+  onOpen,
+  opening,
+}: {
+  /** The shown terminal's asset, offered first for a new bookmark. */
+  currentAsset: PickedAsset | null;
+  onOpen: (bookmark: Bookmark) => void;
+  opening: boolean;
+}) {
+  const [adding, setAdding] = useState(false);
+  const [deleting, setDeleting] = useState<Bookmark | null>(null);
+  const bookmarks = useQuery({
+    queryKey: bookmarksKey,
+    queryFn: async () => (await hub.call('bookmarks.list', { query: { per_page: 500 } })).data,
+  });
+  const remove = useResourceMutation({
+    mutationFn: async (bookmark: Bookmark) =>
+      (await hub.call('bookmarks.delete', { params: { id: bookmark.id } })).data,
+    invalidates: [bookmarksKey],
+    onSuccess: () => {
+      setDeleting(null);
+    },
+  });
+  return (
+    <section className="terminal-side-panel" aria-labelledby="bookmarks-title">
+      <div className="panel-header">
+        <h2 id="bookmarks-title">Bookmarks</h2>
+        <button
+          type="button"
+          className="small"
+          onClick={() => {
+            setAdding(true);
+          }}
+        >
+          New bookmark
+        </button>
+      </div>
+      {bookmarks.isError && <ErrorNotice error={bookmarks.error} />}
+      {bookmarks.data?.length === 0 && <p className="muted">No bookmarks yet.</p>}
+      <ul className="terminal-side-list" aria-label="Bookmarks">
+        {bookmarks.data?.map((bookmark) => {
+          const label = bookmark.name ?? bookmark.directory;
+          return (
+            <li key={bookmark.id}>
+              <BookmarkLabel bookmark={bookmark} />
+              <div className="terminal-side-actions">
+                <button
+                  type="button"
+                  className="small"
+                  aria-label={`Open ${label} in a new tab`}
+                  disabled={opening}
+                  onClick={() => {
+                    onOpen(bookmark);
+                  }}
+                >
+                  Open
+                </button>
+                <button
+                  type="button"
+                  className="small danger"
+                  aria-label={`Delete bookmark ${label}`}
+                  onClick={() => {
+                    setDeleting(bookmark);
+                  }}
+                >
+                  Delete
+                </button>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+      {adding && (
+        <BookmarkForm
+          asset={currentAsset}
+          onClose={() => {
+            setAdding(false);
+          }}
+        />
+      )}
+      <ConfirmMutationDialog
+        record={deleting}
+        title={(b) => `Delete bookmark ${b.name ?? b.directory}?`}
+        confirmLabel="Delete bookmark"
+        mutation={remove}
+        onClose={() => {
+          setDeleting(null);
+        }}
+      >
+        {() => <p>Terminals opened from it stay open.</p>}
+      </ConfirmMutationDialog>
+    </section>
+  );
+}
