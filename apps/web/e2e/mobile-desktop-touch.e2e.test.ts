@@ -229,6 +229,17 @@ describe.skipIf(vncMissing() !== null)('touch and the keyboard on the phone’s 
         )
         .toEqual([0xffe3, 0xffe9, 0xffff]);
 
+      // Keyboard again: the phone's keyboard goes away, and the row with it.
+      const keyboard = page.getByRole('button', { name: 'Keyboard' });
+      await keyboard.click();
+      expect(await keyboard.getAttribute('aria-expanded')).toBe('false');
+      expect(await focused()).toBe(false);
+      expect(await page.getByRole('button', { name: 'Esc', exact: true }).count()).toBe(0);
+      // And once more: it comes back.
+      await keyboard.click();
+      await expect.poll(() => focused()).toBe(true);
+      expect(await keyboard.getAttribute('aria-expanded')).toBe('true');
+
       expect(await accessibilityProblems(page, 'the phone’s desktop with its keyboard')).toEqual([]);
       await t.screenshot('mobile-desktop-touch');
       expect(t.cspViolations).toEqual([]);

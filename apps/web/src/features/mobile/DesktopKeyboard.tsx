@@ -108,18 +108,24 @@ export function DesktopKeyboard({ keys }: { keys: DesktopKeys | null }) {
         <button
           type="button"
           aria-expanded={open}
-          aria-controls="m-desktop-keys"
+          aria-controls={open ? 'm-desktop-keys' : undefined}
           disabled={!keys}
+          onMouseDown={keepFocus}
           onClick={() => {
-            const next = !open;
-            setOpen(next);
-            if (next) input.current?.focus();
-            else input.current?.blur();
+            // The phone's keyboard may have been put away (the input lost its focus): bring it back first.
+            const element = input.current;
+            if (element && (!open || document.activeElement !== element)) {
+              setOpen(true);
+              element.focus();
+            } else {
+              setOpen(false);
+              element?.blur();
+            }
           }}
         >
           Keyboard
         </button>
-        <button type="button" disabled={!keys} onClick={() => keys?.sendCtrlAltDel()}>
+        <button type="button" disabled={!keys} onMouseDown={keepFocus} onClick={() => keys?.sendCtrlAltDel()}>
           Ctrl+Alt+Del
         </button>
       </p>
