@@ -98,6 +98,8 @@ export interface ConsoleOptions {
   plainHttp?: boolean;
   /** The browser's viewport (1280×800 unless told); the mobile tests use a phone's. */
   viewport?: { width: number; height: number };
+  /** A phone's touch screen: touch events, and the mobile viewport's meta tag honoured. */
+  touch?: boolean;
 }
 
 /** GET or POST over plain HTTP, shaped like tlsRequest's answer. */
@@ -275,7 +277,8 @@ export function useConsole(options: ConsoleOptions = {}): () => ConsoleHarness {
       : await claimOwner(hub.baseUrl, hub.dataDir, hub.ca ? { ca: hub.ca } : {});
     browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumFlags, headless: true });
     const viewport = options.viewport ?? { width: 1280, height: 800 };
-    const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport });
+    const touch = options.touch ? { hasTouch: true, isMobile: true } : {};
+    const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport, ...touch });
     // Well under the test timeout, so a missing element fails with its locator named.
     context.setDefaultTimeout(actionTimeoutMs);
     const page = await context.newPage();
@@ -356,7 +359,7 @@ export function useConsole(options: ConsoleOptions = {}): () => ConsoleHarness {
           users.set(role, credentials);
         }
         // A fresh page in a fresh context: no cookie of an earlier user.
-        const fresh = await browser?.newContext({ ignoreHTTPSErrors: true, viewport });
+        const fresh = await browser?.newContext({ ignoreHTTPSErrors: true, viewport, ...touch });
         if (!fresh || !harness) throw new Error('no browser');
         await harness.context.close();
         harness.context = fresh;

@@ -26,3 +26,4 @@ export * from './postgres-server.js';
 export * from './prometheus-server.js';
 export { freePort } from './local-process.js';
 export * from './debian-root.js';
+export * from './x-input-watch.js';

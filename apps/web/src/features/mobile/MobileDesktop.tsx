@@ -2,12 +2,19 @@
  * The phone's desktop screen part (issue 17 items 1, 6–8): the console's noVNC `DesktopScreen` (noVNC loaded
  * when it mounts), scaled to the phone's width, on a desktop session the device-owner gate opened. The VNC
  * password the create released stays in this component's memory; `autoReconnect` attaches again after a
- * transient drop; the session activity notification shows while it runs.
+ * transient drop; the session activity notification shows while it runs. Touches on the screen are gestures
+ * (tap, long press, two-finger tap and drag), and the on-screen keyboard types on the desktop.
  */
 import { useState } from 'react';
 import type { DesktopSessionCreated } from '@svc/protocol';
 import { hub } from '../../api/client';
-import { DesktopScreen, desktopStatusText, type DesktopStatus } from '../sessions/DesktopScreen';
+import {
+  DesktopScreen,
+  desktopStatusText,
+  type DesktopKeys,
+  type DesktopStatus,
+} from '../sessions/DesktopScreen';
+import { DesktopKeyboard } from './DesktopKeyboard';
 import { currentSettings } from './device';
 import { MobileSessionShell } from './MobileSessionShell';
 
@@ -28,6 +35,7 @@ export function MobileDesktop({
   onClosed: () => void;
 }) {
   const [status, setStatus] = useState<DesktopStatus>({ state: 'connecting' });
+  const [keys, setKeys] = useState<DesktopKeys | null>(null);
   const settings = currentSettings();
   return (
     <MobileSessionShell
@@ -49,7 +57,10 @@ export function MobileDesktop({
         label={`Desktop of ${assetName}`}
         onStatus={setStatus}
         autoReconnect={settings.autoReconnect}
+        touchGestures
+        onKeys={setKeys}
       />
+      <DesktopKeyboard keys={keys} />
     </MobileSessionShell>
   );
 }

@@ -8,6 +8,7 @@
 import type { RfbChannel } from '@novnc/novnc';
 import { useEffect, useRef, useState } from 'react';
 import { reconnectDelayMs, reconnectLimits } from './reconnect';
+import { attachTouchGestures } from './touch-gestures';
 
 export type DesktopStatus =
   | { state: 'connecting' }
@@ -26,6 +27,16 @@ export interface DesktopScreenProps {
   onStatus?: (status: DesktopStatus) => void;
   /** Attach again after a drop that was not clean (live desktops only). */
   autoReconnect?: boolean;
+  /** Take the screen's touches as gestures (tap, long press, two-finger tap and drag): the phone's desktop. */
+  touchGestures?: boolean;
+  /** The connected desktop's keys (for an on-screen keyboard), or null while there is none. */
+  onKeys?: (keys: DesktopKeys | null) => void;
+}
+
+/** Sending keys to a connected desktop: X keysyms, pressed and released unless `down` says which. */
+export interface DesktopKeys {
+  sendKey(keysym: number, code: string | null, down?: boolean): void;
+  sendCtrlAltDel(): void;
 }
 
 /** The status in words, for a status line. */
@@ -51,11 +62,31 @@ export function DesktopScreen({
   label,
   onStatus,
   autoReconnect = false,
+  touchGestures = false,
+  onKeys,
 }: DesktopScreenProps) {
   const target = useRef<HTMLDivElement>(null);
   const [status, setStatus] = useState<DesktopStatus>({ state: 'connecting' });
+  const [pressAt, setPressAt] = useState<{ x: number; y: number } | null>(null);
   const statusListener = useRef(onStatus);
   statusListener.current = onStatus;
+  const keysListener = useRef(onKeys);
+  keysListener.current = onKeys;
+
+  useEffect(() => {
+    const element = target.current;
+    if (!touchGestures || viewOnly || !element) return;
+    const detach = attachTouchGestures(element, {
+      onLongPress: (at) => {
+        const box = element.getBoundingClientRect();
+        setPressAt(at && { x: at.x - box.left, y: at.y - box.top });
+      },
+    });
+    return () => {
+      detach();
+      setPressAt(null);
+    };
+  }, [touchGestures, viewOnly]);
   const url = 'url' in source ? source.url : null;
   const makeChannel = 'channel' in source ? source.channel : null;
 
@@ -98,8 +129,10 @@ export function DesktopScreen({
           rfb.addEventListener('connect', () => {
             failures = 0;
             report({ state: 'connected' });
+            if (!cancelled) keysListener.current?.(rfb);
           });
           rfb.addEventListener('disconnect', (event) => {
+            keysListener.current?.(null);
             const clean = (event as CustomEvent<{ clean: boolean }>).detail.clean;
             if (cancelled || refused) return;
             // The hub's own closes (4000–4999: ended, credential ended, policy) are final.
@@ -136,6 +169,7 @@ export function DesktopScreen({
       cancelled = true;
       clearTimeout(timer);
       disconnect?.();
+      keysListener.current?.(null);
     };
   }, [url, makeChannel, password, viewOnly, autoReconnect]);
 
@@ -148,7 +182,22 @@ export function DesktopScreen({
           desktopStatusText(status)
         )}
       </p>
-      <div className="desktop-screen" ref={target} aria-label={label} role="application" />
+      <div className="desktop-frame">
+        <div
+          className={touchGestures ? 'desktop-screen desktop-touch' : 'desktop-screen'}
+          ref={target}
+          aria-label={label}
+          role="application"
+        />
+        {pressAt ? (
+          <span
+            className="desktop-press"
+            data-testid="long-press-cue"
+            style={{ left: `${pressAt.x}px`, top: `${pressAt.y}px` }}
+            aria-hidden="true"
+          />
+        ) : null}
+      </div>
     </div>
   );
 }

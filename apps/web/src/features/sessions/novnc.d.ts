@@ -31,6 +31,8 @@ declare module '@novnc/novnc' {
     disconnect(): void;
     sendCredentials(credentials: { username?: string; password?: string }): void;
     sendCtrlAltDel(): void;
+    /** An X keysym (with its KeyboardEvent.code, or null), pressed and released unless `down` says which. */
+    sendKey(keysym: number, code: string | null, down?: boolean): void;
     focus(): void;
   }
 }
