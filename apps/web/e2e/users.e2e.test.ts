@@ -66,6 +66,8 @@ describe('disabling and deleting users', () => {
     await t.page.getByRole('button', { name: 'Delete vic' }).click();
     const remove = t.page.getByRole('dialog', { name: 'Delete vic?' });
     await remove.getByText('removed for good').waitFor();
+    await remove.getByText('Their shared snippets stay for the others').waitFor();
+    await remove.getByLabel('Schedules and shared snippets go to').waitFor();
     await t.screenshot('admin-user-delete');
     await remove.getByRole('button', { name: 'Delete user' }).click();
     await remove.waitFor({ state: 'hidden' });

@@ -14,6 +14,14 @@ export interface Owner {
   owner_id: string;
 }
 
+/** Who owned things as a user: their console sessions, and each of their API keys. */
+export function ownersOfUser(userId: string, keyIds: readonly string[]): Owner[] {
+  return [
+    { owner_type: 'session', owner_id: userId },
+    ...keyIds.map((id): Owner => ({ owner_type: 'api_key', owner_id: id })),
+  ];
+}
+
 /** What a session or recording says about its owner. */
 export interface Owned {
   asset_id: string;

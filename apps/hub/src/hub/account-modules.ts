@@ -26,7 +26,7 @@ const dayMs = 24 * 60 * 60 * 1000;
 /** Who may do what, the fleet's inventory and the hub's own configuration. */
 export function createAccountModules(
   parts: ModuleParts,
-  later: { schedules: Parameters<typeof createUsersModule>[0]['schedules'] },
+  later: Pick<Parameters<typeof createUsersModule>[0], 'schedules' | 'userData'>,
 ) {
   const { config, clock, database, runtimeSettings, credentials, rateLimiters, tls } = parts;
   const { db, writeVersions } = database;
@@ -55,6 +55,7 @@ export function createAccountModules(
     dataDir: config.dataDir,
     keys: keys.services.apiKeys,
     schedules: later.schedules,
+    userData: later.userData,
     onSessionEnded: (id) => {
       credentials.endSession(id);
     },

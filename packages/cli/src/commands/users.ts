@@ -1,6 +1,7 @@
 /**
  * `svc users ls|disable|enable|delete` (an unrestricted admin key with `*`, decision 0087): a disabled user
- * cannot sign in and their keys and schedules stop until enabled; a delete removes their keys and sessions.
+ * cannot sign in and their keys and schedules stop until enabled; a delete removes their keys, sessions and
+ * what they keep elsewhere (passkeys, push subscriptions, personal snippets and bookmarks).
  */
 import type { Command } from 'commander';
 import { isId, paginationLimits, type User } from '@svc/protocol';
@@ -86,9 +87,14 @@ export function registerUsers(program: Command, ctx: Context): void {
   users
     .command('delete')
     .alias('rm')
-    .description('delete a user with their sessions and API keys (the audit trail keeps their name)')
+    .description(
+      'delete a user with their sessions, API keys, passkeys, push subscriptions, personal snippets and bookmarks (the audit trail keeps their name)',
+    )
     .argument('<user>', 'username or id')
-    .option('--reassign-to <user>', 'the user their schedules run as from now on (username or id)')
+    .option(
+      '--reassign-to <user>',
+      'the user their schedules run as and who owns their shared snippets from now on (username or id)',
+    )
     .action(async (ref: string, options: { reassignTo?: string }, command: Command) => {
       const { client } = ctx.connect(command);
       const id = await resolveUserId(client, ref);
@@ -100,6 +106,6 @@ export function registerUsers(program: Command, ctx: Context): void {
         })
       ).data;
       if (ctx.globals(command).json) ctx.json(user);
-      else ctx.note(`deleted ${user.username} (${user.id}) with their sessions and keys`);
+      else ctx.note(`deleted ${user.username} (${user.id}) with their sessions, keys and personal data`);
     });
 }

@@ -35,8 +35,9 @@ export type UserUpdate = Static<typeof UserUpdate>;
 export const UserDeleteQuery = Type.Object(
   {
     /**
-     * The user the deleted user's schedules run as from now on (decision 0087): without it, a user whom a
-     * schedule runs as is not deleted (409, the schedules named).
+     * The user the deleted user's schedules run as from now on, and who owns their shared terminal snippets
+     * (decision 0087): without it, a user whom a schedule runs as is not deleted (409, the schedules named),
+     * and shared snippets stay under the deleted user's id.
      */
     reassign_to: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   },
@@ -104,7 +105,8 @@ export const usersContracts = {
     method: 'DELETE',
     path: '/auth/users/{id}',
     auth: 'admin',
-    summary: 'Delete a user with their sessions and API keys; the audit trail keeps their name',
+    summary:
+      'Delete a user with their sessions, API keys, passkeys, push subscriptions, personal snippets and bookmarks; the audit trail keeps their name',
     params: IdParams,
     query: UserDeleteQuery,
     response: User,

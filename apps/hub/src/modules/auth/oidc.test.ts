@@ -254,6 +254,31 @@ describe.each(databaseTargets())('OIDC sign-in service against a real provider (
     expect((await userBySubject(t, sub))?.id).toBe(user.id);
   });
 
+  it('gives a deleted account a new one at its next sign-in, with nothing of the old (decision 0087)', async () => {
+    const sub = signInAs({ preferred_username: 'ferris', groups: ['hub-operators'] });
+    const first = await signIn();
+    const before = await userBySubject(t, sub);
+    if (!before) throw new Error('no account was made');
+    const deleted = await t.request('DELETE', `/api/auth/users/${before.id}`);
+    expect(deleted.status, deleted.text).toBe(200);
+    expect(await t.hub.services.sessions.resolve(first.token!)).toBeNull();
+
+    // As GitLab and Grafana do: the provider still vouches for the subject, so the hub makes an account anew.
+    const again = await signIn();
+    const after = await userBySubject(t, sub);
+    expect(after?.id).toBeDefined();
+    expect(after?.id).not.toBe(before.id);
+    expect(after).toMatchObject({ username: 'ferris', role: 'operator', disabled_at: null });
+    expect((await t.hub.services.sessions.resolve(again.token!))?.principal.userId).toBe(after?.id);
+    const created = await t.hub.database.db
+      .selectFrom('audit_events')
+      .select('target_id')
+      .where('action', '=', 'user.created')
+      .where('target_id', 'in', [before.id, after!.id])
+      .execute();
+    expect(created).toHaveLength(2);
+  });
+
   it('updates the role on every sign-in, and audits the creation once', async () => {
     const published: string[] = [];
     t.hub.events.subscribe((e) => published.push(e.type), { types: ['user.created', 'user.updated'] });

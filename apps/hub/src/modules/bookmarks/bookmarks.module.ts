@@ -19,7 +19,7 @@ export function createBookmarksModule(deps: {
   const bookmarks = createBookmarkService(deps);
   return defineModule({
     name: 'bookmarks',
-    services: {},
+    services: { bookmarks },
     handlers: bookmarkRoutes(bookmarks),
     subscribers: [
       subscriber(['asset.deleted'], (event) => {

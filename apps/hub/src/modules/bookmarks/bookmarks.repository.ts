@@ -62,3 +62,17 @@ export async function deleteOwnedBookmarks(db: Executor, owner: Owner): Promise<
     .where('owner_id', '=', owner.owner_id)
     .execute();
 }
+
+/** The bookmarks of any of these owners go; answers how many. */
+export async function deleteBookmarksOfAny(db: Executor, owners: readonly Owner[]): Promise<number> {
+  if (owners.length === 0) return 0;
+  const result = await db
+    .deleteFrom('terminal_bookmarks')
+    .where((eb) =>
+      eb.or(
+        owners.map((o) => eb.and([eb('owner_type', '=', o.owner_type), eb('owner_id', '=', o.owner_id)])),
+      ),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

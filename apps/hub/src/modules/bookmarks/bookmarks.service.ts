@@ -13,17 +13,19 @@ import {
 } from '@svc/protocol';
 import type { Kysely } from 'kysely';
 import { canSeeAsset, type ActionContext, type Principal } from '../../access/principal.js';
-import { ownerOf, sameOwner, type Owner } from '../../access/session-access.js';
+import { ownerOf, ownersOfUser, sameOwner, type Owner } from '../../access/session-access.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/schema.js';
 import { pageWindow, toPage, type Page, type PageRequest } from '../../platform/db/paging.js';
 import { HubError, validationError } from '../../platform/hub-error.js';
 import { visibleAssetIds, type AssetService } from '../assets/assets.service.js';
 import type { AuditService } from '../audit/audit.service.js';
+import type { UserDataHolder } from '../users/users.service.js';
 import {
   countOwnedBookmarks,
   deleteBookmark,
   deleteBookmarksOfAsset,
+  deleteBookmarksOfAny,
   deleteOwnedBookmarks,
   findBookmark,
   insertBookmark,
@@ -32,7 +34,8 @@ import {
   type BookmarkRow,
 } from './bookmarks.repository.js';
 
-export interface BookmarkService {
+/** A deleted user's bookmarks, and their keys', go with them (decision 0087). */
+export interface BookmarkService extends UserDataHolder {
   list(principal: Principal, page: PageRequest): Promise<Page<Bookmark>>;
   create(ctx: ActionContext, input: BookmarkCreate): Promise<Bookmark>;
   update(ctx: ActionContext, id: string, input: BookmarkUpdate): Promise<Bookmark>;
@@ -151,5 +154,8 @@ export function createBookmarkService(deps: {
 
     forgetAsset: (assetId) => deleteBookmarksOfAsset(db, assetId),
     forgetOwner: (owner) => deleteOwnedBookmarks(db, owner),
+    async forgetUser(trx, _ctx, user) {
+      return { bookmarks_deleted: await deleteBookmarksOfAny(trx, ownersOfUser(user.userId, user.keyIds)) };
+    },
   };
 }

@@ -74,3 +74,15 @@ export async function purgeTelemetry(db: Executor, cutoff: string, limit: number
     .execute();
   return ids.length;
 }
+
+/** A user's WebAuthn credentials go; answers how many. */
+export async function deleteCredentialsOf(db: Executor, userId: string): Promise<number> {
+  const result = await db.deleteFrom('webauthn_credentials').where('user_id', '=', userId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** A user's telemetry goes; answers how many events. */
+export async function deleteTelemetryOf(db: Executor, userId: string): Promise<number> {
+  const result = await db.deleteFrom('mobile_telemetry').where('user_id', '=', userId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -16,10 +16,18 @@ import type { Database } from '../../platform/db/schema.js';
 import { HubError } from '../../platform/hub-error.js';
 import type { RetentionTask } from '../../platform/retention.js';
 import type { AlertService } from '../alerts/alerts.service.js';
+import type { UserDataHolder } from '../users/users.service.js';
 import type { DeviceOwnerService } from './device-owner.service.js';
-import { insertTelemetry, purgeTelemetry, telemetrySince } from './mobile.repository.js';
+import {
+  deleteCredentialsOf,
+  deleteTelemetryOf,
+  insertTelemetry,
+  purgeTelemetry,
+  telemetrySince,
+} from './mobile.repository.js';
 
-export interface MobileService {
+/** A deleted user's device-owner passkeys and telemetry go with them (decision 0087). */
+export interface MobileService extends UserDataHolder {
   quickAction(ctx: ActionContext, input: QuickAction): Promise<QuickActionResult>;
   recordTelemetry(ctx: ActionContext, batch: TelemetryBatch): Promise<{ accepted: number }>;
   retention: RetentionTask;
@@ -47,6 +55,13 @@ export function createMobileService(deps: {
             incident: null,
           };
       }
+    },
+
+    async forgetUser(trx, _ctx, user) {
+      return {
+        passkeys_deleted: await deleteCredentialsOf(trx, user.userId),
+        telemetry_deleted: await deleteTelemetryOf(trx, user.userId),
+      };
     },
 
     async recordTelemetry(ctx, batch) {

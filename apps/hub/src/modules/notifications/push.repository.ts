@@ -41,6 +41,12 @@ export async function deletePushSubscription(db: Executor, id: string): Promise<
   await db.deleteFrom('push_subscriptions').where('id', '=', id).execute();
 }
 
+/** A user's subscriptions go; answers how many. */
+export async function deletePushSubscriptionsOf(db: Executor, userId: string): Promise<number> {
+  const result = await db.deleteFrom('push_subscriptions').where('user_id', '=', userId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 export async function countPushSent(db: Executor, id: string): Promise<void> {
   await db
     .updateTable('push_subscriptions')

@@ -33,17 +33,20 @@ import {
   countPushFailed,
   countPushSent,
   deletePushSubscription,
+  deletePushSubscriptionsOf,
   findPushSubscription,
   pushSubscriptionsOf,
   replacePushSubscription,
   type PushSubscriptionRow,
 } from './push.repository.js';
+import type { UserDataHolder } from '../users/users.service.js';
 import { createDelivery } from './delivery.js';
 import { createDigestStore } from './digest-store.js';
 import { isNotificationSeverity, isTimeZone, routeAlert } from './routing.js';
 import { generateVapidKeys, sendWebPush, type VapidKeys } from './web-push-sender.js';
 
-export interface PushService {
+/** A deleted user's subscriptions go with them, and their pending digests (decision 0087). */
+export interface PushService extends UserDataHolder {
   publicKey(): Promise<PushKey>;
   list(principal: Principal): Promise<PushSubscription[]>;
   subscribe(ctx: ActionContext, input: PushSubscriptionCreate): Promise<PushSubscription>;
@@ -363,6 +366,14 @@ export function createPushService(deps: {
       });
       delivery.drop(id);
       return presentSubscription(row);
+    },
+
+    async forgetUser(trx, _ctx, user) {
+      const rows = await pushSubscriptionsOf(trx, user.userId);
+      const deleted = await deletePushSubscriptionsOf(trx, user.userId);
+      // Before the commit: should the delete fail after all, a pending digest is lost, never sent to the gone.
+      for (const row of rows) delivery.drop(row.id);
+      return { push_subscriptions_deleted: deleted };
     },
 
     onEvent(event) {

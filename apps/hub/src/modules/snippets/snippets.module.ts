@@ -17,7 +17,7 @@ export function createSnippetsModule(deps: {
   const snippets = createSnippetService(deps);
   return defineModule({
     name: 'snippets',
-    services: {},
+    services: { snippets },
     handlers: snippetRoutes(snippets),
     subscribers: [
       subscriber(['api_key.deleted'], (event) => {

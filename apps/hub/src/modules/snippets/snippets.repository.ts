@@ -1,4 +1,5 @@
-import type { Executor, TerminalSnippetsTable } from '../../platform/db/schema.js';
+import type { ExpressionBuilder } from 'kysely';
+import type { Database, Executor, TerminalSnippetsTable } from '../../platform/db/schema.js';
 import { listPage, type Window } from '../../platform/db/paging.js';
 import type { Owner } from '../../access/session-access.js';
 
@@ -74,5 +75,50 @@ export async function deletePersonalSnippets(db: Executor, owner: Owner): Promis
     .where('scope', '=', 'personal')
     .where('owner_type', '=', owner.owner_type)
     .where('owner_id', '=', owner.owner_id)
+    .execute();
+}
+
+/** Rows owned by any of these owners. */
+function ownedByAny(owners: readonly Owner[]) {
+  return (eb: ExpressionBuilder<Database, 'terminal_snippets'>) =>
+    eb.or(owners.map((o) => eb.and([eb('owner_type', '=', o.owner_type), eb('owner_id', '=', o.owner_id)])));
+}
+
+/** The personal snippets of these owners go; answers how many. */
+export async function deletePersonalSnippetsOfAny(db: Executor, owners: readonly Owner[]): Promise<number> {
+  const result = await db
+    .deleteFrom('terminal_snippets')
+    .where('scope', '=', 'personal')
+    .where(ownedByAny(owners))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** The shared snippets of these owners, by id and name. */
+export async function listSharedSnippetsOfAny(
+  db: Executor,
+  owners: readonly Owner[],
+): Promise<{ id: string; name: string }[]> {
+  return db
+    .selectFrom('terminal_snippets')
+    .select(['id', 'name'])
+    .where('scope', '=', 'shared')
+    .where(ownedByAny(owners))
+    .orderBy('id')
+    .execute();
+}
+
+/** Gives snippets another owner. */
+export async function setSnippetsOwner(
+  db: Executor,
+  ids: readonly string[],
+  owner: Owner,
+  at: string,
+): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('terminal_snippets')
+    .set({ ...owner, updated_at: at })
+    .where('id', 'in', ids)
     .execute();
 }

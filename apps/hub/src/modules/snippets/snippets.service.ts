@@ -15,24 +15,32 @@ import {
 } from '@svc/protocol';
 import type { Kysely } from 'kysely';
 import { isAdmin, type ActionContext, type Principal } from '../../access/principal.js';
-import { ownerOf, sameOwner, type Owner } from '../../access/session-access.js';
+import { ownerOf, ownersOfUser, sameOwner, type Owner } from '../../access/session-access.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/schema.js';
 import { pageWindow, toPage, type Page, type PageRequest } from '../../platform/db/paging.js';
 import { HubError } from '../../platform/hub-error.js';
 import type { AuditService } from '../audit/audit.service.js';
+import type { UserDataHolder } from '../users/users.service.js';
 import {
   countOwnedSnippets,
   deletePersonalSnippets,
+  deletePersonalSnippetsOfAny,
   deleteSnippet,
   findSnippet,
   insertSnippet,
+  listSharedSnippetsOfAny,
   listSnippets,
+  setSnippetsOwner,
   updateSnippet,
   type SnippetRow,
 } from './snippets.repository.js';
 
-export interface SnippetService {
+/**
+ * A deleted user's personal snippets, and their keys', go with them; their shared ones stay for the others,
+ * handed to the heir when the delete names one, else kept under the deleted author's id (decision 0087).
+ */
+export interface SnippetService extends UserDataHolder {
   list(principal: Principal, page: PageRequest, scope?: SnippetScope): Promise<Page<Snippet>>;
   create(ctx: ActionContext, input: SnippetCreate): Promise<Snippet>;
   update(ctx: ActionContext, id: string, input: SnippetUpdate): Promise<Snippet>;
@@ -165,5 +173,29 @@ export function createSnippetService(deps: {
     },
 
     forgetOwner: (owner) => deletePersonalSnippets(db, owner),
+
+    async forgetUser(trx, ctx, user) {
+      const owners = ownersOfUser(user.userId, user.keyIds);
+      const deleted = await deletePersonalSnippetsOfAny(trx, owners);
+      if (user.heirId === null) return { snippets_deleted: deleted, shared_snippets_reassigned: 0 };
+      const shared = await listSharedSnippetsOfAny(trx, owners);
+      await setSnippetsOwner(
+        trx,
+        shared.map((s) => s.id),
+        { owner_type: 'session', owner_id: user.heirId },
+        clock.now().toISOString(),
+      );
+      await audit.recordMany(
+        trx,
+        ctx,
+        shared.map((s) => ({
+          action: 'snippet.updated',
+          targetType: 'snippet',
+          targetId: s.id,
+          detail: { fields: ['owner'], name: s.name, user_deleted: user.userId, to: user.heirId },
+        })),
+      );
+      return { snippets_deleted: deleted, shared_snippets_reassigned: shared.length };
+    },
   };
 }

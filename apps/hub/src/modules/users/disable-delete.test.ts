@@ -2,9 +2,11 @@
  * Decision 0087: an admin disables, enables and deletes users. What the disabled or deleted user, their
  * sessions, keys and schedules, and the callers who may not do it, see.
  */
+import type { ExpressionBuilder } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import type { ApiKeyCreated, Schedule, ScheduleRun, User } from '@svc/protocol';
+import type { ApiKeyCreated, Bookmark, Schedule, ScheduleRun, Snippet, User } from '@svc/protocol';
 import { databaseTargets, type InjectResult, type TestHub } from '@svc/testkit';
+import type { Database } from '../../platform/db/schema.js';
 import { connectExecCountingAgent } from '../../testing/exec-counting-agent.js';
 import { useOperations, type OperationsApp } from '../../testing/operations-app.js';
 
@@ -61,6 +63,132 @@ async function runsOf(ops: OperationsApp, id: string): Promise<ScheduleRun[]> {
   const res = await ops.request('GET', `/api/v2/schedules/${id}/runs`);
   expect(res.status, JSON.stringify(res.json)).toBe(200);
   return res.json.data as ScheduleRun[];
+}
+
+const snippetsUrl = '/api/v2/terminal-snippets';
+const bookmarksUrl = '/api/v2/terminal-bookmarks';
+
+/** Rows of a user in the tables of other modules: WebAuthn, push, telemetry, personal snippets, bookmarks. */
+async function leftoversOf(t: TestHub, userId: string, keyId: string) {
+  const db = t.hub.database.db;
+  const theirs = (eb: ExpressionBuilder<Database, 'terminal_snippets' | 'terminal_bookmarks'>) =>
+    eb.or([
+      eb.and([eb('owner_type', '=', 'session'), eb('owner_id', '=', userId)]),
+      eb.and([eb('owner_type', '=', 'api_key'), eb('owner_id', '=', keyId)]),
+    ]);
+  return {
+    passkeys: await db
+      .selectFrom('webauthn_credentials')
+      .select('id')
+      .where('user_id', '=', userId)
+      .execute(),
+    push: await db.selectFrom('push_subscriptions').select('id').where('user_id', '=', userId).execute(),
+    telemetry: await db.selectFrom('mobile_telemetry').select('id').where('user_id', '=', userId).execute(),
+    // Shared snippets are not only theirs: others use them (kept, or handed to the heir).
+    personalSnippets: await db
+      .selectFrom('terminal_snippets')
+      .select('id')
+      .where('scope', '=', 'personal')
+      .where(theirs)
+      .execute(),
+    bookmarks: await db.selectFrom('terminal_bookmarks').select('id').where(theirs).execute(),
+  };
+}
+
+/**
+ * A user with what they keep elsewhere: a passkey, a push subscription and telemetry from their phone (put in
+ * as the mobile routes would: their ceremonies need a real authenticator and push service), and through their
+ * session and their key a personal and a shared snippet and a bookmark each.
+ */
+async function userWithData(t: TestHub, username: string) {
+  const { user, cookie, key } = await adminWithKey(t, username);
+  const asset = await t.createAsset();
+  const now = t.clock.now().toISOString();
+  const db = t.hub.database.db;
+  await db
+    .insertInto('webauthn_credentials')
+    .values({
+      id: `wac_${username}`,
+      user_id: user.id,
+      device_id: `device-${username}`,
+      credential_id: `cred-${username}`,
+      public_key: 'pk',
+      counter: 0,
+      created_at: now,
+      last_used_at: null,
+    })
+    .execute();
+  await db
+    .insertInto('push_subscriptions')
+    .values({
+      id: `psb_${username}`,
+      user_id: user.id,
+      device_id: `device-${username}`,
+      endpoint: `https://push.example.test/${username}`,
+      p256dh: 'p256dh',
+      auth: 'auth',
+      min_severity: 'warning',
+      quiet_hours: null,
+      digest_window_s: 0,
+      sent_count: 0,
+      failed_count: 0,
+      last_error: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  await db
+    .insertInto('mobile_telemetry')
+    .values({
+      id: `mte_${username}`,
+      user_id: user.id,
+      device_id: `device-${username}`,
+      name: 'app.opened',
+      detail: '{}',
+      ts: now,
+      received_at: now,
+    })
+    .execute();
+  const shared: Snippet[] = [];
+  for (const [label, as] of [
+    ['session', (method: string, url: string, body?: unknown) => asSession(t, cookie, method, url, body)],
+    [
+      'key',
+      (method: string, url: string, body?: unknown) => t.request(method, url, { key: key.raw_key, body }),
+    ],
+  ] as const) {
+    const personal = await as('POST', snippetsUrl, { name: `${username}-${label}-mine`, text: 'uptime' });
+    expect(personal.status, personal.text).toBe(201);
+    const common = await as('POST', snippetsUrl, {
+      name: `${username}-${label}-shared`,
+      text: 'df -h',
+      scope: 'shared',
+    });
+    expect(common.status, common.text).toBe(201);
+    shared.push(common.json.data as Snippet);
+    const mark = await as('POST', bookmarksUrl, { asset_id: asset.id, directory: `/srv/${label}` });
+    expect(mark.status, mark.text).toBe(201);
+    expect((mark.json.data as Bookmark).directory).toBe(`/srv/${label}`);
+  }
+  const before = await leftoversOf(t, user.id, key.id);
+  expect(Object.values(before).map((rows) => rows.length)).toEqual([1, 1, 1, 2, 2]);
+  return { user, cookie, key, shared };
+}
+
+async function sharedSnippets(t: TestHub, cookie: string): Promise<Snippet[]> {
+  const res = await asSession(t, cookie, 'GET', `${snippetsUrl}?scope=shared&per_page=500`);
+  expect(res.status, res.text).toBe(200);
+  return res.json.data as Snippet[];
+}
+
+async function deletedDetail(t: TestHub, userId: string): Promise<Record<string, unknown>> {
+  const row = await t.hub.database.db
+    .selectFrom('audit_events')
+    .select('detail')
+    .where('action', '=', 'user.deleted')
+    .where('target_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return JSON.parse(row.detail) as Record<string, unknown>;
 }
 
 describe.each(databaseTargets())('disabling and deleting users ($name)', ({ options }) => {
@@ -313,5 +441,92 @@ describe.each(databaseTargets())('disabling and deleting users ($name)', ({ opti
     expect(listed.map((u) => u.username)).not.toContain('plain-pat');
     // The name is free again.
     await createUser(t, 'plain-pat', 'viewer');
+  });
+
+  it('leaves nothing of theirs behind; their shared snippets stay for the others under their id', async () => {
+    const { t } = use();
+    const { user, cookie, key, shared } = await userWithData(t, 'lena');
+    await createUser(t, 'colleague', 'operator');
+    const colleague = await signIn(t, 'colleague');
+
+    const res = await t.request('DELETE', `/api/auth/users/${user.id}`);
+    expect(res.status, res.text).toBe(200);
+
+    // Their former credentials get nowhere, and nothing of theirs is left in those tables.
+    expect((await asSession(t, cookie, 'GET', snippetsUrl)).status).toBe(401);
+    expect((await t.request('GET', bookmarksUrl, { key: key.raw_key })).status).toBe(401);
+    expect(await leftoversOf(t, user.id, key.id)).toEqual({
+      passkeys: [],
+      push: [],
+      telemetry: [],
+      personalSnippets: [],
+      bookmarks: [],
+    });
+    // The shared ones stay, as their author left them: others use them, admins may change them.
+    const seen = await sharedSnippets(t, colleague);
+    const kept = seen.filter((s) => shared.some((x) => x.id === s.id));
+    expect(kept.map((s) => [s.name, s.owner_type, s.owner_id, s.can_edit])).toEqual(
+      expect.arrayContaining([
+        ['lena-session-shared', 'session', user.id, false],
+        ['lena-key-shared', 'api_key', key.id, false],
+      ]),
+    );
+    expect(kept).toHaveLength(2);
+    const edited = await t.request('PATCH', `${snippetsUrl}/${shared[0]!.id}`, { body: { text: 'df -i' } });
+    expect(edited.status, edited.text).toBe(200);
+    expect(await deletedDetail(t, user.id)).toMatchObject({
+      keys_deleted: 1,
+      passkeys_deleted: 1,
+      push_subscriptions_deleted: 1,
+      telemetry_deleted: 1,
+      snippets_deleted: 2,
+      shared_snippets_reassigned: 0,
+      bookmarks_deleted: 2,
+    });
+  });
+
+  it('hands their shared snippets to reassign_to, who may then change them', async () => {
+    const { t } = use();
+    const { user, key, shared } = await userWithData(t, 'mona');
+    const heir = await createUser(t, 'mona-heir', 'operator');
+    const heirSession = await signIn(t, 'mona-heir');
+
+    const res = await t.request('DELETE', `/api/auth/users/${user.id}?reassign_to=${heir.id}`);
+    expect(res.status, res.text).toBe(200);
+
+    const seen = (await sharedSnippets(t, heirSession)).filter((s) => shared.some((x) => x.id === s.id));
+    expect(seen.map((s) => [s.owner_type, s.owner_id, s.can_edit])).toEqual([
+      ['session', heir.id, true],
+      ['session', heir.id, true],
+    ]);
+    const edited = await asSession(t, heirSession, 'PATCH', `${snippetsUrl}/${shared[1]!.id}`, {
+      scope: 'personal',
+    });
+    expect(edited.status, edited.text).toBe(200);
+    expect(await leftoversOf(t, user.id, key.id)).toMatchObject({
+      personalSnippets: [],
+      bookmarks: [],
+      passkeys: [],
+    });
+    expect(await deletedDetail(t, user.id)).toMatchObject({
+      reassigned_to: heir.id,
+      snippets_deleted: 2,
+      shared_snippets_reassigned: 2,
+    });
+    const moved = await t.hub.database.db
+      .selectFrom('audit_events')
+      .select(['target_id', 'detail'])
+      .where('action', '=', 'snippet.updated')
+      .where(
+        'target_id',
+        'in',
+        shared.map((s) => s.id),
+      )
+      .execute();
+    const owners = moved.map((m) => JSON.parse(m.detail) as { fields: string[] });
+    expect(owners.filter((d) => d.fields.includes('owner'))).toEqual([
+      expect.objectContaining({ fields: ['owner'], user_deleted: user.id, to: heir.id }),
+      expect.objectContaining({ fields: ['owner'], user_deleted: user.id, to: heir.id }),
+    ]);
   });
 });

@@ -11,7 +11,7 @@ import { createOidcAccounts } from './oidc-accounts.service.js';
 import { ownerCredentialsPath } from './owner-bootstrap.js';
 import { createSessionService } from './session.service.js';
 import { userRoutes } from './users.routes.js';
-import { createUserService } from './users.service.js';
+import { createUserService, type UserDataHolder } from './users.service.js';
 
 export { bootstrapOwner, localOwnerContext, type OwnerBootstrapResult } from './owner-bootstrap.js';
 
@@ -29,6 +29,8 @@ export function createUsersModule(deps: {
   keys: Pick<ApiKeyService, 'deleteAllOfUser' | 'announceDeleted'>;
   /** The schedules module (built later): which schedules run as a user being deleted. */
   schedules: () => Pick<ScheduleService, 'runningAs' | 'reassignRunAs'>;
+  /** The modules (built later) keeping data of users, which a user's delete removes with them. */
+  userData: () => readonly UserDataHolder[];
   /** Told after a sign-out (hub.ts: the credential lifetime, so the session's event streams close). */
   onSessionEnded?: (sessionId: string) => void;
 }) {
@@ -42,6 +44,7 @@ export function createUsersModule(deps: {
     ownerCredentialsPath: ownerCredentialsPath(deps.dataDir),
     keys: deps.keys,
     schedules: deps.schedules,
+    userData: deps.userData,
   });
   const sessions = createSessionService({
     db,

@@ -37,6 +37,30 @@ import {
   type UserRow,
 } from './users.repository.js';
 
+/*
+ * What other modules keep of a user (passkeys, push subscriptions, terminal snippets and bookmarks): a user's
+ * delete asks them to let it go in its own transaction (decision 0087, addendum), so nothing of a deleted
+ * person stays behind, and what others still use goes to the heir named by `reassign_to`.
+ */
+
+/** A user being deleted, as the modules holding their data need to know them. */
+interface DeletedUser {
+  userId: string;
+  /** The user's API keys, deleted in the same transaction: what a key owned was the user's too. */
+  keyIds: readonly string[];
+  /** The user named by `reassign_to`, who takes what others still use; null to keep it ownerless. */
+  heirId: string | null;
+}
+
+/** A module that keeps data of users. */
+export interface UserDataHolder {
+  /**
+   * Inside the delete's transaction: removes the user's data, or hands what others use to the heir. Answers
+   * counts for the `user.deleted` audit entry (`{ push_subscriptions_deleted: 2 }`).
+   */
+  forgetUser(trx: Executor, ctx: ActionContext, user: DeletedUser): Promise<Record<string, number>>;
+}
+
 export interface UserService {
   list(page: PageRequest): Promise<Page<User>>;
   create(ctx: ActionContext, input: UserCreate): Promise<User>;
@@ -45,7 +69,10 @@ export interface UserService {
   disable(ctx: ActionContext, id: string): Promise<User>;
   /** The account signs in again; its keys and schedules work again. */
   enable(ctx: ActionContext, id: string): Promise<User>;
-  /** The account, its sessions and keys go; its schedules are reassigned or the delete is refused. */
+  /**
+   * The account, its sessions, keys, passkeys, push subscriptions, snippets and bookmarks go; its schedules and
+   * shared snippets go to `reassign_to` (a schedule left without one refuses the delete).
+   */
   remove(ctx: ActionContext, id: string, query: UserDeleteQuery): Promise<User>;
   /**
    * The signed-in user sets a new password, proving the current one. Their other sessions end; for the owner,
@@ -120,6 +147,8 @@ export function createUserService(deps: {
   keys: Pick<ApiKeyService, 'deleteAllOfUser' | 'announceDeleted'>;
   /** The schedules that run as a user (the schedules module, built after this one). */
   schedules: () => Pick<ScheduleService, 'runningAs' | 'reassignRunAs'>;
+  /** What other modules keep of a user: removed, or handed to the heir, in the delete's transaction. */
+  userData: () => readonly UserDataHolder[];
 }): UserService {
   const { db, clock, audit, events, passwords } = deps;
 
@@ -284,6 +313,11 @@ export function createUserService(deps: {
           ? await schedules.reassignRunAs(trx, ctx, id, { id: heir.id, role: heir.role as Role })
           : [];
         const keys = await deps.keys.deleteAllOfUser(trx, ctx, id);
+        const gone = { userId: id, keyIds: keys.map((k) => k.id), heirId: heir?.id ?? null };
+        let forgotten: Record<string, number> = {};
+        for (const holder of deps.userData()) {
+          forgotten = { ...forgotten, ...(await holder.forgetUser(trx, ctx, gone)) };
+        }
         await deleteSessionsForUser(trx, id);
         await deleteUser(trx, id);
         // The audit trail is never cut: earlier entries keep the id, and this one says whose it was.
@@ -296,6 +330,7 @@ export function createUserService(deps: {
             role: row.role,
             keys_deleted: keys.length,
             schedules_reassigned: moved.length,
+            ...forgotten,
             ...(heir ? { reassigned_to: heir.id } : {}),
           },
         });

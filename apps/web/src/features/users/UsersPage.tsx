@@ -206,14 +206,25 @@ function RemovalConsequences({
   return (
     <>
       <ul>
-        <li>{name}’s account, console sessions and API keys are removed for good.</li>
+        <li>
+          {name}’s account, console sessions, API keys, phone passkeys and push subscriptions, and personal
+          terminal snippets and bookmarks are removed for good.
+        </li>
+        <li>
+          Their shared snippets stay for the others: they go to the user chosen below, or else stay under{' '}
+          {name}’s id, still changed by admins.
+        </li>
         <li>The audit trail keeps everything they did, under their id and name.</li>
         <li>
           If schedules run as {name}, the delete is refused unless you choose who runs them from now on (never
           with more rights than {name} had).
         </li>
+        <li>
+          An account made by single sign-on is made anew, empty, if {name} signs in there again: to keep them
+          out, disable them instead, or remove them at the identity provider.
+        </li>
       </ul>
-      <FormField label="Schedules run as" problem={undefined}>
+      <FormField label="Schedules and shared snippets go to" problem={undefined}>
         {(p) => (
           <select
             {...p}
@@ -222,7 +233,7 @@ function RemovalConsequences({
               onHeir(e.target.value);
             }}
           >
-            <option value="">nobody: refuse if there are any</option>
+            <option value="">nobody: refuse if schedules run as them</option>
             {heirs.map((u) => (
               <option key={u.id} value={u.id}>
                 {u.username} ({u.role})
