@@ -24,7 +24,7 @@ export function OverviewTab({ asset: a }: AssetTabProps) {
           <dd>
             {a.last_seen_at ? (
               <time dateTime={a.last_seen_at} title={formatTime(a.last_seen_at)}>
-                {lastSeenText(a)}
+                {lastSeenText(a, 'never')}
               </time>
             ) : (
               'never'
