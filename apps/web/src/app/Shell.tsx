@@ -110,7 +110,7 @@ export function Shell() {
       <header className="topbar">
         <NavLink to="/dashboard" className="brand">
           <img src="/favicon.svg" alt="" width="24" height="24" />
-          <span>svc hub</span>
+          <span translate="no">svc hub</span>
         </NavLink>
         <button
           type="button"

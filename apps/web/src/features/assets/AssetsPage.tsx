@@ -212,7 +212,13 @@ const AssetRow = memo(function AssetRow({
       <td className="cell-addresses" title={asset.ip_addresses.join(', ')} translate="no">
         {asset.ip_addresses.join(', ') || <span className="muted">—</span>}
       </td>
-      <td>{lastSeenText(asset, t('time.never'))}</td>
+      <td>
+        {asset.last_seen_at ? (
+          <time dateTime={asset.last_seen_at}>{lastSeenText(asset, t('time.never'))}</time>
+        ) : (
+          t('time.never')
+        )}
+      </td>
       <td className="cell-tags" translate="no">
         {asset.tags.map((t) => (
           <span key={t} className="chip">

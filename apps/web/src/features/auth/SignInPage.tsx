@@ -74,7 +74,7 @@ export function SignInPage() {
       <div className="auth-card">
         <LanguageSelect className="auth-language" />
         <h1 className="auth-title">
-          <img src="/favicon.svg" alt="" width="28" height="28" /> svc hub
+          <img src="/favicon.svg" alt="" width="28" height="28" /> <span translate="no">svc hub</span>
         </h1>
         {step.kind === 'password' ? (
           <form onSubmit={(e) => void submitPassword(e)} aria-label={t('signIn.title')}>

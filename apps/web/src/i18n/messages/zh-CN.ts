@@ -1,4 +1,5 @@
-import type { Catalogue } from './en';
+// With its extension: the browser tests (Node's module resolution) read the catalogues too.
+import type { Catalogue } from './en.js';
 
 export const zhCN: Catalogue = {
   'language.label': '语言',
