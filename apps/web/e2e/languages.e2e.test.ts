@@ -1,6 +1,6 @@
 /**
- * The console in its five languages (decision 0090): the translated pages (sign-in, dashboard, assets, the
- * search dialog, a page not found) render in each with `<html lang>` set, a word of that language visible,
+ * The console in its five languages (decision 0090): the translated pages (sign-in, dashboard, assets, an
+ * asset's overview, the search dialog, a page not found) render in each with `<html lang>` set, a word of that language visible,
  * no missing-key marker and nothing axe calls critical or serious; the language menu switches and is
  * remembered; the browser's own language is the default. Then once in the pseudo-locale: every visible text
  * of those pages (and every aria-label and placeholder) carries its markers, so a string left out of the
@@ -31,11 +31,12 @@ const catalogues: [string, Catalogue][] = [
 const agentName = 'i18n-node-01';
 const manualName = 'i18n-manual-02';
 let fake: EnrolledFake;
+let manualId = '';
 
 beforeAll(async () => {
   fake = await connectFakeAgent(h(), agentName, {});
   fake.agent.metrics(hourOfSamples());
-  await createManualAsset(h(), manualName);
+  manualId = (await createManualAsset(h(), manualName)).id;
 }, 60_000);
 
 afterAll(() => {
@@ -58,7 +59,7 @@ async function waitSettled(page: Page): Promise<void> {
 
 describe('the console in five languages', () => {
   it.each(catalogues)(
-    'renders sign-in, dashboard, assets, search and not-found in %s',
+    'renders sign-in, dashboard, assets, an asset, search and not-found in %s',
     async (lang, messages) => {
       const t = h();
       // The sign-in page, signed out, in a context of its own.
@@ -90,6 +91,16 @@ describe('the console in five languages', () => {
       await page.getByRole('columnheader', { name: /./ }).first().waitFor();
       await expectLanguage(page, lang);
       problems.push(...(await accessibilityProblems(page, `assets (${lang})`)));
+
+      await page.getByRole('link', { name: manualName }).click();
+      await page.getByRole('heading', { level: 1, name: manualName }).waitFor();
+      const sections = page.getByRole('navigation', { name: messages['assetPage.sections'] });
+      await sections.getByRole('link', { name: messages['assetTab.overview'], exact: true }).waitFor();
+      await page.getByRole('heading', { name: messages['power.title'] }).waitFor();
+      await page.getByRole('heading', { name: messages['blast.title'] }).waitFor();
+      await page.getByText(messages['blast.none']).waitFor();
+      await expectLanguage(page, lang);
+      problems.push(...(await accessibilityProblems(page, `asset page (${lang})`)));
 
       await page.getByRole('button', { name: messages['shell.search'] }).click();
       const dialog = page.getByRole('dialog', { name: messages['search.title'] });
@@ -187,6 +198,12 @@ describe('the pseudo-locale', () => {
     await waitSettled(page);
     unmarked.assets = await page.evaluate<string[]>(unmarkedTexts);
 
+    await page.goto(`${t.baseUrl}/assets/${manualId}`);
+    await page.getByRole('heading', { level: 1, name: manualName }).waitFor();
+    await page.locator('.blast-radius-count').waitFor();
+    await waitSettled(page);
+    unmarked.assetPage = await page.evaluate<string[]>(unmarkedTexts);
+
     await page.keyboard.press('Control+k');
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('combobox').fill('i18n');
@@ -217,6 +234,7 @@ describe('the pseudo-locale', () => {
       signIn: [],
       dashboard: [],
       assets: [],
+      assetPage: [],
       search: [],
       searchEmpty: [],
       notFound: [],
