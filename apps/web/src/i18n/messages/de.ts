@@ -239,4 +239,14 @@ export const de: Catalogue = {
   'blast.via': '({kind}, über {path})',
   'blast.truncated': 'Die ersten {shown} von {total} sind aufgeführt.',
   'blast.graph': 'Abhängigkeitsgraph',
+
+  'changePassword.title': 'Passwort wählen',
+  'changePassword.intro':
+    'Angemeldet als {username} mit einem erzeugten Passwort. Wählen Sie Ihr eigenes, um fortzufahren{owner, select, yes {; der Hub löscht dann {file} aus seinem Datenverzeichnis} other {}}.',
+  'changePassword.form': 'Neues Passwort wählen',
+  'changePassword.current': 'Aktuelles (erzeugtes) Passwort',
+  'changePassword.new': 'Neues Passwort ({min} Zeichen oder mehr)',
+  'changePassword.again': 'Neues Passwort wiederholen',
+  'changePassword.differ': 'Die beiden Passwörter unterscheiden sich.',
+  'changePassword.submit': 'Passwort festlegen',
 };

@@ -241,6 +241,16 @@ export const en = {
   'blast.via': '({kind}, via {path})',
   'blast.truncated': 'The first {shown} of {total} are listed.',
   'blast.graph': 'Dependency graph',
+
+  'changePassword.title': 'Choose your password',
+  'changePassword.intro':
+    'Signed in as {username} with a generated password. Choose your own to continue{owner, select, yes {; the hub then deletes {file} from its data directory} other {}}.',
+  'changePassword.form': 'Choose a new password',
+  'changePassword.current': 'Current (generated) password',
+  'changePassword.new': 'New password ({min} characters or more)',
+  'changePassword.again': 'New password again',
+  'changePassword.differ': 'The two passwords differ.',
+  'changePassword.submit': 'Set password',
 };
 
 export type MessageKey = keyof typeof en;

@@ -237,4 +237,14 @@ export const es: Catalogue = {
   'blast.via': '({kind}, a través de {path})',
   'blast.truncated': 'Se muestran los primeros {shown} de {total}.',
   'blast.graph': 'Grafo de dependencias',
+
+  'changePassword.title': 'Elija su contraseña',
+  'changePassword.intro':
+    'Sesión iniciada como {username} con una contraseña generada. Elija la suya para continuar{owner, select, yes {; después el hub borra {file} de su directorio de datos} other {}}.',
+  'changePassword.form': 'Elegir una contraseña nueva',
+  'changePassword.current': 'Contraseña actual (generada)',
+  'changePassword.new': 'Contraseña nueva ({min} caracteres o más)',
+  'changePassword.again': 'Repita la contraseña nueva',
+  'changePassword.differ': 'Las dos contraseñas no coinciden.',
+  'changePassword.submit': 'Establecer contraseña',
 };

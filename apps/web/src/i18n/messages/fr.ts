@@ -239,4 +239,14 @@ export const fr: Catalogue = {
   'blast.via': '({kind}, via {path})',
   'blast.truncated': 'Les {shown} premiers sur {total} sont listés.',
   'blast.graph': 'Graphe des dépendances',
+
+  'changePassword.title': 'Choisissez votre mot de passe',
+  'changePassword.intro':
+    'Connecté en tant que {username} avec un mot de passe généré. Choisissez le vôtre pour continuer{owner, select, yes { ; le hub supprime ensuite {file} de son répertoire de données} other {}}.',
+  'changePassword.form': 'Choisir un nouveau mot de passe',
+  'changePassword.current': 'Mot de passe actuel (généré)',
+  'changePassword.new': 'Nouveau mot de passe ({min} caractères ou plus)',
+  'changePassword.again': 'Nouveau mot de passe, à nouveau',
+  'changePassword.differ': 'Les deux mots de passe diffèrent.',
+  'changePassword.submit': 'Définir le mot de passe',
 };

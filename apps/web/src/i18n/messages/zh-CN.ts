@@ -229,4 +229,14 @@ export const zhCN: Catalogue = {
   'blast.via': '（{kind}，经由 {path}）',
   'blast.truncated': '列出了 {total} 个中的前 {shown} 个。',
   'blast.graph': '依赖关系图',
+
+  'changePassword.title': '设置您的密码',
+  'changePassword.intro':
+    '您以 {username} 的身份使用生成的密码登录。请设置您自己的密码以继续{owner, select, yes {；随后 hub 会从其数据目录中删除 {file}} other {}}。',
+  'changePassword.form': '设置新密码',
+  'changePassword.current': '当前（生成的）密码',
+  'changePassword.new': '新密码（至少 {min} 个字符）',
+  'changePassword.again': '再次输入新密码',
+  'changePassword.differ': '两次输入的密码不一致。',
+  'changePassword.submit': '设置密码',
 };
