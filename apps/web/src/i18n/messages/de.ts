@@ -249,4 +249,12 @@ export const de: Catalogue = {
   'changePassword.again': 'Neues Passwort wiederholen',
   'changePassword.differ': 'Die beiden Passwörter unterscheiden sich.',
   'changePassword.submit': 'Passwort festlegen',
+
+  'common.save': 'Speichern',
+  'assetForm.addTitle': 'Gerät hinzufügen',
+  'assetForm.name': 'Name',
+  'assetForm.ipAddresses': 'IP-Adressen (durch Kommas getrennt)',
+  'assetForm.macAddress': 'MAC-Adresse (für Wake-on-LAN)',
+  'assetForm.tags': 'Tags (durch Kommas getrennt)',
+  'assetForm.description': 'Beschreibung',
 };

@@ -251,6 +251,14 @@ export const en = {
   'changePassword.again': 'New password again',
   'changePassword.differ': 'The two passwords differ.',
   'changePassword.submit': 'Set password',
+
+  'common.save': 'Save',
+  'assetForm.addTitle': 'Add a device',
+  'assetForm.name': 'Name',
+  'assetForm.ipAddresses': 'IP addresses (comma separated)',
+  'assetForm.macAddress': 'MAC address (for Wake-on-LAN)',
+  'assetForm.tags': 'Tags (comma separated)',
+  'assetForm.description': 'Description',
 };
 
 export type MessageKey = keyof typeof en;

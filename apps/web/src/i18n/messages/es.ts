@@ -247,4 +247,12 @@ export const es: Catalogue = {
   'changePassword.again': 'Repita la contraseña nueva',
   'changePassword.differ': 'Las dos contraseñas no coinciden.',
   'changePassword.submit': 'Establecer contraseña',
+
+  'common.save': 'Guardar',
+  'assetForm.addTitle': 'Añadir un dispositivo',
+  'assetForm.name': 'Nombre',
+  'assetForm.ipAddresses': 'Direcciones IP (separadas por comas)',
+  'assetForm.macAddress': 'Dirección MAC (para Wake-on-LAN)',
+  'assetForm.tags': 'Etiquetas (separadas por comas)',
+  'assetForm.description': 'Descripción',
 };

@@ -249,4 +249,12 @@ export const fr: Catalogue = {
   'changePassword.again': 'Nouveau mot de passe, à nouveau',
   'changePassword.differ': 'Les deux mots de passe diffèrent.',
   'changePassword.submit': 'Définir le mot de passe',
+
+  'common.save': 'Enregistrer',
+  'assetForm.addTitle': 'Ajouter un appareil',
+  'assetForm.name': 'Nom',
+  'assetForm.ipAddresses': 'Adresses IP (séparées par des virgules)',
+  'assetForm.macAddress': 'Adresse MAC (pour Wake-on-LAN)',
+  'assetForm.tags': 'Étiquettes (séparées par des virgules)',
+  'assetForm.description': 'Description',
 };

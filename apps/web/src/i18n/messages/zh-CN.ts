@@ -239,4 +239,12 @@ export const zhCN: Catalogue = {
   'changePassword.again': '再次输入新密码',
   'changePassword.differ': '两次输入的密码不一致。',
   'changePassword.submit': '设置密码',
+
+  'common.save': '保存',
+  'assetForm.addTitle': '添加设备',
+  'assetForm.name': '名称',
+  'assetForm.ipAddresses': 'IP 地址（以逗号分隔）',
+  'assetForm.macAddress': 'MAC 地址（用于 Wake-on-LAN）',
+  'assetForm.tags': '标签（以逗号分隔）',
+  'assetForm.description': '描述',
 };
