@@ -91,6 +91,11 @@ describe('the console in five languages', () => {
       await page.getByRole('columnheader', { name: /./ }).first().waitFor();
       await expectLanguage(page, lang);
       problems.push(...(await accessibilityProblems(page, `assets (${lang})`)));
+      await page.getByRole('button', { name: messages['assets.addDevice'] }).click();
+      await page.getByRole('dialog', { name: messages['assetForm.addTitle'] }).waitFor();
+      await page.getByLabel(messages['assetForm.ipAddresses']).waitFor();
+      await expectLanguage(page, lang);
+      await page.keyboard.press('Escape');
 
       await page.getByRole('link', { name: manualName }).click();
       await page.getByRole('heading', { level: 1, name: manualName }).waitFor();
@@ -197,6 +202,10 @@ describe('the pseudo-locale', () => {
     await page.getByRole('link', { name: manualName }).waitFor();
     await waitSettled(page);
     unmarked.assets = await page.evaluate<string[]>(unmarkedTexts);
+    await page.locator('.page-header button.primary').click();
+    await page.getByRole('dialog').waitFor();
+    unmarked.assetForm = await page.evaluate<string[]>(unmarkedTexts);
+    await page.keyboard.press('Escape');
 
     await page.goto(`${t.baseUrl}/assets/${manualId}`);
     await page.getByRole('heading', { level: 1, name: manualName }).waitFor();
@@ -234,6 +243,7 @@ describe('the pseudo-locale', () => {
       signIn: [],
       dashboard: [],
       assets: [],
+      assetForm: [],
       assetPage: [],
       search: [],
       searchEmpty: [],
