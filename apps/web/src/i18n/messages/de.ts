@@ -257,4 +257,8 @@ export const de: Catalogue = {
   'assetForm.macAddress': 'MAC-Adresse (für Wake-on-LAN)',
   'assetForm.tags': 'Tags (durch Kommas getrennt)',
   'assetForm.description': 'Beschreibung',
+
+  'maintenance.title': 'In Wartung:',
+  'maintenance.notice': '{title} {label}{count, plural, =1 {} other { (# Assets)}} bis {until}: {link}.',
+  'maintenance.suppressed': 'Alarme werden unterdrückt',
 };

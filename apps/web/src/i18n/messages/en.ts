@@ -259,6 +259,10 @@ export const en = {
   'assetForm.macAddress': 'MAC address (for Wake-on-LAN)',
   'assetForm.tags': 'Tags (comma separated)',
   'assetForm.description': 'Description',
+
+  'maintenance.title': 'In maintenance:',
+  'maintenance.notice': '{title} {label}{count, plural, =1 {} other { (# assets)}} until {until}: {link}.',
+  'maintenance.suppressed': 'alerts are suppressed',
 };
 
 export type MessageKey = keyof typeof en;

@@ -255,4 +255,8 @@ export const es: Catalogue = {
   'assetForm.macAddress': 'Dirección MAC (para Wake-on-LAN)',
   'assetForm.tags': 'Etiquetas (separadas por comas)',
   'assetForm.description': 'Descripción',
+
+  'maintenance.title': 'En mantenimiento:',
+  'maintenance.notice': '{title} {label}{count, plural, =1 {} other { (# activos)}} hasta {until}: {link}.',
+  'maintenance.suppressed': 'las alertas se suprimen',
 };

@@ -257,4 +257,9 @@ export const fr: Catalogue = {
   'assetForm.macAddress': 'Adresse MAC (pour Wake-on-LAN)',
   'assetForm.tags': 'Étiquettes (séparées par des virgules)',
   'assetForm.description': 'Description',
+
+  'maintenance.title': 'En maintenance :',
+  'maintenance.notice':
+    '{title} {label}{count, plural, =1 {} other { (# équipements)}} jusqu’au {until} : {link}.',
+  'maintenance.suppressed': 'les alertes sont supprimées',
 };

@@ -247,4 +247,8 @@ export const zhCN: Catalogue = {
   'assetForm.macAddress': 'MAC 地址（用于 Wake-on-LAN）',
   'assetForm.tags': '标签（以逗号分隔）',
   'assetForm.description': '描述',
+
+  'maintenance.title': '维护中：',
+  'maintenance.notice': '{title}{label}{count, plural, =1 {} other {（# 个资产）}}，直到 {until}：{link}。',
+  'maintenance.suppressed': '告警已被抑制',
 };
