@@ -23,6 +23,7 @@ const hubLauncher = path.join(repoRoot, 'apps/hub/bin/svc-hub.js');
 const screenshotDir = path.join(repoRoot, 'docs/screenshots');
 
 const actionTimeoutMs = 8_000;
+const browserLocale = 'en-US';
 const chromiumPath = process.env.SVC_CHROMIUM ?? '/usr/bin/chromium';
 const chromiumFlags = [
   '--headless',
@@ -278,7 +279,14 @@ export function useConsole(options: ConsoleOptions = {}): () => ConsoleHarness {
     browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumFlags, headless: true });
     const viewport = options.viewport ?? { width: 1280, height: 800 };
     const touch = options.touch ? { hasTouch: true, isMobile: true } : {};
-    const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport, ...touch });
+    // English whatever the machine's language: the console follows the browser's (decision 0090), the tests
+    // read English text.
+    const context = await browser.newContext({
+      ignoreHTTPSErrors: true,
+      viewport,
+      locale: browserLocale,
+      ...touch,
+    });
     // Well under the test timeout, so a missing element fails with its locator named.
     context.setDefaultTimeout(actionTimeoutMs);
     const page = await context.newPage();
@@ -359,7 +367,12 @@ export function useConsole(options: ConsoleOptions = {}): () => ConsoleHarness {
           users.set(role, credentials);
         }
         // A fresh page in a fresh context: no cookie of an earlier user.
-        const fresh = await browser?.newContext({ ignoreHTTPSErrors: true, viewport, ...touch });
+        const fresh = await browser?.newContext({
+          ignoreHTTPSErrors: true,
+          viewport,
+          locale: browserLocale,
+          ...touch,
+        });
         if (!fresh || !harness) throw new Error('no browser');
         await harness.context.close();
         harness.context = fresh;

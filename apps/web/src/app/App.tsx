@@ -4,6 +4,7 @@ import { isMobileApp, loadRoutes, SvcApiError } from '../api/client';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Loading } from '../components/Loading';
 import { SignInPage } from '../features/auth/SignInPage';
+import { useT } from '../i18n/I18nProvider';
 import { sessionQuery, SessionProvider, useSessionQuery } from './session';
 
 const queryClient = new QueryClient({
@@ -58,21 +59,22 @@ function SignInWithPrefetch() {
 
 /** Sign-in, the first-run password change, or the console, by what the hub says of this session. */
 function Gate() {
+  const { t } = useT();
   const session = useSessionQuery();
-  if (session.isPending) return <Loading label="Loading the console" fullPage />;
+  if (session.isPending) return <Loading label={t('loading.console')} fullPage />;
   if (session.isError)
     return <ErrorNotice error={session.error} fullPage retry={() => void session.refetch()} />;
   const user = session.data;
   if (!user) return <SignInWithPrefetch />;
   if (user.must_change_password)
     return (
-      <Suspense fallback={<Loading label="Loading the page" fullPage />}>
+      <Suspense fallback={<Loading label={t('loading.page')} fullPage />}>
         <ChangePasswordPage user={user} />
       </Suspense>
     );
   return (
     <SessionProvider user={user}>
-      <Suspense fallback={<Loading label="Loading the page" fullPage />}>
+      <Suspense fallback={<Loading label={t('loading.page')} fullPage />}>
         <SignedInConsole />
       </Suspense>
     </SessionProvider>
@@ -84,10 +86,11 @@ const MobileRoot = lazy(async () => ({ default: (await import('./MobileRoot')).M
 
 /** The mobile app under `/m/` or the console; each brings its router in its own chunk. */
 export function App() {
+  const { t } = useT();
   return (
     <QueryClientProvider client={queryClient}>
       {isMobileApp() ? (
-        <Suspense fallback={<Loading label="Loading svc hub" fullPage />}>
+        <Suspense fallback={<Loading label={t('loading.app')} fullPage />}>
           <MobileRoot />
         </Suspense>
       ) : (

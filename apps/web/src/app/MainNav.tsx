@@ -3,6 +3,7 @@
  * marked. Below 720 px the sidebar folds behind the header's menu button (Shell owns that state).
  */
 import { NavLink, useLocation } from 'react-router';
+import { useT } from '../i18n/I18nProvider';
 import { navSections, pages, type NavSection, type PageEntry } from './pages';
 
 type NavEntry = PageEntry & { nav: NonNullable<PageEntry['nav']> };
@@ -18,15 +19,16 @@ function sectionOf(pathname: string): NavSection | undefined {
 }
 
 export function MainNav({ isAdmin, open }: { isAdmin: boolean; open: boolean }) {
+  const { t } = useT();
   const location = useLocation();
   const current = sectionOf(location.pathname);
   const entries = pages.filter(hasNav).filter((entry) => !entry.nav.adminOnly || isAdmin);
   return (
-    <nav id="main-nav" aria-label="Main" className={open ? 'main-nav open' : 'main-nav'}>
+    <nav id="main-nav" aria-label={t('nav.label')} className={open ? 'main-nav open' : 'main-nav'}>
       {navSections.map((section) => {
         const links = entries.filter((entry) => entry.nav.section === section);
         if (links.length === 0) return null;
-        const headingId = `nav-section-${section.toLowerCase()}`;
+        const headingId = `nav-section-${section}`;
         const isCurrent = section === current;
         return (
           <section
@@ -35,13 +37,13 @@ export function MainNav({ isAdmin, open }: { isAdmin: boolean; open: boolean }) 
             className={isCurrent ? 'nav-section current' : 'nav-section'}
           >
             <h2 id={headingId} className="nav-section-title">
-              {section}
-              {isCurrent ? <span className="visually-hidden"> (current section)</span> : null}
+              {t('nav.section', { section })}
+              {isCurrent ? <span className="visually-hidden"> {t('nav.currentSection')}</span> : null}
             </h2>
             <ul>
               {links.map((entry) => (
                 <li key={entry.path}>
-                  <NavLink to={`/${entry.path}`}>{entry.nav.label}</NavLink>
+                  <NavLink to={`/${entry.path}`}>{t(entry.nav.label)}</NavLink>
                 </li>
               ))}
             </ul>

@@ -10,6 +10,7 @@ import { hub } from '../api/client';
 import { useDebounced } from '../components/use-debounced';
 import { Dialog } from '../components/Dialog';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { useT } from '../i18n/I18nProvider';
 
 function hitPath(hit: SearchHit): string {
   return hit.type === 'asset'
@@ -18,6 +19,7 @@ function hitPath(hit: SearchHit): string {
 }
 
 export function SearchDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { t, rich } = useT();
   const [text, setText] = useState('');
   const [active, setActive] = useState(0);
   const q = useDebounced(text.trim(), 150);
@@ -46,16 +48,16 @@ export function SearchDialog({ open, onClose }: { open: boolean; onClose: () => 
   };
 
   return (
-    <Dialog open={open} title="Search assets and groups" onClose={close}>
+    <Dialog open={open} title={t('search.title')} onClose={close}>
       <div className="search-dialog">
         <input
           type="search"
           role="combobox"
-          aria-label="Search assets and groups"
+          aria-label={t('search.title')}
           aria-expanded={hits.length > 0}
           aria-controls={listId}
           aria-activedescendant={hits[active] ? `${listId}-${active}` : undefined}
-          placeholder="Name, hostname, address or tag"
+          placeholder={t('search.placeholder')}
           autoFocus
           value={text}
           onChange={(event) => {
@@ -75,7 +77,7 @@ export function SearchDialog({ open, onClose }: { open: boolean; onClose: () => 
           }}
         />
         {results.isError && <ErrorNotice error={results.error} />}
-        <ul id={listId} role="listbox" aria-label="Results" className="search-results">
+        <ul id={listId} role="listbox" aria-label={t('search.results')} className="search-results">
           {hits.map((hit, index) => (
             <li
               key={`${hit.type}:${hit.id}`}
@@ -90,16 +92,27 @@ export function SearchDialog({ open, onClose }: { open: boolean; onClose: () => 
                 openHit(hit);
               }}
             >
-              <span className="hit-type">{hit.type}</span> <strong>{hit.name}</strong>
-              {hit.matched !== hit.name && <span className="hit-matched"> {hit.matched}</span>}
+              <span className="hit-type">{t('search.hitType', { type: hit.type })}</span>{' '}
+              <strong translate="no">{hit.name}</strong>
+              {hit.matched !== hit.name && (
+                <span className="hit-matched" translate="no">
+                  {' '}
+                  {hit.matched}
+                </span>
+              )}
             </li>
           ))}
         </ul>
         {q.length > 0 && results.isSuccess && hits.length === 0 && (
-          <p className="muted">Nothing matches “{q}”.</p>
+          <p className="muted">{t('search.noMatch', { query: q })}</p>
         )}
         <p className="muted small">
-          <kbd>↑</kbd> <kbd>↓</kbd> to move, <kbd>Enter</kbd> to open, <kbd>Esc</kbd> to close.
+          {rich('search.help', {
+            up: <kbd>↑</kbd>,
+            down: <kbd>↓</kbd>,
+            enter: <kbd>Enter</kbd>,
+            esc: <kbd>Esc</kbd>,
+          })}
         </p>
       </div>
     </Dialog>

@@ -1,5 +1,5 @@
 /**
- * The frame of every signed-in page: a skip link, the header (search, theme, the user and sign-out), the
+ * The frame of every signed-in page: a skip link, the header (search, language, theme, the user and sign-out), the
  * navigation grouped by section in a sidebar, and the page. Below 720 px the navigation folds behind a menu
  * button; it closes on navigation and on Escape.
  */
@@ -9,20 +9,23 @@ import { NavLink, Outlet, useLocation } from 'react-router';
 import { hub } from '../api/client';
 import { Loading } from '../components/Loading';
 import { LiveEventsConnection } from '../features/events/LiveEvents';
+import { useT } from '../i18n/I18nProvider';
+import { LanguageSelect } from '../i18n/LanguageSelect';
 import { SearchDialog } from './SearchDialog';
 import { MainNav } from './MainNav';
 import { endSession, useSession } from './session';
 import { applyTheme, currentTheme, type Theme } from './theme';
 
 function ThemeToggle() {
+  const { t } = useT();
   const [theme, setTheme] = useState<Theme>(currentTheme);
   const next: Theme = theme === 'dark' ? 'light' : 'dark';
   return (
     <button
       type="button"
       className="icon-button"
-      aria-label={`Switch to the ${next} theme`}
-      title={`Switch to the ${next} theme`}
+      aria-label={t('shell.switchTheme', { theme: next })}
+      title={t('shell.switchTheme', { theme: next })}
       onClick={() => {
         applyTheme(next, true);
         setTheme(next);
@@ -34,6 +37,7 @@ function ThemeToggle() {
 }
 
 function SignOutButton() {
+  const { t } = useT();
   const client = useQueryClient();
   const [busy, setBusy] = useState(false);
   return (
@@ -51,12 +55,13 @@ function SignOutButton() {
           });
       }}
     >
-      Sign out
+      {t('shell.signOut')}
     </button>
   );
 }
 
 export function Shell() {
+  const { t } = useT();
   const { user, isAdmin } = useSession();
   const location = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
@@ -100,12 +105,12 @@ export function Shell() {
     <div className="shell">
       <LiveEventsConnection />
       <a className="skip-link" href="#main">
-        Skip to content
+        {t('shell.skipToContent')}
       </a>
       <header className="topbar">
         <NavLink to="/dashboard" className="brand">
           <img src="/favicon.svg" alt="" width="24" height="24" />
-          <span>svc hub</span>
+          <span translate="no">svc hub</span>
         </NavLink>
         <button
           type="button"
@@ -113,7 +118,7 @@ export function Shell() {
           className="menu-button icon-button"
           aria-expanded={menuOpen}
           aria-controls="main-nav"
-          aria-label="Menu"
+          aria-label={t('shell.menu')}
           onClick={() => {
             setMenuOpen((open) => !open);
           }}
@@ -129,15 +134,20 @@ export function Shell() {
             }}
             aria-keyshortcuts="Control+K /"
           >
-            <span>Search</span> <kbd>Ctrl K</kbd>
+            <span>{t('shell.search')}</span> <kbd>Ctrl K</kbd>
           </button>
+          <LanguageSelect />
           <ThemeToggle />
           <NavLink
             to="/account/security"
             className="user"
-            title={`Signed in as ${user.username} (${user.role}): your password and two-factor sign-in`}
+            title={t('shell.userTitle', {
+              username: user.username,
+              role: t('role.name', { role: user.role }),
+            })}
           >
-            {user.username} <span className="role-badge">{user.role}</span>
+            <span translate="no">{user.username}</span>{' '}
+            <span className="role-badge">{t('role.name', { role: user.role })}</span>
           </NavLink>
           <SignOutButton />
         </div>
@@ -145,7 +155,7 @@ export function Shell() {
       <div className="shell-body">
         <MainNav isAdmin={isAdmin} open={menuOpen} />
         <main id="main" tabIndex={-1}>
-          <Suspense fallback={<Loading label="Loading the page" />}>
+          <Suspense fallback={<Loading label={t('loading.page')} />}>
             <Outlet />
           </Suspense>
         </main>

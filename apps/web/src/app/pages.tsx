@@ -3,17 +3,18 @@
  * one entry here (and its folder under features/); the sign-in page loads none of them.
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { MessageKey } from '../i18n/messages/en';
 
-/** The navigation's sections, in the order the sidebar shows them (decision 0027). */
-export const navSections = ['Fleet', 'Automation', 'Integrations', 'Settings'] as const;
+/** The navigation's sections, in the order the sidebar shows them (decision 0027); named by `nav.section`. */
+export const navSections = ['fleet', 'automation', 'integrations', 'settings'] as const;
 export type NavSection = (typeof navSections)[number];
 
 export interface PageEntry {
   /** Relative to the root, react-router syntax. */
   path: string;
   component: LazyExoticComponent<ComponentType>;
-  /** Shown in the navigation under this label, in this section. */
-  nav?: { label: string; section: NavSection; adminOnly?: boolean };
+  /** Shown in the navigation under this label (a catalogue key), in this section. */
+  nav?: { label: MessageKey; section: NavSection; adminOnly?: boolean };
 }
 
 function page<K extends string>(
@@ -27,12 +28,12 @@ export const pages: readonly PageEntry[] = [
   {
     path: 'dashboard',
     component: page(() => import('../features/dashboard/DashboardPage'), 'DashboardPage'),
-    nav: { label: 'Dashboard', section: 'Fleet' },
+    nav: { label: 'nav.dashboard', section: 'fleet' },
   },
   {
     path: 'assets',
     component: page(() => import('../features/assets/AssetsPage'), 'AssetsPage'),
-    nav: { label: 'Assets', section: 'Fleet' },
+    nav: { label: 'nav.assets', section: 'fleet' },
   },
   {
     path: 'assets/:id/*',
@@ -41,12 +42,12 @@ export const pages: readonly PageEntry[] = [
   {
     path: 'run',
     component: page(() => import('../features/run/RunPage'), 'RunPage'),
-    nav: { label: 'Run', section: 'Automation' },
+    nav: { label: 'nav.run', section: 'automation' },
   },
   {
     path: 'groups',
     component: page(() => import('../features/groups/GroupsPage'), 'GroupsPage'),
-    nav: { label: 'Groups', section: 'Fleet' },
+    nav: { label: 'nav.groups', section: 'fleet' },
   },
   {
     path: 'groups/:id',
@@ -55,27 +56,27 @@ export const pages: readonly PageEntry[] = [
   {
     path: 'actions',
     component: page(() => import('../features/actions/ActionsPage'), 'ActionsPage'),
-    nav: { label: 'Actions', section: 'Automation' },
+    nav: { label: 'nav.actions', section: 'automation' },
   },
   {
     path: 'schedules',
     component: page(() => import('../features/schedules/SchedulesPage'), 'SchedulesPage'),
-    nav: { label: 'Schedules', section: 'Automation' },
+    nav: { label: 'nav.schedules', section: 'automation' },
   },
   {
     path: 'maintenance',
     component: page(() => import('../features/maintenance/MaintenancePage'), 'MaintenancePage'),
-    nav: { label: 'Maintenance', section: 'Automation' },
+    nav: { label: 'nav.maintenance', section: 'automation' },
   },
   {
     path: 'checks',
     component: page(() => import('../features/checks/ChecksPage'), 'ChecksPage'),
-    nav: { label: 'Checks', section: 'Fleet' },
+    nav: { label: 'nav.checks', section: 'fleet' },
   },
   {
     path: 'alerts',
     component: page(() => import('../features/alerts/AlertsPage'), 'AlertsPage'),
-    nav: { label: 'Alerts', section: 'Automation' },
+    nav: { label: 'nav.alerts', section: 'automation' },
   },
   {
     path: 'alerts/rules',
@@ -84,7 +85,7 @@ export const pages: readonly PageEntry[] = [
   {
     path: 'incidents',
     component: page(() => import('../features/incidents/IncidentsPage'), 'IncidentsPage'),
-    nav: { label: 'Incidents', section: 'Automation' },
+    nav: { label: 'nav.incidents', section: 'automation' },
   },
   {
     path: 'incidents/:id',
@@ -93,7 +94,7 @@ export const pages: readonly PageEntry[] = [
   {
     path: 'updates',
     component: page(() => import('../features/updates/UpdatesPage'), 'UpdatesPage'),
-    nav: { label: 'Updates', section: 'Fleet' },
+    nav: { label: 'nav.updates', section: 'fleet' },
   },
   {
     path: 'updates/runs',
@@ -110,52 +111,52 @@ export const pages: readonly PageEntry[] = [
   {
     path: 'discovery',
     component: page(() => import('../features/discovery/DiscoveryPage'), 'DiscoveryPage'),
-    nav: { label: 'Discovery', section: 'Fleet' },
+    nav: { label: 'nav.discovery', section: 'fleet' },
   },
   {
     path: 'virt',
     component: page(() => import('../features/virt/VirtPage'), 'VirtPage'),
-    nav: { label: 'Virtualization', section: 'Integrations' },
+    nav: { label: 'nav.virt', section: 'integrations' },
   },
   {
     path: 'storage',
     component: page(() => import('../features/nas/StoragePage'), 'StoragePage'),
-    nav: { label: 'Storage', section: 'Integrations' },
+    nav: { label: 'nav.storage', section: 'integrations' },
   },
   {
     path: 'backups',
     component: page(() => import('../features/backup/BackupPage'), 'BackupPage'),
-    nav: { label: 'Backups', section: 'Integrations' },
+    nav: { label: 'nav.backups', section: 'integrations' },
   },
   {
     path: 'stacks',
     component: page(() => import('../features/stacks/StacksPage'), 'StacksPage'),
-    nav: { label: 'Stacks', section: 'Integrations' },
+    nav: { label: 'nav.stacks', section: 'integrations' },
   },
   {
     path: 'home',
     component: page(() => import('../features/homeauto/HomePage'), 'HomePage'),
-    nav: { label: 'Home', section: 'Integrations' },
+    nav: { label: 'nav.home', section: 'integrations' },
   },
   {
     path: 'webhooks',
     component: page(() => import('../features/webhooks/WebhooksPage'), 'WebhooksPage'),
-    nav: { label: 'Webhooks', section: 'Settings' },
+    nav: { label: 'nav.webhooks', section: 'settings' },
   },
   {
     path: 'notifications',
     component: page(() => import('../features/notifications/NotificationsPage'), 'NotificationsPage'),
-    nav: { label: 'Notifications', section: 'Settings', adminOnly: true },
+    nav: { label: 'nav.notifications', section: 'settings', adminOnly: true },
   },
   {
     path: 'dependencies',
     component: page(() => import('../features/dependencies/DependenciesPage'), 'DependenciesPage'),
-    nav: { label: 'Dependencies', section: 'Fleet' },
+    nav: { label: 'nav.dependencies', section: 'fleet' },
   },
   {
     path: 'desktop',
     component: page(() => import('../features/sessions/DesktopsPage'), 'DesktopsPage'),
-    nav: { label: 'Desktops', section: 'Fleet' },
+    nav: { label: 'nav.desktops', section: 'fleet' },
   },
   {
     path: 'desktop/recordings/:id',
@@ -164,17 +165,17 @@ export const pages: readonly PageEntry[] = [
   {
     path: 'integrations',
     component: page(() => import('../features/integrations/IntegrationsPage'), 'IntegrationsPage'),
-    nav: { label: 'Integrations', section: 'Settings' },
+    nav: { label: 'nav.integrations', section: 'settings' },
   },
   {
     path: 'connectors',
     component: page(() => import('../features/connectors/ConnectorsPage'), 'ConnectorsPage'),
-    nav: { label: 'Connectors', section: 'Settings', adminOnly: true },
+    nav: { label: 'nav.connectors', section: 'settings', adminOnly: true },
   },
   {
     path: 'admin',
     component: page(() => import('../features/admin/AdminArea'), 'AdminIndex'),
-    nav: { label: 'Admin', section: 'Settings', adminOnly: true },
+    nav: { label: 'nav.admin', section: 'settings', adminOnly: true },
   },
   {
     path: 'admin/*',
@@ -183,7 +184,7 @@ export const pages: readonly PageEntry[] = [
   {
     path: 'sessions',
     component: page(() => import('../features/sessions/SessionsPage'), 'SessionsPage'),
-    nav: { label: 'Sessions', section: 'Fleet' },
+    nav: { label: 'nav.sessions', section: 'fleet' },
   },
   {
     path: 'sessions/:id',

@@ -3,10 +3,12 @@
  * it). When the browser refuses (no permission, not a secure context), it says how to copy by hand.
  */
 import { useEffect, useState } from 'react';
+import { useT } from '../i18n/I18nProvider';
 
 type CopyState = 'idle' | 'copied' | 'failed';
 
 export function CopyButton({ text, label }: { text: string; label: string }) {
+  const { t } = useT();
   const [state, setState] = useState<CopyState>('idle');
   useEffect(() => {
     if (state !== 'copied') return;
@@ -35,11 +37,7 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
         {label}
       </button>
       <span className="copy-state" role="status" aria-live="polite">
-        {state === 'copied'
-          ? 'Copied'
-          : state === 'failed'
-            ? 'The browser refused: select the text and copy it'
-            : ''}
+        {state === 'copied' ? t('common.copied') : state === 'failed' ? t('common.copyRefused') : ''}
       </span>
     </span>
   );

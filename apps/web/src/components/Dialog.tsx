@@ -3,6 +3,7 @@
  * focus to what opened it; labelled by its title.
  */
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useT } from '../i18n/I18nProvider';
 
 export function Dialog({
   open,
@@ -61,15 +62,16 @@ export function ConfirmDialog({
   onConfirm: () => void;
   onClose: () => void;
 }) {
+  const { t } = useT();
   return (
     <Dialog open={open} title={title} onClose={onClose}>
       <div className="dialog-body">{children}</div>
       <div className="dialog-actions">
         <button type="button" onClick={onClose} disabled={busy}>
-          Cancel
+          {t('common.cancel')}
         </button>
         <button type="button" className="danger" onClick={onConfirm} disabled={busy}>
-          {busy ? 'Working…' : confirmLabel}
+          {busy ? t('common.working') : confirmLabel}
         </button>
       </div>
     </Dialog>

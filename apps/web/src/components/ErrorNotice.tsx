@@ -1,4 +1,5 @@
 import { errorText, SvcApiError } from '../api/client';
+import { useT } from '../i18n/I18nProvider';
 
 /** An error as the hub worded it (its message as it is), with its code and a retry when one helps. */
 export function ErrorNotice({
@@ -10,6 +11,7 @@ export function ErrorNotice({
   retry?: () => void;
   fullPage?: boolean;
 }) {
+  const { t } = useT();
   const code = error instanceof SvcApiError ? `${error.status} ${error.code}` : null;
   return (
     <div className={fullPage ? 'notice error full-page' : 'notice error'} role="alert">
@@ -19,7 +21,7 @@ export function ErrorNotice({
       </p>
       {retry && (
         <button type="button" onClick={retry}>
-          Try again
+          {t('common.tryAgain')}
         </button>
       )}
     </div>

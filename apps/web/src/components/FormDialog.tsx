@@ -7,6 +7,7 @@ import { useEffect, useRef, type ReactNode, type SyntheticEvent } from 'react';
 import { Dialog } from './Dialog';
 import { ErrorNotice } from './ErrorNotice';
 import type { ResourceMutation } from './use-resource-mutation';
+import { useT } from '../i18n/I18nProvider';
 
 export function FormDialog<TData, TVariables>({
   open = true,
@@ -15,7 +16,7 @@ export function FormDialog<TData, TVariables>({
   onSubmit,
   onClose,
   submitLabel,
-  pendingLabel = 'Saving…',
+  pendingLabel,
   canSubmit = true,
   className = 'asset-form',
   children,
@@ -33,6 +34,7 @@ export function FormDialog<TData, TVariables>({
   className?: string;
   children: ReactNode;
 }) {
+  const { t } = useT();
   const form = useRef<HTMLFormElement>(null);
   const { error, isError, isPending } = mutation;
   useEffect(() => {
@@ -49,10 +51,10 @@ export function FormDialog<TData, TVariables>({
         {isError && <ErrorNotice error={error} />}
         <div className="dialog-actions">
           <button type="button" onClick={onClose} disabled={isPending}>
-            Cancel
+            {t('common.cancel')}
           </button>
           <button type="submit" className="primary" disabled={isPending || !canSubmit}>
-            {isPending ? pendingLabel : submitLabel}
+            {isPending ? (pendingLabel ?? t('common.saving')) : submitLabel}
           </button>
         </div>
       </form>

@@ -1,4 +1,6 @@
 /** Previous and next page of a list the hub pages, with where we are in it. */
+import { useT } from '../i18n/I18nProvider';
+
 export function Pager({
   page,
   perPage,
@@ -12,10 +14,11 @@ export function Pager({
   onPage: (page: number) => void;
   busy?: boolean;
 }) {
+  const { t } = useT();
   const pages = Math.max(1, Math.ceil(total / perPage));
-  if (pages <= 1) return <p className="pager muted">{total === 1 ? '1 item' : `${total} items`}</p>;
+  if (pages <= 1) return <p className="pager muted">{t('pager.items', { total })}</p>;
   return (
-    <nav className="pager" aria-label="Pages">
+    <nav className="pager" aria-label={t('pager.label')}>
       <button
         type="button"
         disabled={busy || page <= 1}
@@ -23,11 +26,9 @@ export function Pager({
           onPage(page - 1);
         }}
       >
-        Previous
+        {t('pager.previous')}
       </button>
-      <span aria-live="polite">
-        Page {page} of {pages} ({total} items)
-      </span>
+      <span aria-live="polite">{t('pager.position', { page, pages, total })}</span>
       <button
         type="button"
         disabled={busy || page >= pages}
@@ -35,7 +36,7 @@ export function Pager({
           onPage(page + 1);
         }}
       >
-        Next
+        {t('pager.next')}
       </button>
     </nav>
   );

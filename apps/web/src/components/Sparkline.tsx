@@ -2,6 +2,9 @@
  * A small line chart in SVG: no chart library (nothing to load, nothing inline for the CSP). Values are
  * percentages or any series; null gaps break the line. Labelled for screen readers by its summary.
  */
+import { useT } from '../i18n/I18nProvider';
+import { formatNumber } from './units';
+
 export interface SparklineProps {
   values: readonly (number | null)[];
   /** Upper bound of the scale (100 for percentages); the series' maximum when absent. */
@@ -43,6 +46,7 @@ function sparklinePath(
 export function Sparkline({ values, max, label, width = 160, height = 36 }: SparklineProps) {
   const numbers = values.filter((v): v is number => v !== null && Number.isFinite(v));
   const scale = max ?? Math.max(1, ...numbers);
+  const { t } = useT();
   const last = numbers.at(-1);
   return (
     <svg
@@ -51,7 +55,11 @@ export function Sparkline({ values, max, label, width = 160, height = 36 }: Spar
       width={width}
       height={height}
       role="img"
-      aria-label={last === undefined ? `${label}: no samples` : `${label}: last ${last.toFixed(1)}`}
+      aria-label={
+        last === undefined
+          ? t('common.noSamples', { label })
+          : t('common.lastSample', { label, value: formatNumber(last, 1) })
+      }
       preserveAspectRatio="none"
     >
       <path d={sparklinePath(values, width, height, scale)} fill="none" vectorEffect="non-scaling-stroke" />

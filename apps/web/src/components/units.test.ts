@@ -1,10 +1,15 @@
-import { describe, expect, it } from 'vitest';
-import { countText, formatBytes, formatDuration, formatPercent } from './units';
+import { afterEach, describe, expect, it } from 'vitest';
+import { setActiveLocale } from '../i18n/active-locale';
+import { countText, formatAgo, formatBytes, formatDuration, formatPercent, formatTime } from './units';
+
+afterEach(() => {
+  setActiveLocale('en');
+});
 
 describe('display units', () => {
   it('formats bytes with binary units', () => {
     expect(formatBytes(0)).toBe('0 B');
-    expect(formatBytes(1023)).toBe('1023 B');
+    expect(formatBytes(1023)).toBe('1,023 B');
     expect(formatBytes(1536)).toBe('1.5 KiB');
     expect(formatBytes(250 * 1024 * 1024)).toBe('250 MiB');
     expect(formatBytes(-1)).toBe('—');
@@ -19,6 +24,18 @@ describe('display units', () => {
   it('formats percentages and absent values', () => {
     expect(formatPercent(12.345)).toBe('12.3 %');
     expect(formatPercent(null)).toBe('—');
+  });
+
+  it('writes numbers, times and ages as the reader’s language does, units kept', () => {
+    setActiveLocale('de');
+    expect(formatBytes(1536)).toBe('1,5 KiB');
+    expect(formatDuration(1234)).toBe('1,23 s');
+    expect(formatPercent(12.345)).toBe('12,3 %');
+    expect(formatAgo(300)).toBe('vor 5 Min.');
+    setActiveLocale('zh-CN');
+    expect(formatAgo(7200)).toBe('2小时前');
+    setActiveLocale('fr');
+    expect(formatTime('2026-11-30T06:40:00Z')).toMatch(/^30\/11\/2026 \d{1,2}:40:00$/);
   });
 
   it('counts a noun, singular only for one', () => {

@@ -1,6 +1,42 @@
-/** How sizes, rates and durations read in the console: short, with their unit, the same on every page. */
+/**
+ * How sizes, rates, durations and times read in the console: short, with their unit, the same on every page,
+ * in the reader's language (numbers, dates and relative times through Intl, in the locale the language
+ * provider set; dates in the viewer's own time zone). Unit symbols (B, KiB, ms, s, min, %) are the
+ * international ones in every language.
+ */
+import { activeLocale } from '../i18n/active-locale';
 
 const byteUnits = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'] as const;
+
+const formats = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat | Intl.RelativeTimeFormat>();
+
+/** One formatter per locale and options: building one costs more than using it. */
+function cached<T extends Intl.NumberFormat | Intl.DateTimeFormat | Intl.RelativeTimeFormat>(
+  kind: string,
+  make: (locale: string) => T,
+): T {
+  const key = `${kind}:${activeLocale()}`;
+  let format = formats.get(key);
+  if (!format) formats.set(key, (format = make(activeLocale())));
+  return format as T;
+}
+
+/** A number with at most `digits` decimals, as the reader writes numbers (1,234.5 or 1.234,5). */
+export function formatNumber(value: number, digits = 0): string {
+  return cached(
+    `number${String(digits)}`,
+    (locale) => new Intl.NumberFormat(locale, { maximumFractionDigits: digits }),
+  ).format(value);
+}
+
+/** A number with exactly `digits` decimals (12.30). */
+function fixed(value: number, digits: number): string {
+  return cached(
+    `fixed${String(digits)}`,
+    (locale) =>
+      new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits }),
+  ).format(value);
+}
 
 /** `1536` → `1.5 KiB`; whole bytes below 1 KiB. */
 export function formatBytes(bytes: number): string {
@@ -11,31 +47,69 @@ export function formatBytes(bytes: number): string {
     value /= 1024;
     unit += 1;
   }
-  return unit === 0 ? `${value} B` : `${value.toFixed(value < 10 ? 1 : 0)} ${byteUnits[unit] ?? ''}`;
+  const number = unit === 0 ? formatNumber(value) : formatNumber(value, value < 10 ? 1 : 0);
+  return `${number} ${byteUnits[unit] ?? ''}`;
 }
 
 /** `1234` ms → `1.23 s`; `95000` → `1 min 35 s`. */
 export function formatDuration(ms: number): string {
   if (!Number.isFinite(ms) || ms < 0) return '—';
-  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 1000) return `${formatNumber(Math.round(ms))} ms`;
   const seconds = ms / 1000;
-  if (seconds < 60) return `${seconds.toFixed(seconds < 10 ? 2 : 1)} s`;
+  if (seconds < 60) return `${formatNumber(seconds, seconds < 10 ? 2 : 1)} s`;
   const minutes = Math.floor(seconds / 60);
-  return `${minutes} min ${Math.round(seconds - minutes * 60)} s`;
+  return `${formatNumber(minutes)} min ${formatNumber(Math.round(seconds - minutes * 60))} s`;
 }
 
 export function formatPercent(value: number | null | undefined): string {
-  return value === null || value === undefined || !Number.isFinite(value) ? '—' : `${value.toFixed(1)} %`;
+  return value === null || value === undefined || !Number.isFinite(value) ? '—' : `${fixed(value, 1)} %`;
 }
 
-/** A timestamp in the reader's locale, or a dash. */
+/** A timestamp in the reader's language and time zone, or a dash. */
 export function formatTime(iso: string | null | undefined): string {
   if (!iso) return '—';
   const ms = Date.parse(iso);
-  return Number.isNaN(ms) ? iso : new Date(ms).toLocaleString();
+  if (Number.isNaN(ms)) return iso;
+  return cached(
+    'datetime',
+    (locale) =>
+      new Intl.DateTimeFormat(locale, {
+        year: 'numeric',
+        month: 'numeric',
+        day: 'numeric',
+        hour: 'numeric',
+        minute: '2-digit',
+        second: '2-digit',
+      }),
+  ).format(ms);
 }
 
-/** "1 group", "3 groups": a count with its noun, plural by an added s. */
+/** The time of day only (today's events). */
+export function formatClock(iso: string): string {
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) return iso;
+  return cached(
+    'clock',
+    (locale) => new Intl.DateTimeFormat(locale, { hour: 'numeric', minute: '2-digit', second: '2-digit' }),
+  ).format(ms);
+}
+
+/** The date only. */
+export function formatDate(iso: string): string {
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) return iso;
+  return cached('date', (locale) => new Intl.DateTimeFormat(locale, { dateStyle: 'medium' })).format(ms);
+}
+
+/** "12 sec. ago", "vor 5 Min.": how long ago, in the largest unit that fits (seconds, minutes, hours). */
+export function formatAgo(seconds: number): string {
+  const format = cached('ago', (locale) => new Intl.RelativeTimeFormat(locale, { style: 'short' }));
+  if (seconds < 60) return format.format(-seconds, 'second');
+  if (seconds < 3600) return format.format(-Math.round(seconds / 60), 'minute');
+  return format.format(-Math.round(seconds / 3600), 'hour');
+}
+
+/** "1 group", "3 groups": a count with its noun, plural by an added s (English only: pages not translated yet). */
 export function countText(n: number, noun: string): string {
   return `${String(n)} ${noun}${n === 1 ? '' : 's'}`;
 }

@@ -8,6 +8,7 @@ import { hub } from '../../api/client';
 import { FormDialog } from '../../components/FormDialog';
 import { FormField } from '../../components/FormField';
 import { useResourceMutation } from '../../components/use-resource-mutation';
+import { useT } from '../../i18n/I18nProvider';
 import { splitList } from './asset-format';
 
 interface FormState {
@@ -56,6 +57,7 @@ export function AssetFormDialog({
   onClose: () => void;
   onSaved?: (asset: Asset) => void;
 }) {
+  const { t } = useT();
   const [form, setForm] = useState<FormState>(() => initialState(asset));
   const save = useResourceMutation({
     mutationFn: async (body: AssetCreate) =>
@@ -76,41 +78,41 @@ export function AssetFormDialog({
   return (
     <FormDialog
       open={open}
-      title={asset ? `Edit ${asset.name}` : 'Add a device'}
+      title={asset ? t('common.editNamed', { name: asset.name }) : t('assetForm.addTitle')}
       mutation={save}
       onSubmit={() => {
         save.mutate(bodyOf(form));
       }}
       onClose={onClose}
-      submitLabel={asset ? 'Save' : 'Add device'}
+      submitLabel={asset ? t('common.save') : t('assets.addDevice')}
     >
-      <FormField label="Name" problem={problems.name}>
+      <FormField label={t('assetForm.name')} problem={problems.name}>
         {(p) => <input {...p} name="name" required value={form.name} onChange={set('name')} autoFocus />}
       </FormField>
-      <FormField label="Hostname" problem={problems.hostname}>
+      <FormField label={t('overview.hostname')} problem={problems.hostname}>
         {(p) => <input {...p} name="hostname" value={form.hostname} onChange={set('hostname')} />}
       </FormField>
-      <FormField label="Platform" problem={problems.platform}>
+      <FormField label={t('overview.platform')} problem={problems.platform}>
         {(p) => (
           <select {...p} name="platform" value={form.platform} onChange={set('platform')}>
             {platforms.map((platform) => (
               <option key={platform} value={platform}>
-                {platform}
+                {t('asset.platform', { platform })}
               </option>
             ))}
           </select>
         )}
       </FormField>
-      <FormField label="IP addresses (comma separated)" problem={problems.ip_addresses}>
+      <FormField label={t('assetForm.ipAddresses')} problem={problems.ip_addresses}>
         {(p) => <input {...p} name="ip_addresses" value={form.ip_addresses} onChange={set('ip_addresses')} />}
       </FormField>
-      <FormField label="MAC address (for Wake-on-LAN)" problem={problems.mac_address}>
+      <FormField label={t('assetForm.macAddress')} problem={problems.mac_address}>
         {(p) => <input {...p} name="mac_address" value={form.mac_address} onChange={set('mac_address')} />}
       </FormField>
-      <FormField label="Tags (comma separated)" problem={problems.tags}>
+      <FormField label={t('assetForm.tags')} problem={problems.tags}>
         {(p) => <input {...p} name="tags" value={form.tags} onChange={set('tags')} />}
       </FormField>
-      <FormField label="Description" problem={problems.description}>
+      <FormField label={t('assetForm.description')} problem={problems.description}>
         {(p) => (
           <textarea
             {...p}

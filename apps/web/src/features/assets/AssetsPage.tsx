@@ -22,6 +22,7 @@ import { FilterSelect } from '../../components/FilterSelect';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
+import { useT } from '../../i18n/I18nProvider';
 import { AssetFormDialog } from './AssetFormDialog';
 import { lastSeenText } from './asset-format';
 import { useAssetHead, useAssetPages, type AssetFilter } from './asset-rows';
@@ -59,16 +60,17 @@ export function filterFromParams(params: URLSearchParams): AssetFilter {
  * The table's columns. The name takes what the others leave (it is what tells ten thousand rows apart); the
  * others are as wide as their usual content, Tags narrow while no row in view has one.
  */
-const columns: { key: string; label: string; sort?: AssetSort }[] = [
-  { key: 'name', label: 'Name', sort: 'name' },
-  { key: 'status', label: 'Status', sort: 'status' },
-  { key: 'platform', label: 'Platform', sort: 'platform' },
-  { key: 'addresses', label: 'Addresses' },
-  { key: 'last_seen', label: 'Last seen', sort: '-last_seen_at' },
-  { key: 'tags', label: 'Tags' },
+const columns: { key: string; sort?: AssetSort }[] = [
+  { key: 'name', sort: 'name' },
+  { key: 'status', sort: 'status' },
+  { key: 'platform', sort: 'platform' },
+  { key: 'addresses' },
+  { key: 'last_seen', sort: '-last_seen_at' },
+  { key: 'tags' },
 ];
 
 function GroupFilter({ value, onChange }: { value: string; onChange: (group: string) => void }) {
+  const { t } = useT();
   const groups = useQuery({
     queryKey: ['groups', 'list', 'all'],
     queryFn: async () => (await hub.call('groups.list', { query: { per_page: 500 } })).data,
@@ -76,7 +78,7 @@ function GroupFilter({ value, onChange }: { value: string; onChange: (group: str
   });
   return (
     <div className="filter">
-      <label htmlFor="filter-group">Group</label>
+      <label htmlFor="filter-group">{t('assets.group')}</label>
       <select
         id="filter-group"
         value={value}
@@ -85,9 +87,9 @@ function GroupFilter({ value, onChange }: { value: string; onChange: (group: str
         }}
         disabled={groups.isError}
       >
-        <option value="">All groups</option>
+        <option value="">{t('assets.allGroups')}</option>
         {groups.data?.map((g) => (
-          <option key={g.id} value={g.id}>
+          <option key={g.id} value={g.id} translate="no">
             {g.name}
           </option>
         ))}
@@ -103,6 +105,7 @@ function Filters({
   params: URLSearchParams;
   setParam: (name: string, value: string) => void;
 }) {
+  const { t } = useT();
   const [text, setText] = useState(params.get('q') ?? '');
   // The list follows the text as it is typed, once typing pauses.
   useEffect(() => {
@@ -118,19 +121,19 @@ function Filters({
     <form
       className="filters"
       role="search"
-      aria-label="Filter assets"
+      aria-label={t('assets.filters')}
       onSubmit={(e) => {
         e.preventDefault();
         setParam('q', text.trim());
       }}
     >
       <div className="filter">
-        <label htmlFor="filter-q">Search</label>
+        <label htmlFor="filter-q">{t('assets.search')}</label>
         <input
           id="filter-q"
           type="search"
           name="q"
-          placeholder="Name, hostname, address, tag"
+          placeholder={t('assets.searchPlaceholder')}
           value={text}
           onChange={(e) => {
             setText(e.target.value);
@@ -143,20 +146,22 @@ function Filters({
       </div>
       <FilterSelect
         id="filter-status"
-        label="Status"
+        label={t('assets.status')}
         value={params.get('status') ?? ''}
-        anyLabel="Any status"
+        anyLabel={t('assets.anyStatus')}
         options={assetStatuses}
+        optionLabel={(status) => t('asset.status', { status })}
         onChange={(value) => {
           setParam('status', value);
         }}
       />
       <FilterSelect
         id="filter-platform"
-        label="Platform"
+        label={t('assets.platform')}
         value={params.get('platform') ?? ''}
-        anyLabel="Any platform"
+        anyLabel={t('assets.anyPlatform')}
         options={platforms}
+        optionLabel={(platform) => t('asset.platform', { platform })}
         onChange={(value) => {
           setParam('platform', value);
         }}
@@ -184,6 +189,7 @@ const AssetRow = memo(function AssetRow({
   onEdit: (asset: Asset) => void;
   onDelete: (asset: Asset) => void;
 }) {
+  const { t } = useT();
   if (!asset) {
     return (
       <tr role="row" aria-rowindex={index + 2} className="row-loading">
@@ -197,20 +203,26 @@ const AssetRow = memo(function AssetRow({
     <tr role="row" aria-rowindex={index + 2} data-asset-id={asset.id}>
       <th role="rowheader" scope="row">
         {/* A plain link (the table's click handler routes it): a router <Link> per row costs every frame. */}
-        <a href={`/assets/${encodeURIComponent(asset.id)}`} data-route title={asset.name}>
+        <a href={`/assets/${encodeURIComponent(asset.id)}`} data-route title={asset.name} translate="no">
           {asset.name}
         </a>
-        {asset.hub_host && <span className="chip">hub</span>}
+        {asset.hub_host && <span className="chip">{t('assets.hubChip')}</span>}
       </th>
       <td role="cell">
         <StatusBadge status={asset.status} />
       </td>
-      <td role="cell">{asset.platform}</td>
-      <td role="cell" title={asset.ip_addresses.join(', ')}>
+      <td role="cell">{t('asset.platform', { platform: asset.platform })}</td>
+      <td role="cell" className="cell-addresses" title={asset.ip_addresses.join(', ')} translate="no">
         {asset.ip_addresses.join(', ') || <span className="muted">—</span>}
       </td>
-      <td role="cell">{lastSeenText(asset)}</td>
       <td role="cell">
+        {asset.last_seen_at ? (
+          <time dateTime={asset.last_seen_at}>{lastSeenText(asset, t('time.never'))}</time>
+        ) : (
+          t('time.never')
+        )}
+      </td>
+      <td role="cell" className="cell-tags" translate="no">
         {asset.tags.map((t) => (
           <span key={t} className="chip">
             {t}
@@ -225,9 +237,9 @@ const AssetRow = memo(function AssetRow({
             onClick={() => {
               onEdit(asset);
             }}
-            aria-label={`Edit ${asset.name}`}
+            aria-label={t('common.editNamed', { name: asset.name })}
           >
-            Edit
+            {t('common.edit')}
           </button>
           <button
             type="button"
@@ -235,9 +247,9 @@ const AssetRow = memo(function AssetRow({
             onClick={() => {
               onDelete(asset);
             }}
-            aria-label={`Delete ${asset.name}`}
+            aria-label={t('common.deleteNamed', { name: asset.name })}
           >
-            Delete
+            {t('common.delete')}
           </button>
         </td>
       )}
@@ -255,6 +267,7 @@ const AssetsHead = memo(function AssetsHead({
   canMutate: boolean;
   setParam: (name: string, value: string) => void;
 }) {
+  const { t } = useT();
   return (
     <thead role="rowgroup">
       <tr role="row" aria-rowindex={1}>
@@ -277,18 +290,18 @@ const AssetsHead = memo(function AssetsHead({
                     setParam('sort', active && !descending ? `-${base}` : base);
                   }}
                 >
-                  {c.label}
+                  {t('assets.column', { column: c.key })}
                   <span aria-hidden="true">{active ? (descending ? ' ▼' : ' ▲') : ''}</span>
                 </button>
               ) : (
-                c.label
+                t('assets.column', { column: c.key })
               )}
             </th>
           );
         })}
         {canMutate && (
           <th role="columnheader" scope="col">
-            <span className="visually-hidden">Actions</span>
+            <span className="visually-hidden">{t('common.actions')}</span>
           </th>
         )}
       </tr>
@@ -319,6 +332,7 @@ function AssetTable({
   onEdit: (asset: Asset) => void;
   onDelete: (asset: Asset) => void;
 }) {
+  const { t } = useT();
   const total = head.meta.total;
   const navigate = useNavigate();
   /** Follows a row's link inside the console (a plain click; modified clicks open a tab as usual). */
@@ -373,6 +387,7 @@ function AssetTable({
 }
 
 export function AssetsPage() {
+  const { t } = useT();
   const { canMutate } = useSession();
   const client = useQueryClient();
   const [params, setParams] = useSearchParams();
@@ -409,9 +424,9 @@ export function AssetsPage() {
   return (
     <section className="page assets-page" aria-labelledby="assets-title">
       <div className="page-header">
-        <h1 id="assets-title">Assets</h1>
+        <h1 id="assets-title">{t('assets.title')}</h1>
         <span className="muted" aria-live="polite">
-          {head.isSuccess ? `${total} asset${total === 1 ? '' : 's'}` : ''}
+          {head.isSuccess ? t('assets.count', { n: total }) : ''}
         </span>
         {canMutate && (
           <button
@@ -421,20 +436,16 @@ export function AssetsPage() {
               setEditing('new');
             }}
           >
-            Add device
+            {t('assets.addDevice')}
           </button>
         )}
       </div>
       <Filters params={params} setParam={setParam} />
       {head.isError && <ErrorNotice error={head.error} retry={() => void head.refetch()} />}
-      {head.isPending && <Loading label="Loading assets" />}
+      {head.isPending && <Loading label={t('assets.loading')} />}
       {head.isSuccess && total === 0 && (
-        <EmptyState
-          title={Object.keys(filter).length > 0 ? 'No asset matches these filters' : 'No assets yet'}
-        >
-          {canMutate && Object.keys(filter).length === 0 && (
-            <p>Enroll an agent (Administration, enrollment tokens) or add a device by hand.</p>
-          )}
+        <EmptyState title={Object.keys(filter).length > 0 ? t('assets.noMatch') : t('assets.none')}>
+          {canMutate && Object.keys(filter).length === 0 && <p>{t('assets.noneHint')}</p>}
         </EmptyState>
       )}
       {head.isSuccess && total > 0 && (
@@ -459,8 +470,8 @@ export function AssetsPage() {
       )}
       <ConfirmDialog
         open={deleting !== null}
-        title={`Delete ${deleting?.name ?? 'asset'}?`}
-        confirmLabel="Delete asset"
+        title={t('assets.deleteTitle', { name: deleting?.name ?? '' })}
+        confirmLabel={t('assets.deleteConfirm')}
         busy={remove.isPending}
         onConfirm={() => {
           if (deleting) remove.mutate(deleting);
@@ -470,10 +481,7 @@ export function AssetsPage() {
           remove.reset();
         }}
       >
-        <p>
-          The asset, its metric history and its group memberships are removed; an agent on it is disconnected
-          and must be enrolled again.
-        </p>
+        <p>{t('assets.deleteText')}</p>
         {remove.isError && <ErrorNotice error={remove.error} />}
       </ConfirmDialog>
     </section>

@@ -1,10 +1,12 @@
 import type { AssetStatus } from '@svc/protocol';
+import { useT } from '../../i18n/I18nProvider';
 
 export function StatusBadge({ status }: { status: AssetStatus }) {
+  const { t } = useT();
   return (
     <span className={`status-badge status-${status}`}>
       <span className="status-dot" aria-hidden="true" />
-      {status}
+      {t('asset.status', { status })}
     </span>
   );
 }

@@ -9,10 +9,12 @@ import { hub } from '../../api/client';
 import { fieldProblems } from '../../components/form-problems';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { endSession, fetchSession, sessionKey } from '../../app/session';
+import { useT } from '../../i18n/I18nProvider';
 
 const minPasswordLength = 12;
 
 export function ChangePasswordPage({ user }: { user: SessionUser }) {
+  const { t, rich } = useT();
   const client = useQueryClient();
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
@@ -40,19 +42,17 @@ export function ChangePasswordPage({ user }: { user: SessionUser }) {
   return (
     <main className="auth-page" id="main">
       <div className="auth-card">
-        <h1 className="auth-title">Choose your password</h1>
+        <h1 className="auth-title">{t('changePassword.title')}</h1>
         <p>
-          Signed in as <strong>{user.username}</strong> with a generated password. Choose your own to continue
-          {user.role === 'owner' && (
-            <>
-              ; the hub then deletes <code>owner-credentials.txt</code> from its data directory
-            </>
-          )}
-          .
+          {rich('changePassword.intro', {
+            username: <strong translate="no">{user.username}</strong>,
+            owner: user.role === 'owner' ? 'yes' : 'no',
+            file: <code>owner-credentials.txt</code>,
+          })}
         </p>
-        <form onSubmit={(e) => void submit(e)} aria-label="Choose a new password">
+        <form onSubmit={(e) => void submit(e)} aria-label={t('changePassword.form')}>
           <label>
-            Current (generated) password
+            {t('changePassword.current')}
             <input
               name="current_password"
               type="password"
@@ -66,7 +66,7 @@ export function ChangePasswordPage({ user }: { user: SessionUser }) {
             {problems.current_password && <span className="field-error">{problems.current_password}</span>}
           </label>
           <label>
-            New password ({minPasswordLength} characters or more)
+            {t('changePassword.new', { min: minPasswordLength })}
             <input
               name="new_password"
               type="password"
@@ -81,7 +81,7 @@ export function ChangePasswordPage({ user }: { user: SessionUser }) {
             {problems.new_password && <span className="field-error">{problems.new_password}</span>}
           </label>
           <label>
-            New password again
+            {t('changePassword.again')}
             <input
               name="repeat_password"
               type="password"
@@ -93,11 +93,11 @@ export function ChangePasswordPage({ user }: { user: SessionUser }) {
                 setRepeat(e.target.value);
               }}
             />
-            {mismatch && <span className="field-error">The two passwords differ.</span>}
+            {mismatch && <span className="field-error">{t('changePassword.differ')}</span>}
           </label>
           {error !== null && <ErrorNotice error={error} />}
           <button type="submit" className="primary" disabled={busy || mismatch}>
-            {busy ? 'Saving…' : 'Set password'}
+            {busy ? t('common.saving') : t('changePassword.submit')}
           </button>
           <button
             type="button"
@@ -111,7 +111,7 @@ export function ChangePasswordPage({ user }: { user: SessionUser }) {
                 });
             }}
           >
-            Sign out
+            {t('shell.signOut')}
           </button>
         </form>
       </div>

@@ -1,5 +1,5 @@
 /**
- * Sign-in: username and password, then a TOTP code or a recovery code when two-factor sign-in is on; the
+ * Sign-in (and the language menu): username and password, then a TOTP code or a recovery code when two-factor sign-in is on; the
  * single sign-on button when the hub has OIDC configured (the hub says so in index.html). The hub's refusals
  * are shown as it words them.
  */
@@ -9,6 +9,8 @@ import type { SessionUser } from '@svc/protocol';
 import { hub } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { sessionKey } from '../../app/session';
+import { useT } from '../../i18n/I18nProvider';
+import { LanguageSelect } from '../../i18n/LanguageSelect';
 
 /** Whether the hub offers single sign-on (a meta tag the hub writes into index.html). */
 function oidcEnabled(): boolean {
@@ -18,6 +20,7 @@ function oidcEnabled(): boolean {
 type Step = { kind: 'password' } | { kind: 'second-factor'; challengeToken: string; recovery: boolean };
 
 export function SignInPage() {
+  const { t, rich } = useT();
   const client = useQueryClient();
   const [step, setStep] = useState<Step>({ kind: 'password' });
   const [username, setUsername] = useState('');
@@ -69,14 +72,15 @@ export function SignInPage() {
   return (
     <main className="auth-page" id="main">
       <div className="auth-card">
+        <LanguageSelect className="auth-language" />
         <h1 className="auth-title">
-          <img src="/favicon.svg" alt="" width="28" height="28" /> svc hub
+          <img src="/favicon.svg" alt="" width="28" height="28" /> <span translate="no">svc hub</span>
         </h1>
         {step.kind === 'password' ? (
-          <form onSubmit={(e) => void submitPassword(e)} aria-label="Sign in">
-            <h2>Sign in</h2>
+          <form onSubmit={(e) => void submitPassword(e)} aria-label={t('signIn.title')}>
+            <h2>{t('signIn.title')}</h2>
             <label>
-              Username
+              {t('signIn.username')}
               <input
                 name="username"
                 autoComplete="username"
@@ -89,7 +93,7 @@ export function SignInPage() {
               />
             </label>
             <label>
-              Password
+              {t('signIn.password')}
               <input
                 name="password"
                 type="password"
@@ -103,14 +107,14 @@ export function SignInPage() {
             </label>
             {error !== null && <ErrorNotice error={error} />}
             <button type="submit" className="primary" disabled={busy}>
-              {busy ? 'Signing in…' : 'Sign in'}
+              {busy ? t('signIn.signingIn') : t('signIn.title')}
             </button>
           </form>
         ) : (
-          <form onSubmit={(e) => void submitCode(e)} aria-label="Second factor">
-            <h2>Two-factor sign-in</h2>
+          <form onSubmit={(e) => void submitCode(e)} aria-label={t('signIn.secondFactor')}>
+            <h2>{t('signIn.twoFactorTitle')}</h2>
             <label>
-              {step.recovery ? 'Recovery code' : 'Code from your authenticator app'}
+              {step.recovery ? t('signIn.recoveryCode') : t('signIn.authenticatorCode')}
               <input
                 name="code"
                 autoComplete="one-time-code"
@@ -127,7 +131,7 @@ export function SignInPage() {
             </label>
             {error !== null && <ErrorNotice error={error} />}
             <button type="submit" className="primary" disabled={busy}>
-              {busy ? 'Checking…' : 'Verify'}
+              {busy ? t('signIn.checking') : t('signIn.verify')}
             </button>
             <button
               type="button"
@@ -138,7 +142,7 @@ export function SignInPage() {
                 setError(null);
               }}
             >
-              {step.recovery ? 'Use a code from the authenticator app' : 'Use a recovery code instead'}
+              {step.recovery ? t('signIn.useAuthenticator') : t('signIn.useRecovery')}
             </button>
             <button
               type="button"
@@ -149,25 +153,28 @@ export function SignInPage() {
                 setError(null);
               }}
             >
-              Start again
+              {t('signIn.startAgain')}
             </button>
           </form>
         )}
         {oidcEnabled() && step.kind === 'password' && (
           <div className="oidc">
-            <span className="muted">or</span>
+            <span className="muted">{t('signIn.or')}</span>
             <a className="button" href="/api/auth/oidc/start">
-              Sign in with single sign-on
+              {t('signIn.sso')}
             </a>
           </div>
         )}
         <details className="first-run">
-          <summary>First sign-in on a new hub?</summary>
+          <summary>{t('signIn.firstRunSummary')}</summary>
           <p>
-            The owner account is <code>owner</code>. Its generated password is in the file{' '}
-            <code>owner-credentials.txt</code> in the hub&apos;s data directory (<code>data/</code> where{' '}
-            <code>npm start</code> ran, or <code>SVC_DATA_DIR</code>); the hub&apos;s log names the file at
-            first start. After signing in with it you choose your own password, and the hub deletes the file.
+            {rich('signIn.firstRunText', {
+              owner: <code>owner</code>,
+              file: <code>owner-credentials.txt</code>,
+              dataDir: <code>data/</code>,
+              npmStart: <code>npm start</code>,
+              envVar: <code>SVC_DATA_DIR</code>,
+            })}
           </p>
         </details>
       </div>

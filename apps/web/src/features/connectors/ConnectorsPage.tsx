@@ -153,7 +153,7 @@ export function ConnectorsPage() {
                           onDelete={() => {
                             setDeleting(c);
                           }}
-                          deleteWord="Remove"
+                          deleteWord="remove"
                         />
                       </div>
                     </td>

@@ -15,18 +15,13 @@ import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { Sparkline } from '../../components/Sparkline';
+import { formatNumber, formatPercent, formatTime } from '../../components/units';
+import { useT } from '../../i18n/I18nProvider';
 import { LiveActivity, useLiveInterval } from '../events/LiveEvents';
 
 const fallbackInterval = 10_000;
 /** How many of the busiest assets are shown, each with its chart: a bounded number of calls per refresh. */
 const chartedAssets = 8;
-
-const topMetricLabels: Record<TopMetric, string> = {
-  cpu: 'CPU',
-  memory: 'Memory',
-  disk: 'Disk',
-  load: 'Load',
-};
 
 function percent(used: number, total: number): number | null {
   return total > 0 ? (used / total) * 100 : null;
@@ -40,22 +35,22 @@ export function diskPercent(s: MetricSample): number | null {
   return percent(s.disk_used_bytes, s.disk_total_bytes);
 }
 
-function formatPercent(value: number | null | undefined): string {
-  return value === null || value === undefined ? '—' : `${value.toFixed(1)} %`;
-}
+type Tile = 'assets' | 'online' | 'offline' | 'unknown' | 'groups' | 'alerts';
 
-function TileText({ label, value }: { label: string; value: number | string }) {
+function TileText({ tile, value }: { tile: Tile; value: number | string }) {
+  const { t } = useT();
   return (
     <>
-      <span className="tile-value" data-testid={`count-${label.toLowerCase()}`}>
-        {value}
+      <span className="tile-value" data-testid={`count-${tile}`}>
+        {typeof value === 'number' ? formatNumber(value) : value}
       </span>
-      <span className="tile-label">{label}</span>
+      <span className="tile-label">{t('dashboard.tile', { tile })}</span>
     </>
   );
 }
 
 function StatusCounts() {
+  const { t } = useT();
   const refetchInterval = useLiveInterval(fallbackInterval);
   const aggregate = useQuery({
     queryKey: ['status', 'aggregate'],
@@ -68,35 +63,35 @@ function StatusCounts() {
     queryFn: () => hub.call('alerts.list', { query: { status: 'active', per_page: 1 } }),
     refetchInterval,
   });
-  if (aggregate.isPending) return <Loading label="Loading the fleet status" />;
+  if (aggregate.isPending) return <Loading label={t('dashboard.loadingStatus')} />;
   if (aggregate.isError)
     return <ErrorNotice error={aggregate.error} retry={() => void aggregate.refetch()} />;
   const { assets, groups } = aggregate.data;
   const activeAlerts = alerts.data?.meta.total;
-  const tiles = [
-    { label: 'Assets', value: assets.total, to: '/assets', tone: '' },
-    { label: 'Online', value: assets.online, to: '/assets?status=online', tone: 'ok' },
+  const tiles: { tile: Tile; value: number | string; to: string; tone: string }[] = [
+    { tile: 'assets', value: assets.total, to: '/assets', tone: '' },
+    { tile: 'online', value: assets.online, to: '/assets?status=online', tone: 'ok' },
     {
-      label: 'Offline',
+      tile: 'offline',
       value: assets.offline,
       to: '/assets?status=offline',
       tone: assets.offline > 0 ? 'bad' : '',
     },
-    { label: 'Unknown', value: assets.unknown, to: '/assets?status=unknown', tone: '' },
-    { label: 'Groups', value: groups, to: '/groups', tone: '' },
+    { tile: 'unknown', value: assets.unknown, to: '/assets?status=unknown', tone: '' },
+    { tile: 'groups', value: groups, to: '/groups', tone: '' },
     {
-      label: 'Alerts',
+      tile: 'alerts',
       value: activeAlerts ?? '—',
       to: '/alerts',
       tone: activeAlerts !== undefined && activeAlerts > 0 ? 'bad' : '',
     },
   ];
   return (
-    <ul className="tiles" aria-label="Fleet status">
-      {tiles.map((t) => (
-        <li key={t.label} className={`tile ${t.tone}`}>
-          <Link to={t.to} className="tile-body">
-            <TileText label={t.label} value={t.value} />
+    <ul className="tiles" aria-label={t('dashboard.fleetStatus')}>
+      {tiles.map((tile) => (
+        <li key={tile.tile} className={`tile ${tile.tone}`}>
+          <Link to={tile.to} className="tile-body">
+            <TileText tile={tile.tile} value={tile.value} />
           </Link>
         </li>
       ))}
@@ -105,33 +100,38 @@ function StatusCounts() {
 }
 
 function FleetAverages() {
+  const { t } = useT();
   const refetchInterval = useLiveInterval(fallbackInterval);
   const overview = useQuery({
     queryKey: ['metrics', 'overview'],
     queryFn: async () => (await hub.call('metrics.overview')).data,
     refetchInterval,
   });
-  if (overview.isPending) return <Loading label="Loading the fleet metrics" />;
+  if (overview.isPending) return <Loading label={t('dashboard.loadingMetrics')} />;
   if (overview.isError) return <ErrorNotice error={overview.error} />;
   const o = overview.data;
   return (
     <dl className="averages">
       <div>
-        <dt>CPU (average)</dt>
+        <dt>{t('dashboard.cpuAverage')}</dt>
         <dd>{formatPercent(o.cpu_percent_avg)}</dd>
       </div>
       <div>
-        <dt>Memory used</dt>
+        <dt>{t('dashboard.memoryUsed')}</dt>
         <dd>{formatPercent(o.memory_used_percent_avg)}</dd>
       </div>
       <div>
-        <dt>Disk used</dt>
+        <dt>{t('dashboard.diskUsed')}</dt>
         <dd>{formatPercent(o.disk_used_percent_avg)}</dd>
       </div>
       <div>
-        <dt>Reporting</dt>
+        <dt>{t('dashboard.reporting')}</dt>
         <dd>
-          {o.assets_reporting} of {o.assets_online} online, last {o.window_minutes} min
+          {t('dashboard.reportingValue', {
+            reporting: o.assets_reporting,
+            online: o.assets_online,
+            minutes: o.window_minutes,
+          })}
         </dd>
       </div>
     </dl>
@@ -158,6 +158,7 @@ async function busiestAssets(metric: TopMetric): Promise<AssetLoad[]> {
 }
 
 function BusiestAssets() {
+  const { t } = useT();
   const refetchInterval = useLiveInterval(fallbackInterval);
   const [metric, setMetric] = useState<TopMetric>('cpu');
   const loads = useQuery({
@@ -167,7 +168,7 @@ function BusiestAssets() {
   });
   const rankBy = (
     <label className="rank-by">
-      Rank by{' '}
+      {t('dashboard.rankBy')}{' '}
       <select
         value={metric}
         onChange={(e) => {
@@ -176,20 +177,20 @@ function BusiestAssets() {
       >
         {topMetrics.map((m) => (
           <option key={m} value={m}>
-            {topMetricLabels[m]}
+            {t('metric.name', { metric: m })}
           </option>
         ))}
       </select>
     </label>
   );
-  if (loads.isPending) return <Loading label="Loading the assets' metrics" />;
+  if (loads.isPending) return <Loading label={t('dashboard.loadingAssetMetrics')} />;
   if (loads.isError) return <ErrorNotice error={loads.error} />;
   if (loads.data.length === 0) {
     return (
       <>
         {rankBy}
-        <EmptyState title="No asset is reporting">
-          <p>Assets whose agent sent metrics in the last minutes show their CPU, memory and disk here.</p>
+        <EmptyState title={t('dashboard.noneReporting')}>
+          <p>{t('dashboard.noneReportingText')}</p>
         </EmptyState>
       </>
     );
@@ -199,7 +200,7 @@ function BusiestAssets() {
       {rankBy}
       <table className="data-table load-table">
         <caption className="visually-hidden">
-          The fleet's busiest assets by {topMetricLabels[metric]} now, with their last hour
+          {t('dashboard.busiestCaption', { metric: t('metric.name', { metric }) })}
         </caption>
         {/* Fixed widths: a long name is cut (whole in its tooltip) rather than pushing Disk out of the card. */}
         <colgroup>
@@ -210,10 +211,10 @@ function BusiestAssets() {
         </colgroup>
         <thead>
           <tr>
-            <th scope="col">Asset</th>
-            <th scope="col">CPU</th>
-            <th scope="col">Memory</th>
-            <th scope="col">Disk</th>
+            <th scope="col">{t('dashboard.asset')}</th>
+            <th scope="col">{t('metric.name', { metric: 'cpu' })}</th>
+            <th scope="col">{t('metric.name', { metric: 'memory' })}</th>
+            <th scope="col">{t('metric.name', { metric: 'disk' })}</th>
           </tr>
         </thead>
         <tbody>
@@ -222,25 +223,38 @@ function BusiestAssets() {
             return (
               <tr key={entry.asset_id} data-testid="busiest-row">
                 <th scope="row">
-                  <Link to={`/assets/${entry.asset_id}`} title={entry.name}>
+                  <Link to={`/assets/${entry.asset_id}`} title={entry.name} translate="no">
                     {entry.name}
                   </Link>
-                  {metric === 'load' && <span className="muted small"> load {entry.load1.toFixed(2)}</span>}
+                  {metric === 'load' && (
+                    <span className="muted small">
+                      {' '}
+                      {t('dashboard.load', { load: formatNumber(entry.load1, 2) })}
+                    </span>
+                  )}
                 </th>
                 <td className={high(entry.cpu_percent)}>
                   <Sparkline
                     values={samples.map((s) => s.cpu_percent)}
                     max={100}
-                    label={`${entry.name} CPU`}
+                    label={t('dashboard.sparkline', { name: entry.name, metric: 'cpu' })}
                   />
                   <span>{formatPercent(entry.cpu_percent)}</span>
                 </td>
                 <td className={high(entry.memory_used_percent)}>
-                  <Sparkline values={samples.map(memoryPercent)} max={100} label={`${entry.name} memory`} />
+                  <Sparkline
+                    values={samples.map(memoryPercent)}
+                    max={100}
+                    label={t('dashboard.sparkline', { name: entry.name, metric: 'memory' })}
+                  />
                   <span>{formatPercent(entry.memory_used_percent)}</span>
                 </td>
                 <td className={high(entry.disk_used_percent)}>
-                  <Sparkline values={samples.map(diskPercent)} max={100} label={`${entry.name} disk`} />
+                  <Sparkline
+                    values={samples.map(diskPercent)}
+                    max={100}
+                    label={t('dashboard.sparkline', { name: entry.name, metric: 'disk' })}
+                  />
                   <span>{formatPercent(entry.disk_used_percent)}</span>
                 </td>
               </tr>
@@ -253,23 +267,25 @@ function BusiestAssets() {
 }
 
 function RecentAudit() {
+  const { t } = useT();
   const refetchInterval = useLiveInterval(fallbackInterval);
   const audit = useQuery({
     queryKey: ['audit', 'recent'],
     queryFn: async () => (await hub.call('audit.list', { query: { per_page: 10 } })).data,
     refetchInterval,
   });
-  if (audit.isPending) return <Loading label="Loading the audit trail" />;
+  if (audit.isPending) return <Loading label={t('dashboard.loadingAudit')} />;
   if (audit.isError) return <ErrorNotice error={audit.error} />;
-  if (audit.data.length === 0) return <EmptyState title="No audit events yet" />;
+  if (audit.data.length === 0) return <EmptyState title={t('dashboard.noAudit')} />;
   return (
     <ol className="audit-list">
       {audit.data.map((event) => (
         <li key={event.id}>
-          <time dateTime={event.ts}>{new Date(event.ts).toLocaleString()}</time> <code>{event.action}</code>{' '}
+          <time dateTime={event.ts}>{formatTime(event.ts)}</time> <code>{event.action}</code>{' '}
           <span className="muted">
-            by {event.actor_type}
-            {event.target_id ? ` on ${event.target_id}` : ''}
+            {event.target_id
+              ? t('dashboard.auditByOn', { actor: event.actor_type, target: event.target_id })
+              : t('dashboard.auditBy', { actor: event.actor_type })}
           </span>
         </li>
       ))}
@@ -278,27 +294,28 @@ function RecentAudit() {
 }
 
 export function DashboardPage() {
+  const { t } = useT();
   const { isAdmin } = useSession();
   return (
     <section className="page" aria-labelledby="dashboard-title">
-      <h1 id="dashboard-title">Dashboard</h1>
+      <h1 id="dashboard-title">{t('dashboard.title')}</h1>
       <StatusCounts />
       <div className="panels">
         <section className="panel" aria-labelledby="averages-title">
-          <h2 id="averages-title">Fleet load</h2>
+          <h2 id="averages-title">{t('dashboard.fleetLoad')}</h2>
           <FleetAverages />
         </section>
         <section className="panel wide" aria-labelledby="busiest-title">
-          <h2 id="busiest-title">Busiest online assets</h2>
+          <h2 id="busiest-title">{t('dashboard.busiest')}</h2>
           <BusiestAssets />
         </section>
         <section className="panel" aria-labelledby="live-title">
-          <h2 id="live-title">Live activity</h2>
+          <h2 id="live-title">{t('dashboard.live')}</h2>
           <LiveActivity />
         </section>
         {isAdmin && (
           <section className="panel" aria-labelledby="audit-title">
-            <h2 id="audit-title">Recent activity</h2>
+            <h2 id="audit-title">{t('dashboard.recent')}</h2>
             <RecentAudit />
           </section>
         )}

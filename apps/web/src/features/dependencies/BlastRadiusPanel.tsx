@@ -8,6 +8,7 @@ import type { BlastRadius } from '@svc/protocol';
 import { hub } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
+import { useT, type I18n } from '../../i18n/I18nProvider';
 
 const blastRadiusKey = (assetId: string) => ['dependencies', 'blast-radius', assetId] as const;
 
@@ -20,46 +21,54 @@ export function useBlastRadius(assetId: string | null) {
 }
 
 /** "12 assets depend on this (3 directly)", with containers and bounds said when there are some. */
-export function blastRadiusText(r: BlastRadius): string {
-  if (r.total === 0) return 'Nothing depends on this.';
-  const what = r.assets === 1 ? '1 asset' : `${String(r.assets)} assets`;
-  const containers =
-    r.containers === 0 ? '' : ` and ${String(r.containers)} container${r.containers === 1 ? '' : 's'}`;
-  const verb = r.total === 1 ? 'depends' : 'depend';
-  const direct = r.direct === r.total ? '' : ` (${String(r.direct)} directly)`;
-  const deeper = r.depth_limited ? `; more lie deeper than ${String(r.max_depth)} links` : '';
-  return `${what}${containers} ${verb} on this${direct}${deeper}.`;
+export function blastRadiusText(t: I18n['t'], r: BlastRadius): string {
+  if (r.total === 0) return t('blast.none');
+  return t('blast.summary', {
+    what:
+      r.containers === 0
+        ? t('blast.assets', { assets: r.assets })
+        : t('blast.assetsAndContainers', { assets: r.assets, containers: r.containers }),
+    total: r.total,
+    partial: r.direct === r.total ? 'no' : 'yes',
+    direct: r.direct,
+    limited: r.depth_limited ? 'yes' : 'no',
+    depth: r.max_depth,
+  });
 }
 
 export function BlastRadiusPanel({ assetId }: { assetId: string }) {
+  const { t } = useT();
   const radius = useBlastRadius(assetId);
   const names = new Map(radius.data?.dependents.map((d) => [d.id, d.name]));
   return (
     <section className="blast-radius" aria-labelledby="blast-radius-title">
-      <h2 id="blast-radius-title">Blast radius</h2>
-      {radius.isPending && <Loading label="Loading what depends on this" />}
+      <h2 id="blast-radius-title">{t('blast.title')}</h2>
+      {radius.isPending && <Loading label={t('blast.loading')} />}
       {radius.isError && <ErrorNotice error={radius.error} retry={() => void radius.refetch()} />}
       {radius.isSuccess && (
         <>
-          <p className="blast-radius-count">{blastRadiusText(radius.data)}</p>
+          <p className="blast-radius-count">{blastRadiusText(t, radius.data)}</p>
           {radius.data.dependents.length > 0 && (
             <ul className="blast-radius-list">
               {radius.data.dependents.map((d) => (
                 <li key={d.id}>
                   {d.kind === 'container' ? (
-                    d.name
+                    <span translate="no">{d.name}</span>
                   ) : (
-                    <Link to={`/assets/${encodeURIComponent(d.id)}`}>{d.name}</Link>
+                    <Link to={`/assets/${encodeURIComponent(d.id)}`} translate="no">
+                      {d.name}
+                    </Link>
                   )}{' '}
                   <span className="muted">
-                    ({d.kind},{' '}
                     {d.depth === 1
-                      ? 'directly'
-                      : `via ${d.path
-                          .slice(1, -1)
-                          .map((id) => names.get(id) ?? id)
-                          .join(' → ')}`}
-                    )
+                      ? t('blast.directly', { kind: d.kind })
+                      : t('blast.via', {
+                          kind: d.kind,
+                          path: d.path
+                            .slice(1, -1)
+                            .map((id) => names.get(id) ?? id)
+                            .join(' → '),
+                        })}
                   </span>
                 </li>
               ))}
@@ -67,11 +76,11 @@ export function BlastRadiusPanel({ assetId }: { assetId: string }) {
           )}
           {radius.data.truncated && (
             <p className="muted">
-              The first {radius.data.dependents.length} of {radius.data.total} are listed.
+              {t('blast.truncated', { shown: radius.data.dependents.length, total: radius.data.total })}
             </p>
           )}
           <p className="muted small">
-            <Link to="/dependencies">Dependency graph</Link>
+            <Link to="/dependencies">{t('blast.graph')}</Link>
           </p>
         </>
       )}

@@ -13,6 +13,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { blastRadiusText, useBlastRadius } from './BlastRadiusPanel';
+import { useT } from '../../i18n/I18nProvider';
 import './dependencies.css';
 
 const dependenciesKey = ['dependencies'] as const;
@@ -230,6 +231,7 @@ function LinkForm({ nodes }: { nodes: DependencyNode[] }) {
 }
 
 export function DependenciesPage() {
+  const { t } = useT();
   const { canMutate } = useSession();
   const client = useQueryClient();
   const graph = useQuery({
@@ -289,7 +291,7 @@ export function DependenciesPage() {
           </select>
           {selected !== '' && radius.isSuccess && (
             <span role="status" className="blast-radius-count">
-              {names.get(selected) ?? selected}: {blastRadiusText(radius.data)}
+              {names.get(selected) ?? selected}: {blastRadiusText(t, radius.data)}
             </span>
           )}
           {radius.isError && <ErrorNotice error={radius.error} />}

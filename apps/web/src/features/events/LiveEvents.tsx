@@ -7,6 +7,8 @@ import { useEffect, useSyncExternalStore } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { subscribeEvents } from '@svc/sdk';
 import { EmptyState } from '../../components/EmptyState';
+import { formatClock } from '../../components/units';
+import { useT } from '../../i18n/I18nProvider';
 import { createLiveStore, describeEvent, pollingInterval, staleKeysOf } from './live-events';
 
 const store = createLiveStore();
@@ -60,31 +62,24 @@ export function useLiveInterval(fallbackMs: number): number {
   return pollingInterval(useLiveSnapshot().state, fallbackMs);
 }
 
-const stateText = {
-  connecting: 'Connecting…',
-  live: 'Live',
-  reconnecting: 'Reconnecting…',
-  ended: 'Stopped',
-} as const;
-
 /** The dashboard's panel: the feed's state and its latest events as they arrive. */
 export function LiveActivity() {
+  const { t } = useT();
   const { state, recent } = useLiveSnapshot();
   return (
     <div className="live-activity">
       <p className={`live-state ${state}`} role="status" data-testid="live-state">
-        <span aria-hidden="true" className="live-dot" /> {stateText[state]}
+        <span aria-hidden="true" className="live-dot" /> {t('live.state', { state })}
       </p>
       {recent.length === 0 ? (
-        <EmptyState title="Nothing yet">
-          <p>Changes to assets, groups and agents appear here as they happen.</p>
+        <EmptyState title={t('live.empty')}>
+          <p>{t('live.emptyText')}</p>
         </EmptyState>
       ) : (
-        <ol className="audit-list" aria-label="Live events" aria-live="polite">
+        <ol className="audit-list" aria-label={t('live.events')} aria-live="polite">
           {recent.map((event) => (
             <li key={event.id}>
-              <time dateTime={event.ts}>{new Date(event.ts).toLocaleTimeString()}</time>{' '}
-              <code>{describeEvent(event)}</code>
+              <time dateTime={event.ts}>{formatClock(event.ts)}</time> <code>{describeEvent(event)}</code>
             </li>
           ))}
         </ol>

@@ -274,7 +274,7 @@ export function MaintenancePage() {
                         <div className="row-actions">
                           <EditDeleteButtons
                             name={w.name}
-                            deleteWord="Remove"
+                            deleteWord="remove"
                             small
                             onEdit={() => {
                               setEditing(w);

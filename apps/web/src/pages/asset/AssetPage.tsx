@@ -18,8 +18,10 @@ import { useLiveInterval } from '../../features/events/LiveEvents';
 import { assetKey } from './asset-keys';
 import { assetTabs } from './asset-tabs';
 import { MaintenanceNotice } from '../../features/maintenance/MaintenanceNotice';
+import { useT } from '../../i18n/I18nProvider';
 
 function AssetActions({ asset }: { asset: Asset }) {
+  const { t } = useT();
   const client = useQueryClient();
   const navigate = useNavigate();
   const [editing, setEditing] = useState(false);
@@ -37,7 +39,7 @@ function AssetActions({ asset }: { asset: Asset }) {
   return (
     <div className="page-actions">
       <Link className="button" to={`/run?asset=${encodeURIComponent(asset.id)}`}>
-        Run a command
+        {t('assetPage.runCommand')}
       </Link>
       <button
         type="button"
@@ -45,7 +47,7 @@ function AssetActions({ asset }: { asset: Asset }) {
           setEditing(true);
         }}
       >
-        Edit
+        {t('common.edit')}
       </button>
       <button
         type="button"
@@ -54,7 +56,7 @@ function AssetActions({ asset }: { asset: Asset }) {
           setDeleting(true);
         }}
       >
-        Delete
+        {t('common.delete')}
       </button>
       {editing && (
         <AssetFormDialog
@@ -67,8 +69,8 @@ function AssetActions({ asset }: { asset: Asset }) {
       )}
       <ConfirmDialog
         open={deleting}
-        title={`Delete ${asset.name}?`}
-        confirmLabel="Delete asset"
+        title={t('assets.deleteTitle', { name: asset.name })}
+        confirmLabel={t('assets.deleteConfirm')}
         busy={remove.isPending}
         onConfirm={() => {
           remove.mutate();
@@ -78,10 +80,7 @@ function AssetActions({ asset }: { asset: Asset }) {
           remove.reset();
         }}
       >
-        <p>
-          The asset, its metric history and its group memberships are removed; an agent on it is disconnected
-          and must be enrolled again.
-        </p>
+        <p>{t('assets.deleteText')}</p>
         {remove.isError && <ErrorNotice error={remove.error} />}
       </ConfirmDialog>
     </div>
@@ -89,6 +88,7 @@ function AssetActions({ asset }: { asset: Asset }) {
 }
 
 export function AssetPage() {
+  const { t } = useT();
   const { id = '' } = useParams();
   const { canMutate } = useSession();
   // Refreshed when the event feed reports a change; polled as its fallback.
@@ -98,34 +98,36 @@ export function AssetPage() {
     queryFn: async () => (await hub.call('assets.get', { params: { id } })).data,
     refetchInterval,
   });
-  if (asset.isPending) return <Loading label="Loading the asset" />;
+  if (asset.isPending) return <Loading label={t('assetPage.loading')} />;
   if (asset.isError) return <ErrorNotice error={asset.error} retry={() => void asset.refetch()} />;
   const a = asset.data;
   return (
     <section className="page asset-page" aria-labelledby="asset-title">
       <p className="breadcrumbs">
-        <Link to="/assets">Assets</Link> /
+        <Link to="/assets">{t('assets.title')}</Link> /
       </p>
       <div className="page-header">
-        <h1 id="asset-title">{a.name}</h1>
+        <h1 id="asset-title" translate="no">
+          {a.name}
+        </h1>
         <StatusBadge status={a.status} />
-        {a.hub_host && <span className="chip">runs the hub</span>}
+        {a.hub_host && <span className="chip">{t('assetPage.runsHub')}</span>}
         {canMutate && <AssetActions asset={a} />}
       </div>
-      <MaintenanceNotice assetIds={[a.id]} label="this asset is in a maintenance window" />
-      <nav className="tabs" aria-label="Asset sections">
+      <MaintenanceNotice assetIds={[a.id]} label={t('assetPage.inMaintenance')} />
+      <nav className="tabs" aria-label={t('assetPage.sections')}>
         <ul>
           {assetTabs.map((tab) => (
             <li key={tab.path}>
               <NavLink to={`/assets/${encodeURIComponent(a.id)}${tab.path === '' ? '' : `/${tab.path}`}`} end>
-                {tab.label}
+                {t(tab.label)}
               </NavLink>
             </li>
           ))}
         </ul>
       </nav>
       <div className="tab-panel">
-        <Suspense fallback={<Loading label="Loading the section" />}>
+        <Suspense fallback={<Loading label={t('assetPage.loadingSection')} />}>
           <Routes>
             {assetTabs.map(({ path, component: Tab }) =>
               path === '' ? (
@@ -134,7 +136,7 @@ export function AssetPage() {
                 <Route key={path} path={path} element={<Tab asset={a} />} />
               ),
             )}
-            <Route path="*" element={<p>This asset has no such section.</p>} />
+            <Route path="*" element={<p>{t('assetPage.noSuchSection')}</p>} />
           </Routes>
         </Suspense>
       </div>

@@ -8,31 +8,22 @@ import type { Asset, WakeResult } from '@svc/protocol';
 import { hub } from '../../api/client';
 import { ConfirmDialog } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
+import { useT, type I18n } from '../../i18n/I18nProvider';
 
 type PowerAction = 'reboot' | 'shutdown';
 
-const powerText: Record<PowerAction, { title: string; confirm: string; consequence: string }> = {
-  reboot: {
-    title: 'Reboot',
-    confirm: 'Reboot now',
-    consequence:
-      'The machine restarts now: everything running on it stops, and its agent is offline until it is back.',
-  },
-  shutdown: {
-    title: 'Shut down',
-    confirm: 'Shut down now',
-    consequence:
-      'The machine powers off now. Only Wake-on-LAN (with its MAC address set) or a person at the machine starts it again.',
-  },
-};
-
-function wakeText(result: WakeResult): string {
+function wakeText(t: I18n['t'], result: WakeResult): string {
   return result.sent_via === 'agent'
-    ? `Magic packet for ${result.mac} sent by the agent of ${result.relay_asset_id ?? 'another asset'} to ${result.target}.`
-    : `Magic packet for ${result.mac} sent by the hub to ${result.target}.`;
+    ? t('power.wakeByAgent', {
+        mac: result.mac,
+        relay: result.relay_asset_id ?? t('power.anotherAsset'),
+        target: result.target,
+      })
+    : t('power.wakeByHub', { mac: result.mac, target: result.target });
 }
 
 export function PowerPanel({ asset }: { asset: Asset }) {
+  const { t } = useT();
   const [asking, setAsking] = useState<PowerAction | null>(null);
   const [outcome, setOutcome] = useState<string | null>(null);
   const power = useMutation({
@@ -44,17 +35,13 @@ export function PowerPanel({ asset }: { asset: Asset }) {
       ).data,
     onSuccess: (result, action) => {
       setAsking(null);
-      setOutcome(
-        result.accepted
-          ? `${powerText[action].title}: the agent accepted it.`
-          : `${powerText[action].title}: the agent refused it (power actions are off on this agent).`,
-      );
+      setOutcome(t(result.accepted ? 'power.accepted' : 'power.refused', { action }));
     },
   });
   const wake = useMutation({
     mutationFn: async () => (await hub.call('power.wake', { params: { id: asset.id } })).data,
     onSuccess: (result) => {
-      setOutcome(wakeText(result));
+      setOutcome(wakeText(t, result));
     },
   });
   const ask = (action: PowerAction) => {
@@ -64,7 +51,7 @@ export function PowerPanel({ asset }: { asset: Asset }) {
   };
   return (
     <section className="panel power-panel" aria-labelledby="power-title">
-      <h2 id="power-title">Power</h2>
+      <h2 id="power-title">{t('power.title')}</h2>
       <div className="row-buttons">
         <button
           type="button"
@@ -74,7 +61,7 @@ export function PowerPanel({ asset }: { asset: Asset }) {
           }}
           disabled={wake.isPending}
         >
-          {wake.isPending ? 'Sending…' : 'Wake (Wake-on-LAN)'}
+          {wake.isPending ? t('power.sending') : t('power.wake')}
         </button>
         <button
           type="button"
@@ -83,7 +70,7 @@ export function PowerPanel({ asset }: { asset: Asset }) {
             ask('reboot');
           }}
         >
-          Reboot…
+          {t('power.rebootButton')}
         </button>
         <button
           type="button"
@@ -92,7 +79,7 @@ export function PowerPanel({ asset }: { asset: Asset }) {
             ask('shutdown');
           }}
         >
-          Shut down…
+          {t('power.shutdownButton')}
         </button>
       </div>
       {outcome && (
@@ -103,8 +90,8 @@ export function PowerPanel({ asset }: { asset: Asset }) {
       {wake.isError && <ErrorNotice error={wake.error} />}
       <ConfirmDialog
         open={asking !== null}
-        title={`${powerText[asking ?? 'reboot'].title} ${asset.name}?`}
-        confirmLabel={powerText[asking ?? 'reboot'].confirm}
+        title={t('power.confirmTitle', { action: asking ?? 'reboot', name: asset.name })}
+        confirmLabel={t('power.confirm', { action: asking ?? 'reboot' })}
         busy={power.isPending}
         onConfirm={() => {
           if (asking) power.mutate(asking);
@@ -114,7 +101,7 @@ export function PowerPanel({ asset }: { asset: Asset }) {
           power.reset();
         }}
       >
-        <p>{powerText[asking ?? 'reboot'].consequence}</p>
+        <p>{t('power.consequence', { action: asking ?? 'reboot' })}</p>
         {power.isError && <ErrorNotice error={power.error} />}
       </ConfirmDialog>
     </section>

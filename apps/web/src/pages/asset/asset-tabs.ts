@@ -4,6 +4,7 @@
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { Asset } from '@svc/protocol';
+import type { MessageKey } from '../../i18n/messages/en';
 
 export interface AssetTabProps {
   asset: Asset;
@@ -11,7 +12,8 @@ export interface AssetTabProps {
 
 interface AssetTab {
   path: string;
-  label: string;
+  /** The tab's name: a catalogue key. */
+  label: MessageKey;
   component: LazyExoticComponent<ComponentType<AssetTabProps>>;
 }
 
@@ -23,40 +25,60 @@ function tab<K extends string>(
 }
 
 export const assetTabs: readonly AssetTab[] = [
-  { path: '', label: 'Overview', component: tab(() => import('./tabs/OverviewTab'), 'OverviewTab') },
-  { path: 'metrics', label: 'Metrics', component: tab(() => import('./tabs/MetricsTab'), 'MetricsTab') },
+  { path: '', label: 'assetTab.overview', component: tab(() => import('./tabs/OverviewTab'), 'OverviewTab') },
+  {
+    path: 'metrics',
+    label: 'assetTab.metrics',
+    component: tab(() => import('./tabs/MetricsTab'), 'MetricsTab'),
+  },
   {
     path: 'processes',
-    label: 'Processes',
+    label: 'assetTab.processes',
     component: tab(() => import('./tabs/ProcessesTab'), 'ProcessesTab'),
   },
-  { path: 'services', label: 'Services', component: tab(() => import('./tabs/ServicesTab'), 'ServicesTab') },
+  {
+    path: 'services',
+    label: 'assetTab.services',
+    component: tab(() => import('./tabs/ServicesTab'), 'ServicesTab'),
+  },
   {
     path: 'checks',
-    label: 'Checks',
+    label: 'assetTab.checks',
     component: tab(() => import('../../features/checks/AssetChecksTab'), 'AssetChecksTab'),
   },
   {
     path: 'containers',
-    label: 'Containers',
+    label: 'assetTab.containers',
     component: tab(() => import('./tabs/ContainersTab'), 'ContainersTab'),
   },
-  { path: 'network', label: 'Network', component: tab(() => import('./tabs/NetworkTab'), 'NetworkTab') },
-  { path: 'disks', label: 'Disks', component: tab(() => import('./tabs/DisksTab'), 'DisksTab') },
-  { path: 'terminal', label: 'Terminal', component: tab(() => import('./tabs/TerminalTab'), 'TerminalTab') },
-  { path: 'packages', label: 'Packages', component: tab(() => import('./tabs/PackagesTab'), 'PackagesTab') },
+  {
+    path: 'network',
+    label: 'assetTab.network',
+    component: tab(() => import('./tabs/NetworkTab'), 'NetworkTab'),
+  },
+  { path: 'disks', label: 'assetTab.disks', component: tab(() => import('./tabs/DisksTab'), 'DisksTab') },
+  {
+    path: 'terminal',
+    label: 'assetTab.terminal',
+    component: tab(() => import('./tabs/TerminalTab'), 'TerminalTab'),
+  },
+  {
+    path: 'packages',
+    label: 'assetTab.packages',
+    component: tab(() => import('./tabs/PackagesTab'), 'PackagesTab'),
+  },
   {
     path: 'updates',
-    label: 'Updates',
+    label: 'assetTab.updates',
     component: tab(() => import('../../features/updates/AssetUpdatesTab'), 'AssetUpdatesTab'),
   },
-  { path: 'cron', label: 'Cron', component: tab(() => import('./tabs/CronTab'), 'CronTab') },
-  { path: 'users', label: 'Users', component: tab(() => import('./tabs/UsersTab'), 'UsersTab') },
-  { path: 'logs', label: 'Logs', component: tab(() => import('./tabs/LogsTab'), 'LogsTab') },
-  { path: 'files', label: 'Files', component: tab(() => import('./tabs/FilesTab'), 'FilesTab') },
+  { path: 'cron', label: 'assetTab.cron', component: tab(() => import('./tabs/CronTab'), 'CronTab') },
+  { path: 'users', label: 'assetTab.users', component: tab(() => import('./tabs/UsersTab'), 'UsersTab') },
+  { path: 'logs', label: 'assetTab.logs', component: tab(() => import('./tabs/LogsTab'), 'LogsTab') },
+  { path: 'files', label: 'assetTab.files', component: tab(() => import('./tabs/FilesTab'), 'FilesTab') },
   {
     path: 'desktop',
-    label: 'Desktop',
+    label: 'assetTab.desktop',
     component: tab(() => import('../../features/sessions/DesktopTab'), 'DesktopTab'),
   },
 ];

@@ -1,0 +1,253 @@
+/**
+ * The console in its five languages (decision 0090): the translated pages (sign-in, dashboard, assets, an
+ * asset's overview, the search dialog, a page not found) render in each with `<html lang>` set, a word of that language visible,
+ * no missing-key marker and nothing axe calls critical or serious; the language menu switches and is
+ * remembered; the browser's own language is the default. Then once in the pseudo-locale: every visible text
+ * of those pages (and every aria-label and placeholder) carries its markers, so a string left out of the
+ * catalogues shows here. Data (asset names, addresses, usernames, times, code) is what the page marks
+ * `translate="no"` or shows in <code>, <kbd> or <time>.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { de } from '../src/i18n/messages/de.js';
+import { en, type Catalogue } from '../src/i18n/messages/en.js';
+import { es } from '../src/i18n/messages/es.js';
+import { fr } from '../src/i18n/messages/fr.js';
+import { zhCN } from '../src/i18n/messages/zh-CN.js';
+import { accessibilityProblems } from './axe.js';
+import { connectFakeAgent, createManualAsset, hourOfSamples, type EnrolledFake } from './fleet.js';
+import { useConsole } from './harness.js';
+
+const h = useConsole();
+
+const catalogues: [string, Catalogue][] = [
+  ['en', en],
+  ['de', de],
+  ['es', es],
+  ['fr', fr],
+  ['zh-CN', zhCN],
+];
+
+const agentName = 'i18n-node-01';
+const manualName = 'i18n-manual-02';
+let fake: EnrolledFake;
+let manualId = '';
+
+beforeAll(async () => {
+  fake = await connectFakeAgent(h(), agentName, {});
+  fake.agent.metrics(hourOfSamples());
+  manualId = (await createManualAsset(h(), manualName)).id;
+}, 60_000);
+
+afterAll(() => {
+  fake.agent.close();
+});
+
+/** What every translated page must show: its language on <html>, no `⟪key⟫` of a message not found. */
+async function expectLanguage(page: Page, lang: string): Promise<void> {
+  expect(await page.evaluate<string>('document.documentElement.lang')).toBe(lang);
+  expect(await page.evaluate<string>('document.body.innerText')).not.toContain('⟪');
+}
+
+async function waitSettled(page: Page): Promise<void> {
+  await page
+    .locator('.loading')
+    .first()
+    .waitFor({ state: 'detached', timeout: 8_000 })
+    .catch(() => undefined);
+}
+
+describe('the console in five languages', () => {
+  it.each(catalogues)(
+    'renders sign-in, dashboard, assets, an asset, search and not-found in %s',
+    async (lang, messages) => {
+      const t = h();
+      // The sign-in page, signed out, in a context of its own.
+      const guest = await t.browser.newContext({ ignoreHTTPSErrors: true, locale: 'en-US' });
+      const signInPage = await guest.newPage();
+      await signInPage.goto(`${t.baseUrl}/?lang=${lang}`);
+      await signInPage.getByRole('heading', { name: messages['signIn.title'] }).waitFor();
+      await signInPage.getByLabel(messages['signIn.username']).waitFor();
+      await expectLanguage(signInPage, lang);
+      const problems = await accessibilityProblems(signInPage, `sign-in (${lang})`);
+      await guest.close();
+
+      await t.signIn('owner');
+      const { page } = t;
+      await page.goto(`${t.baseUrl}/dashboard?lang=${lang}`);
+      await page.getByRole('heading', { level: 1, name: messages['dashboard.title'] }).waitFor();
+      await page.getByRole('heading', { name: messages['dashboard.busiest'] }).waitFor();
+      await page.getByRole('link', { name: agentName }).first().waitFor();
+      await page.getByRole('button', { name: messages['shell.signOut'] }).waitFor();
+      await expectLanguage(page, lang);
+      problems.push(...(await accessibilityProblems(page, `dashboard (${lang})`)));
+
+      await page
+        .getByRole('navigation')
+        .getByRole('link', { name: messages['nav.assets'], exact: true })
+        .click();
+      await page.getByRole('heading', { level: 1, name: messages['assets.title'] }).waitFor();
+      await page.getByRole('link', { name: manualName }).waitFor();
+      await page.getByRole('columnheader', { name: /./ }).first().waitFor();
+      await expectLanguage(page, lang);
+      problems.push(...(await accessibilityProblems(page, `assets (${lang})`)));
+      await page.getByRole('button', { name: messages['assets.addDevice'] }).click();
+      await page.getByRole('dialog', { name: messages['assetForm.addTitle'] }).waitFor();
+      await page.getByLabel(messages['assetForm.ipAddresses']).waitFor();
+      await expectLanguage(page, lang);
+      await page.keyboard.press('Escape');
+
+      await page.getByRole('link', { name: manualName }).click();
+      await page.getByRole('heading', { level: 1, name: manualName }).waitFor();
+      const sections = page.getByRole('navigation', { name: messages['assetPage.sections'] });
+      await sections.getByRole('link', { name: messages['assetTab.overview'], exact: true }).waitFor();
+      await page.getByRole('heading', { name: messages['power.title'] }).waitFor();
+      await page.getByRole('heading', { name: messages['blast.title'] }).waitFor();
+      await page.getByText(messages['blast.none']).waitFor();
+      await expectLanguage(page, lang);
+      problems.push(...(await accessibilityProblems(page, `asset page (${lang})`)));
+
+      await page.getByRole('button', { name: messages['shell.search'] }).click();
+      const dialog = page.getByRole('dialog', { name: messages['search.title'] });
+      await dialog.getByRole('combobox').fill('i18n-node');
+      await dialog.getByRole('option', { name: new RegExp(agentName) }).waitFor();
+      await expectLanguage(page, lang);
+      problems.push(...(await accessibilityProblems(page, `search (${lang})`)));
+      await page.keyboard.press('Escape');
+
+      await page.goto(`${t.baseUrl}/no-such-page`);
+      await page.getByRole('heading', { name: messages['notFound.title'] }).waitFor();
+      await expectLanguage(page, lang);
+      expect(problems).toEqual([]);
+      expect(t.cspViolations).toEqual([]);
+    },
+    120_000,
+  );
+
+  it('takes the browser’s language first, then keeps the one chosen in the menu', async () => {
+    const t = h();
+    const german = await t.browser.newContext({ ignoreHTTPSErrors: true, locale: 'de-DE' });
+    const page = await german.newPage();
+    await page.goto(`${t.baseUrl}/`);
+    await page.getByRole('heading', { name: de['signIn.title'] }).waitFor();
+    await expectLanguage(page, 'de');
+
+    await page.getByLabel(de['language.label']).selectOption('fr');
+    await page.getByRole('heading', { name: fr['signIn.title'] }).waitFor();
+    await expectLanguage(page, 'fr');
+    await page.reload();
+    await page.getByRole('heading', { name: fr['signIn.title'] }).waitFor();
+    await german.close();
+
+    // Signed in, from the header.
+    await t.signIn('owner');
+    await t.page.getByLabel(en['language.label']).selectOption('zh-CN');
+    await t.page.getByRole('heading', { level: 1, name: zhCN['dashboard.title'] }).waitFor();
+    await t.page.getByRole('link', { name: zhCN['nav.assets'], exact: true }).waitFor();
+    await expectLanguage(t.page, 'zh-CN');
+    await t.page.reload();
+    await t.page.getByRole('button', { name: zhCN['shell.signOut'] }).waitFor();
+  }, 60_000);
+});
+
+/**
+ * Every visible text node, aria-label and placeholder of the page without the pseudo-locale's markers, except
+ * data: inside [translate="no"], another [lang] (a language's own name), <code>, <kbd>, <time>, <script> or
+ * <style>, and text of digits, spaces, punctuation and symbols only.
+ */
+const unmarkedTexts = `(() => {
+  const data = '[translate="no"], body [lang], code, kbd, time, script, style';
+  const symbolsOnly = /^[\\d\\s.,:;%/()+\\-–—·…▲▼☀☾☰↑↓]*$/u;
+  const marked = (text) => text.includes('⟦') || text.includes('⟧');
+  const found = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node.textContent.trim();
+    const parent = node.parentElement;
+    if (!parent || text === '' || symbolsOnly.test(text) || parent.closest(data)) continue;
+    if (!parent.checkVisibility({ visibilityProperty: true, opacityProperty: false })) continue;
+    if (!marked(text)) found.push('text: ' + text);
+  }
+  for (const element of document.body.querySelectorAll('[aria-label], [placeholder]')) {
+    if (element.closest(data)) continue;
+    for (const name of ['aria-label', 'placeholder']) {
+      const value = element.getAttribute(name);
+      if (value !== null && value.trim() !== '' && !marked(value)) found.push(name + ': ' + value);
+    }
+  }
+  return found;
+})()`;
+
+describe('the pseudo-locale', () => {
+  it('marks every visible text of the translated pages', async () => {
+    const t = h();
+    const guest = await t.browser.newContext({ ignoreHTTPSErrors: true, locale: 'en-US' });
+    const signInPage = await guest.newPage();
+    await signInPage.goto(`${t.baseUrl}/?lang=pseudo`);
+    await signInPage.locator('form').waitFor();
+    await signInPage.locator('details.first-run summary').click();
+    expect(await signInPage.evaluate<string>('document.documentElement.lang')).toBe('en-XA');
+    const unmarked: Record<string, string[]> = { signIn: await signInPage.evaluate<string[]>(unmarkedTexts) };
+    await guest.close();
+
+    await t.signIn('owner');
+    const { page } = t;
+    await page.goto(`${t.baseUrl}/dashboard?lang=pseudo`);
+    await page.getByRole('link', { name: agentName }).first().waitFor();
+    await page.getByTestId('busiest-row').first().waitFor();
+    await waitSettled(page);
+    unmarked.dashboard = await page.evaluate<string[]>(unmarkedTexts);
+
+    await page.goto(`${t.baseUrl}/assets`);
+    await page.getByRole('link', { name: manualName }).waitFor();
+    await waitSettled(page);
+    unmarked.assets = await page.evaluate<string[]>(unmarkedTexts);
+    await page.locator('.page-header button.primary').click();
+    await page.getByRole('dialog').waitFor();
+    unmarked.assetForm = await page.evaluate<string[]>(unmarkedTexts);
+    await page.keyboard.press('Escape');
+
+    await page.goto(`${t.baseUrl}/assets/${manualId}`);
+    await page.getByRole('heading', { level: 1, name: manualName }).waitFor();
+    await page.locator('.blast-radius-count').waitFor();
+    await waitSettled(page);
+    unmarked.assetPage = await page.evaluate<string[]>(unmarkedTexts);
+
+    await page.keyboard.press('Control+k');
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('combobox').fill('i18n');
+    await dialog.getByRole('option').first().waitFor();
+    unmarked.search = await page.evaluate<string[]>(unmarkedTexts);
+    await dialog.getByRole('combobox').fill('nothing-like-this');
+    await dialog.locator('p.muted').first().waitFor();
+    unmarked.searchEmpty = await page.evaluate<string[]>(unmarkedTexts);
+    await page.keyboard.press('Escape');
+
+    await page.goto(`${t.baseUrl}/no-such-page`);
+    await page.locator('main h1').waitFor();
+    unmarked.notFound = await page.evaluate<string[]>(unmarkedTexts);
+
+    // The check itself: a string written into the page, not taken from a catalogue, is found.
+    await page.evaluate(`(() => {
+      const p = document.createElement('p');
+      p.textContent = 'Not in a catalogue';
+      p.setAttribute('aria-label', 'Nor this');
+      document.querySelector('main').append(p);
+    })()`);
+    expect(await page.evaluate<string[]>(unmarkedTexts)).toEqual([
+      'text: Not in a catalogue',
+      'aria-label: Nor this',
+    ]);
+
+    expect(unmarked).toEqual({
+      signIn: [],
+      dashboard: [],
+      assets: [],
+      assetForm: [],
+      assetPage: [],
+      search: [],
+      searchEmpty: [],
+      notFound: [],
+    });
+  }, 90_000);
+});
