@@ -332,7 +332,6 @@ function AssetTable({
   onEdit: (asset: Asset) => void;
   onDelete: (asset: Asset) => void;
 }) {
-  const { t } = useT();
   const total = head.meta.total;
   const navigate = useNavigate();
   /** Follows a row's link inside the console (a plain click; modified clicks open a tab as usual). */
