@@ -36,10 +36,14 @@ interface Waiter {
   resolve: (release: AdmissionRelease | null) => void;
 }
 
+/**
+ * 512 in flight keeps a restarted hub's event loop on whole connects rather than on thousands of half-done
+ * ones; 12 s is under the agent's 15 s handshake timeout, so an agent hears 503 before it gives up waiting.
+ */
 export const admissionDefaults = {
-  concurrency: 256,
+  concurrency: 512,
   queueLimit: 20_000,
-  maxWaitMs: 8_000,
+  maxWaitMs: 12_000,
 } as const;
 
 export function createAdmission(options: AdmissionOptions): Admission {
