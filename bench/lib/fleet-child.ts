@@ -40,10 +40,9 @@ const fleet = new FleetSimulator({
   metricsIntervalMs: Number(process.env.FLEET_METRICS_MS ?? 60_000),
   // FLEET_RESUME_TLS=0: full handshakes on every reconnect (agents before decision 0072), for comparison.
   resumeTls: process.env.FLEET_RESUME_TLS !== '0',
-  backoff: {
-    baseMs: Number(process.env.FLEET_BACKOFF_BASE_MS ?? 1000),
-    capMs: Number(process.env.FLEET_BACKOFF_CAP_MS ?? 30_000),
-  },
+  // The real agent's reconnect policy (@svc/protocol, decision 0089), unchanged.
+  // FLEET_ATTEMPTS_FILE=<path>: every connect attempt is kept and written there as JSON when the process stops.
+  recordAttempts: Boolean(process.env.FLEET_ATTEMPTS_FILE),
 });
 
 const report = () => {
@@ -52,6 +51,8 @@ const report = () => {
 setInterval(report, 1000).unref();
 process.on('SIGTERM', () => {
   fleet.stop();
+  const attemptsFile = process.env.FLEET_ATTEMPTS_FILE;
+  if (attemptsFile) fs.writeFileSync(attemptsFile, JSON.stringify(fleet.connectLog()));
   process.exit(0);
 });
 const started = await fleet.start();

@@ -80,6 +80,7 @@ export async function startHubProcess(
     process.env.BENCH_HUB_PROFILE_DIR
       ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_HUB_PROFILE_DIR}`]
       : [],
+    process.env.BENCH_HUB_PROFILE_DIR ? 60_000 : 5_000,
   );
   return { child, origin: `https://127.0.0.1:${httpsPort}`, httpsPort };
 }
@@ -104,13 +105,21 @@ export async function startFleetProcesses(
   fleet: PreparedFleet,
   origin: string,
   extraEnv: Record<string, string> = {},
+  /** Each child keeps its connect attempts and writes them to `<prefix>-<child>.json` when stopped. */
+  attemptsFilePrefix?: string,
 ): Promise<FleetProcesses> {
   const children: Child[] = [];
   const latest = new Map<number, FleetCounters>();
   for (const [index, file] of fleet.identityFiles.entries()) {
     const child = await startTs(
       'bench/lib/fleet-child.ts',
-      { FLEET_FILE: file, FLEET_ORIGIN: origin, FLEET_CA_FILE: fleet.caFile, ...extraEnv },
+      {
+        FLEET_FILE: file,
+        FLEET_ORIGIN: origin,
+        FLEET_CA_FILE: fleet.caFile,
+        ...(attemptsFilePrefix ? { FLEET_ATTEMPTS_FILE: `${attemptsFilePrefix}-${String(index)}.json` } : {}),
+        ...extraEnv,
+      },
       '"fleet"',
       60_000,
     );

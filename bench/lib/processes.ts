@@ -19,6 +19,8 @@ export function startTs(
   readyText: string | RegExp,
   timeoutMs = 60_000,
   nodeArgs: readonly string[] = [],
+  /** How long `stop` waits after SIGTERM before SIGKILL (a process writing a CPU profile needs longer). */
+  killAfterMs = 5000,
 ): Promise<Child> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(repoRoot, entry)], {
@@ -46,7 +48,7 @@ export function startTs(
             done();
           });
           child.kill('SIGTERM');
-          setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+          setTimeout(() => child.kill('SIGKILL'), killAfterMs).unref();
         }),
     };
     const onData = (chunk: Buffer) => {

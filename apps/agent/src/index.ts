@@ -20,7 +20,6 @@ export {
   defaultSettingsPath,
 } from './config/settings-file.js';
 export { AgentChannel, channelUrl, type ChannelEvent, type ChannelOptions } from './channel/client.js';
-export { nextDelay, defaultBackoff, type BackoffPolicy } from './channel/backoff.js';
 export { createDispatcher } from './channel/dispatch.js';
 export { createHandlers } from './handlers/index.js';
 export { AgentError } from './handlers/agent-error.js';

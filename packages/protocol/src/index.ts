@@ -9,6 +9,7 @@ export * from './contract.js';
 export * from './routes.js';
 export * from './agent-messages.js';
 export * from './agent-streams.js';
+export * from './agent-reconnect.js';
 export * from './display-text.js';
 export * from './settings.js';
 export { AssetId, AssetIdPattern, Name, limits } from './api/shared.js';

@@ -38,6 +38,8 @@ export interface FakeAgentOptions {
   secureContext?: SecureContext;
   hello?: Partial<Hello>;
   handlers?: FakeHandlers;
+  /** The opening handshake (TCP, TLS, upgrade) fails after this long; no limit when absent. */
+  handshakeTimeoutMs?: number;
   /** A TLS session (ticket) from an earlier connection to offer, as the real agent does (decision 0072). */
   session?: Buffer;
   /** Skip TLS verification (only for loopback test hubs whose certificate is not for the clock). */
@@ -100,6 +102,7 @@ export class FakeAgent {
           ? { ca: options.ca }
           : {}),
       ...(options.session ? { session: options.session } : {}),
+      ...(options.handshakeTimeoutMs ? { handshakeTimeout: options.handshakeTimeoutMs } : {}),
       rejectUnauthorized: !options.insecure,
       perMessageDeflate: false,
     });

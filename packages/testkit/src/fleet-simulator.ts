@@ -1,11 +1,19 @@
 /**
  * A fleet of simulated agents in one process, for tests and benchmarks: each holds its own WebSocket to the
  * hub, says hello, answers exec with an echo, sends heartbeats and metrics on shared timers (never one timer
- * per agent), and reconnects after a drop with capped, jittered exponential backoff like the real agent.
+ * per agent), and reconnects after a drop with the real agent's reconnect policy (@svc/protocol, decision 0089):
+ * the same ReconnectBackoff, told the same causes (lost, down, busy) as the real agent's channel.
  */
 import { createSecureContext, type SecureContext } from 'node:tls';
 import { systemOwnerContext, type Hub } from '@svc/hub';
-import { agentChannelPath, type MetricSample } from '@svc/protocol';
+import {
+  agentChannelPath,
+  agentReconnectPolicy,
+  ReconnectBackoff,
+  type MetricSample,
+  type ReconnectCause,
+  type ReconnectPolicy,
+} from '@svc/protocol';
 import { echoExec, FakeAgent, type FakeHandlers } from './fake-agent.js';
 
 export interface SimulatedAgentIdentity {
@@ -65,9 +73,20 @@ export interface FleetOptions {
   heartbeatIntervalMs?: number;
   metricsIntervalMs?: number;
   reconnect?: boolean;
-  backoff?: { baseMs: number; capMs: number };
+  /** Parts of the real agent's reconnect policy to change (tests make it fast). */
+  backoff?: Partial<ReconnectPolicy>;
+  /** Keep every connect attempt's start, end and outcome (connectLog), for the storm benchmark. */
+  recordAttempts?: boolean;
   /** Offer each agent's last TLS session when it reconnects, as the real agent does (default true). */
   resumeTls?: boolean;
+}
+
+/** One connect attempt of one agent: wall-clock ms (Date.now), comparable across processes. */
+export interface ConnectAttempt {
+  agent: number;
+  startedAt: number;
+  endedAt: number;
+  welcomed: boolean;
 }
 
 export interface FleetStats {
@@ -97,7 +116,11 @@ function sampleNow(): MetricSample {
 
 export class FleetSimulator {
   private readonly agents = new Map<string, FakeAgent>();
-  private readonly attempts = new Map<string, number>();
+  /** Each agent's reconnect state, as the real agent keeps it. */
+  private readonly backoffs = new Map<string, ReconnectBackoff>();
+  private readonly policy: ReconnectPolicy;
+  private readonly attemptLog: ConnectAttempt[] = [];
+  private readonly agentIndex = new Map<string, number>();
   private readonly timers: NodeJS.Timeout[] = [];
   private stopped = false;
   /** One TLS context for every agent of the fleet (see FakeAgentOptions.secureContext). */
@@ -119,6 +142,14 @@ export class FleetSimulator {
       throw new Error(`the fleet simulator only connects to loopback, not ${options.origin}`);
     }
     this.secureContext = options.ca ? createSecureContext({ ca: options.ca }) : undefined;
+    this.policy = { ...agentReconnectPolicy, ...options.backoff };
+    for (const [index, identity] of options.identities.entries())
+      this.agentIndex.set(identity.assetId, index);
+  }
+
+  /** Every connect attempt so far (recordAttempts), oldest first. */
+  connectLog(): readonly ConnectAttempt[] {
+    return this.attemptLog;
   }
 
   /** Connects every agent; resolves when each has either been welcomed or failed once. */
@@ -164,7 +195,15 @@ export class FleetSimulator {
       ...this.options.handlers,
     };
     const session = this.options.resumeTls === false ? undefined : this.tlsSessions.get(identity.assetId);
+    const startedAt = Date.now();
+    const record = (welcomed: boolean) => {
+      if (!this.options.recordAttempts) return;
+      const agentNumber = this.agentIndex.get(identity.assetId) ?? -1;
+      this.attemptLog.push({ agent: agentNumber, startedAt, endedAt: Date.now(), welcomed });
+    };
     const agent = new FakeAgent({
+      // As the real agent: an upgrade that does not complete in 15 s is a failed attempt.
+      handshakeTimeoutMs: 15_000,
       url: this.wsUrl(),
       credential: identity.credential,
       ...(session ? { session } : {}),
@@ -178,6 +217,7 @@ export class FleetSimulator {
     });
     try {
       await agent.start();
+      record(true);
       this.stats.connecting--;
       this.stats.connected++;
       if (agent.tlsResumed !== null) {
@@ -185,29 +225,38 @@ export class FleetSimulator {
         if (agent.tlsResumed) this.stats.tlsResumed++;
       }
       if (agent.tlsSession) this.tlsSessions.set(identity.assetId, agent.tlsSession);
-      this.attempts.set(identity.assetId, 0);
+      this.backoffOf(identity.assetId).welcomed();
       this.agents.set(identity.assetId, agent);
       void agent.closed().then(() => {
         this.stats.connected--;
         this.agents.delete(identity.assetId);
-        this.scheduleReconnect(identity);
+        this.scheduleReconnect(identity, 'lost');
       });
       return true;
-    } catch {
+    } catch (error) {
+      record(false);
       this.stats.connecting--;
       this.stats.connectFailures++;
       agent.close();
-      this.scheduleReconnect(identity);
+      // As the real agent: a refused connect means the hub is down; anything else, that it is busy.
+      const refused = (error as NodeJS.ErrnoException).code === 'ECONNREFUSED';
+      this.scheduleReconnect(identity, refused ? 'down' : 'busy');
       return false;
     }
   }
 
-  private scheduleReconnect(identity: SimulatedAgentIdentity): void {
+  private backoffOf(assetId: string): ReconnectBackoff {
+    let backoff = this.backoffs.get(assetId);
+    if (!backoff) {
+      backoff = new ReconnectBackoff(this.policy);
+      this.backoffs.set(assetId, backoff);
+    }
+    return backoff;
+  }
+
+  private scheduleReconnect(identity: SimulatedAgentIdentity, cause: ReconnectCause): void {
     if (this.stopped || this.options.reconnect === false) return;
-    const attempt = (this.attempts.get(identity.assetId) ?? 0) + 1;
-    this.attempts.set(identity.assetId, attempt);
-    const { baseMs, capMs } = this.options.backoff ?? { baseMs: 1000, capMs: 30_000 };
-    const delay = Math.random() * Math.min(capMs, baseMs * 2 ** Math.min(attempt - 1, 16));
+    const delay = this.backoffOf(identity.assetId).next(cause, Date.now());
     setTimeout(() => {
       this.stats.reconnects++;
       void this.connect(identity);

@@ -9,14 +9,21 @@ import { TLSSocket } from 'node:tls';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
 import { Compile } from 'typebox/compile';
-import { Hello, MetricsFrame, agentChannelPath, type Frame } from '@svc/protocol';
+import {
+  Hello,
+  MetricsFrame,
+  agentChannelPath,
+  agentReconnectPolicy,
+  reconnectDelay,
+  type Frame,
+  type ReconnectPolicy,
+} from '@svc/protocol';
 import { writeSettingsFile } from '../config/settings-file.js';
 import { createHandlers } from '../handlers/index.js';
 import { silentLogger } from '../logger.js';
 import { startAgent, type RunningAgent } from '../main.js';
 import { createPlatformAdapter } from '../platform/platform.js';
 import { hasOpenssl, makeTestPki } from '../testing/certificates.js';
-import { nextDelay, type BackoffPolicy } from './backoff.js';
 import { AgentChannel, channelUrl, type ChannelEvent } from './client.js';
 import { createDispatcher } from './dispatch.js';
 
@@ -152,7 +159,7 @@ const welcome = (id = 'w1') => ({
   id,
   payload: { asset_id: 'ast_test', heartbeat_interval_s: 30, collect_interval_s: 10 },
 });
-const fastBackoff: Partial<BackoffPolicy> = { baseMs: 40, capMs: 400, minMs: 5, resetAfterMs: 30_000 };
+const fastBackoff: Partial<ReconnectPolicy> = { baseMs: 40, capMs: 400, minMs: 5 };
 const checkHello = Compile(Hello);
 
 // ---- the agent side -------------------------------------------------------------------------------------
@@ -385,9 +392,9 @@ describe('reconnecting', () => {
     makeChannel().start();
     await waitFor(() => events.filter((e) => e.type === 'reconnect_scheduled').length >= 4);
     const delays = events.flatMap((e) => (e.type === 'reconnect_scheduled' ? [[e.attempt, e.delayMs]] : []));
-    const policy = { baseMs: 40, capMs: 400, minMs: 5, resetAfterMs: 30_000 };
+    const policy = { ...agentReconnectPolicy, ...fastBackoff };
     expect(delays.slice(0, 4)).toEqual(
-      [0, 1, 2, 3].map((attempt) => [attempt, nextDelay(attempt, () => 0.5, policy)]),
+      [0, 1, 2, 3].map((attempt) => [attempt, reconnectDelay(attempt, null, () => 0.5, policy)]),
     );
     expect(hub.connections).toEqual([]);
 
@@ -400,8 +407,44 @@ describe('reconnecting', () => {
     expect(events.find((e) => e.type === 'reconnect_scheduled')).toEqual({
       type: 'reconnect_scheduled',
       attempt: 0,
-      delayMs: nextDelay(0, () => 0.5, policy),
+      delayMs: reconnectDelay(0, 0, () => 0.5, policy),
     });
+  });
+
+  it('retries a hub it just had within the short ceiling while it is down, and backs off a busy one', async () => {
+    const backoff = { baseMs: 40, capMs: 5_000, recentCapMs: 60, minMs: 5 };
+    const scheduled = () => events.flatMap((e) => (e.type === 'reconnect_scheduled' ? [e.delayMs] : []));
+    // Never connected and refused 503: the ceiling doubles from the base towards the long cap.
+    hub.refuseWith = 503;
+    makeChannel({ backoff, random: () => 0.999 }).start();
+    await waitFor(() => scheduled().length >= 4);
+    expect(scheduled().slice(0, 4)).toEqual([39, 79, 159, 319]);
+    await channels[0]?.stop();
+    channels = [];
+
+    // Lost a moment ago and nothing listens there (a restart): never more than the short ceiling behind it.
+    const gone = await startTestHub();
+    events = [];
+    makeChannel({ hubUrl: gone.url, backoff, random: () => 0.999 }).start();
+    const side = await gone.nextConnection();
+    await side.nextFrame('hello');
+    side.send(welcome());
+    await waitFor(() => events.some((e) => e.type === 'welcome'));
+    await gone.close();
+    await waitFor(() => scheduled().length >= 4);
+    expect(scheduled().slice(0, 4)).toEqual([39, 59, 59, 59]);
+    await channels[0]?.stop();
+    channels = [];
+
+    // Lost a moment ago, and the hub answers but is busy (503): it backs off from the base, long cap.
+    events = [];
+    hub.refuseWith = null;
+    makeChannel({ backoff, random: () => 0.999 }).start();
+    const again = await welcomed();
+    hub.refuseWith = 503;
+    again.ws.terminate();
+    await waitFor(() => scheduled().length >= 4);
+    expect(scheduled().slice(0, 4)).toEqual([39, 39, 79, 159]);
   });
 
   it('stops reconnecting once stopped', async () => {
@@ -417,11 +460,11 @@ describe('reconnecting', () => {
 
 describe('several hub addresses and hub.moving (decision 0055)', () => {
   /** A backoff this slow would show: every move below happens well within it. */
-  const slowBackoff: Partial<BackoffPolicy> = {
+  const slowBackoff: Partial<ReconnectPolicy> = {
     baseMs: 10_000,
     capMs: 10_000,
+    recentCapMs: 10_000,
     minMs: 5,
-    resetAfterMs: 30_000,
   };
   /** Nothing listens on port 1 of loopback: a connect there fails at once. */
   const deadHub = 'http://127.0.0.1:1';

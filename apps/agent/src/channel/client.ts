@@ -9,7 +9,8 @@
  * Several hub addresses (`hub_url`, then `hub_urls`; decision 0055): a failed connect or a lost connection
  * moves on to the next address at once (a few hundred milliseconds apart, so a dead process's agents do not
  * reach the others in the same millisecond); only once every address of a round has failed does the capped,
- * jittered exponential backoff apply. With one address, as before: the backoff after every close. A
+ * jittered exponential backoff apply (@svc/protocol's ReconnectBackoff, decision 0089: a 4 s ceiling while a
+ * hub lost less than two minutes ago refuses connects, 30 s after that and for a hub that answers busy). With one address, as before: the backoff after every close. A
  * `hub.moving` notice (a draining process) closes the connection after the random delay it allows and
  * reconnects to the next address (the same one behind a balancer) without the backoff.
  *
@@ -25,8 +26,12 @@ import {
   agentChannelPath,
   agentLimits,
   hubMovingMaxDelayMs,
+  agentReconnectPolicy,
   agentRequests,
   isStreamFrameType,
+  ReconnectBackoff,
+  type ReconnectCause,
+  type ReconnectPolicy,
   type Heartbeat,
   type Hello,
   type ResultPayload,
@@ -34,7 +39,6 @@ import {
 } from '@svc/protocol';
 import type { MetricsBuffer } from '../collectors/metrics.js';
 import type { Logger } from '../logger.js';
-import { defaultBackoff, nextDelay, type BackoffPolicy } from './backoff.js';
 import type { Dispatch } from './dispatch.js';
 import { checkFrame, checkHubMoving, checkWelcome, describeProblem, encodeFrame } from './frames.js';
 import { StreamHost, type StreamOpeners } from './streams.js';
@@ -64,7 +68,8 @@ export interface ChannelOptions {
   heartbeatIntervalS: number;
   logger: Logger;
   metrics?: MetricsBuffer;
-  backoff?: Partial<BackoffPolicy>;
+  /** The reconnect policy of @svc/protocol (decision 0089), tests override parts. */
+  backoff?: Partial<ReconnectPolicy>;
   random?: () => number;
   welcomeTimeoutMs?: number;
   maxConcurrentRequests?: number;
@@ -109,7 +114,6 @@ const sendBufferLimit = 4 * 1024 * 1024;
 
 export class AgentChannel {
   private ws: WebSocket | null = null;
-  private attempt = 0;
   /** The hub addresses in the order tried, and the one in use. */
   private readonly addresses: string[];
   private addressIndex = 0;
@@ -120,13 +124,15 @@ export class AgentChannel {
   private moveTimer: NodeJS.Timeout | undefined;
   private stopped = true;
   private welcomed = false;
-  private connectedAt = 0;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private welcomeTimer: NodeJS.Timeout | undefined;
   private heartbeatTimer: NodeJS.Timeout | undefined;
   private lastPongAt = 0;
   private readonly inFlight = new Set<string>();
-  private readonly policy: BackoffPolicy;
+  private readonly backoff: ReconnectBackoff;
+  private readonly minMs: number;
+  /** The error code of the current attempt, if any: ECONNREFUSED says the hub is down, not busy. */
+  private errorCode: string | undefined;
   private heartbeatIntervalS: number;
   private closedWaiters: (() => void)[] = [];
   /** The streams of the current connection, from its welcome on. */
@@ -135,7 +141,9 @@ export class AgentChannel {
   private readonly tlsSessions = new Map<string, Buffer>();
 
   constructor(private readonly options: ChannelOptions) {
-    this.policy = { ...defaultBackoff, ...options.backoff };
+    const policy = { ...agentReconnectPolicy, ...options.backoff };
+    this.minMs = policy.minMs;
+    this.backoff = new ReconnectBackoff(policy, options.random ?? Math.random);
     this.heartbeatIntervalS = options.heartbeatIntervalS;
     this.addresses = [...new Set([options.hubUrl, ...(options.hubUrls ?? [])])];
     // Refuse a bad URL at construction, not on the first retry.
@@ -197,7 +205,8 @@ export class AgentChannel {
 
   private connect(): void {
     if (this.stopped) return;
-    this.emit({ type: 'connecting', attempt: this.attempt, hubUrl: this.hubUrl });
+    this.emit({ type: 'connecting', attempt: this.backoff.attempt('down'), hubUrl: this.hubUrl });
+    this.errorCode = undefined;
     const hubUrl = this.hubUrl;
     const url = channelUrl(hubUrl);
     const session = this.tlsSessions.get(hubUrl);
@@ -212,14 +221,12 @@ export class AgentChannel {
     });
     this.ws = ws;
     this.welcomed = false;
-    this.connectedAt = 0;
     this.moving = false;
 
     ws.on('upgrade', (response) => {
       this.keepTlsSession(hubUrl, response.socket);
     });
     ws.on('open', () => {
-      this.connectedAt = Date.now();
       this.lastPongAt = Date.now();
       this.emit({ type: 'open' });
       this.welcomeTimer = setTimeout(() => {
@@ -243,6 +250,7 @@ export class AgentChannel {
     });
     ws.on('error', (error) => {
       // 'close' follows; say why here (a 401 means the credential was refused or revoked).
+      this.errorCode = (error as NodeJS.ErrnoException).code;
       this.options.logger.warn('channel error', { error: error.message });
       this.emit({ type: 'error', message: error.message });
     });
@@ -281,9 +289,9 @@ export class AgentChannel {
       for (const resolve of this.closedWaiters.splice(0)) resolve();
       return;
     }
-    if (this.connectedAt > 0 && Date.now() - this.connectedAt > this.policy.resetAfterMs) this.attempt = 0;
-    const attempt = this.attempt;
-    const delayMs = this.nextConnectDelay(welcomed);
+    const cause: ReconnectCause = welcomed ? 'lost' : this.errorCode === 'ECONNREFUSED' ? 'down' : 'busy';
+    const attempt = this.backoff.attempt(cause);
+    const delayMs = this.nextConnectDelay(welcomed, cause);
     this.emit({ type: 'reconnect_scheduled', attempt, delayMs });
     this.options.logger.info('channel closed; reconnecting', {
       code,
@@ -300,7 +308,7 @@ export class AgentChannel {
    * Where and when to connect next, after a close: the next address of the round soon, the backoff once a
    * whole round failed. A move the hub asked for has already waited its random delay: at once.
    */
-  private nextConnectDelay(welcomed: boolean): number {
+  private nextConnectDelay(welcomed: boolean, cause: ReconnectCause): number {
     const random = this.options.random ?? Math.random;
     const moved = this.moving;
     this.moving = false;
@@ -310,19 +318,13 @@ export class AgentChannel {
       this.failedInRound = 0;
       return 0;
     }
-    if (!several) {
-      const delayMs = nextDelay(this.attempt, random, this.policy);
-      this.attempt += 1;
-      return delayMs;
-    }
+    if (!several) return this.backoff.next(cause, Date.now());
     // A connection that was up and is lost begins a round at the next address; a failed connect counts in it.
     this.failedInRound = welcomed ? 0 : this.failedInRound + 1;
     if (this.failedInRound < this.addresses.length)
-      return this.policy.minMs + Math.floor(random() * nextAddressSpreadMs);
+      return this.minMs + Math.floor(random() * nextAddressSpreadMs);
     this.failedInRound = 0;
-    const delayMs = nextDelay(this.attempt, random, this.policy);
-    this.attempt += 1;
-    return delayMs;
+    return this.backoff.next(cause, Date.now());
   }
 
   /**
@@ -409,7 +411,7 @@ export class AgentChannel {
     if (this.welcomed) return; // a repeated welcome changes nothing
     clearTimeout(this.welcomeTimer);
     this.welcomed = true;
-    this.attempt = 0;
+    this.backoff.welcomed();
     this.streams = new StreamHost({
       openers: this.options.streamOpeners ?? {},
       logger: this.options.logger,

@@ -6,17 +6,18 @@ export async function insertAgentCredential(db: Executor, row: AgentCredentialRo
   await db.insertInto('agent_credentials').values(row).execute();
 }
 
-/** The credential with this hash, only while its asset still exists. */
-export async function findAgentCredentialByHash(
+/** The credentials with these hashes (at most a few hundred), only those whose asset still exists. */
+export async function findAgentCredentialsByHashes(
   db: Executor,
-  credentialHash: string,
-): Promise<AgentCredentialRow | undefined> {
+  credentialHashes: readonly string[],
+): Promise<AgentCredentialRow[]> {
+  if (credentialHashes.length === 0) return [];
   return db
     .selectFrom('agent_credentials')
     .innerJoin('assets', 'assets.id', 'agent_credentials.asset_id')
     .selectAll('agent_credentials')
-    .where('agent_credentials.credential_hash', '=', credentialHash)
-    .executeTakeFirst();
+    .where('agent_credentials.credential_hash', 'in', credentialHashes)
+    .execute();
 }
 
 export async function findAgentCredential(

@@ -20,7 +20,7 @@ import type { Database } from '../platform/db/schema.js';
 import { HubError } from '../platform/hub-error.js';
 import { silentLogger, type Logger } from '../platform/logger.js';
 import { createRefusalLog, type RefusalLog } from '../platform/refusal-log.js';
-import { findAgentCredentialByHash } from './agent-credentials.repository.js';
+import { findAgentCredentialsByHashes, type AgentCredentialRow } from './agent-credentials.repository.js';
 import { createChannelFailureLimiter, type ChannelFailureLimiter } from './channel-failures.js';
 
 export interface ChannelPeer {
@@ -39,12 +39,59 @@ export interface ChannelAuthDeps extends TransportPolicy {
 
 type CredentialCheck = { assetId: string } | { refused: 'missing' | 'malformed' | 'unknown or revoked' };
 
-async function checkCredential(db: Kysely<Database>, header: string | undefined): Promise<CredentialCheck> {
+type CredentialLookup = (hash: string) => Promise<AgentCredentialRow | undefined>;
+
+/** Lookups at most this many to a query (well under SQLite's and PostgreSQL's parameter limits). */
+const lookupBatchSize = 500;
+
+/**
+ * Credential lookups made in one turn of the event loop, read with one query (decision 0089): a hub that comes
+ * back after a restart takes thousands of upgrades within seconds, and one query each was a good part of what
+ * a reconnect cost it. The query runs after the turn, so a revocation committed before it is seen as before.
+ */
+function createCredentialLookup(db: Kysely<Database>): CredentialLookup {
+  let waiting = new Map<
+    string,
+    { resolve: (row: AgentCredentialRow | undefined) => void; reject: (e: unknown) => void }[]
+  >();
+
+  async function read(batch: typeof waiting): Promise<void> {
+    const hashes = [...batch.keys()];
+    for (let i = 0; i < hashes.length; i += lookupBatchSize) {
+      const part = hashes.slice(i, i + lookupBatchSize);
+      const rows = new Map(
+        (await findAgentCredentialsByHashes(db, part)).map((row) => [row.credential_hash, row] as const),
+      );
+      for (const hash of part) for (const waiter of batch.get(hash) ?? []) waiter.resolve(rows.get(hash));
+    }
+  }
+
+  return (hash) =>
+    new Promise((resolve, reject) => {
+      if (waiting.size === 0) {
+        setImmediate(() => {
+          const batch = waiting;
+          waiting = new Map();
+          read(batch).catch((error: unknown) => {
+            for (const waiters of batch.values()) for (const waiter of waiters) waiter.reject(error);
+          });
+        });
+      }
+      const waiters = waiting.get(hash) ?? [];
+      waiters.push({ resolve, reject });
+      waiting.set(hash, waiters);
+    });
+}
+
+async function checkCredential(
+  lookup: CredentialLookup,
+  header: string | undefined,
+): Promise<CredentialCheck> {
   if (typeof header !== 'string') return { refused: 'missing' };
   const text = readBearer(header);
   if (text === null || !agentCredentialPattern.test(text)) return { refused: 'malformed' };
   const hash = sha256Hex(text);
-  const row = await findAgentCredentialByHash(db, hash);
+  const row = await lookup(hash);
   if (!row || !constantTimeEqual(row.credential_hash, hash)) return { refused: 'unknown or revoked' };
   return { assetId: row.asset_id };
 }
@@ -63,6 +110,7 @@ export function createChannelAuthenticator(
   const logger = deps.logger ?? silentLogger;
   const refusals = deps.refusals ?? createRefusalLog({ logger });
   const failures = deps.failures ?? createChannelFailureLimiter();
+  const lookup = createCredentialLookup(deps.db);
   return async (req) => {
     if (!isSecure(req)) {
       throw new HubError('https_required', 'The agent channel is accepted only over TLS (wss://).');
@@ -82,7 +130,7 @@ export function createChannelAuthenticator(
         { headers: { 'Retry-After': String(retryAfter) } },
       );
     }
-    const check = await checkCredential(deps.db, req.headers.authorization);
+    const check = await checkCredential(lookup, req.headers.authorization);
     if ('refused' in check) {
       failures.recordFailure(remoteAddress);
       if (refusals.admit(remoteAddress, 'agent credential')) {

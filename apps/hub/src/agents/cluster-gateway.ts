@@ -382,6 +382,8 @@ export function createClusterGateway(deps: ClusterGatewayDeps): ClusterAgentGate
       }
     },
 
+    admissionStats: () => local.admissionStats(),
+
     handleUpgrade(req, socket, head) {
       local.handleUpgrade(req, socket, head);
     },

@@ -49,6 +49,8 @@ export interface Connection {
   late: Map<string, number>;
   /** Channel streams open on this connection (streams.ts). */
   streams: StreamTable;
+  /** Gives back its admission slot (gateway-admission.ts): at the welcome, or when it is retired first. */
+  admitted: () => void;
 }
 
 /** The gateway's connections and whether it still takes new ones. */
@@ -79,8 +81,14 @@ interface LifecycleDeps {
 type MessageHandler = (conn: Connection, data: RawData, isBinary: boolean) => void;
 
 export interface ConnectionLifecycle {
-  /** Takes a new socket into the table; its frames go to onMessage. */
-  open: (ws: WebSocket, assetId: string, remoteAddress: string | null, onMessage: MessageHandler) => void;
+  /** Takes a new socket into the table; its frames go to onMessage; `admitted` frees its admission slot. */
+  open: (
+    ws: WebSocket,
+    assetId: string,
+    remoteAddress: string | null,
+    onMessage: MessageHandler,
+    admitted: () => void,
+  ) => void;
   onHello: (conn: Connection, id: string, payload: unknown) => void;
   /** Records that the agent was heard from. */
   touch: (conn: Connection) => void;
@@ -96,6 +104,7 @@ export function createConnectionLifecycle(deps: LifecycleDeps): ConnectionLifecy
   const { clock, logger, presence, refusals, telemetry, table } = deps;
 
   function retire(conn: Connection): void {
+    conn.admitted();
     table.awaitingHello.delete(conn);
     if (conn.ready) deps.onReadinessChange?.(conn.assetId);
     conn.ready = false;
@@ -164,6 +173,7 @@ export function createConnectionLifecycle(deps: LifecycleDeps): ConnectionLifecy
           ...(deps.discoveryDefaults ? { discovery: deps.discoveryDefaults() } : {}),
         };
         send(conn, { v: agentProtocolVersion, type: 'welcome', id, payload: welcome });
+        conn.admitted();
         conn.ready = true;
         deps.onReadinessChange?.(conn.assetId);
       },
@@ -211,6 +221,7 @@ export function createConnectionLifecycle(deps: LifecycleDeps): ConnectionLifecy
     assetId: string,
     remoteAddress: string | null,
     onMessage: MessageHandler,
+    admitted: () => void,
   ): void {
     const now = performance.now();
     const conn: Connection = {
@@ -228,6 +239,7 @@ export function createConnectionLifecycle(deps: LifecycleDeps): ConnectionLifecy
       frames: 0,
       baseFrames: 0,
       late: new Map(),
+      admitted,
       streams: createStreamTable({
         assetId,
         now: () => performance.now(),

@@ -1,6 +1,7 @@
 /**
  * The agent channel's HTTP upgrade (gateway.ts): only on the channel path, only while the hub takes new agents,
- * and only with a credential channel-auth.ts accepts; anything else is refused with the status that says why.
+ * only in its turn (gateway-admission.ts: a bounded queue, 503 with Retry-After past it), and only with a
+ * credential channel-auth.ts accepts; anything else is refused with the status that says why.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -9,14 +10,35 @@ import { agentChannelPath } from '@svc/protocol';
 import { refuseUpgrade } from '../http/upgrade.js';
 import { HubError } from '../platform/hub-error.js';
 import type { Logger } from '../platform/logger.js';
+import type { Admission, AdmissionRelease } from './gateway-admission.js';
 import type { ConnectionTable } from './gateway-connection.js';
 
 interface UpgradeDeps {
   logger: Logger;
   wss: WebSocketServer;
   table: ConnectionTable;
+  admission: Admission;
   authenticate: (req: IncomingMessage) => Promise<{ assetId: string; remoteAddress?: string | null } | null>;
-  onConnection: (ws: WebSocket, assetId: string, remoteAddress: string | null) => void;
+  /** `release` gives the admission slot back: at the welcome, or when the connection ends before it. */
+  onConnection: (
+    ws: WebSocket,
+    assetId: string,
+    remoteAddress: string | null,
+    release: AdmissionRelease,
+  ) => void;
+}
+
+/** The wait an agent refused by admission is asked for: its own short reconnect ceiling spreads it further. */
+const busyRetryAfterS = 1;
+
+function hubBusy(): HubError {
+  return new HubError(
+    'unavailable',
+    'The hub is taking agents back in turn; retry after the time in Retry-After.',
+    {
+      headers: { 'Retry-After': String(busyRetryAfterS) },
+    },
+  );
 }
 
 type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
@@ -37,6 +59,36 @@ export function createUpgradeHandler(deps: UpgradeDeps): UpgradeHandler {
       refuseUpgrade(socket, new HubError('unavailable', 'The hub is shutting down.'));
       return;
     }
+    deps.admission
+      .enter(() => socket.destroyed)
+      .then(
+        (release) => {
+          if (!release) {
+            refuseUpgrade(socket, hubBusy());
+            return;
+          }
+          // However the upgrade ends (refused, aborted by ws, closed before the welcome), the slot comes back.
+          socket.once('close', release);
+          if (socket.destroyed) {
+            release();
+            return;
+          }
+          authenticateAndUpgrade(req, socket, head, release, onSocketError);
+        },
+        (error: unknown) => {
+          logger.error({ err: error }, 'agent channel admission failed');
+          refuseUpgrade(socket, new HubError('internal_error'));
+        },
+      );
+  };
+
+  function authenticateAndUpgrade(
+    req: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    release: AdmissionRelease,
+    onSocketError: (error: Error) => void,
+  ): void {
     deps.authenticate(req).then(
       (peer) => {
         if (!peer) {
@@ -52,7 +104,12 @@ export function createUpgradeHandler(deps: UpgradeDeps): UpgradeHandler {
         }
         wss.handleUpgrade(req, socket, head, (ws) => {
           socket.off('error', onSocketError);
-          deps.onConnection(ws, peer.assetId, peer.remoteAddress ?? req.socket.remoteAddress ?? null);
+          deps.onConnection(
+            ws,
+            peer.assetId,
+            peer.remoteAddress ?? req.socket.remoteAddress ?? null,
+            release,
+          );
         });
       },
       (error: unknown) => {
@@ -64,5 +121,5 @@ export function createUpgradeHandler(deps: UpgradeDeps): UpgradeHandler {
         refuseUpgrade(socket, new HubError('internal_error'));
       },
     );
-  };
+  }
 }

@@ -898,6 +898,85 @@ describe('agent channel limits (sqlite)', () => {
     expect(await rig.refusedStatus(enrolled.credential)).toBe(403);
   });
 
+  it('takes agents in turn: one past the slots waits and is welcomed after, one past the queue gets 503', async () => {
+    const r = await compose({}, { admission: { concurrency: 1, queueLimit: 1, maxWaitMs: 60_000 } });
+    rig = r;
+    const [a, b, c] = [await r.enroll('a'), await r.enroll('b'), await r.enroll('c')];
+    // A holds the only slot from its upgrade until its welcome.
+    const first = await r.connect(a.credential);
+    let secondOpen = false;
+    const second = r.connect(b.credential).then((agent) => {
+      secondOpen = true;
+      return agent;
+    });
+    await until(
+      () => r.gateway.admissionStats(),
+      (stats) => stats.inFlight === 1 && stats.queued === 1,
+    );
+    const refused = await new Promise<{ status: number; retryAfter: string | undefined; body: string }>(
+      (resolve) => {
+        const ws = new WebSocket(r.url, { headers: { authorization: `Bearer ${c.credential}` } });
+        ws.on('error', () => undefined);
+        ws.once('unexpected-response', (_req, res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+          res.on('end', () => {
+            resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'], body });
+          });
+        });
+      },
+    );
+    expect(refused.status).toBe(503);
+    expect(refused.retryAfter).toBe('1');
+    expect(JSON.parse(refused.body)).toMatchObject({ error: 'unavailable' });
+    expect(secondOpen).toBe(false);
+    // The API answers meanwhile.
+    expect((await r.call('GET', '/api/v2/hub/agents')).status).toBe(200);
+
+    await first.hello();
+    const welcomed = await (await second).hello();
+    expect(welcomed.payload).toMatchObject({ asset_id: b.asset_id });
+    expect(r.gateway.connectedCount()).toBe(2);
+    // The slot of an agent that leaves before its welcome comes back too.
+    r.gateway.disconnect(b.asset_id, 'test');
+    const late = await r.connect(c.credential);
+    late.close();
+    expect((await late.closed).code).toBe(1005);
+    const again = await r.agent(c.credential);
+    expect(again.frames.some((f) => f.type === 'welcome')).toBe(true);
+  });
+
+  it('welcomes a burst of agents reconnecting at once, each online with its own events', async () => {
+    // Twenty hellos at once on a loaded machine: more time for each than the group's 400 ms.
+    const r = await compose({}, { helloTimeoutMs: 10_000 });
+    rig = r;
+    const enrolled = await Promise.all(Array.from({ length: 20 }, (_, i) => r.enroll(`burst-${String(i)}`)));
+    const hostname = (i: number) => `burst-${String(i)}`;
+    const first = await Promise.all(enrolled.map((e) => r.connect(e.credential)));
+    await Promise.all(first.map((agent, i) => agent.hello({ hostname: hostname(i) })));
+    for (const agent of first) agent.close();
+    await until(
+      () => Promise.all(enrolled.map((e) => assetRow(r, e.asset_id))),
+      (rows) => rows.every((row) => row.status === 'offline'),
+    );
+    r.events.length = 0;
+
+    // The storm: all at once; a few describe the machine anew, the rest say what they said before.
+    const again = await Promise.all(enrolled.map((e) => r.connect(e.credential)));
+    const renamed = (i: number) => (i % 10 === 0 ? `renamed-${String(i)}` : hostname(i));
+    await Promise.all(again.map((agent, i) => agent.hello({ hostname: renamed(i), agent_version: '0.2.0' })));
+    expect(r.gateway.connectedCount()).toBe(20);
+    for (const [i, e] of enrolled.entries()) {
+      expect(await assetRow(r, e.asset_id)).toMatchObject({
+        status: 'online',
+        agent_version: '0.2.0',
+        hostname: renamed(i),
+      });
+      const types = r.events.filter((ev) => ev.data.asset_ids.includes(e.asset_id)).map((ev) => ev.type);
+      expect(types).toEqual(['asset.online', 'agent.connected']);
+    }
+  });
+
   it('closes every connection with 1001 on shutdown and leaves the assets offline', async () => {
     const r = await compose({});
     rig = r;

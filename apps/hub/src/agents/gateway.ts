@@ -40,6 +40,7 @@ import { createFrameReader } from './gateway-inbound.js';
 import { startKeepalive } from './gateway-keepalive.js';
 import { createRequestSender } from './gateway-requests.js';
 import { createUpgradeHandler } from './gateway-upgrade.js';
+import { admissionDefaults, createAdmission, type AdmissionOptions } from './gateway-admission.js';
 
 const gatewayDefaults = {
   requestTimeoutMs: 15_000,
@@ -82,6 +83,8 @@ export interface AgentGatewayDeps {
   refusals?: RefusalLog;
   /** Counts frames and bytes in and out (the hub's /metrics). */
   telemetry?: Pick<Telemetry, 'agentFrame'>;
+  /** Connections between upgrade and welcome at once, and the queue of those waiting (decision 0089). */
+  admission?: Partial<AdmissionOptions>;
   /** Unsolicited bytes per agent (byte-budget.ts); tests pass small ones. */
   byteBudgets?: ByteBudgets;
 }
@@ -89,6 +92,8 @@ export interface AgentGatewayDeps {
 export interface WebSocketAgentGateway extends AgentGateway, AgentStreams {
   /** Takes an HTTP upgrade for the agent channel path (the server's 'upgrade' event). */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** Connections between upgrade and welcome, and upgrades waiting their turn (gateway-admission.ts). */
+  admissionStats(): { inFlight: number; queued: number };
   /** Closes every connection (1001), marks their assets offline and stops the interval. */
   close(): Promise<void>;
 }
@@ -154,13 +159,15 @@ export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGatewa
     tickMs: deps.tickMs ?? gatewayDefaults.tickMs,
     presenceFlushMs: deps.presenceFlushMs ?? gatewayDefaults.presenceFlushMs,
   });
+  const admission = createAdmission({ ...admissionDefaults, ...deps.admission });
   const handleUpgrade = createUpgradeHandler({
     logger,
     wss,
     table,
+    admission,
     authenticate: deps.authenticate,
-    onConnection: (ws, assetId, remoteAddress) => {
-      lifecycle.open(ws, assetId, remoteAddress, onMessage);
+    onConnection: (ws, assetId, remoteAddress, release) => {
+      lifecycle.open(ws, assetId, remoteAddress, onMessage, release);
     },
   });
 
@@ -215,6 +222,8 @@ export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGatewa
 
     handleUpgrade,
 
+    admissionStats: () => admission.stats(),
+
     async tellAgentsToMove(options) {
       if (table.closed) return { told: 0, left: 0, ms: 0 };
       table.moving = true;
@@ -243,6 +252,7 @@ export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGatewa
     async close() {
       if (table.closed) return;
       table.closed = true;
+      admission.close();
       stopTimers();
       const assetIds = [...connections.keys()];
       const open = [...all];

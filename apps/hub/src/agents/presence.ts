@@ -2,7 +2,10 @@
  * Agent presence on the assets table: `online` with what the agent's hello says while its channel is open,
  * `offline` with the last-seen time when it closes. Heartbeats move `last_seen_at` at most once a minute per
  * asset, written in batches (one UPDATE per 500 assets per flush), so thousands of agents cost a few queries
- * a minute, not one per heartbeat.
+ * a minute, not one per heartbeat. Connects are batched too (decision 0089): the hellos that arrive in one
+ * turn of the event loop are read with one SELECT and written with one UPDATE for all whose hello changes
+ * nothing but the connection (a reconnect storm after a restart), so a storm costs two queries per batch, not
+ * two per agent.
  *
  * Every write here is about agents this process holds, so each carries the process's lease fence (decision
  * 0053): once its lease ran out and another process marked its agents offline, nothing it wrote meanwhile
@@ -37,9 +40,16 @@ const presenceDefaults = {
  * process's lease condition; `node` the holder written or matched.
  */
 export interface AssetPresenceStore {
-  find(id: string): Promise<AssetRow | undefined>;
+  /** The rows of those of `ids` that exist. */
+  findMany(ids: readonly string[]): Promise<AssetRow[]>;
   /** Writes what a connect changes: false when the fence refused it. */
   markOnline(id: string, changes: Partial<AssetRow>, fence: Expression<SqlBool>): Promise<boolean>;
+  /** Writes the same connect changes on many: the ids it changed (none when the fence refused). */
+  markManyOnline(
+    ids: readonly string[],
+    changes: Partial<AssetRow>,
+    fence: Expression<SqlBool>,
+  ): Promise<string[]>;
   /** Moves last_seen_at of those of `ids` online under `node`: how many it changed. */
   touchLastSeen(
     ids: readonly string[],
@@ -120,6 +130,15 @@ export interface PresenceDeps {
   lastSeenResolutionMs?: number;
   /** Assets a nodeGone batch changes at most (tests pass small ones). */
   batchSize?: number;
+}
+
+/** A connect waiting for its batch (writeConnects): resolves false when the asset no longer exists. */
+interface ConnectRequest {
+  assetId: string;
+  hello: Hello;
+  remoteAddress: string | null;
+  resolve: (exists: boolean) => void;
+  reject: (error: unknown) => void;
 }
 
 function chunks<T>(items: readonly T[], size: number): T[][] {
@@ -209,6 +228,8 @@ export function createPresence(deps: PresenceDeps): Presence {
   /** Connect and disconnect writes of one asset run in order, so a quick reconnect never ends up offline. */
   const chains = new Map<string, Promise<unknown>>();
   let flushing: Promise<void> | null = null;
+  /** Connects whose turn has come, written together at the next turn of the event loop. */
+  let connectBatch: ConnectRequest[] = [];
 
   function serial<T>(assetId: string, task: () => Promise<T>): Promise<T> {
     const previous = chains.get(assetId) ?? Promise.resolve();
@@ -241,44 +262,107 @@ export function createPresence(deps: PresenceDeps): Presence {
     }
   }
 
+  /** After a connect is written: what this process remembers, and the events. */
+  function connectWritten(request: ConnectRequest, row: AssetRow, at: number): void {
+    const { assetId, hello, remoteAddress } = request;
+    written.set(assetId, at);
+    pending.delete(assetId);
+    if (row.status !== 'online')
+      events.publish('asset.online', { asset_ids: [assetId], asset_id: assetId, name: row.name });
+    events.publish('agent.connected', {
+      asset_ids: [assetId],
+      asset_id: assetId,
+      name: row.name,
+      agent_version: hello.agent_version,
+      remote_address: remoteAddress,
+    });
+  }
+
+  /**
+   * Writes a batch of connects: one read, one write per group of connects that change the same columns (a
+   * reconnect's hello usually describes the machine as it was), one write each for the others.
+   */
+  async function writeConnects(batch: readonly ConnectRequest[]): Promise<void> {
+    const rows = new Map(
+      (await store.findMany(batch.map((r) => r.assetId))).map((row) => [row.id, row] as const),
+    );
+    const now = clock.now();
+    const iso = now.toISOString();
+    const fence = lease.fence();
+    const groups = new Map<string, { changes: Partial<AssetRow>; requests: ConnectRequest[] }>();
+    let refused = false;
+    for (const request of batch) {
+      const row = rows.get(request.assetId);
+      if (!row) {
+        request.resolve(false);
+        continue;
+      }
+      const connection: Partial<AssetRow> = {
+        status: 'online',
+        agent_connected_at: iso,
+        last_seen_at: iso,
+        agent_version: request.hello.agent_version,
+        agent_low_power: request.hello.low_power ? 1 : 0,
+        agent_node: nodeId,
+      };
+      const described = describedBy(row, request.hello);
+      if (Object.keys(described).length > 0) {
+        const isWritten = await store.markOnline(
+          request.assetId,
+          { ...described, updated_at: iso, ...connection },
+          fence,
+        );
+        if (isWritten) connectWritten(request, row, now.getTime());
+        else refused = true;
+        request.resolve(true);
+        continue;
+      }
+      const key = `${request.hello.agent_version}\u0000${String(connection.agent_low_power)}`;
+      const group = groups.get(key) ?? { changes: connection, requests: [] };
+      group.requests.push(request);
+      groups.set(key, group);
+    }
+    for (const { changes, requests } of groups.values()) {
+      for (const part of chunks(requests, presenceDefaults.batchSize)) {
+        const changed = new Set(
+          await store.markManyOnline(
+            part.map((r) => r.assetId),
+            changes,
+            fence,
+          ),
+        );
+        for (const request of part) {
+          const row = rows.get(request.assetId);
+          if (row && changed.has(request.assetId)) connectWritten(request, row, now.getTime());
+          else refused = true;
+          request.resolve(true);
+        }
+      }
+    }
+    // The lease ran out: the agents stay connected, and are written online when this process registers again.
+    if (refused) lease.refused('agent online');
+  }
+
+  function flushConnects(): void {
+    const batch = connectBatch;
+    connectBatch = [];
+    writeConnects(batch).catch((error: unknown) => {
+      for (const request of batch) request.reject(error);
+    });
+  }
+
   const presence: Presence = {
     connected(assetId, hello, remoteAddress) {
       // Connected while `regained` runs: held here, so its second pass does not write it offline.
       regaining?.add(assetId);
-      const connect = serial(assetId, async () => {
-        const row = await store.find(assetId);
-        if (!row) return false;
-        const now = clock.now();
-        const iso = now.toISOString();
-        const described = describedBy(row, hello);
-        const changes: Partial<AssetRow> = {
-          ...described,
-          ...(Object.keys(described).length > 0 ? { updated_at: iso } : {}),
-          status: 'online',
-          agent_connected_at: iso,
-          last_seen_at: iso,
-          agent_version: hello.agent_version,
-          agent_low_power: hello.low_power ? 1 : 0,
-          agent_node: nodeId,
-        };
-        if (!(await store.markOnline(assetId, changes, lease.fence()))) {
-          // The lease ran out: the agent stays connected, and is written online when this process registers again.
-          lease.refused('agent online');
-          return true;
-        }
-        written.set(assetId, now.getTime());
-        pending.delete(assetId);
-        if (row.status !== 'online')
-          events.publish('asset.online', { asset_ids: [assetId], asset_id: assetId, name: row.name });
-        events.publish('agent.connected', {
-          asset_ids: [assetId],
-          asset_id: assetId,
-          name: row.name,
-          agent_version: hello.agent_version,
-          remote_address: remoteAddress,
-        });
-        return true;
-      });
+      const connect = serial(
+        assetId,
+        () =>
+          new Promise<boolean>((resolve, reject) => {
+            if (connectBatch.length === 0) setImmediate(flushConnects);
+            connectBatch.push({ assetId, hello, remoteAddress, resolve, reject });
+          }),
+      );
       connecting.set(assetId, connect);
       const settled = () => {
         if (connecting.get(assetId) === connect) connecting.delete(assetId);

@@ -8,8 +8,9 @@ import type { AssetsTable, Executor } from '../../platform/db/schema.js';
 
 type AssetRow = AssetsTable;
 
-export async function findPresenceRow(db: Executor, id: string): Promise<AssetRow | undefined> {
-  return db.selectFrom('assets').selectAll().where('id', '=', id).executeTakeFirst();
+export async function findPresenceRows(db: Executor, ids: readonly string[]): Promise<AssetRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('assets').selectAll().where('id', 'in', ids).execute();
 }
 
 export async function writeOnline(
@@ -25,6 +26,24 @@ export async function writeOnline(
     .where(fence)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
+}
+
+/** One write for many connects that change the same columns: the ids it changed (the fence may refuse). */
+export async function writeManyOnline(
+  db: Executor,
+  ids: readonly string[],
+  changes: Partial<AssetRow>,
+  fence: Expression<SqlBool>,
+): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .updateTable('assets')
+    .set(changes)
+    .where('id', 'in', ids)
+    .where(fence)
+    .returning(['id'])
+    .execute();
+  return rows.map((r) => r.id);
 }
 
 export async function writeLastSeen(

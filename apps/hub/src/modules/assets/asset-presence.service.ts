@@ -2,11 +2,12 @@
 import type { AssetPresenceStore } from '../../agents/presence.js';
 import type { Executor } from '../../platform/db/schema.js';
 import {
-  findPresenceRow,
+  findPresenceRows,
   listOnlineHeldBy,
   writeAllOffline,
   writeGoneOffline,
   writeLastSeen,
+  writeManyOnline,
   writeOffline,
   writeOnline,
   writeOnlineAgain,
@@ -15,8 +16,9 @@ import {
 
 export function createAssetPresenceStore(db: Executor): AssetPresenceStore {
   return {
-    find: (id) => findPresenceRow(db, id),
+    findMany: (ids) => findPresenceRows(db, ids),
     markOnline: (id, changes, fence) => writeOnline(db, id, changes, fence),
+    markManyOnline: (ids, changes, fence) => writeManyOnline(db, ids, changes, fence),
     touchLastSeen: (ids, iso, node, fence) => writeLastSeen(db, ids, iso, node, fence),
     markOffline: (id, iso, node, fence) => writeOffline(db, id, iso, node, fence),
     markAllOffline: (ids, iso, node, fence) => writeAllOffline(db, ids, iso, node, fence),

@@ -515,7 +515,7 @@ describe('assets: agent.connected follows the agent channel', () => {
       origin: `http://127.0.0.1:${t.servers?.httpPort ?? 0}`,
       identities: [identity],
       heartbeatIntervalMs: 60_000,
-      backoff: { baseMs: 60_000, capMs: 60_000 },
+      backoff: { baseMs: 60_000, capMs: 60_000, recentCapMs: 60_000 },
     });
     await fleet.start();
     expect(t.hub.gateway.isConnected(identity.assetId)).toBe(true);
