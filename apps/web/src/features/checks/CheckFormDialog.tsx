@@ -7,7 +7,8 @@ import { FormField } from '../../components/FormField';
 import { TextField } from '../../components/TextField';
 import { useResourceMutation } from '../../components/use-resource-mutation';
 import type { PickedAsset } from '../../components/AssetPicker';
-import { RunFromField, useAssetName } from './RunFrom';
+import { useAssetName } from '../../components/use-asset-name';
+import { RunFromField } from './RunFrom';
 
 export const checksKey = ['checks'] as const;
 

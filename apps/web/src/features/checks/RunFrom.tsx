@@ -2,21 +2,8 @@
  * Where a check runs (decision 0084): the hub, through its egress guard, or a chosen asset's agent on its own
  * network. The picker offers the assets the hub lists to this session, so only visible ones.
  */
-import { useQuery } from '@tanstack/react-query';
-import { hub } from '../../api/client';
+import { useAssetName } from '../../components/use-asset-name';
 import { AssetPicker, type PickedAsset } from '../../components/AssetPicker';
-
-/** An asset's name for a check's `run_from_asset_id` (its id while loading, or when it is gone). */
-export function useAssetName(assetId: string | null): string | null {
-  const asset = useQuery({
-    queryKey: ['assets', 'name', assetId],
-    queryFn: async () => (await hub.call('assets.get', { params: { id: assetId ?? '' } })).data,
-    enabled: assetId !== null,
-    staleTime: 60_000,
-    retry: false,
-  });
-  return assetId === null ? null : (asset.data?.name ?? assetId);
-}
 
 /** "the hub" or "agent of <asset>", as the Checks list shows it. */
 export function RunFromName({ assetId }: { assetId: string | null }) {

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { Bookmark } from '@svc/protocol';
 import { hub } from '../../api/client';
+import { useAssetName } from '../../components/use-asset-name';
 import { AssetPicker, type PickedAsset } from '../../components/AssetPicker';
 import { ConfirmMutationDialog } from '../../components/ConfirmMutationDialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
@@ -14,18 +15,6 @@ import { TextField } from '../../components/TextField';
 import { useResourceMutation } from '../../components/use-resource-mutation';
 
 const bookmarksKey = ['terminal-bookmarks'] as const;
-
-/** An asset's name (its id while loading, or when it is gone). */
-export function useAssetName(assetId: string | null): string | null {
-  const asset = useQuery({
-    queryKey: ['assets', 'name', assetId],
-    queryFn: async () => (await hub.call('assets.get', { params: { id: assetId ?? '' } })).data,
-    enabled: assetId !== null,
-    staleTime: 60_000,
-    retry: false,
-  });
-  return assetId === null ? null : (asset.data?.name ?? assetId);
-}
 
 function BookmarkForm({ asset, onClose }: { asset: PickedAsset | null; onClose: () => void }) {
   const [picked, setPicked] = useState<PickedAsset | null>(asset);
