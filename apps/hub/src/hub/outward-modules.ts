@@ -91,6 +91,7 @@ export function createOutwardModules(parts: ModuleParts, accounts: AccountModule
     notifications: createNotificationsModule({
       ...outboundParts,
       minSeverity: () => runtimeSettings.get('notifications.min_severity'),
+      disabledUsers: () => accounts.users.services.users.disabledIds(),
       dependents: (assetId) => dependencies.services.dependencies.dependentCount(assetId),
     }),
     mobile,

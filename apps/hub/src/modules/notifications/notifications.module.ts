@@ -23,6 +23,8 @@ export function createNotificationsModule(deps: {
   outbound: LiveOutbound;
   logger: Logger;
   minSeverity: () => NotificationSeverity;
+  /** The users disabled now (the users module): their devices get no push (decision 0087, addendum). */
+  disabledUsers: () => Promise<ReadonlySet<string>>;
   dependents?: (assetId: string) => Promise<{ total: number; direct: number }>;
 }) {
   const notifications = createNotificationService(deps);

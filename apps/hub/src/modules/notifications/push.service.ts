@@ -4,7 +4,9 @@
  * routing as channels (routing.ts: the event, the severity floor, quiet hours holding back all but critical)
  * with a digest window per subscription. Incidents go out at once, so the app can keep a persistent
  * notification per open critical incident (its "live activity") and close it when the incident resolves.
- * A subscription the push service calls gone (404/410) is deleted.
+ * A subscription the push service calls gone (404/410) is deleted. A disabled user's devices get nothing
+ * (decision 0087, addendum): their subscriptions are kept and read again at each send, so once the user is
+ * enabled they receive again; a digest pending for them when its window ends is dropped, not kept.
  */
 import {
   newId,
@@ -158,6 +160,8 @@ export function createPushService(deps: {
   outbound: LiveOutbound;
   logger: Logger;
   minSeverity: () => NotificationSeverity;
+  /** The users disabled now: their subscriptions receive nothing. */
+  disabledUsers: () => Promise<ReadonlySet<string>>;
 }): PushService {
   const { db, clock, audit, box, outbound, logger } = deps;
   const delivery = createDelivery<AlertEntry>({
@@ -171,7 +175,8 @@ export function createPushService(deps: {
     parse: parseAlertEntry,
     prepare: async (id, entries, more) => {
       const row = await findPushSubscription(db, id);
-      if (!row) return null;
+      // Read at send time: a digest for a user disabled since it opened is dropped (marked sent, never sent).
+      if (!row || (await deps.disabledUsers()).has(row.user_id)) return null;
       const message = digestMessage(entries, more);
       return (signal) => deliver(row, message, signal);
     },
@@ -249,7 +254,9 @@ export function createPushService(deps: {
     const data = event.data as Record<string, unknown>;
     const severity = isNotificationSeverity(data.severity) ? data.severity : 'warning';
     const now = clock.now();
-    const rows = await allPushSubscriptions(db);
+    const disabled = await deps.disabledUsers();
+    // A disabled user's devices are left out: no alert collected for them, no incident sent.
+    const rows = (await allPushSubscriptions(db)).filter((row) => !disabled.has(row.user_id));
     if (event.type === 'alert.fired') {
       const entry: AlertEntry = {
         alert_id: stringField(data, 'alert_id'),

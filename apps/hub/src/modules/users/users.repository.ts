@@ -48,6 +48,12 @@ export async function countOtherActiveAdmins(db: Executor, exceptId: string): Pr
   return Number(row.n);
 }
 
+/** The ids of the disabled users (few: an admin disables them one by one). */
+export async function disabledUserIds(db: Executor): Promise<string[]> {
+  const rows = await db.selectFrom('users').select('id').where('disabled_at', 'is not', null).execute();
+  return rows.map((r) => r.id);
+}
+
 export async function deleteUser(db: Executor, id: string): Promise<void> {
   await db.deleteFrom('users').where('id', '=', id).execute();
 }

@@ -25,6 +25,7 @@ import {
   consumeTotpStep,
   countOtherActiveAdmins,
   deleteUser,
+  disabledUserIds,
   disableTotp,
   enableTotp,
   findUser,
@@ -82,6 +83,8 @@ export interface UserService {
 
   // What sign-in (the auth module) reads of accounts: credentials, role, second factor.
   account(id: string): Promise<UserRow | undefined>;
+  /** The users disabled now: what sends to people (Web Push) leaves out (decision 0087, addendum). */
+  disabledIds(): Promise<ReadonlySet<string>>;
   accountByUsername(username: string): Promise<UserRow | undefined>;
 
   // What two-factor sign-in (the auth module) writes of accounts: the TOTP columns.
@@ -373,6 +376,7 @@ export function createUserService(deps: {
     },
 
     account: (id) => findUser(db, id),
+    disabledIds: async () => new Set(await disabledUserIds(db)),
     accountByUsername: (username) => findUserByUsername(db, username),
     setPendingTotp: (id, sealed) => setPendingTotp(db, id, sealed),
     consumeTotpStep: (id, step) => consumeTotpStep(db, id, step),
