@@ -93,7 +93,7 @@ export function registerUsers(program: Command, ctx: Context): void {
     .argument('<user>', 'username or id')
     .option(
       '--reassign-to <user>',
-      'the user their schedules run as and who owns their shared snippets from now on (username or id)',
+      'the operator or admin their schedules run as and who owns their shared snippets from now on (username or id)',
     )
     .action(async (ref: string, options: { reassignTo?: string }, command: Command) => {
       const { client } = ctx.connect(command);

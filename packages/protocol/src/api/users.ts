@@ -37,7 +37,8 @@ export const UserDeleteQuery = Type.Object(
     /**
      * The user the deleted user's schedules run as from now on, and who owns their shared terminal snippets
      * (decision 0087): without it, a user whom a schedule runs as is not deleted (409, the schedules named),
-     * and shared snippets stay under the deleted user's id.
+     * and shared snippets stay under the deleted user's id. It must name an enabled operator or admin: a
+     * viewer (who cannot run schedules or edit snippets) or a disabled user is refused (400), nothing deleted.
      */
     reassign_to: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   },

@@ -430,6 +430,48 @@ describe.each(databaseTargets())('disabling and deleting users ($name)', ({ opti
     expect(keyDeleted.map((a) => a.action)).toContain('api_key.deleted');
   });
 
+  it('refuses a viewer or a disabled user as the heir (400) and deletes nothing', async () => {
+    const { t, ops } = use();
+    const asset = await t.createAsset();
+    const { user, key } = await adminWithKey(t, 'vince');
+    const viewer = await createUser(t, 'heir-viewer', 'viewer');
+    const resting = await createUser(t, 'heir-resting', 'operator');
+    expect((await t.request('POST', `/api/auth/users/${resting.id}/disable`)).status).toBe(200);
+    const created = await ops.request('POST', '/api/v2/schedules', {
+      key: key.raw_key,
+      body: { name: 'vince nightly', cron: '0 2 * * *', command: 'true', targets: [asset.id] },
+    });
+    expect(created.status, JSON.stringify(created.json)).toBe(201);
+    const schedule = created.json.data as Schedule;
+
+    const toViewer = await t.request('DELETE', `/api/auth/users/${user.id}?reassign_to=${viewer.id}`);
+    expect(toViewer.status, toViewer.text).toBe(400);
+    expect(toViewer.json.message).toContain(
+      'heir-viewer is a viewer, who cannot run schedules or edit snippets',
+    );
+    const toDisabled = await t.request('DELETE', `/api/auth/users/${user.id}?reassign_to=${resting.id}`);
+    expect(toDisabled.status, toDisabled.text).toBe(400);
+    expect(toDisabled.json.message).toContain('enabled');
+
+    // Nothing went: the user, their key and the schedule running as them are as they were.
+    const db = t.hub.database.db;
+    expect(await db.selectFrom('users').select('id').where('id', '=', user.id).execute()).toHaveLength(1);
+    expect((await t.request('GET', '/api/auth/users', { key: key.raw_key })).status).toBe(200);
+    const row = await db
+      .selectFrom('schedules')
+      .select('run_as')
+      .where('id', '=', schedule.id)
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(row.run_as)).toMatchObject({ userId: user.id });
+    const deleted = await db
+      .selectFrom('audit_events')
+      .select('id')
+      .where('action', '=', 'user.deleted')
+      .where('target_id', '=', user.id)
+      .execute();
+    expect(deleted).toEqual([]);
+  });
+
   it('deletes a user nothing runs as without reassign_to', async () => {
     const { t } = use();
     const user = await createUser(t, 'plain-pat', 'viewer');

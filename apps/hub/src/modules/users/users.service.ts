@@ -301,6 +301,13 @@ export function createUserService(deps: {
         if (!heir || heir.id === id || heir.disabled_at !== null) {
           throw validationError('reassign_to', 'must name another user who is enabled');
         }
+        // The heir runs the schedules and edits the shared snippets: a viewer can do neither.
+        if (heir.role === 'viewer') {
+          throw validationError(
+            'reassign_to',
+            `${heir.username} is a viewer, who cannot run schedules or edit snippets; name an operator or admin`,
+          );
+        }
       }
       const removed = await db.transaction().execute(async (trx) => {
         const schedules = deps.schedules();
