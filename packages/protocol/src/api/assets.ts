@@ -2,6 +2,7 @@
 import { Type, type Static } from 'typebox';
 import { defineRoute, type RouteContract } from '../contract.js';
 import {
+  AssetIdPattern,
   Description,
   IdParams,
   Name,
@@ -93,7 +94,17 @@ export const assetSorts = [
 ] as const;
 export type AssetSort = (typeof assetSorts)[number];
 
+/** How many ids one `ids=` filter names: a page of references (audit events, say) resolved in one call. */
+const listIdsMax = 100;
+const oneAssetId = AssetIdPattern.slice(1, -1);
+
 export const AssetListQuery = Type.Object({
+  ids: Type.Optional(
+    Type.String({
+      pattern: `^${oneAssetId}(,${oneAssetId}){0,${listIdsMax - 1}}$`,
+      description: `Only these assets: up to ${listIdsMax} comma-separated asset ids (unknown ones match nothing)`,
+    }),
+  ),
   status: Type.Optional(literals(assetStatuses)),
   platform: Type.Optional(literals(platforms)),
   group: Type.Optional(

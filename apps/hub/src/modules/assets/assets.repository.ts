@@ -16,6 +16,8 @@ export interface AssetFilter {
   text?: string | undefined;
   /** Only members of this group (an unknown group matches nothing). */
   group?: string | undefined;
+  /** Only these ids (the `ids=` filter; unknown ids match nothing). */
+  ids?: readonly string[] | undefined;
 }
 
 /** Characters JSON.stringify puts around or into list items. */
@@ -29,6 +31,7 @@ function filtered(db: Executor, filter: AssetFilter) {
     if (filter.visible.length === 0) return query.where(sql<boolean>`1 = 0`);
     query = query.where('id', 'in', filter.visible);
   }
+  if (filter.ids !== undefined) query = query.where('id', 'in', filter.ids);
   if (filter.group !== undefined) {
     const group = filter.group;
     query = query.where('id', 'in', (eb) =>

@@ -289,6 +289,23 @@ describe('assets: search, group filter and sort (the console list)', () => {
     expect(await names(`group=${newId('group')}`)).toEqual({ names: [], total: 0 });
   });
 
+  it('lists the assets named by ids= in one call, unknown ids matching nothing', async () => {
+    const ids = [byName['web-2'], newId('asset'), byName['db-1']].join(',');
+    expect(await names(`ids=${ids}`)).toEqual({ names: ['db-1', 'web-2'], total: 2 });
+    expect(await names(`ids=${ids}&status=offline`)).toEqual({ names: ['web-2'], total: 1 });
+  });
+
+  it.each([
+    ['not an id', 'ids=printer'],
+    ['an empty item', `ids=${newId('asset')},`],
+    ['a group id', `ids=${newId('group')}`],
+    ['more than 100 ids', `ids=${Array.from({ length: 101 }, () => newId('asset')).join(',')}`],
+  ])('refuses ids= with %s (400)', async (_why, query) => {
+    const res = await hub().request('GET', `/api/v2/assets?${query}`);
+    expect(res.status, res.text).toBe(400);
+    expect(res.json.error).toBe('validation');
+  });
+
   it.each([
     ['sort=name', ['db-1', 'printer', 'web-1', 'web-2']],
     ['sort=-name', ['web-2', 'web-1', 'printer', 'db-1']],
@@ -361,6 +378,7 @@ describe('assets: keys limited to some assets', () => {
     const t = hub();
     expect(await listAll(t, '', restricted)).toEqual({ data: [mine], total: 1 });
     expect(await listAll(t, '&platform=other', restricted)).toEqual({ data: [mine], total: 1 });
+    expect(await listAll(t, `&ids=${mine.id},${other.id}`, restricted)).toEqual({ data: [mine], total: 1 });
     expect((await listAll(t)).total).toBe(2);
   });
 

@@ -13,6 +13,7 @@ import { Loading } from '../../components/Loading';
 import { Pager } from '../../components/Pager';
 import { Time } from '../../components/Time';
 import { fromLocalInput, toLocalInput } from '../keys/expiry';
+import { useUserNames } from './audit-names';
 
 const perPage = 50;
 const filterNames = ['action', 'actor_id', 'asset_id', 'since', 'until'] as const;
@@ -167,12 +168,7 @@ export function AuditPage() {
     queryFn: () => hub.call('audit.list', { query: { ...filter, page, per_page: perPage } }),
     placeholderData: keepPreviousData,
   });
-  const users = useQuery({
-    queryKey: ['users', 'list', 'names'],
-    queryFn: async () => (await hub.call('users.list', { query: { per_page: 500 } })).data,
-    staleTime: 60_000,
-  });
-  const userNames = new Map((users.data ?? []).map((u) => [u.id, u.username]));
+  const userNames = useUserNames(true);
 
   const apply = (draft: Draft) => {
     const next = new URLSearchParams();

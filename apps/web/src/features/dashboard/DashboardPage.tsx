@@ -2,13 +2,20 @@
  * Fleet health at a glance: asset counts by status (`/status/aggregate`), fleet averages of the last minutes
  * (`/metrics/overview`), the fleet's busiest assets (`/metrics/top`, one call) with small charts of their
  * stored metrics, and for
- * admins the latest audit events, and the hub's live activity. Refreshed as the event feed reports changes,
+ * admins the latest audit events (who did what to which asset, group, key or user, by name and linked:
+ * ../audit/audit-names.ts), and the hub's live activity. Refreshed as the event feed reports changes,
  * and polled every 10 s as a fallback (every minute while the feed is live).
  */
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { topMetrics, type MetricSample, type MetricsTopEntry, type TopMetric } from '@svc/protocol';
+import {
+  topMetrics,
+  type AuditEvent,
+  type MetricSample,
+  type MetricsTopEntry,
+  type TopMetric,
+} from '@svc/protocol';
 import { hub } from '../../api/client';
 import { useSession } from '../../app/session';
 import { EmptyState } from '../../components/EmptyState';
@@ -17,6 +24,7 @@ import { Loading } from '../../components/Loading';
 import { Sparkline } from '../../components/Sparkline';
 import { formatNumber, formatPercent, formatTime } from '../../components/units';
 import { useT } from '../../i18n/I18nProvider';
+import { useAuditNames, type NamedRef } from '../audit/audit-names';
 import { LiveActivity, useLiveInterval } from '../events/LiveEvents';
 
 const fallbackInterval = 10_000;
@@ -266,29 +274,56 @@ function BusiestAssets() {
   );
 }
 
-function RecentAudit() {
+/** Who acted: the user's or key's name linked to its page, else the raw id, else the kind of actor. */
+function Actor({ event, named }: { event: AuditEvent; named: NamedRef | null }) {
   const { t } = useT();
+  if (named) return <NameLink named={named} />;
+  if (event.actor_id) return <code>{event.actor_id}</code>;
+  return <>{t('dashboard.actorType', { type: event.actor_type })}</>;
+}
+
+function NameLink({ named }: { named: NamedRef }) {
+  return named.to ? (
+    <Link to={named.to} translate="no">
+      {named.name}
+    </Link>
+  ) : (
+    <span translate="no">{named.name}</span>
+  );
+}
+
+function RecentAudit() {
+  const { t, rich } = useT();
+  const { isAdmin } = useSession();
   const refetchInterval = useLiveInterval(fallbackInterval);
   const audit = useQuery({
     queryKey: ['audit', 'recent'],
     queryFn: async () => (await hub.call('audit.list', { query: { per_page: 10 } })).data,
     refetchInterval,
   });
+  const names = useAuditNames(audit.data ?? [], isAdmin);
   if (audit.isPending) return <Loading label={t('dashboard.loadingAudit')} />;
   if (audit.isError) return <ErrorNotice error={audit.error} />;
   if (audit.data.length === 0) return <EmptyState title={t('dashboard.noAudit')} />;
   return (
     <ol className="audit-list">
-      {audit.data.map((event) => (
-        <li key={event.id}>
-          <time dateTime={event.ts}>{formatTime(event.ts)}</time> <code>{event.action}</code>{' '}
-          <span className="muted">
-            {event.target_id
-              ? t('dashboard.auditByOn', { actor: event.actor_type, target: event.target_id })
-              : t('dashboard.auditBy', { actor: event.actor_type })}
-          </span>
-        </li>
-      ))}
+      {audit.data.map((event) => {
+        const actor = <Actor event={event} named={names.actor(event)} />;
+        const target = names.target(event);
+        return (
+          <li key={event.id} data-testid="audit-entry">
+            <time dateTime={event.ts}>{formatTime(event.ts)}</time> <code>{event.action}</code>{' '}
+            <span className="muted">
+              {event.target_id
+                ? rich('dashboard.auditByOn', {
+                    actor,
+                    target: target ? <NameLink named={target} /> : <code>{event.target_id}</code>,
+                  })
+                : rich('dashboard.auditBy', { actor })}
+            </span>
+          </li>
+        );
+      })}
     </ol>
   );
 }

@@ -137,6 +137,8 @@ export const de: Catalogue = {
   'dashboard.noAudit': 'Noch keine Audit-Ereignisse',
   'dashboard.auditBy': 'von {actor}',
   'dashboard.auditByOn': 'von {actor} an {target}',
+  'dashboard.actorType':
+    '{type, select, system {dem Hub} agent {einem Agenten} api_key {einem API-Schlüssel} other {einem Benutzer}}',
   'dashboard.fleetLoad': 'Flottenauslastung',
   'dashboard.busiest': 'Am stärksten ausgelastete Assets (online)',
   'dashboard.live': 'Live-Aktivität',

@@ -141,6 +141,8 @@ export const en = {
   'dashboard.noAudit': 'No audit events yet',
   'dashboard.auditBy': 'by {actor}',
   'dashboard.auditByOn': 'by {actor} on {target}',
+  'dashboard.actorType':
+    '{type, select, system {the hub} agent {an agent} api_key {an API key} other {a user}}',
   'dashboard.fleetLoad': 'Fleet load',
   'dashboard.busiest': 'Busiest online assets',
   'dashboard.live': 'Live activity',

@@ -136,6 +136,8 @@ export const es: Catalogue = {
   'dashboard.noAudit': 'Todavía no hay eventos de auditoría',
   'dashboard.auditBy': 'por {actor}',
   'dashboard.auditByOn': 'por {actor} en {target}',
+  'dashboard.actorType':
+    '{type, select, system {el hub} agent {un agente} api_key {una clave de API} other {un usuario}}',
   'dashboard.fleetLoad': 'Carga de la flota',
   'dashboard.busiest': 'Activos en línea más cargados',
   'dashboard.live': 'Actividad en directo',

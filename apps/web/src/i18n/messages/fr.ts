@@ -138,6 +138,8 @@ export const fr: Catalogue = {
   'dashboard.noAudit': 'Aucun événement d’audit pour l’instant',
   'dashboard.auditBy': 'par {actor}',
   'dashboard.auditByOn': 'par {actor} sur {target}',
+  'dashboard.actorType':
+    '{type, select, system {le hub} agent {un agent} api_key {une clé d’API} other {un utilisateur}}',
   'dashboard.fleetLoad': 'Charge du parc',
   'dashboard.busiest': 'Équipements en ligne les plus chargés',
   'dashboard.live': 'Activité en direct',

@@ -133,6 +133,7 @@ export const zhCN: Catalogue = {
   'dashboard.noAudit': '暂无审计事件',
   'dashboard.auditBy': '由 {actor}',
   'dashboard.auditByOn': '由 {actor} 作用于 {target}',
+  'dashboard.actorType': '{type, select, system {hub} agent {代理} api_key {API 密钥} other {用户}}',
   'dashboard.fleetLoad': '设备群负载',
   'dashboard.busiest': '最繁忙的在线资产',
   'dashboard.live': '实时活动',
