@@ -18,6 +18,8 @@ describe('display units', () => {
   it('formats durations from milliseconds', () => {
     expect(formatDuration(12)).toBe('12 ms');
     expect(formatDuration(1234)).toBe('1.23 s');
+    expect(formatDuration(1200)).toBe('1.20 s');
+    expect(formatDuration(12_000)).toBe('12.0 s');
     expect(formatDuration(95_000)).toBe('1 min 35 s');
   });
 

@@ -56,7 +56,8 @@ export function formatDuration(ms: number): string {
   if (!Number.isFinite(ms) || ms < 0) return '—';
   if (ms < 1000) return `${formatNumber(Math.round(ms))} ms`;
   const seconds = ms / 1000;
-  if (seconds < 60) return `${formatNumber(seconds, seconds < 10 ? 2 : 1)} s`;
+  // Fixed decimals, as a stopwatch shows them: 1.20 s, not 1.2 s.
+  if (seconds < 60) return `${fixed(seconds, seconds < 10 ? 2 : 1)} s`;
   const minutes = Math.floor(seconds / 60);
   return `${formatNumber(minutes)} min ${formatNumber(Math.round(seconds - minutes * 60))} s`;
 }
