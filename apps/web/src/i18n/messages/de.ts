@@ -261,4 +261,24 @@ export const de: Catalogue = {
   'maintenance.title': 'In Wartung:',
   'maintenance.notice': '{title} {label}{count, plural, =1 {} other { (# Assets)}} bis {until}: {link}.',
   'maintenance.suppressed': 'Alarme werden unterdrückt',
+
+  'rows.filterLabel': 'Filtern: {label}',
+  'rows.filterPlaceholder': 'Filtern',
+  'rows.shown': '{shown} von {total}',
+  'rows.noMatch': 'Nichts passt zum Filter',
+
+  'assetPicker.placeholder': 'Name, Hostname, Adresse oder Tag eingeben',
+  'assetPicker.matches': '{label}: Treffer',
+  'assetPicker.noOtherMatch': 'Kein weiteres Asset passt zu „{query}“',
+  'assetPicker.noOthers': 'Keine weiteren Assets',
+
+  'targets.legend': 'Ziele',
+  'targets.assets': 'Assets',
+  'targets.group': 'Eine Gruppe',
+  'targets.add': 'Ein Asset hinzufügen',
+  'targets.chosen': 'Gewählte Assets',
+  'targets.none': 'Noch kein Asset gewählt.',
+  'targets.groupLabel': 'Gruppe',
+  'targets.chooseGroup': 'Gruppe wählen',
+  'targets.groupOption': '{name} ({n, plural, one {# Asset} other {# Assets}})',
 };

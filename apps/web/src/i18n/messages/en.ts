@@ -263,6 +263,26 @@ export const en = {
   'maintenance.title': 'In maintenance:',
   'maintenance.notice': '{title} {label}{count, plural, =1 {} other { (# assets)}} until {until}: {link}.',
   'maintenance.suppressed': 'alerts are suppressed',
+
+  'rows.filterLabel': 'Filter: {label}',
+  'rows.filterPlaceholder': 'Filter',
+  'rows.shown': '{shown} of {total}',
+  'rows.noMatch': 'Nothing matches the filter',
+
+  'assetPicker.placeholder': 'Type a name, hostname, address or tag',
+  'assetPicker.matches': '{label}: matches',
+  'assetPicker.noOtherMatch': 'No other asset matches “{query}”',
+  'assetPicker.noOthers': 'No other assets',
+
+  'targets.legend': 'Targets',
+  'targets.assets': 'Assets',
+  'targets.group': 'A group',
+  'targets.add': 'Add an asset',
+  'targets.chosen': 'Chosen assets',
+  'targets.none': 'No asset chosen yet.',
+  'targets.groupLabel': 'Group',
+  'targets.chooseGroup': 'Choose a group',
+  'targets.groupOption': '{name} ({n, plural, one {# asset} other {# assets}})',
 };
 
 export type MessageKey = keyof typeof en;

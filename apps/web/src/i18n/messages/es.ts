@@ -259,4 +259,24 @@ export const es: Catalogue = {
   'maintenance.title': 'En mantenimiento:',
   'maintenance.notice': '{title} {label}{count, plural, =1 {} other { (# activos)}} hasta {until}: {link}.',
   'maintenance.suppressed': 'las alertas se suprimen',
+
+  'rows.filterLabel': 'Filtrar: {label}',
+  'rows.filterPlaceholder': 'Filtrar',
+  'rows.shown': '{shown} de {total}',
+  'rows.noMatch': 'Nada coincide con el filtro',
+
+  'assetPicker.placeholder': 'Escribe un nombre, nombre de host, dirección o etiqueta',
+  'assetPicker.matches': '{label}: coincidencias',
+  'assetPicker.noOtherMatch': 'Ningún otro activo coincide con «{query}»',
+  'assetPicker.noOthers': 'No hay más activos',
+
+  'targets.legend': 'Destinos',
+  'targets.assets': 'Activos',
+  'targets.group': 'Un grupo',
+  'targets.add': 'Añadir un activo',
+  'targets.chosen': 'Activos elegidos',
+  'targets.none': 'Aún no se ha elegido ningún activo.',
+  'targets.groupLabel': 'Grupo',
+  'targets.chooseGroup': 'Elige un grupo',
+  'targets.groupOption': '{name} ({n, plural, one {# activo} other {# activos}})',
 };

@@ -262,4 +262,24 @@ export const fr: Catalogue = {
   'maintenance.notice':
     '{title} {label}{count, plural, =1 {} other { (# équipements)}} jusqu’au {until} : {link}.',
   'maintenance.suppressed': 'les alertes sont supprimées',
+
+  'rows.filterLabel': 'Filtrer : {label}',
+  'rows.filterPlaceholder': 'Filtrer',
+  'rows.shown': '{shown} sur {total}',
+  'rows.noMatch': 'Rien ne correspond au filtre',
+
+  'assetPicker.placeholder': 'Saisissez un nom, un nom d’hôte, une adresse ou un tag',
+  'assetPicker.matches': '{label} : correspondances',
+  'assetPicker.noOtherMatch': 'Aucun autre actif ne correspond à « {query} »',
+  'assetPicker.noOthers': 'Aucun autre actif',
+
+  'targets.legend': 'Cibles',
+  'targets.assets': 'Actifs',
+  'targets.group': 'Un groupe',
+  'targets.add': 'Ajouter un actif',
+  'targets.chosen': 'Actifs choisis',
+  'targets.none': 'Aucun actif choisi pour l’instant.',
+  'targets.groupLabel': 'Groupe',
+  'targets.chooseGroup': 'Choisir un groupe',
+  'targets.groupOption': '{name} ({n, plural, one {# actif} other {# actifs}})',
 };

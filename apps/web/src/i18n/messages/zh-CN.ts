@@ -251,4 +251,24 @@ export const zhCN: Catalogue = {
   'maintenance.title': '维护中：',
   'maintenance.notice': '{title}{label}{count, plural, =1 {} other {（# 个资产）}}，直到 {until}：{link}。',
   'maintenance.suppressed': '告警已被抑制',
+
+  'rows.filterLabel': '筛选：{label}',
+  'rows.filterPlaceholder': '筛选',
+  'rows.shown': '{shown} / {total}',
+  'rows.noMatch': '没有符合筛选条件的内容',
+
+  'assetPicker.placeholder': '输入名称、主机名、地址或标签',
+  'assetPicker.matches': '{label}：匹配项',
+  'assetPicker.noOtherMatch': '没有其他资产匹配“{query}”',
+  'assetPicker.noOthers': '没有其他资产',
+
+  'targets.legend': '目标',
+  'targets.assets': '资产',
+  'targets.group': '一个分组',
+  'targets.add': '添加资产',
+  'targets.chosen': '已选资产',
+  'targets.none': '尚未选择资产。',
+  'targets.groupLabel': '分组',
+  'targets.chooseGroup': '选择一个分组',
+  'targets.groupOption': '{name}（{n, plural, other {# 个资产}}）',
 };
