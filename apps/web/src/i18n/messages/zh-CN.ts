@@ -262,6 +262,67 @@ export const zhCN: Catalogue = {
   'assetPicker.noOtherMatch': '没有其他资产匹配“{query}”',
   'assetPicker.noOthers': '没有其他资产',
 
+  'alert.severity': '{severity, select, info {信息} warning {警告} critical {严重} other {{severity}}}',
+  'alert.status':
+    '{status, select, active {活动} firing {触发中} acknowledged {已确认} silenced {已静默} suppressed {已抑制} resolved {已解决} other {{status}}}',
+
+  'alerts.title': '告警',
+  'alerts.rules': '规则',
+  'alerts.incidents': '事件',
+  'alerts.maintenance': '处于维护窗口的资产产生的告警显示为已抑制',
+  'alerts.filters': '筛选告警',
+  'alerts.status': '状态',
+  'alerts.anyStatus': '任意状态',
+  'alerts.severity': '严重程度',
+  'alerts.anySeverity': '任意严重程度',
+  'alerts.loading': '正在加载告警',
+  'alerts.none': '没有告警',
+  'alerts.noneText': '没有符合这些筛选条件的内容。告警来自规则。',
+  'alerts.column':
+    '{column, select, severity {严重程度} rule {规则} asset {资产} summary {摘要} status {状态} other {触发时间}}',
+  'alerts.until': '直到 {time}',
+  'alerts.acknowledge': '确认',
+  'alerts.silence': '静默…',
+
+  'silence.title': '静默 {name}',
+  'silence.submit': '静默',
+  'silence.pending': '正在静默…',
+  'silence.for': '静默时长',
+  'silence.duration':
+    '{unit, select, minutes {{n, plural, other {# 分钟}}} hours {{n, plural, other {# 小时}}} days {{n, plural, other {# 天}}} other {{n, plural, other {# 周}}}}',
+
+  'rules.title': '告警规则',
+  'rules.new': '新建规则',
+  'rules.alerts': '告警',
+  'rules.loading': '正在加载告警规则',
+  'rules.none': '还没有告警规则',
+  'rules.noneText': '当资产离线，或其 CPU、内存或磁盘持续偏高时，规则会产生告警。',
+  'rules.column':
+    '{column, select, name {名称} condition {条件} severity {严重程度} assets {资产} other {已启用}}',
+  'rules.condition':
+    '{kind, select, offline {离线} service {服务 {service} 未运行} check {检查连续失败 {failures} 次} cpu {CPU 高于 {threshold}%} memory {内存高于 {threshold}%} other {磁盘高于 {threshold}%}}{minutes, plural, =0 {} other {，持续 # 分钟}}',
+  'rules.assets': '{n, plural, =0 {所有资产} other {#}}',
+  'rules.enabled': '{enabled, select, yes {是} other {否}}',
+  'rules.deleteConfirm': '删除规则',
+  'rules.deleteText': '其未关闭的告警将被解决。此操作无法撤销。',
+
+  'ruleForm.newTitle': '新建告警规则',
+  'ruleForm.create': '创建规则',
+  'ruleForm.name': '名称',
+  'ruleForm.condition': '条件',
+  'ruleForm.kind':
+    '{kind, select, offline {资产离线} cpu {CPU 高于阈值} memory {内存高于阈值} disk {磁盘高于阈值} service {服务未运行} other {服务检查失败}}',
+  'ruleForm.service': '服务名称',
+  'ruleForm.servicePlaceholder': 'nginx.service',
+  'ruleForm.threshold': '阈值（%）',
+  'ruleForm.failures': '连续失败次数',
+  'ruleForm.duration': '持续至少（分钟）',
+  'ruleForm.severity': '严重程度',
+  'ruleForm.assets': '资产',
+  'ruleForm.everyAsset': '（所有资产）',
+  'ruleForm.watched': '监视的资产',
+  'ruleForm.watch': '监视一个资产',
+
   'targets.legend': '目标',
   'targets.assets': '资产',
   'targets.group': '一个分组',
