@@ -1,13 +1,14 @@
 /**
  * The console in its five languages (decision 0090): the translated pages (sign-in, dashboard, assets, an
- * asset's overview, the search dialog, a page not found) render in each with `<html lang>` set, a word of that language visible,
- * no missing-key marker and nothing axe calls critical or serious; the language menu switches and is
+ * asset's overview, the search dialog, alerts and alert rules, a page not found) render in each with
+ * `<html lang>` set, a word of that language visible, no missing-key marker and nothing axe calls critical or serious; the language menu switches and is
  * remembered; the browser's own language is the default. Then once in the pseudo-locale: every visible text
  * of those pages (and every aria-label and placeholder) carries its markers, so a string left out of the
  * catalogues shows here. Data (asset names, addresses, usernames, times, code) is what the page marks
  * `translate="no"` or shows in <code>, <kbd> or <time>.
  */
 import type { Page } from 'playwright-core';
+import type { Alert } from '@svc/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { de } from '../src/i18n/messages/de.js';
 import { en, type Catalogue } from '../src/i18n/messages/en.js';
@@ -18,7 +19,8 @@ import { accessibilityProblems } from './axe.js';
 import { connectFakeAgent, createManualAsset, hourOfSamples, type EnrolledFake } from './fleet.js';
 import { useConsole } from './harness.js';
 
-const h = useConsole();
+// Alert rules evaluated every second, so the alert the alerts page shows fires within the setup.
+const h = useConsole({ env: { SVC_ALERT_INTERVAL_S: '1' } });
 
 const catalogues: [string, Catalogue][] = [
   ['en', en],
@@ -30,13 +32,31 @@ const catalogues: [string, Catalogue][] = [
 
 const agentName = 'i18n-node-01';
 const manualName = 'i18n-manual-02';
+const goneName = 'i18n-gone-03';
 let fake: EnrolledFake;
 let manualId = '';
+let alertId = '';
 
 beforeAll(async () => {
   fake = await connectFakeAgent(h(), agentName, {});
   fake.agent.metrics(hourOfSamples());
   manualId = (await createManualAsset(h(), manualName)).id;
+  // An agent that leaves, watched by an offline rule: one firing alert for the alerts page.
+  const gone = await connectFakeAgent(h(), goneName, {});
+  await h().api('POST', '/api/v2/alerts/rules', {
+    name: 'i18n gone',
+    kind: 'offline',
+    severity: 'critical',
+    duration_minutes: 0,
+    asset_ids: [gone.assetId],
+  });
+  gone.agent.close();
+  for (let i = 0; i < 100 && alertId === ''; i++) {
+    const alerts = (await h().api('GET', '/api/v2/alerts?status=active')).json.data as Alert[];
+    alertId = alerts[0]?.id ?? '';
+    if (alertId === '') await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  expect(alertId).not.toBe('');
 }, 60_000);
 
 afterAll(() => {
@@ -59,7 +79,7 @@ async function waitSettled(page: Page): Promise<void> {
 
 describe('the console in five languages', () => {
   it.each(catalogues)(
-    'renders sign-in, dashboard, assets, an asset, search and not-found in %s',
+    'renders sign-in, dashboard, assets, an asset, search, alerts and not-found in %s',
     async (lang, messages) => {
       const t = h();
       // The sign-in page, signed out, in a context of its own.
@@ -113,6 +133,28 @@ describe('the console in five languages', () => {
       await dialog.getByRole('option', { name: new RegExp(agentName) }).waitFor();
       await expectLanguage(page, lang);
       problems.push(...(await accessibilityProblems(page, `search (${lang})`)));
+      await page.keyboard.press('Escape');
+
+      await page.goto(`${t.baseUrl}/alerts`);
+      await page.getByRole('heading', { level: 1, name: messages['alerts.title'] }).waitFor();
+      const alertRow = page.locator(`tr[data-alert-id="${alertId}"]`);
+      await alertRow.getByText('i18n gone').waitFor();
+      await page.getByRole('columnheader', { name: messages['common.actions'] }).waitFor();
+      await expectLanguage(page, lang);
+      problems.push(...(await accessibilityProblems(page, `alerts (${lang})`)));
+      await alertRow.getByRole('button', { name: messages['alerts.silence'] }).click();
+      await page.getByRole('dialog').getByLabel(messages['silence.for']).waitFor();
+      await expectLanguage(page, lang);
+      await page.keyboard.press('Escape');
+      await page.getByRole('link', { name: messages['alerts.rules'], exact: true }).click();
+      await page.getByRole('heading', { level: 1, name: messages['rules.title'] }).waitFor();
+      await page.getByRole('table', { name: messages['rules.title'] }).getByText('i18n gone').waitFor();
+      await expectLanguage(page, lang);
+      problems.push(...(await accessibilityProblems(page, `alert rules (${lang})`)));
+      await page.getByRole('button', { name: messages['rules.new'] }).click();
+      await page.getByRole('dialog', { name: messages['ruleForm.newTitle'] }).waitFor();
+      await page.getByLabel(messages['ruleForm.duration']).waitFor();
+      await expectLanguage(page, lang);
       await page.keyboard.press('Escape');
 
       await page.goto(`${t.baseUrl}/no-such-page`);
@@ -223,6 +265,27 @@ describe('the pseudo-locale', () => {
     unmarked.searchEmpty = await page.evaluate<string[]>(unmarkedTexts);
     await page.keyboard.press('Escape');
 
+    await page.goto(`${t.baseUrl}/alerts`);
+    const alertRow = page.locator(`tr[data-alert-id="${alertId}"]`);
+    await alertRow.waitFor();
+    await waitSettled(page);
+    unmarked.alerts = await page.evaluate<string[]>(unmarkedTexts);
+    await alertRow.locator('.row-actions button').last().click();
+    await page.getByRole('dialog').locator('select').waitFor();
+    unmarked.silence = await page.evaluate<string[]>(unmarkedTexts);
+    await page.keyboard.press('Escape');
+
+    await page.goto(`${t.baseUrl}/alerts/rules`);
+    await page.locator('.data-table tbody tr').first().waitFor();
+    await waitSettled(page);
+    unmarked.rules = await page.evaluate<string[]>(unmarkedTexts);
+    await page.locator('.page-header button.primary').click();
+    const ruleForm = page.getByRole('dialog');
+    await ruleForm.locator('input[role="combobox"]').click();
+    await ruleForm.locator('.picker-options [role="option"]').first().waitFor();
+    unmarked.ruleForm = await page.evaluate<string[]>(unmarkedTexts);
+    await page.keyboard.press('Escape');
+
     await page.goto(`${t.baseUrl}/no-such-page`);
     await page.locator('main h1').waitFor();
     unmarked.notFound = await page.evaluate<string[]>(unmarkedTexts);
@@ -247,6 +310,10 @@ describe('the pseudo-locale', () => {
       assetPage: [],
       search: [],
       searchEmpty: [],
+      alerts: [],
+      silence: [],
+      rules: [],
+      ruleForm: [],
       notFound: [],
     });
   }, 90_000);

@@ -6,6 +6,7 @@
 import { useEffect, useId, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { hub } from '../api/client';
+import { useT } from '../i18n/I18nProvider';
 import { useDebounced } from './use-debounced';
 import { ErrorNotice } from './ErrorNotice';
 
@@ -45,6 +46,7 @@ export function AssetPicker({
   onPick: (asset: PickedAsset) => void;
   disabled?: boolean;
 }) {
+  const { t } = useT();
   const [text, setText] = useState('');
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
@@ -77,7 +79,7 @@ export function AssetPicker({
         aria-expanded={open && choices.length > 0}
         aria-controls={listId}
         aria-activedescendant={open && choices[active] ? `${listId}-${active}` : undefined}
-        placeholder="Type a name, hostname, address or tag"
+        placeholder={t('assetPicker.placeholder')}
         value={text}
         disabled={disabled}
         onFocus={() => {
@@ -111,7 +113,12 @@ export function AssetPicker({
       />
       {open && options.isError && <ErrorNotice error={options.error} />}
       {open && (
-        <ul id={listId} role="listbox" aria-label={`${label}: matches`} className="picker-options">
+        <ul
+          id={listId}
+          role="listbox"
+          aria-label={t('assetPicker.matches', { label })}
+          className="picker-options"
+        >
           {choices.map((asset, index) => (
             <li
               key={asset.id}
@@ -124,12 +131,12 @@ export function AssetPicker({
                 pick(asset);
               }}
             >
-              {asset.name}
+              <span translate="no">{asset.name}</span>
             </li>
           ))}
           {options.isSuccess && choices.length === 0 && (
             <li className="muted" role="presentation">
-              {q ? `No other asset matches “${q}”` : 'No other assets'}
+              {q ? t('assetPicker.noOtherMatch', { query: q }) : t('assetPicker.noOthers')}
             </li>
           )}
         </ul>

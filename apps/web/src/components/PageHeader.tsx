@@ -14,8 +14,11 @@ export function PageHeader({
 }: {
   titleId: string;
   title: string;
-  /** How many there are, shown as "3 groups"; undefined until read. */
-  count?: { n: number; noun: string } | undefined;
+  /**
+   * How many there are, undefined until read: the page's own plural message ("3 groups", from `t()`), or
+   * (pages not yet translated) a number and an English noun.
+   */
+  count?: string | { n: number; noun: string } | undefined;
   /** The primary action; false or absent shows none. */
   action?: { label: string; onClick: () => void } | false;
   /** Links or controls between the count and the action. */
@@ -24,7 +27,9 @@ export function PageHeader({
   return (
     <div className="page-header">
       <h1 id={titleId}>{title}</h1>
-      {count && <span className="muted">{countText(count.n, count.noun)}</span>}
+      {count !== undefined && (
+        <span className="muted">{typeof count === 'string' ? count : countText(count.n, count.noun)}</span>
+      )}
       {children}
       {action && (
         <button type="button" className="primary" onClick={action.onClick}>

@@ -3,6 +3,7 @@
  * fields, the submit button (and Cancel while editing), and the hub's refusal when no field could show it.
  */
 import { useId, type ReactNode, type SyntheticEvent } from 'react';
+import { useT } from '../i18n/I18nProvider';
 import { ErrorNotice } from './ErrorNotice';
 import { hasUnplacedProblem } from './form-problems';
 import type { ResourceMutation } from './use-resource-mutation';
@@ -29,6 +30,7 @@ export function PanelForm<TData, TVariables>({
   beside?: ReactNode;
   children: ReactNode;
 }) {
+  const { t } = useT();
   const titleId = useId();
   const ready = canSubmit && !mutation.isPending;
   const submit = (event: SyntheticEvent) => {
@@ -38,11 +40,11 @@ export function PanelForm<TData, TVariables>({
   const buttons = (
     <div className="run-buttons">
       <button type="submit" className="primary" disabled={!ready}>
-        {mutation.isPending ? 'Saving…' : submitLabel}
+        {mutation.isPending ? t('common.saving') : submitLabel}
       </button>
       {onCancel && (
         <button type="button" onClick={onCancel} disabled={mutation.isPending}>
-          Cancel
+          {t('common.cancel')}
         </button>
       )}
     </div>

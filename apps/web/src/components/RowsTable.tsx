@@ -4,6 +4,7 @@
  */
 import { useMemo, useRef, useState, type ReactNode } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
+import { useT } from '../i18n/I18nProvider';
 import { EmptyState } from './EmptyState';
 
 export interface RowsColumn<T> {
@@ -45,6 +46,7 @@ export function RowsTable<T>({
   /** A last column of buttons for a row (absent for roles that may not act). */
   actions?: (row: T) => ReactNode;
 }) {
+  const { t } = useT();
   const [filter, setFilter] = useState('');
   const [sort, setSort] = useState(initialSort ?? null);
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -77,10 +79,10 @@ export function RowsTable<T>({
       {filterText && (
         <div className="rows-toolbar">
           <label className="rows-filter">
-            <span className="visually-hidden">Filter {label.toLowerCase()}</span>
+            <span className="visually-hidden">{t('rows.filterLabel', { label })}</span>
             <input
               type="search"
-              placeholder="Filter"
+              placeholder={t('rows.filterPlaceholder')}
               value={filter}
               onChange={(e) => {
                 setFilter(e.target.value);
@@ -88,12 +90,14 @@ export function RowsTable<T>({
             />
           </label>
           <span className="muted" aria-live="polite">
-            {shown.length === rows.length ? `${rows.length}` : `${shown.length} of ${rows.length}`}
+            {shown.length === rows.length
+              ? String(rows.length)
+              : t('rows.shown', { shown: shown.length, total: rows.length })}
           </span>
         </div>
       )}
       {shown.length === 0 ? (
-        <EmptyState title={rows.length === 0 ? emptyTitle : 'Nothing matches the filter'} />
+        <EmptyState title={rows.length === 0 ? emptyTitle : t('rows.noMatch')} />
       ) : (
         <div className="rows-scroll" ref={scrollRef}>
           <table className="data-table" aria-label={label} aria-rowcount={shown.length + 1}>
@@ -127,7 +131,7 @@ export function RowsTable<T>({
                 })}
                 {actions && (
                   <th scope="col">
-                    <span className="visually-hidden">Actions</span>
+                    <span className="visually-hidden">{t('common.actions')}</span>
                   </th>
                 )}
               </tr>

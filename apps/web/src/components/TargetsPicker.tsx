@@ -5,6 +5,7 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { hub } from '../api/client';
+import { useT } from '../i18n/I18nProvider';
 import { AssetPicker, type PickedAsset } from './AssetPicker';
 import { ErrorNotice } from './ErrorNotice';
 import { unnamedIds, withAsset, withNames, withoutAsset, type TargetChoice } from './target-choice';
@@ -46,12 +47,13 @@ export function TargetsPicker({
   onChange: (next: TargetChoice) => void;
   problem?: string | undefined;
 }) {
+  const { t } = useT();
   const groups = useGroupList();
   const choice = useNamedChoice(stored);
   return (
     <>
       <fieldset className="target-mode">
-        <legend>Targets</legend>
+        <legend>{t('targets.legend')}</legend>
         <label className="checkbox">
           <input
             type="radio"
@@ -61,7 +63,7 @@ export function TargetsPicker({
               onChange({ ...choice, mode: 'assets' });
             }}
           />
-          Assets
+          {t('targets.assets')}
         </label>
         <label className="checkbox">
           <input
@@ -72,27 +74,27 @@ export function TargetsPicker({
               onChange({ ...choice, mode: 'group' });
             }}
           />
-          A group
+          {t('targets.group')}
         </label>
       </fieldset>
       {choice.mode === 'assets' ? (
         <div className="field">
           <AssetPicker
-            label="Add an asset"
+            label={t('targets.add')}
             picked={new Set(choice.picked.map((p) => p.id))}
             onPick={(asset) => {
               onChange(withAsset(choice, asset));
             }}
           />
           {choice.picked.length > 0 ? (
-            <ul className="chips" aria-label="Chosen assets">
+            <ul className="chips" aria-label={t('targets.chosen')}>
               {choice.picked.map((p) => (
                 <li key={p.id} className="chip">
-                  {p.name}
+                  <span translate="no">{p.name}</span>
                   <button
                     type="button"
                     className="chip-remove"
-                    aria-label={`Remove ${p.name}`}
+                    aria-label={t('common.removeNamed', { name: p.name })}
                     onClick={() => {
                       onChange(withoutAsset(choice, p.id));
                     }}
@@ -103,12 +105,12 @@ export function TargetsPicker({
               ))}
             </ul>
           ) : (
-            <p className="muted small">No asset chosen yet.</p>
+            <p className="muted small">{t('targets.none')}</p>
           )}
         </div>
       ) : (
         <div className="field">
-          <label htmlFor={`${idPrefix}-group`}>Group</label>
+          <label htmlFor={`${idPrefix}-group`}>{t('targets.groupLabel')}</label>
           <select
             id={`${idPrefix}-group`}
             value={choice.groupId}
@@ -116,10 +118,10 @@ export function TargetsPicker({
               onChange({ ...choice, groupId: e.target.value });
             }}
           >
-            <option value="">Choose a group</option>
+            <option value="">{t('targets.chooseGroup')}</option>
             {groups.data?.map((g) => (
               <option key={g.id} value={g.id}>
-                {g.name} ({g.asset_ids.length} asset{g.asset_ids.length === 1 ? '' : 's'})
+                {t('targets.groupOption', { name: g.name, n: g.asset_ids.length })}
               </option>
             ))}
           </select>

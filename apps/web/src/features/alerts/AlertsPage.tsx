@@ -14,7 +14,9 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { PageHeader } from '../../components/PageHeader';
 import { PagedQueryStates } from '../../components/QueryStates';
 import { useResourceMutation } from '../../components/use-resource-mutation';
+import { Time } from '../../components/Time';
 import { formatTime } from '../../components/units';
+import { useT } from '../../i18n/I18nProvider';
 import { useLiveInterval } from '../events/LiveEvents';
 import { SeverityBadge } from './SeverityBadge';
 import { SilenceDialog } from './SilenceDialog';
@@ -23,6 +25,7 @@ import { MaintenanceNotice } from '../maintenance/MaintenanceNotice';
 const perPage = 50;
 const statusFilters = ['active', ...alertStatuses] as const;
 type StatusFilter = (typeof statusFilters)[number] | 'all';
+const columns = ['severity', 'rule', 'asset', 'summary', 'status', 'fired'] as const;
 type SeverityFilter = (typeof alertSeverities)[number] | '';
 
 function isStatus(value: string): value is (typeof statusFilters)[number] {
@@ -34,6 +37,7 @@ function isSeverity(value: string): value is (typeof alertSeverities)[number] {
 }
 
 function AlertActions({ alert, onSilence }: { alert: Alert; onSilence: () => void }) {
+  const { t } = useT();
   const acknowledge = useResourceMutation({
     mutationFn: async () => (await hub.call('alerts.acknowledge', { params: { id: alert.id } })).data,
     invalidates: [['alerts']],
@@ -49,11 +53,11 @@ function AlertActions({ alert, onSilence }: { alert: Alert; onSilence: () => voi
             acknowledge.mutate();
           }}
         >
-          Acknowledge
+          {t('alerts.acknowledge')}
         </button>
       )}
       <button type="button" onClick={onSilence}>
-        Silence…
+        {t('alerts.silence')}
       </button>
       {acknowledge.isError && <ErrorNotice error={acknowledge.error} />}
     </div>
@@ -61,6 +65,7 @@ function AlertActions({ alert, onSilence }: { alert: Alert; onSilence: () => voi
 }
 
 export function AlertsPage() {
+  const { t } = useT();
   const { canMutate } = useSession();
   const [params, setParams] = useSearchParams();
   const rawStatus = params.get('status') ?? 'active';
@@ -94,29 +99,31 @@ export function AlertsPage() {
   });
   return (
     <section className="page" aria-labelledby="alerts-title">
-      <PageHeader titleId="alerts-title" title="Alerts">
-        <Link to="/alerts/rules">Rules</Link>
-        <Link to="/incidents">Incidents</Link>
+      <PageHeader titleId="alerts-title" title={t('alerts.title')}>
+        <Link to="/alerts/rules">{t('alerts.rules')}</Link>
+        <Link to="/incidents">{t('alerts.incidents')}</Link>
       </PageHeader>
-      <MaintenanceNotice label="alerts raised on assets in a maintenance window are shown as suppressed" />
-      <div className="filters" role="search" aria-label="Filter alerts">
+      <MaintenanceNotice label={t('alerts.maintenance')} />
+      <div className="filters" role="search" aria-label={t('alerts.filters')}>
         <FilterSelect
           id="alert-status"
-          label="Status"
+          label={t('alerts.status')}
           value={status}
           anyValue="all"
-          anyLabel="Any status"
+          anyLabel={t('alerts.anyStatus')}
           options={statusFilters}
+          optionLabel={(value) => t('alert.status', { status: value })}
           onChange={(value) => {
             setParam('status', value);
           }}
         />
         <FilterSelect
           id="alert-severity"
-          label="Severity"
+          label={t('alerts.severity')}
           value={severity}
-          anyLabel="Any severity"
+          anyLabel={t('alerts.anySeverity')}
           options={alertSeverities}
+          optionLabel={(value) => t('alert.severity', { severity: value })}
           onChange={(value) => {
             setParam('severity', value);
           }}
@@ -124,10 +131,10 @@ export function AlertsPage() {
       </div>
       <PagedQueryStates
         query={alerts}
-        loadingLabel="Loading alerts"
+        loadingLabel={t('alerts.loading')}
         empty={
-          <EmptyState title="No alerts">
-            <p>Nothing matches these filters. Alerts come from the rules.</p>
+          <EmptyState title={t('alerts.none')}>
+            <p>{t('alerts.noneText')}</p>
           </EmptyState>
         }
         page={page}
@@ -138,16 +145,15 @@ export function AlertsPage() {
       >
         {(rows) => (
           <div className="rows-scroll">
-            <table className="data-table" aria-label="Alerts">
+            <table className="data-table" aria-label={t('alerts.title')}>
               <thead>
                 <tr>
-                  <th scope="col">Severity</th>
-                  <th scope="col">Rule</th>
-                  <th scope="col">Asset</th>
-                  <th scope="col">Summary</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Fired</th>
-                  {canMutate && <th scope="col">Actions</th>}
+                  {columns.map((column) => (
+                    <th key={column} scope="col">
+                      {t('alerts.column', { column })}
+                    </th>
+                  ))}
+                  {canMutate && <th scope="col">{t('common.actions')}</th>}
                 </tr>
               </thead>
               <tbody>
@@ -156,18 +162,29 @@ export function AlertsPage() {
                     <td>
                       <SeverityBadge severity={a.severity} />
                     </td>
-                    <th scope="row">{a.rule_name}</th>
+                    <th scope="row" translate="no">
+                      {a.rule_name}
+                    </th>
                     <td>
-                      <Link to={`/assets/${encodeURIComponent(a.asset_id)}`}>{a.asset_name}</Link>
+                      <Link to={`/assets/${encodeURIComponent(a.asset_id)}`} translate="no">
+                        {a.asset_name}
+                      </Link>
                     </td>
-                    <td className="cell-wide">{a.summary}</td>
+                    <td className="cell-wide" translate="no">
+                      {a.summary}
+                    </td>
                     <td className="alert-status">
-                      {a.status}
+                      {t('alert.status', { status: a.status })}
                       {a.status === 'silenced' && a.silenced_until !== null && (
-                        <span className="muted"> until {formatTime(a.silenced_until)}</span>
+                        <span className="muted">
+                          {' '}
+                          {t('alerts.until', { time: formatTime(a.silenced_until) })}
+                        </span>
                       )}
                     </td>
-                    <td>{formatTime(a.fired_at)}</td>
+                    <td>
+                      <Time value={a.fired_at} />
+                    </td>
                     {canMutate && (
                       <td>
                         <AlertActions

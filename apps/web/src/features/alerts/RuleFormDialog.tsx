@@ -13,19 +13,12 @@ import { FormDialog } from '../../components/FormDialog';
 import { FormField } from '../../components/FormField';
 import { TextField } from '../../components/TextField';
 import { useResourceMutation } from '../../components/use-resource-mutation';
-
-const kindLabels: Record<AlertRuleKind, string> = {
-  offline: 'Asset offline',
-  cpu: 'CPU above a threshold',
-  memory: 'Memory above a threshold',
-  disk: 'Disk above a threshold',
-  service: 'Service not active',
-  check: 'Service check failing',
-};
+import { useT } from '../../i18n/I18nProvider';
 
 const hasThreshold = (kind: AlertRuleKind) => kind === 'cpu' || kind === 'memory' || kind === 'disk';
 
 export function RuleFormDialog({ rule, onClose }: { rule: AlertRule | null; onClose: () => void }) {
+  const { t } = useT();
   const [name, setName] = useState(rule?.name ?? '');
   const [kind, setKind] = useState<AlertRuleKind>(rule?.kind ?? 'offline');
   const [severity, setSeverity] = useState<AlertSeverity>(rule?.severity ?? 'warning');
@@ -55,24 +48,24 @@ export function RuleFormDialog({ rule, onClose }: { rule: AlertRule | null; onCl
   const { problems } = save;
   return (
     <FormDialog
-      title={rule ? `Edit ${rule.name}` : 'New alert rule'}
+      title={rule ? t('common.editNamed', { name: rule.name }) : t('ruleForm.newTitle')}
       mutation={save}
       onSubmit={() => {
         save.mutate();
       }}
       onClose={onClose}
-      submitLabel={rule ? 'Save' : 'Create rule'}
+      submitLabel={rule ? t('common.save') : t('ruleForm.create')}
     >
       <TextField
         id="rule-name"
-        label="Name"
+        label={t('ruleForm.name')}
         problem={problems.name}
         value={name}
         required
         autoFocus
         onChange={setName}
       />
-      <FormField id="rule-kind" label="Condition" problem={problems.kind}>
+      <FormField id="rule-kind" label={t('ruleForm.condition')} problem={problems.kind}>
         {(control) => (
           <select
             {...control}
@@ -84,7 +77,7 @@ export function RuleFormDialog({ rule, onClose }: { rule: AlertRule | null; onCl
           >
             {alertRuleKinds.map((k) => (
               <option key={k} value={k}>
-                {kindLabels[k]}
+                {t('ruleForm.kind', { kind: k })}
               </option>
             ))}
           </select>
@@ -93,17 +86,17 @@ export function RuleFormDialog({ rule, onClose }: { rule: AlertRule | null; onCl
       {kind === 'service' && (
         <TextField
           id="rule-service"
-          label="Service name"
+          label={t('ruleForm.service')}
           problem={problems.service}
           value={service}
-          placeholder="nginx.service"
+          placeholder={t('ruleForm.servicePlaceholder')}
           onChange={setService}
         />
       )}
       {hasThreshold(kind) && (
         <TextField
           id="rule-threshold"
-          label="Threshold (%)"
+          label={t('ruleForm.threshold')}
           problem={problems.threshold_percent}
           type="number"
           inputMode="decimal"
@@ -114,7 +107,7 @@ export function RuleFormDialog({ rule, onClose }: { rule: AlertRule | null; onCl
       {kind === 'check' && (
         <TextField
           id="rule-failures"
-          label="Failed runs in a row"
+          label={t('ruleForm.failures')}
           problem={problems.failures}
           type="number"
           inputMode="numeric"
@@ -125,7 +118,7 @@ export function RuleFormDialog({ rule, onClose }: { rule: AlertRule | null; onCl
       {kind !== 'check' && (
         <TextField
           id="rule-duration"
-          label="For at least (minutes)"
+          label={t('ruleForm.duration')}
           problem={problems.duration_minutes}
           type="number"
           inputMode="numeric"
@@ -133,7 +126,7 @@ export function RuleFormDialog({ rule, onClose }: { rule: AlertRule | null; onCl
           onChange={setDuration}
         />
       )}
-      <FormField id="rule-severity" label="Severity" problem={problems.severity}>
+      <FormField id="rule-severity" label={t('ruleForm.severity')} problem={problems.severity}>
         {(control) => (
           <select
             {...control}
@@ -144,23 +137,26 @@ export function RuleFormDialog({ rule, onClose }: { rule: AlertRule | null; onCl
           >
             {alertSeverities.map((s) => (
               <option key={s} value={s}>
-                {s}
+                {t('alert.severity', { severity: s })}
               </option>
             ))}
           </select>
         )}
       </FormField>
       <div className="field">
-        <span>Assets {assetIds.length === 0 && <span className="muted">(every asset)</span>}</span>
+        <span>
+          {t('ruleForm.assets')}{' '}
+          {assetIds.length === 0 && <span className="muted">{t('ruleForm.everyAsset')}</span>}
+        </span>
         {assetIds.length > 0 && (
-          <ul className="chips" aria-label="Watched assets">
+          <ul className="chips" aria-label={t('ruleForm.watched')}>
             {assetIds.map((id) => (
               <li key={id} className="chip">
-                {id}
+                <span translate="no">{id}</span>
                 <button
                   type="button"
                   className="chip-remove"
-                  aria-label={`Remove ${id}`}
+                  aria-label={t('common.removeNamed', { name: id })}
                   onClick={() => {
                     setAssetIds(assetIds.filter((x) => x !== id));
                   }}
@@ -172,7 +168,7 @@ export function RuleFormDialog({ rule, onClose }: { rule: AlertRule | null; onCl
           </ul>
         )}
         <AssetPicker
-          label="Watch an asset"
+          label={t('ruleForm.watch')}
           picked={new Set(assetIds)}
           onPick={(asset) => {
             setAssetIds([...assetIds, asset.id]);

@@ -10,17 +10,26 @@ import { ConfirmMutationDialog } from '../../components/ConfirmMutationDialog';
 import { useResourceMutation } from '../../components/use-resource-mutation';
 import { QueryStates } from '../../components/QueryStates';
 import { PageHeader } from '../../components/PageHeader';
+import { useT } from '../../i18n/I18nProvider';
 import { RuleFormDialog } from './RuleFormDialog';
 import { SeverityBadge } from './SeverityBadge';
 
-function condition(rule: AlertRule): string {
-  const lasting = rule.duration_minutes > 0 ? ` for ${rule.duration_minutes} min` : '';
-  if (rule.kind === 'offline') return `offline${lasting}`;
-  if (rule.kind === 'service') return `service ${rule.service ?? '?'} not active${lasting}`;
-  return `${rule.kind} above ${rule.threshold_percent ?? '?'}%${lasting}`;
+const columns = ['name', 'condition', 'severity', 'assets', 'enabled'] as const;
+
+/** The rule's condition in words: its kind, threshold or service, and how long it must last. */
+function Condition({ rule }: { rule: AlertRule }) {
+  const { t } = useT();
+  return t('rules.condition', {
+    kind: rule.kind,
+    service: rule.service ?? '?',
+    threshold: rule.threshold_percent ?? '?',
+    failures: rule.failures ?? '?',
+    minutes: rule.duration_minutes,
+  });
 }
 
 export function RulesPage() {
+  const { t } = useT();
   const { canMutate } = useSession();
   const [editing, setEditing] = useState<AlertRule | 'new' | null>(null);
   const [deleting, setDeleting] = useState<AlertRule | null>(null);
@@ -40,50 +49,54 @@ export function RulesPage() {
     <section className="page" aria-labelledby="rules-title">
       <PageHeader
         titleId="rules-title"
-        title="Alert rules"
+        title={t('rules.title')}
         action={
           canMutate && {
-            label: 'New rule',
+            label: t('rules.new'),
             onClick: () => {
               setEditing('new');
             },
           }
         }
       >
-        <Link to="/alerts">Alerts</Link>
+        <Link to="/alerts">{t('rules.alerts')}</Link>
       </PageHeader>
       <QueryStates
         query={rules}
-        loadingLabel="Loading alert rules"
+        loadingLabel={t('rules.loading')}
         empty={
-          <EmptyState title="No alert rules yet">
-            <p>A rule raises an alert when an asset is offline, or its CPU, memory or disk stays high.</p>
+          <EmptyState title={t('rules.none')}>
+            <p>{t('rules.noneText')}</p>
           </EmptyState>
         }
       >
         {(rows) => (
           <div className="rows-scroll">
-            <table className="data-table" aria-label="Alert rules">
+            <table className="data-table" aria-label={t('rules.title')}>
               <thead>
                 <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Condition</th>
-                  <th scope="col">Severity</th>
-                  <th scope="col">Assets</th>
-                  <th scope="col">Enabled</th>
-                  {canMutate && <th scope="col">Actions</th>}
+                  {columns.map((column) => (
+                    <th key={column} scope="col">
+                      {t('rules.column', { column })}
+                    </th>
+                  ))}
+                  {canMutate && <th scope="col">{t('common.actions')}</th>}
                 </tr>
               </thead>
               <tbody>
                 {rows.map((r) => (
                   <tr key={r.id}>
-                    <th scope="row">{r.name}</th>
-                    <td>{condition(r)}</td>
+                    <th scope="row" translate="no">
+                      {r.name}
+                    </th>
+                    <td>
+                      <Condition rule={r} />
+                    </td>
                     <td>
                       <SeverityBadge severity={r.severity} />
                     </td>
-                    <td>{r.asset_ids.length === 0 ? 'every asset' : r.asset_ids.length}</td>
-                    <td>{r.enabled ? 'yes' : 'no'}</td>
+                    <td>{t('rules.assets', { n: r.asset_ids.length })}</td>
+                    <td>{t('rules.enabled', { enabled: r.enabled ? 'yes' : 'no' })}</td>
                     {canMutate && (
                       <td>
                         <div className="row-actions">
@@ -93,7 +106,7 @@ export function RulesPage() {
                               setEditing(r);
                             }}
                           >
-                            Edit
+                            {t('common.edit')}
                           </button>
                           <button
                             type="button"
@@ -102,7 +115,7 @@ export function RulesPage() {
                               setDeleting(r);
                             }}
                           >
-                            Delete
+                            {t('common.delete')}
                           </button>
                         </div>
                       </td>
@@ -124,14 +137,14 @@ export function RulesPage() {
       )}
       <ConfirmMutationDialog
         record={deleting}
-        title={(record) => `Delete ${record.name}`}
-        confirmLabel="Delete rule"
+        title={(record) => t('common.deleteNamed', { name: record.name })}
+        confirmLabel={t('rules.deleteConfirm')}
         mutation={remove}
         onClose={() => {
           setDeleting(null);
         }}
       >
-        {() => <p>Its open alerts are resolved. This cannot be undone.</p>}
+        {() => <p>{t('rules.deleteText')}</p>}
       </ConfirmMutationDialog>
     </section>
   );

@@ -5,16 +5,18 @@ import { hub } from '../../api/client';
 import { FormDialog } from '../../components/FormDialog';
 import { FormField } from '../../components/FormField';
 import { useResourceMutation } from '../../components/use-resource-mutation';
+import { useT } from '../../i18n/I18nProvider';
 
 const durations = [
-  { minutes: 15, label: '15 minutes' },
-  { minutes: 60, label: '1 hour' },
-  { minutes: 240, label: '4 hours' },
-  { minutes: 1440, label: '1 day' },
-  { minutes: 10080, label: '1 week' },
-];
+  { minutes: 15, unit: 'minutes', n: 15 },
+  { minutes: 60, unit: 'hours', n: 1 },
+  { minutes: 240, unit: 'hours', n: 4 },
+  { minutes: 1440, unit: 'days', n: 1 },
+  { minutes: 10080, unit: 'weeks', n: 1 },
+] as const;
 
 export function SilenceDialog({ alert, onClose }: { alert: Alert; onClose: () => void }) {
+  const { t } = useT();
   const [minutes, setMinutes] = useState(60);
   const silence = useResourceMutation({
     mutationFn: async () =>
@@ -25,16 +27,16 @@ export function SilenceDialog({ alert, onClose }: { alert: Alert; onClose: () =>
   });
   return (
     <FormDialog
-      title={`Silence ${alert.rule_name}`}
+      title={t('silence.title', { name: alert.rule_name })}
       mutation={silence}
       onSubmit={() => {
         silence.mutate();
       }}
       onClose={onClose}
-      submitLabel="Silence"
-      pendingLabel="Silencing…"
+      submitLabel={t('silence.submit')}
+      pendingLabel={t('silence.pending')}
     >
-      <FormField label="Silence for" problem={silence.problems.duration_minutes}>
+      <FormField label={t('silence.for')} problem={silence.problems.duration_minutes}>
         {(control) => (
           <select
             {...control}
@@ -45,7 +47,7 @@ export function SilenceDialog({ alert, onClose }: { alert: Alert; onClose: () =>
           >
             {durations.map((d) => (
               <option key={d.minutes} value={d.minutes}>
-                {d.label}
+                {t('silence.duration', { unit: d.unit, n: d.n })}
               </option>
             ))}
           </select>

@@ -263,4 +263,87 @@ export const de: Catalogue = {
   'maintenance.title': 'In Wartung:',
   'maintenance.notice': '{title} {label}{count, plural, =1 {} other { (# Assets)}} bis {until}: {link}.',
   'maintenance.suppressed': 'Alarme werden unterdrückt',
+
+  'rows.filterLabel': 'Filtern: {label}',
+  'rows.filterPlaceholder': 'Filtern',
+  'rows.shown': '{shown} von {total}',
+  'rows.noMatch': 'Nichts passt zum Filter',
+
+  'assetPicker.placeholder': 'Name, Hostname, Adresse oder Tag eingeben',
+  'assetPicker.matches': '{label}: Treffer',
+  'assetPicker.noOtherMatch': 'Kein weiteres Asset passt zu „{query}“',
+  'assetPicker.noOthers': 'Keine weiteren Assets',
+
+  'alert.severity':
+    '{severity, select, info {Info} warning {Warnung} critical {kritisch} other {{severity}}}',
+  'alert.status':
+    '{status, select, active {aktiv} firing {ausgelöst} acknowledged {bestätigt} silenced {stummgeschaltet} suppressed {unterdrückt} resolved {behoben} other {{status}}}',
+
+  'alerts.title': 'Alarme',
+  'alerts.rules': 'Regeln',
+  'alerts.incidents': 'Vorfälle',
+  'alerts.maintenance': 'Alarme von Assets in einem Wartungsfenster werden als unterdrückt angezeigt',
+  'alerts.filters': 'Alarme filtern',
+  'alerts.status': 'Status',
+  'alerts.anyStatus': 'Jeder Status',
+  'alerts.severity': 'Schweregrad',
+  'alerts.anySeverity': 'Jeder Schweregrad',
+  'alerts.loading': 'Alarme werden geladen',
+  'alerts.none': 'Keine Alarme',
+  'alerts.noneText': 'Nichts passt zu diesen Filtern. Alarme entstehen aus den Regeln.',
+  'alerts.column':
+    '{column, select, severity {Schweregrad} rule {Regel} asset {Asset} summary {Zusammenfassung} status {Status} other {Ausgelöst}}',
+  'alerts.until': 'bis {time}',
+  'alerts.acknowledge': 'Bestätigen',
+  'alerts.silence': 'Stummschalten…',
+
+  'silence.title': '{name} stummschalten',
+  'silence.submit': 'Stummschalten',
+  'silence.pending': 'Wird stummgeschaltet…',
+  'silence.for': 'Stummschalten für',
+  'silence.duration':
+    '{unit, select, minutes {{n, plural, one {# Minute} other {# Minuten}}} hours {{n, plural, one {# Stunde} other {# Stunden}}} days {{n, plural, one {# Tag} other {# Tage}}} other {{n, plural, one {# Woche} other {# Wochen}}}}',
+
+  'rules.title': 'Alarmregeln',
+  'rules.new': 'Neue Regel',
+  'rules.alerts': 'Alarme',
+  'rules.loading': 'Alarmregeln werden geladen',
+  'rules.none': 'Noch keine Alarmregeln',
+  'rules.noneText':
+    'Eine Regel löst einen Alarm aus, wenn ein Asset offline ist oder seine CPU-, Speicher- oder Festplattenauslastung hoch bleibt.',
+  'rules.column':
+    '{column, select, name {Name} condition {Bedingung} severity {Schweregrad} assets {Assets} other {Aktiv}}',
+  'rules.condition':
+    '{kind, select, offline {offline} service {Dienst {service} nicht aktiv} check {Prüfung {failures}-mal in Folge fehlgeschlagen} cpu {CPU über {threshold} %} memory {Speicher über {threshold} %} other {Festplatte über {threshold} %}}{minutes, plural, =0 {} other { für # Min.}}',
+  'rules.assets': '{n, plural, =0 {jedes Asset} other {#}}',
+  'rules.enabled': '{enabled, select, yes {ja} other {nein}}',
+  'rules.deleteConfirm': 'Regel löschen',
+  'rules.deleteText': 'Ihre offenen Alarme werden behoben. Das lässt sich nicht rückgängig machen.',
+
+  'ruleForm.newTitle': 'Neue Alarmregel',
+  'ruleForm.create': 'Regel anlegen',
+  'ruleForm.name': 'Name',
+  'ruleForm.condition': 'Bedingung',
+  'ruleForm.kind':
+    '{kind, select, offline {Asset offline} cpu {CPU über einem Schwellwert} memory {Speicher über einem Schwellwert} disk {Festplatte über einem Schwellwert} service {Dienst nicht aktiv} other {Dienstprüfung schlägt fehl}}',
+  'ruleForm.service': 'Dienstname',
+  'ruleForm.servicePlaceholder': 'nginx.service',
+  'ruleForm.threshold': 'Schwellwert (%)',
+  'ruleForm.failures': 'Fehlgeschlagene Läufe in Folge',
+  'ruleForm.duration': 'Mindestens (Minuten)',
+  'ruleForm.severity': 'Schweregrad',
+  'ruleForm.assets': 'Assets',
+  'ruleForm.everyAsset': '(jedes Asset)',
+  'ruleForm.watched': 'Überwachte Assets',
+  'ruleForm.watch': 'Ein Asset überwachen',
+
+  'targets.legend': 'Ziele',
+  'targets.assets': 'Assets',
+  'targets.group': 'Eine Gruppe',
+  'targets.add': 'Ein Asset hinzufügen',
+  'targets.chosen': 'Gewählte Assets',
+  'targets.none': 'Noch kein Asset gewählt.',
+  'targets.groupLabel': 'Gruppe',
+  'targets.chooseGroup': 'Gruppe wählen',
+  'targets.groupOption': '{name} ({n, plural, one {# Asset} other {# Assets}})',
 };

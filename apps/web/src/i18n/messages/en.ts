@@ -265,6 +265,88 @@ export const en = {
   'maintenance.title': 'In maintenance:',
   'maintenance.notice': '{title} {label}{count, plural, =1 {} other { (# assets)}} until {until}: {link}.',
   'maintenance.suppressed': 'alerts are suppressed',
+
+  'rows.filterLabel': 'Filter: {label}',
+  'rows.filterPlaceholder': 'Filter',
+  'rows.shown': '{shown} of {total}',
+  'rows.noMatch': 'Nothing matches the filter',
+
+  'assetPicker.placeholder': 'Type a name, hostname, address or tag',
+  'assetPicker.matches': '{label}: matches',
+  'assetPicker.noOtherMatch': 'No other asset matches “{query}”',
+  'assetPicker.noOthers': 'No other assets',
+
+  'alert.severity':
+    '{severity, select, info {info} warning {warning} critical {critical} other {{severity}}}',
+  'alert.status':
+    '{status, select, active {active} firing {firing} acknowledged {acknowledged} silenced {silenced} suppressed {suppressed} resolved {resolved} other {{status}}}',
+
+  'alerts.title': 'Alerts',
+  'alerts.rules': 'Rules',
+  'alerts.incidents': 'Incidents',
+  'alerts.maintenance': 'alerts raised on assets in a maintenance window are shown as suppressed',
+  'alerts.filters': 'Filter alerts',
+  'alerts.status': 'Status',
+  'alerts.anyStatus': 'Any status',
+  'alerts.severity': 'Severity',
+  'alerts.anySeverity': 'Any severity',
+  'alerts.loading': 'Loading alerts',
+  'alerts.none': 'No alerts',
+  'alerts.noneText': 'Nothing matches these filters. Alerts come from the rules.',
+  'alerts.column':
+    '{column, select, severity {Severity} rule {Rule} asset {Asset} summary {Summary} status {Status} other {Fired}}',
+  'alerts.until': 'until {time}',
+  'alerts.acknowledge': 'Acknowledge',
+  'alerts.silence': 'Silence…',
+
+  'silence.title': 'Silence {name}',
+  'silence.submit': 'Silence',
+  'silence.pending': 'Silencing…',
+  'silence.for': 'Silence for',
+  'silence.duration':
+    '{unit, select, minutes {{n, plural, one {# minute} other {# minutes}}} hours {{n, plural, one {# hour} other {# hours}}} days {{n, plural, one {# day} other {# days}}} other {{n, plural, one {# week} other {# weeks}}}}',
+
+  'rules.title': 'Alert rules',
+  'rules.new': 'New rule',
+  'rules.alerts': 'Alerts',
+  'rules.loading': 'Loading alert rules',
+  'rules.none': 'No alert rules yet',
+  'rules.noneText': 'A rule raises an alert when an asset is offline, or its CPU, memory or disk stays high.',
+  'rules.column':
+    '{column, select, name {Name} condition {Condition} severity {Severity} assets {Assets} other {Enabled}}',
+  'rules.condition':
+    '{kind, select, offline {offline} service {service {service} not active} check {check failing {failures} times in a row} cpu {cpu above {threshold}%} memory {memory above {threshold}%} other {disk above {threshold}%}}{minutes, plural, =0 {} other { for # min}}',
+  'rules.assets': '{n, plural, =0 {every asset} other {#}}',
+  'rules.enabled': '{enabled, select, yes {yes} other {no}}',
+  'rules.deleteConfirm': 'Delete rule',
+  'rules.deleteText': 'Its open alerts are resolved. This cannot be undone.',
+
+  'ruleForm.newTitle': 'New alert rule',
+  'ruleForm.create': 'Create rule',
+  'ruleForm.name': 'Name',
+  'ruleForm.condition': 'Condition',
+  'ruleForm.kind':
+    '{kind, select, offline {Asset offline} cpu {CPU above a threshold} memory {Memory above a threshold} disk {Disk above a threshold} service {Service not active} other {Service check failing}}',
+  'ruleForm.service': 'Service name',
+  'ruleForm.servicePlaceholder': 'nginx.service',
+  'ruleForm.threshold': 'Threshold (%)',
+  'ruleForm.failures': 'Failed runs in a row',
+  'ruleForm.duration': 'For at least (minutes)',
+  'ruleForm.severity': 'Severity',
+  'ruleForm.assets': 'Assets',
+  'ruleForm.everyAsset': '(every asset)',
+  'ruleForm.watched': 'Watched assets',
+  'ruleForm.watch': 'Watch an asset',
+
+  'targets.legend': 'Targets',
+  'targets.assets': 'Assets',
+  'targets.group': 'A group',
+  'targets.add': 'Add an asset',
+  'targets.chosen': 'Chosen assets',
+  'targets.none': 'No asset chosen yet.',
+  'targets.groupLabel': 'Group',
+  'targets.chooseGroup': 'Choose a group',
+  'targets.groupOption': '{name} ({n, plural, one {# asset} other {# assets}})',
 };
 
 export type MessageKey = keyof typeof en;

@@ -261,4 +261,86 @@ export const es: Catalogue = {
   'maintenance.title': 'En mantenimiento:',
   'maintenance.notice': '{title} {label}{count, plural, =1 {} other { (# activos)}} hasta {until}: {link}.',
   'maintenance.suppressed': 'las alertas se suprimen',
+
+  'rows.filterLabel': 'Filtrar: {label}',
+  'rows.filterPlaceholder': 'Filtrar',
+  'rows.shown': '{shown} de {total}',
+  'rows.noMatch': 'Nada coincide con el filtro',
+
+  'assetPicker.placeholder': 'Escribe un nombre, nombre de host, dirección o etiqueta',
+  'assetPicker.matches': '{label}: coincidencias',
+  'assetPicker.noOtherMatch': 'Ningún otro activo coincide con «{query}»',
+  'assetPicker.noOthers': 'No hay más activos',
+
+  'alert.severity': '{severity, select, info {info} warning {aviso} critical {crítica} other {{severity}}}',
+  'alert.status':
+    '{status, select, active {activa} firing {disparada} acknowledged {reconocida} silenced {silenciada} suppressed {suprimida} resolved {resuelta} other {{status}}}',
+
+  'alerts.title': 'Alertas',
+  'alerts.rules': 'Reglas',
+  'alerts.incidents': 'Incidentes',
+  'alerts.maintenance': 'las alertas de activos en una ventana de mantenimiento se muestran como suprimidas',
+  'alerts.filters': 'Filtrar alertas',
+  'alerts.status': 'Estado',
+  'alerts.anyStatus': 'Cualquier estado',
+  'alerts.severity': 'Gravedad',
+  'alerts.anySeverity': 'Cualquier gravedad',
+  'alerts.loading': 'Cargando alertas',
+  'alerts.none': 'No hay alertas',
+  'alerts.noneText': 'Nada coincide con estos filtros. Las alertas provienen de las reglas.',
+  'alerts.column':
+    '{column, select, severity {Gravedad} rule {Regla} asset {Activo} summary {Resumen} status {Estado} other {Disparada}}',
+  'alerts.until': 'hasta {time}',
+  'alerts.acknowledge': 'Reconocer',
+  'alerts.silence': 'Silenciar…',
+
+  'silence.title': 'Silenciar {name}',
+  'silence.submit': 'Silenciar',
+  'silence.pending': 'Silenciando…',
+  'silence.for': 'Silenciar durante',
+  'silence.duration':
+    '{unit, select, minutes {{n, plural, one {# minuto} other {# minutos}}} hours {{n, plural, one {# hora} other {# horas}}} days {{n, plural, one {# día} other {# días}}} other {{n, plural, one {# semana} other {# semanas}}}}',
+
+  'rules.title': 'Reglas de alerta',
+  'rules.new': 'Nueva regla',
+  'rules.alerts': 'Alertas',
+  'rules.loading': 'Cargando reglas de alerta',
+  'rules.none': 'Aún no hay reglas de alerta',
+  'rules.noneText':
+    'Una regla genera una alerta cuando un activo está desconectado o su CPU, memoria o disco se mantienen altos.',
+  'rules.column':
+    '{column, select, name {Nombre} condition {Condición} severity {Gravedad} assets {Activos} other {Activada}}',
+  'rules.condition':
+    '{kind, select, offline {desconectado} service {servicio {service} inactivo} check {comprobación fallida {failures} veces seguidas} cpu {CPU por encima del {threshold} %} memory {memoria por encima del {threshold} %} other {disco por encima del {threshold} %}}{minutes, plural, =0 {} other { durante # min}}',
+  'rules.assets': '{n, plural, =0 {todos los activos} other {#}}',
+  'rules.enabled': '{enabled, select, yes {sí} other {no}}',
+  'rules.deleteConfirm': 'Eliminar regla',
+  'rules.deleteText': 'Sus alertas abiertas se resuelven. No se puede deshacer.',
+
+  'ruleForm.newTitle': 'Nueva regla de alerta',
+  'ruleForm.create': 'Crear regla',
+  'ruleForm.name': 'Nombre',
+  'ruleForm.condition': 'Condición',
+  'ruleForm.kind':
+    '{kind, select, offline {Activo desconectado} cpu {CPU por encima de un umbral} memory {Memoria por encima de un umbral} disk {Disco por encima de un umbral} service {Servicio inactivo} other {Comprobación de servicio fallida}}',
+  'ruleForm.service': 'Nombre del servicio',
+  'ruleForm.servicePlaceholder': 'nginx.service',
+  'ruleForm.threshold': 'Umbral (%)',
+  'ruleForm.failures': 'Ejecuciones fallidas seguidas',
+  'ruleForm.duration': 'Durante al menos (minutos)',
+  'ruleForm.severity': 'Gravedad',
+  'ruleForm.assets': 'Activos',
+  'ruleForm.everyAsset': '(todos los activos)',
+  'ruleForm.watched': 'Activos vigilados',
+  'ruleForm.watch': 'Vigilar un activo',
+
+  'targets.legend': 'Destinos',
+  'targets.assets': 'Activos',
+  'targets.group': 'Un grupo',
+  'targets.add': 'Añadir un activo',
+  'targets.chosen': 'Activos elegidos',
+  'targets.none': 'Aún no se ha elegido ningún activo.',
+  'targets.groupLabel': 'Grupo',
+  'targets.chooseGroup': 'Elige un grupo',
+  'targets.groupOption': '{name} ({n, plural, one {# activo} other {# activos}})',
 };

@@ -264,4 +264,88 @@ export const fr: Catalogue = {
   'maintenance.notice':
     '{title} {label}{count, plural, =1 {} other { (# équipements)}} jusqu’au {until} : {link}.',
   'maintenance.suppressed': 'les alertes sont supprimées',
+
+  'rows.filterLabel': 'Filtrer : {label}',
+  'rows.filterPlaceholder': 'Filtrer',
+  'rows.shown': '{shown} sur {total}',
+  'rows.noMatch': 'Rien ne correspond au filtre',
+
+  'assetPicker.placeholder': 'Saisissez un nom, un nom d’hôte, une adresse ou un tag',
+  'assetPicker.matches': '{label} : correspondances',
+  'assetPicker.noOtherMatch': 'Aucun autre actif ne correspond à « {query} »',
+  'assetPicker.noOthers': 'Aucun autre actif',
+
+  'alert.severity':
+    '{severity, select, info {info} warning {avertissement} critical {critique} other {{severity}}}',
+  'alert.status':
+    '{status, select, active {active} firing {déclenchée} acknowledged {prise en compte} silenced {mise en sourdine} suppressed {supprimée} resolved {résolue} other {{status}}}',
+
+  'alerts.title': 'Alertes',
+  'alerts.rules': 'Règles',
+  'alerts.incidents': 'Incidents',
+  'alerts.maintenance':
+    'les alertes des actifs dans une fenêtre de maintenance sont affichées comme supprimées',
+  'alerts.filters': 'Filtrer les alertes',
+  'alerts.status': 'État',
+  'alerts.anyStatus': 'Tout état',
+  'alerts.severity': 'Gravité',
+  'alerts.anySeverity': 'Toute gravité',
+  'alerts.loading': 'Chargement des alertes',
+  'alerts.none': 'Aucune alerte',
+  'alerts.noneText': 'Rien ne correspond à ces filtres. Les alertes viennent des règles.',
+  'alerts.column':
+    '{column, select, severity {Gravité} rule {Règle} asset {Actif} summary {Résumé} status {État} other {Déclenchée}}',
+  'alerts.until': 'jusqu’à {time}',
+  'alerts.acknowledge': 'Prendre en compte',
+  'alerts.silence': 'Mettre en sourdine…',
+
+  'silence.title': 'Mettre {name} en sourdine',
+  'silence.submit': 'Mettre en sourdine',
+  'silence.pending': 'Mise en sourdine…',
+  'silence.for': 'En sourdine pendant',
+  'silence.duration':
+    '{unit, select, minutes {{n, plural, one {# minute} other {# minutes}}} hours {{n, plural, one {# heure} other {# heures}}} days {{n, plural, one {# jour} other {# jours}}} other {{n, plural, one {# semaine} other {# semaines}}}}',
+
+  'rules.title': 'Règles d’alerte',
+  'rules.new': 'Nouvelle règle',
+  'rules.alerts': 'Alertes',
+  'rules.loading': 'Chargement des règles d’alerte',
+  'rules.none': 'Aucune règle d’alerte pour l’instant',
+  'rules.noneText':
+    'Une règle déclenche une alerte quand un actif est hors ligne, ou que son CPU, sa mémoire ou son disque restent élevés.',
+  'rules.column':
+    '{column, select, name {Nom} condition {Condition} severity {Gravité} assets {Actifs} other {Activée}}',
+  'rules.condition':
+    '{kind, select, offline {hors ligne} service {service {service} inactif} check {vérification en échec {failures} fois de suite} cpu {CPU au-dessus de {threshold} %} memory {mémoire au-dessus de {threshold} %} other {disque au-dessus de {threshold} %}}{minutes, plural, =0 {} other { pendant # min}}',
+  'rules.assets': '{n, plural, =0 {tous les actifs} other {#}}',
+  'rules.enabled': '{enabled, select, yes {oui} other {non}}',
+  'rules.deleteConfirm': 'Supprimer la règle',
+  'rules.deleteText': 'Ses alertes ouvertes sont résolues. Cette action est irréversible.',
+
+  'ruleForm.newTitle': 'Nouvelle règle d’alerte',
+  'ruleForm.create': 'Créer la règle',
+  'ruleForm.name': 'Nom',
+  'ruleForm.condition': 'Condition',
+  'ruleForm.kind':
+    '{kind, select, offline {Actif hors ligne} cpu {CPU au-dessus d’un seuil} memory {Mémoire au-dessus d’un seuil} disk {Disque au-dessus d’un seuil} service {Service inactif} other {Vérification de service en échec}}',
+  'ruleForm.service': 'Nom du service',
+  'ruleForm.servicePlaceholder': 'nginx.service',
+  'ruleForm.threshold': 'Seuil (%)',
+  'ruleForm.failures': 'Exécutions en échec de suite',
+  'ruleForm.duration': 'Pendant au moins (minutes)',
+  'ruleForm.severity': 'Gravité',
+  'ruleForm.assets': 'Actifs',
+  'ruleForm.everyAsset': '(tous les actifs)',
+  'ruleForm.watched': 'Actifs surveillés',
+  'ruleForm.watch': 'Surveiller un actif',
+
+  'targets.legend': 'Cibles',
+  'targets.assets': 'Actifs',
+  'targets.group': 'Un groupe',
+  'targets.add': 'Ajouter un actif',
+  'targets.chosen': 'Actifs choisis',
+  'targets.none': 'Aucun actif choisi pour l’instant.',
+  'targets.groupLabel': 'Groupe',
+  'targets.chooseGroup': 'Choisir un groupe',
+  'targets.groupOption': '{name} ({n, plural, one {# actif} other {# actifs}})',
 };
