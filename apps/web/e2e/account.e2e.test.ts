@@ -41,7 +41,11 @@ describe('console account security', () => {
   it('turns two-factor sign-in on through the page, then signs in with it and turns it off', async () => {
     const t = h();
     const admin = await t.signIn('admin');
-    await t.page.getByRole('link', { name: /admin-user/ }).click();
+    // The header's link to the signed-in user's own page (the dashboard's activity links usernames too).
+    await t.page
+      .getByRole('banner')
+      .getByRole('link', { name: /admin-user/ })
+      .click();
     await t.page.getByRole('heading', { name: 'Account security', level: 1 }).waitFor();
     await t.page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
 
