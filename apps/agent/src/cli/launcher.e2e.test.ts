@@ -33,13 +33,15 @@ it('runs as a process: connects, answers a request, and stops cleanly on SIGTERM
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
   try {
     const [ws, request] = await connected;
+    // Listen for the hello before anything else is awaited: a frame that arrives with no listener is lost.
+    const hello = nextFrame(ws, 'hello');
     expect(request.headers.authorization).toBe(`Bearer sva_${'a'.repeat(52)}`);
     // The daemon runs with its V8 options (decision 0085): node started again in the same process.
     if (typeof process.execve === 'function' && process.platform === 'linux') {
       const cmdline = (await readFile(`/proc/${String(child.pid)}/cmdline`, 'utf8')).split('\0');
       expect(cmdline).toEqual(expect.arrayContaining([...tieringOptions, launcher, 'run']));
     }
-    await nextFrame(ws, 'hello');
+    await hello;
     ws.send(
       JSON.stringify({
         v: 1,
