@@ -1,34 +1,30 @@
 /**
  * The console in its five languages (decision 0090): the translated pages (sign-in, dashboard, assets, an
- * asset's overview, the search dialog, alerts and alert rules, a page not found) render in each with
+ * asset's overview, the search dialog, alerts and alert rules, the audit log, a page not found) render in each with
  * `<html lang>` set, a word of that language visible, no missing-key marker and nothing axe calls critical or serious; the language menu switches and is
  * remembered; the browser's own language is the default. Then once in the pseudo-locale: every visible text
  * of those pages (and every aria-label and placeholder) carries its markers, so a string left out of the
  * catalogues shows here. Data (asset names, addresses, usernames, times, code) is what the page marks
  * `translate="no"` or shows in <code>, <kbd> or <time>.
  */
-import type { Page } from 'playwright-core';
 import type { Alert } from '@svc/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { de } from '../src/i18n/messages/de.js';
-import { en, type Catalogue } from '../src/i18n/messages/en.js';
-import { es } from '../src/i18n/messages/es.js';
-import { fr } from '../src/i18n/messages/fr.js';
-import { zhCN } from '../src/i18n/messages/zh-CN.js';
 import { accessibilityProblems } from './axe.js';
 import { connectFakeAgent, createManualAsset, hourOfSamples, type EnrolledFake } from './fleet.js';
 import { useConsole } from './harness.js';
+import {
+  catalogues,
+  de,
+  en,
+  expectLanguage,
+  fr,
+  unmarkedTexts,
+  waitSettled,
+  zhCN,
+} from './languages-check.js';
 
 // Alert rules evaluated every second, so the alert the alerts page shows fires within the setup.
 const h = useConsole({ env: { SVC_ALERT_INTERVAL_S: '1' } });
-
-const catalogues: [string, Catalogue][] = [
-  ['en', en],
-  ['de', de],
-  ['es', es],
-  ['fr', fr],
-  ['zh-CN', zhCN],
-];
 
 const agentName = 'i18n-node-01';
 const manualName = 'i18n-manual-02';
@@ -63,23 +59,9 @@ afterAll(() => {
   fake.agent.close();
 });
 
-/** What every translated page must show: its language on <html>, no `⟪key⟫` of a message not found. */
-async function expectLanguage(page: Page, lang: string): Promise<void> {
-  expect(await page.evaluate<string>('document.documentElement.lang')).toBe(lang);
-  expect(await page.evaluate<string>('document.body.innerText')).not.toContain('⟪');
-}
-
-async function waitSettled(page: Page): Promise<void> {
-  await page
-    .locator('.loading')
-    .first()
-    .waitFor({ state: 'detached', timeout: 8_000 })
-    .catch(() => undefined);
-}
-
 describe('the console in five languages', () => {
   it.each(catalogues)(
-    'renders sign-in, dashboard, assets, an asset, search, alerts and not-found in %s',
+    'renders sign-in, dashboard, assets, an asset, search, alerts, audit and not-found in %s',
     async (lang, messages) => {
       const t = h();
       // The sign-in page, signed out, in a context of its own.
@@ -157,6 +139,13 @@ describe('the console in five languages', () => {
       await expectLanguage(page, lang);
       await page.keyboard.press('Escape');
 
+      await page.goto(`${t.baseUrl}/audit`);
+      await page.getByRole('heading', { level: 1, name: messages['audit.title'] }).waitFor();
+      await page.getByRole('columnheader', { name: messages['audit.actor'] }).waitFor();
+      await page.getByRole('button', { name: messages['audit.apply'] }).waitFor();
+      await expectLanguage(page, lang);
+      problems.push(...(await accessibilityProblems(page, `audit (${lang})`)));
+
       await page.goto(`${t.baseUrl}/no-such-page`);
       await page.getByRole('heading', { name: messages['notFound.title'] }).waitFor();
       await expectLanguage(page, lang);
@@ -191,34 +180,6 @@ describe('the console in five languages', () => {
     await t.page.getByRole('button', { name: zhCN['shell.signOut'] }).waitFor();
   }, 60_000);
 });
-
-/**
- * Every visible text node, aria-label and placeholder of the page without the pseudo-locale's markers, except
- * data: inside [translate="no"], another [lang] (a language's own name), <code>, <kbd>, <time>, <script> or
- * <style>, and text of digits, spaces, punctuation and symbols only.
- */
-const unmarkedTexts = `(() => {
-  const data = '[translate="no"], body [lang], code, kbd, time, script, style';
-  const symbolsOnly = /^[\\d\\s.,:;%/()+\\-–—·…▲▼☀☾☰↑↓]*$/u;
-  const marked = (text) => text.includes('⟦') || text.includes('⟧');
-  const found = [];
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    const text = node.textContent.trim();
-    const parent = node.parentElement;
-    if (!parent || text === '' || symbolsOnly.test(text) || parent.closest(data)) continue;
-    if (!parent.checkVisibility({ visibilityProperty: true, opacityProperty: false })) continue;
-    if (!marked(text)) found.push('text: ' + text);
-  }
-  for (const element of document.body.querySelectorAll('[aria-label], [placeholder]')) {
-    if (element.closest(data)) continue;
-    for (const name of ['aria-label', 'placeholder']) {
-      const value = element.getAttribute(name);
-      if (value !== null && value.trim() !== '' && !marked(value)) found.push(name + ': ' + value);
-    }
-  }
-  return found;
-})()`;
 
 describe('the pseudo-locale', () => {
   it('marks every visible text of the translated pages', async () => {
@@ -286,6 +247,11 @@ describe('the pseudo-locale', () => {
     unmarked.ruleForm = await page.evaluate<string[]>(unmarkedTexts);
     await page.keyboard.press('Escape');
 
+    await page.goto(`${t.baseUrl}/audit`);
+    await page.locator('.audit-table tbody tr').first().waitFor();
+    await waitSettled(page);
+    unmarked.audit = await page.evaluate<string[]>(unmarkedTexts);
+
     await page.goto(`${t.baseUrl}/no-such-page`);
     await page.locator('main h1').waitFor();
     unmarked.notFound = await page.evaluate<string[]>(unmarkedTexts);
@@ -314,6 +280,7 @@ describe('the pseudo-locale', () => {
       silence: [],
       rules: [],
       ruleForm: [],
+      audit: [],
       notFound: [],
     });
   }, 90_000);

@@ -9,11 +9,11 @@ import './styles.css';
 // Before the first render, so the page never flashes in the other theme.
 applyTheme(currentTheme(), false);
 
-// The first render waits for the reader's catalogue (a chunk of its own unless English), so the page never
-// flashes in English either.
+// The first render waits for the reader's entry catalogue (a chunk of its own unless English), so the page
+// never flashes in English either; the signed-in console's messages come with it (App.tsx).
 const root = document.getElementById('root');
 if (root) {
-  void prepareTranslator(initialChoice()).then((translator) => {
+  void prepareTranslator(initialChoice(), 'entry').then((translator) => {
     createRoot(root).render(
       <StrictMode>
         <I18nProvider initial={translator}>

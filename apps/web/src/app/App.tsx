@@ -4,7 +4,8 @@ import { isMobileApp, loadRoutes, SvcApiError } from '../api/client';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Loading } from '../components/Loading';
 import { SignInPage } from '../features/auth/SignInPage';
-import { useT } from '../i18n/I18nProvider';
+import { loadConsoleCatalogue } from '../i18n/catalogues';
+import { useConsoleMessages, useT } from '../i18n/I18nProvider';
 import { sessionQuery, SessionProvider, useSessionQuery } from './session';
 
 const queryClient = new QueryClient({
@@ -40,6 +41,7 @@ const ChangePasswordPage = lazy(async () => ({
  * Not as soon as it shows: running them then would hold up the page just shown (and its first keystrokes).
  */
 function SignInWithPrefetch() {
+  const { language } = useT();
   useEffect(() => {
     const intents = ['keydown', 'pointerdown', 'input'] as const;
     const stop = () => {
@@ -49,12 +51,21 @@ function SignInWithPrefetch() {
       stop();
       // A failed prefetch is tried again by the lazy component that needs it.
       loadSignedInConsole().catch(() => undefined);
+      loadConsoleCatalogue(language).catch(() => undefined);
     };
     for (const intent of intents)
       document.addEventListener(intent, prefetch, { capture: true, passive: true });
     return stop;
-  }, []);
+  }, [language]);
   return <SignInPage />;
+}
+
+/** The signed-in console once its chunk and its messages are both there, fetched at the same time. */
+function SignedInConsoleWithMessages() {
+  // A failed load is tried again by the lazy component.
+  loadSignedInConsole().catch(() => undefined);
+  useConsoleMessages();
+  return <SignedInConsole />;
 }
 
 /** Sign-in, the first-run password change, or the console, by what the hub says of this session. */
@@ -75,7 +86,7 @@ function Gate() {
   return (
     <SessionProvider user={user}>
       <Suspense fallback={<Loading label={t('loading.page')} fullPage />}>
-        <SignedInConsole />
+        <SignedInConsoleWithMessages />
       </Suspense>
     </SessionProvider>
   );

@@ -4,8 +4,10 @@
  */
 import { BrowserRouter, Route, Routes } from 'react-router';
 import { MobileApp } from '../features/mobile/MobileApp';
+import { useConsoleMessages } from '../i18n/I18nProvider';
 
 export function MobileRoot() {
+  useConsoleMessages();
   return (
     <BrowserRouter>
       <Routes>

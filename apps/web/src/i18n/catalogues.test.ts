@@ -6,9 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { loadCatalogue } from './catalogues';
 import { languages } from './languages';
 import { argumentNames, parseMessage } from './message-format';
-import { en, type MessageKey } from './messages/en';
+import { consoleEn } from './messages/console/en';
+import { en as entryEn, type Catalogue, type MessageKey } from './messages/en';
 import { createTranslator } from './translator';
 
+const en: Catalogue = { ...entryEn, ...consoleEn };
 const keys = Object.keys(en).sort() as MessageKey[];
 
 /** Sample values: each select branch is tried, numbers 0, 1, 2, 5 and 1,000,000. */
@@ -79,7 +81,7 @@ describe('the pseudo-locale', () => {
   });
 
   it('shows a key no catalogue has as a marker', () => {
-    const translator = createTranslator('de', 'de', {} as typeof en);
+    const translator = createTranslator('de', 'de', {});
     expect(translator.t('shell.signOut')).toBe('⟪shell.signOut⟫');
   });
 });

@@ -12,6 +12,10 @@ type MessageArgs = Readonly<Record<string, string | number>>;
 
 export interface Translator {
   choice: LanguageChoice;
+  /** The messages it has: the entry catalogue only until the signed-in console's part is loaded. */
+  messages: Partial<Catalogue>;
+  /** Whether `messages` has the console part too (./catalogues.ts). */
+  complete: boolean;
   /** The tag Intl formats with. */
   locale: string;
   t: (key: MessageKey, args?: MessageArgs) => string;
@@ -23,13 +27,18 @@ function missingKeyText(key: string): string {
   return `⟪${key}⟫`;
 }
 
-export function createTranslator(choice: LanguageChoice, locale: string, catalogue: Catalogue): Translator {
+export function createTranslator(
+  choice: LanguageChoice,
+  locale: string,
+  catalogue: Partial<Catalogue>,
+  complete = true,
+): Translator {
   const parsed = new Map<MessageKey, readonly MessageNode[] | string>();
   const isPseudo = choice === 'pseudo';
   const nodesOf = (key: MessageKey): readonly MessageNode[] | string => {
     let entry = parsed.get(key);
     if (entry === undefined) {
-      const source = (catalogue as Partial<Catalogue>)[key];
+      const source = catalogue[key];
       const result = source === undefined ? null : parseMessage(source);
       // A message that does not parse shows as written (the catalogue test keeps that from shipping).
       entry = result === null ? missingKeyText(key) : result.ok ? result.nodes : (source ?? '');
@@ -47,6 +56,8 @@ export function createTranslator(choice: LanguageChoice, locale: string, catalog
   };
   return {
     choice,
+    messages: catalogue,
+    complete,
     locale,
     t: (key, args = {}) => parts<never>(key, args).join(''),
     parts,

@@ -12,6 +12,7 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { Pager } from '../../components/Pager';
 import { Time } from '../../components/Time';
+import { useT } from '../../i18n/I18nProvider';
 import { fromLocalInput, toLocalInput } from '../keys/expiry';
 import { useUserNames } from './audit-names';
 
@@ -46,6 +47,7 @@ function draftOf(filter: AuditQuery): Draft {
 }
 
 function Filters({ filter, onApply }: { filter: AuditQuery; onApply: (filter: Draft) => void }) {
+  const { t } = useT();
   const [draft, setDraft] = useState<Draft>(() => draftOf(filter));
   const field = (name: FilterName, label: string, props: { type?: string; placeholder?: string } = {}) => (
     <label>
@@ -65,15 +67,15 @@ function Filters({ filter, onApply }: { filter: AuditQuery; onApply: (filter: Dr
     onApply(draft);
   };
   return (
-    <form className="filters audit-filters" role="search" aria-label="Filter the audit log" onSubmit={submit}>
-      {field('action', 'Action', { placeholder: 'api_key.created' })}
-      {field('actor_id', 'Actor', { placeholder: 'usr_… or key_…' })}
-      {field('asset_id', 'Asset', { placeholder: 'ast_…' })}
-      {field('since', 'From', { type: 'datetime-local' })}
-      {field('until', 'Until', { type: 'datetime-local' })}
+    <form className="filters audit-filters" role="search" aria-label={t('audit.filters')} onSubmit={submit}>
+      {field('action', t('audit.action'), { placeholder: 'api_key.created' })}
+      {field('actor_id', t('audit.actor'), { placeholder: t('audit.actorPlaceholder') })}
+      {field('asset_id', t('audit.asset'), { placeholder: 'ast_…' })}
+      {field('since', t('audit.from'), { type: 'datetime-local' })}
+      {field('until', t('audit.until'), { type: 'datetime-local' })}
       <div className="filter-actions">
         <button type="submit" className="primary">
-          Apply filters
+          {t('audit.apply')}
         </button>
         <button
           type="button"
@@ -83,7 +85,7 @@ function Filters({ filter, onApply }: { filter: AuditQuery; onApply: (filter: Dr
             onApply(empty);
           }}
         >
-          Clear
+          {t('audit.clear')}
         </button>
       </div>
     </form>
@@ -105,19 +107,20 @@ function AuditRows({
   /** The rows shown are the last filter's while this one loads. */
   busy: boolean;
 }) {
+  const { t } = useT();
   return (
     <div className="table-wrap">
       <table className="data-table admin-table audit-table" aria-busy={busy}>
-        <caption className="visually-hidden">Audit events, newest first</caption>
+        <caption className="visually-hidden">{t('audit.caption')}</caption>
         <thead>
           <tr>
-            <th scope="col">Time</th>
-            <th scope="col">Action</th>
-            <th scope="col">Actor</th>
-            <th scope="col">Target</th>
-            <th scope="col">Asset</th>
-            <th scope="col">Address</th>
-            <th scope="col">Detail</th>
+            <th scope="col">{t('audit.time')}</th>
+            <th scope="col">{t('audit.action')}</th>
+            <th scope="col">{t('audit.actor')}</th>
+            <th scope="col">{t('audit.target')}</th>
+            <th scope="col">{t('audit.asset')}</th>
+            <th scope="col">{t('audit.address')}</th>
+            <th scope="col">{t('audit.detail')}</th>
           </tr>
         </thead>
         <tbody>
@@ -132,21 +135,21 @@ function AuditRows({
                 <th scope="row">
                   <code>{event.action}</code>
                 </th>
-                <td title={event.actor_id ?? undefined}>
+                <td title={event.actor_id ?? undefined} translate="no">
                   {event.actor_type}
                   {name ? ` ${name}` : event.actor_id ? ` ${event.actor_id}` : ''}
                 </td>
-                <td className="wrap">
+                <td className="wrap" translate="no">
                   {event.target_id ? `${event.target_type ?? ''} ${event.target_id}` : '—'}
                 </td>
-                <td>
+                <td translate="no">
                   {event.asset_id ? (
                     <Link to={`/assets/${encodeURIComponent(event.asset_id)}`}>{event.asset_id}</Link>
                   ) : (
                     '—'
                   )}
                 </td>
-                <td>{event.ip ?? '—'}</td>
+                <td translate="no">{event.ip ?? '—'}</td>
                 <td className="wrap detail" title={detail}>
                   {detail ? <code>{detail}</code> : '—'}
                 </td>
@@ -160,6 +163,7 @@ function AuditRows({
 }
 
 export function AuditPage() {
+  const { t } = useT();
   const [params, setParams] = useSearchParams();
   const filter = filterFromParams(params);
   const page = pageFromParams(params);
@@ -188,17 +192,15 @@ export function AuditPage() {
   return (
     <section className="page" aria-labelledby="audit-title">
       <div className="page-header">
-        <h1 id="audit-title">Audit log</h1>
+        <h1 id="audit-title">{t('audit.title')}</h1>
       </div>
       <Filters key={params.toString()} filter={filter} onApply={apply} />
       {events.isPending ? (
-        <Loading label="Loading the audit log" />
+        <Loading label={t('audit.loading')} />
       ) : events.isError ? (
         <ErrorNotice error={events.error} retry={() => void events.refetch()} />
       ) : events.data.data.length === 0 ? (
-        <EmptyState
-          title={Object.keys(filter).length > 0 ? 'No audit event matches' : 'No audit events yet'}
-        />
+        <EmptyState title={t(Object.keys(filter).length > 0 ? 'audit.noMatch' : 'audit.none')} />
       ) : (
         <>
           <AuditRows events={events.data.data} userNames={userNames} busy={events.isPlaceholderData} />

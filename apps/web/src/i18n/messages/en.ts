@@ -2,11 +2,17 @@
  * The console's messages in English: the source catalogue. Its keys are the type of every other catalogue
  * (a key missing or extra there is a compile error) and of `t()` (a key not here is one too).
  *
+ * This is the entry catalogue, in the sign-in page's chunk: keep it to what the sign-in page, the shell and the
+ * shared components say. The pages of the signed-in console have theirs in ./console/ (a chunk loaded with
+ * them), one file per area and language.
+ *
  * Keys: `<area>.<what>`, the area being the feature folder or a shared part (common, shell, nav…). Messages
  * are ICU MessageFormat (the subset of ../message-format.ts): `{name}`, `{n, plural, one {# …} other {# …}}`,
  * `{x, select, a {…} other {…}}`. Typographic apostrophes (’) need no quoting. How to add one:
  * docs/decisions/0090-console-languages.md.
  */
+import type { ConsoleKey } from './console/en.js';
+
 export const en = {
   'language.label': 'Language',
   'language.pseudo': 'Pseudo-locale',
@@ -349,6 +355,11 @@ export const en = {
   'targets.groupOption': '{name} ({n, plural, one {# asset} other {# assets}})',
 };
 
-export type MessageKey = keyof typeof en;
-/** Every language's catalogue: exactly the English keys. */
+/** The keys of the entry catalogue: what the sign-in page, the shell and the shared components say. */
+type EntryKey = keyof typeof en;
+/** Every language's entry catalogue (a chunk of its own but English's): exactly the English entry keys. */
+export type EntryCatalogue = Readonly<Record<EntryKey, string>>;
+/** Every key of the console: the entry's and the signed-in console's (./console/en.ts). */
+export type MessageKey = EntryKey | ConsoleKey;
+/** A language's whole catalogue: exactly the English keys. */
 export type Catalogue = Readonly<Record<MessageKey, string>>;

@@ -1,7 +1,7 @@
 // With its extension: the browser tests (Node's module resolution) read the catalogues too.
-import type { Catalogue } from './en.js';
+import type { EntryCatalogue } from './en.js';
 
-export const es: Catalogue = {
+export const es: EntryCatalogue = {
   'language.label': 'Idioma',
   'language.pseudo': 'Pseudolocalización',
 

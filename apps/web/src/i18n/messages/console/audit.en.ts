@@ -1,0 +1,21 @@
+/** The audit log page (features/audit). */
+export const audit = {
+  'audit.title': 'Audit log',
+  'audit.filters': 'Filter the audit log',
+  'audit.action': 'Action',
+  'audit.actor': 'Actor',
+  'audit.actorPlaceholder': 'usr_… or key_…',
+  'audit.asset': 'Asset',
+  'audit.from': 'From',
+  'audit.until': 'Until',
+  'audit.apply': 'Apply filters',
+  'audit.clear': 'Clear',
+  'audit.caption': 'Audit events, newest first',
+  'audit.time': 'Time',
+  'audit.target': 'Target',
+  'audit.address': 'Address',
+  'audit.detail': 'Detail',
+  'audit.loading': 'Loading the audit log',
+  'audit.noMatch': 'No audit event matches',
+  'audit.none': 'No audit events yet',
+};

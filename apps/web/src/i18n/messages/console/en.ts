@@ -1,0 +1,17 @@
+/**
+ * The signed-in console's messages in English, one file per area (`<area>.en.ts`) spread here; a chunk
+ * loaded with the signed-in console (../../catalogues.ts), not in the sign-in page's. Each other language has
+ * the same composition (`de.ts`, …) of its own area files, each typed by its English one: a key missing in a
+ * language, or one only it has, is a compile error. How to add an area: docs/decisions/0090-console-languages.md.
+ */
+import { audit } from './audit.en.js';
+
+export const consoleEn = {
+  ...audit,
+};
+
+export type ConsoleKey = keyof typeof consoleEn;
+/** A language's console catalogue: exactly the English console keys. */
+export type ConsoleCatalogue = Readonly<Record<ConsoleKey, string>>;
+/** An area's messages in another language: exactly the keys of its English file. */
+export type AreaTranslation<English> = Readonly<Record<keyof English, string>>;

@@ -1,0 +1,7 @@
+// With its extension: the browser tests (Node's module resolution) read the catalogues too.
+import { audit } from './audit.es.js';
+import type { ConsoleCatalogue } from './en.js';
+
+export const consoleEs: ConsoleCatalogue = {
+  ...audit,
+};
