@@ -139,7 +139,7 @@ describe('the console in five languages', () => {
       await expectLanguage(page, lang);
       await page.keyboard.press('Escape');
 
-      await page.goto(`${t.baseUrl}/audit`);
+      await page.goto(`${t.baseUrl}/admin/audit`);
       await page.getByRole('heading', { level: 1, name: messages['audit.title'] }).waitFor();
       await page.getByRole('columnheader', { name: messages['audit.actor'] }).waitFor();
       await page.getByRole('button', { name: messages['audit.apply'] }).waitFor();
@@ -247,7 +247,7 @@ describe('the pseudo-locale', () => {
     unmarked.ruleForm = await page.evaluate<string[]>(unmarkedTexts);
     await page.keyboard.press('Escape');
 
-    await page.goto(`${t.baseUrl}/audit`);
+    await page.goto(`${t.baseUrl}/admin/audit`);
     await page.locator('.audit-table tbody tr').first().waitFor();
     await waitSettled(page);
     unmarked.audit = await page.evaluate<string[]>(unmarkedTexts);

@@ -6,6 +6,7 @@
 import { Link, Navigate, NavLink, Route, Routes } from 'react-router';
 import { useSession } from '../../app/session';
 import { EmptyState } from '../../components/EmptyState';
+import { useT } from '../../i18n/I18nProvider';
 import { AuditPage } from '../audit/AuditPage';
 import { EnrollmentPage } from '../enrollment/EnrollmentPage';
 import { HubStatusPage } from '../hub/HubStatusPage';
@@ -17,30 +18,34 @@ import { TlsPage } from '../tls/TlsPage';
 import { UsersPage } from '../users/UsersPage';
 import './admin.css';
 
+// Each section's name is `admin.section`'s branch of its path.
 const sections = [
-  { path: 'keys', label: 'API keys', element: <KeysPage /> },
-  { path: 'users', label: 'Users', element: <UsersPage /> },
-  { path: 'enrollment', label: 'Enrollment', element: <EnrollmentPage /> },
-  { path: 'tls', label: 'TLS', element: <TlsPage /> },
-  { path: 'tailscale', label: 'Tailscale', element: <MeshvpnPage /> },
-  { path: 'prometheus', label: 'Prometheus', element: <PrometheusPage /> },
-  { path: 'settings', label: 'Settings', element: <SettingsPage /> },
-  { path: 'audit', label: 'Audit log', element: <AuditPage /> },
-  { path: 'status', label: 'Hub status', element: <HubStatusPage /> },
+  { path: 'keys', element: <KeysPage /> },
+  { path: 'users', element: <UsersPage /> },
+  { path: 'enrollment', element: <EnrollmentPage /> },
+  { path: 'tls', element: <TlsPage /> },
+  { path: 'tailscale', element: <MeshvpnPage /> },
+  { path: 'prometheus', element: <PrometheusPage /> },
+  { path: 'settings', element: <SettingsPage /> },
+  { path: 'audit', element: <AuditPage /> },
+  { path: 'status', element: <HubStatusPage /> },
 ] as const;
 
 function AdminOnly() {
+  const { t, rich } = useT();
   const { user } = useSession();
   return (
     <section className="page" aria-labelledby="admin-only-title">
-      <h1 id="admin-only-title">Administration</h1>
-      <EmptyState title="Admin only">
+      <h1 id="admin-only-title">{t('admin.title')}</h1>
+      <EmptyState title={t('admin.onlyTitle')}>
         <p>
-          This area is for admins. You are signed in as <strong>{user.username}</strong> with the role{' '}
-          <strong>{user.role}</strong>, and the hub refuses its requests to you.
+          {rich('admin.onlyText', {
+            username: <strong translate="no">{user.username}</strong>,
+            role: <strong>{t('role.name', { role: user.role })}</strong>,
+          })}
         </p>
         <p>
-          <Link to="/dashboard">Go to the dashboard</Link>
+          <Link to="/dashboard">{t('admin.toDashboard')}</Link>
         </p>
       </EmptyState>
     </section>
@@ -48,10 +53,11 @@ function AdminOnly() {
 }
 
 function SectionMissing() {
+  const { t } = useT();
   return (
-    <EmptyState title="No such administration page">
+    <EmptyState title={t('admin.missing')}>
       <p>
-        <Link to="/admin/keys">Go to the API keys</Link>
+        <Link to="/admin/keys">{t('admin.toKeys')}</Link>
       </p>
     </EmptyState>
   );
@@ -64,15 +70,16 @@ export function AdminIndex() {
 }
 
 export function AdminArea() {
+  const { t } = useT();
   const { isAdmin } = useSession();
   if (!isAdmin) return <AdminOnly />;
   return (
     <div className="admin">
-      <nav className="sub-nav" aria-label="Administration">
+      <nav className="sub-nav" aria-label={t('admin.nav')}>
         <ul>
           {sections.map((s) => (
             <li key={s.path}>
-              <NavLink to={`/admin/${s.path}`}>{s.label}</NavLink>
+              <NavLink to={`/admin/${s.path}`}>{t('admin.section', { section: s.path })}</NavLink>
             </li>
           ))}
         </ul>
