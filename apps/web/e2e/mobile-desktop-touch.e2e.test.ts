@@ -16,6 +16,7 @@ import { startVncServer, vncMissing, watchXInput, type VncServer, type XInputWat
 import { accessibilityProblems } from './axe.js';
 import { localAsset } from './fleet.js';
 import { useConsole } from './harness.js';
+import { addDeviceAuthenticator } from './device-authenticator.js';
 
 const colour = [90, 40, 160] as const;
 const password = 'touchvnc';
@@ -83,18 +84,7 @@ describe.skipIf(vncMissing() !== null)('touch and the keyboard on the phone’s 
       await page.getByLabel('Password').fill(t.ownerPassword ?? '');
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('heading', { name: 'Fleet', level: 1 }).waitFor();
-      const cdp = await t.context.newCDPSession(page);
-      await cdp.send('WebAuthn.enable');
-      await cdp.send('WebAuthn.addVirtualAuthenticator', {
-        options: {
-          protocol: 'ctap2',
-          transport: 'internal',
-          hasResidentKey: true,
-          hasUserVerification: true,
-          isUserVerified: true,
-          automaticPresenceSimulation: true,
-        },
-      });
+      const { cdp } = await addDeviceAuthenticator(page);
       await page.goto(`${t.baseUrl}/m/assets/${encodeURIComponent(asset.id)}`);
       await page.getByRole('button', { name: 'Open desktop' }).click();
       const label = `Desktop of ${asset.name}`;

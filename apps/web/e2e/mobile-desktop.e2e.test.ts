@@ -14,6 +14,7 @@ import type { Page } from 'playwright-core';
 import { startVncServer, vncMissing, type VncServer } from '@svc/testkit';
 import { localAsset } from './fleet.js';
 import { useConsole } from './harness.js';
+import { addDeviceAuthenticator } from './device-authenticator.js';
 
 const colour = [40, 160, 90] as const;
 const password = 'phone-vnc';
@@ -90,18 +91,7 @@ describe.skipIf(vncMissing() !== null)('a desktop on the mobile companion', () =
       await page.getByRole('link', { name: 'Settings' }).click();
       await page.getByLabel('Connection diagnostics banner').check();
 
-      const cdp = await t.context.newCDPSession(page);
-      await cdp.send('WebAuthn.enable');
-      const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-        options: {
-          protocol: 'ctap2',
-          transport: 'internal',
-          hasResidentKey: true,
-          hasUserVerification: true,
-          isUserVerified: true,
-          automaticPresenceSimulation: true,
-        },
-      });
+      const { cdp, authenticatorId } = await addDeviceAuthenticator(page);
       await page.goto(`${t.baseUrl}/m/assets/${encodeURIComponent(asset.id)}`);
       await page.getByRole('button', { name: 'Open desktop' }).click();
       const label = `Desktop of ${asset.name}`;

@@ -14,6 +14,7 @@ import type { Session } from '@svc/protocol';
 import { localAsset } from './fleet.js';
 import { accessibilityProblems } from './axe.js';
 import { useConsole } from './harness.js';
+import { addDeviceAuthenticator } from './device-authenticator.js';
 
 const h = useConsole({ localAgent: true, plainHttp: true, viewport: { width: 390, height: 844 } });
 
@@ -49,18 +50,8 @@ describe('a terminal on the mobile companion', () => {
       await page.getByRole('heading', { name: 'Fleet', level: 1 }).waitFor();
       await page.evaluate('navigator.serviceWorker.ready.then(() => true)');
 
-      const cdp = await t.context.newCDPSession(page);
-      await cdp.send('WebAuthn.enable');
-      const unverified = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-        options: {
-          protocol: 'ctap2',
-          transport: 'internal',
-          hasResidentKey: true,
-          hasUserVerification: true,
-          isUserVerified: false,
-          automaticPresenceSimulation: true,
-        },
-      });
+      const unverified = await addDeviceAuthenticator(page, { userVerified: false });
+      const { cdp } = unverified;
       await page.goto(`${t.baseUrl}/m/assets/${encodeURIComponent(asset.id)}`);
       await page.getByRole('button', { name: 'Open terminal' }).click();
       await page.locator('.m-gate [role="alert"]').waitFor({ timeout: 30_000 });
@@ -68,16 +59,7 @@ describe('a terminal on the mobile companion', () => {
       expect(await liveSessions()).toEqual([]);
       await cdp.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId: unverified.authenticatorId });
 
-      await cdp.send('WebAuthn.addVirtualAuthenticator', {
-        options: {
-          protocol: 'ctap2',
-          transport: 'internal',
-          hasResidentKey: true,
-          hasUserVerification: true,
-          isUserVerified: true,
-          automaticPresenceSimulation: true,
-        },
-      });
+      await addDeviceAuthenticator(page, { cdp });
       await page.getByRole('button', { name: 'Open terminal' }).click();
       const status = page.getByLabel('Terminal status');
       await expect.poll(() => status.textContent(), { timeout: 30_000 }).toBe('Live');
