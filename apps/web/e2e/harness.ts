@@ -101,6 +101,8 @@ export interface ConsoleOptions {
   viewport?: { width: number; height: number };
   /** A phone's touch screen: touch events, and the mobile viewport's meta tag honoured. */
   touch?: boolean;
+  /** The browser's IANA time zone (the machine's unless told); the hub's follows `env.TZ`. */
+  timezoneId?: string;
 }
 
 /** GET or POST over plain HTTP, shaped like tlsRequest's answer. */
@@ -278,14 +280,17 @@ export function useConsole(options: ConsoleOptions = {}): () => ConsoleHarness {
       : await claimOwner(hub.baseUrl, hub.dataDir, hub.ca ? { ca: hub.ca } : {});
     browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumFlags, headless: true });
     const viewport = options.viewport ?? { width: 1280, height: 800 };
-    const touch = options.touch ? { hasTouch: true, isMobile: true } : {};
+    const emulation = {
+      ...(options.touch ? { hasTouch: true, isMobile: true } : {}),
+      ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
+    };
     // English whatever the machine's language: the console follows the browser's (decision 0090), the tests
     // read English text.
     const context = await browser.newContext({
       ignoreHTTPSErrors: true,
       viewport,
       locale: browserLocale,
-      ...touch,
+      ...emulation,
     });
     // Well under the test timeout, so a missing element fails with its locator named.
     context.setDefaultTimeout(actionTimeoutMs);
@@ -371,7 +376,7 @@ export function useConsole(options: ConsoleOptions = {}): () => ConsoleHarness {
           ignoreHTTPSErrors: true,
           viewport,
           locale: browserLocale,
-          ...touch,
+          ...emulation,
         });
         if (!fresh || !harness) throw new Error('no browser');
         await harness.context.close();

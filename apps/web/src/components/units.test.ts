@@ -1,6 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { setActiveLocale } from '../i18n/active-locale';
-import { countText, formatAgo, formatBytes, formatDuration, formatPercent, formatTime } from './units';
+import {
+  countText,
+  formatAgo,
+  formatBytes,
+  formatDuration,
+  formatPercent,
+  formatTime,
+  formatTimeIn,
+} from './units';
 
 afterEach(() => {
   setActiveLocale('en');
@@ -44,5 +52,16 @@ describe('display units', () => {
     expect(countText(0, 'group')).toBe('0 groups');
     expect(countText(1, 'webhook')).toBe('1 webhook');
     expect(countText(12, 'connector')).toBe('12 connectors');
+  });
+
+  it('writes a chart’s times in the zone asked, whatever the browser’s', () => {
+    const at = Date.parse('2026-11-30T06:40:00Z');
+    expect(formatTimeIn(at, 'UTC', 'clock')).toMatch(/^6:40\s?AM$/);
+    // India is 5 h 30 ahead, New York 5 h behind: the same instant, other clocks and another day.
+    expect(formatTimeIn(at, 'Asia/Kolkata', 'clock')).toMatch(/^12:10\s?PM$/);
+    expect(formatTimeIn(at, 'America/New_York', 'day')).toBe('Nov 30');
+    expect(formatTimeIn(Date.parse('2026-11-30T03:00:00Z'), 'America/New_York', 'day')).toBe('Nov 29');
+    setActiveLocale('de');
+    expect(formatTimeIn(at, 'Asia/Kolkata', 'full')).toBe('30.11.2026, 12:10:00');
   });
 });

@@ -102,6 +102,22 @@ export function formatDate(iso: string): string {
   return cached('date', (locale) => new Intl.DateTimeFormat(locale, { dateStyle: 'medium' })).format(ms);
 }
 
+/**
+ * Times on charts, in a zone the reader chose (theirs or the hub's): `full` with the date and seconds (a
+ * tooltip), `clock` hours and minutes (an axis within a day), `day` the date alone (an axis over days).
+ */
+export function formatTimeIn(ms: number, timeZone: string, style: 'full' | 'clock' | 'day'): string {
+  const options: Record<typeof style, Intl.DateTimeFormatOptions> = {
+    full: { dateStyle: 'medium', timeStyle: 'medium' },
+    clock: { hour: 'numeric', minute: '2-digit' },
+    day: { month: 'short', day: 'numeric' },
+  };
+  return cached(
+    `zoned:${style}:${timeZone}`,
+    (locale) => new Intl.DateTimeFormat(locale, { ...options[style], timeZone }),
+  ).format(ms);
+}
+
 /** "12 sec. ago", "vor 5 Min.": how long ago, in the largest unit that fits (seconds, minutes, hours). */
 export function formatAgo(seconds: number): string {
   const format = cached('ago', (locale) => new Intl.RelativeTimeFormat(locale, { style: 'short' }));

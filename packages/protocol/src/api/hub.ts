@@ -72,6 +72,11 @@ export const HubStatus = Type.Object({
   cluster: ClusterStatus,
   mcp: McpStatus,
   time: Timestamp,
+  /**
+   * The hub's IANA time zone (its process's: TZ or the machine's setting), so the console can show times as
+   * they read where the hub runs beside the viewer's own (decision 0098). The hub stores and answers in UTC.
+   */
+  time_zone: Type.String({ minLength: 1, maxLength: 100 }),
 });
 export type HubStatus = Static<typeof HubStatus>;
 

@@ -16,9 +16,13 @@ export interface HubStatusDeps {
   cluster: HubClusterService;
   /** The MCP server's policy and use; reported off and unused where it is not wired (some tests). */
   mcp?: () => Promise<McpStatus>;
+  /** The zone reported as the hub's; this process's own when absent. */
+  timeZone?: string;
 }
 
 export function createHubStatusService(deps: HubStatusDeps) {
+  // Intl resolves TZ (or the machine's zone) once per process; it does not change while the hub runs.
+  const timeZone = deps.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
   return {
     async status(): Promise<HubStatus> {
       const now = deps.clock.now();
@@ -44,6 +48,7 @@ export function createHubStatusService(deps: HubStatusDeps) {
         cluster,
         mcp,
         time: now.toISOString(),
+        time_zone: timeZone,
       };
     },
   };

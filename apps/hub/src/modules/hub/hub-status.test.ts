@@ -52,6 +52,8 @@ describe.each(databaseTargets())('GET /hub/status ($name)', ({ name, options }) 
         ],
       },
       time: started,
+      // The process's own zone: what the console shows as the hub's time beside the viewer's.
+      time_zone: Intl.DateTimeFormat().resolvedOptions().timeZone,
     });
     expect(hubVersion).toMatch(/^\d+\.\d+\.\d+/);
   });

@@ -21,8 +21,9 @@ import { useSession } from '../../app/session';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
-import { Sparkline } from '../../components/Sparkline';
-import { formatNumber, formatPercent, formatTime } from '../../components/units';
+import { ChartZoneSwitch, useChartZone, type ChartZone } from '../../components/chart-zone';
+import { MiniChart } from '../../components/MiniChart';
+import { formatNumber, formatPercent, formatTime, formatTimeIn } from '../../components/units';
 import { useT } from '../../i18n/I18nProvider';
 import { useAuditNames, type NamedRef } from '../audit/audit-names';
 import { LiveActivity, useLiveInterval } from '../events/LiveEvents';
@@ -149,24 +150,86 @@ function FleetAverages() {
 interface AssetLoad {
   entry: MetricsTopEntry;
   samples: MetricSample[];
+  /** The span charted, seconds since the epoch: the last hour. */
+  from: number;
+  to: number;
 }
 
 /** The hub ranks the whole fleet (one call); only the charts of the few it names are fetched. */
 async function busiestAssets(metric: TopMetric): Promise<AssetLoad[]> {
   const top = (await hub.call('metrics.top', { query: { metric, limit: chartedAssets } })).data;
-  const from = new Date(Date.now() - 60 * 60 * 1000).toISOString();
+  const to = Date.now();
+  const from = new Date(to - 60 * 60 * 1000).toISOString();
   return Promise.all(
     top.assets.map(async (entry) => {
       const { samples } = (
         await hub.call('metrics.history', { params: { id: entry.asset_id }, query: { from, limit: 120 } })
       ).data;
-      return { entry, samples };
+      return { entry, samples, from: Date.parse(from) / 1000, to: to / 1000 };
     }),
+  );
+}
+
+const high = (v: number | null) => (v !== null && v >= 90 ? 'high' : undefined);
+
+/** One metric of one busy asset: its last hour charted, and the value now. */
+function LoadCell({
+  load,
+  metric,
+  values,
+  now,
+  zone,
+}: {
+  load: AssetLoad;
+  metric: 'cpu' | 'memory' | 'disk';
+  values: (number | null)[];
+  now: number | null;
+  zone: ChartZone;
+}) {
+  const { t } = useT();
+  return (
+    <td className={high(now)}>
+      <div className="load-cell">
+        <MiniChart
+          times={load.samples.map((s) => Date.parse(s.ts) / 1000)}
+          values={values}
+          from={load.from}
+          to={load.to}
+          max={100}
+          format={formatPercent}
+          unit="%"
+          label={t('dashboard.sparkline', { name: load.entry.name, metric })}
+          zone={zone}
+          timeAxis={false}
+        />
+        <span>{formatPercent(now)}</span>
+      </div>
+    </td>
+  );
+}
+
+/** The span every chart of the table shows, said once under it, in the zone chosen. */
+function ChartSpan({ load, zone }: { load: AssetLoad; zone: ChartZone }) {
+  const { rich } = useT();
+  const at = (seconds: number) => (
+    <time dateTime={new Date(seconds * 1000).toISOString()}>
+      {formatTimeIn(seconds * 1000, zone.zone, 'clock')}
+    </time>
+  );
+  return (
+    <tfoot>
+      <tr>
+        <td colSpan={4} className="muted small">
+          {rich('dashboard.chartSpan', { from: at(load.from), to: at(load.to), zone: zone.zone })}
+        </td>
+      </tr>
+    </tfoot>
   );
 }
 
 function BusiestAssets() {
   const { t } = useT();
+  const zone = useChartZone();
   const refetchInterval = useLiveInterval(fallbackInterval);
   const [metric, setMetric] = useState<TopMetric>('cpu');
   const loads = useQuery({
@@ -206,6 +269,7 @@ function BusiestAssets() {
   return (
     <>
       {rankBy}
+      <ChartZoneSwitch zone={zone} />
       <table className="data-table load-table">
         <caption className="visually-hidden">
           {t('dashboard.busiestCaption', { metric: t('metric.name', { metric }) })}
@@ -226,8 +290,8 @@ function BusiestAssets() {
           </tr>
         </thead>
         <tbody>
-          {loads.data.map(({ entry, samples }) => {
-            const high = (v: number | null) => (v !== null && v >= 90 ? 'high' : undefined);
+          {loads.data.map((load) => {
+            const { entry } = load;
             return (
               <tr key={entry.asset_id} data-testid="busiest-row">
                 <th scope="row">
@@ -241,34 +305,32 @@ function BusiestAssets() {
                     </span>
                   )}
                 </th>
-                <td className={high(entry.cpu_percent)}>
-                  <Sparkline
-                    values={samples.map((s) => s.cpu_percent)}
-                    max={100}
-                    label={t('dashboard.sparkline', { name: entry.name, metric: 'cpu' })}
-                  />
-                  <span>{formatPercent(entry.cpu_percent)}</span>
-                </td>
-                <td className={high(entry.memory_used_percent)}>
-                  <Sparkline
-                    values={samples.map(memoryPercent)}
-                    max={100}
-                    label={t('dashboard.sparkline', { name: entry.name, metric: 'memory' })}
-                  />
-                  <span>{formatPercent(entry.memory_used_percent)}</span>
-                </td>
-                <td className={high(entry.disk_used_percent)}>
-                  <Sparkline
-                    values={samples.map(diskPercent)}
-                    max={100}
-                    label={t('dashboard.sparkline', { name: entry.name, metric: 'disk' })}
-                  />
-                  <span>{formatPercent(entry.disk_used_percent)}</span>
-                </td>
+                <LoadCell
+                  load={load}
+                  metric="cpu"
+                  values={load.samples.map((s) => s.cpu_percent)}
+                  now={entry.cpu_percent}
+                  zone={zone}
+                />
+                <LoadCell
+                  load={load}
+                  metric="memory"
+                  values={load.samples.map(memoryPercent)}
+                  now={entry.memory_used_percent}
+                  zone={zone}
+                />
+                <LoadCell
+                  load={load}
+                  metric="disk"
+                  values={load.samples.map(diskPercent)}
+                  now={entry.disk_used_percent}
+                  zone={zone}
+                />
               </tr>
             );
           })}
         </tbody>
+        {loads.data[0] && <ChartSpan load={loads.data[0]} zone={zone} />}
       </table>
     </>
   );

@@ -8,7 +8,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { errorText, hub } from '../../api/client';
 import { useSession } from '../../app/session';
-import { Sparkline } from '../../components/Sparkline';
+import { useChartZone } from '../../components/chart-zone';
+import { MiniChart } from '../../components/MiniChart';
+import { formatPercent } from '../../components/units';
 import { updateConnection } from './connection';
 import { currentSettings } from './device';
 import { loadSnapshot } from './fleet-snapshot';
@@ -166,14 +168,16 @@ export function AssetScreen({ stale }: { stale: boolean }) {
   const metrics = useQuery({
     queryKey: ['mobile', 'metrics', id],
     enabled: !stale,
-    queryFn: async () =>
-      (
-        await hub.call('metrics.history', {
-          params: { id },
-          query: { from: new Date(Date.now() - 3_600_000).toISOString(), limit: 120 },
-        })
-      ).data,
+    queryFn: async () => {
+      const to = Date.now();
+      const { data } = await hub.call('metrics.history', {
+        params: { id },
+        query: { from: new Date(to - 3_600_000).toISOString(), limit: 120 },
+      });
+      return { samples: data.samples, from: (to - 3_600_000) / 1000, to: to / 1000 };
+    },
   });
+  const zone = useChartZone();
   const data = asset.data;
   if (!data) return <p className="m-muted">{asset.isError ? errorText(asset.error) : 'Loading…'}</p>;
   const samples = metrics.data?.samples ?? [];
@@ -195,7 +199,17 @@ export function AssetScreen({ stale }: { stale: boolean }) {
               CPU {last.cpu_percent.toFixed(0)} % · memory{' '}
               {((last.memory_used_bytes / Math.max(1, last.memory_total_bytes)) * 100).toFixed(0)} %
             </p>
-            <Sparkline values={samples.map((s) => s.cpu_percent)} label="CPU, last hour" />
+            <MiniChart
+              times={samples.map((s) => Date.parse(s.ts) / 1000)}
+              values={samples.map((s) => s.cpu_percent)}
+              from={metrics.data?.from ?? 0}
+              to={metrics.data?.to ?? 0}
+              max={100}
+              format={formatPercent}
+              unit="%"
+              label="CPU, last hour"
+              zone={zone}
+            />
           </>
         ) : (
           <p className="m-muted">No samples.</p>

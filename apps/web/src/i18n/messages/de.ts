@@ -112,6 +112,22 @@ export const de: EntryCatalogue = {
 
   'metric.name': '{metric, select, cpu {CPU} memory {Arbeitsspeicher} disk {Festplatte} other {Last}}',
 
+  'chart.zoneSwitch': 'Zeitzone',
+  'chart.zoneViewer': 'Ihre ({zone})',
+  'chart.zoneHub': 'Die des Hubs ({zone})',
+  'chart.timeInZone': '{time} ({zone})',
+  'chart.timeAxis': 'Zeit ({zone})',
+  'chart.axes':
+    'Werte in {unit}, Zeit in {zone}; für genaue Werte auf das Diagramm zeigen oder es fokussieren und die Pfeiltasten nutzen.',
+  'chart.value': '{label}: {value}',
+  'chart.bucketValue': '{label}: Mittel {mean} (Min. {min}, Max. {max})',
+  'chart.silent': '{label}: keine Messwerte, der Agent schwieg',
+  'chart.figures': '{label}: zuletzt {latest}, Mittel {mean}, höchstens {max}',
+  'chart.gaps':
+    '{n, plural, one {Eine Lücke, in der der Agent schwieg} other {# Lücken, in denen der Agent schwieg}}: {list}.',
+  'chart.gapRange': '{from} bis {to}',
+  'chart.gapTitle': 'Keine Messwerte, der Agent schwieg: {span}',
+
   'dashboard.title': 'Übersicht',
   'dashboard.loadingStatus': 'Flottenstatus wird geladen',
   'dashboard.fleetStatus': 'Flottenstatus',
@@ -133,6 +149,8 @@ export const de: EntryCatalogue = {
   'dashboard.asset': 'Asset',
   'dashboard.load': 'Last {load}',
   'dashboard.sparkline': '{name} {metric, select, cpu {CPU} memory {Arbeitsspeicher} other {Festplatte}}',
+  'dashboard.chartSpan':
+    'Diagramme: die letzte Stunde, {from} bis {to} ({zone}). Für genaue Werte auf eines zeigen oder es fokussieren und die Pfeiltasten nutzen.',
   'dashboard.loadingAudit': 'Audit-Protokoll wird geladen',
   'dashboard.noAudit': 'Noch keine Audit-Ereignisse',
   'dashboard.auditBy': 'von {actor}',

@@ -123,6 +123,22 @@ export const en = {
 
   'metric.name': '{metric, select, cpu {CPU} memory {Memory} disk {Disk} other {Load}}',
 
+  'chart.zoneSwitch': 'Time zone',
+  'chart.zoneViewer': 'Yours ({zone})',
+  'chart.zoneHub': 'The hub’s ({zone})',
+  'chart.timeInZone': '{time} ({zone})',
+  'chart.timeAxis': 'Time ({zone})',
+  'chart.axes':
+    'Values in {unit}, time in {zone}; point at the chart, or focus it and use the arrow keys, for exact values.',
+  'chart.value': '{label}: {value}',
+  'chart.bucketValue': '{label}: mean {mean} (min {min}, max {max})',
+  'chart.silent': '{label}: no samples, the agent was silent',
+  'chart.figures': '{label}: latest {latest}, mean {mean}, highest {max}',
+  'chart.gaps':
+    '{n, plural, one {One gap where the agent was silent} other {# gaps where the agent was silent}}: {list}.',
+  'chart.gapRange': '{from} to {to}',
+  'chart.gapTitle': 'No samples, the agent was silent: {span}',
+
   'dashboard.title': 'Dashboard',
   'dashboard.loadingStatus': 'Loading the fleet status',
   'dashboard.fleetStatus': 'Fleet status',
@@ -143,6 +159,8 @@ export const en = {
   'dashboard.asset': 'Asset',
   'dashboard.load': 'load {load}',
   'dashboard.sparkline': '{name} {metric, select, cpu {CPU} memory {memory} other {disk}}',
+  'dashboard.chartSpan':
+    'Charts: the last hour, {from} to {to} ({zone}). Point at one, or focus it and use the arrow keys, for exact values.',
   'dashboard.loadingAudit': 'Loading the audit trail',
   'dashboard.noAudit': 'No audit events yet',
   'dashboard.auditBy': 'by {actor}',

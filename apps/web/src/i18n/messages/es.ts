@@ -112,6 +112,22 @@ export const es: EntryCatalogue = {
 
   'metric.name': '{metric, select, cpu {CPU} memory {Memoria} disk {Disco} other {Carga}}',
 
+  'chart.zoneSwitch': 'Zona horaria',
+  'chart.zoneViewer': 'La suya ({zone})',
+  'chart.zoneHub': 'La del hub ({zone})',
+  'chart.timeInZone': '{time} ({zone})',
+  'chart.timeAxis': 'Hora ({zone})',
+  'chart.axes':
+    'Valores en {unit}, hora en {zone}; para los valores exactos, señale el gráfico o enfóquelo y use las flechas.',
+  'chart.value': '{label}: {value}',
+  'chart.bucketValue': '{label}: media {mean} (mín. {min}, máx. {max})',
+  'chart.silent': '{label}: sin muestras, el agente no envió nada',
+  'chart.figures': '{label}: último {latest}, media {mean}, máximo {max}',
+  'chart.gaps':
+    '{n, plural, one {Un hueco en que el agente no envió nada} other {# huecos en que el agente no envió nada}}: {list}.',
+  'chart.gapRange': 'de {from} a {to}',
+  'chart.gapTitle': 'Sin muestras, el agente no envió nada: {span}',
+
   'dashboard.title': 'Panel',
   'dashboard.loadingStatus': 'Cargando el estado de la flota',
   'dashboard.fleetStatus': 'Estado de la flota',
@@ -132,6 +148,8 @@ export const es: EntryCatalogue = {
   'dashboard.asset': 'Activo',
   'dashboard.load': 'carga {load}',
   'dashboard.sparkline': '{name} {metric, select, cpu {CPU} memory {memoria} other {disco}}',
+  'dashboard.chartSpan':
+    'Gráficos: la última hora, de {from} a {to} ({zone}). Para los valores exactos, señale uno o enfóquelo y use las flechas.',
   'dashboard.loadingAudit': 'Cargando el registro de auditoría',
   'dashboard.noAudit': 'Todavía no hay eventos de auditoría',
   'dashboard.auditBy': 'por {actor}',

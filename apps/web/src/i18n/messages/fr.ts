@@ -113,6 +113,22 @@ export const fr: EntryCatalogue = {
 
   'metric.name': '{metric, select, cpu {CPU} memory {Mémoire} disk {Disque} other {Charge}}',
 
+  'chart.zoneSwitch': 'Fuseau horaire',
+  'chart.zoneViewer': 'Le vôtre ({zone})',
+  'chart.zoneHub': 'Celui du hub ({zone})',
+  'chart.timeInZone': '{time} ({zone})',
+  'chart.timeAxis': 'Heure ({zone})',
+  'chart.axes':
+    'Valeurs en {unit}, heure en {zone} ; pointez le graphique, ou donnez-lui le focus et utilisez les flèches, pour les valeurs exactes.',
+  'chart.value': '{label} : {value}',
+  'chart.bucketValue': '{label} : moyenne {mean} (min. {min}, max. {max})',
+  'chart.silent': '{label} : aucune mesure, l’agent était silencieux',
+  'chart.figures': '{label} : dernière {latest}, moyenne {mean}, maximum {max}',
+  'chart.gaps':
+    '{n, plural, one {Une interruption où l’agent était silencieux} other {# interruptions où l’agent était silencieux}} : {list}.',
+  'chart.gapRange': 'de {from} à {to}',
+  'chart.gapTitle': 'Aucune mesure, l’agent était silencieux : {span}',
+
   'dashboard.title': 'Tableau de bord',
   'dashboard.loadingStatus': 'Chargement de l’état du parc',
   'dashboard.fleetStatus': 'État du parc',
@@ -134,6 +150,8 @@ export const fr: EntryCatalogue = {
   'dashboard.asset': 'Équipement',
   'dashboard.load': 'charge {load}',
   'dashboard.sparkline': '{name} {metric, select, cpu {CPU} memory {mémoire} other {disque}}',
+  'dashboard.chartSpan':
+    'Graphiques : la dernière heure, de {from} à {to} ({zone}). Pointez-en un, ou donnez-lui le focus et utilisez les flèches, pour les valeurs exactes.',
   'dashboard.loadingAudit': 'Chargement du journal d’audit',
   'dashboard.noAudit': 'Aucun événement d’audit pour l’instant',
   'dashboard.auditBy': 'par {actor}',

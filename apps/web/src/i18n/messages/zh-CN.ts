@@ -110,6 +110,20 @@ export const zhCN: EntryCatalogue = {
 
   'metric.name': '{metric, select, cpu {CPU} memory {内存} disk {磁盘} other {负载}}',
 
+  'chart.zoneSwitch': '时区',
+  'chart.zoneViewer': '您的（{zone}）',
+  'chart.zoneHub': 'hub 的（{zone}）',
+  'chart.timeInZone': '{time}（{zone}）',
+  'chart.timeAxis': '时间（{zone}）',
+  'chart.axes': '数值单位 {unit}，时间为 {zone}；指向图表，或聚焦后使用方向键，可查看精确数值。',
+  'chart.value': '{label}：{value}',
+  'chart.bucketValue': '{label}：平均 {mean}（最小 {min}，最大 {max}）',
+  'chart.silent': '{label}：无采样，代理未发送数据',
+  'chart.figures': '{label}：最新 {latest}，平均 {mean}，最高 {max}',
+  'chart.gaps': '{n, plural, other {# 处代理未发送数据的空缺}}：{list}。',
+  'chart.gapRange': '{from} 至 {to}',
+  'chart.gapTitle': '无采样，代理未发送数据：{span}',
+
   'dashboard.title': '仪表板',
   'dashboard.loadingStatus': '正在加载设备群状态',
   'dashboard.fleetStatus': '设备群状态',
@@ -129,6 +143,8 @@ export const zhCN: EntryCatalogue = {
   'dashboard.asset': '资产',
   'dashboard.load': '负载 {load}',
   'dashboard.sparkline': '{name} {metric, select, cpu {CPU} memory {内存} other {磁盘}}',
+  'dashboard.chartSpan':
+    '图表：最近一小时，{from} 至 {to}（{zone}）。指向图表，或聚焦后使用方向键，可查看精确数值。',
   'dashboard.loadingAudit': '正在加载审计记录',
   'dashboard.noAudit': '暂无审计事件',
   'dashboard.auditBy': '由 {actor}',

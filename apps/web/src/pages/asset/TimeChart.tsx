@@ -1,13 +1,18 @@
 /**
  * A time-series chart on uPlot (canvas: tens of thousands of points stay quick), in the console's colours
- * for the current theme, as wide as its box: a time axis in the viewer's zone, a value axis with its unit,
- * a band from min to max under each mean line of bucketed data, breaks where the agent was silent, and a
- * tooltip with the exact values and time (the viewer's zone and UTC, the hub's clock). The canvas is labelled
- * for screen readers, and the figures beside it (latest, mean, highest, gaps) say the same in text.
+ * for the current theme, as wide as its box: a time axis in the zone the reader chose (theirs or the hub's,
+ * ../../components/chart-zone.tsx), a value axis with its unit, a band from min to max under each mean line
+ * of bucketed data, hatched breaks where the agent was silent, and a tooltip with the exact values and time
+ * on hover and on keyboard focus (arrow keys, Home, End). The axes' labels are page text over the canvas
+ * (the reader's language and zone, legible to tests and translators); the canvas is labelled for screen
+ * readers, and the figures beside it (latest, mean, highest, gaps) say the same in text.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { zonedTimeText, type ChartZone } from '../../components/chart-zone';
+import { formatTimeIn } from '../../components/units';
+import { useT } from '../../i18n/I18nProvider';
 import { seriesFigures, type Band } from './metrics-series';
 
 export interface ChartLine {
@@ -18,11 +23,6 @@ export interface ChartLine {
   /** Bucketed data: each point's min and max, drawn as a band around the line. */
   band?: Band;
 }
-
-const viewerZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-const localTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
-const utcTime = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium', timeZone: 'UTC' });
-const shortTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'short' });
 
 /** A theme colour (`#rgb`, `#rrggbb` or `rgb(…)`) a quarter opaque, for the band around its line. */
 function translucent(color: string): string {
@@ -63,6 +63,60 @@ function useThemeVersion(): number {
   return version;
 }
 
+/** Axis labels as page text: uPlot places the ticks, the labels sit over the canvas where it would draw them. */
+interface AxisTicks {
+  x: [number, string][];
+  y: [number, string][];
+}
+
+function placeLabel(layer: HTMLElement, className: string, text: string, left: number, top: number): void {
+  const label = document.createElement('span');
+  label.className = className;
+  label.textContent = text;
+  label.style.left = `${String(left)}px`;
+  label.style.top = `${String(top)}px`;
+  layer.append(label);
+}
+
+/** Redraws the labels, the axis titles and the gaps' hatching after each draw (data, size or zone changed). */
+function drawOverlay(
+  u: uPlot,
+  layer: HTMLElement,
+  ticks: AxisTicks,
+  titles: { x: string; y: string },
+  gaps: { span: [number, number]; title: string }[],
+): void {
+  const left = u.bbox.left / uPlot.pxRatio;
+  const top = u.bbox.top / uPlot.pxRatio;
+  const height = u.bbox.height / uPlot.pxRatio;
+  layer.replaceChildren();
+  for (const [value, text] of ticks.x) {
+    placeLabel(layer, 'chart-tick chart-tick-x', text, left + u.valToPos(value, 'x'), top + height + 6);
+  }
+  for (const [value, text] of ticks.y) {
+    placeLabel(layer, 'chart-tick chart-tick-y', text, left - 8, top + u.valToPos(value, 'y'));
+  }
+  placeLabel(
+    layer,
+    'chart-axis-title chart-axis-title-x',
+    titles.x,
+    left + u.bbox.width / uPlot.pxRatio / 2,
+    top + height + 24,
+  );
+  placeLabel(layer, 'chart-axis-title chart-axis-title-y', titles.y, 0, top + height / 2);
+  const hatches = gaps.map(({ span: [from, to], title }) => {
+    const hatch = document.createElement('div');
+    hatch.className = 'chart-gap';
+    hatch.title = title;
+    const x0 = Math.max(u.valToPos(from, 'x'), 0);
+    const x1 = Math.min(u.valToPos(to, 'x'), u.bbox.width / uPlot.pxRatio);
+    hatch.style.left = `${String(x0)}px`;
+    hatch.style.width = `${String(Math.max(x1 - x0, 2))}px`;
+    return hatch;
+  });
+  u.under.replaceChildren(...hatches);
+}
+
 export function TimeChart({
   title,
   times,
@@ -71,6 +125,7 @@ export function TimeChart({
   format,
   unit,
   gaps = [],
+  zone,
 }: {
   title: string;
   /** Seconds since the epoch. */
@@ -83,16 +138,32 @@ export function TimeChart({
   unit: string;
   /** Where the agent was silent, [start, end] in seconds since the epoch. */
   gaps?: [number, number][];
+  /** The zone times are shown in (one choice for every chart of the page). */
+  zone: ChartZone;
 }) {
+  const { t } = useT();
   const box = useRef<HTMLDivElement>(null);
   const tip = useRef<HTMLDivElement>(null);
+  const spoken = useRef<HTMLSpanElement>(null);
+  const chartRef = useRef<uPlot | null>(null);
   const theme = useThemeVersion();
+  const shownZone = zone.zone;
+  const timeText = (seconds: number) => zonedTimeText(t, seconds * 1000, zone);
+  const span = (from: number, to: number) =>
+    t('chart.gapRange', {
+      from: formatTimeIn(from * 1000, shownZone, 'full'),
+      to: formatTimeIn(to * 1000, shownZone, 'full'),
+    });
 
   useEffect(() => {
     const element = box.current;
     if (!element) return;
-    const text = themeColor('--muted');
     const grid = themeColor('--border');
+    const layer = document.createElement('div');
+    layer.className = 'chart-axis-labels';
+    layer.setAttribute('aria-hidden', 'true');
+    const ticks: AxisTicks = { x: [], y: [] };
+    const hatches = gaps.map((gap) => ({ span: gap, title: t('chart.gapTitle', { span: span(...gap) }) }));
     // Series: x, then per line its mean, then (bucketed) its band's min and max.
     const series: uPlot.Series[] = [{}];
     const ys: (number | null)[][] = [];
@@ -117,23 +188,23 @@ export function TimeChart({
         if (element) element.hidden = true;
         return;
       }
-      const when = new Date(time * 1000);
       const rows = lines.map((line) => {
         const value = line.values[idx];
-        if (value === null || value === undefined) return `${line.label}: no samples`;
+        if (value === null || value === undefined) return t('chart.silent', { label: line.label });
         const lo = line.band?.lo[idx];
         const hi = line.band?.hi[idx];
         return lo !== undefined && lo !== null && hi !== undefined && hi !== null
-          ? `${line.label}: mean ${format(value)} (min ${format(lo)}, max ${format(hi)})`
-          : `${line.label}: ${format(value)}`;
+          ? t('chart.bucketValue', {
+              label: line.label,
+              mean: format(value),
+              min: format(lo),
+              max: format(hi),
+            })
+          : t('chart.value', { label: line.label, value: format(value) });
       });
       element.textContent = '';
       const head = document.createElement('strong');
-      // The hub keeps and answers time in UTC: shown beside the viewer's zone when they differ.
-      head.textContent =
-        viewerZone === 'UTC'
-          ? `${localTime.format(when)} UTC`
-          : `${localTime.format(when)} (${viewerZone}) · hub ${utcTime.format(when)} UTC`;
+      head.textContent = timeText(time);
       element.append(head);
       for (const row of rows) {
         const div = document.createElement('div');
@@ -141,10 +212,14 @@ export function TimeChart({
         element.append(div);
       }
       element.hidden = false;
+      if (spoken.current && document.activeElement === box.current) {
+        spoken.current.textContent = [head.textContent, ...rows].join('; ');
+      }
       const left = u.cursor.left ?? 0;
       const width = u.over.clientWidth;
-      element.style.left = `${Math.min(Math.max(left + 12, 0), Math.max(width - element.offsetWidth, 0))}px`;
+      element.style.left = `${String(Math.min(Math.max(left + 12, 0), Math.max(width - element.offsetWidth, 0)))}px`;
     };
+    const daySpan = (times.at(-1) ?? 0) - (times[0] ?? 0) > 36 * 60 * 60;
     const chart = new uPlot(
       {
         width: Math.max(element.clientWidth, 200),
@@ -155,6 +230,8 @@ export function TimeChart({
             : { ...entry, value: (_u: uPlot, v: number | null) => (v === null ? '—' : format(v)) },
         ),
         bands,
+        // Ticks fall on whole hours and days of the zone shown, not of the browser's.
+        tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), shownZone),
         scales: {
           x: { time: true },
           y:
@@ -164,29 +241,49 @@ export function TimeChart({
         },
         axes: [
           {
-            stroke: text,
+            // The labels are drawn as page text (drawOverlay); the canvas keeps their room and the grid.
+            stroke: 'transparent',
             grid: { stroke: grid, width: 1 },
             ticks: { stroke: grid, width: 1 },
-            label: `Time (${viewerZone})`,
+            size: 30,
+            label: ' ',
             labelSize: 20,
+            values: (_u, splits) => {
+              const labels = splits.map((s) => formatTimeIn(s * 1000, shownZone, daySpan ? 'day' : 'clock'));
+              ticks.x = splits.map((s, i) => [s, labels[i] ?? '']);
+              return labels;
+            },
           },
           {
-            stroke: text,
+            stroke: 'transparent',
             grid: { stroke: grid, width: 1 },
             ticks: { stroke: grid, width: 1 },
             size: 70,
-            label: unit,
+            label: ' ',
             labelSize: 20,
-            values: (_u, values) => values.map((v) => format(v)),
+            values: (_u, splits) => {
+              const labels = splits.map((v) => format(v));
+              ticks.y = splits.map((v, i) => [v, labels[i] ?? '']);
+              return labels;
+            },
           },
         ],
         legend: { live: false },
         cursor: { drag: { x: false, y: false } },
-        hooks: { setCursor: [showTip] },
+        hooks: {
+          setCursor: [showTip],
+          draw: [
+            (u) => {
+              drawOverlay(u, layer, ticks, { x: t('chart.timeAxis', { zone: shownZone }), y: unit }, hatches);
+            },
+          ],
+        },
       },
       [times, ...ys],
       element,
     );
+    chart.root.querySelector('.u-wrap')?.append(layer);
+    chartRef.current = chart;
     const leave = () => {
       if (tip.current) tip.current.hidden = true;
     };
@@ -198,28 +295,62 @@ export function TimeChart({
     return () => {
       resize.disconnect();
       chart.over.removeEventListener('mouseleave', leave);
+      chartRef.current = null;
       chart.destroy();
     };
-  }, [times, lines, max, format, unit, theme]);
+    // timeText and span read the zone and t, both listed.
+  }, [times, lines, max, format, unit, theme, gaps, shownZone, zone.hubZone, t]);
+
+  /** Keyboard: focus shows the newest point; arrows step, Home and End jump; Escape hides the tooltip. */
+  const pointAt = (index: number) => {
+    const chart = chartRef.current;
+    const time = times[index];
+    if (!chart || time === undefined) return;
+    chart.setCursor({ left: chart.valToPos(time, 'x'), top: chart.over.clientHeight / 2 });
+  };
+  const current = () => chartRef.current?.cursor.idx ?? times.length - 1;
+  const onKeyDown = (event: KeyboardEvent) => {
+    const last = times.length - 1;
+    const moves: Record<string, number> = {
+      ArrowLeft: Math.max(current() - 1, 0),
+      ArrowRight: Math.min(current() + 1, last),
+      PageUp: Math.max(current() - 10, 0),
+      PageDown: Math.min(current() + 10, last),
+      Home: 0,
+      End: last,
+    };
+    const next = moves[event.key];
+    if (next !== undefined) {
+      event.preventDefault();
+      pointAt(next);
+    } else if (event.key === 'Escape' && tip.current) {
+      tip.current.hidden = true;
+    }
+  };
 
   const summary = lines
     .map((line) => {
       const f = seriesFigures(line.values);
       return f.latest === null
-        ? `${line.label}: no samples`
-        : `${line.label}: latest ${format(f.latest)}, mean ${format(f.mean ?? 0)}, highest ${format(f.max ?? 0)}`;
+        ? t('common.noSamples', { label: line.label })
+        : t('chart.figures', {
+            label: line.label,
+            latest: format(f.latest),
+            mean: format(f.mean ?? 0),
+            max: format(f.max ?? 0),
+          });
     })
     .join('; ');
   const silent =
     gaps.length === 0
       ? ''
-      : ` ${gaps.length === 1 ? 'One gap' : `${gaps.length} gaps`} where the agent was silent: ${gaps
-          .slice(0, 3)
-          .map(
-            ([from, to]) =>
-              `${shortTime.format(new Date(from * 1000))} to ${shortTime.format(new Date(to * 1000))}`,
-          )
-          .join(', ')}${gaps.length > 3 ? '…' : ''}.`;
+      : ` ${t('chart.gaps', {
+          n: gaps.length,
+          list: `${gaps
+            .slice(0, 3)
+            .map(([from, to]) => span(from, to))
+            .join(', ')}${gaps.length > 3 ? '…' : ''}`,
+        })}`;
   const described = `${summary}.${silent}`;
 
   return (
@@ -227,13 +358,25 @@ export function TimeChart({
       <figcaption>
         <h3>{title}</h3>
         <p className="muted small chart-figures">{described}</p>
-        <p className="muted small chart-axes">
-          Values in {unit}, time in {viewerZone}; point at the chart for exact values.
-        </p>
+        <p className="muted small chart-axes">{t('chart.axes', { unit, zone: shownZone })}</p>
       </figcaption>
       <div className="chart-box">
-        <div className="chart-canvas" ref={box} role="img" aria-label={`${title}: ${described}`} />
+        <div
+          className="chart-canvas"
+          ref={box}
+          role="img"
+          tabIndex={0}
+          aria-label={`${title}: ${described}`}
+          onFocus={() => {
+            pointAt(current());
+          }}
+          onBlur={() => {
+            if (tip.current) tip.current.hidden = true;
+          }}
+          onKeyDown={onKeyDown}
+        />
         <div className="chart-tooltip" ref={tip} hidden aria-hidden="true" />
+        <span className="visually-hidden" ref={spoken} aria-live="polite" />
       </div>
     </figure>
   );

@@ -7,6 +7,7 @@ import { useMemo } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { hub } from '../../../api/client';
+import { ChartZoneSwitch, useChartZone } from '../../../components/chart-zone';
 import { EmptyState } from '../../../components/EmptyState';
 import { ErrorNotice } from '../../../components/ErrorNotice';
 import { Loading } from '../../../components/Loading';
@@ -35,6 +36,7 @@ function rangeOf(key: string | null) {
 export function MetricsTab({ asset }: AssetTabProps) {
   const [params, setParams] = useSearchParams();
   const range = rangeOf(params.get('range'));
+  const zone = useChartZone();
   const live = range.ms <= 6 * 60 * 60 * 1000;
   const history = useQuery({
     queryKey: assetPartKey(asset.id, 'metrics', range.key),
@@ -114,6 +116,7 @@ export function MetricsTab({ asset }: AssetTabProps) {
             </button>
           ))}
         </div>
+        <ChartZoneSwitch zone={zone} />
         <span className="muted small" aria-live="polite">
           {history.isFetching
             ? 'Loading…'
@@ -149,6 +152,7 @@ export function MetricsTab({ asset }: AssetTabProps) {
             format={formatPercent}
             unit="%"
             gaps={series.gaps}
+            zone={zone}
           />
           <TimeChart
             title="Memory"
@@ -158,6 +162,7 @@ export function MetricsTab({ asset }: AssetTabProps) {
             format={formatPercent}
             unit="% used"
             gaps={series.gaps}
+            zone={zone}
           />
           <TimeChart
             title="Disk"
@@ -167,6 +172,7 @@ export function MetricsTab({ asset }: AssetTabProps) {
             format={formatPercent}
             unit="% used"
             gaps={series.gaps}
+            zone={zone}
           />
           <TimeChart
             title="Load"
@@ -175,6 +181,7 @@ export function MetricsTab({ asset }: AssetTabProps) {
             format={formatLoad}
             unit="load (1 min)"
             gaps={series.gaps}
+            zone={zone}
           />
           <TimeChart
             title="Network"
@@ -183,6 +190,7 @@ export function MetricsTab({ asset }: AssetTabProps) {
             format={formatRate}
             unit="bytes/s"
             gaps={series.gaps}
+            zone={zone}
           />
         </div>
       )}
