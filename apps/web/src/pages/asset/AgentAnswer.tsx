@@ -7,6 +7,24 @@ import type { ReactNode } from 'react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
+import { formatClock } from '../../components/units';
+import { useT } from '../../i18n/I18nProvider';
+
+/** What a tab asks the agent for: the `part` of the `assetTabs.asking` and `assetTabs.loading` messages. */
+export type AgentPart =
+  | 'processes'
+  | 'services'
+  | 'logs'
+  | 'folder'
+  | 'disks'
+  | 'network'
+  | 'packages'
+  | 'users'
+  | 'cron'
+  | 'containers'
+  | 'stacks'
+  | 'images'
+  | 'volumes';
 
 export function AgentAnswer<T>({
   query,
@@ -15,15 +33,20 @@ export function AgentAnswer<T>({
 }: {
   query: UseQueryResult<T>;
   /** `processes`, `services`…: "Loading the processes". */
-  what: string;
+  what: AgentPart;
   children: (data: T) => ReactNode;
 }) {
-  const updated = query.dataUpdatedAt > 0 ? new Date(query.dataUpdatedAt).toLocaleTimeString() : null;
+  const { t } = useT();
+  const updated = query.dataUpdatedAt > 0 ? formatClock(new Date(query.dataUpdatedAt).toISOString()) : null;
   return (
     <div className="agent-answer">
       <div className="section-toolbar">
         <span className="muted small" aria-live="polite">
-          {query.isFetching ? `Asking the agent for the ${what}…` : updated ? `As of ${updated}` : ''}
+          {query.isFetching
+            ? t('assetTabs.asking', { part: what })
+            : updated
+              ? t('assetTabs.asOf', { time: updated })
+              : ''}
         </span>
         <button
           type="button"
@@ -31,10 +54,10 @@ export function AgentAnswer<T>({
           disabled={query.isFetching}
           onClick={() => void query.refetch()}
         >
-          Refresh
+          {t('assetTabs.refresh')}
         </button>
       </div>
-      {query.isPending && <Loading label={`Loading the ${what}`} />}
+      {query.isPending && <Loading label={t('assetTabs.loading', { part: what })} />}
       {query.isError && <ErrorNotice error={query.error} />}
       {query.isSuccess && children(query.data)}
     </div>

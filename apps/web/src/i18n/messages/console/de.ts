@@ -1,9 +1,11 @@
 // With its extension: the browser tests (Node's module resolution) read the catalogues too.
 import { admin } from './admin.de.js';
+import { assetTabs } from './assetTabs.de.js';
 import { audit } from './audit.de.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleDe: ConsoleCatalogue = {
   ...admin,
+  ...assetTabs,
   ...audit,
 };

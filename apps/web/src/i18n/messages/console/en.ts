@@ -5,10 +5,12 @@
  * language, or one only it has, is a compile error. How to add an area: docs/decisions/0090-console-languages.md.
  */
 import { admin } from './admin.en.js';
+import { assetTabs } from './assetTabs.en.js';
 import { audit } from './audit.en.js';
 
 export const consoleEn = {
   ...admin,
+  ...assetTabs,
   ...audit,
 };
 

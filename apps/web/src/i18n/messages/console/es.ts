@@ -1,9 +1,11 @@
 // With its extension: the browser tests (Node's module resolution) read the catalogues too.
 import { admin } from './admin.es.js';
+import { assetTabs } from './assetTabs.es.js';
 import { audit } from './audit.es.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleEs: ConsoleCatalogue = {
   ...admin,
+  ...assetTabs,
   ...audit,
 };

@@ -11,6 +11,7 @@ import { hub } from '../../../api/client';
 import { useSession } from '../../../app/session';
 import { RowsTable, type RowsColumn } from '../../../components/RowsTable';
 import { formatBytes, formatTime } from '../../../components/units';
+import { useT, type I18n } from '../../../i18n/I18nProvider';
 import { AgentAnswer } from '../AgentAnswer';
 import { assetPartKey } from '../asset-keys';
 import type { AssetTabProps } from '../asset-tabs';
@@ -23,12 +24,12 @@ import {
 } from './lifecycle-actions';
 
 type View = 'containers' | 'stacks' | 'images' | 'volumes';
-const views: { view: View; label: string }[] = [
-  { view: 'containers', label: 'Containers' },
-  { view: 'stacks', label: 'Stacks' },
-  { view: 'images', label: 'Images' },
-  { view: 'volumes', label: 'Volumes' },
-];
+const views = [
+  { view: 'containers', label: 'assetTabs.containers' },
+  { view: 'stacks', label: 'assetTabs.stacks' },
+  { view: 'images', label: 'assetTabs.images' },
+  { view: 'volumes', label: 'assetTabs.volumes' },
+] as const satisfies readonly { view: View; label: string }[];
 
 const actionRoute = {
   start: 'containers.start',
@@ -60,77 +61,111 @@ function portsText(c: Container): string {
     .join(', ');
 }
 
-const containerColumns: RowsColumn<Container>[] = [
-  { key: 'name', label: 'Name', cell: (c) => c.name, sortValue: (c) => c.name },
+/** The engine's states and health (`running`, `unhealthy`) are its own words: data, kept as they are. */
+const containerColumns = (t: I18n['t']): RowsColumn<Container>[] => [
+  {
+    key: 'name',
+    label: t('assetTabs.name'),
+    cell: (c) => <span translate="no">{c.name}</span>,
+    sortValue: (c) => c.name,
+  },
   {
     key: 'state',
-    label: 'State',
+    label: t('assetTabs.state'),
     cell: (c) => (
-      <span className={stateClass(c)} title={c.status}>
+      <span className={stateClass(c)} title={c.status} translate="no">
         {c.state}
         {c.health && <span className="muted"> ({c.health})</span>}
       </span>
     ),
     sortValue: (c) => c.state,
   },
-  { key: 'image', label: 'Image', cell: (c) => <code>{c.image}</code>, sortValue: (c) => c.image },
-  { key: 'ports', label: 'Ports', cell: (c) => portsText(c) || '—' },
+  {
+    key: 'image',
+    label: t('assetTabs.image'),
+    cell: (c) => <code>{c.image}</code>,
+    sortValue: (c) => c.image,
+  },
+  {
+    key: 'ports',
+    label: t('assetTabs.ports'),
+    cell: (c) => <span translate="no">{portsText(c) || '—'}</span>,
+  },
   {
     key: 'stack',
-    label: 'Stack',
-    cell: (c) => c.compose_project ?? '—',
+    label: t('assetTabs.stack'),
+    cell: (c) => <span translate="no">{c.compose_project ?? '—'}</span>,
     sortValue: (c) => c.compose_project ?? '',
   },
   {
     key: 'created',
-    label: 'Created',
+    label: t('assetTabs.createdAt'),
     cell: (c) => (c.created_at ? <time dateTime={c.created_at}>{formatTime(c.created_at)}</time> : '—'),
     sortValue: (c) => c.created_at ?? '',
   },
 ];
 
-const imageColumns: RowsColumn<ContainerImage>[] = [
+const imageColumns = (t: I18n['t']): RowsColumn<ContainerImage>[] => [
   {
     key: 'tags',
-    label: 'Tags',
-    cell: (i) => (i.tags.length ? i.tags.join(', ') : <span className="muted">untagged</span>),
+    label: t('assetTabs.tags'),
+    cell: (i) =>
+      i.tags.length ? (
+        <span translate="no">{i.tags.join(', ')}</span>
+      ) : (
+        <span className="muted">{t('assetTabs.untagged')}</span>
+      ),
     sortValue: (i) => i.tags[0] ?? '',
   },
-  { key: 'id', label: 'Id', cell: (i) => <code>{i.id.replace(/^sha256:/, '').slice(0, 12)}</code> },
+  {
+    key: 'id',
+    label: t('assetTabs.id'),
+    cell: (i) => <code>{i.id.replace(/^sha256:/, '').slice(0, 12)}</code>,
+  },
   {
     key: 'size',
-    label: 'Size',
-    cell: (i) => formatBytes(i.size_bytes),
+    label: t('assetTabs.size'),
+    cell: (i) => <span translate="no">{formatBytes(i.size_bytes)}</span>,
     sortValue: (i) => i.size_bytes,
     className: 'cell-number',
   },
   {
     key: 'containers',
-    label: 'Containers',
+    label: t('assetTabs.containers'),
     cell: (i) => (i.containers === null ? '—' : String(i.containers)),
     sortValue: (i) => i.containers ?? -1,
     className: 'cell-number',
   },
   {
     key: 'created',
-    label: 'Created',
+    label: t('assetTabs.createdAt'),
     cell: (i) => (i.created_at ? <time dateTime={i.created_at}>{formatTime(i.created_at)}</time> : '—'),
     sortValue: (i) => i.created_at ?? '',
   },
 ];
 
-const volumeColumns: RowsColumn<ContainerVolume>[] = [
-  { key: 'name', label: 'Name', cell: (v) => v.name, sortValue: (v) => v.name },
-  { key: 'driver', label: 'Driver', cell: (v) => v.driver, sortValue: (v) => v.driver },
+const volumeColumns = (t: I18n['t']): RowsColumn<ContainerVolume>[] => [
+  {
+    key: 'name',
+    label: t('assetTabs.name'),
+    cell: (v) => <span translate="no">{v.name}</span>,
+    sortValue: (v) => v.name,
+  },
+  {
+    key: 'driver',
+    label: t('assetTabs.driver'),
+    cell: (v) => <span translate="no">{v.driver}</span>,
+    sortValue: (v) => v.driver,
+  },
   {
     key: 'stack',
-    label: 'Stack',
-    cell: (v) => v.compose_project ?? '—',
+    label: t('assetTabs.stack'),
+    cell: (v) => <span translate="no">{v.compose_project ?? '—'}</span>,
     sortValue: (v) => v.compose_project ?? '',
   },
   {
     key: 'mountpoint',
-    label: 'Mount point',
+    label: t('assetTabs.mountPoint'),
     cell: (v) => <code>{v.mountpoint}</code>,
     className: 'cell-wide',
   },
@@ -161,6 +196,7 @@ function ContainerLogsPanel({
   container: Container;
   onClose: () => void;
 }) {
+  const { t } = useT();
   const [form, setForm] = useState<LogForm>({ tail: '200', since: '', timestamps: false });
   const [query, setQuery] = useState<ContainerLogsQuery>(() => logQueryOf(form));
   const logs = useQuery({
@@ -174,16 +210,16 @@ function ContainerLogsPanel({
     setQuery(logQueryOf(form));
   };
   return (
-    <section className="container-logs" aria-label={`Logs of ${container.name}`}>
+    <section className="container-logs" aria-label={t('assetTabs.logsOf', { name: container.name })}>
       <div className="section-toolbar">
-        <h3>Logs of {container.name}</h3>
+        <h3>{t('assetTabs.logsOf', { name: container.name })}</h3>
         <button type="button" className="small" onClick={onClose}>
-          Close logs
+          {t('assetTabs.closeLogs')}
         </button>
       </div>
-      <form className="filters log-query" onSubmit={submit} aria-label="Container log query">
+      <form className="filters log-query" onSubmit={submit} aria-label={t('assetTabs.containerLogQuery')}>
         <label>
-          Last lines
+          {t('assetTabs.lastLines')}
           <input
             type="number"
             min={1}
@@ -195,7 +231,7 @@ function ContainerLogsPanel({
           />
         </label>
         <label>
-          Since
+          {t('assetTabs.since')}
           <input
             type="datetime-local"
             value={form.since}
@@ -212,11 +248,11 @@ function ContainerLogsPanel({
               setForm((f) => ({ ...f, timestamps: e.target.checked }));
             }}
           />
-          Engine timestamps
+          {t('assetTabs.engineTimestamps')}
         </label>
         <div className="form-submit">
           <button type="submit" className="primary">
-            Show logs
+            {t('assetTabs.showLogs')}
           </button>
         </div>
       </form>
@@ -224,15 +260,13 @@ function ContainerLogsPanel({
         {(data) => (
           <>
             <p className="muted small">
-              {data.tty
-                ? 'This container has a terminal (TTY): its output is one stream.'
-                : 'Standard output and standard error, in the order written.'}
-              {data.truncated && ' Only the newest lines within the size limit are shown.'}
+              {t(data.tty ? 'assetTabs.ttyStream' : 'assetTabs.twoStreams')}
+              {data.truncated && ` ${t('assetTabs.logTruncated')}`}
             </p>
             {data.entries.length === 0 ? (
-              <p className="muted">No log lines.</p>
+              <p className="muted">{t('assetTabs.noLogLines')}</p>
             ) : (
-              <pre className="container-log" aria-label="Log lines">
+              <pre className="container-log" aria-label={t('assetTabs.logLines')} translate="no">
                 {data.entries.map((entry, index) => (
                   <span key={index} className={`log-line log-${entry.stream}`}>
                     {entry.stream === 'stderr' && <span className="log-stream">stderr </span>}
@@ -250,6 +284,7 @@ function ContainerLogsPanel({
 }
 
 function ContainersView({ asset }: AssetTabProps) {
+  const { t } = useT();
   const { canMutate } = useSession();
   const requests = useLifecycleRequests<Container>();
   const [logsOf, setLogsOf] = useState<Container | null>(null);
@@ -266,28 +301,28 @@ function ContainersView({ asset }: AssetTabProps) {
           <>
             {page.meta.total > page.data.length && (
               <p className="muted small">
-                The first {page.data.length} of {page.meta.total} containers are shown.
+                {t('assetTabs.firstContainers', { shown: page.data.length, total: page.meta.total })}
               </p>
             )}
             <RowsTable
-              label="Containers"
+              label={t('assetTabs.containers')}
               rows={page.data}
-              columns={containerColumns}
+              columns={containerColumns(t)}
               rowKey={(c) => c.id}
               filterText={(c) => `${c.name} ${c.image} ${c.state} ${c.compose_project ?? ''}`}
               initialSort={{ key: 'name', descending: false }}
-              emptyTitle="No containers on this host"
+              emptyTitle={t('assetTabs.noContainers')}
               actions={(c: Container) => (
                 <span className="row-buttons">
                   <button
                     type="button"
                     className="small"
-                    aria-label={`Logs of ${c.name}`}
+                    aria-label={t('assetTabs.logsOf', { name: c.name })}
                     onClick={() => {
                       setLogsOf(c);
                     }}
                   >
-                    Logs
+                    {t('assetTabs.logs')}
                   </button>
                   {canMutate && (
                     <LifecycleButtons
@@ -317,7 +352,7 @@ function ContainersView({ asset }: AssetTabProps) {
       {canMutate && (
         <LifecycleDialog
           assetName={asset.name}
-          noun="container"
+          kind="container"
           nameOf={(container: Container) => container.name}
           pending={requests.pending}
           call={async ({ target, action }) =>
@@ -326,13 +361,13 @@ function ContainersView({ asset }: AssetTabProps) {
           invalidates={[assetPartKey(asset.id, 'containers')]}
           doneText={(result, { target }) =>
             result.changed
-              ? `${target.name}: ${result.action} done, now ${result.state}`
-              : `${target.name}: already ${result.state}, nothing to do`
+              ? t('assetTabs.actionDone', { name: target.name, action: result.action, state: result.state })
+              : t('assetTabs.actionUnchanged', { name: target.name, state: result.state })
           }
           consequence={{
-            start: 'The container is started now.',
-            stop: 'The container is asked to stop and killed after 10 seconds; what it serves stops answering.',
-            restart: 'The container stops and starts again; what it serves is briefly unavailable.',
+            start: t('assetTabs.containerConsequence', { action: 'start' }),
+            stop: t('assetTabs.containerConsequence', { action: 'stop' }),
+            restart: t('assetTabs.containerConsequence', { action: 'restart' }),
           }}
           onClose={requests.finish}
         />
@@ -342,6 +377,7 @@ function ContainersView({ asset }: AssetTabProps) {
 }
 
 function StacksView({ asset }: AssetTabProps) {
+  const { t, rich } = useT();
   const stacks = useQuery({
     queryKey: assetPartKey(asset.id, 'containers', 'stacks'),
     queryFn: async () =>
@@ -352,27 +388,29 @@ function StacksView({ asset }: AssetTabProps) {
       {(data) =>
         data.length === 0 ? (
           <p className="muted">
-            No compose stacks: no container here carries a com.docker.compose.project label.
+            {rich('assetTabs.noStacks', { label: <code>com.docker.compose.project</code> })}
           </p>
         ) : (
-          <ul className="plain-list stack-list" aria-label="Stacks">
+          <ul className="plain-list stack-list" aria-label={t('assetTabs.stacks')}>
             {data.map((stack) => (
               <li key={stack.id} className="stack-card">
                 <h3>
-                  {stack.project}{' '}
+                  <span translate="no">{stack.project}</span>{' '}
                   <span className={stack.running === stack.total ? 'state-ok' : 'state-bad'}>
-                    {stack.running}/{stack.total} running
+                    {t('assetTabs.running', { running: stack.running, total: stack.total })}
                   </span>
                 </h3>
-                <p className="muted small">Services: {stack.services.join(', ') || '—'}</p>
+                <p className="muted small">
+                  {t('assetTabs.stackServices', { services: stack.services.join(', ') || '—' })}
+                </p>
                 <ul className="plain-list">
                   {stack.containers.map((c) => (
                     <li key={c.id}>
-                      <span className={stateClass(c)}>
+                      <span className={stateClass(c)} translate="no">
                         {c.state}
                         {c.health ? ` (${c.health})` : ''}
                       </span>{' '}
-                      {c.name} <code>{c.image}</code>
+                      <span translate="no">{c.name}</span> <code>{c.image}</code>
                     </li>
                   ))}
                 </ul>
@@ -386,6 +424,7 @@ function StacksView({ asset }: AssetTabProps) {
 }
 
 function ImagesView({ asset }: AssetTabProps) {
+  const { t } = useT();
   const images = useQuery({
     queryKey: assetPartKey(asset.id, 'containers', 'images'),
     queryFn: async () =>
@@ -395,12 +434,12 @@ function ImagesView({ asset }: AssetTabProps) {
     <AgentAnswer query={images} what="images">
       {(data) => (
         <RowsTable
-          label="Images"
+          label={t('assetTabs.images')}
           rows={data}
-          columns={imageColumns}
+          columns={imageColumns(t)}
           rowKey={(i) => i.id}
           filterText={(i) => i.tags.join(' ')}
-          emptyTitle="No images on this host"
+          emptyTitle={t('assetTabs.noImages')}
         />
       )}
     </AgentAnswer>
@@ -408,6 +447,7 @@ function ImagesView({ asset }: AssetTabProps) {
 }
 
 function VolumesView({ asset }: AssetTabProps) {
+  const { t } = useT();
   const volumes = useQuery({
     queryKey: assetPartKey(asset.id, 'containers', 'volumes'),
     queryFn: async () =>
@@ -417,12 +457,12 @@ function VolumesView({ asset }: AssetTabProps) {
     <AgentAnswer query={volumes} what="volumes">
       {(data) => (
         <RowsTable
-          label="Volumes"
+          label={t('assetTabs.volumes')}
           rows={data}
-          columns={volumeColumns}
+          columns={volumeColumns(t)}
           rowKey={(v) => v.name}
           filterText={(v) => `${v.name} ${v.compose_project ?? ''}`}
-          emptyTitle="No volumes on this host"
+          emptyTitle={t('assetTabs.noVolumes')}
         />
       )}
     </AgentAnswer>
@@ -430,11 +470,12 @@ function VolumesView({ asset }: AssetTabProps) {
 }
 
 export function ContainersTab({ asset }: AssetTabProps) {
+  const { t } = useT();
   const [view, setView] = useState<View>('containers');
   return (
     <>
       <div className="section-toolbar">
-        <div className="segmented" role="group" aria-label="Container views">
+        <div className="segmented" role="group" aria-label={t('assetTabs.containerViews')}>
           {views.map((v) => (
             <button
               key={v.view}
@@ -444,7 +485,7 @@ export function ContainersTab({ asset }: AssetTabProps) {
                 setView(v.view);
               }}
             >
-              {v.label}
+              {t(v.label)}
             </button>
           ))}
         </div>

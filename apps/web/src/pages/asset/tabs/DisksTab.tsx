@@ -2,11 +2,13 @@ import { useQuery } from '@tanstack/react-query';
 import { hub } from '../../../api/client';
 import { EmptyState } from '../../../components/EmptyState';
 import { formatBytes, formatPercent } from '../../../components/units';
+import { useT } from '../../../i18n/I18nProvider';
 import { AgentAnswer } from '../AgentAnswer';
 import { assetPartKey } from '../asset-keys';
 import type { AssetTabProps } from '../asset-tabs';
 
 export function DisksTab({ asset }: AssetTabProps) {
+  const { t } = useT();
   const disks = useQuery({
     queryKey: assetPartKey(asset.id, 'disks'),
     queryFn: async () => (await hub.call('system.disks', { params: { id: asset.id } })).data,
@@ -15,19 +17,19 @@ export function DisksTab({ asset }: AssetTabProps) {
     <AgentAnswer query={disks} what="disks">
       {({ filesystems }) =>
         filesystems.length === 0 ? (
-          <EmptyState title="No file systems reported" />
+          <EmptyState title={t('assetTabs.noFileSystems')} />
         ) : (
           <div className="rows-scroll">
-            <table className="data-table" aria-label="File systems">
+            <table className="data-table" aria-label={t('assetTabs.fileSystems')}>
               <thead>
                 <tr>
-                  <th scope="col">Mount</th>
-                  <th scope="col">Device</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Size</th>
-                  <th scope="col">Used</th>
-                  <th scope="col">Available</th>
-                  <th scope="col">Usage</th>
+                  <th scope="col">{t('assetTabs.mount')}</th>
+                  <th scope="col">{t('assetTabs.device')}</th>
+                  <th scope="col">{t('assetTabs.type')}</th>
+                  <th scope="col">{t('assetTabs.size')}</th>
+                  <th scope="col">{t('assetTabs.used')}</th>
+                  <th scope="col">{t('assetTabs.available')}</th>
+                  <th scope="col">{t('assetTabs.usage')}</th>
                 </tr>
               </thead>
               <tbody>
@@ -38,11 +40,11 @@ export function DisksTab({ asset }: AssetTabProps) {
                       <th scope="row">
                         <code>{fs.mount}</code>
                       </th>
-                      <td>{fs.device}</td>
-                      <td>{fs.fstype}</td>
-                      <td>{formatBytes(fs.size_bytes)}</td>
-                      <td>{formatBytes(fs.used_bytes)}</td>
-                      <td>{formatBytes(fs.available_bytes)}</td>
+                      <td translate="no">{fs.device}</td>
+                      <td translate="no">{fs.fstype}</td>
+                      <td translate="no">{formatBytes(fs.size_bytes)}</td>
+                      <td translate="no">{formatBytes(fs.used_bytes)}</td>
+                      <td translate="no">{formatBytes(fs.available_bytes)}</td>
                       <td className="cell-usage">
                         <meter
                           min={0}
@@ -51,7 +53,7 @@ export function DisksTab({ asset }: AssetTabProps) {
                           high={90}
                           optimum={0}
                           value={percent ?? 0}
-                          aria-label={`${fs.mount} used`}
+                          aria-label={t('assetTabs.mountUsed', { mount: fs.mount })}
                         />{' '}
                         {formatPercent(percent)}
                       </td>

@@ -15,6 +15,7 @@ import { ConfirmDialog, Dialog } from '../../../components/Dialog';
 import { ErrorNotice } from '../../../components/ErrorNotice';
 import { RowsTable, type RowsColumn } from '../../../components/RowsTable';
 import { formatBytes, formatTime } from '../../../components/units';
+import { useT, type I18n } from '../../../i18n/I18nProvider';
 import { AgentAnswer } from '../AgentAnswer';
 import { assetPartKey } from '../asset-keys';
 import type { AssetTabProps } from '../asset-tabs';
@@ -62,6 +63,7 @@ function PathDialog({
   onDone: (message: string) => void;
   onClose: () => void;
 }) {
+  const { t } = useT();
   const [value, setValue] = useState(initial);
   const [overwrite, setOverwrite] = useState(false);
   const action = useMutation({
@@ -97,16 +99,16 @@ function PathDialog({
                 setOverwrite(e.target.checked);
               }}
             />
-            Replace what is there already
+            {t('assetTabs.replaceThere')}
           </label>
         )}
         {action.isError && <ErrorNotice error={action.error} />}
         <div className="dialog-actions">
           <button type="button" onClick={onClose} disabled={action.isPending}>
-            Cancel
+            {t('common.cancel')}
           </button>
           <button type="submit" className="primary" disabled={action.isPending || value.trim() === ''}>
-            {action.isPending ? 'Working…' : submitLabel}
+            {action.isPending ? t('common.working') : submitLabel}
           </button>
         </div>
       </form>
@@ -127,12 +129,13 @@ function DeleteDialog({
   onDone: (message: string) => void;
   onClose: () => void;
 }) {
+  const { t, rich } = useT();
   const [recursive, setRecursive] = useState(false);
   const remove = useMutation({
     mutationFn: async (input: { path: string; recursive: boolean }) =>
       (await hub.call('files.delete', { params: { id: assetId }, query: input })).data,
     onSuccess: (result) => {
-      onDone(`Deleted ${result.path}`);
+      onDone(t('assetTabs.deleted', { path: result.path }));
     },
   });
   const target = entry ? joinPath(path, entry.name) : '';
@@ -140,8 +143,8 @@ function DeleteDialog({
   return (
     <ConfirmDialog
       open={entry !== null}
-      title={`Delete ${entry?.name ?? ''}?`}
-      confirmLabel={isDirectory ? 'Delete folder' : 'Delete file'}
+      title={t('assetTabs.deleteTitle', { name: entry?.name ?? '' })}
+      confirmLabel={t('assetTabs.deleteConfirm', { kind: isDirectory ? 'folder' : 'file' })}
       busy={remove.isPending}
       onConfirm={() => {
         remove.mutate({ path: target, recursive });
@@ -152,9 +155,7 @@ function DeleteDialog({
         onClose();
       }}
     >
-      <p>
-        <code className="break">{target}</code> is deleted from the machine; there is no undo.
-      </p>
+      <p>{rich('assetTabs.deleteText', { path: <code className="break">{target}</code> })}</p>
       {isDirectory && (
         <label className="checkbox">
           <input
@@ -164,7 +165,7 @@ function DeleteDialog({
               setRecursive(e.target.checked);
             }}
           />
-          Delete everything inside it too
+          {t('assetTabs.deleteInside')}
         </label>
       )}
       {remove.isError && <ErrorNotice error={remove.error} />}
@@ -181,6 +182,7 @@ function Uploader({
   dir: string;
   onDone: (message: string) => void;
 }) {
+  const { t } = useT();
   const input = useRef<HTMLInputElement>(null);
   const [overwrite, setOverwrite] = useState(false);
   const upload = useMutation({
@@ -198,7 +200,7 @@ function Uploader({
       return written;
     },
     onSuccess: (written) => {
-      onDone(`Uploaded ${written.join(', ')}`);
+      onDone(t('assetTabs.uploaded', { files: written.join(', ') }));
     },
     onSettled: () => {
       if (input.current) input.current.value = '';
@@ -207,7 +209,7 @@ function Uploader({
   return (
     <div className="uploader">
       <label className="button file-button">
-        {upload.isPending ? 'Uploading…' : 'Upload files'}
+        {upload.isPending ? t('assetTabs.uploading') : t('assetTabs.uploadFiles')}
         <input
           ref={input}
           type="file"
@@ -228,23 +230,24 @@ function Uploader({
             setOverwrite(e.target.checked);
           }}
         />
-        Replace existing files
+        {t('assetTabs.replaceFiles')}
       </label>
       {upload.isError && <ErrorNotice error={upload.error} />}
     </div>
   );
 }
 
-function entryColumns(dir: string, open: (path: string) => void): RowsColumn<FileEntry>[] {
+function entryColumns(t: I18n['t'], dir: string, open: (path: string) => void): RowsColumn<FileEntry>[] {
   return [
     {
       key: 'name',
-      label: 'Name',
+      label: t('assetTabs.name'),
       cell: (e) =>
         e.type === 'directory' ? (
           <button
             type="button"
             className="link-button"
+            translate="no"
             onClick={() => {
               open(joinPath(dir, e.name));
             }}
@@ -254,8 +257,8 @@ function entryColumns(dir: string, open: (path: string) => void): RowsColumn<Fil
           </button>
         ) : (
           <span>
-            {e.name}
-            {e.type === 'symlink' && <span className="muted small"> (link)</span>}
+            <span translate="no">{e.name}</span>
+            {e.type === 'symlink' && <span className="muted small"> {t('assetTabs.link')}</span>}
           </span>
         ),
       // Folders first, then by name.
@@ -264,22 +267,23 @@ function entryColumns(dir: string, open: (path: string) => void): RowsColumn<Fil
     },
     {
       key: 'size',
-      label: 'Size',
-      cell: (e) => (e.type === 'directory' ? '—' : formatBytes(e.size)),
+      label: t('assetTabs.size'),
+      cell: (e) => (e.type === 'directory' ? '—' : <span translate="no">{formatBytes(e.size)}</span>),
       sortValue: (e) => e.size,
       className: 'cell-number',
     },
     {
       key: 'modified',
-      label: 'Modified',
-      cell: (e) => formatTime(e.modified_at),
+      label: t('assetTabs.modified'),
+      cell: (e) => (e.modified_at ? <time dateTime={e.modified_at}>{formatTime(e.modified_at)}</time> : '—'),
       sortValue: (e) => e.modified_at ?? '',
     },
-    { key: 'mode', label: 'Mode', cell: (e) => <code>{e.mode}</code> },
+    { key: 'mode', label: t('assetTabs.mode'), cell: (e) => <code>{e.mode}</code> },
   ];
 }
 
 export function FilesTab({ asset }: AssetTabProps) {
+  const { t } = useT();
   const { canMutate } = useSession();
   const client = useQueryClient();
   const [params, setParams] = useSearchParams();
@@ -328,10 +332,10 @@ export function FilesTab({ asset }: AssetTabProps) {
 
   return (
     <div className="files">
-      <nav className="crumbs" aria-label="Folder">
+      <nav className="crumbs" aria-label={t('assetTabs.folder')}>
         <ol>
           {pathCrumbs(dir).map((crumb, index, all) => (
-            <li key={crumb.path}>
+            <li key={crumb.path} translate="no">
               {index === all.length - 1 ? (
                 <span aria-current="location">{crumb.name}</span>
               ) : (
@@ -354,7 +358,7 @@ export function FilesTab({ asset }: AssetTabProps) {
           }}
         >
           <label>
-            <span className="visually-hidden">Folder path</span>
+            <span className="visually-hidden">{t('assetTabs.folderPath')}</span>
             <input
               value={typed}
               onChange={(e) => {
@@ -362,7 +366,7 @@ export function FilesTab({ asset }: AssetTabProps) {
               }}
             />
           </label>
-          <button type="submit">Go</button>
+          <button type="submit">{t('assetTabs.go')}</button>
           <button
             type="button"
             disabled={dir === '/'}
@@ -370,7 +374,7 @@ export function FilesTab({ asset }: AssetTabProps) {
               open(parentPath(dir));
             }}
           >
-            Up
+            {t('assetTabs.up')}
           </button>
         </form>
         {canMutate && (
@@ -381,7 +385,7 @@ export function FilesTab({ asset }: AssetTabProps) {
                 setMaking(true);
               }}
             >
-              New folder
+              {t('assetTabs.newFolder')}
             </button>
             <Uploader assetId={asset.id} dir={dir} onDone={(text) => void changed(text)} />
           </>
@@ -396,31 +400,29 @@ export function FilesTab({ asset }: AssetTabProps) {
       <AgentAnswer query={listing} what="folder">
         {(data) => (
           <>
-            {data.truncated && (
-              <p className="muted small">This folder holds more entries than the agent lists at once.</p>
-            )}
+            {data.truncated && <p className="muted small">{t('assetTabs.truncatedFolder')}</p>}
             <RowsTable
-              label={`Files in ${data.path}`}
+              label={t('assetTabs.filesIn', { path: data.path })}
               rows={data.entries}
-              columns={entryColumns(dir, open)}
+              columns={entryColumns(t, dir, open)}
               rowKey={(e) => e.name}
               filterText={(e) => e.name}
               initialSort={{ key: 'name', descending: false }}
-              emptyTitle="This folder is empty"
+              emptyTitle={t('assetTabs.emptyFolder')}
               actions={(e) => (
                 <span className="row-buttons">
                   {e.type !== 'directory' && (
                     <button
                       type="button"
                       className="small"
-                      aria-label={`Download ${e.name}`}
+                      aria-label={t('assetTabs.downloadNamed', { name: e.name })}
                       disabled={download.isPending}
                       onClick={() => {
                         download.reset();
                         download.mutate(joinPath(dir, e.name));
                       }}
                     >
-                      Download
+                      {t('assetTabs.download')}
                     </button>
                   )}
                   {canMutate && (
@@ -428,32 +430,32 @@ export function FilesTab({ asset }: AssetTabProps) {
                       <button
                         type="button"
                         className="small"
-                        aria-label={`Rename ${e.name}`}
+                        aria-label={t('assetTabs.renameNamed', { name: e.name })}
                         onClick={() => {
                           setMoving({ kind: 'rename', entry: e });
                         }}
                       >
-                        Rename
+                        {t('assetTabs.rename')}
                       </button>
                       <button
                         type="button"
                         className="small"
-                        aria-label={`Copy ${e.name}`}
+                        aria-label={t('assetTabs.copyNamed', { name: e.name })}
                         onClick={() => {
                           setMoving({ kind: 'copy', entry: e });
                         }}
                       >
-                        Copy
+                        {t('assetTabs.copy')}
                       </button>
                       <button
                         type="button"
                         className="small danger"
-                        aria-label={`Delete ${e.name}`}
+                        aria-label={t('common.deleteNamed', { name: e.name })}
                         onClick={() => {
                           setDeleting(e);
                         }}
                       >
-                        Delete
+                        {t('common.delete')}
                       </button>
                     </>
                   )}
@@ -465,17 +467,17 @@ export function FilesTab({ asset }: AssetTabProps) {
       </AgentAnswer>
       {making && (
         <PathDialog
-          title="New folder"
-          label={`Name (in ${dir})`}
+          title={t('assetTabs.newFolder')}
+          label={t('assetTabs.nameIn', { dir })}
           initial=""
-          submitLabel="Create folder"
+          submitLabel={t('assetTabs.createFolder')}
           withOverwrite={false}
           run={async (name) => {
             const made = await hub.call('files.mkdir', {
               params: { id: asset.id },
               body: { path: name.startsWith('/') ? name : joinPath(dir, name) },
             });
-            return `Created ${made.data.path}`;
+            return t('assetTabs.created', { path: made.data.path });
           }}
           onDone={(text) => void changed(text)}
           onClose={() => {
@@ -485,10 +487,10 @@ export function FilesTab({ asset }: AssetTabProps) {
       )}
       {moving && (
         <PathDialog
-          title={`${moving.kind === 'rename' ? 'Rename or move' : 'Copy'} ${moving.entry.name}`}
-          label="To (full path)"
+          title={t('assetTabs.moveTitle', { kind: moving.kind, name: moving.entry.name })}
+          label={t('assetTabs.moveTo')}
           initial={joinPath(dir, moving.entry.name)}
-          submitLabel={moving.kind === 'rename' ? 'Rename' : 'Copy'}
+          submitLabel={t(moving.kind === 'rename' ? 'assetTabs.rename' : 'assetTabs.copy')}
           withOverwrite
           run={async (to, overwrite) => {
             const body = { from: joinPath(dir, moving.entry.name), to, overwrite };
@@ -496,7 +498,7 @@ export function FilesTab({ asset }: AssetTabProps) {
               moving.kind === 'rename'
                 ? await hub.call('files.rename', { params: { id: asset.id }, body })
                 : await hub.call('files.copy', { params: { id: asset.id }, body });
-            return `${moving.kind === 'rename' ? 'Moved' : 'Copied'} ${result.data.from} to ${result.data.to}`;
+            return t('assetTabs.moved', { kind: moving.kind, from: result.data.from, to: result.data.to });
           }}
           onDone={(text) => void changed(text)}
           onClose={() => {

@@ -9,6 +9,7 @@ import type { LogEntry, LogQuery } from '@svc/protocol';
 import { hub } from '../../../api/client';
 import { RowsTable, type RowsColumn } from '../../../components/RowsTable';
 import { formatTime } from '../../../components/units';
+import { useT, type I18n } from '../../../i18n/I18nProvider';
 import { AgentAnswer } from '../AgentAnswer';
 import { assetPartKey } from '../asset-keys';
 import type { AssetTabProps } from '../asset-tabs';
@@ -61,29 +62,39 @@ function logQueryOf(form: LogForm): LogQuery {
   };
 }
 
-const columns: RowsColumn<LogEntry>[] = [
-  {
-    key: 'ts',
-    label: 'Time',
-    cell: (e) => (e.ts ? <time dateTime={e.ts}>{formatTime(e.ts)}</time> : '—'),
-    sortValue: (e) => e.ts ?? '',
-  },
-  {
-    key: 'priority',
-    label: 'Priority',
-    cell: (e) => (e.priority === null ? '—' : (priorities[e.priority] ?? e.priority)),
-    sortValue: (e) => e.priority ?? 8,
-  },
-  { key: 'source', label: 'Source', cell: (e) => e.source, sortValue: (e) => e.source },
-  {
-    key: 'message',
-    label: 'Message',
-    cell: (e) => <code title={e.message}>{e.message}</code>,
-    className: 'cell-wide',
-  },
-];
+/** syslog's priority names (`err`, `warning`…) are the journal's own words, kept as they are. */
+function columnsOf(t: I18n['t']): RowsColumn<LogEntry>[] {
+  return [
+    {
+      key: 'ts',
+      label: t('assetTabs.time'),
+      cell: (e) => (e.ts ? <time dateTime={e.ts}>{formatTime(e.ts)}</time> : '—'),
+      sortValue: (e) => e.ts ?? '',
+    },
+    {
+      key: 'priority',
+      label: t('assetTabs.priority'),
+      cell: (e) =>
+        e.priority === null ? '—' : <span translate="no">{priorities[e.priority] ?? e.priority}</span>,
+      sortValue: (e) => e.priority ?? 8,
+    },
+    {
+      key: 'source',
+      label: t('assetTabs.source'),
+      cell: (e) => <span translate="no">{e.source}</span>,
+      sortValue: (e) => e.source,
+    },
+    {
+      key: 'message',
+      label: t('assetTabs.message'),
+      cell: (e) => <code title={e.message}>{e.message}</code>,
+      className: 'cell-wide',
+    },
+  ];
+}
 
 export function LogsTab({ asset }: AssetTabProps) {
+  const { t } = useT();
   const [form, setForm] = useState<LogForm>(initialForm);
   const [query, setQuery] = useState<LogQuery>(() => logQueryOf(initialForm));
   const logs = useQuery({
@@ -101,55 +112,66 @@ export function LogsTab({ asset }: AssetTabProps) {
   };
   return (
     <>
-      <form className="filters log-query" onSubmit={submit} aria-label="Log query">
+      <form className="filters log-query" onSubmit={submit} aria-label={t('assetTabs.logQuery')}>
         <label>
-          Source
+          {t('assetTabs.source')}
           <select value={form.source} onChange={set('source')}>
-            <option value="journal">journald</option>
-            <option value="file">file under /var/log</option>
+            <option value="journal" translate="no">
+              journald
+            </option>
+            <option value="file">{t('assetTabs.sourceFile', { dir: '/var/log' })}</option>
           </select>
         </label>
         {form.source === 'journal' ? (
           <label>
-            Unit
-            <input value={form.unit} onChange={set('unit')} placeholder="all units, or e.g. ssh.service" />
+            {t('assetTabs.unit')}
+            <input
+              value={form.unit}
+              onChange={set('unit')}
+              placeholder={t('assetTabs.unitPlaceholder', { example: 'ssh.service' })}
+            />
           </label>
         ) : (
           <label>
-            File
+            {t('assetTabs.file')}
             <input value={form.path} onChange={set('path')} required />
           </label>
         )}
         <label>
-          Containing
-          <input type="search" value={form.grep} onChange={set('grep')} placeholder="text to find" />
+          {t('assetTabs.containing')}
+          <input
+            type="search"
+            value={form.grep}
+            onChange={set('grep')}
+            placeholder={t('assetTabs.textToFind')}
+          />
         </label>
         <label>
-          Priority at most
+          {t('assetTabs.priorityAtMost')}
           <select value={form.priority} onChange={set('priority')}>
-            <option value="">any</option>
+            <option value="">{t('assetTabs.anyPriority')}</option>
             {priorities.map((name, value) => (
-              <option key={name} value={value}>
+              <option key={name} value={value} translate="no">
                 {value} {name}
               </option>
             ))}
           </select>
         </label>
         <label>
-          Since
+          {t('assetTabs.since')}
           <input type="datetime-local" value={form.since} onChange={set('since')} />
         </label>
         <label>
-          Until
+          {t('assetTabs.until')}
           <input type="datetime-local" value={form.until} onChange={set('until')} />
         </label>
         <label>
-          At most
+          {t('assetTabs.atMost')}
           <input type="number" min={1} max={5000} value={form.limit} onChange={set('limit')} />
         </label>
         <div className="form-submit">
           <button type="submit" className="primary">
-            Query logs
+            {t('assetTabs.queryLogs')}
           </button>
         </div>
       </form>
@@ -157,17 +179,15 @@ export function LogsTab({ asset }: AssetTabProps) {
         {(data) => (
           <>
             {data.truncated && (
-              <p className="muted small">
-                More entries match: only the first {data.entries.length} are shown.
-              </p>
+              <p className="muted small">{t('assetTabs.moreEntries', { n: data.entries.length })}</p>
             )}
             <RowsTable
-              label="Log entries"
+              label={t('assetTabs.logEntries')}
               rows={data.entries}
-              columns={columns}
+              columns={columnsOf(t)}
               rowKey={(_e, index) => String(index)}
               filterText={(e) => `${e.source} ${e.message}`}
-              emptyTitle="No log entries match"
+              emptyTitle={t('assetTabs.noLogMatch')}
             />
           </>
         )}

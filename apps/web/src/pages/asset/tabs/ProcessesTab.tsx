@@ -10,45 +10,69 @@ import { useSession } from '../../../app/session';
 import { ConfirmDialog } from '../../../components/Dialog';
 import { ErrorNotice } from '../../../components/ErrorNotice';
 import { RowsTable, type RowsColumn } from '../../../components/RowsTable';
-import { formatBytes, formatTime } from '../../../components/units';
+import { formatBytes, formatPercent, formatTime } from '../../../components/units';
+import { useT, type I18n } from '../../../i18n/I18nProvider';
 import { AgentAnswer } from '../AgentAnswer';
 import { assetPartKey } from '../asset-keys';
 import type { AssetTabProps } from '../asset-tabs';
 
 type Signal = (typeof signals)[number];
 
-const columns: RowsColumn<ProcessInfo>[] = [
-  { key: 'pid', label: 'PID', cell: (p) => p.pid, sortValue: (p) => p.pid, className: 'cell-number' },
-  { key: 'user', label: 'User', cell: (p) => p.user, sortValue: (p) => p.user },
-  { key: 'name', label: 'Name', cell: (p) => p.name, sortValue: (p) => p.name },
-  {
-    key: 'cpu',
-    label: 'CPU',
-    cell: (p) => `${p.cpu_percent.toFixed(1)} %`,
-    sortValue: (p) => p.cpu_percent,
-    className: 'cell-number',
-  },
-  {
-    key: 'memory',
-    label: 'Memory',
-    cell: (p) => formatBytes(p.memory_bytes),
-    sortValue: (p) => p.memory_bytes,
-    className: 'cell-number',
-  },
-  { key: 'state', label: 'State', cell: (p) => p.state, sortValue: (p) => p.state },
-  {
-    key: 'started',
-    label: 'Started',
-    cell: (p) => formatTime(p.started_at),
-    sortValue: (p) => p.started_at ?? '',
-  },
-  {
-    key: 'command',
-    label: 'Command',
-    cell: (p) => <code title={p.command}>{p.command}</code>,
-    className: 'cell-wide',
-  },
-];
+function columnsOf(t: I18n['t']): RowsColumn<ProcessInfo>[] {
+  return [
+    {
+      key: 'pid',
+      label: t('assetTabs.pid'),
+      cell: (p) => p.pid,
+      sortValue: (p) => p.pid,
+      className: 'cell-number',
+    },
+    {
+      key: 'user',
+      label: t('assetTabs.user'),
+      cell: (p) => <span translate="no">{p.user}</span>,
+      sortValue: (p) => p.user,
+    },
+    {
+      key: 'name',
+      label: t('assetTabs.name'),
+      cell: (p) => <span translate="no">{p.name}</span>,
+      sortValue: (p) => p.name,
+    },
+    {
+      key: 'cpu',
+      label: t('assetTabs.cpu'),
+      cell: (p) => formatPercent(p.cpu_percent),
+      sortValue: (p) => p.cpu_percent,
+      className: 'cell-number',
+    },
+    {
+      key: 'memory',
+      label: t('assetTabs.memory'),
+      cell: (p) => <span translate="no">{formatBytes(p.memory_bytes)}</span>,
+      sortValue: (p) => p.memory_bytes,
+      className: 'cell-number',
+    },
+    {
+      key: 'state',
+      label: t('assetTabs.state'),
+      cell: (p) => <span translate="no">{p.state}</span>,
+      sortValue: (p) => p.state,
+    },
+    {
+      key: 'started',
+      label: t('assetTabs.started'),
+      cell: (p) => (p.started_at ? <time dateTime={p.started_at}>{formatTime(p.started_at)}</time> : '—'),
+      sortValue: (p) => p.started_at ?? '',
+    },
+    {
+      key: 'command',
+      label: t('assetTabs.command'),
+      cell: (p) => <code title={p.command}>{p.command}</code>,
+      className: 'cell-wide',
+    },
+  ];
+}
 
 function KillDialog({
   assetId,
@@ -59,6 +83,7 @@ function KillDialog({
   process: ProcessInfo | null;
   onClose: () => void;
 }) {
+  const { t } = useT();
   const client = useQueryClient();
   const [signal, setSignal] = useState<Signal>('SIGTERM');
   const kill = useMutation({
@@ -72,8 +97,8 @@ function KillDialog({
   return (
     <ConfirmDialog
       open={process !== null}
-      title={`Send a signal to ${process?.name ?? 'the process'} (${process?.pid ?? ''})?`}
-      confirmLabel={`Send ${signal}`}
+      title={t('assetTabs.killTitle', { name: process?.name ?? '', pid: String(process?.pid ?? '') })}
+      confirmLabel={t('assetTabs.sendSignal', { signal })}
       busy={kill.isPending}
       onConfirm={() => {
         if (process) kill.mutate({ pid: process.pid, signal });
@@ -88,7 +113,7 @@ function KillDialog({
         <code className="break">{process?.command}</code>
       </p>
       <label>
-        Signal
+        {t('assetTabs.signal')}
         <select
           value={signal}
           onChange={(e) => {
@@ -96,19 +121,20 @@ function KillDialog({
           }}
         >
           {signals.map((s) => (
-            <option key={s} value={s}>
+            <option key={s} value={s} translate="no">
               {s}
             </option>
           ))}
         </select>
       </label>
-      <p className="muted small">SIGTERM asks the process to end; SIGKILL ends it at once.</p>
+      <p className="muted small">{t('assetTabs.signalHint')}</p>
       {kill.isError && <ErrorNotice error={kill.error} />}
     </ConfirmDialog>
   );
 }
 
 export function ProcessesTab({ asset }: AssetTabProps) {
+  const { t } = useT();
   const { canMutate } = useSession();
   const [killing, setKilling] = useState<ProcessInfo | null>(null);
   const processes = useQuery({
@@ -121,25 +147,25 @@ export function ProcessesTab({ asset }: AssetTabProps) {
       <AgentAnswer query={processes} what="processes">
         {(data) => (
           <RowsTable
-            label="Processes"
+            label={t('assetTabs.processes')}
             rows={data.processes}
-            columns={columns}
+            columns={columnsOf(t)}
             rowKey={(p) => String(p.pid)}
             filterText={(p) => `${p.pid} ${p.user} ${p.name} ${p.command}`}
             initialSort={{ key: 'cpu', descending: true }}
-            emptyTitle="No processes"
+            emptyTitle={t('assetTabs.noProcesses')}
             {...(canMutate
               ? {
                   actions: (p: ProcessInfo) => (
                     <button
                       type="button"
                       className="small danger"
-                      aria-label={`Kill ${p.name} (${p.pid})`}
+                      aria-label={t('assetTabs.killNamed', { name: p.name, pid: String(p.pid) })}
                       onClick={() => {
                         setKilling(p);
                       }}
                     >
-                      Kill
+                      {t('assetTabs.kill')}
                     </button>
                   ),
                 }

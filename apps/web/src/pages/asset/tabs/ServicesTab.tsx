@@ -7,6 +7,7 @@ import type { ServiceInfo } from '@svc/protocol';
 import { hub } from '../../../api/client';
 import { useSession } from '../../../app/session';
 import { RowsTable, type RowsColumn } from '../../../components/RowsTable';
+import { useT, type I18n } from '../../../i18n/I18nProvider';
 import { AgentAnswer } from '../AgentAnswer';
 import { assetPartKey } from '../asset-keys';
 import type { AssetTabProps } from '../asset-tabs';
@@ -24,28 +25,42 @@ function stateClass(s: ServiceInfo): string {
   return 'state-idle';
 }
 
-const columns: RowsColumn<ServiceInfo>[] = [
-  { key: 'name', label: 'Service', cell: (s) => s.name, sortValue: (s) => s.name },
-  {
-    key: 'state',
-    label: 'State',
-    cell: (s) => (
-      <span className={stateClass(s)}>
-        {s.active_state} <span className="muted">({s.sub_state})</span>
-      </span>
-    ),
-    sortValue: (s) => s.active_state,
-  },
-  {
-    key: 'enabled',
-    label: 'At boot',
-    cell: (s) => (s.enabled === null ? '—' : s.enabled ? 'enabled' : 'disabled'),
-    sortValue: (s) => String(s.enabled),
-  },
-  { key: 'description', label: 'Description', cell: (s) => s.description, className: 'cell-wide' },
-];
+/** systemd's states and the unit's own description are the host's words: data, not translated. */
+function columnsOf(t: I18n['t']): RowsColumn<ServiceInfo>[] {
+  return [
+    {
+      key: 'name',
+      label: t('assetTabs.service'),
+      cell: (s) => <span translate="no">{s.name}</span>,
+      sortValue: (s) => s.name,
+    },
+    {
+      key: 'state',
+      label: t('assetTabs.state'),
+      cell: (s) => (
+        <span className={stateClass(s)} translate="no">
+          {s.active_state} <span className="muted">({s.sub_state})</span>
+        </span>
+      ),
+      sortValue: (s) => s.active_state,
+    },
+    {
+      key: 'enabled',
+      label: t('assetTabs.atBoot'),
+      cell: (s) => (s.enabled === null ? '—' : t('assetTabs.enabled', { enabled: s.enabled ? 'yes' : 'no' })),
+      sortValue: (s) => String(s.enabled),
+    },
+    {
+      key: 'description',
+      label: t('assetTabs.description'),
+      cell: (s) => <span translate="no">{s.description}</span>,
+      className: 'cell-wide',
+    },
+  ];
+}
 
 export function ServicesTab({ asset }: AssetTabProps) {
+  const { t } = useT();
   const { canMutate } = useSession();
   const requests = useLifecycleRequests<ServiceInfo>();
   const services = useQuery({
@@ -58,15 +73,13 @@ export function ServicesTab({ asset }: AssetTabProps) {
       <AgentAnswer query={services} what="services">
         {(data) => (
           <RowsTable
-            label="Services"
+            label={t('assetTabs.services')}
             rows={data.services}
-            columns={columns}
+            columns={columnsOf(t)}
             rowKey={(s) => s.name}
             filterText={(s) => `${s.name} ${s.description} ${s.active_state}`}
             initialSort={{ key: 'name', descending: false }}
-            emptyTitle={
-              data.manager === 'none' ? 'This host has no service manager (systemd)' : 'No services'
-            }
+            emptyTitle={t(data.manager === 'none' ? 'assetTabs.noServiceManager' : 'assetTabs.noServices')}
             {...(canMutate
               ? {
                   actions: (s: ServiceInfo) => (
@@ -88,18 +101,24 @@ export function ServicesTab({ asset }: AssetTabProps) {
       {canMutate && (
         <LifecycleDialog
           assetName={asset.name}
-          noun="service"
+          kind="service"
           nameOf={(service: ServiceInfo) => service.name}
           pending={requests.pending}
           call={async ({ target, action }) =>
             (await hub.call(actionRoute[action], { params: { id: asset.id, name: target.name } })).data
           }
           invalidates={[assetPartKey(asset.id, 'services')]}
-          doneText={(result) => `${result.name}: ${result.action} done, now ${result.active_state}`}
+          doneText={(result) =>
+            t('assetTabs.actionDone', {
+              name: result.name,
+              action: result.action,
+              state: result.active_state,
+            })
+          }
           consequence={{
-            start: 'The service is started now; whether it starts at boot does not change.',
-            stop: 'The service stops now, and whatever it serves stops answering until it is started again.',
-            restart: 'The service stops and starts again; what it serves is briefly unavailable.',
+            start: t('assetTabs.serviceConsequence', { action: 'start' }),
+            stop: t('assetTabs.serviceConsequence', { action: 'stop' }),
+            restart: t('assetTabs.serviceConsequence', { action: 'restart' }),
           }}
           onClose={requests.finish}
         />

@@ -3,9 +3,11 @@ import { useMutation } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { hub } from '../../../api/client';
 import { ErrorNotice } from '../../../components/ErrorNotice';
+import { useT } from '../../../i18n/I18nProvider';
 import type { AssetTabProps } from '../asset-tabs';
 
 export function TerminalTab({ asset }: AssetTabProps) {
+  const { t, rich } = useT();
   const navigate = useNavigate();
   const open = useMutation({
     mutationFn: async () =>
@@ -21,10 +23,7 @@ export function TerminalTab({ asset }: AssetTabProps) {
   });
   return (
     <div>
-      <p>
-        A shell on {asset.name}, as the agent&apos;s user, through the hub. It stays open for a while if you
-        leave.
-      </p>
+      <p>{rich('assetTabs.terminalText', { name: <span translate="no">{asset.name}</span> })}</p>
       <button
         type="button"
         onClick={() => {
@@ -32,7 +31,7 @@ export function TerminalTab({ asset }: AssetTabProps) {
         }}
         disabled={open.isPending}
       >
-        Open a terminal
+        {t('assetTabs.openTerminal')}
       </button>
       {open.isError && <ErrorNotice error={open.error} />}
     </div>

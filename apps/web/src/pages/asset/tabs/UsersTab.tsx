@@ -2,20 +2,34 @@ import { useQuery } from '@tanstack/react-query';
 import type { SystemUser } from '@svc/protocol';
 import { hub } from '../../../api/client';
 import { RowsTable, type RowsColumn } from '../../../components/RowsTable';
+import { useT, type I18n } from '../../../i18n/I18nProvider';
 import { AgentAnswer } from '../AgentAnswer';
 import { assetPartKey } from '../asset-keys';
 import type { AssetTabProps } from '../asset-tabs';
 
-const columns: RowsColumn<SystemUser>[] = [
-  { key: 'name', label: 'User', cell: (u) => u.name, sortValue: (u) => u.name },
-  { key: 'uid', label: 'UID', cell: (u) => u.uid, sortValue: (u) => u.uid },
-  { key: 'gid', label: 'GID', cell: (u) => u.gid, sortValue: (u) => u.gid },
-  { key: 'home', label: 'Home', cell: (u) => <code>{u.home}</code>, sortValue: (u) => u.home },
-  { key: 'shell', label: 'Shell', cell: (u) => <code>{u.shell}</code>, sortValue: (u) => u.shell },
-  { key: 'gecos', label: 'Full name', cell: (u) => u.gecos },
-];
+function columnsOf(t: I18n['t']): RowsColumn<SystemUser>[] {
+  return [
+    {
+      key: 'name',
+      label: t('assetTabs.user'),
+      cell: (u) => <span translate="no">{u.name}</span>,
+      sortValue: (u) => u.name,
+    },
+    { key: 'uid', label: t('assetTabs.uid'), cell: (u) => u.uid, sortValue: (u) => u.uid },
+    { key: 'gid', label: t('assetTabs.gid'), cell: (u) => u.gid, sortValue: (u) => u.gid },
+    { key: 'home', label: t('assetTabs.home'), cell: (u) => <code>{u.home}</code>, sortValue: (u) => u.home },
+    {
+      key: 'shell',
+      label: t('assetTabs.shell'),
+      cell: (u) => <code>{u.shell}</code>,
+      sortValue: (u) => u.shell,
+    },
+    { key: 'gecos', label: t('assetTabs.fullName'), cell: (u) => <span translate="no">{u.gecos}</span> },
+  ];
+}
 
 export function UsersTab({ asset }: AssetTabProps) {
+  const { t } = useT();
   const users = useQuery({
     queryKey: assetPartKey(asset.id, 'users'),
     queryFn: async () => (await hub.call('system.users', { params: { id: asset.id } })).data,
@@ -24,13 +38,13 @@ export function UsersTab({ asset }: AssetTabProps) {
     <AgentAnswer query={users} what="users">
       {(data) => (
         <RowsTable
-          label="System users"
+          label={t('assetTabs.systemUsers')}
           rows={data.users}
-          columns={columns}
+          columns={columnsOf(t)}
           rowKey={(u) => `${u.name}:${u.uid}`}
           filterText={(u) => `${u.name} ${u.uid} ${u.home} ${u.shell} ${u.gecos}`}
           initialSort={{ key: 'uid', descending: false }}
-          emptyTitle="No users"
+          emptyTitle={t('assetTabs.noUsers')}
         />
       )}
     </AgentAnswer>

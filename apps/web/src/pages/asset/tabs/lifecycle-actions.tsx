@@ -7,14 +7,9 @@ import { useState } from 'react';
 import type { QueryKey } from '@tanstack/react-query';
 import { ConfirmMutationDialog } from '../../../components/ConfirmMutationDialog';
 import { useResourceMutation } from '../../../components/use-resource-mutation';
+import { useT } from '../../../i18n/I18nProvider';
 
 export type LifecycleAction = 'start' | 'stop' | 'restart';
-
-const lifecycleLabel: Record<LifecycleAction, string> = {
-  start: 'Start',
-  stop: 'Stop',
-  restart: 'Restart',
-};
 
 export interface LifecycleRequest<T> {
   target: T;
@@ -59,24 +54,25 @@ export function LifecycleButtons({
   actions: readonly LifecycleAction[];
   onAsk: (action: LifecycleAction) => void;
 }) {
+  const { t } = useT();
   return actions.map((action) => (
     <button
       key={action}
       type="button"
       className={action === 'start' ? 'small' : 'small danger'}
-      aria-label={`${lifecycleLabel[action]} ${name}`}
+      aria-label={t('assetTabs.actionNamed', { action, name })}
       onClick={() => {
         onAsk(action);
       }}
     >
-      {lifecycleLabel[action]}
+      {t('assetTabs.action', { action })}
     </button>
   ));
 }
 
 export function LifecycleDialog<T, TData>({
   assetName,
-  noun,
+  kind,
   nameOf,
   pending,
   call,
@@ -87,7 +83,7 @@ export function LifecycleDialog<T, TData>({
 }: {
   assetName: string;
   /** "container": the confirm button says "Stop container". */
-  noun: string;
+  kind: 'container' | 'service';
   nameOf: (target: T) => string;
   pending: LifecycleRequest<T> | null;
   call: (request: LifecycleRequest<T>) => Promise<TData>;
@@ -97,6 +93,7 @@ export function LifecycleDialog<T, TData>({
   /** With the hub's answer once done; without when the user cancels. */
   onClose: (done?: string) => void;
 }) {
+  const { t } = useT();
   const run = useResourceMutation<TData, LifecycleRequest<T>>({
     mutationFn: call,
     invalidates,
@@ -108,8 +105,10 @@ export function LifecycleDialog<T, TData>({
   return (
     <ConfirmMutationDialog
       record={pending}
-      title={(request) => `${lifecycleLabel[request.action]} ${nameOf(request.target)} on ${assetName}?`}
-      confirmLabel={`${lifecycleLabel[action]} ${noun}`}
+      title={(request) =>
+        t('assetTabs.actionTitle', { action: request.action, name: nameOf(request.target), asset: assetName })
+      }
+      confirmLabel={t('assetTabs.actionConfirm', { kind, action })}
       mutation={run}
       onClose={onClose}
     >
