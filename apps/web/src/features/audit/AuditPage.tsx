@@ -49,7 +49,11 @@ function draftOf(filter: AuditQuery): Draft {
 function Filters({ filter, onApply }: { filter: AuditQuery; onApply: (filter: Draft) => void }) {
   const { t } = useT();
   const [draft, setDraft] = useState<Draft>(() => draftOf(filter));
-  const field = (name: FilterName, label: string, props: { type?: string; placeholder?: string } = {}) => (
+  const field = (
+    name: FilterName,
+    label: string,
+    props: { type?: string; placeholder?: string; translate?: 'no' } = {},
+  ) => (
     <label>
       {label}
       <input
@@ -68,9 +72,9 @@ function Filters({ filter, onApply }: { filter: AuditQuery; onApply: (filter: Dr
   };
   return (
     <form className="filters audit-filters" role="search" aria-label={t('audit.filters')} onSubmit={submit}>
-      {field('action', t('audit.action'), { placeholder: 'api_key.created' })}
+      {field('action', t('audit.action'), { placeholder: 'api_key.created', translate: 'no' })}
       {field('actor_id', t('audit.actor'), { placeholder: t('audit.actorPlaceholder') })}
-      {field('asset_id', t('audit.asset'), { placeholder: 'ast_…' })}
+      {field('asset_id', t('audit.asset'), { placeholder: 'ast_…', translate: 'no' })}
       {field('since', t('audit.from'), { type: 'datetime-local' })}
       {field('until', t('audit.until'), { type: 'datetime-local' })}
       <div className="filter-actions">
