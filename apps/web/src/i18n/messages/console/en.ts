@@ -4,10 +4,12 @@
  * the same composition (`de.ts`, …) of its own area files, each typed by its English one: a key missing in a
  * language, or one only it has, is a compile error. How to add an area: docs/decisions/0090-console-languages.md.
  */
+import { account } from './account.en.js';
 import { audit } from './audit.en.js';
 
 export const consoleEn = {
   ...audit,
+  ...account,
 };
 
 export type ConsoleKey = keyof typeof consoleEn;
