@@ -1,9 +1,11 @@
 // With its extension: the browser tests (Node's module resolution) read the catalogues too.
 import { account } from './account.de.js';
 import { audit } from './audit.de.js';
+import { keys } from './keys.de.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleDe: ConsoleCatalogue = {
   ...audit,
   ...account,
+  ...keys,
 };

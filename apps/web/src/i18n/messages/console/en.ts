@@ -6,10 +6,12 @@
  */
 import { account } from './account.en.js';
 import { audit } from './audit.en.js';
+import { keys } from './keys.en.js';
 
 export const consoleEn = {
   ...audit,
   ...account,
+  ...keys,
 };
 
 export type ConsoleKey = keyof typeof consoleEn;

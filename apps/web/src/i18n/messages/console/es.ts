@@ -1,9 +1,11 @@
 // With its extension: the browser tests (Node's module resolution) read the catalogues too.
 import { account } from './account.es.js';
 import { audit } from './audit.es.js';
+import { keys } from './keys.es.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleEs: ConsoleCatalogue = {
   ...audit,
   ...account,
+  ...keys,
 };

@@ -1,9 +1,11 @@
 // With its extension: the browser tests (Node's module resolution) read the catalogues too.
 import { account } from './account.fr.js';
 import { audit } from './audit.fr.js';
+import { keys } from './keys.fr.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleFr: ConsoleCatalogue = {
   ...audit,
   ...account,
+  ...keys,
 };

@@ -1,9 +1,11 @@
 // With its extension: the browser tests (Node's module resolution) read the catalogues too.
 import { account } from './account.zh-CN.js';
 import { audit } from './audit.zh-CN.js';
+import { keys } from './keys.zh-CN.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleZhCN: ConsoleCatalogue = {
   ...audit,
   ...account,
+  ...keys,
 };
