@@ -2,10 +2,12 @@
 import { account } from './account.de.js';
 import { audit } from './audit.de.js';
 import { keys } from './keys.de.js';
+import { users } from './users.de.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleDe: ConsoleCatalogue = {
   ...audit,
   ...account,
   ...keys,
+  ...users,
 };

@@ -7,11 +7,13 @@
 import { account } from './account.en.js';
 import { audit } from './audit.en.js';
 import { keys } from './keys.en.js';
+import { users } from './users.en.js';
 
 export const consoleEn = {
   ...audit,
   ...account,
   ...keys,
+  ...users,
 };
 
 export type ConsoleKey = keyof typeof consoleEn;

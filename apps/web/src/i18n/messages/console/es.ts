@@ -2,10 +2,12 @@
 import { account } from './account.es.js';
 import { audit } from './audit.es.js';
 import { keys } from './keys.es.js';
+import { users } from './users.es.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleEs: ConsoleCatalogue = {
   ...audit,
   ...account,
   ...keys,
+  ...users,
 };

@@ -2,10 +2,12 @@
 import { account } from './account.fr.js';
 import { audit } from './audit.fr.js';
 import { keys } from './keys.fr.js';
+import { users } from './users.fr.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleFr: ConsoleCatalogue = {
   ...audit,
   ...account,
   ...keys,
+  ...users,
 };

@@ -2,10 +2,12 @@
 import { account } from './account.zh-CN.js';
 import { audit } from './audit.zh-CN.js';
 import { keys } from './keys.zh-CN.js';
+import { users } from './users.zh-CN.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleZhCN: ConsoleCatalogue = {
   ...audit,
   ...account,
   ...keys,
+  ...users,
 };
