@@ -2,6 +2,7 @@
 import { account } from './account.de.js';
 import { audit } from './audit.de.js';
 import { keys } from './keys.de.js';
+import { sessions } from './sessions.de.js';
 import { users } from './users.de.js';
 import type { ConsoleCatalogue } from './en.js';
 
@@ -10,4 +11,5 @@ export const consoleDe: ConsoleCatalogue = {
   ...account,
   ...keys,
   ...users,
+  ...sessions,
 };

@@ -7,6 +7,7 @@
 import { account } from './account.en.js';
 import { audit } from './audit.en.js';
 import { keys } from './keys.en.js';
+import { sessions } from './sessions.en.js';
 import { users } from './users.en.js';
 
 export const consoleEn = {
@@ -14,6 +15,7 @@ export const consoleEn = {
   ...account,
   ...keys,
   ...users,
+  ...sessions,
 };
 
 export type ConsoleKey = keyof typeof consoleEn;

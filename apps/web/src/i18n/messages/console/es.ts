@@ -2,6 +2,7 @@
 import { account } from './account.es.js';
 import { audit } from './audit.es.js';
 import { keys } from './keys.es.js';
+import { sessions } from './sessions.es.js';
 import { users } from './users.es.js';
 import type { ConsoleCatalogue } from './en.js';
 
@@ -10,4 +11,5 @@ export const consoleEs: ConsoleCatalogue = {
   ...account,
   ...keys,
   ...users,
+  ...sessions,
 };

@@ -2,6 +2,7 @@
 import { account } from './account.fr.js';
 import { audit } from './audit.fr.js';
 import { keys } from './keys.fr.js';
+import { sessions } from './sessions.fr.js';
 import { users } from './users.fr.js';
 import type { ConsoleCatalogue } from './en.js';
 
@@ -10,4 +11,5 @@ export const consoleFr: ConsoleCatalogue = {
   ...account,
   ...keys,
   ...users,
+  ...sessions,
 };

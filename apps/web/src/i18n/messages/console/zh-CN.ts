@@ -2,6 +2,7 @@
 import { account } from './account.zh-CN.js';
 import { audit } from './audit.zh-CN.js';
 import { keys } from './keys.zh-CN.js';
+import { sessions } from './sessions.zh-CN.js';
 import { users } from './users.zh-CN.js';
 import type { ConsoleCatalogue } from './en.js';
 
@@ -10,4 +11,5 @@ export const consoleZhCN: ConsoleCatalogue = {
   ...account,
   ...keys,
   ...users,
+  ...sessions,
 };
