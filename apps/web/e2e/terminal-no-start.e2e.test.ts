@@ -37,7 +37,7 @@ describe('a terminal whose shell does not start', () => {
       .poll(() => status.textContent(), { timeout: 15_000 })
       .toMatch(/^The shell did not start: .*\(exit 3\)$/);
     await page
-      .getByText("The shell ended before printing anything: the agent's shell setting (SVC_AGENT_SHELL)", {
+      .getByText('The shell ended before printing anything: the agent’s shell setting (SVC_AGENT_SHELL)', {
         exact: false,
       })
       .waitFor();

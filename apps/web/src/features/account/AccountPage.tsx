@@ -6,32 +6,37 @@ import { Navigate, Route, Routes } from 'react-router';
 import { useSession } from '../../app/session';
 import { PasswordForm } from './PasswordForm';
 import { TwoFactor } from './TwoFactor';
+import { useT } from '../../i18n/I18nProvider';
 import '../admin/admin.css';
 
-function methodText(method: string): string {
-  if (method === 'password+2fa') return 'with a password and a second factor';
-  if (method === 'oidc') return 'through your identity provider';
-  return `with a ${method}`;
+/** The sign-in method as the message's select value: `password+2fa` is no ICU key. */
+function methodKey(method: string): string {
+  return method === 'password+2fa' ? 'twoFactor' : method;
 }
 
 function SecurityPage() {
   const { user } = useSession();
+  const { t, rich } = useT();
   return (
     <section className="page" aria-labelledby="security-title">
       <div className="page-header">
-        <h1 id="security-title">Account security</h1>
+        <h1 id="security-title">{t('account.title')}</h1>
       </div>
       <p className="muted">
-        Signed in as <strong>{user.username}</strong> ({user.role}) {methodText(user.auth_method)}.
+        {rich('account.signedInAs', {
+          username: <strong translate="no">{user.username}</strong>,
+          role: t('role.name', { role: user.role }),
+          method: methodKey(user.auth_method),
+        })}
       </p>
       <section className="panel" aria-labelledby="two-factor-title">
-        <h2 id="two-factor-title">Two-factor sign-in</h2>
+        <h2 id="two-factor-title">{t('account.twoFactorTitle')}</h2>
         <TwoFactor />
       </section>
       <section className="panel" aria-labelledby="password-title">
-        <h2 id="password-title">Password</h2>
+        <h2 id="password-title">{t('account.passwordTitle')}</h2>
         {user.auth_method === 'oidc' ? (
-          <p className="muted">You sign in through your identity provider: change your password there.</p>
+          <p className="muted">{t('account.oidcPassword')}</p>
         ) : (
           <PasswordForm />
         )}

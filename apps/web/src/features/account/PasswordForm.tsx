@@ -4,10 +4,12 @@ import { hub } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { TextField } from '../../components/TextField';
 import { useResourceMutation } from '../../components/use-resource-mutation';
+import { useT } from '../../i18n/I18nProvider';
 
 const newPasswordMinLength = 12;
 
 export function PasswordForm() {
+  const { t } = useT();
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [again, setAgain] = useState('');
@@ -22,7 +24,7 @@ export function PasswordForm() {
       setNext('');
       setAgain('');
     },
-    notice: () => 'Password changed. Your other sessions have ended; this one goes on.',
+    notice: () => t('account.passwordChanged'),
   });
   const { problems } = change;
   const submit = (event: SyntheticEvent) => {
@@ -32,9 +34,9 @@ export function PasswordForm() {
     if (!differs) change.mutate();
   };
   return (
-    <form className="stack-form narrow" onSubmit={submit} noValidate aria-label="Change your password">
+    <form className="stack-form narrow" onSubmit={submit} noValidate aria-label={t('account.passwordForm')}>
       <TextField
-        label="Current password"
+        label={t('account.currentPassword')}
         problem={problems.current_password}
         type="password"
         autoComplete="current-password"
@@ -42,17 +44,17 @@ export function PasswordForm() {
         onChange={setCurrent}
       />
       <TextField
-        label="New password"
+        label={t('account.newPassword')}
         problem={problems.new_password}
-        hint={`At least ${newPasswordMinLength} characters; a passphrase of a few words is good.`}
+        hint={t('account.newPasswordHint', { min: newPasswordMinLength })}
         type="password"
         autoComplete="new-password"
         value={next}
         onChange={setNext}
       />
       <TextField
-        label="New password again"
-        problem={mismatch ? 'does not match the new password' : undefined}
+        label={t('account.newPasswordAgain')}
+        problem={mismatch ? t('account.mismatch') : undefined}
         type="password"
         autoComplete="new-password"
         value={again}
@@ -66,7 +68,7 @@ export function PasswordForm() {
       )}
       <div>
         <button type="submit" className="primary" disabled={change.isPending || !current || !next}>
-          {change.isPending ? 'Changing…' : 'Change password'}
+          {change.isPending ? t('account.changing') : t('account.changePassword')}
         </button>
       </div>
     </form>

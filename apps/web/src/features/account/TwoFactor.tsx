@@ -14,6 +14,7 @@ import { ConfirmDialog } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { TextField } from '../../components/TextField';
 import { Loading } from '../../components/Loading';
+import { useT } from '../../i18n/I18nProvider';
 import { QrCode } from './QrCode';
 
 const twoFactorKey = ['account', '2fa'] as const;
@@ -33,15 +34,15 @@ function saveTextFile(filename: string, text: string): void {
 }
 
 function RecoveryCodesView({ codes, onDone }: { codes: readonly string[]; onDone: () => void }) {
-  const text = `svc hub recovery codes (${window.location.host}): each works once\n${codes.join('\n')}\n`;
+  const { t } = useT();
+  const text = `${t('account.recoveryFile', { host: window.location.host })}\n${codes.join('\n')}\n`;
   return (
     <section className="stack-form" aria-labelledby="recovery-title">
-      <h3 id="recovery-title">Recovery codes</h3>
+      <h3 id="recovery-title">{t('account.recoveryTitle')}</h3>
       <p className="notice warning" role="note">
-        Keep these codes somewhere safe, apart from your authenticator: each signs you in once when the
-        authenticator is lost. They are shown only now.
+        {t('account.recoveryWarning')}
       </p>
-      <ol className="recovery-codes" aria-label="Recovery codes">
+      <ol className="recovery-codes" aria-label={t('account.recoveryTitle')}>
         {codes.map((code) => (
           <li key={code}>
             <code>{code}</code>
@@ -49,17 +50,17 @@ function RecoveryCodesView({ codes, onDone }: { codes: readonly string[]; onDone
         ))}
       </ol>
       <div className="actions-row">
-        <CopyButton text={codes.join('\n')} label="Copy the codes" />
+        <CopyButton text={codes.join('\n')} label={t('account.copyCodes')} />
         <button
           type="button"
           onClick={() => {
             saveTextFile('svc-recovery-codes.txt', text);
           }}
         >
-          Download the codes
+          {t('account.downloadCodes')}
         </button>
         <button type="button" className="primary" onClick={onDone}>
-          I have saved them
+          {t('account.savedCodes')}
         </button>
       </div>
     </section>
@@ -81,6 +82,7 @@ function CodeForm({
   onSubmit: (code: string) => void;
   hint?: string;
 }) {
+  const { t } = useT();
   const [code, setCode] = useState('');
   const problems = fieldProblems(error);
   const submit = (event: SyntheticEvent) => {
@@ -101,7 +103,7 @@ function CodeForm({
       {error !== null && <ErrorNotice error={error} />}
       <div>
         <button type="submit" className="primary" disabled={busy || code.trim().length < 6}>
-          {busy ? 'Checking…' : submitLabel}
+          {busy ? t('account.checking') : submitLabel}
         </button>
       </div>
     </form>
@@ -109,6 +111,7 @@ function CodeForm({
 }
 
 function Setup({ onCodes }: { onCodes: (codes: string[]) => void }) {
+  const { t, rich } = useT();
   const client = useQueryClient();
   const [setup, setSetup] = useState<TotpSetup | null>(null);
   const start = useMutation({
@@ -126,10 +129,7 @@ function Setup({ onCodes }: { onCodes: (codes: string[]) => void }) {
   if (!setup) {
     return (
       <div className="stack-form">
-        <p>
-          Two-factor sign-in is <strong>off</strong>. With it on, signing in also asks for a code from an
-          authenticator app (any TOTP app).
-        </p>
+        <p>{rich('account.off', { off: <strong>{t('account.offWord')}</strong> })}</p>
         {start.isError && <ErrorNotice error={start.error} />}
         <div>
           <button
@@ -140,7 +140,7 @@ function Setup({ onCodes }: { onCodes: (codes: string[]) => void }) {
               start.mutate();
             }}
           >
-            Set up two-factor sign-in
+            {t('account.setUp')}
           </button>
         </div>
       </div>
@@ -149,22 +149,25 @@ function Setup({ onCodes }: { onCodes: (codes: string[]) => void }) {
   return (
     <div className="totp-setup">
       <div>
-        <QrCode text={setup.otpauth_uri} label="QR code for your authenticator app" />
+        <QrCode text={setup.otpauth_uri} label={t('account.qrLabel')} />
       </div>
       <div className="stack-form">
         <ol className="steps">
-          <li>Scan the QR code with your authenticator app.</li>
+          <li>{t('account.scan')}</li>
           <li>
-            Or type this secret into it:{' '}
-            <code className="totp-secret" data-testid="totp-secret">
-              {setup.secret}
-            </code>
+            {rich('account.typeSecret', {
+              secret: (
+                <code className="totp-secret" data-testid="totp-secret">
+                  {setup.secret}
+                </code>
+              ),
+            })}
           </li>
-          <li>Enter the code the app shows to turn two-factor sign-in on.</li>
+          <li>{t('account.enterCode')}</li>
         </ol>
         <CodeForm
-          label="Code from your authenticator app"
-          submitLabel="Turn on"
+          label={t('account.appCode')}
+          submitLabel={t('account.turnOn')}
           busy={verify.isPending}
           error={verify.error}
           onSubmit={(code) => {
@@ -177,6 +180,7 @@ function Setup({ onCodes }: { onCodes: (codes: string[]) => void }) {
 }
 
 function Enabled({ onCodes }: { onCodes: (codes: string[]) => void }) {
+  const { t, rich } = useT();
   const client = useQueryClient();
   const [action, setAction] = useState<'none' | 'codes' | 'disable'>('none');
   const [disableCode, setDisableCode] = useState<string | null>(null);
@@ -201,10 +205,7 @@ function Enabled({ onCodes }: { onCodes: (codes: string[]) => void }) {
   });
   return (
     <div className="stack-form">
-      <p data-testid="2fa-state">
-        Two-factor sign-in is <strong>on</strong>: signing in asks for a code from your authenticator app, or
-        a recovery code.
-      </p>
+      <p data-testid="2fa-state">{rich('account.on', { on: <strong>{t('account.onWord')}</strong> })}</p>
       <div className="actions-row">
         <button
           type="button"
@@ -214,7 +215,7 @@ function Enabled({ onCodes }: { onCodes: (codes: string[]) => void }) {
             setAction(action === 'codes' ? 'none' : 'codes');
           }}
         >
-          New recovery codes
+          {t('account.newCodes')}
         </button>
         <button
           type="button"
@@ -225,14 +226,14 @@ function Enabled({ onCodes }: { onCodes: (codes: string[]) => void }) {
             setAction(action === 'disable' ? 'none' : 'disable');
           }}
         >
-          Turn off
+          {t('account.turnOff')}
         </button>
       </div>
       {action === 'codes' && (
         <CodeForm
-          label="Code from your authenticator app"
-          hint="The old recovery codes stop working."
-          submitLabel="Make new codes"
+          label={t('account.appCode')}
+          hint={t('account.oldCodesStop')}
+          submitLabel={t('account.makeCodes')}
           busy={regenerate.isPending}
           error={regenerate.error}
           onSubmit={(code) => {
@@ -242,8 +243,8 @@ function Enabled({ onCodes }: { onCodes: (codes: string[]) => void }) {
       )}
       {action === 'disable' && (
         <CodeForm
-          label="Authenticator or recovery code"
-          submitLabel="Turn off two-factor sign-in"
+          label={t('account.anyCode')}
+          submitLabel={t('account.turnOffFull')}
           busy={disable.isPending}
           error={disable.error}
           onSubmit={setDisableCode}
@@ -251,8 +252,8 @@ function Enabled({ onCodes }: { onCodes: (codes: string[]) => void }) {
       )}
       <ConfirmDialog
         open={disableCode !== null}
-        title="Turn two-factor sign-in off?"
-        confirmLabel="Turn it off"
+        title={t('account.turnOffTitle')}
+        confirmLabel={t('account.turnItOff')}
         busy={disable.isPending}
         onConfirm={() => {
           if (disableCode !== null) disable.mutate(disableCode);
@@ -261,13 +262,14 @@ function Enabled({ onCodes }: { onCodes: (codes: string[]) => void }) {
           setDisableCode(null);
         }}
       >
-        <p>Signing in then needs only your password. Your recovery codes stop working.</p>
+        <p>{t('account.turnOffText')}</p>
       </ConfirmDialog>
     </div>
   );
 }
 
 export function TwoFactor() {
+  const { t } = useT();
   const client = useQueryClient();
   const [codes, setCodes] = useState<string[] | null>(null);
   const status = useQuery({
@@ -286,7 +288,7 @@ export function TwoFactor() {
       />
     );
   }
-  if (status.isPending) return <Loading label="Loading two-factor sign-in" />;
+  if (status.isPending) return <Loading label={t('account.loading2fa')} />;
   if (status.isError) return <ErrorNotice error={status.error} retry={() => void status.refetch()} />;
   return status.data.enabled ? <Enabled onCodes={setCodes} /> : <Setup onCodes={setCodes} />;
 }

@@ -8,6 +8,7 @@ import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
 import { hub } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { useDebounced } from '../../components/use-debounced';
+import { useT } from '../../i18n/I18nProvider';
 
 /** Chosen assets whose names are looked up one by one; past this the id is shown. */
 const namesLookedUp = 50;
@@ -24,6 +25,7 @@ export function KeyAssetsField({
   /** A key limited to some assets cannot be widened to all: the last one cannot be removed. */
   locked?: boolean;
 }) {
+  const { t } = useT();
   const [text, setText] = useState('');
   const [names, setNames] = useState<Record<string, string>>({});
   const q = useDebounced(text.trim(), 150);
@@ -46,20 +48,19 @@ export function KeyAssetsField({
 
   return (
     <fieldset className="asset-picker">
-      <legend>Allowed assets</legend>
+      <legend>{t('keys.allowedAssets')}</legend>
       {value.length === 0 ? (
-        <p className="muted small">
-          All assets, including ones added later. Add assets to limit the key to them.
-        </p>
+        <p className="muted small">{t('keys.allAssets')}</p>
       ) : (
-        <ul className="chips" aria-label="Chosen assets">
+        <ul className="chips" aria-label={t('keys.chosenAssets')}>
           {value.map((id, index) => (
             <li key={id} className="chip">
-              <span>{nameOf(id, index)}</span>
+              <span translate="no">{nameOf(id, index)}</span>
               <button
                 type="button"
                 className="chip-remove"
-                aria-label={`Remove ${nameOf(id, index)}`}
+                translate="no"
+                aria-label={t('common.removeNamed', { name: nameOf(id, index) })}
                 disabled={locked && value.length === 1}
                 onClick={() => {
                   onChange(value.filter((v) => v !== id));
@@ -72,11 +73,11 @@ export function KeyAssetsField({
         </ul>
       )}
       <label>
-        Find an asset
+        {t('keys.findAsset')}
         <input
           type="search"
           value={text}
-          placeholder="Name, hostname, address"
+          placeholder={t('keys.findPlaceholder')}
           onChange={(e) => {
             setText(e.target.value);
           }}
@@ -84,7 +85,7 @@ export function KeyAssetsField({
       </label>
       {hits.isError && <ErrorNotice error={hits.error} />}
       {choices.length > 0 && (
-        <ul className="picker-results" aria-label="Matching assets">
+        <ul className="picker-results" aria-label={t('keys.matching')}>
           {choices.map((hit) => (
             <li key={hit.id}>
               <button
@@ -95,15 +96,17 @@ export function KeyAssetsField({
                   onChange([...value, hit.id]);
                 }}
               >
-                Add {hit.name}
+                {t('keys.add', { name: hit.name })}
               </button>{' '}
-              <span className="muted small">{hit.matched}</span>
+              <span className="muted small" translate="no">
+                {hit.matched}
+              </span>
             </li>
           ))}
         </ul>
       )}
       {q.length > 0 && hits.isSuccess && choices.length === 0 && (
-        <p className="muted small">No other asset matches “{q}”.</p>
+        <p className="muted small">{t('keys.noOtherMatch', { query: q })}</p>
       )}
       {problem !== undefined && <span className="field-error">{problem}</span>}
     </fieldset>

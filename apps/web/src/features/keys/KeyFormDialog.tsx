@@ -16,6 +16,7 @@ import { hub } from '../../api/client';
 import { FormDialog } from '../../components/FormDialog';
 import { FormField } from '../../components/FormField';
 import { useResourceMutation } from '../../components/use-resource-mutation';
+import { useT } from '../../i18n/I18nProvider';
 import { KeyAssetsField } from './KeyAssetsField';
 import { daysFromNow, fromLocalInput, toLocalInput } from './expiry';
 import { ScopePicker } from './ScopePicker';
@@ -62,11 +63,7 @@ function updateBody(key: ApiKey, form: KeyForm): ApiKeyUpdate {
   return body;
 }
 
-const expiryPresets = [
-  { label: '30 days', days: 30 },
-  { label: '90 days', days: 90 },
-  { label: '1 year', days: 365 },
-] as const;
+const expiryPresets = [30, 90, 365] as const;
 
 export function KeyFormDialog({
   open,
@@ -80,6 +77,7 @@ export function KeyFormDialog({
   onClose: () => void;
   onCreated: (created: ApiKeyCreated) => void;
 }) {
+  const { t, rich } = useT();
   const [form, setForm] = useState<KeyForm>(() => initialForm(apiKey));
   const [nothingChanged, setNothingChanged] = useState(false);
   const save = useResourceMutation({
@@ -107,14 +105,14 @@ export function KeyFormDialog({
   return (
     <FormDialog
       open={open}
-      title={apiKey ? `Edit the key ${apiKey.name}` : 'Create an API key'}
+      title={apiKey ? t('keys.editTitle', { name: apiKey.name }) : t('keys.createTitle')}
       mutation={save}
       onSubmit={submit}
       onClose={onClose}
-      submitLabel={apiKey ? 'Save' : 'Create key'}
+      submitLabel={apiKey ? t('common.save') : t('keys.create')}
       className="stack-form"
     >
-      <FormField label="Name" problem={problems.name}>
+      <FormField label={t('keys.name')} problem={problems.name}>
         {(p) => (
           <input
             {...p}
@@ -129,14 +127,10 @@ export function KeyFormDialog({
       </FormField>
       {apiKey ? (
         <p className="muted small">
-          Role: <strong>{apiKey.role}</strong>. A key's role cannot change: create a new key for another role.
+          {rich('keys.fixedRole', { role: <strong>{t('role.name', { role: apiKey.role })}</strong> })}
         </p>
       ) : (
-        <FormField
-          label="Role"
-          problem={problems.role}
-          hint="What the key may do at most; its scopes narrow it further. A viewer key never changes anything."
-        >
+        <FormField label={t('keys.role')} problem={problems.role} hint={t('keys.roleHint')}>
           {(p) => (
             <select
               {...p}
@@ -147,7 +141,7 @@ export function KeyFormDialog({
             >
               {assignableRoles.map((role) => (
                 <option key={role} value={role}>
-                  {role}
+                  {t('role.name', { role })}
                 </option>
               ))}
             </select>
@@ -169,7 +163,7 @@ export function KeyFormDialog({
           setForm((f) => ({ ...f, allowedAssets }));
         }}
       />
-      <FormField label="Expires" problem={problems.expires_at} hint="Empty: the key does not expire.">
+      <FormField label={t('keys.expires')} problem={problems.expires_at} hint={t('keys.expiresHint')}>
         {(p) => (
           <div className="inline-controls">
             <input
@@ -180,16 +174,16 @@ export function KeyFormDialog({
                 setForm((f) => ({ ...f, expires: e.target.value }));
               }}
             />
-            {expiryPresets.map((preset) => (
+            {expiryPresets.map((days) => (
               <button
-                key={preset.days}
+                key={days}
                 type="button"
                 className="small"
                 onClick={() => {
-                  setForm((f) => ({ ...f, expires: toLocalInput(daysFromNow(preset.days)) }));
+                  setForm((f) => ({ ...f, expires: toLocalInput(daysFromNow(days)) }));
                 }}
               >
-                {preset.label}
+                {t('keys.preset', { days })}
               </button>
             ))}
             <button
@@ -199,14 +193,14 @@ export function KeyFormDialog({
                 setForm((f) => ({ ...f, expires: '' }));
               }}
             >
-              Never
+              {t('keys.never')}
             </button>
           </div>
         )}
       </FormField>
       {nothingChanged && (
         <p className="notice" role="status">
-          Nothing changed.
+          {t('keys.nothingChanged')}
         </p>
       )}
     </FormDialog>

@@ -14,29 +14,29 @@ import { ConfirmMutationDialog } from '../../components/ConfirmMutationDialog';
 import { useResourceMutation } from '../../components/use-resource-mutation';
 import { PageHeader } from '../../components/PageHeader';
 import { PagedQueryStates } from '../../components/QueryStates';
+import { useT } from '../../i18n/I18nProvider';
 import { isExpired } from './expiry';
 import { KeyFormDialog } from './KeyFormDialog';
-import { scopeSummary } from './scope-selection';
+import { hasEverything, scopeSummary } from './scope-selection';
 
 const perPage = 50;
 
 type Editing = { mode: 'create' } | { mode: 'edit'; key: ApiKey };
 
 function RawKeyDialog({ created, onClose }: { created: ApiKeyCreated; onClose: () => void }) {
+  const { t, rich } = useT();
   return (
-    <Dialog open title={`Key ${created.name} created`} onClose={onClose}>
+    <Dialog open title={t('keys.createdTitle', { name: created.name })} onClose={onClose}>
       <div className="dialog-body stack-form">
         <p className="notice warning" role="note">
-          Copy the key now: it is shown only this once. The hub keeps only its hash and cannot show it again.
+          {t('keys.copyNow')}
         </p>
-        <CopyField label="API key" value={created.raw_key} />
-        <p className="muted small">
-          Send it as <code>Authorization: Bearer …</code> over HTTPS.
-        </p>
+        <CopyField label={t('keys.rawLabel')} value={created.raw_key} />
+        <p className="muted small">{rich('keys.sendAs', { header: <code>Authorization: Bearer …</code> })}</p>
       </div>
       <div className="dialog-actions">
         <button type="button" className="primary" onClick={onClose}>
-          I have copied it
+          {t('keys.copied')}
         </button>
       </div>
     </Dialog>
@@ -44,39 +44,55 @@ function RawKeyDialog({ created, onClose }: { created: ApiKeyCreated; onClose: (
 }
 
 function KeyRow({ apiKey, onEdit, onRevoke }: { apiKey: ApiKey; onEdit: () => void; onRevoke: () => void }) {
+  const { t } = useT();
   const expired = isExpired(apiKey.expires_at);
   return (
     <tr>
-      <th scope="row">{apiKey.name}</th>
+      <th scope="row" translate="no">
+        {apiKey.name}
+      </th>
       <td>
         <code>svc_{apiKey.prefix}_…</code>
       </td>
-      <td>{apiKey.role}</td>
+      <td>{t('role.name', { role: apiKey.role })}</td>
       <td className="wrap" title={apiKey.scopes.join(' ')}>
-        {scopeSummary(apiKey.scopes)}
-      </td>
-      <td>{apiKey.allowed_assets.length === 0 ? 'all' : `${apiKey.allowed_assets.length} only`}</td>
-      <td className={expired ? 'bad' : undefined}>
-        {expired ? 'expired ' : ''}
-        <Time value={apiKey.expires_at} empty="never" />
+        {hasEverything(apiKey.scopes) ? (
+          t('keys.everything')
+        ) : (
+          <span translate="no">{scopeSummary(apiKey.scopes)}</span>
+        )}
       </td>
       <td>
-        <Time value={apiKey.last_used_at} empty="never" />
+        {apiKey.allowed_assets.length === 0
+          ? t('keys.assetsAll')
+          : t('keys.assetsSome', { n: apiKey.allowed_assets.length })}
+      </td>
+      <td className={expired ? 'bad' : undefined}>
+        {expired ? `${t('keys.expired')} ` : ''}
+        <Time value={apiKey.expires_at} empty={t('time.never')} />
+      </td>
+      <td>
+        <Time value={apiKey.last_used_at} empty={t('time.never')} />
       </td>
       <td>
         <Time value={apiKey.created_at} />
       </td>
       <td className="cell-actions">
-        <button type="button" className="small" onClick={onEdit} aria-label={`Edit ${apiKey.name}`}>
-          Edit
+        <button
+          type="button"
+          className="small"
+          onClick={onEdit}
+          aria-label={t('common.editNamed', { name: apiKey.name })}
+        >
+          {t('common.edit')}
         </button>
         <button
           type="button"
           className="small danger"
           onClick={onRevoke}
-          aria-label={`Revoke ${apiKey.name}`}
+          aria-label={t('keys.revokeNamed', { name: apiKey.name })}
         >
-          Revoke
+          {t('keys.revoke')}
         </button>
       </td>
     </tr>
@@ -84,6 +100,7 @@ function KeyRow({ apiKey, onEdit, onRevoke }: { apiKey: ApiKey; onEdit: () => vo
 }
 
 export function KeysPage() {
+  const { t, rich } = useT();
   const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<Editing | null>(null);
   const [created, setCreated] = useState<ApiKeyCreated | null>(null);
@@ -105,24 +122,21 @@ export function KeysPage() {
     <section className="page" aria-labelledby="keys-title">
       <PageHeader
         titleId="keys-title"
-        title="API keys"
+        title={t('keys.title')}
         action={{
-          label: 'Create key',
+          label: t('keys.create'),
           onClick: () => {
             setEditing({ mode: 'create' });
           },
         }}
       />
-      <p className="muted">
-        Keys call the REST API (<code>/api/v2</code>) with a role, scopes and optionally a list of assets.
-        Only their prefix is kept in the clear.
-      </p>
+      <p className="muted">{rich('keys.intro', { path: <code>/api/v2</code> })}</p>
       <PagedQueryStates
         query={keys}
-        loadingLabel="Loading the keys"
+        loadingLabel={t('keys.loading')}
         empty={
-          <EmptyState title="No API keys">
-            <p>Create one for a script, a CLI or another service.</p>
+          <EmptyState title={t('keys.none')}>
+            <p>{t('keys.noneText')}</p>
           </EmptyState>
         }
         page={page}
@@ -132,19 +146,18 @@ export function KeysPage() {
         {(rows) => (
           <div className="table-wrap">
             <table className="data-table admin-table">
-              <caption className="visually-hidden">API keys</caption>
+              <caption className="visually-hidden">{t('keys.title')}</caption>
               <thead>
                 <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Key</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Scopes</th>
-                  <th scope="col">Assets</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">Created</th>
+                  {(
+                    ['name', 'key', 'role', 'scopes', 'assets', 'expires', 'lastUsed', 'created'] as const
+                  ).map((column) => (
+                    <th key={column} scope="col">
+                      {t('keys.column', { column })}
+                    </th>
+                  ))}
                   <th scope="col">
-                    <span className="visually-hidden">Actions</span>
+                    <span className="visually-hidden">{t('common.actions')}</span>
                   </th>
                 </tr>
               </thead>
@@ -188,19 +201,14 @@ export function KeysPage() {
       )}
       <ConfirmMutationDialog
         record={revoking}
-        title={(record) => `Revoke the key ${record.name}?`}
-        confirmLabel="Revoke key"
+        title={(record) => t('keys.revokeTitle', { name: record.name })}
+        confirmLabel={t('keys.revokeConfirm')}
         mutation={revoke}
         onClose={() => {
           setRevoking(null);
         }}
       >
-        {(record) => (
-          <p>
-            Every request with <code>svc_{record.prefix}_…</code> is refused from now on, and its event
-            streams close. This cannot be undone.
-          </p>
-        )}
+        {(record) => <p>{rich('keys.revokeText', { prefix: <code>svc_{record.prefix}_…</code> })}</p>}
       </ConfirmMutationDialog>
     </section>
   );

@@ -13,6 +13,7 @@ import {
   setScope,
   type ScopeSelection,
 } from './scope-selection';
+import { useT } from '../../i18n/I18nProvider';
 
 export function ScopePicker({
   value,
@@ -23,10 +24,11 @@ export function ScopePicker({
   onChange: (value: ScopeSelection) => void;
   problem: string | undefined;
 }) {
+  const { t, rich } = useT();
   const everything = hasEverything(value);
   return (
     <fieldset className="scope-picker" aria-describedby={problem ? 'scope-problem' : undefined}>
-      <legend>Scopes</legend>
+      <legend>{t('keys.scopes')}</legend>
       <div className="scope-presets">
         <label className="check">
           <input
@@ -36,7 +38,7 @@ export function ScopePicker({
               onChange(setEverything(value, e.target.checked));
             }}
           />
-          Everything (<code>*</code>)
+          {rich('keys.everythingScope', { star: <code>*</code> })}
         </label>
         <button
           type="button"
@@ -45,7 +47,7 @@ export function ScopePicker({
             onChange(readOnlyScopes());
           }}
         >
-          Read-only preset
+          {t('keys.readOnly')}
         </button>
         <button
           type="button"
@@ -54,7 +56,7 @@ export function ScopePicker({
             onChange([]);
           }}
         >
-          Clear
+          {t('keys.clear')}
         </button>
       </div>
       {!everything && (
@@ -62,7 +64,12 @@ export function ScopePicker({
           {scopesByFamily.map(({ family, scopes }) => {
             const whole = hasFamily(value, family);
             return (
-              <div key={family} className="scope-family" role="group" aria-label={`${family} scopes`}>
+              <div
+                key={family}
+                className="scope-family"
+                role="group"
+                aria-label={t('keys.familyScopes', { family })}
+              >
                 <label className="check family">
                   <input
                     type="checkbox"

@@ -13,10 +13,12 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { FormDialog } from '../../components/FormDialog';
 import { TextField } from '../../components/TextField';
 import { useResourceMutation } from '../../components/use-resource-mutation';
+import { useT } from '../../i18n/I18nProvider';
 
 const bookmarksKey = ['terminal-bookmarks'] as const;
 
 function BookmarkForm({ asset, onClose }: { asset: PickedAsset | null; onClose: () => void }) {
+  const { t, rich } = useT();
   const [picked, setPicked] = useState<PickedAsset | null>(asset);
   const [directory, setDirectory] = useState('');
   const [name, setName] = useState('');
@@ -32,18 +34,18 @@ function BookmarkForm({ asset, onClose }: { asset: PickedAsset | null; onClose: 
   });
   return (
     <FormDialog
-      title="New bookmark"
+      title={t('sessions.newBookmark')}
       mutation={save}
       onSubmit={() => {
         save.mutate();
       }}
       onClose={onClose}
-      submitLabel="Create bookmark"
+      submitLabel={t('sessions.createBookmark')}
       canSubmit={picked !== null}
     >
       {picked ? (
         <p>
-          Asset: <strong>{picked.name}</strong>{' '}
+          {rich('sessions.bookmarkAsset', { name: <strong translate="no">{picked.name}</strong> })}{' '}
           <button
             type="button"
             className="small"
@@ -51,25 +53,32 @@ function BookmarkForm({ asset, onClose }: { asset: PickedAsset | null; onClose: 
               setPicked(null);
             }}
           >
-            Change asset
+            {t('sessions.changeAsset')}
           </button>
         </p>
       ) : (
-        <AssetPicker label="Asset" picked={new Set()} onPick={setPicked} />
+        <AssetPicker label={t('sessions.asset')} picked={new Set()} onPick={setPicked} />
       )}
       {save.problems.asset_id && <p className="field-error">{save.problems.asset_id}</p>}
       <TextField
-        label="Directory"
-        hint="An absolute path: the terminal starts there."
+        label={t('sessions.directory')}
+        hint={t('sessions.directoryHint')}
         value={directory}
         onChange={setDirectory}
         problem={save.problems.directory}
         placeholder="/var/www"
+        // The example path is data, as the directory typed in is.
+        translate="no"
         spellCheck={false}
         autoFocus={picked !== null}
         required
       />
-      <TextField label="Name (optional)" value={name} onChange={setName} problem={save.problems.name} />
+      <TextField
+        label={t('sessions.optionalName')}
+        value={name}
+        onChange={setName}
+        problem={save.problems.name}
+      />
     </FormDialog>
   );
 }
@@ -77,7 +86,7 @@ function BookmarkForm({ asset, onClose }: { asset: PickedAsset | null; onClose: 
 function BookmarkLabel({ bookmark }: { bookmark: Bookmark }) {
   const assetName = useAssetName(bookmark.asset_id);
   return (
-    <div>
+    <div translate="no">
       <strong>{bookmark.name ?? bookmark.directory}</strong>
       <div className="muted">
         {assetName}: <code>{bookmark.directory}</code>
@@ -96,6 +105,7 @@ export function BookmarksPanel({
   onOpen: (bookmark: Bookmark) => void;
   opening: boolean;
 }) {
+  const { t } = useT();
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState<Bookmark | null>(null);
   const bookmarks = useQuery({
@@ -113,7 +123,7 @@ export function BookmarksPanel({
   return (
     <section className="terminal-side-panel" aria-labelledby="bookmarks-title">
       <div className="panel-header">
-        <h2 id="bookmarks-title">Bookmarks</h2>
+        <h2 id="bookmarks-title">{t('sessions.bookmarks')}</h2>
         <button
           type="button"
           className="small"
@@ -121,12 +131,12 @@ export function BookmarksPanel({
             setAdding(true);
           }}
         >
-          New bookmark
+          {t('sessions.newBookmark')}
         </button>
       </div>
       {bookmarks.isError && <ErrorNotice error={bookmarks.error} />}
-      {bookmarks.data?.length === 0 && <p className="muted">No bookmarks yet.</p>}
-      <ul className="terminal-side-list" aria-label="Bookmarks">
+      {bookmarks.data?.length === 0 && <p className="muted">{t('sessions.noBookmarks')}</p>}
+      <ul className="terminal-side-list" aria-label={t('sessions.bookmarks')}>
         {bookmarks.data?.map((bookmark) => {
           const label = bookmark.name ?? bookmark.directory;
           return (
@@ -136,23 +146,23 @@ export function BookmarksPanel({
                 <button
                   type="button"
                   className="small"
-                  aria-label={`Open ${label} in a new tab`}
+                  aria-label={t('sessions.openNamed', { name: label })}
                   disabled={opening}
                   onClick={() => {
                     onOpen(bookmark);
                   }}
                 >
-                  Open
+                  {t('sessions.open')}
                 </button>
                 <button
                   type="button"
                   className="small danger"
-                  aria-label={`Delete bookmark ${label}`}
+                  aria-label={t('sessions.deleteBookmarkNamed', { name: label })}
                   onClick={() => {
                     setDeleting(bookmark);
                   }}
                 >
-                  Delete
+                  {t('common.delete')}
                 </button>
               </div>
             </li>
@@ -169,14 +179,14 @@ export function BookmarksPanel({
       )}
       <ConfirmMutationDialog
         record={deleting}
-        title={(b) => `Delete bookmark ${b.name ?? b.directory}?`}
-        confirmLabel="Delete bookmark"
+        title={(b) => t('sessions.deleteBookmarkTitle', { name: b.name ?? b.directory })}
+        confirmLabel={t('sessions.deleteBookmark')}
         mutation={remove}
         onClose={() => {
           setDeleting(null);
         }}
       >
-        {() => <p>Terminals opened from it stay open.</p>}
+        {() => <p>{t('sessions.deleteBookmarkText')}</p>}
       </ConfirmMutationDialog>
     </section>
   );

@@ -2,6 +2,8 @@
 import { parseDesktopRecording } from '@svc/protocol';
 import { useCallback, useMemo, useState } from 'react';
 import { DesktopReplayChannel, type ReplayProgress } from './desktop-replay-channel';
+import { formatNumber } from '../../components/units';
+import { useT } from '../../i18n/I18nProvider';
 import { DesktopScreen } from './DesktopScreen';
 
 const speeds = [1, 2, 4, 8] as const;
@@ -14,6 +16,7 @@ const browserClock = {
 };
 
 export function DesktopReplay({ bytes, label }: { bytes: Uint8Array; label: string }) {
+  const { t } = useT();
   const parsed = useMemo(() => parseDesktopRecording(bytes), [bytes]);
   const [speed, setSpeed] = useState<(typeof speeds)[number]>(1);
   const [run, setRun] = useState(0);
@@ -30,13 +33,13 @@ export function DesktopReplay({ bytes, label }: { bytes: Uint8Array; label: stri
     });
   }, [recording, speed, run]); // `run` restarts the replay
 
-  if (!parsed.ok) return <p className="state-bad">This recording cannot be played: {parsed.message}</p>;
-  const seconds = (ms: number) => (ms / 1000).toFixed(1);
+  if (!parsed.ok) return <p className="state-bad">{t('sessions.cannotPlay', { problem: parsed.message })}</p>;
+  const seconds = (ms: number) => formatNumber(ms / 1000, 1);
   return (
     <div className="desktop-replay">
       <div className="toolbar">
         <label>
-          Speed{' '}
+          {t('sessions.speed')}{' '}
           <select
             value={speed}
             onChange={(event) => {
@@ -45,7 +48,7 @@ export function DesktopReplay({ bytes, label }: { bytes: Uint8Array; label: stri
           >
             {speeds.map((s) => (
               <option key={s} value={s}>
-                {s}×
+                {t('sessions.speedValue', { speed: s })}
               </option>
             ))}
           </select>
@@ -57,12 +60,14 @@ export function DesktopReplay({ bytes, label }: { bytes: Uint8Array; label: stri
             setRun((n) => n + 1);
           }}
         >
-          Play from the start
+          {t('sessions.playFromStart')}
         </button>
         <span className="muted" aria-live="polite">
-          {progress ? `${seconds(progress.atMs)} s of ${seconds(progress.durationMs)} s` : ''}
-          {progress?.done ? ' — end' : ''}
-          {parsed.value.truncated ? ' (the recording stopped at its size bound)' : ''}
+          {progress
+            ? t('sessions.progress', { at: seconds(progress.atMs), duration: seconds(progress.durationMs) })
+            : ''}
+          {progress?.done ? ` ${t('sessions.progressEnd')}` : ''}
+          {parsed.value.truncated ? ` ${t('sessions.sizeBound')}` : ''}
         </span>
       </div>
       <DesktopScreen key={run} source={{ channel }} viewOnly label={label} />

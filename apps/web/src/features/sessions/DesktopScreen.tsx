@@ -7,6 +7,7 @@
  */
 import type { RfbChannel } from '@novnc/novnc';
 import { useEffect, useRef, useState } from 'react';
+import { useT } from '../../i18n/I18nProvider';
 import { reconnectDelayMs, reconnectLimits } from './reconnect';
 import { attachTouchGestures } from './touch-gestures';
 
@@ -15,7 +16,11 @@ export type DesktopStatus =
   | { state: 'connected' }
   | { state: 'reconnecting'; attempt: number }
   | { state: 'ended'; clean: boolean }
-  | { state: 'failed'; message: string };
+  /**
+   * `message` is the VNC server's or the browser's words (data), or for the screen's own `problem` its English
+   * (for the phone app until it reads the catalogues).
+   */
+  | { state: 'failed'; message: string; problem?: 'refused' | 'needsPassword' };
 
 export interface DesktopScreenProps {
   /** A WebSocket URL, or a channel (the replay) made fresh on each mount. */
@@ -39,7 +44,7 @@ export interface DesktopKeys {
   sendCtrlAltDel(): void;
 }
 
-/** The status in words, for a status line. */
+/** The status in words, for a status line: in English, for the phone app (not yet translated). */
 export function desktopStatusText(status: DesktopStatus): string {
   switch (status.state) {
     case 'connecting':
@@ -65,6 +70,7 @@ export function DesktopScreen({
   touchGestures = false,
   onKeys,
 }: DesktopScreenProps) {
+  const { t } = useT();
   const target = useRef<HTMLDivElement>(null);
   const [status, setStatus] = useState<DesktopStatus>({ state: 'connecting' });
   const [pressAt, setPressAt] = useState<{ x: number; y: number } | null>(null);
@@ -149,11 +155,19 @@ export function DesktopScreen({
           rfb.addEventListener('securityfailure', (event) => {
             const reason = (event as CustomEvent<{ reason?: string }>).detail.reason;
             refused = true;
-            report({ state: 'failed', message: reason ?? 'the desktop refused the password' });
+            report(
+              reason === undefined
+                ? { state: 'failed', message: 'the desktop refused the password', problem: 'refused' }
+                : { state: 'failed', message: reason },
+            );
           });
           rfb.addEventListener('credentialsrequired', () => {
             refused = true;
-            report({ state: 'failed', message: 'the desktop asks for a password the hub does not hold' });
+            report({
+              state: 'failed',
+              message: 'the desktop asks for a password the hub does not hold',
+              problem: 'needsPassword',
+            });
             rfb.disconnect();
           });
           disconnect = () => {
@@ -177,9 +191,20 @@ export function DesktopScreen({
     <div className="desktop">
       <p className="desktop-status" role="status">
         {status.state === 'failed' ? (
-          <span className="state-bad">{status.message}</span>
+          status.problem === undefined ? (
+            <span className="state-bad" translate="no">
+              {status.message}
+            </span>
+          ) : (
+            <span className="state-bad">
+              {t(status.problem === 'refused' ? 'sessions.desktopRefused' : 'sessions.desktopNeedsPassword')}
+            </span>
+          )
         ) : (
-          desktopStatusText(status)
+          t('sessions.desktopStatus', {
+            state: status.state === 'ended' && !status.clean ? 'disconnected' : status.state,
+            attempt: status.state === 'reconnecting' ? status.attempt : 0,
+          })
         )}
       </p>
       <div className="desktop-frame">

@@ -9,6 +9,7 @@ import { useState, type SyntheticEvent } from 'react';
 import { Link } from 'react-router';
 import { errorText, hub } from '../../api/client';
 import { useSession } from '../../app/session';
+import { useT } from '../../i18n/I18nProvider';
 import type { AssetTabProps } from '../../pages/asset/asset-tabs';
 import { DesktopScreen, type DesktopStatus } from './DesktopScreen';
 
@@ -18,6 +19,7 @@ function streamUrl(path: string): string {
 }
 
 function DesktopPassword({ assetId }: { assetId: string }) {
+  const { t } = useT();
   const client = useQueryClient();
   const key = ['desktop', 'credentials', assetId];
   const status = useQuery({
@@ -41,14 +43,12 @@ function DesktopPassword({ assetId }: { assetId: string }) {
     if (password) save.mutate(password);
   };
   return (
-    <form className="inline-form" onSubmit={submit} aria-label="Desktop password">
+    <form className="inline-form" onSubmit={submit} aria-label={t('sessions.desktopPassword')}>
       <span className="muted">
-        {status.data?.password_set
-          ? 'The hub holds a VNC password for this desktop.'
-          : 'No VNC password held.'}
+        {t('sessions.passwordHeld', { held: status.data?.password_set ? 'yes' : 'no' })}
       </span>
       <label>
-        VNC password{' '}
+        {t('sessions.vncPassword')}{' '}
         <input
           type="password"
           autoComplete="new-password"
@@ -60,7 +60,7 @@ function DesktopPassword({ assetId }: { assetId: string }) {
         />
       </label>
       <button type="submit" disabled={!password || save.isPending}>
-        Set password
+        {t('sessions.setPassword')}
       </button>
       {status.data?.password_set && (
         <button
@@ -70,15 +70,20 @@ function DesktopPassword({ assetId }: { assetId: string }) {
             save.mutate(null);
           }}
         >
-          Clear
+          {t('sessions.clear')}
         </button>
       )}
-      {save.isError && <span className="state-bad">{errorText(save.error)}</span>}
+      {save.isError && (
+        <span className="state-bad" translate="no">
+          {errorText(save.error)}
+        </span>
+      )}
     </form>
   );
 }
 
 export function DesktopTab({ asset }: AssetTabProps) {
+  const { t, rich } = useT();
   const { isAdmin } = useSession();
   const [opened, setOpened] = useState<DesktopSessionCreated | null>(null);
   const [status, setStatus] = useState<DesktopStatus | null>(null);
@@ -97,7 +102,7 @@ export function DesktopTab({ asset }: AssetTabProps) {
   });
 
   return (
-    <section className="desktop-tab" aria-label="Desktop">
+    <section className="desktop-tab" aria-label={t('assetTab.desktop')}>
       <div className="toolbar">
         {opened ? (
           <button
@@ -106,7 +111,7 @@ export function DesktopTab({ asset }: AssetTabProps) {
               close.mutate(opened.session.id);
             }}
           >
-            Close desktop
+            {t('sessions.closeDesktop')}
           </button>
         ) : (
           <button
@@ -116,33 +121,32 @@ export function DesktopTab({ asset }: AssetTabProps) {
               open.mutate();
             }}
           >
-            Open desktop
+            {t('sessions.openDesktop')}
           </button>
         )}
-        <Link to="/desktop">Desktop sessions and recordings</Link>
+        <Link to="/desktop">{t('sessions.desktopLink')}</Link>
       </div>
-      {open.isError && <p className="state-bad">{errorText(open.error)}</p>}
+      {open.isError && (
+        <p className="state-bad" translate="no">
+          {errorText(open.error)}
+        </p>
+      )}
       {opened && (
         <>
           {opened.credentials === null && status?.state === 'failed' && (
-            <p className="muted">An admin can set this desktop&apos;s VNC password below.</p>
+            <p className="muted">{t('sessions.adminCanSet')}</p>
           )}
           <DesktopScreen
             source={{ url: streamUrl(opened.session.stream_path) }}
             password={opened.credentials?.password ?? null}
-            label={`Desktop of ${asset.name}`}
+            label={t('sessions.desktopOf', { name: asset.name })}
             onStatus={setStatus}
             // Re-attach after a transient drop, as the terminal page does.
             autoReconnect
           />
         </>
       )}
-      {!opened && (
-        <p className="muted">
-          The desktop is the machine&apos;s own VNC server (agent setting <code>vnc_port</code>, on its
-          loopback), reached through the agent: no port is opened on the machine.
-        </p>
-      )}
+      {!opened && <p className="muted">{rich('sessions.desktopHow', { setting: <code>vnc_port</code> })}</p>}
       {isAdmin && <DesktopPassword assetId={asset.id} />}
     </section>
   );

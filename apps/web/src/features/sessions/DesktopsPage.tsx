@@ -7,15 +7,14 @@ import { Link, useParams } from 'react-router';
 import { errorText, hub } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
-import { formatTime } from '../../components/units';
+import { Time } from '../../components/Time';
+import { formatBytes } from '../../components/units';
+import { useT } from '../../i18n/I18nProvider';
 import { DesktopReplay } from './DesktopReplay';
 import { SessionList } from './SessionList';
 
-function formatBytes(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MiB` : `${Math.ceil(bytes / 1024)} KiB`;
-}
-
 export function DesktopsPage() {
+  const { t } = useT();
   const client = useQueryClient();
   const sessions = useQuery({
     queryKey: ['desktop', 'sessions'],
@@ -33,23 +32,30 @@ export function DesktopsPage() {
   return (
     <section className="page" aria-labelledby="desktops-title">
       <div className="page-header">
-        <h1 id="desktops-title">Desktops</h1>
+        <h1 id="desktops-title">{t('sessions.desktops')}</h1>
       </div>
       <SessionList
-        title="Open sessions"
+        title={t('sessions.openDesktops')}
         query={sessions}
-        loadingLabel="Loading desktop sessions"
-        empty="No open desktop session"
-        emptyHint={<>Open one from an asset&apos;s Desktop tab.</>}
-        label="Open desktop sessions"
-        columns={['Asset', 'Opened', 'Console', '']}
+        loadingLabel={t('sessions.loadingDesktops')}
+        empty={t('sessions.noDesktop')}
+        emptyHint={t('sessions.noDesktopHint')}
+        label={t('sessions.openDesktopsLabel')}
+        columns={[
+          t('sessions.column', { column: 'asset' }),
+          t('sessions.column', { column: 'opened' }),
+          t('sessions.column', { column: 'console' }),
+          '',
+        ]}
         row={(s) => (
           <>
-            <td>
+            <td translate="no">
               <Link to={`/assets/${s.asset_id}/desktop`}>{s.asset_id}</Link>
             </td>
-            <td>{formatTime(s.created_at)}</td>
-            <td>{s.attached ? 'attached' : 'none'}</td>
+            <td>
+              <Time value={s.created_at} />
+            </td>
+            <td>{t('sessions.attached', { attached: s.attached ? 'yes' : 'no' })}</td>
             <td>
               <button
                 type="button"
@@ -57,27 +63,41 @@ export function DesktopsPage() {
                   close.mutate(s.id);
                 }}
               >
-                Close
+                {t('sessions.close')}
               </button>
             </td>
           </>
         )}
       />
-      {close.isError && <p className="state-bad">{errorText(close.error)}</p>}
+      {close.isError && (
+        <p className="state-bad" translate="no">
+          {errorText(close.error)}
+        </p>
+      )}
       <SessionList
-        title="Recordings"
+        title={t('sessions.recordings')}
         query={recordings}
-        loadingLabel="Loading recordings"
-        empty="No desktop recording"
-        emptyHint="Each desktop attach is recorded; recordings show here once it ends."
-        label="Desktop recordings"
-        columns={['Started', 'Asset', 'Size', '']}
+        loadingLabel={t('sessions.loadingRecordings')}
+        empty={t('sessions.noDesktopRecording')}
+        emptyHint={t('sessions.desktopRecordingHint')}
+        label={t('sessions.desktopRecordings')}
+        columns={[
+          t('sessions.column', { column: 'started' }),
+          t('sessions.column', { column: 'asset' }),
+          t('sessions.column', { column: 'size' }),
+          '',
+        ]}
         row={(r) => (
           <>
-            <td>{formatTime(r.started_at)}</td>
-            <td>{r.asset_id}</td>
-            <td>{r.ended_at ? formatBytes(r.bytes) : 'recording…'}</td>
-            <td>{r.ended_at && <Link to={`/desktop/recordings/${r.id}`}>Play</Link>}</td>
+            <td>
+              <Time value={r.started_at} />
+            </td>
+            <td translate="no">{r.asset_id}</td>
+            <td>
+              {/* Digits and an international unit symbol (B, KiB): the same in every language. */}
+              {r.ended_at ? <span translate="no">{formatBytes(r.bytes)}</span> : t('sessions.recordingNow')}
+            </td>
+            <td>{r.ended_at && <Link to={`/desktop/recordings/${r.id}`}>{t('sessions.play')}</Link>}</td>
           </>
         )}
       />
@@ -86,6 +106,7 @@ export function DesktopsPage() {
 }
 
 export function DesktopRecordingPage() {
+  const { t } = useT();
   const { id = '' } = useParams();
   const recording = useQuery({
     queryKey: ['desktop', 'recording', id],
@@ -95,12 +116,12 @@ export function DesktopRecordingPage() {
   return (
     <section className="page" aria-labelledby="recording-title">
       <div className="page-header">
-        <h1 id="recording-title">Desktop recording</h1>
-        <Link to="/desktop">All desktops</Link>
+        <h1 id="recording-title">{t('sessions.desktopRecording')}</h1>
+        <Link to="/desktop">{t('sessions.allDesktops')}</Link>
       </div>
-      {recording.isPending && <Loading label="Loading the recording" />}
+      {recording.isPending && <Loading label={t('sessions.loadingRecording')} />}
       {recording.isError && <ErrorNotice error={recording.error} retry={() => void recording.refetch()} />}
-      {recording.isSuccess && <DesktopReplay bytes={recording.data} label="Recorded desktop" />}
+      {recording.isSuccess && <DesktopReplay bytes={recording.data} label={t('sessions.recordedDesktop')} />}
     </section>
   );
 }

@@ -8,11 +8,14 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import * as AsciinemaPlayer from 'asciinema-player';
 import 'asciinema-player/dist/bundle/asciinema-player.css';
 import { hub } from '../../api/client';
-import { formatTime } from '../../components/units';
+import { Time } from '../../components/Time';
+import { formatBytes } from '../../components/units';
+import { useT } from '../../i18n/I18nProvider';
 import { SessionList } from './SessionList';
 import './sessions.css';
 
 function Player({ id }: { id: string }) {
+  const { t } = useT();
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const element = box.current;
@@ -27,10 +30,11 @@ function Player({ id }: { id: string }) {
       player.dispose();
     };
   }, [id]);
-  return <div className="recording-player" ref={box} aria-label="Recording player" />;
+  return <div className="recording-player" ref={box} aria-label={t('sessions.player')} />;
 }
 
 export function SessionsPage() {
+  const { t } = useT();
   const client = useQueryClient();
   const [playing, setPlaying] = useState<string | null>(null);
   const live = useQuery({
@@ -50,25 +54,32 @@ export function SessionsPage() {
   return (
     <section className="page" aria-labelledby="sessions-title">
       <div className="page-header">
-        <h1 id="sessions-title">Sessions</h1>
+        <h1 id="sessions-title">{t('sessions.title')}</h1>
       </div>
       <SessionList
-        title="Live"
+        title={t('sessions.live')}
         query={live}
-        loadingLabel="Loading sessions"
-        empty="No live sessions"
-        emptyHint={<>Open a terminal from an asset&apos;s Terminal tab.</>}
-        label="Live sessions"
-        columns={['Asset', 'Started', 'Browsers', '']}
+        loadingLabel={t('sessions.loading')}
+        empty={t('sessions.noLive')}
+        emptyHint={t('sessions.noLiveHint')}
+        label={t('sessions.liveLabel')}
+        columns={[
+          t('sessions.column', { column: 'asset' }),
+          t('sessions.column', { column: 'started' }),
+          t('sessions.column', { column: 'browsers' }),
+          '',
+        ]}
         row={(s) => (
           <>
-            <td>
+            <td translate="no">
               <Link to={`/assets/${encodeURIComponent(s.asset_id)}`}>{s.asset_id}</Link>
             </td>
-            <td>{formatTime(s.created_at)}</td>
+            <td>
+              <Time value={s.created_at} />
+            </td>
             <td>{s.attached}</td>
             <td>
-              <Link to={`/sessions/${encodeURIComponent(s.id)}`}>Attach</Link>{' '}
+              <Link to={`/sessions/${encodeURIComponent(s.id)}`}>{t('sessions.attach')}</Link>{' '}
               <button
                 type="button"
                 onClick={() => {
@@ -76,28 +87,35 @@ export function SessionsPage() {
                 }}
                 disabled={close.isPending}
               >
-                Close
+                {t('sessions.close')}
               </button>
             </td>
           </>
         )}
       />
       <SessionList
-        title="Recordings"
+        title={t('sessions.recordings')}
         query={recordings}
-        loadingLabel="Loading recordings"
-        empty="No recordings"
-        label="Recordings"
-        columns={['Asset', 'Recorded', 'Size', '']}
+        loadingLabel={t('sessions.loadingRecordings')}
+        empty={t('sessions.noRecordings')}
+        label={t('sessions.recordings')}
+        columns={[
+          t('sessions.column', { column: 'asset' }),
+          t('sessions.column', { column: 'recorded' }),
+          t('sessions.column', { column: 'size' }),
+          '',
+        ]}
         row={(r) => (
           <>
-            <td>{r.asset_id}</td>
+            <td translate="no">{r.asset_id}</td>
             <td>
-              {formatTime(r.created_at)}
-              {r.ended_at ? '' : ' (recording)'}
+              <Time value={r.created_at} />
+              {r.ended_at ? '' : ` ${t('sessions.stillRecording')}`}
             </td>
             <td>
-              {r.size_bytes} bytes{r.truncated ? ' (truncated)' : ''}
+              {/* Digits and an international unit symbol (B, KiB): the same in every language. */}
+              <span translate="no">{formatBytes(r.size_bytes)}</span>
+              {r.truncated ? ` ${t('sessions.truncated')}` : ''}
             </td>
             <td>
               <button
@@ -106,10 +124,10 @@ export function SessionsPage() {
                   setPlaying(r.id);
                 }}
               >
-                Play
+                {t('sessions.play')}
               </button>{' '}
               <a href={`/api/v2/recordings/${encodeURIComponent(r.id)}/cast`} download>
-                Download
+                {t('sessions.download')}
               </a>
             </td>
           </>

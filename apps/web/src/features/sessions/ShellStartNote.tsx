@@ -3,25 +3,23 @@
  * ended without ever printing: it did not start (decision 0091). The region is always there, so assistive
  * technology announces the words when they appear.
  */
+import type { ReactNode } from 'react';
+import { useT, type I18n } from '../../i18n/I18nProvider';
 import type { TerminalStatus } from './TerminalView';
 
-const slowShellStartText =
-  'The shell is still starting: its start-up files (~/.bashrc, ~/.profile) may be slow.';
-
-const shellDidNotStartText =
-  "The shell ended before printing anything: the agent's shell setting (SVC_AGENT_SHELL) or its start-up " +
-  "files may be at fault; the agent's log says more. Open a new terminal to try again.";
-
-function noteFor(status: TerminalStatus): string | null {
-  if (status.kind === 'starting' && status.slow) return slowShellStartText;
-  if (status.kind === 'ended' && status.beforeStart === true) return shellDidNotStartText;
+function noteFor(status: TerminalStatus, rich: I18n['rich']): ReactNode {
+  if (status.kind === 'starting' && status.slow)
+    return rich('sessions.slowStart', { files: <code>~/.bashrc, ~/.profile</code> });
+  if (status.kind === 'ended' && status.beforeStart === true)
+    return rich('sessions.didNotStart', { setting: <code>SVC_AGENT_SHELL</code> });
   return null;
 }
 
 export function ShellStartNote({ status }: { status: TerminalStatus }) {
+  const { rich } = useT();
   return (
     <p className="terminal-note" aria-live="polite">
-      {noteFor(status)}
+      {noteFor(status, rich)}
     </p>
   );
 }

@@ -14,6 +14,7 @@ import { FormDialog } from '../../components/FormDialog';
 import { FormField } from '../../components/FormField';
 import { TextField } from '../../components/TextField';
 import { useResourceMutation } from '../../components/use-resource-mutation';
+import { useT } from '../../i18n/I18nProvider';
 import { insertWouldRun, snippetInsertText } from './terminal-input';
 import type { TerminalHandle } from './TerminalView';
 
@@ -27,6 +28,7 @@ interface Draft {
 }
 
 function SnippetForm({ editing, onClose }: { editing: Snippet | null; onClose: () => void }) {
+  const { t } = useT();
   const [draft, setDraft] = useState<Draft>({
     name: editing?.name ?? '',
     text: editing?.text ?? '',
@@ -48,16 +50,16 @@ function SnippetForm({ editing, onClose }: { editing: Snippet | null; onClose: (
   };
   return (
     <FormDialog
-      title={editing ? `Edit snippet ${editing.name}` : 'New snippet'}
+      title={editing ? t('sessions.editSnippet', { name: editing.name }) : t('sessions.newSnippet')}
       mutation={save}
       onSubmit={() => {
         save.mutate(draft);
       }}
       onClose={onClose}
-      submitLabel={editing ? 'Save snippet' : 'Create snippet'}
+      submitLabel={editing ? t('sessions.saveSnippet') : t('sessions.createSnippet')}
     >
       <TextField
-        label="Name"
+        label={t('sessions.name')}
         value={draft.name}
         onChange={(name) => {
           set({ name });
@@ -67,8 +69,8 @@ function SnippetForm({ editing, onClose }: { editing: Snippet | null; onClose: (
         required
       />
       <TextField
-        label="Text"
-        hint="Typed into the terminal as it is; Insert does not press Enter."
+        label={t('sessions.text')}
+        hint={t('sessions.textHint')}
         value={draft.text}
         onChange={(text) => {
           set({ text });
@@ -81,18 +83,14 @@ function SnippetForm({ editing, onClose }: { editing: Snippet | null; onClose: (
         required
       />
       <TextField
-        label="Description"
+        label={t('sessions.description')}
         value={draft.description}
         onChange={(description) => {
           set({ description });
         }}
         problem={save.problems.description}
       />
-      <FormField
-        label="Who sees it"
-        hint="Only its author makes a snippet personal or shared."
-        problem={save.problems.scope}
-      >
+      <FormField label={t('sessions.scope')} hint={t('sessions.scopeHint')} problem={save.problems.scope}>
         {(props) => (
           <select
             {...props}
@@ -101,8 +99,8 @@ function SnippetForm({ editing, onClose }: { editing: Snippet | null; onClose: (
               set({ scope: e.target.value === 'shared' ? 'shared' : 'personal' });
             }}
           >
-            <option value="personal">Only me</option>
-            <option value="shared">Everyone who may open terminals</option>
+            <option value="personal">{t('sessions.scopeOption', { scope: 'personal' })}</option>
+            <option value="shared">{t('sessions.scopeOption', { scope: 'shared' })}</option>
           </select>
         )}
       </FormField>
@@ -111,6 +109,7 @@ function SnippetForm({ editing, onClose }: { editing: Snippet | null; onClose: (
 }
 
 export function SnippetsPanel({ terminal }: { terminal: TerminalHandle | null }) {
+  const { t } = useT();
   const [editing, setEditing] = useState<Snippet | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Snippet | null>(null);
   const [refusal, setRefusal] = useState<string | null>(null);
@@ -131,9 +130,7 @@ export function SnippetsPanel({ terminal }: { terminal: TerminalHandle | null })
     if (!terminal) return;
     const text = snippetInsertText(snippet.text);
     if (!run && insertWouldRun(text, terminal.bracketedPaste())) {
-      setRefusal(
-        `This shell runs each pasted line: inserting ${snippet.name} would run its lines. Use Run, or type it.`,
-      );
+      setRefusal(t('sessions.wouldRun', { name: snippet.name }));
       return;
     }
     setRefusal(null);
@@ -145,7 +142,7 @@ export function SnippetsPanel({ terminal }: { terminal: TerminalHandle | null })
   return (
     <section className="terminal-side-panel" aria-labelledby="snippets-title">
       <div className="panel-header">
-        <h2 id="snippets-title">Snippets</h2>
+        <h2 id="snippets-title">{t('sessions.snippets')}</h2>
         <button
           type="button"
           className="small"
@@ -153,7 +150,7 @@ export function SnippetsPanel({ terminal }: { terminal: TerminalHandle | null })
             setEditing('new');
           }}
         >
-          New snippet
+          {t('sessions.newSnippet')}
         </button>
       </div>
       {snippets.isError && <ErrorNotice error={snippets.error} />}
@@ -162,38 +159,42 @@ export function SnippetsPanel({ terminal }: { terminal: TerminalHandle | null })
           {refusal}
         </p>
       )}
-      {snippets.data?.length === 0 && <p className="muted">No snippets yet.</p>}
-      <ul className="terminal-side-list" aria-label="Snippets">
+      {snippets.data?.length === 0 && <p className="muted">{t('sessions.noSnippets')}</p>}
+      <ul className="terminal-side-list" aria-label={t('sessions.snippets')}>
         {snippets.data?.map((snippet) => (
           <li key={snippet.id}>
             <div>
-              <strong>{snippet.name}</strong>{' '}
-              {snippet.scope === 'shared' && <span className="chip">shared</span>}
-              {snippet.description && <div className="muted">{snippet.description}</div>}
+              <strong translate="no">{snippet.name}</strong>{' '}
+              {snippet.scope === 'shared' && <span className="chip">{t('sessions.shared')}</span>}
+              {snippet.description && (
+                <div className="muted" translate="no">
+                  {snippet.description}
+                </div>
+              )}
               <code className="snippet-text">{snippet.text}</code>
             </div>
             <div className="terminal-side-actions">
               <button
                 type="button"
                 className="small"
-                aria-label={`Insert ${snippet.name}`}
+                aria-label={t('sessions.insertNamed', { name: snippet.name })}
                 disabled={!terminal}
                 onClick={() => {
                   insert(snippet, false);
                 }}
               >
-                Insert
+                {t('sessions.insert')}
               </button>
               <button
                 type="button"
                 className="small"
-                aria-label={`Run ${snippet.name} (types it and presses Enter)`}
+                aria-label={t('sessions.runNamed', { name: snippet.name })}
                 disabled={!terminal}
                 onClick={() => {
                   insert(snippet, true);
                 }}
               >
-                Run
+                {t('sessions.run')}
               </button>
               {snippet.can_edit && (
                 <EditDeleteButtons
@@ -221,14 +222,14 @@ export function SnippetsPanel({ terminal }: { terminal: TerminalHandle | null })
       )}
       <ConfirmMutationDialog
         record={deleting}
-        title={(s) => `Delete snippet ${s.name}?`}
-        confirmLabel="Delete snippet"
+        title={(s) => t('sessions.deleteSnippetTitle', { name: s.name })}
+        confirmLabel={t('sessions.deleteSnippet')}
         mutation={remove}
         onClose={() => {
           setDeleting(null);
         }}
       >
-        {(s) => <p>{s.scope === 'shared' ? 'Nobody will see it any more.' : 'It is gone for good.'}</p>}
+        {(s) => <p>{t('sessions.deleteSnippetText', { scope: s.scope })}</p>}
       </ConfirmMutationDialog>
     </section>
   );

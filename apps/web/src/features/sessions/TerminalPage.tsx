@@ -14,6 +14,7 @@ import { hub } from '../../api/client';
 import { AssetPicker, type PickedAsset } from '../../components/AssetPicker';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { useAssetName } from '../../components/use-asset-name';
+import { useT } from '../../i18n/I18nProvider';
 import { BookmarksPanel } from './BookmarksPanel';
 import { ShellStartNote } from './ShellStartNote';
 import { SnippetsPanel } from './SnippetsPanel';
@@ -27,7 +28,12 @@ import {
   withoutTab,
   type TerminalTab,
 } from './terminal-tabs';
-import { terminalStatusText, TerminalView, type TerminalHandle, type TerminalStatus } from './TerminalView';
+import {
+  TerminalView,
+  useTerminalStatusText,
+  type TerminalHandle,
+  type TerminalStatus,
+} from './TerminalView';
 
 const copyOnSelectKey = 'svc.terminal.copy-on-select';
 const connecting: TerminalStatus = { kind: 'connecting' };
@@ -62,7 +68,9 @@ function TabButton({
   onClose: () => void;
   onKeyDown: (event: KeyboardEvent) => void;
 }) {
-  const assetName = useAssetName(useSessionAsset(tab.id)) ?? 'Terminal';
+  const { t } = useT();
+  const statusText = useTerminalStatusText();
+  const assetName = useAssetName(useSessionAsset(tab.id));
   return (
     <button
       type="button"
@@ -75,13 +83,20 @@ function TabButton({
       onClick={onSelect}
       onKeyDown={onKeyDown}
     >
-      <span className="terminal-tab-name">{assetName}</span>{' '}
-      <span className="terminal-tab-state">{terminalStatusText(status)}</span>
+      {assetName === null ? (
+        <span className="terminal-tab-name">{t('sessions.terminal')}</span>
+      ) : (
+        <span className="terminal-tab-name" translate="no">
+          {assetName}
+        </span>
+      )}{' '}
+      <span className="terminal-tab-state">{statusText(status)}</span>
       {/* A pointer's shortcut: the keyboard closes a tab with Delete, or the Close tab button. */}
       <span
         className="terminal-tab-close"
         aria-hidden="true"
-        title="Close tab (ends its shell)"
+        translate="no"
+        title={t('sessions.closeTabTitle')}
         onClick={(event) => {
           event.stopPropagation();
           onClose();
@@ -94,6 +109,8 @@ function TabButton({
 }
 
 export function TerminalPage() {
+  const { t } = useT();
+  const statusText = useTerminalStatusText();
   const { id = '' } = useParams();
   const navigate = useNavigate();
   const [tabs, setTabs] = useState<TerminalTab[]>(() => withTab(loadTabs(), { id }));
@@ -173,12 +190,10 @@ export function TerminalPage() {
     try {
       setClipboardProblem(null);
       if (action === 'paste') await terminal.pasteClipboard();
-      else if (!(await terminal.copySelection())) setClipboardProblem('Select text in the terminal first.');
+      else if (!(await terminal.copySelection())) setClipboardProblem(t('sessions.selectFirst'));
     } catch {
       setClipboardProblem(
-        action === 'paste'
-          ? 'The browser did not allow reading the clipboard: allow it for this site, or press Ctrl+Shift+V.'
-          : 'The browser did not allow writing the clipboard: allow it for this site.',
+        action === 'paste' ? t('sessions.noRead', { keys: 'Ctrl+Shift+V' }) : t('sessions.noWrite'),
       );
     }
     terminal.focus();
@@ -193,23 +208,23 @@ export function TerminalPage() {
   return (
     <section className="page terminal-page" aria-labelledby="terminal-title">
       <p className="breadcrumbs">
-        <Link to="/sessions">Sessions</Link> /
+        <Link to="/sessions">{t('sessions.title')}</Link> /
       </p>
       <div className="page-header">
-        <h1 id="terminal-title">Terminal</h1>
+        <h1 id="terminal-title">{t('sessions.terminal')}</h1>
         <span role="status" className={status.kind === 'live' ? 'chip state-ok' : 'chip'}>
-          {terminalStatusText(status)}
+          {statusText(status)}
         </span>
         {(status.kind === 'live' || status.kind === 'starting') && (
           <button type="button" onClick={() => void hub.call('sessions.close', { params: { id } })}>
-            Close session
+            {t('sessions.closeSession')}
           </button>
         )}
       </div>
       <div className="terminal-layout">
         <div className="terminal-main">
           <div className="terminal-tabbar">
-            <div role="tablist" aria-label="Terminals" className="terminal-tabs">
+            <div role="tablist" aria-label={t('sessions.terminals')} className="terminal-tabs">
               {tabs.map((tab) => (
                 <TabButton
                   key={tab.id}
@@ -225,13 +240,13 @@ export function TerminalPage() {
               ))}
             </div>
             <button type="button" className="small" onClick={() => void close(id)}>
-              Close tab
+              {t('sessions.closeTab')}
             </button>
           </div>
           <div className="terminal-toolbar">
             <div className="terminal-new">
               <AssetPicker
-                label="New tab on"
+                label={t('sessions.newTabOn')}
                 picked={new Set()}
                 disabled={open.isPending}
                 onPick={(asset) => {
@@ -245,7 +260,7 @@ export function TerminalPage() {
               disabled={!terminal}
               onClick={() => void clipboard('copy')}
             >
-              Copy
+              {t('sessions.copy')}
             </button>
             <button
               type="button"
@@ -253,7 +268,7 @@ export function TerminalPage() {
               disabled={!terminal}
               onClick={() => void clipboard('paste')}
             >
-              Paste
+              {t('sessions.paste')}
             </button>
             <label className="checkbox">
               <input
@@ -264,7 +279,7 @@ export function TerminalPage() {
                   localStorage.setItem(copyOnSelectKey, String(event.target.checked));
                 }}
               />{' '}
-              Copy on select
+              {t('sessions.copyOnSelect')}
             </label>
           </div>
           {open.isError && <ErrorNotice error={open.error} />}
@@ -305,7 +320,7 @@ export function TerminalPage() {
             </div>
           ))}
         </div>
-        <aside className="terminal-aside" aria-label="Snippets and bookmarks">
+        <aside className="terminal-aside" aria-label={t('sessions.aside')}>
           <SnippetsPanel terminal={terminal} />
           <BookmarksPanel currentAsset={currentAsset} onOpen={openBookmark} opening={open.isPending} />
         </aside>

@@ -15,13 +15,14 @@
  * `copyOnSelect` a selection is copied as it is made. Ctrl+C and Ctrl+V stay the terminal's (interrupt,
  * literal next). The page reaches the terminal through `handle` (insert a snippet, paste, copy).
  */
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { FitAddon } from '@xterm/addon-fit';
 import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
 import { openUnderCsp } from './adopted-styles';
 import { reconnectDelayMs, reconnectLimits } from './reconnect';
 import { inputFrames } from './terminal-input';
+import { useT } from '../../i18n/I18nProvider';
 import './sessions.css';
 
 export type TerminalStatus =
@@ -29,7 +30,18 @@ export type TerminalStatus =
   | { kind: 'starting'; slow: boolean }
   | { kind: 'live' }
   | { kind: 'reconnecting'; attempt: number; code: number }
-  | { kind: 'ended'; text: string; beforeStart?: boolean };
+  | {
+      kind: 'ended';
+      /** The session's end, a shell that never printed, or the socket lost. */
+      end: 'session' | 'notStarted' | 'disconnected';
+      /** The hub's own words (data), or the socket's close reason; may be empty. */
+      reason: string;
+      /** The shell's exit code, or the socket's close code when disconnected. */
+      code: number | null;
+      /** In English, for the phone app until it reads the catalogues (terminalStatusText). */
+      text: string;
+      beforeStart?: boolean;
+    };
 
 /** What a page can do with a terminal it shows. */
 export interface TerminalHandle {
@@ -46,7 +58,7 @@ export interface TerminalHandle {
   focus(): void;
 }
 
-/** The status in words, for a status chip. */
+/** The status in words, for a status chip: in English, for the phone app (not yet translated). */
 export function terminalStatusText(status: TerminalStatus): string {
   switch (status.kind) {
     case 'connecting':
@@ -60,6 +72,30 @@ export function terminalStatusText(status: TerminalStatus): string {
     case 'ended':
       return status.text;
   }
+}
+
+/** The status in the reader's language, for a status chip. */
+/** Exit and close codes are passed as text: a number argument would be grouped (1.006 in German). */
+export function useTerminalStatusText(): (status: TerminalStatus) => string {
+  const { t } = useT();
+  return useCallback(
+    (status: TerminalStatus) => {
+      if (status.kind === 'ended') {
+        const why =
+          status.end === 'disconnected'
+            ? status.reason || t('sessions.closeCode', { code: String(status.code ?? 0) })
+            : [status.reason, status.code === null ? '' : t('sessions.exit', { code: String(status.code) })]
+                .filter((part) => part !== '')
+                .join(' ');
+        return t('sessions.ended', { end: status.end, why });
+      }
+      return t('sessions.terminalStatus', {
+        kind: status.kind,
+        attempt: status.kind === 'reconnecting' ? status.attempt : 0,
+      });
+    },
+    [t],
+  );
 }
 
 function attachUrl(id: string): string {
@@ -86,7 +122,7 @@ export function TerminalView({
   initialInput,
   onInitialInputSent,
   handle,
-  label = 'Terminal',
+  label,
 }: {
   sessionId: string;
   onStatus: (status: TerminalStatus) => void;
@@ -102,6 +138,7 @@ export function TerminalView({
   handle?: (handle: TerminalHandle | null) => void;
   label?: string;
 }) {
+  const { t } = useT();
   const box = useRef<HTMLDivElement>(null);
   const report = useRef(onStatus);
   report.current = onStatus;
@@ -224,11 +261,20 @@ export function TerminalView({
           if (message.type === 'ended') {
             clearTimeout(slowTimer);
             ended = true;
-            const why = `${message.reason ?? ''}${message.exit_code == null ? '' : ` (exit ${message.exit_code})`}`;
+            const reason = message.reason ?? '';
+            const code = message.exit_code ?? null;
+            const why = `${reason}${code === null ? '' : ` (exit ${code})`}`;
             report.current(
               everOutput
-                ? { kind: 'ended', text: `Session ended: ${why}` }
-                : { kind: 'ended', text: `The shell did not start: ${why}`, beforeStart: true },
+                ? { kind: 'ended', end: 'session', reason, code, text: `Session ended: ${why}` }
+                : {
+                    kind: 'ended',
+                    end: 'notStarted',
+                    reason,
+                    code,
+                    text: `The shell did not start: ${why}`,
+                    beforeStart: true,
+                  },
             );
           }
           return;
@@ -259,7 +305,13 @@ export function TerminalView({
           }, reconnectDelayMs(failures));
           return;
         }
-        report.current({ kind: 'ended', text: `Disconnected: ${event.reason || `code ${event.code}`}` });
+        report.current({
+          kind: 'ended',
+          end: 'disconnected',
+          reason: event.reason,
+          code: event.code,
+          text: `Disconnected: ${event.reason || `code ${event.code}`}`,
+        });
       };
     };
     connect(false);
@@ -289,5 +341,6 @@ export function TerminalView({
     if (active) fitNow.current?.();
   }, [active]);
 
-  return <div className={className} ref={box} aria-label={label} />;
+  // What xterm draws (the shell's output, its own input's name) is data, not the console's text.
+  return <div className={className} ref={box} aria-label={label ?? t('sessions.terminal')} translate="no" />;
 }

@@ -18,15 +18,11 @@ import { Time } from '../../components/Time';
 import { useResourceMutation } from '../../components/use-resource-mutation';
 import { ConfirmMutationDialog } from '../../components/ConfirmMutationDialog';
 import { PageHeader } from '../../components/PageHeader';
+import { useT } from '../../i18n/I18nProvider';
 
 const perPage = 50;
 
-const roleDescriptions: Record<User['role'], string> = {
-  owner: 'everything; reserved for the account made at first run (break-glass)',
-  admin: 'everything but the owner’s reserved rights: keys, users, settings, TLS, enrollment',
-  operator: 'reads and runs the fleet: commands, files, services, power; no administration',
-  viewer: 'reads only: every change is refused',
-};
+const roles: readonly User['role'][] = ['owner', 'admin', 'operator', 'viewer'];
 
 function RoleSelect({
   value,
@@ -37,6 +33,7 @@ function RoleSelect({
   onChange: (role: AssignableRole) => void;
   controlProps: object;
 }) {
+  const { t } = useT();
   return (
     <select
       {...controlProps}
@@ -47,7 +44,7 @@ function RoleSelect({
     >
       {assignableRoles.map((role) => (
         <option key={role} value={role}>
-          {role}
+          {t('role.name', { role })}
         </option>
       ))}
     </select>
@@ -55,6 +52,7 @@ function RoleSelect({
 }
 
 function CreateUserDialog({ onClose }: { onClose: () => void }) {
+  const { t } = useT();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [role, setRole] = useState<AssignableRole>('operator');
@@ -67,35 +65,35 @@ function CreateUserDialog({ onClose }: { onClose: () => void }) {
   const { problems } = create;
   return (
     <FormDialog
-      title="Add a user"
+      title={t('users.addTitle')}
       mutation={create}
       onSubmit={() => {
         create.mutate();
       }}
       onClose={onClose}
-      submitLabel="Add user"
-      pendingLabel="Adding…"
+      submitLabel={t('users.add')}
+      pendingLabel={t('users.adding')}
       className="stack-form"
     >
       <TextField
-        label="Username"
+        label={t('users.username')}
         problem={problems.username}
-        hint="Letters, digits and . _ @ -"
+        hint={t('users.usernameHint')}
         autoFocus
         autoComplete="off"
         value={username}
         onChange={setUsername}
       />
       <TextField
-        label="Password"
+        label={t('users.password')}
         problem={problems.password}
-        hint={`At least ${limits.passwordMinLength} characters; tell it to the user over a safe channel.`}
+        hint={t('users.passwordHint', { min: limits.passwordMinLength })}
         type="password"
         autoComplete="new-password"
         value={password}
         onChange={setPassword}
       />
-      <FormField label="Role" problem={problems.role}>
+      <FormField label={t('users.role')} problem={problems.role}>
         {(p) => <RoleSelect value={role} onChange={setRole} controlProps={p} />}
       </FormField>
     </FormDialog>
@@ -105,6 +103,7 @@ function CreateUserDialog({ onClose }: { onClose: () => void }) {
 type Change = { kind: 'role'; user: User } | { kind: 'password'; user: User };
 
 function ChangeUserDialog({ change, onClose }: { change: Change; onClose: () => void }) {
+  const { t } = useT();
   const { user } = change;
   const [role, setRole] = useState<AssignableRole>(user.role === 'owner' ? 'admin' : user.role);
   const [password, setPassword] = useState('');
@@ -124,30 +123,30 @@ function ChangeUserDialog({ change, onClose }: { change: Change; onClose: () => 
     <FormDialog
       title={
         change.kind === 'role'
-          ? `Change the role of ${user.username}`
-          : `Reset the password of ${user.username}`
+          ? t('users.changeRoleTitle', { name: user.username })
+          : t('users.resetTitle', { name: user.username })
       }
       mutation={save}
       onSubmit={() => {
         save.mutate();
       }}
       onClose={onClose}
-      submitLabel={change.kind === 'role' ? 'Change role' : 'Reset password'}
+      submitLabel={change.kind === 'role' ? t('users.changeRole') : t('users.resetPassword')}
       className="stack-form"
     >
       {change.kind === 'role' ? (
         <FormField
-          label="Role"
+          label={t('users.role')}
           problem={problems.role}
-          hint={`${roleDescriptions[role]}. The user's sessions end: they sign in again under the new role.`}
+          hint={t('users.roleHint', { description: t('users.roleDescription', { role }) })}
         >
           {(p) => <RoleSelect value={role} onChange={setRole} controlProps={p} />}
         </FormField>
       ) : (
         <TextField
-          label="New password"
+          label={t('users.newPassword')}
           problem={problems.password}
-          hint="The user's sessions end; they sign in with this password."
+          hint={t('users.newPasswordHint')}
           type="password"
           autoComplete="new-password"
           autoFocus
@@ -161,18 +160,6 @@ function ChangeUserDialog({ change, onClose }: { change: Change; onClose: () => 
 
 type Removal = { kind: 'disable' | 'enable' | 'delete'; user: User };
 
-const removalTitles: Record<Removal['kind'], (user: User) => string> = {
-  disable: (u) => `Disable ${u.username}?`,
-  enable: (u) => `Enable ${u.username}?`,
-  delete: (u) => `Delete ${u.username}?`,
-};
-
-const removalLabels: Record<Removal['kind'], string> = {
-  disable: 'Disable user',
-  enable: 'Enable user',
-  delete: 'Delete user',
-};
-
 /** What happens, spelled out before it does (decision 0087). */
 function RemovalConsequences({
   removal,
@@ -185,46 +172,30 @@ function RemovalConsequences({
   heir: string;
   onHeir: (id: string) => void;
 }) {
+  const { t } = useT();
   const name = removal.user.username;
   if (removal.kind === 'enable') {
-    return (
-      <p>
-        {name} can sign in again. Their API keys work again, and schedules that run as them run again from
-        their next tick.
-      </p>
-    );
+    return <p>{t('users.enableText', { name })}</p>;
   }
   if (removal.kind === 'disable') {
     return (
       <ul>
-        <li>{name} cannot sign in; every console session they have ends now.</li>
-        <li>Their API keys answer 401 until they are enabled again (the keys are kept).</li>
-        <li>Schedules that run as them are refused at each tick, with the reason, until then.</li>
+        <li>{t('users.disableSignIn', { name })}</li>
+        <li>{t('users.disableKeys')}</li>
+        <li>{t('users.disableSchedules')}</li>
       </ul>
     );
   }
   return (
     <>
       <ul>
-        <li>
-          {name}’s account, console sessions, API keys, phone passkeys and push subscriptions, and personal
-          terminal snippets and bookmarks are removed for good.
-        </li>
-        <li>
-          Their shared snippets stay for the others: they go to the user chosen below, or else stay under{' '}
-          {name}’s id, still changed by admins.
-        </li>
-        <li>The audit trail keeps everything they did, under their id and name.</li>
-        <li>
-          If schedules run as {name}, the delete is refused unless you choose who runs them from now on (never
-          with more rights than {name} had).
-        </li>
-        <li>
-          An account made by single sign-on is made anew, empty, if {name} signs in there again: to keep them
-          out, disable them instead, or remove them at the identity provider.
-        </li>
+        <li>{t('users.deleteAccount', { name })}</li>
+        <li>{t('users.deleteShared', { name })}</li>
+        <li>{t('users.deleteAudit')}</li>
+        <li>{t('users.deleteSchedules', { name })}</li>
+        <li>{t('users.deleteSso', { name })}</li>
       </ul>
-      <FormField label="Schedules and shared snippets go to" problem={undefined}>
+      <FormField label={t('users.heir')} problem={undefined}>
         {(p) => (
           <select
             {...p}
@@ -233,10 +204,10 @@ function RemovalConsequences({
               onHeir(e.target.value);
             }}
           >
-            <option value="">nobody: refuse if schedules run as them</option>
+            <option value="">{t('users.nobody')}</option>
             {heirs.map((u) => (
               <option key={u.id} value={u.id}>
-                {u.username} ({u.role})
+                {t('users.heirOption', { name: u.username, role: t('role.name', { role: u.role }) })}
               </option>
             ))}
           </select>
@@ -247,6 +218,7 @@ function RemovalConsequences({
 }
 
 export function UsersPage() {
+  const { t, rich } = useT();
   const { user: me } = useSession();
   const [page, setPage] = useState(1);
   const [creating, setCreating] = useState(false);
@@ -282,9 +254,9 @@ export function UsersPage() {
     <section className="page" aria-labelledby="users-title">
       <PageHeader
         titleId="users-title"
-        title="Users"
+        title={t('users.title')}
         action={{
-          label: 'Add user',
+          label: t('users.add'),
           onClick: () => {
             setCreating(true);
           },
@@ -292,8 +264,8 @@ export function UsersPage() {
       />
       <PagedQueryStates
         query={users}
-        loadingLabel="Loading the users"
-        empty={<EmptyState title="No users" />}
+        loadingLabel={t('users.loading')}
+        empty={<EmptyState title={t('users.none')} />}
         page={page}
         perPage={perPage}
         onPage={setPage}
@@ -301,15 +273,16 @@ export function UsersPage() {
         {(rows) => (
           <div className="table-wrap">
             <table className="data-table admin-table">
-              <caption className="visually-hidden">Users</caption>
+              <caption className="visually-hidden">{t('users.title')}</caption>
               <thead>
                 <tr>
-                  <th scope="col">Username</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Changed</th>
+                  {(['username', 'role', 'created', 'changed'] as const).map((column) => (
+                    <th key={column} scope="col">
+                      {t('users.column', { column })}
+                    </th>
+                  ))}
                   <th scope="col">
-                    <span className="visually-hidden">Actions</span>
+                    <span className="visually-hidden">{t('common.actions')}</span>
                   </th>
                 </tr>
               </thead>
@@ -317,65 +290,69 @@ export function UsersPage() {
                 {rows.map((u) => (
                   <tr key={u.id}>
                     <th scope="row">
-                      {u.username}
-                      {u.id === me.id && <span className="chip">you</span>}
+                      <span translate="no">{u.username}</span>
+                      {u.id === me.id && <span className="chip">{t('users.you')}</span>}
                       {u.disabled_at !== null && (
                         <span className="chip warn" data-testid={`disabled-${u.username}`}>
-                          disabled
+                          {t('users.disabled')}
                         </span>
                       )}
                     </th>
-                    <td data-testid={`role-${u.username}`}>{u.role}</td>
+                    <td data-testid={`role-${u.username}`}>{t('role.name', { role: u.role })}</td>
                     <td>
                       <Time value={u.created_at} />
                     </td>
                     <td>
                       <Time value={u.updated_at} />
                     </td>
-                    <td className="cell-actions">
+                    {/* Wraps: the four buttons pass the admin table's cell width in some languages. */}
+                    <td className="cell-actions wrap">
                       {u.role !== 'owner' && (
                         <>
                           <button
                             type="button"
                             className="small"
-                            aria-label={`Change role of ${u.username}`}
+                            aria-label={t('users.changeRoleNamed', { name: u.username })}
                             onClick={() => {
                               setChange({ kind: 'role', user: u });
                             }}
                           >
-                            Change role
+                            {t('users.changeRole')}
                           </button>
                           <button
                             type="button"
                             className="small"
-                            aria-label={`Reset password of ${u.username}`}
+                            aria-label={t('users.resetPasswordNamed', { name: u.username })}
                             onClick={() => {
                               setChange({ kind: 'password', user: u });
                             }}
                           >
-                            Reset password
+                            {t('users.resetPassword')}
                           </button>
                           {u.id !== me.id && (
                             <>
                               <button
                                 type="button"
                                 className="small"
-                                aria-label={`${u.disabled_at === null ? 'Disable' : 'Enable'} ${u.username}`}
+                                aria-label={t('users.toggleNamed', {
+                                  kind: u.disabled_at === null ? 'disable' : 'enable',
+                                  name: u.username,
+                                })}
                                 onClick={() => {
                                   act(u.disabled_at === null ? 'disable' : 'enable', u);
                                 }}
                               >
-                                {u.disabled_at === null ? 'Disable' : 'Enable'}
+                                {t('users.toggle', { kind: u.disabled_at === null ? 'disable' : 'enable' })}
                               </button>
                               <button
                                 type="button"
                                 className="small danger"
-                                aria-label={`Delete ${u.username}`}
+                                aria-label={t('common.deleteNamed', { name: u.username })}
                                 onClick={() => {
                                   act('delete', u);
                                 }}
                               >
-                                Delete
+                                {t('common.delete')}
                               </button>
                             </>
                           )}
@@ -390,17 +367,19 @@ export function UsersPage() {
         )}
       </PagedQueryStates>
       <section className="panel" aria-labelledby="roles-title">
-        <h2 id="roles-title">Roles</h2>
+        <h2 id="roles-title">{t('users.roles')}</h2>
         <dl className="role-list">
-          {(Object.keys(roleDescriptions) as User['role'][]).map((role) => (
+          {roles.map((role) => (
             <div key={role}>
-              <dt>{role}</dt>
-              <dd>{roleDescriptions[role]}</dd>
+              <dt>{t('role.name', { role })}</dt>
+              <dd>{t('users.roleDescription', { role })}</dd>
             </div>
           ))}
         </dl>
         <p className="muted small">
-          Your own password and two-factor sign-in are under <Link to="/account/security">your account</Link>.
+          {rich('users.ownAccount', {
+            link: <Link to="/account/security">{t('users.ownAccountLink')}</Link>,
+          })}
         </p>
       </section>
       {creating && (
@@ -421,8 +400,8 @@ export function UsersPage() {
       )}
       <ConfirmMutationDialog
         record={removal}
-        title={(r) => removalTitles[r.kind](r.user)}
-        confirmLabel={removal ? removalLabels[removal.kind] : ''}
+        title={(r) => t('users.removalTitle', { kind: r.kind, name: r.user.username })}
+        confirmLabel={removal ? t('users.removalConfirm', { kind: removal.kind }) : ''}
         mutation={remove}
         onClose={() => {
           setRemoval(null);

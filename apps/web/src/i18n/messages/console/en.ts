@@ -4,14 +4,22 @@
  * the same composition (`de.ts`, …) of its own area files, each typed by its English one: a key missing in a
  * language, or one only it has, is a compile error. How to add an area: docs/decisions/0090-console-languages.md.
  */
+import { account } from './account.en.js';
 import { admin } from './admin.en.js';
 import { assetTabs } from './assetTabs.en.js';
 import { audit } from './audit.en.js';
+import { keys } from './keys.en.js';
+import { sessions } from './sessions.en.js';
+import { users } from './users.en.js';
 
 export const consoleEn = {
+  ...account,
   ...admin,
   ...assetTabs,
   ...audit,
+  ...keys,
+  ...sessions,
+  ...users,
 };
 
 export type ConsoleKey = keyof typeof consoleEn;

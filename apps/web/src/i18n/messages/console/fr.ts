@@ -1,11 +1,19 @@
 // With its extension: the browser tests (Node's module resolution) read the catalogues too.
+import { account } from './account.fr.js';
 import { admin } from './admin.fr.js';
 import { assetTabs } from './assetTabs.fr.js';
 import { audit } from './audit.fr.js';
+import { keys } from './keys.fr.js';
+import { sessions } from './sessions.fr.js';
+import { users } from './users.fr.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleFr: ConsoleCatalogue = {
+  ...account,
   ...admin,
   ...assetTabs,
   ...audit,
+  ...keys,
+  ...sessions,
+  ...users,
 };

@@ -1,11 +1,19 @@
 // With its extension: the browser tests (Node's module resolution) read the catalogues too.
+import { account } from './account.zh-CN.js';
 import { admin } from './admin.zh-CN.js';
 import { assetTabs } from './assetTabs.zh-CN.js';
 import { audit } from './audit.zh-CN.js';
+import { keys } from './keys.zh-CN.js';
+import { sessions } from './sessions.zh-CN.js';
+import { users } from './users.zh-CN.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleZhCN: ConsoleCatalogue = {
+  ...account,
   ...admin,
   ...assetTabs,
   ...audit,
+  ...keys,
+  ...sessions,
+  ...users,
 };
