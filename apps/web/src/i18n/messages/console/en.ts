@@ -5,9 +5,11 @@
  * language, or one only it has, is a compile error. How to add an area: docs/decisions/0090-console-languages.md.
  */
 import { audit } from './audit.en.js';
+import { groups } from './groups.en.js';
 
 export const consoleEn = {
   ...audit,
+  ...groups,
 };
 
 export type ConsoleKey = keyof typeof consoleEn;
