@@ -1,9 +1,11 @@
 // With its extension: the browser tests (Node's module resolution) read the catalogues too.
 import { audit } from './audit.de.js';
 import { groups } from './groups.de.js';
+import { run } from './run.de.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleDe: ConsoleCatalogue = {
   ...audit,
   ...groups,
+  ...run,
 };

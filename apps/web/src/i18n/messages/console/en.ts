@@ -6,10 +6,12 @@
  */
 import { audit } from './audit.en.js';
 import { groups } from './groups.en.js';
+import { run } from './run.en.js';
 
 export const consoleEn = {
   ...audit,
   ...groups,
+  ...run,
 };
 
 export type ConsoleKey = keyof typeof consoleEn;

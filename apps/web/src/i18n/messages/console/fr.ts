@@ -1,9 +1,11 @@
 // With its extension: the browser tests (Node's module resolution) read the catalogues too.
 import { audit } from './audit.fr.js';
 import { groups } from './groups.fr.js';
+import { run } from './run.fr.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleFr: ConsoleCatalogue = {
   ...audit,
   ...groups,
+  ...run,
 };

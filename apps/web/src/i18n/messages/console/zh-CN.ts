@@ -1,9 +1,11 @@
 // With its extension: the browser tests (Node's module resolution) read the catalogues too.
 import { audit } from './audit.zh-CN.js';
 import { groups } from './groups.zh-CN.js';
+import { run } from './run.zh-CN.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleZhCN: ConsoleCatalogue = {
   ...audit,
   ...groups,
+  ...run,
 };
