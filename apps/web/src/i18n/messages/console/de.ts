@@ -2,10 +2,12 @@
 import { audit } from './audit.de.js';
 import { groups } from './groups.de.js';
 import { run } from './run.de.js';
+import { checks } from './checks.de.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleDe: ConsoleCatalogue = {
   ...audit,
   ...groups,
   ...run,
+  ...checks,
 };

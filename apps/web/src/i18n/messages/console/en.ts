@@ -7,11 +7,13 @@
 import { audit } from './audit.en.js';
 import { groups } from './groups.en.js';
 import { run } from './run.en.js';
+import { checks } from './checks.en.js';
 
 export const consoleEn = {
   ...audit,
   ...groups,
   ...run,
+  ...checks,
 };
 
 export type ConsoleKey = keyof typeof consoleEn;

@@ -2,10 +2,12 @@
 import { audit } from './audit.es.js';
 import { groups } from './groups.es.js';
 import { run } from './run.es.js';
+import { checks } from './checks.es.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleEs: ConsoleCatalogue = {
   ...audit,
   ...groups,
   ...run,
+  ...checks,
 };

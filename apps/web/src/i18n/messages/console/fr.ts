@@ -2,10 +2,12 @@
 import { audit } from './audit.fr.js';
 import { groups } from './groups.fr.js';
 import { run } from './run.fr.js';
+import { checks } from './checks.fr.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleFr: ConsoleCatalogue = {
   ...audit,
   ...groups,
   ...run,
+  ...checks,
 };

@@ -2,10 +2,12 @@
 import { audit } from './audit.zh-CN.js';
 import { groups } from './groups.zh-CN.js';
 import { run } from './run.zh-CN.js';
+import { checks } from './checks.zh-CN.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleZhCN: ConsoleCatalogue = {
   ...audit,
   ...groups,
   ...run,
+  ...checks,
 };
