@@ -3,6 +3,7 @@ import { audit } from './audit.de.js';
 import { groups } from './groups.de.js';
 import { run } from './run.de.js';
 import { checks } from './checks.de.js';
+import { settings } from './settings.de.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleDe: ConsoleCatalogue = {
@@ -10,4 +11,5 @@ export const consoleDe: ConsoleCatalogue = {
   ...groups,
   ...run,
   ...checks,
+  ...settings,
 };

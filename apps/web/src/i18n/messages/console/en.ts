@@ -8,12 +8,14 @@ import { audit } from './audit.en.js';
 import { groups } from './groups.en.js';
 import { run } from './run.en.js';
 import { checks } from './checks.en.js';
+import { settings } from './settings.en.js';
 
 export const consoleEn = {
   ...audit,
   ...groups,
   ...run,
   ...checks,
+  ...settings,
 };
 
 export type ConsoleKey = keyof typeof consoleEn;

@@ -3,6 +3,7 @@ import { audit } from './audit.es.js';
 import { groups } from './groups.es.js';
 import { run } from './run.es.js';
 import { checks } from './checks.es.js';
+import { settings } from './settings.es.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleEs: ConsoleCatalogue = {
@@ -10,4 +11,5 @@ export const consoleEs: ConsoleCatalogue = {
   ...groups,
   ...run,
   ...checks,
+  ...settings,
 };

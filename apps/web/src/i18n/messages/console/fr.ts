@@ -3,6 +3,7 @@ import { audit } from './audit.fr.js';
 import { groups } from './groups.fr.js';
 import { run } from './run.fr.js';
 import { checks } from './checks.fr.js';
+import { settings } from './settings.fr.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleFr: ConsoleCatalogue = {
@@ -10,4 +11,5 @@ export const consoleFr: ConsoleCatalogue = {
   ...groups,
   ...run,
   ...checks,
+  ...settings,
 };

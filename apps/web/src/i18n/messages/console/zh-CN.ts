@@ -3,6 +3,7 @@ import { audit } from './audit.zh-CN.js';
 import { groups } from './groups.zh-CN.js';
 import { run } from './run.zh-CN.js';
 import { checks } from './checks.zh-CN.js';
+import { settings } from './settings.zh-CN.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleZhCN: ConsoleCatalogue = {
@@ -10,4 +11,5 @@ export const consoleZhCN: ConsoleCatalogue = {
   ...groups,
   ...run,
   ...checks,
+  ...settings,
 };
