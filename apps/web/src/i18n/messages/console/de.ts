@@ -4,6 +4,7 @@ import { groups } from './groups.de.js';
 import { run } from './run.de.js';
 import { checks } from './checks.de.js';
 import { settings } from './settings.de.js';
+import { schedules } from './schedules.de.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleDe: ConsoleCatalogue = {
@@ -12,4 +13,5 @@ export const consoleDe: ConsoleCatalogue = {
   ...run,
   ...checks,
   ...settings,
+  ...schedules,
 };

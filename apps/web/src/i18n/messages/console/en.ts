@@ -9,6 +9,7 @@ import { groups } from './groups.en.js';
 import { run } from './run.en.js';
 import { checks } from './checks.en.js';
 import { settings } from './settings.en.js';
+import { schedules } from './schedules.en.js';
 
 export const consoleEn = {
   ...audit,
@@ -16,6 +17,7 @@ export const consoleEn = {
   ...run,
   ...checks,
   ...settings,
+  ...schedules,
 };
 
 export type ConsoleKey = keyof typeof consoleEn;

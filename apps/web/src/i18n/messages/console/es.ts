@@ -4,6 +4,7 @@ import { groups } from './groups.es.js';
 import { run } from './run.es.js';
 import { checks } from './checks.es.js';
 import { settings } from './settings.es.js';
+import { schedules } from './schedules.es.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleEs: ConsoleCatalogue = {
@@ -12,4 +13,5 @@ export const consoleEs: ConsoleCatalogue = {
   ...run,
   ...checks,
   ...settings,
+  ...schedules,
 };

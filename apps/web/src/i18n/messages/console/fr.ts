@@ -4,6 +4,7 @@ import { groups } from './groups.fr.js';
 import { run } from './run.fr.js';
 import { checks } from './checks.fr.js';
 import { settings } from './settings.fr.js';
+import { schedules } from './schedules.fr.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleFr: ConsoleCatalogue = {
@@ -12,4 +13,5 @@ export const consoleFr: ConsoleCatalogue = {
   ...run,
   ...checks,
   ...settings,
+  ...schedules,
 };

@@ -4,6 +4,7 @@ import { groups } from './groups.zh-CN.js';
 import { run } from './run.zh-CN.js';
 import { checks } from './checks.zh-CN.js';
 import { settings } from './settings.zh-CN.js';
+import { schedules } from './schedules.zh-CN.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleZhCN: ConsoleCatalogue = {
@@ -12,4 +13,5 @@ export const consoleZhCN: ConsoleCatalogue = {
   ...run,
   ...checks,
   ...settings,
+  ...schedules,
 };
