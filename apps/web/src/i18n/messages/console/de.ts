@@ -5,6 +5,7 @@ import { run } from './run.de.js';
 import { checks } from './checks.de.js';
 import { settings } from './settings.de.js';
 import { schedules } from './schedules.de.js';
+import { updates } from './updates.de.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleDe: ConsoleCatalogue = {
@@ -14,4 +15,5 @@ export const consoleDe: ConsoleCatalogue = {
   ...checks,
   ...settings,
   ...schedules,
+  ...updates,
 };

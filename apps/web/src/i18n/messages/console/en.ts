@@ -10,6 +10,7 @@ import { run } from './run.en.js';
 import { checks } from './checks.en.js';
 import { settings } from './settings.en.js';
 import { schedules } from './schedules.en.js';
+import { updates } from './updates.en.js';
 
 export const consoleEn = {
   ...audit,
@@ -18,6 +19,7 @@ export const consoleEn = {
   ...checks,
   ...settings,
   ...schedules,
+  ...updates,
 };
 
 export type ConsoleKey = keyof typeof consoleEn;

@@ -5,6 +5,7 @@ import { run } from './run.es.js';
 import { checks } from './checks.es.js';
 import { settings } from './settings.es.js';
 import { schedules } from './schedules.es.js';
+import { updates } from './updates.es.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleEs: ConsoleCatalogue = {
@@ -14,4 +15,5 @@ export const consoleEs: ConsoleCatalogue = {
   ...checks,
   ...settings,
   ...schedules,
+  ...updates,
 };

@@ -5,6 +5,7 @@ import { run } from './run.fr.js';
 import { checks } from './checks.fr.js';
 import { settings } from './settings.fr.js';
 import { schedules } from './schedules.fr.js';
+import { updates } from './updates.fr.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleFr: ConsoleCatalogue = {
@@ -14,4 +15,5 @@ export const consoleFr: ConsoleCatalogue = {
   ...checks,
   ...settings,
   ...schedules,
+  ...updates,
 };

@@ -5,6 +5,7 @@ import { run } from './run.zh-CN.js';
 import { checks } from './checks.zh-CN.js';
 import { settings } from './settings.zh-CN.js';
 import { schedules } from './schedules.zh-CN.js';
+import { updates } from './updates.zh-CN.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleZhCN: ConsoleCatalogue = {
@@ -14,4 +15,5 @@ export const consoleZhCN: ConsoleCatalogue = {
   ...checks,
   ...settings,
   ...schedules,
+  ...updates,
 };
