@@ -45,7 +45,7 @@ describe('a check run from an agent', () => {
     await t.page.getByLabel('Target').fill(url);
     await t.page.getByLabel('Expected text in the body').fill('private ok');
     await t.page.getByLabel('An agent, on its own network').check();
-    await t.page.getByRole('combobox', { name: "Agent's asset" }).fill(local.name);
+    await t.page.getByRole('combobox', { name: 'Agent’s asset' }).fill(local.name);
     await t.page.getByRole('option', { name: local.name, exact: true }).click();
     await t.page.getByRole('list', { name: 'Agent that runs the check' }).getByText(local.name).waitFor();
     expect(await accessibilityProblems(t.page, 'check form, run from an agent')).toEqual([]);

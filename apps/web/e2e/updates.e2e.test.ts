@@ -147,7 +147,7 @@ describe('the Updates pages', () => {
     // One machine refreshed: its agent is asked again.
     const before = dbCalls.list;
     await table.getByRole('button', { name: 'Refresh patch-db' }).click();
-    await t.page.getByRole('status').filter({ hasText: 'patch-db reported 0 update(s).' }).waitFor();
+    await t.page.getByRole('status').filter({ hasText: 'patch-db reported no updates.' }).waitFor();
     expect(dbCalls.list).toBe(before + 1);
   });
 

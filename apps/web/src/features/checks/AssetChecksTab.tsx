@@ -2,13 +2,15 @@
 import { useState } from 'react';
 import type { AssetTabProps } from '../../pages/asset/asset-tabs';
 import { useSession } from '../../app/session';
+import { useT } from '../../i18n/I18nProvider';
 import { ChecksTable } from './ChecksTable';
 
 export function AssetChecksTab({ asset }: AssetTabProps) {
+  const { t } = useT();
   const { canMutate } = useSession();
   const [creating, setCreating] = useState(false);
   return (
-    <section aria-label={`Service checks of ${asset.name}`}>
+    <section aria-label={t('checks.ofAsset', { name: asset.name })}>
       {canMutate && (
         <div className="row-actions">
           <button
@@ -17,7 +19,7 @@ export function AssetChecksTab({ asset }: AssetTabProps) {
               setCreating(true);
             }}
           >
-            New check
+            {t('checks.new')}
           </button>
         </div>
       )}

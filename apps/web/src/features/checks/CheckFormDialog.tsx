@@ -8,21 +8,10 @@ import { TextField } from '../../components/TextField';
 import { useResourceMutation } from '../../components/use-resource-mutation';
 import type { PickedAsset } from '../../components/AssetPicker';
 import { useAssetName } from '../../components/use-asset-name';
+import { useT } from '../../i18n/I18nProvider';
 import { RunFromField } from './RunFrom';
 
 export const checksKey = ['checks'] as const;
-
-const kindLabels: Record<CheckKind, string> = {
-  http: 'HTTP(S): a URL answers',
-  tcp: 'TCP: a port accepts connections',
-  ping: 'Ping: a host replies',
-};
-
-const targetHints: Record<CheckKind, string> = {
-  http: 'https://service.example.net/health',
-  tcp: 'db.example.net:5432',
-  ping: 'nas.example.net',
-};
 
 /** `200, 204` → [200, 204]; empty → null (any 2xx or 3xx). Left to the hub to refuse what is not a code. */
 function parseStatuses(text: string): number[] | null {
@@ -44,6 +33,7 @@ export function CheckFormDialog({
   assetId?: string;
   onClose: () => void;
 }) {
+  const { t } = useT();
   const [name, setName] = useState(check?.name ?? '');
   const [kind, setKind] = useState<CheckKind>(check?.kind ?? 'http');
   const [target, setTarget] = useState(check?.target ?? '');
@@ -67,7 +57,7 @@ export function CheckFormDialog({
   const save = useResourceMutation({
     mutationFn: async () => {
       if (runFromMode === 'agent' && chosenAgent === null) {
-        throw new Error('Choose the asset whose agent runs the check, or run it from the hub.');
+        throw new Error(t('checks.chooseAgent'));
       }
       const common = {
         name: name.trim(),
@@ -98,24 +88,24 @@ export function CheckFormDialog({
   const { problems } = save;
   return (
     <FormDialog
-      title={check ? `Edit ${check.name}` : 'New service check'}
+      title={check ? t('common.editNamed', { name: check.name }) : t('checks.newTitle')}
       mutation={save}
       onSubmit={() => {
         save.mutate();
       }}
       onClose={onClose}
-      submitLabel={check ? 'Save' : 'Create check'}
+      submitLabel={check ? t('common.save') : t('checks.create')}
     >
       <TextField
         id="check-name"
-        label="Name"
+        label={t('checks.name')}
         problem={problems.name}
         value={name}
         required
         autoFocus
         onChange={setName}
       />
-      <FormField id="check-kind" label="Kind" problem={problems.kind}>
+      <FormField id="check-kind" label={t('checks.kind')} problem={problems.kind}>
         {(control) => (
           <select
             {...control}
@@ -127,7 +117,7 @@ export function CheckFormDialog({
           >
             {checkKinds.map((k) => (
               <option key={k} value={k}>
-                {kindLabels[k]}
+                {t('checks.kindLabel', { kind: k })}
               </option>
             ))}
           </select>
@@ -135,11 +125,11 @@ export function CheckFormDialog({
       </FormField>
       <TextField
         id="check-target"
-        label="Target"
+        label={t('checks.target')}
         problem={problems.target}
         value={target}
         required
-        placeholder={targetHints[kind]}
+        placeholder={t('checks.targetHint', { kind })}
         onChange={setTarget}
       />
       <RunFromField
@@ -151,7 +141,7 @@ export function CheckFormDialog({
       />
       <TextField
         id="check-interval"
-        label="Every (seconds)"
+        label={t('checks.interval')}
         problem={problems.interval_seconds}
         type="number"
         inputMode="numeric"
@@ -160,7 +150,7 @@ export function CheckFormDialog({
       />
       <TextField
         id="check-timeout"
-        label="Timeout (seconds)"
+        label={t('checks.timeout')}
         problem={problems.timeout_seconds}
         type="number"
         inputMode="numeric"
@@ -171,16 +161,16 @@ export function CheckFormDialog({
         <>
           <TextField
             id="check-statuses"
-            label="Expected statuses"
-            hint="Comma-separated; empty: any 2xx or 3xx."
+            label={t('checks.statuses')}
+            hint={t('checks.statusesHint')}
             problem={problems.expected_status}
             value={statuses}
-            placeholder="200, 204"
+            placeholder={t('checks.statusesPlaceholder')}
             onChange={setStatuses}
           />
           <TextField
             id="check-body"
-            label="Expected text in the body"
+            label={t('checks.body')}
             problem={problems.expected_body}
             value={body}
             onChange={setBody}
@@ -193,7 +183,7 @@ export function CheckFormDialog({
                 setTlsVerify(e.target.checked);
               }}
             />
-            Require a trusted certificate (https)
+            {t('checks.tlsVerify')}
           </label>
         </>
       )}
@@ -205,7 +195,7 @@ export function CheckFormDialog({
             setEnabled(e.target.checked);
           }}
         />
-        Enabled
+        {t('checks.enabled')}
       </label>
     </FormDialog>
   );

@@ -4,10 +4,12 @@ import { useQuery } from '@tanstack/react-query';
 import { hub } from '../../api/client';
 import { useSession } from '../../app/session';
 import { PageHeader } from '../../components/PageHeader';
+import { useT } from '../../i18n/I18nProvider';
 import { checksKey } from './CheckFormDialog';
 import { ChecksTable } from './ChecksTable';
 
 export function ChecksPage() {
+  const { t } = useT();
   const { canMutate } = useSession();
   const [creating, setCreating] = useState(false);
   const count = useQuery({
@@ -18,11 +20,11 @@ export function ChecksPage() {
     <section className="page" aria-labelledby="checks-title">
       <PageHeader
         titleId="checks-title"
-        title="Service checks"
-        count={count.isSuccess ? { n: count.data.length, noun: 'check' } : undefined}
+        title={t('checks.title')}
+        count={count.isSuccess ? t('checks.count', { n: count.data.length }) : undefined}
         action={
           canMutate && {
-            label: 'New check',
+            label: t('checks.new'),
             onClick: () => {
               setCreating(true);
             },

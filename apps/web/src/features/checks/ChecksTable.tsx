@@ -13,31 +13,37 @@ import { EditDeleteButtons } from '../../components/EditDeleteButtons';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { QueryStates } from '../../components/QueryStates';
-import { formatPercent, formatTime } from '../../components/units';
+import { Time } from '../../components/Time';
+import { formatDuration, formatPercent } from '../../components/units';
 import { useResourceMutation } from '../../components/use-resource-mutation';
+import { useT } from '../../i18n/I18nProvider';
 import { CheckFormDialog, checksKey } from './CheckFormDialog';
 import { RunFromName } from './RunFrom';
 
 const uptime = (share: number | null) => (share === null ? '—' : formatPercent(share * 100));
 
 function StatusCell({ check }: { check: ServiceCheck }) {
-  if (!check.enabled) return <span className="muted">paused</span>;
+  const { t } = useT();
+  if (!check.enabled) return <span className="muted">{t('checks.paused')}</span>;
   if (check.status === 'unknown') {
     // Unknown after a run: its agent could not run it (decision 0084); the reason is the last error.
     return check.last_run_at === null ? (
-      <span className="muted">not run yet</span>
+      <span className="muted">{t('checks.notRunYet')}</span>
     ) : (
-      <span className="muted">unknown: {check.last_error ?? 'not run'}</span>
+      <span className="muted">
+        {t('checks.unknownBecause', { error: check.last_error ?? t('checks.notRun') })}
+      </span>
     );
   }
   return (
     <span className={check.status === 'up' ? undefined : 'field-error'} title={check.last_error ?? undefined}>
-      {check.status === 'up' ? 'up' : `down (${String(check.consecutive_failures)})`}
+      {check.status === 'up' ? t('checks.up') : t('checks.down', { n: check.consecutive_failures })}
     </span>
   );
 }
 
 function RunButton({ check }: { check: ServiceCheck }) {
+  const { t } = useT();
   const [result, setResult] = useState<ServiceCheckResult | null>(null);
   const run = useResourceMutation({
     mutationFn: async () => (await hub.call('checks.run', { params: { id: check.id } })).data,
@@ -49,18 +55,20 @@ function RunButton({ check }: { check: ServiceCheck }) {
       <button
         type="button"
         disabled={run.isPending}
-        aria-label={`Run now: ${check.name}`}
+        aria-label={t('checks.runNowNamed', { name: check.name })}
         onClick={() => {
           run.mutate();
         }}
       >
-        {run.isPending ? 'Running…' : 'Run now'}
+        {run.isPending ? t('checks.running') : t('checks.runNow')}
       </button>
       {result && (
         <span role="status" className={result.ok ? 'muted' : 'field-error'}>
           {result.ok
-            ? `Up${result.latency_ms === null ? '' : ` in ${String(result.latency_ms)} ms`}`
-            : `${result.ran ? 'Down' : 'Unknown'}: ${result.error ?? ''}`}
+            ? result.latency_ms === null
+              ? t('checks.resultUp')
+              : t('checks.resultUpIn', { latency: formatDuration(result.latency_ms) })
+            : t('checks.resultFailed', { ran: result.ran ? 'yes' : 'no', error: result.error ?? '' })}
         </span>
       )}
       {run.isError && <ErrorNotice error={run.error} />}
@@ -69,41 +77,50 @@ function RunButton({ check }: { check: ServiceCheck }) {
 }
 
 function HistoryDialog({ check, onClose }: { check: ServiceCheck; onClose: () => void }) {
+  const { t } = useT();
   const results = useQuery({
     queryKey: [...checksKey, check.id, 'results'],
     queryFn: async () =>
       (await hub.call('checks.results', { params: { id: check.id }, query: { per_page: 100 } })).data,
   });
   return (
-    <Dialog open title={`History of ${check.name}`} onClose={onClose}>
-      <QueryStates query={results} loadingLabel="Loading the history" empty={<p>No run yet.</p>}>
+    <Dialog open title={t('checks.historyOf', { name: check.name })} onClose={onClose}>
+      <QueryStates
+        query={results}
+        loadingLabel={t('checks.loadingHistory')}
+        empty={<p>{t('checks.noRun')}</p>}
+      >
         {(rows) => (
           <div
             className="rows-scroll"
             tabIndex={0}
             role="region"
-            aria-label={`Runs of ${check.name}, scrollable`}
+            aria-label={t('checks.runsScroll', { name: check.name })}
           >
-            <table className="data-table" aria-label={`Runs of ${check.name}`}>
+            <table className="data-table" aria-label={t('checks.runsOf', { name: check.name })}>
               <thead>
                 <tr>
-                  <th scope="col">At</th>
-                  <th scope="col">Outcome</th>
-                  <th scope="col">Latency</th>
-                  <th scope="col">Status code</th>
-                  <th scope="col">Error</th>
+                  <th scope="col">{t('checks.historyColumn', { column: 'at' })}</th>
+                  <th scope="col">{t('checks.historyColumn', { column: 'outcome' })}</th>
+                  <th scope="col">{t('checks.historyColumn', { column: 'latency' })}</th>
+                  <th scope="col">{t('checks.historyColumn', { column: 'statusCode' })}</th>
+                  <th scope="col">{t('checks.historyColumn', { column: 'error' })}</th>
                 </tr>
               </thead>
               <tbody>
                 {rows.map((r) => (
                   <tr key={r.id}>
-                    <td>{formatTime(r.at)}</td>
-                    <td>{r.ran ? (r.ok ? 'up' : 'down') : 'not run'}</td>
+                    <td>
+                      <Time value={r.at} />
+                    </td>
+                    <td>{t('checks.outcome', { outcome: r.ran ? (r.ok ? 'up' : 'down') : 'none' })}</td>
                     <td className="cell-number">
-                      {r.latency_ms === null ? '—' : `${String(r.latency_ms)} ms`}
+                      {r.latency_ms === null ? '—' : formatDuration(r.latency_ms)}
                     </td>
                     <td className="cell-number">{r.status_code ?? '—'}</td>
-                    <td className="cell-wide">{r.error ?? '—'}</td>
+                    <td className="cell-wide" translate="no">
+                      {r.error ?? '—'}
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -113,7 +130,7 @@ function HistoryDialog({ check, onClose }: { check: ServiceCheck; onClose: () =>
       </QueryStates>
       <div className="dialog-actions">
         <button type="button" className="primary" onClick={onClose}>
-          Close
+          {t('checks.close')}
         </button>
       </div>
     </Dialog>
@@ -131,6 +148,7 @@ export function ChecksTable({
   creating: boolean;
   onCreated: () => void;
 }) {
+  const { t } = useT();
   const { canMutate } = useSession();
   const [editing, setEditing] = useState<ServiceCheck | null>(null);
   const [deleting, setDeleting] = useState<ServiceCheck | null>(null);
@@ -157,35 +175,45 @@ export function ChecksTable({
     <>
       <QueryStates
         query={checks}
-        loadingLabel="Loading service checks"
+        loadingLabel={t('checks.loading')}
         empty={
-          <EmptyState title="No service checks yet">
-            <p>A check asks a service whether it answers: a URL, a TCP port or a ping, every so often.</p>
+          <EmptyState title={t('checks.none')}>
+            <p>{t('checks.noneText')}</p>
           </EmptyState>
         }
       >
         {(rows) => (
           <div className="rows-scroll">
-            <table className="data-table" aria-label="Service checks">
+            <table className="data-table" aria-label={t('checks.title')}>
               <thead>
                 <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Target</th>
-                  <th scope="col">Runs from</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Uptime 24 h</th>
-                  <th scope="col">Uptime 7 d</th>
-                  <th scope="col">Latency</th>
-                  <th scope="col">Certificate expires</th>
-                  <th scope="col">Last run</th>
-                  <th scope="col">Actions</th>
+                  {(
+                    [
+                      'name',
+                      'target',
+                      'runsFrom',
+                      'status',
+                      'uptime24h',
+                      'uptime7d',
+                      'latency',
+                      'certificate',
+                      'lastRun',
+                      'actions',
+                    ] as const
+                  ).map((column) => (
+                    <th key={column} scope="col">
+                      {t('checks.column', { column })}
+                    </th>
+                  ))}
                 </tr>
               </thead>
               <tbody>
                 {rows.map((c) => (
                   <tr key={c.id} data-check-id={c.id}>
-                    <th scope="row">{c.name}</th>
-                    <td className="cell-wide">
+                    <th scope="row" translate="no">
+                      {c.name}
+                    </th>
+                    <td className="cell-wide" translate="no">
                       {c.kind} {c.target}
                     </td>
                     <td>
@@ -197,23 +225,25 @@ export function ChecksTable({
                     <td className="cell-number">{uptime(c.uptime_24h)}</td>
                     <td className="cell-number">{uptime(c.uptime_7d)}</td>
                     <td className="cell-number">
-                      {c.last_latency_ms === null ? '—' : `${String(c.last_latency_ms)} ms`}
+                      {c.last_latency_ms === null ? '—' : formatDuration(c.last_latency_ms)}
                     </td>
                     <td className={c.cert_expiring ? 'field-error' : undefined}>
-                      {formatTime(c.cert_expires_at)}
-                      {c.cert_expiring && ' (soon)'}
+                      <Time value={c.cert_expires_at} />
+                      {c.cert_expiring && ` ${t('checks.certSoon')}`}
                     </td>
-                    <td>{formatTime(c.last_run_at)}</td>
+                    <td>
+                      <Time value={c.last_run_at} />
+                    </td>
                     <td>
                       <div className="row-actions">
                         <button
                           type="button"
-                          aria-label={`History of ${c.name}`}
+                          aria-label={t('checks.historyOf', { name: c.name })}
                           onClick={() => {
                             setHistory(c);
                           }}
                         >
-                          History
+                          {t('checks.history')}
                         </button>
                         {canMutate && <RunButton check={c} />}
                         {canMutate && (
@@ -256,14 +286,14 @@ export function ChecksTable({
       )}
       <ConfirmMutationDialog
         record={deleting}
-        title={(record) => `Delete the check ${record.name}?`}
-        confirmLabel="Delete check"
+        title={(record) => t('checks.deleteTitle', { name: record.name })}
+        confirmLabel={t('checks.deleteConfirm')}
         mutation={remove}
         onClose={() => {
           setDeleting(null);
         }}
       >
-        {() => <p>Its history goes with it.</p>}
+        {() => <p>{t('checks.deleteText')}</p>}
       </ConfirmMutationDialog>
     </>
   );

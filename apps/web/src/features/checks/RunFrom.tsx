@@ -4,11 +4,17 @@
  */
 import { useAssetName } from '../../components/use-asset-name';
 import { AssetPicker, type PickedAsset } from '../../components/AssetPicker';
+import { useT } from '../../i18n/I18nProvider';
 
 /** "the hub" or "agent of <asset>", as the Checks list shows it. */
 export function RunFromName({ assetId }: { assetId: string | null }) {
+  const { t } = useT();
   const name = useAssetName(assetId);
-  return name === null ? <span className="muted">the hub</span> : <span>agent of {name}</span>;
+  return name === null ? (
+    <span className="muted">{t('checks.theHub')}</span>
+  ) : (
+    <span>{t('checks.agentOf', { name })}</span>
+  );
 }
 
 export function RunFromField({
@@ -24,10 +30,11 @@ export function RunFromField({
   onMode: (mode: 'hub' | 'agent') => void;
   onPick: (asset: PickedAsset | null) => void;
 }) {
+  const { t } = useT();
   return (
     <>
       <fieldset className="target-mode">
-        <legend>Run from</legend>
+        <legend>{t('checks.runFrom')}</legend>
         <label className="checkbox">
           <input
             type="radio"
@@ -37,7 +44,7 @@ export function RunFromField({
               onMode('hub');
             }}
           />
-          The hub (through its egress guard)
+          {t('checks.fromHub')}
         </label>
         <label className="checkbox">
           <input
@@ -48,30 +55,30 @@ export function RunFromField({
               onMode('agent');
             }}
           />
-          An agent, on its own network
+          {t('checks.fromAgent')}
         </label>
       </fieldset>
       {mode === 'agent' && (
         <div className="field">
           {picked !== null ? (
-            <ul className="chips" aria-label="Agent that runs the check">
+            <ul className="chips" aria-label={t('checks.agentChosen')}>
               <li className="chip">
-                {picked.name}
+                <span translate="no">{picked.name}</span>
                 <button
                   type="button"
                   className="chip-remove"
-                  aria-label={`Choose another agent than ${picked.name}`}
+                  aria-label={t('checks.otherAgent', { name: picked.name })}
                   onClick={() => {
                     onPick(null);
                   }}
                 >
-                  ×
+                  <span translate="no">×</span>
                 </button>
               </li>
             </ul>
           ) : (
             <AssetPicker
-              label="Agent's asset"
+              label={t('checks.agentAsset')}
               picked={new Set()}
               onPick={(asset) => {
                 onPick(asset);

@@ -5,6 +5,7 @@ import { hub } from '../../api/client';
 import { FormDialog } from '../../components/FormDialog';
 import { TextField } from '../../components/TextField';
 import { useResourceMutation } from '../../components/use-resource-mutation';
+import { useT } from '../../i18n/I18nProvider';
 
 export function GroupFormDialog({
   group,
@@ -16,6 +17,7 @@ export function GroupFormDialog({
   onClose: () => void;
   onSaved?: (group: Group) => void;
 }) {
+  const { t } = useT();
   const [name, setName] = useState(group?.name ?? '');
   const [description, setDescription] = useState(group?.description ?? '');
   const save = useResourceMutation({
@@ -34,17 +36,24 @@ export function GroupFormDialog({
   const { problems } = save;
   return (
     <FormDialog
-      title={group ? `Edit ${group.name}` : 'New group'}
+      title={group ? t('common.editNamed', { name: group.name }) : t('groups.new')}
       mutation={save}
       onSubmit={() => {
         save.mutate();
       }}
       onClose={onClose}
-      submitLabel={group ? 'Save' : 'Create group'}
+      submitLabel={group ? t('common.save') : t('groups.create')}
     >
-      <TextField label="Name" problem={problems.name} value={name} required autoFocus onChange={setName} />
       <TextField
-        label="Description"
+        label={t('groups.name')}
+        problem={problems.name}
+        value={name}
+        required
+        autoFocus
+        onChange={setName}
+      />
+      <TextField
+        label={t('groups.description')}
         problem={problems.description}
         multiline
         rows={2}

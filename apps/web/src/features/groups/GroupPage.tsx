@@ -14,6 +14,7 @@ import { ConfirmDialog } from '../../components/Dialog';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
+import { useT } from '../../i18n/I18nProvider';
 import { StatusBadge } from '../assets/StatusBadge';
 import { BulkServiceForm } from '../bulk/BulkServiceForm';
 import { groupKey } from './group-keys';
@@ -35,6 +36,7 @@ function useSetMembers(group: Group) {
 }
 
 function Members({ group, canMutate }: { group: Group; canMutate: boolean }) {
+  const { t } = useT();
   const [page, setPage] = useState(0);
   const setMembers = useSetMembers(group);
   const pages = Math.max(1, Math.ceil(group.asset_ids.length / membersPerPage));
@@ -49,10 +51,10 @@ function Members({ group, canMutate }: { group: Group; canMutate: boolean }) {
   });
   return (
     <section className="panel" aria-labelledby="members-title">
-      <h2 id="members-title">Members ({group.asset_ids.length})</h2>
+      <h2 id="members-title">{t('groups.members', { n: group.asset_ids.length })}</h2>
       {canMutate && (
         <AssetPicker
-          label="Add an asset to the group"
+          label={t('groups.addMember')}
           picked={new Set(group.asset_ids)}
           disabled={setMembers.isPending}
           onPick={(asset) => {
@@ -62,17 +64,17 @@ function Members({ group, canMutate }: { group: Group; canMutate: boolean }) {
       )}
       {setMembers.isError && <ErrorNotice error={setMembers.error} />}
       {group.asset_ids.length === 0 ? (
-        <EmptyState title="No assets in this group yet" />
+        <EmptyState title={t('groups.noMembers')} />
       ) : (
-        <table className="data-table members-table" aria-label="Members">
+        <table className="data-table members-table" aria-label={t('groups.membersTable')}>
           <thead>
             <tr>
-              <th scope="col">Asset</th>
-              <th scope="col">Status</th>
-              <th scope="col">Platform</th>
+              <th scope="col">{t('groups.memberColumn', { column: 'asset' })}</th>
+              <th scope="col">{t('groups.memberColumn', { column: 'status' })}</th>
+              <th scope="col">{t('groups.memberColumn', { column: 'platform' })}</th>
               {canMutate && (
                 <th scope="col">
-                  <span className="visually-hidden">Actions</span>
+                  <span className="visually-hidden">{t('common.actions')}</span>
                 </th>
               )}
             </tr>
@@ -83,31 +85,31 @@ function Members({ group, canMutate }: { group: Group; canMutate: boolean }) {
               const asset = answer?.data;
               return (
                 <tr key={id}>
-                  <th scope="row">
+                  <th scope="row" translate="no">
                     <Link to={`/assets/${encodeURIComponent(id)}`}>{asset?.name ?? id}</Link>
                   </th>
                   <td>
                     {asset ? (
                       <StatusBadge status={asset.status} />
                     ) : answer?.isError ? (
-                      <span className="muted">not visible</span>
+                      <span className="muted">{t('groups.notVisible')}</span>
                     ) : (
                       <span className="skeleton" />
                     )}
                   </td>
-                  <td>{asset?.platform ?? ''}</td>
+                  <td>{asset ? t('asset.platform', { platform: asset.platform }) : ''}</td>
                   {canMutate && (
                     <td className="cell-actions">
                       <button
                         type="button"
                         className="small"
                         disabled={setMembers.isPending}
-                        aria-label={`Remove ${asset?.name ?? id} from the group`}
+                        aria-label={t('groups.removeMember', { name: asset?.name ?? id })}
                         onClick={() => {
                           setMembers.mutate(group.asset_ids.filter((x) => x !== id));
                         }}
                       >
-                        Remove
+                        {t('common.remove')}
                       </button>
                     </td>
                   )}
@@ -118,7 +120,7 @@ function Members({ group, canMutate }: { group: Group; canMutate: boolean }) {
         </table>
       )}
       {pages > 1 && (
-        <nav className="pager" aria-label="Member pages">
+        <nav className="pager" aria-label={t('groups.memberPages')}>
           <button
             type="button"
             disabled={current === 0}
@@ -126,11 +128,9 @@ function Members({ group, canMutate }: { group: Group; canMutate: boolean }) {
               setPage(current - 1);
             }}
           >
-            Previous
+            {t('pager.previous')}
           </button>
-          <span>
-            Page {current + 1} of {pages}
-          </span>
+          <span>{t('groups.memberPage', { page: current + 1, pages })}</span>
           <button
             type="button"
             disabled={current >= pages - 1}
@@ -138,7 +138,7 @@ function Members({ group, canMutate }: { group: Group; canMutate: boolean }) {
               setPage(current + 1);
             }}
           >
-            Next
+            {t('pager.next')}
           </button>
         </nav>
       )}
@@ -147,6 +147,7 @@ function Members({ group, canMutate }: { group: Group; canMutate: boolean }) {
 }
 
 export function GroupPage() {
+  const { t } = useT();
   const { id = '' } = useParams();
   const { canMutate } = useSession();
   const client = useQueryClient();
@@ -167,21 +168,23 @@ export function GroupPage() {
       void navigate('/groups');
     },
   });
-  if (group.isPending) return <Loading label="Loading the group" />;
+  if (group.isPending) return <Loading label={t('groups.loadingGroup')} />;
   if (group.isError) return <ErrorNotice error={group.error} retry={() => void group.refetch()} />;
   const g = group.data;
   return (
     <section className="page" aria-labelledby="group-title">
       <p className="breadcrumbs">
-        <Link to="/groups">Groups</Link> /
+        <Link to="/groups">{t('groups.title')}</Link> /
       </p>
-      <MaintenanceNotice assetIds={g.asset_ids} label="members of this group are in a maintenance window" />
+      <MaintenanceNotice assetIds={g.asset_ids} label={t('groups.inMaintenance')} />
       <div className="page-header">
-        <h1 id="group-title">{g.name}</h1>
+        <h1 id="group-title" translate="no">
+          {g.name}
+        </h1>
         {canMutate && (
           <div className="page-actions">
             <Link className="button" to={`/run?group=${encodeURIComponent(g.id)}`}>
-              Run a command
+              {t('assetPage.runCommand')}
             </Link>
             <button
               type="button"
@@ -189,7 +192,7 @@ export function GroupPage() {
                 setEditing(true);
               }}
             >
-              Rename
+              {t('groups.rename')}
             </button>
             <button
               type="button"
@@ -198,12 +201,16 @@ export function GroupPage() {
                 setDeleting(true);
               }}
             >
-              Delete
+              {t('common.delete')}
             </button>
           </div>
         )}
       </div>
-      {g.description && <p className="description">{g.description}</p>}
+      {g.description && (
+        <p className="description" translate="no">
+          {g.description}
+        </p>
+      )}
       <Members group={g} canMutate={canMutate} />
       {canMutate && <BulkServiceForm group={g} />}
       {editing && (
@@ -216,8 +223,8 @@ export function GroupPage() {
       )}
       <ConfirmDialog
         open={deleting}
-        title={`Delete the group ${g.name}?`}
-        confirmLabel="Delete group"
+        title={t('groups.deleteTitle', { name: g.name })}
+        confirmLabel={t('groups.deleteConfirm')}
         busy={remove.isPending}
         onConfirm={() => {
           remove.mutate();
@@ -227,7 +234,7 @@ export function GroupPage() {
           remove.reset();
         }}
       >
-        <p>The group goes; its {g.asset_ids.length} assets stay, as they are.</p>
+        <p>{t('groups.deleteText', { n: g.asset_ids.length })}</p>
         {remove.isError && <ErrorNotice error={remove.error} />}
       </ConfirmDialog>
     </section>

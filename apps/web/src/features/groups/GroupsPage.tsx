@@ -5,13 +5,15 @@ import { Link, useNavigate } from 'react-router';
 import { hub } from '../../api/client';
 import { useSession } from '../../app/session';
 import { EmptyState } from '../../components/EmptyState';
-import { formatTime } from '../../components/units';
 import { QueryStates } from '../../components/QueryStates';
 import { PageHeader } from '../../components/PageHeader';
+import { Time } from '../../components/Time';
+import { useT } from '../../i18n/I18nProvider';
 import { groupListKey } from './group-keys';
 import { GroupFormDialog } from './GroupFormDialog';
 
 export function GroupsPage() {
+  const { t } = useT();
   const { canMutate } = useSession();
   const navigate = useNavigate();
   const [creating, setCreating] = useState(false);
@@ -23,11 +25,11 @@ export function GroupsPage() {
     <section className="page" aria-labelledby="groups-title">
       <PageHeader
         titleId="groups-title"
-        title="Groups"
-        count={groups.isSuccess ? { n: groups.data.length, noun: 'group' } : undefined}
+        title={t('groups.title')}
+        count={groups.isSuccess ? t('groups.count', { n: groups.data.length }) : undefined}
         action={
           canMutate && {
-            label: 'New group',
+            label: t('groups.new'),
             onClick: () => {
               setCreating(true);
             },
@@ -36,33 +38,33 @@ export function GroupsPage() {
       />
       <QueryStates
         query={groups}
-        loadingLabel="Loading groups"
-        empty={
-          <EmptyState title="No groups yet">
-            {canMutate && <p>A group gathers assets to run a command on, or to filter the assets list by.</p>}
-          </EmptyState>
-        }
+        loadingLabel={t('groups.loading')}
+        empty={<EmptyState title={t('groups.none')}>{canMutate && <p>{t('groups.noneText')}</p>}</EmptyState>}
       >
         {(rows) => (
           <div className="rows-scroll">
-            <table className="data-table" aria-label="Groups">
+            <table className="data-table" aria-label={t('groups.title')}>
               <thead>
                 <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Assets</th>
-                  <th scope="col">Description</th>
-                  <th scope="col">Changed</th>
+                  <th scope="col">{t('groups.column', { column: 'name' })}</th>
+                  <th scope="col">{t('groups.column', { column: 'assets' })}</th>
+                  <th scope="col">{t('groups.column', { column: 'description' })}</th>
+                  <th scope="col">{t('groups.column', { column: 'changed' })}</th>
                 </tr>
               </thead>
               <tbody>
                 {rows.map((g) => (
                   <tr key={g.id}>
-                    <th scope="row">
+                    <th scope="row" translate="no">
                       <Link to={`/groups/${encodeURIComponent(g.id)}`}>{g.name}</Link>
                     </th>
                     <td className="cell-number">{g.asset_ids.length}</td>
-                    <td className="cell-wide">{g.description ?? <span className="muted">—</span>}</td>
-                    <td>{formatTime(g.updated_at)}</td>
+                    <td className="cell-wide" translate="no">
+                      {g.description ?? <span className="muted">—</span>}
+                    </td>
+                    <td>
+                      <Time value={g.updated_at} />
+                    </td>
                   </tr>
                 ))}
               </tbody>

@@ -13,8 +13,9 @@ import { fieldProblems } from '../../components/form-problems';
 import { useSession } from '../../app/session';
 import { AssetPicker, type PickedAsset } from '../../components/AssetPicker';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { addResult, endRun, startRun, summaryText, type RunState } from './run-state';
-import { RunResults } from './RunResults';
+import { useT } from '../../i18n/I18nProvider';
+import { addResult, endRun, startRun, type RunState } from './run-state';
+import { RunResults, RunSummary } from './RunResults';
 import { TimeoutField } from './TimeoutField';
 
 type TargetMode = 'assets' | 'group';
@@ -36,6 +37,7 @@ function useGroups() {
 }
 
 export function RunPage() {
+  const { t, rich } = useT();
   const { canMutate } = useSession();
   const [params] = useSearchParams();
   const [mode, setMode] = useState<TargetMode>(params.get('group') ? 'group' : 'assets');
@@ -59,8 +61,8 @@ export function RunPage() {
   if (!canMutate) {
     return (
       <section className="page" aria-labelledby="run-title">
-        <h1 id="run-title">Run a command</h1>
-        <p className="notice">Your role can read the fleet but not run commands on it.</p>
+        <h1 id="run-title">{t('run.title')}</h1>
+        <p className="notice">{t('run.viewerNotice')}</p>
       </section>
     );
   }
@@ -105,11 +107,11 @@ export function RunPage() {
   return (
     <section className="page run-page" aria-labelledby="run-title">
       <div className="page-header">
-        <h1 id="run-title">Run a command</h1>
+        <h1 id="run-title">{t('run.title')}</h1>
       </div>
       <form className="run-form panel" onSubmit={submit} noValidate>
         <fieldset className="target-mode">
-          <legend>Targets</legend>
+          <legend>{t('targets.legend')}</legend>
           <label className="checkbox">
             <input
               type="radio"
@@ -119,7 +121,7 @@ export function RunPage() {
                 setMode('assets');
               }}
             />
-            Assets
+            {t('targets.assets')}
           </label>
           <label className="checkbox">
             <input
@@ -130,13 +132,13 @@ export function RunPage() {
                 setMode('group');
               }}
             />
-            A group
+            {t('targets.group')}
           </label>
         </fieldset>
         {mode === 'assets' ? (
           <div className="field">
             <AssetPicker
-              label="Add an asset"
+              label={t('targets.add')}
               picked={new Set(picked.map((p) => p.id))}
               onPick={(asset) => {
                 setPicked((list) => [...list, asset]);
@@ -144,30 +146,30 @@ export function RunPage() {
             />
             {preselected.isError && <ErrorNotice error={preselected.error} />}
             {picked.length > 0 ? (
-              <ul className="chips" aria-label="Chosen assets">
+              <ul className="chips" aria-label={t('targets.chosen')}>
                 {picked.map((p) => (
                   <li key={p.id} className="chip">
-                    {p.name}
+                    <span translate="no">{p.name}</span>
                     <button
                       type="button"
                       className="chip-remove"
-                      aria-label={`Remove ${p.name}`}
+                      aria-label={t('common.removeNamed', { name: p.name })}
                       onClick={() => {
                         setPicked((list) => list.filter((x) => x.id !== p.id));
                       }}
                     >
-                      ×
+                      <span translate="no">×</span>
                     </button>
                   </li>
                 ))}
               </ul>
             ) : (
-              <p className="muted small">No asset chosen yet.</p>
+              <p className="muted small">{t('targets.none')}</p>
             )}
           </div>
         ) : (
           <div className="field">
-            <label htmlFor="run-group">Group</label>
+            <label htmlFor="run-group">{t('targets.groupLabel')}</label>
             <select
               id="run-group"
               value={groupId}
@@ -175,26 +177,27 @@ export function RunPage() {
                 setGroupId(e.target.value);
               }}
             >
-              <option value="">Choose a group</option>
+              <option value="">{t('targets.chooseGroup')}</option>
               {groups.data?.map((g) => (
                 <option key={g.id} value={g.id}>
-                  {g.name} ({g.asset_ids.length} asset{g.asset_ids.length === 1 ? '' : 's'})
+                  {t('targets.groupOption', { name: g.name, n: g.asset_ids.length })}
                 </option>
               ))}
             </select>
             {groups.isError && <ErrorNotice error={groups.error} />}
             {groups.isSuccess && groups.data.length === 0 && (
               <p className="muted small">
-                No groups yet: <Link to="/groups">make one</Link>.
+                {rich('run.noGroups', { link: <Link to="/groups">{t('run.makeGroup')}</Link> })}
               </p>
             )}
           </div>
         )}
         <div className="field">
-          <label htmlFor="run-command">Command</label>
+          <label htmlFor="run-command">{t('run.command')}</label>
           <textarea
             id="run-command"
             className="mono"
+            translate="no"
             rows={3}
             spellCheck={false}
             value={command}
@@ -214,7 +217,7 @@ export function RunPage() {
           <TimeoutField value={timeout} onChange={setTimeoutText} problem={problems.timeout} />
           <div className="run-buttons">
             <button type="submit" className="primary" disabled={!ready}>
-              {run?.running ? 'Running…' : 'Run'}
+              {run?.running ? t('run.running') : t('run.run')}
             </button>
             {run?.running && (
               <button
@@ -223,31 +226,27 @@ export function RunPage() {
                   abort.current?.abort();
                 }}
               >
-                Stop waiting
+                {t('run.stopWaiting')}
               </button>
             )}
           </div>
         </div>
-        {run?.running && (
-          <p className="muted small">
-            Stopping the wait does not stop commands already sent: they run to their end on the agents.
-          </p>
-        )}
+        {run?.running && <p className="muted small">{t('run.stopNote')}</p>}
       </form>
       {error !== null && (
         <ErrorNotice
           error={
             error instanceof ExecStreamBrokenError
-              ? new Error(`${error.message}: the results below are what arrived.`)
+              ? new Error(t('run.streamBroken', { message: error.message }))
               : error
           }
         />
       )}
       {run && (
         <section aria-labelledby="results-title" className="run-results">
-          <h2 id="results-title">Results</h2>
+          <h2 id="results-title">{t('run.results')}</h2>
           <p aria-live="polite" className="run-summary">
-            {summaryText(run)}
+            <RunSummary run={run} />
           </p>
           <RunResults run={run} names={names.current} />
         </section>

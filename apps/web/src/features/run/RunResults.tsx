@@ -8,7 +8,8 @@ import { Link } from 'react-router';
 import type { ExecResult } from '@svc/protocol';
 import { hub } from '../../api/client';
 import { formatDuration } from '../../components/units';
-import { runRows, type RunState } from './run-state';
+import { useT } from '../../i18n/I18nProvider';
+import { runRows, runTally, type RunState } from './run-state';
 
 const namesLookedUp = 100;
 /** With this many targets or fewer, outputs are shown unfolded. */
@@ -32,36 +33,61 @@ function Output({ label, text }: { label: string; text: string }) {
   if (text === '') return null;
   return (
     <div className="output">
-      <h4>{label}</h4>
-      <pre className="mono">{text}</pre>
+      <h4 translate="no">{label}</h4>
+      <pre className="mono" translate="no">
+        {text}
+      </pre>
     </div>
   );
 }
 
+/** `3 targets: 2 ok, 1 offline; …`: how the run stands, in the reader's language. */
+export function RunSummary({ run }: { run: RunState }) {
+  const { t } = useT();
+  const { total, counts, waiting } = runTally(run);
+  const targets = t('run.targets', { n: total });
+  const summary =
+    counts.length > 0
+      ? t('run.summary', {
+          targets,
+          counts: counts.map(({ status, n }) => t('run.statusCount', { n, status })).join(', '),
+        })
+      : targets;
+  return <>{waiting > 0 ? t('run.summaryRunning', { summary, n: waiting }) : summary}</>;
+}
+
 function ResultBody({ result }: { result: ExecResult }) {
+  const { t } = useT();
   const empty = result.stdout === '' && result.stderr === '';
   return (
     <>
-      {result.error && <p className="result-error">{result.error}</p>}
+      {result.error && (
+        <p className="result-error" translate="no">
+          {result.error}
+        </p>
+      )}
       {result.truncated && (
-        <p className="chip truncated" title="The output was longer than the hub keeps">
-          output truncated
+        <p className="chip truncated" title={t('run.truncatedTitle')}>
+          {t('run.truncated')}
         </p>
       )}
       {result.left_running && (
         <p className="muted small">
-          The command left {result.left_running.count} process{result.left_running.count === 1 ? '' : 'es'}{' '}
-          running; the agent {result.left_running.killed ? 'ended them' : 'could not end them all'}.
+          {t('run.leftRunning', {
+            n: result.left_running.count,
+            killed: result.left_running.killed ? 'yes' : 'no',
+          })}
         </p>
       )}
       <Output label="stdout" text={result.stdout} />
       <Output label="stderr" text={result.stderr} />
-      {empty && result.status === 'ok' && <p className="muted small">No output.</p>}
+      {empty && result.status === 'ok' && <p className="muted small">{t('run.noOutput')}</p>}
     </>
   );
 }
 
 export function RunResults({ run, names }: { run: RunState; names: ReadonlyMap<string, string> }) {
+  const { t } = useT();
   const rows = runRows(run);
   const nameOf = useNames(
     rows.map((r) => r.assetId),
@@ -74,20 +100,24 @@ export function RunResults({ run, names }: { run: RunState; names: ReadonlyMap<s
         <li key={assetId} className={`result result-${result?.status ?? 'waiting'}`} data-asset-id={assetId}>
           <details open={unfolded}>
             <summary>
-              <span className="result-name">
+              <span className="result-name" translate="no">
                 <Link to={`/assets/${encodeURIComponent(assetId)}`}>{nameOf(assetId)}</Link>
               </span>
-              <span className="result-status">{result ? result.status : 'running…'}</span>
+              <span className="result-status">
+                {t('run.status', { status: result?.status ?? 'running' })}
+              </span>
               {result && (
                 <>
                   <span className="result-exit">
-                    exit code {result.exit_code === null ? '—' : result.exit_code}
+                    {t('run.exitCode', { code: result.exit_code === null ? '—' : String(result.exit_code) })}
                   </span>
-                  <span className="result-duration">{formatDuration(result.duration_ms)}</span>
+                  <span className="result-duration" translate="no">
+                    {formatDuration(result.duration_ms)}
+                  </span>
                 </>
               )}
             </summary>
-            {result ? <ResultBody result={result} /> : <p className="muted small">Waiting for the agent…</p>}
+            {result ? <ResultBody result={result} /> : <p className="muted small">{t('run.waiting')}</p>}
           </details>
         </li>
       ))}

@@ -3,6 +3,7 @@
  */
 import { execLimits } from '@svc/protocol';
 import { FormField } from '../../components/FormField';
+import { useT } from '../../i18n/I18nProvider';
 
 export function TimeoutField({
   value,
@@ -13,8 +14,9 @@ export function TimeoutField({
   onChange: (text: string) => void;
   problem: string | undefined;
 }) {
+  const { t } = useT();
   return (
-    <FormField label={`Timeout (seconds, 1 to ${execLimits.maxTimeout})`} problem={problem}>
+    <FormField label={t('run.timeout', { max: execLimits.maxTimeout })} problem={problem}>
       {(control) => (
         <input
           {...control}

@@ -41,16 +41,33 @@ export function runRows(state: RunState): { assetId: string; result: ExecResult 
   ];
 }
 
-/** `3 targets: 2 ok, 1 offline`, from the summary or, while running, from what has arrived. */
+export interface RunTally {
+  total: number;
+  /** The statuses that occurred, in a fixed order, with how many. */
+  counts: { status: ExecResult['status']; n: number }[];
+  /** Targets not answered yet while the run lasts. */
+  waiting: number;
+}
+
+/** How a run stands, from the summary or, while running, from what has arrived. */
+export function runTally(state: RunState): RunTally {
+  const summary = state.summary ?? countResults([...state.results.values()], state.targets.length);
+  return {
+    total: summary.total,
+    counts: (['ok', 'timeout', 'offline', 'error'] as const)
+      .filter((status) => summary[status] > 0)
+      .map((status) => ({ status, n: summary[status] })),
+    waiting: state.running ? summary.total - state.results.size : 0,
+  };
+}
+
+/** `3 targets: 2 ok, 1 offline` in English, for the pages not translated yet (RunSummary translates it). */
 export function summaryText(state: RunState): string {
-  const counts = state.summary ?? countResults([...state.results.values()], state.targets.length);
-  const parts = (['ok', 'timeout', 'offline', 'error'] as const)
-    .filter((status) => counts[status] > 0)
-    .map((status) => `${counts[status]} ${status}`);
-  const total = `${counts.total} target${counts.total === 1 ? '' : 's'}`;
-  const waiting = state.running ? counts.total - state.results.size : 0;
+  const { total, counts, waiting } = runTally(state);
+  const parts = counts.map(({ status, n }) => `${n} ${status}`);
+  const targets = `${total} target${total === 1 ? '' : 's'}`;
   return [
-    parts.length > 0 ? `${total}: ${parts.join(', ')}` : total,
+    parts.length > 0 ? `${targets}: ${parts.join(', ')}` : targets,
     ...(waiting > 0 ? [`${waiting} running`] : []),
   ].join('; ');
 }

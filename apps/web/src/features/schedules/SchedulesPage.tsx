@@ -14,9 +14,9 @@ import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { TextField } from '../../components/TextField';
 import { Loading } from '../../components/Loading';
-import { formatTime } from '../../components/units';
-import { RunResults } from '../run/RunResults';
-import { summaryText } from '../run/run-state';
+import { Time } from '../../components/Time';
+import { useT } from '../../i18n/I18nProvider';
+import { RunResults, RunSummary } from '../run/RunResults';
 import { completedRun } from '../actions/completed-run';
 import { useSavedActions } from '../actions/ActionsPage';
 import { PanelForm } from '../../components/PanelForm';
@@ -41,6 +41,7 @@ const zones: readonly string[] = Intl.supportedValuesOf('timeZone');
 
 /** A new schedule, or (with `schedule`) the edit of one: only what changed is sent. */
 function ScheduleForm({ schedule, onDone }: { schedule?: Schedule; onDone: () => void }) {
+  const { t } = useT();
   const actions = useSavedActions();
   const [name, setName] = useState(schedule?.name ?? '');
   const [cron, setCron] = useState(schedule?.cron ?? '0 3 * * *');
@@ -92,13 +93,13 @@ function ScheduleForm({ schedule, onDone }: { schedule?: Schedule; onDone: () =>
   const { problems } = save;
   return (
     <PanelForm
-      title={schedule ? `Edit ${schedule.name}` : 'New schedule'}
+      title={schedule ? t('common.editNamed', { name: schedule.name }) : t('schedules.new')}
       mutation={save}
       onSubmit={() => {
         save.mutate();
       }}
       onCancel={schedule ? onDone : undefined}
-      submitLabel="Save schedule"
+      submitLabel={t('schedules.save')}
       canSubmit={
         name.trim() !== '' &&
         cron.trim() !== '' &&
@@ -106,18 +107,18 @@ function ScheduleForm({ schedule, onDone }: { schedule?: Schedule; onDone: () =>
         (!needsTargets || targetsChosen(choice))
       }
     >
-      <TextField label="Name" problem={problems.name} value={name} onChange={setName} />
+      <TextField label={t('schedules.name')} problem={problems.name} value={name} onChange={setName} />
       <div className="run-options">
         <TextField
-          label="Cron expression"
-          hint="minute hour day month weekday; a sixth field first for seconds"
+          label={t('schedules.cron')}
+          hint={t('schedules.cronHint')}
           problem={problems.cron}
           className="mono"
           value={cron}
           onChange={setCron}
         />
         <TextField
-          label="Time zone"
+          label={t('schedules.timezone')}
           problem={problems.timezone}
           list="schedule-zones"
           value={timezone}
@@ -137,10 +138,10 @@ function ScheduleForm({ schedule, onDone }: { schedule?: Schedule; onDone: () =>
             setOnlyInWindow(e.target.checked);
           }}
         />
-        Only inside a maintenance window (a tick outside one is skipped)
+        {t('schedules.onlyInWindow')}
       </label>
       <fieldset className="target-mode">
-        <legend>Runs</legend>
+        <legend>{t('schedules.runs')}</legend>
         <label className="checkbox">
           <input
             type="radio"
@@ -150,7 +151,7 @@ function ScheduleForm({ schedule, onDone }: { schedule?: Schedule; onDone: () =>
               setRuns('command');
             }}
           />
-          A command
+          {t('schedules.runsCommand')}
         </label>
         <label className="checkbox">
           <input
@@ -161,12 +162,12 @@ function ScheduleForm({ schedule, onDone }: { schedule?: Schedule; onDone: () =>
               setRuns('action');
             }}
           />
-          A saved action
+          {t('schedules.runsAction')}
         </label>
       </fieldset>
       {runs === 'command' ? (
         <TextField
-          label="Command"
+          label={t('schedules.command')}
           problem={problems.command}
           multiline
           className="mono"
@@ -177,7 +178,7 @@ function ScheduleForm({ schedule, onDone }: { schedule?: Schedule; onDone: () =>
         />
       ) : (
         <div className="field">
-          <label htmlFor="schedule-action">Saved action</label>
+          <label htmlFor="schedule-action">{t('schedules.action')}</label>
           <select
             id="schedule-action"
             value={actionId}
@@ -185,7 +186,7 @@ function ScheduleForm({ schedule, onDone }: { schedule?: Schedule; onDone: () =>
               setActionId(e.target.value);
             }}
           >
-            <option value="">Choose an action</option>
+            <option value="">{t('schedules.chooseAction')}</option>
             {actions.data?.map((a) => (
               <option key={a.id} value={a.id}>
                 {a.name}
@@ -200,7 +201,7 @@ function ScheduleForm({ schedule, onDone }: { schedule?: Schedule; onDone: () =>
                 setOwnTargets(!e.target.checked);
               }}
             />
-            On the action&apos;s own targets
+            {t('schedules.actionTargets')}
           </label>
           {problems.command && <span className="field-error">{problems.command}</span>}
         </div>
@@ -221,6 +222,7 @@ function ScheduleForm({ schedule, onDone }: { schedule?: Schedule; onDone: () =>
 }
 
 function History({ schedule }: { schedule: Schedule }) {
+  const { t } = useT();
   const [open, setOpen] = useState<string | null>(null);
   const runs = useQuery({
     queryKey: ['schedules', 'runs', schedule.id],
@@ -232,18 +234,18 @@ function History({ schedule }: { schedule: Schedule }) {
   const shown = chosen ? completedRun(chosen.results, chosen.summary) : null;
   return (
     <section className="panel" aria-labelledby="history-title">
-      <h2 id="history-title">Runs of {schedule.name}</h2>
-      {runs.isPending && <Loading label="Loading runs" />}
+      <h2 id="history-title">{t('schedules.runsOf', { name: schedule.name })}</h2>
+      {runs.isPending && <Loading label={t('schedules.loadingRuns')} />}
       {runs.isError && <ErrorNotice error={runs.error} />}
-      {runs.isSuccess && runs.data.length === 0 && <EmptyState title="No runs yet" />}
+      {runs.isSuccess && runs.data.length === 0 && <EmptyState title={t('schedules.noRuns')} />}
       {runs.isSuccess && runs.data.length > 0 && (
-        <table className="data-table" aria-label="Runs">
+        <table className="data-table" aria-label={t('schedules.runsTable')}>
           <thead>
             <tr>
-              <th scope="col">Tick</th>
-              <th scope="col">Status</th>
-              <th scope="col">Targets</th>
-              <th scope="col">Note</th>
+              <th scope="col">{t('schedules.runColumn', { column: 'tick' })}</th>
+              <th scope="col">{t('schedules.runColumn', { column: 'status' })}</th>
+              <th scope="col">{t('schedules.runColumn', { column: 'targets' })}</th>
+              <th scope="col">{t('schedules.runColumn', { column: 'note' })}</th>
             </tr>
           </thead>
           <tbody>
@@ -259,15 +261,23 @@ function History({ schedule }: { schedule: Schedule }) {
                         setOpen(open === r.id ? null : r.id);
                       }}
                     >
-                      {formatTime(r.tick_at)}
+                      <Time value={r.tick_at} />
                     </button>
                   ) : (
-                    formatTime(r.tick_at)
+                    <Time value={r.tick_at} />
                   )}
                 </th>
-                <td>{r.status}</td>
-                <td>{shownSummary(r)}</td>
-                <td className="cell-wide">{r.error ?? ''}</td>
+                <td>{t('schedules.runStatus', { status: r.status })}</td>
+                <td>
+                  {r.status === 'missed'
+                    ? t('schedules.missed', { n: r.ticks })
+                    : r.summary
+                      ? t('schedules.okOf', { ok: r.summary.ok, total: r.summary.total })
+                      : ''}
+                </td>
+                <td className="cell-wide" translate="no">
+                  {r.error ?? ''}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -275,7 +285,9 @@ function History({ schedule }: { schedule: Schedule }) {
       )}
       {chosen && shown && (
         <div className="run-results">
-          <p className="run-summary">{summaryText(shown)}</p>
+          <p className="run-summary">
+            <RunSummary run={shown} />
+          </p>
           <RunResults run={shown} names={new Map()} />
         </div>
       )}
@@ -283,14 +295,8 @@ function History({ schedule }: { schedule: Schedule }) {
   );
 }
 
-function shownSummary(run: ScheduleRun): string {
-  if (run.status === 'missed') return `${run.ticks} tick${run.ticks === 1 ? '' : 's'} missed`;
-  const s = run.summary;
-  if (!s) return '';
-  return `${s.ok} ok of ${s.total}`;
-}
-
 export function SchedulesPage() {
+  const { t } = useT();
   const { canMutate } = useSession();
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<Schedule | null>(null);
@@ -320,18 +326,18 @@ export function SchedulesPage() {
     <section className="page" aria-labelledby="schedules-title">
       <PageHeader
         titleId="schedules-title"
-        title="Schedules"
+        title={t('schedules.title')}
         action={
           canMutate &&
           !creating && {
-            label: 'New schedule',
+            label: t('schedules.new'),
             onClick: () => {
               setCreating(true);
             },
           }
         }
       />
-      <MaintenanceNotice label="assets are in a maintenance window: schedules marked for it may run" />
+      <MaintenanceNotice label={t('schedules.inMaintenance')} />
       {creating && (
         <ScheduleForm
           onDone={() => {
@@ -351,27 +357,23 @@ export function SchedulesPage() {
       {toggle.isError && <ErrorNotice error={toggle.error} />}
       <QueryStates
         query={schedules}
-        loadingLabel="Loading schedules"
+        loadingLabel={t('schedules.loading')}
         empty={
-          <EmptyState title="No schedules yet">
-            {canMutate && (
-              <p>A schedule runs a command or a saved action by itself, at the times you give.</p>
-            )}
-          </EmptyState>
+          <EmptyState title={t('schedules.none')}>{canMutate && <p>{t('schedules.noneText')}</p>}</EmptyState>
         }
       >
         {(rows) => (
           <div className="rows-scroll">
-            <table className="data-table" aria-label="Schedules">
+            <table className="data-table" aria-label={t('schedules.title')}>
               <thead>
                 <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">When</th>
-                  <th scope="col">Runs</th>
-                  <th scope="col">Next run</th>
-                  <th scope="col">Last run</th>
+                  <th scope="col">{t('schedules.column', { column: 'name' })}</th>
+                  <th scope="col">{t('schedules.column', { column: 'when' })}</th>
+                  <th scope="col">{t('schedules.column', { column: 'runs' })}</th>
+                  <th scope="col">{t('schedules.column', { column: 'next' })}</th>
+                  <th scope="col">{t('schedules.column', { column: 'last' })}</th>
                   <th scope="col">
-                    <span className="visually-hidden">Actions</span>
+                    <span className="visually-hidden">{t('common.actions')}</span>
                   </th>
                 </tr>
               </thead>
@@ -379,58 +381,64 @@ export function SchedulesPage() {
                 {rows.map((s) => (
                   <tr key={s.id} data-schedule-id={s.id}>
                     <th scope="row">
-                      {s.name}
+                      <span translate="no">{s.name}</span>
                       {s.only_in_maintenance_window && (
-                        <span className="chip" title="Runs only inside a maintenance window">
-                          in a window only
+                        <span className="chip" title={t('schedules.windowOnlyTitle')}>
+                          {t('schedules.windowOnly')}
                         </span>
                       )}
                     </th>
                     <td>
-                      <code className="mono">{s.cron}</code> <span className="muted small">{s.timezone}</span>
+                      <code className="mono">{s.cron}</code>{' '}
+                      <span className="muted small" translate="no">
+                        {s.timezone}
+                      </span>
                     </td>
                     <td className="cell-wide">
                       {s.command !== null ? (
                         <code className="mono">{s.command}</code>
                       ) : (
-                        `saved action ${s.action_id ?? ''}`
+                        t('schedules.savedAction', { id: s.action_id ?? '' })
                       )}
                     </td>
                     <td className="next-run">
                       {!s.enabled ? (
-                        <span className="muted">paused</span>
+                        <span className="muted">{t('schedules.paused')}</span>
                       ) : s.next_run_at ? (
-                        formatTime(s.next_run_at)
+                        <Time value={s.next_run_at} />
                       ) : (
-                        'none'
+                        t('schedules.noNextRun')
                       )}
                     </td>
                     <td>
-                      {s.last_run_at ? formatTime(s.last_run_at) : <span className="muted">never</span>}
+                      <Time value={s.last_run_at} empty={t('time.never')} />
                     </td>
                     <td className="cell-actions">
                       <button
                         type="button"
                         className="small"
-                        aria-label={`History of ${s.name}`}
+                        aria-label={t('schedules.historyOf', { name: s.name })}
                         onClick={() => {
                           setViewing(s.id);
                         }}
                       >
-                        History
+                        {t('schedules.history')}
                       </button>
                       {canMutate && (
                         <>
                           <button
                             type="button"
                             className="small"
-                            aria-label={`${s.enabled ? 'Pause' : 'Resume'} ${s.name}`}
+                            aria-label={t('schedules.toggleNamed', {
+                              enabled: s.enabled ? 'yes' : 'no',
+                              name: s.name,
+                            })}
                             disabled={toggle.isPending}
                             onClick={() => {
                               toggle.mutate(s);
                             }}
                           >
-                            {s.enabled ? 'Pause' : 'Resume'}
+                            {t('schedules.toggle', { enabled: s.enabled ? 'yes' : 'no' })}
                           </button>
                           <EditDeleteButtons
                             name={s.name}
@@ -455,14 +463,14 @@ export function SchedulesPage() {
       {viewed && <History schedule={viewed} />}
       <ConfirmMutationDialog
         record={deleting}
-        title={(record) => `Delete ${record.name}?`}
-        confirmLabel="Delete"
+        title={(record) => t('schedules.deleteTitle', { name: record.name })}
+        confirmLabel={t('common.delete')}
         mutation={remove}
         onClose={() => {
           setDeleting(null);
         }}
       >
-        {() => <p>The schedule stops and its run history is removed with it.</p>}
+        {() => <p>{t('schedules.deleteText')}</p>}
       </ConfirmMutationDialog>
     </section>
   );

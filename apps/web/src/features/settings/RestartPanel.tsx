@@ -8,14 +8,15 @@ import type { RestartResult, Setting } from '@svc/protocol';
 import { hub } from '../../api/client';
 import { ConfirmDialog } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
+import { useT } from '../../i18n/I18nProvider';
 
 const waitStepMs = 1_000;
 const waitSteps = 90;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Polls the hub's status until its start time differs from `before`; throws after `waitSteps` tries. */
-async function waitForRestart(before: string): Promise<void> {
+/** Polls the hub's status until its start time differs from `before`; throws `giveUp` after `waitSteps` tries. */
+async function waitForRestart(before: string, giveUp: string): Promise<void> {
   for (let step = 0; step < waitSteps; step += 1) {
     await sleep(waitStepMs);
     try {
@@ -25,14 +26,13 @@ async function waitForRestart(before: string): Promise<void> {
       // Not answering yet (closed, starting): keep waiting.
     }
   }
-  throw new Error(
-    `The hub did not answer again within ${(waitSteps * waitStepMs) / 1000} s. Check its log, then reload.`,
-  );
+  throw new Error(giveUp);
 }
 
 type Phase = 'idle' | 'restarting' | 'back';
 
 export function RestartPanel({ pending }: { pending: readonly Setting[] }) {
+  const { t } = useT();
   const client = useQueryClient();
   const [confirming, setConfirming] = useState(false);
   const [phase, setPhase] = useState<Phase>('idle');
@@ -43,7 +43,7 @@ export function RestartPanel({ pending }: { pending: readonly Setting[] }) {
       if (!result.restarting) return result;
       setConfirming(false);
       setPhase('restarting');
-      await waitForRestart(before);
+      await waitForRestart(before, t('settings.noAnswer', { seconds: (waitSteps * waitStepMs) / 1000 }));
       return result;
     },
     onSuccess: async (result) => {
@@ -60,27 +60,24 @@ export function RestartPanel({ pending }: { pending: readonly Setting[] }) {
       className={pending.length > 0 ? 'panel restart-panel attention' : 'panel restart-panel'}
       aria-labelledby="restart-title"
     >
-      <h2 id="restart-title">Restart</h2>
+      <h2 id="restart-title">{t('settings.restart')}</h2>
       {pending.length > 0 ? (
-        <p>
-          {pending.length === 1 ? 'One setting waits' : `${pending.length} settings wait`} for a restart:{' '}
-          {pending.map((s) => s.key).join(', ')}.
-        </p>
+        <p>{t('settings.pending', { n: pending.length, keys: pending.map((s) => s.key).join(', ') })}</p>
       ) : (
-        <p className="muted">No setting waits for a restart.</p>
+        <p className="muted">{t('settings.noPending')}</p>
       )}
       {phase === 'restarting' && (
         <p className="notice" role="status">
-          <span className="spinner" aria-hidden="true" /> The hub is restarting; waiting for it to answer…
+          <span className="spinner" aria-hidden="true" /> {t('settings.restarting')}
         </p>
       )}
       {phase === 'back' && (
         <p className="notice ok" role="status">
-          The hub restarted and answers again.
+          {t('settings.back')}
         </p>
       )}
       {restart.isSuccess && !restart.data.restarting && (
-        <p className="notice" role="status">
+        <p className="notice" role="status" translate="no">
           {restart.data.message}
         </p>
       )}
@@ -95,12 +92,12 @@ export function RestartPanel({ pending }: { pending: readonly Setting[] }) {
           setConfirming(true);
         }}
       >
-        Restart the hub
+        {t('settings.restartHub')}
       </button>
       <ConfirmDialog
         open={confirming}
-        title="Restart the hub?"
-        confirmLabel="Restart now"
+        title={t('settings.restartTitle')}
+        confirmLabel={t('settings.restartNow')}
         busy={restart.isPending}
         onConfirm={() => {
           restart.mutate();
@@ -109,10 +106,7 @@ export function RestartPanel({ pending }: { pending: readonly Setting[] }) {
           setConfirming(false);
         }}
       >
-        <p>
-          The hub stops serving for a few seconds: agents reconnect, commands in flight are cut off, and
-          settings read at start take their new values.
-        </p>
+        <p>{t('settings.restartText')}</p>
         {restart.isError && <ErrorNotice error={restart.error} />}
       </ConfirmDialog>
     </section>

@@ -4,7 +4,7 @@
  * value is shown under that setting. Settings read only at start say so, and the restart panel restarts the
  * hub and waits for it to answer again.
  */
-import { useState, type SyntheticEvent } from 'react';
+import { useId, useState, type ReactNode, type SyntheticEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   settingDomains,
@@ -12,26 +12,24 @@ import {
   type SettingDomain,
   type SettingsPatch,
   type SettingsUpdated,
+  type SettingValue,
 } from '@svc/protocol';
 import { hub, SvcApiError } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { FormField } from '../../components/FormField';
+import type { ControlProps } from '../../components/FormField';
 import { Loading } from '../../components/Loading';
+import { useT } from '../../i18n/I18nProvider';
 import { RestartPanel } from './RestartPanel';
-import { displayValue, settingInput, valueFromDraft } from './setting-input';
+import { settingInput, valueFromDraft } from './setting-input';
 
 const settingsKey = ['settings'] as const;
 
-const domainText: Record<SettingDomain, { title: string; about: string }> = {
-  enrollment: { title: 'Enrollment', about: 'Agent bootstrap: defaults of new enrollment tokens.' },
-  connectors: {
-    title: 'Connectors',
-    about: 'Collector behaviour: service discovery defaults sent to agents when they connect.',
-  },
-  retention: { title: 'Retention', about: 'How long history is kept.' },
-  runtime: { title: 'Runtime and policies', about: 'Behaviour defaults, policy switches and rate limits.' },
-  notifications: { title: 'Notifications', about: 'Alert routing and escalation.' },
-};
+/** A value as the page shows it: a switch in the reader's words, anything else as the hub has it. */
+function useShowValue(): (value: SettingValue) => string {
+  const { t } = useT();
+  return (value) =>
+    typeof value === 'boolean' ? t('settings.switch', { on: value ? 'yes' : 'no' }) : String(value);
+}
 
 /** The hub's problems by setting key (`body.<key>` or `<key>`). */
 function problemsByKey(error: unknown): Record<string, string> {
@@ -52,12 +50,13 @@ function draftOf(setting: Setting): Draft {
 }
 
 function SourceBadge({ setting }: { setting: Setting }) {
+  const { t } = useT();
   return (
     <span
       className={`chip source-${setting.source}`}
-      title={setting.env_var ? `env var ${setting.env_var}` : undefined}
+      title={setting.env_var ? t('settings.envVar', { name: setting.env_var }) : undefined}
     >
-      {setting.source}
+      {t('settings.source', { source: setting.source })}
     </span>
   );
 }
@@ -73,18 +72,29 @@ function SettingControl({
   problem: string | undefined;
   onChange: (draft: Draft) => void;
 }) {
+  const { t } = useT();
+  const id = useId();
+  const show = useShowValue();
   const input = settingInput(setting);
   const hint = (
     <>
-      {setting.description}. Default {displayValue(setting.default)}
-      {setting.env_var ? `, env ${setting.env_var}` : ''}
-      {setting.restart_required ? '; applied at restart' : ''}.
+      <span translate="no">{setting.description}</span>
+      {'. '}
+      {t('settings.hint', {
+        value: show(setting.default),
+        env: setting.env_var ?? 'none',
+        restart: setting.restart_required ? 'yes' : 'no',
+      })}
     </>
   );
   return (
     <div className="setting-edit">
-      <FormField label={setting.key} hint={hint} problem={problem}>
-        {(p) => {
+      <div className="field">
+        {/* FormField's markup, with the label marked as data: it is the setting's key. */}
+        <label htmlFor={id} translate="no">
+          {setting.key}
+        </label>
+        {((p: ControlProps): ReactNode => {
           const disabled = draft.clear;
           switch (input.kind) {
             case 'boolean':
@@ -97,8 +107,8 @@ function SettingControl({
                     onChange({ ...draft, value: e.target.value === 'true' });
                   }}
                 >
-                  <option value="true">on</option>
-                  <option value="false">off</option>
+                  <option value="true">{t('settings.switch', { on: 'yes' })}</option>
+                  <option value="false">{t('settings.switch', { on: 'no' })}</option>
                 </select>
               );
             case 'choice':
@@ -112,7 +122,7 @@ function SettingControl({
                   }}
                 >
                   {input.choices.map((choice) => (
-                    <option key={choice} value={choice}>
+                    <option key={choice} value={choice} translate="no">
                       {choice}
                     </option>
                   ))}
@@ -145,8 +155,20 @@ function SettingControl({
                 />
               );
           }
-        }}
-      </FormField>
+        })({
+          id,
+          'aria-invalid': problem !== undefined,
+          'aria-describedby': problem === undefined ? `${id}-hint` : `${id}-hint ${id}-problem`,
+        })}
+        <span className="field-hint" id={`${id}-hint`}>
+          {hint}
+        </span>
+        {problem !== undefined && (
+          <span className="field-error" id={`${id}-problem`}>
+            {problem}
+          </span>
+        )}
+      </div>
       {setting.source === 'api' && (
         <label className="check small">
           <input
@@ -156,7 +178,7 @@ function SettingControl({
               onChange({ ...draft, clear: e.target.checked });
             }}
           />
-          Clear the API value ({setting.env_var ? 'env or default' : 'default'} applies)
+          {t('settings.clear', { env: setting.env_var ? 'yes' : 'no' })}
         </label>
       )}
     </div>
@@ -188,6 +210,7 @@ function DomainForm({
   settings: readonly Setting[];
   onDone: (result: SettingsUpdated | null) => void;
 }) {
+  const { t } = useT();
   const client = useQueryClient();
   const [drafts, setDrafts] = useState<Record<string, Draft>>(() =>
     Object.fromEntries(settings.map((s) => [s.key, draftOf(s)])),
@@ -212,7 +235,7 @@ function DomainForm({
       className="stack-form"
       onSubmit={submit}
       noValidate
-      aria-label={`${domainText[domain].title} settings`}
+      aria-label={t('settings.domainForm', { domain: t('settings.domain', { domain }) })}
     >
       {settings.map((setting) => (
         <SettingControl
@@ -234,10 +257,12 @@ function DomainForm({
           }}
           disabled={save.isPending}
         >
-          Cancel
+          {t('common.cancel')}
         </button>
         <button type="submit" className="primary" disabled={save.isPending}>
-          {save.isPending ? 'Saving…' : `Save ${domainText[domain].title.toLowerCase()}`}
+          {save.isPending
+            ? t('common.saving')
+            : t('settings.saveDomain', { domain: t('settings.domainLower', { domain }) })}
         </button>
       </div>
     </form>
@@ -245,13 +270,15 @@ function DomainForm({
 }
 
 function DomainView({ settings }: { settings: readonly Setting[] }) {
+  const { t } = useT();
+  const show = useShowValue();
   return (
     <table className="data-table settings-table">
       <thead>
         <tr>
-          <th scope="col">Setting</th>
-          <th scope="col">Value</th>
-          <th scope="col">Source</th>
+          <th scope="col">{t('settings.column', { column: 'setting' })}</th>
+          <th scope="col">{t('settings.column', { column: 'value' })}</th>
+          <th scope="col">{t('settings.column', { column: 'source' })}</th>
         </tr>
       </thead>
       <tbody>
@@ -259,16 +286,23 @@ function DomainView({ settings }: { settings: readonly Setting[] }) {
           <tr key={setting.key} data-testid={`setting-${setting.key}`}>
             <th scope="row">
               <code>{setting.key}</code>
-              <span className="setting-description">{setting.description}</span>
+              <span className="setting-description" translate="no">
+                {setting.description}
+              </span>
             </th>
             <td>
-              <strong className="setting-value">{displayValue(setting.value)}</strong>
+              <strong
+                className="setting-value"
+                translate={typeof setting.value === 'boolean' ? undefined : 'no'}
+              >
+                {show(setting.value)}
+              </strong>
               {setting.restart_required && !setting.pending_restart && (
-                <span className="chip" title="Read at start: a change applies after a restart">
-                  restart to apply
+                <span className="chip" title={t('settings.restartToApplyTitle')}>
+                  {t('settings.restartToApply')}
                 </span>
               )}
-              {setting.pending_restart && <span className="chip warn">waits for a restart</span>}
+              {setting.pending_restart && <span className="chip warn">{t('settings.waitsRestart')}</span>}
             </td>
             <td>
               <SourceBadge setting={setting} />
@@ -281,34 +315,38 @@ function DomainView({ settings }: { settings: readonly Setting[] }) {
 }
 
 function SavedNotice({ result }: { result: SettingsUpdated }) {
+  const { t } = useT();
   return (
     <p className="notice ok" role="status">
-      Saved {result.changed.length === 0 ? 'with no change' : result.changed.join(', ')}.
+      {result.changed.length === 0
+        ? t('settings.savedNothing')
+        : t('settings.saved', { changed: result.changed.join(', ') })}
       {result.restart_required.length > 0 &&
-        ` ${result.restart_required.join(', ')} ${result.restart_required.length === 1 ? 'applies' : 'apply'} after a restart.`}
+        ` ${t('settings.appliesAfterRestart', {
+          keys: result.restart_required.join(', '),
+          n: result.restart_required.length,
+        })}`}
     </p>
   );
 }
 
 export function SettingsPage() {
+  const { t } = useT();
   const [editing, setEditing] = useState<SettingDomain | null>(null);
   const [saved, setSaved] = useState<{ domain: SettingDomain; result: SettingsUpdated } | null>(null);
   const settings = useQuery({
     queryKey: settingsKey,
     queryFn: async () => (await hub.call('settings.list')).data.settings,
   });
-  if (settings.isPending) return <Loading label="Loading the settings" />;
+  if (settings.isPending) return <Loading label={t('settings.loading')} />;
   if (settings.isError) return <ErrorNotice error={settings.error} retry={() => void settings.refetch()} />;
   const all = settings.data;
   return (
     <section className="page" aria-labelledby="settings-title">
       <div className="page-header">
-        <h1 id="settings-title">Settings</h1>
+        <h1 id="settings-title">{t('settings.title')}</h1>
       </div>
-      <p className="muted">
-        A value set here wins over the environment, which wins over the default. Policies apply at once;
-        settings read at start wait for a restart.
-      </p>
+      <p className="muted">{t('settings.intro')}</p>
       <RestartPanel pending={all.filter((s) => s.pending_restart)} />
       {settingDomains.map((domain) => {
         const inDomain = all.filter((s) => s.domain === domain);
@@ -317,23 +355,23 @@ export function SettingsPage() {
         return (
           <section key={domain} className="panel settings-domain" aria-labelledby={`domain-${domain}`}>
             <div className="panel-header">
-              <h2 id={`domain-${domain}`}>{domainText[domain].title}</h2>
+              <h2 id={`domain-${domain}`}>{t('settings.domain', { domain })}</h2>
               {!isEditing && (
                 <button
                   type="button"
                   className="small"
                   disabled={editing !== null}
-                  aria-label={`Edit ${domainText[domain].title.toLowerCase()} settings`}
+                  aria-label={t('settings.editDomain', { domain: t('settings.domainLower', { domain }) })}
                   onClick={() => {
                     setSaved(null);
                     setEditing(domain);
                   }}
                 >
-                  Edit
+                  {t('common.edit')}
                 </button>
               )}
             </div>
-            <p className="muted small">{domainText[domain].about}</p>
+            <p className="muted small">{t('settings.domainAbout', { domain })}</p>
             {saved?.domain === domain && <SavedNotice result={saved.result} />}
             {isEditing ? (
               <DomainForm

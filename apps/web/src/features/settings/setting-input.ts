@@ -44,7 +44,3 @@ export function valueFromDraft(input: SettingInput, draft: string | boolean): Se
   if (input.kind === 'integer' && /^\s*-?\d+(\.\d+)?\s*$/.test(draft)) return Number(draft);
   return draft;
 }
-
-export function displayValue(value: SettingValue): string {
-  return typeof value === 'boolean' ? (value ? 'on' : 'off') : String(value);
-}

@@ -15,35 +15,54 @@ import { Loading } from '../../components/Loading';
 import { RowsTable, type RowsColumn } from '../../components/RowsTable';
 import { Time } from '../../components/Time';
 import { useResourceMutation } from '../../components/use-resource-mutation';
+import { useT } from '../../i18n/I18nProvider';
 import type { AssetTabProps } from '../../pages/asset/asset-tabs';
 import { useLiveInterval } from '../events/LiveEvents';
 import { assetUpdatesKey, updatesKey } from './updates-keys';
 import { agoText } from './updates-text';
 
-const columns: RowsColumn<AvailableUpdate>[] = [
-  {
-    key: 'name',
-    label: 'Package',
-    cell: (u) => (
-      <>
-        {u.name}
-        {u.security && <span className="chip severity-critical">security</span>}
-      </>
-    ),
-    sortValue: (u) => u.name,
-  },
-  { key: 'current', label: 'Installed', cell: (u) => u.current_version ?? '—' },
-  { key: 'new', label: 'Available', cell: (u) => u.new_version },
-  { key: 'source', label: 'From', cell: (u) => u.source ?? '—', sortValue: (u) => u.source ?? '' },
-  {
-    key: 'security',
-    label: 'Security',
-    cell: (u) => (u.security ? 'yes' : 'no'),
-    sortValue: (u) => (u.security ? 0 : 1),
-  },
-];
+function useColumns(): RowsColumn<AvailableUpdate>[] {
+  const { t } = useT();
+  return [
+    {
+      key: 'name',
+      label: t('updates.packageColumn', { column: 'name' }),
+      cell: (u) => (
+        <>
+          <span translate="no">{u.name}</span>
+          {u.security && <span className="chip severity-critical">{t('updates.securityChip')}</span>}
+        </>
+      ),
+      sortValue: (u) => u.name,
+    },
+    {
+      key: 'current',
+      label: t('updates.packageColumn', { column: 'current' }),
+      cell: (u) => <span translate="no">{u.current_version ?? '—'}</span>,
+    },
+    {
+      key: 'new',
+      label: t('updates.packageColumn', { column: 'new' }),
+      cell: (u) => <span translate="no">{u.new_version}</span>,
+    },
+    {
+      key: 'source',
+      label: t('updates.packageColumn', { column: 'source' }),
+      cell: (u) => <span translate="no">{u.source ?? '—'}</span>,
+      sortValue: (u) => u.source ?? '',
+    },
+    {
+      key: 'security',
+      label: t('updates.packageColumn', { column: 'security' }),
+      cell: (u) => t('updates.yesNo', { value: u.security ? 'yes' : 'no' }),
+      sortValue: (u) => (u.security ? 0 : 1),
+    },
+  ];
+}
 
 export function AssetUpdatesTab({ asset }: AssetTabProps) {
+  const { t } = useT();
+  const columns = useColumns();
   const { canMutate } = useSession();
   const navigate = useNavigate();
   const [confirmApply, setConfirmApply] = useState(false);
@@ -69,12 +88,12 @@ export function AssetUpdatesTab({ asset }: AssetTabProps) {
       await navigate(`/updates/runs/${encodeURIComponent(run.id)}`);
     },
   });
-  if (report.isPending) return <Loading label="Loading the available updates" />;
+  if (report.isPending) return <Loading label={t('updates.loadingAvailable')} />;
   if (report.isError) return <ErrorNotice error={report.error} retry={() => void report.refetch()} />;
   const r = report.data;
   const busy = refresh.isPending || start.isPending;
   return (
-    <section aria-label={`Updates of ${asset.name}`}>
+    <section aria-label={t('updates.updatesOf', { name: asset.name })}>
       {canMutate && r.supported && (
         <div className="row-actions">
           <button
@@ -84,7 +103,7 @@ export function AssetUpdatesTab({ asset }: AssetTabProps) {
               refresh.mutate();
             }}
           >
-            {refresh.isPending ? 'Checking…' : 'Check now'}
+            {refresh.isPending ? t('updates.checking') : t('updates.checkNow')}
           </button>
           <button
             type="button"
@@ -93,7 +112,7 @@ export function AssetUpdatesTab({ asset }: AssetTabProps) {
               start.mutate('dry_run');
             }}
           >
-            Dry run
+            {t('updates.mode', { mode: 'dry_run' })}
           </button>
           <button
             type="button"
@@ -103,37 +122,45 @@ export function AssetUpdatesTab({ asset }: AssetTabProps) {
               setConfirmApply(true);
             }}
           >
-            Apply
+            {t('updates.mode', { mode: 'apply' })}
           </button>
-          <Link to={`/updates/runs/new?asset=${encodeURIComponent(asset.id)}`}>More options</Link>
+          <Link to={`/updates/runs/new?asset=${encodeURIComponent(asset.id)}`}>
+            {t('updates.moreOptions')}
+          </Link>
         </div>
       )}
       {refresh.isError && <ErrorNotice error={refresh.error} />}
       {start.isError && !confirmApply && <ErrorNotice error={start.error} />}
-      <dl className="facts" aria-label="Update status">
+      <dl className="facts" aria-label={t('updates.statusFacts')}>
         <div>
-          <dt>Available updates</dt>
+          <dt>{t('updates.assetFact', { fact: 'available' })}</dt>
           <dd data-testid="updates-count">
             {r.updates ?? '—'}
             {r.truncated && '+'}
           </dd>
         </div>
         <div>
-          <dt>Security updates</dt>
+          <dt>{t('updates.assetFact', { fact: 'security' })}</dt>
           <dd className={r.security_updates ? 'state-bad' : undefined} data-testid="security-count">
             {r.security_updates ?? '—'}
           </dd>
         </div>
         <div>
-          <dt>Reboot</dt>
+          <dt>{t('updates.assetFact', { fact: 'reboot' })}</dt>
           <dd className={r.reboot_required ? 'state-bad' : undefined}>
-            {r.reboot_required === null ? '—' : r.reboot_required ? 'Required' : 'Not required'}
+            {r.reboot_required === null
+              ? '—'
+              : t('updates.rebootState', { required: r.reboot_required ? 'yes' : 'no' })}
           </dd>
         </div>
         <div>
-          <dt>Last patched</dt>
+          <dt>{t('updates.assetFact', { fact: 'patched' })}</dt>
           <dd>
-            {agoText(r.last_patched_at)}
+            {r.last_patched_at ? (
+              <time dateTime={r.last_patched_at}>{agoText(r.last_patched_at)}</time>
+            ) : (
+              t('time.never')
+            )}
             {r.last_patched_at && (
               <span className="muted small">
                 {' '}
@@ -143,19 +170,21 @@ export function AssetUpdatesTab({ asset }: AssetTabProps) {
           </dd>
         </div>
         <div>
-          <dt>Last checked</dt>
+          <dt>{t('updates.assetFact', { fact: 'checked' })}</dt>
           <dd>
-            <Time value={r.checked_at} empty="never" />
+            <Time value={r.checked_at} empty={t('time.never')} />
           </dd>
         </div>
         <div>
-          <dt>Package manager</dt>
-          <dd>{r.manager ?? (r.supported ? '—' : 'none the hub can drive')}</dd>
+          <dt>{t('updates.assetFact', { fact: 'manager' })}</dt>
+          <dd translate={r.manager ? 'no' : undefined}>
+            {r.manager ?? (r.supported ? '—' : t('updates.noManager'))}
+          </dd>
         </div>
       </dl>
-      {r.error && <p className="result-error">The last check failed: {r.error}</p>}
+      {r.error && <p className="result-error">{t('updates.lastCheckFailed', { error: r.error })}</p>}
       <RowsTable
-        label="Available updates"
+        label={t('updates.available')}
         rows={r.packages}
         columns={columns}
         rowKey={(u, index) => `${u.name}:${u.arch ?? ''}:${String(index)}`}
@@ -164,15 +193,15 @@ export function AssetUpdatesTab({ asset }: AssetTabProps) {
         emptyTitle={
           r.supported
             ? r.checked_at
-              ? 'Up to date'
-              : 'Not reported yet'
-            : 'No package manager the hub can drive on this machine'
+              ? t('updates.upToDate')
+              : t('updates.notReportedYet')
+            : t('updates.noManagerHere')
         }
       />
       <ConfirmDialog
         open={confirmApply}
-        title={`Apply all updates on ${asset.name}?`}
-        confirmLabel="Apply updates"
+        title={t('updates.applyTitle', { name: asset.name })}
+        confirmLabel={t('updates.submit', { start: 'now', mode: 'apply' })}
         busy={start.isPending}
         onConfirm={() => {
           start.mutate('apply');
@@ -182,10 +211,7 @@ export function AssetUpdatesTab({ asset }: AssetTabProps) {
           start.reset();
         }}
       >
-        <p>
-          The package manager installs {r.updates ?? 'the available'} update(s) now. The machine is not
-          rebooted.
-        </p>
+        <p>{t('updates.applyText', { known: r.updates === null ? 'no' : 'yes', n: r.updates ?? 0 })}</p>
         {start.isError && <ErrorNotice error={start.error} />}
       </ConfirmDialog>
     </section>

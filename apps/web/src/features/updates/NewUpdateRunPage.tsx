@@ -16,12 +16,10 @@ import { TargetsPicker } from '../../components/TargetsPicker';
 import { TextField } from '../../components/TextField';
 import { targetsProblem, withAsset } from '../../components/target-choice';
 import { useResourceMutation } from '../../components/use-resource-mutation';
+import { useT } from '../../i18n/I18nProvider';
 import { emptyRunForm, runBody, runFormReady, type RunForm } from './run-form';
 import { updatesKey } from './updates-keys';
-import { modeText, selectionText } from './updates-text';
 import { UpdatesNav } from './UpdatesNav';
-
-const startText = { now: 'Now', at: 'At a time', next_window: 'In the next maintenance window' } as const;
 
 /** The form as the address opens it: `?group=`, `?mode=apply`; `?asset=` is added once its name is read. */
 function initialForm(params: URLSearchParams): RunForm {
@@ -69,6 +67,7 @@ function Radios<V extends string>({
 }
 
 function RunFormPanel() {
+  const { t } = useT();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const [form, setForm] = useState<RunForm>(() => initialForm(params));
@@ -99,14 +98,12 @@ function RunFormPanel() {
   const apply = form.mode === 'apply';
   return (
     <PanelForm
-      title="New update run"
+      title={t('updates.newRun')}
       mutation={start}
       onSubmit={() => {
         start.mutate();
       }}
-      submitLabel={
-        form.start === 'now' ? (apply ? 'Apply updates' : 'Start dry run') : `Schedule ${modeText[form.mode]}`
-      }
+      submitLabel={t('updates.submit', { start: form.start, mode: form.mode })}
       canSubmit={runFormReady(form)}
     >
       <TargetsPicker
@@ -116,25 +113,25 @@ function RunFormPanel() {
         problem={targetsProblem(problems)}
       />
       <Radios
-        legend="Mode"
+        legend={t('updates.modeLabel')}
         name="update-run-mode"
         options={updateRunModes}
-        label={(m) => (m === 'dry_run' ? 'Dry run (the manager simulates)' : 'Apply (install)')}
+        label={(mode) => t('updates.modeOption', { mode })}
         value={form.mode}
         onChange={set('mode')}
       />
       <Radios
-        legend="Updates"
+        legend={t('updates.selectionLegend')}
         name="update-run-selection"
         options={updateSelections}
-        label={(s) => selectionText[s].replace(/^./, (c) => c.toUpperCase())}
+        label={(selection) => t('updates.selectionOption', { selection })}
         value={form.selection}
         onChange={set('selection')}
       />
       {form.selection === 'named' && (
         <TextField
-          label="Packages"
-          hint="Names separated by spaces, commas or lines"
+          label={t('updates.packages')}
+          hint={t('updates.packagesHint')}
           problem={problems.packages}
           multiline
           rows={2}
@@ -152,7 +149,7 @@ function RunFormPanel() {
             set('refresh')(e.target.checked);
           }}
         />
-        Refresh the package lists first
+        {t('updates.refreshFirst')}
       </label>
       {apply && (
         <label className="checkbox">
@@ -163,12 +160,12 @@ function RunFormPanel() {
               set('reboot')(e.target.checked);
             }}
           />
-          Reboot a machine that needs it afterwards
+          {t('updates.rebootAfter')}
         </label>
       )}
       <div className="run-options">
         <TextField
-          label="At most at a time"
+          label={t('updates.concurrency')}
           type="number"
           min={1}
           max={updateRunLimits.maxConcurrency}
@@ -177,8 +174,8 @@ function RunFormPanel() {
           onChange={set('concurrency')}
         />
         <TextField
-          label="Stop after failures"
-          hint="Empty: no limit"
+          label={t('updates.maxFailures')}
+          hint={t('updates.maxFailuresHint')}
           type="number"
           min={1}
           problem={problems.max_failures}
@@ -187,7 +184,7 @@ function RunFormPanel() {
         />
         {apply && (
           <TextField
-            label="Timeout per machine (minutes)"
+            label={t('updates.timeout')}
             type="number"
             min={1}
             max={updateRunLimits.maxTimeoutMinutes}
@@ -198,16 +195,16 @@ function RunFormPanel() {
         )}
       </div>
       <Radios
-        legend="Start"
+        legend={t('updates.startLegend')}
         name="update-run-start"
         options={updateRunStarts}
-        label={(s) => startText[s]}
+        label={(start) => t('updates.startOption', { start })}
         value={form.start}
         onChange={set('start')}
       />
       {form.start === 'at' && (
         <TextField
-          label="Starts at"
+          label={t('updates.startsAt')}
           type="datetime-local"
           problem={problems.scheduled_at}
           value={form.at}
@@ -220,16 +217,13 @@ function RunFormPanel() {
 }
 
 export function NewUpdateRunPage() {
+  const { t } = useT();
   const { canMutate } = useSession();
   return (
     <section className="page" aria-labelledby="new-update-run-title">
-      <PageHeader titleId="new-update-run-title" title="Updates" />
+      <PageHeader titleId="new-update-run-title" title={t('updates.title')} />
       <UpdatesNav />
-      {canMutate ? (
-        <RunFormPanel />
-      ) : (
-        <p className="notice">Your role can see the fleet&apos;s updates but not start update runs.</p>
-      )}
+      {canMutate ? <RunFormPanel /> : <p className="notice">{t('updates.viewerNotice')}</p>}
     </section>
   );
 }

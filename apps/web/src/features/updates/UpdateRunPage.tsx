@@ -17,18 +17,37 @@ import { RowsTable, type RowsColumn } from '../../components/RowsTable';
 import { Time } from '../../components/Time';
 import { formatDuration } from '../../components/units';
 import { useResourceMutation } from '../../components/use-resource-mutation';
+import { useT } from '../../i18n/I18nProvider';
 import { useLiveInterval } from '../events/LiveEvents';
 import { resultKey, runKey, updatesKey } from './updates-keys';
-import { countsText, isActive, modeText, selectionText, versionsText } from './updates-text';
+import { CountsText } from './CountsText';
+import { isActive, versionsText } from './updates-text';
 
 /** With this many targets or fewer, each opens with its changes and output shown. */
 const unfoldedTargets = 3;
 
-const changeColumns: RowsColumn<PlannedChange>[] = [
-  { key: 'name', label: 'Package', cell: (c) => c.name, sortValue: (c) => c.name },
-  { key: 'action', label: 'Change', cell: (c) => c.action, sortValue: (c) => c.action },
-  { key: 'versions', label: 'Versions', cell: (c) => versionsText(c) },
-];
+function useChangeColumns(): RowsColumn<PlannedChange>[] {
+  const { t } = useT();
+  return [
+    {
+      key: 'name',
+      label: t('updates.changeColumn', { column: 'name' }),
+      cell: (c) => <span translate="no">{c.name}</span>,
+      sortValue: (c) => c.name,
+    },
+    {
+      key: 'action',
+      label: t('updates.changeColumn', { column: 'action' }),
+      cell: (c) => t('updates.changeAction', { action: c.action }),
+      sortValue: (c) => c.action,
+    },
+    {
+      key: 'versions',
+      label: t('updates.changeColumn', { column: 'versions' }),
+      cell: (c) => <span translate="no">{versionsText(c)}</span>,
+    },
+  ];
+}
 
 const statusClass: Partial<Record<UpdateTargetSummary['status'], string>> = {
   ok: 'result-ok',
@@ -37,34 +56,40 @@ const statusClass: Partial<Record<UpdateTargetSummary['status'], string>> = {
 };
 
 function TargetResult({ run, target }: { run: UpdateRunDetail; target: UpdateTargetSummary }) {
+  const { t } = useT();
+  const changeColumns = useChangeColumns();
   const result = useQuery({
     queryKey: resultKey(run.id, target.asset_id),
     queryFn: async () =>
       (await hub.call('updates.runs.result', { params: { id: run.id, asset_id: target.asset_id } })).data,
     staleTime: Infinity,
   });
-  if (result.isPending) return <Loading label="Loading the result" />;
+  if (result.isPending) return <Loading label={t('updates.loadingResult')} />;
   if (result.isError) return <ErrorNotice error={result.error} retry={() => void result.refetch()} />;
   const r = result.data;
   const dry = r.mode === 'dry_run';
   return (
     <>
       <RowsTable
-        label={`${dry ? 'Planned changes' : 'Changes'} on ${target.asset_name}`}
+        label={t('updates.changesOn', { dry: dry ? 'yes' : 'no', name: target.asset_name })}
         rows={r.change_list}
         columns={changeColumns}
         rowKey={(c, index) => `${c.name}:${String(index)}`}
         filterText={r.change_list.length > 20 ? (c) => c.name : undefined}
-        emptyTitle={dry ? 'Nothing to change' : 'Nothing changed'}
+        emptyTitle={t('updates.nothing', { dry: dry ? 'yes' : 'no' })}
       />
-      {r.changes_truncated && <p className="chip truncated">more changes than the hub keeps</p>}
+      {r.changes_truncated && <p className="chip truncated">{t('updates.moreChanges')}</p>}
       {r.output !== '' && (
         <div className="output">
-          <h4>Output of {r.manager ?? 'the package manager'}</h4>
-          <pre className="mono" aria-label={`Output on ${target.asset_name}`}>
+          <h4>{t('updates.outputOf', { manager: r.manager ?? 'none' })}</h4>
+          <pre
+            className="mono"
+            translate="no"
+            aria-label={t('updates.outputOn', { name: target.asset_name })}
+          >
             {r.output}
           </pre>
-          {r.output_truncated && <p className="chip truncated">only the end of the output is kept</p>}
+          {r.output_truncated && <p className="chip truncated">{t('updates.outputEnd')}</p>}
         </div>
       )}
     </>
@@ -80,6 +105,7 @@ function Target({
   target: UpdateTargetSummary;
   unfolded: boolean;
 }) {
+  const { t } = useT();
   const [open, setOpen] = useState(unfolded);
   const finished = target.status === 'ok' || target.status === 'failed';
   return (
@@ -91,33 +117,43 @@ function Target({
         }}
       >
         <summary>
-          <span className="result-name">{target.asset_name}</span>
-          <span className="result-status">{target.status === 'running' ? 'running…' : target.status}</span>
+          <span className="result-name" translate="no">
+            {target.asset_name}
+          </span>
+          <span className="result-status">{t('updates.targetStatus', { status: target.status })}</span>
           {finished && (
             <span className="result-exit">
-              {target.changes} {run.mode === 'dry_run' ? 'planned' : 'changed'}
+              {t('updates.changes', { n: target.changes, dry: run.mode === 'dry_run' ? 'yes' : 'no' })}
             </span>
           )}
-          {target.exit_code !== null && <span className="result-exit">exit code {target.exit_code}</span>}
-          {target.duration_ms !== null && (
-            <span className="result-duration">{formatDuration(target.duration_ms)}</span>
+          {target.exit_code !== null && (
+            <span className="result-exit">{t('updates.exitCode', { code: String(target.exit_code) })}</span>
           )}
-          {target.timed_out && <span className="chip truncated">timed out</span>}
-          {target.reboot_required && <span className="chip">reboot required</span>}
-          {target.rebooting && <span className="chip">rebooting</span>}
+          {target.duration_ms !== null && (
+            <span className="result-duration" translate="no">
+              {formatDuration(target.duration_ms)}
+            </span>
+          )}
+          {target.timed_out && <span className="chip truncated">{t('updates.timedOut')}</span>}
+          {target.reboot_required && <span className="chip">{t('updates.rebootRequired')}</span>}
+          {target.rebooting && <span className="chip">{t('updates.rebooting')}</span>}
         </summary>
         <p className="small">
           <Link to={`/assets/${encodeURIComponent(target.asset_id)}/updates`}>
-            Updates of {target.asset_name}
+            {t('updates.updatesOf', { name: target.asset_name })}
           </Link>
         </p>
-        {target.error && <p className="result-error">{target.error}</p>}
+        {target.error && (
+          <p className="result-error" translate="no">
+            {target.error}
+          </p>
+        )}
         {open && finished && <TargetResult run={run} target={target} />}
         {!finished && !target.error && (
           <p className="muted small">
             {target.status === 'pending' || target.status === 'running'
-              ? 'Waiting for the agent…'
-              : 'Not run.'}
+              ? t('updates.waiting')
+              : t('updates.notRun')}
           </p>
         )}
       </details>
@@ -126,66 +162,65 @@ function Target({
 }
 
 function Facts({ run }: { run: UpdateRunDetail }) {
+  const { t, rich } = useT();
   return (
-    <dl className="facts" aria-label="The run">
+    <dl className="facts" aria-label={t('updates.facts')}>
       <div>
-        <dt>Status</dt>
+        <dt>{t('updates.fact', { fact: 'status' })}</dt>
         <dd data-testid="update-run-status">
-          {run.status}
-          {run.status_reason && ` (${run.status_reason})`}
+          {t('updates.runStatus', { status: run.status })}
+          {run.status_reason && <span translate="no">{` (${run.status_reason})`}</span>}
         </dd>
       </div>
       <div>
-        <dt>Results</dt>
-        <dd>{countsText(run.counts)}</dd>
-      </div>
-      <div>
-        <dt>Updates</dt>
+        <dt>{t('updates.fact', { fact: 'results' })}</dt>
         <dd>
-          {selectionText[run.selection]}
-          {run.packages.length > 0 && `: ${run.packages.join(', ')}`}
+          <CountsText counts={run.counts} />
         </dd>
       </div>
       <div>
-        <dt>At a time</dt>
+        <dt>{t('updates.fact', { fact: 'updates' })}</dt>
+        <dd>
+          {t('updates.selection', { selection: run.selection })}
+          {run.packages.length > 0 && <span translate="no">{`: ${run.packages.join(', ')}`}</span>}
+        </dd>
+      </div>
+      <div>
+        <dt>{t('updates.fact', { fact: 'concurrency' })}</dt>
         <dd>
           {run.concurrency}
-          {run.max_failures !== null && `, stops after ${String(run.max_failures)} failure(s)`}
+          {run.max_failures !== null && t('updates.stopsAfter', { n: run.max_failures })}
         </dd>
       </div>
       {run.mode === 'apply' && (
         <div>
-          <dt>Reboot if required</dt>
-          <dd>{run.reboot_if_required ? 'yes' : 'no'}</dd>
+          <dt>{t('updates.fact', { fact: 'reboot' })}</dt>
+          <dd>{t('updates.yesNo', { value: run.reboot_if_required ? 'yes' : 'no' })}</dd>
         </div>
       )}
       <div>
-        <dt>{run.start === 'next_window' ? 'In the maintenance window from' : 'Starts'}</dt>
+        <dt>{t('updates.fact', { fact: run.start === 'next_window' ? 'window' : 'starts' })}</dt>
         <dd>
           <Time value={run.started_at ?? run.scheduled_at ?? run.created_at} />
-          {run.window_ends_at && (
-            <>
-              {' '}
-              until <Time value={run.window_ends_at} />
-            </>
-          )}
+          {run.window_ends_at && <> {rich('updates.until', { time: <Time value={run.window_ends_at} /> })}</>}
         </dd>
       </div>
       <div>
-        <dt>Finished</dt>
+        <dt>{t('updates.fact', { fact: 'finished' })}</dt>
         <dd>
           <Time value={run.finished_at} />
         </dd>
       </div>
       <div>
-        <dt>By</dt>
-        <dd>{run.created_by}</dd>
+        <dt>{t('updates.fact', { fact: 'by' })}</dt>
+        <dd translate="no">{run.created_by}</dd>
       </div>
     </dl>
   );
 }
 
 export function UpdateRunPage() {
+  const { t } = useT();
   const { id = '' } = useParams();
   const { canMutate } = useSession();
   const [cancelling, setCancelling] = useState<UpdateRunDetail | null>(null);
@@ -204,14 +239,15 @@ export function UpdateRunPage() {
       setCancelling(null);
     },
   });
-  if (run.isPending) return <Loading label="Loading the update run" />;
+  if (run.isPending) return <Loading label={t('updates.loadingRun')} />;
   if (run.isError) return <ErrorNotice error={run.error} retry={() => void run.refetch()} />;
   const r = run.data;
-  const title = `${modeText[r.mode]} of ${selectionText[r.selection]}`;
+  const title = t('updates.runTitle', { mode: r.mode, selection: r.selection });
   return (
     <section className="page" aria-labelledby="update-run-title">
       <p className="breadcrumbs">
-        <Link to="/updates">Updates</Link> / <Link to="/updates/runs">Runs</Link> /
+        <Link to="/updates">{t('updates.title')}</Link> /{' '}
+        <Link to="/updates/runs">{t('updates.tab', { tab: 'runs' })}</Link> /
       </p>
       <div className="page-header">
         <h1 id="update-run-title">{title}</h1>
@@ -223,19 +259,19 @@ export function UpdateRunPage() {
               setCancelling(r);
             }}
           >
-            Cancel run
+            {t('updates.cancelRun')}
           </button>
         )}
       </div>
       <Facts run={r} />
       <div className="run-results">
-        <h2>Targets</h2>
+        <h2>{t('updates.targetsHeading')}</h2>
         {r.results.length === 0 ? (
           <p className="muted">
-            {r.status === 'scheduled' ? 'The targets are resolved when the run starts.' : 'No targets.'}
+            {r.status === 'scheduled' ? t('updates.resolvedAtStart') : t('updates.noTargets')}
           </p>
         ) : (
-          <ul className="results-list" aria-label="Targets">
+          <ul className="results-list" aria-label={t('updates.targetsHeading')}>
             {r.results.map((target) => (
               <Target
                 key={target.asset_id}
@@ -249,19 +285,14 @@ export function UpdateRunPage() {
       </div>
       <ConfirmMutationDialog
         record={cancelling}
-        title={() => 'Cancel this update run?'}
-        confirmLabel="Cancel run"
+        title={() => t('updates.cancelTitle')}
+        confirmLabel={t('updates.cancelRun')}
         mutation={cancel}
         onClose={() => {
           setCancelling(null);
         }}
       >
-        {() => (
-          <p>
-            No new machine starts; those not started yet are cancelled. A package manager already working
-            finishes, and its result is kept.
-          </p>
-        )}
+        {() => <p>{t('updates.cancelText')}</p>}
       </ConfirmMutationDialog>
     </section>
   );

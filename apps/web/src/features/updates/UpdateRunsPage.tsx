@@ -1,16 +1,17 @@
 /** Update runs, newest first (`/updates/runs`): scheduled, running and past, filtered by status and mode. */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
-import { updateRunModes, updateRunStatuses, type UpdateRun, type UpdateRunsQuery } from '@svc/protocol';
+import { updateRunModes, updateRunStatuses, type UpdateRunsQuery } from '@svc/protocol';
 import { hub } from '../../api/client';
 import { EmptyState } from '../../components/EmptyState';
 import { FilterSelect } from '../../components/FilterSelect';
 import { PageHeader } from '../../components/PageHeader';
 import { PagedQueryStates } from '../../components/QueryStates';
-import { formatTime } from '../../components/units';
+import { Time } from '../../components/Time';
+import { useT } from '../../i18n/I18nProvider';
 import { useLiveInterval } from '../events/LiveEvents';
 import { runsKey } from './updates-keys';
-import { countsText, modeText, selectionText } from './updates-text';
+import { CountsText } from './CountsText';
 import { UpdatesNav } from './UpdatesNav';
 
 const perPage = 50;
@@ -19,13 +20,8 @@ function oneOf<V extends string>(values: readonly V[], raw: string | null): V | 
   return (values as readonly (string | null)[]).includes(raw) ? (raw as V) : null;
 }
 
-function targetsText(run: UpdateRun): string {
-  if (run.group !== null) return 'a group';
-  const n = run.targets?.length ?? 0;
-  return `${String(n)} machine${n === 1 ? '' : 's'}`;
-}
-
 export function UpdateRunsPage() {
+  const { t } = useT();
   const [params, setParams] = useSearchParams();
   const status = oneOf(updateRunStatuses, params.get('status'));
   const mode = oneOf(updateRunModes, params.get('mode'));
@@ -48,16 +44,17 @@ export function UpdateRunsPage() {
     <section className="page" aria-labelledby="update-runs-title">
       <PageHeader
         titleId="update-runs-title"
-        title="Updates"
-        count={runs.isSuccess ? { n: runs.data.meta.total, noun: 'run' } : undefined}
+        title={t('updates.title')}
+        count={runs.isSuccess ? t('updates.runCount', { n: runs.data.meta.total }) : undefined}
       />
       <UpdatesNav />
-      <div className="filters" role="search" aria-label="Filter update runs">
+      <div className="filters" role="search" aria-label={t('updates.runFilters')}>
         <FilterSelect
           id="update-run-status"
-          label="Status"
+          label={t('updates.status')}
           value={status ?? ''}
-          anyLabel="Any status"
+          anyLabel={t('updates.anyStatus')}
+          optionLabel={(value) => t('updates.runStatus', { status: value })}
           options={updateRunStatuses}
           onChange={(value) => {
             setFilter('status', value);
@@ -65,11 +62,11 @@ export function UpdateRunsPage() {
         />
         <FilterSelect
           id="update-run-mode"
-          label="Mode"
+          label={t('updates.modeLabel')}
           value={mode ?? ''}
-          anyLabel="Dry runs and applies"
+          anyLabel={t('updates.anyMode')}
           options={updateRunModes}
-          optionLabel={(m) => modeText[m]}
+          optionLabel={(m) => t('updates.mode', { mode: m })}
           onChange={(value) => {
             setFilter('mode', value);
           }}
@@ -77,10 +74,10 @@ export function UpdateRunsPage() {
       </div>
       <PagedQueryStates
         query={runs}
-        loadingLabel="Loading update runs"
+        loadingLabel={t('updates.loadingRuns')}
         empty={
-          <EmptyState title="No update runs">
-            <p>A dry run asks each machine&apos;s package manager what it would change; an apply installs.</p>
+          <EmptyState title={t('updates.noRuns')}>
+            <p>{t('updates.noRunsText')}</p>
           </EmptyState>
         }
         page={page}
@@ -93,15 +90,14 @@ export function UpdateRunsPage() {
       >
         {(rows) => (
           <div className="rows-scroll">
-            <table className="data-table" aria-label="Update runs">
+            <table className="data-table" aria-label={t('updates.runsTable')}>
               <thead>
                 <tr>
-                  <th scope="col">Run</th>
-                  <th scope="col">Updates</th>
-                  <th scope="col">Targets</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Results</th>
-                  <th scope="col">Starts</th>
+                  {(['run', 'updates', 'targets', 'status', 'results', 'starts'] as const).map((column) => (
+                    <th key={column} scope="col">
+                      {t('updates.runsColumn', { column })}
+                    </th>
+                  ))}
                 </tr>
               </thead>
               <tbody>
@@ -109,17 +105,31 @@ export function UpdateRunsPage() {
                   <tr key={run.id} data-run-id={run.id}>
                     <th scope="row">
                       <Link to={`/updates/runs/${encodeURIComponent(run.id)}`}>
-                        {modeText[run.mode]} {formatTime(run.created_at)}
+                        {t('updates.mode', { mode: run.mode })} <Time value={run.created_at} />
                       </Link>
                     </th>
-                    <td>{selectionText[run.selection]}</td>
-                    <td>{targetsText(run)}</td>
+                    <td>{t('updates.selection', { selection: run.selection })}</td>
                     <td>
-                      {run.status}
-                      {run.status_reason && <span className="muted small"> ({run.status_reason})</span>}
+                      {t('updates.targets', {
+                        group: run.group !== null ? 'yes' : 'no',
+                        n: run.targets?.length ?? 0,
+                      })}
                     </td>
-                    <td>{countsText(run.counts)}</td>
-                    <td>{formatTime(run.started_at ?? run.scheduled_at ?? run.created_at)}</td>
+                    <td>
+                      {t('updates.runStatus', { status: run.status })}
+                      {run.status_reason && (
+                        <span className="muted small" translate="no">
+                          {' '}
+                          ({run.status_reason})
+                        </span>
+                      )}
+                    </td>
+                    <td>
+                      <CountsText counts={run.counts} />
+                    </td>
+                    <td>
+                      <Time value={run.started_at ?? run.scheduled_at ?? run.created_at} />
+                    </td>
                   </tr>
                 ))}
               </tbody>

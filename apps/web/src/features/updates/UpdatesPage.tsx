@@ -16,6 +16,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { PagedQueryStates } from '../../components/QueryStates';
 import { useGroupList } from '../../components/TargetsPicker';
 import { formatTime } from '../../components/units';
+import { useT } from '../../i18n/I18nProvider';
 import { useResourceMutation } from '../../components/use-resource-mutation';
 import { useLiveInterval } from '../events/LiveEvents';
 import { fleetKey, updatesKey } from './updates-keys';
@@ -25,7 +26,8 @@ import { UpdatesNav } from './UpdatesNav';
 const perPage = 100;
 
 function Ago({ iso }: { iso: string | null }) {
-  if (!iso) return <span className="muted">never</span>;
+  const { t } = useT();
+  if (!iso) return <span className="muted">{t('time.never')}</span>;
   return (
     <time dateTime={iso} title={formatTime(iso)}>
       {agoText(iso)}
@@ -34,8 +36,9 @@ function Ago({ iso }: { iso: string | null }) {
 }
 
 function UpdatesCell({ row }: { row: AssetUpdateStatus }) {
-  if (!row.supported) return <span className="muted">not supported</span>;
-  if (row.updates === null) return <span className="muted">not reported yet</span>;
+  const { t } = useT();
+  if (!row.supported) return <span className="muted">{t('updates.notSupported')}</span>;
+  if (row.updates === null) return <span className="muted">{t('updates.notReported')}</span>;
   return (
     <>
       {row.updates}
@@ -45,29 +48,29 @@ function UpdatesCell({ row }: { row: AssetUpdateStatus }) {
 }
 
 const needOptions = ['needs', 'security'] as const;
-const needText = { needs: 'Needs updates', security: 'Needs security updates' } as const;
 
 function Filters({ filters, onChange }: { filters: FleetFilters; onChange: (next: FleetFilters) => void }) {
+  const { t } = useT();
   const groups = useGroupList();
   const names = new Map(groups.data?.map((g) => [g.id, g.name]));
   return (
-    <div className="filters" role="search" aria-label="Filter machines">
+    <div className="filters" role="search" aria-label={t('updates.filters')}>
       <FilterSelect
         id="updates-need"
-        label="Show"
+        label={t('updates.show')}
         value={filters.securityOnly ? 'security' : filters.needsUpdates ? 'needs' : ''}
-        anyLabel="All machines"
+        anyLabel={t('updates.allMachines')}
         options={needOptions}
-        optionLabel={(o) => needText[o]}
+        optionLabel={(need) => t('updates.need', { need })}
         onChange={(value) => {
           onChange({ ...filters, needsUpdates: value === 'needs', securityOnly: value === 'security' });
         }}
       />
       <FilterSelect
         id="updates-group"
-        label="Group"
+        label={t('updates.group')}
         value={filters.group}
-        anyLabel="Any group"
+        anyLabel={t('updates.anyGroup')}
         options={groups.data?.map((g) => g.id) ?? (filters.group ? [filters.group] : [])}
         optionLabel={(id) => names.get(id) ?? id}
         onChange={(value) => {
@@ -79,6 +82,7 @@ function Filters({ filters, onChange }: { filters: FleetFilters; onChange: (next
 }
 
 export function UpdatesPage() {
+  const { t } = useT();
   const { canMutate } = useSession();
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
@@ -96,17 +100,17 @@ export function UpdatesPage() {
     mutationFn: async (row: AssetUpdateStatus) =>
       (await hub.call('updates.refresh', { params: { id: row.asset_id } })).data,
     invalidates: [updatesKey],
-    notice: (data) => `${data.asset_name} reported ${String(data.updates ?? 0)} update(s).`,
+    notice: (data) => t('updates.refreshed', { name: data.asset_name, n: data.updates ?? 0 }),
   });
   return (
     <section className="page" aria-labelledby="updates-title">
       <PageHeader
         titleId="updates-title"
-        title="Updates"
-        count={fleet.isSuccess ? { n: fleet.data.meta.total, noun: 'machine' } : undefined}
+        title={t('updates.title')}
+        count={fleet.isSuccess ? t('updates.machineCount', { n: fleet.data.meta.total }) : undefined}
         action={
           canMutate && {
-            label: 'New update run',
+            label: t('updates.newRun'),
             onClick: () => {
               void navigate('/updates/runs/new');
             },
@@ -128,10 +132,10 @@ export function UpdatesPage() {
       )}
       <PagedQueryStates
         query={fleet}
-        loadingLabel="Loading the machines' updates"
+        loadingLabel={t('updates.loadingFleet')}
         empty={
-          <EmptyState title="No machines here">
-            <p>Machines whose agent has a package manager report their available updates every few hours.</p>
+          <EmptyState title={t('updates.noMachines')}>
+            <p>{t('updates.noMachinesText')}</p>
           </EmptyState>
         }
         page={page}
@@ -144,22 +148,23 @@ export function UpdatesPage() {
       >
         {(rows) => (
           <div className="rows-scroll">
-            <table className="data-table" aria-label="Machines and their updates">
+            <table className="data-table" aria-label={t('updates.fleetTable')}>
               <thead>
                 <tr>
-                  <th scope="col">Machine</th>
-                  <th scope="col">Updates</th>
-                  <th scope="col">Security</th>
-                  <th scope="col">Reboot</th>
-                  <th scope="col">Last patched</th>
-                  <th scope="col">Last checked</th>
-                  {canMutate && <th scope="col">Actions</th>}
+                  {(['machine', 'updates', 'security', 'reboot', 'patched', 'checked'] as const).map(
+                    (column) => (
+                      <th key={column} scope="col">
+                        {t('updates.fleetColumn', { column })}
+                      </th>
+                    ),
+                  )}
+                  {canMutate && <th scope="col">{t('common.actions')}</th>}
                 </tr>
               </thead>
               <tbody>
                 {rows.map((row) => (
                   <tr key={row.asset_id} data-asset-id={row.asset_id}>
-                    <th scope="row">
+                    <th scope="row" translate="no">
                       <Link to={`/assets/${encodeURIComponent(row.asset_id)}/updates`}>{row.asset_name}</Link>
                       {row.manager && <span className="chip">{row.manager}</span>}
                     </th>
@@ -177,9 +182,11 @@ export function UpdatesPage() {
                     </td>
                     <td>
                       {row.reboot_required ? (
-                        <span className="state-bad">Required</span>
+                        <span className="state-bad">{t('updates.reboot', { required: 'yes' })}</span>
                       ) : (
-                        <span className="muted">{row.reboot_required === false ? 'No' : '—'}</span>
+                        <span className="muted">
+                          {row.reboot_required === false ? t('updates.reboot', { required: 'no' }) : '—'}
+                        </span>
                       )}
                     </td>
                     <td>
@@ -190,7 +197,7 @@ export function UpdatesPage() {
                       {row.error && (
                         <span className="result-error small" title={row.error}>
                           {' '}
-                          failed: {row.error}
+                          {t('updates.checkFailed', { error: row.error })}
                         </span>
                       )}
                     </td>
@@ -200,13 +207,13 @@ export function UpdatesPage() {
                           <button
                             type="button"
                             className="small"
-                            aria-label={`Refresh ${row.asset_name}`}
+                            aria-label={t('updates.refreshNamed', { name: row.asset_name })}
                             disabled={refresh.isPending && refresh.variables.asset_id === row.asset_id}
                             onClick={() => {
                               refresh.mutate(row);
                             }}
                           >
-                            Refresh
+                            {t('updates.refresh')}
                           </button>
                         )}
                       </td>

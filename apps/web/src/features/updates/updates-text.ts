@@ -1,23 +1,23 @@
 /**
- * How the Updates pages read: ages ("12 days ago"), a run's counts, a planned change, and the fleet filters
- * kept in the address. Pure, so unit-tested.
+ * How the Updates pages read: ages ("12 days ago", in the reader's language through Intl), a run's counts, a
+ * planned change, and the fleet filters kept in the address. Pure, so unit-tested.
  */
 import type { PlannedChange, UpdateRun, UpdateRunCounts, UpdatesFleetQuery } from '@svc/protocol';
+import { activeLocale } from '../../i18n/active-locale';
 
 const minute = 60_000;
 const hour = 60 * minute;
 const day = 24 * hour;
 
-/** How long ago `iso` was, roughly; `never` when absent. */
-export function agoText(iso: string | null, now: number = Date.now()): string {
-  if (!iso) return 'never';
+/** How long ago `iso` was, roughly, in the largest whole unit up to days ("12 days ago", "vor 5 Stunden"). */
+export function agoText(iso: string, now: number = Date.now()): string {
   const ms = now - Date.parse(iso);
   if (Number.isNaN(ms)) return iso;
-  if (ms < minute) return 'just now';
-  if (ms < hour) return `${String(Math.floor(ms / minute))} min ago`;
-  if (ms < day) return `${String(Math.floor(ms / hour))} h ago`;
-  const days = Math.floor(ms / day);
-  return `${String(days)} day${days === 1 ? '' : 's'} ago`;
+  const format = new Intl.RelativeTimeFormat(activeLocale(), { numeric: 'always' });
+  if (ms < minute) return format.format(-Math.max(0, Math.floor(ms / 1000)), 'second');
+  if (ms < hour) return format.format(-Math.floor(ms / minute), 'minute');
+  if (ms < day) return format.format(-Math.floor(ms / hour), 'hour');
+  return format.format(-Math.floor(ms / day), 'day');
 }
 
 /** Scheduled or running: the run may still change, and can be cancelled. */
@@ -25,21 +25,13 @@ export function isActive(run: Pick<UpdateRun, 'status'>): boolean {
   return run.status === 'scheduled' || run.status === 'running';
 }
 
-export const modeText = { dry_run: 'Dry run', apply: 'Apply' } as const;
-export const selectionText = {
-  all: 'all updates',
-  security: 'security only',
-  named: 'named packages',
-} as const;
-
-/** "2 ok, 1 failed of 3" (only the non-zero states, in the order a reader cares for). */
-export function countsText(counts: UpdateRunCounts): string {
-  const parts = (['ok', 'failed', 'offline', 'running', 'pending', 'skipped', 'cancelled'] as const)
-    .filter((k) => counts[k] > 0)
-    .map((k) => `${String(counts[k])} ${k}`);
-  return parts.length === 0
-    ? `${String(counts.total)} targets`
-    : `${parts.join(', ')} of ${String(counts.total)}`;
+/** The non-zero states of a run's targets, in the order a reader cares for ("2 ok, 1 failed of 3"). */
+export function countParts(
+  counts: UpdateRunCounts,
+): { status: Exclude<keyof UpdateRunCounts, 'total'>; n: number }[] {
+  return (['ok', 'failed', 'offline', 'running', 'pending', 'skipped', 'cancelled'] as const)
+    .filter((status) => counts[status] > 0)
+    .map((status) => ({ status, n: counts[status] }));
 }
 
 /** The versions of a change: "1.0 → 1.1", one of them, or nothing. */

@@ -3,8 +3,14 @@ import { account } from './account.de.js';
 import { admin } from './admin.de.js';
 import { assetTabs } from './assetTabs.de.js';
 import { audit } from './audit.de.js';
+import { checks } from './checks.de.js';
+import { groups } from './groups.de.js';
 import { keys } from './keys.de.js';
+import { run } from './run.de.js';
+import { schedules } from './schedules.de.js';
 import { sessions } from './sessions.de.js';
+import { settings } from './settings.de.js';
+import { updates } from './updates.de.js';
 import { users } from './users.de.js';
 import type { ConsoleCatalogue } from './en.js';
 
@@ -13,7 +19,13 @@ export const consoleDe: ConsoleCatalogue = {
   ...admin,
   ...assetTabs,
   ...audit,
+  ...checks,
+  ...groups,
   ...keys,
+  ...run,
+  ...schedules,
   ...sessions,
+  ...settings,
+  ...updates,
   ...users,
 };

@@ -8,8 +8,14 @@ import { account } from './account.en.js';
 import { admin } from './admin.en.js';
 import { assetTabs } from './assetTabs.en.js';
 import { audit } from './audit.en.js';
+import { checks } from './checks.en.js';
+import { groups } from './groups.en.js';
 import { keys } from './keys.en.js';
+import { run } from './run.en.js';
+import { schedules } from './schedules.en.js';
 import { sessions } from './sessions.en.js';
+import { settings } from './settings.en.js';
+import { updates } from './updates.en.js';
 import { users } from './users.en.js';
 
 export const consoleEn = {
@@ -17,8 +23,14 @@ export const consoleEn = {
   ...admin,
   ...assetTabs,
   ...audit,
+  ...checks,
+  ...groups,
   ...keys,
+  ...run,
+  ...schedules,
   ...sessions,
+  ...settings,
+  ...updates,
   ...users,
 };
 

@@ -3,8 +3,14 @@ import { account } from './account.es.js';
 import { admin } from './admin.es.js';
 import { assetTabs } from './assetTabs.es.js';
 import { audit } from './audit.es.js';
+import { checks } from './checks.es.js';
+import { groups } from './groups.es.js';
 import { keys } from './keys.es.js';
+import { run } from './run.es.js';
+import { schedules } from './schedules.es.js';
 import { sessions } from './sessions.es.js';
+import { settings } from './settings.es.js';
+import { updates } from './updates.es.js';
 import { users } from './users.es.js';
 import type { ConsoleCatalogue } from './en.js';
 
@@ -13,7 +19,13 @@ export const consoleEs: ConsoleCatalogue = {
   ...admin,
   ...assetTabs,
   ...audit,
+  ...checks,
+  ...groups,
   ...keys,
+  ...run,
+  ...schedules,
   ...sessions,
+  ...settings,
+  ...updates,
   ...users,
 };

@@ -3,8 +3,14 @@ import { account } from './account.fr.js';
 import { admin } from './admin.fr.js';
 import { assetTabs } from './assetTabs.fr.js';
 import { audit } from './audit.fr.js';
+import { checks } from './checks.fr.js';
+import { groups } from './groups.fr.js';
 import { keys } from './keys.fr.js';
+import { run } from './run.fr.js';
+import { schedules } from './schedules.fr.js';
 import { sessions } from './sessions.fr.js';
+import { settings } from './settings.fr.js';
+import { updates } from './updates.fr.js';
 import { users } from './users.fr.js';
 import type { ConsoleCatalogue } from './en.js';
 
@@ -13,7 +19,13 @@ export const consoleFr: ConsoleCatalogue = {
   ...admin,
   ...assetTabs,
   ...audit,
+  ...checks,
+  ...groups,
   ...keys,
+  ...run,
+  ...schedules,
   ...sessions,
+  ...settings,
+  ...updates,
   ...users,
 };

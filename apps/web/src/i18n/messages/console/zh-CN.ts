@@ -3,8 +3,14 @@ import { account } from './account.zh-CN.js';
 import { admin } from './admin.zh-CN.js';
 import { assetTabs } from './assetTabs.zh-CN.js';
 import { audit } from './audit.zh-CN.js';
+import { checks } from './checks.zh-CN.js';
+import { groups } from './groups.zh-CN.js';
 import { keys } from './keys.zh-CN.js';
+import { run } from './run.zh-CN.js';
+import { schedules } from './schedules.zh-CN.js';
 import { sessions } from './sessions.zh-CN.js';
+import { settings } from './settings.zh-CN.js';
+import { updates } from './updates.zh-CN.js';
 import { users } from './users.zh-CN.js';
 import type { ConsoleCatalogue } from './en.js';
 
@@ -13,7 +19,13 @@ export const consoleZhCN: ConsoleCatalogue = {
   ...admin,
   ...assetTabs,
   ...audit,
+  ...checks,
+  ...groups,
   ...keys,
+  ...run,
+  ...schedules,
   ...sessions,
+  ...settings,
+  ...updates,
   ...users,
 };

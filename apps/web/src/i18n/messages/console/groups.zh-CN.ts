@@ -1,0 +1,30 @@
+import type { AreaTranslation } from './en.js';
+import type { groups as english } from './groups.en.js';
+
+export const groups: AreaTranslation<typeof english> = {
+  'groups.title': '分组',
+  'groups.count': '{n, plural, other {# 个分组}}',
+  'groups.new': '新建分组',
+  'groups.loading': '正在加载分组',
+  'groups.none': '尚无分组',
+  'groups.noneText': '分组把资产归在一起，用于对它们运行命令，或按分组筛选资产列表。',
+  'groups.column': '{column, select, name {名称} assets {资产} description {描述} other {修改时间}}',
+  'groups.create': '创建分组',
+  'groups.name': '名称',
+  'groups.description': '描述',
+  'groups.loadingGroup': '正在加载分组',
+  'groups.inMaintenance': '此分组的成员处于维护窗口中',
+  'groups.rename': '重命名',
+  'groups.deleteTitle': '删除分组 {name}？',
+  'groups.deleteConfirm': '删除分组',
+  'groups.deleteText': '分组将被删除；其 {n, plural, other {# 个资产}}保持原样。',
+  'groups.members': '成员（{n}）',
+  'groups.membersTable': '成员',
+  'groups.addMember': '向分组添加资产',
+  'groups.noMembers': '此分组中尚无资产',
+  'groups.memberColumn': '{column, select, asset {资产} status {状态} other {平台}}',
+  'groups.notVisible': '不可见',
+  'groups.removeMember': '从分组中移除 {name}',
+  'groups.memberPages': '成员分页',
+  'groups.memberPage': '第 {page} 页，共 {pages} 页',
+};

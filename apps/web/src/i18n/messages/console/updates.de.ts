@@ -1,0 +1,130 @@
+import type { AreaTranslation } from './en.js';
+import type { updates as english } from './updates.en.js';
+
+export const updates: AreaTranslation<typeof english> = {
+  'updates.title': 'Updates',
+  'updates.sections': 'Bereiche der Updates',
+  'updates.tab': '{tab, select, machines {Maschinen} runs {Läufe} other {Neuer Lauf}}',
+  'updates.machineCount': '{n, plural, one {# Maschine} other {# Maschinen}}',
+  'updates.runCount': '{n, plural, one {# Lauf} other {# Läufe}}',
+  'updates.newRun': 'Neuer Update-Lauf',
+  'updates.notSupported': 'nicht unterstützt',
+  'updates.notReported': 'noch nicht gemeldet',
+  'updates.filters': 'Maschinen filtern',
+  'updates.show': 'Anzeigen',
+  'updates.allMachines': 'Alle Maschinen',
+  'updates.need': '{need, select, needs {Braucht Updates} other {Braucht Sicherheitsupdates}}',
+  'updates.group': 'Gruppe',
+  'updates.anyGroup': 'Jede Gruppe',
+  'updates.refreshed': '{name} meldet {n, plural, =0 {keine Updates} one {# Update} other {# Updates}}.',
+  'updates.loadingFleet': 'Updates der Maschinen werden geladen',
+  'updates.noMachines': 'Keine Maschinen hier',
+  'updates.noMachinesText':
+    'Maschinen, deren Agent einen Paketmanager hat, melden ihre verfügbaren Updates alle paar Stunden.',
+  'updates.fleetTable': 'Maschinen und ihre Updates',
+  'updates.fleetColumn':
+    '{column, select, machine {Maschine} updates {Updates} security {Sicherheit} reboot {Neustart} patched {Zuletzt gepatcht} other {Zuletzt geprüft}}',
+  'updates.reboot': '{required, select, yes {Erforderlich} other {Nein}}',
+  'updates.checkFailed': 'fehlgeschlagen: {error}',
+  'updates.refreshNamed': '{name} aktualisieren',
+  'updates.refresh': 'Aktualisieren',
+  'updates.runFilters': 'Update-Läufe filtern',
+  'updates.status': 'Status',
+  'updates.anyStatus': 'Jeder Status',
+  'updates.runStatus':
+    '{status, select, scheduled {geplant} running {läuft} completed {abgeschlossen} stopped {gestoppt} cancelled {abgebrochen} failed {fehlgeschlagen} other {{status}}}',
+  'updates.modeLabel': 'Modus',
+  'updates.anyMode': 'Probeläufe und Installationen',
+  'updates.mode': '{mode, select, dry_run {Probelauf} other {Installation}}',
+  'updates.loadingRuns': 'Update-Läufe werden geladen',
+  'updates.noRuns': 'Keine Update-Läufe',
+  'updates.noRunsText':
+    'Ein Probelauf fragt den Paketmanager jeder Maschine, was er ändern würde; eine Installation installiert.',
+  'updates.runsTable': 'Update-Läufe',
+  'updates.runsColumn':
+    '{column, select, run {Lauf} updates {Updates} targets {Ziele} status {Status} results {Ergebnisse} other {Beginn}}',
+  'updates.selection':
+    '{selection, select, all {alle Updates} security {nur Sicherheitsupdates} other {benannte Pakete}}',
+  'updates.selectionOption':
+    '{selection, select, all {Alle Updates} security {Nur Sicherheitsupdates} other {Benannte Pakete}}',
+  'updates.targets':
+    '{group, select, yes {eine Gruppe} other {{n, plural, one {# Maschine} other {# Maschinen}}}}',
+  'updates.count':
+    '{n} {status, select, ok {OK} failed {fehlgeschlagen} offline {offline} running {laufend} pending {ausstehend} skipped {übersprungen} other {abgebrochen}}',
+  'updates.countsOf': '{counts} von {total}',
+  'updates.countsNone': '{total, plural, one {# Ziel} other {# Ziele}}',
+  'updates.submit':
+    '{start, select, now {{mode, select, apply {Updates installieren} other {Probelauf starten}}} other {{mode, select, apply {Installation planen} other {Probelauf planen}}}}',
+  'updates.modeOption':
+    '{mode, select, dry_run {Probelauf (der Manager simuliert)} other {Installation (installieren)}}',
+  'updates.selectionLegend': 'Updates',
+  'updates.packages': 'Pakete',
+  'updates.packagesHint': 'Namen, getrennt durch Leerzeichen, Kommas oder Zeilen',
+  'updates.refreshFirst': 'Zuerst die Paketlisten aktualisieren',
+  'updates.rebootAfter': 'Eine Maschine, die es braucht, danach neu starten',
+  'updates.concurrency': 'Höchstens gleichzeitig',
+  'updates.maxFailures': 'Nach Fehlschlägen anhalten',
+  'updates.maxFailuresHint': 'Leer: keine Grenze',
+  'updates.timeout': 'Zeitlimit pro Maschine (Minuten)',
+  'updates.startLegend': 'Start',
+  'updates.startOption':
+    '{start, select, now {Jetzt} at {Zu einem Zeitpunkt} other {Im nächsten Wartungsfenster}}',
+  'updates.startsAt': 'Beginnt um',
+  'updates.viewerNotice': 'Ihre Rolle darf die Updates der Flotte sehen, aber keine Update-Läufe starten.',
+  'updates.changeColumn': '{column, select, name {Paket} action {Änderung} other {Versionen}}',
+  'updates.changeAction':
+    '{action, select, install {installieren} upgrade {aktualisieren} downgrade {herabstufen} remove {entfernen} held {zurückgehalten} other {{action}}}',
+  'updates.changesOn': '{dry, select, yes {Geplante Änderungen} other {Änderungen}} auf {name}',
+  'updates.nothing': '{dry, select, yes {Nichts zu ändern} other {Nichts geändert}}',
+  'updates.moreChanges': 'mehr Änderungen, als der Hub aufbewahrt',
+  'updates.outputOf': '{manager, select, none {Ausgabe des Paketmanagers} other {Ausgabe von {manager}}}',
+  'updates.outputOn': 'Ausgabe auf {name}',
+  'updates.outputEnd': 'nur das Ende der Ausgabe wird aufbewahrt',
+  'updates.loadingResult': 'Ergebnis wird geladen',
+  'updates.targetStatus':
+    '{status, select, pending {ausstehend} running {läuft…} ok {OK} failed {fehlgeschlagen} offline {offline} skipped {übersprungen} other {abgebrochen}}',
+  'updates.changes': '{n} {dry, select, yes {geplant} other {geändert}}',
+  'updates.exitCode': 'Exit-Code {code}',
+  'updates.timedOut': 'Zeitlimit überschritten',
+  'updates.rebootRequired': 'Neustart erforderlich',
+  'updates.rebooting': 'startet neu',
+  'updates.updatesOf': 'Updates von {name}',
+  'updates.waiting': 'Warten auf den Agent…',
+  'updates.notRun': 'Nicht gelaufen.',
+  'updates.facts': 'Der Lauf',
+  'updates.fact':
+    '{fact, select, status {Status} results {Ergebnisse} updates {Updates} concurrency {Gleichzeitig} reboot {Neustart falls nötig} window {Im Wartungsfenster ab} starts {Beginn} finished {Beendet} other {Von}}',
+  'updates.stopsAfter': ', hält nach {n, plural, one {# Fehlschlag} other {# Fehlschlägen}} an',
+  'updates.yesNo': '{value, select, yes {ja} other {nein}}',
+  'updates.until': 'bis {time}',
+  'updates.loadingRun': 'Update-Lauf wird geladen',
+  'updates.runTitle':
+    '{mode, select, dry_run {Probelauf} other {Installation}} {selection, select, all {aller Updates} security {nur der Sicherheitsupdates} other {benannter Pakete}}',
+  'updates.cancelRun': 'Lauf abbrechen',
+  'updates.targetsHeading': 'Ziele',
+  'updates.resolvedAtStart': 'Die Ziele werden beim Start des Laufs bestimmt.',
+  'updates.noTargets': 'Keine Ziele.',
+  'updates.cancelTitle': 'Diesen Update-Lauf abbrechen?',
+  'updates.cancelText':
+    'Keine weitere Maschine beginnt; noch nicht gestartete werden abgebrochen. Ein bereits arbeitender Paketmanager läuft zu Ende, und sein Ergebnis bleibt erhalten.',
+  'updates.packageColumn':
+    '{column, select, name {Paket} current {Installiert} new {Verfügbar} source {Quelle} other {Sicherheit}}',
+  'updates.securityChip': 'Sicherheit',
+  'updates.checking': 'Wird geprüft…',
+  'updates.checkNow': 'Jetzt prüfen',
+  'updates.moreOptions': 'Weitere Optionen',
+  'updates.statusFacts': 'Update-Status',
+  'updates.assetFact':
+    '{fact, select, available {Verfügbare Updates} security {Sicherheitsupdates} reboot {Neustart} patched {Zuletzt gepatcht} checked {Zuletzt geprüft} other {Paketmanager}}',
+  'updates.rebootState': '{required, select, yes {Erforderlich} other {Nicht erforderlich}}',
+  'updates.noManager': 'keiner, den der Hub steuern kann',
+  'updates.lastCheckFailed': 'Die letzte Prüfung ist fehlgeschlagen: {error}',
+  'updates.available': 'Verfügbare Updates',
+  'updates.loadingAvailable': 'Verfügbare Updates werden geladen',
+  'updates.notReportedYet': 'Noch nicht gemeldet',
+  'updates.upToDate': 'Aktuell',
+  'updates.noManagerHere': 'Kein Paketmanager auf dieser Maschine, den der Hub steuern kann',
+  'updates.applyTitle': 'Alle Updates auf {name} installieren?',
+  'updates.applyText':
+    'Der Paketmanager installiert jetzt {known, select, yes {{n, plural, one {# Update} other {# Updates}}} other {die verfügbaren Updates}}. Die Maschine wird nicht neu gestartet.',
+};
