@@ -88,11 +88,11 @@ describe('console pages', () => {
     expect(renamed.name).toBe('nas-archive');
 
     // Filters: status online leaves the local agent only; search finds by address.
-    await t.page.getByLabel('Status', { exact: true }).selectOption('online');
+    await t.page.getByRole('search').getByLabel('Status', { exact: true }).selectOption('online');
     await t.page.waitForURL(/status=online/);
     await t.page.getByRole('rowheader', { name: 'nas-archive' }).waitFor({ state: 'detached' });
     expect(await t.page.locator('tbody tr[data-asset-id]').count()).toBe(1);
-    await t.page.getByLabel('Status', { exact: true }).selectOption('');
+    await t.page.getByRole('search').getByLabel('Status', { exact: true }).selectOption('');
     await t.page.getByLabel('Search', { exact: true }).fill('10.0.0.30');
     await t.page.getByLabel('Search', { exact: true }).press('Enter');
     await t.page.waitForURL(/q=10.0.0.30/);

@@ -33,6 +33,7 @@ export const idPrefixes = {
   updateRun: 'upr',
   snippet: 'snp',
   bookmark: 'bmk',
+  assetFilter: 'flt',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

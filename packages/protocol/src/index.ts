@@ -29,6 +29,7 @@ export * from './api/files.js';
 export * from './api/groups.js';
 export * from './api/snippets.js';
 export * from './api/bookmarks.js';
+export * from './api/filters.js';
 export * from './api/hub.js';
 export * from './api/incidents.js';
 export * from './api/keys.js';

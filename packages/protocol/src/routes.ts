@@ -55,6 +55,7 @@ import { whoamiContracts } from './api/whoami.js';
 import { sessionsContracts } from './api/sessions.js';
 import { snippetsContracts } from './api/snippets.js';
 import { bookmarksContracts } from './api/bookmarks.js';
+import { filtersContracts } from './api/filters.js';
 import { mcpContracts } from './api/mcp.js';
 
 /** The built areas, each the contracts of one hub module (the key is the module's folder). */
@@ -103,6 +104,7 @@ export const contractAreas = {
   sessions: sessionsContracts,
   snippets: snippetsContracts,
   bookmarks: bookmarksContracts,
+  filters: filtersContracts,
   mcp: mcpContracts,
   prometheus: prometheusContracts,
   checks: checksContracts,
@@ -155,6 +157,7 @@ export const routes = {
   ...sessionsContracts,
   ...snippetsContracts,
   ...bookmarksContracts,
+  ...filtersContracts,
   ...mcpContracts,
   ...prometheusContracts,
   ...checksContracts,

@@ -37,6 +37,8 @@ const sampleBodies: Record<string, unknown> = {
   // An asset that does not exist: refused (400) once past the guard.
   'bookmarks.create': { asset_id: newId('asset'), directory: '/tmp' },
   'bookmarks.update': { name: 'matrix-bookmark' },
+  'filters.create': { name: 'matrix-filter', criteria: { status: 'online' } },
+  'filters.update': { name: 'matrix-filter-renamed' },
   'users.create': { username: 'matrix-user', password: 'correct horse battery', role: 'viewer' },
   'users.update': { role: 'viewer' },
   'settings.tlsUpload': {

@@ -313,6 +313,11 @@ const documentedExtras: readonly (readonly [method: string, path: string, access
   ['POST', '/api/v2/terminal-bookmarks', 'assets:exec'],
   ['PATCH', '/api/v2/terminal-bookmarks/{id}', 'assets:exec'],
   ['DELETE', '/api/v2/terminal-bookmarks/{id}', 'assets:exec'],
+  // Saved filters of the assets list (decision 0096): the caller's own, viewers included.
+  ['GET', '/api/v2/asset-filters', 'assets:read'],
+  ['POST', '/api/v2/asset-filters', 'assets:read'],
+  ['PATCH', '/api/v2/asset-filters/{id}', 'assets:read'],
+  ['DELETE', '/api/v2/asset-filters/{id}', 'assets:read'],
   // Desktops (decision 0030): an asset's VNC password (admin, write-only), sessions, their recordings.
   ['GET', '/api/v2/desktop/credentials/{id}', 'assets:read'],
   ['PUT', '/api/v2/desktop/credentials/{id}', 'admin'],

@@ -16,12 +16,13 @@ export function createModules(parts: ModuleParts) {
   const accounts = createAccountModules(parts, {
     // Deleting a user asks the schedules module, built later with the operation modules, which run as them.
     schedules: () => operations.schedules.services.schedules,
-    // ...and the modules keeping data of users (passkeys, push, snippets, bookmarks), built with the outward ones.
+    // ...and the modules keeping data of users (passkeys, push, snippets, bookmarks, saved filters), built with the outward ones.
     userData: () => [
       outward.mobile.services.mobile,
       outward.notifications.services.push,
       outward.snippets.services.snippets,
       outward.bookmarks.services.bookmarks,
+      outward.filters.services.filters,
     ],
   });
   const operations = createOperationModules(parts, accounts, {

@@ -18,6 +18,7 @@ import { createPrometheusModule } from '../modules/prometheus/prometheus.module.
 import { createSessionsModule } from '../modules/sessions/sessions.module.js';
 import { createSnippetsModule } from '../modules/snippets/snippets.module.js';
 import { createBookmarksModule } from '../modules/bookmarks/bookmarks.module.js';
+import { createFiltersModule } from '../modules/filters/filters.module.js';
 import { createStacksModule } from '../modules/stacks/stacks.module.js';
 import { createVirtModule } from '../modules/virt/virt.module.js';
 import { createWebhooksModule } from '../modules/webhooks/webhooks.module.js';
@@ -168,5 +169,6 @@ export function createOutwardModules(parts: ModuleParts, accounts: AccountModule
     }),
     snippets: createSnippetsModule({ ...base, logger }),
     bookmarks: createBookmarksModule({ ...base, logger, assets: assetService }),
+    filters: createFiltersModule({ ...base, logger }),
   };
 }

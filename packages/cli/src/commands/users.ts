@@ -1,7 +1,7 @@
 /**
  * `svc users ls|disable|enable|delete` (an unrestricted admin key with `*`, decision 0087): a disabled user
  * cannot sign in and their keys and schedules stop until enabled; a delete removes their keys, sessions and
- * what they keep elsewhere (passkeys, push subscriptions, personal snippets and bookmarks).
+ * what they keep elsewhere (passkeys, push subscriptions, personal snippets, bookmarks, saved filters).
  */
 import type { Command } from 'commander';
 import { isId, paginationLimits, type User } from '@svc/protocol';
@@ -88,7 +88,7 @@ export function registerUsers(program: Command, ctx: Context): void {
     .command('delete')
     .alias('rm')
     .description(
-      'delete a user with their sessions, API keys, passkeys, push subscriptions, personal snippets and bookmarks (the audit trail keeps their name)',
+      'delete a user with their sessions, API keys, passkeys, push subscriptions, personal snippets, bookmarks and saved filters (the audit trail keeps their name)',
     )
     .argument('<user>', 'username or id')
     .option(

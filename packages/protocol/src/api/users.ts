@@ -107,7 +107,7 @@ export const usersContracts = {
     path: '/auth/users/{id}',
     auth: 'admin',
     summary:
-      'Delete a user with their sessions, API keys, passkeys, push subscriptions, personal snippets and bookmarks; the audit trail keeps their name',
+      'Delete a user with their sessions, API keys, passkeys, push subscriptions, personal snippets, bookmarks and saved filters; the audit trail keeps their name',
     params: IdParams,
     query: UserDeleteQuery,
     response: User,

@@ -67,11 +67,17 @@ async function runsOf(ops: OperationsApp, id: string): Promise<ScheduleRun[]> {
 
 const snippetsUrl = '/api/v2/terminal-snippets';
 const bookmarksUrl = '/api/v2/terminal-bookmarks';
+const filtersUrl = '/api/v2/asset-filters';
 
-/** Rows of a user in the tables of other modules: WebAuthn, push, telemetry, personal snippets, bookmarks. */
+/**
+ * Rows of a user in the tables of other modules: WebAuthn, push, telemetry, personal snippets, bookmarks,
+ * saved filters of the assets list.
+ */
 async function leftoversOf(t: TestHub, userId: string, keyId: string) {
   const db = t.hub.database.db;
-  const theirs = (eb: ExpressionBuilder<Database, 'terminal_snippets' | 'terminal_bookmarks'>) =>
+  const theirs = (
+    eb: ExpressionBuilder<Database, 'terminal_snippets' | 'terminal_bookmarks' | 'asset_filters'>,
+  ) =>
     eb.or([
       eb.and([eb('owner_type', '=', 'session'), eb('owner_id', '=', userId)]),
       eb.and([eb('owner_type', '=', 'api_key'), eb('owner_id', '=', keyId)]),
@@ -92,6 +98,7 @@ async function leftoversOf(t: TestHub, userId: string, keyId: string) {
       .where(theirs)
       .execute(),
     bookmarks: await db.selectFrom('terminal_bookmarks').select('id').where(theirs).execute(),
+    savedFilters: await db.selectFrom('asset_filters').select('id').where(theirs).execute(),
   };
 }
 
@@ -169,9 +176,14 @@ async function userWithData(t: TestHub, username: string) {
     const mark = await as('POST', bookmarksUrl, { asset_id: asset.id, directory: `/srv/${label}` });
     expect(mark.status, mark.text).toBe(201);
     expect((mark.json.data as Bookmark).directory).toBe(`/srv/${label}`);
+    const filter = await as('POST', filtersUrl, {
+      name: `${label} offline`,
+      criteria: { status: 'offline' },
+    });
+    expect(filter.status, filter.text).toBe(201);
   }
   const before = await leftoversOf(t, user.id, key.id);
-  expect(Object.values(before).map((rows) => rows.length)).toEqual([1, 1, 1, 2, 2]);
+  expect(Object.values(before).map((rows) => rows.length)).toEqual([1, 1, 1, 2, 2, 2]);
   return { user, cookie, key, shared };
 }
 
@@ -503,6 +515,7 @@ describe.each(databaseTargets())('disabling and deleting users ($name)', ({ opti
       telemetry: [],
       personalSnippets: [],
       bookmarks: [],
+      savedFilters: [],
     });
     // The shared ones stay, as their author left them: others use them, admins may change them.
     const seen = await sharedSnippets(t, colleague);
@@ -524,6 +537,7 @@ describe.each(databaseTargets())('disabling and deleting users ($name)', ({ opti
       snippets_deleted: 2,
       shared_snippets_reassigned: 0,
       bookmarks_deleted: 2,
+      asset_filters_deleted: 2,
     });
   });
 

@@ -39,7 +39,7 @@ import {
 } from './users.repository.js';
 
 /*
- * What other modules keep of a user (passkeys, push subscriptions, terminal snippets and bookmarks): a user's
+ * What other modules keep of a user (passkeys, push subscriptions, terminal snippets, bookmarks, saved filters): a user's
  * delete asks them to let it go in its own transaction (decision 0087, addendum), so nothing of a deleted
  * person stays behind, and what others still use goes to the heir named by `reassign_to`.
  */
@@ -71,7 +71,7 @@ export interface UserService {
   /** The account signs in again; its keys and schedules work again. */
   enable(ctx: ActionContext, id: string): Promise<User>;
   /**
-   * The account, its sessions, keys, passkeys, push subscriptions, snippets and bookmarks go; its schedules and
+   * The account, its sessions, keys, passkeys, push subscriptions, snippets, bookmarks and saved filters go; its schedules and
    * shared snippets go to `reassign_to` (a schedule left without one refuses the delete).
    */
   remove(ctx: ActionContext, id: string, query: UserDeleteQuery): Promise<User>;

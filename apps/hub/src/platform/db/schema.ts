@@ -324,6 +324,17 @@ export interface TerminalBookmarksTable {
   updated_at: string;
 }
 
+/** A saved filter of the assets list (migration 0036): `criteria` is the list's query, JSON; one owner's. */
+export interface AssetFiltersTable {
+  id: string;
+  name: string;
+  criteria: string;
+  owner_type: string;
+  owner_id: string;
+  created_at: string;
+  updated_at: string;
+}
+
 /** An incident's review (migration 0031): what people wrote; `follow_ups` is JSON `[{text, done}]`. */
 export interface IncidentReviewsTable {
   incident_id: string;
@@ -744,6 +755,7 @@ export interface Database {
   session_recording_chunks: SessionRecordingChunksTable;
   terminal_snippets: TerminalSnippetsTable;
   terminal_bookmarks: TerminalBookmarksTable;
+  asset_filters: AssetFiltersTable;
   idempotency_records: IdempotencyRecordsTable;
   push_subscriptions: PushSubscriptionsTable;
   webauthn_credentials: WebauthnCredentialsTable;
@@ -906,6 +918,7 @@ export const tableOwners = {
   session_recording_chunks: 'modules/sessions',
   terminal_snippets: 'modules/snippets',
   terminal_bookmarks: 'modules/bookmarks',
+  asset_filters: 'modules/filters',
   idempotency_records: 'platform/idempotency.ts',
   webauthn_credentials: 'modules/mobile',
   mobile_telemetry: 'modules/mobile',

@@ -3,7 +3,17 @@
  * 10,000 assets scroll as smoothly as 10; filters and sort live in the URL (shareable, back button); add,
  * edit and delete for roles that may change assets.
  */
-import { memo, useEffect, useRef, useState, type MouseEvent, type ReactNode, type RefObject } from 'react';
+import {
+  memo,
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+  type CSSProperties,
+  type MouseEvent,
+  type ReactNode,
+  type RefObject,
+} from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router';
 import {
@@ -14,6 +24,7 @@ import {
   type AssetSort,
   type AssetStatus,
   type Platform,
+  type SavedFilterCriteria,
 } from '@svc/protocol';
 import { hub } from '../../api/client';
 import { useSession } from '../../app/session';
@@ -27,11 +38,20 @@ import { AssetFormDialog } from './AssetFormDialog';
 import { lastSeenText } from './asset-format';
 import { useAssetHead, useAssetPages, type AssetFilter } from './asset-rows';
 import { useRowWindow } from './row-window';
+import { ColumnResizeHandle, ListViewControls } from './ListViewControls';
+import {
+  columnLayout,
+  listColumns,
+  loadListView,
+  rowHeights,
+  saveListView,
+  type ListColumn,
+  type ListView,
+} from './list-view';
+import { SavedFilters } from './SavedFilters';
 import { StatusBadge } from './StatusBadge';
 import { useLiveInterval } from '../events/LiveEvents';
 
-/** Every row's height in pixels, as styles.css draws it (`.assets-table tr`). */
-const rowHeight = 40;
 /** Rows rendered beyond each edge of the view: a frame's worth of a fast scroll. */
 const overscan = 10;
 /** Polling as the event feed's fallback; every minute while the feed is live. */
@@ -57,17 +77,15 @@ export function filterFromParams(params: URLSearchParams): AssetFilter {
 }
 
 /**
- * The table's columns. The name takes what the others leave (it is what tells ten thousand rows apart); the
- * others are as wide as their usual content, Tags narrow while no row in view has one.
+ * The orders a column's header sets. The name takes what the others leave (it is what tells ten thousand
+ * rows apart); the others are as wide as chosen (list-view.ts), Tags narrow while no row in view has one.
  */
-const columns: { key: string; sort?: AssetSort }[] = [
-  { key: 'name', sort: 'name' },
-  { key: 'status', sort: 'status' },
-  { key: 'platform', sort: 'platform' },
-  { key: 'addresses' },
-  { key: 'last_seen', sort: '-last_seen_at' },
-  { key: 'tags' },
-];
+const columnSorts: Partial<Record<ListColumn, AssetSort>> = {
+  name: 'name',
+  status: 'status',
+  platform: 'platform',
+  last_seen: '-last_seen_at',
+};
 
 function GroupFilter({ value, onChange }: { value: string; onChange: (group: string) => void }) {
   const { t } = useT();
@@ -107,6 +125,11 @@ function Filters({
 }) {
   const { t } = useT();
   const [text, setText] = useState(params.get('q') ?? '');
+  const q = params.get('q') ?? '';
+  // The box follows a search set from outside it (a saved filter applied, the back button).
+  useEffect(() => {
+    setText((current) => (current.trim() === q ? current : q));
+  }, [q]);
   // The list follows the text as it is typed, once typing pauses.
   useEffect(() => {
     const timer = setTimeout(() => {
@@ -208,21 +231,28 @@ const AssetRow = memo(function AssetRow({
         </a>
         {asset.hub_host && <span className="chip">{t('assets.hubChip')}</span>}
       </th>
-      <td role="cell">
+      <td role="cell" className="col-status">
         <StatusBadge status={asset.status} />
       </td>
-      <td role="cell">{t('asset.platform', { platform: asset.platform })}</td>
-      <td role="cell" className="cell-addresses" title={asset.ip_addresses.join(', ')} translate="no">
+      <td role="cell" className="col-platform">
+        {t('asset.platform', { platform: asset.platform })}
+      </td>
+      <td
+        role="cell"
+        className="col-addresses cell-addresses"
+        title={asset.ip_addresses.join(', ')}
+        translate="no"
+      >
         {asset.ip_addresses.join(', ') || <span className="muted">—</span>}
       </td>
-      <td role="cell">
+      <td role="cell" className="col-last_seen">
         {asset.last_seen_at ? (
           <time dateTime={asset.last_seen_at}>{lastSeenText(asset, t('time.never'))}</time>
         ) : (
           t('time.never')
         )}
       </td>
-      <td role="cell" className="cell-tags" translate="no">
+      <td role="cell" className="col-tags cell-tags" translate="no">
         {asset.tags.map((t) => (
           <span key={t} className="chip">
             {t}
@@ -261,41 +291,51 @@ const AssetRow = memo(function AssetRow({
 const AssetsHead = memo(function AssetsHead({
   sort,
   canMutate,
+  widths,
   setParam,
+  onResize,
 }: {
   sort: AssetSort;
   canMutate: boolean;
+  widths: ListView['widths'];
   setParam: (name: string, value: string) => void;
+  onResize: (column: ListColumn, width: number) => void;
 }) {
   const { t } = useT();
   return (
     <thead role="rowgroup">
       <tr role="row" aria-rowindex={1}>
-        {columns.map((c) => {
-          const active = c.sort !== undefined && sort.replace('-', '') === c.sort.replace('-', '');
+        {listColumns.map((column) => {
+          const order = columnSorts[column];
+          const active = order !== undefined && sort.replace('-', '') === order.replace('-', '');
           const descending = sort.startsWith('-');
+          const label = t('assets.column', { column });
           return (
             <th
-              key={c.key}
+              key={column}
               role="columnheader"
               scope="col"
+              className={`col-${column}`}
+              // Its name is the column's, not also its resize handle's.
+              aria-label={label}
               aria-sort={active ? (descending ? 'descending' : 'ascending') : undefined}
             >
-              {c.sort ? (
+              {order ? (
                 <button
                   type="button"
                   className="sort-button"
                   onClick={() => {
-                    const base = c.sort?.replace('-', '') ?? 'name';
+                    const base = order.replace('-', '');
                     setParam('sort', active && !descending ? `-${base}` : base);
                   }}
                 >
-                  {t('assets.column', { column: c.key })}
+                  {label}
                   <span aria-hidden="true">{active ? (descending ? ' ▼' : ' ▲') : ''}</span>
                 </button>
               ) : (
-                t('assets.column', { column: c.key })
+                label
               )}
+              <ColumnResizeHandle column={column} label={label} width={widths[column]} onResize={onResize} />
             </th>
           );
         })}
@@ -319,6 +359,8 @@ function AssetTable({
   filter,
   head,
   canMutate,
+  view,
+  onResize,
   setParam,
   scrollRef,
   onEdit,
@@ -327,6 +369,8 @@ function AssetTable({
   filter: AssetFilter;
   head: NonNullable<ReturnType<typeof useAssetHead>['data']>;
   canMutate: boolean;
+  view: ListView;
+  onResize: (column: ListColumn, width: number) => void;
   setParam: (name: string, value: string) => void;
   scrollRef: RefObject<HTMLDivElement | null>;
   onEdit: (asset: Asset) => void;
@@ -342,6 +386,7 @@ function AssetTable({
     event.preventDefault();
     void navigate(link.getAttribute('href') ?? '/assets');
   };
+  const rowHeight = rowHeights[view.density];
   const { first, last } = useRowWindow(scrollRef, {
     count: total,
     rowHeight,
@@ -366,12 +411,23 @@ function AssetTable({
       />,
     );
   }
-  const tableClass = `data-table assets-table${canMutate ? ' has-actions' : ''}${anyTags ? '' : ' no-tags'}`;
+  // Density, hidden columns and widths are the table's classes and one custom property: a change restyles
+  // the rows in view without rendering any of them again.
+  const hiddenClasses = view.hidden.map((column) => ` hide-${column}`).join('');
+  const tableClass = `data-table assets-table density-${view.density}${hiddenClasses}`;
+  const layout = columnLayout(view, { anyTags, canMutate });
+  const tableStyle = { '--asset-columns': layout.template, minWidth: layout.minWidth } as CSSProperties;
   return (
     <div className="table-scroll" ref={scrollRef} data-testid="assets-scroll">
       {/* Rows laid out as a grid, not a table: the roles keep what a table tells a screen reader. */}
-      <table className={tableClass} role="table" aria-rowcount={total + 1}>
-        <AssetsHead sort={filter.sort ?? 'name'} canMutate={canMutate} setParam={setParam} />
+      <table className={tableClass} style={tableStyle} role="table" aria-rowcount={total + 1}>
+        <AssetsHead
+          sort={filter.sort ?? 'name'}
+          canMutate={canMutate}
+          widths={view.widths}
+          setParam={setParam}
+          onResize={onResize}
+        />
         {/* As tall as every row; the rows before the window are its top padding (one style, not one a row). */}
         <tbody
           role="rowgroup"
@@ -394,6 +450,14 @@ export function AssetsPage() {
   const scrollRef = useRef<HTMLDivElement>(null);
   const [editing, setEditing] = useState<Asset | null | 'new'>(null);
   const [deleting, setDeleting] = useState<Asset | null>(null);
+  const [view, setView] = useState(loadListView);
+
+  useEffect(() => {
+    saveListView(view);
+  }, [view]);
+  const resizeColumn = useCallback((column: ListColumn, width: number) => {
+    setView((previous) => ({ ...previous, widths: { ...previous.widths, [column]: width } }));
+  }, []);
 
   const setParam = (name: string, value: string) => {
     setParams(
@@ -401,6 +465,22 @@ export function AssetsPage() {
         const next = new URLSearchParams(previous);
         if (value) next.set(name, value);
         else next.delete(name);
+        return next;
+      },
+      { replace: true },
+    );
+    scrollRef.current?.scrollTo({ top: 0 });
+  };
+
+  const applyCriteria = (criteria: SavedFilterCriteria) => {
+    setParams(
+      (previous) => {
+        const next = new URLSearchParams(previous);
+        for (const field of ['q', 'status', 'platform', 'group', 'sort'] as const) {
+          const value = criteria[field];
+          if (value) next.set(field, value);
+          else next.delete(field);
+        }
         return next;
       },
       { replace: true },
@@ -440,6 +520,10 @@ export function AssetsPage() {
         )}
       </div>
       <Filters params={params} setParam={setParam} />
+      <div className="list-toolbar">
+        <SavedFilters current={filter} onApply={applyCriteria} />
+        <ListViewControls view={view} onChange={setView} />
+      </div>
       {head.isError && <ErrorNotice error={head.error} retry={() => void head.refetch()} />}
       {head.isPending && <Loading label={t('assets.loading')} />}
       {head.isSuccess && total === 0 && (
@@ -452,6 +536,8 @@ export function AssetsPage() {
           filter={filter}
           head={head.data}
           canMutate={canMutate}
+          view={view}
+          onResize={resizeColumn}
           setParam={setParam}
           scrollRef={scrollRef}
           onEdit={setEditing}
