@@ -2,10 +2,12 @@
 import { admin } from './admin.de.js';
 import { assetTabs } from './assetTabs.de.js';
 import { audit } from './audit.de.js';
+import { maintenance } from './maintenance.de.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleDe: ConsoleCatalogue = {
   ...admin,
   ...assetTabs,
   ...audit,
+  ...maintenance,
 };

@@ -7,11 +7,13 @@
 import { admin } from './admin.en.js';
 import { assetTabs } from './assetTabs.en.js';
 import { audit } from './audit.en.js';
+import { maintenance } from './maintenance.en.js';
 
 export const consoleEn = {
   ...admin,
   ...assetTabs,
   ...audit,
+  ...maintenance,
 };
 
 export type ConsoleKey = keyof typeof consoleEn;

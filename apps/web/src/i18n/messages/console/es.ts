@@ -2,10 +2,12 @@
 import { admin } from './admin.es.js';
 import { assetTabs } from './assetTabs.es.js';
 import { audit } from './audit.es.js';
+import { maintenance } from './maintenance.es.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleEs: ConsoleCatalogue = {
   ...admin,
   ...assetTabs,
   ...audit,
+  ...maintenance,
 };

@@ -2,10 +2,12 @@
 import { admin } from './admin.fr.js';
 import { assetTabs } from './assetTabs.fr.js';
 import { audit } from './audit.fr.js';
+import { maintenance } from './maintenance.fr.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleFr: ConsoleCatalogue = {
   ...admin,
   ...assetTabs,
   ...audit,
+  ...maintenance,
 };

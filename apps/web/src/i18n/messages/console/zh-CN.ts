@@ -2,10 +2,12 @@
 import { admin } from './admin.zh-CN.js';
 import { assetTabs } from './assetTabs.zh-CN.js';
 import { audit } from './audit.zh-CN.js';
+import { maintenance } from './maintenance.zh-CN.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleZhCN: ConsoleCatalogue = {
   ...admin,
   ...assetTabs,
   ...audit,
+  ...maintenance,
 };
