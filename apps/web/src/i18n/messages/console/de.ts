@@ -3,6 +3,7 @@ import { admin } from './admin.de.js';
 import { assetTabs } from './assetTabs.de.js';
 import { audit } from './audit.de.js';
 import { maintenance } from './maintenance.de.js';
+import { notifications } from './notifications.de.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleDe: ConsoleCatalogue = {
@@ -10,4 +11,5 @@ export const consoleDe: ConsoleCatalogue = {
   ...assetTabs,
   ...audit,
   ...maintenance,
+  ...notifications,
 };

@@ -8,12 +8,14 @@ import { admin } from './admin.en.js';
 import { assetTabs } from './assetTabs.en.js';
 import { audit } from './audit.en.js';
 import { maintenance } from './maintenance.en.js';
+import { notifications } from './notifications.en.js';
 
 export const consoleEn = {
   ...admin,
   ...assetTabs,
   ...audit,
   ...maintenance,
+  ...notifications,
 };
 
 export type ConsoleKey = keyof typeof consoleEn;

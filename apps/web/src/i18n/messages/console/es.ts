@@ -3,6 +3,7 @@ import { admin } from './admin.es.js';
 import { assetTabs } from './assetTabs.es.js';
 import { audit } from './audit.es.js';
 import { maintenance } from './maintenance.es.js';
+import { notifications } from './notifications.es.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleEs: ConsoleCatalogue = {
@@ -10,4 +11,5 @@ export const consoleEs: ConsoleCatalogue = {
   ...assetTabs,
   ...audit,
   ...maintenance,
+  ...notifications,
 };

@@ -3,6 +3,7 @@ import { admin } from './admin.fr.js';
 import { assetTabs } from './assetTabs.fr.js';
 import { audit } from './audit.fr.js';
 import { maintenance } from './maintenance.fr.js';
+import { notifications } from './notifications.fr.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleFr: ConsoleCatalogue = {
@@ -10,4 +11,5 @@ export const consoleFr: ConsoleCatalogue = {
   ...assetTabs,
   ...audit,
   ...maintenance,
+  ...notifications,
 };

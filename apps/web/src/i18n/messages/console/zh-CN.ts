@@ -3,6 +3,7 @@ import { admin } from './admin.zh-CN.js';
 import { assetTabs } from './assetTabs.zh-CN.js';
 import { audit } from './audit.zh-CN.js';
 import { maintenance } from './maintenance.zh-CN.js';
+import { notifications } from './notifications.zh-CN.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleZhCN: ConsoleCatalogue = {
@@ -10,4 +11,5 @@ export const consoleZhCN: ConsoleCatalogue = {
   ...assetTabs,
   ...audit,
   ...maintenance,
+  ...notifications,
 };
