@@ -4,6 +4,7 @@ import { assetTabs } from './assetTabs.de.js';
 import { audit } from './audit.de.js';
 import { maintenance } from './maintenance.de.js';
 import { notifications } from './notifications.de.js';
+import { webhooks } from './webhooks.de.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleDe: ConsoleCatalogue = {
@@ -12,4 +13,5 @@ export const consoleDe: ConsoleCatalogue = {
   ...audit,
   ...maintenance,
   ...notifications,
+  ...webhooks,
 };

@@ -9,6 +9,7 @@ import { assetTabs } from './assetTabs.en.js';
 import { audit } from './audit.en.js';
 import { maintenance } from './maintenance.en.js';
 import { notifications } from './notifications.en.js';
+import { webhooks } from './webhooks.en.js';
 
 export const consoleEn = {
   ...admin,
@@ -16,6 +17,7 @@ export const consoleEn = {
   ...audit,
   ...maintenance,
   ...notifications,
+  ...webhooks,
 };
 
 export type ConsoleKey = keyof typeof consoleEn;

@@ -4,6 +4,7 @@ import { assetTabs } from './assetTabs.es.js';
 import { audit } from './audit.es.js';
 import { maintenance } from './maintenance.es.js';
 import { notifications } from './notifications.es.js';
+import { webhooks } from './webhooks.es.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleEs: ConsoleCatalogue = {
@@ -12,4 +13,5 @@ export const consoleEs: ConsoleCatalogue = {
   ...audit,
   ...maintenance,
   ...notifications,
+  ...webhooks,
 };

@@ -4,6 +4,7 @@ import { assetTabs } from './assetTabs.fr.js';
 import { audit } from './audit.fr.js';
 import { maintenance } from './maintenance.fr.js';
 import { notifications } from './notifications.fr.js';
+import { webhooks } from './webhooks.fr.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleFr: ConsoleCatalogue = {
@@ -12,4 +13,5 @@ export const consoleFr: ConsoleCatalogue = {
   ...audit,
   ...maintenance,
   ...notifications,
+  ...webhooks,
 };

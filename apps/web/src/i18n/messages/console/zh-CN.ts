@@ -4,6 +4,7 @@ import { assetTabs } from './assetTabs.zh-CN.js';
 import { audit } from './audit.zh-CN.js';
 import { maintenance } from './maintenance.zh-CN.js';
 import { notifications } from './notifications.zh-CN.js';
+import { webhooks } from './webhooks.zh-CN.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleZhCN: ConsoleCatalogue = {
@@ -12,4 +13,5 @@ export const consoleZhCN: ConsoleCatalogue = {
   ...audit,
   ...maintenance,
   ...notifications,
+  ...webhooks,
 };
