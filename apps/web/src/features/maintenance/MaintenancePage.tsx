@@ -17,8 +17,9 @@ import { QueryStates } from '../../components/QueryStates';
 import { TargetsPicker } from '../../components/TargetsPicker';
 import { TextField } from '../../components/TextField';
 import { targetsChosen } from '../../components/target-choice';
-import { countText, formatTime } from '../../components/units';
+import { Time } from '../../components/Time';
 import { useResourceMutation } from '../../components/use-resource-mutation';
+import { useT } from '../../i18n/I18nProvider';
 import { maintenanceListKey } from './maintenance-keys';
 import {
   coversMoreThanPicker,
@@ -31,9 +32,20 @@ import {
 
 const invalidates = [['maintenance'], ['alerts'], ['schedules']];
 
-function whenText(w: MaintenanceWindow): string {
-  if (w.kind === 'one_off') return `${formatTime(w.starts_at)} – ${formatTime(w.ends_at)}`;
-  return `${w.cron ?? ''} for ${String(w.duration_minutes ?? 0)} min (${w.timezone})`;
+function WhenText({ window: w }: { window: MaintenanceWindow }) {
+  const { rich } = useT();
+  if (w.kind === 'one_off') {
+    return (
+      <>
+        <Time value={w.starts_at} /> – <Time value={w.ends_at} />
+      </>
+    );
+  }
+  return rich('maintenance.recurringWhen', {
+    cron: <span translate="no">{w.cron ?? ''}</span>,
+    minutes: w.duration_minutes ?? 0,
+    zone: <span translate="no">{w.timezone}</span>,
+  });
 }
 
 const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -46,6 +58,7 @@ function WindowFormDialog({
   existing: MaintenanceWindow | null;
   onClose: () => void;
 }) {
+  const { t } = useT();
   const [form, setForm] = useState<WindowForm>(() => windowForm(existing, browserZone));
   const [targetsTouched, setTargetsTouched] = useState(false);
   const set =
@@ -69,17 +82,17 @@ function WindowFormDialog({
   const { kind } = form;
   return (
     <FormDialog
-      title={existing ? `Edit ${existing.name}` : 'New maintenance window'}
+      title={existing ? t('common.editNamed', { name: existing.name }) : t('maintenance.newTitle')}
       mutation={save}
       onSubmit={() => {
         save.mutate();
       }}
       onClose={onClose}
-      submitLabel={existing ? 'Save window' : 'Create window'}
+      submitLabel={existing ? t('maintenance.save') : t('maintenance.create')}
       canSubmit={targetsChosen(form.targets) && timingReady(form)}
     >
       <TextField
-        label="Name"
+        label={t('maintenance.name')}
         problem={problems.name}
         value={form.name}
         required
@@ -87,7 +100,7 @@ function WindowFormDialog({
         onChange={set('name')}
       />
       <TextField
-        label="Reason"
+        label={t('maintenance.reason')}
         problem={problems.reason}
         value={form.reason}
         required
@@ -97,8 +110,10 @@ function WindowFormDialog({
       />
       {existing && coversMoreThanPicker(existing) && (
         <p className="muted small">
-          This window covers {countText(existing.asset_ids.length, 'asset')} and{' '}
-          {countText(existing.group_ids.length, 'group')}; targets chosen here replace them all.
+          {t('maintenance.coversMore', {
+            assets: t('maintenance.assets', { n: existing.asset_ids.length }),
+            groups: t('maintenance.groups', { n: existing.group_ids.length }),
+          })}
         </p>
       )}
       <TargetsPicker
@@ -111,7 +126,7 @@ function WindowFormDialog({
         problem={problems.asset_ids ?? problems.group_ids}
       />
       <fieldset className="target-mode">
-        <legend>When</legend>
+        <legend>{t('maintenance.when')}</legend>
         <label className="checkbox">
           <input
             type="radio"
@@ -121,7 +136,7 @@ function WindowFormDialog({
               set('kind')('one_off');
             }}
           />
-          Once
+          {t('maintenance.once')}
         </label>
         <label className="checkbox">
           <input
@@ -132,13 +147,13 @@ function WindowFormDialog({
               set('kind')('recurring');
             }}
           />
-          Recurring
+          {t('maintenance.recurring')}
         </label>
       </fieldset>
       {kind === 'one_off' ? (
         <>
           <TextField
-            label="Starts"
+            label={t('maintenance.starts')}
             type="datetime-local"
             problem={problems.starts_at}
             value={form.start}
@@ -146,7 +161,7 @@ function WindowFormDialog({
             onChange={set('start')}
           />
           <TextField
-            label="Ends"
+            label={t('maintenance.ends')}
             type="datetime-local"
             problem={problems.ends_at}
             value={form.end}
@@ -157,15 +172,15 @@ function WindowFormDialog({
       ) : (
         <>
           <TextField
-            label="Cron"
-            hint="When each occurrence starts: minute hour day month weekday"
+            label={t('maintenance.cron')}
+            hint={t('maintenance.cronHint')}
             problem={problems.cron}
             value={form.cron}
             required
             onChange={set('cron')}
           />
           <TextField
-            label="Duration (minutes)"
+            label={t('maintenance.duration')}
             type="number"
             problem={problems.duration_minutes}
             value={form.duration}
@@ -173,7 +188,7 @@ function WindowFormDialog({
             onChange={set('duration')}
           />
           <TextField
-            label="Time zone"
+            label={t('maintenance.timezone')}
             problem={problems.timezone}
             value={form.timezone}
             required
@@ -186,6 +201,7 @@ function WindowFormDialog({
 }
 
 export function MaintenancePage() {
+  const { t, rich } = useT();
   const { canMutate } = useSession();
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<MaintenanceWindow | null>(null);
@@ -206,11 +222,11 @@ export function MaintenancePage() {
     <section className="page" aria-labelledby="maintenance-title">
       <PageHeader
         titleId="maintenance-title"
-        title="Maintenance"
-        count={windows.isSuccess ? { n: windows.data.length, noun: 'window' } : undefined}
+        title={t('maintenance.title')}
+        count={windows.isSuccess ? t('maintenance.count', { n: windows.data.length }) : undefined}
         action={
           canMutate && {
-            label: 'New window',
+            label: t('maintenance.new'),
             onClick: () => {
               setCreating(true);
             },
@@ -219,44 +235,52 @@ export function MaintenancePage() {
       />
       <QueryStates
         query={windows}
-        loadingLabel="Loading maintenance windows"
+        loadingLabel={t('maintenance.loading')}
         empty={
-          <EmptyState title="No maintenance windows">
-            <p>While a window holds, alerts on its assets are recorded suppressed instead of notified.</p>
+          <EmptyState title={t('maintenance.none')}>
+            <p>{t('maintenance.noneText')}</p>
           </EmptyState>
         }
       >
         {(rows) => (
           <div className="rows-scroll">
-            <table className="data-table" aria-label="Maintenance windows">
+            <table className="data-table" aria-label={t('maintenance.windows')}>
               <thead>
                 <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">When</th>
-                  <th scope="col">Now</th>
-                  <th scope="col">Next</th>
-                  <th scope="col">Covers</th>
-                  <th scope="col">Reason</th>
-                  {canMutate && <th scope="col">Actions</th>}
+                  <th scope="col">{t('maintenance.name')}</th>
+                  <th scope="col">{t('maintenance.when')}</th>
+                  <th scope="col">{t('maintenance.now')}</th>
+                  <th scope="col">{t('maintenance.next')}</th>
+                  <th scope="col">{t('maintenance.covers')}</th>
+                  <th scope="col">{t('maintenance.reason')}</th>
+                  {canMutate && <th scope="col">{t('common.actions')}</th>}
                 </tr>
               </thead>
               <tbody>
                 {rows.map((w) => (
                   <tr key={w.id}>
-                    <th scope="row">{w.name}</th>
-                    <td>{whenText(w)}</td>
+                    <th scope="row" translate="no">
+                      {w.name}
+                    </th>
+                    <td>
+                      <WhenText window={w} />
+                    </td>
                     <td>
                       {w.current ? (
-                        <strong>In progress until {formatTime(w.current.ends_at)}</strong>
+                        <strong>
+                          {rich('maintenance.inProgress', { time: <Time value={w.current.ends_at} /> })}
+                        </strong>
                       ) : (
                         <span className="muted">—</span>
                       )}
                     </td>
                     <td>
                       {w.next_occurrences.length > 0 ? (
-                        <ul className="plain-list" aria-label={`Next occurrences of ${w.name}`}>
+                        <ul className="plain-list" aria-label={t('maintenance.nextOf', { name: w.name })}>
                           {w.next_occurrences.slice(0, 3).map((o) => (
-                            <li key={o.starts_at}>{formatTime(o.starts_at)}</li>
+                            <li key={o.starts_at}>
+                              <Time value={o.starts_at} />
+                            </li>
                           ))}
                         </ul>
                       ) : (
@@ -264,11 +288,13 @@ export function MaintenancePage() {
                       )}
                     </td>
                     <td>
-                      {w.asset_ids.length > 0 && `${String(w.asset_ids.length)} asset(s)`}
+                      {w.asset_ids.length > 0 && t('maintenance.assets', { n: w.asset_ids.length })}
                       {w.asset_ids.length > 0 && w.group_ids.length > 0 && ', '}
-                      {w.group_ids.length > 0 && `${String(w.group_ids.length)} group(s)`}
+                      {w.group_ids.length > 0 && t('maintenance.groups', { n: w.group_ids.length })}
                     </td>
-                    <td className="cell-wide">{w.reason}</td>
+                    <td className="cell-wide" translate="no">
+                      {w.reason}
+                    </td>
                     {canMutate && (
                       <td>
                         <div className="row-actions">
@@ -305,14 +331,14 @@ export function MaintenancePage() {
       )}
       <ConfirmMutationDialog
         record={removing}
-        title={(w) => `Remove ${w.name}?`}
-        confirmLabel="Remove window"
+        title={(w) => t('maintenance.removeTitle', { name: w.name })}
+        confirmLabel={t('maintenance.remove')}
         mutation={remove}
         onClose={() => {
           setRemoving(null);
         }}
       >
-        {() => <p>An occurrence holding now ends now; alerts are notified again.</p>}
+        {() => <p>{t('maintenance.removeText')}</p>}
       </ConfirmMutationDialog>
     </section>
   );

@@ -25,6 +25,7 @@ import { useResourceMutation } from '../../components/use-resource-mutation';
 import { ConfirmMutationDialog } from '../../components/ConfirmMutationDialog';
 import { QueryStates } from '../../components/QueryStates';
 import { PageHeader } from '../../components/PageHeader';
+import { useT } from '../../i18n/I18nProvider';
 import '../webhooks/webhooks.css';
 
 const channelsKey = ['notification-channels'] as const;
@@ -46,6 +47,7 @@ function keptSmtp(channel: NotificationChannel | undefined): NotificationChannel
 
 /** New channel, or (with `channel`) the edit of one: its kind stays, everything else may change. */
 function ChannelDialog({ channel, onClose }: { channel?: NotificationChannel; onClose: () => void }) {
+  const { t } = useT();
   const [name, setName] = useState(channel?.name ?? '');
   const [kind, setKind] = useState<Kind>(channel?.kind ?? 'ntfy');
   const [enabled, setEnabled] = useState(channel?.enabled ?? true);
@@ -102,16 +104,22 @@ function ChannelDialog({ channel, onClose }: { channel?: NotificationChannel; on
   const { problems } = save;
   return (
     <FormDialog
-      title={channel ? `Edit ${channel.name}` : 'New channel'}
+      title={channel ? t('common.editNamed', { name: channel.name }) : t('notifications.new')}
       mutation={save}
       onSubmit={() => {
         save.mutate();
       }}
       onClose={onClose}
-      submitLabel={channel ? 'Save channel' : 'Create channel'}
+      submitLabel={channel ? t('notifications.save') : t('notifications.create')}
     >
-      <TextField label="Name" problem={problems.name} value={name} autoFocus onChange={setName} />
-      <FormField label="Kind" problem={problems.kind}>
+      <TextField
+        label={t('notifications.name')}
+        problem={problems.name}
+        value={name}
+        autoFocus
+        onChange={setName}
+      />
+      <FormField label={t('notifications.kind')} problem={problems.kind}>
         {(props) => (
           <select
             {...props}
@@ -123,7 +131,7 @@ function ChannelDialog({ channel, onClose }: { channel?: NotificationChannel; on
           >
             {notificationChannelKinds.map((k) => (
               <option key={k} value={k}>
-                {k}
+                {t('notifications.kindName', { kind: k })}
               </option>
             ))}
           </select>
@@ -131,14 +139,25 @@ function ChannelDialog({ channel, onClose }: { channel?: NotificationChannel; on
       </FormField>
       {kind === 'email' ? (
         <>
-          <TextField label="SMTP host" problem={problems.settings} value={smtpHost} onChange={setSmtpHost} />
-          <TextField label="From" problem={undefined} value={from} onChange={setFrom} />
-          <TextField label="To (comma-separated)" problem={undefined} value={to} onChange={setTo} />
+          <TextField
+            label={t('notifications.smtpHost')}
+            problem={problems.settings}
+            value={smtpHost}
+            onChange={setSmtpHost}
+          />
+          <TextField label={t('notifications.from')} problem={undefined} value={from} onChange={setFrom} />
+          <TextField label={t('notifications.to')} problem={undefined} value={to} onChange={setTo} />
         </>
       ) : (
-        <TextField label="URL" problem={problems.settings} type="url" value={url} onChange={setUrl} />
+        <TextField
+          label={t('notifications.url')}
+          problem={problems.settings}
+          type="url"
+          value={url}
+          onChange={setUrl}
+        />
       )}
-      <FormField label="Lowest severity" problem={problems.min_severity}>
+      <FormField label={t('notifications.minSeverity')} problem={problems.min_severity}>
         {(props) => (
           <select
             {...props}
@@ -149,14 +168,14 @@ function ChannelDialog({ channel, onClose }: { channel?: NotificationChannel; on
           >
             {notificationSeverities.map((s) => (
               <option key={s} value={s}>
-                {s}
+                {t('alert.severity', { severity: s })}
               </option>
             ))}
           </select>
         )}
       </FormField>
       <TextField
-        label="Digest window (seconds)"
+        label={t('notifications.digestWindow')}
         problem={problems.digest_window_s}
         type="number"
         min={0}
@@ -165,25 +184,25 @@ function ChannelDialog({ channel, onClose }: { channel?: NotificationChannel; on
         onChange={setDigest}
       />
       <fieldset className="quiet-hours">
-        <legend>Quiet hours (only critical alerts go out)</legend>
+        <legend>{t('notifications.quietLegend')}</legend>
         <TextField
-          label="Quiet from"
+          label={t('notifications.quietFrom')}
           problem={problems.quiet_hours}
           type="time"
           value={quietStart}
           onChange={setQuietStart}
         />
         <TextField
-          label="Quiet until"
+          label={t('notifications.quietUntil')}
           problem={undefined}
           type="time"
           value={quietEnd}
           onChange={setQuietEnd}
         />
         <TextField
-          label="Time zone (UTC when empty)"
+          label={t('notifications.quietZone')}
           problem={undefined}
-          placeholder="Europe/Berlin"
+          placeholder={t('notifications.zonePlaceholder')}
           value={quietZone}
           onChange={setQuietZone}
         />
@@ -196,13 +215,14 @@ function ChannelDialog({ channel, onClose }: { channel?: NotificationChannel; on
             setEnabled(e.target.checked);
           }}
         />{' '}
-        Enabled
+        {t('notifications.enabled')}
       </label>
     </FormDialog>
   );
 }
 
 function TestChannel({ channel }: { channel: NotificationChannel }) {
+  const { t } = useT();
   const [result, setResult] = useState<NotificationTestResult | null>(null);
   const test = useResourceMutation({
     mutationFn: async () => (await hub.call('notifications.test', { params: { id: channel.id } })).data,
@@ -213,17 +233,23 @@ function TestChannel({ channel }: { channel: NotificationChannel }) {
     <>
       <button
         type="button"
-        aria-label={`Send a test notification to ${channel.name}`}
+        aria-label={t('notifications.sendTestTo', { name: channel.name })}
         disabled={test.isPending}
         onClick={() => {
           test.mutate();
         }}
       >
-        Send test
+        {t('notifications.sendTest')}
       </button>
       {result && (
         <span role="status" className={result.sent ? 'muted' : 'field-error'}>
-          {result.sent ? 'Sent' : `Not sent: ${result.error ?? ''}`}
+          {result.sent ? (
+            t('notifications.sent')
+          ) : (
+            <>
+              {t('notifications.notSent')} <span translate="no">{result.error ?? ''}</span>
+            </>
+          )}
         </span>
       )}
     </>
@@ -231,6 +257,7 @@ function TestChannel({ channel }: { channel: NotificationChannel }) {
 }
 
 export function NotificationsPage() {
+  const { t } = useT();
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<NotificationChannel | null>(null);
   const [deleting, setDeleting] = useState<NotificationChannel | null>(null);
@@ -250,9 +277,9 @@ export function NotificationsPage() {
     <section className="page" aria-labelledby="notifications-title">
       <PageHeader
         titleId="notifications-title"
-        title="Notifications"
+        title={t('notifications.title')}
         action={{
-          label: 'New channel',
+          label: t('notifications.new'),
           onClick: () => {
             setCreating(true);
           },
@@ -260,50 +287,56 @@ export function NotificationsPage() {
       />
       <QueryStates
         query={channels}
-        loadingLabel="Loading channels"
+        loadingLabel={t('notifications.loading')}
         empty={
-          <EmptyState title="No channels yet">
-            <p>A channel sends alerts by email, ntfy, Slack, Discord or a webhook.</p>
+          <EmptyState title={t('notifications.none')}>
+            <p>{t('notifications.noneText')}</p>
           </EmptyState>
         }
       >
         {(rows) => (
           <div className="rows-scroll">
-            <table className="data-table" aria-label="Notification channels">
+            <table className="data-table" aria-label={t('notifications.channels')}>
               <thead>
                 <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Kind</th>
-                  <th scope="col">Sends to</th>
-                  <th scope="col">Lowest severity</th>
-                  <th scope="col">Quiet hours</th>
-                  <th scope="col">Digest</th>
-                  <th scope="col">Sent</th>
-                  <th scope="col">Failed</th>
-                  <th scope="col">Suppressed</th>
-                  <th scope="col">Last error</th>
-                  <th scope="col">Actions</th>
+                  <th scope="col">{t('notifications.name')}</th>
+                  <th scope="col">{t('notifications.kind')}</th>
+                  <th scope="col">{t('notifications.sendsTo')}</th>
+                  <th scope="col">{t('notifications.minSeverity')}</th>
+                  <th scope="col">{t('notifications.quietHours')}</th>
+                  <th scope="col">{t('notifications.digest')}</th>
+                  <th scope="col">{t('notifications.sent')}</th>
+                  <th scope="col">{t('notifications.failed')}</th>
+                  <th scope="col">{t('notifications.suppressed')}</th>
+                  <th scope="col">{t('notifications.lastError')}</th>
+                  <th scope="col">{t('common.actions')}</th>
                 </tr>
               </thead>
               <tbody>
                 {rows.map((c) => (
                   <tr key={c.id}>
-                    <th scope="row">{c.name}</th>
-                    <td>{c.kind}</td>
-                    <td className="cell-wide">
+                    <th scope="row" translate="no">
+                      {c.name}
+                    </th>
+                    <td>{t('notifications.kindName', { kind: c.kind })}</td>
+                    <td className="cell-wide" translate="no">
                       {c.kind === 'email' ? c.settings.to.join(', ') : c.settings.url}
                     </td>
-                    <td>{c.min_severity}</td>
-                    <td>
+                    <td>{t('alert.severity', { severity: c.min_severity })}</td>
+                    <td translate="no">
                       {c.quiet_hours
                         ? `${c.quiet_hours.start}–${c.quiet_hours.end}${c.quiet_hours.time_zone ? ` ${c.quiet_hours.time_zone}` : ''}`
                         : '—'}
                     </td>
-                    <td>{c.digest_window_s > 0 ? `${String(c.digest_window_s)} s` : 'none'}</td>
+                    <td>
+                      {c.digest_window_s > 0
+                        ? t('notifications.digestSeconds', { n: c.digest_window_s })
+                        : t('notifications.noDigest')}
+                    </td>
                     <td className="cell-number">{c.stats.sent}</td>
                     <td className="cell-number">{c.stats.failed}</td>
                     <td className="cell-number">{c.stats.suppressed}</td>
-                    <td>{c.stats.last_error ?? '—'}</td>
+                    <td translate="no">{c.stats.last_error ?? '—'}</td>
                     <td>
                       <div className="row-actions">
                         <TestChannel channel={c} />
@@ -342,14 +375,14 @@ export function NotificationsPage() {
       )}
       <ConfirmMutationDialog
         record={deleting}
-        title={(record) => `Delete the channel ${record.name}?`}
-        confirmLabel="Delete channel"
+        title={(record) => t('notifications.deleteTitle', { name: record.name })}
+        confirmLabel={t('notifications.delete')}
         mutation={remove}
         onClose={() => {
           setDeleting(null);
         }}
       >
-        {() => <p>Alerts stop going to it.</p>}
+        {() => <p>{t('notifications.deleteText')}</p>}
       </ConfirmMutationDialog>
     </section>
   );

@@ -5,6 +5,7 @@ import { hub } from '../../api/client';
 import { FormDialog } from '../../components/FormDialog';
 import { TextField } from '../../components/TextField';
 import { useResourceMutation } from '../../components/use-resource-mutation';
+import { useT } from '../../i18n/I18nProvider';
 
 export const webhooksKey = ['webhooks'] as const;
 
@@ -18,6 +19,7 @@ export function WebhookFormDialog({
   onClose: () => void;
   onCreated?: (created: WebhookCreated) => void;
 }) {
+  const { t } = useT();
   const [name, setName] = useState(webhook?.name ?? '');
   const [url, setUrl] = useState(webhook?.url ?? '');
   const [events, setEvents] = useState<string[]>(webhook?.events ?? []);
@@ -44,32 +46,39 @@ export function WebhookFormDialog({
   });
   const { problems } = save;
   const toggle = (type: string, on: boolean) => {
-    setEvents((current) => (on ? [...current, type] : current.filter((t) => t !== type)));
+    setEvents((current) => (on ? [...current, type] : current.filter((e) => e !== type)));
   };
   return (
     <FormDialog
-      title={webhook ? `Edit ${webhook.name}` : 'New webhook'}
+      title={webhook ? t('common.editNamed', { name: webhook.name }) : t('webhooks.new')}
       mutation={save}
       onSubmit={() => {
         save.mutate();
       }}
       onClose={onClose}
-      submitLabel={webhook ? 'Save' : 'Create webhook'}
+      submitLabel={webhook ? t('common.save') : t('webhooks.create')}
     >
-      <TextField label="Name" problem={problems.name} value={name} required autoFocus onChange={setName} />
       <TextField
-        label="URL"
-        hint="Where the hub POSTs each event, signed."
+        label={t('webhooks.name')}
+        problem={problems.name}
+        value={name}
+        required
+        autoFocus
+        onChange={setName}
+      />
+      <TextField
+        label={t('webhooks.url')}
+        hint={t('webhooks.urlHint')}
         problem={problems.url}
         type="url"
         value={url}
         required
-        placeholder="https://example.net/hooks/svc"
+        placeholder={t('webhooks.urlPlaceholder')}
         onChange={setUrl}
       />
       <fieldset className="field">
-        <legend>Events (none chosen: all)</legend>
-        <div className="event-picker" role="group" aria-label="Events">
+        <legend>{t('webhooks.eventsLegend')}</legend>
+        <div className="event-picker" role="group" aria-label={t('webhooks.events')}>
           {eventTypes.map((type) => (
             <label key={type} className="check">
               <input
@@ -79,11 +88,15 @@ export function WebhookFormDialog({
                   toggle(type, e.target.checked);
                 }}
               />
-              {type}
+              <span translate="no">{type}</span>
             </label>
           ))}
         </div>
-        {problems.events !== undefined && <span className="field-error">{problems.events}</span>}
+        {problems.events !== undefined && (
+          <span className="field-error" translate="no">
+            {problems.events}
+          </span>
+        )}
       </fieldset>
       <label className="check">
         <input
@@ -93,7 +106,7 @@ export function WebhookFormDialog({
             setEnabled(e.target.checked);
           }}
         />
-        Enabled
+        {t('webhooks.enabled')}
       </label>
     </FormDialog>
   );

@@ -17,10 +17,12 @@ import { ConfirmMutationDialog } from '../../components/ConfirmMutationDialog';
 import { useResourceMutation } from '../../components/use-resource-mutation';
 import { QueryStates } from '../../components/QueryStates';
 import { PageHeader } from '../../components/PageHeader';
+import { useT } from '../../i18n/I18nProvider';
 import { WebhookFormDialog, webhooksKey } from './WebhookFormDialog';
 import './webhooks.css';
 
 function TestButton({ webhook }: { webhook: Webhook }) {
+  const { t } = useT();
   const [result, setResult] = useState<WebhookTestResult | null>(null);
   const test = useResourceMutation({
     mutationFn: async () => (await hub.call('webhooks.test', { params: { id: webhook.id } })).data,
@@ -32,18 +34,23 @@ function TestButton({ webhook }: { webhook: Webhook }) {
       <button
         type="button"
         disabled={test.isPending}
-        aria-label={`Send a test event to ${webhook.name}`}
+        aria-label={t('webhooks.sendTestTo', { name: webhook.name })}
         onClick={() => {
           test.mutate();
         }}
       >
-        {test.isPending ? 'Sending…' : 'Send test'}
+        {test.isPending ? t('webhooks.sending') : t('webhooks.sendTest')}
       </button>
       {result && (
         <span role="status" className={result.outcome === 'delivered' ? 'muted' : 'field-error'}>
-          {result.outcome === 'delivered'
-            ? `Delivered (${String(result.http_status)})`
-            : `Test ${result.outcome}: ${result.error ?? ''}`}
+          {result.outcome === 'delivered' ? (
+            t('webhooks.testDelivered', { status: String(result.http_status) })
+          ) : (
+            <>
+              {t('webhooks.testOutcome', { outcome: result.outcome })}{' '}
+              <span translate="no">{result.error ?? ''}</span>
+            </>
+          )}
         </span>
       )}
       {test.isError && <ErrorNotice error={test.error} />}
@@ -60,7 +67,7 @@ function Counters({ webhook }: { webhook: Webhook }) {
       <td className="cell-number">{d.dropped}</td>
       <td className="cell-wide">
         {d.last_error ? (
-          <span className="field-error" title={d.last_error_at ?? undefined}>
+          <span className="field-error" title={d.last_error_at ?? undefined} translate="no">
             {d.last_error}
           </span>
         ) : (
@@ -72,6 +79,7 @@ function Counters({ webhook }: { webhook: Webhook }) {
 }
 
 export function WebhooksPage() {
+  const { t } = useT();
   const { canMutate } = useSession();
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<Webhook | null>(null);
@@ -94,11 +102,11 @@ export function WebhooksPage() {
     <section className="page" aria-labelledby="webhooks-title">
       <PageHeader
         titleId="webhooks-title"
-        title="Webhooks"
-        count={webhooks.isSuccess ? { n: webhooks.data.length, noun: 'webhook' } : undefined}
+        title={t('webhooks.title')}
+        count={webhooks.isSuccess ? t('webhooks.count', { n: webhooks.data.length }) : undefined}
         action={
           canMutate && {
-            label: 'New webhook',
+            label: t('webhooks.new'),
             onClick: () => {
               setCreating(true);
             },
@@ -107,38 +115,44 @@ export function WebhooksPage() {
       />
       <QueryStates
         query={webhooks}
-        loadingLabel="Loading webhooks"
+        loadingLabel={t('webhooks.loading')}
         empty={
-          <EmptyState title="No webhooks yet">
-            <p>A webhook sends the fleet&apos;s events to a URL as they happen, signed with its secret.</p>
+          <EmptyState title={t('webhooks.none')}>
+            <p>{t('webhooks.noneText')}</p>
           </EmptyState>
         }
       >
         {(rows) => (
           <div className="rows-scroll">
-            <table className="data-table" aria-label="Webhooks">
+            <table className="data-table" aria-label={t('webhooks.title')}>
               <thead>
                 <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">URL</th>
-                  <th scope="col">Events</th>
-                  <th scope="col">Delivered</th>
-                  <th scope="col">Failed attempts</th>
-                  <th scope="col">Dropped</th>
-                  <th scope="col">Last error</th>
-                  <th scope="col">Last delivery</th>
-                  {canMutate && <th scope="col">Actions</th>}
+                  <th scope="col">{t('webhooks.name')}</th>
+                  <th scope="col">{t('webhooks.url')}</th>
+                  <th scope="col">{t('webhooks.events')}</th>
+                  <th scope="col">{t('webhooks.delivered')}</th>
+                  <th scope="col">{t('webhooks.failedAttempts')}</th>
+                  <th scope="col">{t('webhooks.dropped')}</th>
+                  <th scope="col">{t('webhooks.lastError')}</th>
+                  <th scope="col">{t('webhooks.lastDelivery')}</th>
+                  {canMutate && <th scope="col">{t('common.actions')}</th>}
                 </tr>
               </thead>
               <tbody>
                 {rows.map((w) => (
                   <tr key={w.id} data-webhook-id={w.id}>
                     <th scope="row">
-                      {w.name}
-                      {!w.enabled && <span className="muted"> (disabled)</span>}
+                      <span translate="no">{w.name}</span>
+                      {!w.enabled && <span className="muted"> {t('webhooks.disabled')}</span>}
                     </th>
-                    <td className="cell-wide">{w.url}</td>
-                    <td>{w.events.length === 0 ? 'all' : w.events.join(', ')}</td>
+                    <td className="cell-wide" translate="no">
+                      {w.url}
+                    </td>
+                    {w.events.length === 0 ? (
+                      <td>{t('webhooks.allEvents')}</td>
+                    ) : (
+                      <td translate="no">{w.events.join(', ')}</td>
+                    )}
                     <Counters webhook={w} />
                     <td>
                       {w.deliveries.last_delivered_at ? formatTime(w.deliveries.last_delivered_at) : '—'}
@@ -179,15 +193,15 @@ export function WebhooksPage() {
       {created && (
         <Dialog
           open
-          title={`Secret of ${created.name}`}
+          title={t('webhooks.secretOf', { name: created.name })}
           onClose={() => {
             setCreated(null);
           }}
         >
-          <p>Shown this once: the receiver checks each delivery&apos;s signature with it.</p>
+          <p>{t('webhooks.secretOnce')}</p>
           <p>
-            <code aria-label="Webhook secret">{created.secret}</code>{' '}
-            <CopyButton text={created.secret} label="Copy the secret" />
+            <code aria-label={t('webhooks.secret')}>{created.secret}</code>{' '}
+            <CopyButton text={created.secret} label={t('webhooks.copySecret')} />
           </p>
           <div className="dialog-actions">
             <button
@@ -197,21 +211,21 @@ export function WebhooksPage() {
                 setCreated(null);
               }}
             >
-              Done
+              {t('webhooks.done')}
             </button>
           </div>
         </Dialog>
       )}
       <ConfirmMutationDialog
         record={deleting}
-        title={(record) => `Delete the webhook ${record.name}?`}
-        confirmLabel="Delete webhook"
+        title={(record) => t('webhooks.deleteTitle', { name: record.name })}
+        confirmLabel={t('webhooks.delete')}
         mutation={remove}
         onClose={() => {
           setDeleting(null);
         }}
       >
-        {() => <p>Deliveries to it stop, and those still queued are dropped.</p>}
+        {() => <p>{t('webhooks.deleteText')}</p>}
       </ConfirmMutationDialog>
     </section>
   );

@@ -6,12 +6,15 @@ import { audit } from './audit.de.js';
 import { checks } from './checks.de.js';
 import { groups } from './groups.de.js';
 import { keys } from './keys.de.js';
+import { maintenance } from './maintenance.de.js';
+import { notifications } from './notifications.de.js';
 import { run } from './run.de.js';
 import { schedules } from './schedules.de.js';
 import { sessions } from './sessions.de.js';
 import { settings } from './settings.de.js';
 import { updates } from './updates.de.js';
 import { users } from './users.de.js';
+import { webhooks } from './webhooks.de.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleDe: ConsoleCatalogue = {
@@ -22,10 +25,13 @@ export const consoleDe: ConsoleCatalogue = {
   ...checks,
   ...groups,
   ...keys,
+  ...maintenance,
+  ...notifications,
   ...run,
   ...schedules,
   ...sessions,
   ...settings,
   ...updates,
   ...users,
+  ...webhooks,
 };

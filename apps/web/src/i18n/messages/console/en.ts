@@ -11,12 +11,15 @@ import { audit } from './audit.en.js';
 import { checks } from './checks.en.js';
 import { groups } from './groups.en.js';
 import { keys } from './keys.en.js';
+import { maintenance } from './maintenance.en.js';
+import { notifications } from './notifications.en.js';
 import { run } from './run.en.js';
 import { schedules } from './schedules.en.js';
 import { sessions } from './sessions.en.js';
 import { settings } from './settings.en.js';
 import { updates } from './updates.en.js';
 import { users } from './users.en.js';
+import { webhooks } from './webhooks.en.js';
 
 export const consoleEn = {
   ...account,
@@ -26,12 +29,15 @@ export const consoleEn = {
   ...checks,
   ...groups,
   ...keys,
+  ...maintenance,
+  ...notifications,
   ...run,
   ...schedules,
   ...sessions,
   ...settings,
   ...updates,
   ...users,
+  ...webhooks,
 };
 
 export type ConsoleKey = keyof typeof consoleEn;

@@ -6,12 +6,15 @@ import { audit } from './audit.es.js';
 import { checks } from './checks.es.js';
 import { groups } from './groups.es.js';
 import { keys } from './keys.es.js';
+import { maintenance } from './maintenance.es.js';
+import { notifications } from './notifications.es.js';
 import { run } from './run.es.js';
 import { schedules } from './schedules.es.js';
 import { sessions } from './sessions.es.js';
 import { settings } from './settings.es.js';
 import { updates } from './updates.es.js';
 import { users } from './users.es.js';
+import { webhooks } from './webhooks.es.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleEs: ConsoleCatalogue = {
@@ -22,10 +25,13 @@ export const consoleEs: ConsoleCatalogue = {
   ...checks,
   ...groups,
   ...keys,
+  ...maintenance,
+  ...notifications,
   ...run,
   ...schedules,
   ...sessions,
   ...settings,
   ...updates,
   ...users,
+  ...webhooks,
 };

@@ -6,12 +6,15 @@ import { audit } from './audit.zh-CN.js';
 import { checks } from './checks.zh-CN.js';
 import { groups } from './groups.zh-CN.js';
 import { keys } from './keys.zh-CN.js';
+import { maintenance } from './maintenance.zh-CN.js';
+import { notifications } from './notifications.zh-CN.js';
 import { run } from './run.zh-CN.js';
 import { schedules } from './schedules.zh-CN.js';
 import { sessions } from './sessions.zh-CN.js';
 import { settings } from './settings.zh-CN.js';
 import { updates } from './updates.zh-CN.js';
 import { users } from './users.zh-CN.js';
+import { webhooks } from './webhooks.zh-CN.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleZhCN: ConsoleCatalogue = {
@@ -22,10 +25,13 @@ export const consoleZhCN: ConsoleCatalogue = {
   ...checks,
   ...groups,
   ...keys,
+  ...maintenance,
+  ...notifications,
   ...run,
   ...schedules,
   ...sessions,
   ...settings,
   ...updates,
   ...users,
+  ...webhooks,
 };

@@ -1,0 +1,40 @@
+import type { AreaTranslation } from './en.js';
+import type { maintenance as english } from './maintenance.en.js';
+
+export const maintenance: AreaTranslation<typeof english> = {
+  'maintenance.title': 'Wartung',
+  'maintenance.count': '{n, plural, one {# Fenster} other {# Fenster}}',
+  'maintenance.new': 'Neues Fenster',
+  'maintenance.loading': 'Wartungsfenster werden geladen',
+  'maintenance.none': 'Keine Wartungsfenster',
+  'maintenance.noneText':
+    'Solange ein Fenster gilt, werden Alarme seiner Assets unterdrückt aufgezeichnet statt gemeldet.',
+  'maintenance.windows': 'Wartungsfenster',
+  'maintenance.name': 'Name',
+  'maintenance.when': 'Wann',
+  'maintenance.now': 'Jetzt',
+  'maintenance.next': 'Nächste',
+  'maintenance.covers': 'Umfasst',
+  'maintenance.reason': 'Grund',
+  'maintenance.recurringWhen': '{cron} für {minutes} min ({zone})',
+  'maintenance.inProgress': 'Läuft bis {time}',
+  'maintenance.nextOf': 'Nächste Termine von {name}',
+  'maintenance.assets': '{n, plural, one {# Asset} other {# Assets}}',
+  'maintenance.groups': '{n, plural, one {# Gruppe} other {# Gruppen}}',
+  'maintenance.removeTitle': '{name} entfernen?',
+  'maintenance.remove': 'Fenster entfernen',
+  'maintenance.removeText': 'Ein gerade laufender Termin endet sofort; Alarme werden wieder gemeldet.',
+  'maintenance.newTitle': 'Neues Wartungsfenster',
+  'maintenance.save': 'Fenster speichern',
+  'maintenance.create': 'Fenster anlegen',
+  'maintenance.coversMore':
+    'Dieses Fenster umfasst {assets} und {groups}; hier gewählte Ziele ersetzen sie alle.',
+  'maintenance.once': 'Einmalig',
+  'maintenance.recurring': 'Wiederkehrend',
+  'maintenance.starts': 'Beginn',
+  'maintenance.ends': 'Ende',
+  'maintenance.cron': 'Cron',
+  'maintenance.cronHint': 'Wann jeder Termin beginnt: Minute Stunde Tag Monat Wochentag',
+  'maintenance.duration': 'Dauer (Minuten)',
+  'maintenance.timezone': 'Zeitzone',
+};

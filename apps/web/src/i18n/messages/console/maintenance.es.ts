@@ -1,0 +1,40 @@
+import type { AreaTranslation } from './en.js';
+import type { maintenance as english } from './maintenance.en.js';
+
+export const maintenance: AreaTranslation<typeof english> = {
+  'maintenance.title': 'Mantenimiento',
+  'maintenance.count': '{n, plural, one {# ventana} other {# ventanas}}',
+  'maintenance.new': 'Nueva ventana',
+  'maintenance.loading': 'Cargando ventanas de mantenimiento',
+  'maintenance.none': 'No hay ventanas de mantenimiento',
+  'maintenance.noneText':
+    'Mientras una ventana está activa, las alertas de sus activos se registran suprimidas en lugar de notificarse.',
+  'maintenance.windows': 'Ventanas de mantenimiento',
+  'maintenance.name': 'Nombre',
+  'maintenance.when': 'Cuándo',
+  'maintenance.now': 'Ahora',
+  'maintenance.next': 'Próximas',
+  'maintenance.covers': 'Abarca',
+  'maintenance.reason': 'Motivo',
+  'maintenance.recurringWhen': '{cron} durante {minutes} min ({zone})',
+  'maintenance.inProgress': 'En curso hasta {time}',
+  'maintenance.nextOf': 'Próximas ocurrencias de {name}',
+  'maintenance.assets': '{n, plural, one {# activo} other {# activos}}',
+  'maintenance.groups': '{n, plural, one {# grupo} other {# grupos}}',
+  'maintenance.removeTitle': '¿Quitar {name}?',
+  'maintenance.remove': 'Quitar ventana',
+  'maintenance.removeText': 'Una ocurrencia en curso termina ahora; las alertas vuelven a notificarse.',
+  'maintenance.newTitle': 'Nueva ventana de mantenimiento',
+  'maintenance.save': 'Guardar ventana',
+  'maintenance.create': 'Crear ventana',
+  'maintenance.coversMore':
+    'Esta ventana abarca {assets} y {groups}; los destinos elegidos aquí los sustituyen todos.',
+  'maintenance.once': 'Una vez',
+  'maintenance.recurring': 'Periódica',
+  'maintenance.starts': 'Empieza',
+  'maintenance.ends': 'Termina',
+  'maintenance.cron': 'Cron',
+  'maintenance.cronHint': 'Cuándo empieza cada ocurrencia: minuto hora día mes día-de-la-semana',
+  'maintenance.duration': 'Duración (minutos)',
+  'maintenance.timezone': 'Zona horaria',
+};

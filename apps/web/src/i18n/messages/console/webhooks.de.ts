@@ -1,0 +1,41 @@
+import type { AreaTranslation } from './en.js';
+import type { webhooks as english } from './webhooks.en.js';
+
+export const webhooks: AreaTranslation<typeof english> = {
+  'webhooks.title': 'Webhooks',
+  'webhooks.count': '{n, plural, one {# Webhook} other {# Webhooks}}',
+  'webhooks.new': 'Neuer Webhook',
+  'webhooks.loading': 'Webhooks werden geladen',
+  'webhooks.none': 'Noch keine Webhooks',
+  'webhooks.noneText':
+    'Ein Webhook sendet die Ereignisse der Flotte sofort an eine URL, signiert mit seinem Geheimnis.',
+  'webhooks.name': 'Name',
+  'webhooks.url': 'URL',
+  'webhooks.events': 'Ereignisse',
+  'webhooks.delivered': 'Zugestellt',
+  'webhooks.failedAttempts': 'Fehlversuche',
+  'webhooks.dropped': 'Verworfen',
+  'webhooks.lastError': 'Letzter Fehler',
+  'webhooks.lastDelivery': 'Letzte Zustellung',
+  'webhooks.disabled': '(deaktiviert)',
+  'webhooks.allEvents': 'alle',
+  'webhooks.sendTestTo': 'Testereignis an {name} senden',
+  'webhooks.sending': 'Wird gesendet…',
+  'webhooks.sendTest': 'Test senden',
+  'webhooks.testDelivered': 'Zugestellt ({status})',
+  'webhooks.testOutcome': '{outcome, select, refused {Test abgelehnt:} other {Test fehlgeschlagen:}}',
+  'webhooks.secretOf': 'Geheimnis von {name}',
+  'webhooks.secretOnce':
+    'Nur dieses eine Mal angezeigt: Der Empfänger prüft damit die Signatur jeder Zustellung.',
+  'webhooks.secret': 'Webhook-Geheimnis',
+  'webhooks.copySecret': 'Geheimnis kopieren',
+  'webhooks.done': 'Fertig',
+  'webhooks.deleteTitle': 'Webhook {name} löschen?',
+  'webhooks.delete': 'Webhook löschen',
+  'webhooks.deleteText': 'Zustellungen an ihn enden, noch wartende werden verworfen.',
+  'webhooks.create': 'Webhook anlegen',
+  'webhooks.urlPlaceholder': 'https://example.net/hooks/svc',
+  'webhooks.urlHint': 'Wohin der Hub jedes Ereignis signiert per POST sendet.',
+  'webhooks.eventsLegend': 'Ereignisse (keine gewählt: alle)',
+  'webhooks.enabled': 'Aktiviert',
+};

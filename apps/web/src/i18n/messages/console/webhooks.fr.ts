@@ -1,0 +1,41 @@
+import type { AreaTranslation } from './en.js';
+import type { webhooks as english } from './webhooks.en.js';
+
+export const webhooks: AreaTranslation<typeof english> = {
+  'webhooks.title': 'Webhooks',
+  'webhooks.count': '{n, plural, one {# webhook} other {# webhooks}}',
+  'webhooks.new': 'Nouveau webhook',
+  'webhooks.loading': 'Chargement des webhooks',
+  'webhooks.none': 'Aucun webhook pour l’instant',
+  'webhooks.noneText':
+    'Un webhook envoie les événements du parc à une URL dès qu’ils surviennent, signés avec son secret.',
+  'webhooks.name': 'Nom',
+  'webhooks.url': 'URL',
+  'webhooks.events': 'Événements',
+  'webhooks.delivered': 'Livrés',
+  'webhooks.failedAttempts': 'Tentatives échouées',
+  'webhooks.dropped': 'Abandonnés',
+  'webhooks.lastError': 'Dernière erreur',
+  'webhooks.lastDelivery': 'Dernière livraison',
+  'webhooks.disabled': '(désactivé)',
+  'webhooks.allEvents': 'tous',
+  'webhooks.sendTestTo': 'Envoyer un événement de test à {name}',
+  'webhooks.sending': 'Envoi…',
+  'webhooks.sendTest': 'Envoyer un test',
+  'webhooks.testDelivered': 'Livré ({status})',
+  'webhooks.testOutcome': '{outcome, select, refused {Test refusé :} other {Test échoué :}}',
+  'webhooks.secretOf': 'Secret de {name}',
+  'webhooks.secretOnce':
+    'Affiché cette seule fois : le destinataire vérifie avec lui la signature de chaque livraison.',
+  'webhooks.secret': 'Secret du webhook',
+  'webhooks.copySecret': 'Copier le secret',
+  'webhooks.done': 'Terminé',
+  'webhooks.deleteTitle': 'Supprimer le webhook {name} ?',
+  'webhooks.delete': 'Supprimer le webhook',
+  'webhooks.deleteText': 'Les livraisons vers lui cessent, et celles encore en file sont abandonnées.',
+  'webhooks.create': 'Créer le webhook',
+  'webhooks.urlPlaceholder': 'https://example.net/hooks/svc',
+  'webhooks.urlHint': 'Où le hub envoie chaque événement par POST, signé.',
+  'webhooks.eventsLegend': 'Événements (aucun choisi : tous)',
+  'webhooks.enabled': 'Activé',
+};
