@@ -52,7 +52,7 @@ export async function waitSettled(page: Page): Promise<void> {
  */
 export const unmarkedTexts = `(() => {
   const data = '[translate="no"], body [lang], code, kbd, time, script, style';
-  const symbolsOnly = /^[\\d\\s.,:;%/()+\\-–—·…▲▼☀☾☰↑↓]*$/u;
+  const symbolsOnly = /^[\\d\\s.,:;%/()+\\-–—·…▲▼☀☾☰↑↓×]*$/u;
   const marked = (text) => text.includes('⟦') || text.includes('⟧');
   const found = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);

@@ -101,6 +101,7 @@ function WindowFormDialog({
       />
       <TextField
         label={t('maintenance.reason')}
+        translate="no"
         problem={problems.reason}
         value={form.reason}
         required
