@@ -30,6 +30,7 @@ import { updateRunsMigration } from './migrations/0032-update-runs.js';
 import { agentSideChecksMigration } from './migrations/0033-agent-side-checks.js';
 import { disabledUsersMigration } from './migrations/0034-disabled-users.js';
 import { terminalSnippetsBookmarksMigration } from './migrations/0035-terminal-snippets-bookmarks.js';
+import { metricRollupsMigration } from './migrations/0037-metric-rollups.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists */
 const initial: Migration = {
@@ -307,6 +308,7 @@ export const migrations: Record<string, Migration> = {
   '0033_agent_side_checks': agentSideChecksMigration,
   '0034_disabled_users': disabledUsersMigration,
   '0035_terminal_snippets_bookmarks': terminalSnippetsBookmarksMigration,
+  '0037_metric_rollups': metricRollupsMigration,
 };
 
 export const migrationProvider: MigrationProvider = {
