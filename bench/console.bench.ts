@@ -191,7 +191,7 @@ export async function runConsoleBench(): Promise<void> {
     });
     const page = await context.newPage();
     await signIn(page, baseUrl, password);
-    const total = await page.getByText(/^\d+ assets$/).textContent();
+    const total = await page.getByText(/^[\d,]+ assets$/).textContent();
     const consoleRun = await page.evaluate<ScrollRun>(scrollScript('[data-testid="assets-scroll"]', stepPx));
     // Rows at the end are shown (their pages fetched) before the figure counts.
     await page.getByRole('rowheader', { name: `host-${String(assetCount - 1).padStart(5, '0')}` }).waitFor();
