@@ -89,6 +89,7 @@ export function createMetricsModule(deps: {
   const rollups = createMetricRollups({
     db,
     dialect: deps.dialect,
+    clock,
     store,
     onError: (error) => {
       logger.error({ err: error }, 'metric rollups failed');
