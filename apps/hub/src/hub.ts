@@ -194,6 +194,7 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
       budget: modules.metrics.services.budget,
       store: modules.metrics.services.store,
       purger: modules.metrics.services.purger,
+      rollups: modules.metrics.services.rollups,
     },
     cluster: { bus, registry, leases, invalidation },
     async close() {

@@ -34,7 +34,12 @@ import type { GroupService } from '../modules/groups/groups.service.js';
 import type { MaintenanceAnnouncer } from '../modules/maintenance/maintenance-announcer.service.js';
 import type { MaintenanceService } from '../modules/maintenance/maintenance.service.js';
 import type { ApiKeyService } from '../modules/keys/keys.service.js';
-import type { MetricsBudget, MetricsPurger, MetricsStore } from '../modules/metrics/metrics.module.js';
+import type {
+  MetricRollups,
+  MetricsBudget,
+  MetricsPurger,
+  MetricsStore,
+} from '../modules/metrics/metrics.module.js';
 import type { NotificationService } from '../modules/notifications/notifications.service.js';
 import type { createChecksModule } from '../modules/checks/checks.module.js';
 import type { RuntimeSettings } from '../modules/settings/settings.module.js';
@@ -138,7 +143,7 @@ export interface Hub {
    */
   tellAgentsToMove(options?: MoveOptions): Promise<MoveOutcome>;
   /** Agents' samples through their budgets into the store; deleted assets' histories purged. */
-  metrics: { budget: MetricsBudget; store: MetricsStore; purger: MetricsPurger };
+  metrics: { budget: MetricsBudget; store: MetricsStore; purger: MetricsPurger; rollups: MetricRollups };
   /**
    * The processes this one shares the fleet with (decisions 0038, 0040): bus, registry, leases, cache
    * invalidation; a cluster of one without SVC_NATS_URL.

@@ -13,7 +13,7 @@ import type { Kysely } from 'kysely';
 import type { DatabaseDialect } from '../../platform/db/database.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { AssetService } from '../assets/assets.service.js';
-import { deleteAssetMetricsBatch, nextAssetWithMetrics } from './metrics.repository.js';
+import { deleteAssetMetricsBatch, deleteMetricRollups, nextAssetWithMetrics } from './metrics.repository.js';
 
 export interface MetricsPurgerOptions {
   db: Kysely<Database>;
@@ -70,12 +70,16 @@ export function createMetricsPurger(options: MetricsPurgerOptions): MetricsPurge
 
   async function purgeOne(assetId: string): Promise<void> {
     await options.flush();
+    // Its rollups go before the samples (so a stop halfway leaves samples, which the next sweep finds) and
+    // after them (a rollup pass may have run in between, on the samples not yet deleted).
+    await deleteMetricRollups(db, assetId);
     while (!closed) {
       const n = await deleteAssetMetricsBatch(db, dialect, assetId, batchRows);
       deletedRows += n;
-      if (n < batchRows) return;
+      if (n < batchRows) break;
       await pause();
     }
+    if (!closed) await deleteMetricRollups(db, assetId);
   }
 
   function work(): void {

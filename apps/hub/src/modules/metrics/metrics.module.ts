@@ -9,12 +9,14 @@ import { defineModule, subscriber } from '../module.js';
 import { createMetricsBudget, type MetricsBudget } from './metrics-budget.js';
 import { createMetricsExportService } from './metrics-export.service.js';
 import { createMetricsPurger } from './metrics-purger.js';
+import { createMetricRollups } from './metrics-rollups.js';
 import { metricsRoutes } from './metrics.routes.js';
 import { createMetricsService } from './metrics.service.js';
 import { createMetricsStore, type MetricsStore } from './metrics.store.js';
 
 export type { MetricsBudget } from './metrics-budget.js';
 export type { MetricsPurger } from './metrics-purger.js';
+export type { MetricRollups } from './metrics-rollups.js';
 export type { MetricsStore } from './metrics.store.js';
 
 /** Where agents' samples go: each agent's budget, then the batched store. */
@@ -84,10 +86,19 @@ export function createMetricsModule(deps: {
       logger.error({ err: error }, 'deleting the metric history of a deleted asset failed');
     },
   });
+  const rollups = createMetricRollups({
+    db,
+    dialect: deps.dialect,
+    clock,
+    store,
+    onError: (error) => {
+      logger.error({ err: error }, 'metric rollups failed');
+    },
+  });
   const metrics = createMetricsService({ db, dialect: deps.dialect, clock, gateway: deps.gateway, assets });
   return defineModule({
     name: 'metrics',
-    services: { metrics, budget, store, purger, exported: createMetricsExportService({ db }) },
+    services: { metrics, budget, store, purger, rollups, exported: createMetricsExportService({ db }) },
     handlers: metricsRoutes(metrics),
     subscribers: [
       subscriber(['asset.deleted'], (event) => {
@@ -98,11 +109,14 @@ export function createMetricsModule(deps: {
     // Samples a stopped hub left behind for assets it had deleted.
     start: () => {
       purger.start();
+      // Every process rolls up what its own store wrote; at start, what no process has rolled up yet.
+      rollups.start();
     },
     async close() {
       budget.close();
       await purger.close();
       await store.close();
+      await rollups.close();
     },
   });
 }

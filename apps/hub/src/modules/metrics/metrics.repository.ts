@@ -116,6 +116,102 @@ export async function bucketMetricSamples(
   return result.rows;
 }
 
+/** Width of a rollup bucket in seconds (migration 0037): every round step from 5 minutes up is a multiple. */
+export const rollupWidthS = 300;
+
+/** A sample's time in whole epoch seconds, by each dialect's own date functions (as bucketMetricSamples reads it). */
+function epochSeconds(dialect: DatabaseDialect) {
+  return dialect === 'sqlite'
+    ? sql`cast(strftime('%s', ts) as integer)`
+    : sql`floor(extract(epoch from ts::timestamptz))::bigint`;
+}
+
+/**
+ * Writes the 5-minute rollups of these assets' samples stamped in [from, to) (to null: no end) from the samples
+ * themselves, replacing the rows of the same buckets: one INSERT … SELECT … GROUP BY, each bucket computed
+ * whole from what the table holds, so running it again for the same range changes nothing. Callers pass
+ * ranges that start and end on bucket boundaries, so a bucket is never computed from part of its samples.
+ */
+export async function rollupMetricSamples(
+  db: Executor,
+  dialect: DatabaseDialect,
+  assetIds: readonly string[],
+  range: { from: string; to: string | null },
+): Promise<void> {
+  if (assetIds.length === 0) return;
+  const width = sql.lit(rollupWidthS);
+  // SQLite's sum() of integers fails past 2^63; total() is the same sum as a float, as the column stores it.
+  const sum = dialect === 'sqlite' ? 'total' : 'sum';
+  const figures = bucketedColumns.flatMap((c) => [`min_${c}`, `max_${c}`, `sum_${c}`]);
+  const aggregates = bucketedColumns.flatMap((c) => [
+    sql`min(${sql.ref(c)})`,
+    sql`max(${sql.ref(c)})`,
+    dialect === 'sqlite' ? sql`${sql.raw(sum)}(${sql.ref(c)})` : sql`${sql.raw(sum)}(${sql.ref(c)})::float8`,
+  ]);
+  const until = range.to === null ? sql`` : sql` and ts < ${range.to}`;
+  await sql`insert into metric_rollups (asset_id, bucket_s, n, ${sql.join(figures.map((f) => sql.ref(f)))})
+    select asset_id, ${epochSeconds(dialect)} / ${width} * ${width}, count(*), ${sql.join(aggregates)}
+    from metric_samples where asset_id in (${sql.join(assetIds)}) and ts >= ${range.from}${until}
+    group by 1, 2
+    on conflict (asset_id, bucket_s) do update set n = excluded.n, ${sql.join(
+      figures.map((f) => sql`${sql.ref(f)} = excluded.${sql.ref(f)}`),
+    )}`.execute(db);
+}
+
+/**
+ * One asset's rollups with bucket_s in [fromS, toS], merged per step of `stepS` seconds (a multiple of the
+ * rollup width): the same rows as bucketMetricSamples over the samples of those buckets — min of the minima,
+ * max of the maxima, the mean as the sum of the sums over the sum of the counts.
+ */
+export async function bucketMetricRollups(
+  db: Executor,
+  dialect: DatabaseDialect,
+  assetId: string,
+  range: { fromS: number; toS: number; stepS: number },
+): Promise<BucketRow[]> {
+  const count = dialect === 'sqlite' ? sql`sum(n)` : sql`sum(n)::float8`;
+  const aggregates = bucketedColumns.flatMap((c) => [
+    sql`min(${sql.ref(`min_${c}`)}) as ${sql.ref(`min_${c}`)}`,
+    sql`max(${sql.ref(`max_${c}`)}) as ${sql.ref(`max_${c}`)}`,
+    sql`sum(${sql.ref(`sum_${c}`)}) / ${count} as ${sql.ref(`avg_${c}`)}`,
+  ]);
+  const result =
+    await sql<BucketRow>`select bucket_s / ${sql.lit(range.stepS)} as b, sum(n) as n, ${sql.join(aggregates)}
+    from metric_rollups where asset_id = ${assetId} and bucket_s >= ${range.fromS} and bucket_s <= ${range.toS}
+    group by 1 order by 1`.execute(db);
+  return result.rows;
+}
+
+/** Whether the asset has any rollup: none while its samples stored before migration 0037 are not rolled up. */
+export async function hasMetricRollups(db: Executor, assetId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('metric_rollups')
+    .select('bucket_s')
+    .where('asset_id', '=', assetId)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The start (epoch seconds) of the asset's newest rollup, or null. */
+export async function newestMetricRollup(db: Executor, assetId: string): Promise<number | null> {
+  const row = await db
+    .selectFrom('metric_rollups')
+    .select('bucket_s')
+    .where('asset_id', '=', assetId)
+    .orderBy('bucket_s', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? Number(row.bucket_s) : null;
+}
+
+/** Deletes the asset's rollups that start before `beforeS` (all of them when undefined). */
+export async function deleteMetricRollups(db: Executor, assetId: string, beforeS?: number): Promise<void> {
+  let query = db.deleteFrom('metric_rollups').where('asset_id', '=', assetId);
+  if (beforeS !== undefined) query = query.where('bucket_s', '<', beforeS);
+  await query.execute();
+}
+
 /** The samples at or after `since` of the given assets, through the (asset_id, ts) index. */
 export async function samplesSince(
   db: Executor,

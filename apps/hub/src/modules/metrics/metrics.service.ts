@@ -25,8 +25,10 @@ import { canSeeAsset, type Principal } from '../../access/principal.js';
 import { assetNotFound } from '../../agents/agent-call.js';
 import { visibleAssetIds, type AssetService } from '../assets/assets.service.js';
 import {
+  bucketMetricRollups,
   bucketMetricSamples,
   bucketedColumns,
+  hasMetricRollups,
   latestNamedSamplesSince,
   latestSamplesSince,
   listMetricSamples,
@@ -34,6 +36,7 @@ import {
   type BucketRow,
   type MetricRow,
 } from './metrics.repository.js';
+import { planBucketedRead } from './metrics-rollups.js';
 
 export interface MetricsService {
   series(principal: Principal, assetId: string, query: MetricsQuery): Promise<MetricsSeries>;
@@ -170,6 +173,31 @@ function topEntry(row: MetricRow & { name: string }, metric: TopMetric): Metrics
 export function createMetricsService(deps: MetricsServiceDeps): MetricsService {
   const { db, clock, gateway, assets } = deps;
 
+  /**
+   * The buckets of a range: whole buckets of the past from the 5-minute rollups, the range's edges and its
+   * last minutes from the samples (decision 0097). The parts cover disjoint steps, so they are put end to end.
+   * An asset without any rollup (its samples not rolled up yet after migration 0037) is read from its samples.
+   */
+  async function bucketedRows(
+    assetId: string,
+    fromMs: number,
+    toMs: number,
+    stepS: number,
+    nowMs: number,
+  ): Promise<BucketRow[]> {
+    const plan = planBucketedRead(fromMs, toMs, stepS, nowMs);
+    if (plan.rollups === null || !(await hasMetricRollups(db, assetId))) {
+      const range = { from: new Date(fromMs).toISOString(), to: new Date(toMs).toISOString(), stepS };
+      return bucketMetricSamples(db, deps.dialect, assetId, range);
+    }
+    const rollups = plan.rollups;
+    const parts = await Promise.all([
+      bucketMetricRollups(db, deps.dialect, assetId, { ...rollups, stepS }),
+      ...plan.samples.map((range) => bucketMetricSamples(db, deps.dialect, assetId, { ...range, stepS })),
+    ]);
+    return parts.flat().sort((a, b) => Number(a.b) - Number(b.b));
+  }
+
   return {
     async series(principal, assetId, query) {
       if (!canSeeAsset(principal, assetId)) throw assetNotFound(assetId);
@@ -184,7 +212,7 @@ export function createMetricsService(deps: MetricsServiceDeps): MetricsService {
       if (stepS !== undefined) {
         const from = new Date(fromMs).toISOString();
         const to = new Date(toMs).toISOString();
-        const rows = await bucketMetricSamples(db, deps.dialect, assetId, { from, to, stepS });
+        const rows = await bucketedRows(assetId, fromMs, toMs, stepS, now);
         return {
           asset_id: assetId,
           samples: [],

@@ -9,7 +9,8 @@
  * right, rather than jumped about in the order agents happened to report. The buffer is bounded: when the
  * database falls behind, new samples are dropped and counted rather than growing memory without end.
  * Retention deletes samples older than N days, hourly, asset by asset in slices short enough not to stall the
- * hub.
+ * hub. The store remembers, per asset, the time span of the samples it committed since the rollups last took
+ * it (takeRollupSpans): what the 5-minute rollups must recompute (metrics-rollups.ts, decision 0097).
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type SQLite from 'better-sqlite3';
@@ -23,6 +24,7 @@ import type { Database } from '../../platform/db/schema.js';
 import {
   compileMetricInsert,
   deleteAssetMetricsBatch,
+  deleteMetricRollups,
   insertMetricColumns,
   maxRowsPerInsert,
   metricColumns,
@@ -62,6 +64,12 @@ interface MetricsStoreStats {
   rejected: number;
 }
 
+/** The earliest and latest timestamps (canonical ISO text) of an asset's samples written since last taken. */
+export interface SampleSpan {
+  from: string;
+  to: string;
+}
+
 export interface MetricsStore extends MetricsSink {
   /** Writes everything buffered so far. */
   flush(): Promise<void>;
@@ -73,6 +81,10 @@ export interface MetricsStore extends MetricsSink {
   /** Deletes samples older than the retention; returns how many. */
   prune(): Promise<number>;
   stats(): MetricsStoreStats;
+  /** Hands over, and forgets, the span of each asset's samples committed (or pruned) since the last call. */
+  takeRollupSpans(): Map<string, SampleSpan>;
+  /** Gives spans back (their rollup failed), to be taken again with the next ones. */
+  returnRollupSpans(spans: ReadonlyMap<string, SampleSpan>): void;
   /** Stops the timers and writes what is buffered; later samples are dropped. */
   close(): Promise<void>;
 }
@@ -200,6 +212,40 @@ function eachRow(
   for (let r = 0; r < rows; r++) {
     const n = batch.order[from + r] as number;
     visit(batch.chunks[(n / rowsPerChunk) | 0] as unknown[], (n % rowsPerChunk) * width, r);
+  }
+}
+
+/** Widens each asset's span in `spans` to the timestamps of its rows in the batch (rows are in asset order). */
+function spanBatch(batch: OrderedBatch, spans: Map<string, SampleSpan>): void {
+  let asset: string | null = null;
+  let span: SampleSpan | undefined;
+  eachRow(batch, 0, batch.rows, (chunk, at) => {
+    const id = chunk[at] as string;
+    const ts = chunk[at + 1] as string;
+    if (id !== asset) {
+      asset = id;
+      span = spans.get(id);
+      if (span === undefined) {
+        span = { from: ts, to: ts };
+        spans.set(id, span);
+        return;
+      }
+    }
+    if (span === undefined) return;
+    if (ts < span.from) span.from = ts;
+    else if (ts > span.to) span.to = ts;
+  });
+}
+
+/** Merges `spans` into `into`, widening the spans of assets it already holds. */
+function mergeSpans(into: Map<string, SampleSpan>, spans: ReadonlyMap<string, SampleSpan>): void {
+  for (const [assetId, span] of spans) {
+    const held = into.get(assetId);
+    if (held === undefined) into.set(assetId, { ...span });
+    else {
+      if (span.from < held.from) held.from = span.from;
+      if (span.to > held.to) held.to = span.to;
+    }
   }
 }
 
@@ -346,6 +392,8 @@ export function createMetricsStore(options: MetricsStoreOptions): MetricsStore {
   let settleWaiters: { target: number; resolve: () => void }[] = [];
   let closed = false;
   let writing: Promise<void> | null = null;
+  // Per asset, the span of the samples committed since the rollups last took them.
+  let rollupSpans = new Map<string, SampleSpan>();
   const inTransaction = transactionRunner(db);
   const dialect = sqliteHandleOf(db) ? 'sqlite' : 'postgres';
 
@@ -384,6 +432,7 @@ export function createMetricsStore(options: MetricsStoreOptions): MetricsStore {
    */
   async function writeTransaction(): Promise<void> {
     let rows = 0;
+    const spans = new Map<string, SampleSpan>();
     try {
       await inTransaction(async (insert) => {
         const started = performance.now();
@@ -391,10 +440,12 @@ export function createMetricsStore(options: MetricsStoreOptions): MetricsStore {
           const batch = takeBatch();
           rows += batch.rows;
           await insert(batch);
+          spanBatch(batch, spans);
           await yieldToEventLoop();
         }
       });
       counters.written += rows;
+      mergeSpans(rollupSpans, spans);
     } catch (error) {
       counters.dropped += rows;
       onError(error);
@@ -444,7 +495,12 @@ export function createMetricsStore(options: MetricsStoreOptions): MetricsStore {
       const next = await nextAssetWithMetrics(db, after);
       if (next === null) return deleted;
       after = next.assetId;
-      if (next.oldestTs < cutoff) deleted += await pruneAsset(next.assetId, cutoff);
+      if (next.oldestTs < cutoff) {
+        deleted += await pruneAsset(next.assetId, cutoff);
+        // Rollups that start before the cutoff go; the one it cuts is recomputed from the samples left.
+        await deleteMetricRollups(db, next.assetId, Math.floor(Date.parse(cutoff) / 1000));
+        mergeSpans(rollupSpans, new Map([[next.assetId, { from: cutoff, to: cutoff }]]));
+      }
       await yieldToEventLoop();
     }
   }
@@ -529,6 +585,16 @@ export function createMetricsStore(options: MetricsStoreOptions): MetricsStore {
     prune,
 
     stats: () => ({ buffered, ...counters }),
+
+    takeRollupSpans() {
+      const taken = rollupSpans;
+      rollupSpans = new Map();
+      return taken;
+    },
+
+    returnRollupSpans(spans) {
+      mergeSpans(rollupSpans, spans);
+    },
 
     async close() {
       closed = true;

@@ -31,6 +31,7 @@ import { agentSideChecksMigration } from './migrations/0033-agent-side-checks.js
 import { disabledUsersMigration } from './migrations/0034-disabled-users.js';
 import { terminalSnippetsBookmarksMigration } from './migrations/0035-terminal-snippets-bookmarks.js';
 import { assetFiltersMigration } from './migrations/0036-asset-filters.js';
+import { metricRollupsMigration } from './migrations/0037-metric-rollups.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists */
 const initial: Migration = {
@@ -309,6 +310,7 @@ export const migrations: Record<string, Migration> = {
   '0034_disabled_users': disabledUsersMigration,
   '0035_terminal_snippets_bookmarks': terminalSnippetsBookmarksMigration,
   '0036_asset_filters': assetFiltersMigration,
+  '0037_metric_rollups': metricRollupsMigration,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -102,6 +102,15 @@ export interface MetricSamplesTable {
   net_tx_bytes: number | string;
 }
 
+/**
+ * Five minutes of one asset's samples (migration 0037, decision 0097): bucket_s the bucket's start in epoch
+ * seconds, n its samples, and per figure min, max and sum (numbers as text on PostgreSQL for bigint columns).
+ */
+type MetricRollupsTable = { asset_id: string; bucket_s: number | string; n: number | string } & Record<
+  `${'min' | 'max' | 'sum'}_${Exclude<keyof MetricSamplesTable, 'asset_id' | 'ts'>}`,
+  number | string
+>;
+
 export interface AssetsTable {
   id: string;
   name: string;
@@ -719,6 +728,7 @@ export interface Database {
   enrollment_tokens: EnrollmentTokensTable;
   agent_credentials: AgentCredentialsTable;
   metric_samples: MetricSamplesTable;
+  metric_rollups: MetricRollupsTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_pending: WebhookPendingTable;
@@ -882,6 +892,7 @@ export const tableOwners = {
   enrollment_tokens: 'modules/enrollment',
   agent_credentials: 'agents',
   metric_samples: 'modules/metrics',
+  metric_rollups: 'modules/metrics',
   webhooks: 'modules/webhooks',
   webhook_deliveries: 'modules/webhooks',
   webhook_pending: 'modules/webhooks',
