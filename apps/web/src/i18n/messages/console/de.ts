@@ -2,10 +2,20 @@
 import { admin } from './admin.de.js';
 import { assetTabs } from './assetTabs.de.js';
 import { audit } from './audit.de.js';
+import { backup } from './backup.de.js';
+import { meshvpn } from './meshvpn.de.js';
+import { nas } from './nas.de.js';
+import { stacks } from './stacks.de.js';
+import { virt } from './virt.de.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleDe: ConsoleCatalogue = {
   ...admin,
   ...assetTabs,
   ...audit,
+  ...backup,
+  ...meshvpn,
+  ...nas,
+  ...stacks,
+  ...virt,
 };

@@ -7,11 +7,21 @@
 import { admin } from './admin.en.js';
 import { assetTabs } from './assetTabs.en.js';
 import { audit } from './audit.en.js';
+import { backup } from './backup.en.js';
+import { meshvpn } from './meshvpn.en.js';
+import { nas } from './nas.en.js';
+import { stacks } from './stacks.en.js';
+import { virt } from './virt.en.js';
 
 export const consoleEn = {
   ...admin,
   ...assetTabs,
   ...audit,
+  ...backup,
+  ...meshvpn,
+  ...nas,
+  ...stacks,
+  ...virt,
 };
 
 export type ConsoleKey = keyof typeof consoleEn;

@@ -2,10 +2,20 @@
 import { admin } from './admin.es.js';
 import { assetTabs } from './assetTabs.es.js';
 import { audit } from './audit.es.js';
+import { backup } from './backup.es.js';
+import { meshvpn } from './meshvpn.es.js';
+import { nas } from './nas.es.js';
+import { stacks } from './stacks.es.js';
+import { virt } from './virt.es.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleEs: ConsoleCatalogue = {
   ...admin,
   ...assetTabs,
   ...audit,
+  ...backup,
+  ...meshvpn,
+  ...nas,
+  ...stacks,
+  ...virt,
 };

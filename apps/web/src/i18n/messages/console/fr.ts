@@ -2,10 +2,20 @@
 import { admin } from './admin.fr.js';
 import { assetTabs } from './assetTabs.fr.js';
 import { audit } from './audit.fr.js';
+import { backup } from './backup.fr.js';
+import { meshvpn } from './meshvpn.fr.js';
+import { nas } from './nas.fr.js';
+import { stacks } from './stacks.fr.js';
+import { virt } from './virt.fr.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleFr: ConsoleCatalogue = {
   ...admin,
   ...assetTabs,
   ...audit,
+  ...backup,
+  ...meshvpn,
+  ...nas,
+  ...stacks,
+  ...virt,
 };

@@ -2,10 +2,20 @@
 import { admin } from './admin.zh-CN.js';
 import { assetTabs } from './assetTabs.zh-CN.js';
 import { audit } from './audit.zh-CN.js';
+import { backup } from './backup.zh-CN.js';
+import { meshvpn } from './meshvpn.zh-CN.js';
+import { nas } from './nas.zh-CN.js';
+import { stacks } from './stacks.zh-CN.js';
+import { virt } from './virt.zh-CN.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleZhCN: ConsoleCatalogue = {
   ...admin,
   ...assetTabs,
   ...audit,
+  ...backup,
+  ...meshvpn,
+  ...nas,
+  ...stacks,
+  ...virt,
 };
