@@ -63,8 +63,10 @@ function Pools({ asset }: { asset: Asset }) {
                   </div>
                 )}
               </td>
-              <td className="cell-number">{bytes(p.size_bytes)}</td>
-              <td className="cell-number">
+              <td className="cell-number" translate="no">
+                {bytes(p.size_bytes)}
+              </td>
+              <td className="cell-number" translate="no">
                 {p.used_percent !== null && (
                   <meter
                     min={0}
@@ -77,7 +79,9 @@ function Pools({ asset }: { asset: Asset }) {
                 {bytes(p.allocated_bytes)}
                 {p.used_percent !== null && ` (${formatNumber(p.used_percent, 1)} %)`}
               </td>
-              <td className="cell-number">{bytes(p.free_bytes)}</td>
+              <td className="cell-number" translate="no">
+                {bytes(p.free_bytes)}
+              </td>
               <td translate="no">
                 {p.last_scan
                   ? `${p.last_scan.function.toLowerCase()} ${p.last_scan.state.toLowerCase()}`
@@ -123,8 +127,12 @@ function Datasets({ asset, page, onPage }: { asset: Asset; page: number; onPage:
                   {d.id}
                 </th>
                 <td translate="no">{d.type}</td>
-                <td className="cell-number">{bytes(d.used_bytes)}</td>
-                <td className="cell-number">{bytes(d.available_bytes)}</td>
+                <td className="cell-number" translate="no">
+                  {bytes(d.used_bytes)}
+                </td>
+                <td className="cell-number" translate="no">
+                  {bytes(d.available_bytes)}
+                </td>
                 <td>
                   {d.locked ? (
                     <span className="state-bad">{t('nas.locked')}</span>

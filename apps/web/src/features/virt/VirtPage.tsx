@@ -232,7 +232,9 @@ export function VirtPage() {
                   <td translate="no">{s.node ?? '—'}</td>
                   <td translate="no">{s.status}</td>
                   <td className="cell-number">{percent(s.disk, s.maxdisk)}</td>
-                  <td className="cell-number">{s.maxdisk === null ? '—' : formatBytes(s.maxdisk)}</td>
+                  <td className="cell-number" translate="no">
+                    {s.maxdisk === null ? '—' : formatBytes(s.maxdisk)}
+                  </td>
                 </tr>
               ))}
             </tbody>
