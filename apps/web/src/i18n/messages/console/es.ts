@@ -3,6 +3,7 @@ import { admin } from './admin.es.js';
 import { assetTabs } from './assetTabs.es.js';
 import { audit } from './audit.es.js';
 import { backup } from './backup.es.js';
+import { hub } from './hub.es.js';
 import { meshvpn } from './meshvpn.es.js';
 import { nas } from './nas.es.js';
 import { stacks } from './stacks.es.js';
@@ -14,6 +15,7 @@ export const consoleEs: ConsoleCatalogue = {
   ...assetTabs,
   ...audit,
   ...backup,
+  ...hub,
   ...meshvpn,
   ...nas,
   ...stacks,

@@ -3,6 +3,7 @@ import { admin } from './admin.fr.js';
 import { assetTabs } from './assetTabs.fr.js';
 import { audit } from './audit.fr.js';
 import { backup } from './backup.fr.js';
+import { hub } from './hub.fr.js';
 import { meshvpn } from './meshvpn.fr.js';
 import { nas } from './nas.fr.js';
 import { stacks } from './stacks.fr.js';
@@ -14,6 +15,7 @@ export const consoleFr: ConsoleCatalogue = {
   ...assetTabs,
   ...audit,
   ...backup,
+  ...hub,
   ...meshvpn,
   ...nas,
   ...stacks,
