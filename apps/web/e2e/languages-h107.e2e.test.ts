@@ -1,9 +1,10 @@
 /**
- * The connector pages (Virtualization, Storage, Backups, Stacks, and the Tailscale admin page) in other
- * languages (decision 0090), against one hub whose connectors point at the fake Proxmox VE, Backup Server,
- * TrueNAS and Portainer, and whose `tailscale` is a script printing a running tailnet: each page in the
- * pseudo-locale, where every visible text must come from a catalogue (the vendors' data marked as data),
- * then in German, with no missing key and a heading or table found by its German name.
+ * The connector pages (Virtualization, Storage, Backups, Stacks) and the Tailscale, hub status and
+ * enrollment admin pages (with the enrollment dialogs) in other languages (decision 0090), against one hub
+ * whose connectors point at the fake Proxmox VE, Backup Server, TrueNAS and Portainer, and whose `tailscale`
+ * is a script printing a running tailnet: each page in the pseudo-locale, where every visible text must come
+ * from a catalogue (the vendors' data marked as data), then in German, with no missing key and a heading or
+ * table found by its German name.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -121,6 +122,8 @@ const pages: [string, string][] = [
   ['storage', '.data-table tbody tr'],
   ['stacks', '.endpoint-stacks .data-table tbody tr'],
   ['admin/tailscale', '.facts'],
+  ['admin/status', '.tiles'],
+  ['admin/enrollment', '.page-header button.primary'],
 ];
 
 describe('the connector pages in other languages', () => {
@@ -136,12 +139,38 @@ describe('the connector pages in other languages', () => {
       expect(await page.evaluate<string>('document.documentElement.lang')).toBe('en-XA');
       unmarked[path] = await page.evaluate<string[]>(unmarkedTexts);
     }
+    const inDialog = async (name: string, open: () => Promise<void>) => {
+      await open();
+      await page.getByRole('dialog').waitFor();
+      unmarked[name] = await page.evaluate<string[]>(unmarkedTexts);
+    };
+    const closeDialog = async () => {
+      await page.keyboard.press('Escape');
+      await page.getByRole('dialog').waitFor({ state: 'detached' });
+    };
+    // The enrollment page is last: a token created, shown once, then the revoke dialog.
+    await inDialog('createToken', () => page.locator('.page-header button.primary').click());
+    await page.getByRole('dialog').locator('input').first().fill('rack-9');
+    await page.getByRole('dialog').locator('button[type="submit"]').click();
+    await page.getByRole('dialog').locator('textarea').waitFor();
+    unmarked.createdToken = await page.evaluate<string[]>(unmarkedTexts);
+    await closeDialog();
+    await page.locator('tbody tr', { hasText: 'rack-9' }).waitFor();
+    unmarked.enrollmentList = await page.evaluate<string[]>(unmarkedTexts);
+    await inDialog('revokeToken', () => page.locator('.cell-actions button.danger').first().click());
+    await closeDialog();
     expect(unmarked).toEqual({
       virt: [],
       backups: [],
       storage: [],
       stacks: [],
       'admin/tailscale': [],
+      'admin/status': [],
+      'admin/enrollment': [],
+      createToken: [],
+      createdToken: [],
+      enrollmentList: [],
+      revokeToken: [],
     });
   }, 120_000);
 
@@ -172,6 +201,20 @@ describe('the connector pages in other languages', () => {
     await page.goto(`${t.baseUrl}/admin/tailscale`);
     await page.getByRole('button', { name: de['meshvpn.checkAgain'] }).waitFor();
     await page.getByText(de['meshvpn.httpsName']).waitFor();
+    await expectLanguage(page, 'de');
+
+    await page.goto(`${t.baseUrl}/admin/status`);
+    await page.getByRole('table', { name: de['hub.processesTable'] }).locator('tbody tr').first().waitFor();
+    await expectLanguage(page, 'de');
+
+    await page.goto(`${t.baseUrl}/admin/enrollment`);
+    await page.getByRole('heading', { name: de['enrollment.title'] }).waitFor();
+    await page.getByRole('button', { name: de['enrollment.create'] }).click();
+    const form = page.getByRole('dialog', { name: de['enrollment.createTitle'] });
+    await form.getByLabel(de['enrollment.name']).fill('rack-10');
+    await form.getByRole('button', { name: de['enrollment.create'] }).click();
+    const shown = page.getByRole('dialog', { name: 'Token rack-10 erstellt' });
+    await shown.getByRole('button', { name: 'Registrierungsbefehl kopieren' }).waitFor();
     await expectLanguage(page, 'de');
   }, 90_000);
 });

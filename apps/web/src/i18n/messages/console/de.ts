@@ -3,6 +3,7 @@ import { admin } from './admin.de.js';
 import { assetTabs } from './assetTabs.de.js';
 import { audit } from './audit.de.js';
 import { backup } from './backup.de.js';
+import { enrollment } from './enrollment.de.js';
 import { hub } from './hub.de.js';
 import { meshvpn } from './meshvpn.de.js';
 import { nas } from './nas.de.js';
@@ -15,6 +16,7 @@ export const consoleDe: ConsoleCatalogue = {
   ...assetTabs,
   ...audit,
   ...backup,
+  ...enrollment,
   ...hub,
   ...meshvpn,
   ...nas,

@@ -8,6 +8,7 @@ import { admin } from './admin.en.js';
 import { assetTabs } from './assetTabs.en.js';
 import { audit } from './audit.en.js';
 import { backup } from './backup.en.js';
+import { enrollment } from './enrollment.en.js';
 import { hub } from './hub.en.js';
 import { meshvpn } from './meshvpn.en.js';
 import { nas } from './nas.en.js';
@@ -19,6 +20,7 @@ export const consoleEn = {
   ...assetTabs,
   ...audit,
   ...backup,
+  ...enrollment,
   ...hub,
   ...meshvpn,
   ...nas,

@@ -3,6 +3,7 @@ import { admin } from './admin.es.js';
 import { assetTabs } from './assetTabs.es.js';
 import { audit } from './audit.es.js';
 import { backup } from './backup.es.js';
+import { enrollment } from './enrollment.es.js';
 import { hub } from './hub.es.js';
 import { meshvpn } from './meshvpn.es.js';
 import { nas } from './nas.es.js';
@@ -15,6 +16,7 @@ export const consoleEs: ConsoleCatalogue = {
   ...assetTabs,
   ...audit,
   ...backup,
+  ...enrollment,
   ...hub,
   ...meshvpn,
   ...nas,

@@ -3,6 +3,7 @@ import { admin } from './admin.fr.js';
 import { assetTabs } from './assetTabs.fr.js';
 import { audit } from './audit.fr.js';
 import { backup } from './backup.fr.js';
+import { enrollment } from './enrollment.fr.js';
 import { hub } from './hub.fr.js';
 import { meshvpn } from './meshvpn.fr.js';
 import { nas } from './nas.fr.js';
@@ -15,6 +16,7 @@ export const consoleFr: ConsoleCatalogue = {
   ...assetTabs,
   ...audit,
   ...backup,
+  ...enrollment,
   ...hub,
   ...meshvpn,
   ...nas,

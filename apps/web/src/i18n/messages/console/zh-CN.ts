@@ -3,6 +3,7 @@ import { admin } from './admin.zh-CN.js';
 import { assetTabs } from './assetTabs.zh-CN.js';
 import { audit } from './audit.zh-CN.js';
 import { backup } from './backup.zh-CN.js';
+import { enrollment } from './enrollment.zh-CN.js';
 import { hub } from './hub.zh-CN.js';
 import { meshvpn } from './meshvpn.zh-CN.js';
 import { nas } from './nas.zh-CN.js';
@@ -15,6 +16,7 @@ export const consoleZhCN: ConsoleCatalogue = {
   ...assetTabs,
   ...audit,
   ...backup,
+  ...enrollment,
   ...hub,
   ...meshvpn,
   ...nas,
