@@ -1,7 +1,7 @@
 /**
- * The connector pages (Virtualization, Storage, Backups, Stacks) and the Tailscale, hub status and
- * enrollment admin pages (with the enrollment dialogs) in other languages (decision 0090), against one hub
- * whose connectors point at the fake Proxmox VE, Backup Server, TrueNAS and Portainer, and whose `tailscale`
+ * The connector pages (Virtualization, Storage, Backups, Stacks, Home) and the Tailscale, hub status and
+ * enrollment admin pages (with the enrollment dialogs) and the bulk service form in other languages (decision 0090), against one hub
+ * whose connectors point at the fake Proxmox VE, Backup Server, TrueNAS, Portainer and Home Assistant, and whose `tailscale`
  * is a script printing a running tailnet: each page in the pseudo-locale, where every visible text must come
  * from a catalogue (the vendors' data marked as data), then in German, with no missing key and a heading or
  * table found by its German name.
@@ -12,10 +12,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   startFakeBackupServer,
+  startFakeHomeAssistant,
   startFakePortainer,
   startFakeProxmox,
   startFakeTruenas,
   type FakeBackupServer,
+  type FakeHomeAssistant,
   type FakePortainer,
   type FakeProxmox,
   type FakeTruenas,
@@ -46,6 +48,7 @@ let pve: FakeProxmox;
 let pbs: FakeBackupServer;
 let truenas: FakeTruenas;
 let portainer: FakePortainer;
+let homeassistant: FakeHomeAssistant;
 
 async function addConnector(body: Record<string, unknown>): Promise<void> {
   const created = await h().api('POST', '/api/v2/connectors', { tls_mode: 'pinned_ca', ...body });
@@ -65,7 +68,7 @@ async function addConnector(body: Record<string, unknown>): Promise<void> {
 }
 
 beforeAll(async () => {
-  [pve, pbs, truenas, portainer] = await Promise.all([
+  [pve, pbs, truenas, portainer, homeassistant] = await Promise.all([
     startFakeProxmox({
       token: pveToken,
       cluster: 'homelab',
@@ -79,6 +82,7 @@ beforeAll(async () => {
     startFakeBackupServer({ token: pbsToken }),
     startFakeTruenas(),
     startFakePortainer(),
+    startFakeHomeAssistant(),
   ]);
   await addConnector({
     kind: 'virt',
@@ -108,12 +112,32 @@ beforeAll(async () => {
     credentials: portainer.apiKey,
     tls_ca: portainer.ca,
   });
+  await addConnector({
+    kind: 'homeauto',
+    name: 'home assistant',
+    base_url: homeassistant.url(),
+    credentials: homeassistant.token,
+    tls_ca: homeassistant.ca,
+  });
 }, 60_000);
 
 afterAll(async () => {
-  await Promise.all([pve.close(), pbs.close(), truenas.close(), portainer.close()]);
+  await Promise.all([pve.close(), pbs.close(), truenas.close(), portainer.close(), homeassistant.close()]);
   fs.rmSync(cliDir, { recursive: true, force: true });
 });
+
+const bulkPanel = '[aria-labelledby="bulk-title"]';
+let bulkGroup: string | undefined;
+
+/** A group for the bulk service form (made once). */
+async function groupId(): Promise<string> {
+  if (bulkGroup === undefined) {
+    const made = await h().api('POST', '/api/v2/groups', { name: 'i18n-bulk', asset_ids: [] });
+    expect(made.status, made.text).toBe(201);
+    bulkGroup = (made.json.data as { id: string }).id;
+  }
+  return bulkGroup;
+}
 
 /** Each page, and what shows once its data is read. */
 const pages: [string, string][] = [
@@ -121,6 +145,7 @@ const pages: [string, string][] = [
   ['backups', '.datastore table'],
   ['storage', '.data-table tbody tr'],
   ['stacks', '.endpoint-stacks .data-table tbody tr'],
+  ['home', '.data-table tbody tr'],
   ['admin/tailscale', '.facts'],
   ['admin/status', '.tiles'],
   ['admin/enrollment', '.page-header button.primary'],
@@ -159,11 +184,19 @@ describe('the connector pages in other languages', () => {
     unmarked.enrollmentList = await page.evaluate<string[]>(unmarkedTexts);
     await inDialog('revokeToken', () => page.locator('.cell-actions button.danger').first().click());
     await closeDialog();
+    // The bulk service form, on a group's page (another area's): only the form's own texts.
+    await page.goto(`${t.baseUrl}/groups/${await groupId()}`);
+    await page.locator(bulkPanel).waitFor();
+    await waitSettled(page);
+    unmarked.bulk = await page.evaluate<string[]>(
+      unmarkedTexts.replaceAll('document.body', `document.querySelector('${bulkPanel}')`),
+    );
     expect(unmarked).toEqual({
       virt: [],
       backups: [],
       storage: [],
       stacks: [],
+      home: [],
       'admin/tailscale': [],
       'admin/status': [],
       'admin/enrollment': [],
@@ -171,6 +204,7 @@ describe('the connector pages in other languages', () => {
       createdToken: [],
       enrollmentList: [],
       revokeToken: [],
+      bulk: [],
     });
   }, 120_000);
 
@@ -198,6 +232,11 @@ describe('the connector pages in other languages', () => {
     await page.getByRole('table', { name: 'Stacks auf local' }).locator('tbody tr').first().waitFor();
     await expectLanguage(page, 'de');
 
+    await page.goto(`${t.baseUrl}/home`);
+    await page.getByRole('heading', { name: de['nav.home'] }).waitFor();
+    await page.getByRole('table', { name: de['homeauto.entities'] }).getByRole('button').first().waitFor();
+    await expectLanguage(page, 'de');
+
     await page.goto(`${t.baseUrl}/admin/tailscale`);
     await page.getByRole('button', { name: de['meshvpn.checkAgain'] }).waitFor();
     await page.getByText(de['meshvpn.httpsName']).waitFor();
@@ -216,5 +255,10 @@ describe('the connector pages in other languages', () => {
     const shown = page.getByRole('dialog', { name: 'Token rack-10 erstellt' });
     await shown.getByRole('button', { name: 'Registrierungsbefehl kopieren' }).waitFor();
     await expectLanguage(page, 'de');
+
+    await page.goto(`${t.baseUrl}/groups/${await groupId()}`);
+    await page.getByRole('heading', { name: de['bulk.title'] }).waitFor();
+    await page.getByRole('button', { name: de['bulk.apply'] }).waitFor();
+    expect(await page.locator(bulkPanel).innerText()).not.toContain('⟪');
   }, 90_000);
 });

@@ -3,8 +3,10 @@ import { admin } from './admin.de.js';
 import { assetTabs } from './assetTabs.de.js';
 import { audit } from './audit.de.js';
 import { backup } from './backup.de.js';
+import { bulk } from './bulk.de.js';
 import { enrollment } from './enrollment.de.js';
 import { hub } from './hub.de.js';
+import { homeauto } from './homeauto.de.js';
 import { meshvpn } from './meshvpn.de.js';
 import { nas } from './nas.de.js';
 import { stacks } from './stacks.de.js';
@@ -16,8 +18,10 @@ export const consoleDe: ConsoleCatalogue = {
   ...assetTabs,
   ...audit,
   ...backup,
+  ...bulk,
   ...enrollment,
   ...hub,
+  ...homeauto,
   ...meshvpn,
   ...nas,
   ...stacks,

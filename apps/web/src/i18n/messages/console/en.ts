@@ -8,8 +8,10 @@ import { admin } from './admin.en.js';
 import { assetTabs } from './assetTabs.en.js';
 import { audit } from './audit.en.js';
 import { backup } from './backup.en.js';
+import { bulk } from './bulk.en.js';
 import { enrollment } from './enrollment.en.js';
 import { hub } from './hub.en.js';
+import { homeauto } from './homeauto.en.js';
 import { meshvpn } from './meshvpn.en.js';
 import { nas } from './nas.en.js';
 import { stacks } from './stacks.en.js';
@@ -20,8 +22,10 @@ export const consoleEn = {
   ...assetTabs,
   ...audit,
   ...backup,
+  ...bulk,
   ...enrollment,
   ...hub,
+  ...homeauto,
   ...meshvpn,
   ...nas,
   ...stacks,

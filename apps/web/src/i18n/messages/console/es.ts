@@ -3,8 +3,10 @@ import { admin } from './admin.es.js';
 import { assetTabs } from './assetTabs.es.js';
 import { audit } from './audit.es.js';
 import { backup } from './backup.es.js';
+import { bulk } from './bulk.es.js';
 import { enrollment } from './enrollment.es.js';
 import { hub } from './hub.es.js';
+import { homeauto } from './homeauto.es.js';
 import { meshvpn } from './meshvpn.es.js';
 import { nas } from './nas.es.js';
 import { stacks } from './stacks.es.js';
@@ -16,8 +18,10 @@ export const consoleEs: ConsoleCatalogue = {
   ...assetTabs,
   ...audit,
   ...backup,
+  ...bulk,
   ...enrollment,
   ...hub,
+  ...homeauto,
   ...meshvpn,
   ...nas,
   ...stacks,

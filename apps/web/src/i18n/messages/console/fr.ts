@@ -3,8 +3,10 @@ import { admin } from './admin.fr.js';
 import { assetTabs } from './assetTabs.fr.js';
 import { audit } from './audit.fr.js';
 import { backup } from './backup.fr.js';
+import { bulk } from './bulk.fr.js';
 import { enrollment } from './enrollment.fr.js';
 import { hub } from './hub.fr.js';
+import { homeauto } from './homeauto.fr.js';
 import { meshvpn } from './meshvpn.fr.js';
 import { nas } from './nas.fr.js';
 import { stacks } from './stacks.fr.js';
@@ -16,8 +18,10 @@ export const consoleFr: ConsoleCatalogue = {
   ...assetTabs,
   ...audit,
   ...backup,
+  ...bulk,
   ...enrollment,
   ...hub,
+  ...homeauto,
   ...meshvpn,
   ...nas,
   ...stacks,

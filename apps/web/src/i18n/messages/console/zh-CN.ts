@@ -3,8 +3,10 @@ import { admin } from './admin.zh-CN.js';
 import { assetTabs } from './assetTabs.zh-CN.js';
 import { audit } from './audit.zh-CN.js';
 import { backup } from './backup.zh-CN.js';
+import { bulk } from './bulk.zh-CN.js';
 import { enrollment } from './enrollment.zh-CN.js';
 import { hub } from './hub.zh-CN.js';
+import { homeauto } from './homeauto.zh-CN.js';
 import { meshvpn } from './meshvpn.zh-CN.js';
 import { nas } from './nas.zh-CN.js';
 import { stacks } from './stacks.zh-CN.js';
@@ -16,8 +18,10 @@ export const consoleZhCN: ConsoleCatalogue = {
   ...assetTabs,
   ...audit,
   ...backup,
+  ...bulk,
   ...enrollment,
   ...hub,
+  ...homeauto,
   ...meshvpn,
   ...nas,
   ...stacks,
