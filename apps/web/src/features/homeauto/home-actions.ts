@@ -2,7 +2,7 @@
 import { homeautoControlDomains, type HomeautoControlDomain, type HomeautoEntity } from '@svc/protocol';
 
 /** What the button says, one branch of the `homeauto.action` message. */
-export type EntityVerb = 'turnOff' | 'turnOn' | 'run' | 'press' | 'unlock' | 'lock' | 'close' | 'open';
+type EntityVerb = 'turnOff' | 'turnOn' | 'run' | 'press' | 'unlock' | 'lock' | 'close' | 'open';
 
 export interface EntityAction {
   verb: EntityVerb;
