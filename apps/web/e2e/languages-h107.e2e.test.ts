@@ -1,5 +1,5 @@
 /**
- * The connector pages (Virtualization, Storage, Backups, Stacks, Home) and the Tailscale, hub status and
+ * The connector pages (Virtualization, Storage, Backups, Stacks, Home), Integrations, and the Tailscale, hub status and
  * enrollment admin pages (with the enrollment dialogs) and the bulk service form in other languages (decision 0090), against one hub
  * whose connectors point at the fake Proxmox VE, Backup Server, TrueNAS, Portainer and Home Assistant, and whose `tailscale`
  * is a script printing a running tailnet: each page in the pseudo-locale, where every visible text must come
@@ -146,6 +146,7 @@ const pages: [string, string][] = [
   ['storage', '.data-table tbody tr'],
   ['stacks', '.endpoint-stacks .data-table tbody tr'],
   ['home', '.data-table tbody tr'],
+  ['integrations', '.snippet'],
   ['admin/tailscale', '.facts'],
   ['admin/status', '.tiles'],
   ['admin/enrollment', '.page-header button.primary'],
@@ -197,6 +198,7 @@ describe('the connector pages in other languages', () => {
       storage: [],
       stacks: [],
       home: [],
+      integrations: [],
       'admin/tailscale': [],
       'admin/status': [],
       'admin/enrollment': [],
@@ -235,6 +237,11 @@ describe('the connector pages in other languages', () => {
     await page.goto(`${t.baseUrl}/home`);
     await page.getByRole('heading', { name: de['nav.home'] }).waitFor();
     await page.getByRole('table', { name: de['homeauto.entities'] }).getByRole('button').first().waitFor();
+    await expectLanguage(page, 'de');
+
+    await page.goto(`${t.baseUrl}/integrations`);
+    await page.getByRole('heading', { name: de['integrations.mcpTitle'] }).waitFor();
+    await page.getByRole('button', { name: 'MCP-URL kopieren' }).waitFor();
     await expectLanguage(page, 'de');
 
     await page.goto(`${t.baseUrl}/admin/tailscale`);

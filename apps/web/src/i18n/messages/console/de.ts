@@ -5,8 +5,9 @@ import { audit } from './audit.de.js';
 import { backup } from './backup.de.js';
 import { bulk } from './bulk.de.js';
 import { enrollment } from './enrollment.de.js';
-import { hub } from './hub.de.js';
 import { homeauto } from './homeauto.de.js';
+import { hub } from './hub.de.js';
+import { integrations } from './integrations.de.js';
 import { meshvpn } from './meshvpn.de.js';
 import { nas } from './nas.de.js';
 import { stacks } from './stacks.de.js';
@@ -20,8 +21,9 @@ export const consoleDe: ConsoleCatalogue = {
   ...backup,
   ...bulk,
   ...enrollment,
-  ...hub,
   ...homeauto,
+  ...hub,
+  ...integrations,
   ...meshvpn,
   ...nas,
   ...stacks,

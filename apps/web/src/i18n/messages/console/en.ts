@@ -10,8 +10,9 @@ import { audit } from './audit.en.js';
 import { backup } from './backup.en.js';
 import { bulk } from './bulk.en.js';
 import { enrollment } from './enrollment.en.js';
-import { hub } from './hub.en.js';
 import { homeauto } from './homeauto.en.js';
+import { hub } from './hub.en.js';
+import { integrations } from './integrations.en.js';
 import { meshvpn } from './meshvpn.en.js';
 import { nas } from './nas.en.js';
 import { stacks } from './stacks.en.js';
@@ -24,8 +25,9 @@ export const consoleEn = {
   ...backup,
   ...bulk,
   ...enrollment,
-  ...hub,
   ...homeauto,
+  ...hub,
+  ...integrations,
   ...meshvpn,
   ...nas,
   ...stacks,

@@ -5,8 +5,9 @@ import { audit } from './audit.es.js';
 import { backup } from './backup.es.js';
 import { bulk } from './bulk.es.js';
 import { enrollment } from './enrollment.es.js';
-import { hub } from './hub.es.js';
 import { homeauto } from './homeauto.es.js';
+import { hub } from './hub.es.js';
+import { integrations } from './integrations.es.js';
 import { meshvpn } from './meshvpn.es.js';
 import { nas } from './nas.es.js';
 import { stacks } from './stacks.es.js';
@@ -20,8 +21,9 @@ export const consoleEs: ConsoleCatalogue = {
   ...backup,
   ...bulk,
   ...enrollment,
-  ...hub,
   ...homeauto,
+  ...hub,
+  ...integrations,
   ...meshvpn,
   ...nas,
   ...stacks,

@@ -5,8 +5,9 @@ import { audit } from './audit.fr.js';
 import { backup } from './backup.fr.js';
 import { bulk } from './bulk.fr.js';
 import { enrollment } from './enrollment.fr.js';
-import { hub } from './hub.fr.js';
 import { homeauto } from './homeauto.fr.js';
+import { hub } from './hub.fr.js';
+import { integrations } from './integrations.fr.js';
 import { meshvpn } from './meshvpn.fr.js';
 import { nas } from './nas.fr.js';
 import { stacks } from './stacks.fr.js';
@@ -20,8 +21,9 @@ export const consoleFr: ConsoleCatalogue = {
   ...backup,
   ...bulk,
   ...enrollment,
-  ...hub,
   ...homeauto,
+  ...hub,
+  ...integrations,
   ...meshvpn,
   ...nas,
   ...stacks,

@@ -5,8 +5,9 @@ import { audit } from './audit.zh-CN.js';
 import { backup } from './backup.zh-CN.js';
 import { bulk } from './bulk.zh-CN.js';
 import { enrollment } from './enrollment.zh-CN.js';
-import { hub } from './hub.zh-CN.js';
 import { homeauto } from './homeauto.zh-CN.js';
+import { hub } from './hub.zh-CN.js';
+import { integrations } from './integrations.zh-CN.js';
 import { meshvpn } from './meshvpn.zh-CN.js';
 import { nas } from './nas.zh-CN.js';
 import { stacks } from './stacks.zh-CN.js';
@@ -20,8 +21,9 @@ export const consoleZhCN: ConsoleCatalogue = {
   ...backup,
   ...bulk,
   ...enrollment,
-  ...hub,
   ...homeauto,
+  ...hub,
+  ...integrations,
   ...meshvpn,
   ...nas,
   ...stacks,
