@@ -75,7 +75,7 @@ describe('console administration', () => {
     const rawKey = await shown.getByLabel('API key').inputValue();
     expect(rawKey).toMatch(/^svc_[a-z2-7]{4}_[a-z2-7]{52}$/);
     expect(await shown.getByRole('note').textContent()).toContain('shown only this once');
-    await shown.getByRole('button', { name: 'Copy api key' }).click();
+    await shown.getByRole('button', { name: 'Copy API key' }).click();
     await shown.getByText('Copied', { exact: true }).waitFor();
     expect(await clipboardText(t)).toBe(rawKey);
     await t.screenshot('admin-key-created');
@@ -218,7 +218,7 @@ describe('console administration', () => {
     expect(command).toBe(
       `svc-agent enroll --hub ${t.baseUrl} --token ${token} --ca-fingerprint ${caFingerprint}`,
     );
-    await shown.getByRole('button', { name: 'Copy enroll command' }).click();
+    await shown.getByRole('button', { name: 'Copy Enroll command' }).click();
     await shown.getByText('Copied', { exact: true }).waitFor();
     expect(await clipboardText(t)).toBe(command);
     await t.screenshot('admin-enrollment-created');

@@ -60,7 +60,7 @@ describe('the Integrations page', () => {
 
     // AI assistants: the MCP URL, then each client's snippet.
     expect(await t.page.getByLabel('MCP URL').inputValue()).toBe(`${origin}/mcp`);
-    await t.page.getByRole('button', { name: 'Copy mcp url' }).click();
+    await t.page.getByRole('button', { name: 'Copy MCP URL' }).click();
     expect(await clipboardText(t)).toBe(`${origin}/mcp`);
     expect(await copySnippet(t, 'Claude Code command')).toBe(
       `claude mcp add --transport http svc ${origin}/mcp --header "Authorization: Bearer $SVC_API_KEY"\n`,

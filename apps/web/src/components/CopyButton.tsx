@@ -2,7 +2,7 @@
  * Copies a text to the clipboard and says so next to the button (a live region, so a screen reader hears
  * it). When the browser refuses (no permission, not a secure context), it says how to copy by hand.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useT } from '../i18n/I18nProvider';
 
 type CopyState = 'idle' | 'copied' | 'failed';
@@ -53,7 +53,9 @@ export function CopyField({
   value: string;
   multiline?: boolean;
 }) {
-  const id = `copy-${label.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+  const { t } = useT();
+  // From React, not the label: a label in Chinese has no ASCII letters to make an id of.
+  const id = useId();
   const select = (event: { currentTarget: HTMLInputElement | HTMLTextAreaElement }) => {
     event.currentTarget.select();
   };
@@ -62,11 +64,19 @@ export function CopyField({
       <label htmlFor={id}>{label}</label>
       <div className="copy-row">
         {multiline ? (
-          <textarea id={id} readOnly value={value} rows={4} spellCheck={false} onFocus={select} />
+          <textarea
+            id={id}
+            translate="no"
+            readOnly
+            value={value}
+            rows={4}
+            spellCheck={false}
+            onFocus={select}
+          />
         ) : (
-          <input id={id} readOnly value={value} spellCheck={false} onFocus={select} />
+          <input id={id} translate="no" readOnly value={value} spellCheck={false} onFocus={select} />
         )}
-        <CopyButton text={value} label={`Copy ${label.toLowerCase()}`} />
+        <CopyButton text={value} label={t('copy.named', { label })} />
       </div>
     </div>
   );

@@ -3,12 +3,14 @@
  * last backup per group in every namespace.
  */
 import { useQuery } from '@tanstack/react-query';
-import type { Asset, BackupMaintenance } from '@svc/protocol';
+import type { Asset } from '@svc/protocol';
 import { hub } from '../../api/client';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
-import { formatBytes, formatTime } from '../../components/units';
+import { Time } from '../../components/Time';
+import { formatBytes } from '../../components/units';
+import { useT } from '../../i18n/I18nProvider';
 import './backup.css';
 
 function usageClass(used: number, total: number): string {
@@ -16,18 +18,8 @@ function usageClass(used: number, total: number): string {
   return share > 0.9 ? 'usage-bar usage-high' : share > 0.75 ? 'usage-bar usage-mid' : 'usage-bar';
 }
 
-/** What a maintenance mode means for the person reading the page. */
-function maintenanceText(maintenance: BackupMaintenance): string {
-  const meaning =
-    maintenance.mode === 'read-only'
-      ? 'read-only: backups are refused, restores work'
-      : maintenance.mode === 'offline'
-        ? 'offline: neither backups nor restores work'
-        : maintenance.mode;
-  return `Maintenance mode ${meaning}${maintenance.message ? ` (${maintenance.message})` : ''}`;
-}
-
 function Datastores({ server }: { server: Asset }) {
+  const { t, rich } = useT();
   const stores = useQuery({
     queryKey: ['backup', server.id],
     queryFn: async () => (await hub.call('backup.datastores', { params: { id: server.id } })).data,
@@ -35,22 +27,29 @@ function Datastores({ server }: { server: Asset }) {
   });
   return (
     <section aria-labelledby={`backup-${server.id}`} className="backup-server">
-      <h2 id={`backup-${server.id}`}>{server.name}</h2>
-      {stores.isPending && <Loading label="Loading datastores" />}
+      <h2 id={`backup-${server.id}`} translate="no">
+        {server.name}
+      </h2>
+      {stores.isPending && <Loading label={t('backup.loadingDatastores')} />}
       {stores.isError && <ErrorNotice error={stores.error} retry={() => void stores.refetch()} />}
       {stores.isSuccess &&
         stores.data.datastores.map((d) => (
-          <article key={d.store} className="datastore" aria-label={`Datastore ${d.store}`}>
-            <h3>
+          <article key={d.store} className="datastore" aria-label={t('backup.datastore', { store: d.store })}>
+            <h3 translate="no">
               {d.store}
               {d.comment && <span className="muted"> — {d.comment}</span>}
             </h3>
             {d.maintenance && (
               <p className="datastore-maintenance" role="status">
-                {maintenanceText(d.maintenance)}
+                {t('backup.maintenance', { mode: d.maintenance.mode })}
+                {d.maintenance.message && <span translate="no"> ({d.maintenance.message})</span>}
               </p>
             )}
-            {d.error !== null && <p className="field-error">{d.error}</p>}
+            {d.error !== null && (
+              <p className="field-error" translate="no">
+                {d.error}
+              </p>
+            )}
             {d.total !== null && d.used !== null && (
               <p>
                 <meter
@@ -58,36 +57,48 @@ function Datastores({ server }: { server: Asset }) {
                   min={0}
                   max={d.total}
                   value={d.used}
-                  aria-label={`${d.store} usage`}
+                  aria-label={t('backup.usageLabel', { store: d.store })}
                 />{' '}
-                {formatBytes(d.used)} used of {formatBytes(d.total)}
-                {d.avail !== null && <span className="muted">, {formatBytes(d.avail)} free</span>}
+                {t('backup.usage', { used: formatBytes(d.used), total: formatBytes(d.total) })}
+                {d.avail !== null && (
+                  <span className="muted">{t('backup.free', { avail: formatBytes(d.avail) })}</span>
+                )}
                 {d.estimated_full_at && (
-                  <span className="muted"> · full around {formatTime(d.estimated_full_at)}</span>
+                  <span className="muted">
+                    {rich('backup.fullAround', { time: <Time value={d.estimated_full_at} /> })}
+                  </span>
                 )}
               </p>
             )}
             {d.groups.length > 0 && (
-              <table className="data-table" aria-label={`Backup groups in ${d.store}`}>
+              <table className="data-table" aria-label={t('backup.groups', { store: d.store })}>
                 <thead>
                   <tr>
-                    <th scope="col">Namespace</th>
-                    <th scope="col">Group</th>
-                    <th scope="col">Last backup</th>
-                    <th scope="col">Snapshots</th>
-                    <th scope="col">Owner</th>
+                    <th scope="col">{t('backup.namespace')}</th>
+                    <th scope="col">{t('backup.group')}</th>
+                    <th scope="col">{t('backup.lastBackup')}</th>
+                    <th scope="col">{t('backup.snapshots')}</th>
+                    <th scope="col">{t('backup.owner')}</th>
                   </tr>
                 </thead>
                 <tbody>
                   {d.groups.map((g) => (
                     <tr key={`${g.namespace}/${g.type}/${g.id}`}>
-                      <td>{g.namespace === '' ? <span className="muted">root</span> : g.namespace}</td>
-                      <th scope="row">
+                      <td>
+                        {g.namespace === '' ? (
+                          <span className="muted">{t('backup.root')}</span>
+                        ) : (
+                          <span translate="no">{g.namespace}</span>
+                        )}
+                      </td>
+                      <th scope="row" translate="no">
                         {g.type}/{g.id}
                       </th>
-                      <td>{g.last_backup_at ? formatTime(g.last_backup_at) : 'never'}</td>
+                      <td>
+                        <Time value={g.last_backup_at} empty={t('time.never')} />
+                      </td>
                       <td className="cell-number">{g.count}</td>
-                      <td>{g.owner ?? '—'}</td>
+                      <td translate="no">{g.owner ?? '—'}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -100,6 +111,7 @@ function Datastores({ server }: { server: Asset }) {
 }
 
 export function BackupPage() {
+  const { t } = useT();
   const servers = useQuery({
     queryKey: ['backup', 'servers'],
     queryFn: async () =>
@@ -110,13 +122,13 @@ export function BackupPage() {
   return (
     <section className="page" aria-labelledby="backup-title">
       <div className="page-header">
-        <h1 id="backup-title">Backups</h1>
+        <h1 id="backup-title">{t('nav.backups')}</h1>
       </div>
-      {servers.isPending && <Loading label="Loading backup servers" />}
+      {servers.isPending && <Loading label={t('backup.loadingServers')} />}
       {servers.isError && <ErrorNotice error={servers.error} retry={() => void servers.refetch()} />}
       {servers.isSuccess && servers.data.length === 0 && (
-        <EmptyState title="No backup servers">
-          <p>Add a Proxmox Backup Server connector (Admin → Connectors) to see its datastores here.</p>
+        <EmptyState title={t('backup.noServers')}>
+          <p>{t('backup.noServersText')}</p>
         </EmptyState>
       )}
       {servers.isSuccess && servers.data.map((server) => <Datastores key={server.id} server={server} />)}

@@ -8,6 +8,7 @@ import { serviceActions, type Group } from '@svc/protocol';
 import { hub } from '../../api/client';
 import { fieldProblems } from '../../components/form-problems';
 import { ErrorNotice } from '../../components/ErrorNotice';
+import { useT } from '../../i18n/I18nProvider';
 
 type ServiceAction = (typeof serviceActions)[number];
 
@@ -26,6 +27,7 @@ function useNames(ids: readonly string[]): (id: string) => string {
 }
 
 export function BulkServiceForm({ group }: { group: Group }) {
+  const { t } = useT();
   const [service, setService] = useState('');
   const [action, setAction] = useState<ServiceAction>('restart');
   const send = useMutation({
@@ -41,12 +43,13 @@ export function BulkServiceForm({ group }: { group: Group }) {
   };
   return (
     <section className="panel" aria-labelledby="bulk-title">
-      <h2 id="bulk-title">Service on every member</h2>
+      <h2 id="bulk-title">{t('bulk.title')}</h2>
       <form className="run-options" onSubmit={submit} noValidate>
         <div className="field">
-          <label htmlFor="bulk-service">Service</label>
+          <label htmlFor="bulk-service">{t('bulk.service')}</label>
           <input
             id="bulk-service"
+            translate="no"
             className="mono"
             value={service}
             placeholder="nginx.service"
@@ -55,10 +58,14 @@ export function BulkServiceForm({ group }: { group: Group }) {
               setService(e.target.value);
             }}
           />
-          {problems.service && <span className="field-error">{problems.service}</span>}
+          {problems.service && (
+            <span className="field-error" translate="no">
+              {problems.service}
+            </span>
+          )}
         </div>
         <div className="field">
-          <label htmlFor="bulk-action">Action</label>
+          <label htmlFor="bulk-action">{t('bulk.action')}</label>
           <select
             id="bulk-action"
             value={action}
@@ -68,14 +75,14 @@ export function BulkServiceForm({ group }: { group: Group }) {
           >
             {serviceActions.map((a) => (
               <option key={a} value={a}>
-                {a}
+                {t('bulk.actionName', { action: a })}
               </option>
             ))}
           </select>
         </div>
         <div className="run-buttons">
           <button type="submit" className="primary" disabled={!ready}>
-            {send.isPending ? 'Sending…' : 'Apply to the group'}
+            {send.isPending ? t('bulk.sending') : t('bulk.apply')}
           </button>
         </div>
       </form>
@@ -83,23 +90,26 @@ export function BulkServiceForm({ group }: { group: Group }) {
       {send.isSuccess && (
         <>
           <p className="run-summary" aria-live="polite">
-            {send.data.summary.total} targets: {send.data.summary.ok} ok, {send.data.summary.offline} offline,{' '}
-            {send.data.summary.error} error
+            {t('bulk.summary', { ...send.data.summary })}
           </p>
-          <table className="data-table" aria-label="Service results">
+          <table className="data-table" aria-label={t('bulk.results')}>
             <thead>
               <tr>
-                <th scope="col">Asset</th>
-                <th scope="col">Result</th>
-                <th scope="col">State or reason</th>
+                <th scope="col">{t('bulk.asset')}</th>
+                <th scope="col">{t('bulk.result')}</th>
+                <th scope="col">{t('bulk.stateOrReason')}</th>
               </tr>
             </thead>
             <tbody>
               {send.data.results.map((r) => (
                 <tr key={r.asset_id} data-asset-id={r.asset_id}>
-                  <th scope="row">{nameOf(r.asset_id)}</th>
-                  <td>{r.status}</td>
-                  <td className="cell-wide">{r.active_state ?? r.error ?? ''}</td>
+                  <th scope="row" translate="no">
+                    {nameOf(r.asset_id)}
+                  </th>
+                  <td>{t('bulk.status', { status: r.status })}</td>
+                  <td className="cell-wide" translate="no">
+                    {r.active_state ?? r.error ?? ''}
+                  </td>
                 </tr>
               ))}
             </tbody>

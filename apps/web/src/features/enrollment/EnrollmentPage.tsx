@@ -16,13 +16,14 @@ import { useResourceMutation } from '../../components/use-resource-mutation';
 import { ConfirmMutationDialog } from '../../components/ConfirmMutationDialog';
 import { PageHeader } from '../../components/PageHeader';
 import { PagedQueryStates } from '../../components/QueryStates';
+import { useT } from '../../i18n/I18nProvider';
 import { enrollCommand } from './enroll-command';
 
 const perPage = 50;
 
-function tokenState(token: EnrollmentToken, now = Date.now()): string {
+function tokenState(token: EnrollmentToken, now = Date.now()): 'revoked' | 'usedUp' | 'expired' | 'active' {
   if (token.revoked) return 'revoked';
-  if (token.uses >= token.max_uses) return 'used up';
+  if (token.uses >= token.max_uses) return 'usedUp';
   if (new Date(token.expires_at).getTime() <= now) return 'expired';
   return 'active';
 }
@@ -40,6 +41,7 @@ function CreateTokenDialog({
   onClose: () => void;
   onCreated: (token: EnrollmentTokenCreated) => void;
 }) {
+  const { t } = useT();
   const [name, setName] = useState('');
   const [hours, setHours] = useState('');
   const [uses, setUses] = useState('');
@@ -63,28 +65,28 @@ function CreateTokenDialog({
   const { problems } = create;
   return (
     <FormDialog
-      title="Create an enrollment token"
+      title={t('enrollment.createTitle')}
       mutation={create}
       onSubmit={() => {
         create.mutate();
       }}
       onClose={onClose}
-      submitLabel="Create token"
-      pendingLabel="Creating…"
+      submitLabel={t('enrollment.create')}
+      pendingLabel={t('enrollment.creating')}
       className="stack-form"
     >
       <TextField
-        label="Name"
+        label={t('enrollment.name')}
         problem={problems.name}
-        hint="What it is for: a machine, a batch, a site."
+        hint={t('enrollment.nameHint')}
         autoFocus
         value={name}
         onChange={setName}
       />
       <TextField
-        label="Lifetime in hours"
+        label={t('enrollment.lifetime')}
         problem={problems.expires_in_hours}
-        hint="Empty: the hub's default (setting enrollment.token_default_expires_hours)."
+        hint={t('enrollment.lifetimeHint', { setting: 'enrollment.token_default_expires_hours' })}
         type="number"
         inputMode="numeric"
         min={1}
@@ -92,9 +94,9 @@ function CreateTokenDialog({
         onChange={setHours}
       />
       <TextField
-        label="Enrollments allowed"
+        label={t('enrollment.uses')}
         problem={problems.max_uses}
-        hint="Empty: the hub's default (setting enrollment.token_default_max_uses)."
+        hint={t('enrollment.usesHint', { setting: 'enrollment.token_default_max_uses' })}
         type="number"
         inputMode="numeric"
         min={1}
@@ -106,25 +108,28 @@ function CreateTokenDialog({
 }
 
 function CreatedTokenDialog({ token, onClose }: { token: EnrollmentTokenCreated; onClose: () => void }) {
+  const { t, rich } = useT();
   const command = enrollCommand(window.location.origin, token.token, token.ca_fingerprint_sha256);
   return (
-    <Dialog open title={`Token ${token.name} created`} onClose={onClose}>
+    <Dialog open title={t('enrollment.createdTitle', { name: token.name })} onClose={onClose}>
       <div className="dialog-body stack-form">
         <p className="notice warning" role="note">
-          The token is shown only this once. It allows {token.max_uses}{' '}
-          {token.max_uses === 1 ? 'enrollment' : 'enrollments'} until <Time value={token.expires_at} />.
+          {rich('enrollment.shownOnce', { uses: token.max_uses, until: <Time value={token.expires_at} /> })}
         </p>
-        <CopyField label="Enroll command" value={command} multiline />
+        <CopyField label={t('enrollment.command')} value={command} multiline />
         <p className="muted small">
           {token.ca_fingerprint_sha256
-            ? "Run it on the machine (svc-agent installed), then svc-agent run. --ca-fingerprint pins the hub's own CA, so the agent trusts this hub and no other."
-            : "This hub's certificate is not from its own CA: the agent checks it against the machine's system CAs."}
+            ? rich('enrollment.runOwnCa', {
+                run: <code>svc-agent run</code>,
+                flag: <code>--ca-fingerprint</code>,
+              })
+            : t('enrollment.runSystemCa')}
         </p>
-        <CopyField label="Token" value={token.token} />
+        <CopyField label={t('enrollment.token')} value={token.token} />
       </div>
       <div className="dialog-actions">
         <button type="button" className="primary" onClick={onClose}>
-          Done
+          {t('enrollment.done')}
         </button>
       </div>
     </Dialog>
@@ -132,6 +137,7 @@ function CreatedTokenDialog({ token, onClose }: { token: EnrollmentTokenCreated;
 }
 
 export function EnrollmentPage() {
+  const { t, rich } = useT();
   const [page, setPage] = useState(1);
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<EnrollmentTokenCreated | null>(null);
@@ -154,24 +160,21 @@ export function EnrollmentPage() {
     <section className="page" aria-labelledby="enrollment-title">
       <PageHeader
         titleId="enrollment-title"
-        title="Enrollment tokens"
+        title={t('enrollment.title')}
         action={{
-          label: 'Create token',
+          label: t('enrollment.create'),
           onClick: () => {
             setCreating(true);
           },
         }}
       />
-      <p className="muted">
-        A machine joins the hub once with a token: <code>svc-agent enroll</code> exchanges it for its own
-        credential. Tokens expire and allow a fixed number of enrollments.
-      </p>
+      <p className="muted">{rich('enrollment.intro', { command: <code>svc-agent enroll</code> })}</p>
       <PagedQueryStates
         query={tokens}
-        loadingLabel="Loading the enrollment tokens"
+        loadingLabel={t('enrollment.loading')}
         empty={
-          <EmptyState title="No enrollment tokens">
-            <p>Create one to add a machine with an agent.</p>
+          <EmptyState title={t('enrollment.none')}>
+            <p>{t('enrollment.noneText')}</p>
           </EmptyState>
         }
         page={page}
@@ -181,16 +184,16 @@ export function EnrollmentPage() {
         {(rows) => (
           <div className="table-wrap">
             <table className="data-table admin-table">
-              <caption className="visually-hidden">Enrollment tokens</caption>
+              <caption className="visually-hidden">{t('enrollment.title')}</caption>
               <thead>
                 <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Used</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">Created</th>
+                  <th scope="col">{t('enrollment.name')}</th>
+                  <th scope="col">{t('enrollment.stateHeader')}</th>
+                  <th scope="col">{t('enrollment.used')}</th>
+                  <th scope="col">{t('enrollment.expires')}</th>
+                  <th scope="col">{t('enrollment.created')}</th>
                   <th scope="col">
-                    <span className="visually-hidden">Actions</span>
+                    <span className="visually-hidden">{t('common.actions')}</span>
                   </th>
                 </tr>
               </thead>
@@ -199,13 +202,15 @@ export function EnrollmentPage() {
                   const state = tokenState(token);
                   return (
                     <tr key={token.id}>
-                      <th scope="row">{token.name}</th>
+                      <th scope="row" translate="no">
+                        {token.name}
+                      </th>
                       <td>
-                        <span className={`chip state-${state.replace(' ', '-')}`}>{state}</span>
+                        <span className={`chip state-${state === 'usedUp' ? 'used-up' : state}`}>
+                          {t('enrollment.state', { state })}
+                        </span>
                       </td>
-                      <td>
-                        {token.uses} of {token.max_uses}
-                      </td>
+                      <td>{t('enrollment.usedOf', { uses: token.uses, max: token.max_uses })}</td>
                       <td>
                         <Time value={token.expires_at} />
                       </td>
@@ -217,13 +222,13 @@ export function EnrollmentPage() {
                           <button
                             type="button"
                             className="small danger"
-                            aria-label={`Revoke ${token.name}`}
+                            aria-label={t('enrollment.revokeNamed', { name: token.name })}
                             onClick={() => {
                               revoke.reset();
                               setRevoking(token);
                             }}
                           >
-                            Revoke
+                            {t('enrollment.revoke')}
                           </button>
                         )}
                       </td>
@@ -253,18 +258,14 @@ export function EnrollmentPage() {
       )}
       <ConfirmMutationDialog
         record={revoking}
-        title={(record) => `Revoke the token ${record.name}?`}
-        confirmLabel="Revoke token"
+        title={(record) => t('enrollment.revokeTitle', { name: record.name })}
+        confirmLabel={t('enrollment.revokeToken')}
         mutation={revoke}
         onClose={() => {
           setRevoking(null);
         }}
       >
-        {() => (
-          <p>
-            No machine can enroll with it any more. Machines that enrolled with it keep their own credentials.
-          </p>
-        )}
+        {() => <p>{t('enrollment.revokeText')}</p>}
       </ConfirmMutationDialog>
     </section>
   );

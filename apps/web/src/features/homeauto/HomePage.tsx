@@ -13,8 +13,9 @@ import { FilterSelect } from '../../components/FilterSelect';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { Pager } from '../../components/Pager';
-import { formatTime } from '../../components/units';
+import { Time } from '../../components/Time';
 import { pickAsset, useConnectorAssets } from '../../components/use-connector-assets';
+import { useT } from '../../i18n/I18nProvider';
 import { actionFor, type EntityAction } from './home-actions';
 
 const perPage = 100;
@@ -31,6 +32,7 @@ function EntityRow({
   entity: HomeautoEntity;
   canMutate: boolean;
 }) {
+  const { t } = useT();
   const client = useQueryClient();
   const [failed, setFailed] = useState<unknown>(null);
   const action = canMutate ? actionFor(entity) : null;
@@ -52,27 +54,33 @@ function EntityRow({
   });
   return (
     <tr data-entity-id={entity.entity_id}>
-      <th scope="row">{entity.name}</th>
-      <td className="muted">{entity.entity_id}</td>
-      <td>
+      <th scope="row" translate="no">
+        {entity.name}
+      </th>
+      <td className="muted" translate="no">
+        {entity.entity_id}
+      </td>
+      <td translate="no">
         <span className={noValue.has(entity.state) ? 'state-bad' : undefined}>
           {entity.state}
           {entity.unit && !noValue.has(entity.state) && ` ${entity.unit}`}
         </span>
       </td>
-      <td>{formatTime(entity.last_changed)}</td>
+      <td>
+        <Time value={entity.last_changed} />
+      </td>
       {canMutate && (
         <td>
           {action && (
             <button
               type="button"
               disabled={call.isPending}
-              aria-label={`${action.label} ${entity.name}`}
+              aria-label={t('homeauto.actionNamed', { verb: action.verb, name: entity.name })}
               onClick={() => {
                 call.mutate(action);
               }}
             >
-              {action.label}
+              {t('homeauto.action', { verb: action.verb })}
             </button>
           )}
           {failed !== null && <ErrorNotice error={failed} />}
@@ -83,6 +91,7 @@ function EntityRow({
 }
 
 function Entities({ asset }: { asset: Asset }) {
+  const { t } = useT();
   const { canMutate } = useSession();
   const [params, setParams] = useSearchParams();
   const domain = params.get('domain') ?? '';
@@ -106,32 +115,34 @@ function Entities({ asset }: { asset: Asset }) {
   };
   return (
     <>
-      <div className="filters" role="search" aria-label="Filter entities">
+      <div className="filters" role="search" aria-label={t('homeauto.filters')}>
         <FilterSelect
           id="home-domain"
-          label="Domain"
+          label={t('homeauto.domain')}
           value={domain}
-          anyLabel="Every domain"
+          anyLabel={t('homeauto.everyDomain')}
           options={domains}
           onChange={(value) => {
             setParam('domain', value);
           }}
         />
       </div>
-      {entities.isPending && <Loading label="Loading entities" />}
+      {entities.isPending && <Loading label={t('homeauto.loadingEntities')} />}
       {entities.isError && <ErrorNotice error={entities.error} retry={() => void entities.refetch()} />}
-      {entities.isSuccess && entities.data.data.length === 0 && <EmptyState title="No entities" />}
+      {entities.isSuccess && entities.data.data.length === 0 && (
+        <EmptyState title={t('homeauto.noEntities')} />
+      )}
       {entities.isSuccess && entities.data.data.length > 0 && (
         <>
           <div className="rows-scroll">
-            <table className="data-table" aria-label="Entities">
+            <table className="data-table" aria-label={t('homeauto.entities')}>
               <thead>
                 <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Entity</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Changed</th>
-                  {canMutate && <th scope="col">Control</th>}
+                  <th scope="col">{t('homeauto.name')}</th>
+                  <th scope="col">{t('homeauto.entity')}</th>
+                  <th scope="col">{t('homeauto.state')}</th>
+                  <th scope="col">{t('homeauto.changed')}</th>
+                  {canMutate && <th scope="col">{t('homeauto.control')}</th>}
                 </tr>
               </thead>
               <tbody>
@@ -157,26 +168,28 @@ function Entities({ asset }: { asset: Asset }) {
 }
 
 export function HomePage() {
+  const { t } = useT();
   const [params, setParams] = useSearchParams();
   const instances = useConnectorAssets('homeauto');
   const asset = instances.data ? pickAsset(instances.data, params.get('asset')) : null;
   return (
     <section className="page" aria-labelledby="home-title">
       <div className="page-header">
-        <h1 id="home-title">Home</h1>
+        <h1 id="home-title">{t('nav.home')}</h1>
       </div>
-      {instances.isPending && <Loading label="Loading home automation" />}
+      {instances.isPending && <Loading label={t('homeauto.loading')} />}
       {instances.isError && <ErrorNotice error={instances.error} retry={() => void instances.refetch()} />}
       {instances.isSuccess && instances.data.length === 0 && (
-        <EmptyState title="No home automation">
-          <p>A Home Assistant connector (Admin, Connectors) brings its entities here.</p>
+        <EmptyState title={t('homeauto.none')}>
+          <p>{t('homeauto.noneText')}</p>
         </EmptyState>
       )}
       {asset && instances.data && instances.data.length > 1 && (
-        <div className="filters" role="search" aria-label="Choose a Home Assistant">
+        <div className="filters" role="search" aria-label={t('homeauto.choose')}>
           <div className="filter">
-            <label htmlFor="home-asset">Home Assistant</label>
+            <label htmlFor="home-asset">{t('homeauto.instance')}</label>
             <select
+              translate="no"
               id="home-asset"
               value={asset.id}
               onChange={(e) => {

@@ -1,8 +1,11 @@
 /** Which button an entity gets on the Home page, and the service it calls. Pure. */
 import { homeautoControlDomains, type HomeautoControlDomain, type HomeautoEntity } from '@svc/protocol';
 
+/** What the button says, one branch of the `homeauto.action` message. */
+type EntityVerb = 'turnOff' | 'turnOn' | 'run' | 'press' | 'unlock' | 'lock' | 'close' | 'open';
+
 export interface EntityAction {
-  label: string;
+  verb: EntityVerb;
   domain: HomeautoControlDomain;
   service: string;
 }
@@ -23,23 +26,23 @@ export function actionFor(entity: HomeautoEntity): EntityAction | null {
 function serviceFor(entity: HomeautoEntity): Omit<EntityAction, 'domain'> | null {
   if (onOff.has(entity.domain)) {
     return entity.state === 'on'
-      ? { label: 'Turn off', service: 'turn_off' }
-      : { label: 'Turn on', service: 'turn_on' };
+      ? { verb: 'turnOff', service: 'turn_off' }
+      : { verb: 'turnOn', service: 'turn_on' };
   }
   switch (entity.domain) {
     case 'scene':
     case 'script':
-      return { label: 'Run', service: 'turn_on' };
+      return { verb: 'run', service: 'turn_on' };
     case 'button':
-      return { label: 'Press', service: 'press' };
+      return { verb: 'press', service: 'press' };
     case 'lock':
       return entity.state === 'locked'
-        ? { label: 'Unlock', service: 'unlock' }
-        : { label: 'Lock', service: 'lock' };
+        ? { verb: 'unlock', service: 'unlock' }
+        : { verb: 'lock', service: 'lock' };
     case 'cover':
       return entity.state === 'open'
-        ? { label: 'Close', service: 'close_cover' }
-        : { label: 'Open', service: 'open_cover' };
+        ? { verb: 'close', service: 'close_cover' }
+        : { verb: 'open', service: 'open_cover' };
     default:
       return null;
   }

@@ -23,6 +23,7 @@ import {
   vscodeConfig,
   type HubPlace,
 } from './snippets';
+import { useT } from '../../i18n/I18nProvider';
 import { Snippet } from './Snippet';
 import '../admin/admin.css';
 import './integrations.css';
@@ -30,14 +31,17 @@ import './integrations.css';
 /** Where a key comes from: the keys page for admins, an admin for everyone else. */
 function KeyHint({ need }: { need: string }) {
   const { isAdmin } = useSession();
+  const { t, rich } = useT();
   return (
     <p className="muted">
-      Needs an API key: {need}.{' '}
-      {isAdmin ? (
-        <Link to="/admin/keys">Create a key under Admin → API keys</Link>
-      ) : (
-        'An admin creates keys under Admin → API keys.'
-      )}
+      {rich('integrations.needsKey', {
+        need,
+        how: isAdmin ? (
+          <Link to="/admin/keys">{t('integrations.createKey')}</Link>
+        ) : (
+          t('integrations.adminCreatesKeys')
+        ),
+      })}
     </p>
   );
 }
@@ -45,86 +49,92 @@ function KeyHint({ need }: { need: string }) {
 /** Exporter ports and remote write are an admin's settings, on their own page (features/prometheus/). */
 function PrometheusAdminLink() {
   const { isAdmin } = useSession();
+  const { t, rich } = useT();
   return (
     <p className="muted">
-      Exporter ports per group and remote write of the hub&apos;s metrics to Prometheus:{' '}
-      {isAdmin ? (
-        <Link to="/admin/prometheus">Admin → Prometheus</Link>
-      ) : (
-        'an admin sets them under Admin → Prometheus.'
-      )}
+      {rich('integrations.prometheusAdmin', {
+        how: isAdmin ? (
+          <Link to="/admin/prometheus">{t('integrations.prometheusAdminLink')}</Link>
+        ) : (
+          t('integrations.prometheusAdminOther')
+        ),
+      })}
     </p>
   );
 }
 
 /** What a client that is not the svc CLI needs when the hub's certificate is from its own CA. */
 function CaNote({ place }: { place: HubPlace }) {
+  const { t, rich } = useT();
   const download = caDownload(place);
   if (!download) return null;
   return (
     <>
       <p>
-        This hub&apos;s certificate is from its own CA. A client that connects over HTTPS must trust it: add
-        the CA to the system&apos;s trust store (or, for Node.js clients such as Claude Code,{' '}
-        <code>NODE_EXTRA_CA_CERTS=$PWD/svc-hub-ca.crt</code>), or use <code>svc mcp</code> below, which uses
-        the CA pinned at <code>svc login</code>.
+        {rich('integrations.caNote', {
+          env: <code>NODE_EXTRA_CA_CERTS=$PWD/svc-hub-ca.crt</code>,
+          mcp: <code>svc mcp</code>,
+          login: <code>svc login</code>,
+        })}
       </p>
-      <Snippet title="CA download" text={download} />
+      <Snippet title={t('integrations.caDownload')} text={download} />
     </>
   );
 }
 
 function McpSection({ place }: { place: HubPlace }) {
+  const { t, rich } = useT();
   return (
     <section className="panel integration" aria-labelledby="mcp-title">
-      <h2 id="mcp-title">AI assistants (MCP)</h2>
-      <p>
-        The hub is a Model Context Protocol server (Streamable HTTP): an assistant lists assets, reads their
-        state and runs what the key allows, each tool call checked, rate limited and audited as the API route
-        it uses.
-      </p>
-      <KeyHint need="the assistant can do what the key can (its role, scopes and allowed assets), so a viewer key only reads" />
-      <CopyField label="MCP URL" value={mcpUrl(place)} />
+      <h2 id="mcp-title">{t('integrations.mcpTitle')}</h2>
+      <p>{t('integrations.mcpText')}</p>
+      <KeyHint need={t('integrations.needMcp')} />
+      <CopyField label={t('integrations.mcpUrl')} value={mcpUrl(place)} />
       <CaNote place={place} />
-      <h3>Claude Code</h3>
-      <Snippet title="Claude Code command" text={claudeCodeCommand(place)} />
-      <h3>VS Code</h3>
+      <h3 translate="no">Claude Code</h3>
+      <Snippet title={t('integrations.claudeCodeCommand')} text={claudeCodeCommand(place)} />
+      <h3 translate="no">VS Code</h3>
+      <p className="muted">{rich('integrations.vscodeText', { file: <code>.vscode/mcp.json</code> })}</p>
+      <Snippet title={t('integrations.vscodeConfig')} text={vscodeConfig(place)} />
+      <h3 translate="no">Cursor</h3>
       <p className="muted">
-        In <code>.vscode/mcp.json</code>; VS Code asks for the key once and keeps it in its secret storage.
+        {rich('integrations.cursorText', {
+          file: <code>~/.cursor/mcp.json</code>,
+          project: <code>.cursor/mcp.json</code>,
+          env: <code>SVC_API_KEY</code>,
+        })}
       </p>
-      <Snippet title="VS Code configuration" text={vscodeConfig(place)} />
-      <h3>Cursor</h3>
+      <Snippet title={t('integrations.cursorConfig')} text={cursorConfig(place)} />
+      <h3>{t('integrations.stdioTitle')}</h3>
       <p className="muted">
-        In <code>~/.cursor/mcp.json</code> (or <code>.cursor/mcp.json</code> in a project); the key comes from{' '}
-        <code>SVC_API_KEY</code> in the environment Cursor starts in.
+        {rich('integrations.stdioText', {
+          mcp: <code>svc mcp</code>,
+          file: <code>claude_desktop_config.json</code>,
+        })}
       </p>
-      <Snippet title="Cursor configuration" text={cursorConfig(place)} />
-      <h3>Claude Desktop and other local (stdio) clients</h3>
-      <p className="muted">
-        <code>svc mcp</code> bridges standard input and output to the hub with the svc command line&apos;s
-        saved login, so the configuration holds neither the key nor the CA. Sign the CLI in once (it asks for
-        the key), then add the server (Claude Desktop: <code>claude_desktop_config.json</code>).
-      </p>
-      <Snippet title="svc login command" text={svcLogin(place)} />
-      <Snippet title="stdio configuration" text={stdioConfig()} />
+      <Snippet title={t('integrations.svcLogin')} text={svcLogin(place)} />
+      <Snippet title={t('integrations.stdioConfig')} text={stdioConfig()} />
     </section>
   );
 }
 
 function PrometheusSection({ place }: { place: HubPlace }) {
+  const { t, rich } = useT();
   return (
     <section className="panel integration" aria-labelledby="prometheus-title">
-      <h2 id="prometheus-title">Prometheus</h2>
-      <p>
-        Prometheus finds what to scrape through the hub (HTTP service discovery): one target per asset the key
-        may see, with its groups, platform and tags as labels.
-      </p>
-      <KeyHint need="the scope prometheus:sd, written to /etc/prometheus/svc-hub.key (readable by Prometheus only)" />
-      <Snippet title="Prometheus scrape configuration" text={prometheusScrapeConfig(place)} />
+      <h2 id="prometheus-title" translate="no">
+        Prometheus
+      </h2>
+      <p>{t('integrations.prometheusText')}</p>
+      <KeyHint
+        need={t('integrations.needPrometheus', {
+          scope: 'prometheus:sd',
+          file: '/etc/prometheus/svc-hub.key',
+        })}
+      />
+      <Snippet title={t('integrations.scrapeConfig')} text={prometheusScrapeConfig(place)} />
       {place.caFingerprint ? (
-        <p className="muted">
-          <code>ca_file</code> is this hub&apos;s CA, downloaded as in the AI assistants section above.
-        </p>
+        <p className="muted">{rich('integrations.caFile', { caFile: <code>ca_file</code> })}</p>
       ) : null}
       <PrometheusAdminLink />
     </section>
@@ -132,26 +142,30 @@ function PrometheusSection({ place }: { place: HubPlace }) {
 }
 
 function AnsibleSection({ place }: { place: HubPlace }) {
+  const { t, rich } = useT();
   return (
     <section className="panel integration" aria-labelledby="ansible-title">
-      <h2 id="ansible-title">Ansible</h2>
+      <h2 id="ansible-title" translate="no">
+        Ansible
+      </h2>
       <p>
-        <code>svc inventory</code> is an Ansible inventory script: the assets are the hosts (with{' '}
-        <code>ansible_host</code> and <code>svc_*</code> variables), the hub&apos;s groups are the groups.
-        Ansible runs it through an executable wrapper, which uses the svc command line&apos;s saved login.
+        {rich('integrations.ansibleText', {
+          inventory: <code>svc inventory</code>,
+          host: <code>ansible_host</code>,
+          vars: <code>svc_*</code>,
+        })}
       </p>
-      <KeyHint need="the scopes assets:read and groups:read (a viewer key is enough)" />
-      <Snippet title="svc login command for Ansible" text={svcLogin(place)} />
-      <Snippet title="inventory.sh" text={ansibleWrapper()} />
-      <Snippet title="Ansible commands" text={ansibleCommands()} />
-      <p className="muted">
-        Host and group names, variables and limits: <code>docs/ansible.md</code>.
-      </p>
+      <KeyHint need={t('integrations.needAnsible', { a: 'assets:read', b: 'groups:read' })} />
+      <Snippet title={t('integrations.svcLoginAnsible')} text={svcLogin(place)} />
+      <Snippet title="inventory.sh" isFileName text={ansibleWrapper()} />
+      <Snippet title={t('integrations.ansibleCommands')} text={ansibleCommands()} />
+      <p className="muted">{rich('integrations.ansibleDocs', { doc: <code>docs/ansible.md</code> })}</p>
     </section>
   );
 }
 
 export function IntegrationsPage() {
+  const { t, rich } = useT();
   const info = useQuery({
     queryKey: ['tls', 'info'],
     queryFn: async () => (await hub.call('tls.info')).data,
@@ -164,18 +178,17 @@ export function IntegrationsPage() {
   };
   return (
     <section className="page integrations" aria-labelledby="integrations-title">
-      <PageHeader titleId="integrations-title" title="Integrations" />
+      <PageHeader titleId="integrations-title" title={t('nav.integrations')} />
       {info.isPending ? (
-        <Loading label="Reading the hub's certificate" />
+        <Loading label={t('integrations.loading')} />
       ) : (
         <>
           <p className="muted">
-            Other tools on this hub at <strong>{place.origin}</strong>: copy a snippet, and put your key where
-            it says.
+            {rich('integrations.intro', { origin: <strong translate="no">{place.origin}</strong> })}
           </p>
           {info.isError ? (
             <p className="notice warning" role="note">
-              The hub did not say whether its certificate is from its own CA, so these snippets pin none.
+              {t('integrations.noCa')}
             </p>
           ) : null}
           <McpSection place={place} />

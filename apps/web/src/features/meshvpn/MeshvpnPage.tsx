@@ -4,17 +4,11 @@ import { hub } from '../../api/client';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
-import { formatTime } from '../../components/units';
-
-const reasons = {
-  not_installed: 'Tailscale is not installed on the hub host',
-  daemon_not_running: 'tailscaled is not running',
-  not_logged_in: 'Tailscale is not logged in',
-  stopped: 'Tailscale is stopped',
-  error: 'Tailscale could not be asked',
-} as const;
+import { Time } from '../../components/Time';
+import { useT } from '../../i18n/I18nProvider';
 
 export function MeshvpnPage() {
+  const { t, rich } = useT();
   const serve = useQuery({
     queryKey: ['meshvpn', 'serve'],
     queryFn: async () => (await hub.call('meshvpn.serve', {})).data,
@@ -23,7 +17,7 @@ export function MeshvpnPage() {
   return (
     <section className="page" aria-labelledby="meshvpn-title">
       <div className="page-header">
-        <h1 id="meshvpn-title">Tailscale</h1>
+        <h1 id="meshvpn-title">{t('admin.section', { section: 'tailscale' })}</h1>
         <button
           type="button"
           onClick={() => {
@@ -31,76 +25,84 @@ export function MeshvpnPage() {
           }}
           disabled={serve.isFetching}
         >
-          Check again
+          {t('meshvpn.checkAgain')}
         </button>
       </div>
-      {serve.isPending && <Loading label="Asking Tailscale" />}
+      {serve.isPending && <Loading label={t('meshvpn.asking')} />}
       {serve.isError && <ErrorNotice error={serve.error} retry={() => void serve.refetch()} />}
       {serve.isSuccess && !serve.data.available && (
-        <EmptyState title={serve.data.reason ? reasons[serve.data.reason] : 'Tailscale is not available'}>
-          <p>{serve.data.message}</p>
-          <p className="muted">Checked {formatTime(serve.data.checked_at)}</p>
+        <EmptyState title={t('meshvpn.reason', { reason: serve.data.reason ?? 'unknown' })}>
+          <p translate="no">{serve.data.message}</p>
+          <p className="muted">{rich('meshvpn.checked', { time: <Time value={serve.data.checked_at} /> })}</p>
         </EmptyState>
       )}
       {serve.isSuccess && serve.data.available && (
         <>
-          <dl className="facts" aria-label="Tailnet">
+          <dl className="facts" aria-label={t('meshvpn.facts')}>
             <div>
-              <dt>HTTPS name</dt>
-              <dd>
+              <dt>{t('meshvpn.httpsName')}</dt>
+              <dd translate="no">
                 {serve.data.https_host ? (
                   <a href={`https://${serve.data.https_host}`}>{serve.data.https_host}</a>
                 ) : (
-                  <span className="state-bad">HTTPS certificates are off in this tailnet</span>
+                  <span className="state-bad" translate="yes">
+                    {t('meshvpn.httpsOff')}
+                  </span>
                 )}
               </dd>
             </div>
             <div>
-              <dt>MagicDNS name</dt>
-              <dd>{serve.data.dns_name ?? '—'}</dd>
+              <dt>{t('meshvpn.dnsName')}</dt>
+              <dd translate="no">{serve.data.dns_name ?? '—'}</dd>
             </div>
             <div>
-              <dt>Tailnet</dt>
-              <dd>{serve.data.tailnet ?? '—'}</dd>
+              <dt>{t('meshvpn.tailnet')}</dt>
+              <dd translate="no">{serve.data.tailnet ?? '—'}</dd>
             </div>
             <div>
-              <dt>Addresses</dt>
-              <dd>{serve.data.tailscale_ips.join(', ') || '—'}</dd>
+              <dt>{t('meshvpn.addresses')}</dt>
+              <dd translate="no">{serve.data.tailscale_ips.join(', ') || '—'}</dd>
             </div>
             <div>
-              <dt>Version</dt>
-              <dd>{serve.data.version ?? '—'}</dd>
+              <dt>{t('meshvpn.version')}</dt>
+              <dd translate="no">{serve.data.version ?? '—'}</dd>
             </div>
             <div>
-              <dt>Serve</dt>
+              <dt>{t('meshvpn.serve')}</dt>
               <dd>
                 {serve.data.serve.configured ? (
                   <span className="state-ok">
-                    publishing on {serve.data.serve.tcp_ports.join(', ')}
-                    {serve.data.serve.funnel && ', funnel on (public internet)'}
-                    {serve.data.serve.foreground && ', in a foreground session'}
+                    {t('meshvpn.publishing', {
+                      ports: serve.data.serve.tcp_ports.join(', '),
+                      funnel: serve.data.serve.funnel ? 'yes' : 'no',
+                      foreground: serve.data.serve.foreground ? 'yes' : 'no',
+                    })}
                   </span>
                 ) : (
-                  'nothing served'
+                  t('meshvpn.nothingServed')
                 )}
               </dd>
             </div>
           </dl>
-          {serve.data.message && <p className="muted">{serve.data.message}</p>}
+          {serve.data.message && (
+            <p className="muted" translate="no">
+              {serve.data.message}
+            </p>
+          )}
           {serve.data.serve.handlers.length > 0 && (
             <div className="rows-scroll">
-              <table className="data-table" aria-label="Serve handlers">
+              <table className="data-table" aria-label={t('meshvpn.handlers')}>
                 <thead>
                   <tr>
-                    <th scope="col">Listener</th>
-                    <th scope="col">Path</th>
-                    <th scope="col">Kind</th>
-                    <th scope="col">Target</th>
+                    <th scope="col">{t('meshvpn.listener')}</th>
+                    <th scope="col">{t('meshvpn.path')}</th>
+                    <th scope="col">{t('meshvpn.kind')}</th>
+                    <th scope="col">{t('meshvpn.target')}</th>
                   </tr>
                 </thead>
                 <tbody>
                   {serve.data.serve.handlers.map((h) => (
-                    <tr key={h.listener + h.path}>
+                    <tr key={h.listener + h.path} translate="no">
                       <th scope="row">{h.listener}</th>
                       <td>{h.path}</td>
                       <td>{h.kind}</td>
@@ -111,7 +113,7 @@ export function MeshvpnPage() {
               </table>
             </div>
           )}
-          <p className="muted">Checked {formatTime(serve.data.checked_at)}</p>
+          <p className="muted">{rich('meshvpn.checked', { time: <Time value={serve.data.checked_at} /> })}</p>
         </>
       )}
     </section>

@@ -10,17 +10,19 @@ import { useSession } from '../../app/session';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
-import { formatBytes } from '../../components/units';
+import { formatBytes, formatDuration, formatNumber } from '../../components/units';
+import { useT } from '../../i18n/I18nProvider';
 import './virt.css';
 
 const virtKey = ['virt'] as const;
 
 function percent(part: number | null, whole: number | null): string {
   if (part === null || whole === null || whole === 0) return '—';
-  return `${((part / whole) * 100).toFixed(0)}%`;
+  return `${formatNumber((part / whole) * 100)}%`;
 }
 
 function GuestActions({ guest }: { guest: VirtResource }) {
+  const { t } = useT();
   const client = useQueryClient();
   const [result, setResult] = useState<VirtTaskResult | null>(null);
   const action = useMutation({
@@ -45,16 +47,20 @@ function GuestActions({ guest }: { guest: VirtResource }) {
       <button
         type="button"
         disabled={action.isPending}
-        aria-label={`${running ? 'Stop' : 'Start'} ${guest.name}`}
+        aria-label={t('virt.guestAction', { verb: running ? 'stop' : 'start', name: guest.name })}
         onClick={() => {
           action.mutate(running ? 'stop' : 'start');
         }}
       >
-        {action.isPending ? 'Waiting for the task…' : running ? 'Stop' : 'Start'}
+        {action.isPending ? t('virt.waitingTask') : running ? t('virt.stop') : t('virt.start')}
       </button>
       {result && (
         <span role="status" className="muted">
-          Task {result.action} ended {result.exitstatus} ({(result.duration_ms / 1000).toFixed(1)} s)
+          {t('virt.taskEnded', {
+            action: result.action,
+            status: result.exitstatus,
+            duration: formatDuration(result.duration_ms),
+          })}
         </span>
       )}
       {action.isError && <ErrorNotice error={action.error} />}
@@ -63,40 +69,43 @@ function GuestActions({ guest }: { guest: VirtResource }) {
 }
 
 function Ceph() {
+  const { t } = useT();
   const ceph = useQuery({
     queryKey: [...virtKey, 'ceph'],
     queryFn: async () => (await hub.call('virt.ceph', { query: {} })).data,
     retry: false,
   });
-  if (ceph.isPending) return <Loading label="Loading Ceph status" />;
+  if (ceph.isPending) return <Loading label={t('virt.loadingCeph')} />;
   if (ceph.isError) {
     return (
       <p className="muted" role="note">
-        Ceph: not available ({ceph.error.message})
+        {t('virt.cephUnavailable', { message: ceph.error.message })}
       </p>
     );
   }
   const c = ceph.data;
   return (
     <section aria-labelledby="ceph-title" className="virt-panel">
-      <h2 id="ceph-title">
+      <h2 id="ceph-title" translate="no">
         Ceph <span className={`ceph-health ceph-${c.health.toLowerCase()}`}>{c.health}</span>
       </h2>
       <ul className="virt-facts">
-        {c.osds && (
+        {c.osds && <li>{t('virt.osds', { up: c.osds.up, total: c.osds.total, in: c.osds.in })}</li>}
+        {c.pgs && (
           <li>
-            OSDs: {c.osds.up}/{c.osds.total} up, {c.osds.in} in
+            {t('virt.pgs', {
+              states: c.pgs.states.map((s) => `${formatNumber(s.count)} ${s.name}`).join(', '),
+            })}
           </li>
         )}
-        {c.pgs && <li>PGs: {c.pgs.states.map((s) => `${String(s.count)} ${s.name}`).join(', ')}</li>}
         {c.usage && (
           <li>
-            Used {formatBytes(c.usage.used)} of {formatBytes(c.usage.total)}
+            {t('virt.cephUsed', { used: formatBytes(c.usage.used), total: formatBytes(c.usage.total) })}
           </li>
         )}
-        {c.monitors !== null && <li>Monitors: {c.monitors}</li>}
+        {c.monitors !== null && <li>{t('virt.monitors', { monitors: c.monitors })}</li>}
         {c.checks.map((check) => (
-          <li key={check.name} className="field-error">
+          <li key={check.name} className="field-error" translate="no">
             {check.name}: {check.summary}
           </li>
         ))}
@@ -106,6 +115,7 @@ function Ceph() {
 }
 
 export function VirtPage() {
+  const { t } = useT();
   const { canMutate } = useSession();
   const status = useQuery({
     queryKey: [...virtKey, 'status'],
@@ -122,63 +132,72 @@ export function VirtPage() {
   return (
     <section className="page" aria-labelledby="virt-title">
       <div className="page-header">
-        <h1 id="virt-title">Virtualization</h1>
+        <h1 id="virt-title">{t('nav.virt')}</h1>
         {status.isSuccess && (
           <span className="muted">
             {status.data.cluster
-              ? `Cluster ${status.data.cluster.name}: ${status.data.cluster.quorate ? 'quorate' : 'NOT quorate'}`
-              : 'Standalone node'}
+              ? t('virt.cluster', {
+                  name: status.data.cluster.name,
+                  quorate: status.data.cluster.quorate ? 'yes' : 'no',
+                })
+              : t('virt.standalone')}
           </span>
         )}
       </div>
-      {status.isPending && <Loading label="Loading cluster status" />}
+      {status.isPending && <Loading label={t('virt.loadingStatus')} />}
       {status.isError && <ErrorNotice error={status.error} retry={() => void status.refetch()} />}
       {status.isSuccess && (
-        <ul className="virt-nodes" aria-label="Nodes">
+        <ul className="virt-nodes" aria-label={t('virt.nodes')}>
           {status.data.nodes.map((n) => (
             <li key={n.name} className={n.online ? 'node-online' : 'node-offline'}>
-              <strong>{n.name}</strong> {n.online ? 'online' : 'offline'}
-              {n.ip && <span className="muted"> {n.ip}</span>}
+              <strong translate="no">{n.name}</strong>{' '}
+              {t('virt.nodeState', { online: n.online ? 'yes' : 'no' })}
+              {n.ip && (
+                <span className="muted" translate="no">
+                  {' '}
+                  {n.ip}
+                </span>
+              )}
             </li>
           ))}
         </ul>
       )}
-      {resources.isPending && <Loading label="Loading resources" />}
+      {resources.isPending && <Loading label={t('virt.loadingResources')} />}
       {resources.isError && <ErrorNotice error={resources.error} retry={() => void resources.refetch()} />}
       {resources.isSuccess && resources.data.length === 0 && (
-        <EmptyState title="Nothing to show">
-          <p>Add a Proxmox VE connector (Admin → Connectors) to see its VMs and containers here.</p>
+        <EmptyState title={t('virt.nothing')}>
+          <p>{t('virt.nothingText')}</p>
         </EmptyState>
       )}
       {guests.length > 0 && (
         <div className="rows-scroll">
-          <table className="data-table" aria-label="Guests">
+          <table className="data-table" aria-label={t('virt.guests')}>
             <thead>
               <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Type</th>
-                <th scope="col">VMID</th>
-                <th scope="col">Node</th>
-                <th scope="col">Status</th>
-                <th scope="col">CPU</th>
-                <th scope="col">Memory</th>
-                {canMutate && <th scope="col">Actions</th>}
+                <th scope="col">{t('virt.name')}</th>
+                <th scope="col">{t('virt.type')}</th>
+                <th scope="col">{t('virt.vmid')}</th>
+                <th scope="col">{t('virt.node')}</th>
+                <th scope="col">{t('virt.status')}</th>
+                <th scope="col">{t('virt.cpu')}</th>
+                <th scope="col">{t('virt.memory')}</th>
+                {canMutate && <th scope="col">{t('common.actions')}</th>}
               </tr>
             </thead>
             <tbody>
               {guests.map((g) => (
                 <tr key={`${g.connector_id}:${g.id}`}>
                   <th scope="row">
-                    {g.name}
-                    {g.template && <span className="muted"> (template)</span>}
+                    <span translate="no">{g.name}</span>
+                    {g.template && <span className="muted">{t('virt.template')}</span>}
                   </th>
-                  <td>{g.type === 'qemu' ? 'VM' : 'Container'}</td>
+                  <td>{t('virt.guestType', { type: g.type })}</td>
                   <td className="cell-number">{g.vmid ?? '—'}</td>
-                  <td>{g.node ?? '—'}</td>
+                  <td translate="no">{g.node ?? '—'}</td>
                   <td>
-                    <span className={`guest-${g.status}`}>{g.status}</span>
+                    <span className={`guest-${g.status}`}>{t('virt.guestStatus', { status: g.status })}</span>
                   </td>
-                  <td className="cell-number">{g.cpu === null ? '—' : `${(g.cpu * 100).toFixed(1)}%`}</td>
+                  <td className="cell-number">{g.cpu === null ? '—' : `${formatNumber(g.cpu * 100, 1)}%`}</td>
                   <td className="cell-number">{percent(g.mem, g.maxmem)}</td>
                   {canMutate && (
                     <td>
@@ -193,27 +212,29 @@ export function VirtPage() {
       )}
       {storage.length > 0 && (
         <div className="rows-scroll">
-          <table className="data-table" aria-label="Storage">
+          <table className="data-table" aria-label={t('virt.storage')}>
             <thead>
               <tr>
-                <th scope="col">Storage</th>
-                <th scope="col">Node</th>
-                <th scope="col">Status</th>
-                <th scope="col">Used</th>
-                <th scope="col">Size</th>
+                <th scope="col">{t('virt.storage')}</th>
+                <th scope="col">{t('virt.node')}</th>
+                <th scope="col">{t('virt.status')}</th>
+                <th scope="col">{t('virt.used')}</th>
+                <th scope="col">{t('virt.size')}</th>
               </tr>
             </thead>
             <tbody>
               {storage.map((s) => (
                 <tr key={`${s.connector_id}:${s.id}`}>
                   <th scope="row">
-                    {s.name}
-                    {s.shared && <span className="muted"> (shared)</span>}
+                    <span translate="no">{s.name}</span>
+                    {s.shared && <span className="muted">{t('virt.shared')}</span>}
                   </th>
-                  <td>{s.node ?? '—'}</td>
-                  <td>{s.status}</td>
+                  <td translate="no">{s.node ?? '—'}</td>
+                  <td translate="no">{s.status}</td>
                   <td className="cell-number">{percent(s.disk, s.maxdisk)}</td>
-                  <td className="cell-number">{s.maxdisk === null ? '—' : formatBytes(s.maxdisk)}</td>
+                  <td className="cell-number" translate="no">
+                    {s.maxdisk === null ? '—' : formatBytes(s.maxdisk)}
+                  </td>
                 </tr>
               ))}
             </tbody>

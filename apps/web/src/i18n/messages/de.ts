@@ -20,6 +20,7 @@ export const de: EntryCatalogue = {
   'common.actions': 'Aktionen',
   'common.noSamples': '{label}: keine Messwerte',
   'common.lastSample': '{label}: zuletzt {value}',
+  'copy.named': '{label} kopieren',
 
   'loading.console': 'Konsole wird geladen',
   'loading.page': 'Seite wird geladen',

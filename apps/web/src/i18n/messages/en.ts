@@ -32,6 +32,7 @@ export const en = {
   'common.actions': 'Actions',
   'common.noSamples': '{label}: no samples',
   'common.lastSample': '{label}: last {value}',
+  'copy.named': 'Copy {label}',
 
   'loading.console': 'Loading the console',
   'loading.page': 'Loading the page',

@@ -20,6 +20,7 @@ export const es: EntryCatalogue = {
   'common.actions': 'Acciones',
   'common.noSamples': '{label}: sin muestras',
   'common.lastSample': '{label}: último valor {value}',
+  'copy.named': 'Copiar {label}',
 
   'loading.console': 'Cargando la consola',
   'loading.page': 'Cargando la página',

@@ -20,6 +20,7 @@ export const fr: EntryCatalogue = {
   'common.actions': 'Actions',
   'common.noSamples': '{label} : aucune mesure',
   'common.lastSample': '{label} : dernière valeur {value}',
+  'copy.named': 'Copier {label}',
 
   'loading.console': 'Chargement de la console',
   'loading.page': 'Chargement de la page',

@@ -20,6 +20,7 @@ export const zhCN: EntryCatalogue = {
   'common.actions': '操作',
   'common.noSamples': '{label}：无采样',
   'common.lastSample': '{label}：最新值 {value}',
+  'copy.named': '复制{label}',
 
   'loading.console': '正在加载控制台',
   'loading.page': '正在加载页面',

@@ -3,17 +3,27 @@ import { account } from './account.de.js';
 import { admin } from './admin.de.js';
 import { assetTabs } from './assetTabs.de.js';
 import { audit } from './audit.de.js';
+import { backup } from './backup.de.js';
+import { bulk } from './bulk.de.js';
 import { checks } from './checks.de.js';
+import { enrollment } from './enrollment.de.js';
 import { groups } from './groups.de.js';
+import { homeauto } from './homeauto.de.js';
+import { hub } from './hub.de.js';
+import { integrations } from './integrations.de.js';
 import { keys } from './keys.de.js';
 import { maintenance } from './maintenance.de.js';
+import { meshvpn } from './meshvpn.de.js';
+import { nas } from './nas.de.js';
 import { notifications } from './notifications.de.js';
 import { run } from './run.de.js';
 import { schedules } from './schedules.de.js';
 import { sessions } from './sessions.de.js';
 import { settings } from './settings.de.js';
+import { stacks } from './stacks.de.js';
 import { updates } from './updates.de.js';
 import { users } from './users.de.js';
+import { virt } from './virt.de.js';
 import { webhooks } from './webhooks.de.js';
 import type { ConsoleCatalogue } from './en.js';
 
@@ -22,16 +32,26 @@ export const consoleDe: ConsoleCatalogue = {
   ...admin,
   ...assetTabs,
   ...audit,
+  ...backup,
+  ...bulk,
   ...checks,
+  ...enrollment,
   ...groups,
+  ...homeauto,
+  ...hub,
+  ...integrations,
   ...keys,
   ...maintenance,
+  ...meshvpn,
+  ...nas,
   ...notifications,
   ...run,
   ...schedules,
   ...sessions,
   ...settings,
+  ...stacks,
   ...updates,
   ...users,
+  ...virt,
   ...webhooks,
 };

@@ -8,17 +8,27 @@ import { account } from './account.en.js';
 import { admin } from './admin.en.js';
 import { assetTabs } from './assetTabs.en.js';
 import { audit } from './audit.en.js';
+import { backup } from './backup.en.js';
+import { bulk } from './bulk.en.js';
 import { checks } from './checks.en.js';
+import { enrollment } from './enrollment.en.js';
 import { groups } from './groups.en.js';
+import { homeauto } from './homeauto.en.js';
+import { hub } from './hub.en.js';
+import { integrations } from './integrations.en.js';
 import { keys } from './keys.en.js';
 import { maintenance } from './maintenance.en.js';
+import { meshvpn } from './meshvpn.en.js';
+import { nas } from './nas.en.js';
 import { notifications } from './notifications.en.js';
 import { run } from './run.en.js';
 import { schedules } from './schedules.en.js';
 import { sessions } from './sessions.en.js';
 import { settings } from './settings.en.js';
+import { stacks } from './stacks.en.js';
 import { updates } from './updates.en.js';
 import { users } from './users.en.js';
+import { virt } from './virt.en.js';
 import { webhooks } from './webhooks.en.js';
 
 export const consoleEn = {
@@ -26,17 +36,27 @@ export const consoleEn = {
   ...admin,
   ...assetTabs,
   ...audit,
+  ...backup,
+  ...bulk,
   ...checks,
+  ...enrollment,
   ...groups,
+  ...homeauto,
+  ...hub,
+  ...integrations,
   ...keys,
   ...maintenance,
+  ...meshvpn,
+  ...nas,
   ...notifications,
   ...run,
   ...schedules,
   ...sessions,
   ...settings,
+  ...stacks,
   ...updates,
   ...users,
+  ...virt,
   ...webhooks,
 };
 

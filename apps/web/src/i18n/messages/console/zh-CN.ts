@@ -3,17 +3,27 @@ import { account } from './account.zh-CN.js';
 import { admin } from './admin.zh-CN.js';
 import { assetTabs } from './assetTabs.zh-CN.js';
 import { audit } from './audit.zh-CN.js';
+import { backup } from './backup.zh-CN.js';
+import { bulk } from './bulk.zh-CN.js';
 import { checks } from './checks.zh-CN.js';
+import { enrollment } from './enrollment.zh-CN.js';
 import { groups } from './groups.zh-CN.js';
+import { homeauto } from './homeauto.zh-CN.js';
+import { hub } from './hub.zh-CN.js';
+import { integrations } from './integrations.zh-CN.js';
 import { keys } from './keys.zh-CN.js';
 import { maintenance } from './maintenance.zh-CN.js';
+import { meshvpn } from './meshvpn.zh-CN.js';
+import { nas } from './nas.zh-CN.js';
 import { notifications } from './notifications.zh-CN.js';
 import { run } from './run.zh-CN.js';
 import { schedules } from './schedules.zh-CN.js';
 import { sessions } from './sessions.zh-CN.js';
 import { settings } from './settings.zh-CN.js';
+import { stacks } from './stacks.zh-CN.js';
 import { updates } from './updates.zh-CN.js';
 import { users } from './users.zh-CN.js';
+import { virt } from './virt.zh-CN.js';
 import { webhooks } from './webhooks.zh-CN.js';
 import type { ConsoleCatalogue } from './en.js';
 
@@ -22,16 +32,26 @@ export const consoleZhCN: ConsoleCatalogue = {
   ...admin,
   ...assetTabs,
   ...audit,
+  ...backup,
+  ...bulk,
   ...checks,
+  ...enrollment,
   ...groups,
+  ...homeauto,
+  ...hub,
+  ...integrations,
   ...keys,
   ...maintenance,
+  ...meshvpn,
+  ...nas,
   ...notifications,
   ...run,
   ...schedules,
   ...sessions,
   ...settings,
+  ...stacks,
   ...updates,
   ...users,
+  ...virt,
   ...webhooks,
 };

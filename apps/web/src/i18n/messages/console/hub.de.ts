@@ -1,0 +1,55 @@
+import type { AreaTranslation } from './en.js';
+import type { hub as english } from './hub.en.js';
+
+export const hub: AreaTranslation<typeof english> = {
+  'hub.uptime':
+    '{unit, select, days {{a} T {b} Std.} hours {{a} Std. {b} Min.} minutes {{a} Min.} other {{a} s}}',
+  'hub.loadingStatus': 'Hub-Status wird geladen',
+  'hub.tiles': 'Hub',
+  'hub.health': '{status, select, ok {ok} degraded {beeinträchtigt} other {{status}}}',
+  'hub.healthLabel': 'Zustand',
+  'hub.agentsConnected': 'Verbundene Agenten',
+  'hub.assetsOnline': 'von {total, plural, one {# Asset} other {# Assets}} online',
+  'hub.uptimeLabel': 'Laufzeit',
+  'hub.version': 'Version',
+  'hub.started': 'Gestartet',
+  'hub.database': 'Datenbank',
+  'hub.databaseName': '{database, select, sqlite {SQLite (eingebettet)} other {PostgreSQL}}',
+  'hub.assets': 'Assets',
+  'hub.assetCounts': '{total} insgesamt: {online} online, {offline} offline, {unknown} unbekannt',
+  'hub.samplesDropped': 'Verworfene Messwerte',
+  'hub.samplesDroppedTitle':
+    'Vom Budget der Agenten abgelehnt: über dem Budget, doppelter Zeitstempel oder außerhalb des Zeitfensters',
+  'hub.samplesLost': 'Verlorene Messwerte',
+  'hub.samplesLostTitle': 'Erfasst, aber nicht gespeichert',
+  'hub.purgesPending': 'Ausstehende Messwert-Bereinigungen',
+  'hub.time': 'Hub-Zeit',
+  'hub.bus':
+    '{nats, select, up {NATS verbunden} down {NATS ausgefallen} other {Keiner: ein einzelner Prozess}}',
+  'hub.natsDown':
+    'NATS ist ausgefallen: {reason}; Anfragen, die einen anderen Prozess brauchen, werden mit 503 beantwortet, bis es wieder da ist.',
+  'hub.disconnected': 'getrennt',
+  'hub.clusterBus': 'Cluster-Bus',
+  'hub.processesTable': 'Hub-Prozesse',
+  'hub.node': 'Knoten',
+  'hub.epoch': 'Epoche',
+  'hub.leaseExpires': 'Lease läuft ab',
+  'hub.agents': 'Agenten',
+  'hub.thisProcess': 'dieser Prozess',
+  'hub.noLease': 'keine Lease (einzelner Prozess)',
+  'hub.loadingAgents': 'Verbundene Agenten werden geladen',
+  'hub.noAgent': 'Kein Agent ist verbunden',
+  'hub.connectedAgents': 'Verbundene Agenten',
+  'hub.asset': 'Asset',
+  'hub.platform': 'Plattform',
+  'hub.agent': 'Agent',
+  'hub.address': 'Adresse',
+  'hub.connected': 'Verbunden',
+  'hub.lastSeen': 'Zuletzt gesehen',
+  'hub.samples': 'Messwerte',
+  'hub.lowPower': 'Energiesparend',
+  'hub.samplesTitle':
+    'über dem Budget {overBudget}, doppelt {duplicate}, außerhalb des Zeitfensters {outside}',
+  'hub.samplesText': '{taken} erfasst, {dropped} verworfen',
+  'hub.processes': 'Prozesse',
+};

@@ -1,0 +1,30 @@
+import type { AreaTranslation } from './en.js';
+import type { nas as english } from './nas.en.js';
+
+export const nas: AreaTranslation<typeof english> = {
+  'nas.loadingPools': 'Pools werden geladen',
+  'nas.noPools': 'Keine Pools',
+  'nas.pools': 'Pools',
+  'nas.pool': 'Pool',
+  'nas.status': 'Status',
+  'nas.size': 'Größe',
+  'nas.used': 'Belegt',
+  'nas.free': 'Frei',
+  'nas.lastScan': 'Letzter Scan',
+  'nas.usedLabel': '{name} belegt',
+  'nas.loadingDatasets': 'Datasets werden geladen',
+  'nas.noDatasets': 'Keine Datasets',
+  'nas.datasets': 'Datasets',
+  'nas.dataset': 'Dataset',
+  'nas.type': 'Typ',
+  'nas.available': 'Verfügbar',
+  'nas.encryption': 'Verschlüsselung',
+  'nas.mountpoint': 'Einhängepunkt',
+  'nas.locked': 'gesperrt',
+  'nas.unlocked': 'entsperrt',
+  'nas.loadingAppliances': 'Speichergeräte werden geladen',
+  'nas.noAppliance': 'Kein Speichergerät',
+  'nas.noApplianceText': 'Ein TrueNAS-Konnektor (Verwaltung, Konnektoren) bringt sein NAS hierher.',
+  'nas.choose': 'Ein NAS wählen',
+  'nas.nas': 'NAS',
+};

@@ -1,0 +1,30 @@
+import type { AreaTranslation } from './en.js';
+import type { nas as english } from './nas.en.js';
+
+export const nas: AreaTranslation<typeof english> = {
+  'nas.loadingPools': 'Cargando los pools',
+  'nas.noPools': 'Ningún pool',
+  'nas.pools': 'Pools',
+  'nas.pool': 'Pool',
+  'nas.status': 'Estado',
+  'nas.size': 'Tamaño',
+  'nas.used': 'Usado',
+  'nas.free': 'Libre',
+  'nas.lastScan': 'Último escaneo',
+  'nas.usedLabel': '{name} usado',
+  'nas.loadingDatasets': 'Cargando los datasets',
+  'nas.noDatasets': 'Ningún dataset',
+  'nas.datasets': 'Datasets',
+  'nas.dataset': 'Dataset',
+  'nas.type': 'Tipo',
+  'nas.available': 'Disponible',
+  'nas.encryption': 'Cifrado',
+  'nas.mountpoint': 'Punto de montaje',
+  'nas.locked': 'bloqueado',
+  'nas.unlocked': 'desbloqueado',
+  'nas.loadingAppliances': 'Cargando los equipos de almacenamiento',
+  'nas.noAppliance': 'Ningún equipo de almacenamiento',
+  'nas.noApplianceText': 'Un conector de TrueNAS (Administración, Conectores) trae aquí su NAS.',
+  'nas.choose': 'Elegir un NAS',
+  'nas.nas': 'NAS',
+};

@@ -1,0 +1,30 @@
+import type { AreaTranslation } from './en.js';
+import type { nas as english } from './nas.en.js';
+
+export const nas: AreaTranslation<typeof english> = {
+  'nas.loadingPools': 'Chargement des pools',
+  'nas.noPools': 'Aucun pool',
+  'nas.pools': 'Pools',
+  'nas.pool': 'Pool',
+  'nas.status': 'État',
+  'nas.size': 'Taille',
+  'nas.used': 'Utilisé',
+  'nas.free': 'Libre',
+  'nas.lastScan': 'Dernière vérification',
+  'nas.usedLabel': '{name} utilisé',
+  'nas.loadingDatasets': 'Chargement des datasets',
+  'nas.noDatasets': 'Aucun dataset',
+  'nas.datasets': 'Datasets',
+  'nas.dataset': 'Dataset',
+  'nas.type': 'Type',
+  'nas.available': 'Disponible',
+  'nas.encryption': 'Chiffrement',
+  'nas.mountpoint': 'Point de montage',
+  'nas.locked': 'verrouillé',
+  'nas.unlocked': 'déverrouillé',
+  'nas.loadingAppliances': 'Chargement des appareils de stockage',
+  'nas.noAppliance': 'Aucun appareil de stockage',
+  'nas.noApplianceText': 'Un connecteur TrueNAS (Administration, Connecteurs) amène ici son NAS.',
+  'nas.choose': 'Choisir un NAS',
+  'nas.nas': 'NAS',
+};

@@ -1,0 +1,30 @@
+import type { AreaTranslation } from './en.js';
+import type { nas as english } from './nas.en.js';
+
+export const nas: AreaTranslation<typeof english> = {
+  'nas.loadingPools': '正在加载存储池',
+  'nas.noPools': '没有存储池',
+  'nas.pools': '存储池',
+  'nas.pool': '存储池',
+  'nas.status': '状态',
+  'nas.size': '大小',
+  'nas.used': '已用',
+  'nas.free': '可用',
+  'nas.lastScan': '上次扫描',
+  'nas.usedLabel': '{name} 已用',
+  'nas.loadingDatasets': '正在加载数据集',
+  'nas.noDatasets': '没有数据集',
+  'nas.datasets': '数据集',
+  'nas.dataset': '数据集',
+  'nas.type': '类型',
+  'nas.available': '可用',
+  'nas.encryption': '加密',
+  'nas.mountpoint': '挂载点',
+  'nas.locked': '已锁定',
+  'nas.unlocked': '已解锁',
+  'nas.loadingAppliances': '正在加载存储设备',
+  'nas.noAppliance': '没有存储设备',
+  'nas.noApplianceText': 'TrueNAS 连接器（管理，连接器）会把它的 NAS 带到这里。',
+  'nas.choose': '选择 NAS',
+  'nas.nas': 'NAS',
+};

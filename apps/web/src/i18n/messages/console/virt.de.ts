@@ -1,0 +1,41 @@
+import type { AreaTranslation } from './en.js';
+import type { virt as english } from './virt.en.js';
+
+export const virt: AreaTranslation<typeof english> = {
+  'virt.guestAction': '{verb, select, stop {{name} stoppen} other {{name} starten}}',
+  'virt.waitingTask': 'Warte auf den Task…',
+  'virt.stop': 'Stoppen',
+  'virt.start': 'Starten',
+  'virt.taskEnded': 'Task {action} endete mit {status} ({duration})',
+  'virt.loadingCeph': 'Ceph-Status wird geladen',
+  'virt.cephUnavailable': 'Ceph: nicht verfügbar ({message})',
+  'virt.osds': 'OSDs: {up}/{total} up, {in} in',
+  'virt.pgs': 'PGs: {states}',
+  'virt.cephUsed': '{used} von {total} belegt',
+  'virt.monitors': 'Monitore: {monitors}',
+  'virt.cluster': 'Cluster {name}: {quorate, select, yes {beschlussfähig} other {NICHT beschlussfähig}}',
+  'virt.standalone': 'Einzelner Knoten',
+  'virt.loadingStatus': 'Cluster-Status wird geladen',
+  'virt.nodes': 'Knoten',
+  'virt.nodeState': '{online, select, yes {online} other {offline}}',
+  'virt.loadingResources': 'Ressourcen werden geladen',
+  'virt.nothing': 'Nichts anzuzeigen',
+  'virt.nothingText':
+    'Fügen Sie einen Proxmox-VE-Konnektor hinzu (Verwaltung → Konnektoren), um seine VMs und Container hier zu sehen.',
+  'virt.guests': 'Gäste',
+  'virt.name': 'Name',
+  'virt.type': 'Typ',
+  'virt.vmid': 'VMID',
+  'virt.node': 'Knoten',
+  'virt.status': 'Status',
+  'virt.cpu': 'CPU',
+  'virt.memory': 'Arbeitsspeicher',
+  'virt.template': ' (Vorlage)',
+  'virt.guestType': '{type, select, qemu {VM} other {Container}}',
+  'virt.guestStatus':
+    '{status, select, running {läuft} stopped {gestoppt} paused {pausiert} other {{status}}}',
+  'virt.storage': 'Speicher',
+  'virt.shared': ' (geteilt)',
+  'virt.used': 'Belegt',
+  'virt.size': 'Größe',
+};

@@ -1,0 +1,41 @@
+import type { AreaTranslation } from './en.js';
+import type { virt as english } from './virt.en.js';
+
+export const virt: AreaTranslation<typeof english> = {
+  'virt.guestAction': '{verb, select, stop {Detener {name}} other {Iniciar {name}}}',
+  'virt.waitingTask': 'Esperando la tarea…',
+  'virt.stop': 'Detener',
+  'virt.start': 'Iniciar',
+  'virt.taskEnded': 'La tarea {action} terminó con {status} ({duration})',
+  'virt.loadingCeph': 'Cargando el estado de Ceph',
+  'virt.cephUnavailable': 'Ceph: no disponible ({message})',
+  'virt.osds': 'OSD: {up}/{total} activos, {in} dentro',
+  'virt.pgs': 'PG: {states}',
+  'virt.cephUsed': '{used} usados de {total}',
+  'virt.monitors': 'Monitores: {monitors}',
+  'virt.cluster': 'Clúster {name}: {quorate, select, yes {con quórum} other {SIN quórum}}',
+  'virt.standalone': 'Nodo independiente',
+  'virt.loadingStatus': 'Cargando el estado del clúster',
+  'virt.nodes': 'Nodos',
+  'virt.nodeState': '{online, select, yes {en línea} other {fuera de línea}}',
+  'virt.loadingResources': 'Cargando los recursos',
+  'virt.nothing': 'Nada que mostrar',
+  'virt.nothingText':
+    'Añada un conector de Proxmox VE (Administración → Conectores) para ver aquí sus VM y contenedores.',
+  'virt.guests': 'Invitados',
+  'virt.name': 'Nombre',
+  'virt.type': 'Tipo',
+  'virt.vmid': 'VMID',
+  'virt.node': 'Nodo',
+  'virt.status': 'Estado',
+  'virt.cpu': 'CPU',
+  'virt.memory': 'Memoria',
+  'virt.template': ' (plantilla)',
+  'virt.guestType': '{type, select, qemu {VM} other {Contenedor}}',
+  'virt.guestStatus':
+    '{status, select, running {en ejecución} stopped {detenido} paused {en pausa} other {{status}}}',
+  'virt.storage': 'Almacenamiento',
+  'virt.shared': ' (compartido)',
+  'virt.used': 'Usado',
+  'virt.size': 'Tamaño',
+};

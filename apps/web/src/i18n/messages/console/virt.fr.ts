@@ -1,0 +1,41 @@
+import type { AreaTranslation } from './en.js';
+import type { virt as english } from './virt.en.js';
+
+export const virt: AreaTranslation<typeof english> = {
+  'virt.guestAction': '{verb, select, stop {Arrêter {name}} other {Démarrer {name}}}',
+  'virt.waitingTask': 'En attente de la tâche…',
+  'virt.stop': 'Arrêter',
+  'virt.start': 'Démarrer',
+  'virt.taskEnded': 'Tâche {action} terminée : {status} ({duration})',
+  'virt.loadingCeph': 'Chargement de l’état de Ceph',
+  'virt.cephUnavailable': 'Ceph : indisponible ({message})',
+  'virt.osds': 'OSD : {up}/{total} up, {in} in',
+  'virt.pgs': 'PG : {states}',
+  'virt.cephUsed': '{used} utilisés sur {total}',
+  'virt.monitors': 'Moniteurs : {monitors}',
+  'virt.cluster': 'Cluster {name} : {quorate, select, yes {quorum atteint} other {PAS de quorum}}',
+  'virt.standalone': 'Nœud autonome',
+  'virt.loadingStatus': 'Chargement de l’état du cluster',
+  'virt.nodes': 'Nœuds',
+  'virt.nodeState': '{online, select, yes {en ligne} other {hors ligne}}',
+  'virt.loadingResources': 'Chargement des ressources',
+  'virt.nothing': 'Rien à afficher',
+  'virt.nothingText':
+    'Ajoutez un connecteur Proxmox VE (Administration → Connecteurs) pour voir ici ses VM et conteneurs.',
+  'virt.guests': 'Invités',
+  'virt.name': 'Nom',
+  'virt.type': 'Type',
+  'virt.vmid': 'VMID',
+  'virt.node': 'Nœud',
+  'virt.status': 'État',
+  'virt.cpu': 'CPU',
+  'virt.memory': 'Mémoire',
+  'virt.template': ' (modèle)',
+  'virt.guestType': '{type, select, qemu {VM} other {Conteneur}}',
+  'virt.guestStatus':
+    '{status, select, running {en marche} stopped {arrêté} paused {en pause} other {{status}}}',
+  'virt.storage': 'Stockage',
+  'virt.shared': ' (partagé)',
+  'virt.used': 'Utilisé',
+  'virt.size': 'Taille',
+};
