@@ -41,6 +41,7 @@ export function TextField({
             className={control.className}
             placeholder={control.placeholder}
             spellCheck={control.spellCheck}
+            translate={control.translate}
             autoFocus={control.autoFocus}
             required={control.required}
             value={value}
