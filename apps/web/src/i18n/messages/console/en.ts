@@ -7,11 +7,23 @@
 import { admin } from './admin.en.js';
 import { assetTabs } from './assetTabs.en.js';
 import { audit } from './audit.en.js';
+import { actions } from './actions.en.js';
+import { incidents } from './incidents.en.js';
+import { prometheus } from './prometheus.en.js';
+import { connectors } from './connectors.en.js';
+import { tls } from './tls.en.js';
+import { discovery } from './discovery.en.js';
 
 export const consoleEn = {
   ...admin,
   ...assetTabs,
   ...audit,
+  ...actions,
+  ...incidents,
+  ...prometheus,
+  ...connectors,
+  ...tls,
+  ...discovery,
 };
 
 export type ConsoleKey = keyof typeof consoleEn;
