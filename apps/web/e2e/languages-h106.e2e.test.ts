@@ -1,8 +1,8 @@
 /**
- * Saved actions, incidents, discovery, connectors, TLS and Prometheus in other languages (decision 0090):
- * each page and its main dialogs in the pseudo-locale, where every visible text must come from a catalogue
- * (names, addresses and the hub's words marked as data), then in German, with no missing key and a heading
- * found by its German name.
+ * Saved actions, incidents, discovery, connectors, dependencies, TLS and Prometheus in other languages
+ * (decision 0090): each page and its main dialogs in the pseudo-locale, where every visible text must come
+ * from a catalogue (names, addresses and the hub's words marked as data), then in German, with no missing
+ * key and a heading found by its German name.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -21,7 +21,7 @@ async function look(page: Page): Promise<string[]> {
   return found.filter((text) => !notMigrated.test(text));
 }
 
-describe('actions, incidents, discovery, connectors, TLS and Prometheus in other languages', () => {
+describe('actions, incidents, discovery, connectors, dependencies, TLS, Prometheus in other languages', () => {
   it('marks every visible text of the pages and their dialogs in the pseudo-locale', async () => {
     const t = h();
     await t.signIn('owner');
@@ -66,6 +66,10 @@ describe('actions, incidents, discovery, connectors, TLS and Prometheus in other
     unmarked.connectors = await look(page);
     await inDialog('newConnector', () => page.locator('.page-header button.primary').click());
 
+    await page.goto(`${t.baseUrl}/dependencies`);
+    await page.locator('form.link-form').waitFor();
+    unmarked.dependencies = await look(page);
+
     await page.goto(`${t.baseUrl}/admin/tls`);
     await page.getByTestId('tls-source').waitFor();
     unmarked.tls = await look(page);
@@ -83,6 +87,7 @@ describe('actions, incidents, discovery, connectors, TLS and Prometheus in other
       discovery: [],
       connectors: [],
       newConnector: [],
+      dependencies: [],
       tls: [],
       prometheus: [],
     });
@@ -97,6 +102,7 @@ describe('actions, incidents, discovery, connectors, TLS and Prometheus in other
       ['incidents', de['nav.incidents'], 1],
       ['discovery', de['nav.discovery'], 1],
       ['connectors', de['nav.connectors'], 1],
+      ['dependencies', de['dependencies.declared'], 2],
       ['admin/tls', de['tls.serverCertificate'], 2],
       ['admin/prometheus', de['prometheus.discovery'], 2],
     ];

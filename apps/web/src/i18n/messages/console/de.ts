@@ -8,6 +8,7 @@ import { prometheus } from './prometheus.de.js';
 import { connectors } from './connectors.de.js';
 import { tls } from './tls.de.js';
 import { discovery } from './discovery.de.js';
+import { dependencies } from './dependencies.de.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleDe: ConsoleCatalogue = {
@@ -20,4 +21,5 @@ export const consoleDe: ConsoleCatalogue = {
   ...connectors,
   ...tls,
   ...discovery,
+  ...dependencies,
 };

@@ -13,6 +13,7 @@ import { prometheus } from './prometheus.en.js';
 import { connectors } from './connectors.en.js';
 import { tls } from './tls.en.js';
 import { discovery } from './discovery.en.js';
+import { dependencies } from './dependencies.en.js';
 
 export const consoleEn = {
   ...admin,
@@ -24,6 +25,7 @@ export const consoleEn = {
   ...connectors,
   ...tls,
   ...discovery,
+  ...dependencies,
 };
 
 export type ConsoleKey = keyof typeof consoleEn;

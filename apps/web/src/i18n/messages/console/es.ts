@@ -8,6 +8,7 @@ import { prometheus } from './prometheus.es.js';
 import { connectors } from './connectors.es.js';
 import { tls } from './tls.es.js';
 import { discovery } from './discovery.es.js';
+import { dependencies } from './dependencies.es.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleEs: ConsoleCatalogue = {
@@ -20,4 +21,5 @@ export const consoleEs: ConsoleCatalogue = {
   ...connectors,
   ...tls,
   ...discovery,
+  ...dependencies,
 };

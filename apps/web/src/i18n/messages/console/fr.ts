@@ -8,6 +8,7 @@ import { prometheus } from './prometheus.fr.js';
 import { connectors } from './connectors.fr.js';
 import { tls } from './tls.fr.js';
 import { discovery } from './discovery.fr.js';
+import { dependencies } from './dependencies.fr.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleFr: ConsoleCatalogue = {
@@ -20,4 +21,5 @@ export const consoleFr: ConsoleCatalogue = {
   ...connectors,
   ...tls,
   ...discovery,
+  ...dependencies,
 };

@@ -8,6 +8,7 @@ import { prometheus } from './prometheus.zh-CN.js';
 import { connectors } from './connectors.zh-CN.js';
 import { tls } from './tls.zh-CN.js';
 import { discovery } from './discovery.zh-CN.js';
+import { dependencies } from './dependencies.zh-CN.js';
 import type { ConsoleCatalogue } from './en.js';
 
 export const consoleZhCN: ConsoleCatalogue = {
@@ -20,4 +21,5 @@ export const consoleZhCN: ConsoleCatalogue = {
   ...connectors,
   ...tls,
   ...discovery,
+  ...dependencies,
 };
