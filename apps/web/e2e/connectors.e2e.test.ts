@@ -168,7 +168,7 @@ describe('the connector pages', () => {
     await form.getByLabel('on').selectOption({ label: 'local-zfs (pve1) (storage)' });
     await form.getByLabel('Label').fill('disk images');
     await form.getByRole('button', { name: 'Add link' }).click();
-    await t.page.getByText('web depends on local-zfs (pve1)').waitFor();
+    await t.page.locator('.declared-links').getByText('web depends on local-zfs (pve1)').waitFor();
     const graph = await t.api('GET', '/api/v2/dependencies');
     expect(graph.text).toContain('"declared"');
     await t.screenshot('dependencies');

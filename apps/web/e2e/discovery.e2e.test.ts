@@ -121,10 +121,7 @@ describe('the Discovery page', () => {
     });
     expect(enabled.status).toBe(200);
     await t.page.getByRole('button', { name: 'Run discovery' }).click();
-    await t.page
-      .getByRole('status')
-      .filter({ hasText: 'LAN 127.0.0.1/32: 1 new hosts in 1 probes' })
-      .waitFor();
+    await t.page.getByRole('status').filter({ hasText: 'LAN 127.0.0.1/32: 1 new host in 1 probe' }).waitFor();
     const before = (await t.api('GET', '/api/v2/assets?per_page=500')).json.data as Asset[];
     expect(before.some((a) => a.name === 'nas-by-lan')).toBe(false);
 

@@ -12,7 +12,8 @@ import { EditDeleteButtons } from '../../components/EditDeleteButtons';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { TextField } from '../../components/TextField';
-import { formatTime } from '../../components/units';
+import { Time } from '../../components/Time';
+import { useT } from '../../i18n/I18nProvider';
 import { RunResults } from '../run/RunResults';
 import { TimeoutField } from '../run/TimeoutField';
 import { summaryText } from '../run/run-state';
@@ -44,6 +45,7 @@ export function useSavedActions() {
 
 /** A new saved action, or (with `action`) the edit of one: only what changed is sent. */
 function ActionForm({ action, onDone }: { action?: SavedAction; onDone: () => void }) {
+  const { t } = useT();
   const [name, setName] = useState(action?.name ?? '');
   const [command, setCommand] = useState(action?.command ?? '');
   const [timeout, setTimeoutText] = useState(String(action?.timeout ?? execLimits.defaultTimeout));
@@ -78,17 +80,17 @@ function ActionForm({ action, onDone }: { action?: SavedAction; onDone: () => vo
   const { problems } = save;
   return (
     <PanelForm
-      title={action ? `Edit ${action.name}` : 'New saved action'}
+      title={action ? t('common.editNamed', { name: action.name }) : t('actions.newTitle')}
       mutation={save}
       onSubmit={() => {
         save.mutate();
       }}
       onCancel={action ? onDone : undefined}
-      submitLabel="Save action"
+      submitLabel={t('actions.save')}
       canSubmit={name.trim() !== '' && command.trim() !== '' && targetsChosen(choice)}
       beside={<TimeoutField value={timeout} onChange={setTimeoutText} problem={problems.timeout} />}
     >
-      <TextField label="Name" problem={problems.name} value={name} onChange={setName} />
+      <TextField label={t('actions.name')} problem={problems.name} value={name} onChange={setName} />
       <TargetsPicker
         idPrefix="action"
         choice={choice}
@@ -99,7 +101,7 @@ function ActionForm({ action, onDone }: { action?: SavedAction; onDone: () => vo
         problem={targetsProblem(problems)}
       />
       <TextField
-        label="Command"
+        label={t('actions.command')}
         problem={problems.command}
         multiline
         className="mono"
@@ -107,19 +109,23 @@ function ActionForm({ action, onDone }: { action?: SavedAction; onDone: () => vo
         spellCheck={false}
         value={command}
         placeholder="df -h"
+        translate="no"
         onChange={setCommand}
       />
     </PanelForm>
   );
 }
 
-function targetText(action: SavedAction, groupName: (id: string) => string): string {
-  if (action.group !== null) return `group ${groupName(action.group)}`;
-  const n = action.targets?.length ?? 0;
-  return `${n} asset${n === 1 ? '' : 's'}`;
+function TargetText({ action, groupName }: { action: SavedAction; groupName: (id: string) => string }) {
+  const { rich, t } = useT();
+  if (action.group !== null) {
+    return rich('actions.onGroup', { name: <span translate="no">{groupName(action.group)}</span> });
+  }
+  return t('actions.onAssets', { n: action.targets?.length ?? 0 });
 }
 
 export function ActionsPage() {
+  const { rich, t } = useT();
   const { canMutate } = useSession();
   const actions = useSavedActions();
   const groups = useGroupList();
@@ -151,11 +157,11 @@ export function ActionsPage() {
     <section className="page" aria-labelledby="actions-title">
       <PageHeader
         titleId="actions-title"
-        title="Saved actions"
+        title={t('actions.title')}
         action={
           canMutate &&
           !creating && {
-            label: 'New action',
+            label: t('actions.new'),
             onClick: () => {
               setCreating(true);
             },
@@ -180,27 +186,23 @@ export function ActionsPage() {
       )}
       <QueryStates
         query={actions}
-        loadingLabel="Loading saved actions"
+        loadingLabel={t('actions.loading')}
         empty={
-          <EmptyState title="No saved actions yet">
-            {canMutate && (
-              <p>A saved action keeps a command and where it runs, to run again with one click.</p>
-            )}
-          </EmptyState>
+          <EmptyState title={t('actions.none')}>{canMutate && <p>{t('actions.noneText')}</p>}</EmptyState>
         }
       >
         {(rows) => (
           <div className="rows-scroll">
-            <table className="data-table" aria-label="Saved actions">
+            <table className="data-table" aria-label={t('actions.title')}>
               <thead>
                 <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Command</th>
-                  <th scope="col">Runs on</th>
-                  <th scope="col">Created</th>
+                  <th scope="col">{t('actions.name')}</th>
+                  <th scope="col">{t('actions.command')}</th>
+                  <th scope="col">{t('actions.runsOn')}</th>
+                  <th scope="col">{t('actions.created')}</th>
                   {canMutate && (
                     <th scope="col">
-                      <span className="visually-hidden">Actions</span>
+                      <span className="visually-hidden">{t('common.actions')}</span>
                     </th>
                   )}
                 </tr>
@@ -208,24 +210,32 @@ export function ActionsPage() {
               <tbody>
                 {rows.map((a) => (
                   <tr key={a.id} data-action-id={a.id}>
-                    <th scope="row">{a.name}</th>
+                    <th scope="row" translate="no">
+                      {a.name}
+                    </th>
                     <td className="cell-wide">
                       <code className="mono">{a.command}</code>
                     </td>
-                    <td>{targetText(a, groupName)}</td>
-                    <td>{formatTime(a.created_at)}</td>
+                    <td>
+                      <TargetText action={a} groupName={groupName} />
+                    </td>
+                    <td>
+                      <Time value={a.created_at} />
+                    </td>
                     {canMutate && (
                       <td className="cell-actions">
                         <button
                           type="button"
                           className="small primary"
                           disabled={run.isPending}
-                          aria-label={`Run ${a.name}`}
+                          aria-label={t('actions.runNamed', { name: a.name })}
                           onClick={() => {
                             run.mutate(a);
                           }}
                         >
-                          {run.isPending && run.variables.id === a.id ? 'Running…' : 'Run'}
+                          {run.isPending && run.variables.id === a.id
+                            ? t('actions.running')
+                            : t('actions.run')}
                         </button>
                         <EditDeleteButtons
                           name={a.name}
@@ -249,7 +259,9 @@ export function ActionsPage() {
       {run.isError && <ErrorNotice error={run.error} />}
       {lastRun && shown && (
         <section aria-labelledby="results-title" className="run-results">
-          <h2 id="results-title">Results of {lastRun.action.name}</h2>
+          <h2 id="results-title">
+            {rich('actions.resultsOf', { name: <span translate="no">{lastRun.action.name}</span> })}
+          </h2>
           <p aria-live="polite" className="run-summary">
             {summaryText(shown)}
           </p>
@@ -258,14 +270,14 @@ export function ActionsPage() {
       )}
       <ConfirmMutationDialog
         record={deleting}
-        title={(record) => `Delete ${record.name}?`}
-        confirmLabel="Delete"
+        title={(record) => t('actions.deleteTitle', { name: record.name })}
+        confirmLabel={t('common.delete')}
         mutation={remove}
         onClose={() => {
           setDeleting(null);
         }}
       >
-        {() => <p>The action is removed; what it ran before stays in the audit log.</p>}
+        {() => <p>{t('actions.deleteText')}</p>}
       </ConfirmMutationDialog>
     </section>
   );

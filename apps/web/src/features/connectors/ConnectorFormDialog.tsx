@@ -15,6 +15,7 @@ import { FormDialog } from '../../components/FormDialog';
 import { FormField } from '../../components/FormField';
 import { TextField } from '../../components/TextField';
 import { useResourceMutation } from '../../components/use-resource-mutation';
+import { useT } from '../../i18n/I18nProvider';
 
 export const connectorsKey = ['connectors'] as const;
 
@@ -26,21 +27,6 @@ export const kindLabels: Record<ConnectorKind, string> = {
   homeauto: 'Home Assistant',
 };
 
-const credentialHints: Record<ConnectorKind, string> = {
-  virt: 'API token as USER@REALM!TOKENID=SECRET',
-  backup: 'API token as USER@REALM!TOKENID:SECRET (a colon before the secret)',
-  nas: 'API key',
-  stacks: 'API key (ptr_…)',
-  homeauto: 'Long-lived access token',
-};
-
-export const tlsLabels: Record<ConnectorTlsMode, string> = {
-  system: 'System CA pool',
-  pinned_ca: 'Pinned CA certificate',
-  fingerprint: 'Certificate fingerprint (SHA-256)',
-  insecure: 'Skip verification (insecure)',
-};
-
 export function ConnectorFormDialog({
   connector,
   onClose,
@@ -48,6 +34,7 @@ export function ConnectorFormDialog({
   connector: Connector | null;
   onClose: () => void;
 }) {
+  const { t } = useT();
   const [kind, setKind] = useState<ConnectorKind>(connector?.kind ?? 'virt');
   const [name, setName] = useState(connector?.name ?? '');
   const [baseUrl, setBaseUrl] = useState(connector?.base_url ?? '');
@@ -81,16 +68,16 @@ export function ConnectorFormDialog({
   const { problems } = save;
   return (
     <FormDialog
-      title={connector ? `Edit ${connector.name}` : 'New connector'}
+      title={connector ? t('common.editNamed', { name: connector.name }) : t('connectors.new')}
       mutation={save}
       onSubmit={() => {
         save.mutate();
       }}
       onClose={onClose}
-      submitLabel={connector ? 'Save' : 'Add connector'}
+      submitLabel={connector ? t('common.save') : t('connectors.add')}
     >
       {!connector && (
-        <FormField label="Kind" problem={problems.kind}>
+        <FormField label={t('connectors.kind')} problem={problems.kind}>
           {(props) => (
             <select
               {...props}
@@ -100,7 +87,7 @@ export function ConnectorFormDialog({
               }}
             >
               {connectorKinds.map((k) => (
-                <option key={k} value={k}>
+                <option key={k} value={k} translate="no">
                   {kindLabels[k]}
                 </option>
               ))}
@@ -108,10 +95,17 @@ export function ConnectorFormDialog({
           )}
         </FormField>
       )}
-      <TextField label="Name" problem={problems.name} value={name} required autoFocus onChange={setName} />
       <TextField
-        label="Base URL"
-        hint="Scheme, host and port, e.g. https://pve.lan:8006"
+        label={t('connectors.name')}
+        problem={problems.name}
+        value={name}
+        required
+        autoFocus
+        onChange={setName}
+      />
+      <TextField
+        label={t('connectors.baseUrl')}
+        hint={t('connectors.baseUrlHint', { example: 'https://pve.lan:8006' })}
         problem={problems.base_url}
         type="url"
         value={baseUrl}
@@ -119,8 +113,8 @@ export function ConnectorFormDialog({
         onChange={setBaseUrl}
       />
       <TextField
-        label="Credentials"
-        hint={connector ? 'Leave empty to keep the stored credentials (never shown).' : credentialHints[kind]}
+        label={t('connectors.credentials')}
+        hint={connector ? t('connectors.credentialsKept') : t('connectors.credentialsHint', { kind })}
         problem={problems.credentials}
         type="password"
         autoComplete="off"
@@ -128,11 +122,16 @@ export function ConnectorFormDialog({
         onChange={setCredentials}
       />
       {(kind === 'nas' || connector?.kind === 'nas') && (
-        <TextField label="Username" problem={problems.username} value={username} onChange={setUsername} />
+        <TextField
+          label={t('connectors.username')}
+          problem={problems.username}
+          value={username}
+          onChange={setUsername}
+        />
       )}
       <fieldset className="field">
-        <legend>Certificate check</legend>
-        <div role="radiogroup" aria-label="Certificate check" className="tls-choices">
+        <legend>{t('connectors.tlsCheck')}</legend>
+        <div role="radiogroup" aria-label={t('connectors.tlsCheck')} className="tls-choices">
           {connectorTlsModes.map((mode) => (
             <label key={mode} className={mode === 'insecure' ? 'check tls-insecure' : 'check'}>
               <input
@@ -143,19 +142,19 @@ export function ConnectorFormDialog({
                   setTlsMode(mode);
                 }}
               />
-              {tlsLabels[mode]}
+              {t('connectors.tlsMode', { mode })}
             </label>
           ))}
         </div>
         {tlsMode === 'insecure' && (
           <p className="field-error" role="note">
-            The hub will not check who answers: anyone on the path can read the credentials.
+            {t('connectors.insecureWarning')}
           </p>
         )}
       </fieldset>
       {tlsMode === 'pinned_ca' && (
         <TextField
-          label="CA certificate (PEM)"
+          label={t('connectors.caPem')}
           problem={problems.tls_ca}
           multiline
           rows={5}
@@ -165,7 +164,7 @@ export function ConnectorFormDialog({
       )}
       {tlsMode === 'fingerprint' && (
         <TextField
-          label="SHA-256 fingerprint"
+          label={t('connectors.fingerprint')}
           problem={problems.tls_fingerprint}
           value={fingerprint}
           onChange={setFingerprint}
@@ -179,7 +178,7 @@ export function ConnectorFormDialog({
             setEnabled(e.target.checked);
           }}
         />
-        Enabled
+        {t('connectors.enabled')}
       </label>
     </FormDialog>
   );

@@ -10,18 +10,21 @@ import { ConfirmMutationDialog } from '../../components/ConfirmMutationDialog';
 import { EditDeleteButtons } from '../../components/EditDeleteButtons';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { formatTime } from '../../components/units';
+import { Time } from '../../components/Time';
 import { useResourceMutation } from '../../components/use-resource-mutation';
 import { QueryStates } from '../../components/QueryStates';
 import { PageHeader } from '../../components/PageHeader';
-import { ConnectorFormDialog, connectorsKey, kindLabels, tlsLabels } from './ConnectorFormDialog';
+import { useT } from '../../i18n/I18nProvider';
+import { ConnectorFormDialog, connectorsKey, kindLabels } from './ConnectorFormDialog';
 import './connectors.css';
 
-export function HealthBadge({ health }: { health: Connector['health'] }) {
-  return <span className={`health health-${health}`}>{health}</span>;
+function HealthBadge({ health }: { health: Connector['health'] }) {
+  const { t } = useT();
+  return <span className={`health health-${health}`}>{t('connectors.health', { health })}</span>;
 }
 
 function CheckButton({ connector }: { connector: Connector }) {
+  const { rich, t } = useT();
   const [result, setResult] = useState<ConnectorCheck | null>(null);
   const check = useResourceMutation({
     mutationFn: async () => (await hub.call('connectors.test', { params: { id: connector.id } })).data,
@@ -33,18 +36,18 @@ function CheckButton({ connector }: { connector: Connector }) {
       <button
         type="button"
         disabled={check.isPending}
-        aria-label={`Check ${connector.name} now`}
+        aria-label={t('connectors.checkNamed', { name: connector.name })}
         onClick={() => {
           check.mutate();
         }}
       >
-        {check.isPending ? 'Checking…' : 'Check now'}
+        {check.isPending ? t('connectors.checking') : t('connectors.check')}
       </button>
       {result && (
         <span role="status" className={result.health === 'ok' ? 'muted' : 'field-error'}>
           {result.health === 'ok'
-            ? `OK, ${String(result.assets ?? 0)} assets`
-            : `Failed: ${result.error ?? ''}`}
+            ? t('connectors.checkOk', { n: result.assets ?? 0 })
+            : rich('connectors.checkFailed', { error: <span translate="no">{result.error ?? ''}</span> })}
         </span>
       )}
       {check.isError && <ErrorNotice error={check.error} />}
@@ -53,6 +56,7 @@ function CheckButton({ connector }: { connector: Connector }) {
 }
 
 export function ConnectorsPage() {
+  const { t } = useT();
   const [editing, setEditing] = useState<Connector | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Connector | null>(null);
   const connectors = useQuery({
@@ -72,10 +76,10 @@ export function ConnectorsPage() {
     <section className="page" aria-labelledby="connectors-title">
       <PageHeader
         titleId="connectors-title"
-        title="Connectors"
-        count={connectors.isSuccess ? { n: connectors.data.length, noun: 'connector' } : undefined}
+        title={t('nav.connectors')}
+        count={connectors.isSuccess ? t('connectors.count', { n: connectors.data.length }) : undefined}
         action={{
-          label: 'New connector',
+          label: t('connectors.new'),
           onClick: () => {
             setEditing('new');
           },
@@ -83,51 +87,47 @@ export function ConnectorsPage() {
       />
       <QueryStates
         query={connectors}
-        loadingLabel="Loading connectors"
+        loadingLabel={t('connectors.loading')}
         empty={
-          <EmptyState title="No connectors yet">
-            <p>
-              A connector lets the hub read and drive Proxmox VE, Proxmox Backup Server and other control
-              planes.
-            </p>
+          <EmptyState title={t('connectors.none')}>
+            <p>{t('connectors.noneText')}</p>
           </EmptyState>
         }
       >
         {(rows) => (
           <div className="rows-scroll">
-            <table className="data-table" aria-label="Connectors">
+            <table className="data-table" aria-label={t('nav.connectors')}>
               <thead>
                 <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Kind</th>
-                  <th scope="col">URL</th>
-                  <th scope="col">Certificate</th>
-                  <th scope="col">Health</th>
-                  <th scope="col">Assets</th>
-                  <th scope="col">Last error</th>
-                  <th scope="col">Last checked</th>
-                  <th scope="col">Actions</th>
+                  <th scope="col">{t('connectors.name')}</th>
+                  <th scope="col">{t('connectors.kind')}</th>
+                  <th scope="col">{t('connectors.url')}</th>
+                  <th scope="col">{t('connectors.certificate')}</th>
+                  <th scope="col">{t('connectors.healthColumn')}</th>
+                  <th scope="col">{t('connectors.assets')}</th>
+                  <th scope="col">{t('connectors.lastError')}</th>
+                  <th scope="col">{t('connectors.lastChecked')}</th>
+                  <th scope="col">{t('common.actions')}</th>
                 </tr>
               </thead>
               <tbody>
                 {rows.map((c) => (
                   <tr key={c.id} data-connector-id={c.id}>
                     <th scope="row">
-                      {c.name}
-                      {!c.enabled && <span className="muted"> (disabled)</span>}
+                      <span translate="no">{c.name}</span>
+                      {!c.enabled && <span className="muted"> {t('connectors.disabled')}</span>}
                     </th>
-                    <td>{kindLabels[c.kind]}</td>
-                    <td className="cell-wide">{c.base_url}</td>
+                    <td translate="no">{kindLabels[c.kind]}</td>
+                    <td className="cell-wide" translate="no">
+                      {c.base_url}
+                    </td>
                     <td>
                       {c.insecure ? (
-                        <span
-                          className="tls-insecure-badge"
-                          title="The upstream's certificate is not checked"
-                        >
-                          Insecure: not verified
+                        <span className="tls-insecure-badge" title={t('connectors.insecureTitle')}>
+                          {t('connectors.insecureBadge')}
                         </span>
                       ) : (
-                        tlsLabels[c.tls_mode]
+                        t('connectors.tlsMode', { mode: c.tls_mode })
                       )}
                     </td>
                     <td>
@@ -136,12 +136,16 @@ export function ConnectorsPage() {
                     <td className="cell-number">{c.asset_count}</td>
                     <td className="cell-wide">
                       {c.last_error ? (
-                        <span className="field-error">{c.last_error}</span>
+                        <span className="field-error" translate="no">
+                          {c.last_error}
+                        </span>
                       ) : (
                         <span className="muted">—</span>
                       )}
                     </td>
-                    <td>{c.last_checked_at ? formatTime(c.last_checked_at) : '—'}</td>
+                    <td>
+                      <Time value={c.last_checked_at} />
+                    </td>
                     <td>
                       <div className="row-actions">
                         <CheckButton connector={c} />
@@ -174,14 +178,14 @@ export function ConnectorsPage() {
       )}
       <ConfirmMutationDialog
         record={deleting}
-        title={(record) => `Remove ${record.name}?`}
-        confirmLabel="Remove connector"
+        title={(record) => t('connectors.removeTitle', { name: record.name })}
+        confirmLabel={t('connectors.remove')}
         mutation={remove}
         onClose={() => {
           setDeleting(null);
         }}
       >
-        {(record) => <p>The {String(record.asset_count)} assets it brought are removed with it.</p>}
+        {(record) => <p>{t('connectors.removeText', { n: record.asset_count })}</p>}
       </ConfirmMutationDialog>
     </section>
   );

@@ -18,13 +18,14 @@ import './dependencies.css';
 
 const dependenciesKey = ['dependencies'] as const;
 
-const columns: { title: string; kinds: readonly string[] }[] = [
-  { title: 'Backup', kinds: ['backup'] },
-  { title: 'Hypervisors', kinds: ['node'] },
-  { title: 'Guests', kinds: ['vm', 'ct'] },
-  { title: 'Storage', kinds: ['storage', 'nas'] },
-  { title: 'Hosts and others', kinds: [] },
-  { title: 'Containers', kinds: ['container'] },
+/** Each column's name is the `dependencies.column` message's branch of its id. */
+const columns: { id: string; kinds: readonly string[] }[] = [
+  { id: 'backup', kinds: ['backup'] },
+  { id: 'hypervisors', kinds: ['node'] },
+  { id: 'guests', kinds: ['vm', 'ct'] },
+  { id: 'storage', kinds: ['storage', 'nas'] },
+  { id: 'hosts', kinds: [] },
+  { id: 'containers', kinds: ['container'] },
 ];
 const otherColumn = columns.findIndex((c) => c.kinds.length === 0);
 
@@ -71,6 +72,7 @@ interface Highlight {
 }
 
 function Graph({ graph, highlight }: { graph: DependencyGraph; highlight: Highlight | null }) {
+  const { t } = useT();
   const { placed, width, height } = layout(graph);
   const lit = (id: string) => highlight !== null && (id === highlight.root || highlight.dependents.has(id));
   const nodeClass = (id: string) =>
@@ -83,11 +85,11 @@ function Graph({ graph, highlight }: { graph: DependencyGraph; highlight: Highli
           : ' dimmed';
   return (
     // A scroller wider than a phone: focusable, so the keyboard can scroll it too (WCAG 2.1.1).
-    <div className="graph-scroll" tabIndex={0} role="region" aria-label="Dependency graph, scrollable">
+    <div className="graph-scroll" tabIndex={0} role="region" aria-label={t('dependencies.graphRegion')}>
       <svg
         className="dependency-graph"
         role="img"
-        aria-label={`Dependency graph: ${String(graph.nodes.length)} assets, ${String(graph.edges.length)} links`}
+        aria-label={t('dependencies.graphLabel', { assets: graph.nodes.length, links: graph.edges.length })}
         viewBox={`0 0 ${String(width)} ${String(height)}`}
         width={width}
         height={height}
@@ -106,8 +108,8 @@ function Graph({ graph, highlight }: { graph: DependencyGraph; highlight: Highli
           </marker>
         </defs>
         {columns.map((c, i) => (
-          <text key={c.title} x={10 + i * colWidth} y={18} className="graph-column">
-            {c.title}
+          <text key={c.id} x={10 + i * colWidth} y={18} className="graph-column">
+            {t('dependencies.column', { column: c.id })}
           </text>
         ))}
         {graph.edges.map((e: DependencyEdge) => {
@@ -122,8 +124,12 @@ function Graph({ graph, highlight }: { graph: DependencyGraph; highlight: Highli
               markerEnd="url(#arrow)"
             >
               <title>
-                {from.name} {e.type.replace('_', ' ')} {to.name}
-                {e.label ? ` (${e.label})` : ''}
+                {t(e.label ? 'dependencies.edgeLabelled' : 'dependencies.edge', {
+                  from: from.name,
+                  type: e.type,
+                  to: to.name,
+                  label: e.label ?? '',
+                })}
               </title>
             </path>
           );
@@ -135,27 +141,33 @@ function Graph({ graph, highlight }: { graph: DependencyGraph; highlight: Highli
             data-node-id={n.id}
           >
             <rect x={n.x} y={n.y} width={boxWidth} height={boxHeight} rx={5} />
-            <text x={n.x + 8} y={n.y + 19}>
+            <text x={n.x + 8} y={n.y + 19} {...asData}>
               {n.name.length > 22 ? `${n.name.slice(0, 21)}…` : n.name}
             </text>
             <title>
-              {n.name} ({n.kind}, {n.status})
+              {n.name} ({n.kind}, {t('asset.status', { status: n.status })})
             </title>
           </g>
         ))}
       </svg>
-      <ul className="graph-legend" aria-label="Legend">
-        <li className="legend-hosts">hosts</li>
-        <li className="legend-runs">runs</li>
-        <li className="legend-stores">stores</li>
-        <li className="legend-backs_up">backs up</li>
-        <li className="legend-declared">declared</li>
+      <ul className="graph-legend" aria-label={t('dependencies.legend')}>
+        {edgeTypes.map((type) => (
+          <li key={type} className={`legend-${type}`}>
+            {t('dependencies.edgeType', { type })}
+          </li>
+        ))}
       </ul>
     </div>
   );
 }
 
+/** An asset's name in the SVG is data (React's SVG types lack `translate`, which SVG elements have). */
+const asData = { translate: 'no' };
+
+const edgeTypes = ['hosts', 'runs', 'stores', 'backs_up', 'declared'] as const;
+
 function LinkForm({ nodes }: { nodes: DependencyNode[] }) {
+  const { t } = useT();
   const client = useQueryClient();
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
@@ -178,38 +190,38 @@ function LinkForm({ nodes }: { nodes: DependencyNode[] }) {
     add.mutate();
   };
   const options = nodes.map((n) => (
-    <option key={n.id} value={n.id}>
+    <option key={n.id} value={n.id} translate="no">
       {n.name} ({n.kind})
     </option>
   ));
   return (
-    <form className="link-form" onSubmit={submit} aria-label="Declare a link">
+    <form className="link-form" onSubmit={submit} aria-label={t('dependencies.declare')}>
       <label>
-        Depends
+        {t('dependencies.depends')}
         <select
           value={from}
           onChange={(e) => {
             setFrom(e.target.value);
           }}
         >
-          <option value="">choose…</option>
+          <option value="">{t('dependencies.choose')}</option>
           {options}
         </select>
       </label>
       <label>
-        on
+        {t('dependencies.on')}
         <select
           value={to}
           onChange={(e) => {
             setTo(e.target.value);
           }}
         >
-          <option value="">choose…</option>
+          <option value="">{t('dependencies.choose')}</option>
           {options}
         </select>
       </label>
       <label>
-        Label
+        {t('dependencies.label')}
         <input
           value={label}
           onChange={(e) => {
@@ -218,7 +230,7 @@ function LinkForm({ nodes }: { nodes: DependencyNode[] }) {
         />
       </label>
       <button type="submit" className="primary" disabled={add.isPending || from === '' || to === ''}>
-        Add link
+        {t('dependencies.addLink')}
       </button>
       {(problems.from ?? problems.to) !== undefined && (
         <span className="field-error">{problems.from ?? problems.to}</span>
@@ -231,7 +243,7 @@ function LinkForm({ nodes }: { nodes: DependencyNode[] }) {
 }
 
 export function DependenciesPage() {
-  const { t } = useT();
+  const { rich, t } = useT();
   const { canMutate } = useSession();
   const client = useQueryClient();
   const graph = useQuery({
@@ -256,23 +268,23 @@ export function DependenciesPage() {
   return (
     <section className="page" aria-labelledby="dependencies-title">
       <div className="page-header">
-        <h1 id="dependencies-title">Dependencies</h1>
+        <h1 id="dependencies-title">{t('nav.dependencies')}</h1>
         {graph.isSuccess && (
           <span className="muted">
-            {graph.data.nodes.length} assets, {graph.data.edges.length} links
+            {t('dependencies.count', { assets: graph.data.nodes.length, links: graph.data.edges.length })}
           </span>
         )}
       </div>
-      {graph.isPending && <Loading label="Loading the graph" />}
+      {graph.isPending && <Loading label={t('dependencies.loading')} />}
       {graph.isError && <ErrorNotice error={graph.error} retry={() => void graph.refetch()} />}
       {graph.isSuccess && graph.data.nodes.length === 0 && (
-        <EmptyState title="No assets yet">
-          <p>Assets and the links between them appear here: hypervisors and guests, storage, backups.</p>
+        <EmptyState title={t('dependencies.none')}>
+          <p>{t('dependencies.noneText')}</p>
         </EmptyState>
       )}
       {graph.isSuccess && graph.data.nodes.length > 0 && (
-        <div className="blast-picker" role="search" aria-label="Blast radius">
-          <label htmlFor="blast-root">What breaks if this goes down</label>
+        <div className="blast-picker" role="search" aria-label={t('blast.title')}>
+          <label htmlFor="blast-root">{t('dependencies.whatBreaks')}</label>
           <select
             id="blast-root"
             value={selected}
@@ -280,18 +292,21 @@ export function DependenciesPage() {
               setSelected(e.target.value);
             }}
           >
-            <option value="">no asset</option>
+            <option value="">{t('dependencies.noAsset')}</option>
             {graph.data.nodes
               .filter((n) => n.kind !== 'container')
               .map((n) => (
-                <option key={n.id} value={n.id}>
+                <option key={n.id} value={n.id} translate="no">
                   {n.name}
                 </option>
               ))}
           </select>
           {selected !== '' && radius.isSuccess && (
             <span role="status" className="blast-radius-count">
-              {names.get(selected) ?? selected}: {blastRadiusText(t, radius.data)}
+              {rich('dependencies.blastOf', {
+                name: <span translate="no">{names.get(selected) ?? selected}</span>,
+                radius: blastRadiusText(t, radius.data),
+              })}
             </span>
           )}
           {radius.isError && <ErrorNotice error={radius.error} />}
@@ -300,23 +315,34 @@ export function DependenciesPage() {
       {graph.isSuccess && graph.data.nodes.length > 0 && <Graph graph={graph.data} highlight={highlight} />}
       {graph.isSuccess && (
         <section aria-labelledby="declared-title">
-          <h2 id="declared-title">Declared links</h2>
-          {declared.length === 0 && <p className="muted">None yet.</p>}
+          <h2 id="declared-title">{t('dependencies.declared')}</h2>
+          {declared.length === 0 && <p className="muted">{t('dependencies.noDeclared')}</p>}
           {declared.length > 0 && (
             <ul className="declared-links">
               {declared.map((e) => (
                 <li key={e.link_id}>
-                  {names.get(e.from) ?? e.from} depends on {names.get(e.to) ?? e.to}
-                  {e.label && <span className="muted"> ({e.label})</span>}
+                  {rich('dependencies.dependsOn', {
+                    from: <span translate="no">{names.get(e.from) ?? e.from}</span>,
+                    to: <span translate="no">{names.get(e.to) ?? e.to}</span>,
+                  })}
+                  {e.label && (
+                    <span className="muted" translate="no">
+                      {' '}
+                      ({e.label})
+                    </span>
+                  )}
                   {canMutate && e.link_id && (
                     <button
                       type="button"
-                      aria-label={`Remove link ${names.get(e.from) ?? e.from} to ${names.get(e.to) ?? e.to}`}
+                      aria-label={t('dependencies.removeLink', {
+                        from: names.get(e.from) ?? e.from,
+                        to: names.get(e.to) ?? e.to,
+                      })}
                       onClick={() => {
                         if (e.link_id) remove.mutate(e.link_id);
                       }}
                     >
-                      Remove
+                      {t('common.remove')}
                     </button>
                   )}
                 </li>

@@ -21,15 +21,12 @@ import { EmptyState } from '../../components/EmptyState';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { PageHeader } from '../../components/PageHeader';
 import { PagedQueryStates } from '../../components/QueryStates';
-import { formatTime } from '../../components/units';
+import { Time } from '../../components/Time';
+import { useT } from '../../i18n/I18nProvider';
+import type { Translator } from '../../i18n/translator';
 import { WatchButton } from './WatchButton';
 
 const perPage = 50;
-const kindLabel: Record<DiscoverySuggestion['kind'], string> = {
-  container: 'Container',
-  port: 'Listening port',
-  host: 'LAN host',
-};
 
 function isStatus(value: string): value is DiscoverySuggestion['status'] {
   return (suggestionStatuses as readonly string[]).includes(value);
@@ -39,27 +36,41 @@ function isKind(value: string): value is DiscoverySuggestion['kind'] {
   return (suggestionKinds as readonly string[]).includes(value);
 }
 
-function detailText(s: DiscoverySuggestion): string {
+/** What a suggestion's detail says: a container's state (the engine's word, data), stack and ports. */
+function SuggestionDetail({ suggestion: s }: { suggestion: DiscoverySuggestion }) {
+  const { t } = useT();
   const d = s.detail;
-  if (s.kind === 'container')
-    return [
-      d.state,
-      d.compose_project ? `stack ${d.compose_project}` : null,
-      d.ports?.length ? `ports ${d.ports.join(', ')}` : null,
-    ]
-      .filter(Boolean)
-      .join(' · ');
-  if (s.kind === 'port') return d.address ? `on ${d.address}` : '';
-  return d.ports?.length ? `TCP ${d.ports.join(', ')}` : '';
+  if (s.kind === 'container') {
+    const more = [
+      d.compose_project ? t('discovery.stack', { name: d.compose_project }) : null,
+      d.ports?.length ? t('discovery.ports', { ports: d.ports.join(', ') }) : null,
+    ].filter((text) => text !== null);
+    return (
+      <>
+        {d.state && <span translate="no">{d.state}</span>}
+        {d.state && more.length > 0 && ' · '}
+        {more.join(' · ')}
+      </>
+    );
+  }
+  if (s.kind === 'port') return d.address ? t('discovery.on', { address: d.address }) : '';
+  return d.ports?.length ? t('discovery.tcp', { ports: d.ports.join(', ') }) : '';
 }
 
-function runSummary(r: DiscoveryRunResult): string {
-  const agents = `${r.agents.answered} of ${r.agents.asked} agents answered`;
-  const lan = r.lan ? `; LAN ${r.lan.cidr}: ${r.lan.hosts_found} new hosts in ${r.lan.probes} probes` : '';
-  return `Discovery done: ${agents}, ${r.found} things found, ${r.new_suggestions} new suggestions${lan}.`;
+function runSummary(r: DiscoveryRunResult, t: Translator['t']): string {
+  const done = t('discovery.done', {
+    answered: r.agents.answered,
+    asked: r.agents.asked,
+    found: r.found,
+    suggestions: r.new_suggestions,
+  });
+  return r.lan
+    ? t('discovery.doneLan', { done, cidr: r.lan.cidr, hosts: r.lan.hosts_found, probes: r.lan.probes })
+    : t('discovery.doneEnd', { done });
 }
 
 function RunForm({ onDone }: { onDone: (result: DiscoveryRunResult) => void }) {
+  const { t } = useT();
   const client = useQueryClient();
   const [cidr, setCidr] = useState('');
   const [ports, setPorts] = useState('');
@@ -82,30 +93,32 @@ function RunForm({ onDone }: { onDone: (result: DiscoveryRunResult) => void }) {
     );
   };
   return (
-    <form className="filters discovery-run" onSubmit={submit} aria-label="Run discovery">
+    <form className="filters discovery-run" onSubmit={submit} aria-label={t('discovery.run')}>
       <label>
-        LAN CIDR (optional)
+        {t('discovery.cidr')}
         <input
           value={cidr}
           onChange={(e) => {
             setCidr(e.target.value);
           }}
           placeholder="192.168.1.0/24"
+          translate="no"
         />
       </label>
       <label>
-        Ports (optional)
+        {t('discovery.portsOptional')}
         <input
           value={ports}
           onChange={(e) => {
             setPorts(e.target.value);
           }}
           placeholder="22, 80, 443"
+          translate="no"
         />
       </label>
       <div className="form-submit">
         <button type="submit" className="primary" disabled={run.isPending}>
-          {run.isPending ? 'Discovering…' : 'Run discovery'}
+          {run.isPending ? t('discovery.running') : t('discovery.run')}
         </button>
       </div>
       {run.isError && <ErrorNotice error={run.error} />}
@@ -125,6 +138,7 @@ function DecideDialog({
   deciding: Deciding | null;
   onClose: (done?: string) => void;
 }) {
+  const { t } = useT();
   const client = useQueryClient();
   const [name, setName] = useState('');
   const decide = useMutation({
@@ -140,11 +154,11 @@ function DecideDialog({
     onSuccess: async (result) => {
       setName('');
       onClose(
-        result.status === 'accepted'
-          ? result.created_asset_id
-            ? `${result.title}: accepted, added as an asset`
-            : `${result.title}: accepted`
-          : `${result.title}: dismissed`,
+        t('discovery.decided', {
+          title: result.title,
+          outcome:
+            result.status === 'accepted' ? (result.created_asset_id ? 'added' : 'accepted') : 'dismissed',
+        }),
       );
       await client.invalidateQueries({ queryKey: ['discovery'] });
       if (result.created_asset_id) await client.invalidateQueries({ queryKey: ['assets'] });
@@ -155,8 +169,12 @@ function DecideDialog({
   return (
     <ConfirmDialog
       open={deciding !== null}
-      title={accepting ? `Accept ${s?.title ?? ''}?` : `Dismiss ${s?.title ?? ''}?`}
-      confirmLabel={accepting ? (s?.kind === 'host' ? 'Add as asset' : 'Accept') : 'Dismiss'}
+      title={t(accepting ? 'discovery.acceptTitle' : 'discovery.dismissTitle', { title: s?.title ?? '' })}
+      confirmLabel={
+        accepting
+          ? t(s?.kind === 'host' ? 'discovery.addAsAsset' : 'discovery.accept')
+          : t('discovery.dismiss')
+      }
       busy={decide.isPending}
       onConfirm={() => {
         if (deciding) decide.mutate(deciding);
@@ -168,9 +186,9 @@ function DecideDialog({
     >
       {accepting && s?.kind === 'host' ? (
         <>
-          <p>The host becomes a manual asset with this address; an agent can be enrolled on it later.</p>
+          <p>{t('discovery.hostText')}</p>
           <label>
-            Asset name
+            {t('discovery.assetName')}
             <input
               value={name}
               placeholder={s.detail.address ?? ''}
@@ -181,9 +199,9 @@ function DecideDialog({
           </label>
         </>
       ) : accepting ? (
-        <p>Marks it as known. It lives on its asset already; nothing else changes.</p>
+        <p>{t('discovery.acceptText')}</p>
       ) : (
-        <p>Later runs that find it again leave it dismissed.</p>
+        <p>{t('discovery.dismissText')}</p>
       )}
       {decide.isError && <ErrorNotice error={decide.error} />}
     </ConfirmDialog>
@@ -191,6 +209,7 @@ function DecideDialog({
 }
 
 export function DiscoveryPage() {
+  const { rich, t } = useT();
   const { canMutate } = useSession();
   const [params, setParams] = useSearchParams();
   const rawStatus = params.get('status') ?? 'pending';
@@ -218,15 +237,12 @@ export function DiscoveryPage() {
   };
   return (
     <section className="page" aria-labelledby="discovery-title">
-      <PageHeader titleId="discovery-title" title="Discovery" />
-      <p className="muted">
-        Containers and listening ports the agents report, and hosts on a LAN range when the LAN scan is
-        enabled in the settings. Each finding waits here until someone accepts or dismisses it.
-      </p>
+      <PageHeader titleId="discovery-title" title={t('nav.discovery')} />
+      <p className="muted">{t('discovery.intro')}</p>
       {canMutate && (
         <RunForm
           onDone={(result) => {
-            setNotice(runSummary(result));
+            setNotice(runSummary(result, t));
           }}
         />
       )}
@@ -237,29 +253,33 @@ export function DiscoveryPage() {
       )}
       {made && (
         <p className="notice ok" role="status">
-          {made}: check made. <Link to="/checks">See it on the Checks page</Link>.
+          {rich('discovery.checkMade', {
+            name: <span translate="no">{made}</span>,
+            link: <Link to="/checks">{t('discovery.seeChecks')}</Link>,
+          })}
         </p>
       )}
       {failed !== null && <ErrorNotice error={failed} />}
-      <div className="filters" role="search" aria-label="Filter suggestions">
+      <div className="filters" role="search" aria-label={t('discovery.filters')}>
         <FilterSelect
           id="suggestion-status"
-          label="Status"
+          label={t('discovery.status')}
           value={status ?? 'all'}
           anyValue="all"
-          anyLabel="Any status"
+          anyLabel={t('discovery.anyStatus')}
           options={suggestionStatuses}
+          optionLabel={(value) => t('discovery.statusValue', { status: value })}
           onChange={(value) => {
             setFilter('status', value);
           }}
         />
         <FilterSelect
           id="suggestion-kind"
-          label="Kind"
+          label={t('discovery.kind')}
           value={kind ?? ''}
-          anyLabel="Any kind"
+          anyLabel={t('discovery.anyKind')}
           options={suggestionKinds}
-          optionLabel={(k) => kindLabel[k]}
+          optionLabel={(k) => t('discovery.kindValue', { kind: k })}
           onChange={(value) => {
             setFilter('kind', value);
           }}
@@ -267,10 +287,10 @@ export function DiscoveryPage() {
       </div>
       <PagedQueryStates
         query={suggestions}
-        loadingLabel="Loading suggestions"
+        loadingLabel={t('discovery.loading')}
         empty={
-          <EmptyState title="No suggestions">
-            <p>Run discovery to ask the agents what runs on their hosts.</p>
+          <EmptyState title={t('discovery.none')}>
+            <p>{t('discovery.noneText')}</p>
           </EmptyState>
         }
         page={page}
@@ -283,34 +303,36 @@ export function DiscoveryPage() {
       >
         {(rows) => (
           <div className="rows-scroll">
-            <table className="data-table" aria-label="Suggestions">
+            <table className="data-table" aria-label={t('discovery.suggestions')}>
               <thead>
                 <tr>
-                  <th scope="col">Kind</th>
-                  <th scope="col">Found</th>
-                  <th scope="col">Details</th>
-                  <th scope="col">Last seen</th>
-                  <th scope="col">Status</th>
-                  {canMutate && <th scope="col">Actions</th>}
+                  <th scope="col">{t('discovery.kind')}</th>
+                  <th scope="col">{t('discovery.found')}</th>
+                  <th scope="col">{t('discovery.details')}</th>
+                  <th scope="col">{t('discovery.lastSeen')}</th>
+                  <th scope="col">{t('discovery.status')}</th>
+                  {canMutate && <th scope="col">{t('common.actions')}</th>}
                 </tr>
               </thead>
               <tbody>
                 {rows.map((s) => (
                   <tr key={s.id}>
-                    <td>{kindLabel[s.kind]}</td>
-                    <th scope="row">
+                    <td>{t('discovery.kindValue', { kind: s.kind })}</td>
+                    <th scope="row" translate="no">
                       {s.asset_id ? <Link to={`/assets/${s.asset_id}`}>{s.title}</Link> : s.title}
                     </th>
-                    <td className="muted">{detailText(s)}</td>
-                    <td>
-                      <time dateTime={s.last_seen_at}>{formatTime(s.last_seen_at)}</time>
+                    <td className="muted">
+                      <SuggestionDetail suggestion={s} />
                     </td>
                     <td>
-                      {s.status}
+                      <Time value={s.last_seen_at} />
+                    </td>
+                    <td>
+                      {t('discovery.statusValue', { status: s.status })}
                       {s.created_asset_id && (
                         <>
                           {' '}
-                          (<Link to={`/assets/${s.created_asset_id}`}>asset</Link>)
+                          (<Link to={`/assets/${s.created_asset_id}`}>{t('discovery.asset')}</Link>)
                         </>
                       )}
                     </td>
@@ -335,24 +357,24 @@ export function DiscoveryPage() {
                               <button
                                 type="button"
                                 className="small"
-                                aria-label={`Accept ${s.title}`}
+                                aria-label={t('discovery.acceptNamed', { title: s.title })}
                                 onClick={() => {
                                   setNotice(null);
                                   setDeciding({ suggestion: s, action: 'accept' });
                                 }}
                               >
-                                Accept
+                                {t('discovery.accept')}
                               </button>
                               <button
                                 type="button"
                                 className="small danger"
-                                aria-label={`Dismiss ${s.title}`}
+                                aria-label={t('discovery.dismissNamed', { title: s.title })}
                                 onClick={() => {
                                   setNotice(null);
                                   setDeciding({ suggestion: s, action: 'dismiss' });
                                 }}
                               >
-                                Dismiss
+                                {t('discovery.dismiss')}
                               </button>
                             </>
                           )}

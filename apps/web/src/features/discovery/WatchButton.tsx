@@ -5,6 +5,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DiscoverySuggestion, ServiceCheck } from '@svc/protocol';
 import { hub } from '../../api/client';
+import { useT } from '../../i18n/I18nProvider';
 
 export function WatchButton({
   suggestion,
@@ -15,6 +16,7 @@ export function WatchButton({
   onMade: (check: ServiceCheck) => void;
   onFailed: (error: unknown) => void;
 }) {
+  const { t } = useT();
   const client = useQueryClient();
   const watch = useMutation({
     mutationFn: async () =>
@@ -29,13 +31,13 @@ export function WatchButton({
     <button
       type="button"
       className="small"
-      aria-label={`Watch ${suggestion.title} with a check`}
+      aria-label={t('discovery.watchNamed', { title: suggestion.title })}
       disabled={watch.isPending}
       onClick={() => {
         watch.mutate();
       }}
     >
-      Watch
+      {t('discovery.watch')}
     </button>
   );
 }

@@ -13,6 +13,8 @@ import { fieldProblems, hasUnplacedProblem } from '../../components/form-problem
 import { Loading } from '../../components/Loading';
 import { formatTime } from '../../components/units';
 import { useResourceMutation } from '../../components/use-resource-mutation';
+import { useT } from '../../i18n/I18nProvider';
+import type { Translator } from '../../i18n/translator';
 import { SeverityBadge } from '../alerts/SeverityBadge';
 import './incidents.css';
 
@@ -23,20 +25,20 @@ interface Draft {
 }
 
 /** What the hub would refuse, said before asking it. */
-function draftProblems(draft: Draft): Record<string, string> {
+function draftProblems(draft: Draft, t: Translator['t']): Record<string, string> {
   const problems: Record<string, string> = {};
   if (draft.summary.length > reviewLimits.summaryLength) {
-    problems.summary = `at most ${String(reviewLimits.summaryLength)} characters`;
+    problems.summary = t('incidents.atMostCharacters', { max: reviewLimits.summaryLength });
   }
   if (draft.cause.length > reviewLimits.causeLength) {
-    problems.cause = `at most ${String(reviewLimits.causeLength)} characters`;
+    problems.cause = t('incidents.atMostCharacters', { max: reviewLimits.causeLength });
   }
   if (draft.follow_ups.length > reviewLimits.followUps) {
-    problems.follow_ups = `at most ${String(reviewLimits.followUps)} follow-ups`;
+    problems.follow_ups = t('incidents.atMostFollowUps', { max: reviewLimits.followUps });
   } else if (draft.follow_ups.some((f) => f.text.trim() === '')) {
-    problems.follow_ups = 'each follow-up needs a text';
+    problems.follow_ups = t('incidents.followUpEmpty');
   } else if (draft.follow_ups.some((f) => f.text.length > reviewLimits.followUpLength)) {
-    problems.follow_ups = `a follow-up has at most ${String(reviewLimits.followUpLength)} characters`;
+    problems.follow_ups = t('incidents.followUpTooLong', { max: reviewLimits.followUpLength });
   }
   return problems;
 }
@@ -55,6 +57,7 @@ function saveText(text: string, name: string): void {
 }
 
 function ReviewForm({ review, canEdit }: { review: IncidentReview; canEdit: boolean }) {
+  const { t } = useT();
   const [draft, setDraft] = useState<Draft>({
     summary: review.summary,
     cause: review.cause,
@@ -69,7 +72,7 @@ function ReviewForm({ review, canEdit }: { review: IncidentReview; canEdit: bool
   const problems = { ...fieldProblems(save.error), ...local };
   const submit = (event: SyntheticEvent) => {
     event.preventDefault();
-    const found = draftProblems(draft);
+    const found = draftProblems(draft, t);
     setLocal(found);
     if (Object.keys(found).length === 0) save.mutate(draft);
   };
@@ -80,9 +83,9 @@ function ReviewForm({ review, canEdit }: { review: IncidentReview; canEdit: bool
     }));
   };
   return (
-    <form className="review-form" onSubmit={submit} aria-label="Review" noValidate>
+    <form className="review-form" onSubmit={submit} aria-label={t('incidents.review')} noValidate>
       <div className="field">
-        <label htmlFor="review-summary">Summary</label>
+        <label htmlFor="review-summary">{t('incidents.summary')}</label>
         <textarea
           id="review-summary"
           rows={4}
@@ -101,7 +104,7 @@ function ReviewForm({ review, canEdit }: { review: IncidentReview; canEdit: bool
         )}
       </div>
       <div className="field">
-        <label htmlFor="review-cause">Cause</label>
+        <label htmlFor="review-cause">{t('incidents.cause')}</label>
         <textarea
           id="review-cause"
           rows={3}
@@ -120,14 +123,14 @@ function ReviewForm({ review, canEdit }: { review: IncidentReview; canEdit: bool
         )}
       </div>
       <fieldset className="follow-ups">
-        <legend>Follow-ups</legend>
-        {draft.follow_ups.length === 0 && <p className="muted">None yet.</p>}
+        <legend>{t('incidents.followUps')}</legend>
+        {draft.follow_ups.length === 0 && <p className="muted">{t('incidents.noFollowUps')}</p>}
         <ul>
           {draft.follow_ups.map((f, i) => (
             <li key={i}>
               <input
                 type="checkbox"
-                aria-label={`Follow-up ${String(i + 1)} done`}
+                aria-label={t('incidents.followUpDone', { n: i + 1 })}
                 checked={f.done}
                 disabled={!canEdit}
                 onChange={(e) => {
@@ -135,7 +138,7 @@ function ReviewForm({ review, canEdit }: { review: IncidentReview; canEdit: bool
                 }}
               />
               <input
-                aria-label={`Follow-up ${String(i + 1)}`}
+                aria-label={t('incidents.followUp', { n: i + 1 })}
                 value={f.text}
                 readOnly={!canEdit}
                 onChange={(e) => {
@@ -145,12 +148,12 @@ function ReviewForm({ review, canEdit }: { review: IncidentReview; canEdit: bool
               {canEdit && (
                 <button
                   type="button"
-                  aria-label={`Remove follow-up ${String(i + 1)}`}
+                  aria-label={t('incidents.removeFollowUp', { n: i + 1 })}
                   onClick={() => {
                     setDraft({ ...draft, follow_ups: draft.follow_ups.filter((_, j) => j !== i) });
                   }}
                 >
-                  Remove
+                  {t('common.remove')}
                 </button>
               )}
             </li>
@@ -163,7 +166,7 @@ function ReviewForm({ review, canEdit }: { review: IncidentReview; canEdit: bool
               setDraft({ ...draft, follow_ups: [...draft.follow_ups, { text: '', done: false }] });
             }}
           >
-            Add follow-up
+            {t('incidents.addFollowUp')}
           </button>
         )}
         {problems.follow_ups && (
@@ -175,9 +178,9 @@ function ReviewForm({ review, canEdit }: { review: IncidentReview; canEdit: bool
       {canEdit && (
         <div className="form-actions">
           <button type="submit" className="primary" disabled={save.isPending}>
-            Save review
+            {t('incidents.saveReview')}
           </button>
-          {save.isSuccess && <span role="status">Saved.</span>}
+          {save.isSuccess && <span role="status">{t('incidents.saved')}</span>}
         </div>
       )}
       {hasUnplacedProblem(save.error) && <ErrorNotice error={save.error} />}
@@ -186,6 +189,7 @@ function ReviewForm({ review, canEdit }: { review: IncidentReview; canEdit: bool
 }
 
 export function IncidentReviewPage() {
+  const { rich, t } = useT();
   const { id = '' } = useParams();
   const { canMutate } = useSession();
   const review = useQuery({
@@ -205,34 +209,48 @@ export function IncidentReviewPage() {
   return (
     <section className="page" aria-labelledby="review-title">
       <div className="page-header">
-        <h1 id="review-title">Incident review</h1>
-        <Link to="/incidents?status=all">All incidents</Link>
+        <h1 id="review-title">{t('incidents.reviewTitle')}</h1>
+        <Link to="/incidents?status=all">{t('incidents.all')}</Link>
         {review.isSuccess && (
           <button type="button" onClick={() => void exportMarkdown()}>
-            Export Markdown
+            {t('incidents.export')}
           </button>
         )}
       </div>
       {exportError !== null && <ErrorNotice error={exportError} />}
-      {review.isPending && <Loading label="Loading the review" />}
+      {review.isPending && <Loading label={t('incidents.loadingReview')} />}
       {review.isError && <ErrorNotice error={review.error} retry={() => void review.refetch()} />}
       {review.isSuccess && (
         <>
           <p className="review-incident">
-            <SeverityBadge severity={review.data.incident.severity} /> {review.data.incident.title} —{' '}
-            {review.data.incident.status}, opened {formatTime(review.data.incident.opened_at)}
-            {review.data.incident.resolved_at && `, resolved ${formatTime(review.data.incident.resolved_at)}`}
+            <SeverityBadge severity={review.data.incident.severity} />{' '}
+            {rich(review.data.incident.resolved_at ? 'incidents.openedResolved' : 'incidents.openedAt', {
+              title: <span translate="no">{review.data.incident.title}</span>,
+              status: t('incidents.statusValue', { status: review.data.incident.status }),
+              opened: formatTime(review.data.incident.opened_at),
+              resolved: formatTime(review.data.incident.resolved_at),
+            })}
           </p>
           <ReviewForm key={review.data.incident.id} review={review.data} canEdit={canMutate} />
           <section aria-labelledby="timeline-title">
-            <h2 id="timeline-title">Timeline</h2>
-            {review.data.note && <p className="muted">{review.data.note}</p>}
-            <ol className="timeline" aria-label="Timeline">
+            <h2 id="timeline-title">{t('incidents.timeline')}</h2>
+            {review.data.note && (
+              <p className="muted" translate="no">
+                {review.data.note}
+              </p>
+            )}
+            <ol className="timeline" aria-label={t('incidents.timeline')}>
               {review.data.timeline.map((e, i) => (
                 <li key={`${e.ts}-${e.ref_id ?? ''}-${String(i)}`} className={`timeline-${e.source}`}>
-                  <time dateTime={e.ts}>{formatTime(e.ts)}</time> <span className="muted">{e.source}</span>{' '}
-                  {e.text}
-                  {e.actor && <span className="muted"> (by {e.actor})</span>}
+                  <time dateTime={e.ts}>{formatTime(e.ts)}</time>{' '}
+                  <span className="muted">{t('incidents.source', { source: e.source })}</span>{' '}
+                  <span translate="no">{e.text}</span>
+                  {e.actor && (
+                    <span className="muted">
+                      {' '}
+                      {rich('incidents.by', { actor: <span translate="no">{e.actor}</span> })}
+                    </span>
+                  )}
                 </li>
               ))}
             </ol>

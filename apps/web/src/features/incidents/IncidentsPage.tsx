@@ -11,7 +11,8 @@ import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
 import { PagedQueryStates } from '../../components/QueryStates';
 import { useResourceMutation } from '../../components/use-resource-mutation';
-import { formatTime } from '../../components/units';
+import { Time } from '../../components/Time';
+import { useT } from '../../i18n/I18nProvider';
 import { SeverityBadge } from '../alerts/SeverityBadge';
 import { useLiveInterval } from '../events/LiveEvents';
 
@@ -22,6 +23,7 @@ function isStatus(value: string): value is (typeof incidentStatuses)[number] {
 }
 
 export function IncidentsPage() {
+  const { t } = useT();
   const { canMutate } = useSession();
   const [params, setParams] = useSearchParams();
   const raw = params.get('status') ?? 'open';
@@ -46,17 +48,18 @@ export function IncidentsPage() {
   });
   return (
     <section className="page" aria-labelledby="incidents-title">
-      <PageHeader titleId="incidents-title" title="Incidents">
-        <Link to="/alerts">Alerts</Link>
+      <PageHeader titleId="incidents-title" title={t('nav.incidents')}>
+        <Link to="/alerts">{t('nav.alerts')}</Link>
       </PageHeader>
-      <div className="filters" role="search" aria-label="Filter incidents">
+      <div className="filters" role="search" aria-label={t('incidents.filters')}>
         <FilterSelect
           id="incident-status"
-          label="Status"
+          label={t('incidents.status')}
           value={status ?? 'all'}
           anyValue="all"
-          anyLabel="Any status"
+          anyLabel={t('incidents.anyStatus')}
           options={incidentStatuses}
+          optionLabel={(value) => t('incidents.statusValue', { status: value })}
           onChange={(value) => {
             setParams(new URLSearchParams({ status: value }), { replace: true });
           }}
@@ -64,10 +67,10 @@ export function IncidentsPage() {
       </div>
       <PagedQueryStates
         query={incidents}
-        loadingLabel="Loading incidents"
+        loadingLabel={t('incidents.loading')}
         empty={
-          <EmptyState title="No incidents">
-            <p>An incident opens when an asset's first alert fires, and gathers the alerts that follow.</p>
+          <EmptyState title={t('incidents.none')}>
+            <p>{t('incidents.noneText')}</p>
           </EmptyState>
         }
         page={page}
@@ -80,16 +83,16 @@ export function IncidentsPage() {
       >
         {(rows) => (
           <div className="rows-scroll">
-            <table className="data-table" aria-label="Incidents">
+            <table className="data-table" aria-label={t('nav.incidents')}>
               <thead>
                 <tr>
-                  <th scope="col">Severity</th>
-                  <th scope="col">Title</th>
-                  <th scope="col">Alerts</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Opened</th>
-                  <th scope="col">Review</th>
-                  {canMutate && <th scope="col">Actions</th>}
+                  <th scope="col">{t('incidents.severity')}</th>
+                  <th scope="col">{t('incidents.titleColumn')}</th>
+                  <th scope="col">{t('nav.alerts')}</th>
+                  <th scope="col">{t('incidents.status')}</th>
+                  <th scope="col">{t('incidents.opened')}</th>
+                  <th scope="col">{t('incidents.review')}</th>
+                  {canMutate && <th scope="col">{t('common.actions')}</th>}
                 </tr>
               </thead>
               <tbody>
@@ -98,17 +101,22 @@ export function IncidentsPage() {
                     <td>
                       <SeverityBadge severity={i.severity} />
                     </td>
-                    <th scope="row">
+                    <th scope="row" translate="no">
                       <Link to={`/alerts?status=all&asset=${encodeURIComponent(i.asset_id)}`}>{i.title}</Link>
                     </th>
                     <td className="cell-number">
-                      {i.active_alerts} active / {i.alert_count}
+                      {t('incidents.activeOf', { active: i.active_alerts, total: i.alert_count })}
                     </td>
-                    <td>{i.status}</td>
-                    <td>{formatTime(i.opened_at)}</td>
+                    <td>{t('incidents.statusValue', { status: i.status })}</td>
                     <td>
-                      <Link to={`/incidents/${encodeURIComponent(i.id)}`} aria-label={`Review ${i.title}`}>
-                        Review
+                      <Time value={i.opened_at} />
+                    </td>
+                    <td>
+                      <Link
+                        to={`/incidents/${encodeURIComponent(i.id)}`}
+                        aria-label={t('incidents.reviewNamed', { title: i.title })}
+                      >
+                        {t('incidents.review')}
                       </Link>
                     </td>
                     {canMutate && (
@@ -120,7 +128,7 @@ export function IncidentsPage() {
                               setResolving(i);
                             }}
                           >
-                            Resolve
+                            {t('incidents.resolve')}
                           </button>
                         )}
                       </td>
@@ -134,8 +142,8 @@ export function IncidentsPage() {
       </PagedQueryStates>
       <ConfirmMutationDialog
         record={resolving}
-        title={() => 'Resolve incident'}
-        confirmLabel="Resolve"
+        title={() => t('incidents.resolveTitle')}
+        confirmLabel={t('incidents.resolve')}
         mutation={resolve}
         onClose={() => {
           setResolving(null);
@@ -143,8 +151,8 @@ export function IncidentsPage() {
       >
         {(incident) => (
           <>
-            <p>{incident.title}</p>
-            <p>Its alerts stay as they are; the asset's next alert opens a new incident.</p>
+            <p translate="no">{incident.title}</p>
+            <p>{t('incidents.resolveText')}</p>
           </>
         )}
       </ConfirmMutationDialog>

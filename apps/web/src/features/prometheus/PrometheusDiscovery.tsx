@@ -11,6 +11,7 @@ import { CopyButton } from '../../components/CopyButton';
 import { PanelForm } from '../../components/PanelForm';
 import { TextField } from '../../components/TextField';
 import { useResourceMutation } from '../../components/use-resource-mutation';
+import { useT } from '../../i18n/I18nProvider';
 import { prometheusKey } from './prometheus-query';
 
 function scrapeConfig(url: string): string {
@@ -28,6 +29,7 @@ function scrapeConfig(url: string): string {
 }
 
 export function PrometheusDiscovery({ settings }: { settings: PrometheusSettings }) {
+  const { rich, t } = useT();
   const url = `${window.location.origin}${settings.targets_path}`;
   const [port, setPort] = useState(String(settings.exporter.default_port));
   const [groupPorts, setGroupPorts] = useState<{ group_id: string; port: string }[]>(() =>
@@ -41,28 +43,34 @@ export function PrometheusDiscovery({ settings }: { settings: PrometheusSettings
     mutationFn: async (body: { default_port: number; group_ports: PrometheusGroupPort[] }) =>
       (await hub.call('prometheus.exporter', { body })).data,
     invalidates: [prometheusKey],
-    notice: (saved) => `Targets now default to port ${String(saved.exporter.default_port)}.`,
+    notice: (saved) => t('prometheus.portSaved', { port: String(saved.exporter.default_port) }),
   });
   const portNumber = Number(port);
   return (
     <section className="panel" aria-labelledby="prometheus-sd-title">
-      <h2 id="prometheus-sd-title">Service discovery</h2>
+      <h2 id="prometheus-sd-title">{t('prometheus.discovery')}</h2>
       <p>
-        Prometheus lists the assets as targets from this URL (<code>http_sd_configs</code>), read with an API
-        key holding the <code>prometheus:sd</code> scope; a key restricted to some assets lists only those.
+        {rich('prometheus.discoveryText', {
+          config: <code>http_sd_configs</code>,
+          scope: <code>prometheus:sd</code>,
+        })}
       </p>
       <p className="sd-url">
-        <code aria-label="Service discovery URL">{url}</code> <CopyButton text={url} label="Copy URL" />
+        <code aria-label={t('prometheus.discoveryUrl')}>{url}</code>{' '}
+        <CopyButton text={url} label={t('prometheus.copyUrl')} />
       </p>
-      <pre aria-label="Prometheus configuration">{scrapeConfig(url)}</pre>
+      <pre aria-label={t('prometheus.configuration')} translate="no">
+        {scrapeConfig(url)}
+      </pre>
       <p className="muted">
-        Labels: <code>asset_id</code>, <code>name</code>, <code>groups</code>, <code>platform</code>,{' '}
-        <code>status</code>. An asset&apos;s tags steer it: <code>prometheus.port:9101</code>,{' '}
-        <code>prometheus.address:10.0.0.5</code>, <code>prometheus.skip</code>. Groups with their own port:{' '}
-        {settings.exporter.group_ports.length}.
+        {rich('prometheus.labels', {
+          labels: <code>asset_id, name, groups, platform, status</code>,
+          tags: <code>prometheus.port:9101, prometheus.address:10.0.0.5, prometheus.skip</code>,
+          n: settings.exporter.group_ports.length,
+        })}
       </p>
       <PanelForm
-        title="Exporter ports"
+        title={t('prometheus.exporterPorts')}
         mutation={save}
         onSubmit={() => {
           save.mutate({
@@ -72,12 +80,12 @@ export function PrometheusDiscovery({ settings }: { settings: PrometheusSettings
               .map((g) => ({ group_id: g.group_id, port: Number(g.port) })),
           });
         }}
-        submitLabel="Save port"
+        submitLabel={t('prometheus.savePort')}
         canSubmit={Number.isInteger(portNumber) && portNumber >= 1 && portNumber <= 65_535}
       >
         <TextField
-          label="Default exporter port"
-          hint="Of an asset with no port tag and no group port (node_exporter listens on 9100)"
+          label={t('prometheus.defaultPort')}
+          hint={t('prometheus.defaultPortHint')}
           problem={save.problems.default_port}
           value={port}
           onChange={setPort}
@@ -86,26 +94,26 @@ export function PrometheusDiscovery({ settings }: { settings: PrometheusSettings
         {groupPorts.map((entry, i) => (
           <div className="run-options" key={i}>
             <label>
-              Group{' '}
+              {t('prometheus.group')}{' '}
               <select
-                aria-label={`Group ${String(i + 1)}`}
+                aria-label={t('prometheus.groupN', { n: i + 1 })}
                 value={entry.group_id}
                 onChange={(e) => {
                   setGroupPorts(groupPorts.map((g, j) => (j === i ? { ...g, group_id: e.target.value } : g)));
                 }}
               >
-                <option value="">Choose a group</option>
+                <option value="">{t('prometheus.chooseGroup')}</option>
                 {(groups.data ?? []).map((g) => (
-                  <option key={g.id} value={g.id}>
+                  <option key={g.id} value={g.id} translate="no">
                     {g.name}
                   </option>
                 ))}
               </select>
             </label>
             <label>
-              Port{' '}
+              {t('prometheus.port')}{' '}
               <input
-                aria-label={`Port of group ${String(i + 1)}`}
+                aria-label={t('prometheus.portOfGroup', { n: i + 1 })}
                 inputMode="numeric"
                 value={entry.port}
                 onChange={(e) => {
@@ -119,7 +127,7 @@ export function PrometheusDiscovery({ settings }: { settings: PrometheusSettings
                 setGroupPorts(groupPorts.filter((_, j) => j !== i));
               }}
             >
-              Remove
+              {t('common.remove')}
             </button>
           </div>
         ))}
@@ -130,7 +138,7 @@ export function PrometheusDiscovery({ settings }: { settings: PrometheusSettings
             setGroupPorts([...groupPorts, { group_id: '', port: '9100' }]);
           }}
         >
-          Add a group port
+          {t('prometheus.addGroupPort')}
         </button>
         {save.notice && <p role="status">{save.notice}</p>}
       </PanelForm>

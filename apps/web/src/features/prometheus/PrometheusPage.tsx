@@ -4,18 +4,22 @@
  */
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
+import { useT } from '../../i18n/I18nProvider';
 import { PrometheusDiscovery } from './PrometheusDiscovery';
 import { usePrometheusSettings } from './prometheus-query';
 import { RemoteWriteSettings } from './RemoteWriteSettings';
 
 export function PrometheusPage() {
+  const { t } = useT();
   const settings = usePrometheusSettings();
   return (
     <section className="page" aria-labelledby="prometheus-title">
       <div className="page-header">
-        <h1 id="prometheus-title">Prometheus</h1>
+        <h1 id="prometheus-title" translate="no">
+          Prometheus
+        </h1>
       </div>
-      {settings.isPending && <Loading label="Loading the Prometheus settings" />}
+      {settings.isPending && <Loading label={t('prometheus.loading')} />}
       {settings.isError && <ErrorNotice error={settings.error} retry={() => void settings.refetch()} />}
       {settings.isSuccess && (
         <>

@@ -17,42 +17,54 @@ import { hub } from '../../api/client';
 import { FormField } from '../../components/FormField';
 import { PanelForm } from '../../components/PanelForm';
 import { TextField } from '../../components/TextField';
-import { formatTime } from '../../components/units';
+import { Time } from '../../components/Time';
 import { useResourceMutation } from '../../components/use-resource-mutation';
+import { useT } from '../../i18n/I18nProvider';
 import { prometheusKey } from './prometheus-query';
 
 function RemoteWriteStatusFacts({ status }: { status: RemoteWriteStatus | null }) {
-  if (status === null) return <p className="muted">Nothing sent yet.</p>;
+  const { t } = useT();
+  if (status === null) return <p className="muted">{t('prometheus.nothingSent')}</p>;
   return (
-    <dl className="facts" aria-label="Remote write status">
+    <dl className="facts" aria-label={t('prometheus.rwStatus')}>
       <div>
-        <dt>Keeping up</dt>
-        <dd className={status.keeping_up ? 'state-ok' : 'state-bad'}>{status.keeping_up ? 'Yes' : 'No'}</dd>
-      </div>
-      <div>
-        <dt>Backlog</dt>
-        <dd>
-          {status.backlog_samples}
-          {status.backlog_capped ? '+' : ''} samples
+        <dt>{t('prometheus.keepingUp')}</dt>
+        <dd className={status.keeping_up ? 'state-ok' : 'state-bad'}>
+          {t('prometheus.yesNo', { value: status.keeping_up ? 'yes' : 'no' })}
         </dd>
       </div>
       <div>
-        <dt>Sent</dt>
-        <dd>{status.sent_samples} samples</dd>
-      </div>
-      <div>
-        <dt>Dropped</dt>
-        <dd>{status.dropped_samples} samples</dd>
-      </div>
-      <div>
-        <dt>Last success</dt>
-        <dd>{status.last_success_at ? formatTime(status.last_success_at) : '—'}</dd>
-      </div>
-      <div>
-        <dt>Last error</dt>
+        <dt>{t('prometheus.backlog')}</dt>
         <dd>
-          {status.last_error ?? '—'}
-          {status.last_error_at ? ` (${formatTime(status.last_error_at)})` : ''}
+          {t(status.backlog_capped ? 'prometheus.samplesCapped' : 'prometheus.samples', {
+            n: status.backlog_samples,
+          })}
+        </dd>
+      </div>
+      <div>
+        <dt>{t('prometheus.sent')}</dt>
+        <dd>{t('prometheus.samples', { n: status.sent_samples })}</dd>
+      </div>
+      <div>
+        <dt>{t('prometheus.dropped')}</dt>
+        <dd>{t('prometheus.samples', { n: status.dropped_samples })}</dd>
+      </div>
+      <div>
+        <dt>{t('prometheus.lastSuccess')}</dt>
+        <dd>
+          <Time value={status.last_success_at} />
+        </dd>
+      </div>
+      <div>
+        <dt>{t('prometheus.lastError')}</dt>
+        <dd>
+          <span translate="no">{status.last_error ?? '—'}</span>
+          {status.last_error_at && (
+            <>
+              {' ('}
+              <Time value={status.last_error_at} />)
+            </>
+          )}
         </dd>
       </div>
     </dl>
@@ -101,6 +113,7 @@ function bodyOf(draft: Draft): RemoteWriteUpdate {
 }
 
 export function RemoteWriteSettings({ settings }: { settings: PrometheusSettings }) {
+  const { rich, t } = useT();
   const [draft, setDraft] = useState<Draft>(() => draftOf(settings));
   const set = (changes: Partial<Draft>) => {
     setDraft((d) => ({ ...d, ...changes }));
@@ -111,30 +124,32 @@ export function RemoteWriteSettings({ settings }: { settings: PrometheusSettings
     onSuccess: () => {
       set({ credentials: '' });
     },
-    notice: () => 'Remote write saved.',
+    notice: () => t('prometheus.rwSaved'),
   });
   const remove = useResourceMutation({
     mutationFn: async () => (await hub.call('prometheus.remoteWriteRemove', {})).data,
     invalidates: [prometheusKey],
-    notice: () => 'Remote write removed.',
+    notice: () => t('prometheus.rwRemoved'),
   });
   const p = save.problems;
   const credentialsSet = settings.remote_write?.credentials_set === true;
   return (
     <section className="panel" aria-labelledby="prometheus-rw-title">
-      <h2 id="prometheus-rw-title">Remote write</h2>
+      <h2 id="prometheus-rw-title">{t('prometheus.remoteWrite')}</h2>
       <p>
-        The hub sends the metrics its agents report (<code>svc_cpu_percent</code>, <code>svc_load1</code>, …
-        with the labels <code>asset_id</code> and <code>name</code>) to a Prometheus-compatible receiver.
+        {rich('prometheus.remoteWriteText', {
+          metrics: <code>svc_cpu_percent, svc_load1, …</code>,
+          labels: <code>asset_id, name</code>,
+        })}
       </p>
       {settings.remote_write !== null && <RemoteWriteStatusFacts status={settings.status} />}
       <PanelForm
-        title={settings.remote_write === null ? 'Set up remote write' : 'Receiver'}
+        title={t(settings.remote_write === null ? 'prometheus.setUp' : 'prometheus.receiver')}
         mutation={save}
         onSubmit={() => {
           save.mutate(bodyOf(draft));
         }}
-        submitLabel="Save remote write"
+        submitLabel={t('prometheus.saveRw')}
         canSubmit={draft.url.trim() !== ''}
         beside={
           settings.remote_write !== null && (
@@ -145,7 +160,7 @@ export function RemoteWriteSettings({ settings }: { settings: PrometheusSettings
               }}
               disabled={remove.isPending}
             >
-              Remove remote write
+              {t('prometheus.removeRw')}
             </button>
           )
         }
@@ -158,18 +173,18 @@ export function RemoteWriteSettings({ settings }: { settings: PrometheusSettings
               set({ enabled: e.target.checked });
             }}
           />{' '}
-          Send metrics
+          {t('prometheus.sendMetrics')}
         </label>
         <TextField
-          label="Receiver URL"
-          hint="e.g. https://prometheus.lan:9090/api/v1/write; checked by the hub's outbound rules"
+          label={t('prometheus.receiverUrl')}
+          hint={t('prometheus.receiverUrlHint', { example: 'https://prometheus.lan:9090/api/v1/write' })}
           problem={p.url}
           value={draft.url}
           onChange={(url) => {
             set({ url });
           }}
         />
-        <FormField label="Authentication" problem={p.auth}>
+        <FormField label={t('prometheus.auth')} problem={p.auth}>
           {(props) => (
             <select
               {...props}
@@ -180,11 +195,7 @@ export function RemoteWriteSettings({ settings }: { settings: PrometheusSettings
             >
               {remoteWriteAuthKinds.map((kind) => (
                 <option key={kind} value={kind}>
-                  {kind === 'none'
-                    ? 'None'
-                    : kind === 'bearer'
-                      ? 'Bearer token'
-                      : 'Basic (user and password)'}
+                  {t('prometheus.authKind', { kind })}
                 </option>
               ))}
             </select>
@@ -192,7 +203,7 @@ export function RemoteWriteSettings({ settings }: { settings: PrometheusSettings
         </FormField>
         {draft.auth === 'basic' && (
           <TextField
-            label="Username"
+            label={t('prometheus.username')}
             problem={p.username}
             value={draft.username}
             onChange={(username) => {
@@ -202,10 +213,10 @@ export function RemoteWriteSettings({ settings }: { settings: PrometheusSettings
         )}
         {draft.auth !== 'none' && (
           <TextField
-            label={draft.auth === 'bearer' ? 'Token' : 'Password'}
+            label={t(draft.auth === 'bearer' ? 'prometheus.token' : 'prometheus.password')}
             type="password"
             autoComplete="off"
-            hint={credentialsSet ? 'Stored; leave empty to keep it' : 'Stored sealed, never shown again'}
+            hint={t(credentialsSet ? 'prometheus.credentialsKept' : 'prometheus.credentialsSealed')}
             problem={p.credentials}
             value={draft.credentials}
             onChange={(credentials) => {
@@ -213,7 +224,7 @@ export function RemoteWriteSettings({ settings }: { settings: PrometheusSettings
             }}
           />
         )}
-        <FormField label="Certificate check" problem={p.tls_mode}>
+        <FormField label={t('prometheus.tlsMode')} problem={p.tls_mode}>
           {(props) => (
             <select
               {...props}
@@ -224,13 +235,7 @@ export function RemoteWriteSettings({ settings }: { settings: PrometheusSettings
             >
               {connectorTlsModes.map((mode) => (
                 <option key={mode} value={mode}>
-                  {mode === 'system'
-                    ? 'Trusted CAs'
-                    : mode === 'pinned_ca'
-                      ? 'A CA of its own'
-                      : mode === 'fingerprint'
-                        ? 'Pinned certificate fingerprint'
-                        : 'No check (insecure)'}
+                  {t('prometheus.tlsModeValue', { mode })}
                 </option>
               ))}
             </select>
@@ -238,7 +243,7 @@ export function RemoteWriteSettings({ settings }: { settings: PrometheusSettings
         </FormField>
         {draft.tlsMode === 'pinned_ca' && (
           <TextField
-            label="CA certificate (PEM)"
+            label={t('prometheus.caPem')}
             multiline
             rows={4}
             problem={p.tls_ca}
@@ -250,7 +255,7 @@ export function RemoteWriteSettings({ settings }: { settings: PrometheusSettings
         )}
         {draft.tlsMode === 'fingerprint' && (
           <TextField
-            label="SHA-256 fingerprint"
+            label={t('prometheus.fingerprint')}
             problem={p.tls_fingerprint}
             value={draft.tlsFingerprint}
             onChange={(tlsFingerprint) => {
@@ -259,8 +264,8 @@ export function RemoteWriteSettings({ settings }: { settings: PrometheusSettings
           />
         )}
         <TextField
-          label="Backlog bound (samples)"
-          hint="Unsent samples beyond it are dropped, oldest first"
+          label={t('prometheus.backlogBound')}
+          hint={t('prometheus.backlogBoundHint')}
           inputMode="numeric"
           problem={p.max_backlog_samples}
           value={draft.maxBacklog}

@@ -13,56 +13,57 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { TextField } from '../../components/TextField';
 import { Loading } from '../../components/Loading';
 import { Time } from '../../components/Time';
+import { useT } from '../../i18n/I18nProvider';
 
 const tlsKey = ['tls'] as const;
 
-const sourceText: Record<TlsStatus['source'], string> = {
-  builtin: 'Built-in: the hub’s own CA signs its certificate and renews it',
-  external: 'Deployment: certificate files named by SVC_TLS_CERT and SVC_TLS_KEY',
-  uploaded: 'Uploaded override: wins over the deployment’s source until cleared',
-  disabled: 'Disabled: plain HTTP (only behind a TLS proxy or on loopback)',
-};
-
-function CertificateFacts({ title, cert }: { title: string; cert: CertificateDetails }) {
+function CertificateFacts({
+  title,
+  testId,
+  cert,
+}: {
+  title: string;
+  /** Names the fingerprint for the browser tests, whatever the language. */
+  testId: string;
+  cert: CertificateDetails;
+}) {
+  const { t } = useT();
   return (
     <section className="panel" aria-label={title}>
       <h2>{title}</h2>
       <dl className="kv">
         <div>
-          <dt>Subject</dt>
-          <dd>{cert.subject}</dd>
+          <dt>{t('tls.subject')}</dt>
+          <dd translate="no">{cert.subject}</dd>
         </div>
         <div>
-          <dt>Issuer</dt>
-          <dd>{cert.issuer}</dd>
+          <dt>{t('tls.issuer')}</dt>
+          <dd translate="no">{cert.issuer}</dd>
         </div>
         <div>
-          <dt>Valid from</dt>
+          <dt>{t('tls.validFrom')}</dt>
           <dd>
             <Time value={cert.not_before} />
           </dd>
         </div>
         <div>
-          <dt>Expires</dt>
+          <dt>{t('tls.expires')}</dt>
           <dd>
             <Time value={cert.not_after} />
           </dd>
         </div>
         <div>
-          <dt>Fingerprint (SHA-256)</dt>
+          <dt>{t('tls.fingerprint')}</dt>
           <dd>
-            <code
-              className="fingerprint"
-              data-testid={`${title.toLowerCase().replace(/\W+/g, '-')}-fingerprint`}
-            >
+            <code className="fingerprint" data-testid={`${testId}-fingerprint`}>
               {cert.fingerprint_sha256}
             </code>
           </dd>
         </div>
         {cert.subject_alt_names.length > 0 && (
           <div>
-            <dt>Names</dt>
-            <dd>{cert.subject_alt_names.join(', ')}</dd>
+            <dt>{t('tls.names')}</dt>
+            <dd translate="no">{cert.subject_alt_names.join(', ')}</dd>
           </div>
         )}
       </dl>
@@ -112,6 +113,7 @@ function PemField({
         className="mono"
         value={value}
         placeholder={placeholder}
+        translate="no"
         onChange={onChange}
       />
       <label className="file-input">
@@ -123,6 +125,7 @@ function PemField({
 }
 
 function UploadOverride({ status }: { status: TlsStatus }) {
+  const { rich, t } = useT();
   const client = useQueryClient();
   const [certificate, setCertificate] = useState('');
   const [privateKey, setPrivateKey] = useState('');
@@ -146,44 +149,44 @@ function UploadOverride({ status }: { status: TlsStatus }) {
   };
   return (
     <section className="panel" aria-labelledby="tls-upload-title">
-      <h2 id="tls-upload-title">Upload a certificate</h2>
+      <h2 id="tls-upload-title">{t('tls.uploadTitle')}</h2>
       <form className="stack-form" onSubmit={submit} noValidate>
         <PemField
-          label="Certificate chain (PEM)"
+          label={t('tls.chain')}
           problem={problems.certificate}
-          hint="The server certificate first, then its intermediates."
+          hint={t('tls.chainHint')}
           placeholder="-----BEGIN CERTIFICATE-----"
           value={certificate}
           onChange={setCertificate}
-          fileLabel="Or read the chain from a file"
+          fileLabel={t('tls.chainFile')}
           accept=".pem,.crt,.cer"
         />
         <PemField
-          label="Private key (PEM)"
+          label={t('tls.key')}
           problem={problems.private_key}
-          hint="Matching the certificate; stored encrypted and never shown again."
+          hint={t('tls.keyHint')}
           placeholder="-----BEGIN PRIVATE KEY-----"
           value={privateKey}
           onChange={setPrivateKey}
-          fileLabel="Or read the key from a file"
+          fileLabel={t('tls.keyFile')}
           accept=".pem,.key"
         />
         {upload.isError && <ErrorNotice error={upload.error} />}
         {upload.isSuccess && (
           <p className="notice ok" role="status">
-            The hub serves the uploaded certificate now.
+            {t('tls.uploaded')}
           </p>
         )}
         <div>
           <button type="submit" className="primary" disabled={!certificate.trim() || !privateKey.trim()}>
-            Upload certificate
+            {t('tls.upload')}
           </button>
         </div>
       </form>
       <ConfirmDialog
         open={confirming}
-        title="Serve the uploaded certificate?"
-        confirmLabel="Upload and serve it"
+        title={t('tls.uploadConfirmTitle')}
+        confirmLabel={t('tls.uploadConfirm')}
         busy={upload.isPending}
         onConfirm={() => {
           upload.mutate();
@@ -192,22 +195,15 @@ function UploadOverride({ status }: { status: TlsStatus }) {
           setConfirming(false);
         }}
       >
-        <p>
-          The hub serves it at once for new connections, instead of the {status.source} source, until the
-          override is cleared.
-        </p>
-        {status.source === 'builtin' && (
-          <p>
-            Agents that pinned the hub’s CA must be able to verify the new certificate (a public CA they
-            trust, or one issued by the hub’s CA), or they cannot reconnect.
-          </p>
-        )}
+        <p>{rich('tls.uploadText', { source: <strong translate="no">{status.source}</strong> })}</p>
+        {status.source === 'builtin' && <p>{t('tls.uploadPinned')}</p>}
       </ConfirmDialog>
     </section>
   );
 }
 
 function ClearOverride() {
+  const { t } = useT();
   const client = useQueryClient();
   const [confirming, setConfirming] = useState(false);
   const clear = useMutation({
@@ -227,12 +223,12 @@ function ClearOverride() {
           setConfirming(true);
         }}
       >
-        Clear the override
+        {t('tls.clear')}
       </button>
       <ConfirmDialog
         open={confirming}
-        title="Clear the uploaded certificate?"
-        confirmLabel="Clear override"
+        title={t('tls.clearTitle')}
+        confirmLabel={t('tls.clearConfirm')}
         busy={clear.isPending}
         onConfirm={() => {
           clear.mutate();
@@ -241,9 +237,7 @@ function ClearOverride() {
           setConfirming(false);
         }}
       >
-        <p>
-          The hub serves its startup source again (built-in or the deployment’s files), for new connections.
-        </p>
+        <p>{t('tls.clearText')}</p>
         {clear.isError && <ErrorNotice error={clear.error} />}
       </ConfirmDialog>
     </>
@@ -251,38 +245,39 @@ function ClearOverride() {
 }
 
 export function TlsPage() {
+  const { t } = useT();
   const tls = useQuery({
     queryKey: tlsKey,
     queryFn: async () => (await hub.call('settings.tlsGet')).data,
   });
-  if (tls.isPending) return <Loading label="Loading the TLS status" />;
+  if (tls.isPending) return <Loading label={t('tls.loading')} />;
   if (tls.isError) return <ErrorNotice error={tls.error} retry={() => void tls.refetch()} />;
   const status = tls.data;
   return (
     <section className="page" aria-labelledby="tls-title">
       <div className="page-header">
-        <h1 id="tls-title">TLS</h1>
+        <h1 id="tls-title">{t('tls.title')}</h1>
       </div>
       <dl className="facts">
         <div>
-          <dt>Source</dt>
+          <dt>{t('tls.source')}</dt>
           <dd data-testid="tls-source">
-            <strong>{status.source}</strong> — {sourceText[status.source]}
+            <strong translate="no">{status.source}</strong> — {t('tls.sourceText', { source: status.source })}
           </dd>
         </div>
         <div>
-          <dt>Mode (startup)</dt>
-          <dd>{status.mode}</dd>
+          <dt>{t('tls.mode')}</dt>
+          <dd translate="no">{status.mode}</dd>
         </div>
         <div>
-          <dt>Renews</dt>
+          <dt>{t('tls.renews')}</dt>
           <dd>
-            <Time value={status.renews_at} empty="not automatically" />
+            <Time value={status.renews_at} empty={t('tls.notAutomatically')} />
           </dd>
         </div>
         {status.override_uploaded_at && (
           <div>
-            <dt>Override uploaded</dt>
+            <dt>{t('tls.overrideUploaded')}</dt>
             <dd>
               <Time value={status.override_uploaded_at} />
             </dd>
@@ -291,19 +286,25 @@ export function TlsPage() {
       </dl>
       <div className="panels tls-panels">
         {status.certificate ? (
-          <CertificateFacts title="Server certificate" cert={status.certificate} />
+          <CertificateFacts
+            title={t('tls.serverCertificate')}
+            testId="server-certificate"
+            cert={status.certificate}
+          />
         ) : (
           <section className="panel">
-            <h2>Server certificate</h2>
-            <p className="muted">None: the hub serves plain HTTP.</p>
+            <h2>{t('tls.serverCertificate')}</h2>
+            <p className="muted">{t('tls.plainHttp')}</p>
           </section>
         )}
-        {status.ca && <CertificateFacts title="Certificate authority" cert={status.ca} />}
+        {status.ca && (
+          <CertificateFacts title={t('tls.authority')} testId="certificate-authority" cert={status.ca} />
+        )}
       </div>
       <div className="actions-row">
         {status.ca_download && (
           <a className="button" href="/api/v1/tls/ca.crt" download="svc-ca.crt">
-            Download the CA certificate
+            {t('tls.downloadCa')}
           </a>
         )}
         {status.source === 'uploaded' && <ClearOverride />}

@@ -1,0 +1,22 @@
+/** The saved actions page (features/actions). */
+export const actions = {
+  'actions.title': 'Saved actions',
+  'actions.new': 'New action',
+  'actions.newTitle': 'New saved action',
+  'actions.save': 'Save action',
+  'actions.name': 'Name',
+  'actions.command': 'Command',
+  'actions.runsOn': 'Runs on',
+  'actions.created': 'Created',
+  'actions.onGroup': 'group {name}',
+  'actions.onAssets': '{n, plural, one {# asset} other {# assets}}',
+  'actions.loading': 'Loading saved actions',
+  'actions.none': 'No saved actions yet',
+  'actions.noneText': 'A saved action keeps a command and where it runs, to run again with one click.',
+  'actions.run': 'Run',
+  'actions.runNamed': 'Run {name}',
+  'actions.running': 'Running…',
+  'actions.resultsOf': 'Results of {name}',
+  'actions.deleteTitle': 'Delete {name}?',
+  'actions.deleteText': 'The action is removed; what it ran before stays in the audit log.',
+};

@@ -1,0 +1,46 @@
+/** The connectors page and its form (features/connectors). */
+export const connectors = {
+  'connectors.count': '{n, plural, one {# connector} other {# connectors}}',
+  'connectors.new': 'New connector',
+  'connectors.add': 'Add connector',
+  'connectors.loading': 'Loading connectors',
+  'connectors.none': 'No connectors yet',
+  'connectors.noneText':
+    'A connector lets the hub read and drive Proxmox VE, Proxmox Backup Server and other control planes.',
+  'connectors.name': 'Name',
+  'connectors.kind': 'Kind',
+  'connectors.url': 'URL',
+  'connectors.certificate': 'Certificate',
+  'connectors.healthColumn': 'Health',
+  'connectors.health': '{health, select, ok {ok} error {error} other {unknown}}',
+  'connectors.assets': 'Assets',
+  'connectors.lastError': 'Last error',
+  'connectors.lastChecked': 'Last checked',
+  'connectors.disabled': '(disabled)',
+  'connectors.insecureTitle': 'The upstream’s certificate is not checked',
+  'connectors.insecureBadge': 'Insecure: not verified',
+  'connectors.tlsMode':
+    '{mode, select, system {System CA pool} pinned_ca {Pinned CA certificate} fingerprint {Certificate fingerprint (SHA-256)} other {Skip verification (insecure)}}',
+  'connectors.check': 'Check now',
+  'connectors.checkNamed': 'Check {name} now',
+  'connectors.checking': 'Checking…',
+  'connectors.checkOk': '{n, plural, one {OK, # asset} other {OK, # assets}}',
+  'connectors.checkFailed': 'Failed: {error}',
+  'connectors.removeTitle': 'Remove {name}?',
+  'connectors.remove': 'Remove connector',
+  'connectors.removeText':
+    '{n, plural, one {The # asset it brought is removed with it.} other {The # assets it brought are removed with it.}}',
+  'connectors.baseUrl': 'Base URL',
+  'connectors.baseUrlHint': 'Scheme, host and port, e.g. {example}',
+  'connectors.credentials': 'Credentials',
+  'connectors.credentialsKept': 'Leave empty to keep the stored credentials (never shown).',
+  'connectors.credentialsHint':
+    '{kind, select, virt {API token as USER@REALM!TOKENID=SECRET} backup {API token as USER@REALM!TOKENID:SECRET (a colon before the secret)} nas {API key} stacks {API key (ptr_…)} other {Long-lived access token}}',
+  'connectors.username': 'Username',
+  'connectors.tlsCheck': 'Certificate check',
+  'connectors.insecureWarning':
+    'The hub will not check who answers: anyone on the path can read the credentials.',
+  'connectors.caPem': 'CA certificate (PEM)',
+  'connectors.fingerprint': 'SHA-256 fingerprint',
+  'connectors.enabled': 'Enabled',
+};

@@ -1,0 +1,47 @@
+import type { AreaTranslation } from './en.js';
+import type { incidents as english } from './incidents.en.js';
+
+export const incidents: AreaTranslation<typeof english> = {
+  'incidents.filters': 'Filtrer les incidents',
+  'incidents.status': 'Statut',
+  'incidents.anyStatus': 'Tout statut',
+  'incidents.statusValue': '{status, select, open {ouvert} resolved {résolu} other {{status}}}',
+  'incidents.loading': 'Chargement des incidents',
+  'incidents.none': 'Aucun incident',
+  'incidents.noneText':
+    'Un incident s’ouvre quand la première alerte d’un actif se déclenche et regroupe les alertes qui suivent.',
+  'incidents.severity': 'Gravité',
+  'incidents.titleColumn': 'Titre',
+  'incidents.opened': 'Ouvert',
+  'incidents.review': 'Revue',
+  'incidents.reviewNamed': 'Revue de {title}',
+  'incidents.activeOf': '{active} actives / {total}',
+  'incidents.resolve': 'Résoudre',
+  'incidents.resolveTitle': 'Résoudre l’incident',
+  'incidents.resolveText':
+    'Ses alertes restent telles quelles ; la prochaine alerte de l’actif ouvre un nouvel incident.',
+  'incidents.reviewTitle': 'Revue d’incident',
+  'incidents.all': 'Tous les incidents',
+  'incidents.export': 'Exporter en Markdown',
+  'incidents.loadingReview': 'Chargement de la revue',
+  'incidents.openedAt': '{title} — {status}, ouvert le {opened}',
+  'incidents.openedResolved': '{title} — {status}, ouvert le {opened}, résolu le {resolved}',
+  'incidents.summary': 'Résumé',
+  'incidents.cause': 'Cause',
+  'incidents.followUps': 'Suites à donner',
+  'incidents.noFollowUps': 'Aucune pour l’instant.',
+  'incidents.followUp': 'Suite {n}',
+  'incidents.followUpDone': 'Suite {n} faite',
+  'incidents.removeFollowUp': 'Retirer la suite {n}',
+  'incidents.addFollowUp': 'Ajouter une suite',
+  'incidents.saveReview': 'Enregistrer la revue',
+  'incidents.saved': 'Enregistré.',
+  'incidents.atMostCharacters': '{max, plural, one {au plus # caractère} other {au plus # caractères}}',
+  'incidents.atMostFollowUps': '{max, plural, one {au plus # suite} other {au plus # suites}}',
+  'incidents.followUpEmpty': 'chaque suite a besoin d’un texte',
+  'incidents.followUpTooLong':
+    '{max, plural, one {une suite a au plus # caractère} other {une suite a au plus # caractères}}',
+  'incidents.timeline': 'Chronologie',
+  'incidents.source': '{source, select, incident {incident} alert {alerte} audit {audit} other {{source}}}',
+  'incidents.by': '(par {actor})',
+};

@@ -1,0 +1,65 @@
+import type { AreaTranslation } from './en.js';
+import type { prometheus as english } from './prometheus.en.js';
+
+export const prometheus: AreaTranslation<typeof english> = {
+  'prometheus.loading': 'Cargando la configuración de Prometheus',
+  'prometheus.discovery': 'Descubrimiento de servicios',
+  'prometheus.discoveryText':
+    'Prometheus obtiene los activos como destinos desde esta URL ({config}), leída con una clave de API con el ámbito {scope}; una clave limitada a algunos activos solo lista esos.',
+  'prometheus.discoveryUrl': 'URL de descubrimiento de servicios',
+  'prometheus.copyUrl': 'Copiar la URL',
+  'prometheus.configuration': 'Configuración de Prometheus',
+  'prometheus.labels':
+    'Etiquetas: {labels}. Las etiquetas de un activo lo controlan: {tags}. Grupos con puerto propio: {n}.',
+  'prometheus.exporterPorts': 'Puertos de los exportadores',
+  'prometheus.savePort': 'Guardar el puerto',
+  'prometheus.portSaved': 'Los destinos usan ahora el puerto {port} por defecto.',
+  'prometheus.defaultPort': 'Puerto predeterminado del exportador',
+  'prometheus.defaultPortHint':
+    'De un activo sin etiqueta de puerto ni puerto de grupo (node_exporter escucha en el 9100)',
+  'prometheus.group': 'Grupo',
+  'prometheus.groupN': 'Grupo {n}',
+  'prometheus.chooseGroup': 'Elige un grupo',
+  'prometheus.port': 'Puerto',
+  'prometheus.portOfGroup': 'Puerto del grupo {n}',
+  'prometheus.addGroupPort': 'Añadir un puerto de grupo',
+  'prometheus.nothingSent': 'Aún no se ha enviado nada.',
+  'prometheus.rwStatus': 'Estado de la escritura remota',
+  'prometheus.keepingUp': 'Al día',
+  'prometheus.yesNo': '{value, select, yes {Sí} other {No}}',
+  'prometheus.backlog': 'Pendientes',
+  'prometheus.samples': '{n, plural, one {# muestra} other {# muestras}}',
+  'prometheus.samplesCapped': '{n, plural, one {#+ muestra} other {#+ muestras}}',
+  'prometheus.sent': 'Enviadas',
+  'prometheus.dropped': 'Descartadas',
+  'prometheus.lastSuccess': 'Último éxito',
+  'prometheus.lastError': 'Último error',
+  'prometheus.rwSaved': 'Escritura remota guardada.',
+  'prometheus.rwRemoved': 'Escritura remota eliminada.',
+  'prometheus.remoteWrite': 'Escritura remota',
+  'prometheus.remoteWriteText':
+    'El hub envía las métricas que informan sus agentes ({metrics} con las etiquetas {labels}) a un receptor compatible con Prometheus.',
+  'prometheus.setUp': 'Configurar la escritura remota',
+  'prometheus.receiver': 'Receptor',
+  'prometheus.saveRw': 'Guardar la escritura remota',
+  'prometheus.removeRw': 'Quitar la escritura remota',
+  'prometheus.sendMetrics': 'Enviar métricas',
+  'prometheus.receiverUrl': 'URL del receptor',
+  'prometheus.receiverUrlHint': 'p. ej. {example}; la comprueban las reglas de salida del hub',
+  'prometheus.auth': 'Autenticación',
+  'prometheus.authKind':
+    '{kind, select, none {Ninguna} bearer {Token Bearer} other {Basic (usuario y contraseña)}}',
+  'prometheus.username': 'Usuario',
+  'prometheus.token': 'Token',
+  'prometheus.password': 'Contraseña',
+  'prometheus.credentialsKept': 'Guardado; déjalo vacío para conservarlo',
+  'prometheus.credentialsSealed': 'Se guarda sellado y no se vuelve a mostrar',
+  'prometheus.tlsMode': 'Comprobación del certificado',
+  'prometheus.tlsModeValue':
+    '{mode, select, system {CA de confianza} pinned_ca {Una CA propia} fingerprint {Huella del certificado fijada} other {Sin comprobación (inseguro)}}',
+  'prometheus.caPem': 'Certificado de la CA (PEM)',
+  'prometheus.fingerprint': 'Huella SHA-256',
+  'prometheus.backlogBound': 'Límite de pendientes (muestras)',
+  'prometheus.backlogBoundHint':
+    'Las muestras no enviadas que lo superen se descartan, las más antiguas primero',
+};

@@ -1,0 +1,65 @@
+import type { AreaTranslation } from './en.js';
+import type { prometheus as english } from './prometheus.en.js';
+
+export const prometheus: AreaTranslation<typeof english> = {
+  'prometheus.loading': 'Chargement des réglages Prometheus',
+  'prometheus.discovery': 'Découverte de services',
+  'prometheus.discoveryText':
+    'Prometheus liste les actifs comme cibles depuis cette URL ({config}), lue avec une clé d’API dotée de la portée {scope} ; une clé limitée à certains actifs ne liste que ceux-ci.',
+  'prometheus.discoveryUrl': 'URL de découverte de services',
+  'prometheus.copyUrl': 'Copier l’URL',
+  'prometheus.configuration': 'Configuration Prometheus',
+  'prometheus.labels':
+    'Étiquettes : {labels}. Les tags d’un actif le pilotent : {tags}. Groupes avec leur propre port : {n}.',
+  'prometheus.exporterPorts': 'Ports des exporteurs',
+  'prometheus.savePort': 'Enregistrer le port',
+  'prometheus.portSaved': 'Les cibles utilisent désormais le port {port} par défaut.',
+  'prometheus.defaultPort': 'Port d’exporteur par défaut',
+  'prometheus.defaultPortHint':
+    'D’un actif sans tag de port ni port de groupe (node_exporter écoute sur 9100)',
+  'prometheus.group': 'Groupe',
+  'prometheus.groupN': 'Groupe {n}',
+  'prometheus.chooseGroup': 'Choisir un groupe',
+  'prometheus.port': 'Port',
+  'prometheus.portOfGroup': 'Port du groupe {n}',
+  'prometheus.addGroupPort': 'Ajouter un port de groupe',
+  'prometheus.nothingSent': 'Rien d’envoyé pour l’instant.',
+  'prometheus.rwStatus': 'État de l’écriture distante',
+  'prometheus.keepingUp': 'Suit le rythme',
+  'prometheus.yesNo': '{value, select, yes {Oui} other {Non}}',
+  'prometheus.backlog': 'En attente',
+  'prometheus.samples': '{n, plural, one {# échantillon} other {# échantillons}}',
+  'prometheus.samplesCapped': '{n, plural, one {#+ échantillon} other {#+ échantillons}}',
+  'prometheus.sent': 'Envoyés',
+  'prometheus.dropped': 'Abandonnés',
+  'prometheus.lastSuccess': 'Dernier succès',
+  'prometheus.lastError': 'Dernière erreur',
+  'prometheus.rwSaved': 'Écriture distante enregistrée.',
+  'prometheus.rwRemoved': 'Écriture distante supprimée.',
+  'prometheus.remoteWrite': 'Écriture distante',
+  'prometheus.remoteWriteText':
+    'Le hub envoie les métriques remontées par ses agents ({metrics} avec les étiquettes {labels}) à un récepteur compatible Prometheus.',
+  'prometheus.setUp': 'Configurer l’écriture distante',
+  'prometheus.receiver': 'Récepteur',
+  'prometheus.saveRw': 'Enregistrer l’écriture distante',
+  'prometheus.removeRw': 'Supprimer l’écriture distante',
+  'prometheus.sendMetrics': 'Envoyer les métriques',
+  'prometheus.receiverUrl': 'URL du récepteur',
+  'prometheus.receiverUrlHint': 'p. ex. {example} ; vérifiée par les règles sortantes du hub',
+  'prometheus.auth': 'Authentification',
+  'prometheus.authKind':
+    '{kind, select, none {Aucune} bearer {Jeton Bearer} other {Basic (utilisateur et mot de passe)}}',
+  'prometheus.username': 'Nom d’utilisateur',
+  'prometheus.token': 'Jeton',
+  'prometheus.password': 'Mot de passe',
+  'prometheus.credentialsKept': 'Enregistré ; laisser vide pour le garder',
+  'prometheus.credentialsSealed': 'Stocké scellé, jamais réaffiché',
+  'prometheus.tlsMode': 'Vérification du certificat',
+  'prometheus.tlsModeValue':
+    '{mode, select, system {AC de confiance} pinned_ca {Une AC à lui} fingerprint {Empreinte de certificat épinglée} other {Aucune vérification (non sûr)}}',
+  'prometheus.caPem': 'Certificat de l’AC (PEM)',
+  'prometheus.fingerprint': 'Empreinte SHA-256',
+  'prometheus.backlogBound': 'Limite d’attente (échantillons)',
+  'prometheus.backlogBoundHint':
+    'Les échantillons non envoyés au-delà sont abandonnés, les plus anciens d’abord',
+};

@@ -1,0 +1,42 @@
+/** The TLS page (features/tls). */
+export const tls = {
+  'tls.title': 'TLS',
+  'tls.loading': 'Loading the TLS status',
+  'tls.source': 'Source',
+  'tls.sourceText':
+    '{source, select, builtin {Built-in: the hub’s own CA signs its certificate and renews it} external {Deployment: certificate files named by SVC_TLS_CERT and SVC_TLS_KEY} uploaded {Uploaded override: wins over the deployment’s source until cleared} other {Disabled: plain HTTP (only behind a TLS proxy or on loopback)}}',
+  'tls.mode': 'Mode (startup)',
+  'tls.renews': 'Renews',
+  'tls.notAutomatically': 'not automatically',
+  'tls.overrideUploaded': 'Override uploaded',
+  'tls.serverCertificate': 'Server certificate',
+  'tls.authority': 'Certificate authority',
+  'tls.plainHttp': 'None: the hub serves plain HTTP.',
+  'tls.downloadCa': 'Download the CA certificate',
+  'tls.subject': 'Subject',
+  'tls.issuer': 'Issuer',
+  'tls.validFrom': 'Valid from',
+  'tls.expires': 'Expires',
+  'tls.fingerprint': 'Fingerprint (SHA-256)',
+  'tls.names': 'Names',
+  'tls.uploadTitle': 'Upload a certificate',
+  'tls.chain': 'Certificate chain (PEM)',
+  'tls.chainHint': 'The server certificate first, then its intermediates.',
+  'tls.chainFile': 'Or read the chain from a file',
+  'tls.key': 'Private key (PEM)',
+  'tls.keyHint': 'Matching the certificate; stored encrypted and never shown again.',
+  'tls.keyFile': 'Or read the key from a file',
+  'tls.uploaded': 'The hub serves the uploaded certificate now.',
+  'tls.upload': 'Upload certificate',
+  'tls.uploadConfirmTitle': 'Serve the uploaded certificate?',
+  'tls.uploadConfirm': 'Upload and serve it',
+  'tls.uploadText':
+    'The hub serves it at once for new connections, instead of the {source} source, until the override is cleared.',
+  'tls.uploadPinned':
+    'Agents that pinned the hub’s CA must be able to verify the new certificate (a public CA they trust, or one issued by the hub’s CA), or they cannot reconnect.',
+  'tls.clear': 'Clear the override',
+  'tls.clearTitle': 'Clear the uploaded certificate?',
+  'tls.clearConfirm': 'Clear override',
+  'tls.clearText':
+    'The hub serves its startup source again (built-in or the deployment’s files), for new connections.',
+};

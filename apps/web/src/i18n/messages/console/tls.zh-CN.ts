@@ -1,0 +1,42 @@
+import type { AreaTranslation } from './en.js';
+import type { tls as english } from './tls.en.js';
+
+export const tls: AreaTranslation<typeof english> = {
+  'tls.title': 'TLS',
+  'tls.loading': '正在加载 TLS 状态',
+  'tls.source': '来源',
+  'tls.sourceText':
+    '{source, select, builtin {内置：由 hub 自己的 CA 签发并续期其证书} external {部署：由 SVC_TLS_CERT 和 SVC_TLS_KEY 指定的证书文件} uploaded {上传的覆盖证书：在清除前优先于部署的来源} other {已禁用：明文 HTTP（仅限 TLS 代理之后或本地回环）}}',
+  'tls.mode': '模式（启动时）',
+  'tls.renews': '续期时间',
+  'tls.notAutomatically': '不会自动续期',
+  'tls.overrideUploaded': '覆盖证书上传时间',
+  'tls.serverCertificate': '服务器证书',
+  'tls.authority': '证书颁发机构',
+  'tls.plainHttp': '无：hub 使用明文 HTTP。',
+  'tls.downloadCa': '下载 CA 证书',
+  'tls.subject': '主题',
+  'tls.issuer': '颁发者',
+  'tls.validFrom': '生效时间',
+  'tls.expires': '过期时间',
+  'tls.fingerprint': '指纹（SHA-256）',
+  'tls.names': '名称',
+  'tls.uploadTitle': '上传证书',
+  'tls.chain': '证书链（PEM）',
+  'tls.chainHint': '先放服务器证书，再放其中间证书。',
+  'tls.chainFile': '或从文件读取证书链',
+  'tls.key': '私钥（PEM）',
+  'tls.keyHint': '与证书匹配；加密保存，不再显示。',
+  'tls.keyFile': '或从文件读取私钥',
+  'tls.uploaded': 'hub 现在使用上传的证书。',
+  'tls.upload': '上传证书',
+  'tls.uploadConfirmTitle': '使用上传的证书？',
+  'tls.uploadConfirm': '上传并使用',
+  'tls.uploadText': 'hub 会立即对新连接使用它，替代 {source} 来源，直到清除覆盖证书。',
+  'tls.uploadPinned':
+    '固定了 hub CA 的代理必须能够验证新证书（它们信任的公共 CA，或由 hub 的 CA 签发的证书），否则无法重新连接。',
+  'tls.clear': '清除覆盖证书',
+  'tls.clearTitle': '清除上传的证书？',
+  'tls.clearConfirm': '清除覆盖证书',
+  'tls.clearText': 'hub 将对新连接重新使用启动时的来源（内置或部署文件）。',
+};
