@@ -14,9 +14,8 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { TextField } from '../../components/TextField';
 import { Time } from '../../components/Time';
 import { useT } from '../../i18n/I18nProvider';
-import { RunResults } from '../run/RunResults';
+import { RunResults, RunSummary } from '../run/RunResults';
 import { TimeoutField } from '../run/TimeoutField';
-import { summaryText } from '../run/run-state';
 import { completedRun } from './completed-run';
 import { PanelForm } from '../../components/PanelForm';
 import {
@@ -263,7 +262,7 @@ export function ActionsPage() {
             {rich('actions.resultsOf', { name: <span translate="no">{lastRun.action.name}</span> })}
           </h2>
           <p aria-live="polite" className="run-summary">
-            {summaryText(shown)}
+            <RunSummary run={shown} />
           </p>
           <RunResults run={shown} names={new Map()} />
         </section>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ExecResult } from '@svc/protocol';
-import { addResult, endRun, runRows, startRun, summaryText } from './run-state';
+import { addResult, endRun, runRows, runTally, startRun } from './run-state';
 
 function result(assetId: string, status: ExecResult['status']): ExecResult {
   return {
@@ -25,7 +25,7 @@ describe('a run on the Run page', () => {
       ['a', 'waiting'],
       ['b', 'waiting'],
     ]);
-    expect(summaryText(state)).toBe('3 targets: 1 ok; 2 running');
+    expect(runTally(state)).toEqual({ total: 3, counts: [{ status: 'ok', n: 1 }], waiting: 2 });
   });
 
   it('ends with the hub summary', () => {
@@ -35,7 +35,14 @@ describe('a run on the Run page', () => {
     state = endRun(state, { total: 2, ok: 1, timeout: 0, offline: 1, error: 0 });
 
     expect(state.running).toBe(false);
-    expect(summaryText(state)).toBe('2 targets: 1 ok, 1 offline');
+    expect(runTally(state)).toEqual({
+      total: 2,
+      counts: [
+        { status: 'ok', n: 1 },
+        { status: 'offline', n: 1 },
+      ],
+      waiting: 0,
+    });
   });
 
   it('takes results for targets it did not know beforehand', () => {
@@ -43,6 +50,6 @@ describe('a run on the Run page', () => {
     state = addResult(state, result('x', 'timeout'));
 
     expect(runRows(state).map((r) => r.assetId)).toEqual(['x']);
-    expect(summaryText(state)).toBe('1 target: 1 timeout');
+    expect(runTally(state)).toEqual({ total: 1, counts: [{ status: 'timeout', n: 1 }], waiting: 0 });
   });
 });

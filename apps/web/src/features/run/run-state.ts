@@ -61,17 +61,6 @@ export function runTally(state: RunState): RunTally {
   };
 }
 
-/** `3 targets: 2 ok, 1 offline` in English, for the pages not translated yet (RunSummary translates it). */
-export function summaryText(state: RunState): string {
-  const { total, counts, waiting } = runTally(state);
-  const parts = counts.map(({ status, n }) => `${n} ${status}`);
-  const targets = `${total} target${total === 1 ? '' : 's'}`;
-  return [
-    parts.length > 0 ? `${targets}: ${parts.join(', ')}` : targets,
-    ...(waiting > 0 ? [`${waiting} running`] : []),
-  ].join('; ');
-}
-
 function countResults(results: readonly ExecResult[], expected: number): ExecSummary {
   const counts: ExecSummary = {
     total: Math.max(expected, results.length),
