@@ -3,7 +3,6 @@
  * the page's one primary action ("New group"), left out when the user may not take it.
  */
 import type { ReactNode } from 'react';
-import { countText } from './units';
 
 export function PageHeader({
   titleId,
@@ -14,11 +13,8 @@ export function PageHeader({
 }: {
   titleId: string;
   title: string;
-  /**
-   * How many there are, undefined until read: the page's own plural message ("3 groups", from `t()`), or
-   * (pages not yet translated) a number and an English noun.
-   */
-  count?: string | { n: number; noun: string } | undefined;
+  /** How many there are, undefined until read: the page's own plural message ("3 groups", from `t()`). */
+  count?: string | undefined;
   /** The primary action; false or absent shows none. */
   action?: { label: string; onClick: () => void } | false;
   /** Links or controls between the count and the action. */
@@ -27,9 +23,7 @@ export function PageHeader({
   return (
     <div className="page-header">
       <h1 id={titleId}>{title}</h1>
-      {count !== undefined && (
-        <span className="muted">{typeof count === 'string' ? count : countText(count.n, count.noun)}</span>
-      )}
+      {count !== undefined && <span className="muted">{count}</span>}
       {children}
       {action && (
         <button type="button" className="primary" onClick={action.onClick}>

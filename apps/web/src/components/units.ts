@@ -125,8 +125,3 @@ export function formatAgo(seconds: number): string {
   if (seconds < 3600) return format.format(-Math.round(seconds / 60), 'minute');
   return format.format(-Math.round(seconds / 3600), 'hour');
 }
-
-/** "1 group", "3 groups": a count with its noun, plural by an added s (English only: pages not translated yet). */
-export function countText(n: number, noun: string): string {
-  return `${String(n)} ${noun}${n === 1 ? '' : 's'}`;
-}
