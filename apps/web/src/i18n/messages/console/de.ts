@@ -7,6 +7,7 @@ import { checks } from './checks.de.js';
 import { groups } from './groups.de.js';
 import { keys } from './keys.de.js';
 import { maintenance } from './maintenance.de.js';
+import { mobile } from './mobile.de.js';
 import { notifications } from './notifications.de.js';
 import { run } from './run.de.js';
 import { schedules } from './schedules.de.js';
@@ -26,6 +27,7 @@ export const consoleDe: ConsoleCatalogue = {
   ...groups,
   ...keys,
   ...maintenance,
+  ...mobile,
   ...notifications,
   ...run,
   ...schedules,

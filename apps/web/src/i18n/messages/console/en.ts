@@ -12,6 +12,7 @@ import { checks } from './checks.en.js';
 import { groups } from './groups.en.js';
 import { keys } from './keys.en.js';
 import { maintenance } from './maintenance.en.js';
+import { mobile } from './mobile.en.js';
 import { notifications } from './notifications.en.js';
 import { run } from './run.en.js';
 import { schedules } from './schedules.en.js';
@@ -30,6 +31,7 @@ export const consoleEn = {
   ...groups,
   ...keys,
   ...maintenance,
+  ...mobile,
   ...notifications,
   ...run,
   ...schedules,

@@ -7,6 +7,7 @@ import { checks } from './checks.es.js';
 import { groups } from './groups.es.js';
 import { keys } from './keys.es.js';
 import { maintenance } from './maintenance.es.js';
+import { mobile } from './mobile.es.js';
 import { notifications } from './notifications.es.js';
 import { run } from './run.es.js';
 import { schedules } from './schedules.es.js';
@@ -26,6 +27,7 @@ export const consoleEs: ConsoleCatalogue = {
   ...groups,
   ...keys,
   ...maintenance,
+  ...mobile,
   ...notifications,
   ...run,
   ...schedules,

@@ -7,6 +7,7 @@ import { checks } from './checks.fr.js';
 import { groups } from './groups.fr.js';
 import { keys } from './keys.fr.js';
 import { maintenance } from './maintenance.fr.js';
+import { mobile } from './mobile.fr.js';
 import { notifications } from './notifications.fr.js';
 import { run } from './run.fr.js';
 import { schedules } from './schedules.fr.js';
@@ -26,6 +27,7 @@ export const consoleFr: ConsoleCatalogue = {
   ...groups,
   ...keys,
   ...maintenance,
+  ...mobile,
   ...notifications,
   ...run,
   ...schedules,

@@ -7,6 +7,7 @@ import { checks } from './checks.zh-CN.js';
 import { groups } from './groups.zh-CN.js';
 import { keys } from './keys.zh-CN.js';
 import { maintenance } from './maintenance.zh-CN.js';
+import { mobile } from './mobile.zh-CN.js';
 import { notifications } from './notifications.zh-CN.js';
 import { run } from './run.zh-CN.js';
 import { schedules } from './schedules.zh-CN.js';
@@ -26,6 +27,7 @@ export const consoleZhCN: ConsoleCatalogue = {
   ...groups,
   ...keys,
   ...maintenance,
+  ...mobile,
   ...notifications,
   ...run,
   ...schedules,
