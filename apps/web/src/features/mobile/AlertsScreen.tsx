@@ -6,11 +6,13 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Alert, Incident } from '@svc/protocol';
 import { hub } from '../../api/client';
 import { useSession } from '../../app/session';
+import { useT } from '../../i18n/I18nProvider';
 import { DeviceOwnerGate } from './DeviceOwnerGate';
 import { HubNameNotice } from './HubNameNotice';
 import { loadSnapshot } from './fleet-snapshot';
 
 function AlertRow({ alert, canAct }: { alert: Alert; canAct: boolean }) {
+  const { t } = useT();
   const client = useQueryClient();
   const act = (action: 'alert.acknowledge' | 'alert.silence') => async (proof: string | null) => {
     await hub.call('mobile.quickAction', { body: { action, id: alert.id, proof: proof ?? '' } });
@@ -19,21 +21,22 @@ function AlertRow({ alert, canAct }: { alert: Alert; canAct: boolean }) {
   return (
     <li className={`m-card m-sev-${alert.severity}`}>
       <div>
-        <strong>{alert.asset_name}</strong> <span className="m-muted">{alert.severity}</span>
+        <strong translate="no">{alert.asset_name}</strong>{' '}
+        <span className="m-muted">{t('alert.severity', { severity: alert.severity })}</span>
       </div>
-      <div>{alert.summary}</div>
-      <div className="m-muted">{alert.status}</div>
+      <div translate="no">{alert.summary}</div>
+      <div className="m-muted">{t('alert.status', { status: alert.status })}</div>
       {canAct && alert.status === 'firing' ? (
         <div className="m-actions">
           <DeviceOwnerGate
             purpose={`quick-action:alert.acknowledge:${alert.id}`}
-            label="Acknowledge"
+            label={t('mobile.acknowledge')}
             required
             onVerified={act('alert.acknowledge')}
           />
           <DeviceOwnerGate
             purpose={`quick-action:alert.silence:${alert.id}`}
-            label="Silence 1 h"
+            label={t('mobile.silenceHour')}
             required
             onVerified={act('alert.silence')}
           />
@@ -44,20 +47,22 @@ function AlertRow({ alert, canAct }: { alert: Alert; canAct: boolean }) {
 }
 
 function IncidentRow({ incident, canAct }: { incident: Incident; canAct: boolean }) {
+  const { t } = useT();
   const client = useQueryClient();
   return (
     <li className={`m-card m-sev-${incident.severity}`}>
       <div>
-        <strong>{incident.title}</strong> <span className="m-muted">{incident.severity}</span>
+        <strong translate="no">{incident.title}</strong>{' '}
+        <span className="m-muted">{t('alert.severity', { severity: incident.severity })}</span>
       </div>
       <div className="m-muted">
-        {incident.active_alerts} active of {incident.alert_count} alerts
+        {t('mobile.incidentAlerts', { active: incident.active_alerts, total: incident.alert_count })}
       </div>
       {canAct ? (
         <div className="m-actions">
           <DeviceOwnerGate
             purpose={`quick-action:incident.resolve:${incident.id}`}
-            label="Resolve"
+            label={t('mobile.resolve')}
             required
             onVerified={async (proof) => {
               await hub.call('mobile.quickAction', {
@@ -73,6 +78,7 @@ function IncidentRow({ incident, canAct }: { incident: Incident; canAct: boolean
 }
 
 export function AlertsScreen({ stale }: { stale: boolean }) {
+  const { t } = useT();
   const { canMutate } = useSession();
   const alerts = useQuery({
     queryKey: ['mobile', 'alerts'],
@@ -88,27 +94,27 @@ export function AlertsScreen({ stale }: { stale: boolean }) {
   const canAct = canMutate && !stale;
   return (
     <section aria-labelledby="m-alerts-title" className={stale ? 'm-stale' : undefined}>
-      <h1 id="m-alerts-title">Alerts</h1>
-      {canAct ? <HubNameNotice what="a quick action" /> : null}
-      <h2>Open incidents</h2>
+      <h1 id="m-alerts-title">{t('mobile.alerts')}</h1>
+      {canAct ? <HubNameNotice what="quickAction" /> : null}
+      <h2>{t('mobile.openIncidents')}</h2>
       {incidents.data && incidents.data.length > 0 ? (
-        <ul className="m-list" aria-label="Open incidents">
+        <ul className="m-list" aria-label={t('mobile.openIncidents')}>
           {incidents.data.map((incident) => (
             <IncidentRow key={incident.id} incident={incident} canAct={canAct} />
           ))}
         </ul>
       ) : (
-        <p className="m-muted">No open incident.</p>
+        <p className="m-muted">{t('mobile.noIncident')}</p>
       )}
-      <h2>Active alerts</h2>
+      <h2>{t('mobile.activeAlerts')}</h2>
       {alerts.data && alerts.data.length > 0 ? (
-        <ul className="m-list" aria-label="Active alerts">
+        <ul className="m-list" aria-label={t('mobile.activeAlerts')}>
           {alerts.data.map((alert) => (
             <AlertRow key={alert.id} alert={alert} canAct={canAct} />
           ))}
         </ul>
       ) : (
-        <p className="m-muted">No active alert.</p>
+        <p className="m-muted">{t('mobile.noAlert')}</p>
       )}
     </section>
   );

@@ -10,7 +10,8 @@ import { errorText, hub } from '../../api/client';
 import { useSession } from '../../app/session';
 import { useChartZone } from '../../components/chart-zone';
 import { MiniChart } from '../../components/MiniChart';
-import { formatPercent } from '../../components/units';
+import { formatPercent, formatTime } from '../../components/units';
+import { useT } from '../../i18n/I18nProvider';
 import { updateConnection } from './connection';
 import { currentSettings } from './device';
 import { loadSnapshot } from './fleet-snapshot';
@@ -48,6 +49,7 @@ function cachedActions(): { id: string; name: string }[] | undefined {
 }
 
 function ActionRunner({ stale }: { stale: boolean }) {
+  const { t } = useT();
   const [outcome, setOutcome] = useState<string | null>(null);
   const actions = useQuery({
     queryKey: ['mobile', 'actions'],
@@ -66,61 +68,65 @@ function ActionRunner({ stale }: { stale: boolean }) {
     const settings = currentSettings();
     if (stale || !navigator.onLine) {
       if (!settings.queueOfflineActions) {
-        setOutcome('The hub is unreachable and offline queueing is off.');
+        setOutcome(t('mobile.queueOff'));
         return;
       }
       await queueRun(id, name);
-      setOutcome(`${name}: queued until the hub is reachable`);
+      setOutcome(t('mobile.queued', { name }));
       return;
     }
     try {
       const { data } = await hub.call('actions.run', { params: { id } });
-      setOutcome(`${name}: ${String(data.summary.ok)} of ${String(data.summary.total)} ok`);
+      setOutcome(t('mobile.ranSummary', { name, ok: data.summary.ok, total: data.summary.total }));
     } catch (error) {
       // The hub did not answer: the app shows its last known state until it does again.
       if (isUnreachable(error)) updateConnection({ reachable: false });
       if (isUnreachable(error) && settings.queueOfflineActions) {
         await queueRun(id, name);
-        setOutcome(`${name}: queued until the hub is reachable`);
-      } else setOutcome(`${name}: ${errorText(error)}`);
+        setOutcome(t('mobile.queued', { name }));
+      } else setOutcome(t('mobile.runFailed', { name, error: errorText(error) }));
     }
   };
   const names = actions.data ?? [];
   return (
     <section aria-labelledby="m-actions-title">
-      <h2 id="m-actions-title">Saved actions</h2>
-      {names.length === 0 && !stale ? <p className="m-muted">No saved action.</p> : null}
+      <h2 id="m-actions-title">{t('mobile.savedActions')}</h2>
+      {names.length === 0 && !stale ? <p className="m-muted">{t('mobile.noAction')}</p> : null}
       <ul className="m-list">
         {names.map((action) => (
           <li key={action.id} className="m-row">
-            <span>{action.name}</span>
+            <span translate="no">{action.name}</span>
             <button type="button" onClick={() => void run(action.id, action.name)}>
-              Run {action.name}
+              {t('mobile.runNamed', { name: action.name })}
             </button>
           </li>
         ))}
       </ul>
-      {stale && names.length === 0 ? (
-        <p className="m-muted">Actions load when the hub is reachable.</p>
-      ) : null}
+      {stale && names.length === 0 ? <p className="m-muted">{t('mobile.actionsLater')}</p> : null}
       {outcome ? <p role="status">{outcome}</p> : null}
       {queue.length > 0 ? (
         <>
-          <h3>Queued on this device</h3>
-          <ul className="m-list" aria-label="Queued actions">
+          <h3>{t('mobile.queuedHere')}</h3>
+          <ul className="m-list" aria-label={t('mobile.queuedActions')}>
             {queue.map((entry) => (
               <li key={entry.key} className={`m-row m-queue-${entry.state}`}>
-                <span>{entry.actionName}</span>
+                <span translate="no">{entry.actionName}</span>
                 <span>
-                  {entry.state}
-                  {entry.note ? `: ${entry.note}` : ''}
+                  {t('mobile.queueState', { state: entry.state })}
+                  {entry.ran ? (
+                    `: ${t('mobile.queueRan', { ok: entry.ran.ok, total: entry.ran.total })}`
+                  ) : entry.note ? (
+                    <>
+                      : <span translate="no">{entry.note}</span>
+                    </>
+                  ) : null}
                 </span>
               </li>
             ))}
           </ul>
           {!stale ? (
             <button type="button" onClick={() => void replayQueue()}>
-              Send queued now
+              {t('mobile.sendQueued')}
             </button>
           ) : null}
         </>
@@ -130,25 +136,26 @@ function ActionRunner({ stale }: { stale: boolean }) {
 }
 
 function Power({ assetId }: { assetId: string }) {
+  const { t } = useT();
   const [note, setNote] = useState<string | null>(null);
   const send = async (kind: 'reboot' | 'shutdown') => {
-    if (!window.confirm(`${kind === 'reboot' ? 'Reboot' : 'Shut down'} this asset?`)) return;
+    if (!window.confirm(t('mobile.confirmPower', { kind }))) return;
     try {
       await hub.call(kind === 'reboot' ? 'power.reboot' : 'power.shutdown', { params: { id: assetId } });
-      setNote(`${kind} requested`);
+      setNote(t('mobile.powerRequested', { kind }));
     } catch (error) {
       setNote(errorText(error));
     }
   };
   return (
     <section aria-labelledby="m-power-title">
-      <h2 id="m-power-title">Power</h2>
+      <h2 id="m-power-title">{t('mobile.power')}</h2>
       <div className="m-actions">
         <button type="button" onClick={() => void send('reboot')}>
-          Reboot
+          {t('mobile.reboot')}
         </button>
         <button type="button" onClick={() => void send('shutdown')}>
-          Shut down
+          {t('mobile.shutDown')}
         </button>
       </div>
       {note ? <p role="status">{note}</p> : null}
@@ -157,6 +164,7 @@ function Power({ assetId }: { assetId: string }) {
 }
 
 export function AssetScreen({ stale }: { stale: boolean }) {
+  const { t } = useT();
   const { id = '' } = useParams();
   const { canMutate } = useSession();
   const asset = useQuery({
@@ -179,25 +187,37 @@ export function AssetScreen({ stale }: { stale: boolean }) {
   });
   const zone = useChartZone();
   const data = asset.data;
-  if (!data) return <p className="m-muted">{asset.isError ? errorText(asset.error) : 'Loading…'}</p>;
+  if (!data)
+    return asset.isError ? (
+      <p className="m-muted" translate="no">
+        {errorText(asset.error)}
+      </p>
+    ) : (
+      <p className="m-muted">{t('mobile.loading')}</p>
+    );
   const samples = metrics.data?.samples ?? [];
   const last = samples.at(-1);
   return (
     <section aria-labelledby="m-asset-title" className={stale ? 'm-stale' : undefined}>
-      <h1 id="m-asset-title">{data.name}</h1>
+      <h1 id="m-asset-title" translate="no">
+        {data.name}
+      </h1>
       <p>
-        <span className={`m-dot m-dot-${data.status}`} aria-hidden="true" /> {data.status}
+        <span className={`m-dot m-dot-${data.status}`} aria-hidden="true" />{' '}
+        {t('asset.status', { status: data.status })}
         {data.last_seen_at ? (
-          <span className="m-muted"> · seen {new Date(data.last_seen_at).toLocaleString()}</span>
+          <span className="m-muted">{t('mobile.seen', { time: formatTime(data.last_seen_at) })}</span>
         ) : null}
       </p>
       <section aria-labelledby="m-metrics-title">
-        <h2 id="m-metrics-title">Metrics (last hour)</h2>
+        <h2 id="m-metrics-title">{t('mobile.metrics')}</h2>
         {last ? (
           <>
             <p>
-              CPU {last.cpu_percent.toFixed(0)} % · memory{' '}
-              {((last.memory_used_bytes / Math.max(1, last.memory_total_bytes)) * 100).toFixed(0)} %
+              {t('mobile.cpuMemory', {
+                cpu: formatPercent(last.cpu_percent),
+                memory: formatPercent((last.memory_used_bytes / Math.max(1, last.memory_total_bytes)) * 100),
+              })}
             </p>
             <MiniChart
               times={samples.map((s) => Date.parse(s.ts) / 1000)}
@@ -207,12 +227,12 @@ export function AssetScreen({ stale }: { stale: boolean }) {
               max={100}
               format={formatPercent}
               unit="%"
-              label="CPU, last hour"
+              label={t('mobile.cpuChart')}
               zone={zone}
             />
           </>
         ) : (
-          <p className="m-muted">No samples.</p>
+          <p className="m-muted">{t('mobile.noSamples')}</p>
         )}
       </section>
       {canMutate ? (

@@ -5,6 +5,7 @@
  * toggles held for the next key, and Ctrl+Alt+Del.
  */
 import { useEffect, useRef, useState } from 'react';
+import { useT } from '../../i18n/I18nProvider';
 import type { DesktopKeys } from '../sessions/DesktopScreen';
 
 /** X keysyms (X11/keysymdef.h) with their KeyboardEvent.code. */
@@ -25,13 +26,14 @@ const modifiers = {
 } as const;
 type Modifier = keyof typeof modifiers;
 
-const row: { key: Named; text: string; label: string }[] = [
-  { key: 'Escape', text: 'Esc', label: 'Esc' },
-  { key: 'Tab', text: 'Tab', label: 'Tab' },
-  { key: 'ArrowLeft', text: '←', label: 'Left arrow' },
-  { key: 'ArrowUp', text: '↑', label: 'Up arrow' },
-  { key: 'ArrowDown', text: '↓', label: 'Down arrow' },
-  { key: 'ArrowRight', text: '→', label: 'Right arrow' },
+/** Esc and Tab are the keys' own names (data); the arrows are named in the reader's language. */
+const row: { key: Named; text: string; arrow: boolean }[] = [
+  { key: 'Escape', text: 'Esc', arrow: false },
+  { key: 'Tab', text: 'Tab', arrow: false },
+  { key: 'ArrowLeft', text: '←', arrow: true },
+  { key: 'ArrowUp', text: '↑', arrow: true },
+  { key: 'ArrowDown', text: '↓', arrow: true },
+  { key: 'ArrowRight', text: '→', arrow: true },
 ];
 
 function isNamed(key: string): key is Named {
@@ -45,6 +47,7 @@ function charKeysym(char: string): number {
 }
 
 export function DesktopKeyboard({ keys }: { keys: DesktopKeys | null }) {
+  const { t } = useT();
   const [open, setOpen] = useState(false);
   const [held, setHeld] = useState<ReadonlySet<Modifier>>(new Set());
   const input = useRef<HTMLInputElement>(null);
@@ -123,16 +126,22 @@ export function DesktopKeyboard({ keys }: { keys: DesktopKeys | null }) {
             }
           }}
         >
-          Keyboard
+          {t('mobile.keyboard')}
         </button>
-        <button type="button" disabled={!keys} onMouseDown={keepFocus} onClick={() => keys?.sendCtrlAltDel()}>
+        <button
+          type="button"
+          translate="no"
+          disabled={!keys}
+          onMouseDown={keepFocus}
+          onClick={() => keys?.sendCtrlAltDel()}
+        >
           Ctrl+Alt+Del
         </button>
       </p>
       <input
         ref={input}
         className="m-desktop-typing"
-        aria-label="Type on the desktop"
+        aria-label={t('mobile.typeOnDesktop')}
         type="text"
         autoComplete="off"
         autoCorrect="off"
@@ -156,11 +165,12 @@ export function DesktopKeyboard({ keys }: { keys: DesktopKeys | null }) {
         }}
       />
       {open ? (
-        <p className="m-desktop-keys" id="m-desktop-keys" aria-label="Keys a phone lacks" role="group">
+        <p className="m-desktop-keys" id="m-desktop-keys" aria-label={t('mobile.missingKeys')} role="group">
           {(Object.keys(modifiers) as Modifier[]).map((m) => (
             <button
               key={m}
               type="button"
+              translate="no"
               aria-pressed={held.has(m)}
               disabled={!keys}
               onMouseDown={keepFocus}
@@ -171,11 +181,12 @@ export function DesktopKeyboard({ keys }: { keys: DesktopKeys | null }) {
               {m}
             </button>
           ))}
-          {row.map(({ key, text, label }) => (
+          {row.map(({ key, text, arrow }) => (
             <button
               key={key}
               type="button"
-              aria-label={text === label ? undefined : label}
+              translate="no"
+              aria-label={arrow ? t('mobile.arrow', { key }) : undefined}
               disabled={!keys}
               onMouseDown={keepFocus}
               onClick={() => {

@@ -6,6 +6,7 @@
  */
 import { useState } from 'react';
 import { errorText } from '../../api/client';
+import { useT } from '../../i18n/I18nProvider';
 import { proveDeviceOwner } from './device-owner';
 import { openedByAddress } from './HubNameNotice';
 
@@ -23,6 +24,7 @@ export function DeviceOwnerGate({
   onVerified: (proof: string | null) => Promise<void>;
   disabled?: boolean;
 }) {
+  const { t } = useT();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   // Passkeys cannot run on a page opened by IP address: the screen's HubNameNotice says where to go instead.
@@ -47,10 +49,10 @@ export function DeviceOwnerGate({
           })();
         }}
       >
-        {busy ? 'Verifying…' : label}
+        {busy ? t('mobile.verifying') : label}
       </button>
       {error ? (
-        <span role="alert" className="m-error">
+        <span role="alert" className="m-error" translate="no">
           {error}
         </span>
       ) : null}

@@ -4,6 +4,8 @@ import { Link } from 'react-router';
 import type { Alert, Asset } from '@svc/protocol';
 import { hub } from '../../api/client';
 import { useSession } from '../../app/session';
+import { formatNumber } from '../../components/units';
+import { useT } from '../../i18n/I18nProvider';
 import { loadSnapshot, saveSnapshot } from './fleet-snapshot';
 
 interface FleetData {
@@ -34,40 +36,41 @@ function useFleet(stale: boolean) {
 }
 
 export function FleetScreen({ stale }: { stale: boolean }) {
+  const { t } = useT();
   const fleet = useFleet(stale);
   const data = fleet.data;
   if (!data)
-    return (
-      <p className="m-muted">{fleet.isError ? 'The fleet could not be loaded.' : 'Loading the fleet…'}</p>
-    );
+    return <p className="m-muted">{t(fleet.isError ? 'mobile.fleetFailed' : 'mobile.fleetLoading')}</p>;
   const online = data.assets.filter((a) => a.status === 'online').length;
   const critical = data.alerts.filter((a) => a.severity === 'critical').length;
   return (
     <section aria-labelledby="m-fleet-title" className={stale ? 'm-stale' : undefined}>
-      <h1 id="m-fleet-title">Fleet</h1>
+      <h1 id="m-fleet-title">{t('mobile.fleet')}</h1>
       <dl className="m-stats">
         <div>
-          <dt>Online</dt>
+          <dt>{t('mobile.online')}</dt>
           <dd>
-            {online} / {data.assets.length}
+            {t('mobile.onlineOf', { online: formatNumber(online), total: formatNumber(data.assets.length) })}
           </dd>
         </div>
         <div>
-          <dt>Active alerts</dt>
-          <dd>{data.alerts.length}</dd>
+          <dt>{t('mobile.activeAlerts')}</dt>
+          <dd>{formatNumber(data.alerts.length)}</dd>
         </div>
         <div>
-          <dt>Critical</dt>
-          <dd className={critical > 0 ? 'm-bad' : undefined}>{critical}</dd>
+          <dt>{t('mobile.critical')}</dt>
+          <dd className={critical > 0 ? 'm-bad' : undefined}>{formatNumber(critical)}</dd>
         </div>
       </dl>
-      <ul className="m-list" aria-label="Assets">
+      <ul className="m-list" aria-label={t('mobile.assets')}>
         {data.assets.map((asset) => (
           <li key={asset.id}>
             <Link to={`/m/assets/${asset.id}`}>
               <span className={`m-dot m-dot-${asset.status}`} aria-hidden="true" />
-              <span className="m-name">{asset.name}</span>
-              <span className="m-muted">{asset.status}</span>
+              <span className="m-name" translate="no">
+                {asset.name}
+              </span>
+              <span className="m-muted">{t('asset.status', { status: asset.status })}</span>
             </Link>
           </li>
         ))}

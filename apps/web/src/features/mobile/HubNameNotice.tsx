@@ -7,6 +7,7 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { hub } from '../../api/client';
+import { useT } from '../../i18n/I18nProvider';
 
 /** Whether `hostname` is an IP literal (IPv4, or IPv6 in brackets as `location.hostname` writes it). */
 function isAddressHost(hostname: string): boolean {
@@ -34,7 +35,11 @@ function namesToOffer(dnsNames: readonly string[] | undefined, hostname: string)
   return hostname.startsWith('127.') || hostname === '[::1]' ? ['localhost'] : [];
 }
 
-export function HubNameNotice({ what }: { what: string }) {
+/** What the device-owner check guards on the screen showing the notice. */
+type Guarded = 'quickAction' | 'session' | 'both';
+
+export function HubNameNotice({ what }: { what: Guarded }) {
+  const { t, rich } = useT();
   const byAddress = openedByAddress();
   const info = useQuery({
     queryKey: ['tls', 'info'],
@@ -48,17 +53,18 @@ export function HubNameNotice({ what }: { what: string }) {
   return (
     <div className="m-notice" role="alert">
       <p>
-        Passkeys do not work when the hub is opened by an IP address ({hostname}), so this device cannot
-        verify its owner before {what}. Open the hub by one of its names
-        {links.length > 0 ? ':' : ' (the DNS name that leads to it).'}
+        {rich('mobile.passkeysByAddress', { host: <span translate="no">{hostname}</span>, what })}{' '}
+        {t(links.length > 0 ? 'mobile.openByName' : 'mobile.openByDns')}
       </p>
       {links.length > 0 ? (
-        <ul aria-label="The hub's names">
+        <ul aria-label={t('mobile.hubNames')}>
           {links.map((href) => (
             <li key={href}>
-              <a href={href}>{href}</a>
+              <a href={href} translate="no">
+                {href}
+              </a>
               {new URL(href).hostname === 'localhost' ? (
-                <span className="m-muted"> (on the hub's own machine)</span>
+                <span className="m-muted">{t('mobile.ownMachine')}</span>
               ) : null}
             </li>
           ))}

@@ -11,6 +11,8 @@ import { subscribeEvents } from '@svc/sdk';
 import type { SessionUser } from '@svc/protocol';
 import { hub, onUnauthorized } from '../../api/client';
 import { Loading } from '../../components/Loading';
+import { formatTime } from '../../components/units';
+import { useT } from '../../i18n/I18nProvider';
 import { SignInPage } from '../auth/SignInPage';
 import { endSession, fetchSession, sessionKey, SessionProvider } from '../../app/session';
 import { AlertsScreen } from './AlertsScreen';
@@ -145,20 +147,22 @@ function useEventFeed(): void {
 }
 
 function DebugBanner() {
+  const { t } = useT();
   const connection = useConnection();
   if (!currentSettings().connectionDebugBanner) return null;
   return (
-    <aside className="m-debug" aria-label="Connection diagnostics">
-      <span>ws {connection.socketOrigin}</span>
-      <span>state {connection.socketState}</span>
-      <span>attempts {connection.attempts}</span>
-      <span>last close {connection.lastCloseCode ?? '—'}</span>
-      {connection.session ? <span>session {connection.session}</span> : null}
+    <aside className="m-debug" aria-label={t('mobile.diagnostics')}>
+      <span>{t('mobile.debugSocket', { origin: connection.socketOrigin })}</span>
+      <span>{t('mobile.debugState', { state: connection.socketState })}</span>
+      <span>{t('mobile.debugAttempts', { n: String(connection.attempts) })}</span>
+      <span>{t('mobile.debugLastClose', { code: String(connection.lastCloseCode ?? '—') })}</span>
+      {connection.session ? <span>{t('mobile.debugSession', { session: connection.session })}</span> : null}
     </aside>
   );
 }
 
 function MobileShell({ offlineSince }: { offlineSince: string | null }) {
+  const { t } = useT();
   useEventFeed();
   useOnlineReplay();
   const connection = useConnection();
@@ -174,14 +178,17 @@ function MobileShell({ offlineSince }: { offlineSince: string | null }) {
   return (
     <div className="m-app">
       <header className="m-top">
-        <span className="m-brand">svc hub</span>
+        <span className="m-brand" translate="no">
+          svc hub
+        </span>
         {stale ? (
           <span className="m-badge m-badge-stale" role="status">
-            Offline — showing last known state
-            {offlineSince ? ` from ${new Date(offlineSince).toLocaleString()}` : ''}
+            {offlineSince
+              ? t('mobile.offlineSince', { time: formatTime(offlineSince) })
+              : t('mobile.offline')}
           </span>
         ) : (
-          <span className="m-badge m-badge-live">Live</span>
+          <span className="m-badge m-badge-live">{t('mobile.live')}</span>
         )}
       </header>
       <DebugBanner />
@@ -194,12 +201,12 @@ function MobileShell({ offlineSince }: { offlineSince: string | null }) {
           <Route path="*" element={<FleetScreen stale={stale} />} />
         </Routes>
       </main>
-      <nav className="m-tabs" aria-label="Mobile">
+      <nav className="m-tabs" aria-label={t('mobile.tabs')}>
         <NavLink to="/m/" end>
-          Fleet
+          {t('mobile.fleet')}
         </NavLink>
-        <NavLink to="/m/alerts">Alerts</NavLink>
-        <NavLink to="/m/settings">Settings</NavLink>
+        <NavLink to="/m/alerts">{t('mobile.alerts')}</NavLink>
+        <NavLink to="/m/settings">{t('mobile.settings')}</NavLink>
       </nav>
     </div>
   );
@@ -207,6 +214,7 @@ function MobileShell({ offlineSince }: { offlineSince: string | null }) {
 
 /** Signed in (online), the last user seen (offline), or the sign-in form. */
 export function MobileApp() {
+  const { t } = useT();
   useManifest();
   useServiceWorker();
   const client = useQueryClient();
@@ -225,7 +233,7 @@ export function MobileApp() {
     // The session did not load: the hub is unreachable until something hears from it (the shell then reloads it).
     if (sessionFailed) updateConnection({ reachable: false });
   }, [sessionFailed]);
-  if (session.isPending) return <Loading label="Loading svc hub" fullPage />;
+  if (session.isPending) return <Loading label={t('loading.app')} fullPage />;
   let user: SessionUser | null = session.data ?? null;
   let offlineSince: string | null = null;
   if (session.isError) {
@@ -233,8 +241,8 @@ export function MobileApp() {
     if (!snapshot) {
       return (
         <div className="m-app m-unreachable" role="alert">
-          <h1>Hub unreachable</h1>
-          <p>This device has no saved fleet state yet. Connect once while the hub is reachable.</p>
+          <h1>{t('mobile.unreachable')}</h1>
+          <p>{t('mobile.noSnapshot')}</p>
         </div>
       );
     }

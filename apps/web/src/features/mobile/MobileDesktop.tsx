@@ -8,12 +8,8 @@
 import { useState } from 'react';
 import type { DesktopSessionCreated } from '@svc/protocol';
 import { hub } from '../../api/client';
-import {
-  DesktopScreen,
-  desktopStatusText,
-  type DesktopKeys,
-  type DesktopStatus,
-} from '../sessions/DesktopScreen';
+import { useT } from '../../i18n/I18nProvider';
+import { DesktopScreen, type DesktopKeys, type DesktopStatus } from '../sessions/DesktopScreen';
 import { DesktopKeyboard } from './DesktopKeyboard';
 import { currentSettings } from './device';
 import { MobileSessionShell } from './MobileSessionShell';
@@ -34,6 +30,7 @@ export function MobileDesktop({
   assetName: string;
   onClosed: () => void;
 }) {
+  const { t } = useT();
   const [status, setStatus] = useState<DesktopStatus>({ state: 'connecting' });
   const [keys, setKeys] = useState<DesktopKeys | null>(null);
   const settings = currentSettings();
@@ -43,9 +40,16 @@ export function MobileDesktop({
       assetId={assetId}
       running={status.state !== 'ended' && status.state !== 'failed'}
       live={status.state === 'connected'}
-      statusText={desktopStatusText(status)}
-      badge="Desktop"
-      endLabel="Close desktop"
+      statusText={
+        status.state === 'failed'
+          ? status.message
+          : t('sessions.desktopStatus', {
+              state: status.state === 'ended' && !status.clean ? 'disconnected' : status.state,
+              attempt: status.state === 'reconnecting' ? status.attempt : 0,
+            })
+      }
+      badge={t('mobile.desktop')}
+      endLabel={t('mobile.closeDesktop')}
       onEnd={async () => {
         await hub.call('desktop.closeSession', { params: { session_id: opened.session.id } });
         onClosed();
@@ -54,7 +58,7 @@ export function MobileDesktop({
       <DesktopScreen
         source={{ url: streamUrl(opened.session.stream_path) }}
         password={opened.credentials?.password ?? null}
-        label={`Desktop of ${assetName}`}
+        label={t('mobile.desktopOf', { name: assetName })}
         onStatus={setStatus}
         autoReconnect={settings.autoReconnect}
         touchGestures

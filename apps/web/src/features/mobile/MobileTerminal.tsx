@@ -6,7 +6,8 @@
 import { useState } from 'react';
 import { hub } from '../../api/client';
 import { ShellStartNote } from '../sessions/ShellStartNote';
-import { terminalStatusText, TerminalView, type TerminalStatus } from '../sessions/TerminalView';
+import { TerminalView, useTerminalStatusText, type TerminalStatus } from '../sessions/TerminalView';
+import { useT } from '../../i18n/I18nProvider';
 import { currentSettings } from './device';
 import { MobileSessionShell } from './MobileSessionShell';
 
@@ -20,9 +21,11 @@ export function MobileTerminal({
   onClosed: () => void;
 }) {
   const [status, setStatus] = useState<TerminalStatus>({ kind: 'connecting' });
+  const { t } = useT();
+  const statusText = useTerminalStatusText();
   const settings = currentSettings();
   const running = status.kind !== 'ended';
-  const text = terminalStatusText(status);
+  const text = statusText(status);
   return (
     <MobileSessionShell
       kind="terminal"
@@ -31,8 +34,8 @@ export function MobileTerminal({
       live={status.kind === 'live' || status.kind === 'starting'}
       statusText={text}
       badge={text}
-      badgeLabel="Terminal status"
-      endLabel={running ? 'End session' : 'Done'}
+      badgeLabel={t('mobile.terminalStatus')}
+      endLabel={t(running ? 'mobile.endSession' : 'mobile.done')}
       onEnd={async () => {
         if (running) await hub.call('sessions.close', { params: { id: sessionId } });
         onClosed();

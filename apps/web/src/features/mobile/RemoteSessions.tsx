@@ -6,6 +6,7 @@
 import { useState } from 'react';
 import type { DesktopSessionCreated } from '@svc/protocol';
 import { hub } from '../../api/client';
+import { useT } from '../../i18n/I18nProvider';
 import { currentSettings } from './device';
 import { DeviceOwnerGate } from './DeviceOwnerGate';
 import { HubNameNotice } from './HubNameNotice';
@@ -15,6 +16,7 @@ import { MobileTerminal } from './MobileTerminal';
 type Open = { kind: 'terminal'; id: string } | { kind: 'desktop'; opened: DesktopSessionCreated };
 
 export function RemoteSessions({ assetId, assetName }: { assetId: string; assetName: string }) {
+  const { t } = useT();
   const [open, setOpen] = useState<Open | null>(null);
   const settings = currentSettings();
   const closed = () => {
@@ -22,19 +24,17 @@ export function RemoteSessions({ assetId, assetName }: { assetId: string; assetN
   };
   return (
     <section aria-labelledby="m-session-title">
-      <h2 id="m-session-title">Remote session</h2>
+      <h2 id="m-session-title">{t('mobile.remoteSession')}</h2>
       {open?.kind === 'terminal' ? (
         <MobileTerminal sessionId={open.id} assetId={assetId} onClosed={closed} />
       ) : open?.kind === 'desktop' ? (
         <MobileDesktop opened={open.opened} assetId={assetId} assetName={assetName} onClosed={closed} />
       ) : (
         <div className="m-actions">
-          {settings.requireBiometricRemoteAccess ? (
-            <HubNameNotice what="a terminal or desktop opens" />
-          ) : null}
+          {settings.requireBiometricRemoteAccess ? <HubNameNotice what="session" /> : null}
           <DeviceOwnerGate
             purpose={`session:terminal:${assetId}`}
-            label="Open terminal"
+            label={t('mobile.openTerminal')}
             required={settings.requireBiometricRemoteAccess}
             onVerified={async (proof) => {
               const { data } = await hub.call('sessions.create', {
@@ -46,7 +46,7 @@ export function RemoteSessions({ assetId, assetName }: { assetId: string; assetN
           />
           <DeviceOwnerGate
             purpose={`session:desktop:${assetId}`}
-            label="Open desktop"
+            label={t('mobile.openDesktop')}
             required={settings.requireBiometricRemoteAccess}
             onVerified={async (proof) => {
               const { data } = await hub.call('desktop.createSession', {

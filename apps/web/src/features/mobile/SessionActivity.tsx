@@ -3,9 +3,11 @@
  * notification says so, redacted unless `liveActivitiesShowFullDetails`; it closes when the session ends.
  */
 import { useEffect } from 'react';
+import { useT } from '../../i18n/I18nProvider';
 import { currentSettings } from './device';
 
 export function SessionActivity({ assetId, kind }: { assetId: string; kind: 'terminal' | 'desktop' }) {
+  const { t } = useT();
   useEffect(() => {
     const settings = currentSettings();
     if (!settings.liveActivitiesEnabled || !settings.liveActivitiesSessionEnabled) return;
@@ -14,13 +16,13 @@ export function SessionActivity({ assetId, kind }: { assetId: string; kind: 'ter
     let ended = false;
     void navigator.serviceWorker.getRegistration('/m/').then(async (registration) => {
       if (!registration || ended) return;
-      await registration.showNotification('svc hub: session running', {
+      await registration.showNotification(t('mobile.sessionRunning'), {
         tag,
         requireInteraction: true,
         silent: true,
         body: settings.liveActivitiesShowFullDetails
-          ? `${kind} session on ${assetId}`
-          : 'A remote session is open',
+          ? t('mobile.sessionOn', { kind, asset: assetId })
+          : t('mobile.sessionOpen'),
         data: { url: `/m/assets/${assetId}` },
       });
     });
@@ -30,6 +32,6 @@ export function SessionActivity({ assetId, kind }: { assetId: string; kind: 'ter
         for (const n of (await registration?.getNotifications({ tag })) ?? []) n.close();
       });
     };
-  }, [assetId, kind]);
+  }, [assetId, kind, t]);
   return null;
 }

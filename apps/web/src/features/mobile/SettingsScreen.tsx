@@ -8,6 +8,7 @@ import { useNavigate } from 'react-router';
 import type { NotificationSeverity } from '@svc/protocol';
 import { errorText } from '../../api/client';
 import { endSession } from '../../app/session';
+import { useT } from '../../i18n/I18nProvider';
 import { changeSetting, currentSettings } from './device';
 import { isDeviceRegistered, registerDevice } from './device-owner';
 import { HubNameNotice } from './HubNameNotice';
@@ -19,17 +20,18 @@ type BooleanSetting = {
   [K in MobileSettingName]: MobileSettings[K] extends boolean ? K : never;
 }[MobileSettingName];
 
-const toggles: { name: BooleanSetting; label: string }[] = [
-  { name: 'queueOfflineActions', label: 'Queue actions while the hub is unreachable' },
-  { name: 'autoReconnect', label: 'Reconnect after a dropped connection' },
-  { name: 'requireBiometricRemoteAccess', label: 'Verify the device owner before a remote session' },
-  { name: 'pushQuietHoursEnabled', label: 'Quiet hours (only critical alerts)' },
-  { name: 'liveActivitiesEnabled', label: 'Persistent incident notifications' },
-  { name: 'liveActivitiesAutoStartHigh', label: 'Also for warning (high) incidents' },
-  { name: 'liveActivitiesSessionEnabled', label: 'Notification while a remote session runs' },
-  { name: 'liveActivitiesShowFullDetails', label: 'Full details in notifications (else redacted)' },
-  { name: 'connectionDebugBanner', label: 'Connection diagnostics banner' },
-  { name: 'mobileClientTelemetry', label: 'Send diagnostics events to the hub' },
+/** In this order; each labelled by `mobile.toggle`. */
+const toggles: BooleanSetting[] = [
+  'queueOfflineActions',
+  'autoReconnect',
+  'requireBiometricRemoteAccess',
+  'pushQuietHoursEnabled',
+  'liveActivitiesEnabled',
+  'liveActivitiesAutoStartHigh',
+  'liveActivitiesSessionEnabled',
+  'liveActivitiesShowFullDetails',
+  'connectionDebugBanner',
+  'mobileClientTelemetry',
 ];
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
@@ -42,36 +44,38 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 }
 
 export function SettingsScreen() {
+  const { t } = useT();
   const client = useQueryClient();
   const navigate = useNavigate();
   const [settings, setSettings] = useState(currentSettings);
-  const [message, setMessage] = useState<string | null>(null);
+  // A status line: this screen's words, or data (the hub's error, a storage key the device refused).
+  const [message, setMessage] = useState<{ text: string; data: boolean } | null>(null);
   const [registered, setRegistered] = useState(isDeviceRegistered);
   const set = <K extends MobileSettingName>(name: K, value: MobileSettings[K]) => {
     const problem = changeSetting(name, value);
-    setMessage(problem);
+    setMessage(problem === null ? null : { text: problem, data: true });
     setSettings(currentSettings());
   };
   const run = (what: () => Promise<void>, done: string) => {
     setMessage(null);
     what().then(
       () => {
-        setMessage(done);
+        setMessage({ text: done, data: false });
       },
       (error: unknown) => {
-        setMessage(errorText(error));
+        setMessage({ text: errorText(error), data: true });
       },
     );
   };
   return (
     <section aria-labelledby="m-settings-title">
-      <h1 id="m-settings-title">Settings</h1>
-      <p className="m-muted">Kept on this device only.</p>
+      <h1 id="m-settings-title">{t('mobile.settings')}</h1>
+      <p className="m-muted">{t('mobile.keptHere')}</p>
       <fieldset>
-        <legend>Behaviour</legend>
-        {toggles.map(({ name, label }) => (
+        <legend>{t('mobile.behaviour')}</legend>
+        {toggles.map((name) => (
           <label key={name} className="m-toggle">
-            <span>{label}</span>
+            <span>{t('mobile.toggle', { name })}</span>
             <input
               type="checkbox"
               checked={settings[name]}
@@ -83,20 +87,22 @@ export function SettingsScreen() {
         ))}
       </fieldset>
       <fieldset>
-        <legend>Push alerts</legend>
-        <Field label="Minimum severity">
+        <legend>{t('mobile.pushAlerts')}</legend>
+        <Field label={t('mobile.minimumSeverity')}>
           <select
             value={settings.pushMinimumSeverity}
             onChange={(e) => {
               set('pushMinimumSeverity', e.target.value as NotificationSeverity);
             }}
           >
-            <option value="info">info</option>
-            <option value="warning">warning</option>
-            <option value="critical">critical</option>
+            {(['info', 'warning', 'critical'] as const).map((severity) => (
+              <option key={severity} value={severity}>
+                {t('alert.severity', { severity })}
+              </option>
+            ))}
           </select>
         </Field>
-        <Field label="Quiet hours start">
+        <Field label={t('mobile.quietStart')}>
           <input
             type="time"
             value={clockOf(settings.pushQuietHoursStartMinutes)}
@@ -106,7 +112,7 @@ export function SettingsScreen() {
             }}
           />
         </Field>
-        <Field label="Quiet hours end">
+        <Field label={t('mobile.quietEnd')}>
           <input
             type="time"
             value={clockOf(settings.pushQuietHoursEndMinutes)}
@@ -116,7 +122,7 @@ export function SettingsScreen() {
             }}
           />
         </Field>
-        <Field label="Digest window (seconds)">
+        <Field label={t('mobile.digestWindow')}>
           <input
             type="number"
             min={0}
@@ -133,40 +139,44 @@ export function SettingsScreen() {
             onClick={() => {
               run(async () => {
                 if ((await Notification.requestPermission()) !== 'granted')
-                  throw new Error('notifications are not allowed');
+                  throw new Error(t('mobile.notificationsRefused'));
                 await subscribePush(currentSettings());
-              }, 'Push alerts on: this device is subscribed.');
+              }, t('mobile.pushOn'));
             }}
           >
-            Turn on push alerts
+            {t('mobile.turnOnPush')}
           </button>
           <button
             type="button"
             onClick={() => {
-              run(unsubscribePush, 'Push alerts off.');
+              run(unsubscribePush, t('mobile.pushOff'));
             }}
           >
-            Turn off
+            {t('mobile.turnOff')}
           </button>
         </div>
       </fieldset>
       <fieldset>
-        <legend>This device</legend>
-        <p>{registered ? 'Device owner check: registered.' : 'Device owner check: not registered yet.'}</p>
-        <HubNameNotice what="a remote session or a quick action" />
+        <legend>{t('mobile.thisDevice')}</legend>
+        <p>{t(registered ? 'mobile.ownerRegistered' : 'mobile.ownerNotRegistered')}</p>
+        <HubNameNotice what="both" />
         <button
           type="button"
           onClick={() => {
             run(async () => {
               await registerDevice();
               setRegistered(true);
-            }, 'This device is registered for device-owner checks.');
+            }, t('mobile.deviceRegistered'));
           }}
         >
-          Register this device
+          {t('mobile.registerDevice')}
         </button>
-        <Field label="Untrusted certificate allowed for">
-          <output>{settings.allowUntrustedTLS ?? 'no hub (off)'}</output>
+        <Field label={t('mobile.untrustedFor')}>
+          {settings.allowUntrustedTLS === null ? (
+            <output>{t('mobile.noUntrusted')}</output>
+          ) : (
+            <output translate="no">{settings.allowUntrustedTLS}</output>
+          )}
         </Field>
         <button
           type="button"
@@ -175,13 +185,17 @@ export function SettingsScreen() {
               await signOutDevice();
               endSession(client);
               await navigate('/m/');
-            }, 'Signed out.');
+            }, t('mobile.signedOut'));
           }}
         >
-          Sign out
+          {t('mobile.signOut')}
         </button>
       </fieldset>
-      {message ? <p role="status">{message}</p> : null}
+      {message ? (
+        <p role="status" translate={message.data ? 'no' : undefined}>
+          {message.text}
+        </p>
+      ) : null}
     </section>
   );
 }

@@ -15,8 +15,10 @@ export interface QueuedRun {
   actionName: string;
   queuedAt: string;
   state: 'queued' | 'sending' | 'done' | 'dropped';
-  /** Why the hub refused it (dropped), or the result's summary (done). */
+  /** Why the hub refused it (dropped: the hub's words, shown as data). */
   note: string | null;
+  /** The run's summary (done), shown in the reader's language. */
+  ran?: { ok: number; total: number };
 }
 
 type Listener = () => void;
@@ -74,7 +76,7 @@ export function replayQueue(): Promise<void> {
           });
           updateConnection({ reachable: true });
           const { ok, total } = data.summary;
-          await put('queue', { ...entry, state: 'done', note: `ran: ${String(ok)} of ${String(total)} ok` });
+          await put('queue', { ...entry, state: 'done', note: null, ran: { ok, total } });
         } catch (error) {
           if (isUnreachable(error)) {
             await put('queue', { ...entry, state: 'queued' });

@@ -44,22 +44,6 @@ export interface DesktopKeys {
   sendCtrlAltDel(): void;
 }
 
-/** The status in words, for a status line: in English, for the phone app (not yet translated). */
-export function desktopStatusText(status: DesktopStatus): string {
-  switch (status.state) {
-    case 'connecting':
-      return 'Connecting…';
-    case 'connected':
-      return 'Connected';
-    case 'reconnecting':
-      return `Reconnecting (attempt ${status.attempt})`;
-    case 'ended':
-      return status.clean ? 'Ended' : 'Disconnected';
-    case 'failed':
-      return status.message;
-  }
-}
-
 export function DesktopScreen({
   source,
   password,

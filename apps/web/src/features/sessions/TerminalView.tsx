@@ -38,8 +38,6 @@ export type TerminalStatus =
       reason: string;
       /** The shell's exit code, or the socket's close code when disconnected. */
       code: number | null;
-      /** In English, for the phone app until it reads the catalogues (terminalStatusText). */
-      text: string;
       beforeStart?: boolean;
     };
 
@@ -56,22 +54,6 @@ export interface TerminalHandle {
   /** Pastes what the clipboard holds. */
   pasteClipboard(): Promise<void>;
   focus(): void;
-}
-
-/** The status in words, for a status chip: in English, for the phone app (not yet translated). */
-export function terminalStatusText(status: TerminalStatus): string {
-  switch (status.kind) {
-    case 'connecting':
-      return 'Connecting';
-    case 'starting':
-      return 'Starting the shell';
-    case 'live':
-      return 'Live';
-    case 'reconnecting':
-      return `Reconnecting (attempt ${status.attempt})`;
-    case 'ended':
-      return status.text;
-  }
 }
 
 /** The status in the reader's language, for a status chip. */
@@ -263,16 +245,14 @@ export function TerminalView({
             ended = true;
             const reason = message.reason ?? '';
             const code = message.exit_code ?? null;
-            const why = `${reason}${code === null ? '' : ` (exit ${code})`}`;
             report.current(
               everOutput
-                ? { kind: 'ended', end: 'session', reason, code, text: `Session ended: ${why}` }
+                ? { kind: 'ended', end: 'session', reason, code }
                 : {
                     kind: 'ended',
                     end: 'notStarted',
                     reason,
                     code,
-                    text: `The shell did not start: ${why}`,
                     beforeStart: true,
                   },
             );
@@ -310,7 +290,6 @@ export function TerminalView({
           end: 'disconnected',
           reason: event.reason,
           code: event.code,
-          text: `Disconnected: ${event.reason || `code ${event.code}`}`,
         });
       };
     };

@@ -24,6 +24,7 @@ import { integrations } from './integrations.en.js';
 import { keys } from './keys.en.js';
 import { maintenance } from './maintenance.en.js';
 import { meshvpn } from './meshvpn.en.js';
+import { mobile } from './mobile.en.js';
 import { nas } from './nas.en.js';
 import { notifications } from './notifications.en.js';
 import { prometheus } from './prometheus.en.js';
@@ -59,6 +60,7 @@ export const consoleEn = {
   ...keys,
   ...maintenance,
   ...meshvpn,
+  ...mobile,
   ...nas,
   ...notifications,
   ...prometheus,

@@ -19,6 +19,7 @@ import { integrations } from './integrations.es.js';
 import { keys } from './keys.es.js';
 import { maintenance } from './maintenance.es.js';
 import { meshvpn } from './meshvpn.es.js';
+import { mobile } from './mobile.es.js';
 import { nas } from './nas.es.js';
 import { notifications } from './notifications.es.js';
 import { prometheus } from './prometheus.es.js';
@@ -55,6 +56,7 @@ export const consoleEs: ConsoleCatalogue = {
   ...keys,
   ...maintenance,
   ...meshvpn,
+  ...mobile,
   ...nas,
   ...notifications,
   ...prometheus,
