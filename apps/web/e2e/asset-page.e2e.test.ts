@@ -314,9 +314,9 @@ describe('the asset page', () => {
 
     // A week comes bucketed: the count of samples and buckets, each point a bucket's mean within its band.
     await t.page.getByRole('button', { name: '7 days' }).click();
-    await t.page.getByText(/^\d+ samples in \d+ buckets \(min, max and mean\)$/).waitFor();
-    const label = (await t.page.getByText(/samples in \d+ buckets/).textContent()) ?? '';
-    expect(Number(/^(\d+) samples/.exec(label)?.[1])).toBe(week.length + 59);
+    await t.page.getByText(/^[\d,]+ samples in [\d,]+ buckets \(min, max and mean\)$/).waitFor();
+    const label = (await t.page.getByText(/samples in [\d,]+ buckets/).textContent()) ?? '';
+    expect(Number(/^([\d,]+) samples/.exec(label)?.[1]?.replaceAll(',', ''))).toBe(week.length + 59);
     // The day the agent was silent (and the day before the last hour) are gaps, named beside each chart.
     await cpu.getByText(/2 gaps where the agent was silent/).waitFor();
     await t.page.mouse.move(box.x + box.width * 0.3, box.y + box.height / 2);

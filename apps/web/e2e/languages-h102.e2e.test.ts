@@ -257,6 +257,10 @@ describe('the asset tabs in other languages', () => {
       await openTab(page, t.baseUrl, tab);
       await look(tab);
     }
+    // The metrics tab: its ranges and, with no sample stored, its empty state.
+    await openTab(page, t.baseUrl, 'metrics', '.metrics .segmented button');
+    await page.locator('.metrics .empty, .metrics .charts').first().waitFor();
+    await look('metrics');
 
     expect(unmarked).toEqual({
       terminal: [],
@@ -280,6 +284,7 @@ describe('the asset tabs in other languages', () => {
       packages: [],
       users: [],
       cron: [],
+      metrics: [],
     });
   }, 120_000);
 
@@ -301,6 +306,10 @@ describe('the asset tabs in other languages', () => {
     ];
     await page.goto(`${t.baseUrl}/assets/${fake.assetId}/terminal?lang=de`);
     await page.getByRole('button', { name: de['assetTabs.openTerminal'] }).waitFor();
+    await expectLanguage(page, 'de');
+    await page.goto(`${t.baseUrl}/assets/${fake.assetId}/metrics`);
+    await page.getByRole('group', { name: de['metrics.range'] }).waitFor();
+    await page.getByRole('button', { name: '7 Tage' }).waitFor();
     await expectLanguage(page, 'de');
     for (const [tab, name] of tables) {
       await page.goto(`${t.baseUrl}/assets/${fake.assetId}/${tab}`);

@@ -6,11 +6,11 @@
 import type { MetricAggregate, MetricBucket, MetricSample } from '@svc/protocol';
 
 export const metricRanges = [
-  { key: '1h', label: '1 hour', ms: 60 * 60 * 1000 },
-  { key: '6h', label: '6 hours', ms: 6 * 60 * 60 * 1000 },
-  { key: '24h', label: '24 hours', ms: 24 * 60 * 60 * 1000 },
-  { key: '7d', label: '7 days', ms: 7 * 24 * 60 * 60 * 1000 },
-  { key: '30d', label: '30 days', ms: 30 * 24 * 60 * 60 * 1000 },
+  { key: '1h', ms: 60 * 60 * 1000 },
+  { key: '6h', ms: 6 * 60 * 60 * 1000 },
+  { key: '24h', ms: 24 * 60 * 60 * 1000 },
+  { key: '7d', ms: 7 * 24 * 60 * 60 * 1000 },
+  { key: '30d', ms: 30 * 24 * 60 * 60 * 1000 },
 ] as const;
 
 /** Ranges longer than this are asked bucketed (min, max and mean per step, docs/metrics.md). */

@@ -19,6 +19,7 @@ import { integrations } from './integrations.de.js';
 import { keys } from './keys.de.js';
 import { maintenance } from './maintenance.de.js';
 import { meshvpn } from './meshvpn.de.js';
+import { metrics } from './metrics.de.js';
 import { mobile } from './mobile.de.js';
 import { nas } from './nas.de.js';
 import { notifications } from './notifications.de.js';
@@ -56,6 +57,7 @@ export const consoleDe: ConsoleCatalogue = {
   ...keys,
   ...maintenance,
   ...meshvpn,
+  ...metrics,
   ...mobile,
   ...nas,
   ...notifications,

@@ -24,6 +24,7 @@ import { integrations } from './integrations.en.js';
 import { keys } from './keys.en.js';
 import { maintenance } from './maintenance.en.js';
 import { meshvpn } from './meshvpn.en.js';
+import { metrics } from './metrics.en.js';
 import { mobile } from './mobile.en.js';
 import { nas } from './nas.en.js';
 import { notifications } from './notifications.en.js';
@@ -60,6 +61,7 @@ export const consoleEn = {
   ...keys,
   ...maintenance,
   ...meshvpn,
+  ...metrics,
   ...mobile,
   ...nas,
   ...notifications,

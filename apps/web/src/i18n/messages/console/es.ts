@@ -19,6 +19,7 @@ import { integrations } from './integrations.es.js';
 import { keys } from './keys.es.js';
 import { maintenance } from './maintenance.es.js';
 import { meshvpn } from './meshvpn.es.js';
+import { metrics } from './metrics.es.js';
 import { mobile } from './mobile.es.js';
 import { nas } from './nas.es.js';
 import { notifications } from './notifications.es.js';
@@ -56,6 +57,7 @@ export const consoleEs: ConsoleCatalogue = {
   ...keys,
   ...maintenance,
   ...meshvpn,
+  ...metrics,
   ...mobile,
   ...nas,
   ...notifications,

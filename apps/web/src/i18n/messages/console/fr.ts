@@ -19,6 +19,7 @@ import { integrations } from './integrations.fr.js';
 import { keys } from './keys.fr.js';
 import { maintenance } from './maintenance.fr.js';
 import { meshvpn } from './meshvpn.fr.js';
+import { metrics } from './metrics.fr.js';
 import { mobile } from './mobile.fr.js';
 import { nas } from './nas.fr.js';
 import { notifications } from './notifications.fr.js';
@@ -56,6 +57,7 @@ export const consoleFr: ConsoleCatalogue = {
   ...keys,
   ...maintenance,
   ...meshvpn,
+  ...metrics,
   ...mobile,
   ...nas,
   ...notifications,

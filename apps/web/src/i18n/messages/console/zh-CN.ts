@@ -19,6 +19,7 @@ import { integrations } from './integrations.zh-CN.js';
 import { keys } from './keys.zh-CN.js';
 import { maintenance } from './maintenance.zh-CN.js';
 import { meshvpn } from './meshvpn.zh-CN.js';
+import { metrics } from './metrics.zh-CN.js';
 import { mobile } from './mobile.zh-CN.js';
 import { nas } from './nas.zh-CN.js';
 import { notifications } from './notifications.zh-CN.js';
@@ -56,6 +57,7 @@ export const consoleZhCN: ConsoleCatalogue = {
   ...keys,
   ...maintenance,
   ...meshvpn,
+  ...metrics,
   ...mobile,
   ...nas,
   ...notifications,

@@ -12,6 +12,7 @@ import { EmptyState } from '../../../components/EmptyState';
 import { ErrorNotice } from '../../../components/ErrorNotice';
 import { Loading } from '../../../components/Loading';
 import { formatBytes, formatPercent } from '../../../components/units';
+import { useT } from '../../../i18n/I18nProvider';
 import { assetPartKey } from '../asset-keys';
 import type { AssetTabProps } from '../asset-tabs';
 import {
@@ -34,6 +35,7 @@ function rangeOf(key: string | null) {
 }
 
 export function MetricsTab({ asset }: AssetTabProps) {
+  const { t } = useT();
   const [params, setParams] = useSearchParams();
   const range = rangeOf(params.get('range'));
   const zone = useChartZone();
@@ -75,18 +77,23 @@ export function MetricsTab({ asset }: AssetTabProps) {
   });
   const series = useMemo(() => history.data?.series ?? chartSeries([]), [history.data]);
   const charts = useMemo(() => {
-    const line = (label: string, key: SeriesKey, colorVar: string): ChartLine => {
+    const line = (key: SeriesKey, colorVar: string): ChartLine => {
       const band = series.bands?.[key];
+      const label = t('metrics.line', { line: key });
       return { label, values: series[key], colorVar, ...(band ? { band } : {}) };
     };
     return {
-      cpu: [line('CPU', 'cpu', '--accent')],
-      memory: [line('Memory used', 'memory', '--accent')],
-      disk: [line('Disk used', 'disk', '--accent')],
-      load: [line('Load (1 min)', 'load', '--accent')],
-      network: [line('Received', 'rx', '--ok'), line('Sent', 'tx', '--warn')],
+      cpu: [line('cpu', '--accent')],
+      memory: [line('memory', '--accent')],
+      disk: [line('disk', '--accent')],
+      load: [line('load', '--accent')],
+      network: [line('rx', '--ok'), line('tx', '--warn')],
     };
-  }, [series]);
+  }, [series, t]);
+  const countText = (data: { count: number; buckets: number | null }) =>
+    data.buckets !== null
+      ? t('metrics.samplesBucketed', { count: data.count, buckets: data.buckets })
+      : t(live ? 'metrics.samplesLive' : 'metrics.samples', { count: data.count });
 
   const choose = (key: MetricRangeKey) => {
     setParams(
@@ -102,7 +109,7 @@ export function MetricsTab({ asset }: AssetTabProps) {
   return (
     <div className="metrics">
       <div className="section-toolbar">
-        <div className="segmented" role="group" aria-label="Time range">
+        <div className="segmented" role="group" aria-label={t('metrics.range')}>
           {metricRanges.map((r) => (
             <button
               key={r.key}
@@ -112,83 +119,70 @@ export function MetricsTab({ asset }: AssetTabProps) {
                 choose(r.key);
               }}
             >
-              {r.label}
+              {t('metrics.rangeName', { range: r.key })}
             </button>
           ))}
         </div>
         <ChartZoneSwitch zone={zone} />
         <span className="muted small" aria-live="polite">
-          {history.isFetching
-            ? 'Loading…'
-            : history.data
-              ? `${history.data.count} samples${history.data.buckets === null ? '' : ` in ${history.data.buckets} buckets (min, max and mean)`}${live ? ', refreshed every 30 s' : ''}`
-              : ''}
+          {history.isFetching ? t('metrics.fetching') : history.data ? countText(history.data) : ''}
         </span>
       </div>
-      {history.isPending && <Loading label="Loading the metrics" />}
+      {history.isPending && <Loading label={t('metrics.loading')} />}
       {history.isError && <ErrorNotice error={history.error} retry={() => void history.refetch()} />}
-      {history.data?.truncated && (
-        <p className="muted small">
-          This range holds more samples than the console fetches at once: the chart ends before now. Choose a
-          shorter range for the latest.
-        </p>
-      )}
+      {history.data?.truncated && <p className="muted small">{t('metrics.truncated')}</p>}
       {history.isSuccess && history.data.count === 0 && (
-        <EmptyState title={`No samples in the last ${range.label}`}>
-          <p>
-            {asset.agent
-              ? 'The agent sends samples while it is connected.'
-              : 'Metrics come from an agent; this device has none.'}
-          </p>
+        <EmptyState title={t('metrics.none', { range: t('metrics.rangeName', { range: range.key }) })}>
+          <p>{t(asset.agent ? 'metrics.agentSends' : 'metrics.noAgent')}</p>
         </EmptyState>
       )}
       {history.data && history.data.count > 0 && (
         <div className="charts">
           <TimeChart
-            title="CPU"
+            title={t('metrics.chart', { chart: 'cpu' })}
             times={series.times}
             lines={charts.cpu}
             max={100}
             format={formatPercent}
-            unit="%"
+            unit={t('metrics.unit', { unit: 'percent' })}
             gaps={series.gaps}
             zone={zone}
           />
           <TimeChart
-            title="Memory"
+            title={t('metrics.chart', { chart: 'memory' })}
             times={series.times}
             lines={charts.memory}
             max={100}
             format={formatPercent}
-            unit="% used"
+            unit={t('metrics.unit', { unit: 'used' })}
             gaps={series.gaps}
             zone={zone}
           />
           <TimeChart
-            title="Disk"
+            title={t('metrics.chart', { chart: 'disk' })}
             times={series.times}
             lines={charts.disk}
             max={100}
             format={formatPercent}
-            unit="% used"
+            unit={t('metrics.unit', { unit: 'used' })}
             gaps={series.gaps}
             zone={zone}
           />
           <TimeChart
-            title="Load"
+            title={t('metrics.chart', { chart: 'load' })}
             times={series.times}
             lines={charts.load}
             format={formatLoad}
-            unit="load (1 min)"
+            unit={t('metrics.unit', { unit: 'load' })}
             gaps={series.gaps}
             zone={zone}
           />
           <TimeChart
-            title="Network"
+            title={t('metrics.chart', { chart: 'network' })}
             times={series.times}
             lines={charts.network}
             format={formatRate}
-            unit="bytes/s"
+            unit={t('metrics.unit', { unit: 'rate' })}
             gaps={series.gaps}
             zone={zone}
           />
