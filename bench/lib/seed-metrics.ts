@@ -44,3 +44,35 @@ export async function seedMetrics(
   await hub.close();
   return { assetId: asset.id, samples: count };
 }
+
+/**
+ * Gives every asset of a fresh hub data folder (SQLite) one sample stamped now, CPU spread over 0–99 %: what
+ * the fleet's top-N ranks (it reads each asset's latest sample of the last 5 minutes).
+ */
+export async function seedLatestSamples(dataDir: string): Promise<number> {
+  const config = parseEnv({ SVC_DATA_DIR: dataDir, SVC_TLS_MODE: 'disabled' }, dataDir);
+  const hub = await createHub({ config, logger: silentLogger });
+  const db = hub.database.db;
+  const assets = await db.selectFrom('assets').select('id').orderBy('id').execute();
+  const gib = 1024 ** 3;
+  const ts = new Date().toISOString();
+  await db.transaction().execute(async (trx) => {
+    for (let i = 0; i < assets.length; i += 500) {
+      const rows = assets.slice(i, i + 500).map(({ id }, j) => ({
+        asset_id: id,
+        ts,
+        cpu_percent: (i + j) % 100,
+        memory_used_bytes: ((i + j) % 16) * gib,
+        memory_total_bytes: 16 * gib,
+        disk_used_bytes: ((i + j) % 480) * gib,
+        disk_total_bytes: 480 * gib,
+        load1: ((i + j) % 40) / 10,
+        net_rx_bytes: 1024 * 1024,
+        net_tx_bytes: 512 * 1024,
+      }));
+      await trx.insertInto('metric_samples').values(rows).execute();
+    }
+  });
+  await hub.close();
+  return assets.length;
+}
