@@ -71,8 +71,13 @@ interface Highlight {
   dependents: ReadonlySet<string>;
 }
 
+/** An asset's presence, which the console words; other nodes' states (a container's `running`) are data. */
+const assetStatuses: ReadonlySet<string> = new Set(['online', 'offline', 'unknown']);
+
 function Graph({ graph, highlight }: { graph: DependencyGraph; highlight: Highlight | null }) {
   const { t } = useT();
+  const nodeStatusText = (status: string) =>
+    assetStatuses.has(status) ? t('asset.status', { status }) : status;
   const { placed, width, height } = layout(graph);
   const lit = (id: string) => highlight !== null && (id === highlight.root || highlight.dependents.has(id));
   const nodeClass = (id: string) =>
@@ -145,7 +150,7 @@ function Graph({ graph, highlight }: { graph: DependencyGraph; highlight: Highli
               {n.name.length > 22 ? `${n.name.slice(0, 21)}…` : n.name}
             </text>
             <title>
-              {n.name} ({n.kind}, {t('asset.status', { status: n.status })})
+              {n.name} ({n.kind}, {nodeStatusText(n.status)})
             </title>
           </g>
         ))}
