@@ -83,9 +83,9 @@ export default defineConfig({
     hookTimeout: 30_000,
     pool: 'forks',
     // Vitest's default is one worker less than the cores: on CI's two, one file at a time, while most hub and
-    // e2e files spend much of their time waiting (PostgreSQL, child processes, timers). Two still left a fifth
-    // of the cores idle: three on two cores (decision 0045, addendum).
-    maxWorkers: Math.max(3, os.availableParallelism()),
+    // e2e files spend much of their time waiting (PostgreSQL, child processes, timers). Decision 0045 (its
+    // addendum: three on two cores were tried, and lost more to timing than they gained).
+    maxWorkers: Math.max(2, os.availableParallelism()),
     projects: [
       {
         extends: true,

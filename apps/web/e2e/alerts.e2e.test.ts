@@ -73,7 +73,7 @@ describe('alerts and incidents', () => {
 
     await t.page.goto(`${t.baseUrl}/dashboard`);
     // The count shows '—' until the dashboard's query answers.
-    await expect.poll(() => t.page.getByTestId('count-alerts').textContent()).toBe('1');
+    await expect.poll(() => t.page.getByTestId('count-alerts').textContent(), { timeout: 15_000 }).toBe('1');
 
     await t.page.goto(`${t.baseUrl}/alerts`);
     const row = t.page.locator(`tr[data-alert-id="${alert.id}"]`);
