@@ -3,89 +3,22 @@
  * connectors point at the fake TrueNAS, Portainer and Home Assistant (loopback opt-in, each fake's CA pinned),
  * and whose `tailscale` is a script printing a running tailnet.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  startFakeHomeAssistant,
-  startFakePortainer,
-  startFakeTruenas,
-  type FakeHomeAssistant,
-  type FakePortainer,
-  type FakeTruenas,
-} from '@svc/testkit';
+import { connectServices, fakeTailscaleCli, type ConnectedServices } from './connected-fakes.js';
 import { useConsole } from './harness.js';
 
-const cliDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-e2e-tailscale-'));
-const tailscale = path.join(cliDir, 'tailscale');
-fs.writeFileSync(
-  tailscale,
-  `#!/bin/sh
-if [ "$1" = status ]; then
-  echo '{"BackendState":"Running","Version":"1.90.6","TailscaleIPs":["100.64.0.7"],"Self":{"HostName":"hub","DNSName":"hub.tail1234.ts.net."},"CurrentTailnet":{"Name":"homelab","MagicDNSSuffix":"tail1234.ts.net","MagicDNSEnabled":true},"CertDomains":["hub.tail1234.ts.net"]}'
-else
-  echo '{"TCP":{"443":{"HTTPS":true}},"Web":{"hub.tail1234.ts.net:443":{"Handlers":{"/":{"Proxy":"https+insecure://127.0.0.1:8443"}}}}}'
-fi
-`,
-  { mode: 0o755 },
-);
+const tailscale = fakeTailscaleCli('svc-e2e-tailscale-');
+const h = useConsole({ env: { SVC_OUTBOUND_ALLOW_LOOPBACK: 'true', SVC_TAILSCALE_BIN: tailscale.path } });
 
-const h = useConsole({ env: { SVC_OUTBOUND_ALLOW_LOOPBACK: 'true', SVC_TAILSCALE_BIN: tailscale } });
-
-let truenas: FakeTruenas;
-let portainer: FakePortainer;
-let homeassistant: FakeHomeAssistant;
-
-async function addConnector(body: Record<string, unknown>): Promise<void> {
-  const created = await h().api('POST', '/api/v2/connectors', { tls_mode: 'pinned_ca', ...body });
-  expect(created.status, created.text).toBe(201);
-  const id = (created.json.data as { id: string }).id;
-  // The create starts the first check and inventory in the background: wait for it.
-  for (let tries = 0; tries < 200; tries += 1) {
-    const connector = await h().api('GET', `/api/v2/connectors/${id}`);
-    const health = (connector.json.data as { health: string }).health;
-    if (health !== 'unknown') {
-      expect(health, connector.text).toBe('ok');
-      return;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`connector ${id} never checked`);
-}
+let services: ConnectedServices;
 
 beforeAll(async () => {
-  [truenas, portainer, homeassistant] = await Promise.all([
-    startFakeTruenas(),
-    startFakePortainer(),
-    startFakeHomeAssistant(),
-  ]);
-  await addConnector({
-    kind: 'nas',
-    name: 'truenas',
-    base_url: truenas.url(),
-    credentials: truenas.apiKey,
-    tls_ca: truenas.ca,
-  });
-  await addConnector({
-    kind: 'stacks',
-    name: 'portainer',
-    base_url: portainer.url(),
-    credentials: portainer.apiKey,
-    tls_ca: portainer.ca,
-  });
-  await addConnector({
-    kind: 'homeauto',
-    name: 'home assistant',
-    base_url: homeassistant.url(),
-    credentials: homeassistant.token,
-    tls_ca: homeassistant.ca,
-  });
+  services = await connectServices(h());
 }, 60_000);
 
 afterAll(async () => {
-  await Promise.all([truenas.close(), portainer.close(), homeassistant.close()]);
-  fs.rmSync(cliDir, { recursive: true, force: true });
+  await services.close();
+  tailscale.remove();
 });
 
 describe('connected services in the console', () => {
@@ -138,8 +71,8 @@ describe('connected services in the console', () => {
       .waitFor();
     await entities.getByRole('button', { name: 'Turn on Kitchen' }).click();
     await entities.getByRole('button', { name: 'Turn off Kitchen' }).waitFor();
-    expect(homeassistant.states.get('light.kitchen')?.state).toBe('on');
-    expect(homeassistant.serviceCalls).toEqual([
+    expect(services.homeassistant.states.get('light.kitchen')?.state).toBe('on');
+    expect(services.homeassistant.serviceCalls).toEqual([
       { service: 'light.turn_on', data: { entity_id: ['light.kitchen'] } },
     ]);
     await t.screenshot('homeauto');

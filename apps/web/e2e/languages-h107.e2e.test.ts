@@ -6,69 +6,35 @@
  * from a catalogue (the vendors' data marked as data), then in German, with no missing key and a heading or
  * table found by its German name.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   startFakeBackupServer,
-  startFakeHomeAssistant,
-  startFakePortainer,
   startFakeProxmox,
-  startFakeTruenas,
   type FakeBackupServer,
-  type FakeHomeAssistant,
-  type FakePortainer,
   type FakeProxmox,
-  type FakeTruenas,
 } from '@svc/testkit';
+import {
+  addCheckedConnector,
+  connectServices,
+  fakeTailscaleCli,
+  type ConnectedServices,
+} from './connected-fakes.js';
 import { useConsole } from './harness.js';
 import { de, expectLanguage, unmarkedTexts, waitSettled } from './languages-check.js';
 
-const cliDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-e2e-i18n-tailscale-'));
-const tailscale = path.join(cliDir, 'tailscale');
-fs.writeFileSync(
-  tailscale,
-  `#!/bin/sh
-if [ "$1" = status ]; then
-  echo '{"BackendState":"Running","Version":"1.90.6","TailscaleIPs":["100.64.0.7"],"Self":{"HostName":"hub","DNSName":"hub.tail1234.ts.net."},"CurrentTailnet":{"Name":"homelab","MagicDNSSuffix":"tail1234.ts.net","MagicDNSEnabled":true},"CertDomains":["hub.tail1234.ts.net"]}'
-else
-  echo '{"TCP":{"443":{"HTTPS":true}},"Web":{"hub.tail1234.ts.net:443":{"Handlers":{"/":{"Proxy":"https+insecure://127.0.0.1:8443"}}}}}'
-fi
-`,
-  { mode: 0o755 },
-);
+const tailscale = fakeTailscaleCli('svc-e2e-i18n-tailscale-');
 
 const pveToken = 'root@pam!svc=5b2e8f1c-0a9d-4e7b-8c6f-3d2a1b0c9e8f';
 const pbsToken = 'root@pam!svc:5b2e8f1c-0a9d-4e7b-8c6f-3d2a1b0c9e8f';
 
-const h = useConsole({ env: { SVC_OUTBOUND_ALLOW_LOOPBACK: 'true', SVC_TAILSCALE_BIN: tailscale } });
+const h = useConsole({ env: { SVC_OUTBOUND_ALLOW_LOOPBACK: 'true', SVC_TAILSCALE_BIN: tailscale.path } });
 
 let pve: FakeProxmox;
 let pbs: FakeBackupServer;
-let truenas: FakeTruenas;
-let portainer: FakePortainer;
-let homeassistant: FakeHomeAssistant;
-
-async function addConnector(body: Record<string, unknown>): Promise<void> {
-  const created = await h().api('POST', '/api/v2/connectors', { tls_mode: 'pinned_ca', ...body });
-  expect(created.status, created.text).toBe(201);
-  const id = (created.json.data as { id: string }).id;
-  // The create starts the first check and inventory in the background: wait for it.
-  for (let tries = 0; tries < 200; tries += 1) {
-    const connector = await h().api('GET', `/api/v2/connectors/${id}`);
-    const health = (connector.json.data as { health: string }).health;
-    if (health !== 'unknown') {
-      expect(health, connector.text).toBe('ok');
-      return;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`connector ${id} never checked`);
-}
+let services: ConnectedServices;
 
 beforeAll(async () => {
-  [pve, pbs, truenas, portainer, homeassistant] = await Promise.all([
+  [pve, pbs] = await Promise.all([
     startFakeProxmox({
       token: pveToken,
       cluster: 'homelab',
@@ -80,50 +46,27 @@ beforeAll(async () => {
       ceph: true,
     }),
     startFakeBackupServer({ token: pbsToken }),
-    startFakeTruenas(),
-    startFakePortainer(),
-    startFakeHomeAssistant(),
   ]);
-  await addConnector({
+  await addCheckedConnector(h(), {
     kind: 'virt',
     name: 'pve',
     base_url: pve.server.url(),
     credentials: pveToken,
     tls_ca: pve.server.ca,
   });
-  await addConnector({
+  await addCheckedConnector(h(), {
     kind: 'backup',
     name: 'pbs',
     base_url: pbs.server.url(),
     credentials: pbsToken,
     tls_ca: pbs.server.ca,
   });
-  await addConnector({
-    kind: 'nas',
-    name: 'truenas',
-    base_url: truenas.url(),
-    credentials: truenas.apiKey,
-    tls_ca: truenas.ca,
-  });
-  await addConnector({
-    kind: 'stacks',
-    name: 'portainer',
-    base_url: portainer.url(),
-    credentials: portainer.apiKey,
-    tls_ca: portainer.ca,
-  });
-  await addConnector({
-    kind: 'homeauto',
-    name: 'home assistant',
-    base_url: homeassistant.url(),
-    credentials: homeassistant.token,
-    tls_ca: homeassistant.ca,
-  });
+  services = await connectServices(h());
 }, 60_000);
 
 afterAll(async () => {
-  await Promise.all([pve.close(), pbs.close(), truenas.close(), portainer.close(), homeassistant.close()]);
-  fs.rmSync(cliDir, { recursive: true, force: true });
+  await Promise.all([pve.close(), pbs.close(), services.close()]);
+  tailscale.remove();
 });
 
 const bulkPanel = '[aria-labelledby="bulk-title"]';
