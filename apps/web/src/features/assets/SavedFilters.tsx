@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { savedFilterLimits, type SavedFilter, type SavedFilterCriteria } from '@svc/protocol';
 import { hub } from '../../api/client';
-import { ConfirmDialog } from '../../components/Dialog';
+import { ConfirmMutationDialog } from '../../components/ConfirmMutationDialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { FormDialog } from '../../components/FormDialog';
 import { TextField } from '../../components/TextField';
@@ -189,22 +189,17 @@ export function SavedFilters({
           }}
         />
       )}
-      <ConfirmDialog
-        open={deleting !== null}
-        title={t('assets.deleteFilterTitle', { name: deleting?.name ?? '' })}
+      <ConfirmMutationDialog
+        record={deleting}
+        title={(filter) => t('assets.deleteFilterTitle', { name: filter.name })}
         confirmLabel={t('assets.deleteFilterConfirm')}
-        busy={remove.isPending}
-        onConfirm={() => {
-          if (deleting) remove.mutate(deleting);
-        }}
+        mutation={remove}
         onClose={() => {
           setDeleting(null);
-          remove.reset();
         }}
       >
-        <p>{t('assets.deleteFilterText')}</p>
-        {remove.isError && <ErrorNotice error={remove.error} />}
-      </ConfirmDialog>
+        {() => <p>{t('assets.deleteFilterText')}</p>}
+      </ConfirmMutationDialog>
     </div>
   );
 }
