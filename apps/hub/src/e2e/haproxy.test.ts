@@ -85,6 +85,19 @@ function servedBy(log: string): Map<string, number> {
   return counts;
 }
 
+/**
+ * HAProxy's log from now on, as a function to call later. The log is kept as a tail of 64 KiB, so what came
+ * after now is found after its last lines as they are now (the whole tail if those have scrolled out).
+ */
+function logSinceNow(): () => string {
+  const mark = lb.output().slice(-300);
+  return () => {
+    const log = lb.output();
+    const at = mark === '' ? -1 : log.lastIndexOf(mark);
+    return at === -1 ? log : log.slice(at + mark.length);
+  };
+}
+
 let started: BalancedCluster | undefined;
 
 beforeAll(async () => {
@@ -200,13 +213,11 @@ describe.skipIf(!haveHaproxy)('HAProxy in front of three hub processes', () => {
       expect(servedBy(lb.output()).get('hub2') ?? 0).toBe(before);
 
       // Started again, it passes its checks and takes requests again.
-      const mark = lb.output().slice(-300);
+      const since = logSinceNow();
       await cluster.start(1);
-      await waitFor(
-        'hub2 back up',
-        () => (/hub2 is UP/.test(lb.output().slice(lb.output().lastIndexOf(mark) + 1)) ? true : undefined),
-        { timeoutMs: 20_000 },
-      );
+      await waitFor('hub2 back up', () => (/hub2 is UP/.test(since()) ? true : undefined), {
+        timeoutMs: 20_000,
+      });
     },
   );
 
@@ -215,13 +226,7 @@ describe.skipIf(!haveHaproxy)('HAProxy in front of three hub processes', () => {
     { timeout: 90_000 },
     async () => {
       // All three stall (as when every process is busy at once): HAProxy's checks time out and take each out.
-      // HAProxy's log is kept as a tail of 64 KiB: what came after this test began is found by its last lines.
-      const mark = lb.output().slice(-300);
-      const since = () => {
-        const log = lb.output();
-        const at = mark === '' ? -1 : log.lastIndexOf(mark);
-        return at === -1 ? log : log.slice(at + mark.length);
-      };
+      const since = logSinceNow();
       for (const index of [0, 1, 2]) cluster.pause(index);
       try {
         await waitFor(
