@@ -138,6 +138,7 @@ describe('charts that explain', () => {
     expect([13 * 60, 14 * 60]).toContain(ahead);
 
     expect(await accessibilityProblems(t.page, 'dashboard with small charts')).toEqual([]);
+    await t.screenshot('dashboard-charts');
     expect(t.cspViolations).toEqual([]);
   }, 90_000);
 
@@ -184,6 +185,7 @@ describe('charts that explain', () => {
     await expect.poll(() => tip.textContent()).toContain(`CPU: ${first.cpu_percent.toFixed(1)} %`);
 
     expect(await accessibilityProblems(t.page, 'asset metrics in the hub’s zone')).toEqual([]);
+    await t.screenshot('asset-metrics-hub-zone');
     expect(t.cspViolations).toEqual([]);
     await switchZone.getByRole('button', { name: `Yours (${viewerZone})` }).click();
   }, 90_000);

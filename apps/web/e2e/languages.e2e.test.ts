@@ -83,6 +83,7 @@ describe('the console in five languages', () => {
       await page.getByRole('button', { name: messages['shell.signOut'] }).waitFor();
       await expectLanguage(page, lang);
       problems.push(...(await accessibilityProblems(page, `dashboard (${lang})`)));
+      if (lang === 'de') await t.screenshot('dashboard-de');
 
       await page
         .getByRole('navigation')
