@@ -10,6 +10,7 @@ import type { Asset } from '@svc/protocol';
 import { createManualAsset } from './fleet.js';
 import { useConsole } from './harness.js';
 import { de, expectLanguage, unmarkedTexts, waitSettled } from './languages-check.js';
+import { deliverPush, shownNotifications, until } from './push-delivery.js';
 
 const h = useConsole({ plainHttp: true, viewport: { width: 390, height: 844 } });
 
@@ -91,5 +92,49 @@ describe('the phone app in other languages', () => {
     await page.getByRole('heading', { name: de['mobile.savedActions'], level: 2 }).waitFor();
     await page.getByRole('button', { name: de['mobile.openTerminal'] }).waitFor();
     await expectLanguage(page, 'de');
+  }, 90_000);
+
+  it("shows a push in the phone's language, without the details it hides", async () => {
+    const t = h();
+    const { page } = t;
+    await signInOnPhone(page, t.baseUrl, t.ownerPassword ?? '');
+    await page.goto(`${t.baseUrl}/m/?lang=de`);
+    await page.getByRole('heading', { name: de['mobile.fleet'], level: 1 }).waitFor();
+    await t.context.grantPermissions(['notifications'], { origin: t.baseUrl });
+    await page.evaluate('navigator.serviceWorker.ready');
+    const shared = `new Promise((resolve) => {
+      const open = indexedDB.open('svc-mobile');
+      open.onerror = () => resolve(false);
+      open.onsuccess = () => {
+        const get = open.result.transaction('kv').objectStore('kv').get('pushTexts');
+        get.onerror = () => resolve(false);
+        get.onsuccess = () => {
+          open.result.close();
+          resolve(get.result?.locked === ${JSON.stringify(de['mobile.pushLocked'])});
+        };
+      };
+    })`;
+    await until('the app shared its German notification texts', () => page.evaluate<boolean>(shared));
+    // What the hub pushes for two alerts (notifications.module.ts); the app chose German before it came.
+    const payload = {
+      kind: 'alerts',
+      title: 'phone-i18n is offline',
+      severity: 'critical',
+      alerts: [
+        { alert_id: 'alt-1', asset_id: asset.id, summary: 'phone-i18n is offline' },
+        { alert_id: 'alt-2', asset_id: asset.id, summary: 'phone-i18n: disk full' },
+      ],
+      more: 0,
+    };
+    await deliverPush(t, JSON.stringify(payload));
+    const shown = await shownNotifications(t);
+    const severity = de['alert.severity'].match(/critical \{([^}]*)\}/)?.[1] ?? 'critical';
+    expect(shown).toEqual([
+      {
+        title: de['mobile.pushAlertsMany'].replace('{count}', '2').replace('{severity}', severity),
+        body: de['mobile.pushLocked'],
+      },
+    ]);
+    expect(JSON.stringify(shown)).not.toContain('phone-i18n');
   }, 90_000);
 });

@@ -20,6 +20,7 @@ import { startFakePushService, type FakePushService } from '@svc/testkit';
 import { connectFakeAgent, createManualAsset, type EnrolledFake } from './fleet.js';
 import { accessibilityProblems } from './axe.js';
 import { useConsole } from './harness.js';
+import { deliverPush, shownNotifications, until } from './push-delivery.js';
 
 const h = useConsole({
   plainHttp: true,
@@ -45,20 +46,6 @@ afterAll(async () => {
   for (const fake of fakes) fake.agent.close();
   await push.close();
 });
-
-async function until<T>(
-  what: string,
-  probe: () => Promise<T | undefined | false>,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not reached in ${String(timeoutMs)} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 function utcClock(ms: number): string {
   const d = new Date(ms);
@@ -336,28 +323,8 @@ describe('the mobile companion', { timeout: 60_000 }, () => {
     expect(push.refusals).toEqual([]);
 
     // Delivered to the service worker as a push service would: it shows the (redacted) notification.
-    const cdp = await t.context.newCDPSession(t.page);
-    const registrationId = new Promise<string>((resolve) => {
-      cdp.on(
-        'ServiceWorker.workerRegistrationUpdated',
-        (event: { registrations: { registrationId: string; scopeURL: string }[] }) => {
-          const found = event.registrations.find((r) => r.scopeURL === `${t.baseUrl}/m/`);
-          if (found) resolve(found.registrationId);
-        },
-      );
-    });
-    await cdp.send('ServiceWorker.enable');
-    await cdp.send('ServiceWorker.deliverPushMessage', {
-      origin: t.baseUrl,
-      registrationId: await registrationId,
-      data: message.payload,
-    });
-    const shown = await until('the notification shown', async () => {
-      const list = await t.page.evaluate<{ title: string; body: string }[]>(
-        'navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((l) => l.map((n) => ({ title: n.title, body: n.body })))',
-      );
-      return list.length > 0 ? list : undefined;
-    });
+    await deliverPush(t, message.payload);
+    const shown = await shownNotifications(t);
     expect(shown).toContainEqual({ title: 'An alert (critical)', body: 'Unlock the app to see details' });
   });
 

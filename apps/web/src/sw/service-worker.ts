@@ -8,6 +8,8 @@
  * Same-origin files only, no inline script, no eval: it runs under the hub's Content-Security-Policy.
  */
 
+import { notificationText, readPushTexts, type PushMessage } from './push-texts';
+
 // The few service-worker types used here (the console's TypeScript program has the DOM's, not the worker's).
 interface ExtendableEvent extends Event {
   waitUntil(work: Promise<unknown>): void;
@@ -139,15 +141,6 @@ scope.addEventListener('fetch', (event) => {
   }
 });
 
-interface PushMessage {
-  kind: 'alerts' | 'incident';
-  title: string;
-  severity: 'info' | 'warning' | 'critical';
-  alerts?: { alert_id: string; asset_id: string; summary: string }[];
-  more?: number;
-  incident?: { id: string; asset_id: string; title: string; status: 'open' | 'resolved' };
-}
-
 interface SharedSettings {
   liveActivitiesEnabled: boolean;
   liveActivitiesAutoStartHigh: boolean;
@@ -160,8 +153,8 @@ const defaults: SharedSettings = {
   liveActivitiesShowFullDetails: false,
 };
 
-/** The settings the app copied into IndexedDB (device.ts); the defaults when there are none. */
-function readSettings(): Promise<SharedSettings> {
+/** A value the app copied into IndexedDB's `kv` store (device.ts), or undefined. */
+function readShared(key: 'settings' | 'pushTexts'): Promise<unknown> {
   return new Promise((resolve) => {
     const open = indexedDB.open('svc-mobile', 1);
     open.onupgradeneeded = () => {
@@ -169,27 +162,32 @@ function readSettings(): Promise<SharedSettings> {
       open.result.createObjectStore('kv');
     };
     open.onerror = () => {
-      resolve(defaults);
+      resolve(undefined);
     };
     open.onsuccess = () => {
       const db = open.result;
-      const get = db.transaction('kv', 'readonly').objectStore('kv').get('settings');
+      const get = db.transaction('kv', 'readonly').objectStore('kv').get(key);
       get.onsuccess = () => {
         db.close();
-        resolve({ ...defaults, ...(get.result as Partial<SharedSettings> | undefined) });
+        resolve(get.result);
       };
       get.onerror = () => {
         db.close();
-        resolve(defaults);
+        resolve(undefined);
       };
     };
   });
 }
 
+/** The settings the app copied; the defaults when there are none. */
+async function readSettings(): Promise<SharedSettings> {
+  return { ...defaults, ...((await readShared('settings')) as Partial<SharedSettings> | undefined) };
+}
+
 async function show(message: PushMessage): Promise<void> {
-  const settings = await readSettings();
+  const [settings, texts] = await Promise.all([readSettings(), readShared('pushTexts').then(readPushTexts)]);
   const registration = scope.registration;
-  const full = settings.liveActivitiesShowFullDetails;
+  const { title, body } = notificationText(message, texts, settings.liveActivitiesShowFullDetails);
   if (message.kind === 'incident' && message.incident) {
     const tag = `incident-${message.incident.id}`;
     if (message.incident.status === 'resolved') {
@@ -200,23 +198,19 @@ async function show(message: PushMessage): Promise<void> {
       settings.liveActivitiesEnabled &&
       (message.severity === 'critical' ||
         (message.severity === 'warning' && settings.liveActivitiesAutoStartHigh));
-    await registration.showNotification(full ? message.incident.title : `${message.severity} incident`, {
+    await registration.showNotification(title, {
       tag,
       requireInteraction: persistent,
-      body: full ? `Open incident on ${message.incident.asset_id}` : 'Unlock the app to see details',
+      body,
       data: { url: '/m/alerts', kind: 'incident' },
     });
     return;
   }
-  const count = (message.alerts?.length ?? 0) + (message.more ?? 0);
-  await registration.showNotification(
-    full ? message.title : `${count === 1 ? 'An alert' : `${String(count)} alerts`} (${message.severity})`,
-    {
-      tag: 'alerts',
-      body: full ? (message.alerts ?? []).map((a) => a.summary).join('\n') : 'Unlock the app to see details',
-      data: { url: '/m/alerts', kind: 'alerts' },
-    },
-  );
+  await registration.showNotification(title, {
+    tag: 'alerts',
+    body,
+    data: { url: '/m/alerts', kind: 'alerts' },
+  });
 }
 
 scope.addEventListener('push', (event) => {

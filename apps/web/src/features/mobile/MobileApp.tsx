@@ -18,7 +18,7 @@ import { endSession, fetchSession, sessionKey, SessionProvider } from '../../app
 import { AlertsScreen } from './AlertsScreen';
 import { AssetScreen } from './AssetScreen';
 import { currentConnection, updateConnection, useConnection } from './connection';
-import { currentSettings, shareSettingsWithWorker } from './device';
+import { currentSettings, pushTextsOf, sharePushTextsWithWorker, shareSettingsWithWorker } from './device';
 import { FleetScreen } from './FleetScreen';
 import { loadSnapshot } from './fleet-snapshot';
 import { isUnreachable, replayQueue } from './offline-queue';
@@ -227,6 +227,10 @@ export function MobileApp() {
       endSession(client);
     });
   }, [client]);
+  // Again whenever the language changes: the service worker writes its notifications in the app's language.
+  useEffect(() => {
+    void sharePushTextsWithWorker(pushTextsOf(t)).catch(() => undefined);
+  }, [t]);
   const session = useQuery({ queryKey: sessionKey, queryFn: fetchSession, staleTime: 60_000, retry: false });
   const sessionFailed = session.isError;
   useEffect(() => {

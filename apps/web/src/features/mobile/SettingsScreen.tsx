@@ -13,7 +13,7 @@ import { changeSetting, currentSettings } from './device';
 import { isDeviceRegistered, registerDevice } from './device-owner';
 import { HubNameNotice } from './HubNameNotice';
 import { subscribePush, unsubscribePush } from './push';
-import { clockOf, minutesOf, type MobileSettingName, type MobileSettings } from './settings';
+import { clockOf, minutesOf, storageKeyOf, type MobileSettingName, type MobileSettings } from './settings';
 import { signOutDevice } from './sign-out';
 
 type BooleanSetting = {
@@ -48,12 +48,19 @@ export function SettingsScreen() {
   const client = useQueryClient();
   const navigate = useNavigate();
   const [settings, setSettings] = useState(currentSettings);
-  // A status line: this screen's words, or data (the hub's error, a storage key the device refused).
+  // A status line: this screen's words, or data (the hub's error).
   const [message, setMessage] = useState<{ text: string; data: boolean } | null>(null);
   const [registered, setRegistered] = useState(isDeviceRegistered);
   const set = <K extends MobileSettingName>(name: K, value: MobileSettings[K]) => {
-    const problem = changeSetting(name, value);
-    setMessage(problem === null ? null : { text: problem, data: true });
+    const refused = changeSetting(name, value) !== null;
+    setMessage(
+      refused
+        ? {
+            text: t('mobile.settingRefused', { key: storageKeyOf(name), value: JSON.stringify(value) }),
+            data: false,
+          }
+        : null,
+    );
     setSettings(currentSettings());
   };
   const run = (what: () => Promise<void>, done: string) => {

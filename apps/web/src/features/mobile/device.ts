@@ -2,6 +2,8 @@
  * This device: its random id (for its push subscription, its authenticator and telemetry) and its settings,
  * both in localStorage; the settings the service worker needs are copied into IndexedDB.
  */
+import type { Translator } from '../../i18n/translator';
+import type { PushTexts } from '../../sw/push-texts';
 import { put } from './device-store';
 import {
   readMobileSettings,
@@ -37,6 +39,30 @@ export async function shareSettingsWithWorker(settings: MobileSettings): Promise
     },
     'settings',
   );
+}
+
+/**
+ * The words of push notifications in the reader's language, for the service worker, which has no catalogue:
+ * each `{name}` is left for the worker to fill from the push.
+ */
+export function pushTextsOf(t: Translator['t']): PushTexts {
+  return {
+    alertOne: t('mobile.pushAlertOne', { severity: '{severity}' }),
+    alertsMany: t('mobile.pushAlertsMany', { count: '{count}', severity: '{severity}' }),
+    incident: t('mobile.pushIncident', { severity: '{severity}' }),
+    incidentOn: t('mobile.pushIncidentOn', { asset: '{asset}' }),
+    locked: t('mobile.pushLocked'),
+    severities: {
+      info: t('alert.severity', { severity: 'info' }),
+      warning: t('alert.severity', { severity: 'warning' }),
+      critical: t('alert.severity', { severity: 'critical' }),
+    },
+  };
+}
+
+/** What the service worker writes its notifications with (it cannot read the app's catalogue). */
+export async function sharePushTextsWithWorker(texts: PushTexts): Promise<void> {
+  await put('kv', texts, 'pushTexts');
 }
 
 export function changeSetting<K extends MobileSettingName>(name: K, value: MobileSettings[K]): string | null {

@@ -111,4 +111,10 @@ export const mobile: AreaTranslation<typeof english> = {
   'mobile.noUntrusted': 'keinen Hub (aus)',
   'mobile.signedOut': 'Abgemeldet.',
   'mobile.signOut': 'Abmelden',
+  'mobile.pushAlertOne': 'Ein Alarm ({severity})',
+  'mobile.pushAlertsMany': '{count} Alarme ({severity})',
+  'mobile.pushIncident': 'Vorfall ({severity})',
+  'mobile.pushIncidentOn': 'Offener Vorfall auf {asset}',
+  'mobile.pushLocked': 'Entsperren Sie die App, um Details zu sehen',
+  'mobile.settingRefused': '{key}: {value} ist kein gültiger Wert',
 };

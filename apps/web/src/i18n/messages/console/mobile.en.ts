@@ -107,4 +107,10 @@ export const mobile = {
   'mobile.noUntrusted': 'no hub (off)',
   'mobile.signedOut': 'Signed out.',
   'mobile.signOut': 'Sign out',
+  'mobile.pushAlertOne': 'An alert ({severity})',
+  'mobile.pushAlertsMany': '{count} alerts ({severity})',
+  'mobile.pushIncident': '{severity} incident',
+  'mobile.pushIncidentOn': 'Open incident on {asset}',
+  'mobile.pushLocked': 'Unlock the app to see details',
+  'mobile.settingRefused': '{key}: {value} is not a valid value',
 };

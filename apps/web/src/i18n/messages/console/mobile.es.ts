@@ -110,4 +110,10 @@ export const mobile: AreaTranslation<typeof english> = {
   'mobile.noUntrusted': 'ningún hub (desactivado)',
   'mobile.signedOut': 'Sesión cerrada.',
   'mobile.signOut': 'Cerrar sesión',
+  'mobile.pushAlertOne': 'Una alerta ({severity})',
+  'mobile.pushAlertsMany': '{count} alertas ({severity})',
+  'mobile.pushIncident': 'Incidente ({severity})',
+  'mobile.pushIncidentOn': 'Incidente abierto en {asset}',
+  'mobile.pushLocked': 'Desbloquee la aplicación para ver los detalles',
+  'mobile.settingRefused': '{key}: {value} no es un valor válido',
 };

@@ -111,4 +111,10 @@ export const mobile: AreaTranslation<typeof english> = {
   'mobile.noUntrusted': 'aucun hub (désactivé)',
   'mobile.signedOut': 'Déconnecté.',
   'mobile.signOut': 'Se déconnecter',
+  'mobile.pushAlertOne': 'Une alerte ({severity})',
+  'mobile.pushAlertsMany': '{count} alertes ({severity})',
+  'mobile.pushIncident': 'Incident ({severity})',
+  'mobile.pushIncidentOn': 'Incident ouvert sur {asset}',
+  'mobile.pushLocked': 'Déverrouillez l’application pour voir les détails',
+  'mobile.settingRefused': '{key} : {value} n’est pas une valeur valide',
 };

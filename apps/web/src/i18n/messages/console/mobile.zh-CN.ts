@@ -108,4 +108,10 @@ export const mobile: AreaTranslation<typeof english> = {
   'mobile.noUntrusted': '无（关闭）',
   'mobile.signedOut': '已退出登录。',
   'mobile.signOut': '退出登录',
+  'mobile.pushAlertOne': '一条告警（{severity}）',
+  'mobile.pushAlertsMany': '{count} 条告警（{severity}）',
+  'mobile.pushIncident': '事件（{severity}）',
+  'mobile.pushIncidentOn': '{asset} 上有未解决的事件',
+  'mobile.pushLocked': '解锁应用以查看详情',
+  'mobile.settingRefused': '{key}：{value} 不是有效的值',
 };
