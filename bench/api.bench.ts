@@ -113,6 +113,8 @@ async function measureMode(
     'svc hub on',
     120_000,
     profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [],
+    // Writing a CPU profile on a loaded machine takes longer than the default wait before SIGKILL.
+    profDir ? 120_000 : undefined,
   );
   const client = jsonClient(
     mode === 'https' ? { ca: fs.readFileSync(path.join(dataDir, 'tls', 'ca.crt'), 'utf8') } : {},
