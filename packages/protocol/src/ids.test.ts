@@ -120,6 +120,21 @@ describe('newId format', () => {
 });
 
 describe('newId ordering', () => {
+  it('draws fresh random tails across many refills of its random bytes, each id in its own millisecond', async () => {
+    const { newId, isId } = await freshIds();
+    const start = Date.UTC(2026, 10, 30, 12);
+    // 16 random characters per id and 4 KiB drawn at a time: 2,000 ids use the drawn bytes up several times over.
+    const ids = Array.from({ length: 2_000 }, (_, i) => newId('request', start + i));
+    const tails = ids.map((id) => id.slice(14));
+    expect(new Set(tails).size).toBe(ids.length);
+    expect(ids.every((id, i) => isId(id, 'request') && timeOf(id) === start + i)).toBe(true);
+    // Every character of the alphabet turns up in the tails, at roughly its share (32,000 characters).
+    const counts = new Map<string, number>();
+    for (const c of tails.join('')) counts.set(c, (counts.get(c) ?? 0) + 1);
+    expect(counts.size).toBe(32);
+    expect(Math.min(...counts.values())).toBeGreaterThan(700);
+  });
+
   it('makes 10,000 unique ids in one millisecond that sort in creation order', async () => {
     const { newId, isId } = await freshIds();
     const now = Date.UTC(2026, 10, 23, 12);

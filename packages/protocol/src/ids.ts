@@ -51,11 +51,21 @@ function encodeTime(ms: number): string {
   return out;
 }
 
+/**
+ * Random bytes drawn from the platform's generator 4 KiB at a time and each used once: one call per 256 ids
+ * instead of one per id (the hub makes a request id for every request, and that call was most of its cost).
+ */
+const randomPool = new Uint8Array(4096);
+let randomAt = randomPool.length;
+
 function randomChars(count: number): string {
-  const bytes = new Uint8Array(count);
-  globalThis.crypto.getRandomValues(bytes);
+  if (randomAt + count > randomPool.length) {
+    globalThis.crypto.getRandomValues(randomPool);
+    randomAt = 0;
+  }
   let out = '';
-  for (const b of bytes) out += crockford.charAt(b % 32);
+  for (let i = randomAt; i < randomAt + count; i++) out += crockford.charAt((randomPool[i] ?? 0) % 32);
+  randomAt += count;
   return out;
 }
 

@@ -699,6 +699,7 @@ describe.each(targets)('fuzzing the HTTP surface ($name)', ({ options }) => {
       ['GET', `/api/v2/assets/ast_${'0'.repeat(25)}%00`, undefined],
       ['POST', '/api/v2/assets', { name: 'nul\u0000name' }],
       ['POST', '/api/v2/groups', { name: 'g', description: '\u0000' }],
+      ['POST', '/api/v2/assets', { name: 'n', tags: ['ok', 'a\u0000b'] }],
       [
         'POST',
         '/api/v2/keys',

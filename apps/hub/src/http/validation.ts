@@ -58,6 +58,31 @@ function findNul(root: unknown): string | null {
   return null;
 }
 
+/** Whether any string or key in a value holds a NUL: findNul without building a pointer for every value it passes. */
+function holdsNul(root: unknown): boolean {
+  if (typeof root === 'string') return root.includes('\u0000');
+  if (typeof root !== 'object' || root === null) return false;
+  const stack: object[] = [root];
+  for (let value = stack.pop(); value; value = stack.pop()) {
+    if (Array.isArray(value)) {
+      for (const item of value as unknown[]) {
+        if (typeof item === 'string') {
+          if (item.includes('\u0000')) return true;
+        } else if (typeof item === 'object' && item !== null) stack.push(item);
+      }
+      continue;
+    }
+    for (const key in value) {
+      if (key.includes('\u0000')) return true;
+      const item = (value as Record<string, unknown>)[key];
+      if (typeof item === 'string') {
+        if (item.includes('\u0000')) return true;
+      } else if (typeof item === 'object' && item !== null) stack.push(item);
+    }
+  }
+  return false;
+}
+
 export function compileValidator({ schema, httpPart }: { schema: object; httpPart?: string | undefined }) {
   const validate = (httpPart === 'body' ? bodyAjv : textAjv).compile(schema);
   const checked = Object.assign(
@@ -67,7 +92,7 @@ export function compileValidator({ schema, httpPart }: { schema: object; httpPar
         checked.errors = validate.errors ?? null;
         return false;
       }
-      const pointer = findNul(data);
+      const pointer = holdsNul(data) ? findNul(data) : null;
       if (pointer === null) return true;
       checked.errors = [
         {

@@ -1,9 +1,10 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import bcrypt from 'bcrypt';
 import { encodeBase32 } from '@svc/protocol';
 
+/** One-shot `hash` (strings as UTF-8): an API key is hashed on every request, and a Hash object costs more. */
 export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  return hash('sha256', text, 'hex');
 }
 
 /** Compares two strings in constant time by comparing their SHA-256 digests (equal lengths by construction). */
