@@ -210,6 +210,9 @@ export function createExecService(deps: ExecServiceDeps): ExecService {
    */
   function together(plan: ExecPlan): (row: AssetSummary) => Promise<ExecOutcome> {
     let queue: { assetId: string; resolve: (o: ExecOutcome) => void; reject: (e: unknown) => void }[] = [];
+    // One payload object for every target: the gateway checks and serialises it once per batch.
+    const payload = payloadOf(plan);
+    const options = optionsOf(plan);
     const flush = () => {
       const batch = queue;
       queue = [];
@@ -217,8 +220,8 @@ export function createExecService(deps: ExecServiceDeps): ExecService {
         const outcomes = requestEach(
           agents.gateway,
           'exec.run',
-          batch.map((q) => ({ assetId: q.assetId, payload: payloadOf(plan) })),
-          optionsOf(plan),
+          batch.map((q) => ({ assetId: q.assetId, payload })),
+          options,
         );
         batch.forEach((q, k) => {
           (outcomes[k] as Promise<ExecOutcome>).then(q.resolve, q.reject);
