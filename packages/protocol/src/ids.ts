@@ -51,16 +51,26 @@ function encodeTime(ms: number): string {
   return out;
 }
 
+/** Random bytes drawn from the system a pool at a time: one call per 256 ids rather than one per id. */
+const randomPool = new Uint8Array(4096);
+let randomAt = randomPool.length;
+
 function randomChars(count: number): string {
-  const bytes = new Uint8Array(count);
-  globalThis.crypto.getRandomValues(bytes);
+  if (randomAt + count > randomPool.length) {
+    globalThis.crypto.getRandomValues(randomPool);
+    randomAt = 0;
+  }
   let out = '';
-  for (const b of bytes) out += crockford.charAt(b % 32);
+  for (let i = 0; i < count; i++) out += crockford.charAt((randomPool[randomAt + i] ?? 0) % 32);
+  // Each byte is used once.
+  randomAt += count;
   return out;
 }
 
 let lastTime = 0;
 let lastRandom = '';
+/** encodeTime(lastTime): ids of one millisecond share it. */
+let lastTimeText = '';
 
 /**
  * A new id such as `ast_01jd7k2m3n4p5q6r7s8t9v0wxy`: 10 time characters then 16 random ones. Ids made by one
@@ -84,13 +94,17 @@ export function newId(kind: IdKind, now: number = Date.now()): string {
     time = now;
     tail = randomChars(16);
   }
+  if (time !== lastTime || lastTimeText === '') lastTimeText = encodeTime(time);
   lastTime = time;
   lastRandom = tail;
-  return `${idPrefixes[kind]}_${encodeTime(time)}${tail}`;
+  return `${idPrefixes[kind]}_${lastTimeText}${tail}`;
 }
 
 /** The next value in Crockford base32, or null when every character is already the last one. */
 function increment(value: string): string | null {
+  // Most steps change the last character only.
+  const lastIndex = crockford.indexOf(value.charAt(value.length - 1));
+  if (lastIndex >= 0 && lastIndex < 31) return value.slice(0, -1) + crockford.charAt(lastIndex + 1);
   const chars = value.split('');
   for (let i = chars.length - 1; i >= 0; i--) {
     const index = crockford.indexOf(chars[i] ?? '0');
