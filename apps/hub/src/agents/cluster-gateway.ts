@@ -311,15 +311,25 @@ export function createClusterGateway(deps: ClusterGatewayDeps): ClusterAgentGate
       const timeoutMs = options.timeoutMs ?? requestTimeoutMs;
       const out = new Array<Promise<AgentRequestResult<typeof type>>>(items.length);
       const byHolder = new Map<string, number[]>();
+      const here: number[] = [];
       items.forEach((item, i) => {
         const holder = remoteOf(item.assetId);
         if (holder === null) {
-          out[i] = local.request(item.assetId, type, item.payload, options);
+          here.push(i);
           return;
         }
         let held = byHolder.get(holder);
         if (!held) byHolder.set(holder, (held = []));
         held.push(i);
+      });
+      // The targets held here go out together, as local requests (one timer, one serialisation of a payload).
+      const sent = local.requestMany(
+        type,
+        here.map((i) => items[i] as AgentRequestItem<typeof type>),
+        options,
+      );
+      here.forEach((i, k) => {
+        out[i] = sent[k] as Promise<AgentRequestResult<typeof type>>;
       });
       for (const [holder, held] of byHolder) {
         for (let start = 0; start < held.length; start += clusterLimits.batchItems) {

@@ -26,9 +26,29 @@ export interface Pending {
   type: AgentRequestType;
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
-  timer: NodeJS.Timeout;
+  /** The timeout this request shares with those sent together with it. */
+  deadline: Deadline;
   /** The largest reply this request pays for (byte-budget.ts). */
   replyBytes: number;
+}
+
+/**
+ * One timer for the requests sent together (a fan-out's slice) with the same timeout: when it fires, each of
+ * them still waiting times out as if it had had its own timer; it is cleared once the last one has settled.
+ */
+interface Deadline {
+  timer: NodeJS.Timeout | null;
+  /** Requests of the batch not settled yet. */
+  open: number;
+}
+
+/** A request of a batch settled (answered, failed, or its connection went): the last one stops the timer. */
+function settle(deadline: Deadline): void {
+  deadline.open -= 1;
+  if (deadline.open === 0 && deadline.timer) {
+    clearTimeout(deadline.timer);
+    deadline.timer = null;
+  }
 }
 
 /** Requests that timed out whose late answer is still paid for by the request, per connection. */
@@ -39,7 +59,7 @@ export function failPending(conn: Connection): void {
   const pending = [...conn.pending.values()];
   conn.pending.clear();
   for (const p of pending) {
-    clearTimeout(p.timer);
+    settle(p.deadline);
     p.reject(new AgentOfflineError(conn.assetId));
   }
 }
@@ -67,7 +87,7 @@ export function onResult(logger: Logger, conn: Connection, id: string, payload: 
     return;
   }
   conn.pending.delete(id);
-  clearTimeout(pending.timer);
+  settle(pending.deadline);
   if (!agentFrames.result.Check(payload)) {
     pending.reject(new AgentReplyError('failed', `the agent sent a malformed result for ${pending.type}`));
     return;
@@ -110,61 +130,136 @@ type SendRequest = <T extends AgentRequestType>(
   options?: AgentRequestOptions,
 ) => Promise<AgentRequestResult<T>>;
 
-/** Sends requests on ready connections, each with its own id, timeout and reply allowance. */
-export function createRequestSender(limits: RequestLimits): SendRequest {
+/** One target of a batch: its connection (null when its agent is not connected here) and its payload. */
+interface BatchItem<T extends AgentRequestType> {
+  conn: Connection | null;
+  assetId: string;
+  payload: AgentRequestPayload<T>;
+}
+
+type SendBatch = <T extends AgentRequestType>(
+  type: T,
+  items: readonly BatchItem<T>[],
+  options?: AgentRequestOptions,
+) => Promise<AgentRequestResult<T>>[];
+
+/** A payload checked and serialised once for every target of a batch that shares it. */
+type Prepared =
+  | { ok: true; head: string; tail: string; bytes: number; replyBytes: number }
+  | { ok: false; error: AgentReplyError };
+
+/**
+ * Sends requests on ready connections, each with its own id and reply allowance. `many` sends a batch (a
+ * fan-out's slice): a payload the targets share is checked and serialised once, each frame differing only by
+ * its id, and the batch shares one timeout timer (decision 0101).
+ */
+export function createRequestSender(limits: RequestLimits): { one: SendRequest; many: SendBatch } {
   const { telemetry, requestTimeoutMs, maxBufferedBytes, maxPending } = limits;
   let requestCounter = 0;
-  return (conn, assetId, type, payload, options = {}) => {
+
+  function prepare(type: AgentRequestType, payload: unknown): Prepared {
     const payloadCheck = payloadChecks.get(type);
     if (!payloadCheck?.Check(payload)) {
       const problem = payloadCheck ? firstProblem(payloadCheck, payload) : 'unknown request type';
-      return Promise.reject(new AgentReplyError('invalid_argument', `invalid ${type} request (${problem})`));
+      return {
+        ok: false,
+        error: new AgentReplyError('invalid_argument', `invalid ${type} request (${problem})`),
+      };
     }
-    if (conn.ws.bufferedAmount > maxBufferedBytes) {
-      return Promise.reject(
-        new AgentReplyError('failed', 'the connection to the agent is backed up; try again shortly'),
-      );
-    }
-    if (conn.pending.size >= maxPending) {
-      return Promise.reject(
-        new AgentReplyError('failed', `more than ${maxPending} requests are waiting for this agent`),
-      );
-    }
-    requestCounter += 1;
-    const id = `r${requestCounter.toString(36)}`;
-    const text = JSON.stringify({ v: agentProtocolVersion, type, id, payload });
-    if (Buffer.byteLength(text) > agentLimits.frameBytes) {
-      return Promise.reject(
-        new AgentReplyError('too_large', `the ${type} request is larger than a frame may be`),
-      );
-    }
+    // The frame is {v, type, id, payload} as JSON.stringify writes it; the id (r + base 36) needs no escaping.
+    const head = `{"v":${agentProtocolVersion},"type":${JSON.stringify(type)},"id":"`;
+    const tail = `","payload":${JSON.stringify(payload)}}`;
+    const replyBytes = replyAllowance(type, payload as AgentRequestPayload<typeof type>);
+    return { ok: true, head, tail, bytes: Buffer.byteLength(head) + Buffer.byteLength(tail), replyBytes };
+  }
+
+  const many: SendBatch = (type, items, options = {}) => {
     const timeoutMs = options.timeoutMs ?? requestTimeoutMs;
-    const replyBytes = replyAllowance(type, payload);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        if (!conn.pending.delete(id)) return;
-        // The agent may still answer: its answer stays paid for by this request.
-        conn.late.set(id, replyBytes);
-        if (conn.late.size > lateRepliesKept) conn.late.delete(conn.late.keys().next().value ?? id);
-        reject(new AgentTimeoutError(assetId, type));
-      }, timeoutMs);
-      timer.unref();
-      conn.pending.set(id, {
-        type,
-        resolve: resolve as (value: unknown) => void,
-        reject,
-        timer,
-        replyBytes,
-      });
-      telemetry.agentFrame('out', Buffer.byteLength(text));
-      conn.ws.send(text, (error) => {
-        if (!error) return;
-        const p = conn.pending.get(id);
-        if (!p) return;
-        conn.pending.delete(id);
-        clearTimeout(p.timer);
-        reject(new AgentOfflineError(assetId));
+    const out = new Array<Promise<AgentRequestResult<typeof type>>>(items.length);
+    const waiting: { conn: Connection; id: string; pending: Pending; assetId: string }[] = [];
+    const deadline: Deadline = { timer: null, open: 0 };
+    let lastPayload: unknown = undefined;
+    let prepared: Prepared | null = null;
+    items.forEach((item, i) => {
+      const { conn, assetId, payload } = item;
+      if (!conn?.ready || conn.closing) {
+        out[i] = Promise.reject(new AgentOfflineError(assetId));
+        return;
+      }
+      if (prepared === null || payload !== lastPayload) {
+        prepared = prepare(type, payload);
+        lastPayload = payload;
+      }
+      const frame = prepared;
+      if (!frame.ok) {
+        out[i] = Promise.reject(frame.error);
+        return;
+      }
+      if (conn.ws.bufferedAmount > maxBufferedBytes) {
+        out[i] = Promise.reject(
+          new AgentReplyError('failed', 'the connection to the agent is backed up; try again shortly'),
+        );
+        return;
+      }
+      if (conn.pending.size >= maxPending) {
+        out[i] = Promise.reject(
+          new AgentReplyError('failed', `more than ${maxPending} requests are waiting for this agent`),
+        );
+        return;
+      }
+      requestCounter += 1;
+      const id = `r${requestCounter.toString(36)}`;
+      const bytes = frame.bytes + id.length;
+      if (bytes > agentLimits.frameBytes) {
+        out[i] = Promise.reject(
+          new AgentReplyError('too_large', `the ${type} request is larger than a frame may be`),
+        );
+        return;
+      }
+      const text = frame.head + id + frame.tail;
+      out[i] = new Promise((resolve, reject) => {
+        const pending: Pending = {
+          type,
+          resolve: resolve as (value: unknown) => void,
+          reject,
+          deadline,
+          replyBytes: frame.replyBytes,
+        };
+        deadline.open += 1;
+        conn.pending.set(id, pending);
+        waiting.push({ conn, id, pending, assetId });
+        telemetry.agentFrame('out', bytes);
+        conn.ws.send(text, (error) => {
+          if (!error || conn.pending.get(id) !== pending) return;
+          conn.pending.delete(id);
+          settle(deadline);
+          reject(new AgentOfflineError(assetId));
+        });
       });
     });
+    if (deadline.open > 0) {
+      deadline.timer = setTimeout(() => {
+        deadline.timer = null;
+        for (const { conn, id, pending, assetId } of waiting) {
+          if (conn.pending.get(id) !== pending) continue;
+          conn.pending.delete(id);
+          // The agent may still answer: its answer stays paid for by this request.
+          conn.late.set(id, pending.replyBytes);
+          if (conn.late.size > lateRepliesKept) conn.late.delete(conn.late.keys().next().value ?? id);
+          pending.reject(new AgentTimeoutError(assetId, type));
+        }
+        waiting.length = 0;
+      }, timeoutMs);
+      deadline.timer.unref();
+    } else {
+      waiting.length = 0;
+    }
+    return out;
+  };
+
+  return {
+    many,
+    one: (conn, assetId, type, payload, options) =>
+      many(type, [{ conn, assetId, payload }], options)[0] as Promise<AgentRequestResult<typeof type>>,
   };
 }

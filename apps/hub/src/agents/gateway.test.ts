@@ -511,6 +511,56 @@ describe.each(databaseTargets())('agent channel ($name)', ({ options }) => {
     );
   });
 
+  it('sends a batch under one timeout: each target answers, times out or fails alone, late answers still paid', async () => {
+    const [quick, slow] = [await rig.enroll(), await rig.enroll()];
+    const quickAgent = await rig.agent(quick.credential);
+    const slowAgent = await rig.agent(slow.credential);
+    const seen: string[] = [];
+    quickAgent.answer = (_type, payload, id) => {
+      seen.push(id);
+      return { ok: true, data: execOutcome(`out:${payload.command as string}`) };
+    };
+    let slowId = '';
+    slowAgent.answer = (_type, _payload, id) => {
+      slowId = id;
+      return undefined;
+    };
+    const payload = { command: 'echo hi', timeout_ms: 1000, max_output_bytes: 1000 };
+    const settled = await Promise.allSettled(
+      rig.gateway.requestMany(
+        'exec.run',
+        [
+          { assetId: quick.asset_id, payload },
+          { assetId: slow.asset_id, payload },
+          { assetId: 'ast_nothing', payload },
+          { assetId: quick.asset_id, payload: { ...payload, timeout_ms: 0 } },
+          { assetId: quick.asset_id, payload },
+        ],
+        { timeoutMs: 300 },
+      ),
+    );
+    expect(settled.map((s) => s.status)).toEqual([
+      'fulfilled',
+      'rejected',
+      'rejected',
+      'rejected',
+      'fulfilled',
+    ]);
+    expect(settled[0]).toMatchObject({ value: { stdout: 'out:echo hi' } });
+    expect(settled[4]).toMatchObject({ value: { stdout: 'out:echo hi' } });
+    expect(new Set(seen).size).toBe(2);
+    expect((settled[1] as PromiseRejectedResult).reason).toBeInstanceOf(AgentTimeoutError);
+    expect((settled[2] as PromiseRejectedResult).reason).toBeInstanceOf(AgentOfflineError);
+    expect((settled[3] as PromiseRejectedResult).reason).toMatchObject({ code: 'invalid_argument' });
+
+    // The silent agent's answer after the timeout is taken without closing it, and it serves the next batch.
+    slowAgent.send('result', { ok: true, data: execOutcome('late') }, slowId);
+    slowAgent.answer = () => ({ ok: true, data: execOutcome('again') });
+    const [again] = rig.gateway.requestMany('exec.run', [{ assetId: slow.asset_id, payload }]);
+    await expect(again).resolves.toMatchObject({ stdout: 'again' });
+    expect(rig.gateway.isConnected(slow.asset_id)).toBe(true);
+  });
+
   it('closes the connection on a 20 MiB frame without hurting the hub, and takes the agent back after', async () => {
     const enrolled = await rig.enroll();
     const agent = await rig.agent(enrolled.credential);

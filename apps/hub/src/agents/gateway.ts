@@ -8,7 +8,7 @@
  *
  * Memory per connection is a small record plus its pending requests; the gateway keeps one interval for all
  * connections (hello deadlines, batched presence writes), one that pings a share of them at a time (keepalive
- * spread over its interval), and one timer per pending request.
+ * spread over its interval), and one timer per batch of requests sent together (one for a lone request).
  *
  * Its parts: gateway-upgrade.ts (the upgrade), gateway-connection.ts (a connection's hello, registration and
  * close), gateway-inbound.ts (each frame an agent sends), gateway-requests.ts (requests and their results),
@@ -19,7 +19,14 @@ import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import { agentLimits, agentProtocolVersion, type HubMoving, type DiscoveryDefaults } from '@svc/protocol';
+import {
+  agentLimits,
+  agentProtocolVersion,
+  type AgentRequestResult,
+  type AgentRequestType,
+  type HubMoving,
+  type DiscoveryDefaults,
+} from '@svc/protocol';
 import type { Clock } from '../platform/clock.js';
 import type { EventBus } from '../platform/event-bus.js';
 import type { Logger } from '../platform/logger.js';
@@ -28,6 +35,8 @@ import {
   AgentOfflineError,
   AgentReplyError,
   type AgentGateway,
+  type AgentRequestItem,
+  type AgentRequestOptions,
   type AgentSessionInfo,
   type AgentStreams,
   type MetricsSink,
@@ -90,6 +99,12 @@ export interface AgentGatewayDeps {
 }
 
 export interface WebSocketAgentGateway extends AgentGateway, AgentStreams {
+  /** Always here: a payload the items share is checked and serialised once (gateway-requests.ts). */
+  requestMany<T extends AgentRequestType>(
+    type: T,
+    items: readonly AgentRequestItem<T>[],
+    options?: AgentRequestOptions,
+  ): Promise<AgentRequestResult<T>>[];
   /** Takes an HTTP upgrade for the agent channel path (the server's 'upgrade' event). */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
   /** Connections between upgrade and welcome, and upgrades waiting their turn (gateway-admission.ts). */
@@ -196,7 +211,15 @@ export function createAgentGateway(deps: AgentGatewayDeps): WebSocketAgentGatewa
     request(assetId, type, payload, options = {}) {
       const conn = connections.get(assetId);
       if (!conn?.ready || conn.closing) return Promise.reject(new AgentOfflineError(assetId));
-      return sendRequest(conn, assetId, type, payload, options);
+      return sendRequest.one(conn, assetId, type, payload, options);
+    },
+
+    requestMany(type, items, options = {}) {
+      return sendRequest.many(
+        type,
+        items.map((item) => ({ ...item, conn: connections.get(item.assetId) ?? null })),
+        options,
+      );
     },
 
     openStream(assetId, options) {

@@ -60,39 +60,51 @@ function presentAuditEvent(row: AuditRow): AuditEvent {
 
 export function createAuditService(deps: { db: Kysely<Database>; clock: Clock }): AuditService {
   const { db, clock } = deps;
-  function toRow(ctx: ActionContext | null, entry: AuditEntry): AuditRow {
+  /**
+   * The rows of one caller's entries. What they share is worked out once: the actor, the time, and the JSON of
+   * a detail object several entries hold (a fan-out's targets share theirs).
+   */
+  function toRows(ctx: ActionContext | null, entries: readonly AuditEntry[]): AuditRow[] {
     const actor = ctx ? actorOf(ctx.principal) : { actorType: 'system' as const, actorId: null };
-    return {
-      id: newId('event'),
-      ts: clock.now().toISOString(),
-      actor_type: actor.actorType,
-      actor_id: actor.actorId,
-      action: entry.action,
-      target_type: entry.targetType ?? null,
-      target_id: entry.targetId ?? null,
-      asset_id: entry.assetId ?? null,
-      ip: ctx?.ip ?? null,
-      request_id: ctx?.requestId ?? null,
-      // A call an MCP tool made carries its mark, so admins can tell (and filter) what MCP clients did.
-      detail: JSON.stringify(ctx?.via ? { ...entry.detail, via: ctx.via } : (entry.detail ?? {})),
-    };
+    const ts = clock.now().toISOString();
+    let lastDetail: AuditEntry['detail'] | null = null;
+    let lastText = '';
+    return entries.map((entry) => {
+      if (lastDetail === null || entry.detail !== lastDetail) {
+        lastDetail = entry.detail;
+        // A call an MCP tool made carries its mark, so admins can tell (and filter) what MCP clients did.
+        lastText = JSON.stringify(ctx?.via ? { ...entry.detail, via: ctx.via } : (entry.detail ?? {}));
+      }
+      return {
+        id: newId('event'),
+        ts,
+        actor_type: actor.actorType,
+        actor_id: actor.actorId,
+        action: entry.action,
+        target_type: entry.targetType ?? null,
+        target_id: entry.targetId ?? null,
+        asset_id: entry.assetId ?? null,
+        ip: ctx?.ip ?? null,
+        request_id: ctx?.requestId ?? null,
+        detail: lastText,
+      };
+    });
   }
   return {
     async record(trx, ctx, entry) {
-      await insertAuditEvents(trx, [toRow(ctx, entry)]);
+      await insertAuditEvents(trx, toRows(ctx, [entry]));
     },
     async recordMany(trx, ctx, entries) {
-      const rows = entries.map((entry) => toRow(ctx, entry));
-      await insertAuditEvents(trx, rows);
+      await insertAuditEvents(trx, toRows(ctx, entries));
     },
     async recordIntent(ctx, entries) {
       if (entries.length === 0) return;
-      const rows = entries.map((entry) => toRow(ctx, entry));
+      const rows = toRows(ctx, entries);
       await db.transaction().execute((trx) => insertAuditEvents(trx, rows));
     },
     async recordOfMany(items) {
       if (items.length === 0) return;
-      const rows = items.map(({ ctx, entry }) => toRow(ctx, entry));
+      const rows = items.flatMap(({ ctx, entry }) => toRows(ctx, [entry]));
       await db.transaction().execute((trx) => insertAuditEvents(trx, rows));
     },
     async list(ctx, query, page) {

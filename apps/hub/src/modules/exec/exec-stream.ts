@@ -23,7 +23,7 @@ export function acceptsNdjson(accept: string | undefined): boolean {
 
 /** Writes lines in order; a line's budget bytes go back once the stream has taken it on toward the socket. */
 class LineWriter {
-  private readonly queue: { line: string; bytes: number; isResult: boolean }[] = [];
+  private readonly queue: { line: string; bytes: number; results: number }[] = [];
   private waiting = false;
   private gone = false;
   private ending = false;
@@ -44,19 +44,19 @@ class LineWriter {
     return this.written;
   }
 
-  /** Queues `line`; `isResult` false for what is not a result (the JSON body's opening). */
-  push(line: string, bytes: number, isResult = true): void {
+  /** Queues `line`, which holds `results` results (0 for the JSON body's opening, several for a batch). */
+  push(line: string, bytes: number, results = 1): void {
     if (this.gone) {
       this.release(bytes);
       return;
     }
-    this.queue.push({ line, bytes, isResult });
+    this.queue.push({ line, bytes, results });
     this.flush();
   }
 
   /** Writes `line` after everything queued, then ends the response. */
   finish(line: string): void {
-    this.queue.push({ line, bytes: 0, isResult: false });
+    this.queue.push({ line, bytes: 0, results: 0 });
     this.ending = true;
     this.flush();
   }
@@ -71,7 +71,7 @@ class LineWriter {
     while (!this.waiting && !this.gone) {
       const item = this.queue.shift();
       if (!item) break;
-      if (item.isResult) this.written += 1;
+      this.written += item.results;
       this.waiting = !this.out.write(item.line, () => {
         this.release(item.bytes);
       });
@@ -153,17 +153,39 @@ export async function sendFanOutJson(
     fanOut,
     'application/json; charset=utf-8',
     async (writer) => {
-      writer.push(`{"request_id":${JSON.stringify(request.id)},"data":{"results":[`, 0, false);
+      writer.push(`{"request_id":${JSON.stringify(request.id)},"data":{"results":[`, 0, 0);
       const waiting = new Map<number, { text: string; bytes: number }>();
       let next = 0;
+      // Results ready in order are written together, once per turn of the event loop (or every 64 KiB),
+      // rather than one write to the response per target.
+      let batch = '';
+      let batchBytes = 0;
+      let batchResults = 0;
+      let scheduled = false;
+      const flush = () => {
+        scheduled = false;
+        if (batchResults === 0) return;
+        writer.push(batch, batchBytes, batchResults);
+        batch = '';
+        batchBytes = 0;
+        batchResults = 0;
+      };
       const summary = await fanOut.run((result, bytes, index) => {
         waiting.set(index, { text: JSON.stringify(result), bytes });
         for (let ready = waiting.get(next); ready; ready = waiting.get(next)) {
           waiting.delete(next);
-          writer.push(next === 0 ? ready.text : `,${ready.text}`, ready.bytes);
+          batch += next === 0 ? ready.text : `,${ready.text}`;
+          batchBytes += ready.bytes;
+          batchResults += 1;
           next += 1;
         }
+        if (batch.length >= 65_536) flush();
+        else if (batchResults > 0 && !scheduled) {
+          scheduled = true;
+          setImmediate(flush);
+        }
       });
+      flush();
       writer.finish(`],"summary":${JSON.stringify(summary)}}}`);
     },
     false,

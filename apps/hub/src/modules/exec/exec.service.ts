@@ -181,19 +181,18 @@ export function createExecService(deps: ExecServiceDeps): ExecService {
       : failed(row.id, 'offline', offlineMessage(row), 0);
   }
 
-  function auditEntry(row: AssetSummary, plan: ExecPlan, fanOut: number | null): AuditEntry {
+  /** What every target's audit row of one command says (one object, written as JSON once). */
+  function auditDetail(plan: ExecPlan, fanOut: number | null): Record<string, unknown> {
     return {
-      action: 'exec.run',
-      targetType: 'asset',
-      targetId: row.id,
-      assetId: row.id,
-      detail: {
-        command: plan.command.slice(0, auditedCommandChars),
-        command_bytes: Buffer.byteLength(plan.command, 'utf8'),
-        timeout: plan.timeoutS,
-        ...(fanOut !== null ? { fan_out: fanOut } : {}),
-      },
+      command: plan.command.slice(0, auditedCommandChars),
+      command_bytes: Buffer.byteLength(plan.command, 'utf8'),
+      timeout: plan.timeoutS,
+      ...(fanOut !== null ? { fan_out: fanOut } : {}),
     };
+  }
+
+  function auditEntry(row: AssetSummary, detail: Record<string, unknown>): AuditEntry {
+    return { action: 'exec.run', targetType: 'asset', targetId: row.id, assetId: row.id, detail };
   }
 
   const payloadOf = (plan: ExecPlan) => ({
@@ -210,6 +209,9 @@ export function createExecService(deps: ExecServiceDeps): ExecService {
    */
   function together(plan: ExecPlan): (row: AssetSummary) => Promise<ExecOutcome> {
     let queue: { assetId: string; resolve: (o: ExecOutcome) => void; reject: (e: unknown) => void }[] = [];
+    // One payload object for every target: the gateway checks and serialises it once per batch.
+    const payload = payloadOf(plan);
+    const options = optionsOf(plan);
     const flush = () => {
       const batch = queue;
       queue = [];
@@ -217,8 +219,8 @@ export function createExecService(deps: ExecServiceDeps): ExecService {
         const outcomes = requestEach(
           agents.gateway,
           'exec.run',
-          batch.map((q) => ({ assetId: q.assetId, payload: payloadOf(plan) })),
-          optionsOf(plan),
+          batch.map((q) => ({ assetId: q.assetId, payload })),
+          options,
         );
         batch.forEach((q, k) => {
           (outcomes[k] as Promise<ExecOutcome>).then(q.resolve, q.reject);
@@ -311,13 +313,14 @@ export function createExecService(deps: ExecServiceDeps): ExecService {
     // Decided once: a target audited as sent is the one that is sent, and an offline one is never tried.
     const online = rows.filter((r) => agents.isOnline(r.id));
     const sending = new Set(online.map((r) => r.id));
+    const detail = auditDetail(plan, rows.length);
     // In slices with a turn of the event loop between them: on SQLite each insert is synchronous, and ten
     // thousand rows in one go held the loop for most of a second. Every row is written before anything is sent.
     for (let i = 0; i < online.length; i += auditSlice) {
       if (i > 0) await nextTurn();
       await audit.recordIntent(
         ctx,
-        online.slice(i, i + auditSlice).map((r) => auditEntry(r, plan, rows.length)),
+        online.slice(i, i + auditSlice).map((r) => auditEntry(r, detail)),
       );
     }
     let completed = 0;
@@ -399,7 +402,7 @@ export function createExecService(deps: ExecServiceDeps): ExecService {
       const plan = planOf(input);
       const row = await agents.loadAsset(ctx.principal, assetId, 'exec.run');
       agents.requireOnline(row);
-      await audit.recordIntent(ctx, [auditEntry(row, plan, null)]);
+      await audit.recordIntent(ctx, [auditEntry(row, auditDetail(plan, null))]);
       const result = await execute(row, plan);
       // A single target that went away mid-call is the same 409 as one that was never there.
       if (result.status === 'offline') throw assetOffline(row);

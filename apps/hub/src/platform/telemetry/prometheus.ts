@@ -93,6 +93,15 @@ export function createPrometheusTelemetry(): PrometheusTelemetry {
     labelNames: ['direction'] as const,
     registers,
   });
+  // Counted for every frame to or from an agent: the labelled children are looked up once, not per frame.
+  const framesIn = {
+    frames: frames.labels({ direction: 'in' }),
+    bytes: frameBytes.labels({ direction: 'in' }),
+  };
+  const framesOut = {
+    frames: frames.labels({ direction: 'out' }),
+    bytes: frameBytes.labels({ direction: 'out' }),
+  };
   const fanOutDuration = new Histogram({
     name: 'svc_hub_exec_fanout_duration_seconds',
     help: 'Time an exec fan-out took from start to its last target.',
@@ -223,8 +232,9 @@ export function createPrometheusTelemetry(): PrometheusTelemetry {
       httpDuration.observe({ route, method: m }, seconds);
     },
     agentFrame(direction, bytes) {
-      frames.inc({ direction });
-      frameBytes.inc({ direction }, bytes);
+      const counters = direction === 'in' ? framesIn : framesOut;
+      counters.frames.inc();
+      counters.bytes.inc(bytes);
     },
     fanOut(targets, seconds) {
       fanOutTargets.observe(targets);
