@@ -133,15 +133,50 @@ const builtinsByRequire = {
 };
 
 /**
+ * Built-ins that dependencies `require` at their top but use only on some path: each resolves to a stand-in
+ * that requires the real module on its first property read. ws requires node:zlib for permessage-deflate,
+ * which the agent turns off: the idle agent then never loads zlib (decision 0099).
+ * @param {readonly string[]} names
+ * @returns {import('esbuild').Plugin}
+ */
+function builtinsOnFirstUse(names) {
+  const lazy = new Set(names);
+  return {
+    name: 'builtins-on-first-use',
+    setup(pluginBuild) {
+      pluginBuild.onResolve({ filter: /^[a-z_/0-9:]+$/ }, (args) => {
+        if (args.kind !== 'require-call' || args.namespace === 'builtin-on-first-use') return undefined;
+        if (!lazy.has(args.path.replace(/^node:/, ''))) return undefined;
+        return { path: args.path, namespace: 'builtin-on-first-use' };
+      });
+      pluginBuild.onLoad({ filter: /.*/, namespace: 'builtin-on-first-use' }, (args) => ({
+        contents: `let loaded; module.exports = new Proxy({}, { get: (_, key) => (loaded ??= require(${JSON.stringify(args.path)}))[key] });`,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/**
  * Bundles `entry` into `outfile`, unless the stamp `name` says the last build is current (or `force`).
  * With `chunks` (a directory name next to `outfile`), what the entry only reaches through a dynamic `import()`
  * is split into chunk files there (esbuild code splitting), loaded when first imported; chunk names carry a
  * content hash, and chunks of earlier builds are removed. Chunks are written before the entry, so a process
  * starting meanwhile never finds an entry whose chunks are missing.
- * @param {{ name: string; script: string; entry: string; outfile: string; chunks?: string; force?: boolean }} target
+ * `onFirstUse` names built-ins that dependencies require but that are to load on their first use
+ * (`builtinsOnFirstUse`).
+ * @param {{ name: string; script: string; entry: string; outfile: string; chunks?: string; force?: boolean; onFirstUse?: readonly string[] }} target
  * @returns {Promise<{ built: boolean }>}
  */
-export async function bundleForNode({ name, script, entry, outfile, chunks, force = false }) {
+export async function bundleForNode({
+  name,
+  script,
+  entry,
+  outfile,
+  chunks,
+  force = false,
+  onFirstUse = [],
+}) {
   const stamp = buildStamp(name);
   if (!force && stamp.isCurrent()) return { built: false };
   const startedMs = Date.now();
@@ -170,7 +205,7 @@ export async function bundleForNode({ name, script, entry, outfile, chunks, forc
     banner: {
       js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
     },
-    plugins: [builtinsByRequire],
+    plugins: [builtinsByRequire, builtinsOnFirstUse(onFirstUse)],
     logLevel: 'warning',
     metafile: true,
   });

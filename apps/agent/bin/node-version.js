@@ -3,11 +3,13 @@
  * used to start and then abort inside a native module (better-sqlite3 12 on Node 24, a version-13 addon on
  * Node 20) with a message that names neither Node nor the fix; this says both and exits.
  *
- * Deliberately plain: no import but node:process and no syntax newer than ES2017, so that the old Node it is written for can
- * parse it. The hub's launcher (apps/hub/bin/svc-hub.js) uses it too.
+ * Deliberately plain: no import and no syntax newer than ES2017, so that the old Node it is written for can
+ * parse it. The hub's launcher (apps/hub/bin/svc-hub.js) uses it too. `process` is node's global: an ES import
+ * of node:process builds its ES facade, which reads process.report and with it loads the diagnostic report and
+ * node:fs/promises into the agent's daemon for good (decision 0099).
  */
-import process from 'node:process';
 
+/* global process */
 /** Kept equal to `engines.node` in every package.json (a test compares them). */
 export const requiredNode = '22.12.0';
 

@@ -7,15 +7,17 @@
 // was not started with them, the launcher starts node again in the same process with them added
 // (process.execve: the same pid, so systemd and the agent's own protected-process check see no change); where
 // execve is missing (Node before 22.15, Windows) it runs with node's defaults.
-import { existsSync } from 'node:fs';
-import process from 'node:process';
-import { URL, fileURLToPath } from 'node:url';
+// No ES import of node:fs or node:process here: their ES facades read every export, and fs.promises and
+// process.report are getters that load node:fs/promises (with readline and the REPL history) and the
+// diagnostic report for good, about 1 MB of the idle daemon (decision 0099). `process` is node's global.
+/* global process, URL */
+import { fileURLToPath } from 'node:url';
 import { relaunchOptions } from './node-options.js';
 import { refuseOldNode } from './node-version.js';
 
 refuseOldNode('svc-agent');
 const bundle = new URL('../dist/svc-agent.mjs', import.meta.url);
-if (!existsSync(bundle)) {
+if (!process.getBuiltinModule('node:fs').existsSync(bundle)) {
   process.stderr.write(
     'svc-agent: the agent is not built (dist/svc-agent.mjs is missing); run `npm run build`\n',
   );

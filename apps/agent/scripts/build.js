@@ -29,6 +29,8 @@ export async function buildAgentBundle(options = {}) {
     outfile: bundleFile,
     // Areas the idle agent does not use (containers, terminals, files…) load from dist/chunks when first used.
     chunks: 'chunks',
+    // ws requires zlib for permessage-deflate, which the agent's channel turns off.
+    onFirstUse: ['zlib'],
     force: options.force === true,
   });
 }

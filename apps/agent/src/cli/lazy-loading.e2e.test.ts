@@ -3,7 +3,9 @@
  * run`, the bundle and its chunks, which the test run's global setup builds) against a loopback stand-in for
  * the hub, with a module hook that records every file the process loads. Idle and connected, it has loaded
  * none of the code of exec, files, terminals, desktop tunnels, containers, package updates, service checks or the command-line
- * parser; each area still answers its first request, and only then is its code loaded.
+ * parser; each area still answers its first request, and only then is its code loaded. The same holds for the
+ * Node built-ins that only some areas need (decision 0099): child processes, zlib, UDP, the diagnostic report,
+ * worker threads.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -33,6 +35,15 @@ const areas = {
 } as const;
 type Area = keyof typeof areas;
 
+/** Node built-ins the idle agent has no use for, as `process.moduleLoadList` names them. */
+const idleFreeBuiltins = [
+  'NativeModule child_process',
+  'NativeModule zlib',
+  'NativeModule dgram',
+  'NativeModule internal/process/report',
+  'NativeModule worker_threads',
+];
+
 // module.registerHooks: Node 22.15 / 23.5 and later; the agent itself runs on 22.12.
 const canHook = 'registerHooks' in module;
 const channel = useChannelServer('svc-agent-lazy-');
@@ -47,12 +58,14 @@ async function loadedAreas(log: string): Promise<Area[]> {
 describe.skipIf(!canHook)('the shipped agent loads each area on first use', () => {
   it('holds none of the areas while idle, and each answers its first request', async () => {
     const log = path.join(channel.dir, 'loaded.txt');
+    const builtinsLog = path.join(channel.dir, 'builtins.txt');
     const hook = path.join(channel.dir, 'record-loads.mjs');
     await writeFile(log, '');
     await writeFile(
       hook,
       `import { registerHooks } from 'node:module';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
+process.on('SIGUSR2', () => writeFileSync(${JSON.stringify(builtinsLog)}, process.moduleLoadList.join('\\n')));
 registerHooks({
   load(url, context, nextLoad) {
     appendFileSync(${JSON.stringify(log)}, url + '\\n');
@@ -75,6 +88,18 @@ registerHooks({
       env: process.env,
     });
     let stderr = '';
+    /** The built-ins of `idleFreeBuiltins` the agent has loaded by now. */
+    const loadedBuiltins = async () => {
+      await writeFile(builtinsLog, '');
+      child.kill('SIGUSR2');
+      let text = '';
+      while (!text) {
+        await new Promise((r) => setTimeout(r, 50));
+        text = await readFile(builtinsLog, 'utf8');
+      }
+      const loaded = new Set(text.split('\n'));
+      return idleFreeBuiltins.filter((name) => loaded.has(name));
+    };
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     try {
       const [ws] = await connected;
@@ -91,6 +116,7 @@ registerHooks({
       await firstMetrics;
       // Connected, welcomed, metrics flowing: the idle agent.
       expect(await loadedAreas(log)).toEqual([]);
+      expect(await loadedBuiltins()).toEqual([]);
 
       const ask = async (type: string, payload: unknown) => {
         const id = `${type}-1`;
@@ -102,6 +128,7 @@ registerHooks({
         await ask('exec.run', { command: 'echo lazily', timeout_ms: 5000, max_output_bytes: 100 }),
       ).toMatchObject({ ok: true, data: { stdout: 'lazily\n', exit_code: 0 } });
       expect(await loadedAreas(log)).toEqual(['exec']);
+      expect(await loadedBuiltins()).toEqual(expect.arrayContaining(['NativeModule child_process']));
 
       await writeFile(path.join(channel.dir, 'seen.txt'), 'x');
       const listed = await ask('files.list', { path: channel.dir });

@@ -7,7 +7,7 @@
  * previous sample, so a sum over a range is the traffic in that range. `cpu_percent` is the whole machine,
  * 0–100, over the same span.
  */
-import { readFile, statfs } from 'node:fs/promises';
+import { readFile, statfs } from '../platform/fs-async.js';
 import os from 'node:os';
 import type { MetricSample } from '@svc/protocol';
 

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
+import { mkdir, readFile, rename, unlink } from '../platform/fs-async.js';
 import path from 'node:path';
 
 export const defaultSettingsPath = '/etc/svc-agent/settings.json';
@@ -44,6 +44,8 @@ export async function readSettingsFile(file: string): Promise<SettingsFileRead> 
 }
 
 export async function writeSettingsFile(file: string, content: SettingsFileContent): Promise<void> {
+  // File handles (for fsync) are node:fs/promises', loaded by the first write, not by an idle agent's start.
+  const { open } = process.getBuiltinModule('node:fs/promises');
   const dir = path.dirname(file);
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const temporary = path.join(dir, `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);

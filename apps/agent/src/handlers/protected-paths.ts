@@ -6,7 +6,7 @@
  * protected process, of one of its threads or of one of its descendants. Operations that move, copy or delete a whole tree are also
  * refused when the tree contains a protected path.
  */
-import { lstat, readFile, readlink, realpath } from 'node:fs/promises';
+import { lstat, readFile, readlink, realpath } from '../platform/fs-async.js';
 import path from 'node:path';
 import { AgentError, agentErrorFromErrno } from './agent-error.js';
 

@@ -3,7 +3,7 @@
  * on any other system the OS-specific requests answer `unsupported` with a clear message, and exec, files,
  * network and Wake-on-LAN (plain Node) keep working.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile } from './fs-async.js';
 import os from 'node:os';
 import type { Hello } from '@svc/protocol';
 import { readLinuxCounters, type Counters } from '../collectors/metrics.js';

@@ -2,8 +2,14 @@
  * Runs a program with an argument vector, never through a shell (exec.run is the only place with a shell).
  * Output is read in the C locale so parsers see stable text.
  */
-import { execFile, spawn } from 'node:child_process';
 import { AgentError } from '../handlers/agent-error.js';
+
+/**
+ * node:child_process, loaded by the first command rather than by the start: the idle agent runs none, and the
+ * module brings net's process plumbing and dgram with it (decision 0099). `require`, not the ES loader
+ * (decision 0085).
+ */
+const childProcess = () => process.getBuiltinModule('node:child_process');
 
 interface CommandResult {
   /** Exit code; null when killed by a signal. */
@@ -33,7 +39,7 @@ export class CommandMissingError extends Error {
 
 export const runCommand: RunCommand = (file, args, options = {}) =>
   new Promise((resolve, reject) => {
-    execFile(
+    childProcess().execFile(
       file,
       [...args],
       {
@@ -150,7 +156,7 @@ export const runBounded: RunBounded = (file, args, options) =>
     let stdoutSize = 0;
     let stdoutTruncated = false;
     const tail = new TailBuffer(options.maxOutputBytes);
-    const child = spawn(file, [...args], {
+    const child = childProcess().spawn(file, [...args], {
       env: { ...options.env },
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],

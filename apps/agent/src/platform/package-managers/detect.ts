@@ -4,7 +4,8 @@
  * executable on the known PATH, in this order: a Debian machine may also have dnf, zypper or pacman installed
  * from its archive, and apt is still its manager.
  */
-import { access, constants } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access } from '../fs-async.js';
 import path from 'node:path';
 import type { PackageManager } from '@svc/protocol';
 
