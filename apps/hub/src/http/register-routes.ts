@@ -95,10 +95,10 @@ function idempotencyKeyOf(request: FastifyRequest): string | null {
 }
 
 /** What a typed route answers: its envelope as text (a list page kept serialized) or for its serializer. */
-export type TypedAnswer = { page: string; requestId: string | null } | { envelope: Record<string, unknown> };
+type TypedAnswer = { page: string; requestId: string | null } | { envelope: Record<string, unknown> };
 
 /** The input of a typed route once its guard and validation have passed. */
-export interface TypedInput {
+interface TypedInput {
   params: unknown;
   query: unknown;
   body: unknown;
@@ -127,7 +127,7 @@ export interface TypedRoute {
 }
 
 /** The envelope's text: a kept page written around its serialized members, else null (the serializer writes it). */
-export function pageText(answer: TypedAnswer): string | null {
+function pageText(answer: TypedAnswer): string | null {
   return 'page' in answer ? `{"request_id":${JSON.stringify(answer.requestId)},${answer.page}}` : null;
 }
 

@@ -36,7 +36,7 @@ export type SerializerCompiler = (route: {
   httpStatus: string;
 }) => (data: unknown) => string;
 
-export interface RunnerCall {
+interface RunnerCall {
   route: TypedRoute;
   params: Readonly<Record<string, string>>;
   query: Readonly<Record<string, unknown>>;
@@ -47,7 +47,7 @@ export interface RunnerCall {
   via: CallSurface;
 }
 
-export interface RunnerAnswer {
+interface RunnerAnswer {
   status: number;
   /** The route's envelope (success or error), as Fastify would have sent it; '' when `members` stands for it. */
   text: string;
