@@ -15,6 +15,7 @@ import { installErrorHandler } from './http/error-handler.js';
 import { localRateLimiters, type RateLimiterFactory } from './http/rate-limit.js';
 import { HubLogController } from './http/request-log.js';
 import { createRouteMatcher } from './http/route-match.js';
+import { createRouteRunner, maxParamLength, type SerializerCompiler } from './http/route-runner.js';
 import type { InternalDispatch } from './http/internal-dispatch.js';
 import type { IdempotencyStore } from './platform/idempotency.js';
 import {
@@ -79,7 +80,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     trustProxy: deps.trustedProxies.length > 0 ? [...deps.trustedProxies] : false,
     return503OnClosing: true,
     logController: new HubLogController(deps.refusals ?? createRefusalLog({ logger: deps.logger })),
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength },
     ...(deps.serverFactory ? { serverFactory: deps.serverFactory } : {}),
     // Requests the HTTP parser refuses (unknown method, over-long header) get the envelope and headers too.
     clientErrorHandler: handleClientError,
@@ -184,13 +185,23 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     return sendError(request, reply, new HubError('not_found', `No endpoint ${request.method} ${path}.`));
   });
 
-  registerContractRoutes(
+  const typedRoutes = registerContractRoutes(
     app,
     routes,
     deps.handlers,
     deps.rawHandlers,
     deps.idempotency ?? null,
     deps.earlyRefusals ?? {},
+  );
+  // The MCP server's tools run these routes in the process, as registered here (http/route-runner.ts).
+  internalDispatch?.attach(
+    app,
+    typedRoutes,
+    createRouteRunner({
+      serializerCompiler: () => app.serializerCompiler as SerializerCompiler | undefined,
+      ...(telemetry ? { telemetry } : {}),
+      log: app.log,
+    }),
   );
   app.server.on(
     'upgrade',

@@ -143,8 +143,6 @@ async function assembleHub(options: HubOptions, opened: OpenedParts): Promise<Hu
     }),
   });
 
-  internalDispatch.attach(app, new Set(Object.keys(composed.handlers)));
-
   const retention = createRetentionRunner({
     clock,
     tasks: [...composed.retentionTasks, idempotency.retention],

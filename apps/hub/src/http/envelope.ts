@@ -8,7 +8,7 @@ import { HubError } from '../platform/hub-error.js';
  * socket, the HTTP parser's answers and the plain-HTTP listener of TLS modes. `status` overrides the code's
  * own only where the HTTP parser needs one the catalog has no code for (408, 431).
  */
-function errorEnvelope(requestId: string, error: HubError, status = error.status): ErrorEnvelope {
+export function errorEnvelope(requestId: string, error: HubError, status = error.status): ErrorEnvelope {
   return {
     request_id: requestId,
     error: error.code,

@@ -15,6 +15,8 @@ import type { FastifyInstance } from 'fastify';
 import { fullPath, type RouteContract } from '@svc/protocol';
 import { HubError } from '../platform/hub-error.js';
 import type { CallSurface, Principal } from '../access/principal.js';
+import type { TypedRoute } from './register-routes.js';
+import type { RouteRunner } from './route-runner.js';
 
 const handOverHeader = 'x-svc-internal-call';
 
@@ -39,6 +41,11 @@ interface InternalAnswer {
    * its schema (register-routes.ts): `request_id` first, then `data` (and `meta` for a list), nothing more.
    */
   typed: boolean;
+  /**
+   * A list page its route keeps serialized (route-runner.ts): the success envelope's members after `request_id`,
+   * the same string each time the page is served from the route's cache; `text` is '' then.
+   */
+  members?: string;
 }
 
 /** The caller handed over with an internal request. */
@@ -57,10 +64,14 @@ export interface InternalDispatch {
    */
   keepAnswer(request: IncomingMessage, payload: unknown): unknown;
   /**
-   * The app the calls run on, set once it is built (modules are built before it), with the names of the routes
-   * a typed handler answers (the others write their own replies).
+   * The app the calls run on, set once it is built (modules are built before it), with the routes a typed
+   * handler answers (the others write their own replies) and the runner that runs those without inject().
    */
-  attach(app: FastifyInstance, typedRoutes: ReadonlySet<string>): void;
+  attach(
+    app: FastifyInstance,
+    typedRoutes: ReadonlyMap<string, TypedRoute>,
+    runner: RouteRunner | null,
+  ): void;
 }
 
 /** `/assets/{id}` with its params, each encoded as one path segment. */
@@ -91,7 +102,8 @@ function isInjected(request: IncomingMessage): boolean {
 
 export function createInternalDispatch(): InternalDispatch {
   let app: FastifyInstance | null = null;
-  let typed: ReadonlySet<string> = new Set();
+  let typed: ReadonlyMap<string, TypedRoute> = new Map();
+  let runner: RouteRunner | null = null;
   const pending = new Map<string, HandedOverCaller>();
   // The answers of the calls in flight, by token: null until the route's onSend hands it over.
   const answers = new Map<string, string | null>();
@@ -100,9 +112,10 @@ export function createInternalDispatch(): InternalDispatch {
   const secret = randomBytes(32).toString('base64url');
   let calls = 0;
   return {
-    attach(built, typedRoutes) {
+    attach(built, typedRoutes, routeRunner) {
       app = built;
       typed = typedRoutes;
+      runner = routeRunner;
     },
     callerOf(request) {
       const token = request.headers[handOverHeader];
@@ -120,6 +133,11 @@ export function createInternalDispatch(): InternalDispatch {
     },
     async run(call) {
       if (!app) throw new HubError('unavailable', 'The hub is still starting.');
+      // A typed route runs in the process, its guard, validation, handler and serialization as registered
+      // (route-runner.ts); what that cannot run as the route would goes through the whole HTTP pipeline.
+      const route = typed.get(call.contract.name);
+      const direct = route && runner ? runner.run({ ...call, route }) : null;
+      if (direct) return { ...(await direct), typed: true };
       calls += 1;
       const token = `${secret}.${String(calls)}`;
       pending.set(token, { principal: call.principal, via: call.via });
@@ -141,7 +159,7 @@ export function createInternalDispatch(): InternalDispatch {
         // a tool call passes a success on as it is (mcp-tool-call.ts).
         const kept = answers.get(token) ?? null;
         const text = kept !== null && response.body === '' ? kept : response.body;
-        return { status: response.statusCode, text, typed: typed.has(call.contract.name) };
+        return { status: response.statusCode, text, typed: route !== undefined };
       } finally {
         pending.delete(token);
         answers.delete(token);

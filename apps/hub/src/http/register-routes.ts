@@ -94,9 +94,46 @@ function idempotencyKeyOf(request: FastifyRequest): string | null {
   return header;
 }
 
+/** What a typed route answers: its envelope as text (a list page kept serialized) or for its serializer. */
+type TypedAnswer = { page: string; requestId: string | null } | { envelope: Record<string, unknown> };
+
+/** The input of a typed route once its guard and validation have passed. */
+interface TypedInput {
+  params: unknown;
+  query: unknown;
+  body: unknown;
+  ctx: ActionContext;
+}
+
+/**
+ * A route a typed handler answers, as registered: its contract, the schemas it was registered with (validated
+ * by the app's validator compiler, serialized by its serializer compiler) and its handler behind the request
+ * objects (the idempotency store, the page or envelope it answers). The Fastify route runs exactly this after
+ * its guard and validation, and so does the MCP server's route runner (http/route-runner.ts).
+ */
+export interface TypedRoute {
+  contract: RouteContract;
+  schema: {
+    params?: unknown;
+    querystring?: unknown;
+    body?: unknown;
+    /** The success status's serialization schema. */
+    response?: unknown;
+  };
+  status: number;
+  /** Whether a refusal runs before the body is read (the route then is not run outside Fastify). */
+  early: boolean;
+  answer(input: TypedInput, idempotencyKey: string | null): Promise<TypedAnswer>;
+}
+
+/** The envelope's text: a kept page written around its serialized members, else null (the serializer writes it). */
+function pageText(answer: TypedAnswer): string | null {
+  return 'page' in answer ? `{"request_id":${JSON.stringify(answer.requestId)},${answer.page}}` : null;
+}
+
 /**
  * Registers every contract of a surface. A contract without a handler answers 501 `not_implemented` — after
- * the guard, so an unbuilt endpoint is as closed as a built one.
+ * the guard, so an unbuilt endpoint is as closed as a built one. Returns the routes a typed handler answers.
  */
 export function registerContractRoutes(
   app: FastifyInstance,
@@ -105,23 +142,57 @@ export function registerContractRoutes(
   rawHandlers: RawHandlers = {},
   idempotency: IdempotencyStore | null = null,
   earlyRefusals: EarlyRefusals = {},
-): void {
+): ReadonlyMap<string, TypedRoute> {
   const handlerMap = handlers as Partial<Record<string, AnyHandler>>;
   const rawMap = rawHandlers as Partial<Record<string, RawHandler>>;
   const earlyMap = earlyRefusals as Partial<Record<string, EarlyRefusal>>;
+  const typedRoutes = new Map<string, TypedRoute>();
   for (const contract of contracts) {
     const handler = handlerMap[contract.name];
     const raw = rawMap[contract.name];
     const early = earlyMap[contract.name];
     const status = contract.successStatus ?? 200;
-    const response =
+    const responseSchema =
       contract.response && handler
-        ? {
-            [status]: serializationSchema(
-              contract.list ? ListEnvelope(contract.response) : SuccessEnvelope(contract.response),
-            ),
-          }
+        ? serializationSchema(
+            contract.list ? ListEnvelope(contract.response) : SuccessEnvelope(contract.response),
+          )
         : undefined;
+    const response = responseSchema ? { [status]: responseSchema } : undefined;
+    const schema = {
+      ...(contract.params ? { params: contract.params } : {}),
+      ...(contract.query ? { querystring: contract.query } : {}),
+      ...(contract.body ? { body: contract.body } : {}),
+    };
+    const typed: TypedRoute | null =
+      handler && !raw
+        ? {
+            contract,
+            schema: { ...schema, ...(responseSchema ? { response: responseSchema } : {}) },
+            status,
+            early: early !== undefined,
+            answer: async (input, key) => {
+              const result =
+                key !== null && idempotency
+                  ? await idempotency.once(
+                      input.ctx.principal,
+                      key,
+                      { route: contract.name, target: JSON.stringify(input.params ?? {}) },
+                      () => handler(input),
+                    )
+                  : await handler(input);
+              const requestId = input.ctx.requestId;
+              if (isPage(result) && result.serialized !== undefined) {
+                return { page: result.serialized, requestId };
+              }
+              if (isPage(result)) {
+                return { envelope: { request_id: requestId, data: result.items, meta: result.meta } };
+              }
+              return { envelope: { request_id: requestId, data: result } };
+            },
+          }
+        : null;
+    if (typed) typedRoutes.set(contract.name, typed);
     app.route({
       method: contract.method,
       url: routerPath(contract),
@@ -137,15 +208,10 @@ export function registerContractRoutes(
             },
           }
         : {}),
-      schema: {
-        ...(contract.params ? { params: contract.params } : {}),
-        ...(contract.query ? { querystring: contract.query } : {}),
-        ...(contract.body ? { body: contract.body } : {}),
-        ...(response ? { response } : {}),
-      },
+      schema: { ...schema, ...(response ? { response } : {}) },
       handler: async (request, reply) => {
         if (raw) return raw(request, reply);
-        if (!handler) {
+        if (!typed) {
           const where = contract.plannedIn ? ` It is planned with ${contract.plannedIn}.` : '';
           return sendError(
             request,
@@ -169,23 +235,12 @@ export function registerContractRoutes(
           },
         };
         const key = contract.idempotent ? idempotencyKeyOf(request) : null;
-        const result =
-          key !== null && idempotency
-            ? await idempotency.once(
-                principal,
-                key,
-                { route: contract.name, target: JSON.stringify(request.params ?? {}) },
-                () => handler(input),
-              )
-            : await handler(input);
-        if (isPage(result) && result.serialized !== undefined) {
-          const body = `{"request_id":${JSON.stringify(request.id)},${result.serialized}}`;
-          return reply.code(status).type('application/json; charset=utf-8').send(body);
-        }
-        if (isPage(result))
-          return reply.code(status).send({ request_id: request.id, data: result.items, meta: result.meta });
-        return reply.code(status).send({ request_id: request.id, data: result });
+        const answer = await typed.answer(input, key);
+        const text = pageText(answer);
+        if (text !== null) return reply.code(status).type('application/json; charset=utf-8').send(text);
+        return reply.code(status).send('envelope' in answer ? answer.envelope : null);
       },
     });
   }
+  return typedRoutes;
 }

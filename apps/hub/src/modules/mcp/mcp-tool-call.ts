@@ -76,11 +76,12 @@ function assetOf(contract: RouteContract, params: Readonly<Record<string, string
 }
 
 /**
- * What a tool call comes to: a result, or the structured content as the route's own JSON text (`{"data":…}`, with
- * `"meta"` for a list), which is the whole result's text copy and, when the tool has an output schema, its
- * structured content too.
+ * What a tool call comes to: a result, or the structured content as the route's own JSON text, given by its
+ * members (`"data":…`, with `"meta"` for a list: the object is `{members}`), which is the whole result's text
+ * copy and, when the tool has an output schema, its structured content too. `kept` says the members are a list
+ * page its route keeps (the same string each time the page is served), so its escaped copy may be kept too.
  */
-export type ToolOutcome = { result: ToolResult } | { json: string; structured: boolean };
+export type ToolOutcome = { result: ToolResult } | { members: string; structured: boolean; kept?: true };
 
 /** The route's success envelope: `request_id` (an id of the hub's, never escaped) written first. */
 const requestIdFirst = /^\{"request_id":"[A-Za-z0-9_-]*",/;
@@ -88,28 +89,31 @@ const requestIdFirst = /^\{"request_id":"[A-Za-z0-9_-]*",/;
 /** The outcome as a result object (for the SDK's path, which takes objects). */
 export function toolResultOf(outcome: ToolOutcome): ToolResult {
   if ('result' in outcome) return outcome.result;
-  const text: ToolResult['content'] = [{ type: 'text', text: outcome.json }];
+  const json = `{${outcome.members}}`;
+  const text: ToolResult['content'] = [{ type: 'text', text: json }];
   if (!outcome.structured) return { content: text };
-  return { content: text, structuredContent: JSON.parse(outcome.json) as Record<string, unknown> };
+  return { content: text, structuredContent: JSON.parse(json) as Record<string, unknown> };
 }
 
 /** The route's success as the tool's structured content. */
 function successOf(
   contract: RouteContract,
   tool: McpTool,
-  answer: { status: number; text: string; typed: boolean },
+  answer: { status: number; text: string; typed: boolean; members?: string },
 ): ToolOutcome {
   const structured = tool.outputSchema !== undefined;
+  // A list page its route keeps serialized: its members as kept.
+  if (answer.members !== undefined) return { members: answer.members, structured, kept: true };
   // A typed route wrote exactly its envelope: without its request id it is the structured content already.
   const head = answer.typed ? requestIdFirst.exec(answer.text) : null;
-  if (head) return { json: `{${answer.text.slice(head[0].length)}`, structured };
+  if (head) return { members: answer.text.slice(head[0].length, -1), structured };
   const envelope: unknown = answer.text === '' ? null : JSON.parse(answer.text);
   if (!isRecord(envelope) || !('data' in envelope)) {
     return { result: { content: [{ type: 'text', text: `Done (HTTP ${String(answer.status)}).` }] } };
   }
   const content: Record<string, unknown> = { data: envelope.data };
   if (contract.list && isRecord(envelope.meta)) content.meta = envelope.meta;
-  return { json: JSON.stringify(content), structured };
+  return { members: JSON.stringify(content).slice(1, -1), structured };
 }
 
 /** A refusal or failure of the route as an error result: `<code>: <message>` from its error envelope. */

@@ -10,7 +10,8 @@ import { toolAnswer, toolFailure } from './tool-answer.js';
 describe('toolAnswer', () => {
   it('writes structured content as the route wrote it, and the same JSON escaped as its text copy', () => {
     const json = '{"data":[{"name":"a \\"quoted\\" host","note":"line\\nbreak"}],"meta":{"total":1}}';
-    const answer = JSON.parse(toolAnswer('"x"', { json, structured: true })) as Record<string, unknown>;
+    const members = json.slice(1, -1);
+    const answer = JSON.parse(toolAnswer('"x"', { members, structured: true })) as Record<string, unknown>;
     expect(answer).toEqual({
       jsonrpc: '2.0',
       id: 'x',
@@ -19,8 +20,16 @@ describe('toolAnswer', () => {
         structuredContent: JSON.parse(json) as unknown,
       },
     });
-    const textOnly = JSON.parse(toolAnswer('7', { json, structured: false })) as { result: unknown };
+    const textOnly = JSON.parse(toolAnswer('7', { members, structured: false })) as { result: unknown };
     expect(textOnly.result).toEqual({ content: [{ type: 'text', text: json }] });
+    // A kept page's escaped copy is kept with it, and reads the same on every call.
+    for (let i = 0; i < 2; i += 1) {
+      const kept = JSON.parse(toolAnswer('8', { members, structured: true, kept: true })) as {
+        result: { content: { text: string }[]; structuredContent: unknown };
+      };
+      expect(kept.result.content[0]?.text).toBe(json);
+      expect(kept.result.structuredContent).toEqual(JSON.parse(json));
+    }
   });
 
   it('writes an error result as it is', () => {

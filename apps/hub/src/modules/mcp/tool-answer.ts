@@ -7,11 +7,32 @@
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolOutcome } from './mcp-tool-call.js';
 
+/** How many kept pages' escaped copies are kept (the pages callers read most, as the route's cache keeps them). */
+const keptCopies = 16;
+
+/** Escaped copies of kept list pages' members, by the members' string (the same string while the page is kept). */
+const escapedCopies = new Map<string, string>();
+
+/** The members as they read inside a JSON string, without its quotes: `{` and `}` around them need no escape. */
+function escapedMembers(members: string, kept: boolean): string {
+  const known = kept ? escapedCopies.get(members) : undefined;
+  if (known !== undefined) return known;
+  const escaped = JSON.stringify(members).slice(1, -1);
+  if (kept) {
+    if (escapedCopies.size >= keptCopies) {
+      const [oldest] = escapedCopies.keys();
+      if (oldest !== undefined) escapedCopies.delete(oldest);
+    }
+    escapedCopies.set(members, escaped);
+  }
+  return escaped;
+}
+
 /** The answer of a call with this id (already JSON) that came to this outcome. */
 export function toolAnswer(id: string, outcome: ToolOutcome): string {
   if ('result' in outcome) return `{"jsonrpc":"2.0","id":${id},"result":${JSON.stringify(outcome.result)}}`;
-  const text = `[{"type":"text","text":${JSON.stringify(outcome.json)}}]`;
-  const structured = outcome.structured ? `,"structuredContent":${outcome.json}` : '';
+  const text = `[{"type":"text","text":"{${escapedMembers(outcome.members, outcome.kept === true)}}"}]`;
+  const structured = outcome.structured ? `,"structuredContent":{${outcome.members}}` : '';
   return `{"jsonrpc":"2.0","id":${id},"result":{"content":${text}${structured}}}`;
 }
 
