@@ -102,7 +102,7 @@ export async function runStormBench(): Promise<void> {
     writeResult({
       benchmark: 'storm',
       command: `BENCH_AGENTS=${count} npm run bench -- storm`,
-      summary: `${count} simulated agents over TLS; the hub process is stopped (SIGTERM) and started again on the same data and ports; agents reconnect with the real agent's reconnect policy (@svc/protocol, decision 0089: full jitter, 1 s base, 4 s cap while a hub lost less than two minutes ago refuses connects, 30 s for a busy hub or after that) and offer their last TLS session, as the real agent does (decision 0072). Baseline: the hub's steady-state RSS with all agents connected before the restart.`,
+      summary: `${count} simulated agents over TLS; the hub process is stopped (SIGTERM) and started again on the same data and ports; agents reconnect with the real agent's reconnect policy (@svc/protocol, decision 0089: full jitter, 1 s base, 4 s cap while a hub lost less than two minutes ago refuses connects, 30 s for a busy hub or after that; decision 0102: a busy hub's Retry-After, which books each refused agent a turn at the hub's pace, honoured with up to 1 s of jitter) and offer their last TLS session, as the real agent does (decision 0072). Baseline: the hub's steady-state RSS with all agents connected before the restart.`,
       figures: [
         {
           name: 'all agents back after the hub answered again',
@@ -178,7 +178,7 @@ export async function runStormBench(): Promise<void> {
       notes: [
         'Failed attempts during the storm are mostly connection refusals while the hub is down; each agent backs off, so they are spread rather than spiking.',
         'Resumed: the hub keeps its session ticket keys across the restart (decision 0072), so a ticket from before it is accepted.',
-        "The agents follow @svc/protocol's reconnect policy, the one the real agent runs (decision 0089): full jitter up to min(4 s, 2^k s) while a hub lost less than two minutes ago refuses connects, up to min(30 s, 2^k s) for a hub that answers busy (503, timeouts) or after those two minutes. The backoff share is how long agents sat out after the hub answered; the hub share is their successful attempt, TLS to welcome, which includes waiting their turn in the hub's admission queue.",
+        "The agents follow @svc/protocol's reconnect policy, the one the real agent runs (decisions 0089, 0102): full jitter up to min(4 s, 2^k s) while a hub lost less than two minutes ago refuses connects; a 503 with Retry-After (the turn the hub booked for that agent at its measured pace) waits that long plus up to 1 s; up to min(30 s, 2^k s) for a hub that answers busy without it (timeouts) or after those two minutes. The backoff share is how long agents sat out after the hub answered; the hub share is their successful attempt, TLS to welcome, which includes waiting their turn in the hub's admission queue.",
         ...(process.env.BENCH_STORM_RESUME === '0'
           ? [
               'This run: BENCH_STORM_RESUME=0, the agents offered no ticket (full handshakes, as before decision 0072).',

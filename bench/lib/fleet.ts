@@ -75,7 +75,8 @@ export async function startHubProcess(
       SVC_LOG_LEVEL: 'info',
     },
     'svc hub on',
-    120_000,
+    // A shared machine under heavy load can take minutes to start a process through tsx.
+    300_000,
     // BENCH_HUB_PROFILE_DIR=<dir>: the hub writes a V8 CPU profile there when it stops (for finding costs).
     process.env.BENCH_HUB_PROFILE_DIR
       ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_HUB_PROFILE_DIR}`]
@@ -121,7 +122,7 @@ export async function startFleetProcesses(
         ...extraEnv,
       },
       '"fleet"',
-      60_000,
+      300_000,
     );
     child.process.stdout?.on('data', (chunk: Buffer) => {
       for (const line of chunk.toString('utf8').split('\n')) {

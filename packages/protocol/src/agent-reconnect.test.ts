@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ReconnectBackoff, agentReconnectPolicy, reconnectDelay } from './agent-reconnect.js';
+import {
+  ReconnectBackoff,
+  agentReconnectPolicy,
+  parseRetryAfter,
+  reconnectDelay,
+  retryAfterDelay,
+} from './agent-reconnect.js';
 
 const almostOne = () => 0.999_999;
 const policy = agentReconnectPolicy;
@@ -52,7 +58,7 @@ describe('reconnectDelay', () => {
   });
 
   it('follows a custom policy, and never lets the short ceiling exceed the long one', () => {
-    const custom = { baseMs: 10, capMs: 100, recentCapMs: 1_000, recentMs: 50, minMs: 1 };
+    const custom = { ...policy, baseMs: 10, capMs: 100, recentCapMs: 1_000, recentMs: 50, minMs: 1 };
     expect(reconnectDelay(4, null, almostOne, custom)).toBe(99);
     expect(reconnectDelay(8, 10, almostOne, custom)).toBe(99);
   });
@@ -95,5 +101,67 @@ describe('ReconnectBackoff', () => {
     expect(backoff.attempt('busy')).toBe(0);
     expect(backoff.next('busy', 0)).toBe(999);
     expect(backoff.next('down', 0)).toBe(999);
+  });
+});
+
+describe('parseRetryAfter', () => {
+  const now = Date.parse('2026-11-30T12:00:00Z');
+
+  it('reads delta-seconds and an HTTP date', () => {
+    expect(parseRetryAfter('7', now)).toBe(7_000);
+    expect(parseRetryAfter(' 0 ', now)).toBe(0);
+    expect(parseRetryAfter(['12', '3'], now)).toBe(12_000);
+    expect(parseRetryAfter('Mon, 30 Nov 2026 12:00:30 GMT', now)).toBe(30_000);
+    expect(parseRetryAfter('Mon, 30 Nov 2026 11:00:00 GMT', now)).toBe(0);
+  });
+
+  it('ignores what is neither', () => {
+    for (const bad of [undefined, '', '-5', '1.5', 'soon', '9999999999', 'in 5 s']) {
+      expect(parseRetryAfter(bad, now)).toBeNull();
+    }
+  });
+});
+
+describe('retryAfterDelay', () => {
+  it('waits what the hub asked, plus up to a second of jitter', () => {
+    expect(retryAfterDelay(7_000, () => 0)).toBe(7_000);
+    expect(retryAfterDelay(7_000, () => 0.5)).toBe(7_500);
+    expect(retryAfterDelay(7_000, almostOne)).toBe(7_999);
+  });
+
+  it('spreads agents told the same second over that second', () => {
+    const rolls = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
+    const delays = rolls.map((roll) => retryAfterDelay(3_000, () => roll));
+    expect(new Set(delays).size).toBe(rolls.length);
+    for (const delay of delays) {
+      expect(delay).toBeGreaterThanOrEqual(3_000);
+      expect(delay).toBeLessThan(4_000);
+    }
+  });
+
+  it('is bounded: never past the cap, never a tight loop on 0', () => {
+    expect(retryAfterDelay(86_400_000, almostOne)).toBe(policy.retryAfterCapMs);
+    expect(retryAfterDelay(Number.POSITIVE_INFINITY, () => 0)).toBe(policy.retryAfterCapMs);
+    expect(retryAfterDelay(Number.NaN, () => 0)).toBe(policy.retryAfterCapMs);
+    expect(retryAfterDelay(0, () => 0)).toBe(policy.baseMs);
+    expect(retryAfterDelay(-5_000, () => 0)).toBe(policy.baseMs);
+    expect(retryAfterDelay(2_000, () => 9)).toBe(2_999);
+  });
+});
+
+describe('ReconnectBackoff with a Retry-After', () => {
+  it("honours a busy hub's Retry-After in place of the busy backoff, which does not grow", () => {
+    const backoff = new ReconnectBackoff(policy, () => 0.25);
+    expect(backoff.next('busy', 0, 20_000)).toBe(20_250);
+    expect(backoff.next('busy', 0, 45_000)).toBe(45_250);
+    expect(backoff.attempt('busy')).toBe(0);
+    expect(backoff.next('busy', 0)).toBe(250);
+    expect(backoff.attempt('busy')).toBe(1);
+  });
+
+  it('ignores a Retry-After on a refused connect (nothing answered)', () => {
+    const backoff = new ReconnectBackoff(policy, almostOne);
+    backoff.next('lost', 0);
+    expect(backoff.next('down', 1_000, 60_000)).toBe(1999);
   });
 });

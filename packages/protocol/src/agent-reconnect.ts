@@ -13,6 +13,12 @@
  * first) is there and busy: each attempt costs it a TLS handshake, so those failures back off from the base
  * to the long cap, counted apart, and a restarted hub short of CPU is not hammered every 2 s by its fleet.
  *
+ * A hub that is busy says when to come back (decision 0102): a 503 with `Retry-After`, each refused agent given
+ * a later turn, so the fleet spreads itself over the time the hub needs to admit it. That wait is honoured as
+ * given, plus up to `retryAfterJitterMs` (the header counts whole seconds), bounded by `retryAfterCapMs` so a
+ * wrong or hostile answer cannot park an agent for long, and never under `baseMs` so a `Retry-After: 0` does
+ * not become a tight loop. A busy answer without it backs off as above.
+ *
  * One policy for the real agent (apps/agent/src/channel) and the benchmarks' fleet simulator (testkit), both
  * through ReconnectBackoff, so a storm measured is a storm the agents make.
  */
@@ -26,6 +32,10 @@ export interface ReconnectPolicy {
   recentMs: number;
   /** Never sooner than this, even when the dice say 0. */
   minMs: number;
+  /** A hub's `Retry-After` is honoured up to this. */
+  retryAfterCapMs: number;
+  /** Added to a hub's `Retry-After`, uniformly up to this: the header's resolution is a second. */
+  retryAfterJitterMs: number;
 }
 
 /**
@@ -38,7 +48,34 @@ export const agentReconnectPolicy: ReconnectPolicy = {
   recentCapMs: 4_000,
   recentMs: 120_000,
   minMs: 100,
+  retryAfterCapMs: 120_000,
+  retryAfterJitterMs: 1_000,
 };
+
+/**
+ * The wait a `Retry-After` header asks for, in ms: delta-seconds or an HTTP date (RFC 9110 10.2.3); null when
+ * absent or not either. `nowMs` is the epoch clock (for a date).
+ */
+export function parseRetryAfter(value: string | readonly string[] | undefined, nowMs: number): number | null {
+  const text = (typeof value === 'string' ? value : value?.[0])?.trim();
+  if (!text) return null;
+  if (/^\d{1,9}$/.test(text)) return Number(text) * 1_000;
+  const at = Date.parse(text);
+  if (!Number.isFinite(at) || !/[a-z]/i.test(text)) return null;
+  return Math.max(0, at - nowMs);
+}
+
+/** The delay before coming back to a hub that answered busy with `Retry-After: retryAfterMs`. */
+export function retryAfterDelay(
+  retryAfterMs: number,
+  random: () => number,
+  policy: ReconnectPolicy = agentReconnectPolicy,
+): number {
+  const asked = Number.isFinite(retryAfterMs) ? retryAfterMs : policy.retryAfterCapMs;
+  const wait = Math.min(policy.retryAfterCapMs, Math.max(policy.baseMs, policy.minMs, asked));
+  const roll = Math.min(Math.max(random(), 0), 0.999_999);
+  return Math.min(policy.retryAfterCapMs, wait + Math.floor(roll * policy.retryAfterJitterMs));
+}
 
 /**
  * The delay before reconnect attempt `attempt` (0 for the first retry). `lostForMs`: how long ago the agent's
@@ -87,8 +124,14 @@ export class ReconnectBackoff {
     return cause === 'busy' ? this.busyAttempt : cause === 'lost' ? 0 : this.downAttempt;
   }
 
-  /** The delay before the next attempt, after an attempt or a connection ended for `cause` at `now` (ms). */
-  next(cause: ReconnectCause, now: number): number {
+  /**
+   * The delay before the next attempt, after an attempt or a connection ended for `cause` at `now` (ms).
+   * `retryAfterMs`: what a busy hub's `Retry-After` asked for (parseRetryAfter); honoured in place of the busy
+   * backoff, which does not grow meanwhile (the hub is pacing its fleet, not failing).
+   */
+  next(cause: ReconnectCause, now: number, retryAfterMs: number | null = null): number {
+    if (cause === 'busy' && retryAfterMs !== null)
+      return retryAfterDelay(retryAfterMs, this.random, this.policy);
     if (cause === 'lost') {
       this.lostAt = now;
       this.downAttempt = 0;

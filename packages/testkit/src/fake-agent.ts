@@ -7,6 +7,7 @@ import { TLSSocket, type SecureContext } from 'node:tls';
 import WebSocket from 'ws';
 import {
   agentProtocolVersion,
+  parseRetryAfter,
   type AgentErrorCode,
   type AgentRequestPayload,
   type AgentRequestResult,
@@ -26,6 +27,16 @@ export interface FakeFailure {
 }
 
 export type FakeHandlers = { [T in AgentRequestType]?: FakeHandler<T> };
+
+/** The hub answered the upgrade with `status`; a busy hub's Retry-After in ms (as the real agent reads it). */
+export class UpgradeRefusedError extends Error {
+  constructor(
+    readonly status: number,
+    readonly retryAfterMs: number | null,
+  ) {
+    super(`upgrade refused: ${String(status)}`);
+  }
+}
 
 export interface FakeAgentOptions {
   url: string;
@@ -122,7 +133,14 @@ export class FakeAgent {
       });
       this.socket.once('error', reject);
       this.socket.once('unexpected-response', (_req, res) => {
-        reject(new Error(`upgrade refused: ${res.statusCode ?? 0}`));
+        const status = res.statusCode ?? 0;
+        res.resume();
+        reject(
+          new UpgradeRefusedError(
+            status,
+            status === 503 || status === 429 ? parseRetryAfter(res.headers['retry-after'], Date.now()) : null,
+          ),
+        );
       });
     });
     this.socket.on('message', (data: Buffer) => {

@@ -14,7 +14,7 @@ import {
   type ReconnectCause,
   type ReconnectPolicy,
 } from '@svc/protocol';
-import { echoExec, FakeAgent, type FakeHandlers } from './fake-agent.js';
+import { echoExec, FakeAgent, UpgradeRefusedError, type FakeHandlers } from './fake-agent.js';
 
 export interface SimulatedAgentIdentity {
   assetId: string;
@@ -239,8 +239,10 @@ export class FleetSimulator {
       this.stats.connectFailures++;
       agent.close();
       // As the real agent: a refused connect means the hub is down; anything else, that it is busy.
+      // A busy hub's Retry-After is honoured as the real agent does (decision 0102).
       const refused = (error as NodeJS.ErrnoException).code === 'ECONNREFUSED';
-      this.scheduleReconnect(identity, refused ? 'down' : 'busy');
+      const retryAfterMs = error instanceof UpgradeRefusedError ? error.retryAfterMs : null;
+      this.scheduleReconnect(identity, refused ? 'down' : 'busy', retryAfterMs);
       return false;
     }
   }
@@ -254,9 +256,13 @@ export class FleetSimulator {
     return backoff;
   }
 
-  private scheduleReconnect(identity: SimulatedAgentIdentity, cause: ReconnectCause): void {
+  private scheduleReconnect(
+    identity: SimulatedAgentIdentity,
+    cause: ReconnectCause,
+    retryAfterMs: number | null = null,
+  ): void {
     if (this.stopped || this.options.reconnect === false) return;
-    const delay = this.backoffOf(identity.assetId).next(cause, Date.now());
+    const delay = this.backoffOf(identity.assetId).next(cause, Date.now(), retryAfterMs);
     setTimeout(() => {
       this.stats.reconnects++;
       void this.connect(identity);

@@ -45,6 +45,8 @@ interface TestHub {
   connections: HubSide[];
   nextConnection(timeoutMs?: number): Promise<HubSide>;
   refuseWith: number | null;
+  /** Headers sent with the refusal (Retry-After). */
+  refuseHeaders: Record<string, string>;
   close(): Promise<void>;
 }
 
@@ -54,6 +56,7 @@ async function startTestHub(tls?: { cert: string; key: string }): Promise<TestHu
     url: '',
     connections: [],
     refuseWith: null,
+    refuseHeaders: {},
     nextConnection: () => Promise.reject(new Error('not started')),
     close: async () => {
       for (const c of hub.connections) c.ws.terminate();
@@ -66,7 +69,7 @@ async function startTestHub(tls?: { cert: string; key: string }): Promise<TestHu
     server,
     path: agentChannelPath,
     verifyClient: (_info, done) => {
-      if (hub.refuseWith) done(false, hub.refuseWith);
+      if (hub.refuseWith) done(false, hub.refuseWith, 'refused', hub.refuseHeaders);
       else done(true);
     },
   });
@@ -445,6 +448,27 @@ describe('reconnecting', () => {
     again.ws.terminate();
     await waitFor(() => scheduled().length >= 4);
     expect(scheduled().slice(0, 4)).toEqual([39, 39, 79, 159]);
+  });
+
+  it('comes back when a busy hub says in Retry-After, spread over that second, without growing its backoff', async () => {
+    const scheduled = () =>
+      events.flatMap((e) => (e.type === 'reconnect_scheduled' ? [[e.attempt, e.delayMs]] : []));
+    hub.refuseWith = 503;
+    hub.refuseHeaders = { 'Retry-After': '7' };
+    const channel = makeChannel({ random: () => 0.25 });
+    channel.start();
+    await waitFor(() => scheduled().length >= 1);
+    expect(scheduled()[0]).toEqual([0, 7_250]);
+    expect(events).toContainEqual({ type: 'error', message: 'Unexpected server response: 503' });
+    await channel.stop();
+    channels = [];
+
+    // A Retry-After past the policy's bound is cut to it.
+    events = [];
+    hub.refuseHeaders = { 'Retry-After': '86400' };
+    makeChannel({ random: () => 0.25 }).start();
+    await waitFor(() => scheduled().length >= 1);
+    expect(scheduled()[0]).toEqual([0, agentReconnectPolicy.retryAfterCapMs]);
   });
 
   it('stops reconnecting once stopped', async () => {

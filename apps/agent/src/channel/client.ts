@@ -10,7 +10,9 @@
  * moves on to the next address at once (a few hundred milliseconds apart, so a dead process's agents do not
  * reach the others in the same millisecond); only once every address of a round has failed does the capped,
  * jittered exponential backoff apply (@svc/protocol's ReconnectBackoff, decision 0089: a 4 s ceiling while a
- * hub lost less than two minutes ago refuses connects, 30 s after that and for a hub that answers busy). With one address, as before: the backoff after every close. A
+ * hub lost less than two minutes ago refuses connects, 30 s after that and for a hub that answers busy; a busy
+ * hub's `Retry-After` is honoured instead, decision 0102). With one address, as before: the backoff after every
+ * close. A
  * `hub.moving` notice (a draining process) closes the connection after the random delay it allows and
  * reconnects to the next address (the same one behind a balancer) without the backoff.
  *
@@ -29,6 +31,7 @@ import {
   agentReconnectPolicy,
   agentRequests,
   isStreamFrameType,
+  parseRetryAfter,
   ReconnectBackoff,
   type ReconnectCause,
   type ReconnectPolicy,
@@ -133,6 +136,8 @@ export class AgentChannel {
   private readonly minMs: number;
   /** The error code of the current attempt, if any: ECONNREFUSED says the hub is down, not busy. */
   private errorCode: string | undefined;
+  /** The current attempt's upgrade was answered with this status, and a busy hub's Retry-After (ms). */
+  private refusal: { status: number; retryAfterMs: number | null } | undefined;
   private heartbeatIntervalS: number;
   private closedWaiters: (() => void)[] = [];
   /** The streams of the current connection, from its welcome on. */
@@ -207,6 +212,7 @@ export class AgentChannel {
     if (this.stopped) return;
     this.emit({ type: 'connecting', attempt: this.backoff.attempt('down'), hubUrl: this.hubUrl });
     this.errorCode = undefined;
+    this.refusal = undefined;
     const hubUrl = this.hubUrl;
     const url = channelUrl(hubUrl);
     const session = this.tlsSessions.get(hubUrl);
@@ -248,8 +254,29 @@ export class AgentChannel {
     ws.on('pong', () => {
       this.lastPongAt = Date.now();
     });
+    ws.on('unexpected-response', (_request, response) => {
+      // The upgrade was answered without a WebSocket: a busy hub says in Retry-After when to come back
+      // (decision 0102). ws would only say the status; terminate() ends the attempt as it would ('error',
+      // then 'close').
+      const status = response.statusCode ?? 0;
+      const retryAfterMs =
+        status === 503 || status === 429
+          ? parseRetryAfter(response.headers['retry-after'], Date.now())
+          : null;
+      this.refusal = { status, retryAfterMs };
+      response.resume();
+      // A 401 means the credential was refused or revoked.
+      this.options.logger.warn('channel upgrade refused', {
+        status,
+        ...(retryAfterMs !== null ? { retry_after_ms: retryAfterMs } : {}),
+      });
+      this.emit({ type: 'error', message: `Unexpected server response: ${String(status)}` });
+      ws.terminate();
+    });
     ws.on('error', (error) => {
-      // 'close' follows; say why here (a 401 means the credential was refused or revoked).
+      // Said already for an upgrade answered with a status (above).
+      if (this.refusal) return;
+      // 'close' follows; say why here.
       this.errorCode = (error as NodeJS.ErrnoException).code;
       this.options.logger.warn('channel error', { error: error.message });
       this.emit({ type: 'error', message: error.message });
@@ -291,7 +318,7 @@ export class AgentChannel {
     }
     const cause: ReconnectCause = welcomed ? 'lost' : this.errorCode === 'ECONNREFUSED' ? 'down' : 'busy';
     const attempt = this.backoff.attempt(cause);
-    const delayMs = this.nextConnectDelay(welcomed, cause);
+    const delayMs = this.nextConnectDelay(welcomed, cause, this.refusal?.retryAfterMs ?? null);
     this.emit({ type: 'reconnect_scheduled', attempt, delayMs });
     this.options.logger.info('channel closed; reconnecting', {
       code,
@@ -308,7 +335,7 @@ export class AgentChannel {
    * Where and when to connect next, after a close: the next address of the round soon, the backoff once a
    * whole round failed. A move the hub asked for has already waited its random delay: at once.
    */
-  private nextConnectDelay(welcomed: boolean, cause: ReconnectCause): number {
+  private nextConnectDelay(welcomed: boolean, cause: ReconnectCause, retryAfterMs: number | null): number {
     const random = this.options.random ?? Math.random;
     const moved = this.moving;
     this.moving = false;
@@ -318,13 +345,13 @@ export class AgentChannel {
       this.failedInRound = 0;
       return 0;
     }
-    if (!several) return this.backoff.next(cause, Date.now());
+    if (!several) return this.backoff.next(cause, Date.now(), retryAfterMs);
     // A connection that was up and is lost begins a round at the next address; a failed connect counts in it.
     this.failedInRound = welcomed ? 0 : this.failedInRound + 1;
     if (this.failedInRound < this.addresses.length)
       return this.minMs + Math.floor(random() * nextAddressSpreadMs);
     this.failedInRound = 0;
-    return this.backoff.next(cause, Date.now());
+    return this.backoff.next(cause, Date.now(), retryAfterMs);
   }
 
   /**

@@ -28,15 +28,13 @@ interface UpgradeDeps {
   ) => void;
 }
 
-/** The wait an agent refused by admission is asked for: its own short reconnect ceiling spreads it further. */
-const busyRetryAfterS = 1;
-
-function hubBusy(): HubError {
+/** A refusal by admission: `retryAfterS` is the turn it booked for this agent (gateway-admission.ts). */
+function hubBusy(retryAfterS: number): HubError {
   return new HubError(
     'unavailable',
     'The hub is taking agents back in turn; retry after the time in Retry-After.',
     {
-      headers: { 'Retry-After': String(busyRetryAfterS) },
+      headers: { 'Retry-After': String(retryAfterS) },
     },
   );
 }
@@ -62,11 +60,12 @@ export function createUpgradeHandler(deps: UpgradeDeps): UpgradeHandler {
     deps.admission
       .enter(() => socket.destroyed)
       .then(
-        (release) => {
-          if (!release) {
-            refuseUpgrade(socket, hubBusy());
+        (outcome) => {
+          if (!('release' in outcome)) {
+            refuseUpgrade(socket, hubBusy(outcome.retryAfterS));
             return;
           }
+          const { release } = outcome;
           // However the upgrade ends (refused, aborted by ws, closed before the welcome), the slot comes back.
           socket.once('close', release);
           if (socket.destroyed) {

@@ -948,10 +948,13 @@ describe('agent channel limits (sqlite)', () => {
     expect(await rig.refusedStatus(enrolled.credential)).toBe(403);
   });
 
-  it('takes agents in turn: one past the slots waits and is welcomed after, one past the queue gets 503', async () => {
-    const r = await compose({}, { admission: { concurrency: 1, queueLimit: 1, maxWaitMs: 60_000 } });
+  it('takes agents in turn: one past the slots waits and is welcomed after, those past the queue get 503 with a turn each', async () => {
+    const r = await compose(
+      {},
+      { admission: { concurrency: 1, queueLimit: 1, maxWaitMs: 60_000, minPacePerS: 0.1 } },
+    );
     rig = r;
-    const [a, b, c] = [await r.enroll('a'), await r.enroll('b'), await r.enroll('c')];
+    const [a, b, c, d] = [await r.enroll('a'), await r.enroll('b'), await r.enroll('c'), await r.enroll('d')];
     // A holds the only slot from its upgrade until its welcome.
     const first = await r.connect(a.credential);
     let secondOpen = false;
@@ -963,9 +966,9 @@ describe('agent channel limits (sqlite)', () => {
       () => r.gateway.admissionStats(),
       (stats) => stats.inFlight === 1 && stats.queued === 1,
     );
-    const refused = await new Promise<{ status: number; retryAfter: string | undefined; body: string }>(
-      (resolve) => {
-        const ws = new WebSocket(r.url, { headers: { authorization: `Bearer ${c.credential}` } });
+    const refuse = (credential: string) =>
+      new Promise<{ status: number; retryAfter: string | undefined; body: string }>((resolve) => {
+        const ws = new WebSocket(r.url, { headers: { authorization: `Bearer ${credential}` } });
         ws.on('error', () => undefined);
         ws.once('unexpected-response', (_req, res) => {
           let body = '';
@@ -974,10 +977,14 @@ describe('agent channel limits (sqlite)', () => {
             resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'], body });
           });
         });
-      },
-    );
+      });
+    const refused = await refuse(c.credential);
+    // The next one refused is booked the turn after (one each 10 s, the pace assumed before one is measured).
+    const next = await refuse(d.credential);
+    expect(next.status).toBe(503);
+    expect(next.retryAfter).toBe('20');
     expect(refused.status).toBe(503);
-    expect(refused.retryAfter).toBe('1');
+    expect(refused.retryAfter).toBe('10');
     expect(JSON.parse(refused.body)).toMatchObject({ error: 'unavailable' });
     expect(secondOpen).toBe(false);
     // The API answers meanwhile.
