@@ -3,13 +3,12 @@
  * allowed assets, admin-only types for admins). Clients that would get exactly the same events (same
  * `types=`, same allowed assets, both admins or not) form one audience; audiences are indexed by types and
  * allowed assets, so an event is matched once per audience it may concern, not once per client, and whom it
- * reaches is decided when it is published, with the full rule. Each event is serialized and framed once,
- * and compressed once for the clients that negotiated permessage-deflate (decision 0100); events are written
- * in batches, one write per client (the same bytes for a whole audience), in order: an idle stream's events
- * at the end of their turn, a busy one's no sooner than the last flush took again, so the writes per client
- * and second stay bounded however many events come (decision 0086). A client's queue is bounded by messages
- * and bytes; one that reads too slowly is dropped with 4008, so the bus and the other clients never wait for
- * it. A ping each interval; a client that did not answer the last one is cut. The
+ * reaches is decided when it is published, with the full rule. Each event is serialized and framed once;
+ * events are written in batches, one write per client (the same bytes for a whole audience), in order: an idle
+ * stream's events at the end of their turn, a busy one's no sooner than the last flush took again, so the
+ * writes per client and second stay bounded however many events come (decision 0086). A client's queue is
+ * bounded by messages and bytes; one that reads too slowly is dropped with 4008, so the bus and the other
+ * clients never wait for it. A ping each interval; a client that did not answer the last one is cut. The
  * stream ends (4001) when its key is revoked or expires, or its session ends. When its key changes, the stream
  * is checked again with the key's new principal (decision 0049): it closes (4403) when the key no longer
  * passes the route's checks (`events:subscribe`), and otherwise filters with the new one from the next event on
@@ -24,7 +23,7 @@ import { watchPrincipal, type CredentialLifetime } from '../../http/credential-l
 import { withdrawnReason, type UpgradeRecheck } from '../../http/upgrade.js';
 import type { EventBus, HubEvent } from '../../platform/event-bus.js';
 import { createSubscriberIndex } from './subscriber-index.js';
-import { deflatedTextFrame, textFrame } from './text-frame.js';
+import { textFrame } from './text-frame.js';
 
 export interface EventStreamLimits {
   queuedMessages: number;
@@ -72,44 +71,16 @@ function audienceKey(admin: boolean, types: ReadonlySet<string> | null, assets: 
   return `${admin ? 'admin' : 'user'}|${list(types)}|${list(assets)}`;
 }
 
-/**
- * The events published since the last flush: each message's bytes, its frames (plain, and compressed or null
- * when that is not smaller) built the first time a client needs them, and the runs of frames already joined
- * for some audience.
- */
+/** The events published since the last flush, framed, and the runs of them already joined for some audience. */
 interface Batch {
-  payloads: Buffer[];
-  plain: (Buffer | undefined)[];
-  deflated: (Buffer | null | undefined)[];
+  frames: Buffer[];
   joined: Map<string, Buffer>;
-}
-
-const newBatch = (): Batch => ({ payloads: [], plain: [], deflated: [], joined: new Map() });
-
-/**
- * Whether the handshake's answer (ws's header lines) accepted permessage-deflate in a way the shared frames
- * fit: ws adds `server_no_context_takeover` (the server's option), and a client that limited the server's
- * window below 32 KiB gets plain frames (zlib cannot produce every smaller window).
- */
-function acceptsSharedDeflate(headers: readonly string[]): boolean {
-  const prefix = 'sec-websocket-extensions:';
-  const line = headers.find((h) => h.toLowerCase().startsWith(prefix));
-  if (!line) return false;
-  const params = line
-    .slice(prefix.length)
-    .split(';')
-    .map((p) => p.trim().toLowerCase());
-  if (params[0] !== 'permessage-deflate' || !params.includes('server_no_context_takeover')) return false;
-  const window = params.find((p) => p.startsWith('server_max_window_bits='));
-  return window === undefined || window === 'server_max_window_bits=15';
 }
 
 interface Client {
   ws: WebSocket;
   /** The upgraded socket `ws` runs on; prepared frames are written to it directly. */
   socket: Duplex;
-  /** Negotiated permessage-deflate: it gets the compressed frames (each message on its own). */
-  deflate: boolean;
   principal: Principal;
   types: ReadonlySet<EventType> | null;
   audience: Audience | null;
@@ -161,15 +132,8 @@ export function createEventStreamServer(deps: EventStreamDeps): EventStreamServe
   const wss = new WebSocketServer({
     noServer: true,
     maxPayload: limits.inboundFrameBytes,
-    // Accepted so the events go compressed (decision 0100); ws itself sends only control frames here, never
-    // compressed, and inflates what a client sends within maxPayload.
-    perMessageDeflate: { serverNoContextTakeover: true, clientNoContextTakeover: true },
+    perMessageDeflate: false,
     clientTracking: false,
-  });
-  /** Per handshake: whether its answer accepted permessage-deflate (ws tells before the upgrade's callback). */
-  const deflateAccepted = new WeakMap<IncomingMessage, boolean>();
-  wss.on('headers', (headers, request) => {
-    deflateAccepted.set(request, acceptsSharedDeflate(headers));
   });
   const clients = new Set<Client>();
   const audiences = new Map<string, Audience>();
@@ -178,7 +142,7 @@ export function createEventStreamServer(deps: EventStreamDeps): EventStreamServe
   let unsubscribe: (() => void) | null = null;
   let pingTimer: NodeJS.Timeout | null = null;
   // The events since the last flush and the audiences with events queued.
-  let batch: Batch = newBatch();
+  let batch: Batch = { frames: [], joined: new Map() };
   let waiting: Audience[] = [];
   /** Cancels the flush scheduled, or null when none is. */
   let cancelFlush: (() => void) | null = null;
@@ -241,33 +205,14 @@ export function createEventStreamServer(deps: EventStreamDeps): EventStreamServe
     });
   }
 
-  /** The frame of a batch's event `i` for a client that does (or does not) take compressed ones. */
-  function frameOf(of: Batch, i: number, deflate: boolean): Buffer {
-    const payload = of.payloads[i] ?? Buffer.alloc(0);
-    if (deflate) {
-      let deflated = of.deflated[i];
-      if (deflated === undefined) {
-        deflated = deflatedTextFrame(payload);
-        of.deflated[i] = deflated;
-      }
-      if (deflated) return deflated;
-    }
-    let plain = of.plain[i];
-    if (!plain) {
-      plain = textFrame(payload);
-      of.plain[i] = plain;
-    }
-    return plain;
-  }
-
   /** The bytes of some of a batch's frames, joined once for every audience that gets the same ones. */
-  function bytesOf(of: Batch, queued: readonly number[], deflate: boolean): Buffer {
-    if (queued.length === 1) return frameOf(of, queued[0] ?? 0, deflate);
-    const key = `${deflate ? 'z' : 'p'}${queued.length === of.payloads.length ? '*' : queued.join(',')}`;
-    let bytes = of.joined.get(key);
+  function bytesOf({ frames, joined }: Batch, queued: readonly number[]): Buffer {
+    if (queued.length === 1) return frames[queued[0] ?? 0] ?? Buffer.alloc(0);
+    const key = queued.length === frames.length ? '*' : queued.join(',');
+    let bytes = joined.get(key);
     if (!bytes) {
-      bytes = Buffer.concat(queued.map((i) => frameOf(of, i, deflate)));
-      of.joined.set(key, bytes);
+      bytes = Buffer.concat(queued.map((i) => frames[i] ?? Buffer.alloc(0)));
+      joined.set(key, bytes);
     }
     return bytes;
   }
@@ -310,7 +255,7 @@ export function createEventStreamServer(deps: EventStreamDeps): EventStreamServe
     const { socket } = client;
     // A socket ws is closing (a close frame sent or received) takes no more data frames.
     if (client.ws.readyState !== client.ws.OPEN || socket.destroyed) return;
-    const bytes = bytesOf(of, queued, client.deflate);
+    const bytes = bytesOf(of, queued);
     if (socket.writableLength + bytes.length <= limits.queuedBytes) {
       put(client, bytes, queued.length);
       return;
@@ -319,12 +264,12 @@ export function createEventStreamServer(deps: EventStreamDeps): EventStreamServe
       const room = limits.queuedBytes - socket.writableLength;
       let end = start;
       for (let size = 0; end < queued.length; end += 1) {
-        size += frameOf(of, queued[end] ?? 0, client.deflate).length;
+        size += of.frames[queued[end] ?? 0]?.length ?? 0;
         if (size > room) break;
       }
       // Not even the next event fits: put drops the client.
       const run = queued.slice(start, Math.max(end, start + 1));
-      if (!put(client, bytesOf(of, run, client.deflate), run.length)) return;
+      if (!put(client, bytesOf(of, run), run.length)) return;
       start += run.length;
     }
   }
@@ -335,7 +280,7 @@ export function createEventStreamServer(deps: EventStreamDeps): EventStreamServe
     const now = waiting;
     const of = batch;
     waiting = [];
-    batch = newBatch();
+    batch = { frames: [], joined: new Map() };
     for (const audience of now) {
       const { queued } = audience;
       audience.queued = [];
@@ -371,9 +316,9 @@ export function createEventStreamServer(deps: EventStreamDeps): EventStreamServe
     index.forEachCandidate(event, (audience) => {
       if (!mayReceive(audience, event)) return;
       if (frame < 0) {
-        frame = batch.payloads.length;
-        batch.payloads.push(
-          Buffer.from(JSON.stringify({ id: event.id, type: event.type, ts: event.ts, data: event.data })),
+        frame = batch.frames.length;
+        batch.frames.push(
+          textFrame(JSON.stringify({ id: event.id, type: event.type, ts: event.ts, data: event.data })),
         );
       }
       if (audience.queued.length === 0) waiting.push(audience);
@@ -400,7 +345,6 @@ export function createEventStreamServer(deps: EventStreamDeps): EventStreamServe
         const client: Client = {
           ws,
           socket,
-          deflate: deflateAccepted.get(request) === true,
           principal,
           types: types === null ? null : new Set(types),
           audience: null,
