@@ -640,7 +640,7 @@ describe.each(databaseTargets())('agents across hub processes ($name)', ({ optio
     await until(() => a.gateway.connectedCount() === 3, 'the view on a');
     const items = [slow, refusing, onC].map((i) => ({ assetId: i.assetId, payload: {} }));
 
-    const settled = a.gateway.requestMany!('processes.list', items, { timeoutMs: 300 });
+    const settled = a.gateway.requestMany('processes.list', items, { timeoutMs: 300 });
     const outcomes = await Promise.allSettled(settled);
     expect(outcomes.map((o) => (o.status === 'rejected' ? (o.reason as Error).name : 'ok'))).toEqual([
       'AgentTimeoutError',
@@ -651,16 +651,14 @@ describe.each(databaseTargets())('agents across hub processes ($name)', ({ optio
 
     // The bus down: every target held elsewhere is unreachable from here, not offline.
     network.setDown(true);
-    const down = await Promise.allSettled(
-      a.gateway.requestMany!('processes.list', items, { timeoutMs: 300 }),
-    );
+    const down = await Promise.allSettled(a.gateway.requestMany('processes.list', items, { timeoutMs: 300 }));
     expect(
       down.map((o) => o.status === 'rejected' && o.reason instanceof ClusterUnavailableCallError),
     ).toEqual([true, true, true]);
     network.setDown(false);
 
     // c goes away while its batch waits: its target is offline, as a single request's would be.
-    const waiting = a.gateway.requestMany!('processes.list', [items[2]!], { timeoutMs: 60_000 });
+    const waiting = a.gateway.requestMany('processes.list', [items[2]!], { timeoutMs: 60_000 });
     // Watched before c goes: on a busy machine the rejection may come while c is still closing.
     const offline = expect(waiting[0]).rejects.toBeInstanceOf(AgentOfflineError);
     await c.bus.close();
@@ -692,12 +690,12 @@ describe.each(databaseTargets())('agents across hub processes ($name)', ({ optio
       },
     ]) {
       mangled = bad;
-      const outcomes = await Promise.allSettled(a.gateway.requestMany!('exec.run', items));
+      const outcomes = await Promise.allSettled(a.gateway.requestMany('exec.run', items));
       for (const outcome of outcomes)
         expect(outcome).toMatchObject({ status: 'rejected', reason: { code: 'failed' } });
     }
     mangled = null;
-    const fine = await Promise.all(a.gateway.requestMany!('exec.run', items));
+    const fine = await Promise.all(a.gateway.requestMany('exec.run', items));
     expect(fine.map((r) => r.stdout)).toEqual(['uptime\n', 'uptime\n']);
   });
 
@@ -712,7 +710,7 @@ describe.each(databaseTargets())('agents across hub processes ($name)', ({ optio
     await until(() => a.gateway.connectedCount() === 2, 'the view on a');
     const items = [ids[0]!, ids[1]!].map((i) => ({ assetId: i.assetId, payload: execPayload }));
 
-    const results = await Promise.all(a.gateway.requestMany!('exec.run', items));
+    const results = await Promise.all(a.gateway.requestMany('exec.run', items));
     expect(results.map((r) => r.stdout)).toEqual(['uptime\n', 'uptime\n']);
     expect(sent.get(`svc.node.${b.id}.agent.request`)).toBe(2);
   });
