@@ -92,7 +92,17 @@ describe('a terminal on the mobile companion', () => {
         return open.length;
       })()`);
       expect(dropped).toBe(1);
-      await expect.poll(() => status.textContent(), { timeout: 15_000 }).toMatch(/Reconnecting|Live/);
+      // "Live" may still be the dropped attach's status for a moment: wait for the new attach to be open.
+      await expect
+        .poll(
+          () =>
+            page.evaluate<boolean>(`(() => {
+              const attaches = window.__svcSockets.filter((s) => s.url.includes('/attach'));
+              return attaches.length === 2 && attaches[1].readyState === 1;
+            })()`),
+          { timeout: 30_000 },
+        )
+        .toBe(true);
       await expect.poll(() => status.textContent(), { timeout: 30_000 }).toBe('Live');
       await expect.poll(() => rows.textContent(), { timeout: 15_000 }).toContain('svc-42');
       await page.locator('.m-terminal').click();
