@@ -16,21 +16,12 @@ import { fullPath, type RouteContract } from '@svc/protocol';
 import { HubError } from '../platform/hub-error.js';
 import type { CallSurface, Principal } from '../access/principal.js';
 import type { TypedRoute } from './register-routes.js';
-import type { RouteRunner } from './route-runner.js';
+import type { RouteRunner, RunnerCall } from './route-runner.js';
 
 const handOverHeader = 'x-svc-internal-call';
 
-interface InternalCall {
-  contract: RouteContract;
-  params: Readonly<Record<string, string>>;
-  query: Readonly<Record<string, unknown>>;
-  /** Undefined for a route without a body. */
-  body: unknown;
-  principal: Principal;
-  /** The caller's address, as the carrying request had it (audit records it). */
-  ip: string;
-  via: CallSurface;
-}
+/** A tool's call of a route: the route runner's call, naming the route by its contract. */
+type InternalCall = Omit<RunnerCall, 'route'> & { contract: RouteContract };
 
 interface InternalAnswer {
   status: number;

@@ -36,7 +36,7 @@ export type SerializerCompiler = (route: {
   httpStatus: string;
 }) => (data: unknown) => string;
 
-interface RunnerCall {
+export interface RunnerCall {
   route: TypedRoute;
   params: Readonly<Record<string, string>>;
   query: Readonly<Record<string, unknown>>;
