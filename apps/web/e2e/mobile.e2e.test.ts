@@ -156,8 +156,14 @@ describe('the mobile companion', { timeout: 60_000 }, () => {
     const t = h();
     // Online again, on the asset's page with its saved actions listed.
     await t.context.setOffline(false);
+    // The list is shown at once from the phone's copy; the hub's answer must be in before the action goes, or
+    // it would take the action off the page.
+    const listed = t.page.waitForResponse(
+      (answer) => answer.request().method() === 'GET' && /\/api\/v2\/actions\?/.test(answer.url()),
+    );
     await t.page.goto(`${t.baseUrl}/m/assets/${encodeURIComponent(asset.id)}`);
     await t.page.getByText('Live').waitFor();
+    expect((await listed).status()).toBe(200);
     await t.page.getByRole('button', { name: 'Run doomed' }).waitFor();
     // The hub will refuse the second one when it is replayed: its action is gone (the page still lists it).
     expect((await t.api('DELETE', `/api/v2/actions/${doomed.id}`)).status).toBe(200);
