@@ -6,6 +6,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startTestHub, type TestHub } from '@svc/testkit';
+import { mcpPost } from '../../testing/mcp-post.js';
 
 let t: TestHub | null = null;
 afterEach(async () => {
@@ -20,15 +21,11 @@ interface ToolAnswer {
 }
 
 async function callTool(hub: TestHub, key: string, name: string, args: Record<string, unknown>) {
-  const res = await fetch(`http://127.0.0.1:${String(hub.servers?.httpPort)}/mcp`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${key}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2025-06-18',
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+  const res = await mcpPost(`http://127.0.0.1:${String(hub.servers?.httpPort)}/mcp`, key, {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name, arguments: args },
   });
   const body = (await res.json()) as { result?: ToolAnswer['result']; error?: string };
   return { status: res.status, ...body };

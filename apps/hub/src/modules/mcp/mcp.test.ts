@@ -7,6 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { agentChannelPath } from '@svc/protocol';
 import { echoExec, FakeAgent, provisionAgents, startTestHub, type TestHub } from '@svc/testkit';
+import { mcpPost } from '../../testing/mcp-post.js';
 
 let t: TestHub | null = null;
 const agents: FakeAgent[] = [];
@@ -202,20 +203,11 @@ describe('MCP server at /mcp', () => {
     const [mine = '', other = ''] = assetIds;
     const restricted = await hub.createKey({ role: 'admin', scopes: ['*'], allowed_assets: [mine] });
     const call = (key: string, args: Record<string, unknown>) =>
-      fetch(`${baseUrl(hub)}/mcp`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${key}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2025-06-18',
-        },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 7,
-          method: 'tools/call',
-          params: { name: 'exec_single', arguments: args },
-        }),
+      mcpPost(`${baseUrl(hub)}/mcp`, key, {
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'exec_single', arguments: args },
       }).then(async (res) => (await res.json()) as { id: unknown; result: Record<string, unknown> });
     // The owner's call waits at the agent while the restricted key's call, with the same id, runs and ends.
     const ownerCall = call(hub.ownerKey, { id: other, command: 'uptime' });
@@ -233,16 +225,7 @@ describe('MCP server at /mcp', () => {
   it('answers a plain tools/call with the route’s own data, as the SDK’s path answers one with _meta', async () => {
     const { hub, assetIds } = await hubWithAgents(2);
     const rpc = (body: unknown, version = '2025-06-18') =>
-      fetch(`${baseUrl(hub)}/mcp`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${hub.ownerKey}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': version,
-        },
-        body: JSON.stringify(body),
-      });
+      mcpPost(`${baseUrl(hub)}/mcp`, hub.ownerKey, body, version);
     const call = (id: unknown, params: Record<string, unknown>) =>
       rpc({ jsonrpc: '2.0', id, method: 'tools/call', params });
     type Answer = {
