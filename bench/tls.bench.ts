@@ -1,7 +1,7 @@
 /**
  * What a TLS handshake costs the hub's process, by key exchange group (issue 11 item 2, D(HE)at). The hub as
  * shipped (main.ts, built-in CA) takes handshakes from this process one after another; its CPU time comes
- * from /proc. The baseline is a bare node TLS server with the hub's former policy (OpenSSL's default groups,
+ * from /proc. The baseline is a bare node TLS server with the hub's former policy (OpenSSL 3.0's default groups,
  * finite-field ones included), measured the same way in the same run.
  */
 import fs from 'node:fs';
@@ -120,7 +120,8 @@ export async function runTlsBench(): Promise<void> {
       summary:
         'CPU time one TLS handshake costs the hub process, by the key exchange group the client offers: the hub as ' +
         "shipped (X25519, P-256 and P-384 only) and a bare node TLS server with the hub's former policy " +
-        "(OpenSSL's default groups, ffdhe2048…ffdhe8192 included), one client doing handshakes one after another.",
+        "(OpenSSL 3.0's default groups, ffdhe2048…ffdhe8192 included, named since OpenSSL 3.5 dropped the larger " +
+        'ones from its defaults), one client doing handshakes one after another.',
       figures,
       notes: [
         `An ffdhe8192 handshake cost the former policy ${ffdhe8192?.cpuMsPerHandshake.toFixed(0) ?? '?'} ms of server CPU, ` +

@@ -1,7 +1,8 @@
 /**
- * tls benchmark baseline: a bare TLS server with OpenSSL's default key exchange groups (ffdhe2048…ffdhe8192
- * included), the hub's TLS policy before issue 11, serving a P-256 certificate like the hub's. Port from
- * BARE_TLS_PORT; prints "listening" when ready.
+ * tls benchmark baseline: a bare TLS server with the key exchange groups OpenSSL 3.0 offered by default
+ * (ffdhe2048…ffdhe8192 included), the hub's TLS policy before issue 11 on Node 20, serving a P-256 certificate
+ * like the hub's. The groups are named: OpenSSL 3.5 (Node 24) dropped ffdhe4096…8192 from its defaults, and a
+ * server that names them still takes them. Port from BARE_TLS_PORT; prints "listening" when ready.
  */
 import tls from 'node:tls';
 import {
@@ -14,9 +15,13 @@ const ca = await createCertificateAuthority(now, 'bench baseline CA');
 const leaf = await issueServerCertificate(ca, ['localhost', '127.0.0.1'], now);
 const { ecdhCurve: _hubGroups, ...before } = (await import('../../apps/hub/src/platform/tls/tls-manager.js'))
   .tlsPolicy;
-const server = tls.createServer({ cert: leaf.certPem, key: leaf.keyPem, ...before }, (socket) => {
-  socket.end();
-});
+const openssl30Groups = 'X25519:P-256:X448:P-521:P-384:ffdhe2048:ffdhe3072:ffdhe4096:ffdhe6144:ffdhe8192';
+const server = tls.createServer(
+  { cert: leaf.certPem, key: leaf.keyPem, ...before, ecdhCurve: openssl30Groups },
+  (socket) => {
+    socket.end();
+  },
+);
 server.listen(Number(process.env.BARE_TLS_PORT), '127.0.0.1', () => {
   process.stdout.write('listening\n');
 });
