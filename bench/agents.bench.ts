@@ -42,6 +42,22 @@ async function probeLatency(
   return latencies;
 }
 
+/** The hub's own process figures from its /metrics (prom-client's defaults), in MiB, by name. */
+async function hubMemory(origin: string, key: string, ca: string): Promise<Record<string, number>> {
+  const res = await timedGet(origin, '/metrics', key, ca);
+  const mib: Record<string, number> = {};
+  for (const name of [
+    'process_resident_memory_bytes',
+    'nodejs_heap_size_used_bytes',
+    'nodejs_heap_size_total_bytes',
+    'nodejs_external_memory_bytes',
+  ]) {
+    const line = new RegExp(`^svc_hub_${name} (\\S+)$`, 'm').exec(res.body);
+    mib[name] = line ? Number(line[1]) / 2 ** 20 : Number.NaN;
+  }
+  return mib;
+}
+
 export async function runAgentsBench(): Promise<void> {
   const count = Number(process.env.BENCH_AGENTS ?? 19_900);
   const holdSeconds = Number(process.env.BENCH_HOLD_SECONDS ?? 300);
@@ -69,6 +85,9 @@ export async function runAgentsBench(): Promise<void> {
     });
     // Steadiness: the hub still holds every agent at the end of the hold.
     const endConnected = await connectedAgents(hub.origin, fleet.ownerKey, fleet.ca);
+    // Where the held agents' memory is: V8's heap (the hub's objects) or outside it (TLS, sockets, buffers).
+    const memory = await hubMemory(hub.origin, fleet.ownerKey, fleet.ca);
+    const mib = (name: string) => (memory[name] ?? Number.NaN).toFixed(0);
     const stats = fleetProcs.stats();
     const p99 = percentile(holdLatencies, 99);
     const baseP99 = percentile(baseline, 99);
@@ -92,6 +111,12 @@ export async function runAgentsBench(): Promise<void> {
         },
         { name: 'hub RSS before agents (baseline)', value: `${(baselineRss / 2 ** 20).toFixed(0)} MiB` },
         { name: 'RSS per agent', value: `${((peakRss - baselineRss) / count / 1024).toFixed(1)} KiB` },
+        {
+          name: 'hub at the end of the hold: RSS; V8 heap used / reserved; external to the heap',
+          value:
+            `${mib('process_resident_memory_bytes')} MiB; ${mib('nodejs_heap_size_used_bytes')} / ` +
+            `${mib('nodejs_heap_size_total_bytes')} MiB; ${mib('nodejs_external_memory_bytes')} MiB`,
+        },
         {
           name: 'GET /assets p99 while held',
           value: `${p99.toFixed(1)} ms (p50 ${percentile(holdLatencies, 50).toFixed(1)} ms, n=${holdLatencies.length})`,
