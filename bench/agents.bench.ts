@@ -6,6 +6,7 @@
  * sandbox that cannot be raised), so the default N leaves room for the hub's own files.
  * Knobs: BENCH_AGENTS (default 19,900), BENCH_HOLD_SECONDS (default 300).
  */
+import { hubGauge } from './lib/hub-gauge.js';
 import { rssOf } from './lib/processes.js';
 import { writeResult } from './lib/report.js';
 import {
@@ -45,6 +46,7 @@ async function probeLatency(
 /** The hub's own process figures from its /metrics (prom-client's defaults), in MiB, by name. */
 async function hubMemory(origin: string, key: string, ca: string): Promise<Record<string, number>> {
   const res = await timedGet(origin, '/metrics', key, ca);
+  if (res.status !== 200) throw new Error(`GET /metrics answered ${res.status}: ${res.body.slice(0, 200)}`);
   const mib: Record<string, number> = {};
   for (const name of [
     'process_resident_memory_bytes',
@@ -52,8 +54,7 @@ async function hubMemory(origin: string, key: string, ca: string): Promise<Recor
     'nodejs_heap_size_total_bytes',
     'nodejs_external_memory_bytes',
   ]) {
-    const line = new RegExp(`^svc_hub_${name} (\\S+)$`, 'm').exec(res.body);
-    mib[name] = line ? Number(line[1]) / 2 ** 20 : Number.NaN;
+    mib[name] = hubGauge(res.body, name) / 2 ** 20;
   }
   return mib;
 }

@@ -3,6 +3,7 @@
  * window since the previous scrape): a benchmark scrapes once to open a window, runs what it measures, and
  * scrapes again to read the lag of exactly that window. The owner key holds `hub:metrics`.
  */
+import { hubGauge } from './hub-gauge.js';
 import type { JsonClient } from './https-json.js';
 
 export interface LoopLag {
@@ -13,9 +14,7 @@ export interface LoopLag {
 }
 
 function gauge(text: string, name: string): number {
-  const line = text.split('\n').find((l) => l.startsWith(`svc_hub_nodejs_eventloop_lag_${name}_seconds `));
-  const value = line === undefined ? Number.NaN : Number(line.slice(line.lastIndexOf(' ') + 1));
-  return value * 1000;
+  return hubGauge(text, `nodejs_eventloop_lag_${name}_seconds`) * 1000;
 }
 
 /** Scrapes /metrics: the lag since the previous scrape, and a new window opened. */
