@@ -13,11 +13,11 @@ import {
 const now = new Date();
 const ca = await createCertificateAuthority(now, 'bench baseline CA');
 const leaf = await issueServerCertificate(ca, ['localhost', '127.0.0.1'], now);
-const { ecdhCurve: _hubGroups, ...before } = (await import('../../apps/hub/src/platform/tls/tls-manager.js'))
-  .tlsPolicy;
+const { tlsPolicy } = await import('../../apps/hub/src/platform/tls/tls-manager.js');
 const openssl30Groups = 'X25519:P-256:X448:P-521:P-384:ffdhe2048:ffdhe3072:ffdhe4096:ffdhe6144:ffdhe8192';
+// The hub's policy but for its groups.
 const server = tls.createServer(
-  { cert: leaf.certPem, key: leaf.keyPem, ...before, ecdhCurve: openssl30Groups },
+  { cert: leaf.certPem, key: leaf.keyPem, ...tlsPolicy, ecdhCurve: openssl30Groups },
   (socket) => {
     socket.end();
   },

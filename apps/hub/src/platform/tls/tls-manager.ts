@@ -102,7 +102,7 @@ export const tlsPolicy = {
 } as const satisfies SecureContextOptions;
 
 /** Host names and addresses for the built-in certificate: configured ones, this host, loopback, interfaces. */
-export function defaultServerNames(configured: readonly string[]): string[] {
+function defaultServerNames(configured: readonly string[]): string[] {
   const addresses = Object.values(os.networkInterfaces())
     .flat()
     .filter((a): a is os.NetworkInterfaceInfo => a !== undefined && !a.address.startsWith('fe80'))
