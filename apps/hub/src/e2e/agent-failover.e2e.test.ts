@@ -56,6 +56,23 @@ function heldElsewhere(assetId: string, not: AgentHolder, timeoutMs: number) {
   );
 }
 
+/**
+ * Exec through HAProxy once the agent is back: the process HAProxy picks learns that another one now holds the
+ * agent from that holder's next view message (flushed every 100 ms, decision 0039), so until then it answers
+ * 409 asset_offline, and nothing ran. Any other answer ends the wait.
+ */
+async function execOnceSeen(assetId: string, command: string): Promise<ExecResult> {
+  const res = await waitFor(
+    `exec on ${assetId} through HAProxy`,
+    async () => {
+      const answer = await api.post(`/api/v2/assets/${assetId}/exec`, { command });
+      return answer.status === 409 && answer.text.includes('"asset_offline"') ? undefined : answer;
+    },
+    { timeoutMs: 3_000, intervalMs: 100 },
+  );
+  return dataOf<ExecResult>(res);
+}
+
 async function startAgent(
   n: number,
   hubUrl: string,
@@ -126,9 +143,7 @@ describe.skipIf(!haveHaproxy)('agents fail over', () => {
     // It moved because it was told (no error backoff): its log says so.
     expect(agent.process.output()).toContain('the hub is stopping; moving to another');
 
-    const exec = dataOf<ExecResult>(
-      await api.post(`/api/v2/assets/${agent.assetId}/exec`, { command: 'echo moved' }),
-    );
+    const exec = await execOnceSeen(agent.assetId, 'echo moved');
     expect(exec.stdout).toBe('moved\n');
     await cluster.start(before.index);
 
@@ -142,9 +157,7 @@ describe.skipIf(!haveHaproxy)('agents fail over', () => {
     await cluster.kill(held.index);
     await heldElsewhere(direct.assetId, held, 10_000);
     expect(Date.now() - killed).toBeLessThan(10_000);
-    const again = dataOf<ExecResult>(
-      await api.post(`/api/v2/assets/${direct.assetId}/exec`, { command: 'echo here' }),
-    );
+    const again = await execOnceSeen(direct.assetId, 'echo here');
     expect(again.stdout).toBe('here\n');
   }, 150_000);
 });
