@@ -8,8 +8,9 @@ import {
 
 function rig(
   options: Partial<AdmissionOptions> & Pick<AdmissionOptions, 'concurrency' | 'queueLimit' | 'maxWaitMs'>,
+  startMs = 0,
 ) {
-  let now = 0;
+  let now = startMs;
   const admission = createAdmission({ ...admissionDefaults, ...options, now: () => now });
   const outcomes: string[] = [];
   const releases = new Map<string, AdmissionRelease>();
@@ -138,5 +139,17 @@ describe('agent admission', () => {
     expect(retries).toHaveLength(14);
     expect(Math.max(...retries)).toBe(3);
     expect(retries.every((s, i) => s >= 1 && s >= (retries[i - 1] ?? 1))).toBe(true);
+  });
+
+  it('books whole seconds whatever fraction the clock reads', async () => {
+    // performance.now() is fractional: at 6384.857142857143, (t + 10000) - t is 10000.000000000002, which once
+    // rounded a 10 s turn up to 11.
+    const r = rig({ concurrency: 1, queueLimit: 1, maxWaitMs: 60_000, minPacePerS: 0.1 }, 44_694 / 7);
+    void r.enter('a');
+    void r.enter('b');
+    void r.enter('c');
+    void r.enter('d');
+    await settle();
+    expect(r.outcomes).toEqual(['a:in', 'c:retry 10', 'd:retry 20']);
   });
 });

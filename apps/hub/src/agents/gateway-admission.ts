@@ -121,7 +121,8 @@ export function createAdmission(options: AdmissionOptions): Admission {
     const horizon = t + options.maxRetryAfterS * 1_000;
     const start = Math.min(horizon, Math.max(t + waiting() * perTurnMs, bookedUntil));
     bookedUntil = Math.min(horizon, start + perTurnMs);
-    return Math.min(options.maxRetryAfterS, Math.max(1, Math.ceil((start - t) / 1_000)));
+    // Whole milliseconds first: the clock is fractional, and (t + 10_000) - t can come out a hair over 10_000.
+    return Math.min(options.maxRetryAfterS, Math.max(1, Math.ceil(Math.round(start - t) / 1_000)));
   }
 
   function refuse(waiter: Waiter): void {
