@@ -8,9 +8,15 @@ import { createDockerEngine } from '../platform/docker-engine.js';
 export type PingOutcome =
   { ok: true; engineVersion: string; apiVersion: string; os: string } | { ok: false; reason: string };
 
+/**
+ * Podman answers `/version` by asking its helpers theirs (conmon, the OCI runtime): seconds on a busy machine,
+ * where 5 s once ran out while the engine was fine.
+ */
+const defaultTimeoutMs = 15_000;
+
 export async function pingContainerEndpoint(
   endpoint: ContainerEndpoint,
-  timeoutMs = 5_000,
+  timeoutMs = defaultTimeoutMs,
 ): Promise<PingOutcome> {
   const engine = createDockerEngine(endpoint, timeoutMs);
   try {
