@@ -8,6 +8,7 @@ import { fullPath, limits, newId, routeList, type RouteContract } from '@svc/pro
 import type { RateLimitConfig } from './config/env.js';
 import { createAuthenticator } from './http/authenticate.js';
 import { handleClientError } from './http/client-error.js';
+import { buildLazySerializer } from './http/lazy-serializer.js';
 import { isConsoleRequest, type ConsoleHandler } from './http/console.js';
 import { authorize } from './http/authorize.js';
 import { sendError } from './http/envelope.js';
@@ -82,6 +83,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     logController: new HubLogController(deps.refusals ?? createRefusalLog({ logger: deps.logger })),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength },
     ...(deps.serverFactory ? { serverFactory: deps.serverFactory } : {}),
+    // Each route's response serializer is built on its first answer (http/lazy-serializer.ts).
+    schemaController: { compilersFactory: { buildSerializer: buildLazySerializer } },
     // Requests the HTTP parser refuses (unknown method, over-long header) get the envelope and headers too.
     clientErrorHandler: handleClientError,
     // Requests the router refuses (bad percent-encoding, over-long parameters) still get the envelope.

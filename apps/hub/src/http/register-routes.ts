@@ -132,6 +132,30 @@ function pageText(answer: TypedAnswer): string | null {
 }
 
 /**
+ * A contract's schemas as its route is registered with them: the request parts Ajv validates, and the success
+ * envelope's serialization schema (absent when the contract names no response).
+ */
+export function contractSchemas(contract: RouteContract): {
+  params?: unknown;
+  querystring?: unknown;
+  body?: unknown;
+  response?: unknown;
+} {
+  return {
+    ...(contract.params ? { params: contract.params } : {}),
+    ...(contract.query ? { querystring: contract.query } : {}),
+    ...(contract.body ? { body: contract.body } : {}),
+    ...(contract.response
+      ? {
+          response: serializationSchema(
+            contract.list ? ListEnvelope(contract.response) : SuccessEnvelope(contract.response),
+          ),
+        }
+      : {}),
+  };
+}
+
+/**
  * Registers every contract of a surface. A contract without a handler answers 501 `not_implemented` — after
  * the guard, so an unbuilt endpoint is as closed as a built one. Returns the routes a typed handler answers.
  */
@@ -152,18 +176,9 @@ export function registerContractRoutes(
     const raw = rawMap[contract.name];
     const early = earlyMap[contract.name];
     const status = contract.successStatus ?? 200;
-    const responseSchema =
-      contract.response && handler
-        ? serializationSchema(
-            contract.list ? ListEnvelope(contract.response) : SuccessEnvelope(contract.response),
-          )
-        : undefined;
+    const { response: contractResponse, ...schema } = contractSchemas(contract);
+    const responseSchema = handler ? contractResponse : undefined;
     const response = responseSchema ? { [status]: responseSchema } : undefined;
-    const schema = {
-      ...(contract.params ? { params: contract.params } : {}),
-      ...(contract.query ? { querystring: contract.query } : {}),
-      ...(contract.body ? { body: contract.body } : {}),
-    };
     const typed: TypedRoute | null =
       handler && !raw
         ? {
