@@ -12,7 +12,7 @@ import { useConsole } from './harness.js';
 import { de, expectLanguage, unmarkedTexts, waitSettled } from './languages-check.js';
 import { deliverPush, shownNotifications, until } from './push-delivery.js';
 
-const h = useConsole({ plainHttp: true, viewport: { width: 390, height: 844 } });
+const h = useConsole({ plainHttp: true, notifications: true, viewport: { width: 390, height: 844 } });
 
 let asset: Asset;
 

@@ -16,7 +16,12 @@ import { accessibilityProblems } from './axe.js';
 import { useConsole } from './harness.js';
 import { addDeviceAuthenticator } from './device-authenticator.js';
 
-const h = useConsole({ localAgent: true, plainHttp: true, viewport: { width: 390, height: 844 } });
+const h = useConsole({
+  localAgent: true,
+  plainHttp: true,
+  notifications: true,
+  viewport: { width: 390, height: 844 },
+});
 
 /** Test hook: every WebSocket the page opens, so the test can drop the terminal's. */
 const recordSockets = `(() => {

@@ -24,6 +24,7 @@ import { deliverPush, shownNotifications, until } from './push-delivery.js';
 
 const h = useConsole({
   plainHttp: true,
+  notifications: true,
   viewport: { width: 390, height: 844 },
   env: {
     SVC_ALERT_INTERVAL_S: '1',
