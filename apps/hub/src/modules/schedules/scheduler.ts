@@ -41,7 +41,10 @@ import { settleWithin } from '../../platform/settle-within.js';
 export interface Scheduler {
   /** Reports runs a previous process left unfinished, then checks for due ticks every `pollMs`. */
   start(): void;
-  /** One pass: claims every due tick and starts its run; resolves when the claims are made. */
+  /**
+   * One pass that reads what is due at the call: claims every due tick and starts its run; resolves when the
+   * claims are made. A pass already going may have read before the call, so one more follows it.
+   */
   runDue(): Promise<void>;
   /** Runs started and not finished (tests wait for them). */
   idle(): Promise<void>;
@@ -85,6 +88,8 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   const inFlight = new Map<string, Promise<void>>();
   let timer: NodeJS.Timeout | null = null;
   let passing: Promise<void> | null = null;
+  /** The pass that follows the one going, for the calls made while it goes (at most one waits). */
+  let following: Promise<void> | null = null;
   let started: Promise<void> | null = null;
 
   function publish(row: ScheduleRow, runId: string, status: string, outcome: ExecManyResult | null) {
@@ -351,7 +356,15 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   async function runDue(): Promise<void> {
     await started;
     // One pass at a time in this process; other processes are kept out by the claim itself.
-    if (passing) return passing;
+    if (passing) {
+      following ??= passing
+        .catch(() => undefined)
+        .then(() => {
+          following = null;
+          return runDue();
+        });
+      return following;
+    }
     passing = pass().finally(() => {
       passing = null;
     });
