@@ -98,6 +98,9 @@ describe('the Notifications page', () => {
     await again.getByLabel('Quiet from').fill('');
     await again.getByLabel('Quiet until').fill('');
     await again.getByRole('button', { name: 'Save channel' }).click();
+    // The row had a "—" cell before the save too: what shows the save is the quiet hours gone from the row.
+    await again.waitFor({ state: 'hidden' });
+    await edited.getByText('22:00–07:00 Europe/Berlin').waitFor({ state: 'detached' });
     await edited.getByRole('cell', { name: '—' }).first().waitFor();
     const cleared = await t.api('GET', '/api/settings/notifications/channels');
     expect((cleared.json.data as { quiet_hours: unknown }[])[0]?.quiet_hours).toBeNull();
